@@ -1,0 +1,1 @@
+"""numjoco engine: MuJoCo physics on numba."""
