@@ -1,0 +1,699 @@
+"""The field table: every MjModel, MjOption, MjStatistic and MjData field we expose.
+
+One table drives allocation, the numba struct types and their constructors
+(`engine/_structs.py`, generated from this file), the Python `MjModel`/`MjData`
+properties, copying, reset and named indexing. Names, dtypes and shapes are
+MuJoCo's (3.17); a test compares them with the pinned `mujoco` bindings.
+
+Each table row is `name dtype dims  doc`:
+  dtype: f8 float64, f4 float32, i4 int32, i8 int64, u1 uint8, S bytes (Python only)
+  dims:  comma-separated size names, integers or constants (`nbody,3`, `nv`,
+         `nkey,nmocap*3`); `-` marks a scalar. Scalar sizes are immutable ints;
+         other scalars (d.time, m.opt.timestep, ...) live in a 1-element array so
+         Python and numba share them.
+"""
+
+import dataclasses
+
+# constants used as dimensions (MuJoCo's values)
+CONSTANTS = {
+  "mjNREF": 2,
+  "mjNIMP": 5,
+  "mjNPOLY": 2,
+  "mjNFLUID": 12,
+  "mjNEQDATA": 12,
+  "mjNDYN": 10,
+  "mjNGAIN": 10,
+  "mjNBIAS": 10,
+  "mjNTEXROLE": 10,
+  "mjNSENS": 3,
+  "mjNWARNING": 8,
+  "mjNSOLVER": 200,
+  "mjNISLAND": 20,
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class Field:
+  """One row of the table.
+
+  Attributes:
+    name: MuJoCo's field name.
+    dtype: numpy dtype string ('f8', 'f4', 'i4', 'i8', 'u1', 'S').
+    dims: tuple of size names, constants or ints; () for a scalar.
+    doc: what the field means.
+    kernel: whether numba kernels see the field (False: Python side only).
+  """
+
+  name: str
+  dtype: str
+  dims: tuple
+  doc: str
+  kernel: bool = True
+
+  @property
+  def is_scalar(self) -> bool:
+    return not self.dims
+
+  def shape(self, sizes: dict) -> tuple:
+    """Concrete shape given model sizes (a scalar field is stored as (1,))."""
+    if not self.dims:
+      return (1,)
+    return tuple(_eval_dim(d, sizes) for d in self.dims)
+
+
+def _eval_dim(dim, sizes: dict) -> int:
+  if isinstance(dim, int):
+    return dim
+  if "*" in dim:
+    a, b = dim.split("*")
+    return _eval_dim(a, sizes) * _eval_dim(b, sizes)
+  if dim in CONSTANTS:
+    return CONSTANTS[dim]
+  if dim.isdigit():
+    return int(dim)
+  return int(sizes[dim])
+
+
+def _parse(table: str, python_only: frozenset = frozenset()) -> tuple:
+  rows = []
+  for line in table.strip().splitlines():
+    line = line.strip()
+    if not line or line.startswith("#"):
+      continue
+    name, dtype, dims, doc = line.split(None, 3)
+    dims = () if dims == "-" else tuple(int(d) if d.isdigit() else d for d in dims.split(","))
+    kernel = dtype != "S" and name not in python_only
+    rows.append(Field(name, dtype, dims, doc, kernel))
+  return tuple(rows)
+
+
+# ---- model sizes (immutable ints) ----
+MODEL_SIZES = _parse("""
+nq             i8 -  number of generalized coordinates
+nv             i8 -  number of degrees of freedom
+nu             i8 -  number of actuator controls
+nactuator      i8 -  number of actuators
+nout           i8 -  number of actuator outputs (forces)
+na             i8 -  number of activation states
+nbody          i8 -  number of bodies, world included
+njnt           i8 -  number of joints
+ntree          i8 -  number of kinematic trees under the world
+nM             i8 -  nonzeros in the sparse inertia matrix (one triangle)
+nB             i8 -  nonzeros in the body-dof sparsity pattern
+nC             i8 -  nonzeros in the reduced inertia layout (lower triangle with diagonal)
+nD             i8 -  nonzeros in the full symmetric dof-dof pattern
+ngeom          i8 -  number of geoms
+nsite          i8 -  number of sites
+ncam           i8 -  number of cameras
+nlight         i8 -  number of lights
+nmesh          i8 -  number of meshes
+nmeshvert      i8 -  vertices in all meshes
+nmeshface      i8 -  triangles in all meshes
+nhfield        i8 -  number of height fields
+nhfielddata    i8 -  samples in all height fields
+ntex           i8 -  number of textures
+ntexdata       i8 -  bytes in all textures
+nmat           i8 -  number of materials
+npair          i8 -  number of explicit contact pairs
+nexclude       i8 -  number of excluded body pairs
+neq            i8 -  number of equality constraints
+ntendon        i8 -  number of tendons
+nJten          i8 -  nonzeros in the sparse tendon Jacobian
+nwrap          i8 -  wrap objects in all tendon paths
+nsensor        i8 -  number of sensors
+nnumeric       i8 -  number of custom numeric fields
+nnumericdata   i8 -  numbers in all custom numeric fields
+ntext          i8 -  number of custom text fields
+ntextdata      i8 -  characters in all custom text fields
+ntuple         i8 -  number of custom tuples
+ntupledata     i8 -  objects in all custom tuples
+nkey           i8 -  number of keyframes
+nmocap         i8 -  number of mocap bodies
+nuser_body     i8 -  user numbers per body
+nuser_jnt      i8 -  user numbers per joint
+nuser_geom     i8 -  user numbers per geom
+nuser_site     i8 -  user numbers per site
+nuser_cam      i8 -  user numbers per camera
+nuser_tendon   i8 -  user numbers per tendon
+nuser_actuator i8 -  user numbers per actuator
+nuser_sensor   i8 -  user numbers per sensor
+nnames         i8 -  characters in the names buffer
+nJmom          i8 -  nonzeros in the sparse actuator moment matrix
+ngravcomp      i8 -  bodies with nonzero gravity compensation
+nemax          i8 -  capacity for equality constraint rows
+njmax          i8 -  capacity for constraint rows (-1: decided by memory)
+nconmax        i8 -  capacity for contacts (-1: decided by memory)
+nuserdata      i8 -  user data numbers in MjData
+nsensordata    i8 -  numbers output by all sensors
+""")
+
+# ---- MjOption (m.opt) ----
+OPTION_FIELDS = _parse("""
+timestep          f8 -          integration step in seconds
+impratio          f8 -          ratio of friction-to-normal impedance for elliptic cones
+tolerance         f8 -          main solver stops when relative improvement is below this
+ls_tolerance      f8 -          line search tolerance (CG and Newton)
+noslip_tolerance  f8 -          noslip solver tolerance
+ccd_tolerance     f8 -          convex collision solver tolerance
+sleep_tolerance   f8 -          velocity below which a tree may sleep
+gravity           f8 3          gravitational acceleration
+wind              f8 3          wind velocity, for fluid forces
+magnetic          f8 3          global magnetic flux, for magnetometers
+density           f8 -          density of the medium
+viscosity         f8 -          viscosity of the medium
+o_margin          f8 -          contact margin used when the override flag is set
+o_solref          f8 mjNREF     solref used when the override flag is set
+o_solimp          f8 mjNIMP     solimp used when the override flag is set
+o_friction        f8 5          friction used when the override flag is set
+integrator        i4 -          integrator (mjtIntegrator)
+cone              i4 -          friction cone type (mjtCone)
+jacobian          i4 -          constraint Jacobian layout (mjtJacobian)
+solver            i4 -          constraint solver (mjtSolver)
+iterations        i4 -          maximum main solver iterations
+ls_iterations     i4 -          maximum line search iterations
+noslip_iterations i4 -          maximum noslip iterations (0 disables noslip)
+ccd_iterations    i4 -          maximum convex collision iterations
+disableflags      i4 -          bit flags disabling pipeline features (mjtDisableBit)
+enableflags       i4 -          bit flags enabling optional features (mjtEnableBit)
+disableactuator   i4 -          bit flags disabling actuator groups
+sdf_initpoints    i4 -          SDF collision starting points
+sdf_iterations    i4 -          SDF collision iterations
+""")
+
+# ---- MjStatistic (m.stat) ----
+STATISTIC_FIELDS = _parse("""
+meaninertia f8 -  mean diagonal inertia at qpos0, scales solver tolerances
+meanmass    f8 -  mean body mass
+meansize    f8 -  mean body size
+extent      f8 -  spatial extent of the model
+center      f8 3  center of the model
+""")
+
+# render-only and bookkeeping fields the physics kernels never read
+_MODEL_PYTHON_ONLY = frozenset("""
+geom_rgba site_rgba tendon_rgba cam_sensorsize cam_intrinsic light_bulbradius light_intensity
+light_range light_attenuation light_cutoff light_softness light_exponent light_ambient
+light_diffuse light_specular tex_type tex_colorspace tex_height tex_width tex_nchannel tex_adr
+tex_data mat_texid mat_texuniform mat_texrepeat mat_emission mat_specular mat_shininess
+mat_reflectance mat_metallic mat_roughness mat_rgba numeric_adr numeric_size numeric_data
+text_adr text_size tuple_adr tuple_size tuple_objtype tuple_objid tuple_objprm
+name_bodyadr name_jntadr name_geomadr name_siteadr name_camadr name_lightadr name_meshadr
+name_hfieldadr name_texadr name_matadr name_pairadr name_excludeadr name_eqadr name_tendonadr
+name_actuatoradr name_sensoradr name_numericadr name_textadr name_tupleadr name_keyadr
+body_user jnt_user geom_user site_user cam_user tendon_user actuator_user sensor_user
+cam_resolution cam_output cam_projection cam_ipd light_texid light_castshadow
+geom_group site_group jnt_group tendon_group actuator_group geom_matid site_matid tendon_matid
+""".split())
+
+# ---- MjModel arrays ----
+MODEL_FIELDS = _parse("""
+qpos0                 f8 nq               joint positions at the reference configuration
+qpos_spring           f8 nq               joint positions where springs are at rest
+body_parentid         i4 nbody            id of the parent body
+body_rootid           i4 nbody            id of the root body of the tree (child of the world)
+body_weldid           i4 nbody            id of the nearest ancestor (or self) that has joints
+body_mocapid          i4 nbody            mocap index of the body, -1 if not a mocap body
+body_jntnum           i4 nbody            number of joints of the body
+body_jntadr           i4 nbody            first joint of the body, -1 if none
+body_dofnum           i4 nbody            number of dofs of the body
+body_dofadr           i4 nbody            first dof of the body, -1 if none
+body_treeid           i4 nbody            kinematic tree of the body, -1 for static bodies
+body_geomnum          i4 nbody            number of geoms of the body
+body_geomadr          i4 nbody            first geom of the body, -1 if none
+body_simple           u1 nbody            1: diagonal inertia and sliders only; 2: also no rotation
+body_sameframe        u1 nbody            inertial frame coincides with the body frame (mjtSameFrame)
+body_pos              f8 nbody,3          position relative to the parent body frame
+body_quat             f8 nbody,4          orientation relative to the parent body frame
+body_ipos             f8 nbody,3          position of the center of mass in the body frame
+body_iquat            f8 nbody,4          orientation of the principal inertia frame in the body frame
+body_mass             f8 nbody            mass
+body_subtreemass      f8 nbody            mass of the body and all its descendants
+body_inertia          f8 nbody,3          principal moments of inertia about the center of mass
+body_invweight0       f8 nbody,2          mean inverse inertia at qpos0 (translation, rotation)
+body_gravcomp         f8 nbody            gravity compensation fraction (1: full)
+body_margin           f8 nbody            largest margin of the body's geoms
+body_user             f8 nbody,nuser_body user numbers
+body_contype          i4 nbody            OR of the contype of the body's geoms
+body_conaffinity      i4 nbody            OR of the conaffinity of the body's geoms
+jnt_type              i4 njnt             joint type (mjtJoint)
+jnt_qposadr           i4 njnt             start address in qpos
+jnt_dofadr            i4 njnt             start address in qvel
+jnt_bodyid            i4 njnt             body the joint belongs to
+jnt_actuatorid        i4 njnt             actuator of the joint when actuatorfrclimited, else -1
+jnt_group             i4 njnt             visibility group
+jnt_limited           u1 njnt             joint has limits
+jnt_actfrclimited     u1 njnt             actuator force on the joint is clamped
+jnt_actgravcomp       u1 njnt             gravity compensation is applied through actuators
+jnt_solref            f8 njnt,mjNREF      constraint solver reference for limits
+jnt_solimp            f8 njnt,mjNIMP      constraint solver impedance for limits
+jnt_pos               f8 njnt,3           anchor position in the body frame
+jnt_axis              f8 njnt,3           axis in the body frame (hinge and slide)
+jnt_stiffness         f8 njnt             spring stiffness
+jnt_stiffnesspoly     f8 njnt,mjNPOLY     higher-order spring stiffness coefficients
+jnt_range             f8 njnt,2           joint limits
+jnt_actfrcrange       f8 njnt,2           range of the total actuator force on the joint
+jnt_margin            f8 njnt             distance at which the limit becomes active
+jnt_user              f8 njnt,nuser_jnt   user numbers
+dof_bodyid            i4 nv               body of the dof
+dof_jntid             i4 nv               joint of the dof
+dof_parentid          i4 nv               parent dof in the tree, -1 at a root
+dof_treeid            i4 nv               kinematic tree of the dof
+dof_Madr              i4 nv               address of the diagonal element in the sparse inertia
+dof_simplenum         i4 nv               number of consecutive simple dofs starting here
+dof_solref            f8 nv,mjNREF        constraint solver reference for friction loss
+dof_solimp            f8 nv,mjNIMP        constraint solver impedance for friction loss
+dof_frictionloss      f8 nv               dry friction force
+dof_armature          f8 nv               rotor inertia added to the mass matrix diagonal
+dof_damping           f8 nv               viscous damping coefficient
+dof_dampingpoly       f8 nv,mjNPOLY       higher-order damping coefficients
+dof_invweight0        f8 nv               inverse inertia at qpos0
+dof_M0                f8 nv               diagonal of the inertia matrix at qpos0
+dof_length            f8 nv               length scale of the dof (1 for translation)
+tree_bodyadr          i4 ntree            first body of the tree
+tree_bodynum          i4 ntree            number of bodies of the tree
+tree_dofadr           i4 ntree            first dof of the tree
+tree_dofnum           i4 ntree            number of dofs of the tree
+geom_type             i4 ngeom            geometric type (mjtGeom)
+geom_contype          i4 ngeom            contact type bits
+geom_conaffinity      i4 ngeom            contact affinity bits
+geom_condim           i4 ngeom            contact dimensionality (1, 3, 4, 6)
+geom_bodyid           i4 ngeom            body the geom belongs to
+geom_dataid           i4 ngeom            mesh or height field id, -1 if none
+geom_matid            i4 ngeom            material id, -1 if none
+geom_group            i4 ngeom            visibility group
+geom_priority         i4 ngeom            contact parameter priority
+geom_sameframe        u1 ngeom            geom frame coincides with body or inertial frame (mjtSameFrame)
+geom_solmix           f8 ngeom            mixing weight of solver parameters in contacts
+geom_solref           f8 ngeom,mjNREF     constraint solver reference for contacts
+geom_solimp           f8 ngeom,mjNIMP     constraint solver impedance for contacts
+geom_size             f8 ngeom,3          type-specific size parameters
+geom_aabb             f8 ngeom,6          bounding box in the geom frame (center, half sizes)
+geom_rbound           f8 ngeom            radius of the bounding sphere about the geom center
+geom_pos              f8 ngeom,3          position relative to the body frame
+geom_quat             f8 ngeom,4          orientation relative to the body frame
+geom_friction         f8 ngeom,3          sliding, torsional and rolling friction
+geom_margin           f8 ngeom            distance at which contacts become active
+geom_gap              f8 ngeom            contacts within margin-gap are ignored by the solver
+geom_surfacevel       f8 ngeom,6          prescribed surface velocity
+geom_adhesion         f8 ngeom            adhesion force scale
+geom_fluid            f8 ngeom,mjNFLUID   parameters of the ellipsoid fluid model
+geom_user             f8 ngeom,nuser_geom user numbers
+geom_rgba             f4 ngeom,4          color and transparency
+site_type             i4 nsite            geometric type for rendering (mjtGeom)
+site_bodyid           i4 nsite            body the site belongs to
+site_dataid           i4 nsite            mesh id for rendering, -1 if none
+site_matid            i4 nsite            material id, -1 if none
+site_group            i4 nsite            visibility group
+site_sameframe        u1 nsite            site frame coincides with body or inertial frame
+site_size             f8 nsite,3          geom size for rendering
+site_pos              f8 nsite,3          position relative to the body frame
+site_quat             f8 nsite,4          orientation relative to the body frame
+site_user             f8 nsite,nuser_site user numbers
+site_rgba             f4 nsite,4          color and transparency
+cam_mode              i4 ncam             tracking mode (mjtCamLight)
+cam_bodyid            i4 ncam             body the camera is attached to
+cam_targetbodyid      i4 ncam             target body for targeting modes, -1 if none
+cam_pos               f8 ncam,3           position relative to the body frame
+cam_quat              f8 ncam,4           orientation relative to the body frame
+cam_poscom0           f8 ncam,3           global position relative to the subtree com at qpos0
+cam_pos0              f8 ncam,3           global position relative to the body at qpos0
+cam_mat0              f8 ncam,9           global orientation at qpos0
+cam_projection        i4 ncam             projection type (perspective or orthographic)
+cam_fovy              f8 ncam             vertical field of view (degrees) or height (orthographic)
+cam_ipd               f8 ncam             inter-pupillary distance
+cam_resolution        i4 ncam,2           resolution in pixels
+cam_output            i4 ncam             output types of the camera sensor
+cam_sensorsize        f4 ncam,2           sensor size
+cam_intrinsic         f4 ncam,4           focal length and principal point
+cam_user              f8 ncam,nuser_cam   user numbers
+light_mode            i4 nlight           tracking mode (mjtCamLight)
+light_bodyid          i4 nlight           body the light is attached to
+light_targetbodyid    i4 nlight           target body for targeting modes, -1 if none
+light_type            i4 nlight           light type (spot, directional, point, image)
+light_texid           i4 nlight           texture id for image lights
+light_castshadow      u1 nlight           light casts shadows
+light_bulbradius      f4 nlight           bulb radius for soft shadows
+light_intensity       f4 nlight           intensity in candela
+light_range           f4 nlight           range of effectiveness
+light_active          u1 nlight           light is on
+light_pos             f8 nlight,3         position relative to the body frame
+light_dir             f8 nlight,3         direction relative to the body frame
+light_poscom0         f8 nlight,3         global position relative to the subtree com at qpos0
+light_pos0            f8 nlight,3         global position relative to the body at qpos0
+light_dir0            f8 nlight,3         global direction at qpos0
+light_attenuation     f4 nlight,3         constant, linear and quadratic attenuation
+light_cutoff          f4 nlight           spot cutoff angle
+light_softness        f4 nlight           shadow softness
+light_exponent        f4 nlight           spot exponent
+light_ambient         f4 nlight,3         ambient color
+light_diffuse         f4 nlight,3         diffuse color
+light_specular        f4 nlight,3         specular color
+mesh_vertadr          i4 nmesh            first vertex of the mesh
+mesh_vertnum          i4 nmesh            number of vertices of the mesh
+mesh_faceadr          i4 nmesh            first face of the mesh
+mesh_facenum          i4 nmesh            number of faces of the mesh
+mesh_vert             f4 nmeshvert,3      vertex positions in the mesh frame
+mesh_face             i4 nmeshface,3      triangle vertex indices
+mesh_scale            f8 nmesh,3          scaling applied to the asset
+mesh_pos              f8 nmesh,3          translation applied to the asset vertices
+mesh_quat             f8 nmesh,4          rotation applied to the asset vertices
+hfield_size           f8 nhfield,4        radius x, radius y, elevation z, base depth
+hfield_nrow           i4 nhfield          number of rows
+hfield_ncol           i4 nhfield          number of columns
+hfield_adr            i4 nhfield          start address in hfield_data
+hfield_data           f4 nhfielddata      elevation samples, row-major
+tex_type              i4 ntex             texture type (2d, cube, skybox)
+tex_colorspace        i4 ntex             color space
+tex_height            i4 ntex             rows
+tex_width             i4 ntex             columns
+tex_nchannel          i4 ntex             channels per pixel
+tex_adr               i8 ntex             start address in tex_data
+tex_data              u1 ntexdata         pixel data
+mat_texid             i4 nmat,mjNTEXROLE  texture id per texture role, -1 if none
+mat_texuniform        u1 nmat             texture is applied uniformly (cube mapping)
+mat_texrepeat         f4 nmat,2           texture repetitions
+mat_emission          f4 nmat             emission
+mat_specular          f4 nmat             specularity
+mat_shininess         f4 nmat             shininess
+mat_reflectance       f4 nmat             reflectance
+mat_metallic          f4 nmat             metallic coefficient
+mat_roughness         f4 nmat             roughness coefficient
+mat_rgba              f4 nmat,4           color
+pair_dim              i4 npair            contact dimensionality
+pair_geom1            i4 npair            first geom
+pair_geom2            i4 npair            second geom
+pair_signature        i4 npair            body pair signature (body1 << 16 + body2)
+pair_solref           f8 npair,mjNREF     solver reference for the normal direction
+pair_solreffriction   f8 npair,mjNREF     solver reference for friction directions
+pair_solimp           f8 npair,mjNIMP     solver impedance
+pair_margin           f8 npair            margin
+pair_gap              f8 npair            gap
+pair_adhesion         f8 npair            adhesion
+pair_friction         f8 npair,5          tangent1, tangent2, spin, roll1, roll2 friction
+exclude_signature     i4 nexclude         excluded body pair signature (body1 << 16 + body2)
+eq_type               i4 neq              equality type (mjtEq)
+eq_obj1id             i4 neq              first object
+eq_obj2id             i4 neq              second object, -1 for the world where allowed
+eq_objtype            i4 neq              object type (mjtObj)
+eq_active0            u1 neq              initial activation state
+eq_solref             f8 neq,mjNREF       constraint solver reference
+eq_solimp             f8 neq,mjNIMP       constraint solver impedance
+eq_data               f8 neq,mjNEQDATA    type-specific numeric data
+tendon_adr            i4 ntendon          first wrap object of the tendon path
+tendon_num            i4 ntendon          number of wrap objects of the path
+tendon_matid          i4 ntendon          material id for rendering
+tendon_actuatorid     i4 ntendon          actuator of the tendon when actuatorfrclimited, else -1
+tendon_group          i4 ntendon          visibility group
+tendon_treenum        i4 ntendon          number of trees the tendon spans
+tendon_treeid         i4 ntendon,2        first two trees the tendon spans
+ten_J_rownnz          i4 ntendon          nonzeros in each tendon Jacobian row
+ten_J_rowadr          i4 ntendon          start of each row in ten_J
+ten_J_colind          i4 nJten            dof index of each nonzero
+tendon_limited        u1 ntendon          tendon has length limits
+tendon_actfrclimited  u1 ntendon          actuator force on the tendon is clamped
+tendon_width          f8 ntendon          width for rendering
+tendon_solref_lim     f8 ntendon,mjNREF   solver reference for limits
+tendon_solimp_lim     f8 ntendon,mjNIMP   solver impedance for limits
+tendon_solref_fri     f8 ntendon,mjNREF   solver reference for friction loss
+tendon_solimp_fri     f8 ntendon,mjNIMP   solver impedance for friction loss
+tendon_range          f8 ntendon,2        length limits
+tendon_actfrcrange    f8 ntendon,2        range of the total actuator force on the tendon
+tendon_margin         f8 ntendon          distance at which the limit becomes active
+tendon_stiffness      f8 ntendon          spring stiffness
+tendon_stiffnesspoly  f8 ntendon,mjNPOLY  higher-order stiffness coefficients
+tendon_damping        f8 ntendon          viscous damping
+tendon_dampingpoly    f8 ntendon,mjNPOLY  higher-order damping coefficients
+tendon_armature       f8 ntendon          inertia associated with the tendon velocity
+tendon_frictionloss   f8 ntendon          dry friction force
+tendon_lengthspring   f8 ntendon,2        spring rest length range (dead band)
+tendon_length0        f8 ntendon          length at qpos0
+tendon_invweight0     f8 ntendon          inverse weight at qpos0
+tendon_user           f8 ntendon,nuser_tendon user numbers
+tendon_rgba           f4 ntendon,4        color and transparency
+wrap_type             i4 nwrap            wrap object type (mjtWrap)
+wrap_objid            i4 nwrap            object id: joint, site or geom
+wrap_prm              f8 nwrap            divisor, joint coefficient or side-site id
+actuator_trntype      i4 nactuator        transmission type (mjtTrn)
+actuator_dyntype      i4 nactuator        activation dynamics type (mjtDyn)
+actuator_gaintype     i4 nactuator        gain type (mjtGain)
+actuator_biastype     i4 nactuator        bias type (mjtBias)
+actuator_ctrladr      i4 nactuator        first control of the actuator
+actuator_ctrlnum      i4 nactuator        number of controls of the actuator
+actuator_ctrlspec     i4 nactuator        control specification flags
+actuator_outadr       i4 nactuator        first output of the actuator
+actuator_outnum       i4 nactuator        number of outputs of the actuator
+actuator_actadr       i4 nactuator        first activation state, -1 if stateless
+actuator_actnum       i4 nactuator        number of activation states
+actuator_trnid        i4 nactuator,2      transmission target ids
+actuator_cranklength  f8 nactuator        crank length for slider-crank transmissions
+actuator_dynprm       f8 nactuator,mjNDYN  activation dynamics parameters
+actuator_gainprm      f8 nactuator,mjNGAIN gain parameters
+actuator_biasprm      f8 nactuator,mjNBIAS bias parameters
+actuator_actlimited   u1 nactuator        activation is clamped to actrange
+actuator_actrange     f8 nactuator,2      activation range
+actuator_actearly     u1 nactuator        force uses the next-step activation
+actuator_damping      f8 nactuator        damping added to the transmission
+actuator_dampingpoly  f8 nactuator,mjNPOLY higher-order damping coefficients
+actuator_armature     f8 nactuator        armature added to the transmission
+actuator_group        i4 nactuator        group, for disabling actuators
+actuator_user         f8 nactuator,nuser_actuator user numbers
+actuator_forcelimited u1 nactuator        force is clamped to forcerange
+actuator_forcerange   f8 nactuator,2      force range
+actuator_ctrllimited  u1 nu               control is clamped to ctrlrange
+actuator_ctrlrange    f8 nu,2             control range
+actuator_gear         f8 nout,6           transmission gear (scale and direction)
+actuator_acc0         f8 nout             acceleration produced by unit force at qpos0
+actuator_length0      f8 nout             transmission length at qpos0
+actuator_lengthrange  f8 nout,2           feasible transmission length range
+sensor_type           i4 nsensor          sensor type (mjtSensor)
+sensor_datatype       i4 nsensor          output data type (mjtDataType)
+sensor_needstage      i4 nsensor          stage the sensor needs (mjtStage)
+sensor_objtype        i4 nsensor          type of the sensed object (mjtObj)
+sensor_objid          i4 nsensor          id of the sensed object
+sensor_reftype        i4 nsensor          type of the reference frame object
+sensor_refid          i4 nsensor          id of the reference frame object, -1 for world
+sensor_intprm         i4 nsensor,mjNSENS  integer parameters
+sensor_dim            i4 nsensor          number of output numbers
+sensor_adr            i4 nsensor          start address in sensordata
+sensor_cutoff         f8 nsensor          output is clamped to +-cutoff (0: no cutoff)
+sensor_noise          f8 nsensor          noise standard deviation (not applied by the engine)
+sensor_user           f8 nsensor,nuser_sensor user numbers
+numeric_adr           i4 nnumeric         start address in numeric_data
+numeric_size          i4 nnumeric         number of values
+numeric_data          f8 nnumericdata     values of all custom numeric fields
+text_adr              i4 ntext            start address in text_data
+text_size             i4 ntext            number of characters, terminator included
+text_data             S  ntextdata        characters of all custom text fields
+tuple_adr             i4 ntuple           start address in the tuple arrays
+tuple_size            i4 ntuple           number of objects in the tuple
+tuple_objtype         i4 ntupledata       object types (mjtObj)
+tuple_objid           i4 ntupledata       object ids
+tuple_objprm          f8 ntupledata       object parameters
+key_time              f8 nkey             keyframe time
+key_qpos              f8 nkey,nq          keyframe qpos
+key_qvel              f8 nkey,nv          keyframe qvel
+key_act               f8 nkey,na          keyframe act
+key_mpos              f8 nkey,nmocap*3    keyframe mocap positions
+key_mquat             f8 nkey,nmocap*4    keyframe mocap orientations
+key_ctrl              f8 nkey,nu          keyframe controls
+name_bodyadr          i4 nbody            body name start in names
+name_jntadr           i4 njnt             joint name start in names
+name_geomadr          i4 ngeom            geom name start in names
+name_siteadr          i4 nsite            site name start in names
+name_camadr           i4 ncam             camera name start in names
+name_lightadr         i4 nlight           light name start in names
+name_meshadr          i4 nmesh            mesh name start in names
+name_hfieldadr        i4 nhfield          height field name start in names
+name_texadr           i4 ntex             texture name start in names
+name_matadr           i4 nmat             material name start in names
+name_pairadr          i4 npair            pair name start in names
+name_excludeadr       i4 nexclude         exclude name start in names
+name_eqadr            i4 neq              equality name start in names
+name_tendonadr        i4 ntendon          tendon name start in names
+name_actuatoradr      i4 nactuator        actuator name start in names
+name_sensoradr        i4 nsensor          sensor name start in names
+name_numericadr       i4 nnumeric         numeric name start in names
+name_textadr          i4 ntext            text name start in names
+name_tupleadr         i4 ntuple           tuple name start in names
+name_keyadr           i4 nkey             keyframe name start in names
+names                 S  nnames           zero-terminated names of all objects
+B_rownnz              i4 nbody            dofs affecting each body (ancestor dofs)
+B_rowadr              i4 nbody            start of each body row in B_colind
+B_colind              i4 nB               dof indices of each body row
+M_rownnz              i4 nv               nonzeros in each row of the reduced inertia layout
+M_rowadr              i4 nv               start of each row in M and qLD
+M_colind              i4 nC               column of each nonzero (ancestors, then the diagonal)
+mapM2M                i4 nC               map from the reduced layout to the legacy layout
+D_rownnz              i4 nv               nonzeros in each row of the full dof-dof pattern
+D_rowadr              i4 nv               start of each row of the full pattern
+D_diag                i4 nv               position of the diagonal within each full row
+D_colind              i4 nD               column of each nonzero of the full pattern
+mapM2D                i4 nD               map from the full pattern to the reduced layout
+mapD2M                i4 nC               map from the reduced layout to the full pattern
+""", _MODEL_PYTHON_ONLY)
+
+# ---- MjData ----
+DATA_FIELDS = _parse("""
+time              f8 -              simulation time
+energy            f8 2              potential and kinetic energy
+ncon              i4 -              number of detected contacts
+ne                i4 -              number of equality constraint rows
+nf                i4 -              number of friction loss constraint rows
+nl                i4 -              number of limit constraint rows
+nefc              i4 -              number of constraint rows
+nJ                i4 -              nonzeros in the constraint Jacobian
+solver_niter      i4 mjNISLAND      solver iterations per island
+solver_nnz        i4 mjNISLAND      nonzeros in the Hessian or efc_AR per island
+solver_fwdinv     f8 2              forward-inverse comparison (enabled by fwdinv)
+warning_number    i4 mjNWARNING     how many times each warning happened (d.warning[i].number)
+warning_lastinfo  i4 mjNWARNING     info from the last warning of each kind (d.warning[i].lastinfo)
+qpos              f8 nq             position
+qvel              f8 nv             velocity
+act               f8 na             actuator activation
+qacc_warmstart    f8 nv             acceleration used to warm-start the solver
+ctrl              f8 nu             control
+qfrc_applied      f8 nv             applied generalized force
+xfrc_applied      f8 nbody,6        applied Cartesian force and torque at the body com
+eq_active         u1 neq            equality constraint is enabled
+mocap_pos         f8 nmocap,3       positions of mocap bodies
+mocap_quat        f8 nmocap,4       orientations of mocap bodies
+qacc              f8 nv             acceleration
+act_dot           f8 na             time derivative of the activation
+userdata          f8 nuserdata      user data, not touched by the engine
+sensordata        f8 nsensordata    sensor outputs
+xpos              f8 nbody,3        Cartesian body position
+xquat             f8 nbody,4        Cartesian body orientation
+xmat              f8 nbody,9        Cartesian body orientation as a matrix
+xipos             f8 nbody,3        Cartesian center of mass position
+ximat             f8 nbody,9        Cartesian principal inertia frame orientation
+xanchor           f8 njnt,3         Cartesian joint anchor
+xaxis             f8 njnt,3         Cartesian joint axis
+geom_xpos         f8 ngeom,3        Cartesian geom position
+geom_xmat         f8 ngeom,9        Cartesian geom orientation
+site_xpos         f8 nsite,3        Cartesian site position
+site_xmat         f8 nsite,9        Cartesian site orientation
+cam_xpos          f8 ncam,3         Cartesian camera position
+cam_xmat          f8 ncam,9         Cartesian camera orientation
+light_xpos        f8 nlight,3       Cartesian light position
+light_xdir        f8 nlight,3       Cartesian light direction
+subtree_com       f8 nbody,3        center of mass of each subtree
+cdof              f8 nv,6           com-based motion axis of each dof (rot, lin)
+cinert            f8 nbody,10       com-based body inertia and mass
+ten_wrapadr       i4 ntendon        start address of the tendon path in wrap_obj/wrap_xpos
+ten_wrapnum       i4 ntendon        number of path points of the tendon
+ten_J             f8 nJten          sparse tendon Jacobian values
+ten_length        f8 ntendon        tendon lengths
+wrap_obj          i4 nwrap,2        geom id of each path point (-1: site, -2: pulley)
+wrap_xpos         f8 nwrap,6        Cartesian 3D points of the tendon paths
+actuator_length   f8 nout           actuator transmission lengths
+moment_rownnz     i4 nout           nonzeros in each actuator moment row
+moment_rowadr     i4 nout           start of each row in actuator_moment
+moment_colind     i4 nJmom          dof index of each moment nonzero
+actuator_moment   f8 nJmom          sparse actuator moments
+crb               f8 nbody,10       com-based composite rigid body inertia
+M                 f8 nC             inertia matrix in the reduced sparse layout
+qLD               f8 nC             L'*D*L factorization of M in the same layout
+qLDiagInv         f8 nv             inverse diagonal of D
+ten_velocity      f8 ntendon        tendon velocities
+actuator_velocity f8 nout           actuator velocities
+cvel              f8 nbody,6        com-based velocity (rot, lin)
+cdof_dot          f8 nv,6           time derivative of cdof
+qfrc_bias         f8 nv             Coriolis, centrifugal and gravitational force
+qfrc_spring       f8 nv             passive spring force
+qfrc_damper       f8 nv             passive damper force
+qfrc_gravcomp     f8 nv             passive gravity compensation force
+qfrc_fluid        f8 nv             passive fluid force
+qfrc_adhesion     f8 nv             adhesion actuator force
+qfrc_passive      f8 nv             total passive force
+subtree_linvel    f8 nbody,3        linear velocity of each subtree com
+subtree_angmom    f8 nbody,3        angular momentum of each subtree about its com
+actuator_force    f8 nout           actuator forces in actuation space
+qfrc_actuator     f8 nv             actuator force in joint space
+qfrc_smooth       f8 nv             net unconstrained force
+qacc_smooth       f8 nv             unconstrained acceleration
+qfrc_constraint   f8 nv             constraint force
+qfrc_inverse      f8 nv             net external force from inverse dynamics
+cacc              f8 nbody,6        com-based acceleration
+cfrc_int          f8 nbody,6        com-based interaction force with the parent
+cfrc_ext          f8 nbody,6        com-based external force on the body
+""")
+
+MODEL_SIZE_NAMES = tuple(f.name for f in MODEL_SIZES)
+
+# ---- struct code generation ----
+# numba caches only functions defined in real source files, so the struct types
+# and their constructors are generated into engine/_structs.py (committed; a test
+# checks it is up to date). Regenerate with `python -m engine.fields`.
+
+_NB_DTYPES = {"f8": "float64", "f4": "float32", "i4": "int32", "i8": "int64", "u1": "uint8"}
+
+STRUCTS = (
+  # (type name, constructor, rows, extra leading members as (name, numba type expression))
+  ("Option", "make_option", OPTION_FIELDS, ()),
+  ("Statistic", "make_statistic", STATISTIC_FIELDS, ()),
+  ("Model", "make_model", MODEL_FIELDS, (("opt", "OPTION_TYPE"), ("stat", "STATISTIC_TYPE"))),
+  ("Data", "make_data", DATA_FIELDS, ()),
+)
+
+
+def struct_members(rows, extra=(), sizes=()) -> list:
+  """(name, numba type expression) of every member of a generated struct."""
+  members = list(extra) + [(f.name, "types.int64") for f in sizes]
+  for f in rows:
+    if not f.kernel:
+      continue
+    layout = ", ".join([":"] * (max(len(f.dims), 1) - 1) + ["::1"])
+    members.append((f.name, f"types.{_NB_DTYPES[f.dtype]}[{layout}]"))
+  return members
+
+
+def generate_structs_source() -> str:
+  """Source of engine/_structs.py."""
+  out = [
+    '"""numba struct types and cached constructors for Option, Statistic, Model and Data.',
+    "",
+    "GENERATED by `python -m engine.fields` from engine/fields.py: do not edit by hand.",
+    '"""',
+    "",
+    "from numba.core import types",
+    "from numba.experimental import structref",
+    "",
+    "from engine._jit import jit",
+    "",
+  ]
+  for name, ctor, rows, extra in STRUCTS:
+    sizes = MODEL_SIZES if name == "Model" else ()
+    members = struct_members(rows, extra, sizes)
+    upper = name.upper()
+    out += [
+      "",
+      "@structref.register",
+      f"class {name}Type(types.StructRef):",
+      "  def preprocess_fields(self, fields):",
+      "    return tuple((n, types.unliteral(t)) for n, t in fields)",
+      "",
+      "",
+      f"class {name}Struct(structref.StructRefProxy):",
+      f'  """Opaque numba handle of a {name}; use the Python wrapper\'s arrays instead."""',
+      "",
+      "",
+      f"structref.define_boxing({name}Type, {name}Struct)",
+      f"{upper}_TYPE = {name}Type([",
+    ]
+    out += [f'  ("{n}", {t}),' for n, t in members]
+    out += ["])", f"{upper}_MEMBERS = {tuple(n for n, _ in members)!r}", "", ""]
+    args = [n for n, _ in members]
+    out += ["@jit", f"def {ctor}(", *[f"  {a}," for a in args], "):"]
+    out += [f"  s = structref.new({upper}_TYPE)"]
+    out += [f"  s.{a} = {a}" for a in args]
+    out += ["  return s", ""]
+  return "\n".join(out) + "\n"
+
+
+if __name__ == "__main__":
+  import pathlib
+
+  path = pathlib.Path(__file__).with_name("_structs.py")
+  path.write_text(generate_structs_source())
+  print(f"wrote {path}")

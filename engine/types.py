@@ -1,0 +1,318 @@
+"""MjModel, MjData, MjOption and MjStatistic: Python wrappers over numba struct handles.
+
+Every field is a numpy array owned by the Python object; the numba handle
+(`_struct`) points at the same memory, so `d.qpos[:] = x` in Python is seen by
+the jitted pipeline and vice versa. Scalars that can change (`d.time`,
+`m.opt.timestep`) are 1-element arrays exposed as Python numbers. Model sizes
+(`m.nq`, ...) are plain ints. Everything is generated from `engine/fields.py`.
+
+Under NUMBA_DISABLE_JIT=1 the handle is a plain namespace with the same
+attributes (numba's structref cannot be built without the JIT), so the whole
+engine runs as ordinary Python for debugging and coverage.
+"""
+
+import copy as _copy
+import types as _pytypes
+
+import numpy as np
+
+from engine import _jit
+from engine import _structs
+from engine import fields as F
+
+
+def _make_handle(ctor, members, values: dict):
+  """Builds the numba handle (or its plain-Python twin) from named members."""
+  if _jit.DISABLE_JIT:
+    return _pytypes.SimpleNamespace(**{n: values[n] for n in members})
+  return ctor(*[values[n] for n in members])
+
+
+def _assign_error(owner: str, name: str):
+  def fset(self, value):
+    raise AttributeError(
+      f"{owner}.{name} is a view of engine memory and cannot be replaced; "
+      f"assign in place instead: {owner.lower()}.{name}[:] = value"
+    )
+
+  return fset
+
+
+def _add_properties(cls, rows, owner: str, writable_arrays: bool = False):
+  """Adds one property per table row: arrays as views, scalars as numbers."""
+  for f in rows:
+    name = f.name
+
+    if f.is_scalar:
+      cast = float if f.dtype.startswith("f") else int
+
+      def fget(self, name=name, cast=cast):
+        return cast(self._arrays[name][0])
+
+      def fset(self, value, name=name):
+        self._arrays[name][0] = value
+
+    else:
+
+      def fget(self, name=name):
+        return self._arrays[name]
+
+      if writable_arrays:
+
+        def fset(self, value, name=name):
+          self._arrays[name][...] = value
+
+      else:
+        fset = _assign_error(owner, name)
+
+    setattr(cls, name, property(fget, fset, doc=f.doc))
+
+
+def _alloc(rows, sizes: dict) -> dict:
+  return {f.name: np.zeros(f.shape(sizes), dtype=f.dtype) for f in rows}
+
+
+class _StructView:
+  """Base of MjOption and MjStatistic: a small struct of named arrays."""
+
+  _ROWS = ()
+  _CTOR = None
+  _MEMBERS = ()
+
+  def __init__(self, arrays: dict | None = None):
+    self._arrays = arrays if arrays is not None else _alloc(self._ROWS, {})
+    self._struct = _make_handle(self._CTOR, self._MEMBERS, self._arrays)
+
+  def __getstate__(self):
+    return {k: v.copy() for k, v in self._arrays.items()}
+
+  def __setstate__(self, state):
+    self.__init__(state)
+
+  def __repr__(self):
+    body = "\n".join(f"  {f.name}: {getattr(self, f.name)!r}" for f in self._ROWS)
+    return f"<{type(self).__name__}\n{body}\n>"
+
+
+class MjOption(_StructView):
+  """Physics options (`m.opt`): timestep, gravity, integrator, solver settings, flags."""
+
+  _ROWS = F.OPTION_FIELDS
+  _CTOR = staticmethod(_structs.make_option)
+  _MEMBERS = _structs.OPTION_MEMBERS
+
+
+class MjStatistic(_StructView):
+  """Model statistics (`m.stat`) computed at qpos0 (mean inertia, extent, ...)."""
+
+  _ROWS = F.STATISTIC_FIELDS
+  _CTOR = staticmethod(_structs.make_statistic)
+  _MEMBERS = _structs.STATISTIC_MEMBERS
+
+
+_add_properties(MjOption, F.OPTION_FIELDS, "MjOption", writable_arrays=True)
+_add_properties(MjStatistic, F.STATISTIC_FIELDS, "MjStatistic", writable_arrays=True)
+
+
+class MjModel:
+  """A compiled model: sizes, options and every MjModel array of engine/fields.py.
+
+  Build one with `MjModel.from_xml_string(xml, assets=None)` or
+  `MjModel.from_xml_path(path, assets=None)`. Arrays can be edited in place
+  (`m.geom_size[0, 0] = 0.2`); the next mj_forward sees the change.
+  """
+
+  def __init__(self, sizes: dict, arrays: dict, opt: MjOption, stat: MjStatistic,
+               extras: dict | None = None):
+    """Wraps compiled arrays; use the from_xml_* constructors instead."""
+    self._sizes = {n: int(sizes.get(n, 0)) for n in F.MODEL_SIZE_NAMES}
+    self._arrays = {}
+    for f in F.MODEL_FIELDS:
+      shape = f.shape(self._sizes)
+      if f.dtype == "S":
+        value = arrays.get(f.name, b"")
+        self._arrays[f.name] = bytes(value)
+        continue
+      value = arrays.get(f.name)
+      if value is None:
+        value = np.zeros(shape, f.dtype)
+      value = np.ascontiguousarray(value, dtype=f.dtype)
+      if value.shape != shape:
+        if value.size != int(np.prod(shape)):
+          raise ValueError(f"MjModel.{f.name}: shape {value.shape}, expected {shape}")
+        value = value.reshape(shape)
+      self._arrays[f.name] = value
+    self.opt = opt
+    self.stat = stat
+    self._extras = dict(extras or {})
+    self._build_struct()
+
+  def _build_struct(self):
+    values = dict(self._arrays)
+    values.update(self._sizes)
+    values["opt"] = self.opt._struct
+    values["stat"] = self.stat._struct
+    self._struct = _make_handle(_structs.make_model, _structs.MODEL_MEMBERS, values)
+
+  # ---- construction ----
+  @classmethod
+  def from_xml_string(cls, xml: str, assets: dict | None = None) -> "MjModel":
+    """Compiles MJCF text; `assets` maps file names to bytes, searched before disk."""
+    from engine import io
+
+    return io.model_from_xml(xml=xml, assets=assets)
+
+  @classmethod
+  def from_xml_path(cls, path: str, assets: dict | None = None) -> "MjModel":
+    """Compiles an MJCF file; includes and assets resolve relative to its folder."""
+    from engine import io
+
+    return io.model_from_xml(path=str(path), assets=assets)
+
+  # ---- names ----
+  def __getattr__(self, name):
+    sizes = self.__dict__.get("_sizes")
+    if sizes is not None and name in sizes:
+      return sizes[name]
+    raise AttributeError(f"'MjModel' has no attribute '{name}'")
+
+  @property
+  def names(self) -> bytes:
+    return self._arrays["names"]
+
+  # ---- copy and pickle ----
+  def __getstate__(self):
+    return {
+      "sizes": self._sizes,
+      "arrays": self._arrays,
+      "opt": self.opt.__getstate__(),
+      "stat": self.stat.__getstate__(),
+      "extras": self._extras,
+    }
+
+  def __setstate__(self, state):
+    MjModel.__init__(
+      self,
+      state["sizes"],
+      _copy.deepcopy(state["arrays"]),
+      MjOption(state["opt"]),
+      MjStatistic(state["stat"]),
+      state["extras"],
+    )
+
+  def __copy__(self):
+    return self.__deepcopy__({})
+
+  def __deepcopy__(self, memo):
+    new = MjModel.__new__(MjModel)
+    new.__setstate__(self.__getstate__())
+    return new
+
+  def __repr__(self):
+    return f"<MjModel nq={self.nq} nv={self.nv} nu={self.nu} nbody={self.nbody}>"
+
+
+_add_properties(MjModel, F.MODEL_FIELDS, "MjModel")
+for _f in F.MODEL_SIZES:
+  setattr(MjModel, _f.name, property(lambda self, n=_f.name: self._sizes[n], doc=_f.doc))
+
+
+class MjWarningStat:
+  """One entry of `d.warning`: how often a warning happened and its last info."""
+
+  __slots__ = ("_d", "_i")
+
+  def __init__(self, d, i):
+    self._d, self._i = d, i
+
+  @property
+  def number(self) -> int:
+    return int(self._d._arrays["warning_number"][self._i])
+
+  @number.setter
+  def number(self, value):
+    self._d._arrays["warning_number"][self._i] = value
+
+  @property
+  def lastinfo(self) -> int:
+    return int(self._d._arrays["warning_lastinfo"][self._i])
+
+  @lastinfo.setter
+  def lastinfo(self, value):
+    self._d._arrays["warning_lastinfo"][self._i] = value
+
+  def __repr__(self):
+    return f"<MjWarningStat number={self.number} lastinfo={self.lastinfo}>"
+
+
+class _WarningList:
+  """`d.warning`: indexable by mjtWarning, with `.number`/`.lastinfo` arrays."""
+
+  def __init__(self, d):
+    self._d = d
+
+  def __getitem__(self, i):
+    n = len(self)
+    if not -n <= int(i) < n:
+      raise IndexError(f"warning index {i} out of range (mjNWARNING={n})")
+    return MjWarningStat(self._d, int(i) % n)
+
+  def __len__(self):
+    return len(self._d._arrays["warning_number"])
+
+  @property
+  def number(self):
+    return self._d._arrays["warning_number"]
+
+  @property
+  def lastinfo(self):
+    return self._d._arrays["warning_lastinfo"]
+
+
+class MjData:
+  """Simulation state and everything the pipeline computes from it, for one MjModel.
+
+  `MjData(m)` allocates every buffer once and resets to qpos0; nothing is
+  allocated while stepping.
+  """
+
+  def __init__(self, model: MjModel):
+    self.model = model
+    self._arrays = _alloc(F.DATA_FIELDS, model._sizes)
+    self._build_struct()
+    from engine import io
+
+    io.mj_resetData(model, self)
+
+  def _build_struct(self):
+    self._struct = _make_handle(_structs.make_data, _structs.DATA_MEMBERS, self._arrays)
+
+  @property
+  def warning(self) -> _WarningList:
+    return _WarningList(self)
+
+  # ---- copy and pickle ----
+  def __getstate__(self):
+    return {"model": self.model, "arrays": self._arrays}
+
+  def __setstate__(self, state):
+    self.model = state["model"]
+    self._arrays = {k: np.array(v, copy=True) for k, v in state["arrays"].items()}
+    self._build_struct()
+
+  def __copy__(self):
+    """Copies the data (sharing the model), like mujoco's copy.copy(MjData)."""
+    new = MjData.__new__(MjData)
+    new.__setstate__({"model": self.model, "arrays": self._arrays})
+    return new
+
+  def __deepcopy__(self, memo):
+    new = MjData.__new__(MjData)
+    new.__setstate__({"model": _copy.deepcopy(self.model, memo), "arrays": self._arrays})
+    return new
+
+  def __repr__(self):
+    return f"<MjData time={self.time} nq={len(self.qpos)} nv={len(self.qvel)}>"
+
+
+_add_properties(MjData, [f for f in F.DATA_FIELDS if not f.name.startswith("warning_")], "MjData")
