@@ -6,7 +6,8 @@ properties, copying, reset and named indexing. Names, dtypes and shapes are
 MuJoCo's (3.17); a test compares them with the pinned `mujoco` bindings.
 
 Each table row is `name dtype dims  doc`:
-  dtype: f8 float64, f4 float32, i4 int32, i8 int64, u1 uint8, S bytes (Python only)
+  dtype: f8 float64, f4 float32, i4 int32, i8 int64, u1 uint8 (mjtByte), b1 bool (mjtBool),
+         S bytes (Python only)
   dims:  comma-separated size names, integers or constants (`nbody,3`, `nv`,
          `nkey,nmocap*3`); `-` marks a scalar. Scalar sizes are immutable ints;
          other scalars (d.time, m.opt.timestep, ...) live in a 1-element array so
@@ -27,7 +28,7 @@ CONSTANTS = {
   "mjNBIAS": 10,
   "mjNTEXROLE": 10,
   "mjNSENS": 3,
-  "mjNWARNING": 8,
+  "mjNWARNING": 7,
   "mjNSOLVER": 200,
   "mjNISLAND": 20,
 }
@@ -39,7 +40,7 @@ class Field:
 
   Attributes:
     name: MuJoCo's field name.
-    dtype: numpy dtype string ('f8', 'f4', 'i4', 'i8', 'u1', 'S').
+    dtype: numpy dtype string ('f8', 'f4', 'i4', 'i8', 'u1', 'b1', 'S').
     dims: tuple of size names, constants or ints; () for a scalar.
     doc: what the field means.
     kernel: whether numba kernels see the field (False: Python side only).
@@ -242,9 +243,9 @@ jnt_dofadr            i4 njnt             start address in qvel
 jnt_bodyid            i4 njnt             body the joint belongs to
 jnt_actuatorid        i4 njnt             actuator of the joint when actuatorfrclimited, else -1
 jnt_group             i4 njnt             visibility group
-jnt_limited           u1 njnt             joint has limits
-jnt_actfrclimited     u1 njnt             actuator force on the joint is clamped
-jnt_actgravcomp       u1 njnt             gravity compensation is applied through actuators
+jnt_limited           b1 njnt             joint has limits
+jnt_actfrclimited     b1 njnt             actuator force on the joint is clamped
+jnt_actgravcomp       b1 njnt             gravity compensation is applied through actuators
 jnt_solref            f8 njnt,mjNREF      constraint solver reference for limits
 jnt_solimp            f8 njnt,mjNIMP      constraint solver impedance for limits
 jnt_pos               f8 njnt,3           anchor position in the body frame
@@ -332,11 +333,11 @@ light_bodyid          i4 nlight           body the light is attached to
 light_targetbodyid    i4 nlight           target body for targeting modes, -1 if none
 light_type            i4 nlight           light type (spot, directional, point, image)
 light_texid           i4 nlight           texture id for image lights
-light_castshadow      u1 nlight           light casts shadows
+light_castshadow      b1 nlight           light casts shadows
 light_bulbradius      f4 nlight           bulb radius for soft shadows
 light_intensity       f4 nlight           intensity in candela
 light_range           f4 nlight           range of effectiveness
-light_active          u1 nlight           light is on
+light_active          b1 nlight           light is on
 light_pos             f8 nlight,3         position relative to the body frame
 light_dir             f8 nlight,3         direction relative to the body frame
 light_poscom0         f8 nlight,3         global position relative to the subtree com at qpos0
@@ -371,7 +372,7 @@ tex_nchannel          i4 ntex             channels per pixel
 tex_adr               i8 ntex             start address in tex_data
 tex_data              u1 ntexdata         pixel data
 mat_texid             i4 nmat,mjNTEXROLE  texture id per texture role, -1 if none
-mat_texuniform        u1 nmat             texture is applied uniformly (cube mapping)
+mat_texuniform        b1 nmat             texture is applied uniformly (cube mapping)
 mat_texrepeat         f4 nmat,2           texture repetitions
 mat_emission          f4 nmat             emission
 mat_specular          f4 nmat             specularity
@@ -396,7 +397,7 @@ eq_type               i4 neq              equality type (mjtEq)
 eq_obj1id             i4 neq              first object
 eq_obj2id             i4 neq              second object, -1 for the world where allowed
 eq_objtype            i4 neq              object type (mjtObj)
-eq_active0            u1 neq              initial activation state
+eq_active0            b1 neq              initial activation state
 eq_solref             f8 neq,mjNREF       constraint solver reference
 eq_solimp             f8 neq,mjNIMP       constraint solver impedance
 eq_data               f8 neq,mjNEQDATA    type-specific numeric data
@@ -410,8 +411,8 @@ tendon_treeid         i4 ntendon,2        first two trees the tendon spans
 ten_J_rownnz          i4 ntendon          nonzeros in each tendon Jacobian row
 ten_J_rowadr          i4 ntendon          start of each row in ten_J
 ten_J_colind          i4 nJten            dof index of each nonzero
-tendon_limited        u1 ntendon          tendon has length limits
-tendon_actfrclimited  u1 ntendon          actuator force on the tendon is clamped
+tendon_limited        b1 ntendon          tendon has length limits
+tendon_actfrclimited  b1 ntendon          actuator force on the tendon is clamped
 tendon_width          f8 ntendon          width for rendering
 tendon_solref_lim     f8 ntendon,mjNREF   solver reference for limits
 tendon_solimp_lim     f8 ntendon,mjNIMP   solver impedance for limits
@@ -450,17 +451,17 @@ actuator_cranklength  f8 nactuator        crank length for slider-crank transmis
 actuator_dynprm       f8 nactuator,mjNDYN  activation dynamics parameters
 actuator_gainprm      f8 nactuator,mjNGAIN gain parameters
 actuator_biasprm      f8 nactuator,mjNBIAS bias parameters
-actuator_actlimited   u1 nactuator        activation is clamped to actrange
+actuator_actlimited   b1 nactuator        activation is clamped to actrange
 actuator_actrange     f8 nactuator,2      activation range
-actuator_actearly     u1 nactuator        force uses the next-step activation
+actuator_actearly     b1 nactuator        force uses the next-step activation
 actuator_damping      f8 nactuator        damping added to the transmission
 actuator_dampingpoly  f8 nactuator,mjNPOLY higher-order damping coefficients
 actuator_armature     f8 nactuator        armature added to the transmission
 actuator_group        i4 nactuator        group, for disabling actuators
 actuator_user         f8 nactuator,nuser_actuator user numbers
-actuator_forcelimited u1 nactuator        force is clamped to forcerange
+actuator_forcelimited b1 nactuator        force is clamped to forcerange
 actuator_forcerange   f8 nactuator,2      force range
-actuator_ctrllimited  u1 nu               control is clamped to ctrlrange
+actuator_ctrllimited  b1 nu               control is clamped to ctrlrange
 actuator_ctrlrange    f8 nu,2             control range
 actuator_gear         f8 nout,6           transmission gear (scale and direction)
 actuator_acc0         f8 nout             acceleration produced by unit force at qpos0
@@ -555,7 +556,7 @@ qacc_warmstart    f8 nv             acceleration used to warm-start the solver
 ctrl              f8 nu             control
 qfrc_applied      f8 nv             applied generalized force
 xfrc_applied      f8 nbody,6        applied Cartesian force and torque at the body com
-eq_active         u1 neq            equality constraint is enabled
+eq_active         b1 neq            equality constraint is enabled
 mocap_pos         f8 nmocap,3       positions of mocap bodies
 mocap_quat        f8 nmocap,4       orientations of mocap bodies
 qacc              f8 nv             acceleration
@@ -626,7 +627,9 @@ MODEL_SIZE_NAMES = tuple(f.name for f in MODEL_SIZES)
 # and their constructors are generated into engine/_structs.py (committed; a test
 # checks it is up to date). Regenerate with `python -m engine.fields`.
 
-_NB_DTYPES = {"f8": "float64", "f4": "float32", "i4": "int32", "i8": "int64", "u1": "uint8"}
+_NB_DTYPES = {
+  "f8": "float64", "f4": "float32", "i4": "int32", "i8": "int64", "u1": "uint8", "b1": "boolean"
+}
 
 STRUCTS = (
   # (type name, constructor, rows, extra leading members as (name, numba type expression))
