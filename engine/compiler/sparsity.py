@@ -1,0 +1,98 @@
+"""Sparsity structure of the inertia matrix and of body-dof coupling (MuJoCo 3.17 layout).
+
+Row i of the reduced layout ("M", also used by qLD) holds the ancestor dofs of
+dof i in increasing order followed by the diagonal. The full pattern ("D")
+holds, per row, every dof related to i (ancestors, descendants and i itself);
+"B" holds, per body, the dofs of its ancestors, its own and its subtree's. The
+legacy layout (dof_Madr, mapM2M) stores each row diagonal-first, descending.
+"""
+
+import numpy as np
+
+
+def _dof_ancestors(dof_parentid: np.ndarray) -> list:
+  """Ancestor dofs of each dof, increasing."""
+  anc = []
+  for i, p in enumerate(dof_parentid):
+    chain = []
+    while p >= 0:
+      chain.append(int(p))
+      p = dof_parentid[p]
+    anc.append(sorted(chain))
+  return anc
+
+
+def mass_sparsity(dof_parentid, body_parentid, body_dofadr, body_dofnum) -> dict:
+  """Sizes and index arrays of the M, D and B sparse layouts for one model."""
+  nv = len(dof_parentid)
+  nbody = len(body_parentid)
+  i32 = np.int32
+  anc = _dof_ancestors(dof_parentid)
+  desc = [[] for _ in range(nv)]
+  for i in range(nv):
+    for a in anc[i]:
+      desc[a].append(i)
+
+  # reduced lower-triangle layout: ancestors then diagonal
+  M_rownnz = np.array([len(a) + 1 for a in anc], i32)
+  M_rowadr = np.concatenate([[0], np.cumsum(M_rownnz)[:-1]]).astype(i32) if nv else np.zeros(0, i32)
+  M_colind = np.array([c for i in range(nv) for c in anc[i] + [i]], i32)
+  nC = int(M_rownnz.sum())
+  dof_Madr = M_rowadr.copy()
+  mapM2M = np.array(
+    [M_rowadr[i] + M_rownnz[i] - 1 - k for i in range(nv) for k in range(M_rownnz[i])], i32
+  )
+
+  # full symmetric pattern
+  D_cols = [sorted(anc[i] + [i] + desc[i]) for i in range(nv)]
+  D_rownnz = np.array([len(c) for c in D_cols], i32)
+  D_rowadr = np.concatenate([[0], np.cumsum(D_rownnz)[:-1]]).astype(i32) if nv else np.zeros(0, i32)
+  D_colind = np.array([c for cols in D_cols for c in cols], i32)
+  D_diag = np.array([D_cols[i].index(i) for i in range(nv)], i32)
+  mpos = {}
+  for i in range(nv):
+    for k in range(M_rownnz[i]):
+      mpos[(i, int(M_colind[M_rowadr[i] + k]))] = M_rowadr[i] + k
+  mapM2D = np.array(
+    [mpos[(max(i, j), min(i, j))] for i in range(nv) for j in D_cols[i]], i32
+  )
+  dpos = {(i, j): D_rowadr[i] + k for i in range(nv) for k, j in enumerate(D_cols[i])}
+  mapD2M = np.array(
+    [dpos[(i, int(M_colind[M_rowadr[i] + k]))] for i in range(nv) for k in range(M_rownnz[i])],
+    i32,
+  )
+
+  # body rows: dofs of ancestors, own dofs and subtree dofs
+  body_dofs = [set() for _ in range(nbody)]
+  for b in range(nbody):
+    for k in range(body_dofnum[b]):
+      body_dofs[b].add(int(body_dofadr[b] + k))
+  B_cols = []
+  for b in range(nbody):
+    cols = set()
+    a = b
+    while a > 0:  # ancestors and self
+      cols |= body_dofs[a]
+      a = body_parentid[a]
+    for c in range(nbody):  # subtree
+      a = c
+      while a > b:
+        a = body_parentid[a]
+      if a == b:
+        cols |= body_dofs[c]
+    if b == 0:
+      cols = set(range(nv))
+    B_cols.append(sorted(cols))
+  B_rownnz = np.array([len(c) for c in B_cols], i32)
+  B_rowadr = np.concatenate([[0], np.cumsum(B_rownnz)[:-1]]).astype(i32)
+  B_colind = np.array([c for cols in B_cols for c in cols], i32)
+
+  return {
+    "sizes": {"nM": nC, "nC": nC, "nD": int(D_rownnz.sum()), "nB": int(B_rownnz.sum())},
+    "arrays": {
+      "M_rownnz": M_rownnz, "M_rowadr": M_rowadr, "M_colind": M_colind, "mapM2M": mapM2M,
+      "dof_Madr": dof_Madr, "D_rownnz": D_rownnz, "D_rowadr": D_rowadr, "D_diag": D_diag,
+      "D_colind": D_colind, "mapM2D": mapM2D, "mapD2M": mapD2M, "B_rownnz": B_rownnz,
+      "B_rowadr": B_rowadr, "B_colind": B_colind,
+    },
+  }
