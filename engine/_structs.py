@@ -1156,11 +1156,21 @@ DATA_TYPE = DataType([
   ("qacc_smooth", types.float64[::1]),
   ("qfrc_constraint", types.float64[::1]),
   ("qfrc_inverse", types.float64[::1]),
+  ("qH", types.float64[::1]),
+  ("qHDiagInv", types.float64[::1]),
+  ("qDeriv", types.float64[::1]),
+  ("qLU", types.float64[::1]),
   ("cacc", types.float64[:, ::1]),
   ("cfrc_int", types.float64[:, ::1]),
   ("cfrc_ext", types.float64[:, ::1]),
+  ("scratch_qpos", types.float64[:, ::1]),
+  ("scratch_qvel", types.float64[:, ::1]),
+  ("scratch_act", types.float64[:, ::1]),
+  ("scratch_qacc", types.float64[:, ::1]),
+  ("scratch_act_dot", types.float64[:, ::1]),
+  ("scratch_dx", types.float64[:, ::1]),
 ])
-DATA_MEMBERS = ('time', 'energy', 'ncon', 'ne', 'nf', 'nl', 'nefc', 'nJ', 'solver_niter', 'solver_nnz', 'solver_fwdinv', 'warning_number', 'warning_lastinfo', 'qpos', 'qvel', 'act', 'qacc_warmstart', 'ctrl', 'qfrc_applied', 'xfrc_applied', 'eq_active', 'mocap_pos', 'mocap_quat', 'qacc', 'act_dot', 'userdata', 'sensordata', 'xpos', 'xquat', 'xmat', 'xipos', 'ximat', 'xanchor', 'xaxis', 'geom_xpos', 'geom_xmat', 'site_xpos', 'site_xmat', 'cam_xpos', 'cam_xmat', 'light_xpos', 'light_xdir', 'subtree_com', 'cdof', 'cinert', 'ten_wrapadr', 'ten_wrapnum', 'ten_J', 'ten_length', 'wrap_obj', 'wrap_xpos', 'actuator_length', 'moment_rownnz', 'moment_rowadr', 'moment_colind', 'actuator_moment', 'crb', 'M', 'qLD', 'qLDiagInv', 'ten_velocity', 'actuator_velocity', 'cvel', 'cdof_dot', 'qfrc_bias', 'qfrc_spring', 'qfrc_damper', 'qfrc_gravcomp', 'qfrc_fluid', 'qfrc_adhesion', 'qfrc_passive', 'subtree_linvel', 'subtree_angmom', 'actuator_force', 'qfrc_actuator', 'qfrc_smooth', 'qacc_smooth', 'qfrc_constraint', 'qfrc_inverse', 'cacc', 'cfrc_int', 'cfrc_ext')
+DATA_MEMBERS = ('time', 'energy', 'ncon', 'ne', 'nf', 'nl', 'nefc', 'nJ', 'solver_niter', 'solver_nnz', 'solver_fwdinv', 'warning_number', 'warning_lastinfo', 'qpos', 'qvel', 'act', 'qacc_warmstart', 'ctrl', 'qfrc_applied', 'xfrc_applied', 'eq_active', 'mocap_pos', 'mocap_quat', 'qacc', 'act_dot', 'userdata', 'sensordata', 'xpos', 'xquat', 'xmat', 'xipos', 'ximat', 'xanchor', 'xaxis', 'geom_xpos', 'geom_xmat', 'site_xpos', 'site_xmat', 'cam_xpos', 'cam_xmat', 'light_xpos', 'light_xdir', 'subtree_com', 'cdof', 'cinert', 'ten_wrapadr', 'ten_wrapnum', 'ten_J', 'ten_length', 'wrap_obj', 'wrap_xpos', 'actuator_length', 'moment_rownnz', 'moment_rowadr', 'moment_colind', 'actuator_moment', 'crb', 'M', 'qLD', 'qLDiagInv', 'ten_velocity', 'actuator_velocity', 'cvel', 'cdof_dot', 'qfrc_bias', 'qfrc_spring', 'qfrc_damper', 'qfrc_gravcomp', 'qfrc_fluid', 'qfrc_adhesion', 'qfrc_passive', 'subtree_linvel', 'subtree_angmom', 'actuator_force', 'qfrc_actuator', 'qfrc_smooth', 'qacc_smooth', 'qfrc_constraint', 'qfrc_inverse', 'qH', 'qHDiagInv', 'qDeriv', 'qLU', 'cacc', 'cfrc_int', 'cfrc_ext', 'scratch_qpos', 'scratch_qvel', 'scratch_act', 'scratch_qacc', 'scratch_act_dot', 'scratch_dx')
 
 
 @jit
@@ -1244,9 +1254,19 @@ def make_data(
   qacc_smooth,
   qfrc_constraint,
   qfrc_inverse,
+  qH,
+  qHDiagInv,
+  qDeriv,
+  qLU,
   cacc,
   cfrc_int,
   cfrc_ext,
+  scratch_qpos,
+  scratch_qvel,
+  scratch_act,
+  scratch_qacc,
+  scratch_act_dot,
+  scratch_dx,
 ):
   s = structref.new(DATA_TYPE)
   s.time = time
@@ -1328,8 +1348,115 @@ def make_data(
   s.qacc_smooth = qacc_smooth
   s.qfrc_constraint = qfrc_constraint
   s.qfrc_inverse = qfrc_inverse
+  s.qH = qH
+  s.qHDiagInv = qHDiagInv
+  s.qDeriv = qDeriv
+  s.qLU = qLU
   s.cacc = cacc
   s.cfrc_int = cfrc_int
   s.cfrc_ext = cfrc_ext
+  s.scratch_qpos = scratch_qpos
+  s.scratch_qvel = scratch_qvel
+  s.scratch_act = scratch_act
+  s.scratch_qacc = scratch_qacc
+  s.scratch_act_dot = scratch_act_dot
+  s.scratch_dx = scratch_dx
   return s
+
+
+@jit
+def zero_data(d):
+  """Clears every MjData array (mj_resetData starts here)."""
+  d.time[:] = 0
+  d.energy[:] = 0
+  d.ncon[:] = 0
+  d.ne[:] = 0
+  d.nf[:] = 0
+  d.nl[:] = 0
+  d.nefc[:] = 0
+  d.nJ[:] = 0
+  d.solver_niter[:] = 0
+  d.solver_nnz[:] = 0
+  d.solver_fwdinv[:] = 0
+  d.warning_number[:] = 0
+  d.warning_lastinfo[:] = 0
+  d.qpos[:] = 0
+  d.qvel[:] = 0
+  d.act[:] = 0
+  d.qacc_warmstart[:] = 0
+  d.ctrl[:] = 0
+  d.qfrc_applied[:] = 0
+  d.xfrc_applied[:, :] = 0
+  d.eq_active[:] = False
+  d.mocap_pos[:, :] = 0
+  d.mocap_quat[:, :] = 0
+  d.qacc[:] = 0
+  d.act_dot[:] = 0
+  d.userdata[:] = 0
+  d.sensordata[:] = 0
+  d.xpos[:, :] = 0
+  d.xquat[:, :] = 0
+  d.xmat[:, :] = 0
+  d.xipos[:, :] = 0
+  d.ximat[:, :] = 0
+  d.xanchor[:, :] = 0
+  d.xaxis[:, :] = 0
+  d.geom_xpos[:, :] = 0
+  d.geom_xmat[:, :] = 0
+  d.site_xpos[:, :] = 0
+  d.site_xmat[:, :] = 0
+  d.cam_xpos[:, :] = 0
+  d.cam_xmat[:, :] = 0
+  d.light_xpos[:, :] = 0
+  d.light_xdir[:, :] = 0
+  d.subtree_com[:, :] = 0
+  d.cdof[:, :] = 0
+  d.cinert[:, :] = 0
+  d.ten_wrapadr[:] = 0
+  d.ten_wrapnum[:] = 0
+  d.ten_J[:] = 0
+  d.ten_length[:] = 0
+  d.wrap_obj[:, :] = 0
+  d.wrap_xpos[:, :] = 0
+  d.actuator_length[:] = 0
+  d.moment_rownnz[:] = 0
+  d.moment_rowadr[:] = 0
+  d.moment_colind[:] = 0
+  d.actuator_moment[:] = 0
+  d.crb[:, :] = 0
+  d.M[:] = 0
+  d.qLD[:] = 0
+  d.qLDiagInv[:] = 0
+  d.ten_velocity[:] = 0
+  d.actuator_velocity[:] = 0
+  d.cvel[:, :] = 0
+  d.cdof_dot[:, :] = 0
+  d.qfrc_bias[:] = 0
+  d.qfrc_spring[:] = 0
+  d.qfrc_damper[:] = 0
+  d.qfrc_gravcomp[:] = 0
+  d.qfrc_fluid[:] = 0
+  d.qfrc_adhesion[:] = 0
+  d.qfrc_passive[:] = 0
+  d.subtree_linvel[:, :] = 0
+  d.subtree_angmom[:, :] = 0
+  d.actuator_force[:] = 0
+  d.qfrc_actuator[:] = 0
+  d.qfrc_smooth[:] = 0
+  d.qacc_smooth[:] = 0
+  d.qfrc_constraint[:] = 0
+  d.qfrc_inverse[:] = 0
+  d.qH[:] = 0
+  d.qHDiagInv[:] = 0
+  d.qDeriv[:] = 0
+  d.qLU[:] = 0
+  d.cacc[:, :] = 0
+  d.cfrc_int[:, :] = 0
+  d.cfrc_ext[:, :] = 0
+  d.scratch_qpos[:, :] = 0
+  d.scratch_qvel[:, :] = 0
+  d.scratch_act[:, :] = 0
+  d.scratch_qacc[:, :] = 0
+  d.scratch_act_dot[:, :] = 0
+  d.scratch_dx[:, :] = 0
 

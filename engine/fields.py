@@ -615,10 +615,23 @@ qfrc_smooth       f8 nv             net unconstrained force
 qacc_smooth       f8 nv             unconstrained acceleration
 qfrc_constraint   f8 nv             constraint force
 qfrc_inverse      f8 nv             net external force from inverse dynamics
+qH                f8 nC             L'*D*L factorization of the modified inertia (implicit damping)
+qHDiagInv         f8 nv             inverse diagonal of the modified inertia factorization
+qDeriv            f8 nD             d(qfrc_smooth)/d(qvel) in the full sparse pattern
+qLU               f8 nD             sparse LU factorization of M - h*qDeriv (implicit integrator)
 cacc              f8 nbody,6        com-based acceleration
 cfrc_int          f8 nbody,6        com-based interaction force with the parent
 cfrc_ext          f8 nbody,6        com-based external force on the body
+# scratch buffers of the integrators (not MuJoCo fields; hidden from Python)
+scratch_qpos      f8 4,nq           RK4 stage positions
+scratch_qvel      f8 4,nv           RK4 stage velocities
+scratch_act       f8 4,na           RK4 stage activations
+scratch_qacc      f8 4,nv           RK4 stage accelerations / Euler force and acceleration
+scratch_act_dot   f8 4,na           RK4 stage activation derivatives
+scratch_dx        f8 3,nv           RK4 position and velocity increments, misc. nv vectors
 """)
+
+INTERNAL_PREFIX = "scratch_"
 
 MODEL_SIZE_NAMES = tuple(f.name for f in MODEL_SIZES)
 
@@ -691,6 +704,13 @@ def generate_structs_source() -> str:
     out += [f"  s = structref.new({upper}_TYPE)"]
     out += [f"  s.{a} = {a}" for a in args]
     out += ["  return s", ""]
+    if name == "Data":
+      out += ["", "@jit", "def zero_data(d):", '  """Clears every MjData array (mj_resetData starts here)."""']
+      for f in rows:
+        index = ", ".join([":"] * max(len(f.dims), 1))
+        zero = "False" if f.dtype == "b1" else "0"
+        out.append(f"  d.{f.name}[{index}] = {zero}")
+      out.append("")
   return "\n".join(out) + "\n"
 
 

@@ -1,8 +1,8 @@
 """Model loading, data reset and keyframes (port of parts of engine_io.c)."""
 
-import numpy as np
-
+from engine import _structs
 from engine import types as _types
+from engine._jit import jit
 
 
 def model_from_xml(xml: str | None = None, path: str | None = None,
@@ -10,48 +10,66 @@ def model_from_xml(xml: str | None = None, path: str | None = None,
   """Compiles MJCF (text or file) into an MjModel and computes its qpos0 constants."""
   from engine import compiler
   from engine import setconst
+  from engine.compiler import sparsity
 
   c = compiler.compile_model(xml=xml, path=path, assets=assets)
+  sizes, arrays = dict(c.sizes), dict(c.arrays)
+  s = sparsity.mass_sparsity(
+    arrays["dof_parentid"], arrays["body_parentid"], arrays["body_dofadr"], arrays["body_dofnum"]
+  )
+  sizes.update(s["sizes"])
+  arrays.update(s["arrays"])
   opt = _types.MjOption()
   for name, value in c.opt.items():
     if name in opt._arrays:
       opt._arrays[name][...] = value
-  m = _types.MjModel(c.sizes, c.arrays, opt, _types.MjStatistic(),
+  m = _types.MjModel(sizes, arrays, opt, _types.MjStatistic(),
                      extras={"vis": c.vis, "stat_user": c.stat_user})
   setconst.mj_setConst(m)
   return m
 
 
-def mj_resetData(m: "_types.MjModel", d: "_types.MjData") -> None:
-  """Port of mj_resetData, engine_io.c: clear everything, then the qpos0 state."""
-  for a in d._arrays.values():
-    a.fill(0)
-  d.qpos[:] = m.qpos0
-  d.eq_active[:] = m.eq_active0
-  mocap = m.body_mocapid >= 0
-  d.mocap_pos[m.body_mocapid[mocap]] = m.body_pos[mocap]
-  d.mocap_quat[m.body_mocapid[mocap]] = m.body_quat[mocap]
+@jit
+def reset_data(m, d):
+  """Port of mj_resetData, engine_io.c: clear everything, then set the qpos0 state."""
+  _structs.zero_data(d)
+  for i in range(m.nq):
+    d.qpos[i] = m.qpos0[i]
+  for i in range(m.neq):
+    d.eq_active[i] = m.eq_active0[i]
+  for i in range(m.nbody):
+    k = m.body_mocapid[i]
+    if k >= 0:
+      for j in range(3):
+        d.mocap_pos[k, j] = m.body_pos[i, j]
+      for j in range(4):
+        d.mocap_quat[k, j] = m.body_quat[i, j]
 
 
-def mj_resetDataKeyframe(m: "_types.MjModel", d: "_types.MjData", key: int) -> None:
+@jit
+def reset_data_keyframe(m, d, key):
   """Port of mj_resetDataKeyframe, engine_io.c: reset, then copy keyframe `key`."""
-  key = int(key)
-  if not 0 <= key < m.nkey:
-    raise ValueError(f"keyframe index {key} out of range: the model has {m.nkey} keyframes")
-  mj_resetData(m, d)
-  d.time = m.key_time[key]
+  reset_data(m, d)
+  d.time[0] = m.key_time[key]
   d.qpos[:] = m.key_qpos[key]
   d.qvel[:] = m.key_qvel[key]
   d.act[:] = m.key_act[key]
   d.ctrl[:] = m.key_ctrl[key]
-  d.mocap_pos[:] = m.key_mpos[key].reshape(-1, 3)
-  d.mocap_quat[:] = m.key_mquat[key].reshape(-1, 4)
+  for i in range(m.nmocap):
+    for j in range(3):
+      d.mocap_pos[i, j] = m.key_mpos[key, 3 * i + j]
+    for j in range(4):
+      d.mocap_quat[i, j] = m.key_mquat[key, 4 * i + j]
 
 
-def mj_resetDataDebug(m, d, debug_value: int) -> None:
-  """Port of mj_resetDataDebug: reset, filling computed fields with a byte pattern."""
-  mj_resetData(m, d)
-  state = {"qpos", "qvel", "act", "ctrl", "mocap_pos", "mocap_quat", "eq_active", "time"}
-  for name, a in d._arrays.items():
-    if name not in state and a.dtype == np.float64:
-      a.view(np.uint8).fill(debug_value)
+def mj_resetData(m: "_types.MjModel", d: "_types.MjData") -> None:
+  """Resets the data to the model's qpos0 state (mujoco.mj_resetData)."""
+  reset_data(m._struct, d._struct)
+
+
+def mj_resetDataKeyframe(m: "_types.MjModel", d: "_types.MjData", key: int) -> None:
+  """Resets the data, then loads keyframe `key` (mujoco.mj_resetDataKeyframe)."""
+  key = int(key)
+  if not 0 <= key < m.nkey:
+    raise ValueError(f"keyframe index {key} out of range: the model has {m.nkey} keyframes")
+  reset_data_keyframe(m._struct, d._struct, key)

@@ -315,4 +315,8 @@ class MjData:
     return f"<MjData time={self.time} nq={len(self.qpos)} nv={len(self.qvel)}>"
 
 
-_add_properties(MjData, [f for f in F.DATA_FIELDS if not f.name.startswith("warning_")], "MjData")
+_add_properties(
+  MjData,
+  [f for f in F.DATA_FIELDS if not f.name.startswith(("warning_", F.INTERNAL_PREFIX))],
+  "MjData",
+)
