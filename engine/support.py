@@ -1,0 +1,278 @@
+"""Jacobians, applied forces, position integration and name lookup (port of engine_support.c)."""
+
+import numpy as np
+
+from engine import enums
+from engine._jit import jit
+from engine.enums import mjJNT_BALL
+from engine.enums import mjJNT_FREE
+from engine.math import mju_quat2Vel
+from engine.math import mju_quatIntegrate
+from engine.math import mju_subQuat
+
+# ---- Jacobians ----
+
+
+@jit
+def last_dof(m, body):
+  """Last dof affecting `body` (its own or a moving ancestor's), -1 for static bodies."""
+  while body > 0 and m.body_dofnum[body] == 0:
+    body = m.body_parentid[body]
+  if body <= 0:
+    return -1
+  return m.body_dofadr[body] + m.body_dofnum[body] - 1
+
+
+@jit
+def jac(m, d, jacp, jacr, point, body):
+  """Port of mj_jac: (3, nv) translational and rotational Jacobians of `point` on `body`."""
+  jacp[:, :] = 0.0
+  jacr[:, :] = 0.0
+  i = last_dof(m, body)
+  if i < 0:
+    return
+  root = m.body_rootid[body]
+  ox = point[0] - d.subtree_com[root, 0]
+  oy = point[1] - d.subtree_com[root, 1]
+  oz = point[2] - d.subtree_com[root, 2]
+  while i >= 0:
+    c = d.cdof[i]
+    jacr[0, i] = c[0]
+    jacr[1, i] = c[1]
+    jacr[2, i] = c[2]
+    # linear part: cdof_lin + cdof_rot x offset
+    jacp[0, i] = c[3] + (c[1] * oz - c[2] * oy)
+    jacp[1, i] = c[4] + (c[2] * ox - c[0] * oz)
+    jacp[2, i] = c[5] + (c[0] * oy - c[1] * ox)
+    i = m.dof_parentid[i]
+
+
+@jit
+def jac_subtree_com(m, d, jacp, body):
+  """Port of mj_jacSubtreeCom: mass-weighted Jacobian of the subtree center of mass."""
+  jacp[:, :] = 0.0
+  jp = np.empty((3, m.nv))
+  jr = np.empty((3, m.nv))
+  for b in range(body, m.nbody):
+    # b is in the subtree of body if body is an ancestor (bodies are in tree order)
+    a = b
+    while a > body:
+      a = m.body_parentid[a]
+    if a != body:
+      continue
+    jac(m, d, jp, jr, d.xipos[b], b)
+    w = m.body_mass[b] / max(1e-15, m.body_subtreemass[body])
+    for k in range(3):
+      for i in range(m.nv):
+        jacp[k, i] += w * jp[k, i]
+
+
+@jit
+def apply_ft(m, d, force, torque, point, body, qfrc_target):
+  """Port of mj_applyFT: adds the generalized force of a Cartesian force/torque at a point."""
+  i = last_dof(m, body)
+  if i < 0:
+    return
+  root = m.body_rootid[body]
+  ox = point[0] - d.subtree_com[root, 0]
+  oy = point[1] - d.subtree_com[root, 1]
+  oz = point[2] - d.subtree_com[root, 2]
+  while i >= 0:
+    c = d.cdof[i]
+    px = c[3] + (c[1] * oz - c[2] * oy)
+    py = c[4] + (c[2] * ox - c[0] * oz)
+    pz = c[5] + (c[0] * oy - c[1] * ox)
+    qfrc_target[i] += px * force[0] + py * force[1] + pz * force[2]
+    qfrc_target[i] += c[0] * torque[0] + c[1] * torque[1] + c[2] * torque[2]
+    i = m.dof_parentid[i]
+
+
+@jit
+def xfrc_accumulate(m, d, qfrc):
+  """Port of mj_xfrcAccumulate: adds every body's xfrc_applied (at its com) to qfrc."""
+  for b in range(1, m.nbody):
+    f = d.xfrc_applied[b]
+    if f[0] != 0 or f[1] != 0 or f[2] != 0 or f[3] != 0 or f[4] != 0 or f[5] != 0:
+      apply_ft(m, d, f[0:3], f[3:6], d.xipos[b], b, qfrc)
+
+
+# ---- positions ----
+
+
+@jit
+def integrate_pos(m, qpos, qvel, dt):
+  """Port of mj_integratePos: qpos <- qpos (+) qvel*dt on the joint manifold."""
+  for j in range(m.njnt):
+    padr = m.jnt_qposadr[j]
+    vadr = m.jnt_dofadr[j]
+    jtype = m.jnt_type[j]
+    if jtype == mjJNT_FREE:
+      for k in range(3):
+        qpos[padr + k] += dt * qvel[vadr + k]
+      mju_quatIntegrate(qpos[padr + 3:padr + 7], qvel[vadr + 3:vadr + 6], dt)
+    elif jtype == mjJNT_BALL:
+      mju_quatIntegrate(qpos[padr:padr + 4], qvel[vadr:vadr + 3], dt)
+    else:
+      qpos[padr] += dt * qvel[vadr]
+
+
+@jit
+def differentiate_pos(m, qvel, dt, qpos1, qpos2):
+  """Port of mj_differentiatePos: qvel = (qpos2 (-) qpos1) / dt."""
+  for j in range(m.njnt):
+    padr = m.jnt_qposadr[j]
+    vadr = m.jnt_dofadr[j]
+    jtype = m.jnt_type[j]
+    if jtype == mjJNT_FREE:
+      for k in range(3):
+        qvel[vadr + k] = (qpos2[padr + k] - qpos1[padr + k]) / dt
+      mju_subQuat(qvel[vadr + 3:vadr + 6], qpos2[padr + 3:padr + 7], qpos1[padr + 3:padr + 7])
+      for k in range(3):
+        qvel[vadr + 3 + k] /= dt
+    elif jtype == mjJNT_BALL:
+      mju_subQuat(qvel[vadr:vadr + 3], qpos2[padr:padr + 4], qpos1[padr:padr + 4])
+      for k in range(3):
+        qvel[vadr + k] /= dt
+    else:
+      qvel[vadr] = (qpos2[padr] - qpos1[padr]) / dt
+
+
+# ---- Python API (mujoco binding signatures) ----
+
+
+def _vec(x, n, name):
+  a = np.ascontiguousarray(x, dtype=np.float64)
+  if a.shape != (n,):
+    raise ValueError(f"{name} must have shape ({n},), got {a.shape}")
+  return a
+
+
+def _out(x, shape, name):
+  if x is None:
+    return np.empty(shape)
+  if not (isinstance(x, np.ndarray) and x.dtype == np.float64 and x.flags.c_contiguous):
+    raise TypeError(f"{name} must be a C-contiguous float64 numpy array")
+  if x.size != int(np.prod(shape)):
+    raise ValueError(f"{name} must have {int(np.prod(shape))} elements, got {x.size}")
+  return x.reshape(shape)
+
+
+def _check_id(i, n, what):
+  i = int(i)
+  if not 0 <= i < n:
+    raise ValueError(f"{what} id {i} out of range [0, {n})")
+  return i
+
+
+def mj_jac(m, d, jacp, jacr, point, body):
+  """Jacobians (3, nv) of a global point attached to `body`; jacp/jacr may be None."""
+  body = _check_id(body, m.nbody, "body")
+  p, r = _out(jacp, (3, m.nv), "jacp"), _out(jacr, (3, m.nv), "jacr")
+  jac(m._struct, d._struct, p, r, _vec(point, 3, "point"), body)
+
+
+def mj_jacBody(m, d, jacp, jacr, body):
+  """Jacobians of the body frame origin."""
+  mj_jac(m, d, jacp, jacr, d.xpos[_check_id(body, m.nbody, "body")], body)
+
+
+def mj_jacBodyCom(m, d, jacp, jacr, body):
+  """Jacobians of the body center of mass."""
+  mj_jac(m, d, jacp, jacr, d.xipos[_check_id(body, m.nbody, "body")], body)
+
+
+def mj_jacSite(m, d, jacp, jacr, site):
+  """Jacobians of a site."""
+  site = _check_id(site, m.nsite, "site")
+  mj_jac(m, d, jacp, jacr, d.site_xpos[site], m.site_bodyid[site])
+
+
+def mj_jacGeom(m, d, jacp, jacr, geom):
+  """Jacobians of a geom center."""
+  geom = _check_id(geom, m.ngeom, "geom")
+  mj_jac(m, d, jacp, jacr, d.geom_xpos[geom], m.geom_bodyid[geom])
+
+
+def mj_jacSubtreeCom(m, d, jacp, body):
+  """Translational Jacobian of the center of mass of the subtree rooted at `body`."""
+  body = _check_id(body, m.nbody, "body")
+  jac_subtree_com(m._struct, d._struct, _out(jacp, (3, m.nv), "jacp"), body)
+
+
+def mj_applyFT(m, d, force, torque, point, body, qfrc_target):
+  """Adds the generalized force of a Cartesian force/torque applied at a point on `body`."""
+  body = _check_id(body, m.nbody, "body")
+  apply_ft(m._struct, d._struct, _vec(force, 3, "force"), _vec(torque, 3, "torque"),
+           _vec(point, 3, "point"), body, _out(qfrc_target, (m.nv,), "qfrc_target"))
+
+
+def mj_integratePos(m, qpos, qvel, dt):
+  """qpos <- qpos (+) qvel*dt in place (quaternions integrated on the sphere)."""
+  integrate_pos(m._struct, _out(qpos, (m.nq,), "qpos"), _vec(qvel, m.nv, "qvel"), float(dt))
+
+
+def mj_differentiatePos(m, qvel, dt, qpos1, qpos2):
+  """qvel <- (qpos2 (-) qpos1) / dt."""
+  differentiate_pos(m._struct, _out(qvel, (m.nv,), "qvel"), float(dt),
+                    _vec(qpos1, m.nq, "qpos1"), _vec(qpos2, m.nq, "qpos2"))
+
+
+# ---- names ----
+
+# object type -> (name address field, count)
+_NAME_FIELDS = {
+  enums.mjOBJ_BODY: ("name_bodyadr", "nbody"),
+  enums.mjOBJ_XBODY: ("name_bodyadr", "nbody"),
+  enums.mjOBJ_JOINT: ("name_jntadr", "njnt"),
+  enums.mjOBJ_GEOM: ("name_geomadr", "ngeom"),
+  enums.mjOBJ_SITE: ("name_siteadr", "nsite"),
+  enums.mjOBJ_CAMERA: ("name_camadr", "ncam"),
+  enums.mjOBJ_LIGHT: ("name_lightadr", "nlight"),
+  enums.mjOBJ_MESH: ("name_meshadr", "nmesh"),
+  enums.mjOBJ_HFIELD: ("name_hfieldadr", "nhfield"),
+  enums.mjOBJ_TEXTURE: ("name_texadr", "ntex"),
+  enums.mjOBJ_MATERIAL: ("name_matadr", "nmat"),
+  enums.mjOBJ_PAIR: ("name_pairadr", "npair"),
+  enums.mjOBJ_EXCLUDE: ("name_excludeadr", "nexclude"),
+  enums.mjOBJ_EQUALITY: ("name_eqadr", "neq"),
+  enums.mjOBJ_TENDON: ("name_tendonadr", "ntendon"),
+  enums.mjOBJ_ACTUATOR: ("name_actuatoradr", "nactuator"),
+  enums.mjOBJ_SENSOR: ("name_sensoradr", "nsensor"),
+  enums.mjOBJ_NUMERIC: ("name_numericadr", "nnumeric"),
+  enums.mjOBJ_TEXT: ("name_textadr", "ntext"),
+  enums.mjOBJ_TUPLE: ("name_tupleadr", "ntuple"),
+  enums.mjOBJ_KEY: ("name_keyadr", "nkey"),
+}
+
+
+def _names(m, objtype) -> list:
+  """All names of one object type ('' for unnamed), cached on the model."""
+  cache = m.__dict__.setdefault("_name_cache", {})
+  objtype = int(objtype)
+  if objtype not in cache:
+    if objtype not in _NAME_FIELDS:
+      raise ValueError(f"object type {objtype} has no names")
+    field, count = _NAME_FIELDS[objtype]
+    buf = m.names
+    names = []
+    for adr in getattr(m, field)[: getattr(m, count)]:
+      end = buf.find(b"\0", adr)
+      names.append(buf[adr:end if end >= 0 else None].decode())
+    cache[objtype] = names
+  return cache[objtype]
+
+
+def mj_name2id(m, objtype, name: str) -> int:
+  """Id of the object of `objtype` called `name`, or -1 (mujoco.mj_name2id)."""
+  try:
+    return _names(m, objtype).index(name) if name else -1
+  except ValueError:
+    return -1
+
+
+def mj_id2name(m, objtype, objid: int) -> str | None:
+  """Name of object `objid` of `objtype`, None if unnamed or out of range."""
+  names = _names(m, objtype)
+  if not 0 <= int(objid) < len(names):
+    return None
+  return names[int(objid)] or None
