@@ -39,3 +39,19 @@ DISABLE_JIT = bool(numba.config.DISABLE_JIT)
 jit = functools.partial(
   numba.njit, cache=True, error_model="numpy", fastmath=False, nogil=True
 )
+
+_notified = False
+
+
+def notify_if_cold() -> None:
+  """Prints a one-line notice the first time the engine compiles into an empty cache."""
+  global _notified
+  if _notified or DISABLE_JIT:
+    return
+  _notified = True
+  cache = pathlib.Path(CACHE_DIR)
+  if not cache.is_dir() or not any(cache.rglob("*.nbi")):
+    import sys
+
+    print("numjoco: compiling the engine with numba, once per install (about 1-2 minutes)...",
+          file=sys.stderr, flush=True)

@@ -25,6 +25,7 @@ def _make_handle(ctor, members, values: dict):
   """Builds the numba handle (or its plain-Python twin) from named members."""
   if _jit.DISABLE_JIT:
     return _pytypes.SimpleNamespace(**{n: values[n] for n in members})
+  _jit.notify_if_cold()
   return ctor(*[values[n] for n in members])
 
 
