@@ -204,7 +204,7 @@ name_hfieldadr name_texadr name_matadr name_pairadr name_excludeadr name_eqadr n
 name_actuatoradr name_sensoradr name_numericadr name_textadr name_tupleadr name_keyadr
 body_user jnt_user geom_user site_user cam_user tendon_user actuator_user sensor_user
 cam_resolution cam_output cam_projection cam_ipd light_texid light_castshadow
-geom_group site_group jnt_group tendon_group actuator_group geom_matid site_matid tendon_matid
+geom_group site_group jnt_group tendon_group geom_matid site_matid tendon_matid
 """.split())
 
 # ---- MjModel arrays ----
