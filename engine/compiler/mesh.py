@@ -1,0 +1,1176 @@
+"""Mesh loading and processing for the MJCF compiler (port of MuJoCo's user_mesh.cc).
+
+Plain Python + numpy; nothing here is jitted. The compiler (build.py) calls:
+
+- `read_mesh(data, filename) -> (vert (n,3) float64, face (m,3) int32)`: decode an STL (binary or
+  ASCII), OBJ or MSH file. Vertices are rounded to float32 as MuJoCo stores them; binary and ASCII
+  STL vertices are deduplicated (exact float equality, first-appearance order) like MuJoCo, OBJ
+  vertices are kept as written. `decode_mesh` returns the same plus normals and texture
+  coordinates (`MeshData`).
+- `mesh_from_arrays(vertex, face=None) -> (vert, face)`: the inline `<mesh vertex=... face=...>`
+  form (face may be empty: the convex hull then supplies the faces).
+- `convex_hull(vert, maxhullvert=-1) -> face (k,3) int32`: our own 3-D quickhull, outward
+  triangles indexing `vert`; only extreme points become hull vertices (like qhull's triangulated
+  output); raises ValueError for degenerate (coplanar) input.
+- `process_mesh(vert, face, scale, inertia, refpos, refquat, maxhullvert, needhull, ...) ->
+  MeshInfo`: MuJoCo's mesh compilation (mjCMesh::Process): reference transform and scale, volume,
+  centroid and inertia ("legacy", "exact", "convex", "shell"), then translate the vertices to the
+  centroid and rotate them into the principal axes; the transform is `MeshInfo.pos/quat`
+  (m.mesh_pos / m.mesh_quat).
+- `mesh_geom_inertia(info, density=1000.0, mass=None) -> (mass, inertia (3,))`: a mesh geom's
+  mass and diagonal inertia in the geom (= mesh) frame, as mjCGeom::SetInertia.
+- `fit_primitive(info, geom_type, fitscale=1.0, fitaabb=False) -> size (3,)` and
+  `fit_offset(info, fitaabb=False) -> pos (3,)`: `<geom type="box" mesh=...>` fitting
+  (mjCMesh::FitGeom). The fitted geom frame is the geom frame composed with
+  (`fit_offset(...)`, `info.quat`).
+- `mesh_geom_size(info) -> (3,)`: geom_size of a mesh geom (half-extents of the mesh-frame box
+  centred at the origin, used for rbound); `info.aamm` is the mesh-frame bounding box (min, max).
+
+Hull requirement: MuJoCo builds the hull graph (m.mesh_graph) when a geom using the mesh can
+collide (contype or conaffinity nonzero), when inertia="convex", or when the mesh has no faces;
+the caller passes `needhull=True` in those cases.
+"""
+
+import dataclasses
+import math
+import struct
+
+import numpy as np
+
+mjMINVAL = 1e-15
+mjEPS = 1e-14
+_EIG_EPS = 1e-12
+
+INERTIA_TYPES = ("legacy", "convex", "exact", "shell")
+
+# mjtGeom values of the primitive types a mesh can be fitted to
+_GEOM_TYPES = {"sphere": 2, "capsule": 3, "ellipsoid": 4, "cylinder": 5, "box": 6}
+
+
+@dataclasses.dataclass
+class MeshData:
+  """Raw mesh as decoded from a file.
+
+  Attributes:
+    vert: (nvert, 3) float64 vertex positions (float32-rounded)
+    face: (nface, 3) int32 triangle vertex indices
+    normal: (nnormal, 3) float32 normals given by the file, or None
+    facenormal: (nface, 3) int32 normal indices per face corner, or None
+    texcoord: (ntexcoord, 2) float32 texture coordinates (v flipped as MuJoCo), or None
+    facetexcoord: (nface, 3) int32 texcoord indices per face corner, or None
+  """
+  vert: np.ndarray
+  face: np.ndarray
+  normal: np.ndarray | None = None
+  facenormal: np.ndarray | None = None
+  texcoord: np.ndarray | None = None
+  facetexcoord: np.ndarray | None = None
+
+
+@dataclasses.dataclass
+class MeshInfo:
+  """A compiled mesh, in MuJoCo's mesh frame (centroid origin, principal axes).
+
+  Attributes:
+    vert: (nvert, 3) float64 vertices in the mesh frame (MuJoCo stores them as float32)
+    face: (nface, 3) int32 triangles (hull triangles if the mesh had no faces)
+    normal: (nnormal, 3) float32 normals (m.mesh_normal)
+    facenormal: (nface, 3) int32 normal index per face corner (m.mesh_facenormal)
+    texcoord: (ntexcoord, 2) float32 or None
+    facetexcoord: (nface, 3) int32 or None
+    pos: (3,) centroid of the scaled asset (m.mesh_pos)
+    quat: (4,) principal-axes orientation of the scaled asset (m.mesh_quat)
+    scale: (3,) scale applied to the asset (m.mesh_scale)
+    inertia_type: "legacy", "convex", "exact" or "shell"
+    volume: volume (0 for shell meshes, whose reference measure is `surface`)
+    surface: surface area (set for shell meshes only, as MuJoCo)
+    boxsz: (3,) half-sizes of the box with the same inertia (unit density)
+    aamm: (6,) mesh-frame bounding box (xmin, ymin, zmin, xmax, ymax, zmax)
+    hull_face: (nhullface, 3) int32 outward hull triangles, or None
+    graph: int32 hull graph in m.mesh_graph layout, or None
+  """
+  vert: np.ndarray
+  face: np.ndarray
+  normal: np.ndarray
+  facenormal: np.ndarray
+  texcoord: np.ndarray | None
+  facetexcoord: np.ndarray | None
+  pos: np.ndarray
+  quat: np.ndarray
+  scale: np.ndarray
+  inertia_type: str
+  volume: float
+  surface: float
+  boxsz: np.ndarray
+  aamm: np.ndarray
+  hull_face: np.ndarray | None
+  graph: np.ndarray | None
+
+  @property
+  def volume_ref(self) -> float:
+    """Volume, or surface area for shell inertia (MuJoCo's GetVolumeRef)."""
+    return self.surface if self.inertia_type == "shell" else self.volume
+
+  @property
+  def inertia(self) -> np.ndarray:
+    """(3,) principal moments of inertia for unit density (body inertia = density * these)."""
+    return mesh_geom_inertia(self, density=1.0)[1]
+
+
+# ------------------------------------------------------------------------- small 3-D helpers
+
+
+def _quat2mat(q):
+  """Port of mjuu_quat2mat, user_util.cc (row-major 3x3 as a nested list)."""
+  if q[0] == 1 and q[1] == 0 and q[2] == 0 and q[3] == 0:
+    return [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
+  q00, q01, q02, q03 = q[0] * q[0], q[0] * q[1], q[0] * q[2], q[0] * q[3]
+  q11, q12, q13 = q[1] * q[1], q[1] * q[2], q[1] * q[3]
+  q22, q23, q33 = q[2] * q[2], q[2] * q[3], q[3] * q[3]
+  return [
+    [q00 + q11 - q22 - q33, 2 * (q12 - q03), 2 * (q13 + q02)],
+    [2 * (q12 + q03), q00 - q11 + q22 - q33, 2 * (q23 - q01)],
+    [2 * (q13 - q02), 2 * (q23 + q01), q00 - q11 - q22 + q33],
+  ]
+
+
+def _normvec(v):
+  """Port of mjuu_normvec, user_util.cc: normalize in place, return the previous length."""
+  nrm = sum(x * x for x in v)
+  if nrm < mjEPS:
+    return 0.0
+  nrm = math.sqrt(nrm)
+  if abs(nrm - 1) > mjEPS:
+    for i in range(len(v)):
+      v[i] /= nrm
+  return nrm
+
+
+def _normalize4(v):
+  """Port of mju_normalize4 (multiplies by the inverse norm)."""
+  norm = math.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2] + v[3] * v[3])
+  if norm < mjMINVAL:
+    return [1.0, 0.0, 0.0, 0.0]
+  if abs(norm - 1) > mjMINVAL:
+    inv = 1 / norm
+    return [v[0] * inv, v[1] * inv, v[2] * inv, v[3] * inv]
+  return list(v)
+
+
+def _mulquat(qa, qb):
+  """Quaternion product qa * qb (mju_mulQuat)."""
+  return [
+    qa[0] * qb[0] - qa[1] * qb[1] - qa[2] * qb[2] - qa[3] * qb[3],
+    qa[0] * qb[1] + qa[1] * qb[0] + qa[2] * qb[3] - qa[3] * qb[2],
+    qa[0] * qb[2] - qa[1] * qb[3] + qa[2] * qb[0] + qa[3] * qb[1],
+    qa[0] * qb[3] + qa[1] * qb[2] - qa[2] * qb[1] + qa[3] * qb[0],
+  ]
+
+
+def _mulmat(a, b):
+  return [[a[i][0] * b[0][j] + a[i][1] * b[1][j] + a[i][2] * b[2][j] for j in range(3)]
+          for i in range(3)]
+
+
+def eig3(mat):
+  """Eigen-decomposition of a symmetric 3x3 matrix by quaternion Jacobi rotations.
+
+  Follows mju_eig3 (engine_util_solve.c) as MuJoCo 3.17 behaves: cyclic-by-largest Jacobi
+  rotations accumulated in a quaternion, each rotation built from the tangent of its half angle
+  (accurate for tiny angles), stopping when the largest off-diagonal entry is below 4e-15 times
+  the largest entry of `mat`; eigenvalues sorted in decreasing order by 90-degree rotations.
+  MuJoCo's mesh compiler stops its own iteration earlier in some cases, so mesh frames agree
+  with MuJoCo to ~1e-7 in the worst case (the principal axes here are the converged ones).
+
+  Args:
+    mat: (3, 3) symmetric matrix.
+
+  Returns:
+    (eigval (3,) decreasing, quat (4,)): the columns of quat2mat(quat) are the eigenvectors.
+  """
+  m = [[float(mat[i][j]) for j in range(3)] for i in range(3)]
+  scale = max(abs(x) for row in m for x in row)
+  quat = [1.0, 0.0, 0.0, 0.0]
+  eigval = [m[0][0], m[1][1], m[2][2]]
+  for _ in range(500 if scale > 0 else 0):
+    # D = eigvec' * mat * eigvec
+    ev = _quat2mat(quat)
+    evt = [[ev[j][i] for j in range(3)] for i in range(3)]
+    d = _mulmat(_mulmat(evt, m), ev)
+    eigval = [d[0][0], d[1][1], d[2][2]]
+
+    # largest off-diagonal element
+    if abs(d[0][1]) > abs(d[0][2]) and abs(d[0][1]) > abs(d[1][2]):
+      rk, ck, rotk = 0, 1, 2
+    elif abs(d[0][2]) > abs(d[1][2]):
+      rk, ck, rotk = 0, 2, 1
+    else:
+      rk, ck, rotk = 1, 2, 0
+    if abs(d[rk][ck]) < 4e-15 * scale:
+      break
+
+    # 2x2 symmetric Schur decomposition: t = tan(angle), rotation by tan(angle/2)
+    tau = (d[ck][ck] - d[rk][rk]) / (2 * d[rk][ck])
+    if tau >= 0:
+      t = 1.0 / (tau + math.sqrt(1 + tau * tau))
+    else:
+      t = -1.0 / (-tau + math.sqrt(1 + tau * tau))
+    half = t / (1 + math.sqrt(1 + t * t))
+    tmp = [1.0, 0.0, 0.0, 0.0]
+    tmp[rotk + 1] = half if rotk == 1 else -half
+    quat = _normalize4(_mulquat(quat, _normalize4(tmp)))
+
+  # sort eigenvalues in decreasing order (bubble sort 0, 1, 0)
+  for j in range(3):
+    j1 = j % 2
+    if eigval[j1] + _EIG_EPS * scale < eigval[j1 + 1]:
+      eigval[j1], eigval[j1 + 1] = eigval[j1 + 1], eigval[j1]
+      tmp = [0.707106781186548, 0.0, 0.0, 0.0]
+      tmp[(j1 + 2) % 3 + 1] = tmp[0]
+      quat = _normalize4(_mulquat(quat, tmp))
+  return np.array(eigval), np.array(quat)
+
+
+def _dot3(a, b):
+  """Row-wise a.b summed left to right, as mjuu_dot3."""
+  return a[:, 0] * b[:, 0] + a[:, 1] * b[:, 1] + a[:, 2] * b[:, 2]
+
+
+def _cross3(b, c):
+  """Row-wise b x c, as mjuu_crossvec."""
+  return np.stack([b[:, 1] * c[:, 2] - b[:, 2] * c[:, 1],
+                   b[:, 2] * c[:, 0] - b[:, 0] * c[:, 2],
+                   b[:, 0] * c[:, 1] - b[:, 1] * c[:, 0]], axis=1)
+
+
+def _seqsum(x):
+  """Sum over axis 0 in sequential order (as MuJoCo's accumulation loops), not pairwise."""
+  if len(x) == 0:
+    return np.zeros(x.shape[1:]) if x.ndim > 1 else 0.0
+  return np.cumsum(x, axis=0)[-1]
+
+
+def _mulmat_rows(v, mat):
+  """Each row of v multiplied by mat (mat @ v_i), summed as mjuu_mulvecmat."""
+  return np.stack([mat[0][0] * v[:, 0] + mat[0][1] * v[:, 1] + mat[0][2] * v[:, 2],
+                   mat[1][0] * v[:, 0] + mat[1][1] * v[:, 1] + mat[1][2] * v[:, 2],
+                   mat[2][0] * v[:, 0] + mat[2][1] * v[:, 1] + mat[2][2] * v[:, 2]], axis=1)
+
+
+def _triangles(v, f):
+  """Vectorized port of triangle(), user_mesh.cc: (area, unit normal, center) per face.
+
+  Arithmetic follows MuJoCo's operation order so results are bitwise identical.
+  """
+  a, b, c = v[f[:, 0]], v[f[:, 1]], v[f[:, 2]]
+  center = (a + b + c) / 3
+  nrm = _cross3(b - a, c - a)
+  length = np.sqrt(_dot3(nrm, nrm))
+  small = length < mjMINVAL
+  area = np.where(small, 0.0, 0.5 * length)
+  normal = nrm / np.where(small, 1.0, length)[:, None]
+  return area, normal, center
+
+
+# ------------------------------------------------------------------------------------ decoding
+
+
+def _dedup_vertices(v32, face):
+  """Port of mjCMesh::ProcessVertices(remove_repeated=true): merge identical float32 vertices.
+
+  Vertices keep their first-appearance order, as MuJoCo's hash map assigns indices.
+  """
+  key = v32.astype(np.float64) + 0.0  # -0.0 and 0.0 hash alike in MuJoCo
+  _, first, inverse = np.unique(key, axis=0, return_index=True, return_inverse=True)
+  inverse = inverse.reshape(-1)
+  if len(first) == len(v32):
+    return v32, face
+  order = np.argsort(first, kind="stable")
+  rank = np.empty_like(order)
+  rank[order] = np.arange(len(order))
+  newvert = v32[first[order]]
+  return newvert, rank[inverse][face].astype(np.int32)
+
+
+def _check_finite(v32, filename):
+  if not np.all(np.isfinite(v32)):
+    i = int(np.nonzero(~np.all(np.isfinite(v32), axis=1))[0][0])
+    raise ValueError(f"vertex coordinate {i} is not finite in mesh file '{filename}'")
+
+
+def _decode_stl(data: bytes, filename: str) -> MeshData:
+  """Binary STL (mjCMesh::LoadSTL) and, beyond MuJoCo, ASCII STL."""
+  if len(data) == 0:
+    raise ValueError(f"STL file '{filename}' is empty")
+  nfaces = struct.unpack_from("<i", data, 80)[0] if len(data) >= 84 else -1
+  if len(data) >= 84 and nfaces >= 1 and nfaces * 50 == len(data) - 84:
+    if nfaces > 200000:
+      raise ValueError(f"number of faces should be between 1 and 200000 in STL file '{filename}'")
+    rec = np.dtype([("n", "<f4", 3), ("v", "<f4", (3, 3)), ("attr", "<u2")])
+    tri = np.frombuffer(data, dtype=rec, count=nfaces, offset=84)["v"]
+    v32 = tri.reshape(-1, 3).astype(np.float32)
+  elif data.lstrip()[:5].lower() == b"solid":
+    v32 = _parse_ascii_stl(data, filename)
+  else:
+    raise ValueError(
+      f"STL file '{filename}' has wrong size (not binary STL) and is not ASCII STL")
+  _check_finite(v32, filename)
+  if np.any(np.abs(v32) > 2.0**30):
+    raise ValueError(f"vertex in STL file '{filename}' exceed maximum bounds")
+  face = np.arange(len(v32), dtype=np.int32).reshape(-1, 3)
+  v32, face = _dedup_vertices(v32, face)
+  return MeshData(v32.astype(np.float64), face.astype(np.int32))
+
+
+def _parse_ascii_stl(data: bytes, filename: str) -> np.ndarray:
+  """Vertices of an ASCII STL file, three per facet, as float32."""
+  tokens = data.split()
+  vals = []
+  i, n = 0, len(tokens)
+  while i < n:
+    if tokens[i].lower() == b"vertex":
+      try:
+        vals.extend(float(t) for t in tokens[i + 1:i + 4])
+      except ValueError as e:
+        raise ValueError(f"bad vertex in ASCII STL file '{filename}'") from e
+      i += 4
+    else:
+      i += 1
+  if not vals or len(vals) % 9:
+    raise ValueError(f"ASCII STL file '{filename}' has no complete facets")
+  return np.array(vals, dtype=np.float32).reshape(-1, 3)
+
+
+def _obj_index(tok: bytes, count: int, filename: str) -> int:
+  """One OBJ index (1-based, or negative relative to the current count) as 0-based."""
+  i = int(tok)
+  if i > 0:
+    return i - 1
+  if i < 0:
+    return count + i
+  raise ValueError(f"zero index in OBJ file '{filename}'")
+
+
+def _triangulate_polygon(poly, v):
+  """Triangles of one OBJ polygon, as MuJoCo's OBJ reader (tinyobjloader) splits them.
+
+  Quads are split along the shorter diagonal (computed in float32); larger polygons by ear
+  clipping from the first corner, which is a fan from the first corner for convex polygons.
+  """
+  n = len(poly)
+  if n == 3:
+    return [poly]
+  if n == 4:
+    p = [v[c[0]].astype(np.float32) for c in poly]
+    e02, e13 = p[2] - p[0], p[3] - p[1]
+    sqr02 = np.float32(e02[0] * e02[0] + e02[1] * e02[1] + e02[2] * e02[2])
+    sqr13 = np.float32(e13[0] * e13[0] + e13[1] * e13[1] + e13[2] * e13[2])
+    if sqr02 < sqr13:
+      return [[poly[0], poly[1], poly[2]], [poly[0], poly[2], poly[3]]]
+    return [[poly[0], poly[1], poly[3]], [poly[1], poly[2], poly[3]]]
+
+  # ear clipping in the plane that drops the polygon normal's largest axis
+  pts = np.array([v[c[0]] for c in poly], dtype=np.float64)
+  nrm = np.zeros(3)
+  for i in range(n):
+    nrm += np.cross(pts[i], pts[(i + 1) % n])
+  ax = int(np.argmax(np.abs(nrm)))
+  a0, a1 = [k for k in range(3) if k != ax]
+  xy = pts[:, [a0, a1]]
+  area = sum(xy[i, 0] * xy[(i + 1) % n, 1] - xy[(i + 1) % n, 0] * xy[i, 1] for i in range(n))
+  remaining = list(range(n))
+  tris = []
+  guess, tries = 0, n
+  while len(remaining) > 3 and tries > 0:
+    m = len(remaining)
+    guess %= m
+    i0, i1, i2 = (remaining[(guess + k) % m] for k in range(3))
+    e0, e1 = xy[i1] - xy[i0], xy[i2] - xy[i1]
+    cross = e0[0] * e1[1] - e0[1] * e1[0]
+    inside = False
+    if cross * area >= 0:
+      for k in remaining:
+        if k in (i0, i1, i2):
+          continue
+        if _point_in_triangle(xy[k], xy[i0], xy[i1], xy[i2]):
+          inside = True
+          break
+    if cross * area < 0 or inside:
+      guess += 1
+      tries -= 1
+      continue
+    tris.append([poly[i0], poly[i1], poly[i2]])
+    remaining.remove(i1)
+    tries = len(remaining)
+  if len(remaining) >= 3:
+    tris.append([poly[remaining[0]], poly[remaining[1]], poly[remaining[2]]])
+  return tris
+
+
+def _point_in_triangle(p, a, b, c):
+  d1 = (p[0] - b[0]) * (a[1] - b[1]) - (a[0] - b[0]) * (p[1] - b[1])
+  d2 = (p[0] - c[0]) * (b[1] - c[1]) - (b[0] - c[0]) * (p[1] - c[1])
+  d3 = (p[0] - a[0]) * (c[1] - a[1]) - (c[0] - a[0]) * (p[1] - a[1])
+  neg = d1 < 0 or d2 < 0 or d3 < 0
+  pos = d1 > 0 or d2 > 0 or d3 > 0
+  return not (neg and pos)
+
+
+def _decode_obj(data: bytes, filename: str) -> MeshData:
+  """Wavefront OBJ as MuJoCo reads it (mjCMesh::LoadOBJ via tinyobjloader).
+
+  Only the faces of the first object/group that has faces are used (MuJoCo takes the first
+  shape); all vertices are kept, unmerged. Polygons are triangulated (see _triangulate_polygon).
+  """
+  verts, normals, texcoords = [], [], []
+  polys = []  # list of corners (v, vt, vn) per polygon, first shape only
+  shape_done = False
+  for raw in data.splitlines():
+    line = raw.strip()
+    if not line or line[0:1] == b"#":
+      continue
+    tok = line.split()
+    key = tok[0]
+    if key == b"v":
+      verts.append([float(t) for t in tok[1:4]])
+    elif key == b"vn":
+      normals.append([float(t) for t in tok[1:4]])
+    elif key == b"vt":
+      uv = [float(t) for t in tok[1:3]]
+      texcoords.append(uv + [0.0] * (2 - len(uv)))
+    elif key in (b"o", b"g"):
+      if polys:
+        shape_done = True
+    elif key == b"f" and not shape_done:
+      poly = []
+      for t in tok[1:]:
+        parts = t.split(b"/")
+        vi = _obj_index(parts[0], len(verts), filename)
+        ti = _obj_index(parts[1], len(texcoords), filename) if len(parts) > 1 and parts[1] else -1
+        ni = _obj_index(parts[2], len(normals), filename) if len(parts) > 2 and parts[2] else -1
+        poly.append((vi, ti, ni))
+      if len(poly) < 3:
+        raise ValueError(f"only tri or quad meshes are supported for OBJ (file '{filename}')")
+      polys.append(poly)
+  v32 = np.array(verts, dtype=np.float32).reshape(-1, 3)
+  _check_finite(v32, filename)
+  vert = v32.astype(np.float64)
+  corners = []
+  for poly in polys:
+    if any(c[0] < 0 or c[0] >= len(verts) for c in poly):
+      raise ValueError(f"vertex index out of range in OBJ file '{filename}'")
+    corners.extend(_triangulate_polygon(poly, v32))
+  corners = np.array(corners, dtype=np.int64).reshape(-1, 3, 3)
+  face = corners[:, :, 0].astype(np.int32)
+  normal = facenormal = texcoord = facetexcoord = None
+  if normals:
+    normal = np.array(normals, dtype=np.float32)
+    facenormal = corners[:, :, 2].astype(np.int32)
+  if texcoords:
+    texcoord = np.array(texcoords, dtype=np.float32)
+    texcoord[:, 1] = np.float32(1) - texcoord[:, 1]
+    facetexcoord = corners[:, :, 1].astype(np.int32)
+  return MeshData(vert, face, normal, facenormal, texcoord, facetexcoord)
+
+
+def _decode_msh(data: bytes, filename: str) -> MeshData:
+  """MuJoCo's legacy binary MSH format (mjCMesh::LoadMSH)."""
+  if len(data) < 16:
+    raise ValueError(f"missing header in MSH file '{filename}'")
+  nv, nn, nt, nf = struct.unpack_from("<4i", data, 0)
+  if nv < 4 or nf < 0 or nn < 0 or nt < 0 or (nn > 0 and nn != nv) or (nt > 0 and nt != nv):
+    raise ValueError(f"invalid sizes in MSH file '{filename}'")
+  if len(data) != 16 + 12 * nv + 12 * nn + 8 * nt + 12 * nf:
+    raise ValueError(f"unexpected file size in MSH file '{filename}'")
+  off = 16
+  v32 = np.frombuffer(data, "<f4", 3 * nv, off).reshape(-1, 3).astype(np.float32)
+  off += 12 * nv
+  normal = texcoord = None
+  if nn:
+    normal = np.frombuffer(data, "<f4", 3 * nn, off).reshape(-1, 3).astype(np.float32)
+    off += 12 * nn
+  if nt:
+    texcoord = np.frombuffer(data, "<f4", 2 * nt, off).reshape(-1, 2).astype(np.float32)
+    off += 8 * nt
+  face = np.frombuffer(data, "<i4", 3 * nf, off).reshape(-1, 3).astype(np.int32)
+  _check_finite(v32, filename)
+  return MeshData(v32.astype(np.float64), face, normal, face.copy() if nf else None, texcoord,
+                  face.copy() if nf and nt else None)
+
+
+def decode_mesh(data: bytes, filename: str) -> MeshData:
+  """Decodes a mesh file by extension (.stl, .obj, .msh), as MuJoCo's content types.
+
+  Raises:
+    ValueError: unknown extension or malformed file (the message names the file).
+  """
+  ext = filename.rsplit(".", 1)[-1].lower() if "." in filename else ""
+  if ext == "stl":
+    return _decode_stl(data, filename)
+  if ext == "obj":
+    return _decode_obj(data, filename)
+  if ext == "msh":
+    return _decode_msh(data, filename)
+  raise ValueError(f"unknown or unsupported mesh file: '{filename}'")
+
+
+def read_mesh(data: bytes, filename: str):
+  """Vertices and triangles of a mesh file.
+
+  Args:
+    data: file contents.
+    filename: name used to pick the format (.stl, .obj, .msh) and in error messages.
+
+  Returns:
+    (vert (n, 3) float64 rounded to float32, face (m, 3) int32).
+  """
+  md = decode_mesh(data, filename)
+  return md.vert, md.face
+
+
+def mesh_from_arrays(vertex, face=None):
+  """The inline `<mesh vertex="..." face="...">` form, with MuJoCo's float32 vertex storage.
+
+  Args:
+    vertex: flat or (n, 3) vertex coordinates.
+    face: flat or (m, 3) vertex indices, or None/empty (the convex hull then gives the faces).
+
+  Returns:
+    (vert (n, 3) float64, face (m, 3) int32, m may be 0).
+  """
+  v = np.asarray(vertex, dtype=np.float64).reshape(-1)
+  if v.size % 3:
+    raise ValueError("vertex data must be a multiple of 3")
+  v32 = v.astype(np.float32).reshape(-1, 3)
+  if not np.all(np.isfinite(v32)):
+    raise ValueError("vertex coordinate is not finite")
+  f = np.zeros(0, dtype=np.int64) if face is None else np.asarray(face, dtype=np.int64).ravel()
+  if f.size % 3:
+    raise ValueError("face data must be a multiple of 3")
+  return v32.astype(np.float64), f.reshape(-1, 3).astype(np.int32)
+
+
+# --------------------------------------------------------------------------------- convex hull
+
+
+def _hull_tolerance(pts):
+  """Distance below which a point counts as on a plane (qhull-like roundoff scale)."""
+  return 3 * np.finfo(np.float64).eps * float(np.sum(np.max(np.abs(pts), axis=0))) * 4
+
+
+def _initial_simplex(pts, tol):
+  """Four affinely independent extreme points, or ValueError for degenerate input."""
+  imin, imax = np.argmin(pts, axis=0), np.argmax(pts, axis=0)
+  cand = np.unique(np.concatenate([imin, imax]))
+  # farthest pair among axis extremes
+  best, pair = -1.0, (0, 0)
+  for i in cand:
+    d = np.sum((pts[cand] - pts[i]) ** 2, axis=1)
+    j = int(np.argmax(d))
+    if d[j] > best:
+      best, pair = d[j], (int(i), int(cand[j]))
+  i0, i1 = pair
+  if best <= tol * tol:
+    raise ValueError("convex hull needs at least 4 non-coplanar points (all points coincide)")
+  # farthest from the line
+  u = pts[i1] - pts[i0]
+  u = u / np.linalg.norm(u)
+  w = pts - pts[i0]
+  dl = np.linalg.norm(w - np.outer(w @ u, u), axis=1)
+  i2 = int(np.argmax(dl))
+  if dl[i2] <= tol:
+    raise ValueError("convex hull needs at least 4 non-coplanar points (all points collinear)")
+  # farthest from the plane
+  n = np.cross(pts[i1] - pts[i0], pts[i2] - pts[i0])
+  n /= np.linalg.norm(n)
+  dp = w @ n
+  i3 = int(np.argmax(np.abs(dp)))
+  if abs(dp[i3]) <= tol:
+    raise ValueError("convex hull needs at least 4 non-coplanar points (all points coplanar)")
+  if dp[i3] > 0:  # make (i0, i1, i2) face away from i3
+    i1, i2 = i2, i1
+  return i0, i1, i2, i3
+
+
+class _Quickhull:
+  """Incremental 3-D quickhull with outside sets (triangulated, outward faces)."""
+
+  def __init__(self, pts, tol):
+    self.pts = pts
+    self.tol = tol
+    self.fv = []  # face vertices (a, b, c), counter-clockwise seen from outside
+    self.fn = []  # unit normals
+    self.fd = []  # plane offsets
+    self.alive = []
+    self.outside = {}  # face -> array of point indices outside it
+    self.edge = {}  # directed edge (u, v) -> face
+
+  def add_face(self, a, b, c):
+    p = self.pts
+    n = np.cross(p[b] - p[a], p[c] - p[a])
+    ln = np.linalg.norm(n)
+    n = n / ln if ln > 0 else n
+    f = len(self.fv)
+    self.fv.append((a, b, c))
+    self.fn.append(n)
+    self.fd.append(float(n @ ((p[a] + p[b] + p[c]) / 3)))
+    self.alive.append(True)
+    for u, v in ((a, b), (b, c), (c, a)):
+      self.edge[(u, v)] = f
+    return f
+
+  def assign(self, idx, faces):
+    """Gives each point of idx to the new face it is farthest outside of (if any)."""
+    if len(idx) == 0 or not faces:
+      return
+    nrm = np.array([self.fn[f] for f in faces])
+    off = np.array([self.fd[f] for f in faces])
+    dist = self.pts[idx] @ nrm.T - off
+    best = np.argmax(dist, axis=1)
+    far = dist[np.arange(len(idx)), best] > self.tol
+    for k, f in enumerate(faces):
+      sel = idx[far & (best == k)]
+      if len(sel):
+        self.outside[f] = sel
+
+  def run(self, maxvert):
+    i0, i1, i2, i3 = _initial_simplex(self.pts, self.tol)
+    faces = [self.add_face(i0, i1, i2), self.add_face(i0, i3, i1), self.add_face(i1, i3, i2),
+             self.add_face(i2, i3, i0)]
+    nvert = 4
+    rest = np.setdiff1d(np.arange(len(self.pts)), [i0, i1, i2, i3])
+    self.assign(rest, faces)
+    while self.outside:
+      if 0 < maxvert <= nvert:
+        break
+      f, idx = next(iter(self.outside.items()))
+      dist = self.pts[idx] @ self.fn[f] - self.fd[f]
+      eye = int(idx[int(np.argmax(dist))])
+      peye = self.pts[eye]
+
+      # visible faces: connected region around f
+      visible = {f}
+      stack = [f]
+      while stack:
+        g = stack.pop()
+        a, b, c = self.fv[g]
+        for u, v in ((a, b), (b, c), (c, a)):
+          h = self.edge[(v, u)]
+          if h not in visible and float(self.fn[h] @ peye) - self.fd[h] > self.tol:
+            visible.add(h)
+            stack.append(h)
+
+      # horizon edges and orphaned points
+      horizon = []
+      orphans = []
+      for g in visible:
+        a, b, c = self.fv[g]
+        for u, v in ((a, b), (b, c), (c, a)):
+          if self.edge[(v, u)] not in visible:
+            horizon.append((u, v))
+        if g in self.outside:
+          orphans.append(self.outside.pop(g))
+        self.alive[g] = False
+      for g in visible:
+        a, b, c = self.fv[g]
+        for u, v in ((a, b), (b, c), (c, a)):
+          if self.edge.get((u, v)) == g:
+            del self.edge[(u, v)]
+
+      # cone of new faces
+      new = [self.add_face(u, v, eye) for u, v in horizon]
+      nvert += 1
+      if orphans:
+        idx = np.concatenate(orphans)
+        self.assign(idx[idx != eye], new)
+    return [self.fv[g] for g in range(len(self.fv)) if self.alive[g]]
+
+
+def _hull_valid(faces):
+  """Closed, consistently oriented, Euler characteristic 2."""
+  edges = set()
+  verts = set()
+  for a, b, c in faces:
+    for e in ((a, b), (b, c), (c, a)):
+      if e in edges:
+        return False
+      edges.add(e)
+    verts.update((a, b, c))
+  if any((v, u) not in edges for u, v in edges):
+    return False
+  return len(verts) - len(edges) // 2 + len(faces) == 2
+
+
+def _nonextreme(pts, faces):
+  """Hull vertices whose incident faces span fewer than 3 directions (on an edge or face)."""
+  inc = {}
+  for a, b, c in faces:
+    n = np.cross(pts[b] - pts[a], pts[c] - pts[a])
+    ln = np.linalg.norm(n)
+    if ln == 0:
+      continue
+    for v in (a, b, c):
+      inc.setdefault(v, []).append(n / ln)
+  bad = []
+  for v, normals in inc.items():
+    s = np.linalg.svd(np.array(normals), compute_uv=False)
+    if len(s) < 3 or s[2] < 1e-10 * s[0]:
+      bad.append(v)
+  return bad
+
+
+def convex_hull(vert, maxhullvert=-1):
+  """Convex hull of a point set (our quickhull; MuJoCo uses qhull with option Qt).
+
+  Args:
+    vert: (n, 3) points.
+    maxhullvert: maximum number of hull vertices (-1: no limit), as `<mesh maxhullvert>`.
+
+  Returns:
+    (k, 3) int32 outward-oriented triangles indexing vert. Points lying on a hull face or edge
+    are not hull vertices.
+
+  Raises:
+    ValueError: fewer than 4 non-coplanar points.
+  """
+  pts = np.ascontiguousarray(vert, dtype=np.float64).reshape(-1, 3)
+  if len(pts) < 4:
+    raise ValueError(f"convex hull needs at least 4 non-coplanar points, got {len(pts)} points")
+  if not np.all(np.isfinite(pts)):
+    raise ValueError("convex hull of non-finite points")
+  center = 0.5 * (pts.min(axis=0) + pts.max(axis=0))
+  local = pts - center
+  tol = _hull_tolerance(local)
+  ids = np.arange(len(pts))
+  maxvert = maxhullvert if maxhullvert and maxhullvert > 0 else -1
+  for _ in range(8):
+    faces = None
+    for scale in (1.0, 10.0, 100.0, 1e3, 1e4):
+      faces = _Quickhull(local[ids], tol * scale).run(maxvert)
+      if _hull_valid(faces):
+        break
+    else:
+      raise ValueError("convex hull construction failed (numerically degenerate input)")
+    bad = _nonextreme(local[ids], faces)
+    hullids = sorted({v for f in faces for v in f} - set(bad))
+    if not bad and (maxvert < 0 or len(hullids) == len(ids)):
+      break
+    ids = ids[hullids]
+    maxvert = -1
+  return ids[np.array(faces, dtype=np.int64).reshape(-1, 3)].astype(np.int32)
+
+
+def make_graph(hull_face) -> np.ndarray:
+  """Hull graph in m.mesh_graph layout (as mjCMesh::MakeGraph builds from qhull).
+
+  Layout: numvert, numface, vert_edgeadr[numvert], vert_globalid[numvert],
+  edge_localid[numvert + 3*numface] (neighbors of each hull vertex as local ids, each list ended
+  by -1), face_globalid[3*numface] (outward triangles as mesh vertex ids). Hull vertices are in
+  increasing mesh vertex id; neighbors are listed in cyclic order around each vertex.
+  """
+  hf = np.asarray(hull_face, dtype=np.int64).reshape(-1, 3)
+  gids = np.unique(hf)
+  local = {int(g): i for i, g in enumerate(gids)}
+  nxt = {}  # for vertex u: map neighbor v -> next neighbor around u (from face (u, v, w))
+  for a, b, c in hf.tolist():
+    for u, v, w in ((a, b, c), (b, c, a), (c, a, b)):
+      nxt.setdefault(u, {})[v] = w
+  numvert, numface = len(gids), len(hf)
+  edgeadr, edges = [], []
+  for g in gids.tolist():
+    edgeadr.append(len(edges))
+    ring = nxt[g]
+    start = min(ring)
+    v = start
+    for _ in range(len(ring)):
+      edges.append(local[v])
+      v = ring[v]
+      if v == start:
+        break
+    edges.append(-1)
+  graph = [numvert, numface] + edgeadr + gids.tolist() + edges + hf.ravel().tolist()
+  return np.array(graph, dtype=np.int32)
+
+
+# ---------------------------------------------------------------------------------- processing
+
+
+def _face_centroid(v, f):
+  """Port of mjCMesh::ComputeFaceCentroid: area-weighted centroid of the faces, total area."""
+  area, _, center = _triangles(v, f)
+  total = float(_seqsum(area))
+  facecen = _seqsum(area[:, None] * center)
+  if total >= mjMINVAL:
+    facecen = facecen / total
+  return facecen, total
+
+
+def _volume_com(v, f, facecen, legacy):
+  """Port of mjCMesh::ComputeVolume: signed pyramid volumes from facecen, and their centroid."""
+  area, normal, center = _triangles(v, f)
+  vol = _dot3(center - facecen, normal) * area / 3
+  if legacy:
+    vol = np.abs(vol)
+  total = float(_seqsum(vol))
+  com = _seqsum(vol[:, None] * (center * 3.0 / 4.0 + facecen / 4.0))
+  if total >= mjMINVAL:
+    com = com / total
+  return total, com
+
+
+def _surface_com(v, f, facecen):
+  """Port of mjCMesh::ComputeSurfaceArea: surface area and area centroid (as MuJoCo weighs it)."""
+  area, _, center = _triangles(v, f)
+  total = float(_seqsum(area))
+  com = _seqsum(area[:, None] * (center * 3.0 / 4.0 + facecen / 4.0))
+  if total >= mjMINVAL:
+    com = com / total
+  return total, com
+
+
+def _inertia(v, f, com, mode):
+  """Port of mjCMesh::ComputeInertia: inertia tensor (xx, yy, zz, xy, xz, yz) about com."""
+  vc = v - com
+  d, e, g = vc[f[:, 0]], vc[f[:, 1]], vc[f[:, 2]]
+  area, normal, center = _triangles(vc, f)
+  if mode == "shell":
+    vol = area
+  else:
+    vol = _dot3(center, normal) * area / 3
+  if mode == "legacy":
+    vol = np.abs(vol)
+  total = float(_seqsum(vol))
+  cnum = 12 if mode == "shell" else 20
+  p = np.zeros(6)
+  for j, (k0, k1) in enumerate(((0, 0), (1, 1), (2, 2), (0, 1), (0, 2), (1, 2))):
+    s = (2 * (d[:, k0] * d[:, k1] + e[:, k0] * e[:, k1] + g[:, k0] * g[:, k1])
+         + d[:, k0] * e[:, k1] + d[:, k1] * e[:, k0] + d[:, k0] * g[:, k1] + d[:, k1] * g[:, k0]
+         + e[:, k0] * g[:, k1] + e[:, k1] * g[:, k0])
+    p[j] = float(_seqsum(vol / cnum * s))
+  inert = np.array([p[1] + p[2], p[0] + p[2], p[0] + p[1], -p[3], -p[4], -p[5]])
+  return inert, total
+
+
+def _make_normal(v, f, smoothnormal):
+  """Port of mjCMesh::MakeNormal: area-weighted vertex normals (float32), sharp edges removed."""
+  a, b, c = v[f[:, 0]], v[f[:, 1]], v[f[:, 2]]
+  nrm = np.cross(b - a, c - a)
+  area = np.sqrt(np.einsum("ij,ij->i", nrm, nrm))
+  unit = np.where((area * area >= mjEPS)[:, None], nrm / np.where(area > 0, area, 1)[:, None], nrm)
+  area = np.where(area * area >= mjEPS, area, 0.0)
+  contrib = unit * area[:, None]
+  normal = np.zeros_like(v)
+  for j in range(3):
+    np.add.at(normal, f[:, j], contrib)
+  if not smoothnormal:
+    vn = normal / np.maximum(np.linalg.norm(normal, axis=1), 1e-300)[:, None]
+    vn = np.where((np.einsum("ij,ij->i", normal, normal) >= mjEPS)[:, None], vn, normal)
+    remove = np.zeros_like(v)
+    for j in range(3):
+      dot = np.einsum("ij,ij->i", unit, vn[f[:, j]])
+      sel = dot < 0.8
+      np.add.at(remove, f[sel, j], contrib[sel])
+    normal = normal - remove
+  normal = normal.astype(np.float32)
+  length = np.sqrt(np.einsum("ij,ij->i", normal, normal))
+  ok = length > mjMINVAL
+  out = np.zeros_like(normal)
+  out[ok] = normal[ok] / length[ok, None]
+  out[~ok] = (0, 0, 1)
+  return out
+
+
+def _check_faces(vert, face):
+  """Part of mjCMesh::CheckInitialMesh: vertex count and face indices."""
+  if len(vert) < 4:
+    raise ValueError("at least 4 vertices required")
+  bad = np.nonzero((face.ravel() < 0) | (face.ravel() >= len(vert)))[0]
+  if len(bad):
+    i = int(bad[0])
+    raise ValueError(f"in face {i // 3}, vertex index {int(face.ravel()[i])} does not exist")
+
+
+def _check_orientation(vert, face):
+  """Port of the half-edge check in mjCMesh::Process: a repeated directed edge is an error."""
+  area, _, _ = _triangles(vert, face)
+  f = face[area > math.sqrt(mjMINVAL)].astype(np.int64)
+  he = np.concatenate([f[:, [0, 1]], f[:, [1, 2]], f[:, [2, 0]]])
+  if len(he) == 0:
+    return
+  key = he[:, 0] * (int(he.max()) + 1) + he[:, 1]
+  uniq, counts = np.unique(key, return_counts=True)
+  if np.any(counts > 1):
+    # report the smallest repeated edge, as MuJoCo's sorted adjacent_find
+    k = int(uniq[np.argmax(counts > 1)])
+    v0, v1 = divmod(k, int(he.max()) + 1)
+    raise ValueError(
+      f"faces of mesh have inconsistent orientation. Please check the faces containing the "
+      f"vertices {v0 + 1} and {v1 + 1}.")
+
+
+def process_mesh(vert, face, scale=(1.0, 1.0, 1.0), inertia="legacy", refpos=None, refquat=None,
+                 maxhullvert=-1, needhull=False, normal=None, facenormal=None, texcoord=None,
+                 facetexcoord=None, smoothnormal=False) -> MeshInfo:
+  """Port of mjCMesh::Process, user_mesh.cc: compile a mesh into MuJoCo's mesh frame.
+
+  Steps: flip the winding if the scale mirrors; build the hull if needed; vertex normals; apply
+  refpos/refquat (subtract, then rotate by the inverse of refquat) and scale; volume and centroid
+  (pyramids from the face centroid: of the hull for "convex", of the faces otherwise, absolute
+  volumes for "legacy", area for "shell"); inertia about the centroid; principal axes by
+  mjuu_eig3; then vertices (and normals) are translated by -pos and rotated by quat^-1.
+
+  Args:
+    vert: (n, 3) vertices (float32-rounded values, see read_mesh / mesh_from_arrays).
+    face: (m, 3) triangles; may be empty, then the hull's triangles become the faces.
+    scale: (3,) `<mesh scale>`.
+    inertia: "legacy" (default), "exact", "convex" or "shell".
+    refpos, refquat: `<mesh refpos/refquat>` (None: identity).
+    maxhullvert: `<mesh maxhullvert>`, -1 for no limit.
+    needhull: build the hull graph (a colliding geom uses this mesh).
+    normal, facenormal, texcoord, facetexcoord: from the file (see decode_mesh), or None.
+    smoothnormal: `<mesh smoothnormal>`.
+
+  Returns:
+    MeshInfo.
+
+  Raises:
+    ValueError: with MuJoCo's message for invalid meshes (too few vertices, bad indices,
+      inconsistent orientation for "exact", zero/negative volume, invalid inertia).
+  """
+  if inertia not in INERTIA_TYPES:
+    raise ValueError(f"invalid mesh inertia type '{inertia}'")
+  scale = np.asarray(scale, dtype=np.float64).reshape(3)
+  v = np.array(vert, dtype=np.float64).reshape(-1, 3)
+  f = np.array(face, dtype=np.int32).reshape(-1, 3)
+  _check_faces(v, f)
+
+  # flip winding when the scale mirrors the mesh
+  mirror = scale[0] * scale[1] * scale[2] < 0
+  v0, f0 = v, f
+  if mirror and len(f):
+    f = f[:, [0, 2, 1]]
+    if facenormal is not None:
+      facenormal = np.asarray(facenormal)[:, [0, 2, 1]]
+    if facetexcoord is not None:
+      facetexcoord = np.asarray(facetexcoord)[:, [0, 2, 1]]
+
+  if inertia == "exact" and len(f):
+    _check_orientation(v, f)
+
+  # user offset, rotation, scaling of the vertices
+  if refpos is not None and np.any(np.asarray(refpos) != 0):
+    v = v - np.asarray(refpos, dtype=np.float64)
+  rmat_t = None
+  if refquat is not None and tuple(refquat) != (1, 0, 0, 0):
+    q = [float(x) for x in refquat]
+    _normvec(q)
+    rmat = _quat2mat(q)
+    rmat_t = [[rmat[j][i] for j in range(3)] for i in range(3)]
+    v = _mulmat_rows(v, rmat_t)
+  if np.any(scale != 1):
+    v = v * scale
+
+  # hull (of the transformed vertices, so it is outward-oriented in the final geometry)
+  hull_face = graph = None
+  if needhull or inertia == "convex" or len(f) == 0:
+    hull_face = convex_hull(v, maxhullvert)
+    graph = make_graph(hull_face)
+  if len(f) == 0:
+    f = hull_face.copy()
+    f0 = f[:, [0, 2, 1]] if mirror else f
+
+  # normals: from the file, or area-weighted vertex normals of the untransformed mesh
+  if normal is None or len(normal) == 0:
+    nrm = _make_normal(v0, f0, smoothnormal)
+    facenormal = f.copy()
+  else:
+    nrm = np.asarray(normal, dtype=np.float32).reshape(-1, 3)
+    if facenormal is None:
+      facenormal = f.copy()
+  nrm = _transform_normals(nrm, rmat_t, scale)
+  facenormal = np.asarray(facenormal, dtype=np.int32).reshape(-1, 3)
+  if len(facenormal) != len(f):
+    raise ValueError("face data must have the same size as face normal data")
+  if texcoord is not None and facetexcoord is None:
+    facetexcoord = f.copy()
+
+  # centroid of the faces (pyramid apex)
+  facecen, area = _face_centroid(v, f)
+  if area < mjMINVAL:
+    raise ValueError("mesh surface area is too small")
+
+  # volume or surface and centroid
+  vf = hull_face if inertia == "convex" else f
+  volume = surface = 0.0
+  if inertia == "shell":
+    surface, com = _surface_com(v, f, facecen)
+    if surface < mjMINVAL:
+      raise ValueError("mesh surface area is too small")
+  else:
+    volume, com = _volume_com(v, vf, facecen, inertia == "legacy")
+    if volume < mjMINVAL:
+      if volume < 0:
+        raise ValueError("mesh volume is negative (misoriented triangles)")
+      raise ValueError("mesh volume is too small. Try setting inertia to shell")
+
+  # inertia about the centroid, principal axes
+  inert, total = _inertia(v, f if inertia == "shell" else vf, com, inertia)
+  if inertia == "shell":
+    surface = total
+  else:
+    volume = total
+  full = [[inert[0], inert[3], inert[4]], [inert[3], inert[1], inert[5]],
+          [inert[4], inert[5], inert[2]]]
+  eigval, quat = eig3(full)
+  if eigval[2] <= 0:
+    raise ValueError("eigenvalue of mesh inertia must be positive")
+  atol, rtol = 1e-9, 1e-6
+  e0, e1, e2 = eigval
+  if (e0 + e1 < e2 * (1 - rtol) - atol or e0 + e2 < e1 * (1 - rtol) - atol
+      or e1 + e2 < e0 * (1 - rtol) - atol):
+    raise ValueError("eigenvalues of mesh inertia violate A + B >= C")
+  vref = surface if inertia == "shell" else volume
+  boxsz = np.array([0.5 * math.sqrt(6 * (e1 + e2 - e0) / vref),
+                    0.5 * math.sqrt(6 * (e0 + e2 - e1) / vref),
+                    0.5 * math.sqrt(6 * (e0 + e1 - e2) / vref)])
+
+  # translate to the centroid, rotate into the principal axes
+  mat = _quat2mat([quat[0], -quat[1], -quat[2], -quat[3]])
+  v = _mulmat_rows(v - com, mat)
+  aamm = np.concatenate([np.minimum(v.min(axis=0), 1e10), np.maximum(v.max(axis=0), -1e10)])
+  nrm = _mulmat_rows(nrm.astype(np.float64), mat).astype(np.float32)
+
+  return MeshInfo(
+    vert=v, face=f.astype(np.int32), normal=nrm, facenormal=facenormal,
+    texcoord=None if texcoord is None else np.asarray(texcoord, dtype=np.float32),
+    facetexcoord=None if facetexcoord is None else np.asarray(facetexcoord, dtype=np.int32),
+    pos=np.asarray(com, dtype=np.float64), quat=quat, scale=scale, inertia_type=inertia,
+    volume=volume, surface=surface, boxsz=boxsz, aamm=aamm, hull_face=hull_face, graph=graph)
+
+
+def _transform_normals(nrm, rmat_t, scale):
+  """Normal part of the reference transform: rotate, divide by the scale, renormalize (float32).
+
+  MuJoCo 3.17 maps normals by the inverse scale (the correct normal transform for a diagonal
+  scale), which keeps them outward for mirroring scales too.
+  """
+  n = nrm.astype(np.float64)
+  if rmat_t is not None:
+    n = _mulmat_rows(n, rmat_t).astype(np.float32).astype(np.float64)
+  if np.any(scale != 1):
+    n = n / scale
+  n32 = n.astype(np.float32)
+  length = np.sqrt(np.einsum("ij,ij->i", n32, n32).astype(np.float32))
+  ok = length > mjMINVAL
+  out = np.zeros_like(n32)
+  out[ok] = n32[ok] / length[ok, None]
+  out[~ok] = (0, 0, 1)
+  return out
+
+
+# ------------------------------------------------------------------------------ geoms and fitting
+
+
+def mesh_geom_inertia(info: MeshInfo, density=1000.0, mass=None):
+  """Mass and diagonal inertia of a mesh geom, as mjCGeom::SetInertia (geom frame = mesh frame).
+
+  Args:
+    info: compiled mesh.
+    density: geom density (ignored if mass is given).
+    mass: geom mass, or None to use density * volume (surface area for shell meshes).
+
+  Returns:
+    (mass, inertia (3,)).
+  """
+  vref = info.volume_ref
+  if mass is None:
+    mass = density * vref
+  b = info.boxsz
+  inertia = np.array([mass * (b[1] * b[1] + b[2] * b[2]) / 3,
+                      mass * (b[0] * b[0] + b[2] * b[2]) / 3,
+                      mass * (b[0] * b[0] + b[1] * b[1]) / 3])
+  return float(mass), inertia
+
+
+def _geom_type(geom_type):
+  if isinstance(geom_type, str):
+    if geom_type not in _GEOM_TYPES:
+      raise ValueError(f"invalid geom type '{geom_type}' in fitting mesh")
+    return _GEOM_TYPES[geom_type]
+  t = int(geom_type)
+  if t not in _GEOM_TYPES.values():
+    raise ValueError(f"invalid geom type {t} in fitting mesh")
+  return t
+
+
+def fit_offset(info: MeshInfo, fitaabb=False) -> np.ndarray:
+  """Position offset of a geom fitted to a mesh (meshpos in mjCMesh::FitGeom).
+
+  The fitted geom's frame is the geom's frame composed with (this pos, info.quat): MuJoCo adds
+  the mesh-frame box center to mesh_pos without rotating it.
+  """
+  pos = np.array(info.pos, dtype=np.float64)
+  if fitaabb:
+    a = info.aamm
+    pos += [(a[0] + a[3]) / 2, (a[1] + a[4]) / 2, (a[2] + a[5]) / 2]
+  return pos
+
+
+def fit_primitive(info: MeshInfo, geom_type, fitscale=1.0, fitaabb=False) -> np.ndarray:
+  """Port of mjCMesh::FitGeom, user_mesh.cc: size of a primitive geom fitted to a mesh.
+
+  Args:
+    info: compiled mesh.
+    geom_type: "sphere", "capsule", "cylinder", "ellipsoid", "box" or the mjtGeom value.
+    fitscale: `<geom fitscale>`.
+    fitaabb: `<compiler fitaabb>`: fit the bounding box instead of the equivalent-inertia box.
+
+  Returns:
+    size (3,) (unused entries 0).
+  """
+  t = _geom_type(geom_type)
+  size = np.zeros(3)
+  if not fitaabb:
+    b = info.boxsz
+    if t == 2:
+      size[0] = (b[0] + b[1] + b[2]) / 3
+    elif t == 3:
+      size[0] = (b[0] + b[1]) / 2
+      size[1] = max(0.0, b[2] - size[0] / 2)
+    elif t == 5:
+      size[0] = (b[0] + b[1]) / 2
+      size[1] = b[2]
+    else:
+      size[:] = b
+  else:
+    a = info.aamm
+    cen = np.array([(a[0] + a[3]) / 2, (a[1] + a[4]) / 2, (a[2] + a[5]) / 2])
+    v = info.vert
+    if t == 2:
+      size[0] = float(np.max(np.sqrt(np.sum((v - cen) ** 2, axis=1))))
+    elif t in (3, 5):
+      dxy = np.sqrt((v[:, 0] - cen[0]) ** 2 + (v[:, 1] - cen[1]) ** 2)
+      dz = np.abs(v[:, 2] - cen[2])
+      size[0] = float(np.max(dxy))
+      size[1] = float(np.max(dz))
+      if t == 3:
+        # curved cap: subtract the sphere elevation at each horizontal distance
+        with np.errstate(invalid="ignore"):
+          h = size[0] * np.sin(np.arccos(dxy / size[0]))
+        cand = dz - h
+        cand = cand[~np.isnan(cand)]
+        size[1] = max(0.0, float(np.max(cand))) if len(cand) else 0.0
+    else:
+      size[:] = [a[3] - cen[0], a[4] - cen[1], a[5] - cen[2]]
+  return size * fitscale
+
+
+def mesh_geom_size(info: MeshInfo) -> np.ndarray:
+  """geom_size of a mesh geom: per-axis max |coordinate| of the mesh-frame bounding box."""
+  a = info.aamm
+  return np.maximum(np.abs(a[:3]), np.abs(a[3:]))
+
+
+def mesh_rbound(info: MeshInfo) -> float:
+  """geom_rbound of a mesh geom (mjCGeom::GetRBound)."""
+  return float(np.linalg.norm(mesh_geom_size(info)))
