@@ -597,6 +597,7 @@ class _Quickhull:
 
   def __init__(self, pts, tol):
     self.pts = pts
+    self.pl = pts.tolist()
     self.tol = tol
     self.fv = []  # face vertices (a, b, c), counter-clockwise seen from outside
     self.fn = []  # unit normals
@@ -606,14 +607,18 @@ class _Quickhull:
     self.edge = {}  # directed edge (u, v) -> face
 
   def add_face(self, a, b, c):
-    p = self.pts
-    n = np.cross(p[b] - p[a], p[c] - p[a])
-    ln = np.linalg.norm(n)
-    n = n / ln if ln > 0 else n
+    pa, pb, pc = self.pl[a], self.pl[b], self.pl[c]
+    ux, uy, uz = pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]
+    wx, wy, wz = pc[0] - pa[0], pc[1] - pa[1], pc[2] - pa[2]
+    nx, ny, nz = uy * wz - uz * wy, uz * wx - ux * wz, ux * wy - uy * wx
+    ln = math.sqrt(nx * nx + ny * ny + nz * nz)
+    if ln > 0:
+      nx, ny, nz = nx / ln, ny / ln, nz / ln
     f = len(self.fv)
     self.fv.append((a, b, c))
-    self.fn.append(n)
-    self.fd.append(float(n @ ((p[a] + p[b] + p[c]) / 3)))
+    self.fn.append((nx, ny, nz))
+    self.fd.append(nx * (pa[0] + pb[0] + pc[0]) / 3 + ny * (pa[1] + pb[1] + pc[1]) / 3
+                   + nz * (pa[2] + pb[2] + pc[2]) / 3)
     self.alive.append(True)
     for u, v in ((a, b), (b, c), (c, a)):
       self.edge[(u, v)] = f
@@ -644,9 +649,9 @@ class _Quickhull:
       if 0 < maxvert <= nvert:
         break
       f, idx = next(iter(self.outside.items()))
-      dist = self.pts[idx] @ self.fn[f] - self.fd[f]
+      dist = self.pts[idx] @ np.array(self.fn[f]) - self.fd[f]
       eye = int(idx[int(np.argmax(dist))])
-      peye = self.pts[eye]
+      ex, ey, ez = self.pl[eye]
 
       # visible faces: connected region around f
       visible = {f}
@@ -656,7 +661,8 @@ class _Quickhull:
         a, b, c = self.fv[g]
         for u, v in ((a, b), (b, c), (c, a)):
           h = self.edge[(v, u)]
-          if h not in visible and float(self.fn[h] @ peye) - self.fd[h] > self.tol:
+          n = self.fn[h]
+          if h not in visible and n[0] * ex + n[1] * ey + n[2] * ez - self.fd[h] > self.tol:
             visible.add(h)
             stack.append(h)
 
@@ -703,20 +709,34 @@ def _hull_valid(faces):
 
 def _nonextreme(pts, faces):
   """Hull vertices whose incident faces span fewer than 3 directions (on an edge or face)."""
-  inc = {}
-  for a, b, c in faces:
-    n = np.cross(pts[b] - pts[a], pts[c] - pts[a])
-    ln = np.linalg.norm(n)
-    if ln == 0:
-      continue
-    for v in (a, b, c):
-      inc.setdefault(v, []).append(n / ln)
-  bad = []
-  for v, normals in inc.items():
-    s = np.linalg.svd(np.array(normals), compute_uv=False)
-    if len(s) < 3 or s[2] < 1e-10 * s[0]:
-      bad.append(v)
-  return bad
+  f = np.array(faces, dtype=np.int64)
+  n = np.cross(pts[f[:, 1]] - pts[f[:, 0]], pts[f[:, 2]] - pts[f[:, 0]])
+  ln = np.linalg.norm(n, axis=1)
+  ok = ln > 0
+  n = n[ok] / ln[ok, None]
+  f = f[ok]
+
+  # incidences (vertex, face normal) grouped by vertex
+  vid = f.T.ravel()
+  nrm = np.concatenate([n, n, n])
+  order = np.argsort(vid, kind="stable")
+  vid, nrm = vid[order], nrm[order]
+  start = np.flatnonzero(np.r_[True, vid[1:] != vid[:-1]])
+  group = np.repeat(np.arange(len(start)), np.diff(np.r_[start, len(vid)]))
+
+  # all normals parallel to the first one: vertex inside a flat region
+  n0 = nrm[start][group]
+  cr = np.cross(nrm, n0)
+  crn = np.linalg.norm(cr, axis=1)
+  spread = np.maximum.reduceat(crn, start)
+
+  # all normals in one plane: vertex on an edge between two flat regions
+  best = start + np.array([np.argmax(crn[a:b]) for a, b in zip(start, np.r_[start[1:], len(vid)])])
+  axis = cr[best] / np.maximum(crn[best], 1e-300)[:, None]
+  off = np.abs(np.einsum("ij,ij->i", nrm, axis[group]))
+  offplane = np.maximum.reduceat(off, start)
+  bad = (spread < 1e-10) | (offplane < 1e-10)
+  return vid[start][bad].tolist()
 
 
 def convex_hull(vert, maxhullvert=-1):

@@ -1,0 +1,533 @@
+"""Asset files for the MJCF compiler: file lookup, height fields and textures.
+
+Plain Python + numpy + pillow (ports of mjCHField and mjCTexture, user_objects.cc). The compiler
+(build.py) calls:
+
+- `AssetStore(assets, model_dir).read(filename, kind_dir="") -> bytes`: the user's `assets` dict
+  first (key as written in the MJCF, then with the directory prefix applied, then the bare file
+  name), then the disk at `model_dir/kind_dir/filename` (kind_dir is the compiler's meshdir /
+  texturedir / assetdir, possibly absolute; an absolute filename is used as is). Raises
+  FileNotFoundError naming the file and every place searched.
+- Height fields: `load_hfield(data, filename) -> (nrow, ncol, elevation (nrow*ncol,) float64)` for
+  PNG (grey levels, first image row = last hfield row, as MuJoCo) or MuJoCo's binary format
+  (int32 nrow, int32 ncol, float32 data row-major); `normalize_hfield(elevation)` scales to [0, 1]
+  as MuJoCo always does at compile time (file and inline elevation alike; constant data becomes
+  0). Values are computed in float32 like m.hfield_data, returned as float64.
+- Textures: `load_texture_png(data, nchannel=3) -> (width, height, nchannel, uint8 (h*w*nc,))`,
+  `load_texture_custom(data)`, `flip_texture(...)`, `builtin_texture(type, builtin, rgb1, rgb2,
+  mark, markrgb, random, width, height, nchannel=3) -> (width, height, uint8)` (byte-exact with
+  m.tex_data), and cube/skybox assembly from one image (`cube_texture_from_grid`) or six
+  (`cube_texture_from_faces`).
+"""
+
+import io
+import math
+import os
+import struct
+
+import numpy as np
+
+mjEPS = 1e-14
+
+TEXTURE_TYPES = {"2d": 0, "cube": 1, "skybox": 2}
+
+
+# ----------------------------------------------------------------------------------- file system
+
+
+def _combine(path1: str, path2: str) -> str:
+  """Joins two paths as MuJoCo's FilePath::Combine (an absolute path2 wins)."""
+  if not path1 or _is_abs(path2):
+    return path2
+  if path1[-1] in "/\\":
+    return path1 + path2
+  return path1 + "/" + path2
+
+
+def _is_abs(path: str) -> bool:
+  """Absolute path as MuJoCo sees it: leading slash, drive letter, or a scheme prefix."""
+  if not path:
+    return False
+  return path[0] in "/\\" or ":/" in path or ":\\" in path
+
+
+def _basename(path: str) -> str:
+  return path.replace("\\", "/").rsplit("/", 1)[-1]
+
+
+class AssetStore:
+  """Resolves asset file names written in MJCF to their bytes.
+
+  Lookup order: the assets dict under the name as written, under the name with the directory
+  prefix applied, then any key with the same base name (MuJoCo's virtual file system ignores
+  directories when matching); then the disk.
+
+  Attributes:
+    assets: user-provided {filename: bytes}, searched before the disk.
+    model_dir: directory of the model file (empty for a model given as a string).
+  """
+
+  def __init__(self, assets: dict | None, model_dir: str):
+    self.assets = dict(assets) if assets else {}
+    self.model_dir = model_dir or ""
+    self._bybase = {}
+    for k in self.assets:
+      self._bybase.setdefault(_basename(k), k)
+
+  def candidates(self, filename: str, kind_dir: str = ""):
+    """(asset keys, disk paths) tried for filename, in search order."""
+    keys = [filename]
+    prefixed = _combine(kind_dir, filename) if kind_dir else filename
+    if prefixed not in keys:
+      keys.append(prefixed)
+    base = self._bybase.get(_basename(filename))
+    if base is not None and base not in keys:
+      keys.append(base)
+    disk = _combine(self.model_dir, prefixed) if self.model_dir else prefixed
+    return keys, [disk]
+
+  def read(self, filename: str, kind_dir: str = "") -> bytes:
+    """Bytes of an asset file.
+
+    Args:
+      filename: the file name as written in the MJCF.
+      kind_dir: the compiler's meshdir / texturedir (may be absolute, may be empty).
+
+    Raises:
+      FileNotFoundError: not in the assets dict and not on disk; the message lists every key and
+        path tried.
+    """
+    keys, paths = self.candidates(filename, kind_dir)
+    for k in keys:
+      if k in self.assets:
+        data = self.assets[k]
+        return data.encode() if isinstance(data, str) else bytes(data)
+    for p in paths:
+      if os.path.isfile(p):
+        with open(p, "rb") as f:
+          return f.read()
+    places = [f"assets[{k!r}]" for k in keys] + [repr(p) for p in paths]
+    raise FileNotFoundError(f"file '{filename}' not found; searched " + ", ".join(places))
+
+
+# ---------------------------------------------------------------------------------- PNG decoding
+
+
+def _png_to_array(data: bytes, nchannel: int):
+  """Decodes a PNG into (height, width, nchannel) uint8 the way MuJoCo's lodepng converts colors.
+
+  Grey output takes the red channel of color images; 16-bit samples keep their high byte; a
+  missing alpha channel is opaque (255); dropped alpha is ignored (no blending).
+  """
+  from PIL import Image  # pillow is only needed for PNG assets
+
+  im = Image.open(io.BytesIO(data))
+  im.load()
+  srgb = "srgb" in im.info
+  mode = im.mode
+  if mode in ("I;16", "I;16B", "I;16L", "I"):
+    grey = (np.asarray(im, dtype=np.int64) >> 8).clip(0, 255).astype(np.uint8)
+    rgba = np.stack([grey, grey, grey, np.full_like(grey, 255)], axis=-1)
+  elif mode == "1":
+    grey = np.asarray(im.convert("L"), dtype=np.uint8)
+    rgba = np.stack([grey, grey, grey, np.full_like(grey, 255)], axis=-1)
+  elif mode in ("L", "LA"):
+    arr = np.asarray(im, dtype=np.uint8)
+    grey = arr if mode == "L" else arr[..., 0]
+    alpha = np.full_like(grey, 255) if mode == "L" else arr[..., 1]
+    rgba = np.stack([grey, grey, grey, alpha], axis=-1)
+  else:
+    rgba = np.asarray(im.convert("RGBA"), dtype=np.uint8)
+  if nchannel == 1:
+    out = rgba[..., :1]
+  elif nchannel == 3:
+    out = rgba[..., :3]
+  elif nchannel == 4:
+    out = rgba
+  else:
+    raise ValueError(f"Unsupported number of channels: {nchannel}")
+  return np.ascontiguousarray(out), srgb
+
+
+def png_is_srgb(data: bytes) -> bool:
+  """Whether a PNG declares the sRGB color space (sRGB chunk)."""
+  return _png_to_array(data, 3)[1]
+
+
+# ---------------------------------------------------------------------------------- height fields
+
+
+def load_hfield(data: bytes, filename: str):
+  """Elevation data of an hfield file (port of mjCHField::LoadPNG / LoadCustom).
+
+  Args:
+    data: file contents.
+    filename: name; ".png" selects PNG, anything else MuJoCo's binary format.
+
+  Returns:
+    (nrow, ncol, elevation (nrow*ncol,) float64), not yet normalized: PNG grey levels 0..255 with
+    the image rows reversed (row 0 of the hfield is the bottom image row).
+  """
+  if filename.lower().endswith(".png"):
+    img, _ = _png_to_array(data, 1)
+    nrow, ncol = img.shape[0], img.shape[1]
+    if nrow == 0 or ncol == 0:
+      raise ValueError(f"Zero dimension in PNG hfield '{filename}'")
+    elev = img[::-1, :, 0].astype(np.float32).reshape(-1)
+    return nrow, ncol, elev.astype(np.float64)
+  if len(data) < 8:
+    raise ValueError(f"hfield missing header '{filename}'")
+  nrow, ncol = struct.unpack_from("<2i", data, 0)
+  if nrow < 1 or ncol < 1:
+    raise ValueError(f"non-positive hfield dimensions in file '{filename}'")
+  if len(data) != nrow * ncol * 4 + 8:
+    raise ValueError(f"unexpected file size in file '{filename}'")
+  elev = np.frombuffer(data, dtype="<f4", count=nrow * ncol, offset=8)
+  return nrow, ncol, elev.astype(np.float64)
+
+
+def normalize_hfield(data) -> np.ndarray:
+  """Scales elevation to [0, 1] in float32, as mjCHField::Compile does for every hfield.
+
+  Subtracts the minimum; divides by the range only if it exceeds 1e-14 (so constant data
+  becomes all zeros).
+  """
+  d = np.asarray(data, dtype=np.float32).reshape(-1).copy()
+  if d.size == 0:
+    raise ValueError("hfield not specified")
+  emin = np.float32(min(np.float32(1e10), d.min()))
+  emax = np.float32(max(np.float32(-1e10), d.max()))
+  if emin > emax:
+    raise ValueError("invalid data range in hfield")
+  d = d - emin
+  rng = np.float32(emax - emin)
+  if float(rng) > mjEPS:
+    d = d / rng
+  return d.astype(np.float64)
+
+
+def hfield_from_elevation(nrow: int, ncol: int, elevation=None) -> np.ndarray:
+  """Normalized data of an inline `<hfield nrow ncol elevation>` (as m.hfield_data).
+
+  MuJoCo reads the elevation rows in image order (first row written = last hfield row), like a
+  PNG; without elevation the data is all zeros.
+  """
+  if nrow < 1 or ncol < 1:
+    raise ValueError("hfield not specified")
+  if elevation is None or len(elevation) == 0:
+    return np.zeros(nrow * ncol)
+  e = np.asarray(elevation, dtype=np.float32).reshape(-1)
+  if e.size != nrow * ncol:
+    raise ValueError("elevation data length must match nrow*ncol")
+  return normalize_hfield(e.reshape(nrow, ncol)[::-1].reshape(-1))
+
+
+# ------------------------------------------------------------------------------- texture files
+
+
+def load_texture_png(data: bytes, nchannel: int = 3):
+  """Decodes a PNG texture as MuJoCo (mjCTexture::LoadPNG) for the texture's nchannel.
+
+  Returns:
+    (width, height, nchannel, data (height*width*nchannel,) uint8), rows top to bottom.
+  """
+  img, _ = _png_to_array(data, nchannel)
+  h, w = img.shape[0], img.shape[1]
+  return w, h, nchannel, img.reshape(-1)
+
+
+def load_texture_custom(data: bytes):
+  """MuJoCo's binary texture format: int32 width, int32 height, then RGB bytes.
+
+  Returns:
+    (width, height, 3, data uint8).
+  """
+  if len(data) < 8:
+    raise ValueError("texture file is empty or has no header")
+  w, h = struct.unpack_from("<2i", data, 0)
+  if w < 1 or h < 1:
+    raise ValueError("Non-PNG texture, assuming custom binary file format,\n"
+                     "non-positive texture dimensions")
+  if len(data) != 8 + w * h * 3:
+    raise ValueError("Non-PNG texture, assuming custom binary file format,\nunexpected file size")
+  return w, h, 3, np.frombuffer(data, dtype=np.uint8, offset=8).copy()
+
+
+def load_texture_file(data: bytes, filename: str, nchannel: int = 3, hflip=False, vflip=False):
+  """A texture image from file bytes: PNG by extension, else MuJoCo's custom format; flipped.
+
+  Returns:
+    (width, height, nchannel, data uint8, is_srgb).
+  """
+  if filename.lower().endswith(".png"):
+    img, srgb = _png_to_array(data, nchannel)
+    h, w = img.shape[:2]
+    out = img.reshape(-1)
+  elif filename.lower().endswith(".ktx"):
+    if hflip or vflip:
+      raise ValueError("cannot flip KTX textures")
+    return len(data), 1, nchannel, np.frombuffer(data, dtype=np.uint8).copy(), False
+  else:
+    w, h, nc, out = load_texture_custom(data)
+    srgb = False
+    if nc != nchannel:
+      raise ValueError("custom texture files have 3 channels")
+  out = flip_texture(out, w, h, nchannel, hflip, vflip)
+  return w, h, nchannel, out, srgb
+
+
+def flip_texture(data, width, height, nchannel, hflip=False, vflip=False):
+  """Horizontal / vertical flip of a texture image (3-channel only, as MuJoCo)."""
+  if not (hflip or vflip):
+    return data
+  if nchannel != 3:
+    raise ValueError("currently only 3-channel textures support horizontal/vertical flip")
+  img = np.asarray(data, dtype=np.uint8).reshape(height, width, 3)
+  if hflip:
+    img = img[:, ::-1]
+  if vflip:
+    img = img[::-1]
+  return np.ascontiguousarray(img).reshape(-1)
+
+
+def _rgb_bytes(rgb):
+  """(std::byte)(255*rgb[j]) for the three channels."""
+  return np.array([int(255 * float(c)) & 0xFF for c in rgb[:3]], dtype=np.uint8)
+
+
+def cube_texture_from_grid(image, width, height, gridsize=(1, 1), gridlayout="", rgb1=(0.8,) * 3):
+  """Cube/skybox texture from one image (port of mjCTexture::LoadCubeSingle).
+
+  Args:
+    image: (height*width*3,) uint8 RGB image as loaded.
+    width, height: image size.
+    gridsize: (rows, cols) of square faces in the image.
+    gridlayout: one char per grid cell among "RLUDFB." (right, left, up, down, front, back).
+    rgb1: color of faces missing from the layout.
+
+  Returns:
+    (tex_width, tex_height, data uint8): a 1x1 grid keeps the single (repeated) square face
+    (tex_height = tex_width); otherwise six faces stacked (tex_height = 6 * tex_width).
+  """
+  rows, cols = int(gridsize[0]), int(gridsize[1])
+  if rows < 1 or cols < 1 or rows * cols > 12:
+    raise ValueError("gridsize must be non-zero and no more than 12 squares in texture")
+  if width // cols != height // rows or width % cols or height % rows:
+    raise ValueError("PNG size must be integer multiple of gridsize in texture")
+  img = np.asarray(image, dtype=np.uint8).reshape(height, width, 3)
+  if rows == 1 and cols == 1:
+    tw = width
+    return tw, tw, np.ascontiguousarray(img[:tw, :tw]).reshape(-1)
+  tw = width // cols
+  out = np.empty((6, tw, tw, 3), dtype=np.uint8)
+  loaded = [False] * 6
+  for k in range(rows * cols):
+    ch = gridlayout[k] if k < len(gridlayout) else "."
+    if ch == ".":
+      continue
+    if ch not in "RLUDFB":
+      raise ValueError("gridlayout symbol is not among '.RLUDFB' in texture")
+    i = "RLUDFB".index(ch)
+    r0, c0 = tw * (k // cols), tw * (k % cols)
+    out[i] = img[r0:r0 + tw, c0:c0 + tw]
+    loaded[i] = True
+  for i in range(6):
+    if not loaded[i]:
+      out[i] = _rgb_bytes(rgb1)
+  return tw, 6 * tw, out.reshape(-1)
+
+
+def cube_texture_from_faces(faces, rgb1=(0.8,) * 3):
+  """Cube/skybox texture from separate square face images (mjCTexture::LoadCubeSeparate).
+
+  Args:
+    faces: six entries (right, left, up, down, front, back), each None or (width, height, data).
+    rgb1: color of missing faces.
+
+  Returns:
+    (tex_width, 6 * tex_width, data uint8).
+  """
+  tw = None
+  for f in faces:
+    if f is None:
+      continue
+    w, h, _ = f
+    if w != h:
+      raise ValueError("Non-square PNG file in cube or skybox")
+    if tw is None:
+      tw = w
+    elif w != tw:
+      raise ValueError("PNG file has incompatible size in cube or skybox texture")
+  if tw is None:
+    raise ValueError("No cubefiles defined in cube or skybox texture")
+  out = np.empty((6, tw, tw, 3), dtype=np.uint8)
+  for i, f in enumerate(faces):
+    if f is None:
+      out[i] = _rgb_bytes(rgb1)
+    else:
+      out[i] = np.asarray(f[2], dtype=np.uint8).reshape(tw, tw, 3)
+  return tw, 6 * tw, out.reshape(-1)
+
+
+# ----------------------------------------------------------------------------- builtin textures
+
+
+class _MT19937_64:
+  """std::mt19937_64, vectorized in blocks of 312 outputs."""
+
+  def __init__(self, seed):
+    mt = [0] * 312
+    mt[0] = seed & 0xFFFFFFFFFFFFFFFF
+    for i in range(1, 312):
+      mt[i] = (6364136223846793005 * (mt[i - 1] ^ (mt[i - 1] >> 62)) + i) & 0xFFFFFFFFFFFFFFFF
+    self.mt = np.array(mt, dtype=np.uint64)
+
+  def _twist(self):
+    mt = self.mt
+    n, m = 312, 156
+    upper, lower = np.uint64(0xFFFFFFFF80000000), np.uint64(0x7FFFFFFF)
+    mag = np.uint64(0xB5026F5AA96619E9)
+    one = np.uint64(1)
+    # three segments so every term reads already-updated state where the recurrence does
+    for lo, hi in ((0, n - m), (n - m, n - 1)):
+      y = (mt[lo:hi] & upper) | (mt[lo + 1:hi + 1] & lower)
+      src = mt[lo + m:hi + m] if lo == 0 else mt[lo + m - n:hi + m - n]
+      mt[lo:hi] = src ^ (y >> one) ^ np.where((y & one) != 0, mag, np.uint64(0))
+    y = (mt[n - 1] & upper) | (mt[0] & lower)
+    mt[n - 1] = mt[m - 1] ^ (y >> one) ^ (mag if (y & one) else np.uint64(0))
+
+  def block(self):
+    """Next 312 tempered outputs."""
+    self._twist()
+    y = self.mt.copy()
+    y ^= (y >> np.uint64(29)) & np.uint64(0x5555555555555555)
+    y ^= (y << np.uint64(17)) & np.uint64(0x71D67FFFEDA60000)
+    y ^= (y << np.uint64(37)) & np.uint64(0xFFF7EEE000000000)
+    y ^= y >> np.uint64(43)
+    return y
+
+  def uniform(self, count):
+    """std::uniform_real_distribution<double>(0, 1) samples (libstdc++ generate_canonical)."""
+    out = []
+    total = 0
+    while total < count:
+      b = self.block()
+      out.append(b)
+      total += len(b)
+    x = np.concatenate(out)[:count].astype(np.float64) / 18446744073709551616.0
+    return np.where(x >= 1.0, np.nextafter(1.0, 0.0), x)
+
+
+def _interp(rgb1, rgb2, pos):
+  """Port of interp(), user_objects.cc: sigmoid blend of two colors at pos in (-1, 1)."""
+  correction = 1.0 / math.sqrt(2)
+  alpha = 0.5 * (1 + pos / np.sqrt(1 + pos * pos) / correction)
+  alpha = np.clip(alpha, 0.0, 1.0)
+  out = np.empty(alpha.shape + (3,), dtype=np.uint8)
+  for j in range(3):
+    out[..., j] = np.trunc(255 * (alpha * float(rgb1[j]) + (1 - alpha) * float(rgb2[j])))
+  return out
+
+
+def _checker(img, c1, c2):
+  """Port of checker(): c1 in the top-left and bottom-right quadrants, c2 elsewhere."""
+  h, w = img.shape[:2]
+  img[:h // 2, :w // 2] = c1
+  img[h // 2:, w // 2:] = c1
+  img[:h // 2, w // 2:] = c2
+  img[h // 2:, :w // 2] = c2
+
+
+def _marks(img, mark, markc):
+  """Edge or cross marks on one (h, w, 3) face."""
+  h, w = img.shape[:2]
+  if mark == "edge":
+    img[:, 0] = markc
+    img[:, w - 1] = markc
+    img[0, :] = markc
+    img[h - 1, :] = markc
+  elif mark == "cross":
+    img[:, w // 2] = markc
+    img[h // 2, :] = markc
+
+
+def builtin_texture(type, builtin, rgb1=(0.8, 0.8, 0.8), rgb2=(0.5, 0.5, 0.5), mark="none",
+                    markrgb=(0.0, 0.0, 0.0), random=0.01, width=0, height=0, nchannel=3):
+  """Port of mjCTexture::Builtin2D / BuiltinCube: procedural texture data.
+
+  Args:
+    type: "2d", "cube" or "skybox" (or the mjtTexture value 0, 1, 2).
+    builtin: "gradient", "checker" or "flat".
+    rgb1, rgb2: the two colors.
+    mark: "none", "edge", "cross" or "random".
+    markrgb: mark color.
+    random: probability of a random dot per pixel (mark="random").
+    width, height: size (height is ignored for cube/skybox: six width x width faces).
+    nchannel: must be 3 (MuJoCo: "builtin textures must have 3 channels").
+
+  Returns:
+    (width, height, data (height*width*3,) uint8) byte-identical to MuJoCo's tex_data.
+  """
+  if isinstance(type, str):
+    ttype = TEXTURE_TYPES[type]
+  else:
+    ttype = int(type)
+  if nchannel != 3:
+    raise ValueError("builtin textures must have 3 channels")
+  if width < 1:
+    raise ValueError("Invalid width of builtin texture")
+  c1, c2, cm = _rgb_bytes(rgb1), _rgb_bytes(rgb2), _rgb_bytes(markrgb)
+
+  if ttype == 0:
+    if height < 1:
+      raise ValueError("Invalid height of builtin texture")
+    img = np.zeros((height, width, 3), dtype=np.uint8)
+    if builtin == "gradient":
+      with np.errstate(divide="ignore", invalid="ignore"):
+        c = np.arange(width, dtype=np.float64)
+        r = np.arange(height, dtype=np.float64)
+        x = 2 * c / float(width - 1) - 1
+        y = 1 - 2 * r / float(height - 1)
+        pos = 2 * np.sqrt(x[None, :] * x[None, :] + y[:, None] * y[:, None]) - 1
+        img[:] = _interp(rgb2, rgb1, pos)
+    elif builtin == "checker":
+      _checker(img, c1, c2)
+    elif builtin == "flat":
+      img[:] = c1
+    _marks(img, mark, cm)
+    if mark == "random" and random > 0:
+      hit = _MT19937_64(42).uniform(width * height).reshape(height, width) < random
+      img[hit] = _rgb_bytes(markrgb)
+    return width, height, img.reshape(-1)
+
+  # cube and skybox: six w x w faces (right, left, up, down, front, back)
+  w = width
+  faces = np.zeros((6, w, w, 3), dtype=np.uint8)
+  if builtin == "gradient":
+    with np.errstate(divide="ignore", invalid="ignore"):
+      c = np.arange(w, dtype=np.float64)
+      x = (2 * c / float(w - 1) - 1)[None, :]
+      y = (1 - 2 * c / float(w - 1))[:, None]
+      rad = np.sqrt(1 + x * x + y * y)
+      elside = np.arcsin(y / rad) / (0.5 * math.pi)
+      elup = 1 - np.arccos(1.0 / rad) / (0.5 * math.pi)
+      side = _interp(rgb1, rgb2, elside)
+      for i in (0, 1, 4, 5):
+        faces[i] = side
+      faces[2] = _interp(rgb1, rgb2, elup)
+      faces[3] = _interp(rgb1, rgb2, -elup)
+  elif builtin == "checker":
+    for i in range(4):
+      _checker(faces[i], c1, c2)
+    for i in (4, 5):
+      _checker(faces[i], c2, c1)
+  elif builtin == "flat":
+    faces[[0, 1, 2, 4, 5]] = c1
+    faces[3] = c2
+  for i in range(6):
+    _marks(faces[i], mark, cm)
+  img = faces.reshape(6 * w, w, 3)
+  if mark == "random" and random > 0:
+    hit = _MT19937_64(42).uniform(6 * w * w).reshape(6 * w, w) < random
+    img[hit] = _rgb_bytes(markrgb)
+  return w, 6 * w, img.reshape(-1)
