@@ -23,8 +23,8 @@ Plain Python + numpy; nothing here is jitted. The compiler (build.py) calls:
   `fit_offset(info, fitaabb=False) -> pos (3,)`: `<geom type="box" mesh=...>` fitting
   (mjCMesh::FitGeom). The fitted geom frame is the geom frame composed with
   (`fit_offset(...)`, `info.quat`).
-- `mesh_geom_size(info) -> (3,)`: geom_size of a mesh geom (half-extents of the mesh-frame box
-  centred at the origin, used for rbound); `info.aamm` is the mesh-frame bounding box (min, max).
+- `mesh_geom_size(info)`, `mesh_geom_aabb(info)`, `mesh_rbound(info)`: geom_size, geom_aabb and
+  geom_rbound of a mesh geom; `info.aamm` is the mesh-frame bounding box (min, max).
 
 Hull requirement: MuJoCo builds the hull graph (m.mesh_graph) when a geom using the mesh can
 collide (contype or conaffinity nonzero), when inertia="convex", or when the mesh has no faces;
@@ -1124,26 +1124,33 @@ def _geom_type(geom_type):
 
 
 def fit_offset(info: MeshInfo, fitaabb=False) -> np.ndarray:
-  """Position offset of a geom fitted to a mesh (meshpos in mjCMesh::FitGeom).
+  """Position of a fitted primitive in the frame of the geom that names the mesh.
 
-  The fitted geom's frame is the geom's frame composed with (this pos, info.quat): MuJoCo adds
-  the mesh-frame box center to mesh_pos without rotating it.
+  The fitted geom frame is the geom frame composed with (this pos, info.quat): the mesh centroid,
+  plus, with fitaabb, the center of the mesh-frame bounding box rotated by info.quat.
   """
   pos = np.array(info.pos, dtype=np.float64)
   if fitaabb:
     a = info.aamm
-    pos += [(a[0] + a[3]) / 2, (a[1] + a[4]) / 2, (a[2] + a[5]) / 2]
+    cen = [(a[0] + a[3]) / 2, (a[1] + a[4]) / 2, (a[2] + a[5]) / 2]
+    pos += _mulmat_rows(np.array([cen]), _quat2mat(list(info.quat)))[0]
   return pos
 
 
 def fit_primitive(info: MeshInfo, geom_type, fitscale=1.0, fitaabb=False) -> np.ndarray:
-  """Port of mjCMesh::FitGeom, user_mesh.cc: size of a primitive geom fitted to a mesh.
+  """Size of a primitive geom fitted to a mesh (mjCMesh::FitGeom, as MuJoCo 3.17 behaves).
+
+  Without fitaabb the primitive matches the mesh's equivalent-inertia box (half-sizes b):
+  sphere r = mean(b); capsule r = (b0 + b1) / 2, half-length max(0, b2 - r / 2); cylinder
+  r = (b0 + b1) / 2, half-length b2; box and ellipsoid b. With fitaabb it encloses the mesh-frame
+  bounding box (half-sizes h): sphere r = max(h); capsule r = max(h0, h1), half-length
+  max(0, h2 - r); cylinder r = max(h0, h1), half-length h2; box and ellipsoid h.
 
   Args:
     info: compiled mesh.
     geom_type: "sphere", "capsule", "cylinder", "ellipsoid", "box" or the mjtGeom value.
-    fitscale: `<geom fitscale>`.
-    fitaabb: `<compiler fitaabb>`: fit the bounding box instead of the equivalent-inertia box.
+    fitscale: `<geom fitscale>`, multiplies the result.
+    fitaabb: `<compiler fitaabb>`.
 
   Returns:
     size (3,) (unused entries 0).
@@ -1164,24 +1171,17 @@ def fit_primitive(info: MeshInfo, geom_type, fitscale=1.0, fitaabb=False) -> np.
       size[:] = b
   else:
     a = info.aamm
-    cen = np.array([(a[0] + a[3]) / 2, (a[1] + a[4]) / 2, (a[2] + a[5]) / 2])
-    v = info.vert
+    h = [(a[3] - a[0]) / 2, (a[4] - a[1]) / 2, (a[5] - a[2]) / 2]
     if t == 2:
-      size[0] = float(np.max(np.sqrt(np.sum((v - cen) ** 2, axis=1))))
-    elif t in (3, 5):
-      dxy = np.sqrt((v[:, 0] - cen[0]) ** 2 + (v[:, 1] - cen[1]) ** 2)
-      dz = np.abs(v[:, 2] - cen[2])
-      size[0] = float(np.max(dxy))
-      size[1] = float(np.max(dz))
-      if t == 3:
-        # curved cap: subtract the sphere elevation at each horizontal distance
-        with np.errstate(invalid="ignore"):
-          h = size[0] * np.sin(np.arccos(dxy / size[0]))
-        cand = dz - h
-        cand = cand[~np.isnan(cand)]
-        size[1] = max(0.0, float(np.max(cand))) if len(cand) else 0.0
+      size[0] = max(h)
+    elif t == 3:
+      size[0] = max(h[0], h[1])
+      size[1] = max(0.0, h[2] - size[0])
+    elif t == 5:
+      size[0] = max(h[0], h[1])
+      size[1] = h[2]
     else:
-      size[:] = [a[3] - cen[0], a[4] - cen[1], a[5] - cen[2]]
+      size[:] = h
   return size * fitscale
 
 
@@ -1189,6 +1189,13 @@ def mesh_geom_size(info: MeshInfo) -> np.ndarray:
   """geom_size of a mesh geom: per-axis max |coordinate| of the mesh-frame bounding box."""
   a = info.aamm
   return np.maximum(np.abs(a[:3]), np.abs(a[3:]))
+
+
+def mesh_geom_aabb(info: MeshInfo) -> np.ndarray:
+  """geom_aabb of a mesh geom: (center (3,), half-size (3,)) of the mesh-frame bounding box."""
+  a = info.aamm
+  return np.array([(a[3] + a[0]) / 2, (a[4] + a[1]) / 2, (a[5] + a[2]) / 2,
+                   (a[3] - a[0]) / 2, (a[4] - a[1]) / 2, (a[5] - a[2]) / 2])
 
 
 def mesh_rbound(info: MeshInfo) -> float:
