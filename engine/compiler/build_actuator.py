@@ -1,0 +1,428 @@
+"""Actuators: general and the shortcuts (motor, position, velocity, intvelocity, damper,
+cylinder, muscle, adhesion), all expanded to MuJoCo's general actuator parameters.
+
+Ports of mjXReader::OneActuator with mjs_setTo* (xml_native_reader.cc, user_api.cc) and
+mjCActuator::Compile (user_objects.cc). Reading an element over its class's actuator spec
+follows MuJoCo 3.17, verified against it: a shortcut inherits the gain/bias/dynamics family
+(types, prm arrays, input signature) from its default class only if the class's actuator was
+last written by the same shortcut or by <general>, with the gain type the shortcut uses;
+otherwise it starts that family from MuJoCo's defaults. Other attributes (ranges, gear, ...)
+are always inherited.
+"""
+
+import math
+
+from engine.compiler import build_tree as bt
+from engine.compiler import schema
+
+# mjtTrn, mjtDyn, mjtGain, mjtBias, mjtCtrlInput
+TRN_JOINT, TRN_JOINTINPARENT, TRN_SLIDERCRANK, TRN_TENDON, TRN_SITE, TRN_BODY = range(6)
+TRN_UNDEFINED = 1000
+DYN_NONE, DYN_INTEGRATOR, DYN_FILTER, DYN_FILTEREXACT, DYN_MUSCLE = range(5)
+GAIN_FIXED, GAIN_AFFINE, GAIN_MUSCLE = 0, 1, 2
+BIAS_NONE, BIAS_AFFINE, BIAS_MUSCLE = 0, 1, 2
+INPUT_POS, INPUT_VEL, INPUT_PRESSURE = 1, 2, 32
+
+_TRANSMISSION = (('joint', TRN_JOINT), ('jointinparent', TRN_JOINTINPARENT),
+                 ('tendon', TRN_TENDON), ('cranksite', TRN_SLIDERCRANK), ('site', TRN_SITE),
+                 ('body', TRN_BODY))
+_SPECIAL = {'name', 'class', 'joint', 'jointinparent', 'tendon', 'cranksite', 'site', 'body',
+            'slidersite', 'refsite', 'cranklength', 'input'}
+_GENERIC = {n for n in schema.ELEMENTS['actuator/general'].attrs if n not in _SPECIAL}
+_ZERO10 = (0.0,) * 10
+_FAMILY = {'dyntype': DYN_NONE, 'gaintype': GAIN_FIXED, 'biastype': BIAS_NONE,
+           'dynprm': (1.0,) + (0.0,) * 9, 'gainprm': (1.0,) + (0.0,) * 9, 'biasprm': _ZERO10,
+           '_ctrlspec': 0}
+# gain type each shortcut uses (for inheriting from a <general> class)
+_SHORTCUT_GAIN = {'motor': GAIN_FIXED, 'position': GAIN_FIXED, 'velocity': GAIN_FIXED,
+                  'intvelocity': GAIN_FIXED, 'cylinder': GAIN_FIXED, 'adhesion': GAIN_FIXED,
+                  'damper': GAIN_AFFINE, 'muscle': GAIN_MUSCLE}
+
+
+def _prm(first=(), base=None):
+  """10-vector: `first` values over `base` (zeros by default)."""
+  out = list(base if base is not None else _ZERO10)
+  out[:len(first)] = first
+  return tuple(out)
+
+
+def read_actuator(spec, node, in_default):
+  """Reads an actuator element (general or shortcut) over an actuator spec, in place."""
+  kind = node.tag
+  a = node.attrs
+  spec.setdefault('_kind', None)
+  spec.setdefault('_ctrlspec', 0)
+  spec.setdefault('_trntype', TRN_UNDEFINED)
+  spec.setdefault('_target', None)
+
+  # shortcut from an incompatible class: start the gain/bias/dynamics family from defaults
+  if kind != 'general':
+    inherit = (spec['_kind'] in (None, kind) or
+               (spec['_kind'] == 'general' and spec['gaintype'] == _SHORTCUT_GAIN[kind]))
+    if not inherit:
+      spec.update(_FAMILY)
+
+  # attributes shared with <general>
+  from engine.compiler import defaults as dmod
+  generic = {k: v for k, v in a.items() if k in _GENERIC}
+  dmod.read_attrs(spec, node.key, generic)
+
+  # transmission
+  for attr, trn in _TRANSMISSION:
+    if attr in a:
+      spec['_target'] = a[attr]
+      spec['_trntype'] = trn
+      spec['_target_attr'] = attr
+  r1, r2 = 'cranklength' in a, 'slidersite' in a
+  if r1:
+    spec['cranklength'] = a['cranklength']
+  if r2:
+    spec['slidersite'] = a['slidersite']
+  if (r1 or r2) and spec['_trntype'] not in (TRN_SLIDERCRANK, TRN_UNDEFINED):
+    raise node.error('cranklength and slidersite can only be used in slidercrank transmission',
+                     'cranklength' if r1 else 'slidersite')
+  if 'refsite' in a:
+    spec['refsite'] = a['refsite']
+    if spec['_trntype'] not in (TRN_SITE, TRN_UNDEFINED):
+      raise node.error('refsite can only be used with site transmission', 'refsite')
+
+  err = None
+  if kind == 'general':
+    if 'input' in a:
+      spec['_ctrlspec'] = a['input']
+  elif kind == 'motor':
+    spec.update(_FAMILY)
+  elif kind in ('position', 'intvelocity'):
+    kp = a.get('kp', spec['gainprm'][0])
+    kv = a.get('kv')
+    dampratio = a.get('dampratio')
+    timeconst = a.get('timeconst')
+    if timeconst is None and spec['dyntype'] == DYN_FILTEREXACT:
+      timeconst = spec['dynprm'][0]
+    inheritrange = a.get('inheritrange', spec.get('inheritrange', 0.0))
+    err = _set_position(spec, kp, kv, dampratio, timeconst, inheritrange)
+    spec['_ctrlspec'] = INPUT_POS
+    if kind == 'intvelocity':
+      spec['dyntype'] = DYN_INTEGRATOR
+      spec['actlimited'] = bt.LIM_TRUE
+      spec['_ctrlspec'] = INPUT_VEL
+      if inheritrange > 0 and (spec['actrange'][0] or spec['actrange'][1]):
+        err = err or 'actrange and inheritrange cannot both be defined'
+  elif kind == 'velocity':
+    kv = a.get('kv', spec['gainprm'][0])
+    spec.update(_FAMILY)
+    spec['gainprm'] = _prm((kv,))
+    spec['biasprm'] = _prm((0.0, 0.0, -kv))
+    spec['biastype'] = BIAS_AFFINE
+    spec['_ctrlspec'] = INPUT_VEL
+  elif kind == 'damper':
+    kv = a.get('kv', -spec['gainprm'][2] if spec['gaintype'] == GAIN_AFFINE else 0.0)
+    spec.update(_FAMILY)
+    spec['gainprm'] = _prm((0.0, 0.0, -kv))
+    spec['gaintype'] = GAIN_AFFINE
+    spec['ctrllimited'] = bt.LIM_TRUE
+    if kv < 0:
+      err = 'damping coefficient cannot be negative'
+    elif spec['ctrlrange'][0] < 0 or spec['ctrlrange'][1] < 0:
+      err = 'damper control range cannot be negative'
+  elif kind == 'cylinder':
+    timeconst = a.get('timeconst', spec['dynprm'][0])
+    bias = a.get('bias', tuple(spec['biasprm'][:3]))
+    area = a.get('area', spec['gainprm'][0])
+    diameter = a.get('diameter', -1.0)
+    spec.update(_FAMILY)
+    gain = area if diameter < 0 else math.pi / 4 * diameter * diameter
+    spec['dynprm'] = _prm((timeconst,), _FAMILY['dynprm'])
+    spec['gainprm'] = _prm((gain,))
+    spec['biasprm'] = _prm(bias)
+    spec['dyntype'] = DYN_FILTER
+    spec['biastype'] = BIAS_AFFINE
+    spec['_ctrlspec'] = INPUT_PRESSURE
+  elif kind == 'muscle':
+    err = _set_muscle(spec, a)
+  elif kind == 'adhesion':
+    gain = a.get('gain', spec['gainprm'][0])
+    spec.update(_FAMILY)
+    spec['gainprm'] = _prm((gain,))
+    spec['ctrllimited'] = bt.LIM_TRUE
+    if gain < 0:
+      err = 'adhesion gain cannot be negative'
+    elif spec['ctrlrange'][0] < 0 or spec['ctrlrange'][1] < 0:
+      err = 'adhesion control range cannot be negative'
+  if err:
+    raise node.error(err)
+  spec['_kind'] = kind
+
+
+def _set_position(spec, kp, kv, dampratio, timeconst, inheritrange):
+  """Port of mjs_setToPosition (3.17 semantics); returns an error message or None."""
+  if kv is not None and dampratio is not None:
+    return 'kv and dampratio cannot both be defined'
+  b2 = spec['biasprm'][2]
+  if kv is not None:
+    if kv < 0:
+      return 'kv cannot be negative'
+    b2 = -kv
+  if dampratio is not None:
+    if dampratio < 0:
+      return 'dampratio cannot be negative'
+    b2 = dampratio
+  spec['gainprm'] = _prm((kp,))
+  spec['biasprm'] = _prm((0.0, -kp, b2))
+  spec['dynprm'] = _FAMILY['dynprm']
+  spec['dyntype'] = DYN_NONE
+  if timeconst is not None:
+    if timeconst < 0:
+      return 'timeconst cannot be negative'
+    if timeconst > 0:
+      spec['dynprm'] = _prm((timeconst,), _FAMILY['dynprm'])
+      spec['dyntype'] = DYN_FILTEREXACT
+  spec['inheritrange'] = inheritrange
+  if inheritrange > 0 and (spec['ctrlrange'][0] or spec['ctrlrange'][1]):
+    return 'ctrlrange and inheritrange cannot both be defined'
+  spec['gaintype'] = GAIN_FIXED
+  spec['biastype'] = BIAS_AFFINE
+  return None
+
+
+def _set_muscle(spec, a):
+  """Port of mjs_setToMuscle; returns an error message or None."""
+  dyn = list(spec['dynprm'])
+  gain = list(spec['gainprm'])
+  defaults = ((dyn, 0, 1, 0.01), (dyn, 1, 0, 0.04), (gain, 0, 1, 0.75), (gain, 1, 0, 1.05),
+              (gain, 2, 0, -1), (gain, 3, 0, 200), (gain, 4, 0, 0.5), (gain, 5, 0, 1.6),
+              (gain, 6, 0, 1.5), (gain, 7, 0, 1.3), (gain, 8, 0, 1.2))
+  for arr, i, unset, value in defaults:
+    if arr[i] == unset:
+      arr[i] = value
+  tausmooth = a.get('tausmooth', dyn[2])
+  if tausmooth < 0:
+    return 'muscle tausmooth cannot be negative'
+  dyn[2] = tausmooth
+  timeconst = a.get('timeconst', (-1.0, -1.0))
+  rng = a.get('range', (-1.0, -1.0))
+  if timeconst[0] >= 0:
+    dyn[0] = timeconst[0]
+  if timeconst[1] >= 0:
+    dyn[1] = timeconst[1]
+  if rng[0] >= 0:
+    gain[0] = rng[0]
+  if rng[1] >= 0:
+    gain[1] = rng[1]
+  for i, name in enumerate(('force', 'scale', 'lmin', 'lmax', 'vmax', 'fpmax', 'fvmax')):
+    v = a.get(name, -1.0)
+    if v >= 0:
+      gain[2 + i] = v
+  spec['dynprm'] = tuple(dyn)
+  spec['gainprm'] = tuple(gain)
+  spec['biasprm'] = tuple(gain[:9]) + tuple(spec['biasprm'][9:])
+  spec['dyntype'] = DYN_MUSCLE
+  spec['gaintype'] = GAIN_MUSCLE
+  spec['biastype'] = BIAS_MUSCLE
+  spec['_ctrlspec'] = 0
+  return None
+
+
+def make(ctx, root):
+  """Actuator objects in document order."""
+  acts = []
+  for sec in root.children:
+    if sec.tag != 'actuator':
+      continue
+    for n in sec.children:
+      acts.append(bt.Obj(n, ctx.defaults.spec(n, 'actuator')))
+  return acts
+
+
+def compile_all(ctx, lists):
+  """Port of mjCActuator::Compile for every actuator."""
+  kinds = {TRN_JOINT: 'joint', TRN_JOINTINPARENT: 'joint', TRN_TENDON: 'tendon',
+           TRN_SLIDERCRANK: 'site', TRN_SITE: 'site', TRN_BODY: 'body'}
+  for act in lists['actuator']:
+    s, n = act.spec, act.node
+    act.user = bt.user_data(act, s, ctx.nuser['actuator'], 'actuator')
+    if s['nsample'] or s['delay']:
+      raise n.error('actuator delay/nsample history is not supported yet',
+                    'nsample' if s['nsample'] else 'delay', cls=ctx.Unsupported)
+    trn = s['_trntype']
+    if s['_target'] is None:
+      raise n.error('missing transmission target for actuator')
+    act.trntype = trn
+    trnid = [-1, -1]
+    attr = s['_target_attr']
+    if trn == TRN_SLIDERCRANK:
+      if not s.get('slidersite'):
+        raise n.error('missing base site for slider-crank', 'slidersite')
+      trnid[1] = ctx.lookup('site', s['slidersite'], n, 'slidersite').id
+      if s['cranklength'] <= 0:
+        raise n.error('crank length must be positive in actuator', 'cranklength')
+    if trn == TRN_SITE and s.get('refsite'):
+      trnid[1] = ctx.lookup('site', s['refsite'], n, 'refsite').id
+    target = ctx.lookup(kinds[trn], s['_target'], n, attr)
+    trnid[0] = target.id
+    act.trnid = trnid
+    act.target = target
+
+    # inherit range from the target (position-like actuators)
+    gainprm, biasprm = list(s['gainprm']), list(s['biasprm'])
+    ctrlrange, actrange = list(s['ctrlrange']), list(s['actrange'])
+    inheritrange = s.get('inheritrange', 0.0) or 0.0
+    if (s['gaintype'] == GAIN_FIXED and s['biastype'] == BIAS_AFFINE and
+        gainprm[0] == -biasprm[1] and inheritrange > 0):
+      if s['dyntype'] in (DYN_NONE, DYN_FILTEREXACT):
+        rng = ctrlrange
+      elif s['dyntype'] == DYN_INTEGRATOR:
+        rng = actrange
+      else:
+        raise n.error('inheritrange only available for position and intvelocity actuators',
+                      'inheritrange')
+      if trn == TRN_JOINT:
+        if target.type not in (bt.HINGE, bt.SLIDE):
+          raise n.error('inheritrange can only be used with hinge and slide joints',
+                        'inheritrange')
+        trange = target.range
+      elif trn == TRN_TENDON:
+        trange = target.spec['range']
+      else:
+        raise n.error('inheritrange can only be used with joint and tendon transmission',
+                      'inheritrange')
+      if trange[0] == trange[1]:
+        raise n.error(f"inheritrange used but target '{s['_target']}' has no range defined",
+                      'inheritrange')
+      mean = 0.5 * (trange[1] + trange[0])
+      radius = 0.5 * (trange[1] - trange[0]) * inheritrange
+      rng[0] = mean - radius
+      rng[1] = mean + radius
+
+    # limits
+    for pre, rng in (('force', s['forcerange']), ('ctrl', ctrlrange), ('act', actrange)):
+      lim = s[pre + 'limited']
+      if lim == bt.LIM_AUTO:
+        bt.check_limited(act, ctx.autolimits, 'actuator', pre, lim, rng)
+    act.forcelimited = bt.islimited(s['forcelimited'], s['forcerange'])
+    act.ctrllimited = bt.islimited(s['ctrllimited'], ctrlrange)
+    act.actlimited = bt.islimited(s['actlimited'], actrange)
+    if act.forcelimited and s['forcerange'][0] >= s['forcerange'][1]:
+      raise n.error('invalid force range for actuator', 'forcerange')
+    if act.ctrllimited and ctrlrange[0] >= ctrlrange[1]:
+      raise n.error('invalid control range for actuator', 'ctrlrange')
+    if act.actlimited and actrange[0] >= actrange[1]:
+      raise n.error('invalid actrange for actuator', 'actrange')
+    if act.actlimited and s['dyntype'] == DYN_NONE:
+      raise n.error("actrange specified but dyntype is 'none' in actuator", 'actrange')
+    act.ctrlrange, act.actrange = ctrlrange, actrange
+
+    # activation dimension
+    actdim = s['actdim']
+    if actdim > 1 and s['dyntype'] != 7:
+      raise n.error("actdim > 1 is only allowed for dyntype 'user' in actuator", 'actdim')
+    if actdim == 1 and s['dyntype'] == DYN_NONE:
+      raise n.error('invalid actdim 1 in stateless actuator', 'actdim')
+    if actdim == 0 and s['dyntype'] != DYN_NONE:
+      raise n.error('invalid actdim 0 in stateful actuator', 'actdim')
+    if actdim < 0:
+      actdim = int(s['dyntype'] != DYN_NONE)
+    act.actdim = actdim
+
+    # muscle parameters
+    for prm, used in ((gainprm, s['gaintype'] == GAIN_MUSCLE),
+                      (biasprm, s['biastype'] == BIAS_MUSCLE)):
+      if not used:
+        continue
+      if prm[0] >= prm[1]:
+        raise n.error('range[0]<range[1] required in muscle', 'range')
+      if prm[4] >= 1 or prm[5] <= 1:
+        raise n.error('lmin<1<lmax required in muscle', 'lmin')
+      if prm[3] <= 0 or prm[6] <= 0 or prm[7] <= 0 or prm[8] <= 0:
+        raise n.error('positive scale, vmax, fpmax, fvmax required in muscle')
+
+    # input signature (general actuators with an explicit input)
+    spec_in = s['_ctrlspec']
+    if n.tag == 'general' and 'input' in n.attrs and s['gaintype'] in (GAIN_FIXED, GAIN_AFFINE):
+      if spec_in not in (INPUT_POS, INPUT_VEL, INPUT_PRESSURE):
+        raise n.error("fixed and affine gains take one input, 'pos', 'vel' or 'pressure'",
+                      'input')
+    if s['dyntype'] > 4 or s['gaintype'] > 2 or s['biastype'] > 2:
+      raise n.error('dcmotor, pid, so3 and user actuator types are not supported yet',
+                    cls=ctx.Unsupported)
+    act.ctrlspec = spec_in
+    act.gainprm, act.biasprm = gainprm, biasprm
+
+
+def arrays(ctx, lists, sizes, arrays):
+  """Actuator arrays (CopyObjects), jnt/tendon_actuatorid and nJmom."""
+  from engine.compiler.build import _arr
+  acts = lists['actuator']
+  nu = len(acts)
+  actadr, adr = [], 0
+  for a in acts:
+    actadr.append(adr if a.actdim else -1)
+    adr += a.actdim
+  sizes.update(nu=nu, na=adr, nout=nu)
+  s = [a.spec for a in acts]
+  _arr(arrays, 'actuator_trntype', [a.trntype for a in acts])
+  _arr(arrays, 'actuator_dyntype', [x['dyntype'] for x in s])
+  _arr(arrays, 'actuator_gaintype', [x['gaintype'] for x in s])
+  _arr(arrays, 'actuator_biastype', [x['biastype'] for x in s])
+  _arr(arrays, 'actuator_ctrladr', list(range(nu)))
+  _arr(arrays, 'actuator_ctrlnum', [1] * nu)
+  _arr(arrays, 'actuator_ctrlspec', [a.ctrlspec for a in acts])
+  _arr(arrays, 'actuator_outadr', list(range(nu)))
+  _arr(arrays, 'actuator_outnum', [1] * nu)
+  _arr(arrays, 'actuator_actadr', actadr)
+  _arr(arrays, 'actuator_actnum', [a.actdim for a in acts])
+  _arr(arrays, 'actuator_trnid', [a.trnid for a in acts], (nu, 2))
+  _arr(arrays, 'actuator_cranklength', [x['cranklength'] for x in s])
+  _arr(arrays, 'actuator_dynprm', [x['dynprm'] for x in s], (nu, 10))
+  _arr(arrays, 'actuator_gainprm', [a.gainprm for a in acts], (nu, 10))
+  _arr(arrays, 'actuator_biasprm', [a.biasprm for a in acts], (nu, 10))
+  _arr(arrays, 'actuator_actlimited', [a.actlimited for a in acts])
+  _arr(arrays, 'actuator_actrange', [a.actrange for a in acts], (nu, 2))
+  _arr(arrays, 'actuator_actearly', [bool(x['actearly']) for x in s])
+  _arr(arrays, 'actuator_history', [(0, 0)] * nu, (nu, 2))
+  _arr(arrays, 'actuator_historyadr', [-1] * nu)
+  _arr(arrays, 'actuator_delay', [0.0] * nu)
+  _arr(arrays, 'actuator_damping', [x['damping'][0] for x in s])
+  _arr(arrays, 'actuator_dampingpoly', [x['damping'][1:3] for x in s], (nu, 2))
+  _arr(arrays, 'actuator_armature', [x['armature'] for x in s])
+  _arr(arrays, 'actuator_group', [x['group'] for x in s])
+  _arr(arrays, 'actuator_user', [a.user for a in acts], (nu, ctx.nuser['actuator']))
+  _arr(arrays, 'actuator_plugin', [-1] * nu)
+  _arr(arrays, 'actuator_forcelimited', [a.forcelimited for a in acts])
+  _arr(arrays, 'actuator_forcerange', [x['forcerange'] for x in s], (nu, 2))
+  _arr(arrays, 'actuator_ctrllimited', [a.ctrllimited for a in acts])
+  _arr(arrays, 'actuator_ctrlrange', [a.ctrlrange for a in acts], (nu, 2))
+  _arr(arrays, 'actuator_gear', [x['gear'] for x in s], (nu, 6))
+  _arr(arrays, 'actuator_acc0', [0.0] * nu)
+  _arr(arrays, 'actuator_length0', [0.0] * nu)
+  _arr(arrays, 'actuator_lengthrange', [x['lengthrange'] for x in s], (nu, 2))
+
+  # joint/tendon -> actuator with damping or armature (-2: more than one)
+  jid = [-1] * sizes['njnt']
+  tid = [-1] * sizes['ntendon']
+  for i, a in enumerate(acts):
+    x = a.spec
+    if not (x['damping'][0] or x['damping'][1] or x['damping'][2] or x['armature']):
+      continue
+    if a.trntype in (TRN_JOINT, TRN_JOINTINPARENT):
+      tgt = jid
+    elif a.trntype == TRN_TENDON:
+      tgt = tid
+    else:
+      continue
+    k = a.trnid[0]
+    tgt[k] = i if tgt[k] == -1 else -2
+  _arr(arrays, 'jnt_actuatorid', jid)
+  _arr(arrays, 'tendon_actuatorid', tid)
+
+  # nonzeros of the actuator moment matrix
+  nv = sizes['nv']
+  njmom = 0
+  for a in acts:
+    if a.trntype in (TRN_JOINT, TRN_JOINTINPARENT):
+      njmom += a.target.nv
+    elif a.trntype == TRN_TENDON:
+      njmom += int(arrays['ten_J_rownnz'][a.trnid[0]])
+    else:
+      njmom += nv
+  sizes['nJmom'] = njmom

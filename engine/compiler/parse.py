@@ -1,0 +1,263 @@
+"""MJCF text -> a validated tree of typed elements (Node), with <include> expanded.
+
+lxml parses the text with line numbers; every element is checked against the schema (allowed
+child, cardinality, known attribute, required attributes, mutually exclusive attributes) and its
+attributes are converted to typed values. Every error names the element, attribute, line and
+(for included files) the file, like MuJoCo's "XML Error" messages.
+
+Partial arrays (e.g. friction="0.5" for a 3-vector) are kept as given; defaults.py completes
+them from the default class, as MuJoCo reads them over the class values.
+"""
+
+import dataclasses
+import math
+import os
+
+from lxml import etree
+
+from engine.compiler import schema
+from engine.errors import CompileError
+
+
+@dataclasses.dataclass(eq=False)
+class Node:
+  """One parsed MJCF element.
+
+  Attributes:
+    key: schema key of the element (see schema.ELEMENTS).
+    attrs: attributes given in the XML, converted (scalars, tuples, ints, strings).
+    children: child Nodes in document order (includes expanded).
+    line: line number in its file.
+    file: file the element came from (None for the main string model).
+    parent: enclosing Node (None for the root).
+  """
+  key: str
+  attrs: dict
+  children: list
+  line: int | None
+  file: str | None
+  parent: "Node | None" = None
+
+  @property
+  def spec(self):
+    return schema.ELEMENTS[self.key]
+
+  @property
+  def tag(self):
+    return self.spec.tag
+
+  def error(self, msg, attribute=None, cls=CompileError):
+    """An exception located at this element."""
+    return cls(msg, file=self.file, line=self.line, element=self.tag, attribute=attribute)
+
+  def find(self, tag):
+    """Children with the given tag."""
+    return [c for c in self.children if c.tag == tag]
+
+
+class _Reader:
+  """Reads included files from the asset dict, then from disk relative to the model dir."""
+
+  def __init__(self, assets, model_dir):
+    self.assets = assets or {}
+    self.model_dir = model_dir
+    self.included = set()
+
+  def read(self, name, node_line, node_file):
+    if name in self.included:
+      raise CompileError(f"file '{name}' already included", file=node_file, line=node_line,
+                         element='include', attribute='file')
+    self.included.add(name)
+    if name in self.assets:
+      data = self.assets[name]
+      return data.encode() if isinstance(data, str) else bytes(data)
+    path = name if os.path.isabs(name) else os.path.join(self.model_dir or '.', name)
+    try:
+      with open(path, 'rb') as f:
+        return f.read()
+    except OSError as e:
+      raise CompileError(f"could not read include file '{name}': {e.strerror}",
+                         file=node_file, line=node_line, element='include',
+                         attribute='file') from None
+
+
+def _xml_root(data, file):
+  """Parses bytes/str with lxml; malformed XML raises CompileError with the line."""
+  if isinstance(data, str):
+    data = data.encode()
+  parser = etree.XMLParser(remove_comments=True, remove_pis=True, resolve_entities=False,
+                           huge_tree=True)
+  try:
+    return etree.fromstring(data, parser)
+  except etree.XMLSyntaxError as e:
+    line = e.lineno if e.lineno else None
+    raise CompileError(f'malformed XML: {e.msg}', file=file, line=line) from None
+
+
+def _number_list(node_tag, attr, text, line, file, kind):
+  """Splits and converts a list of numbers."""
+  words = text.split()
+  out = []
+  for w in words:
+    try:
+      if kind == 'int':
+        v = int(w)
+      else:
+        v = float(w)
+        if math.isnan(v):
+          raise ValueError
+    except ValueError:
+      kindname = 'integer' if kind == 'int' else 'number'
+      raise CompileError(f"invalid {kindname} '{w}' in value '{text}'", file=file, line=line,
+                         element=node_tag, attribute=attr.name) from None
+    out.append(v)
+  return out
+
+
+def convert_attr(tag, attr, text, line=None, file=None):
+  """Converts one attribute string to its typed value per the schema (public for mjcf/)."""
+  def err(msg):
+    return CompileError(msg, file=file, line=line, element=tag, attribute=attr.name)
+
+  kind = attr.kind
+  if kind in ('real', 'int'):
+    vals = _number_list(tag, attr, text, line, file, kind)
+    if attr.nmin is None:
+      if len(vals) != 1:
+        raise err(f"expected one value, got '{text}'")
+      return vals[0]
+    if attr.nmax != -1 and len(vals) > attr.nmax:
+      raise err(f"too many values in '{text}' (at most {attr.nmax})")
+    if len(vals) < max(attr.nmin, 1) and not (attr.nmax == -1 and attr.nmin == 0):
+      if attr.nmin == attr.nmax:
+        raise err(f"expected {attr.nmin} values, got {len(vals)} in '{text}'")
+      raise err(f"expected at least {max(attr.nmin, 1)} values, got {len(vals)} in '{text}'")
+    return tuple(vals)
+  if kind in ('bool', 'kw'):
+    word = text.strip()
+    if word not in attr.keywords:
+      allowed = ', '.join(sorted(set(attr.keywords)))
+      raise err(f"invalid keyword '{text}' (allowed: {allowed})")
+    return attr.keywords[word]
+  if kind == 'flags':
+    val = 0
+    words = text.split()
+    if not words:
+      raise err('empty keyword list')
+    for word in words:
+      if word not in attr.keywords:
+        allowed = ', '.join(sorted(set(attr.keywords)))
+        raise err(f"invalid keyword '{word}' (allowed: {allowed})")
+      val |= attr.keywords[word]
+    return val
+  return text
+
+
+class _Builder:
+  """Walks the lxml tree, expands includes, validates and converts into Nodes."""
+
+  def __init__(self, reader):
+    self.reader = reader
+
+  def element(self, xml, key, parent, file):
+    spec = schema.ELEMENTS[key]
+    line = xml.sourceline
+    node = Node(key, {}, [], line, file, parent)
+
+    # attributes
+    for name, text in xml.attrib.items():
+      attr = spec.attrs.get(name)
+      if attr is None:
+        raise CompileError(f"unrecognized attribute '{name}'", file=file, line=line,
+                           element=spec.tag, attribute=name)
+      node.attrs[name] = convert_attr(spec.tag, attr, text, line, file)
+    for attr in spec.attrs.values():
+      if attr.required and attr.name not in node.attrs:
+        raise CompileError(f"required attribute '{attr.name}' missing", file=file, line=line,
+                           element=spec.tag, attribute=attr.name)
+    for group in spec.exclusive:
+      given = [a for a in group if a in node.attrs]
+      if len(given) > 1:
+        raise CompileError(f"attributes {', '.join(given)} cannot be used together",
+                           file=file, line=line, element=spec.tag, attribute=given[1])
+
+    # children
+    self.children(xml, node, file)
+    counts = {}
+    for c in node.children:
+      counts[c.tag] = counts.get(c.tag, 0) + 1
+    for tag, n in counts.items():
+      if n > 1 and spec.children[tag][1] == '?':
+        raise CompileError(f"unique element '{tag}' found {n} times", file=file, line=line,
+                           element=spec.tag)
+    return node
+
+  def children(self, xml, node, file):
+    spec = node.spec
+    for c in xml:
+      if not isinstance(c.tag, str):
+        continue
+      tag = c.tag
+      if tag == 'include':
+        self.include(c, node, file)
+        continue
+      found = spec.children.get(tag)
+      if found is None:
+        raise CompileError(f"unrecognized element '{tag}' inside '{spec.tag}'", file=file,
+                           line=c.sourceline, element=tag)
+      node.children.append(self.element(c, found[0], node, file))
+
+  def include(self, xml, node, file):
+    line = xml.sourceline
+    for name in xml.attrib:
+      if name != 'file':
+        raise CompileError(f"unrecognized attribute '{name}'", file=file, line=line,
+                           element='include', attribute=name)
+    if 'file' not in xml.attrib:
+      raise CompileError("required attribute 'file' missing", file=file, line=line,
+                         element='include', attribute='file')
+    if any(isinstance(c.tag, str) for c in xml):
+      raise CompileError('include element cannot have children', file=file, line=line,
+                         element='include')
+    name = xml.attrib['file']
+    data = self.reader.read(name, line, file)
+    root = _xml_root(data, name)
+    if not any(isinstance(c.tag, str) for c in root):
+      raise CompileError(f"empty include file '{name}'", file=file, line=line,
+                         element='include', attribute='file')
+    self.children(root, node, name)
+
+
+def parse(xml=None, path=None, assets=None):
+  """Parses MJCF into a validated Node tree.
+
+  Args:
+    xml: model text (str or bytes); or None to read `path`.
+    path: model file; its directory resolves includes and asset files.
+    assets: {file name: bytes} searched before the disk.
+
+  Returns:
+    (root Node, model directory or None).
+  """
+  if (xml is None) == (path is None):
+    raise ValueError('give exactly one of xml or path')
+  model_dir = None
+  file = None
+  if path is not None:
+    path = os.fspath(path)
+    model_dir = os.path.dirname(os.path.abspath(path))
+    file = os.path.basename(path)
+    if assets and file in assets:
+      xml = assets[file]
+    else:
+      try:
+        with open(path, 'rb') as f:
+          xml = f.read()
+      except OSError as e:
+        raise CompileError(f"could not read model file '{path}': {e.strerror}") from None
+  root = _xml_root(xml, file)
+  if root.tag != schema.ROOT:
+    raise CompileError(f"root element must be 'mujoco', got '{root.tag}'", file=file,
+                       line=root.sourceline, element=root.tag)
+  builder = _Builder(_Reader(assets, model_dir))
+  return builder.element(root, schema.ROOT, None, file), model_dir
