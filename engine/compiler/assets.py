@@ -14,7 +14,7 @@ Plain Python + numpy + pillow (ports of mjCHField and mjCTexture, user_objects.c
   as MuJoCo always does at compile time (file and inline elevation alike; constant data becomes
   0). Values are computed in float32 like m.hfield_data, returned as float64.
 - Textures: `load_texture_png(data, nchannel=3) -> (width, height, nchannel, uint8 (h*w*nc,))`,
-  `load_texture_custom(data)`, `flip_texture(...)`, `builtin_texture(type, builtin, rgb1, rgb2,
+  `load_texture_file(data, filename, nchannel, hflip, vflip)`, `flip_texture(...)`, `builtin_texture(type, builtin, rgb1, rgb2,
   mark, markrgb, random, width, height, nchannel=3) -> (width, height, uint8)` (byte-exact with
   m.tex_data), and cube/skybox assembly from one image (`cube_texture_from_grid`) or six
   (`cube_texture_from_faces`).
@@ -236,44 +236,25 @@ def load_texture_png(data: bytes, nchannel: int = 3):
   return w, h, nchannel, img.reshape(-1)
 
 
-def load_texture_custom(data: bytes):
-  """MuJoCo's binary texture format: int32 width, int32 height, then RGB bytes.
-
-  Returns:
-    (width, height, 3, data uint8).
-  """
-  if len(data) < 8:
-    raise ValueError("texture file is empty or has no header")
-  w, h = struct.unpack_from("<2i", data, 0)
-  if w < 1 or h < 1:
-    raise ValueError("Non-PNG texture, assuming custom binary file format,\n"
-                     "non-positive texture dimensions")
-  if len(data) != 8 + w * h * 3:
-    raise ValueError("Non-PNG texture, assuming custom binary file format,\nunexpected file size")
-  return w, h, 3, np.frombuffer(data, dtype=np.uint8, offset=8).copy()
-
-
 def load_texture_file(data: bytes, filename: str, nchannel: int = 3, hflip=False, vflip=False):
-  """A texture image from file bytes: PNG by extension, else MuJoCo's custom format; flipped.
+  """A texture image from file bytes (PNG, or KTX passed through as raw bytes), flipped.
+
+  MuJoCo 3.17 rejects other formats (its former custom binary texture format included).
 
   Returns:
     (width, height, nchannel, data uint8, is_srgb).
   """
-  if filename.lower().endswith(".png"):
+  name = filename.lower()
+  if name.endswith(".png"):
     img, srgb = _png_to_array(data, nchannel)
     h, w = img.shape[:2]
-    out = img.reshape(-1)
-  elif filename.lower().endswith(".ktx"):
+    out = flip_texture(img.reshape(-1), w, h, nchannel, hflip, vflip)
+    return w, h, nchannel, out, srgb
+  if name.endswith(".ktx"):
     if hflip or vflip:
       raise ValueError("cannot flip KTX textures")
     return len(data), 1, nchannel, np.frombuffer(data, dtype=np.uint8).copy(), False
-  else:
-    w, h, nc, out = load_texture_custom(data)
-    srgb = False
-    if nc != nchannel:
-      raise ValueError("custom texture files have 3 channels")
-  out = flip_texture(out, w, h, nchannel, hflip, vflip)
-  return w, h, nchannel, out, srgb
+  raise ValueError(f"unsupported content type for texture file '{filename}'")
 
 
 def flip_texture(data, width, height, nchannel, hflip=False, vflip=False):
