@@ -13,11 +13,14 @@ Plain Python + numpy + pillow (ports of mjCHField and mjCTexture, user_objects.c
   (int32 nrow, int32 ncol, float32 data row-major); `normalize_hfield(elevation)` scales to [0, 1]
   as MuJoCo always does at compile time (file and inline elevation alike; constant data becomes
   0). Values are computed in float32 like m.hfield_data, returned as float64.
+  `hfield_from_elevation(nrow, ncol, elevation)` gives m.hfield_data for inline elevation (rows
+  reversed like an image, then normalized).
 - Textures: `load_texture_png(data, nchannel=3) -> (width, height, nchannel, uint8 (h*w*nc,))`,
-  `load_texture_file(data, filename, nchannel, hflip, vflip)`, `flip_texture(...)`, `builtin_texture(type, builtin, rgb1, rgb2,
-  mark, markrgb, random, width, height, nchannel=3) -> (width, height, uint8)` (byte-exact with
-  m.tex_data), and cube/skybox assembly from one image (`cube_texture_from_grid`) or six
-  (`cube_texture_from_faces`).
+  `load_texture_file(data, filename, nchannel, hflip, vflip)` (also returns is_srgb, which sets
+  tex_colorspace when the texture's colorspace is auto), `flip_texture(...)`,
+  `builtin_texture(type, builtin, rgb1, rgb2, mark, markrgb, random, width, height, nchannel=3)
+  -> (width, height, uint8)` (byte-exact with m.tex_data), and cube/skybox assembly from one
+  image (`cube_texture_from_grid`) or six (`cube_texture_from_faces`).
 """
 
 import io

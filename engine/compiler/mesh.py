@@ -11,7 +11,8 @@ Plain Python + numpy; nothing here is jitted. The compiler (build.py) calls:
   form (face may be empty: the convex hull then supplies the faces).
 - `convex_hull(vert, maxhullvert=-1) -> face (k,3) int32`: our own 3-D quickhull, outward
   triangles indexing `vert`; only extreme points become hull vertices (like qhull's triangulated
-  output); raises ValueError for degenerate (coplanar) input.
+  output); raises ValueError for degenerate (coplanar) input. `make_graph(hull_face)` packs it
+  in m.mesh_graph's layout, `hull_extrema(vert, graph)` gives m.mesh_extrema.
 - `process_mesh(vert, face, scale, inertia, refpos, refquat, maxhullvert, needhull, ...) ->
   MeshInfo`: MuJoCo's mesh compilation (mjCMesh::Process): reference transform and scale, volume,
   centroid and inertia ("legacy", "exact", "convex", "shell"), then translate the vertices to the
@@ -88,6 +89,7 @@ class MeshInfo:
     aamm: (6,) mesh-frame bounding box (xmin, ymin, zmin, xmax, ymax, zmax)
     hull_face: (nhullface, 3) int32 outward hull triangles, or None
     graph: int32 hull graph in m.mesh_graph layout, or None
+    extrema: (27,) int32 extreme hull vertices per direction (m.mesh_extrema), see hull_extrema
   """
   vert: np.ndarray
   face: np.ndarray
@@ -105,6 +107,7 @@ class MeshInfo:
   aamm: np.ndarray
   hull_face: np.ndarray | None
   graph: np.ndarray | None
+  extrema: np.ndarray
 
   @property
   def volume_ref(self) -> float:
@@ -812,6 +815,26 @@ def make_graph(hull_face) -> np.ndarray:
   return np.array(graph, dtype=np.int32)
 
 
+def hull_extrema(vert, graph) -> np.ndarray:
+  """Extreme hull vertices along 27 directions (m.mesh_extrema), as local graph vertex ids.
+
+  Entry 9*(dx+1) + 3*(dy+1) + (dz+1) holds the hull vertex maximizing dot(v, (dx, dy, dz)) for
+  dx, dy, dz in {-1, 0, 1}; ties go to the lowest local id (the zero direction gives 0). All
+  zeros without a hull, as MuJoCo.
+  """
+  out = np.zeros(27, dtype=np.int32)
+  if graph is None:
+    return out
+  nv = int(graph[0])
+  gid = np.asarray(graph[2 + nv:2 + 2 * nv], dtype=np.int64)
+  pts = np.asarray(vert, dtype=np.float64)[gid]
+  dirs = np.array([(dx, dy, dz) for dx in (-1, 0, 1) for dy in (-1, 0, 1) for dz in (-1, 0, 1)],
+                  dtype=np.float64)
+  out[:] = np.argmax(pts @ dirs.T, axis=0)
+  out[13] = 0
+  return out
+
+
 # ---------------------------------------------------------------------------------- processing
 
 
@@ -1065,7 +1088,8 @@ def process_mesh(vert, face, scale=(1.0, 1.0, 1.0), inertia="legacy", refpos=Non
     texcoord=None if texcoord is None else np.asarray(texcoord, dtype=np.float32),
     facetexcoord=None if facetexcoord is None else np.asarray(facetexcoord, dtype=np.int32),
     pos=np.asarray(com, dtype=np.float64), quat=quat, scale=scale, inertia_type=inertia,
-    volume=volume, surface=surface, boxsz=boxsz, aamm=aamm, hull_face=hull_face, graph=graph)
+    volume=volume, surface=surface, boxsz=boxsz, aamm=aamm, hull_face=hull_face, graph=graph,
+    extrema=hull_extrema(v, graph))
 
 
 def _transform_normals(nrm, rmat_t, scale):

@@ -532,3 +532,24 @@ def test_eig3_matches_mju_eig3():
     r = np.array(M._quat2mat(list(ours_q)))
     np.testing.assert_allclose(r.T @ a @ r, np.diag(ours_ev), atol=1e-13 * np.abs(a).max())
   assert math.isclose(M.eig3(np.diag([1.0, 3.0, 2.0]))[0][0], 3.0)
+
+
+def test_extrema_match_mujoco():
+  rng = np.random.default_rng(0)
+  p = rng.normal(size=(60, 3))
+  s = " ".join("%.9g" % x for x in p.ravel())
+  m = _mj(f'vertex="{s}"')
+  vert, face = M.mesh_from_arrays(s.split())
+  info = M.process_mesh(vert, face)
+  mj_nv = m.mesh_graph[0]
+  mj_gid = m.mesh_graph[2 + mj_nv:2 + 2 * mj_nv]
+  nv = info.graph[0]
+  gid = info.graph[2 + nv:2 + 2 * nv]
+  # local ids differ (qhull's vertex order vs ours); the mesh vertices they name agree
+  ext = gid[info.extrema]
+  ref = mj_gid[m.mesh_extrema[0]]
+  ext[13] = ref[13] = 0  # zero direction: any vertex
+  np.testing.assert_array_equal(ext, ref)
+  # no hull: zeros
+  v, f = _tetra()
+  assert not M.process_mesh(v, f).extrema.any()
