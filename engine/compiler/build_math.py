@@ -5,11 +5,37 @@ arithmetic is much faster than numpy calls. Operation order follows MuJoCo so co
 match to the last bits in the common cases.
 """
 
+import ctypes
+import ctypes.util
 import math
+
+import numpy as np
 
 mjPI = math.pi
 mjEPS = 1e-14
 mjMINVAL = 1e-15
+
+
+def _load_atan2f():
+  """The C library's atan2f (MuJoCo computes camera fovy in float with it), or None."""
+  try:
+    libm = ctypes.CDLL(ctypes.util.find_library('m') or 'libm.so.6')
+    fn = libm.atan2f
+  except (OSError, AttributeError):
+    return None
+  fn.restype = ctypes.c_float
+  fn.argtypes = [ctypes.c_float, ctypes.c_float]
+  return fn
+
+
+_ATAN2F = _load_atan2f()
+
+
+def atan2f(y, x):
+  """Single-precision atan2 as C's atan2f (numpy's float32 arctan2 if libm is unavailable)."""
+  if _ATAN2F is not None:
+    return np.float32(_ATAN2F(y, x))
+  return np.arctan2(np.float32(y), np.float32(x))
 
 
 def normvec(vec):

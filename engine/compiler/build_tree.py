@@ -579,7 +579,8 @@ def compile_camera(ctx, c):
                  f32(focalpixel[1]) / dens[1] + f32(focal[1]),
                  f32(principalpixel[0]) / dens[0] + f32(principal[0]),
                  f32(principalpixel[1]) / dens[1] + f32(principal[1])]
-    fovy = math.atan2(float(sensor[1]) / 2, float(intrinsic[1])) * 360.0 / mjPI
+    # float arithmetic as MuJoCo (std::atan2 of two floats)
+    fovy = float(bm.atan2f(sensor[1] / f32(2), intrinsic[1])) * 360.0 / mjPI
   else:
     znear = f32(ctx.vis['map']['znear'])
     intrinsic[0] = intrinsic[1] = znear
@@ -616,7 +617,7 @@ def compile_body(ctx, b):
   if bid == 0:
     b.quat = [1.0, 0.0, 0.0, 0.0]
   for c in b.children:
-    c.weldid = c.id if c.joints else b.weldid
+    c.weldid = c.id if (c.joints or c.mocap) else b.weldid
 
   # orientation of the body and of its inertial frame
   if bid:
@@ -802,7 +803,7 @@ def fuse_static(ctx, lists, referenced):
     lists.update(new)
     bodies = lists['body']
     for c in par.children:
-      c.weldid = c.id if c.joints else par.weldid
+      c.weldid = c.id if (c.joints or c.mocap) else par.weldid
     par.contype = par.conaffinity = 0
     par.margin = 0.0
     for g in par.geoms:

@@ -1,18 +1,18 @@
 """Mass and inertia: primitive geoms (solid and shell), principal axes, body inertia from geoms.
 
 Ports of mjCGeom::GetVolume / SetInertia, mjCBody::InertiaFromGeom / AccumulateInertia
-(user_objects.cc), mjuu_eig3 / mjuu_fullInertia / mjuu_globalinertia / mjuu_offcenter
+(user_objects.cc), mjuu_fullInertia / mjuu_globalinertia / mjuu_offcenter
 (user_util.cc) and mj_setTotalmass (engine_util_misc.c). Plain Python on small lists.
 """
 
 import math
 
 from engine.compiler import build_math as bm
+from engine.compiler import mesh
 
 mjPI = math.pi
 mjEPS = 1e-14
 mjMINVAL = 1e-15
-_EIG_EPS = 1e-12
 
 # mjtGeom
 PLANE, HFIELD, SPHERE, CAPSULE, ELLIPSOID, CYLINDER, BOX, MESH, SDF = range(9)
@@ -149,71 +149,19 @@ def geom_inertia(gtype, size, mass, shell):
   return [0.0, 0.0, 0.0]
 
 
-def eig3(mat):
-  """Port of mjuu_eig3: eigen-decomposition of a symmetric 3x3 matrix by Jacobi rotations.
-
-  Returns (eigval [3] in decreasing order, quat [4] whose rotation matrix has the eigenvectors
-  as columns).
-  """
-  quat = [1.0, 0.0, 0.0, 0.0]
-  eigval = [0.0, 0.0, 0.0]
-  for _ in range(500):
-    eigvec = bm.quat2mat(quat)
-    tmp = bm.mulmat(bm.transpose(eigvec), mat)
-    d = bm.mulmat(tmp, eigvec)
-    eigval = [d[0], d[4], d[8]]
-
-    # largest off-diagonal element
-    if abs(d[1]) > abs(d[2]) and abs(d[1]) > abs(d[5]):
-      rk, ck, rotk = 0, 1, 2
-    elif abs(d[2]) > abs(d[5]):
-      rk, ck, rotk = 0, 2, 1
-    else:
-      rk, ck, rotk = 1, 2, 0
-    if abs(d[3 * rk + ck]) < _EIG_EPS:
-      break
-
-    # 2x2 symmetric Schur decomposition
-    tau = (d[4 * ck] - d[4 * rk]) / (2 * d[3 * rk + ck])
-    if tau >= 0:
-      t = 1.0 / (tau + math.sqrt(1 + tau * tau))
-    else:
-      t = -1.0 / (-tau + math.sqrt(1 + tau * tau))
-    c = 1.0 / math.sqrt(1 + t * t)
-    if c > 1.0 - _EIG_EPS:
-      break
-
-    # rotation as quaternion, accumulate
-    q = [0.0, 0.0, 0.0, 0.0]
-    q[rotk + 1] = -math.sqrt(0.5 - 0.5 * c) if tau >= 0 else math.sqrt(0.5 - 0.5 * c)
-    if rotk == 1:
-      q[rotk + 1] = -q[rotk + 1]
-    q[0] = math.sqrt(1.0 - q[rotk + 1] * q[rotk + 1])
-    bm.normvec(q)
-    quat = bm.mulquat(quat, q)
-    bm.normvec(quat)
-
-  # sort eigenvalues in decreasing order (bubblesort 0, 1, 0)
-  for j in range(3):
-    j1 = j % 2
-    if eigval[j1] + _EIG_EPS < eigval[j1 + 1]:
-      eigval[j1], eigval[j1 + 1] = eigval[j1 + 1], eigval[j1]
-      q = [0.707106781186548, 0.0, 0.0, 0.0]
-      q[(j1 + 2) % 3 + 1] = q[0]
-      quat = bm.mulquat(quat, q)
-      bm.normvec(quat)
-  return eigval, quat
-
-
 def full_inertia(full):
   """Port of mjuu_fullInertia: (iquat, diagonal inertia) of a full inertia (xx yy zz xy xz yz).
 
+  The principal axes come from mesh.eig3, our port of MuJoCo 3.17's mju_eig3.
+
   Returns (quat, inertia, error message or None).
   """
-  mat = [full[0], full[3], full[4],
-         full[3], full[1], full[5],
-         full[4], full[5], full[2]]
-  eigval, quat = eig3(mat)
+  mat = [[full[0], full[3], full[4]],
+         [full[3], full[1], full[5]],
+         [full[4], full[5], full[2]]]
+  eigval, quat = mesh.eig3(mat)
+  eigval = [float(v) for v in eigval]
+  quat = [float(v) for v in quat]
   if eigval[2] < mjEPS:
     return quat, eigval, 'inertia must have positive eigenvalues'
   return quat, eigval, None

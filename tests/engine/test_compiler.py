@@ -90,6 +90,17 @@ def compare(xml=None, path=None, assets=None, atol=1e-12):
     ref = getattr(mjm.opt, name)
     if not np.allclose(value, ref, rtol=0, atol=1e-15):
       errors.append(f'opt.{name}: ours {value}, mujoco {ref}')
+  for sub, values in c.vis.items():
+    ref = getattr(mjm.vis, 'global_' if sub == 'global' else sub)
+    for name, value in values.items():
+      r = np.asarray(getattr(ref, name))
+      if r.size != np.size(value):
+        continue  # bindings bug: some MjVisual.rgba entries read back empty
+      if not np.allclose(np.float32(value), r, rtol=0, atol=0):
+        errors.append(f'vis.{sub}.{name}: ours {value}, mujoco {r}')
+  for name, value in c.stat_user.items():
+    if not np.allclose(value, getattr(mjm.stat, name), rtol=0, atol=1e-15):
+      errors.append(f'stat.{name}: ours {value}, mujoco {getattr(mjm.stat, name)}')
   assert not errors, '\n'.join(errors)
   return mjm, c
 
