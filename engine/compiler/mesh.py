@@ -32,7 +32,9 @@ collide (contype or conaffinity nonzero), when inertia="convex", or when the mes
 the caller passes `needhull=True` in those cases.
 """
 
+import collections
 import dataclasses
+import hashlib
 import math
 import struct
 
@@ -469,6 +471,10 @@ def _decode_obj(data: bytes, filename: str) -> MeshData:
   if normals:
     normal = np.array(normals, dtype=np.float32)
     facenormal = corners[:, :, 2].astype(np.int32)
+    if np.any((facenormal < 0) | (facenormal >= len(normals))):
+      raise ValueError(f"normal index out of bounds in OBJ file '{filename}'")
+  if texcoords and np.any((corners[:, :, 1] < 0) | (corners[:, :, 1] >= len(texcoords))):
+    texcoords = []  # MuJoCo discards texture coordinates when a face lacks them
   if texcoords:
     texcoord = np.array(texcoords, dtype=np.float32)
     texcoord[:, 1] = np.float32(1) - texcoord[:, 1]
@@ -742,6 +748,11 @@ def _nonextreme(pts, faces):
   return vid[start][bad].tolist()
 
 
+# hulls of recently compiled meshes (composer recompiles the same models every episode)
+_HULL_CACHE = collections.OrderedDict()
+_HULL_CACHE_SIZE = 64
+
+
 def convex_hull(vert, maxhullvert=-1):
   """Convex hull of a point set (our quickhull; MuJoCo uses qhull with option Qt).
 
@@ -751,12 +762,26 @@ def convex_hull(vert, maxhullvert=-1):
 
   Returns:
     (k, 3) int32 outward-oriented triangles indexing vert. Points lying on a hull face or edge
-    are not hull vertices.
+    are not hull vertices. Results are cached by input (the hull is the slow part of compiling
+    a large mesh).
 
   Raises:
     ValueError: fewer than 4 non-coplanar points.
   """
   pts = np.ascontiguousarray(vert, dtype=np.float64).reshape(-1, 3)
+  key = (hashlib.sha1(pts.tobytes()).digest(), len(pts), int(maxhullvert))
+  if key in _HULL_CACHE:
+    _HULL_CACHE.move_to_end(key)
+    return _HULL_CACHE[key].copy()
+  hull = _convex_hull(pts, maxhullvert)
+  _HULL_CACHE[key] = hull
+  if len(_HULL_CACHE) > _HULL_CACHE_SIZE:
+    _HULL_CACHE.popitem(last=False)
+  return hull.copy()
+
+
+def _convex_hull(pts, maxhullvert):
+  """convex_hull without the cache."""
   if len(pts) < 4:
     raise ValueError(f"convex hull needs at least 4 non-coplanar points, got {len(pts)} points")
   if not np.all(np.isfinite(pts)):
@@ -984,7 +1009,7 @@ def process_mesh(vert, face, scale=(1.0, 1.0, 1.0), inertia="legacy", refpos=Non
     raise ValueError(f"invalid mesh inertia type '{inertia}'")
   scale = np.asarray(scale, dtype=np.float64).reshape(3)
   v = np.array(vert, dtype=np.float64).reshape(-1, 3)
-  f = np.array(face, dtype=np.int32).reshape(-1, 3)
+  f = np.zeros((0, 3), np.int32) if face is None else np.array(face, np.int32).reshape(-1, 3)
   _check_faces(v, f)
 
   # flip winding when the scale mirrors the mesh
