@@ -29,7 +29,17 @@ Plain Python + numpy; nothing here is jitted. The compiler (build.py) calls:
 
 Hull requirement: MuJoCo builds the hull graph (m.mesh_graph) when a geom using the mesh can
 collide (contype or conaffinity nonzero), when inertia="convex", or when the mesh has no faces;
-the caller passes `needhull=True` in those cases.
+the caller passes `needhull=True` in those cases. A mirroring scale (negative product) flips the
+triangle winding; normals are mapped by the inverse scale. Mesh geoms with shellinertia are an
+error in MuJoCo ("inertia should be specified in the mesh asset").
+
+Precision against MuJoCo 3.17: centroid, volume, surface and inertia moments match to rounding
+(same operation order); the principal-axes rotation matches to ~1e-6 because MuJoCo's Jacobi
+iteration stops at a rounding-dependent residual (we converge fully, see eig3). Hull vertex and
+triangle counts match qhull; coplanar facets may be triangulated differently.
+
+Not implemented: mesh polygons (m.mesh_polynum/polyvert/polynormal/polymap), the face BVH
+(mesh_bvhadr/bvhnum) and octree, SDF/plugin meshes, flex/skin files (.skn).
 """
 
 import collections
