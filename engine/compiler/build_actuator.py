@@ -55,12 +55,16 @@ def read_actuator(spec, node, in_default):
   spec.setdefault('_trntype', TRN_UNDEFINED)
   spec.setdefault('_target', None)
 
-  # shortcut from an incompatible class: start the gain/bias/dynamics family from defaults
+  # shortcut over a class last written by another kind: take the gain/bias/dynamics family
+  # this kind last wrote in the class chain (or MuJoCo's defaults)
+  spec['_fam'] = dict(spec.get('_fam') or {})
   if kind != 'general':
     inherit = (spec['_kind'] in (None, kind) or
                (spec['_kind'] == 'general' and spec['gaintype'] == _SHORTCUT_GAIN[kind]))
     if not inherit:
-      spec.update(_FAMILY)
+      spec.update(spec['_fam'].get(kind, _FAMILY))
+  elif 'gaintype' in a and a['gaintype'] != spec['gaintype']:
+    spec['_ctrlspec'] = 0
 
   # attributes shared with <general>
   from engine.compiler import defaults as dmod
@@ -104,7 +108,7 @@ def read_actuator(spec, node, in_default):
     spec['_ctrlspec'] = INPUT_POS
     if kind == 'intvelocity':
       spec['dyntype'] = DYN_INTEGRATOR
-      spec['actlimited'] = bt.LIM_TRUE
+      spec['actlimited'] = bt.LIM_AUTO
       spec['_ctrlspec'] = INPUT_VEL
       if inheritrange > 0 and (spec['actrange'][0] or spec['actrange'][1]):
         err = err or 'actrange and inheritrange cannot both be defined'
@@ -152,6 +156,8 @@ def read_actuator(spec, node, in_default):
   if err:
     raise node.error(err)
   spec['_kind'] = kind
+  if kind != 'general':
+    spec['_fam'][kind] = {k: spec[k] for k in _FAMILY}
 
 
 def _set_position(spec, kp, kv, dampratio, timeconst, inheritrange):
@@ -415,14 +421,25 @@ def arrays(ctx, lists, sizes, arrays):
   _arr(arrays, 'jnt_actuatorid', jid)
   _arr(arrays, 'tendon_actuatorid', tid)
 
-  # nonzeros of the actuator moment matrix
+  # nonzeros of the actuator moment matrix (upper bound MuJoCo allocates)
+  from engine.compiler.build_tendon import _chain
   nv = sizes['nv']
+  site_body = arrays['site_bodyid']
   njmom = 0
   for a in acts:
     if a.trntype in (TRN_JOINT, TRN_JOINTINPARENT):
       njmom += a.target.nv
     elif a.trntype == TRN_TENDON:
       njmom += int(arrays['ten_J_rownnz'][a.trnid[0]])
+    elif a.trntype == TRN_SITE:
+      c1 = set(_chain(arrays, site_body[a.trnid[0]]))
+      if a.trnid[1] >= 0:
+        c1 ^= set(_chain(arrays, site_body[a.trnid[1]]))
+      njmom += len(c1)
+    elif a.trntype == TRN_SLIDERCRANK:
+      c1 = set(_chain(arrays, site_body[a.trnid[0]]))
+      c1 |= set(_chain(arrays, site_body[a.trnid[1]]))
+      njmom += len(c1)
     else:
       njmom += nv
   sizes['nJmom'] = njmom
