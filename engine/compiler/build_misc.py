@@ -78,7 +78,7 @@ def compile_equality(ctx, lists):
       kind = 'joint' if e.type == EQ_JOINT else 'tendon'
       attrs = (kind + '1', kind + '2')
       names = (a[attrs[0]], a.get(attrs[1]))
-      e.objtype = 3 if e.type == EQ_JOINT else 18
+      e.objtype = 0
       poly = a.get('polycoef', ())
       data[0:len(poly)] = poly
     obj1 = ctx.lookup(kind, names[0], n, attrs[0])

@@ -93,6 +93,12 @@ def compile_all(ctx, lists):
     if a.get('nsample', 0) or a.get('delay', 0.0):
       raise n.error('sensor delay/nsample history is not supported yet',
                     'nsample' if a.get('nsample', 0) else 'delay', cls=ctx.Unsupported)
+    interval = tuple(a.get('interval', ())) + (0.0, 0.0)
+    sen.interval = interval[:2]
+    if sen.interval[0] < 0:
+      raise n.error('negative interval in sensor', 'interval')
+    if sen.interval[1] > 0:
+      raise n.error('positive phase in sensor', 'interval')
     sen.objtype, sen.objid, sen.reftype, sen.refid = OBJ_UNKNOWN, -1, OBJ_UNKNOWN, -1
     sen.intprm = [0, 0, 0]
 
@@ -171,8 +177,6 @@ def compile_all(ctx, lists):
 
     elif tag == 'contact':
       sen.type, sen.datatype = 42, REAL
-      for k, (otype_set, ref) in (('1', (False,)), ('2', (True,))):
-        pass
       for attr, otype, ns, isref in (('geom1', OBJ_GEOM, 'geom', False),
                                      ('body1', OBJ_BODY, 'body', False),
                                      ('subtree1', OBJ_XBODY, 'body', False),
@@ -187,7 +191,6 @@ def compile_all(ctx, lists):
           else:
             sen.objtype, sen.objid = otype, obj.id
       bits = a.get('data', 1)
-      order = [b for b, _ in _CONDATA]
       reduce = a.get('reduce', 0)
       num = a.get('num', 1)
       if num <= 0:
@@ -202,7 +205,6 @@ def compile_all(ctx, lists):
         sen.needstage = VEL
       else:
         sen.needstage = POS
-      del order
 
     elif tag == 'user':
       sen.type = 48
@@ -262,7 +264,6 @@ def arrays(ctx, lists, sizes, arrays):
   _arr(arrays, 'sensor_history', [(0, 0)] * ns, (ns, 2))
   _arr(arrays, 'sensor_historyadr', [-1] * ns)
   _arr(arrays, 'sensor_delay', [0.0] * ns)
-  _arr(arrays, 'sensor_interval', [tuple(s.spec.get('interval', (0.0, 0.0))) for s in sens],
-       (ns, 2))
+  _arr(arrays, 'sensor_interval', [s.interval for s in sens], (ns, 2))
   _arr(arrays, 'sensor_user', [s.user for s in sens], (ns, ctx.nuser['sensor']))
   _arr(arrays, 'sensor_plugin', [-1] * ns)

@@ -114,6 +114,10 @@ def _number_list(node_tag, attr, text, line, file, kind):
   return out
 
 
+# flag sets whose keywords must be listed in canonical order (as MuJoCo requires)
+_ORDERED_FLAGS = [schema.KEYWORDS['condata'], schema.KEYWORDS['raydata']]
+
+
 def convert_attr(tag, attr, text, line=None, file=None):
   """Converts one attribute string to its typed value per the schema (public for mjcf/)."""
   def err(msg):
@@ -144,11 +148,17 @@ def convert_attr(tag, attr, text, line=None, file=None):
     words = text.split()
     if not words:
       raise err('empty keyword list')
+    last = 0
     for word in words:
       if word not in attr.keywords:
         allowed = ', '.join(sorted(set(attr.keywords)))
         raise err(f"invalid keyword '{word}' (allowed: {allowed})")
-      val |= attr.keywords[word]
+      bit = attr.keywords[word]
+      if attr.keywords in _ORDERED_FLAGS and bit <= last:
+        order = ', '.join(attr.keywords)
+        raise err(f'keywords must be in order: {order}')
+      last = bit
+      val |= bit
     return val
   return text
 
