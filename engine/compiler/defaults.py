@@ -74,14 +74,11 @@ class Defaults:
     self.parent = {'main': None}
     self._lines = {}
     tops = root.find('default')
-    for i, node in enumerate(tops):
-      name = node.attrs.get('class', 'main')
-      if name == 'main':
-        self._fill('main', node)
-        self._children(node, 'main')
-      else:
-        # a named top-level class is a child of main
-        self._add(node, 'main')
+    for node in tops:
+      if node.attrs.get('class', 'main') != 'main':
+        raise node.error("top-level default class 'main' cannot be renamed", 'class')
+      self._fill('main', node)
+      self._children(node, 'main')
 
   def _add(self, node, parent):
     name = node.attrs.get('class')
