@@ -47,7 +47,10 @@ _EXTRA_DTYPES = {
   'tex_contenttypeadr': 'i4', 'actuator_history': 'i4', 'actuator_historyadr': 'i4',
   'actuator_delay': 'f8', 'sensor_history': 'i4', 'sensor_historyadr': 'i4',
   'sensor_delay': 'f8', 'sensor_interval': 'f8', 'name_flexadr': 'i4', 'name_skinadr': 'i4',
-  'name_pluginadr': 'i4',
+  'name_pluginadr': 'i4', 'mesh_normaladr': 'i4', 'mesh_normalnum': 'i4',
+  'mesh_texcoordadr': 'i4', 'mesh_texcoordnum': 'i4', 'mesh_graphadr': 'i4',
+  'mesh_normal': 'f4', 'mesh_texcoord': 'f4', 'mesh_facenormal': 'i4',
+  'mesh_facetexcoord': 'i4', 'mesh_graph': 'i4', 'mesh_extrema': 'i4',
 }
 _DTYPES = {f.name: f.dtype for f in F.MODEL_FIELDS}
 _DTYPES.update({k: v for k, v in _EXTRA_DTYPES.items() if k not in _DTYPES})
@@ -310,7 +313,8 @@ def compile_model(xml=None, path=None, assets=None):
     _register(ctx, kind, lists.get(kind, []))
   _set_nuser(ctx, lists)
 
-  # compile the tree, fuse static bodies
+  # compile meshes, the tree, fuse static bodies
+  ctx.assets.prepare_meshes(lists['geom'])
   bt.compile_tree(ctx, lists)
   if ctx.fusestatic:
     referenced = _referenced_bodies(ctx, root, lists)

@@ -6,15 +6,21 @@ mesh.py and texture/height-field file decoding in assets.py (written alongside);
 wires them to the model.
 """
 
-import os
+import posixpath
 
 import numpy as np
 
+from engine.compiler import assets as afile
 from engine.compiler import build_math as bm
 from engine.compiler import build_tree as bt
+from engine.compiler import mesh as meshlib
 from engine.compiler import schema
 
 _TEXROLE = schema.KEYWORDS['texrole']
+_MESH_INERTIA = {v: k for k, v in schema.KEYWORDS['meshinertia'].items()}
+_MARK = {v: k for k, v in schema.KEYWORDS['mark'].items()}
+_BUILTIN = {v: k for k, v in schema.KEYWORDS['builtin'].items()}
+_CUBEFILES = ('fileright', 'fileleft', 'fileup', 'filedown', 'filefront', 'fileback')
 
 
 def _strip(path):
@@ -57,7 +63,7 @@ class Assets:
     for t in self.textures:
       if not t.name and t.spec['type'] != 2:
         raise t.error('empty name in texture', 'name')
-    self._mesh_info = {}
+    self.store = afile.AssetStore(ctx.asset_files, ctx.model_dir or '')
 
   def lists(self):
     return {'mesh': self.meshes, 'hfield': self.hfields, 'texture': self.textures,
@@ -66,9 +72,7 @@ class Assets:
   # ---- references from geoms and sites
 
   def lookup_mesh(self, g):
-    m = self.ctx.lookup('mesh', g.spec['mesh'], g.node, 'mesh')
-    raise g.node.error('mesh assets are not supported yet', 'mesh', cls=self.ctx.Unsupported)
-    return m
+    return self.ctx.lookup('mesh', g.spec['mesh'], g.node, 'mesh')
 
   def lookup_hfield(self, g):
     h = self.ctx.lookup('hfield', g.spec['hfield'], g.node, 'hfield')
@@ -82,28 +86,111 @@ class Assets:
     return self.ctx.lookup('material', name, obj.node, 'material').id
 
   def mesh_geom_frame(self, g, gtype, pos, quat, size):
-    raise g.node.error('mesh assets are not supported yet', 'mesh', cls=self.ctx.Unsupported)
+    """Port of the mesh part of mjCGeom::Compile: fit a primitive, or use the mesh frame."""
+    info = g.mesh.info
+    if gtype not in (bt.MESH, bt.SDF):
+      try:
+        size = [float(v) for v in meshlib.fit_primitive(info, gtype, g.spec['fitscale'],
+                                                        bool(self.ctx.fitaabb))]
+        meshpos = [float(v) for v in meshlib.fit_offset(info, bool(self.ctx.fitaabb))]
+      except ValueError as e:
+        raise g.error(str(e), 'mesh') from None
+      g.mesh = None
+    else:
+      if g.spec['shellinertia']:
+        raise g.error('for mesh geoms, inertia should be specified in the mesh asset',
+                      'shellinertia')
+      meshpos = [float(v) for v in info.pos]
+      size = [float(v) for v in meshlib.mesh_geom_size(info)]
+      g.meshinfo = info
+    pos, quat = bm.frameaccum(pos, quat, meshpos, [float(v) for v in info.quat])
+    return pos, quat, size
 
-  def mesh_inertia(self, g, spec):
-    raise g.node.error('mesh assets are not supported yet', 'mesh', cls=self.ctx.Unsupported)
+  def mesh_inertia(self, g, s):
+    """Mass, diagonal inertia and density of a mesh geom (mjCGeom::Compile + SetInertia)."""
+    info = g.meshinfo
+    vol = info.volume_ref
+    density = s['density']
+    if s['mass'] is not None:
+      if s['mass'] == 0:
+        return 0.0, [0.0, 0.0, 0.0], 0.0
+      if vol > 1e-14:
+        mass, inertia = meshlib.mesh_geom_inertia(info, mass=s['mass'])
+        return mass, [float(v) for v in inertia], s['mass'] / vol
+      return 0.0, [0.0, 0.0, 0.0], density
+    if density == 0:
+      return 0.0, [0.0, 0.0, 0.0], density
+    mass, inertia = meshlib.mesh_geom_inertia(info, density=density)
+    return mass, [float(v) for v in inertia], density
 
   # ---- compilation
 
-  def _read_file(self, node, name, subdir):
+  def _read_file(self, node, name, subdir, attr='file'):
     """Bytes of an asset file: the assets dict first, then disk relative to the model dir."""
-    ctx = self.ctx
-    if ctx.strippath:
+    if self.ctx.strippath:
       name = name.replace('\\', '/').split('/')[-1]
-    path = os.path.join(subdir, name) if subdir and not os.path.isabs(name) else name
-    for key in (path, name):
-      if key in ctx.asset_files:
-        return ctx.asset_files[key]
-    full = path if os.path.isabs(path) else os.path.join(ctx.model_dir or '.', path)
     try:
-      with open(full, 'rb') as f:
-        return f.read()
-    except OSError:
-      raise node.error(f"resource not found: '{name}'", 'file') from None
+      return self.store.read(name, subdir)
+    except FileNotFoundError as e:
+      raise node.error(str(e), attr) from None
+
+  def _path(self, name, subdir):
+    """Resource path MuJoCo records for a file: model dir + asset dir + name, normalized."""
+    if self.ctx.strippath:
+      return name.replace('\\', '/').split('/')[-1]
+    path = afile._combine(subdir, name) if subdir else name
+    if self.ctx.model_dir:
+      path = afile._combine(self.ctx.model_dir, path)
+    return posixpath.normpath(path)
+
+  def prepare_meshes(self, geoms):
+    """Compiles every mesh (mjCMesh::Compile), before the geoms that use them.
+
+    A mesh gets a convex hull if a colliding mesh geom uses it or its inertia is "convex".
+    """
+    needhull = set()
+    for g in geoms:
+      s = g.spec
+      if s.get('mesh') and s['type'] in (bt.MESH, bt.SDF) and (s['contype'] or
+                                                              s['conaffinity']):
+        needhull.add(s['mesh'])
+    for m in self.meshes:
+      self._compile_mesh(m, m.name in needhull)
+
+  def _compile_mesh(self, m, needhull):
+    s, n = m.spec, m.node
+    if s.get('builtin', 0):
+      raise n.error('builtin meshes are not supported yet', 'builtin', cls=self.ctx.Unsupported)
+    if s.get('material'):
+      raise n.error('mesh materials are not supported yet', 'material',
+                    cls=self.ctx.Unsupported)
+    kw = {}
+    try:
+      if s.get('file'):
+        if s.get('vertex') is not None:
+          raise n.error('mesh with file and vertex data', 'vertex')
+        data = self._read_file(n, s['file'], self.ctx.meshdir)
+        md = meshlib.decode_mesh(data, s['file'])
+        vert, face = md.vert, md.face
+        kw = dict(normal=md.normal, facenormal=md.facenormal, texcoord=md.texcoord,
+                  facetexcoord=md.facetexcoord)
+      elif s.get('vertex') is not None:
+        vert, face = meshlib.mesh_from_arrays(s['vertex'], s.get('face'))
+        if s.get('normal'):
+          kw['normal'] = np.array(s['normal'], np.float32).reshape(-1, 3)
+        if s.get('texcoord'):
+          kw['texcoord'] = np.array(s['texcoord'], np.float32).reshape(-1, 2)
+      else:
+        raise n.error('mesh has no file or vertex data', 'file')
+      inertia = _MESH_INERTIA[s['inertia']]
+      info = meshlib.process_mesh(
+        vert, face, scale=s['scale'], inertia=inertia, refpos=s['refpos'],
+        refquat=s['refquat'], maxhullvert=s['maxhullvert'],
+        needhull=needhull or inertia == 'convex', smoothnormal=bool(s['smoothnormal']), **kw)
+    except ValueError as e:
+      raise n.error(f"mesh '{m.name}': {e}", 'file' if s.get('file') else 'vertex') from None
+    m.info = info
+    m.aamm = [float(v) for v in info.aamm]
 
   def _compile_hfield(self, h):
     """Port of mjCHField::Compile (elevation from the XML or a file, scaled to [0, 1])."""
@@ -114,24 +201,17 @@ class Assets:
     if any(v <= 0 for v in size):
       raise n.error('size parameter is not positive in hfield', 'size')
     nrow, ncol = a.get('nrow', 0), a.get('ncol', 0)
-    if a.get('file'):
-      if nrow or ncol or a.get('elevation'):
-        raise n.error('hfield specified from file and manually', 'file')
-      raise n.error('height fields from files are not supported yet', 'file',
-                    cls=self.ctx.Unsupported)
-    if nrow < 1 or ncol < 1:
-      raise n.error('hfield not specified', 'nrow')
-    elev = a.get('elevation')
-    if elev is not None:
-      if len(elev) != nrow * ncol:
-        raise n.error('elevation data length must match nrow*ncol', 'elevation')
-      data = np.array(elev, np.float32).reshape(nrow, ncol)[::-1].reshape(-1)
-    else:
-      data = np.zeros(nrow * ncol, np.float32)
-    emin, emax = data.min(), data.max()
-    data = data - emin
-    if emax - emin > 1e-14:
-      data = data / (emax - emin)
+    try:
+      if a.get('file'):
+        if nrow or ncol or a.get('elevation'):
+          raise n.error('hfield specified from file and manually', 'file')
+        raw = self._read_file(n, a['file'], self.ctx.meshdir)
+        nrow, ncol, elev = afile.load_hfield(raw, a['file'])
+        data = afile.normalize_hfield(elev)
+      else:
+        data = afile.hfield_from_elevation(nrow, ncol, a.get('elevation'))
+    except ValueError as e:
+      raise n.error(str(e), 'file' if a.get('file') else 'elevation') from None
     h.nrow, h.ncol, h.size, h.data = nrow, ncol, list(size), data.astype(np.float32)
 
   def compile(self):
@@ -139,7 +219,7 @@ class Assets:
     for h in self.hfields:
       self._compile_hfield(h)
     for t in self.textures:
-      raise t.node.error('textures are not supported yet', cls=self.ctx.Unsupported)
+      self._compile_texture(t)
     for m in self.materials:
       texid = [-1] * 10
       tex = m.spec.get('texture')
@@ -154,6 +234,46 @@ class Assets:
           texid[_TEXROLE[role]] = self.ctx.lookup('texture', tname, m.node, 'texture').id
       m.texid = texid
 
+  def _compile_texture(self, t):
+    """Port of mjCTexture::Compile: builtin, single file, or six cube files."""
+    s, n = t.spec, t.node
+    ttype = s['type']
+    nchannel = s['nchannel']
+    t.colorspace = s['colorspace']
+    try:
+      if s['builtin']:
+        w, h, data = afile.builtin_texture(
+          ttype, _BUILTIN[s['builtin']], s['rgb1'], s['rgb2'], _MARK[s['mark']], s['markrgb'],
+          s['random'], s['width'], s['height'], nchannel)
+      elif s.get('file'):
+        raw = self._read_file(n, s['file'], self.ctx.texturedir)
+        w, h, nchannel, data, srgb = afile.load_texture_file(raw, s['file'], nchannel,
+                                                             s['hflip'], s['vflip'])
+        if t.colorspace == 0:
+          t.colorspace = 2 if srgb else 1
+        if ttype != 0:
+          w, h, data = afile.cube_texture_from_grid(data, w, h, s['gridsize'],
+                                                    s.get('gridlayout') or '', s['rgb1'])
+      else:
+        if ttype == 0:
+          raise n.error('cannot load 2D texture from separate files', 'file')
+        faces = []
+        for attr in _CUBEFILES:
+          if s.get(attr):
+            raw = self._read_file(n, s[attr], self.ctx.texturedir, attr)
+            fw, fh, _, fdata, _ = afile.load_texture_file(raw, s[attr], 3, s['hflip'],
+                                                          s['vflip'])
+            faces.append((fw, fh, fdata))
+          else:
+            faces.append(None)
+        w, h, data = afile.cube_texture_from_faces(faces, s['rgb1'])
+        if t.colorspace == 0:
+          t.colorspace = 1
+    except ValueError as e:
+      raise n.error(f"texture '{t.name}': {e}") from None
+    t.width, t.height, t.nchannel = w, h, nchannel
+    t.data = np.asarray(data, np.uint8)
+
   def arrays(self, sizes, arrays):
     """Mesh, height field, texture and material arrays."""
     from engine.compiler.build import _arr
@@ -163,16 +283,31 @@ class Assets:
     for h in hf:
       adr.append(total)
       total += h.nrow * h.ncol
-    sizes.update(nhfield=nh, nhfielddata=total, nmesh=0, nmeshvert=0, nmeshface=0, ntex=0,
-                 ntexdata=0, nmat=len(self.materials))
+    sizes.update(nhfield=nh, nhfielddata=total, nmat=len(self.materials))
     _arr(arrays, 'hfield_size', [h.size for h in hf], (nh, 4))
     _arr(arrays, 'hfield_nrow', [h.nrow for h in hf])
     _arr(arrays, 'hfield_ncol', [h.ncol for h in hf])
     _arr(arrays, 'hfield_adr', adr)
     _arr(arrays, 'hfield_data', np.concatenate([h.data for h in hf]) if hf else [])
-    _arr(arrays, 'hfield_pathadr', [-1] * nh)
-    arrays['paths'] = b'\0'
-    sizes['npaths'] = 1
+    self._mesh_arrays(sizes, arrays)
+    self._texture_arrays(sizes, arrays)
+
+    # file paths (hfields, meshes, skins, textures)
+    buf = bytearray()
+    for objs, field, subdir in ((hf, 'hfield_pathadr', self.ctx.meshdir),
+                                (self.meshes, 'mesh_pathadr', self.ctx.meshdir),
+                                (self.textures, 'tex_pathadr', self.ctx.texturedir)):
+      adrs = []
+      for o in objs:
+        f = o.spec.get('file')
+        if f:
+          adrs.append(len(buf))
+          buf += self._path(f, subdir).encode() + b'\0'
+        else:
+          adrs.append(-1)
+      _arr(arrays, field, adrs)
+    arrays['paths'] = bytes(buf) if buf else b'\0'
+    sizes['npaths'] = max(1, len(buf))
 
     mats = self.materials
     nm = len(mats)
@@ -183,3 +318,79 @@ class Assets:
     for name in ('emission', 'specular', 'shininess', 'reflectance', 'metallic', 'roughness'):
       _arr(arrays, 'mat_' + name, [x[name] for x in s])
     _arr(arrays, 'mat_rgba', [x['rgba'] for x in s], (nm, 4))
+
+  def _mesh_arrays(self, sizes, arrays):
+    """Mesh arrays (CopyObjects); polygons, BVH and octree are not produced."""
+    from engine.compiler.build import _arr
+    ms = self.meshes
+    nm = len(ms)
+    vert, normal, tex, face, fnormal, ftex, graph = [], [], [], [], [], [], []
+    cols = {k: [] for k in ('vertadr', 'vertnum', 'normaladr', 'normalnum', 'texcoordadr',
+                            'texcoordnum', 'faceadr', 'facenum', 'graphadr')}
+    nv = nn = nt = nf = ng = 0
+    for m in ms:
+      info = m.info
+      cols['vertadr'].append(nv)
+      cols['vertnum'].append(len(info.vert))
+      cols['normaladr'].append(nn)
+      cols['normalnum'].append(len(info.normal))
+      has_tex = info.texcoord is not None and len(info.texcoord) > 0
+      cols['texcoordadr'].append(nt if has_tex else -1)
+      cols['texcoordnum'].append(len(info.texcoord) if has_tex else 0)
+      cols['faceadr'].append(nf)
+      cols['facenum'].append(len(info.face))
+      g = info.graph
+      cols['graphadr'].append(ng if g is not None and len(g) else -1)
+      vert.append(np.asarray(info.vert, np.float32).reshape(-1, 3))
+      normal.append(np.asarray(info.normal, np.float32).reshape(-1, 3))
+      face.append(np.asarray(info.face, np.int32).reshape(-1, 3))
+      fnormal.append(np.asarray(info.facenormal, np.int32).reshape(-1, 3))
+      if has_tex:
+        tex.append(np.asarray(info.texcoord, np.float32).reshape(-1, 2))
+        ftex.append(np.asarray(info.facetexcoord, np.int32).reshape(-1, 3))
+      else:
+        ftex.append(np.zeros((len(info.face), 3), np.int32))
+      if g is not None and len(g):
+        graph.append(np.asarray(g, np.int32))
+        ng += len(g)
+      nv += len(info.vert)
+      nn += len(info.normal)
+      nt += cols['texcoordnum'][-1]
+      nf += len(info.face)
+    sizes.update(nmesh=nm, nmeshvert=nv, nmeshnormal=nn, nmeshtexcoord=nt, nmeshface=nf,
+                 nmeshgraph=ng)
+    for k, v in cols.items():
+      _arr(arrays, 'mesh_' + k, v)
+
+    def cat(parts, width, dtype):
+      return np.concatenate(parts) if parts else np.zeros((0, width), dtype)
+
+    _arr(arrays, 'mesh_vert', cat(vert, 3, np.float32), (nv, 3))
+    _arr(arrays, 'mesh_normal', cat(normal, 3, np.float32), (nn, 3))
+    _arr(arrays, 'mesh_texcoord', cat(tex, 2, np.float32), (nt, 2))
+    _arr(arrays, 'mesh_face', cat(face, 3, np.int32), (nf, 3))
+    _arr(arrays, 'mesh_facenormal', cat(fnormal, 3, np.int32), (nf, 3))
+    _arr(arrays, 'mesh_facetexcoord', cat(ftex, 3, np.int32), (nf, 3))
+    _arr(arrays, 'mesh_graph', np.concatenate(graph) if graph else np.zeros(0, np.int32))
+    _arr(arrays, 'mesh_scale', [m.info.scale for m in ms], (nm, 3))
+    _arr(arrays, 'mesh_pos', [m.info.pos for m in ms], (nm, 3))
+    _arr(arrays, 'mesh_quat', [m.info.quat for m in ms], (nm, 4))
+    _arr(arrays, 'mesh_extrema', [m.info.extrema for m in ms], (nm, 27))
+
+  def _texture_arrays(self, sizes, arrays):
+    """Texture arrays (CopyObjects)."""
+    from engine.compiler.build import _arr
+    ts = self.textures
+    nt = len(ts)
+    adr, total = [], 0
+    for t in ts:
+      adr.append(total)
+      total += t.data.size
+    sizes.update(ntex=nt, ntexdata=total)
+    _arr(arrays, 'tex_type', [t.spec['type'] for t in ts])
+    _arr(arrays, 'tex_colorspace', [t.colorspace for t in ts])
+    _arr(arrays, 'tex_height', [t.height for t in ts])
+    _arr(arrays, 'tex_width', [t.width for t in ts])
+    _arr(arrays, 'tex_nchannel', [t.nchannel for t in ts])
+    _arr(arrays, 'tex_adr', adr)
+    _arr(arrays, 'tex_data', np.concatenate([t.data for t in ts]) if ts else [])

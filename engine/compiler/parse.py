@@ -247,7 +247,8 @@ def parse(xml=None, path=None, assets=None):
     assets: {file name: bytes} searched before the disk.
 
   Returns:
-    (root Node, model directory or None).
+    (root Node, model directory as given in `path` ('' for the current directory), or None
+    for a model given as text).
   """
   if (xml is None) == (path is None):
     raise ValueError('give exactly one of xml or path')
@@ -255,7 +256,7 @@ def parse(xml=None, path=None, assets=None):
   file = None
   if path is not None:
     path = os.fspath(path)
-    model_dir = os.path.dirname(os.path.abspath(path))
+    model_dir = os.path.dirname(path)
     file = os.path.basename(path)
     if assets and file in assets:
       xml = assets[file]
