@@ -793,17 +793,21 @@ def fuse_static(ctx, lists, referenced):
         e.body = par
         e.pos, e.quat = bm.frameaccum(b.pos, b.quat, e.pos, e.quat)
         lst.append(e)
-    for lst, attr in ((par.cams, 'cams'), (par.lights, 'lights')):
-      for e in getattr(b, attr):
-        e.body = par
-        e.fused_frame = (b.pos, b.quat)
-        lst.append(e)
+    for c in b.cams:
+      c.body = par
+      c.pos, c.quat = bm.frameaccum(b.pos, b.quat, c.pos, c.quat)
+      par.cams.append(c)
+    for li in b.lights:
+      li.body = par
+      li.pos, _ = bm.frameaccum(b.pos, b.quat, li.pos, [1.0, 0.0, 0.0, 0.0])
+      li.dir = bm.rotvecquat(li.dir, b.quat)
+      par.lights.append(li)
     del bodies[i]
     new = make_lists(bodies[0])
     lists.update(new)
     bodies = lists['body']
-    for c in par.children:
-      c.weldid = c.id if (c.joints or c.mocap) else par.weldid
+    for c in bodies[1:]:
+      c.weldid = c.id if (c.joints or c.mocap) else c.parent.weldid
     par.contype = par.conaffinity = 0
     par.margin = 0.0
     for g in par.geoms:
@@ -814,10 +818,10 @@ def fuse_static(ctx, lists, referenced):
 
 def accumulate_inertia(par, b):
   """Port of mjCBody::AccumulateInertia: add body b's inertia into its parent."""
-  other_ipos, _ = bm.frameaccum(b.ipos, b.iquat, b.pos, b.quat)
+  other_ipos, other_iquat = bm.frameaccum(b.pos, b.quat, b.ipos, b.iquat)
   masses = [par.mass, b.mass]
   poss = [par.ipos, other_ipos]
-  quats = [par.iquat, b.iquat]
+  quats = [par.iquat, other_iquat]
   inertias = [par.inertia, b.inertia]
   mass = 0.0
   ipos = [0.0, 0.0, 0.0]
