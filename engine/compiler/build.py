@@ -323,6 +323,9 @@ def compile_model(xml=None, path=None, assets=None):
     for kind in ('joint', 'geom', 'site', 'camera', 'light'):
       _register(ctx, kind, lists[kind])
 
+  if ctx.discardvisual:
+    _discard_visual(ctx, root, lists)
+
   # compile everything else
   ctx.assets.compile()
   build_misc.compile_pairs(ctx, lists)
@@ -338,9 +341,6 @@ def compile_model(xml=None, path=None, assets=None):
     li.targetbodyid = ctx.lookup('body', li.target, li.node, 'target').id if li.target else -1
     tex = li.spec.get('texture')
     li.texid = ctx.lookup('texture', tex, li.node, 'texture').id if tex else -1
-  if ctx.discardvisual:
-    raise root.error('compiler discardvisual="true" is not supported yet', 'discardvisual',
-                     cls=UnsupportedError)
   bt.check_mass(lists)
 
   sizes, arrays = {}, {}
@@ -366,6 +366,44 @@ def compile_model(xml=None, path=None, assets=None):
   vis = {k: dict(v) for k, v in ctx.vis.items()}
   compiler = {'lengthrange': dict(ctx.lengthrange), 'settotalmass': ctx.settotalmass}
   return CompiledModel(sizes, arrays, opt, vis, ctx.stat_user, compiler)
+
+
+def _discard_visual(ctx, root, lists):
+  """compiler discardvisual: drop visual geoms and the meshes only they use (IndexAssets).
+
+  Visual geoms (contype = conaffinity = 0) that no pair, tendon, sensor or tuple names are
+  removed after the bodies' inertias were computed with them; materials and textures were
+  already dropped (Assets). Meshes used by no remaining geom are removed too.
+  """
+  named = set()
+
+  def visit(n):
+    if n.key == 'contact/pair':
+      named.update((n.attrs.get('geom1'), n.attrs.get('geom2')))
+    elif n.key == 'tendon/spatial/geom':
+      named.add(n.attrs.get('geom'))
+    elif n.key.startswith('sensor/'):
+      for a in ('geom1', 'geom2', 'geom'):
+        named.add(n.attrs.get(a))
+      if n.attrs.get('objtype') == 5:
+        named.add(n.attrs.get('objname'))
+      if n.attrs.get('reftype') == 5:
+        named.add(n.attrs.get('refname'))
+    elif n.key == 'custom/tuple/element' and n.attrs.get('objtype') == 'geom':
+      named.add(n.attrs.get('objname'))
+    for c in n.children:
+      visit(c)
+
+  visit(root)
+  named.discard(None)
+  for b in lists['body']:
+    b.geoms = [g for g in b.geoms if not g.visual or (g.name and g.name in named)]
+  new = bt.make_lists(lists['body'][0])
+  lists['geom'] = new['geom']
+  _register(ctx, 'geom', lists['geom'])
+  ctx.assets.discard_meshes(lists['geom'])
+  lists['mesh'] = ctx.assets.meshes
+  _register(ctx, 'mesh', lists['mesh'])
 
 
 def _set_nuser(ctx, lists):

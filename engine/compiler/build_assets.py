@@ -55,6 +55,8 @@ class Assets:
           continue
         if not o.name and n.attrs.get('file'):
           o.name = _strip(n.attrs['file'])
+    if ctx.discardvisual:
+      self.textures, self.materials = [], []
     for kind, objs in (('mesh', self.meshes), ('height field', self.hfields),
                        ('material', self.materials)):
       for o in objs:
@@ -81,7 +83,7 @@ class Assets:
 
   def matid(self, obj):
     name = obj.spec.get('material')
-    if not name:
+    if not name or self.ctx.discardvisual:
       return -1
     return self.ctx.lookup('material', name, obj.node, 'material').id
 
@@ -143,6 +145,11 @@ class Assets:
       path = afile._combine(self.ctx.model_dir, path)
     return posixpath.normpath(path)
 
+  def discard_meshes(self, geoms):
+    """Drops meshes no geom uses (compiler discardvisual)."""
+    used = {id(g.mesh) for g in geoms if g.mesh is not None}
+    self.meshes = [m for m in self.meshes if id(m) in used]
+
   def prepare_meshes(self, geoms):
     """Compiles every mesh (mjCMesh::Compile), before the geoms that use them.
 
@@ -174,11 +181,13 @@ class Assets:
         vert, face = md.vert, md.face
         kw = dict(normal=md.normal, facenormal=md.facenormal, texcoord=md.texcoord,
                   facetexcoord=md.facetexcoord)
+        if self.ctx.discardvisual:
+          kw['texcoord'] = kw['facetexcoord'] = None
       elif s.get('vertex') is not None:
         vert, face = meshlib.mesh_from_arrays(s['vertex'], s.get('face'))
         if s.get('normal'):
           kw['normal'] = np.array(s['normal'], np.float32).reshape(-1, 3)
-        if s.get('texcoord'):
+        if s.get('texcoord') and not self.ctx.discardvisual:
           kw['texcoord'] = np.array(s['texcoord'], np.float32).reshape(-1, 2)
       else:
         raise n.error('mesh has no file or vertex data', 'file')

@@ -111,8 +111,7 @@ def compile_all(ctx, lists):
     sl = s['springlength']
     if sl[0] > sl[1]:
       raise t.error('invalid springlength in tendon', 'springlength')
-    mat = s.get('material')
-    t.matid = ctx.lookup('material', mat, t.node, 'material').id if mat else -1
+    t.matid = ctx.assets.matid(t)
 
 
 def _chain(arrays, body):

@@ -116,6 +116,7 @@ MESH_TOL = {k: 1e-6 for k in ('geom_size', 'geom_aabb', 'geom_rbound', 'geom_qua
                              'mesh_vert', 'mesh_normal', 'mesh_quat', 'body_iquat')}
 MODEL_OPTIONS = {
   'assets': dict(tol=MESH_TOL, skip={'mesh_graph', 'mesh_extrema'}),
+  'discardvisual': dict(tol=MESH_TOL, skip={'mesh_graph', 'mesh_extrema'}),
 }
 
 
