@@ -937,7 +937,13 @@ def _finalize(ctx, lists, sizes, arrays):
   sleep = [2 if s == 0 else s for s in sleep]
   _arr(arrays, 'tree_sleep_policy', sleep)
 
-  # remaining sizes
+  # remaining sizes (features that raise UnsupportedError have none)
+  for name in ('nflex', 'nflexnode', 'nflexvert', 'nflexedge', 'nflexelem', 'nflexelemdata',
+               'nflexstiffness', 'nflexbending', 'nefm0dof', 'nefm0L', 'nefmCvert',
+               'nflexelemedge', 'nflexshelldata', 'nflextexcoord', 'nJfe', 'nJfv', 'nskin',
+               'nskinvert', 'nskintexvert', 'nskinface', 'nskinbone', 'nskinbonevert',
+               'nplugin', 'npluginattr', 'npluginstate', 'nhistory'):
+    sizes[name] = 0
   sizes['nactuator'] = sizes['nu']
   sizes['nemax'] = sum(3 if e.type == 0 else (7 if e.type == 1 else 1)
                        for e in lists['equality'])

@@ -23,6 +23,21 @@ _BUILTIN = {v: k for k, v in schema.KEYWORDS['builtin'].items()}
 _CUBEFILES = ('fileright', 'fileleft', 'fileup', 'filedown', 'filefront', 'fileback')
 
 
+_CONTENT_EXT = {'image/png': '.png', 'image/ktx': '.ktx', 'model/stl': '.stl',
+                'model/obj': '.obj', 'model/vnd.mujoco.msh': '.msh',
+                'image/vnd.mujoco.hfield': '.bin'}
+
+
+def _typed_name(node, name, content_type):
+  """File name whose extension matches content_type (decoders dispatch on the extension)."""
+  if not content_type:
+    return name
+  ctype = content_type.split(';')[0].strip()
+  if ctype not in _CONTENT_EXT:
+    raise node.error(f"unsupported content type: '{content_type}'", 'content_type')
+  return name + _CONTENT_EXT[ctype]
+
+
 def _strip(path):
   """File name without directories and extension (MuJoCo's default asset name)."""
   base = path.replace('\\', '/').split('/')[-1]
@@ -177,7 +192,7 @@ class Assets:
         if s.get('vertex') is not None:
           raise n.error('mesh with file and vertex data', 'vertex')
         data = self._read_file(n, s['file'], self.ctx.meshdir)
-        md = meshlib.decode_mesh(data, s['file'])
+        md = meshlib.decode_mesh(data, _typed_name(n, s['file'], s.get('content_type')))
         vert, face = md.vert, md.face
         kw = dict(normal=md.normal, facenormal=md.facenormal, texcoord=md.texcoord,
                   facetexcoord=md.facetexcoord)
@@ -215,7 +230,8 @@ class Assets:
         if nrow or ncol or a.get('elevation'):
           raise n.error('hfield specified from file and manually', 'file')
         raw = self._read_file(n, a['file'], self.ctx.meshdir)
-        nrow, ncol, elev = afile.load_hfield(raw, a['file'])
+        nrow, ncol, elev = afile.load_hfield(raw, _typed_name(n, a['file'],
+                                                              a.get('content_type')))
         data = afile.normalize_hfield(elev)
       else:
         data = afile.hfield_from_elevation(nrow, ncol, a.get('elevation'))
@@ -256,8 +272,9 @@ class Assets:
           s['random'], s['width'], s['height'], nchannel)
       elif s.get('file'):
         raw = self._read_file(n, s['file'], self.ctx.texturedir)
-        w, h, nchannel, data, srgb = afile.load_texture_file(raw, s['file'], nchannel,
-                                                             s['hflip'], s['vflip'])
+        fname = _typed_name(n, s['file'], s.get('content_type'))
+        w, h, nchannel, data, srgb = afile.load_texture_file(raw, fname, nchannel, s['hflip'],
+                                                             s['vflip'])
         if t.colorspace == 0:
           t.colorspace = 2 if srgb else 1
         if ttype != 0:
@@ -303,6 +320,7 @@ class Assets:
 
     # file paths (hfields, meshes, skins, textures)
     buf = bytearray()
+    ctype_adr = []
     for objs, field, subdir in ((hf, 'hfield_pathadr', self.ctx.meshdir),
                                 (self.meshes, 'mesh_pathadr', self.ctx.meshdir),
                                 (self.textures, 'tex_pathadr', self.ctx.texturedir)):
@@ -314,7 +332,13 @@ class Assets:
           buf += self._path(f, subdir).encode() + b'\0'
         else:
           adrs.append(-1)
+        if field == 'tex_pathadr':
+          ctype = o.spec.get('content_type')
+          ctype_adr.append(len(buf) if ctype else -1)
+          if ctype:
+            buf += ctype.encode() + b'\0'
       _arr(arrays, field, adrs)
+    _arr(arrays, 'tex_contenttypeadr', ctype_adr)
     arrays['paths'] = bytes(buf) if buf else b'\0'
     sizes['npaths'] = max(1, len(buf))
 

@@ -24,6 +24,7 @@ def test_textures_from_png_files():
     'img.png': _png(6, 4, 0),
     'grid.png': _png(12, 9, 1),
     'face.png': _png(5, 5, 2),
+    'noext': _png(3, 2, 4),
   }
   xml = """<mujoco>
     <asset>
@@ -34,6 +35,7 @@ def test_textures_from_png_files():
                gridlayout=".U..LFRB.D.."/>
       <texture name="sky" type="skybox" fileright="face.png" fileup="face.png"
                rgb1="0.1 0.2 0.3"/>
+      <texture name="typed" type="2d" file="noext" content_type="image/png"/>
       <material name="m" texture="img"/>
     </asset>
     <worldbody><geom size="1" material="m"/></worldbody>
