@@ -8,6 +8,7 @@ lengthrange by simulation, springdamper) are left to engine/setconst.py.
 """
 
 import dataclasses
+import warnings
 
 import numpy as np
 
@@ -70,7 +71,9 @@ class CompiledModel:
       'rgba'}, defaults filled in.
     stat_user: <statistic> attributes the user gave (meaninertia, meanmass, meansize, extent,
       center).
-    compiler: compiler settings the rest of the engine needs (lengthrange options, ...).
+    compiler: what mj_setConst still needs: 'lengthrange' (<compiler><lengthrange> options),
+      'springdamper' ((njnt, 2) timeconst and dampratio per joint, zero if unused; MuJoCo
+      turns them into jnt_stiffness and dof_damping after setConst), 'settotalmass'.
   """
   sizes: dict
   arrays: dict
@@ -127,6 +130,9 @@ def _settings(ctx, root):
   for key in ('autolimits', 'boundmass', 'boundinertia', 'balanceinertia', 'settotalmass',
               'fusestatic', 'discardvisual', 'fitaabb', 'alignfree', 'strippath'):
     setattr(ctx, key, comp[key])
+  if comp['settotalmass'] > 0:
+    warnings.warn("compiler attribute 'settotalmass' is deprecated in MuJoCo: scale the masses "
+                  'and densities in the model instead', DeprecationWarning, stacklevel=3)
   ctx.inertiafromgeom = comp['inertiafromgeom']
   ctx.inertiagrouprange = comp['inertiagrouprange']
   ctx.meshdir = comp['meshdir'] or ''
@@ -364,7 +370,12 @@ def compile_model(xml=None, path=None, assets=None):
   opt = {k: (np.array(v, np.float64) if isinstance(v, tuple) else v)
          for k, v in ctx.opt.items()}
   vis = {k: dict(v) for k, v in ctx.vis.items()}
-  compiler = {'lengthrange': dict(ctx.lengthrange), 'settotalmass': ctx.settotalmass}
+  compiler = {
+    'lengthrange': dict(ctx.lengthrange),
+    'settotalmass': ctx.settotalmass,
+    'springdamper': np.array([j.spec['springdamper'] for j in lists['joint']],
+                             np.float64).reshape(-1, 2),
+  }
   return CompiledModel(sizes, arrays, opt, vis, ctx.stat_user, compiler)
 
 

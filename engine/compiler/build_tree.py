@@ -254,7 +254,6 @@ def compile_joint(ctx, j):
   if sd[0] or sd[1]:
     if sd[0] <= 0 or sd[1] <= 0:
       raise j.error('when defined, springdamper values must be positive in joint', 'springdamper')
-    raise j.error('springdamper is not supported yet', 'springdamper')
   rng = list(s['range'])
   limited = s['limited']
   if jtype == FREE:
