@@ -740,7 +740,7 @@ def _tree_arrays(ctx, lists, sizes, arrays):
   nsite = len(sites)
   _arr(arrays, 'site_type', [s.type for s in sites])
   _arr(arrays, 'site_bodyid', [s.body.id for s in sites])
-  _arr(arrays, 'site_dataid', [-1] * nsite)
+  _arr(arrays, 'site_dataid', [s.mesh.id if s.mesh is not None else -1 for s in sites])
   _arr(arrays, 'site_matid', [ctx.assets.matid(s) for s in sites])
   _arr(arrays, 'site_group', [s.spec['group'] for s in sites])
   _arr(arrays, 'site_sameframe', [_sameframe(s.pos, s.quat, s.body.ipos, s.body.iquat)

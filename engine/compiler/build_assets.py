@@ -123,6 +123,9 @@ class Assets:
     pos, quat = bm.frameaccum(pos, quat, meshpos, [float(v) for v in info.quat])
     return pos, quat, size
 
+  def mesh_size(self, mesh):
+    return meshlib.mesh_geom_size(mesh.info)
+
   def mesh_inertia(self, g, s):
     """Mass, diagonal inertia and density of a mesh geom (mjCGeom::Compile + SetInertia)."""
     info = g.meshinfo

@@ -533,8 +533,15 @@ def compile_site(ctx, s_):
   stype = s['type']
   s_.type = stype
   s_.user = user_data(s_, s, ctx.nuser['site'], 'site')
-  if stype in (MESH, HFIELD, PLANE, SDF) or s.get('mesh'):
-    raise s_.error('meshes, hfields and planes not allowed in site', 'type')
+  if stype in (HFIELD, PLANE, SDF):
+    raise s_.error('hfields and planes not allowed in site', 'type')
+  if s.get('mesh') and stype != MESH:
+    raise s_.error('mesh can only be specified for mesh sites', 'mesh')
+  s_.mesh = None
+  if stype == MESH:
+    if not s.get('mesh'):
+      raise s_.error('mesh site must have a mesh', 'mesh')
+    s_.mesh = ctx.assets.lookup_mesh(s_)
   size = list(s['size'])
   if s['fromto'] is not None:
     pos, quat, size = _fromto(s_, s, stype, 'site')
@@ -544,7 +551,10 @@ def compile_site(ctx, s_):
   if s_.frame is not None:
     pos, quat = bm.frameaccum(s_.frame[0], s_.frame[1], pos, quat)
   bm.normvec(quat)
-  checksize(s_, size, stype, 'site')
+  if s_.mesh is not None:
+    size = [float(v) for v in ctx.assets.mesh_size(s_.mesh)]
+  else:
+    checksize(s_, size, stype, 'site')
   s_.pos, s_.quat, s_.size = pos, quat, size
 
 
