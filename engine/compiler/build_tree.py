@@ -53,16 +53,6 @@ def check_limited(obj, autolimits, entity, attr, limited, rng):
       f'`{attr}range` attribute.', f'{attr}limited' if attr else 'limited')
 
 
-def orient_spec(spec, given):
-  """Keeps only the orientation alternative given in the element itself (if any)."""
-  for name in ORIENT_ATTRS:
-    if name in given:
-      for other in ORIENT_ATTRS:
-        if other != name:
-          spec[other] = None if other != 'quat' else (1.0, 0.0, 0.0, 0.0)
-      return
-
-
 def user_data(obj, spec, nuser, kind):
   """userdata padded with zeros to nuser (error if longer)."""
   user = list(spec.get('user') or ())
@@ -190,7 +180,6 @@ class TreeBuilder:
 
   def geom(self, node, body, frame):
     spec = self.defaults.spec(node, 'geom')
-    orient_spec(spec, node.attrs)
     g = Obj(node, spec)
     g.body = body
     g.frame = frame
@@ -198,7 +187,6 @@ class TreeBuilder:
 
   def site(self, node, body, frame):
     spec = self.defaults.spec(node, 'site')
-    orient_spec(spec, node.attrs)
     s = Obj(node, spec)
     s.body = body
     s.frame = frame
@@ -206,7 +194,6 @@ class TreeBuilder:
 
   def camera(self, node, body, frame):
     spec = self.defaults.spec(node, 'camera')
-    orient_spec(spec, node.attrs)
     c = Obj(node, spec)
     c.body = body
     c.frame = frame

@@ -42,9 +42,21 @@ def template(key):
           if a.kind != 'id' and name != 'class'}
 
 
+_ORIENT = ('quat', 'axisangle', 'xyaxes', 'zaxis', 'euler')
+
+
 def read_attrs(spec, node_key, attrs):
-  """Reads typed XML attributes over a spec dict (in place), completing partial arrays."""
+  """Reads typed XML attributes over a spec dict (in place), completing partial arrays.
+
+  An orientation given here replaces any other orientation form the spec held (a class's euler
+  does not survive an element's quat).
+  """
   elem_attrs = schema.ELEMENTS[node_key].attrs
+  for name in _ORIENT:
+    if name in attrs and 'quat' in spec:
+      for other in _ORIENT:
+        spec[other] = (1.0, 0.0, 0.0, 0.0) if other == 'quat' else None
+      break
   for name, value in attrs.items():
     attr = elem_attrs[name]
     old = spec.get(name)

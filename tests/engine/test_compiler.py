@@ -113,10 +113,12 @@ def compare(xml=None, path=None, assets=None, atol=1e-12, tol=None, skip=()):
 # Mesh principal axes agree with MuJoCo to ~1e-6 only and hull graphs number their vertices
 # differently (see engine/compiler/mesh.py and tests/engine/test_mesh.py, which test them)
 MESH_TOL = {k: 1e-6 for k in ('geom_size', 'geom_aabb', 'geom_rbound', 'geom_quat', 'geom_pos',
-                             'mesh_vert', 'mesh_normal', 'mesh_quat', 'body_iquat', 'site_size')}
+                             'mesh_vert', 'mesh_normal', 'mesh_quat', 'body_iquat', 'site_size',
+                             'body_inertia')}
 MODEL_OPTIONS = {
   'assets': dict(tol=MESH_TOL, skip={'mesh_graph', 'mesh_extrema'}),
   'discardvisual': dict(tol=MESH_TOL, skip={'mesh_graph', 'mesh_extrema'}),
+  'defaults': dict(tol=MESH_TOL, skip={'mesh_graph', 'mesh_extrema'}),
 }
 
 
