@@ -651,7 +651,8 @@ def compile_body(ctx, b):
     compile_geom(ctx, g)
   if bid > 0 and (ctx.inertiafromgeom == LIM_TRUE or
                   (b.ipos is None and ctx.inertiafromgeom == LIM_AUTO)):
-    sel = [g for g in b.geoms if lo <= g.spec['group'] <= hi]
+    # massless geoms do not enter the body's inertial frame (MuJoCo 3.17)
+    sel = [g for g in b.geoms if lo <= g.spec['group'] <= hi and g.mass > 0]
     if len(sel) == 1:
       g = sel[0]
       b.ipos, b.iquat, b.mass, b.inertia = list(g.pos), list(g.quat), g.mass, list(g.inertia)
