@@ -60,6 +60,19 @@ def poly_force(linear, poly, x, flg_odd):
 
 
 @jit
+def poly_force_deriv(linear, poly, x, flg_odd):
+  """Port of mjd_xPolyForce, engine_util_misc.c: d(x*poly_force(x))/dx, for implicit damping."""
+  if flg_odd:
+    x = abs(x)
+  res = linear
+  xpow = 1.0
+  for k in range(mjNPOLY):
+    xpow *= x
+    res += (k + 2) * poly[k] * xpow
+  return res
+
+
+@jit
 def _is_zero2(v):
   return v[0] == 0 and v[1] == 0
 

@@ -302,16 +302,22 @@ def test_random_trees_with_every_passive_force():
 def _libmujoco():
   """libmujoco through ctypes, for functions the bindings do not expose."""
   lib = ctypes.CDLL(str(next(pathlib.Path(mujoco.__file__).parent.glob("libmujoco.so*"))))
-  lib.mju_polyForce.restype = ctypes.c_double
-  lib.mju_polyForce.argtypes = [ctypes.c_double, ctypes.POINTER(ctypes.c_double),
-                                ctypes.c_double, ctypes.c_int, ctypes.c_int]
+  for f in (lib.mju_polyForce, lib.mjd_xPolyForce):
+    f.restype = ctypes.c_double
+    f.argtypes = [ctypes.c_double, ctypes.POINTER(ctypes.c_double), ctypes.c_double,
+                  ctypes.c_int, ctypes.c_int]
   return lib
 
 
-def test_poly_force_matches_libmujoco():
+def test_poly_force_and_derivative_match_libmujoco():
   lib = _libmujoco()
-  poly = np.array([.3, -.7])
-  cpoly = (ctypes.c_double * 2)(*poly)
-  for x in (-2.5, -.1, 0.0, .4, 3.0):
+  rng = np.random.default_rng(8)
+  for _ in range(50):
+    linear, x = rng.normal(), 3 * rng.normal()
+    poly = rng.normal(size=2)
+    cpoly = (ctypes.c_double * 2)(*poly)
     for odd in (0, 1):
-      assert passive.poly_force(1.5, poly, x, odd) == lib.mju_polyForce(1.5, cpoly, x, 2, odd)
+      assert passive.poly_force(linear, poly, x, odd) == lib.mju_polyForce(
+        linear, cpoly, x, 2, odd)
+      assert passive.poly_force_deriv(linear, poly, x, odd) == lib.mjd_xPolyForce(
+        linear, cpoly, x, 2, odd)
