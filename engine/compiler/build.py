@@ -913,10 +913,12 @@ def _finalize(ctx, lists, sizes, arrays):
       return body_treeid[arrays['geom_bodyid'][objid]]
     return -1
 
-  for i in range(sizes['nu']):
+  for i in range(sizes['nactuator']):
     trn = arrays['actuator_trntype'][i]
     tid = arrays['actuator_trnid'][i, 0]
     bodyid = -1
+    if trn == 6:
+      trn = 4 if lists['actuator'][i].target.node.tag == 'site' else 0
     if trn in (0, 1):
       bodyid = arrays['jnt_bodyid'][tid]
     elif trn in (2, 4):
@@ -955,7 +957,6 @@ def _finalize(ctx, lists, sizes, arrays):
                'nskinvert', 'nskintexvert', 'nskinface', 'nskinbone', 'nskinbonevert',
                'nplugin', 'npluginattr', 'npluginstate', 'nhistory'):
     sizes[name] = 0
-  sizes['nactuator'] = sizes['nu']
   sizes['nemax'] = sum(3 if e.type == 0 else (7 if e.type == 1 else 1)
                        for e in lists['equality'])
   sizes['njmax'] = ctx.size['njmax']

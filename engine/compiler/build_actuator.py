@@ -16,12 +16,13 @@ from engine.compiler import build_tree as bt
 from engine.compiler import schema
 
 # mjtTrn, mjtDyn, mjtGain, mjtBias, mjtCtrlInput
-TRN_JOINT, TRN_JOINTINPARENT, TRN_SLIDERCRANK, TRN_TENDON, TRN_SITE, TRN_BODY = range(6)
+TRN_JOINT, TRN_JOINTINPARENT, TRN_SLIDERCRANK, TRN_TENDON, TRN_SITE, TRN_BODY, TRN_SO3 = range(7)
 TRN_UNDEFINED = 1000
 DYN_NONE, DYN_INTEGRATOR, DYN_FILTER, DYN_FILTEREXACT, DYN_MUSCLE = range(5)
-GAIN_FIXED, GAIN_AFFINE, GAIN_MUSCLE = 0, 1, 2
-BIAS_NONE, BIAS_AFFINE, BIAS_MUSCLE = 0, 1, 2
+GAIN_FIXED, GAIN_AFFINE, GAIN_MUSCLE, GAIN_SO3 = 0, 1, 2, 4
+BIAS_NONE, BIAS_AFFINE, BIAS_MUSCLE, BIAS_SO3 = 0, 1, 2, 4
 INPUT_POS, INPUT_VEL, INPUT_PRESSURE = 1, 2, 32
+CHART_EXPMAP, CHART_QUAT = 1, 2
 
 _TRANSMISSION = (('joint', TRN_JOINT), ('jointinparent', TRN_JOINTINPARENT),
                  ('tendon', TRN_TENDON), ('cranksite', TRN_SLIDERCRANK), ('site', TRN_SITE),
@@ -36,7 +37,7 @@ _FAMILY = {'dyntype': DYN_NONE, 'gaintype': GAIN_FIXED, 'biastype': BIAS_NONE,
 # gain type each shortcut uses (for inheriting from a <general> class)
 _SHORTCUT_GAIN = {'motor': GAIN_FIXED, 'position': GAIN_FIXED, 'velocity': GAIN_FIXED,
                   'intvelocity': GAIN_FIXED, 'cylinder': GAIN_FIXED, 'adhesion': GAIN_FIXED,
-                  'damper': GAIN_AFFINE, 'muscle': GAIN_MUSCLE}
+                  'damper': GAIN_AFFINE, 'muscle': GAIN_MUSCLE, 'orientation': GAIN_SO3}
 
 
 def _prm(first=(), base=None):
@@ -112,6 +113,12 @@ def read_actuator(spec, node, in_default):
       spec['_ctrlspec'] = INPUT_VEL
       if inheritrange > 0 and (spec['actrange'][0] or spec['actrange'][1]):
         err = err or 'actrange and inheritrange cannot both be defined'
+  elif kind == 'orientation':
+    kp = a.get('kp', spec['gainprm'][0])
+    err = _set_position(spec, kp, a.get('kv'), a.get('dampratio'), None, 0.0)
+    spec['gaintype'] = GAIN_SO3
+    spec['biastype'] = BIAS_SO3
+    spec['_ctrlspec'] = a.get('input', spec['_ctrlspec'] or CHART_EXPMAP)
   elif kind == 'velocity':
     kv = a.get('kv', spec['gainprm'][0])
     spec.update(_FAMILY)
@@ -266,6 +273,10 @@ def compile_all(ctx, lists):
       trnid[1] = ctx.lookup('site', s['refsite'], n, 'refsite').id
     target = ctx.lookup(kinds[trn], s['_target'], n, attr)
     trnid[0] = target.id
+    act.so3 = s['gaintype'] == GAIN_SO3 or s['biastype'] == BIAS_SO3
+    if act.so3:
+      _check_so3(act, n, s, trn, target, trnid)
+      trn = act.trntype = TRN_SO3
     act.trnid = trnid
     act.target = target
 
@@ -328,6 +339,8 @@ def compile_all(ctx, lists):
       raise n.error('invalid actdim 0 in stateful actuator', 'actdim')
     if actdim < 0:
       actdim = int(s['dyntype'] != DYN_NONE)
+    if act.so3 and s['dyntype'] == DYN_INTEGRATOR:
+      actdim = 3
     act.actdim = actdim
 
     # muscle parameters
@@ -348,11 +361,38 @@ def compile_all(ctx, lists):
       if spec_in not in (INPUT_POS, INPUT_VEL, INPUT_PRESSURE):
         raise n.error("fixed and affine gains take one input, 'pos', 'vel' or 'pressure'",
                       'input')
-    if s['dyntype'] > 4 or s['gaintype'] > 2 or s['biastype'] > 2:
-      raise n.error('dcmotor, pid, so3 and user actuator types are not supported yet',
+    if s['dyntype'] > 4 or s['gaintype'] not in (0, 1, 2, 4) or s['biastype'] not in (0, 1, 2, 4):
+      raise n.error('dcmotor, pid and user actuator types are not supported yet',
                     cls=ctx.Unsupported)
+    if act.so3:
+      spec_in = spec_in or CHART_EXPMAP
+      act.ctrlnum = 4 if spec_in == CHART_QUAT else 3
+      act.outnum = 3
+    else:
+      act.ctrlnum = act.outnum = 1
     act.ctrlspec = spec_in
     act.gainprm, act.biasprm = gainprm, biasprm
+
+
+def _check_so3(act, n, s, trn, target, trnid):
+  """Validity of an so3 (orientation) actuator: ball joint or site with refsite."""
+  if s['gaintype'] != GAIN_SO3 or s['biastype'] != BIAS_SO3:
+    raise n.error("gaintype and biastype must both be 'so3' in actuator", 'gaintype')
+  if trn == TRN_JOINT:
+    if target.type != bt.BALL:
+      raise n.error('so3 joint transmission requires a ball joint in actuator', 'joint')
+  elif trn == TRN_SITE:
+    if trnid[1] < 0:
+      raise n.error('so3 site transmission requires refsite in actuator', 'refsite')
+  else:
+    raise n.error('so3 actuators need a ball joint or a site with refsite', 'gaintype')
+  if s['_ctrlspec'] == CHART_QUAT and s['dyntype'] != DYN_NONE:
+    raise n.error("so3 quat input requires dyntype 'none' in actuator", 'input')
+  if s['dyntype'] not in (DYN_NONE, DYN_INTEGRATOR):
+    raise n.error("so3 requires dyntype 'none' or 'integrator' in actuator", 'dyntype')
+  if bt.islimited(s['forcelimited'], s['forcerange']) and s['forcerange'][0] != 0:
+    raise n.error('so3 forcerange bounds the force norm, lower bound must be 0 in actuator',
+                  'forcerange')
 
 
 def arrays(ctx, lists, sizes, arrays):
@@ -361,20 +401,32 @@ def arrays(ctx, lists, sizes, arrays):
   acts = lists['actuator']
   nu = len(acts)
   actadr, adr = [], 0
+  ctrladr, outadr, nctrl, nout = [], [], 0, 0
   for a in acts:
     actadr.append(adr if a.actdim else -1)
     adr += a.actdim
-  sizes.update(nu=nu, na=adr, nout=nu)
+    ctrladr.append(nctrl)
+    outadr.append(nout)
+    nctrl += a.ctrlnum
+    nout += a.outnum
+  sizes.update(nactuator=nu, nu=nctrl, na=adr, nout=nout)
   s = [a.spec for a in acts]
+
+  def per(values, counts):
+    # one row per control or output of each actuator
+    return [v for v, k in zip(values, counts) for _ in range(k)]
+
+  ctrlnum = [a.ctrlnum for a in acts]
+  outnum = [a.outnum for a in acts]
   _arr(arrays, 'actuator_trntype', [a.trntype for a in acts])
   _arr(arrays, 'actuator_dyntype', [x['dyntype'] for x in s])
   _arr(arrays, 'actuator_gaintype', [x['gaintype'] for x in s])
   _arr(arrays, 'actuator_biastype', [x['biastype'] for x in s])
-  _arr(arrays, 'actuator_ctrladr', list(range(nu)))
-  _arr(arrays, 'actuator_ctrlnum', [1] * nu)
+  _arr(arrays, 'actuator_ctrladr', ctrladr)
+  _arr(arrays, 'actuator_ctrlnum', ctrlnum)
   _arr(arrays, 'actuator_ctrlspec', [a.ctrlspec for a in acts])
-  _arr(arrays, 'actuator_outadr', list(range(nu)))
-  _arr(arrays, 'actuator_outnum', [1] * nu)
+  _arr(arrays, 'actuator_outadr', outadr)
+  _arr(arrays, 'actuator_outnum', outnum)
   _arr(arrays, 'actuator_actadr', actadr)
   _arr(arrays, 'actuator_actnum', [a.actdim for a in acts])
   _arr(arrays, 'actuator_trnid', [a.trnid for a in acts], (nu, 2))
@@ -396,12 +448,12 @@ def arrays(ctx, lists, sizes, arrays):
   _arr(arrays, 'actuator_plugin', [-1] * nu)
   _arr(arrays, 'actuator_forcelimited', [a.forcelimited for a in acts])
   _arr(arrays, 'actuator_forcerange', [x['forcerange'] for x in s], (nu, 2))
-  _arr(arrays, 'actuator_ctrllimited', [a.ctrllimited for a in acts])
-  _arr(arrays, 'actuator_ctrlrange', [a.ctrlrange for a in acts], (nu, 2))
-  _arr(arrays, 'actuator_gear', [x['gear'] for x in s], (nu, 6))
-  _arr(arrays, 'actuator_acc0', [0.0] * nu)
-  _arr(arrays, 'actuator_length0', [0.0] * nu)
-  _arr(arrays, 'actuator_lengthrange', [x['lengthrange'] for x in s], (nu, 2))
+  _arr(arrays, 'actuator_ctrllimited', per([a.ctrllimited for a in acts], ctrlnum))
+  _arr(arrays, 'actuator_ctrlrange', per([a.ctrlrange for a in acts], ctrlnum), (nctrl, 2))
+  _arr(arrays, 'actuator_gear', per([x['gear'] for x in s], outnum), (nout, 6))
+  _arr(arrays, 'actuator_acc0', [0.0] * nout)
+  _arr(arrays, 'actuator_length0', [0.0] * nout)
+  _arr(arrays, 'actuator_lengthrange', per([x['lengthrange'] for x in s], outnum), (nout, 2))
 
   # joint/tendon -> actuator with damping or armature (-2: more than one)
   jid = [-1] * sizes['njnt']
@@ -427,8 +479,11 @@ def arrays(ctx, lists, sizes, arrays):
   site_body = arrays['site_bodyid']
   njmom = 0
   for a in acts:
-    if a.trntype in (TRN_JOINT, TRN_JOINTINPARENT):
+    if a.trntype in (TRN_JOINT, TRN_JOINTINPARENT) or (a.trntype == TRN_SO3 and
+                                                      a.target.node.tag != 'site'):
       njmom += a.target.nv
+    elif a.trntype == TRN_SO3:
+      njmom += 3 * nv
     elif a.trntype == TRN_TENDON:
       njmom += int(arrays['ten_J_rownnz'][a.trnid[0]])
     elif a.trntype == TRN_SITE:

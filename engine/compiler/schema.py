@@ -1120,7 +1120,7 @@ _ELEMENTS = r"""
   kv           real
   dampratio    real
 
-@actuator/orientation unsupported
+@actuator/orientation
   use actuator_base
   forcelimited kw:limited = auto
   forcerange   real[2]    = 0 0

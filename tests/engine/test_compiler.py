@@ -43,7 +43,8 @@ def _setconst_mask(name, ours, mjm):
           mask[i, 3:10] = True
           mask[i, 11] = True
   elif name == 'actuator_lengthrange':
-    muscle = mjm.actuator_gaintype == mujoco.mjtGain.mjGAIN_MUSCLE
+    muscle = np.repeat(mjm.actuator_gaintype == mujoco.mjtGain.mjGAIN_MUSCLE,
+                       mjm.actuator_outnum)
     unset = ours[:, 0] >= ours[:, 1]
     mask[muscle & unset] = True
   return mask

@@ -29,6 +29,7 @@ CLASSES = {
   'mot': '<motor gear="2"/>',
   'adh_gen': '<adhesion gain="3" ctrlrange="0 1"/><general gainprm="4"/>',
   'pos_child': 'CHILD',
+  'orient': '<orientation kp="3" kv="0.5" input="quat"/>',
 }
 ELEMENTS = {
   'motor': '<motor joint="j" class="c"/>',
@@ -40,13 +41,16 @@ ELEMENTS = {
   'muscle': '<muscle joint="j" class="c" lengthrange="0 1"/>',
   'adhesion': '<adhesion body="b" class="c" ctrlrange="0 1"/>',
   'general': '<general joint="j" class="c"/>',
+  'orientation': '<orientation joint="jb" class="c"/>',
 }
 BASE = """<mujoco>
   <default>
     <default class="p"><position kp="9"/>{child}</default>
   </default>
   <worldbody>
-    <body name="b"><joint name="j" range="-1 1"/><geom size=".1"/></body>
+    <body name="b"><joint name="j" range="-1 1"/><geom size=".1"/>
+      <body><joint name="jb" type="ball"/><geom size=".1"/></body>
+    </body>
   </worldbody>
   <actuator>{elem}</actuator>
 </mujoco>"""
