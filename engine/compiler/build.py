@@ -955,7 +955,7 @@ def _finalize(ctx, lists, sizes, arrays):
                'nflexstiffness', 'nflexbending', 'nefm0dof', 'nefm0L', 'nefmCvert',
                'nflexelemedge', 'nflexshelldata', 'nflextexcoord', 'nJfe', 'nJfv', 'nskin',
                'nskinvert', 'nskintexvert', 'nskinface', 'nskinbone', 'nskinbonevert',
-               'nplugin', 'npluginattr', 'npluginstate', 'nhistory'):
+               'nplugin', 'npluginattr', 'npluginstate'):
     sizes[name] = 0
   sizes['nemax'] = sum(3 if e.type == 0 else (7 if e.type == 1 else 1)
                        for e in lists['equality'])

@@ -254,9 +254,10 @@ def compile_all(ctx, lists):
   for act in lists['actuator']:
     s, n = act.spec, act.node
     act.user = bt.user_data(act, s, ctx.nuser['actuator'], 'actuator')
-    if s['nsample'] or s['delay']:
-      raise n.error('actuator delay/nsample history is not supported yet',
-                    'nsample' if s['nsample'] else 'delay', cls=ctx.Unsupported)
+    if s['nsample'] < 0:
+      raise n.error('nsample must be non-negative', 'nsample')
+    if s['delay'] > 0 and not s['nsample']:
+      raise n.error('setting delay > 0 without a history buffer', 'delay')
     trn = s['_trntype']
     if s['_target'] is None:
       raise n.error('missing transmission target for actuator')
@@ -437,9 +438,17 @@ def arrays(ctx, lists, sizes, arrays):
   _arr(arrays, 'actuator_actlimited', [a.actlimited for a in acts])
   _arr(arrays, 'actuator_actrange', [a.actrange for a in acts], (nu, 2))
   _arr(arrays, 'actuator_actearly', [bool(x['actearly']) for x in s])
-  _arr(arrays, 'actuator_history', [(0, 0)] * nu, (nu, 2))
-  _arr(arrays, 'actuator_historyadr', [-1] * nu)
-  _arr(arrays, 'actuator_delay', [0.0] * nu)
+  hist, histadr = [], []
+  nhist = 0
+  for a, x in zip(acts, s):
+    hist.append((x['nsample'], x['interp']))
+    histadr.append(nhist if x['nsample'] else -1)
+    if x['nsample']:
+      nhist += 2 + x['nsample'] * (1 + a.ctrlnum)
+  sizes['nhistory'] = nhist
+  _arr(arrays, 'actuator_history', hist, (nu, 2))
+  _arr(arrays, 'actuator_historyadr', histadr)
+  _arr(arrays, 'actuator_delay', [x['delay'] for x in s])
   _arr(arrays, 'actuator_damping', [x['damping'][0] for x in s])
   _arr(arrays, 'actuator_dampingpoly', [x['damping'][1:3] for x in s], (nu, 2))
   _arr(arrays, 'actuator_armature', [x['armature'] for x in s])

@@ -90,9 +90,13 @@ def compile_all(ctx, lists):
       raise n.error('negative noise in sensor', 'noise')
     if a.get('cutoff', 0.0) < 0:
       raise n.error('negative cutoff in sensor', 'cutoff')
-    if a.get('nsample', 0) or a.get('delay', 0.0):
-      raise n.error('sensor delay/nsample history is not supported yet',
-                    'nsample' if a.get('nsample', 0) else 'delay', cls=ctx.Unsupported)
+    sen.nsample = a.get('nsample', 0)
+    sen.interp = a.get('interp', 0)
+    sen.delay = a.get('delay', 0.0)
+    if sen.nsample < 0:
+      raise n.error('nsample must be non-negative', 'nsample')
+    if sen.delay > 0 and not sen.nsample:
+      raise n.error('setting delay > 0 without a history buffer', 'delay')
     interval = tuple(a.get('interval', ())) + (0.0, 0.0)
     sen.interval = interval[:2]
     if sen.interval[0] < 0:
@@ -261,9 +265,16 @@ def arrays(ctx, lists, sizes, arrays):
   _arr(arrays, 'sensor_adr', adr)
   _arr(arrays, 'sensor_cutoff', [s.spec.get('cutoff', 0.0) for s in sens])
   _arr(arrays, 'sensor_noise', [s.spec.get('noise', 0.0) for s in sens])
-  _arr(arrays, 'sensor_history', [(0, 0)] * ns, (ns, 2))
-  _arr(arrays, 'sensor_historyadr', [-1] * ns)
-  _arr(arrays, 'sensor_delay', [0.0] * ns)
+  nhist = sizes.get('nhistory', 0)
+  histadr = []
+  for s in sens:
+    histadr.append(nhist if s.nsample else -1)
+    if s.nsample:
+      nhist += 2 + s.nsample * (1 + s.dim)
+  sizes['nhistory'] = nhist
+  _arr(arrays, 'sensor_history', [(s.nsample, s.interp) for s in sens], (ns, 2))
+  _arr(arrays, 'sensor_historyadr', histadr)
+  _arr(arrays, 'sensor_delay', [s.delay for s in sens])
   _arr(arrays, 'sensor_interval', [s.interval for s in sens], (ns, 2))
   _arr(arrays, 'sensor_user', [s.user for s in sens], (ns, ctx.nuser['sensor']))
   _arr(arrays, 'sensor_plugin', [-1] * ns)
