@@ -51,7 +51,9 @@ _EXTRA_DTYPES = {
   'name_pluginadr': 'i4', 'mesh_normaladr': 'i4', 'mesh_normalnum': 'i4',
   'mesh_texcoordadr': 'i4', 'mesh_texcoordnum': 'i4', 'mesh_graphadr': 'i4',
   'mesh_normal': 'f4', 'mesh_texcoord': 'f4', 'mesh_facenormal': 'i4',
-  'mesh_facetexcoord': 'i4', 'mesh_graph': 'i4', 'mesh_extrema': 'i4',
+  'mesh_facetexcoord': 'i4', 'mesh_graph': 'i4', 'mesh_extrema': 'i4', 'body_bvhadr': 'i4',
+  'body_bvhnum': 'i4', 'bvh_aabb': 'f8', 'bvh_child': 'i4', 'bvh_depth': 'i4',
+  'bvh_nodeid': 'i4',
 }
 _DTYPES = {f.name: f.dtype for f in F.MODEL_FIELDS}
 _DTYPES.update({k: v for k, v in _EXTRA_DTYPES.items() if k not in _DTYPES})
@@ -664,6 +666,26 @@ def _tree_arrays(ctx, lists, sizes, arrays):
   _arr(arrays, 'body_contype', [b.contype for b in bodies])
   _arr(arrays, 'body_conaffinity', [b.conaffinity for b in bodies])
   _arr(arrays, 'body_invweight0', np.zeros((nbody, 2)))
+
+  # bounding volume hierarchies of the bodies' colliding geoms (meshes' own BVHs not included)
+  bvh_adr, bvh_num, aabb, child, depth, nodeid = [], [], [], [], [], []
+  for b in bodies:
+    a, c, d, nid = bt.body_bvh(b)
+    bvh_adr.append(len(aabb) if a else -1)
+    bvh_num.append(len(a))
+    aabb += a
+    child += c
+    depth += d
+    nid_list = nid
+    nodeid += nid_list
+  nbvh = len(aabb)
+  sizes.update(nbvh=nbvh, nbvhstatic=nbvh, nbvhdynamic=0)
+  _arr(arrays, 'body_bvhadr', bvh_adr)
+  _arr(arrays, 'body_bvhnum', bvh_num)
+  _arr(arrays, 'bvh_aabb', aabb, (nbvh, 6))
+  _arr(arrays, 'bvh_child', child, (nbvh, 2))
+  _arr(arrays, 'bvh_depth', depth)
+  _arr(arrays, 'bvh_nodeid', nodeid)
   _arr(arrays, 'body_subtreemass', np.zeros(nbody))
 
   # joints and dofs

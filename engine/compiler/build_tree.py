@@ -843,3 +843,77 @@ def accumulate_inertia(par, b):
   if err:
     raise b.error(f"error '{err}' in fusing static body inertias")
   par.mass, par.ipos, par.iquat, par.inertia = mass, ipos, iquat, inertia
+
+
+# ---------------------------------------------------------------- bounding volume hierarchy
+
+
+def body_bvh(b):
+  """Port of mjCBoundingVolumeHierarchy::CreateBVH for a body's colliding geoms.
+
+  Returns (aabb (center, half) rows, child pairs, depth, nodeid) lists, in node order.
+  """
+  import functools
+  qinv = [b.iquat[0], -b.iquat[1], -b.iquat[2], -b.iquat[3]]
+  elems = []
+  for idx, g in enumerate(b.geoms):
+    if g.contype or g.conaffinity:
+      vert = [g.pos[0] - b.ipos[0], g.pos[1] - b.ipos[1], g.pos[2] - b.ipos[2]]
+      elems.append((idx, g, bm.rotvecquat(vert, qinv)))
+  out = ([], [], [], [])
+
+  def make(elements, lev):
+    n = len(elements)
+    if n == 0:
+      return -1
+    big = 1.7976931348623157e308
+    amin = [big, big, big]
+    amax = [-big, -big, -big]
+    for _, g, _ in elements:
+      a = g.aabb
+      lo = [a[0] - a[3], a[1] - a[4], a[2] - a[5]]
+      hi = [a[0] + a[3], a[1] + a[4], a[2] + a[5]]
+      for v in range(8):
+        vert = [hi[0] if v & 1 else lo[0], hi[1] if v & 2 else lo[1], hi[2] if v & 4 else lo[2]]
+        box = bm.rotvecquat(vert, g.quat)
+        box = [box[0] + g.pos[0] - b.ipos[0], box[1] + g.pos[1] - b.ipos[1],
+               box[2] + g.pos[2] - b.ipos[2]]
+        vert = bm.rotvecquat(box, qinv)
+        for k in range(3):
+          amin[k] = min(amin[k], vert[k])
+          amax[k] = max(amax[k], vert[k])
+    for k in range(3):
+      if abs(amin[k] - amax[k]) < mjEPS:
+        amin[k] -= mjEPS
+        amax[k] += mjEPS
+    index = len(out[0])
+    out[0].append([(amax[k] + amin[k]) / 2 for k in range(3)] +
+                  [(amax[k] - amin[k]) / 2 for k in range(3)])
+    out[1].append([-1, -1])
+    out[2].append(lev)
+    out[3].append(-1)
+    if n == 1:
+      out[3][index] = elements[0][1].id
+      return index
+    edges = [amax[k] - amin[k] for k in range(3)]
+    axis = 0
+    if edges[1] >= edges[0] + mjEPS:
+      axis = 1
+    if edges[2] >= edges[axis] + mjEPS:
+      axis = 2
+
+    def cmp(e1, e2):
+      if abs(e1[2][axis] - e2[2][axis]) > mjEPS:
+        return -1 if e1[2][axis] < e2[2][axis] else 1
+      return -1 if e1[0] < e2[0] else (1 if e1[0] > e2[0] else 0)
+
+    ordered = sorted(elements, key=functools.cmp_to_key(cmp))
+    m = n // 2
+    if m > 0:
+      out[1][index][0] = make(ordered[:m], lev + 1)
+    if m != n:
+      out[1][index][1] = make(ordered[m:], lev + 1)
+    return index
+
+  make(elems, 0)
+  return out
