@@ -184,9 +184,10 @@ def _wrap_inside(e0, e1, e2, e3, radius):
   """Port of wrap_inside: wrap of a segment whose side point is inside the circle.
 
   The tendon touches the circle at one point; returns (0 if wrap or -1, point x, y, x, y).
+  As MuJoCo 3.17, Newton's method runs on the tangent angle t from pi/2 (older releases
+  iterated on z = sin(t) from 1 - 1e-7; the two stop at different points within tolerance).
   """
   maxiter = 20
-  zinit = 1 - 1e-7
   tolerance = 1e-6
 
   len0 = math.sqrt(e0 * e0 + e1 * e1)
@@ -214,7 +215,7 @@ def _wrap_inside(e0, e1, e2, e3, radius):
   p0 *= radius
   p1 *= radius
 
-  # solve asin(A*z) + asin(B*z) - 2*asin(z) + G = 0
+  # solve asin(A*sin(t)) + asin(B*sin(t)) - 2*t + G = 0 for the angle t (z = sin(t))
   A = radius / len0
   B = radius / len1
   cosG = (len0 * len0 + len1 * len1 - dd) / (2 * len0 * len1)
@@ -224,29 +225,31 @@ def _wrap_inside(e0, e1, e2, e3, radius):
     return 0.0, p0, p1, p0, p1
   G = math.acos(cosG)
 
-  z = zinit
-  f = math.asin(A * z) + math.asin(B * z) - 2 * math.asin(z) + G
+  t = 0.5 * mjPI
+  z = math.sin(t)
+  f = math.asin(A * z) + math.asin(B * z) - 2 * t + G
 
   # init on the other side
   if f > 0:
     return 0.0, p0, p1, p0, p1
 
-  # Newton iterations
+  # Newton iterations in t
   it = 0
   while it < maxiter and abs(f) > tolerance:
-    df = (A / max(mjMINVAL, math.sqrt(1 - z * z * A * A))
-          + B / max(mjMINVAL, math.sqrt(1 - z * z * B * B))
-          - 2 / max(mjMINVAL, math.sqrt(1 - z * z)))
+    c = math.cos(t)
+    df = (A * c / max(mjMINVAL, math.sqrt(1 - z * z * A * A))
+          + B * c / max(mjMINVAL, math.sqrt(1 - z * z * B * B)) - 2)
 
     # wrong sign or moving right: give up with the default
     if df > -mjMINVAL:
       return 0.0, p0, p1, p0, p1
-    z1 = z - f / df
-    if z1 > z:
+    t1 = t - f / df
+    if t1 > t:
       return 0.0, p0, p1, p0, p1
 
-    z = z1
-    f = math.asin(A * z) + math.asin(B * z) - 2 * math.asin(z) + G
+    t = t1
+    z = math.sin(t)
+    f = math.asin(A * z) + math.asin(B * z) - 2 * t + G
     if f > tolerance:
       return 0.0, p0, p1, p0, p1
     it += 1
@@ -258,10 +261,10 @@ def _wrap_inside(e0, e1, e2, e3, radius):
   # rotate the endpoint direction by ang
   if e0 * e3 - e1 * e2 > 0:
     v0, v1 = _normalize2(e0, e1)
-    ang = math.asin(z) - math.asin(A * z)
+    ang = t - math.asin(A * z)
   else:
     v0, v1 = _normalize2(e2, e3)
-    ang = math.asin(z) - math.asin(B * z)
+    ang = t - math.asin(B * z)
   c = math.cos(ang)
   s = math.sin(ang)
   p0 = radius * (c * v0 - s * v1)
@@ -637,7 +640,7 @@ def _clear_chain(m, jac, dof):
 
 
 @jit
-def _trn_joint(m, d, i, o, gear):
+def _trn_joint(m, d, i, o, gear, small):
   """Joint and joint-in-parent transmissions: hinge/slide scalar, ball 3D, free 6D gear."""
   jid = m.actuator_trnid[i, 0]
   jtype = m.jnt_type[jid]
@@ -653,9 +656,9 @@ def _trn_joint(m, d, i, o, gear):
     d.moment_rownnz[o] = 1
     return
 
-  quat = np.empty(4)
-  axis = np.empty(3)
-  gear_axis = np.empty(3)
+  quat = small[0:4]
+  axis = small[4:7]
+  gear_axis = small[7:10]
   inparent = m.actuator_trntype[i] == mjTRN_JOINTINPARENT
 
   # ball: length is the expmap along the gear axis (rotated to the parent frame if needed)
@@ -773,13 +776,13 @@ def _site_quat(m, d, sid, quat):
 
 
 @jit
-def _trn_site(m, d, i, o, gear, jac, jacS, jacref, jacr, row, tmp):
+def _trn_site(m, d, i, o, gear, jac, jacS, jacref, jacr, row, tmp, small):
   """Site transmission: wrench in the site frame, or displacement relative to a refsite."""
   sid = m.actuator_trnid[i, 0]
   refid = m.actuator_trnid[i, 1]
   nv = m.nv
-  wrench = np.empty(3)
-  vec = np.empty(3)
+  wrench = small[0:3]
+  vec = small[3:6]
   _jac(m, d, jac, jacS, d.site_xpos[sid], m.site_bodyid[sid])
   length = 0.0
 
@@ -814,8 +817,8 @@ def _trn_site(m, d, i, o, gear, jac, jacS, jacref, jacr, row, tmp):
 
     # rotation
     if gear[3] != 0 or gear[4] != 0 or gear[5] != 0:
-      quat = np.empty(4)
-      refquat = np.empty(4)
+      quat = small[6:10]
+      refquat = small[10:14]
       _site_quat(m, d, sid, quat)
       _site_quat(m, d, refid, refquat)
       mju_subQuat(vec, quat, refquat)
@@ -848,7 +851,7 @@ def _trn_body(m, d, i, o, row):
 
 
 @jit
-def _trn_so3(m, d, i, o, jac, jacS, jacref, jacr, row):
+def _trn_so3(m, d, i, o, jac, jacS, jacref, jacr, row, small):
   """SO3 transmission, three outputs: relative orientation as an expmap and its Jacobian.
 
   Ball joint: the joint's expmap, unit moments on its three dofs. Site with refsite: the
@@ -857,8 +860,8 @@ def _trn_so3(m, d, i, o, jac, jacS, jacref, jacr, row):
   """
   tid = m.actuator_trnid[i, 0]
   refid = m.actuator_trnid[i, 1]
-  vec = np.empty(3)
-  quat = np.empty(4)
+  vec = small[0:3]
+  quat = small[3:7]
 
   # ball joint
   if refid < 0:
@@ -877,7 +880,7 @@ def _trn_so3(m, d, i, o, jac, jacS, jacref, jacr, row):
     return
 
   # site relative to refsite
-  refquat = np.empty(4)
+  refquat = small[7:11]
   _site_quat(m, d, tid, quat)
   _site_quat(m, d, refid, refquat)
   mju_subQuat(vec, quat, refquat)
@@ -888,7 +891,7 @@ def _trn_so3(m, d, i, o, jac, jacS, jacref, jacr, row):
       jacS[k, j] -= jacr[k, j]
   _clear_chain(m, jacS, _common_dof(m, tid, refid))
   xmat = d.site_xmat[tid]
-  axis = np.empty(3)
+  axis = small[11:14]
   for k in range(3):
     d.actuator_length[o + k] = vec[k]
     axis[0] = xmat[k]
@@ -909,7 +912,7 @@ def transmission(m, d):
     return
   nv = m.nv
 
-  # scratch Jacobians and dense rows
+  # scratch Jacobians, dense rows, small vectors
   jac = np.empty((3, nv))
   jacS = np.empty((3, nv))
   jacA = np.empty((3, nv))
@@ -917,23 +920,24 @@ def transmission(m, d):
   jacr = np.empty((3, nv))
   row = np.empty(nv)
   tmp = np.empty(nv)
+  small = np.empty(16)
 
   for i in range(m.nactuator):
     o = m.actuator_outadr[i]
     gear = m.actuator_gear[o]
     trntype = m.actuator_trntype[i]
     if trntype == mjTRN_JOINT or trntype == mjTRN_JOINTINPARENT:
-      _trn_joint(m, d, i, o, gear)
+      _trn_joint(m, d, i, o, gear, small)
     elif trntype == mjTRN_SLIDERCRANK:
       _trn_slidercrank(m, d, i, o, gear, jac, jacS, jacA, jacr, row)
     elif trntype == mjTRN_TENDON:
       _trn_tendon(m, d, i, o, gear)
     elif trntype == mjTRN_SITE:
-      _trn_site(m, d, i, o, gear, jac, jacS, jacref, jacr, row, tmp)
+      _trn_site(m, d, i, o, gear, jac, jacS, jacref, jacr, row, tmp, small)
     elif trntype == mjTRN_BODY:
       _trn_body(m, d, i, o, row)
     elif trntype == mjTRN_SO3:
-      _trn_so3(m, d, i, o, jac, jacS, jacref, jacr, row)
+      _trn_so3(m, d, i, o, jac, jacS, jacref, jacr, row, small)
     else:
       # unknown type (compiler rejects it): empty rows
       for k in range(m.actuator_outnum[i]):
