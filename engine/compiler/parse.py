@@ -30,6 +30,7 @@ class Node:
     line: line number in its file.
     file: file the element came from (None for the main string model).
     parent: enclosing Node (None for the root).
+    tag: the XML tag.
   """
   key: str
   attrs: dict
@@ -37,14 +38,14 @@ class Node:
   line: int | None
   file: str | None
   parent: "Node | None" = None
+  tag: str = ''
+
+  def __post_init__(self):
+    self.tag = schema.ELEMENTS[self.key].tag
 
   @property
   def spec(self):
     return schema.ELEMENTS[self.key]
-
-  @property
-  def tag(self):
-    return self.spec.tag
 
   def error(self, msg, attribute=None, cls=CompileError):
     """An exception located at this element."""
