@@ -237,8 +237,9 @@ def _random_tendon_model(seed):
 
   # fixed tendon over the hinge and slide joints
   model = spec.compile()
-  scalar = [model.joint(j).name for j in range(model.njnt)
-            if model.jnt_type[j] in (mujoco.mjtJoint.mjJNT_HINGE, mujoco.mjtJoint.mjJNT_SLIDE)]
+  kinds = (int(mujoco.mjtJoint.mjJNT_HINGE), int(mujoco.mjtJoint.mjJNT_SLIDE))
+  scalar = [model.joint(j).name for j in range(model.njnt) if int(model.jnt_type[j]) in kinds]
+  assert scalar
   if scalar:
     fixed = spec.add_tendon(name="fixed")
     for j in rng.permutation(scalar)[:3]:
@@ -250,7 +251,7 @@ def _random_tendon_model(seed):
     gear = rng.uniform(-1, 1, 6)
     kind = trn.mjTRN_JOINTINPARENT if rng.random() < 0.5 else trn.mjTRN_JOINT
     spec.add_actuator(target=model.joint(j).name, trntype=kind, gear=gear)
-  for t in ("path", "wrapped"):
+  for t in ("path", "wrapped", "fixed"):
     spec.add_actuator(target=t, trntype=trn.mjTRN_TENDON, gear=[rng.uniform(-2, 2), 0, 0, 0, 0, 0])
   for k in range(4):
     s0, s1 = rng.choice(sites, 2, replace=False)
