@@ -103,14 +103,19 @@ def _number_list(node_tag, attr, text, line, file, kind):
     try:
       if kind == 'int':
         v = int(w)
+        big = not -2**31 <= v < 2**31
       else:
         v = float(w)
         if math.isnan(v):
           raise ValueError
+        big = math.isinf(v)
     except ValueError:
       kindname = 'integer' if kind == 'int' else 'number'
       raise CompileError(f"invalid {kindname} '{w}' in value '{text}'", file=file, line=line,
                          element=node_tag, attribute=attr.name) from None
+    if big:
+      raise CompileError(f"number '{w}' is too large in value '{text}'", file=file, line=line,
+                         element=node_tag, attribute=attr.name)
     out.append(v)
   return out
 
