@@ -929,15 +929,11 @@ def rne(m, d, flg_acc, result):
 def _point_motion(m, d, body, point, acc, vel):
   """Linear acceleration and velocity of a point fixed on a body (world frame).
 
-  mj_objectAcceleration / mj_objectVelocity at `point`: com-based cacc and cvel moved to the
-  point, plus the rotating-frame term w x v; zero for static bodies. acc, vel are (6,) scratch,
-  the results are in their last three entries.
+  As mj_objectAcceleration / mj_objectVelocity at `point`: com-based cacc and cvel moved to
+  the point, plus the rotating-frame term w x v. Unlike those, static bodies are not skipped:
+  they keep the world's -gravity acceleration, so that differences between two points are
+  true relative accelerations. acc, vel are (6,) scratch; results in their last three entries.
   """
-  if m.body_weldid[body] == 0:
-    for k in range(6):
-      acc[k] = 0.0
-      vel[k] = 0.0
-    return
   com = d.subtree_com[m.body_rootid[body]]
   mju_transformSpatial(acc, d.cacc[body], 0, point, com, None)
   mju_transformSpatial(vel, d.cvel[body], 0, point, com, None)

@@ -4,7 +4,7 @@ Each test puts MuJoCo in a random state, runs MuJoCo's pipeline for the referenc
 the inputs of one stage into our data, runs only that stage and compares its outputs
 (ARCHITECTURE.md tolerances). Models: a hinge/slide/ball chain covering every sameframe
 shortcut, a free-floating tree with mocap body, tendons, actuator armature and every
-camera/light mode, and seeded random kinematic trees.
+camera/light mode, spatial tendons with armature through a pulley, and seeded random trees.
 """
 
 import pathlib
@@ -125,7 +125,7 @@ def _xml(name):
   return (MODELS / f"{name}.xml").read_text()
 
 
-MODEL_NAMES = ["chain", "mixed"] + [f"random{s}" for s in SEEDS] + ["tree0", "tree1"]
+MODEL_NAMES = ["chain", "mixed", "pulley"] + [f"random{s}" for s in SEEDS] + ["tree0", "tree1"]
 
 
 def _randomize(mjm, mjd, seed):
