@@ -164,8 +164,13 @@ def _copy(mjd, d, *names):
 
 
 def _fresh(case):
-  """Our data reset to MuJoCo's inputs (state, mocap, applied forces, qacc)."""
+  """Our data cleared, then given MuJoCo's state, mocap, applied forces and qacc.
+
+  Clearing every array makes each test copy exactly the inputs its stage reads.
+  """
   mjm, mjd, m, d = case
+  for array in d._arrays.values():
+    array[...] = 0
   oracle.copy_state(mjd, d)
   _copy(mjd, d, "qacc")
   return mjm, mjd, m, d
