@@ -1,10 +1,69 @@
 """numjoco engine: MuJoCo physics on numba.
 
-The public API mirrors the `mujoco` Python bindings (ARCHITECTURE.md section 2).
+The public API mirrors the `mujoco` Python bindings (ARCHITECTURE.md section 2):
+MjModel/MjData, the mj_ pipeline functions, the mju_ helpers and the mjt enums.
 """
 
+from engine.enums import *  # noqa: F401,F403  (mjt enums and mj* constants, as in mujoco)
+from engine.errors import CompileError as CompileError
+from engine.errors import Error as Error
+from engine.forward import PhysicsWarning as PhysicsWarning
+from engine.forward import mj_checkAcc as mj_checkAcc
+from engine.forward import mj_checkPos as mj_checkPos
+from engine.forward import mj_checkVel as mj_checkVel
+from engine.forward import mj_Euler as mj_Euler
+from engine.forward import mj_forward as mj_forward
+from engine.forward import mj_forwardSkip as mj_forwardSkip
+from engine.forward import mj_fwdAcceleration as mj_fwdAcceleration
+from engine.forward import mj_fwdActuation as mj_fwdActuation
+from engine.forward import mj_fwdConstraint as mj_fwdConstraint
+from engine.forward import mj_fwdPosition as mj_fwdPosition
+from engine.forward import mj_fwdVelocity as mj_fwdVelocity
+from engine.forward import mj_implicit as mj_implicit
+from engine.forward import mj_inverse as mj_inverse
+from engine.forward import mj_inverseSkip as mj_inverseSkip
+from engine.forward import mj_RungeKutta as mj_RungeKutta
+from engine.forward import mj_step as mj_step
+from engine.forward import mj_step1 as mj_step1
+from engine.forward import mj_step2 as mj_step2
 from engine.io import mj_resetData as mj_resetData
 from engine.io import mj_resetDataKeyframe as mj_resetDataKeyframe
+from engine.math import *  # noqa: F401,F403  (the mju_ helpers)
+from engine.passive import mj_passive as mj_passive
+from engine.sensor import mj_energyPos as mj_energyPos
+from engine.sensor import mj_energyVel as mj_energyVel
+from engine.sensor import mj_sensorAcc as mj_sensorAcc
+from engine.sensor import mj_sensorPos as mj_sensorPos
+from engine.sensor import mj_sensorVel as mj_sensorVel
+from engine.setconst import mj_setConst as mj_setConst
+from engine.smooth import mj_camlight as mj_camlight
+from engine.smooth import mj_comPos as mj_comPos
+from engine.smooth import mj_comVel as mj_comVel
+from engine.smooth import mj_crb as mj_crb
+from engine.smooth import mj_factorM as mj_factorM
+from engine.smooth import mj_fullM as mj_fullM
+from engine.smooth import mj_kinematics as mj_kinematics
+from engine.smooth import mj_makeM as mj_makeM
+from engine.smooth import mj_mulM as mj_mulM
+from engine.smooth import mj_rne as mj_rne
+from engine.smooth import mj_rnePostConstraint as mj_rnePostConstraint
+from engine.smooth import mj_solveM as mj_solveM
+from engine.smooth import mj_solveM2 as mj_solveM2
+from engine.smooth import mj_subtreeVel as mj_subtreeVel
+from engine.smooth import mj_tendonBias as mj_tendonBias
+from engine.support import mj_applyFT as mj_applyFT
+from engine.support import mj_differentiatePos as mj_differentiatePos
+from engine.support import mj_id2name as mj_id2name
+from engine.support import mj_integratePos as mj_integratePos
+from engine.support import mj_jac as mj_jac
+from engine.support import mj_jacBody as mj_jacBody
+from engine.support import mj_jacBodyCom as mj_jacBodyCom
+from engine.support import mj_jacGeom as mj_jacGeom
+from engine.support import mj_jacSite as mj_jacSite
+from engine.support import mj_jacSubtreeCom as mj_jacSubtreeCom
+from engine.support import mj_name2id as mj_name2id
+from engine.tendon import mj_tendon as mj_tendon
+from engine.tendon import mj_transmission as mj_transmission
 from engine.types import MjData as MjData
 from engine.types import MjModel as MjModel
 from engine.types import MjOption as MjOption

@@ -22,11 +22,11 @@ from engine.enums import mjDSBL_AUTORESET
 from engine.enums import mjDSBL_DAMPER
 from engine.enums import mjDSBL_EULERDAMP
 from engine.enums import mjDSBL_SENSOR
-from engine.enums import mjDYN_FILTEREXACT
 from engine.enums import mjENBL_ENERGY
 from engine.enums import mjINT_IMPLICIT
 from engine.enums import mjINT_IMPLICITFAST
 from engine.enums import mjINT_RK4
+from engine.enums import mjOBJ_JOINT
 from engine.enums import mjSTAGE_NONE
 from engine.enums import mjSTAGE_POS
 from engine.enums import mjSTAGE_VEL
@@ -36,50 +36,14 @@ from engine.enums import mjWARN_BADQVEL
 from engine.enums import mjtWarning
 from engine.math import mju_isBad
 
-# ---- sparse L'DL factorization in the reduced layout ----
-
-
-@jit
-def factor_i(mat, diaginv, nv, rownnz, rowadr, colind):
-  """Port of mj_factorI: in-place L'*D*L of an inertia-like matrix in the reduced layout."""
-  for k in range(nv - 1, -1, -1):
-    start = rowadr[k]
-    diag = rownnz[k] - 1
-    end = start + diag
-    invd = 1.0 / mat[end]
-    diaginv[k] = invd
-    # update the rows of the ancestors of k
-    for adr in range(end - 1, start - 1, -1):
-      i = colind[adr]
-      scl = -mat[adr] * invd
-      ri = rowadr[i]
-      for j in range(rownnz[i]):
-        mat[ri + j] += scl * mat[start + j]
-    # scale row k by the inverse diagonal
-    for j in range(start, end):
-      mat[j] *= invd
+# the sparse L'DL factorization and solve of the reduced layout live in smooth.py
+factor_i = _smooth.factor_i
 
 
 @jit
 def solve_ld(x, mat, diaginv, nv, rownnz, rowadr, colind):
-  """Port of mj_solveLD for one vector: x <- inv(L'*D*L) x, in place."""
-  # x <- inv(L') x
-  for i in range(nv - 1, -1, -1):
-    xi = x[i]
-    if xi != 0:
-      start = rowadr[i]
-      for adr in range(start, start + rownnz[i] - 1):
-        x[colind[adr]] -= mat[adr] * xi
-  # x <- inv(D) x
-  for i in range(nv):
-    x[i] *= diaginv[i]
-  # x <- inv(L) x
-  for i in range(nv):
-    start = rowadr[i]
-    s = 0.0
-    for adr in range(start, start + rownnz[i] - 1):
-      s += mat[adr] * x[colind[adr]]
-    x[i] -= s
+  """x <- inv(L'*D*L) x for one vector, in place (mj_solveLD with n=1)."""
+  _smooth.solve_ld(x, mat, diaginv, nv, 1, rownnz, rowadr, colind)
 
 
 # ---- warnings and checks ----
@@ -194,6 +158,22 @@ def fwd_constraint(m, d):
 
 
 @jit
+def _sensors_vel(m, d):
+  """Velocity sensors, computing subtree velocities first when a sensor reads them."""
+  if _sensor.needs_subtree_vel(m):
+    _smooth.subtree_vel(m, d)
+  _sensor.sensor_vel(m, d)
+
+
+@jit
+def _sensors_acc(m, d):
+  """Acceleration sensors, computing cacc/cfrc_int/cfrc_ext first when a sensor reads them."""
+  if _sensor.needs_rne_post(m):
+    _smooth.rne_post_constraint(m, d)
+  _sensor.sensor_acc(m, d)
+
+
+@jit
 def _energy_pos_stage(m, d):
   if m.opt.enableflags[0] & mjENBL_ENERGY:
     _sensor.energy_pos(m, d)
@@ -214,14 +194,14 @@ def forward_skip(m, d, skipstage, skipsensor):
   if skipstage < mjSTAGE_VEL:
     fwd_velocity(m, d)
     if sensors:
-      _sensor.sensor_vel(m, d)
+      _sensors_vel(m, d)
     if m.opt.enableflags[0] & mjENBL_ENERGY:
       _sensor.energy_vel(m, d)
   _actuation.fwd_actuation(m, d)
   fwd_acceleration(m, d)
   fwd_constraint(m, d)
   if sensors:
-    _sensor.sensor_acc(m, d)
+    _sensors_acc(m, d)
 
 
 @jit
@@ -234,20 +214,6 @@ def forward(m, d):
 
 
 @jit
-def next_activation(m, d, i, adr, act_dot):
-  """Activation after one step (exact for filterexact), clamped to actrange."""
-  act = d.act[adr]
-  if m.actuator_dyntype[i] == mjDYN_FILTEREXACT:
-    tau = max(1e-15, m.actuator_dynprm[i, 0])
-    act = act + act_dot * tau * (1.0 - np.exp(-m.opt.timestep[0] / tau))
-  else:
-    act = act + act_dot * m.opt.timestep[0]
-  if m.actuator_actlimited[i]:
-    act = min(max(act, m.actuator_actrange[i, 0]), m.actuator_actrange[i, 1])
-  return act
-
-
-@jit
 def advance(m, d, act_dot, qacc, qvel, use_qvel):
   """Port of mj_advance: activations, velocities, positions and time by one step."""
   h = m.opt.timestep[0]
@@ -256,7 +222,7 @@ def advance(m, d, act_dot, qacc, qvel, use_qvel):
       adr = m.actuator_actadr[i]
       for j in range(adr, adr + m.actuator_actnum[i]):
         rate = 0.0 if _actuation.actuator_disabled(m, i) else act_dot[j]
-        d.act[j] = next_activation(m, d, i, j, rate)
+        d.act[j] = _actuation.next_activation(m, d, i, j, rate)
   for i in range(m.nv):
     d.qvel[i] += qacc[i] * h
   if use_qvel:
@@ -268,23 +234,37 @@ def advance(m, d, act_dot, qacc, qvel, use_qvel):
 
 
 @jit
+def _implicit_damping(m, i):
+  """Whether dof i is damped through dof, polynomial or actuator damping (Euler treats it
+  implicitly)."""
+  return (m.dof_damping[i] > 0 or m.dof_dampingpoly[i, 0] != 0 or m.dof_dampingpoly[i, 1] != 0
+          or m.jnt_actuatorid[m.dof_jntid[i]] != -1)
+
+
+@jit
 def euler(m, d):
   """Port of mj_Euler: semi-implicit Euler, implicit in dof damping unless disabled."""
   nv = m.nv
+  h = m.opt.timestep[0]
   qacc = d.scratch_qacc[0]
   damping = False
   if not m.opt.disableflags[0] & (mjDSBL_EULERDAMP | mjDSBL_DAMPER):
     for i in range(nv):
-      if m.dof_damping[i] > 0:
+      if _implicit_damping(m, i):
         damping = True
         break
   if not damping:
     qacc[:] = d.qacc
   else:
-    # (M + h*B) qacc = qfrc_smooth + qfrc_constraint
+    # (M + h*dB/dv) qacc = qfrc_smooth + qfrc_constraint, B the (polynomial) damping force
     d.qH[:] = d.M
+    poly = d.scratch_dx[2][:2]
     for i in range(nv):
-      d.qH[m.M_rowadr[i] + m.M_rownnz[i] - 1] += m.opt.timestep[0] * m.dof_damping[i]
+      poly[0] = m.dof_dampingpoly[i, 0]
+      poly[1] = m.dof_dampingpoly[i, 1]
+      b = m.dof_damping[i] + _actuation.actuator_damping(m, mjOBJ_JOINT, m.dof_jntid[i], poly)
+      d.qH[m.M_rowadr[i] + m.M_rownnz[i] - 1] += h * _passive.poly_force_deriv(b, poly,
+                                                                                d.qvel[i], 1)
     factor_i(d.qH, d.qHDiagInv, nv, m.M_rownnz, m.M_rowadr, m.M_colind)
     for i in range(nv):
       qacc[i] = d.qfrc_smooth[i] + d.qfrc_constraint[i]
@@ -384,13 +364,6 @@ def step(m, d):
 
 
 @jit
-def step_n(m, d, nstep):
-  """mj_step repeated nstep times inside one numba call."""
-  for _ in range(nstep):
-    step(m, d)
-
-
-@jit
 def step1(m, d):
   """Port of mj_step1: everything that does not depend on the controls."""
   check_pos(m, d)
@@ -402,7 +375,7 @@ def step1(m, d):
   _energy_pos_stage(m, d)
   fwd_velocity(m, d)
   if sensors:
-    _sensor.sensor_vel(m, d)
+    _sensors_vel(m, d)
   if m.opt.enableflags[0] & mjENBL_ENERGY:
     _sensor.energy_vel(m, d)
 
@@ -414,13 +387,96 @@ def step2(m, d):
   fwd_acceleration(m, d)
   fwd_constraint(m, d)
   if not m.opt.disableflags[0] & mjDSBL_SENSOR:
-    _sensor.sensor_acc(m, d)
+    _sensors_acc(m, d)
   check_acc(m, d)
   integrator = m.opt.integrator[0]
   if integrator == mjINT_IMPLICIT or integrator == mjINT_IMPLICITFAST:
     implicit(m, d)
   else:
     euler(m, d)
+
+
+# ---- one entry point for every driver call ----
+# Each jitted function called from Python is compiled (and cached) with its whole call
+# tree, so the Python API enters numba through this single dispatcher: the pipeline is
+# compiled once, not once per public function.
+
+OP_STEP = 0
+OP_FORWARD_SKIP = 1
+OP_STEP1 = 2
+OP_STEP2 = 3
+OP_LEGACY_STEP = 4
+OP_CHECK_POS = 5
+OP_CHECK_VEL = 6
+OP_CHECK_ACC = 7
+OP_FWD_POSITION = 8
+OP_FWD_VELOCITY = 9
+OP_FWD_ACTUATION = 10
+OP_FWD_ACCELERATION = 11
+OP_FWD_CONSTRAINT = 12
+OP_EULER = 13
+OP_RK4 = 14
+OP_IMPLICIT = 15
+OP_INVERSE_SKIP = 16
+OP_SET_CONST = 17
+
+
+@jit
+def dispatch(m, d, op, n, a, b):
+  """Runs driver operation `op` (OP_*) with integer arguments n, a, b."""
+  if op == OP_STEP:
+    for _ in range(n):
+      step(m, d)
+  elif op == OP_FORWARD_SKIP:
+    forward_skip(m, d, a, b)
+  elif op == OP_STEP1:
+    step1(m, d)
+  elif op == OP_STEP2:
+    step2(m, d)
+  elif op == OP_LEGACY_STEP:
+    legacy_step(m, d, n)
+  elif op == OP_CHECK_POS:
+    check_pos(m, d)
+  elif op == OP_CHECK_VEL:
+    check_vel(m, d)
+  elif op == OP_CHECK_ACC:
+    check_acc(m, d)
+  elif op == OP_FWD_POSITION:
+    fwd_position(m, d)
+  elif op == OP_FWD_VELOCITY:
+    fwd_velocity(m, d)
+  elif op == OP_FWD_ACTUATION:
+    _actuation.fwd_actuation(m, d)
+  elif op == OP_FWD_ACCELERATION:
+    fwd_acceleration(m, d)
+  elif op == OP_FWD_CONSTRAINT:
+    fwd_constraint(m, d)
+  elif op == OP_EULER:
+    euler(m, d)
+  elif op == OP_RK4:
+    runge_kutta4(m, d)
+  elif op == OP_IMPLICIT:
+    implicit(m, d)
+  elif op == OP_INVERSE_SKIP:
+    _inverse.inverse_skip(m, d, a, b)
+  elif op == OP_SET_CONST:
+    _setconst.set_const(m, d)
+
+
+@jit
+def legacy_step(m, d, nstep):
+  """dm_control's step: finish the step with step2, then step1 so derived fields match qpos/qvel.
+
+  With RK4 the full mj_step is used (step2 would fall back to Euler).
+  """
+  if m.opt.integrator[0] != mjINT_RK4:
+    step2(m, d)
+    for _ in range(nstep - 1):
+      step(m, d)
+  else:
+    for _ in range(nstep):
+      step(m, d)
+  step1(m, d)
 
 
 # ---- Python API ----
@@ -441,7 +497,7 @@ class PhysicsWarning(RuntimeWarning):
 
 
 def _report_warnings(d, before):
-  """Reports new engine warnings through Python's warnings module, once per kind."""
+  """Reports new engine warnings through Python's warnings module."""
   after = d._arrays["warning_number"]
   if not np.array_equal(after, before):
     for kind in np.nonzero(after != before)[0]:
@@ -449,9 +505,10 @@ def _report_warnings(d, before):
       warnings.warn(f"{mjtWarning(kind).name}: {text}", PhysicsWarning, stacklevel=3)
 
 
-def _run(fn, m, d, *args):
+def run(m, d, op: int, n: int = 0, a: int = 0, b: int = 0) -> None:
+  """Runs one dispatcher operation on Python objects and reports new warnings."""
   before = d._arrays["warning_number"].copy()
-  fn(m._struct, d._struct, *args)
+  dispatch(m._struct, d._struct, op, n, a, b)
   _report_warnings(d, before)
 
 
@@ -460,73 +517,85 @@ def mj_step(m, d, nstep: int = 1) -> None:
   nstep = int(nstep)
   if nstep < 1:
     raise ValueError(f"nstep must be >= 1, got {nstep}")
-  _run(step_n, m, d, nstep)
+  run(m, d, OP_STEP, nstep)
 
 
 def mj_forward(m, d) -> None:
   """Forward dynamics: every derived quantity at the current state."""
-  _run(forward, m, d)
+  run(m, d, OP_FORWARD_SKIP, 0, mjSTAGE_NONE, 0)
 
 
 def mj_forwardSkip(m, d, skipstage: int, skipsensor: int) -> None:
   """Forward dynamics skipping stages below `skipstage` (an mjtStage)."""
-  _run(forward_skip, m, d, int(skipstage), int(skipsensor))
+  run(m, d, OP_FORWARD_SKIP, 0, int(skipstage), int(skipsensor))
 
 
 def mj_step1(m, d) -> None:
   """First half of a step: position and velocity stages (set ctrl between step1 and step2)."""
-  _run(step1, m, d)
+  run(m, d, OP_STEP1)
 
 
 def mj_step2(m, d) -> None:
   """Second half of a step: actuation, acceleration, integration."""
-  _run(step2, m, d)
+  run(m, d, OP_STEP2)
 
 
 def mj_checkPos(m, d) -> None:
-  _run(check_pos, m, d)
+  run(m, d, OP_CHECK_POS)
 
 
 def mj_checkVel(m, d) -> None:
-  _run(check_vel, m, d)
+  run(m, d, OP_CHECK_VEL)
 
 
 def mj_checkAcc(m, d) -> None:
-  _run(check_acc, m, d)
+  run(m, d, OP_CHECK_ACC)
 
 
 def mj_fwdPosition(m, d) -> None:
-  _run(fwd_position, m, d)
+  run(m, d, OP_FWD_POSITION)
 
 
 def mj_fwdVelocity(m, d) -> None:
-  _run(fwd_velocity, m, d)
+  run(m, d, OP_FWD_VELOCITY)
 
 
 def mj_fwdActuation(m, d) -> None:
-  _run(_actuation.fwd_actuation, m, d)
+  run(m, d, OP_FWD_ACTUATION)
 
 
 def mj_fwdAcceleration(m, d) -> None:
-  _run(fwd_acceleration, m, d)
+  run(m, d, OP_FWD_ACCELERATION)
 
 
 def mj_fwdConstraint(m, d) -> None:
-  _run(fwd_constraint, m, d)
+  run(m, d, OP_FWD_CONSTRAINT)
 
 
 def mj_Euler(m, d) -> None:
-  _run(euler, m, d)
+  run(m, d, OP_EULER)
 
 
 def mj_RungeKutta(m, d, N: int) -> None:
   if int(N) != 4:
     raise ValueError("supported Runge-Kutta orders: N=4")
-  _run(runge_kutta4, m, d)
+  run(m, d, OP_RK4)
 
 
 def mj_implicit(m, d) -> None:
-  _run(implicit, m, d)
+  run(m, d, OP_IMPLICIT)
 
 
+def mj_inverse(m, d) -> None:
+  """Inverse dynamics: qfrc_inverse that produces the current qacc."""
+  run(m, d, OP_INVERSE_SKIP, 0, mjSTAGE_NONE, 0)
+
+
+def mj_inverseSkip(m, d, skipstage: int, skipsensor: int) -> None:
+  run(m, d, OP_INVERSE_SKIP, 0, int(skipstage), int(skipsensor))
+
+
+# modules that call back into this one are imported last
+from engine import inverse as _inverse  # noqa: E402
+from engine import setconst as _setconst  # noqa: E402
 from engine import implicit as _implicit  # noqa: E402  (implicit.py calls back into this module)

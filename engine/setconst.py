@@ -8,6 +8,7 @@ then muscle length ranges are found by simulation (mj_setLengthRange).
 
 import numpy as np
 
+from engine import actuation as _actuation
 from engine import forward as _forward
 from engine import smooth as _smooth
 from engine import support as _support
@@ -24,10 +25,13 @@ from engine.enums import mjJNT_BALL
 from engine.enums import mjJNT_FREE
 from engine.enums import mjJNT_HINGE
 from engine.enums import mjOBJ_BODY
+from engine.enums import mjOBJ_JOINT
 from engine.enums import mjTRN_JOINT
 from engine.enums import mjTRN_JOINTINPARENT
 from engine.enums import mjTRN_TENDON
+from engine.math import mju_dot
 from engine.math import mju_mulInertVec
+from engine.math import mju_norm
 from engine.math import mju_mulQuat
 from engine.math import mju_negQuat
 from engine.math import mju_normalize4
@@ -74,23 +78,11 @@ def _set_m0(m, d):
   buf = np.empty(6)
   for i in range(m.nv):
     mju_mulInertVec(buf, crb[m.dof_bodyid[i]], d.cdof[i])
-    armature = m.dof_armature[i] + _actuator_armature_of_joint(m, m.dof_jntid[i])
+    armature = m.dof_armature[i] + _actuation.actuator_armature(m, mjOBJ_JOINT, m.dof_jntid[i])
     s = 0.0
     for k in range(6):
       s += d.cdof[i, k] * buf[k]
     m.dof_M0[i] = armature + s
-
-
-@jit
-def _actuator_armature_of_joint(m, jnt):
-  """Armature added by actuators on joint `jnt` (port of mj_actuatorArmature)."""
-  total = 0.0
-  for i in range(m.nactuator):
-    trn = m.actuator_trntype[i]
-    if (trn == mjTRN_JOINT or trn == mjTRN_JOINTINPARENT) and m.actuator_trnid[i, 0] == jnt:
-      g = m.actuator_gear[m.actuator_outadr[i], 0]
-      total += m.actuator_armature[i] * g * g
-  return total
 
 
 @jit
@@ -136,10 +128,10 @@ def set0(m, d):
       for k in range(3):
         tmp[:] = jacp[k]
         _solve_m(m, d, tmp)
-        tr += np.dot(jacp[k], tmp)
+        tr += mju_dot(jacp[k], tmp, nv)
         tmp[:] = jacr[k]
         _solve_m(m, d, tmp)
-        rot += np.dot(jacr[k], tmp)
+        rot += mju_dot(jacr[k], tmp, nv)
       m.body_invweight0[i, 0] = tr / 3.0
       m.body_invweight0[i, 1] = rot / 3.0
 
@@ -180,14 +172,14 @@ def set0(m, d):
       dense[m.ten_J_colind[adr + k]] = d.ten_J[adr + k]
     tmp[:] = dense
     _solve_m(m, d, tmp)
-    m.tendon_invweight0[i] = np.dot(dense, tmp) if nv else 0.0
+    m.tendon_invweight0[i] = mju_dot(dense, tmp, nv)
   for i in range(m.nout):
     tmp[:] = 0.0
     adr = d.moment_rowadr[i]
     for k in range(d.moment_rownnz[i]):
       tmp[d.moment_colind[adr + k]] = d.actuator_moment[adr + k]
     _solve_m(m, d, tmp)
-    m.actuator_acc0[i] = np.sqrt(np.dot(tmp, tmp)) if nv else 0.0
+    m.actuator_acc0[i] = mju_norm(tmp, nv)
 
   # equality data that the compiler leaves to qpos0
   pos = np.empty(3)
@@ -348,18 +340,24 @@ def set_spring(m, d):
       m.tendon_lengthspring[i, 1] = d.ten_length[i]
 
 
+@jit
+def set_const(m, d):
+  """The jitted part of mj_setConst (d is scratch data)."""
+  set_fixed(m)
+  set0(m, d)
+  set_stat(m, d)
+  set_spring(m, d)
+
+
 def mj_setConst(m) -> None:
   """Computes every qpos0-dependent constant of `m` in place (mujoco.mj_setConst)."""
   from engine import types
 
   d = types.MjData(m)
-  set_fixed(m._struct)
-  set0(m._struct, d._struct)
-  # user statistics override the computed ones
-  set_stat(m._struct, d._struct)
+  _forward.dispatch(m._struct, d._struct, _forward.OP_SET_CONST, 0, 0, 0)
+  # statistics given in <statistic> override the computed ones
   for name, value in m._extras.get("stat_user", {}).items():
     m.stat._arrays[name][...] = value
-  set_spring(m._struct, d._struct)
   set_length_ranges(m, d)
 
 

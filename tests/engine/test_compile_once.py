@@ -10,7 +10,7 @@ from tests import trees
 
 _ENTRY_POINTS = (
   _structs.make_model, _structs.make_data, _structs.make_option, _structs.make_statistic,
-  forward.step_n, forward.forward_skip, forward.step1, forward.step2,
+  forward.dispatch,
 )
 
 
