@@ -70,6 +70,7 @@ class TreeBuilder:
   def __init__(self, ctx):
     self.ctx = ctx
     self.defaults = ctx.defaults
+    self.frame_names = set()
 
   def build(self, root):
     ctx = self.ctx
@@ -111,6 +112,11 @@ class TreeBuilder:
       if tag == 'body':
         body.children.append(self.body(c, body, frame))
       elif tag == 'frame':
+        name = c.attrs.get('name')
+        if name:
+          if name in self.frame_names:
+            raise c.error(f"repeated name '{name}' in frame", 'name')
+          self.frame_names.add(name)
         if c.find('inertial'):
           raise c.error('inertial inside a frame is not supported', cls=self.ctx.Unsupported)
         self.contents(c, body, self.frame_pose(c, frame))

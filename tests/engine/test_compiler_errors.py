@@ -179,6 +179,8 @@ def test_errors_match_mujoco_rejections():
     '<mujoco><default><default/></default></mujoco>',
     ('<mujoco><worldbody><body><joint name="j"/><geom size=".1"/></body></worldbody>'
      '<keyframe><key qpos="1 2"/></keyframe></mujoco>'),
+    _world('<frame name="f"/><frame name="f"/>'),
+    _world('<body pos="1e400 0 0"/>'),
   ]
   for xml in bad:
     with pytest.raises(ValueError):
