@@ -1,0 +1,605 @@
+"""engine.Physics: the dm_control-style simulation object.
+
+`Physics` mirrors `dm_control.mujoco.Physics`, so code written against
+dm_control runs with only its import changed:
+
+  physics = engine.Physics.from_xml_string(xml)
+  with physics.reset_context():
+    physics.named.data.qpos['hinge'] = 0.3
+  physics.set_control(u)
+  physics.step(nstep=5)
+  height = physics.named.data.geom_xpos['head', 'z']
+
+`physics.model` / `physics.data` wrap the engine's MjModel / MjData (`.ptr`
+gives the raw object for `engine.mj_*` calls); their arrays are writable in
+place, and assigning a whole field raises with a hint to assign in place.
+
+Stepping follows dm_control's legacy order: each step finishes the previous
+one with mj_step2 (mj_step for RK4) and then runs mj_step1, so positions,
+velocities and everything derived from them (kinematics, sensors up to the
+velocity stage) are current when the step returns. The whole `nstep` loop runs
+in one numba call.
+
+State layout of get_state()/set_state(): [qpos (nq), qvel (nv), act (na)], which
+is MuJoCo's mjSTATE_PHYSICS signature (history is not implemented, so empty).
+"""
+
+import contextlib
+import copy as _copy
+import importlib
+import importlib.util
+import warnings
+
+import numpy as np
+
+from engine import _structs
+from engine import errors
+from engine import forward as _forward
+from engine import index
+from engine import io as _io
+from engine import state as _state
+from engine import support as _support
+from engine import types as _types
+from engine.enums import mjDSBL_ACTUATION
+from engine.enums import mjDSBL_AUTORESET
+from engine.enums import mjSTAGE_NONE
+from engine.enums import mjSTATE_PHYSICS
+from engine.enums import mjWARN_BADQACC
+from engine.enums import mjWARN_BADQPOS
+from engine.enums import mjWARN_BADQVEL
+from engine.enums import mjtDisableBit
+from engine.enums import mjtObj
+from engine.enums import mjtWarning
+
+
+class PhysicsError(errors.Error, RuntimeError):
+  """The simulation state became invalid (dm_control's `control.PhysicsError`).
+
+  Attributes:
+    warnings: the mjtWarning kinds raised during the checked block.
+  """
+
+  def __init__(self, message, warnings=()):
+    super().__init__(message)
+    self.warnings = tuple(warnings)
+
+
+class RenderingUnavailableError(errors.Error, RuntimeError):
+  """Rendering was requested but no renderer can run here; the message says why."""
+
+
+# ---- object types and flags by name ----
+
+
+def _obj_type(object_type) -> int:
+  """mjtObj value of an object type given as 'body', 'mjOBJ_BODY' or an int."""
+  if isinstance(object_type, (int, np.integer)):
+    return int(mjtObj(int(object_type)))
+  if isinstance(object_type, bytes):
+    object_type = object_type.decode()
+  name = str(object_type)
+  key = name if name.startswith("mjOBJ_") else "mjOBJ_" + name.upper()
+  if key not in mjtObj.__members__:
+    raise errors.Error(f"{object_type!r} is not a valid object type name")
+  return int(mjtObj[key])
+
+
+def _disable_bit(flag) -> int:
+  """mjtDisableBit value of a flag given as 'actuation', 'mjDSBL_ACTUATION' or an int."""
+  if isinstance(flag, (int, np.integer)):
+    return int(mjtDisableBit(int(flag)))
+  name = flag.decode() if isinstance(flag, bytes) else str(flag)
+  key = name if name.startswith("mjDSBL_") else "mjDSBL_" + name.upper()
+  if key not in mjtDisableBit.__members__:
+    valid = [n[len("mjDSBL_"):].lower() for n in mjtDisableBit.__members__
+             if n.startswith("mjDSBL_")]
+    raise ValueError(f"{flag!r} is not a disable flag; valid flags: {valid}")
+  return int(mjtDisableBit[key])
+
+
+# ---- model and data wrappers ----
+
+
+class _Wrapper:
+  """Forwards attribute access to the wrapped engine object; refuses whole-field assignment."""
+
+  _owner = ""
+
+  def __init__(self, ptr):
+    object.__setattr__(self, "_ptr", ptr)
+
+  @property
+  def ptr(self):
+    """The wrapped engine object, for `engine.mj_*(physics.model.ptr, physics.data.ptr)`."""
+    return self._ptr
+
+  def __getattr__(self, name):
+    return getattr(object.__getattribute__(self, "_ptr"), name)
+
+  def __setattr__(self, name, value):
+    if name.startswith("_") or name in type(self).__dict__:
+      object.__setattr__(self, name, value)
+      return
+    current = getattr(self._ptr, name, None)
+    if isinstance(current, (np.ndarray, bytes, _types._StructView)):
+      raise AttributeError(
+        f"{self._owner}.{name} is a view of engine memory and cannot be replaced; assign in "
+        f"place instead: {self._owner}.{name}[:] = value"
+      )
+    if isinstance(self._ptr, _types.MjModel) and name in self._ptr._sizes:
+      raise AttributeError(f"{self._owner}.{name} is a model size and cannot be changed")
+    setattr(self._ptr, name, value)
+
+  def __dir__(self):
+    return sorted(set(dir(type(self))) | set(dir(self._ptr)))
+
+  def __reduce__(self):
+    return (type(self), (self._ptr,))
+
+
+class ModelWrapper(_Wrapper):
+  """`physics.model`: the MjModel with dm_control's helpers (dm_control's wrapper.MjModel)."""
+
+  _owner = "physics.model"
+
+  @classmethod
+  def from_xml_string(cls, xml_string, assets=None):
+    """Compiles MJCF text (`assets`: {filename: bytes})."""
+    return cls(_types.MjModel.from_xml_string(xml_string, assets=assets))
+
+  @classmethod
+  def from_xml_path(cls, file_path, assets=None):
+    """Compiles an MJCF file."""
+    return cls(_types.MjModel.from_xml_path(file_path, assets=assets))
+
+  @property
+  def name(self) -> str:
+    """The model name (`<mujoco model="...">`)."""
+    names = self._ptr.names
+    end = names.find(b"\0")
+    return names[:end if end >= 0 else None].decode()
+
+  def name2id(self, name, object_type) -> int:
+    """Id of the object of `object_type` ('body', 'geom', ...) called `name`; raises if none."""
+    if isinstance(name, bytes):
+      name = name.decode()
+    objid = _support.mj_name2id(self._ptr, _obj_type(object_type), name)
+    if objid == -1:
+      raise errors.Error(f"no object of type {object_type!r} is named {name!r}")
+    return objid
+
+  def id2name(self, object_id, object_type) -> str:
+    """Name of object `object_id` of `object_type`; '' if it is unnamed or does not exist."""
+    return _support.mj_id2name(self._ptr, _obj_type(object_type), int(object_id)) or ""
+
+  @contextlib.contextmanager
+  def disable(self, *flags):
+    """Context manager that disables pipeline features ('actuation', 'contact', ...) in a block.
+
+    Note this edits `opt.disableflags` of the model, which Physics copies made with
+    `share_model=True` share.
+    """
+    bits = 0
+    for flag in flags:
+      bits |= _disable_bit(flag)
+    flags_array = self._ptr.opt._arrays["disableflags"]
+    old = int(flags_array[0])
+    flags_array[0] = old | bits
+    try:
+      yield
+    finally:
+      flags_array[0] = old
+
+  def copy(self) -> "ModelWrapper":
+    """An independent deep copy."""
+    return ModelWrapper(_copy.deepcopy(self._ptr))
+
+  def free(self):
+    """No-op: memory is managed by Python (dm_control frees native structs here)."""
+
+  def __repr__(self):
+    return f"<ModelWrapper of {self._ptr!r}>"
+
+
+class DataWrapper(_Wrapper):
+  """`physics.data`: the MjData (dm_control's wrapper.MjData)."""
+
+  _owner = "physics.data"
+
+  def __init__(self, ptr, model=None):
+    super().__init__(ptr)
+    object.__setattr__(self, "_model", model if model is not None else ModelWrapper(ptr.model))
+
+  @property
+  def model(self) -> ModelWrapper:
+    """The wrapped model this data belongs to."""
+    return self._model
+
+  def copy(self) -> "DataWrapper":
+    """A copy of the data that shares the model (like copy.copy of mujoco.MjData)."""
+    return DataWrapper(_copy.copy(self._ptr), self._model)
+
+  def free(self):
+    """No-op: memory is managed by Python."""
+
+  def __reduce__(self):
+    return (DataWrapper, (self._ptr,))
+
+  def __repr__(self):
+    return f"<DataWrapper of {self._ptr!r}>"
+
+
+def _copy_data(data, model):
+  """A copy of MjData `data` bound to `model` (which must have the same sizes)."""
+  new = _types.MjData.__new__(_types.MjData)
+  new.__setstate__({"model": model, "arrays": data._arrays})
+  return new
+
+
+# ---- Physics ----
+
+_INVALID_STATE = "Physics state is invalid. Warning(s) raised: {}"
+_RESETTING_WARNINGS = (mjWARN_BADQPOS, mjWARN_BADQVEL, mjWARN_BADQACC)
+
+
+class Physics:
+  """A simulated world: model, data, named views and dm_control's stepping (dm_control's Physics).
+
+  Attributes:
+    model: ModelWrapper over the MjModel (sizes, options, every model array).
+    data: DataWrapper over the MjData (state, inputs, every computed array).
+    named: NamedIndexStructs(model, data) of FieldIndexers, see engine/index.py.
+    legacy_step: True (default): dm_control's step2-then-step1 order, see `step`;
+      False: plain mj_step.
+  """
+
+  legacy_step = True
+
+  def __init__(self, data):
+    """Wraps an MjData (or DataWrapper); prefer the from_* constructors."""
+    self._warnings_cause_exception = True
+    self._reload_from_data(data)
+
+  # ---- construction ----
+
+  @classmethod
+  def from_model(cls, model) -> "Physics":
+    """A Physics with fresh data for `model` (an MjModel or ModelWrapper)."""
+    model = getattr(model, "ptr", model)
+    return cls(_types.MjData(model))
+
+  @classmethod
+  def from_xml_string(cls, xml_string, assets=None) -> "Physics":
+    """Compiles MJCF text; `assets` maps file names to contents, searched before disk."""
+    return cls.from_model(_types.MjModel.from_xml_string(xml_string, assets=assets))
+
+  @classmethod
+  def from_xml_path(cls, file_path) -> "Physics":
+    """Compiles an MJCF file."""
+    return cls.from_model(_types.MjModel.from_xml_path(file_path))
+
+  @classmethod
+  def from_byte_string(cls, byte_string):
+    """Not supported: MJB binaries are specific to MuJoCo's C library."""
+    raise NotImplementedError("MJB model binaries are not supported; load the MJCF XML instead")
+
+  @classmethod
+  def from_binary_path(cls, file_path):
+    """Not supported: MJB binaries are specific to MuJoCo's C library."""
+    raise NotImplementedError("MJB model binaries are not supported; load the MJCF XML instead")
+
+  def reload_from_xml_string(self, xml_string, assets=None):
+    """Replaces the model and data in place, as a new `from_xml_string` would build them."""
+    self._reload_from_model(_types.MjModel.from_xml_string(xml_string, assets=assets))
+
+  def reload_from_xml_path(self, file_path):
+    """Replaces the model and data in place from an MJCF file."""
+    self._reload_from_model(_types.MjModel.from_xml_path(file_path))
+
+  def _reload_from_model(self, model):
+    self._reload_from_data(_types.MjData(getattr(model, "ptr", model)))
+
+  def _reload_from_data(self, data):
+    """Adopts `data`, brings derived quantities up to date and builds the named views."""
+    if isinstance(data, DataWrapper):
+      self._data = data
+    else:
+      self._data = DataWrapper(data)
+    self._noact = None
+    try:
+      self.after_reset()
+    except PhysicsError as e:
+      warnings.warn(str(e), _forward.PhysicsWarning, stacklevel=3)
+    self._named = index.named_structs(self._data.model, self._data)
+
+  # ---- accessors ----
+
+  @property
+  def model(self) -> ModelWrapper:
+    return self._data.model
+
+  @property
+  def data(self) -> DataWrapper:
+    return self._data
+
+  @property
+  def named(self) -> index.NamedIndexStructs:
+    """Named views: `physics.named.data.xpos['torso']`, `physics.named.model.geom_size[...]`."""
+    return self._named
+
+  def timestep(self) -> float:
+    """The simulation timestep in seconds."""
+    return self._data.model.ptr.opt.timestep
+
+  def time(self) -> float:
+    """The simulation time in seconds."""
+    return self._data.ptr.time
+
+  def control(self) -> np.ndarray:
+    """A copy of the controls (`data.ctrl`)."""
+    return self._data.ptr.ctrl.copy()
+
+  def set_control(self, control):
+    """Sets the controls applied by the following steps."""
+    np.copyto(self._data.ptr.ctrl, control)
+
+  def activation(self) -> np.ndarray:
+    """A copy of the actuator activations (`data.act`)."""
+    return self._data.ptr.act.copy()
+
+  def position(self) -> np.ndarray:
+    """A copy of the generalized positions (`data.qpos`)."""
+    return self._data.ptr.qpos.copy()
+
+  def velocity(self) -> np.ndarray:
+    """A copy of the generalized velocities (`data.qvel`)."""
+    return self._data.ptr.qvel.copy()
+
+  def state(self) -> np.ndarray:
+    """The physics state [qpos, qvel, act], same as get_state()."""
+    return self.get_state()
+
+  # ---- state ----
+
+  def get_state(self) -> np.ndarray:
+    """The physics state as one vector: [qpos (nq), qvel (nv), act (na)] (mjSTATE_PHYSICS)."""
+    m, d = self._data.model.ptr, self._data.ptr
+    out = np.empty(_state.state_size(m._struct, mjSTATE_PHYSICS))
+    _state.get_state(m._struct, d._struct, out, mjSTATE_PHYSICS)
+    return out
+
+  def set_state(self, physics_state):
+    """Sets qpos, qvel and act from a vector laid out as get_state() returns it.
+
+    Derived quantities are not recomputed: call forward() (or set the state inside
+    reset_context()) before reading them.
+
+    Raises:
+      ValueError: if the vector does not have get_state()'s shape.
+    """
+    m, d = self._data.model.ptr, self._data.ptr
+    size = _state.state_size(m._struct, mjSTATE_PHYSICS)
+    physics_state = np.asarray(physics_state)
+    if physics_state.shape != (size,):
+      raise ValueError(
+        f"input physics state has shape {physics_state.shape}; expected ({size},) laid out as "
+        f"[qpos ({m.nq}), qvel ({m.nv}), act ({m.na})]"
+      )
+    buf = np.ascontiguousarray(physics_state, dtype=np.float64)
+    _state.set_state(m._struct, d._struct, buf, mjSTATE_PHYSICS)
+
+  # ---- simulation ----
+
+  def step(self, nstep: int = 1):
+    """Advances the simulation by `nstep` steps in one numba call.
+
+    With `legacy_step` (the default, as in dm_control) each step completes the
+    previous one with mj_step2 (mj_step for RK4) and then runs mj_step1, so
+    kinematics and position/velocity-dependent quantities match the new state
+    when this returns. Set controls first with set_control().
+
+    Raises:
+      PhysicsError: if MuJoCo raised a warning (a diverging state is reset by the
+        engine, as MuJoCo does), unless inside suppress_physics_errors().
+    """
+    nstep = int(nstep)
+    if nstep < 0:
+      raise ValueError(f"nstep must be >= 0, got {nstep}")
+    if nstep == 0:
+      return
+    op = _forward.OP_LEGACY_STEP if self.legacy_step else _forward.OP_STEP
+    with self.check_invalid_state():
+      _forward.dispatch(self._data.model.ptr._struct, self._data.ptr._struct, op, nstep, 0, 0)
+
+  def forward(self):
+    """Recomputes every derived quantity (mj_forward) without advancing time."""
+    with self.check_invalid_state():
+      _forward.dispatch(self._data.model.ptr._struct, self._data.ptr._struct,
+                        _forward.OP_FORWARD_SKIP, 0, mjSTAGE_NONE, 0)
+
+  def reset(self, keyframe_id=None):
+    """Resets the data to qpos0 or to keyframe `keyframe_id`, then runs forward without actuation.
+
+    Raises:
+      ValueError: if `keyframe_id` is not a keyframe index.
+    """
+    m, d = self._data.model.ptr, self._data.ptr
+    if keyframe_id is None:
+      _io.mj_resetData(m, d)
+    else:
+      keyframe_id = int(keyframe_id)
+      if not 0 <= keyframe_id < m.nkey:
+        raise ValueError(
+          f"keyframe_id must be in [0, {m.nkey - 1}] (the model has {m.nkey} keyframes), "
+          f"got {keyframe_id}"
+        )
+      _io.mj_resetDataKeyframe(m, d, keyframe_id)
+    self.after_reset()
+
+  def after_reset(self):
+    """Runs forward with actuation disabled, so derived quantities match the new state.
+
+    Controls are not meaningful yet at a reset, so (as dm_control does) actuator
+    forces are left out of this forward pass. The model itself is not modified:
+    the pass uses a private copy of the options, so other Physics sharing the model
+    are unaffected.
+    """
+    with self.check_invalid_state():
+      _forward.dispatch(self._model_without_actuation(), self._data.ptr._struct,
+                        _forward.OP_FORWARD_SKIP, 0, mjSTAGE_NONE, 0)
+
+  def _model_without_actuation(self):
+    """A model handle sharing every array of the model, with its own options, actuation off."""
+    m = self._data.model.ptr
+    if self._noact is None or self._noact[0] is not m:
+      opt = _types.MjOption({k: v.copy() for k, v in m.opt._arrays.items()})
+      values = dict(m._arrays)
+      values.update(m._sizes)
+      values["opt"] = opt._struct
+      values["stat"] = m.stat._struct
+      handle = _types._make_handle(_structs.make_model, _structs.MODEL_MEMBERS, values)
+      self._noact = (m, opt, handle)
+    _, opt, handle = self._noact
+    for name, value in m.opt._arrays.items():
+      opt._arrays[name][...] = value
+    opt._arrays["disableflags"][0] |= mjDSBL_ACTUATION
+    return handle
+
+  @contextlib.contextmanager
+  def reset_context(self):
+    """Context manager: reset on entry (errors ignored), after_reset() (forward) on exit.
+
+    Set the initial state inside the block; on exit kinematics, sensors and every
+    derived quantity are valid for that state:
+
+      with physics.reset_context():
+        physics.named.data.qpos['slider'] = 0.1
+    """
+    try:
+      self.reset()
+    except PhysicsError:
+      pass
+    yield self
+    self.after_reset()
+
+  # ---- warnings ----
+
+  @contextlib.contextmanager
+  def check_invalid_state(self):
+    """Context manager raising PhysicsError if MuJoCo raised a warning inside the block.
+
+    Counts are compared per mjtWarning kind, even when a diverging state reset the
+    data (and with it the counts) inside the block. The counts in `data.warning`
+    afterwards are exactly what MuJoCo leaves. Inside suppress_physics_errors() the
+    error is reported as a PhysicsWarning instead.
+    """
+    number = self._data.ptr._arrays["warning_number"]
+    before = number.copy()
+    number[:] = 0
+    try:
+      yield
+    finally:
+      new = number > 0
+      reset = any(number[k] for k in _RESETTING_WARNINGS) and not (
+        self._data.model.ptr.opt.disableflags & mjDSBL_AUTORESET)
+      if not reset:
+        number += before
+    if new.any():
+      self._raise_warnings(np.nonzero(new)[0])
+
+  def _raise_warnings(self, kinds):
+    lastinfo = self._data.ptr._arrays["warning_lastinfo"]
+    kinds = [mjtWarning(int(k)) for k in kinds]
+    details = []
+    for k in kinds:
+      text = _forward._WARNING_TEXT.get(k)
+      details.append(f"{k.name} ({text.format(int(lastinfo[k]))})" if text else k.name)
+    message = _INVALID_STATE.format(", ".join(details))
+    if self._warnings_cause_exception:
+      raise PhysicsError(message, kinds)
+    warnings.warn(message, _forward.PhysicsWarning, stacklevel=4)
+
+  @contextlib.contextmanager
+  def suppress_physics_errors(self):
+    """Context manager: physics warnings in the block are reported as warnings, not raised."""
+    previous = self._warnings_cause_exception
+    self._warnings_cause_exception = False
+    try:
+      yield
+    finally:
+      self._warnings_cause_exception = previous
+
+  def check_divergence(self):
+    """No-op, as in dm_control's base Physics (divergence is checked on every step)."""
+
+  # ---- copies ----
+
+  def copy(self, share_model: bool = False) -> "Physics":
+    """An independent copy; with `share_model` the copy uses this Physics' model object."""
+    m = self._data.model.ptr
+    model = m if share_model else _copy.deepcopy(m)
+    data = _copy_data(self._data.ptr, model)
+    new = type(self).__new__(type(self))
+    new._warnings_cause_exception = True
+    wrapper = self._data.model if share_model else None
+    new._reload_from_data(DataWrapper(data, wrapper))
+    return new
+
+  def __getstate__(self):
+    return self._data.ptr  # the data holds the model and the whole state
+
+  def __setstate__(self, data):
+    self._warnings_cause_exception = True
+    self._reload_from_data(data)
+
+  def free(self):
+    """No-op: memory is managed by Python (dm_control frees native structs here)."""
+
+  def enable_profiling(self):
+    """No-op: the engine has no timers (MuJoCo's mjData.timer is not implemented)."""
+
+  # ---- rendering ----
+
+  def render(self, height=240, width=320, camera_id=-1, overlays=(), depth=False,
+             segmentation=False, scene_option=None, render_flag_overrides=None,
+             scene_callback=None):
+    """A camera image: uint8 (height, width, 3) RGB, float depth, or (height, width, 2) ids.
+
+    Args:
+      height, width: image size in pixels.
+      camera_id: camera index or name; -1 is the free camera.
+      overlays: text overlays (RGB only).
+      depth: return depth in meters instead of RGB.
+      segmentation: return (object id, object type) per pixel instead of RGB.
+      scene_option: visualization options.
+      render_flag_overrides: {flag name: bool} rendering flag overrides.
+      scene_callback: called with (physics, scene) before rendering.
+
+    Raises:
+      RenderingUnavailableError: when no renderer can run here (the message says why).
+    """
+    renderer = _renderer()
+    return renderer.render_physics(
+      self, height=height, width=width, camera_id=camera_id, overlays=overlays, depth=depth,
+      segmentation=segmentation, scene_option=scene_option,
+      render_flag_overrides=render_flag_overrides, scene_callback=scene_callback)
+
+  @property
+  def contexts(self):
+    """Rendering contexts (dm_control's Contexts(gl, mujoco)), from the renderer."""
+    return _renderer().contexts(self)
+
+
+def _renderer():
+  """The engine.render module, or RenderingUnavailableError saying why it cannot be used."""
+  if importlib.util.find_spec("engine.render") is None:
+    raise RenderingUnavailableError(
+      "rendering not available: the engine's renderer (engine.render) is not implemented yet")
+  try:
+    render = importlib.import_module("engine.render")
+  except ImportError as e:
+    raise RenderingUnavailableError(f"rendering not available: {e}") from e
+  if not hasattr(render, "render_physics"):
+    raise RenderingUnavailableError(
+      "rendering not available: engine.render does not provide render_physics yet")
+  return render
