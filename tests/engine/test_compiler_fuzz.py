@@ -80,9 +80,9 @@ def random_model(seed, nbody=12):
         if jtype == 'ball':
           break
     if rng.random() < 0.2:
+      inertia = _fmt(rng.uniform(0.01, 0.02, 3))
       out.append(f'{pad}  <inertial pos="{_fmt(rng.uniform(-0.1, 0.1, 3))}" '
-                 f'mass="{rng.uniform(0.1, 2):.3g}" diaginertia="{_fmt(rng.uniform(0.01, 0.02, 3))}"'
-                 f'{_orient(rng)}/>')
+                 f'mass="{rng.uniform(0.1, 2):.3g}" diaginertia="{inertia}"{_orient(rng)}/>')
     for g in range(int(rng.integers(1, 4))):
       gtype = str(rng.choice(['sphere', 'capsule', 'box', 'ellipsoid', 'cylinder']))
       size = _fmt(rng.uniform(0.02, 0.1, 3))
