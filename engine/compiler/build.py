@@ -8,6 +8,7 @@ lengthrange by simulation, springdamper) are left to engine/setconst.py.
 """
 
 import dataclasses
+import math
 import warnings
 
 import numpy as np
@@ -15,13 +16,13 @@ import numpy as np
 from engine import fields as F
 from engine.compiler import build_actuator
 from engine.compiler import build_assets
+from engine.compiler import build_math as bm
 from engine.compiler import build_misc
 from engine.compiler import build_sensor
 from engine.compiler import build_tendon
 from engine.compiler import build_tree as bt
 from engine.compiler import defaults as dmod
 from engine.compiler import parse as pmod
-from engine.compiler import schema
 from engine.errors import CompileError
 from engine.errors import UnsupportedError
 
@@ -676,8 +677,7 @@ def _tree_arrays(ctx, lists, sizes, arrays):
     aabb += a
     child += c
     depth += d
-    nid_list = nid
-    nodeid += nid_list
+    nodeid += nid
   nbvh = len(aabb)
   sizes.update(nbvh=nbvh, nbvhstatic=nbvh, nbvhdynamic=0)
   _arr(arrays, 'body_bvhadr', bvh_adr)
@@ -848,7 +848,6 @@ def _keyframes(ctx, lists, sizes, arrays):
   for q in rows['mquat']:
     for i in range(nmocap):
       quat = q[4 * i:4 * i + 4]
-      from engine.compiler import build_math as bm
       bm.normvec(quat)
       q[4 * i:4 * i + 4] = quat
   nkey = len(keys)
@@ -864,9 +863,7 @@ def _keyframes(ctx, lists, sizes, arrays):
 
 def _normalize_quat(quat):
   """mjuu_normvec then mju_normalize4 (identity when the norm is tiny)."""
-  from engine.compiler import build_math as bm
   bm.normvec(quat)
-  import math
   norm = math.sqrt(sum(v * v for v in quat))
   if norm < mjMINVAL:
     quat[:] = [1.0, 0.0, 0.0, 0.0]

@@ -4,8 +4,6 @@ Ports of mjCEquality, mjCPair, mjCBodyPair, mjCNumeric, mjCText, mjCTuple (user_
 the MJCF reading of <equality> (xml_native_reader.cc) and CopyObjects (user_model.cc).
 """
 
-import numpy as np
-
 from engine.compiler import build_tree as bt
 
 # mjtEq, mjtObj
