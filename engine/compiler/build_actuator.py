@@ -14,6 +14,7 @@ import math
 
 from engine.compiler import build_tree as bt
 from engine.compiler import schema
+from engine.compiler.build_common import arr as _arr
 
 # mjtTrn, mjtDyn, mjtGain, mjtBias, mjtCtrlInput
 TRN_JOINT, TRN_JOINTINPARENT, TRN_SLIDERCRANK, TRN_TENDON, TRN_SITE, TRN_BODY, TRN_SO3 = range(7)
@@ -398,7 +399,6 @@ def _check_so3(act, n, s, trn, target, trnid):
 
 def arrays(ctx, lists, sizes, arrays):
   """Actuator arrays (CopyObjects), jnt/tendon_actuatorid and nJmom."""
-  from engine.compiler.build import _arr
   acts = lists['actuator']
   nu = len(acts)
   actadr, adr = [], 0

@@ -15,6 +15,7 @@ from engine.compiler import build_math as bm
 from engine.compiler import build_tree as bt
 from engine.compiler import mesh as meshlib
 from engine.compiler import schema
+from engine.compiler.build_common import arr as _arr
 
 _TEXROLE = schema.KEYWORDS['texrole']
 _MESH_INERTIA = {v: k for k, v in schema.KEYWORDS['meshinertia'].items()}
@@ -305,7 +306,6 @@ class Assets:
 
   def arrays(self, sizes, arrays):
     """Mesh, height field, texture and material arrays."""
-    from engine.compiler.build import _arr
     hf = self.hfields
     nh = len(hf)
     adr, total = [], 0
@@ -357,7 +357,6 @@ class Assets:
 
   def _mesh_arrays(self, sizes, arrays):
     """Mesh arrays (CopyObjects); polygons, BVH and octree are not produced."""
-    from engine.compiler.build import _arr
     ms = self.meshes
     nm = len(ms)
     vert, normal, tex, face, fnormal, ftex, graph = [], [], [], [], [], [], []
@@ -415,7 +414,6 @@ class Assets:
 
   def _texture_arrays(self, sizes, arrays):
     """Texture arrays (CopyObjects)."""
-    from engine.compiler.build import _arr
     ts = self.textures
     nt = len(ts)
     adr, total = [], 0

@@ -5,6 +5,7 @@ the MJCF reading of <equality> (xml_native_reader.cc) and CopyObjects (user_mode
 """
 
 from engine.compiler import build_tree as bt
+from engine.compiler.build_common import arr as _arr
 
 # mjtEq, mjtObj
 CONNECT, WELD, EQ_JOINT, EQ_TENDON = range(4)
@@ -155,7 +156,6 @@ def compile_custom(ctx, lists):
 
 def arrays(ctx, lists, sizes, arrays):
   """Arrays of equality constraints, pairs, excludes and custom elements."""
-  from engine.compiler.build import _arr
   eqs, pairs, excl = lists['equality'], lists['pair'], lists['exclude']
   neq, npair = len(eqs), len(pairs)
   sizes.update(neq=neq, npair=npair, nexclude=len(excl))

@@ -6,6 +6,7 @@ xml_native_reader.cc, as MuJoCo 3.17 compiles them (checked against it).
 
 from engine.compiler import build_tree as bt
 from engine.compiler import build_misc
+from engine.compiler.build_common import arr as _arr
 
 # mjtObj
 OBJ_UNKNOWN, OBJ_BODY, OBJ_XBODY, OBJ_JOINT = 0, 1, 2, 3
@@ -245,7 +246,6 @@ def _frame_obj(ctx, sen, n, a, tattr, nattr):
 
 def arrays(ctx, lists, sizes, arrays):
   """Sensor arrays (CopyObjects)."""
-  from engine.compiler.build import _arr
   sens = lists['sensor']
   ns = len(sens)
   adr, total = [], 0

@@ -5,6 +5,7 @@ and the tendon tree quantities of setFixed (engine_setconst.c).
 """
 
 from engine.compiler import build_tree as bt
+from engine.compiler.build_common import arr as _arr
 
 # mjtWrap
 WRAP_NONE, WRAP_JOINT, WRAP_PULLEY, WRAP_SITE, WRAP_SPHERE, WRAP_CYLINDER = range(6)
@@ -127,7 +128,6 @@ def _chain(arrays, body):
 
 def arrays(ctx, lists, sizes, arrays):
   """Tendon and wrap arrays (CopyObjects), tendon Jacobian sparsity."""
-  from engine.compiler.build import _arr
   tendons = lists['tendon']
   nt = len(tendons)
   adr, wtype, wobj, wprm = [], [], [], []
@@ -189,7 +189,6 @@ def arrays(ctx, lists, sizes, arrays):
 
 def tendon_trees(ctx, lists, sizes, arrays):
   """tendon_treenum and tendon_treeid (setFixed): trees the tendon path touches (first two)."""
-  from engine.compiler.build import _arr
   treeid = ctx.body_treeid
   tnum, tids = [], []
   for t in lists['tendon']:
