@@ -16,6 +16,7 @@ import os
 from lxml import etree
 
 from engine.compiler import schema
+from engine.compiler.assets import AssetStore
 from engine.errors import CompileError
 
 
@@ -57,11 +58,10 @@ class Node:
 
 
 class _Reader:
-  """Reads included files from the asset dict, then from disk relative to the model dir."""
+  """Reads included files through the asset store (assets dict first, then the model dir)."""
 
   def __init__(self, assets, model_dir):
-    self.assets = assets or {}
-    self.model_dir = model_dir
+    self.store = AssetStore(assets, model_dir or '')
     self.included = set()
 
   def read(self, name, node_line, node_file):
@@ -69,17 +69,11 @@ class _Reader:
       raise CompileError(f"file '{name}' already included", file=node_file, line=node_line,
                          element='include', attribute='file')
     self.included.add(name)
-    if name in self.assets:
-      data = self.assets[name]
-      return data.encode() if isinstance(data, str) else bytes(data)
-    path = name if os.path.isabs(name) else os.path.join(self.model_dir or '.', name)
     try:
-      with open(path, 'rb') as f:
-        return f.read()
-    except OSError as e:
-      raise CompileError(f"could not read include file '{name}': {e.strerror}",
-                         file=node_file, line=node_line, element='include',
-                         attribute='file') from None
+      return self.store.read(name)
+    except (FileNotFoundError, OSError) as e:
+      raise CompileError(f"could not read include file '{name}': {e}", file=node_file,
+                         line=node_line, element='include', attribute='file') from None
 
 
 def _xml_root(data, file):
