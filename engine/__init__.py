@@ -7,6 +7,7 @@ MjModel/MjData, the mj_ pipeline functions, the mju_ helpers and the mjt enums.
 from engine.enums import *  # noqa: F401,F403  (mjt enums and mj* constants, as in mujoco)
 from engine.errors import CompileError as CompileError
 from engine.errors import Error as Error
+from engine.errors import UnsupportedError as UnsupportedError
 from engine.forward import PhysicsWarning as PhysicsWarning
 from engine.forward import mj_checkAcc as mj_checkAcc
 from engine.forward import mj_checkPos as mj_checkPos

@@ -128,7 +128,7 @@ def fwd_velocity(m, d):
   _sparse_mul(d.ten_velocity, d.ten_J, d.qvel, m.ntendon, m.ten_J_rownnz, m.ten_J_rowadr,
               m.ten_J_colind)
   if not m.opt.disableflags[0] & mjDSBL_ACTUATION:
-    _sparse_mul(d.actuator_velocity, d.actuator_moment, d.qvel, m.nu, d.moment_rownnz,
+    _sparse_mul(d.actuator_velocity, d.actuator_moment, d.qvel, m.nout, d.moment_rownnz,
                 d.moment_rowadr, d.moment_colind)
   else:
     d.actuator_velocity[:] = 0.0

@@ -1,6 +1,10 @@
 """Model loading, data reset and keyframes (port of parts of engine_io.c)."""
 
+import numpy as np
+
 from engine import _structs
+from engine import enums
+from engine import errors
 from engine import types as _types
 from engine._jit import jit
 
@@ -13,6 +17,11 @@ def model_from_xml(xml: str | None = None, path: str | None = None,
   from engine.compiler import sparsity
 
   c = compiler.compile_model(xml=xml, path=path, assets=assets)
+  problems = unsupported_features(c.arrays.get)
+  if problems:
+    raise errors.UnsupportedError(
+      "the model uses features this engine does not simulate yet: " + "; ".join(problems)
+    )
   sizes, arrays = dict(c.sizes), dict(c.arrays)
   s = sparsity.mass_sparsity(
     arrays["dof_parentid"], arrays["body_parentid"], arrays["body_dofadr"], arrays["body_dofnum"]
@@ -27,6 +36,51 @@ def model_from_xml(xml: str | None = None, path: str | None = None,
                      extras={"vis": c.vis, "stat_user": c.stat_user})
   setconst.mj_setConst(m)
   return m
+
+
+# features of MuJoCo 3.17 that compile but are not simulated yet, by field and value
+_UNSUPPORTED = (
+  ("actuator_trntype", enums.mjTRN_SO3, "SO3 transmission (orientation actuator)"),
+  ("actuator_dyntype", enums.mjDYN_DCMOTOR, "dcmotor activation dynamics"),
+  ("actuator_dyntype", enums.mjDYN_PID, "pid activation dynamics"),
+  ("actuator_gaintype", enums.mjGAIN_DCMOTOR, "dcmotor gain"),
+  ("actuator_gaintype", enums.mjGAIN_SO3, "so3 gain (orientation actuator)"),
+  ("actuator_gaintype", enums.mjGAIN_PID, "pid gain"),
+  ("actuator_biastype", enums.mjBIAS_DCMOTOR, "dcmotor bias"),
+  ("actuator_biastype", enums.mjBIAS_SO3, "so3 bias (orientation actuator)"),
+  ("sensor_type", enums.mjSENS_RANGEFINDER, "rangefinder sensor (ray casting)"),
+  ("sensor_type", enums.mjSENS_GEOMDIST, "geomdist sensor (collision distance)"),
+  ("sensor_type", enums.mjSENS_GEOMNORMAL, "geomnormal sensor (collision distance)"),
+  ("sensor_type", enums.mjSENS_GEOMFROMTO, "geomfromto sensor (collision distance)"),
+  ("sensor_type", enums.mjSENS_CONTACT, "contact sensor (contacts)"),
+  ("sensor_type", enums.mjSENS_TACTILE, "tactile sensor (contacts)"),
+  ("sensor_type", enums.mjSENS_PLUGIN, "plugin sensor"),
+)
+
+
+def unsupported_features(get) -> list:
+  """Descriptions of the compiled features we cannot simulate yet ([] if none).
+
+  `get(field)` returns a compiled MjModel array (or None). Each entry names the
+  element kind, its index and the feature, e.g. "actuator 3: pid gain".
+  """
+  found = []
+  for field, value, what in _UNSUPPORTED:
+    arr = get(field)
+    if arr is None:
+      continue
+    kind = field.split("_")[0]
+    for i in np.nonzero(np.asarray(arr) == value)[0]:
+      found.append(f"{kind} {i}: {what}")
+  for field, what in (("actuator_delay", "control delay"), ("sensor_delay", "sensor delay"),
+                      ("sensor_interval", "sensor sampling interval")):
+    arr = get(field)
+    if arr is not None and len(arr):
+      kind = field.split("_")[0]
+      rows = np.asarray(arr).reshape(len(arr), -1)
+      for i in np.nonzero(np.any(rows != 0, axis=1))[0]:
+        found.append(f"{kind} {i}: {what} (history buffers)")
+  return found
 
 
 @jit
