@@ -1,0 +1,726 @@
+"""Sensors and mechanical energy (port of engine_sensor.c).
+
+`sensor_pos`, `sensor_vel` and `sensor_acc` fill `d.sensordata` for the sensors whose
+`m.sensor_needstage` is the stage's, then clamp each to `m.sensor_cutoff` by its datatype.
+They only read `d`. MuJoCo evaluates two quantities lazily inside its sensor stages; here the
+driver computes them first, under the same condition (`needs_subtree_vel`, `needs_rne_post`):
+  - before sensor_vel: `smooth.subtree_vel(m, d)` when a velocity-stage subtreelinvel,
+    subtreeangmom or user sensor exists (d.subtree_linvel, d.subtree_angmom);
+  - before sensor_acc: `smooth.rne_post_constraint(m, d)` when an acceleration-stage
+    accelerometer, force, torque, framelinacc, frameangacc or user sensor exists (d.cacc,
+    d.cfrc_int, d.cfrc_ext).
+All stages are skipped when mjDSBL_SENSOR is set. Noise is never applied (as in MuJoCo).
+
+`energy_pos` and `energy_vel` fill `d.energy` (potential, kinetic); the driver calls them when
+mjENBL_ENERGY is set, and e_potential/e_kinetic sensors call them on their own.
+
+Not computed yet (the output is left as it is): rangefinder (ray casting), geomdist,
+geomnormal, geomfromto (narrowphase distance), contact and tactile (contacts), plugin sensors.
+Without constraint rows (no efc arrays in MjData yet) the joint/tendon limit sensors output 0,
+which is MuJoCo's value when the limit is inactive; touch outputs 0, its value without contacts.
+Known differences: MuJoCo 3.17 keeps lazy-evaluation flags (d.flg_energyvel, ...) that we do not
+have, so our e_kinetic sensor always reports the current kinetic energy, where MuJoCo's repeats
+the previous mj_forward's value when mjENBL_ENERGY is set; sleeping sensors are not skipped.
+"""
+
+import math
+
+import numpy as np
+
+from engine._jit import jit
+from engine.enums import mjDATATYPE_POSITIVE
+from engine.enums import mjDATATYPE_REAL
+from engine.enums import mjDSBL_GRAVITY
+from engine.enums import mjDSBL_SENSOR
+from engine.enums import mjDSBL_SPRING
+from engine.enums import mjGEOM_BOX
+from engine.enums import mjGEOM_CAPSULE
+from engine.enums import mjGEOM_CYLINDER
+from engine.enums import mjGEOM_ELLIPSOID
+from engine.enums import mjGEOM_SPHERE
+from engine.enums import mjJNT_BALL
+from engine.enums import mjJNT_FREE
+from engine.enums import mjMINVAL
+from engine.enums import mjOBJ_BODY
+from engine.enums import mjOBJ_GEOM
+from engine.enums import mjOBJ_SITE
+from engine.enums import mjOBJ_XBODY
+from engine.enums import mjPI
+from engine.enums import mjSENS_ACCELEROMETER
+from engine.enums import mjSENS_ACTUATORFRC
+from engine.enums import mjSENS_ACTUATORPOS
+from engine.enums import mjSENS_ACTUATORVEL
+from engine.enums import mjSENS_BALLANGVEL
+from engine.enums import mjSENS_BALLQUAT
+from engine.enums import mjSENS_CAMPROJECTION
+from engine.enums import mjSENS_CLOCK
+from engine.enums import mjSENS_CONTACT
+from engine.enums import mjSENS_E_KINETIC
+from engine.enums import mjSENS_E_POTENTIAL
+from engine.enums import mjSENS_FORCE
+from engine.enums import mjSENS_FRAMEANGACC
+from engine.enums import mjSENS_FRAMEANGVEL
+from engine.enums import mjSENS_FRAMELINACC
+from engine.enums import mjSENS_FRAMELINVEL
+from engine.enums import mjSENS_FRAMEPOS
+from engine.enums import mjSENS_FRAMEQUAT
+from engine.enums import mjSENS_FRAMEXAXIS
+from engine.enums import mjSENS_FRAMEYAXIS
+from engine.enums import mjSENS_FRAMEZAXIS
+from engine.enums import mjSENS_GEOMFROMTO
+from engine.enums import mjSENS_GYRO
+from engine.enums import mjSENS_INSIDESITE
+from engine.enums import mjSENS_JOINTACTFRC
+from engine.enums import mjSENS_JOINTLIMITFRC
+from engine.enums import mjSENS_JOINTLIMITPOS
+from engine.enums import mjSENS_JOINTLIMITVEL
+from engine.enums import mjSENS_JOINTPOS
+from engine.enums import mjSENS_JOINTVEL
+from engine.enums import mjSENS_MAGNETOMETER
+from engine.enums import mjSENS_PLUGIN
+from engine.enums import mjSENS_SUBTREEANGMOM
+from engine.enums import mjSENS_SUBTREECOM
+from engine.enums import mjSENS_SUBTREELINVEL
+from engine.enums import mjSENS_TENDONACTFRC
+from engine.enums import mjSENS_TENDONLIMITFRC
+from engine.enums import mjSENS_TENDONLIMITPOS
+from engine.enums import mjSENS_TENDONLIMITVEL
+from engine.enums import mjSENS_TENDONPOS
+from engine.enums import mjSENS_TENDONVEL
+from engine.enums import mjSENS_TORQUE
+from engine.enums import mjSENS_TOUCH
+from engine.enums import mjSENS_USER
+from engine.enums import mjSENS_VELOCIMETER
+from engine.enums import mjSTAGE_ACC
+from engine.enums import mjSTAGE_POS
+from engine.enums import mjSTAGE_VEL
+from engine.enums import mjTRN_TENDON
+from engine.math import mju_normalize4
+
+# ---- small frame helpers (scalars in, tuples out: no allocation) ----
+
+
+@jit
+def _quat_mul(a0, a1, a2, a3, b0, b1, b2, b3):
+  """Hamilton product of two quaternions given as scalars (mju_mulQuat)."""
+  return (
+    a0 * b0 - a1 * b1 - a2 * b2 - a3 * b3,
+    a0 * b1 + a1 * b0 + a2 * b3 - a3 * b2,
+    a0 * b2 - a1 * b3 + a2 * b0 + a3 * b1,
+    a0 * b3 + a1 * b2 - a2 * b1 + a3 * b0,
+  )
+
+
+@jit
+def _mat_t_vec(mat, x, y, z):
+  """mat' * (x, y, z) for a 3x3 row-major mat (mju_mulMatTVec3)."""
+  return (
+    mat[0] * x + mat[3] * y + mat[6] * z,
+    mat[1] * x + mat[4] * y + mat[7] * z,
+    mat[2] * x + mat[5] * y + mat[8] * z,
+  )
+
+
+@jit
+def _frame(m, d, objtype, objid):
+  """Port of get_xpos_xmat: global position (3,) and orientation (9,) rows of an object.
+
+  objtype is mjOBJ_XBODY, BODY (inertial frame), GEOM, SITE or CAMERA (the compiler checks it).
+  """
+  if objtype == mjOBJ_XBODY:
+    return d.xpos[objid], d.xmat[objid]
+  if objtype == mjOBJ_BODY:
+    return d.xipos[objid], d.ximat[objid]
+  if objtype == mjOBJ_GEOM:
+    return d.geom_xpos[objid], d.geom_xmat[objid]
+  if objtype == mjOBJ_SITE:
+    return d.site_xpos[objid], d.site_xmat[objid]
+  return d.cam_xpos[objid], d.cam_xmat[objid]
+
+
+@jit
+def _xquat(m, d, objtype, objid):
+  """Port of get_xquat: global orientation quaternion of an object, as a 4-tuple."""
+  if objtype == mjOBJ_XBODY:
+    q = d.xquat[objid]
+    return q[0], q[1], q[2], q[3]
+  if objtype == mjOBJ_BODY:
+    body = objid
+    loc = m.body_iquat[objid]
+  elif objtype == mjOBJ_GEOM:
+    body = m.geom_bodyid[objid]
+    loc = m.geom_quat[objid]
+  elif objtype == mjOBJ_SITE:
+    body = m.site_bodyid[objid]
+    loc = m.site_quat[objid]
+  else:
+    body = m.cam_bodyid[objid]
+    loc = m.cam_quat[objid]
+  q = d.xquat[body]
+  return _quat_mul(q[0], q[1], q[2], q[3], loc[0], loc[1], loc[2], loc[3])
+
+
+@jit
+def _object_body(m, objtype, objid):
+  """Body an object with a spatial frame is attached to."""
+  if objtype == mjOBJ_XBODY or objtype == mjOBJ_BODY:
+    return objid
+  if objtype == mjOBJ_GEOM:
+    return m.geom_bodyid[objid]
+  if objtype == mjOBJ_SITE:
+    return m.site_bodyid[objid]
+  return m.cam_bodyid[objid]
+
+
+@jit
+def _motion_at(vec, pos, oldpos, rot, flg_local):
+  """mju_transformSpatial of a motion vector: moved from oldpos to pos, optionally rotated
+  into the frame `rot` (flg_local), as a 6-tuple (rot, lin)."""
+  d0 = pos[0] - oldpos[0]
+  d1 = pos[1] - oldpos[1]
+  d2 = pos[2] - oldpos[2]
+  a0, a1, a2 = vec[0], vec[1], vec[2]
+  l0 = vec[3] - (d1 * a2 - d2 * a1)
+  l1 = vec[4] - (d2 * a0 - d0 * a2)
+  l2 = vec[5] - (d0 * a1 - d1 * a0)
+  if flg_local:
+    a0, a1, a2 = _mat_t_vec(rot, a0, a1, a2)
+    l0, l1, l2 = _mat_t_vec(rot, l0, l1, l2)
+  return a0, a1, a2, l0, l1, l2
+
+
+@jit
+def _object_velocity(m, d, objtype, objid, flg_local):
+  """Port of mj_objectVelocity, engine_support.c: 6D velocity (rot, lin) at the object,
+  in the world (flg_local=0) or object (flg_local=1) orientation, as a 6-tuple."""
+  body = _object_body(m, objtype, objid)
+  pos, rot = _frame(m, d, objtype, objid)
+  root = m.body_rootid[body]
+  return _motion_at(d.cvel[body], pos, d.subtree_com[root], rot, flg_local)
+
+
+@jit
+def _object_acceleration(m, d, objtype, objid, flg_local):
+  """Port of mj_objectAcceleration, engine_support.c: 6D acceleration (rot, lin) at the
+  object, including the centripetal term, as a 6-tuple (needs d.cacc); zero for the world."""
+  body = _object_body(m, objtype, objid)
+  # the world body does not accelerate (its cacc holds the gravity offset)
+  if body == 0:
+    return 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+  pos, rot = _frame(m, d, objtype, objid)
+  root = m.body_rootid[body]
+  w0, w1, w2, v0, v1, v2 = _motion_at(d.cvel[body], pos, d.subtree_com[root], rot, flg_local)
+  a0, a1, a2, l0, l1, l2 = _motion_at(d.cacc[body], pos, d.subtree_com[root], rot, flg_local)
+  # acc_lin += vel_rot x vel_lin
+  l0 += w1 * v2 - w2 * v1
+  l1 += w2 * v0 - w0 * v2
+  l2 += w0 * v1 - w1 * v0
+  return a0, a1, a2, l0, l1, l2
+
+
+@jit
+def _site_force(m, d, objid):
+  """cfrc_int of the site's body moved to the site, in the site frame (rot, lin)."""
+  body = m.site_bodyid[objid]
+  root = m.body_rootid[body]
+  f = d.cfrc_int[body]
+  p = d.site_xpos[objid]
+  c = d.subtree_com[root]
+  d0 = p[0] - c[0]
+  d1 = p[1] - c[1]
+  d2 = p[2] - c[2]
+  # force rule: torque -= (newpos - oldpos) x force
+  t0 = f[0] - (d1 * f[5] - d2 * f[4])
+  t1 = f[1] - (d2 * f[3] - d0 * f[5])
+  t2 = f[2] - (d0 * f[4] - d1 * f[3])
+  rot = d.site_xmat[objid]
+  t0, t1, t2 = _mat_t_vec(rot, t0, t1, t2)
+  f0, f1, f2 = _mat_t_vec(rot, f[3], f[4], f[5])
+  return t0, t1, t2, f0, f1, f2
+
+
+@jit
+def inside_geom(pos, mat, size, geomtype, point):
+  """Port of mju_insideGeom: 1 if point is inside the primitive (sphere, capsule, ellipsoid,
+  cylinder or box) placed at pos with orientation mat (9,), else 0."""
+  dx = point[0] - pos[0]
+  dy = point[1] - pos[1]
+  dz = point[2] - pos[2]
+  x, y, z = _mat_t_vec(mat, dx, dy, dz)
+  if geomtype == mjGEOM_SPHERE:
+    return 1 if x * x + y * y + z * z < size[0] * size[0] else 0
+  if geomtype == mjGEOM_CAPSULE:
+    # distance to the segment along z
+    zc = min(max(z, -size[1]), size[1])
+    return 1 if x * x + y * y + (z - zc) * (z - zc) < size[0] * size[0] else 0
+  if geomtype == mjGEOM_ELLIPSOID:
+    s = (x / size[0]) ** 2 + (y / size[1]) ** 2 + (z / size[2]) ** 2
+    return 1 if s < 1 else 0
+  if geomtype == mjGEOM_CYLINDER:
+    return 1 if x * x + y * y < size[0] * size[0] and abs(z) < size[1] else 0
+  if geomtype == mjGEOM_BOX:
+    return 1 if abs(x) < size[0] and abs(y) < size[1] and abs(z) < size[2] else 0
+  return 0
+
+
+@jit
+def cam_project(res, target, cam_xpos, cam_xmat, width, height, fovy, intrinsic, sensorsize):
+  """Port of cam_project: pixel coordinates (2,) of a world point seen by a camera.
+
+  Focal lengths come from intrinsic/sensorsize when the sensor size is set, else from the
+  vertical field of view fovy (degrees); the principal point is the image center.
+  """
+  if sensorsize[0] != 0 and sensorsize[1] != 0:
+    # single precision, as MuJoCo's float intrinsic / float sensorsize * int resolution
+    fx = float(intrinsic[0] / sensorsize[0] * np.float32(width))
+    fy = float(intrinsic[1] / sensorsize[1] * np.float32(height))
+  else:
+    fx = 0.5 / math.tan(fovy * mjPI / 360.0) * height
+    fy = fx
+  # camera-frame coordinates: cam_xmat' * (target - cam_xpos)
+  cx, cy, cz = _mat_t_vec(
+    cam_xmat, target[0] - cam_xpos[0], target[1] - cam_xpos[1], target[2] - cam_xpos[2]
+  )
+  # focal and image matrices: u = -fx*x + w/2*z, v = fy*y + h/2*z, homogeneous z
+  u = -fx * cx + 0.5 * width * cz
+  v = fy * cy + 0.5 * height * cz
+  denom = cz
+  if abs(denom) < mjMINVAL:
+    denom = min(denom, -mjMINVAL) if denom < 0 else max(denom, mjMINVAL)
+  res[0] = u / denom
+  res[1] = v / denom
+
+
+# ---- cutoff ----
+
+
+@jit
+def _apply_cutoff(m, i, out):
+  """Port of apply_cutoff: clamp sensor i (real: both sides, positive: above) to its cutoff."""
+  cutoff = m.sensor_cutoff[i]
+  if cutoff <= 0:
+    return
+  # contact and fromto sensors use the cutoff otherwise
+  type = m.sensor_type[i]
+  if type == mjSENS_CONTACT or type == mjSENS_GEOMFROMTO:
+    return
+  datatype = m.sensor_datatype[i]
+  for j in range(m.sensor_dim[i]):
+    if datatype == mjDATATYPE_REAL:
+      out[j] = min(max(out[j], -cutoff), cutoff)
+    elif datatype == mjDATATYPE_POSITIVE:
+      out[j] = min(cutoff, out[j])
+
+
+# ---- per-stage sensor values ----
+
+
+@jit
+def _compute_pos(m, d, i, out):
+  """Port of mj_computeSensorPos: value of position-stage sensor i into out."""
+  type = m.sensor_type[i]
+  objtype = m.sensor_objtype[i]
+  objid = m.sensor_objid[i]
+  reftype = m.sensor_reftype[i]
+  refid = m.sensor_refid[i]
+
+  if type == mjSENS_MAGNETOMETER:
+    mat = d.site_xmat[objid]
+    b = m.opt.magnetic
+    out[0], out[1], out[2] = _mat_t_vec(mat, b[0], b[1], b[2])
+
+  elif type == mjSENS_CAMPROJECTION:
+    cam_project(
+      out, d.site_xpos[objid], d.cam_xpos[refid], d.cam_xmat[refid],
+      float(m.cam_resolution[refid, 0]), float(m.cam_resolution[refid, 1]),
+      m.cam_fovy[refid], m.cam_intrinsic[refid], m.cam_sensorsize[refid],
+    )
+
+  elif type == mjSENS_JOINTPOS:
+    out[0] = d.qpos[m.jnt_qposadr[objid]]
+
+  elif type == mjSENS_TENDONPOS:
+    out[0] = d.ten_length[objid]
+
+  elif type == mjSENS_ACTUATORPOS:
+    out[0] = d.actuator_length[m.actuator_outadr[objid]]
+
+  elif type == mjSENS_BALLQUAT:
+    adr = m.jnt_qposadr[objid]
+    for k in range(4):
+      out[k] = d.qpos[adr + k]
+    mju_normalize4(out)
+
+  elif type == mjSENS_JOINTLIMITPOS or type == mjSENS_TENDONLIMITPOS:
+    # efc_pos - efc_margin of the limit row; no constraint rows yet: inactive limit
+    out[0] = 0.0
+
+  elif (type == mjSENS_FRAMEPOS or type == mjSENS_FRAMEXAXIS or type == mjSENS_FRAMEYAXIS
+        or type == mjSENS_FRAMEZAXIS):
+    xpos, xmat = _frame(m, d, objtype, objid)
+    if type == mjSENS_FRAMEPOS:
+      x, y, z = xpos[0], xpos[1], xpos[2]
+    else:
+      # column 0, 1 or 2 of xmat for the x, y or z axis
+      offset = type - mjSENS_FRAMEXAXIS
+      x, y, z = xmat[offset], xmat[offset + 3], xmat[offset + 6]
+    if refid == -1:
+      out[0], out[1], out[2] = x, y, z
+    else:
+      # express in the reference frame
+      xpos_ref, xmat_ref = _frame(m, d, reftype, refid)
+      if type == mjSENS_FRAMEPOS:
+        x, y, z = x - xpos_ref[0], y - xpos_ref[1], z - xpos_ref[2]
+      out[0], out[1], out[2] = _mat_t_vec(xmat_ref, x, y, z)
+
+  elif type == mjSENS_FRAMEQUAT:
+    q0, q1, q2, q3 = _xquat(m, d, objtype, objid)
+    if refid != -1:
+      # relative quaternion: neg(refquat) * objquat
+      r0, r1, r2, r3 = _xquat(m, d, reftype, refid)
+      q0, q1, q2, q3 = _quat_mul(r0, -r1, -r2, -r3, q0, q1, q2, q3)
+    out[0], out[1], out[2], out[3] = q0, q1, q2, q3
+
+  elif type == mjSENS_SUBTREECOM:
+    c = d.subtree_com[objid]
+    out[0], out[1], out[2] = c[0], c[1], c[2]
+
+  elif type == mjSENS_INSIDESITE:
+    xpos, xmat = _frame(m, d, objtype, objid)
+    out[0] = inside_geom(
+      d.site_xpos[refid], d.site_xmat[refid], m.site_size[refid], m.site_type[refid], xpos
+    )
+
+  elif type == mjSENS_E_POTENTIAL:
+    energy_pos(m, d)
+    out[0] = d.energy[0]
+
+  elif type == mjSENS_E_KINETIC:
+    energy_vel(m, d)
+    out[0] = d.energy[1]
+
+  elif type == mjSENS_CLOCK:
+    out[0] = d.time[0]
+
+  # rangefinder, geomdist, geomnormal, geomfromto: not computed (left as is)
+
+
+@jit
+def _compute_vel(m, d, i, out):
+  """Port of mj_computeSensorVel: value of velocity-stage sensor i into out."""
+  type = m.sensor_type[i]
+  objtype = m.sensor_objtype[i]
+  objid = m.sensor_objid[i]
+  reftype = m.sensor_reftype[i]
+  refid = m.sensor_refid[i]
+
+  if type == mjSENS_VELOCIMETER:
+    v = _object_velocity(m, d, mjOBJ_SITE, objid, 1)
+    out[0], out[1], out[2] = v[3], v[4], v[5]
+
+  elif type == mjSENS_GYRO:
+    v = _object_velocity(m, d, mjOBJ_SITE, objid, 1)
+    out[0], out[1], out[2] = v[0], v[1], v[2]
+
+  elif type == mjSENS_JOINTVEL:
+    out[0] = d.qvel[m.jnt_dofadr[objid]]
+
+  elif type == mjSENS_TENDONVEL:
+    out[0] = d.ten_velocity[objid]
+
+  elif type == mjSENS_ACTUATORVEL:
+    out[0] = d.actuator_velocity[m.actuator_outadr[objid]]
+
+  elif type == mjSENS_BALLANGVEL:
+    adr = m.jnt_dofadr[objid]
+    out[0], out[1], out[2] = d.qvel[adr], d.qvel[adr + 1], d.qvel[adr + 2]
+
+  elif type == mjSENS_JOINTLIMITVEL or type == mjSENS_TENDONLIMITVEL:
+    # efc_vel of the limit row; no constraint rows yet: inactive limit
+    out[0] = 0.0
+
+  elif type == mjSENS_FRAMELINVEL or type == mjSENS_FRAMEANGVEL:
+    w0, w1, w2, v0, v1, v2 = _object_velocity(m, d, objtype, objid, 0)
+    if refid > -1:
+      xpos, xmat = _frame(m, d, objtype, objid)
+      xpos_ref, xmat_ref = _frame(m, d, reftype, refid)
+      r0, r1, r2, s0, s1, s2 = _object_velocity(m, d, reftype, refid, 0)
+      # relative velocity, corrected for the rotating reference frame
+      rx = xpos[0] - xpos_ref[0]
+      ry = xpos[1] - xpos_ref[1]
+      rz = xpos[2] - xpos_ref[2]
+      v0 = v0 - s0 + (ry * r2 - rz * r1)
+      v1 = v1 - s1 + (rz * r0 - rx * r2)
+      v2 = v2 - s2 + (rx * r1 - ry * r0)
+      w0, w1, w2 = _mat_t_vec(xmat_ref, w0 - r0, w1 - r1, w2 - r2)
+      v0, v1, v2 = _mat_t_vec(xmat_ref, v0, v1, v2)
+    if type == mjSENS_FRAMELINVEL:
+      out[0], out[1], out[2] = v0, v1, v2
+    else:
+      out[0], out[1], out[2] = w0, w1, w2
+
+  elif type == mjSENS_SUBTREELINVEL:
+    v = d.subtree_linvel[objid]
+    out[0], out[1], out[2] = v[0], v[1], v[2]
+
+  elif type == mjSENS_SUBTREEANGMOM:
+    v = d.subtree_angmom[objid]
+    out[0], out[1], out[2] = v[0], v[1], v[2]
+
+
+@jit
+def _compute_acc(m, d, i, out):
+  """Port of mj_computeSensorAcc: value of acceleration-stage sensor i into out."""
+  type = m.sensor_type[i]
+  objtype = m.sensor_objtype[i]
+  objid = m.sensor_objid[i]
+
+  if type == mjSENS_TOUCH:
+    # normal forces of contacts in the sensor zone; no contacts yet: 0
+    out[0] = 0.0
+
+  elif type == mjSENS_ACCELEROMETER:
+    a = _object_acceleration(m, d, mjOBJ_SITE, objid, 1)
+    out[0], out[1], out[2] = a[3], a[4], a[5]
+
+  elif type == mjSENS_FORCE:
+    f = _site_force(m, d, objid)
+    out[0], out[1], out[2] = f[3], f[4], f[5]
+
+  elif type == mjSENS_TORQUE:
+    f = _site_force(m, d, objid)
+    out[0], out[1], out[2] = f[0], f[1], f[2]
+
+  elif type == mjSENS_ACTUATORFRC:
+    out[0] = d.actuator_force[m.actuator_outadr[objid]]
+
+  elif type == mjSENS_JOINTACTFRC:
+    out[0] = d.qfrc_actuator[m.jnt_dofadr[objid]]
+
+  elif type == mjSENS_TENDONACTFRC:
+    frc = 0.0
+    for j in range(m.nactuator):
+      if m.actuator_trntype[j] == mjTRN_TENDON and m.actuator_trnid[j, 0] == objid:
+        frc += d.actuator_force[m.actuator_outadr[j]]
+    out[0] = frc
+
+  elif type == mjSENS_JOINTLIMITFRC or type == mjSENS_TENDONLIMITFRC:
+    # efc_force of the limit row; no constraint rows yet: inactive limit
+    out[0] = 0.0
+
+  elif type == mjSENS_FRAMELINACC or type == mjSENS_FRAMEANGACC:
+    a = _object_acceleration(m, d, objtype, objid, 0)
+    if type == mjSENS_FRAMELINACC:
+      out[0], out[1], out[2] = a[3], a[4], a[5]
+    else:
+      out[0], out[1], out[2] = a[0], a[1], a[2]
+
+  # contact, tactile: not computed (left as is)
+
+
+@jit
+def compute_sensor(m, d, i, out):
+  """Port of mj_computeSensor: value of sensor i (any stage) into out, then its cutoff.
+
+  `out` is the sensor's (dim,) slot, normally d.sensordata[adr:adr+dim].
+  """
+  stage = m.sensor_needstage[i]
+  if stage == mjSTAGE_POS:
+    _compute_pos(m, d, i, out)
+  elif stage == mjSTAGE_VEL:
+    _compute_vel(m, d, i, out)
+  elif stage == mjSTAGE_ACC:
+    _compute_acc(m, d, i, out)
+  _apply_cutoff(m, i, out)
+
+
+@jit
+def _sensor_stage(m, d, stage):
+  """Sensors of one stage: user sensors are cleared (no callback), plugins skipped."""
+  if m.opt.disableflags[0] & mjDSBL_SENSOR:
+    return
+  for i in range(m.nsensor):
+    type = m.sensor_type[i]
+    if type == mjSENS_PLUGIN or m.sensor_needstage[i] != stage:
+      continue
+    adr = m.sensor_adr[i]
+    out = d.sensordata[adr:adr + m.sensor_dim[i]]
+    if type == mjSENS_USER:
+      out[:] = 0.0
+    else:
+      compute_sensor(m, d, i, out)
+
+
+@jit
+def sensor_pos(m, d):
+  """Port of mj_sensorPos: position-dependent sensors."""
+  _sensor_stage(m, d, mjSTAGE_POS)
+
+
+@jit
+def sensor_vel(m, d):
+  """Port of mj_sensorVel: velocity-dependent sensors (run subtree_vel first if needed)."""
+  _sensor_stage(m, d, mjSTAGE_VEL)
+
+
+@jit
+def sensor_acc(m, d):
+  """Port of mj_sensorAcc: acceleration/force sensors (run rne_post_constraint first if
+  needed)."""
+  _sensor_stage(m, d, mjSTAGE_ACC)
+
+
+@jit
+def needs_subtree_vel(m):
+  """Whether sensor_vel reads d.subtree_linvel/angmom, so mj_subtreeVel must run first.
+
+  True for an enabled velocity-stage subtreelinvel, subtreeangmom or user sensor, where
+  MuJoCo's mj_sensorVel calls mj_subtreeVel.
+  """
+  if m.opt.disableflags[0] & mjDSBL_SENSOR:
+    return False
+  for i in range(m.nsensor):
+    if m.sensor_needstage[i] != mjSTAGE_VEL:
+      continue
+    type = m.sensor_type[i]
+    if type == mjSENS_SUBTREELINVEL or type == mjSENS_SUBTREEANGMOM or type == mjSENS_USER:
+      return True
+  return False
+
+
+@jit
+def needs_rne_post(m):
+  """Whether sensor_acc reads d.cacc/cfrc_int, so mj_rnePostConstraint must run first.
+
+  True for an enabled acceleration-stage accelerometer, force, torque, framelinacc,
+  frameangacc or user sensor, where MuJoCo's mj_sensorAcc calls mj_rnePostConstraint.
+  """
+  if m.opt.disableflags[0] & mjDSBL_SENSOR:
+    return False
+  for i in range(m.nsensor):
+    if m.sensor_needstage[i] != mjSTAGE_ACC:
+      continue
+    type = m.sensor_type[i]
+    if (type == mjSENS_ACCELEROMETER or type == mjSENS_FORCE or type == mjSENS_TORQUE
+        or type == mjSENS_FRAMELINACC or type == mjSENS_FRAMEANGACC or type == mjSENS_USER):
+      return True
+  return False
+
+
+# ---- energy ----
+
+
+@jit
+def _spring_energy(k, k1, k2, x):
+  """Energy stored by the spring force k*x + k1*x^2 + k2*x^3 at stretch x."""
+  x2 = x * x
+  return 0.5 * k * x2 + k1 * x2 * x / 3.0 + 0.25 * k2 * x2 * x2
+
+
+@jit
+def energy_pos(m, d):
+  """Port of mj_energyPos: potential energy (gravity and springs) into d.energy[0]."""
+  energy = 0.0
+
+  # gravity: -sum of mass * (gravity . com)
+  if not m.opt.disableflags[0] & mjDSBL_GRAVITY:
+    g = m.opt.gravity
+    for i in range(1, m.nbody):
+      p = d.xipos[i]
+      energy -= m.body_mass[i] * (g[0] * p[0] + g[1] * p[1] + g[2] * p[2])
+
+  if not m.opt.disableflags[0] & mjDSBL_SPRING:
+    # joint springs, by body as MuJoCo sums them
+    for b in range(1, m.nbody):
+      for j in range(m.body_jntadr[b], m.body_jntadr[b] + m.body_jntnum[b]):
+        k = m.jnt_stiffness[j]
+        k1 = m.jnt_stiffnesspoly[j, 0]
+        k2 = m.jnt_stiffnesspoly[j, 1]
+        if k == 0 and k1 == 0 and k2 == 0:
+          continue
+        padr = m.jnt_qposadr[j]
+        jtype = m.jnt_type[j]
+        if jtype == mjJNT_FREE or jtype == mjJNT_BALL:
+          if jtype == mjJNT_FREE:
+            dx = d.qpos[padr] - m.qpos_spring[padr]
+            dy = d.qpos[padr + 1] - m.qpos_spring[padr + 1]
+            dz = d.qpos[padr + 2] - m.qpos_spring[padr + 2]
+            energy += _spring_energy(k, k1, k2, math.sqrt(dx * dx + dy * dy + dz * dz))
+            padr += 3
+          # rotation: quaternion difference as a rotation vector
+          energy += _spring_energy(k, k1, k2, _quat_angle(d.qpos, m.qpos_spring, padr))
+        else:
+          energy += _spring_energy(k, k1, k2, d.qpos[padr] - m.qpos_spring[padr])
+
+    # tendon springs, with a dead band between the two spring lengths
+    for i in range(m.ntendon):
+      length = d.ten_length[i]
+      lower = m.tendon_lengthspring[i, 0]
+      upper = m.tendon_lengthspring[i, 1]
+      x = 0.0
+      if length > upper:
+        x = length - upper
+      elif length < lower:
+        x = length - lower
+      energy += _spring_energy(
+        m.tendon_stiffness[i], m.tendon_stiffnesspoly[i, 0], m.tendon_stiffnesspoly[i, 1], x
+      )
+
+  d.energy[0] = energy
+
+
+@jit
+def _quat_angle(qpos, qpos_spring, adr):
+  """Rotation angle of mju_subQuat(qpos[adr:adr+4], qpos_spring[adr:adr+4]), in [0, pi]."""
+  a = qpos[adr:adr + 4]
+  b = qpos_spring[adr:adr + 4]
+  # qdif = neg(qb) * qa, then its angle as in mju_quat2Vel
+  q0, q1, q2, q3 = _quat_mul(b[0], -b[1], -b[2], -b[3], a[0], a[1], a[2], a[3])
+  speed = 2 * math.atan2(math.sqrt(q1 * q1 + q2 * q2 + q3 * q3), q0)
+  if speed > mjPI:
+    speed -= 2 * mjPI
+  return abs(speed)
+
+
+@jit
+def energy_vel(m, d):
+  """Port of mj_energyVel: kinetic energy 0.5 * qvel' * M * qvel into d.energy[1]."""
+  # qvel' M qvel over the lower triangle of the reduced sparse M: off-diagonals twice
+  e = 0.0
+  for i in range(m.nv):
+    adr = m.M_rowadr[i]
+    n = m.M_rownnz[i]
+    vi = d.qvel[i]
+    s = 0.0
+    for k in range(n - 1):
+      s += d.M[adr + k] * d.qvel[m.M_colind[adr + k]]
+    e += vi * (2.0 * s + d.M[adr + n - 1] * vi)
+  d.energy[1] = 0.5 * e
+
+
+# ---- Python API ----
+
+
+def mj_sensorPos(m, d) -> None:
+  """Position-dependent sensors."""
+  sensor_pos(m._struct, d._struct)
+
+
+def mj_sensorVel(m, d) -> None:
+  """Velocity-dependent sensors; d.subtree_linvel/angmom must be current (mj_subtreeVel)."""
+  sensor_vel(m._struct, d._struct)
+
+
+def mj_sensorAcc(m, d) -> None:
+  """Acceleration/force sensors; d.cacc/cfrc_int must be current (mj_rnePostConstraint)."""
+  sensor_acc(m._struct, d._struct)
+
+
+def mj_energyPos(m, d) -> None:
+  """Potential energy into d.energy[0]."""
+  energy_pos(m._struct, d._struct)
+
+
+def mj_energyVel(m, d) -> None:
+  """Kinetic energy into d.energy[1]."""
+  energy_vel(m._struct, d._struct)
