@@ -1,5 +1,6 @@
 """Actuators: general and the shortcuts (motor, position, velocity, intvelocity, damper,
-cylinder, muscle, adhesion), all expanded to MuJoCo's general actuator parameters.
+cylinder, muscle, adhesion, orientation, pid, dcmotor), all expanded to MuJoCo's general
+actuator parameters, with multi-input control signatures (ctrlspec, one control per input).
 
 Ports of mjXReader::OneActuator with mjs_setTo* (xml_native_reader.cc, user_api.cc) and
 mjCActuator::Compile (user_objects.cc). Reading an element over its class's actuator spec
@@ -19,10 +20,11 @@ from engine.compiler.build_common import arr as _arr
 # mjtTrn, mjtDyn, mjtGain, mjtBias, mjtCtrlInput
 TRN_JOINT, TRN_JOINTINPARENT, TRN_SLIDERCRANK, TRN_TENDON, TRN_SITE, TRN_BODY, TRN_SO3 = range(7)
 TRN_UNDEFINED = 1000
-DYN_NONE, DYN_INTEGRATOR, DYN_FILTER, DYN_FILTEREXACT, DYN_MUSCLE = range(5)
-GAIN_FIXED, GAIN_AFFINE, GAIN_MUSCLE, GAIN_SO3 = 0, 1, 2, 4
-BIAS_NONE, BIAS_AFFINE, BIAS_MUSCLE, BIAS_SO3 = 0, 1, 2, 4
-INPUT_POS, INPUT_VEL, INPUT_PRESSURE = 1, 2, 32
+DYN_NONE, DYN_INTEGRATOR, DYN_FILTER, DYN_FILTEREXACT, DYN_MUSCLE, DYN_DCMOTOR, DYN_PID = range(7)
+DYN_USER = 7
+GAIN_FIXED, GAIN_AFFINE, GAIN_MUSCLE, GAIN_DCMOTOR, GAIN_SO3, GAIN_PID, GAIN_USER = range(7)
+BIAS_NONE, BIAS_AFFINE, BIAS_MUSCLE, BIAS_DCMOTOR, BIAS_SO3, BIAS_USER = range(6)
+INPUT_POS, INPUT_VEL, INPUT_FF, INPUT_VOLTAGE, INPUT_NONE, INPUT_PRESSURE = 1, 2, 4, 8, 16, 32
 CHART_EXPMAP, CHART_QUAT = 1, 2
 
 _TRANSMISSION = (('joint', TRN_JOINT), ('jointinparent', TRN_JOINTINPARENT),
@@ -30,15 +32,21 @@ _TRANSMISSION = (('joint', TRN_JOINT), ('jointinparent', TRN_JOINTINPARENT),
                  ('body', TRN_BODY))
 _SPECIAL = {'name', 'class', 'joint', 'jointinparent', 'tendon', 'cranksite', 'site', 'body',
             'slidersite', 'refsite', 'cranklength', 'input'}
+_DCMOTOR_ARGS = (('motorconst', 2), ('nominal', 3), ('saturation', 3), ('inductance', 2),
+                 ('cogging', 3), ('controller', 6), ('thermal', 6), ('lugre', 5))
 _GENERIC = {n for n in schema.ELEMENTS['actuator/general'].attrs if n not in _SPECIAL}
 _ZERO10 = (0.0,) * 10
 _FAMILY = {'dyntype': DYN_NONE, 'gaintype': GAIN_FIXED, 'biastype': BIAS_NONE,
            'dynprm': (1.0,) + (0.0,) * 9, 'gainprm': (1.0,) + (0.0,) * 9, 'biasprm': _ZERO10,
            '_ctrlspec': 0}
+# a pid started afresh: kp 1, no integral or slew state, inputs (pos, vel) by default
+_PID_FAMILY = dict(_FAMILY, gaintype=GAIN_PID, biastype=BIAS_AFFINE, dynprm=_ZERO10,
+                   gainprm=_ZERO10, biasprm=(0.0, -1.0) + (0.0,) * 8)
 # gain type each shortcut uses (for inheriting from a <general> class)
 _SHORTCUT_GAIN = {'motor': GAIN_FIXED, 'position': GAIN_FIXED, 'velocity': GAIN_FIXED,
                   'intvelocity': GAIN_FIXED, 'cylinder': GAIN_FIXED, 'adhesion': GAIN_FIXED,
-                  'damper': GAIN_AFFINE, 'muscle': GAIN_MUSCLE, 'orientation': GAIN_SO3}
+                  'damper': GAIN_AFFINE, 'muscle': GAIN_MUSCLE, 'orientation': GAIN_SO3,
+                  'pid': GAIN_PID, 'dcmotor': GAIN_DCMOTOR}
 
 
 def _prm(first=(), base=None):
@@ -61,10 +69,13 @@ def read_actuator(spec, node, in_default):
   # this kind last wrote in the class chain (or MuJoCo's defaults)
   spec['_fam'] = dict(spec.get('_fam') or {})
   if kind != 'general':
-    inherit = (spec['_kind'] in (None, kind) or
+    # general-only attributes are not carried into a shortcut
+    spec['actearly'] = False
+    spec['actdim'] = -1
+    inherit = (spec['_kind'] == kind or (spec['_kind'] is None and kind != 'pid') or
                (spec['_kind'] == 'general' and spec['gaintype'] == _SHORTCUT_GAIN[kind]))
     if not inherit:
-      spec.update(spec['_fam'].get(kind, _FAMILY))
+      spec.update(spec['_fam'].get(kind, _PID_FAMILY if kind == 'pid' else _FAMILY))
   elif 'gaintype' in a and a['gaintype'] != spec['gaintype']:
     spec['_ctrlspec'] = 0
 
@@ -120,6 +131,19 @@ def read_actuator(spec, node, in_default):
     spec['gaintype'] = GAIN_SO3
     spec['biastype'] = BIAS_SO3
     spec['_ctrlspec'] = a.get('input', spec['_ctrlspec'] or CHART_EXPMAP)
+  elif kind == 'pid':
+    if 'input' in a:
+      spec['_ctrlspec'] = a['input']
+    if 'posrange' in a:
+      spec['ctrlrange'] = a['posrange']
+    for rng in ('velrange', 'ffrange'):
+      spec[rng] = a.get(rng, spec.get(rng, (0.0, 0.0)))
+    err = _set_pid(spec, a.get('kp', -spec['biasprm'][1]), a.get('kv'), a.get('dampratio'),
+                   a.get('ki', spec['gainprm'][0]), a.get('imax', spec['dynprm'][0]),
+                   a.get('slewmax', spec['dynprm'][1]),
+                   a.get('inheritrange', spec.get('inheritrange', 0.0)))
+  elif kind == 'dcmotor':
+    err = _read_dcmotor(spec, a)
   elif kind == 'velocity':
     kv = a.get('kv', spec['gainprm'][0])
     spec.update(_FAMILY)
@@ -196,6 +220,119 @@ def _set_position(spec, kp, kv, dampratio, timeconst, inheritrange):
     return 'ctrlrange and inheritrange cannot both be defined'
   spec['gaintype'] = GAIN_FIXED
   spec['biastype'] = BIAS_AFFINE
+  return None
+
+
+def _set_pid(spec, kp, kv, dampratio, ki, imax, slewmax, inheritrange):
+  """Port of mjs_setToPID (3.17 semantics); returns an error message or None."""
+  if kv is not None and dampratio is not None:
+    return 'kv and dampratio cannot both be defined'
+  if kv is not None and kv < 0:
+    return 'kv cannot be negative'
+  if dampratio is not None and dampratio < 0:
+    return 'dampratio cannot be negative'
+  if slewmax < 0:
+    return 'slewmax cannot be negative'
+  b2 = spec['biasprm'][2]
+  if kv is not None:
+    b2 = -kv
+  if dampratio is not None:
+    b2 = dampratio
+  spec['gainprm'] = _prm((ki,))
+  spec['biasprm'] = _prm((0.0, -kp, b2))
+  spec['dynprm'] = _prm((imax if ki else 0.0, slewmax))
+  spec['gaintype'] = GAIN_PID
+  spec['biastype'] = BIAS_AFFINE
+  spec['dyntype'] = DYN_PID if (ki or slewmax) else DYN_NONE
+  spec['inheritrange'] = inheritrange
+  if inheritrange > 0 and (spec['ctrlrange'][0] or spec['ctrlrange'][1]):
+    return 'posrange and inheritrange cannot both be defined'
+  return None
+
+
+def _read_dcmotor(spec, a):
+  """Port of the <dcmotor> reader: parameters start from the class's dcmotor (if any)."""
+  inh = spec['gaintype'] == GAIN_DCMOTOR
+  g, b, d = (spec[k] if inh else _ZERO10 for k in ('gainprm', 'biasprm', 'dynprm'))
+  args = {'motorconst': [g[1], 0.0], 'nominal': [0.0] * 3, 'saturation': [0.0, 0.0, d[1]],
+          'inductance': [0.0, d[0]], 'cogging': list(b[:3]),
+          'controller': [g[4], g[5], g[6], d[7], d[8], g[7]],
+          'thermal': [d[2], d[3], 0.0, g[2], g[3], d[4]], 'lugre': [d[5], d[6], b[3], b[4], b[5]]}
+  for name, _ in _DCMOTOR_ARGS:
+    given = a.get(name, ())
+    args[name][:len(given)] = given
+  ctrlspec = a.get('input', spec['_ctrlspec'] if inh else 0)
+  return _set_dcmotor(spec, a.get('resistance', g[0]), ctrlspec, **args)
+
+
+def _set_dcmotor(spec, resistance, ctrlspec, motorconst, nominal, saturation, inductance,
+                 cogging, controller, thermal, lugre):
+  """Port of mjs_setToDCMotor (3.17 semantics); returns an error message or None."""
+  r = resistance
+  kt, ke = motorconst
+  vn, tau0, omega0 = nominal
+  if vn > 0 and ke <= 0 and omega0 > 0:
+    # back-EMF constant from the no-load speed
+    damp = spec['damping'][0]
+    if damp > 0 and r > 0:
+      disc = vn * vn - 4 * r * damp * omega0 * omega0
+      ke = (vn + math.sqrt(disc)) / (2 * omega0) if disc > 0 else vn / omega0
+    elif damp > 0 and tau0 > 0:
+      exact = vn / omega0 - vn * damp / tau0
+      ke = exact if exact > 0 else vn / omega0
+    else:
+      ke = vn / omega0
+  k = math.sqrt(kt * ke) if kt > 0 and ke > 0 else (kt if kt > 0 else ke)
+  if r == 0 and vn > 0 and tau0 > 0 and k > 0:
+    r = k * vn / tau0
+  if k <= 0:
+    return 'DC motor: motor constant K must be positive'
+  if r <= 0:
+    return 'DC motor: resistance R must be positive'
+  g, b, d = [0.0] * 10, [0.0] * 10, [0.0] * 10
+  g[0], g[1] = r, k
+  g[4:7] = controller[:3]
+  d[7], d[8] = controller[3], controller[4]
+  if controller[5] > 0:
+    g[7] = controller[5]
+  if saturation[0] > 0 or saturation[1] > 0:
+    taumax = saturation[0] if saturation[0] != 0 else k * saturation[1]
+    spec['forcerange'] = (-taumax, taumax)
+    spec['forcelimited'] = bt.LIM_TRUE
+  if saturation[2] > 0:
+    d[1] = saturation[2]
+  b[0:3] = cogging
+  actdim = 0
+  if inductance[0] < 0:
+    return 'DC motor: inductance must be non-negative'
+  if inductance[1] < 0:
+    return 'DC motor: electrical time constant must be non-negative'
+  te = inductance[0] / r if inductance[0] > 0 else inductance[1]
+  d[0] = te
+  actdim += (te > 0) + (controller[3] > 0) + (controller[1] > 0)
+  if thermal[0] > 0 or thermal[1] > 0 or thermal[2] > 0:
+    rt, cap, tth, alpha, t0, ta = thermal
+    if tth > 0 and rt > 0 and cap == 0:
+      cap = tth / rt
+    elif tth > 0 and cap > 0 and rt == 0:
+      rt = tth / cap
+    if rt <= 0:
+      return 'DC motor: thermal resistance must be positive'
+    if cap <= 0:
+      return 'DC motor: thermal capacitance must be positive'
+    d[2], d[3], d[4] = rt, cap, ta
+    g[2], g[3] = alpha, t0
+    actdim += 1
+  if lugre[0] > 0:
+    d[5], d[6] = lugre[0], lugre[1]
+    b[3:6] = lugre[2:5]
+    actdim += 1
+  spec['gainprm'], spec['biasprm'], spec['dynprm'] = tuple(g), tuple(b), tuple(d)
+  spec['dyntype'], spec['gaintype'], spec['biastype'] = DYN_DCMOTOR, GAIN_DCMOTOR, BIAS_DCMOTOR
+  spec['_ctrlspec'] = ctrlspec
+  spec['actdim'] = actdim
+  spec['actlimited'] = bt.LIM_FALSE
+  spec['actearly'] = True
   return None
 
 
@@ -286,9 +423,11 @@ def compile_all(ctx, lists):
     gainprm, biasprm = list(s['gainprm']), list(s['biasprm'])
     ctrlrange, actrange = list(s['ctrlrange']), list(s['actrange'])
     inheritrange = s.get('inheritrange', 0.0) or 0.0
-    if (s['gaintype'] == GAIN_FIXED and s['biastype'] == BIAS_AFFINE and
-        gainprm[0] == -biasprm[1] and inheritrange > 0):
-      if s['dyntype'] in (DYN_NONE, DYN_FILTEREXACT):
+    pid = s['gaintype'] == GAIN_PID
+    if inheritrange > 0 and (pid or (s['gaintype'] == GAIN_FIXED and
+                                     s['biastype'] == BIAS_AFFINE and
+                                     gainprm[0] == -biasprm[1])):
+      if pid or s['dyntype'] in (DYN_NONE, DYN_FILTEREXACT):
         rng = ctrlrange
       elif s['dyntype'] == DYN_INTEGRATOR:
         rng = actrange
@@ -331,17 +470,20 @@ def compile_all(ctx, lists):
       raise n.error("actrange specified but dyntype is 'none' in actuator", 'actrange')
     act.ctrlrange, act.actrange = ctrlrange, actrange
 
-    # activation dimension
+    # activation dimension (pid: one state per integral / slew-rate feature, checked below)
+    dyn = s['dyntype']
     actdim = s['actdim']
-    if actdim > 1 and s['dyntype'] != 7:
-      raise n.error("actdim > 1 is only allowed for dyntype 'user' in actuator", 'actdim')
-    if actdim == 1 and s['dyntype'] == DYN_NONE:
-      raise n.error('invalid actdim 1 in stateless actuator', 'actdim')
-    if actdim == 0 and s['dyntype'] != DYN_NONE:
-      raise n.error('invalid actdim 0 in stateful actuator', 'actdim')
-    if actdim < 0:
-      actdim = int(s['dyntype'] != DYN_NONE)
-    if act.so3 and s['dyntype'] == DYN_INTEGRATOR:
+    if dyn != DYN_PID:
+      if actdim > 1 and dyn not in (DYN_USER, DYN_DCMOTOR):
+        raise n.error("actdim > 1 is only allowed for dyntype 'user', 'dcmotor' and 'pid'",
+                       'actdim')
+      if actdim == 1 and dyn == DYN_NONE:
+        raise n.error('invalid actdim 1 in stateless actuator', 'actdim')
+      if actdim == 0 and dyn not in (DYN_NONE, DYN_DCMOTOR):
+        raise n.error('invalid actdim 0 in stateful actuator', 'actdim')
+      if actdim < 0:
+        actdim = int(dyn not in (DYN_NONE, DYN_DCMOTOR))
+    if act.so3 and dyn == DYN_INTEGRATOR:
       actdim = 3
     act.actdim = actdim
 
@@ -357,23 +499,105 @@ def compile_all(ctx, lists):
       if prm[3] <= 0 or prm[6] <= 0 or prm[7] <= 0 or prm[8] <= 0:
         raise n.error('positive scale, vmax, fpmax, fvmax required in muscle')
 
-    # input signature (general actuators with an explicit input)
-    spec_in = s['_ctrlspec']
-    if n.tag == 'general' and 'input' in n.attrs and s['gaintype'] in (GAIN_FIXED, GAIN_AFFINE):
-      if spec_in not in (INPUT_POS, INPUT_VEL, INPUT_PRESSURE):
-        raise n.error("fixed and affine gains take one input, 'pos', 'vel' or 'pressure'",
-                      'input')
-    if s['dyntype'] > 4 or s['gaintype'] not in (0, 1, 2, 4) or s['biastype'] not in (0, 1, 2, 4):
-      raise n.error('dcmotor, pid and user actuator types are not supported yet',
-                    cls=ctx.Unsupported)
+    if dyn == DYN_USER or s['gaintype'] == GAIN_USER or s['biastype'] == BIAS_USER:
+      raise n.error('user actuator types (callbacks) are not supported', cls=ctx.Unsupported)
+
+    # input signature: one control per input
+    spec_in = _check_inputs(n, s, act, gainprm)
+    lim = act.ctrllimited
     if act.so3:
-      spec_in = spec_in or CHART_EXPMAP
       act.ctrlnum = 4 if spec_in == CHART_QUAT else 3
       act.outnum = 3
+      ranges = [(ctrlrange, lim)] * act.ctrlnum
+    elif spec_in == INPUT_NONE:
+      ranges = []
+    elif not spec_in:
+      ranges = [(ctrlrange, lim)]
     else:
-      act.ctrlnum = act.outnum = 1
+      ranges = []
+      for bit in (INPUT_POS, INPUT_VEL, INPUT_FF, INPUT_VOLTAGE, INPUT_PRESSURE):
+        if spec_in & bit:
+          if pid and bit != INPUT_POS:
+            rng = s.get('velrange' if bit == INPUT_VEL else 'ffrange', (0.0, 0.0))
+            ranges.append((rng, rng[0] < rng[1]))
+          else:
+            ranges.append((ctrlrange, lim))
+    if not act.so3:
+      act.ctrlnum, act.outnum = len(ranges), 1
+    act.ctrlranges = ranges
     act.ctrlspec = spec_in
     act.gainprm, act.biasprm = gainprm, biasprm
+
+
+def _check_inputs(n, s, act, gainprm):
+  """Input signature with its defaults, and the pid / dcmotor consistency checks.
+
+  Resolves act.actdim of pid actuators (one state per integral / slew-rate feature).
+  """
+  spec_in = s['_ctrlspec']
+  gain, bias, dyn = s['gaintype'], s['biastype'], s['dyntype']
+  dynprm = s['dynprm']
+  if act.so3:
+    spec_in = spec_in or CHART_EXPMAP
+    if spec_in not in (CHART_EXPMAP, CHART_QUAT):
+      raise n.error('so3 input must be expmap or quat in actuator', 'input')
+  elif gain == GAIN_PID:
+    spec_in = spec_in or INPUT_POS | INPUT_VEL
+    if spec_in & ~(INPUT_POS | INPUT_VEL | INPUT_FF):
+      raise n.error('pid inputs are a subset of [pos, vel, ff] in actuator', 'input')
+  elif gain == GAIN_DCMOTOR:
+    spec_in = spec_in or INPUT_VOLTAGE
+    if spec_in != INPUT_NONE and spec_in & ~(INPUT_POS | INPUT_VEL | INPUT_FF | INPUT_VOLTAGE):
+      raise n.error("dcmotor inputs are 'none' or a subset of [pos, vel, ff, voltage] in "
+                    'actuator', 'input')
+  elif gain in (GAIN_FIXED, GAIN_AFFINE):
+    if spec_in not in (0, INPUT_POS, INPUT_VEL, INPUT_PRESSURE):
+      raise n.error("fixed and affine gains take one input, 'pos', 'vel' or 'pressure'",
+                    'input')
+  if gain == GAIN_PID:
+    if bias != BIAS_AFFINE:
+      raise n.error("pid requires biastype 'affine' in actuator", 'biastype')
+    if dyn not in (DYN_NONE, DYN_PID):
+      raise n.error("pid requires dyntype 'none' or 'pid' in actuator", 'dyntype')
+    if dyn == DYN_NONE and gainprm[0]:
+      raise n.error("ki (gainprm[0]) requires dyntype 'pid' in actuator", 'gainprm')
+  elif dyn == DYN_PID:
+    raise n.error("dyntype 'pid' requires gaintype 'pid' in actuator", 'dyntype')
+  if dyn == DYN_PID:
+    if dynprm[0] < 0:
+      raise n.error('imax (dynprm[0]) must be non-negative in actuator', 'dynprm')
+    if dynprm[1] < 0:
+      raise n.error('slewmax (dynprm[1]) must be non-negative in actuator', 'dynprm')
+    states = int(gainprm[0] > 0) + int(dynprm[1] > 0)
+    if act.actdim > 0 and act.actdim != states:
+      raise n.error('pid controller states require matching actdim in actuator', 'actdim')
+    if not spec_in & INPUT_POS:
+      raise n.error('pid controller states require the pos input in actuator', 'input')
+    act.actdim = states
+    if not states:
+      raise n.error('invalid actdim 0 in stateful actuator', 'actdim')
+  if dyn == DYN_DCMOTOR and not s['actearly']:
+    raise n.error('actearly cannot be false for DC motor actuator', 'actearly')
+  if gain == GAIN_DCMOTOR:
+    servo = spec_in & (INPUT_POS | INPUT_VEL | INPUT_FF)
+    if any(gainprm[4:7]) and not servo:
+      raise n.error('dcmotor controller gains require a controller input [pos, vel, ff] in '
+                    'actuator', 'input')
+    if dynprm[7] > 0 and not servo:
+      raise n.error('dcmotor slew rate limiting requires a controller input [pos, vel, ff] in '
+                    'actuator', 'input')
+    if servo and gainprm[1] <= 0:
+      raise n.error('dcmotor controller inputs require a positive motor constant in actuator',
+                    'input')
+    if gainprm[5] > 0 and not spec_in & INPUT_POS:
+      raise n.error('dcmotor integral gain requires the pos input in actuator', 'input')
+  if gain == GAIN_DCMOTOR or dyn == DYN_DCMOTOR:
+    # states: current, slew, integral, temperature, bristle (stateless allowed without the gain)
+    states = sum(int(v > 0) for v in (dynprm[0], dynprm[7], gainprm[5], dynprm[2], dynprm[5]))
+    if act.actdim != states and (gain == GAIN_DCMOTOR or act.actdim):
+      raise n.error(f'inconsistent state array dimension in DC motor: {states} states for '
+                    f'actdim {act.actdim}', 'actdim')
+  return spec_in
 
 
 def _check_so3(act, n, s, trn, target, trnid):
@@ -457,8 +681,8 @@ def arrays(ctx, lists, sizes, arrays):
   _arr(arrays, 'actuator_plugin', [-1] * nu)
   _arr(arrays, 'actuator_forcelimited', [a.forcelimited for a in acts])
   _arr(arrays, 'actuator_forcerange', [x['forcerange'] for x in s], (nu, 2))
-  _arr(arrays, 'actuator_ctrllimited', per([a.ctrllimited for a in acts], ctrlnum))
-  _arr(arrays, 'actuator_ctrlrange', per([a.ctrlrange for a in acts], ctrlnum), (nctrl, 2))
+  _arr(arrays, 'actuator_ctrllimited', [lim for a in acts for _, lim in a.ctrlranges])
+  _arr(arrays, 'actuator_ctrlrange', [r for a in acts for r, _ in a.ctrlranges], (nctrl, 2))
   _arr(arrays, 'actuator_gear', per([x['gear'] for x in s], outnum), (nout, 6))
   _arr(arrays, 'actuator_acc0', [0.0] * nout)
   _arr(arrays, 'actuator_length0', [0.0] * nout)

@@ -146,14 +146,22 @@ def convert_attr(tag, attr, text, line=None, file=None):
   if kind == 'flags':
     val = 0
     words = text.split()
+    inputs = attr.keywords is schema.KEYWORDS['input']
     if not words:
+      if inputs:
+        return None  # an empty input list means the attribute is absent, as in MuJoCo
       raise err('empty keyword list')
     last = 0
     for word in words:
-      if word not in attr.keywords:
+      if word not in attr.keywords or (inputs and word == 'none' and len(words) > 1):
         allowed = ', '.join(sorted(set(attr.keywords)))
-        raise err(f"invalid keyword '{word}' (allowed: {allowed})")
+        raise err(f"invalid keyword '{word}' (allowed: {allowed}; 'none' only alone)"
+                  if inputs else f"invalid keyword '{word}' (allowed: {allowed})")
       bit = attr.keywords[word]
+      if inputs and bit & val:
+        raise err(f"duplicate keyword '{word}'")
+      if inputs and bit < last:
+        raise err('inputs must be listed in canonical order [pos, vel, ff, voltage, pressure]')
       if attr.keywords in _ORDERED_FLAGS and bit <= last:
         order = ', '.join(attr.keywords)
         raise err(f'keywords must be in order: {order}')
@@ -180,7 +188,9 @@ class _Builder:
       if attr is None:
         raise CompileError(f"unrecognized attribute '{name}'", file=file, line=line,
                            element=spec.tag, attribute=name)
-      node.attrs[name] = convert_attr(spec.tag, attr, text, line, file)
+      value = convert_attr(spec.tag, attr, text, line, file)
+      if value is not None:
+        node.attrs[name] = value
     for attr in spec.attrs.values():
       if attr.required and attr.name not in node.attrs:
         raise CompileError(f"required attribute '{attr.name}' missing", file=file, line=line,

@@ -70,7 +70,8 @@ KEYWORDS = {
           'pid': 6, 'user': 7},
   'gain': {'fixed': 0, 'affine': 1, 'muscle': 2, 'dcmotor': 3, 'so3': 4, 'pid': 5, 'user': 6},
   'bias': {'none': 0, 'affine': 1, 'muscle': 2, 'dcmotor': 3, 'so3': 4, 'user': 5},
-  'input': {'pos': 1, 'vel': 2, 'ff': 4, 'voltage': 8, 'none': 16, 'expmap': 1, 'quat': 2},
+  'input': {'pos': 1, 'vel': 2, 'ff': 4, 'voltage': 8, 'none': 16, 'pressure': 32,
+            'expmap': 1, 'quat': 2},
   'interp': {'zoh': 0, 'linear': 1, 'cubic': 2},
   'stage': {'none': 0, 'pos': 1, 'vel': 2, 'acc': 3},
   'datatype': {'real': 0, 'positive': 1, 'axis': 2, 'quaternion': 3},
@@ -1132,7 +1133,7 @@ _ELEMENTS = r"""
   dampratio    real
   input        flags:input
 
-@actuator/pid unsupported
+@actuator/pid
   use actuator_base
   use limits
   posrange     real[2]
@@ -1194,7 +1195,7 @@ _ELEMENTS = r"""
   body         ref:body   !nodef
   gain         real
 
-@actuator/dcmotor unsupported
+@actuator/dcmotor
   use actuator_base
   ctrllimited  kw:limited = auto
   use actuator_dynamics

@@ -32,7 +32,8 @@ def _setconst_mask(name, ours, mjm):
   if name == 'tendon_lengthspring':
     mask[(ours[:, 0] == -1) & (ours[:, 1] == -1)] = True
   elif name == 'actuator_biasprm':
-    pos = (ours[:, 2] > 0) & (mjm.actuator_gainprm[:, 0] == -ours[:, 1])
+    pid = mjm.actuator_gaintype == mujoco.mjtGain.mjGAIN_PID
+    pos = (ours[:, 2] > 0) & ((mjm.actuator_gainprm[:, 0] == -ours[:, 1]) | pid)
     mask[pos, 2] = True
   elif name == 'eq_data':
     for i in range(len(ours)):

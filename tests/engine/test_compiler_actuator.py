@@ -4,6 +4,8 @@ A shortcut inherits its gain/bias/dynamics parameters only from a class written 
 shortcut or by a compatible <general>; these combinations pin that behaviour down.
 """
 
+import random
+
 import mujoco
 import pytest
 
@@ -85,3 +87,118 @@ def test_shortcuts_over_class(cls, nested):
   if not _check(_xml(cls, ELEMENTS, nested)):
     for elem in ELEMENTS:
       _check(_xml(cls, [elem], nested))
+
+
+# ---- pid, dcmotor and multi-input signatures: random elements against MuJoCo --------------
+
+_INPUTS = ['pos', 'vel', 'ff', 'pos vel', 'pos vel ff', 'vel ff', 'pos ff', 'voltage', 'none',
+           'pos voltage', 'pressure', 'expmap', 'quat']
+_SERVO_BASE = """<mujoco><compiler autolimits="{auto}"/>
+  <default><default class="c">{cls}</default></default>
+  <worldbody><body name="b"><joint name="j" range="-1 2" limited="true"/><geom size=".1"/>
+    <body><joint name="k"/><geom size=".1"/></body></body></worldbody>
+  <actuator>{elems}</actuator></mujoco>"""
+
+
+class _Servos:
+  """Random <pid>, <dcmotor> and <general> (pid/dcmotor types) elements."""
+
+  def __init__(self, seed, neg=0.15):
+    self.r = random.Random(seed)
+    self.neg = neg
+
+  def num(self):
+    r = self.r
+    if r.random() < self.neg:
+      return r.choice([0, -1, round(r.uniform(-1, 3), 4)])
+    return r.choice([0, 1, 2, 0.5, 0.01, 3.5, round(r.uniform(0.1, 3), 4)])
+
+  def vec(self, n):
+    return ' '.join(f'{self.num():g}' for _ in range(self.r.randint(1, n)))
+
+  def maybe(self, a, p, name, value):
+    if self.r.random() < p:
+      a[name] = value
+
+  def pid(self, a):
+    for k in ('kp', 'kv', 'dampratio', 'ki', 'imax', 'slewmax', 'inheritrange'):
+      self.maybe(a, 0.3, k, f'{self.num():g}')
+    for k in ('posrange', 'velrange', 'ffrange', 'ctrlrange', 'forcerange'):
+      self.maybe(a, 0.2, k, self.r.choice(['-1 1', '0 2', '1 -1', '0 0']))
+    self.maybe(a, 0.2, 'ctrllimited', self.r.choice(['true', 'false', 'auto']))
+    return 'pid'
+
+  def dcmotor(self, a):
+    self.maybe(a, 0.85, 'motorconst', self.vec(2))
+    self.maybe(a, 0.85, 'resistance', f'{self.num():g}')
+    for k, n in (('nominal', 3), ('saturation', 3), ('inductance', 2), ('cogging', 3),
+                 ('controller', 6), ('thermal', 6), ('lugre', 5)):
+      self.maybe(a, 0.25, k, self.vec(n))
+    self.maybe(a, 0.2, 'ctrlrange', self.r.choice(['-1 1', '0 2']))
+    self.maybe(a, 0.2, 'damping', self.r.choice(['0.1', '1 0.2']))
+    return 'dcmotor'
+
+  def general(self, a):
+    r = self.r
+    kind = r.choice(['pid', 'dcmotor', 'mix'])
+    if kind == 'pid':
+      a.update(gaintype='pid', biastype='affine', dyntype=r.choice(['pid', 'none']))
+    elif kind == 'dcmotor':
+      a.update(gaintype='dcmotor', biastype='dcmotor', actearly='true',
+               dyntype=r.choice(['dcmotor', 'none']))
+    else:
+      a.update(gaintype=r.choice(['pid', 'dcmotor', 'fixed', 'affine']),
+               biastype=r.choice(['affine', 'dcmotor', 'none']),
+               dyntype=r.choice(['pid', 'dcmotor', 'none', 'integrator']))
+    for k in ('gainprm', 'biasprm', 'dynprm'):
+      self.maybe(a, 0.6, k, self.vec(10))
+    self.maybe(a, 0.3, 'actdim', str(r.choice([-1, 0, 1, 2, 3])))
+    self.maybe(a, 0.2, 'actearly', r.choice(['true', 'false']))
+    self.maybe(a, 0.2, 'ctrlrange', r.choice(['-1 1', '0 2']))
+    return 'general'
+
+  def element(self, target):
+    a = {}
+    tag = self.r.choice([self.pid, self.dcmotor, self.general])(a)
+    self.maybe(a, 0.4, 'input', self.r.choice(_INPUTS))
+    attrs = ' '.join(f'{k}="{v}"' for k, v in a.items())
+    return f'<{tag} {target} {attrs}/>'
+
+  def model(self):
+    r = self.r
+    cls = self.element('') if r.random() < 0.4 else ''
+    elems = [self.element(f'joint="{r.choice("jk")}"' + (' class="c"' if cls else ''))
+             for _ in range(r.randint(1, 2))]
+    return _SERVO_BASE.format(auto=r.choice(['true', 'true', 'false']), cls=cls,
+                              elems=''.join(elems))
+
+
+@pytest.mark.parametrize('seed', range(6))
+def test_pid_dcmotor_random(seed):
+  """Accepted models match MuJoCo field by field; rejected ones raise CompileError."""
+  gen = _Servos(seed)
+  accepted = 0
+  for _ in range(120):
+    accepted += _check(gen.model())
+  assert accepted >= 15  # the generator keeps exploring valid models
+
+
+@pytest.mark.parametrize('xml_act, msg', [
+  ('<pid joint="j" input="voltage"/>', 'pid inputs are a subset'),
+  ('<pid joint="j" ki="1" input="vel"/>', 'require the pos input'),
+  ('<pid joint="j" kv="1" dampratio="1"/>', 'kv and dampratio'),
+  ('<dcmotor joint="j" resistance="1"/>', 'motor constant K must be positive'),
+  ('<dcmotor joint="j" motorconst="1" resistance="1" controller="1"/>',
+   'controller gains require a controller input'),
+  ('<general joint="j" input="vel pos"/>', 'canonical order'),
+  ('<general joint="j" input="pos vel"/>', 'fixed and affine gains take one input'),
+])
+def test_servo_errors_name_element_and_line(xml_act, msg):
+  xml = ('<mujoco><worldbody><body><joint name="j"/><geom size=".1"/></body></worldbody>\n'
+         f'<actuator>\n{xml_act}\n</actuator></mujoco>')
+  with pytest.raises(ValueError):
+    mujoco.MjModel.from_xml_string(xml)
+  with pytest.raises(CompileError) as e:
+    compile_model(xml=xml)
+  assert msg in str(e.value)
+  assert e.value.line == 3 and e.value.element == xml_act.split()[0][1:]

@@ -154,9 +154,9 @@ def test_unsupported_elements(body):
 
 def test_unsupported_actuator_type():
   xml = ('<mujoco><worldbody><body><joint name="j"/><geom size=".1"/></body></worldbody>\n'
-         '<actuator>\n<pid joint="j"/>\n</actuator></mujoco>')
+         '<actuator>\n<general joint="j" gaintype="user"/>\n</actuator></mujoco>')
   e = _err(xml, cls=UnsupportedError)
-  assert (e.element, e.line) == ('pid', 3)
+  assert (e.element, e.line) == ('general', 3)
 
 
 def test_errors_match_mujoco_rejections():
