@@ -32,6 +32,19 @@ _ALL = [*models.all_models(), _DEMO]
 _MODELS = [p for p in _ALL if not _unsupported(p)]
 _REJECTED = [p for p in _ALL if _unsupported(p)]
 _IDS = [f"{p.parent.name}/{p.stem}" for p in _MODELS]
+
+
+def _singular(path):
+  """Whether MuJoCo itself flags the inertia as singular (compiler fixtures with massless bodies)."""
+  mjm = mujoco.MjModel.from_xml_path(str(path))
+  mjd = mujoco.MjData(mjm)
+  mujoco.mj_forward(mjm, mjd)
+  return mjd.warning[mujoco.mjtWarning.mjWARN_INERTIA].number > 0
+
+
+# trajectories of a singular model diverge in both engines: they are not compared
+_TRAJ = [p for p in _MODELS if not _singular(p)]
+_TRAJ_IDS = [f"{p.parent.name}/{p.stem}" for p in _TRAJ]
 _INTEGRATORS = {
   "euler": mujoco.mjtIntegrator.mjINT_EULER,
   "rk4": mujoco.mjtIntegrator.mjINT_RK4,
@@ -144,7 +157,7 @@ def _trajectory(path_or_xml, integrator, nstep=200, seed=0):
 
 
 @pytest.mark.parametrize("integrator", list(_INTEGRATORS))
-@pytest.mark.parametrize("path", _MODELS, ids=_IDS)
+@pytest.mark.parametrize("path", _TRAJ, ids=_TRAJ_IDS)
 def test_trajectory_matches_mujoco(path, integrator):
   mjd, d = _trajectory(path, _INTEGRATORS[integrator])
   assert d.time == pytest.approx(mjd.time, abs=1e-12)
