@@ -19,6 +19,7 @@ from engine.compiler.build_common import arr as _arr
 from engine.compiler import build_fuse
 from engine.compiler import build_math as bm
 from engine.compiler import build_misc
+from engine.compiler import build_replicate
 from engine.compiler import build_sensor
 from engine.compiler import build_tendon
 from engine.compiler import build_treearrays
@@ -276,7 +277,9 @@ def compile_model(xml=None, path=None, assets=None):
   ctx.defaults = dmod.Defaults(root)
   ctx.assets = build_assets.Assets(ctx, root)
 
-  # kinematic tree
+  # kinematic tree (replicates expanded into frames first)
+  for wb in root.find('worldbody'):
+    build_replicate.expand(wb, ctx.degree, ctx.eulerseq)
   tb = bt.TreeBuilder(ctx)
   world = tb.build(root)
   lists = bt.make_lists(world)

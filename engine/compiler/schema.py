@@ -614,7 +614,7 @@ _ELEMENTS = r"""
   + body/freejoint *
   use body_children
 
-@replicate unsupported
+@replicate
   count        int        !req
   offset       real[3]
   euler        real[3]

@@ -145,7 +145,7 @@ def test_bad_sizes():
 @pytest.mark.parametrize('body', [
   '<composite type="grid" count="2 2 1"><geom size=".1"/></composite>',
   '<flexcomp name="f" type="grid" count="2 2 1"/>',
-  '<replicate count="2"><geom size=".1"/></replicate>',
+  '<body><plugin plugin="mujoco.elasticity.cable"/></body>',
 ])
 def test_unsupported_elements(body):
   e = _err(_world(body), cls=UnsupportedError)
@@ -238,3 +238,20 @@ def test_schema_matches_mujoco_printed_schema():
   for path, attrs in printed.items():
     assert path in ours, path
     assert ours[path] == attrs, (path, attrs ^ ours[path])
+
+
+@pytest.mark.parametrize('body, element, line', [
+  ('<replicate count="2">\n<joint/>\n</replicate>', 'joint', 4),
+  ('<replicate count="2">\n<body name="b"><geom size=".1"/></body>\n</replicate>\n'
+   '<body name="b1"><geom size=".1"/></body>', 'body', 6),
+  ('<body name="o"><geom size=".1"/></body>\n<replicate count="2">\n'
+   '<camera mode="targetbody" target="o"/>\n</replicate>', 'camera', 5),
+])
+def test_replicate_errors(body, element, line):
+  """MuJoCo rejects these replicates too: joints at the top, clashing suffixed names, targets
+  outside the copies (which get suffixed)."""
+  xml = _world(body)
+  with pytest.raises(ValueError):
+    mujoco.MjModel.from_xml_string(xml)
+  e = _err(xml)
+  assert (e.element, e.line) == (element, line)
