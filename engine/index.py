@@ -290,35 +290,53 @@ class RaggedAxis:
     return f"RaggedAxis({self.kind}: {self.names})"
 
 
-def make_axis_indexers(model) -> dict:
-  """Axis of every size name of `model` (an MjModel or a wrapper with `.ptr`).
+def make_axis_indexers(model) -> "AxisTable":
+  """Axis of every size name of `model` (an MjModel or a wrapper with `.ptr`), built lazily.
 
-  Returns a defaultdict: size names without element names map to an UnnamedAxis.
+  Size names without element names map to an UnnamedAxis.
   """
-  m = getattr(model, "ptr", model)
-  axes = collections.defaultdict(UnnamedAxis)
-  for size_name, objtype in _OBJECT_AXES.items():
+  return AxisTable(getattr(model, "ptr", model))
+
+
+class AxisTable(dict):
+  """{size name: axis} for one model; each axis is built the first time it is looked up."""
+
+  def __init__(self, m):
+    super().__init__()
+    self._m = m
+
+  def __missing__(self, size_name):
+    axis = _build_axis(self._m, size_name)
+    self[size_name] = axis
+    return axis
+
+
+def _build_axis(m, size_name):
+  """The axis of one size name: object, ragged, mocap, column or unnamed."""
+  if size_name in COLUMN_NAMES:
+    return ObjectAxis(COLUMN_NAMES[size_name], "column")
+  if size_name in _OBJECT_AXES:
+    objtype = _OBJECT_AXES[size_name]
     if getattr(m, size_name):
-      axes[size_name] = ObjectAxis(support._names(m, objtype), _kind(objtype))
-  for size_name, (objtype, starts, widths, singleton) in _RAGGED_AXES.items():
+      return ObjectAxis(support._names(m, objtype), _kind(objtype))
+  elif size_name in _RAGGED_AXES:
+    objtype, starts, widths, singleton = _RAGGED_AXES[size_name]
     count = len(starts(m))
     if count:
       names = support._names(m, objtype)[:count]
-      axes[size_name] = RaggedAxis(names, starts(m), widths(m), singleton, _kind(objtype))
-  # mocap bodies, in mocap order; keyframe columns of 3 or 4 numbers per mocap body
-  if m.nmocap:
+      return RaggedAxis(names, starts(m), widths(m), singleton, _kind(objtype))
+  elif size_name in ("nmocap", "nmocap*3", "nmocap*4") and m.nmocap:
+    # mocap bodies in mocap order; keyframe columns of 3 or 4 numbers per mocap body
     bodies = support._names(m, mjtObj.mjOBJ_BODY)
     mocap = [""] * m.nmocap
     for b, k in enumerate(m.body_mocapid):
       if k >= 0:
         mocap[k] = bodies[b]
-    axes["nmocap"] = ObjectAxis(mocap, "mocap body")
-    for n in (3, 4):
-      axes[f"nmocap*{n}"] = RaggedAxis(mocap, range(0, n * m.nmocap, n), [n] * m.nmocap,
-                                       False, "mocap body")
-  for kind, cols in COLUMN_NAMES.items():
-    axes[kind] = ObjectAxis(cols, "column")
-  return axes
+    if size_name == "nmocap":
+      return ObjectAxis(mocap, "mocap body")
+    n = int(size_name[-1])
+    return RaggedAxis(mocap, range(0, n * m.nmocap, n), [n] * m.nmocap, False, "mocap body")
+  return UnnamedAxis()
 
 
 def _kind(objtype):
@@ -451,6 +469,10 @@ def data_fields():
   ]
 
 
+_MODEL_ROWS = {f.name: f for f in model_fields()}
+_DATA_ROWS = {f.name: f for f in data_fields()}
+
+
 def field_axes(f, axis_indexers) -> list:
   """The axis objects of table row `f`, one per dimension."""
   axes = []
@@ -471,9 +493,9 @@ class StructIndexer:
 
   __slots__ = ("_arrays", "_rows", "_axis_indexers", "_cache", "_struct_name")
 
-  def __init__(self, arrays, rows, axis_indexers, struct_name):
+  def __init__(self, arrays, rows: dict, axis_indexers, struct_name):
     object.__setattr__(self, "_arrays", arrays)
-    object.__setattr__(self, "_rows", {f.name: f for f in rows})
+    object.__setattr__(self, "_rows", rows)
     object.__setattr__(self, "_axis_indexers", axis_indexers)
     object.__setattr__(self, "_cache", {})
     object.__setattr__(self, "_struct_name", struct_name)
@@ -514,9 +536,9 @@ def struct_indexer(struct, struct_name: str, axis_indexers) -> StructIndexer:
   struct = getattr(struct, "ptr", struct)
   key = struct_name.lower()
   if key == "mjmodel":
-    return StructIndexer(struct._arrays, model_fields(), axis_indexers, "model")
+    return StructIndexer(struct._arrays, _MODEL_ROWS, axis_indexers, "model")
   if key == "mjdata":
-    return StructIndexer(struct._arrays, data_fields(), axis_indexers, "data")
+    return StructIndexer(struct._arrays, _DATA_ROWS, axis_indexers, "data")
   raise ValueError(f"unknown struct name {struct_name!r}: expected 'mjmodel' or 'mjdata'")
 
 

@@ -408,14 +408,11 @@ class Physics:
     if nstep == 0:
       return
     op = _forward.OP_LEGACY_STEP if self.legacy_step else _forward.OP_STEP
-    with self.check_invalid_state():
-      _forward.dispatch(self._data.model.ptr._struct, self._data.ptr._struct, op, nstep, 0, 0)
+    self._run_checked(self._data.model.ptr._struct, op, nstep)
 
   def forward(self):
     """Recomputes every derived quantity (mj_forward) without advancing time."""
-    with self.check_invalid_state():
-      _forward.dispatch(self._data.model.ptr._struct, self._data.ptr._struct,
-                        _forward.OP_FORWARD_SKIP, 0, mjSTAGE_NONE, 0)
+    self._run_checked(self._data.model.ptr._struct, _forward.OP_FORWARD_SKIP, 0, mjSTAGE_NONE)
 
   def reset(self, keyframe_id=None):
     """Resets the data to qpos0 or to keyframe `keyframe_id`, then runs forward without actuation.
@@ -444,9 +441,7 @@ class Physics:
     the pass uses a private copy of the options, so other Physics sharing the model
     are unaffected.
     """
-    with self.check_invalid_state():
-      _forward.dispatch(self._model_without_actuation(), self._data.ptr._struct,
-                        _forward.OP_FORWARD_SKIP, 0, mjSTAGE_NONE, 0)
+    self._run_checked(self._model_without_actuation(), _forward.OP_FORWARD_SKIP, 0, mjSTAGE_NONE)
 
   def _model_without_actuation(self):
     """A model handle sharing every array of the model, with its own options, actuation off."""
@@ -493,19 +488,44 @@ class Physics:
     afterwards are exactly what MuJoCo leaves. Inside suppress_physics_errors() the
     error is reported as a PhysicsWarning instead.
     """
-    number = self._data.ptr._arrays["warning_number"]
-    before = number.copy()
-    number[:] = 0
+    before = self._begin_check()
     try:
       yield
     finally:
-      new = number > 0
-      reset = any(number[k] for k in _RESETTING_WARNINGS) and not (
-        self._data.model.ptr.opt.disableflags & mjDSBL_AUTORESET)
-      if not reset:
-        number += before
-    if new.any():
-      self._raise_warnings(np.nonzero(new)[0])
+      new = self._end_check(before)
+    if new is not None:
+      self._raise_warnings(new)
+
+  def _begin_check(self):
+    """Saves and clears the warning counts, so any warning in the checked block shows."""
+    number = self._data.ptr._arrays["warning_number"]
+    before = number.copy()
+    number[:] = 0
+    return before
+
+  def _end_check(self, before):
+    """Restores the counts as MuJoCo leaves them; returns the new warning kinds or None."""
+    number = self._data.ptr._arrays["warning_number"]
+    if not number.any():
+      number[:] = before
+      return None
+    new = np.nonzero(number)[0]
+    # a reset on divergence cleared the old counts, as in MuJoCo
+    reset = any(number[k] for k in _RESETTING_WARNINGS) and not (
+      self._data.model.ptr.opt.disableflags & mjDSBL_AUTORESET)
+    if not reset:
+      number += before
+    return new
+
+  def _run_checked(self, m, op, n=0, a=0, b=0):
+    """One dispatcher call on this data, raising PhysicsError on new warnings."""
+    before = self._begin_check()
+    try:
+      _forward.dispatch(m, self._data.ptr._struct, op, n, a, b)
+    finally:
+      new = self._end_check(before)
+    if new is not None:
+      self._raise_warnings(new)
 
   def _raise_warnings(self, kinds):
     lastinfo = self._data.ptr._arrays["warning_lastinfo"]
@@ -517,7 +537,7 @@ class Physics:
     message = _INVALID_STATE.format(", ".join(details))
     if self._warnings_cause_exception:
       raise PhysicsError(message, kinds)
-    warnings.warn(message, _forward.PhysicsWarning, stacklevel=4)
+    warnings.warn(message, _forward.PhysicsWarning, stacklevel=3)
 
   @contextlib.contextmanager
   def suppress_physics_errors(self):
