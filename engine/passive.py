@@ -181,34 +181,46 @@ def _dof_dampers(m, d, poly):
 
 
 @jit
+def tendon_spring_damper_force(m, d, i, enbl_spring, enbl_damper, dpoly):
+  """Spring (dead band lengthspring) and damper forces along tendon i, as (spring, damper).
+
+  Shared by mj_springdamper and mj_rnePostConstraint, which applies them on the path of
+  spatial tendons. The damper includes actuators on the tendon; dpoly is (mjNPOLY,) scratch.
+  """
+  # spring: displacement outside [lower, upper]
+  frc_spring = 0.0
+  if enbl_spring:
+    stiffness = m.tendon_stiffness[i]
+    spoly = m.tendon_stiffnesspoly[i]
+    if stiffness != 0 or not _is_zero2(spoly):
+      length = d.ten_length[i]
+      lower = m.tendon_lengthspring[i, 0]
+      upper = m.tendon_lengthspring[i, 1]
+      x = 0.0
+      if length > upper:
+        x = length - upper
+      elif length < lower:
+        x = length - lower
+      frc_spring = -x * poly_force(stiffness, spoly, x, 0)
+
+  # damper, including actuators on the tendon
+  frc_damper = 0.0
+  if enbl_damper:
+    dpoly[0] = m.tendon_dampingpoly[i, 0]
+    dpoly[1] = m.tendon_dampingpoly[i, 1]
+    damping = m.tendon_damping[i] + actuator_damping(m, mjOBJ_TENDON, i, dpoly)
+    if damping != 0 or not _is_zero2(dpoly):
+      v = d.ten_velocity[i]
+      frc_damper = -v * poly_force(damping, dpoly, v, 1)
+  return frc_spring, frc_damper
+
+
+@jit
 def _tendon_spring_damper(m, d, enbl_spring, enbl_damper, dpoly):
   """Tendon springs (dead band lengthspring) and dampers, mapped through ten_J."""
   for i in range(m.ntendon):
-    # spring: displacement outside [lower, upper]
-    frc_spring = 0.0
-    if enbl_spring:
-      stiffness = m.tendon_stiffness[i]
-      spoly = m.tendon_stiffnesspoly[i]
-      if stiffness != 0 or not _is_zero2(spoly):
-        length = d.ten_length[i]
-        lower = m.tendon_lengthspring[i, 0]
-        upper = m.tendon_lengthspring[i, 1]
-        x = 0.0
-        if length > upper:
-          x = length - upper
-        elif length < lower:
-          x = length - lower
-        frc_spring = -x * poly_force(stiffness, spoly, x, 0)
-
-    # damper, including actuators on the tendon
-    frc_damper = 0.0
-    if enbl_damper:
-      dpoly[0] = m.tendon_dampingpoly[i, 0]
-      dpoly[1] = m.tendon_dampingpoly[i, 1]
-      damping = m.tendon_damping[i] + actuator_damping(m, mjOBJ_TENDON, i, dpoly)
-      if damping != 0 or not _is_zero2(dpoly):
-        v = d.ten_velocity[i]
-        frc_damper = -v * poly_force(damping, dpoly, v, 1)
+    frc_spring, frc_damper = tendon_spring_damper_force(m, d, i, enbl_spring, enbl_damper,
+                                                        dpoly)
 
     # qfrc += ten_J' * frc (sparse rows)
     if frc_spring != 0 or frc_damper != 0:

@@ -24,12 +24,15 @@ from engine.enums import mjCAMLIGHT_TARGETBODY
 from engine.enums import mjCAMLIGHT_TARGETBODYCOM
 from engine.enums import mjCAMLIGHT_TRACK
 from engine.enums import mjCAMLIGHT_TRACKCOM
+from engine.enums import mjDSBL_DAMPER
 from engine.enums import mjDSBL_GRAVITY
+from engine.enums import mjDSBL_SPRING
 from engine.enums import mjJNT_BALL
 from engine.enums import mjJNT_FREE
 from engine.enums import mjJNT_HINGE
 from engine.enums import mjJNT_SLIDE
 from engine.enums import mjMINVAL
+from engine.enums import mjNPOLY
 from engine.enums import mjSAMEFRAME_BODY
 from engine.enums import mjSAMEFRAME_BODYROT
 from engine.enums import mjSAMEFRAME_INERTIA
@@ -41,6 +44,7 @@ from engine.enums import mjTRN_TENDON
 from engine.enums import mjWRAP_CYLINDER
 from engine.enums import mjWRAP_JOINT
 from engine.enums import mjWRAP_PULLEY
+from engine.enums import mjWRAP_SITE
 from engine.enums import mjWRAP_SPHERE
 from engine.math import mju_crossForce
 from engine.math import mju_crossMotion
@@ -55,6 +59,7 @@ from engine.math import mju_normalize4
 from engine.math import mju_quat2Mat
 from engine.math import mju_rotVecQuat
 from engine.math import mju_transformSpatial
+from engine.passive import tendon_spring_damper_force
 
 # ---- small helpers ----
 
@@ -972,86 +977,155 @@ def _tendon_segment(m, d, id, j):
 
 
 @jit
-def _tendon_armature_forces(m, d, cfrc, cfrc_com):
-  """Adds the inertial forces of spatial tendon armature to cfrc_ext.
+def _tendon_lddot(m, d, t, acc0, acc1, vel0, vel1, u):
+  """Length acceleration of spatial tendon t from the body accelerations in cacc.
 
-  A tendon with armature A (its own plus its actuators') under length acceleration Lddot
-  carries the tension A * Lddot, which pulls the two ends of every straight segment towards
-  each other (scaled by the pulley divisor). Lddot comes from the site accelerations given
-  by cacc: u.(a1 - a0) + (|v1 - v0|^2 - (u.(v1 - v0))^2) / L for each segment.
+  Sums u.(a1 - a0) + (|v1 - v0|^2 - (u.(v1 - v0))^2) / L over the straight site-site
+  segments, each scaled by its pulley divisor. Geom-wrapped segments are skipped: MuJoCo
+  rejects armature on wrapping tendons. acc0..vel1 are (6,) and u (3,) scratch.
+  """
+  adr = m.tendon_adr[t]
+  num = m.tendon_num[t]
+  lddot = 0.0
+  divisor = 1.0
+  j = 0
+  while j < num - 1:
+    if m.wrap_type[adr + j] == mjWRAP_PULLEY:
+      divisor = m.wrap_prm[adr + j]
+    s0, s1, j = _tendon_segment(m, d, t, j)
+    if s0 < 0:
+      continue
+    b0 = m.site_bodyid[s0]
+    b1 = m.site_bodyid[s1]
+    if b0 == b1:
+      continue
+    p0 = d.site_xpos[s0]
+    p1 = d.site_xpos[s1]
+    for k in range(3):
+      u[k] = p1[k] - p0[k]
+    length = mju_normalize3(u)
+    if length < mjMINVAL:
+      continue
+    _point_motion(m, d, b0, p0, acc0, vel0)
+    _point_motion(m, d, b1, p1, acc1, vel1)
+    dv0 = vel1[3] - vel0[3]
+    dv1 = vel1[4] - vel0[4]
+    dv2 = vel1[5] - vel0[5]
+    du = u[0] * dv0 + u[1] * dv1 + u[2] * dv2
+    da = u[0] * (acc1[3] - acc0[3]) + u[1] * (acc1[4] - acc0[4]) + u[2] * (acc1[5] - acc0[5])
+    lddot += (da + (dv0 * dv0 + dv1 * dv1 + dv2 * dv2 - du * du) / length) / divisor
+  return lddot
+
+
+@jit
+def _tendon_actuator_force(m, d, t):
+  """Force that actuators transmit along tendon t: the sum of gear * actuator_force."""
+  force = 0.0
+  for k in range(m.nactuator):
+    if m.actuator_trntype[k] == mjTRN_TENDON and m.actuator_trnid[k, 0] == t:
+      force += m.actuator_gear[k, 0] * d.actuator_force[m.actuator_outadr[k]]
+  return force
+
+
+@jit
+def _add_tendon_path_forces(m, d, t, tension, u, cfrc, cfrc_com):
+  """Applies the tension of spatial tendon t to the bodies along its path (wrap_xpos).
+
+  Every straight piece of the path between points on different bodies pulls its two ends
+  towards each other with tension / divisor. Path points are sites (wrap_obj -1, matched in
+  order with the site entries of the tendon), tangent points on a wrapping geom (its id), or
+  pulley markers (-2) that end a branch and set the divisor of the next.
+  """
+  wrap_obj = d.wrap_obj.reshape(-1)
+  wrap_xpos = d.wrap_xpos.reshape(-1)
+  j = m.tendon_adr[t]
+  end = j + m.tendon_num[t]
+  divisor = 1.0
+  prev = -1
+  body_prev = 0
+  wadr = d.ten_wrapadr[t]
+  for w in range(wadr, wadr + d.ten_wrapnum[t]):
+    obj = wrap_obj[w]
+
+    # pulley: new branch with its divisor
+    if obj == -2:
+      while j < end and m.wrap_type[j] != mjWRAP_PULLEY:
+        j += 1
+      if j < end:
+        divisor = m.wrap_prm[j]
+        j += 1
+      prev = -1
+      continue
+
+    # body of the point: the next site of the tendon, or the wrapping geom
+    if obj == -1:
+      while j < end and m.wrap_type[j] != mjWRAP_SITE:
+        j += 1
+      if j == end:
+        return
+      body = m.site_bodyid[m.wrap_objid[j]]
+      j += 1
+    else:
+      body = m.geom_bodyid[obj]
+
+    # the piece from the previous point pulls both ends together
+    if prev >= 0 and body != body_prev:
+      for k in range(3):
+        u[k] = wrap_xpos[3 * w + k] - wrap_xpos[3 * prev + k]
+      if mju_normalize3(u) >= mjMINVAL:
+        p0 = wrap_xpos[3 * prev:3 * prev + 3]
+        p1 = wrap_xpos[3 * w:3 * w + 3]
+        _add_point_force(m, d, body_prev, p0, u, tension / divisor, cfrc, cfrc_com)
+        _add_point_force(m, d, body, p1, u, -tension / divisor, cfrc, cfrc_com)
+    prev = w
+    body_prev = body
+
+
+@jit
+def _tendon_forces(m, d, cfrc, cfrc_com):
+  """Adds the forces that spatial tendons exert on the bodies along their paths to cfrc_ext.
+
+  As MuJoCo 3.17 does, the tension of a spatial tendon (positive when pulling) is
+  armature * Lddot (its own armature plus its actuators') minus the tendon's passive spring
+  and damper forces (engine/passive.py) minus the actuator forces along the tendon.
+  Constraint forces on tendons (limits, friction loss, tendon equalities) are not included
+  yet: see the constraint block of rne_post_constraint.
   """
   acc0 = np.empty(6)
   acc1 = np.empty(6)
   vel0 = np.empty(6)
   vel1 = np.empty(6)
   u = np.empty(3)
+  dpoly = np.empty(mjNPOLY)
+  disable = m.opt.disableflags[0]
+  enbl_spring = not disable & mjDSBL_SPRING
+  enbl_damper = not disable & mjDSBL_DAMPER
   for t in range(m.ntendon):
-    armature = m.tendon_armature[t] + actuator_armature(m, True, t)
-    if not armature or m.wrap_type[m.tendon_adr[t]] == mjWRAP_JOINT:
+    if m.wrap_type[m.tendon_adr[t]] == mjWRAP_JOINT:
       continue
-    adr = m.tendon_adr[t]
-    num = m.tendon_num[t]
 
-    # tendon length acceleration
-    lddot = 0.0
-    divisor = 1.0
-    j = 0
-    while j < num - 1:
-      if m.wrap_type[adr + j] == mjWRAP_PULLEY:
-        divisor = m.wrap_prm[adr + j]
-      s0, s1, j = _tendon_segment(m, d, t, j)
-      if s0 < 0:
-        continue
-      b0 = m.site_bodyid[s0]
-      b1 = m.site_bodyid[s1]
-      if b0 == b1:
-        continue
-      p0 = d.site_xpos[s0]
-      p1 = d.site_xpos[s1]
-      for k in range(3):
-        u[k] = p1[k] - p0[k]
-      length = mju_normalize3(u)
-      if length < mjMINVAL:
-        continue
-      _point_motion(m, d, b0, p0, acc0, vel0)
-      _point_motion(m, d, b1, p1, acc1, vel1)
-      dv0 = vel1[3] - vel0[3]
-      dv1 = vel1[4] - vel0[4]
-      dv2 = vel1[5] - vel0[5]
-      du = u[0] * dv0 + u[1] * dv1 + u[2] * dv2
-      da = u[0] * (acc1[3] - acc0[3]) + u[1] * (acc1[4] - acc0[4]) + u[2] * (acc1[5] - acc0[5])
-      lddot += (da + (dv0 * dv0 + dv1 * dv1 + dv2 * dv2 - du * du) / length) / divisor
-
-    # tension on the segment ends
-    tension = armature * lddot
-    divisor = 1.0
-    j = 0
-    while j < num - 1:
-      if m.wrap_type[adr + j] == mjWRAP_PULLEY:
-        divisor = m.wrap_prm[adr + j]
-      s0, s1, j = _tendon_segment(m, d, t, j)
-      if s0 < 0:
-        continue
-      b0 = m.site_bodyid[s0]
-      b1 = m.site_bodyid[s1]
-      if b0 == b1:
-        continue
-      p0 = d.site_xpos[s0]
-      p1 = d.site_xpos[s1]
-      for k in range(3):
-        u[k] = p1[k] - p0[k]
-      if mju_normalize3(u) < mjMINVAL:
-        continue
-      _add_point_force(m, d, b0, p0, u, tension / divisor, cfrc, cfrc_com)
-      _add_point_force(m, d, b1, p1, u, -tension / divisor, cfrc, cfrc_com)
+    # tension: armature inertia, minus passive and actuator forces along the tendon
+    tension = 0.0
+    armature = m.tendon_armature[t] + actuator_armature(m, True, t)
+    if armature:
+      tension = armature * _tendon_lddot(m, d, t, acc0, acc1, vel0, vel1, u)
+    frc_spring, frc_damper = tendon_spring_damper_force(m, d, t, enbl_spring, enbl_damper,
+                                                        dpoly)
+    tension -= frc_spring + frc_damper
+    tension -= _tendon_actuator_force(m, d, t)
+    if tension == 0:
+      continue
+    _add_tendon_path_forces(m, d, t, tension, u, cfrc, cfrc_com)
 
 
 @jit
 def rne_post_constraint(m, d):
   """Port of mj_rnePostConstraint: cacc, cfrc_int and cfrc_ext with the full qacc.
 
-  cfrc_ext holds xfrc_applied and the inertial forces of spatial tendon armature; contact
-  and equality forces join it once the constraint stage exists (see the marked block).
+  cfrc_ext holds xfrc_applied and, as in MuJoCo 3.17, the forces of spatial tendons on the
+  bodies along their paths (armature inertia, passive spring/damper and actuator forces);
+  contact, equality and tendon constraint forces join it once the constraint stage exists
+  (see the marked block). Gravity compensation and fluid forces are not part of cfrc_ext.
   """
   nbody = m.nbody
   cfrc = np.empty(6)
@@ -1098,9 +1172,13 @@ def rne_post_constraint(m, d):
   # con.pos to the subtree com: subtracted from the body of geom 0, added to that of geom 1;
   # then connect/weld equality forces from efc_force (rows 0..ne-1). Until the constraint
   # stage provides d.contact and d.efc_*, ncon and ne are 0 and there is nothing to add.
+  # MuJoCo 3.17 also counts the constraint forces acting along each spatial tendon in the
+  # tension of _tendon_forces: efc_force times the row's coefficient on that tendon (tendon
+  # limit rows: +1 lower, -1 upper; friction loss: +1; tendon equality: +1 on tendon1 and
+  # -dpoly/dlength2 on tendon2), subtracted from the tension like the passive forces.
 
-  # tendon armature inertia
-  _tendon_armature_forces(m, d, cfrc, cfrc_com)
+  # forces of spatial tendons along their paths
+  _tendon_forces(m, d, cfrc, cfrc_com)
 
   # cfrc_int = body force - cfrc_ext, accumulated from children to parents
   for k in range(6):

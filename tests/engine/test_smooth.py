@@ -5,14 +5,18 @@ the inputs of one stage into our data, runs only that stage and compares its out
 (ARCHITECTURE.md tolerances). Models: a hinge/slide/ball chain covering every sameframe
 shortcut, a free-floating tree with mocap body, tendons, actuator armature and every
 camera/light mode, spatial tendons with armature through a pulley, and seeded random trees.
+The forces of spatial tendons in cfrc_ext (armature, springs, dampers, actuators) are checked
+on an inline model together with the force, torque and accelerometer sensors.
 """
 
 import pathlib
+import re
 
 import mujoco
 import numpy as np
 import pytest
 
+from engine import sensor
 from engine import smooth
 from engine.enums import mjDSBL_GRAVITY
 from tests import oracle
@@ -386,14 +390,203 @@ def test_subtree_vel(case):
     _assert_abs(getattr(d, name), getattr(mjd, name), 1e-9, name)
 
 
+RNE_POST_INPUTS = ("xipos", "site_xpos", "subtree_com", "cinert", "cdof", "cvel", "cdof_dot",
+                   "ten_length", "ten_velocity", "ten_wrapadr", "ten_wrapnum", "wrap_obj",
+                   "wrap_xpos", "actuator_force")
+
+
 def test_rne_post_constraint(case):
   mjm, mjd, m, d = _fresh(case)
-  _copy(mjd, d, "xipos", "site_xpos", "subtree_com", "cinert", "cdof", "cvel", "cdof_dot")
+  _copy(mjd, d, *RNE_POST_INPUTS)
   smooth.mj_rnePostConstraint(m, d)
   mujoco.mj_rnePostConstraint(mjm, mjd)
   _assert_abs(d.cacc, mjd.cacc, 1e-9, "cacc")
   _assert_rel(d.cfrc_ext, mjd.cfrc_ext, 1e-8, "cfrc_ext")
   _assert_rel(d.cfrc_int, mjd.cfrc_int, 1e-8, "cfrc_int")
+
+
+# ---- forces of spatial tendons in cfrc_ext ----
+
+# MuJoCo 3.17 applies the tension of each spatial tendon (armature inertia, passive spring and
+# damper, actuator forces) to the bodies along its path. A free body with gravity compensation
+# and fluid forces (inertia box; ellipsoid on body D), a pulley with armature, sites on the
+# world body, sphere and cylinder wrapping with and without side site, dead-band and
+# polynomial springs, polynomial dampers, actuator damping and actuators on the tendons; a
+# fixed tendon with a spring adds no Cartesian force. No contacts or constraint rows.
+TENDON_XML = """
+<mujoco model="tendon-forces">
+  <option density="1.3" viscosity="0.2" wind="0.3 -0.2 0.1"/>
+  <default><geom contype="0" conaffinity="0"/></default>
+  <worldbody>
+    <site name="anchor" pos="0.2 0 2"/>
+    <site name="ground" pos="0.8 0.3 0"/>
+    <body name="A" pos="0 0 1" gravcomp="0.6">
+      <freejoint/>
+      <geom size="0.1"/>
+      <site name="a" pos="0.1 0 0"/>
+      <site name="a2" pos="-0.05 0.08 0.02"/>
+      <body name="B" pos="0.5 0 0">
+        <joint name="hB" type="hinge" axis="0 1 0"/>
+        <geom name="drum" size="0.08"/>
+        <site name="b" pos="0 0.1 0.05"/>
+        <site name="b2" pos="0.02 -0.1 0.05"/>
+        <site name="side" pos="0 0 0.3"/>
+        <body name="C" pos="0.5 0 0" gravcomp="1">
+          <joint type="ball"/>
+          <geom size="0.05"/>
+          <site name="c" pos="0 0 0.1"/>
+        </body>
+      </body>
+    </body>
+    <body name="D" pos="1 0 0.6" quat="0.9 0.3 0.2 0.1">
+      <joint name="sD" type="slide" axis="1 0 0"/>
+      <joint name="hD" type="hinge" axis="0 0 1"/>
+      <geom name="spool" type="cylinder" size="0.06 0.1" fluidshape="ellipsoid"/>
+      <site name="d" pos="0.1 0.2 0"/>
+      <site name="dside" pos="0 -0.3 0"/>
+    </body>
+  </worldbody>
+  <tendon>
+    <spatial name="deadband" stiffness="30 8 2" damping="2 0.5 0.1" springlength="2.2 2.35">
+      <site site="a"/>
+      <site site="b"/>
+      <site site="c"/>
+      <site site="anchor"/>
+    </spatial>
+    <spatial name="pulley" armature="0.4" stiffness="12" damping="0.8">
+      <site site="a2"/>
+      <site site="b2"/>
+      <pulley divisor="2"/>
+      <site site="b2"/>
+      <site site="c"/>
+      <site site="d"/>
+      <pulley divisor="3"/>
+      <site site="ground"/>
+      <site site="d"/>
+    </spatial>
+    <spatial name="sphere" stiffness="20" damping="1.5">
+      <site site="a"/>
+      <geom geom="drum" sidesite="side"/>
+      <site site="c"/>
+    </spatial>
+    <spatial name="cylinder" stiffness="15" damping="0.5">
+      <site site="b"/>
+      <geom geom="spool"/>
+      <site site="ground"/>
+    </spatial>
+    <spatial name="cylside" damping="1">
+      <site site="c"/>
+      <geom geom="spool" sidesite="dside"/>
+      <site site="anchor"/>
+    </spatial>
+    <fixed name="fixed" stiffness="40" damping="3">
+      <joint joint="hB" coef="1"/>
+      <joint joint="sD" coef="-0.5"/>
+    </fixed>
+  </tendon>
+  <actuator>
+    <motor tendon="deadband" gear="2"/>
+    <general tendon="pulley" gear="-1.5" forcelimited="true" forcerange="-0.4 0.4"/>
+    <position tendon="sphere" kp="5" damping="0.7"/>
+    <motor tendon="sphere" gear="0.5"/>
+    <motor joint="hD"/>
+  </actuator>
+  <sensor>
+    <force site="a"/>
+    <torque site="a"/>
+    <force site="b"/>
+    <torque site="b2"/>
+    <force site="c"/>
+    <torque site="c"/>
+    <force site="d"/>
+    <torque site="d"/>
+    <accelerometer site="b"/>
+    <accelerometer site="d"/>
+  </sensor>
+</mujoco>
+"""
+
+FLAGS = {"all": 0, "nospring": mujoco.mjtDisableBit.mjDSBL_SPRING,
+         "nodamper": mujoco.mjtDisableBit.mjDSBL_DAMPER,
+         "nopassive": mujoco.mjtDisableBit.mjDSBL_SPRING | mujoco.mjtDisableBit.mjDSBL_DAMPER,
+         "noactuation": mujoco.mjtDisableBit.mjDSBL_ACTUATION}
+
+
+@pytest.fixture(scope="module")
+def tendon_model():
+  return oracle.load(TENDON_XML)
+
+
+def _tendon_state(tendon_model, seed, flags):
+  """MuJoCo after mj_forward in a random state (no applied forces), ours given its inputs.
+
+  Sets the disable flags of both models (every caller passes them).
+  """
+  mjm, mjd, m, d = tendon_model
+  mjm.opt.disableflags = flags
+  m.opt.disableflags = flags
+  rng = np.random.default_rng(seed)
+  mjd.qpos[:] = mjm.qpos0 + rng.normal(scale=0.3, size=mjm.nq)
+  mujoco.mj_normalizeQuat(mjm, mjd.qpos)
+  mjd.qvel[:] = rng.normal(size=mjm.nv)
+  mjd.ctrl[:] = rng.normal(size=mjm.nu)
+  mujoco.mj_forward(mjm, mjd)
+  assert mjd.ncon == 0 and mjd.nefc == 0
+  for array in d._arrays.values():
+    array[...] = 0
+  oracle.copy_state(mjd, d)
+  _copy(mjd, d, "qacc", "xpos", "xmat", "ximat", "site_xmat", *RNE_POST_INPUTS)
+  return mjm, mjd, m, d
+
+
+@pytest.mark.parametrize("flags", list(FLAGS))
+@pytest.mark.parametrize("seed", range(3))
+def test_rne_post_constraint_tendon_forces(tendon_model, seed, flags):
+  """cfrc_ext/cfrc_int and the force, torque and accelerometer sensors match MuJoCo."""
+  mjm, mjd, m, d = _tendon_state(tendon_model, seed, FLAGS[flags])
+  smooth.mj_rnePostConstraint(m, d)
+  sensor.mj_sensorAcc(m, d)
+  _assert_abs(d.cacc, mjd.cacc, 1e-9, "cacc")
+  _assert_rel(d.cfrc_ext, mjd.cfrc_ext, 1e-8, "cfrc_ext")
+  _assert_rel(d.cfrc_int, mjd.cfrc_int, 1e-8, "cfrc_int")
+  for i in range(mjm.nsensor):
+    adr, dim = mjm.sensor_adr[i], mjm.sensor_dim[i]
+    name = f"sensor {i} {mujoco.mjtSensor(mjm.sensor_type[i]).name}"
+    _assert_rel(d.sensordata[adr:adr + dim], mjd.sensordata[adr:adr + dim], 1e-8, name)
+
+
+def test_tendon_forces_are_exercised(tendon_model):
+  """Every spatial tendon wraps or pulls with a nonzero tension, and MuJoCo's cfrc_ext
+  (no applied forces) changes with each force source: stiffness, damping, actuators."""
+  mjm, mjd, m, d = tendon_model
+  wrapped = set()
+  for seed in range(3):
+    _tendon_state(tendon_model, seed, 0)
+    for t in range(mjm.ntendon):
+      obj = mjd.wrap_obj.ravel()[mjd.ten_wrapadr[t]:mjd.ten_wrapadr[t] + mjd.ten_wrapnum[t]]
+      wrapped.update(int(o) for o in obj if o >= 0)
+  assert wrapped == {mjm.geom("drum").id, mjm.geom("spool").id}
+  _tendon_state(tendon_model, 0, 0)
+  ext = mjd.cfrc_ext.copy()
+  assert np.abs(ext).max() > 1
+  for flags in FLAGS.values():
+    if flags:
+      _tendon_state(tendon_model, 0, flags)
+      assert np.abs(mjd.cfrc_ext - ext).max() > 1e-2
+
+
+def test_gravcomp_and_fluid_stay_out_of_cfrc_ext():
+  """MuJoCo 3.17 leaves gravity compensation and fluid forces out of cfrc_ext; so do we."""
+  xml = re.sub(r"<tendon>.*</actuator>", "", TENDON_XML, flags=re.S)
+  mjm, mjd, m, d = oracle.load(xml)
+  assert mjm.ntendon == 0 and mjm.nu == 0
+  for seed in range(2):
+    _, _, _, d = _tendon_state((mjm, mjd, m, d), seed, 0)
+    assert np.abs(mjd.qfrc_gravcomp).max() > 1 and np.abs(mjd.qfrc_fluid).max() > 1e-3
+    smooth.mj_rnePostConstraint(m, d)
+    assert not mjd.cfrc_ext.any()
+    assert not d.cfrc_ext.any()
+    _assert_rel(d.cfrc_int, mjd.cfrc_int, 1e-8, "cfrc_int")
 
 
 def test_whole_position_and_velocity_chain():
