@@ -117,8 +117,6 @@ class TreeBuilder:
           if name in self.frame_names:
             raise c.error(f"repeated name '{name}' in frame", 'name')
           self.frame_names.add(name)
-        if c.find('inertial'):
-          raise c.error('inertial inside a frame is not supported', cls=self.ctx.Unsupported)
         self.contents(c, body, self.frame_pose(c, frame))
       elif tag == 'geom':
         body.geoms.append(self.geom(c, body, frame))
@@ -133,7 +131,9 @@ class TreeBuilder:
           raise c.error('joint found in world body')
         body.joints.append(self.joint(c, body, frame))
       elif tag == 'inertial':
-        pass
+        if body is self.world:
+          raise c.error('World body cannot have inertia')
+        self.inertial(c, body, frame)
       else:
         raise c.error(f"element '{tag}' is not supported yet", cls=self.ctx.Unsupported)
 
@@ -153,21 +153,24 @@ class TreeBuilder:
     b.gravcomp = a.get('gravcomp', 0.0)
     b.user = a.get('user', ())
     b.sleep = a.get('sleep', 0)
-    inertial = node.find('inertial')
-    b.explicit = bool(inertial)
-    if inertial:
-      ia = inertial[0].attrs
-      b.inode = inertial[0]
-      b.ipos_given = list(ia['pos'])
-      b.imass = ia['mass']
-      b.iinertia = list(ia.get('diaginertia', (0.0, 0.0, 0.0)))
-      b.fullinertia = ia.get('fullinertia')
-      ispec = {'quat': ia.get('quat', (1.0, 0.0, 0.0, 0.0))}
-      for name in ORIENT_ATTRS[1:]:
-        ispec[name] = ia.get(name)
-      b.iorient = ispec
+    b.explicit = False
     self.contents(node, b, None)
     return b
+
+  def inertial(self, node, b, frame):
+    """An <inertial> of body b (inside `frame` if not None, which then poses it)."""
+    ia = node.attrs
+    b.explicit = True
+    b.inode = node
+    b.iframe = frame
+    b.ipos_given = list(ia['pos'])
+    b.imass = ia['mass']
+    b.iinertia = list(ia.get('diaginertia', (0.0, 0.0, 0.0)))
+    b.fullinertia = ia.get('fullinertia')
+    ispec = {'quat': ia.get('quat', (1.0, 0.0, 0.0, 0.0))}
+    for name in ORIENT_ATTRS[1:]:
+      ispec[name] = ia.get(name)
+    b.iorient = ispec
 
   def joint(self, node, body, frame):
     if node.tag == 'freejoint':
@@ -647,6 +650,9 @@ def compile_body(ctx, b):
         raise inode.error(f"error '{err}' in fullinertia", 'fullinertia')
     else:
       iq = bm.resolve_orientation(inode, b.iorient, ctx.degree, ctx.eulerseq)
+    if b.iframe is not None:
+      b.ipos, iq = bm.frameaccum(b.iframe[0], b.iframe[1], b.ipos, iq)
+      bm.normvec(iq)
     b.iquat = iq
 
   # geoms, then the inertial frame from geoms if needed

@@ -610,6 +610,7 @@ _ELEMENTS = r"""
   childclass   ref:class
   pos          real[3]    = 0 0 0
   use orientation
+  + body/inertial *
   + body/joint *
   + body/freejoint *
   use body_children
