@@ -11,6 +11,13 @@ symmetric dof pattern `m.D_rowadr/D_rownnz/D_colind` (rows sorted by column, dia
 inertia layout (`d.qH`, L'DL) without the RNE term, plus MuJoCo's local 6x6 solve that
 restores the gyroscopic derivative of free rigid subtrees (a free joint whose descendants
 are welded). Sleep filtering and flexes are not supported (every body is awake).
+
+Known differences: the free-subtree bias derivative (mjd_freeBias_vel) is evaluated as the
+RNE derivative of one body with the composite inertia d.crb, equal to MuJoCo's to rounding;
+DC motors contribute only LuGre damping and, when driven by voltage alone, their back-EMF
+terms (what MuJoCo 3.17 computes; the engine does not simulate DC motors yet); a singular
+LU pivot, an error in MuJoCo, leaves qLU partly factored here. Model-sized scratch of the
+RNE derivative is allocated per call.
 """
 
 import numpy as np
