@@ -196,7 +196,8 @@ def test_free_rigid_subtree_local_solve_matters():
       j = mjm.D_colind[mjm.D_rowadr[i] + k]
       if j <= i:
         Dlow[i, j] = Dlow[j, i] = mjd.qDeriv[mjm.D_rowadr[i] + k]
-  qvel_global = mjd.qvel + h * np.linalg.solve(M - h * Dlow, mjd.qfrc_smooth)
+  qfrc = mjd.qfrc_smooth + mjd.qfrc_constraint
+  qvel_global = mjd.qvel + h * np.linalg.solve(M - h * Dlow, qfrc)
   mujoco.mj_step(mjm, mjd)
   implicit.implicit(m._struct, d._struct)
   assert relerr(d.qvel, mjd.qvel) < RTOL
