@@ -306,3 +306,30 @@ def test_model_built_by_our_compiler_indexes_the_same():
     np.testing.assert_array_equal(named.model.qpos0[joint], mjm.joint(joint).qpos0)
   np.testing.assert_array_equal(named.model.key_qpos["home", "elbow"], [0.5])
   assert named.model.body_mass["hand"] == pytest.approx(mjm.body("hand").mass[0], abs=1e-12)
+
+
+def test_int_bool_and_float32_fields_keep_their_dtype():
+  _, _, m, d = oracle.load(XML)
+  named = index.named_structs(m, d)
+  assert named.model.jnt_type["slider"] == mujoco.mjtJoint.mjJNT_SLIDE
+  assert named.model.jnt_type.dtype == np.int32
+  assert named.data.eq_active["weld"] == d.eq_active[0]
+  named.data.eq_active["weld"] = False
+  assert not d.eq_active[0] and d.eq_active.dtype == np.bool_
+  assert named.model.geom_rgba.dtype == np.float32
+  named.model.geom_rgba["torso_geom"] = [0.1, 0.2, 0.3, 0.4]
+  np.testing.assert_allclose(m.geom_rgba[0], [0.1, 0.2, 0.3, 0.4], rtol=1e-7)
+  assert "True" in repr(named.model.eq_active0) or "False" in repr(named.model.eq_active0)
+
+
+def test_a_model_without_names_or_mocap_bodies():
+  xml = "<mujoco><worldbody><body><joint/><geom size='0.1'/></body></worldbody></mujoco>"
+  _, _, m, d = oracle.load(xml)
+  named = index.named_structs(m, d)
+  assert named.data.mocap_pos.shape == (0, 3)
+  assert "(empty)" in repr(named.data.mocap_pos)
+  np.testing.assert_array_equal(named.data.qpos[0], d.qpos[0])
+  with pytest.raises(KeyError):
+    named.data.qpos["anything"]
+  # the world body is always named
+  assert named.data.xpos["world"].shape == (3,)
