@@ -27,10 +27,14 @@ from engine.forward import mj_RungeKutta as mj_RungeKutta
 from engine.forward import mj_step as mj_step
 from engine.forward import mj_step1 as mj_step1
 from engine.forward import mj_step2 as mj_step2
+from engine.implicit import mjd_smooth_vel as mjd_smooth_vel
 from engine.io import mj_resetData as mj_resetData
 from engine.io import mj_resetDataKeyframe as mj_resetDataKeyframe
 from engine.math import *  # noqa: F401,F403  (the mju_ helpers)
 from engine.passive import mj_passive as mj_passive
+from engine.physics import Physics as Physics
+from engine.physics import PhysicsError as PhysicsError
+from engine.physics import RenderingUnavailableError as RenderingUnavailableError
 from engine.sensor import mj_energyPos as mj_energyPos
 from engine.sensor import mj_energyVel as mj_energyVel
 from engine.sensor import mj_sensorAcc as mj_sensorAcc
@@ -52,6 +56,12 @@ from engine.smooth import mj_solveM as mj_solveM
 from engine.smooth import mj_solveM2 as mj_solveM2
 from engine.smooth import mj_subtreeVel as mj_subtreeVel
 from engine.smooth import mj_tendonBias as mj_tendonBias
+from engine.state import mj_copyState as mj_copyState
+from engine.state import mj_extractState as mj_extractState
+from engine.state import mj_getState as mj_getState
+from engine.state import mj_setKeyframe as mj_setKeyframe
+from engine.state import mj_setState as mj_setState
+from engine.state import mj_stateSize as mj_stateSize
 from engine.support import mj_applyFT as mj_applyFT
 from engine.support import mj_differentiatePos as mj_differentiatePos
 from engine.support import mj_id2name as mj_id2name

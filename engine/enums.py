@@ -811,3 +811,7 @@ for _enum in ENUMS:
   for _name, _member in _enum.__members__.items():
     globals()[_name] = int(_member)
 del _enum, _name, _member
+
+
+# `from engine.enums import *` exports the mjt enums and mj* constants only.
+__all__ = sorted(name for name in dir() if name.startswith("mj"))

@@ -218,7 +218,7 @@ def advance(m, d, act_dot, qacc, qvel, use_qvel):
   """Port of mj_advance: activations, velocities, positions and time by one step."""
   h = m.opt.timestep[0]
   if m.na and not m.opt.disableflags[0] & mjDSBL_ACTUATION:
-    for i in range(m.nu):
+    for i in range(m.nactuator):
       adr = m.actuator_actadr[i]
       for j in range(adr, adr + m.actuator_actnum[i]):
         rate = 0.0 if _actuation.actuator_disabled(m, i) else act_dot[j]
@@ -467,8 +467,10 @@ def dispatch(m, d, op, n, a, b):
 def legacy_step(m, d, nstep):
   """dm_control's step: finish the step with step2, then step1 so derived fields match qpos/qvel.
 
-  With RK4 the full mj_step is used (step2 would fall back to Euler).
+  With RK4 the full mj_step is used (step2 would fall back to Euler). nstep < 1 does nothing.
   """
+  if nstep < 1:
+    return
   if m.opt.integrator[0] != mjINT_RK4:
     step2(m, d)
     for _ in range(nstep - 1):

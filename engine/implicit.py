@@ -24,6 +24,7 @@ import numpy as np
 
 from engine import actuation as _actuation
 from engine import forward
+from engine import passive as _passive
 from engine._jit import jit
 from engine.enums import mjBIAS_AFFINE
 from engine.enums import mjBIAS_DCMOTOR
@@ -36,9 +37,6 @@ from engine.enums import mjGAIN_AFFINE
 from engine.enums import mjGAIN_DCMOTOR
 from engine.enums import mjGAIN_MUSCLE
 from engine.enums import mjGAIN_SO3
-from engine.enums import mjGEOM_CAPSULE
-from engine.enums import mjGEOM_CYLINDER
-from engine.enums import mjGEOM_SPHERE
 from engine.enums import mjINT_IMPLICIT
 from engine.enums import mjINT_IMPLICITFAST
 from engine.enums import mjJNT_BALL
@@ -369,18 +367,6 @@ def actuator_vel(m, d):
 # ---- passive derivative: damping ----
 
 
-@jit
-def x_poly_force_deriv(linear, poly, x, n, flg_odd):
-  """Port of mjd_xPolyForce: d/dx of x*(linear + sum_k poly[k]*y^(k+1)), y = |x| if flg_odd."""
-  y = abs(x) if flg_odd else x
-  res = linear
-  ypow = 1.0
-  for k in range(n):
-    ypow *= y
-    res += (k + 2) * poly[k] * ypow
-  return res
-
-
 # ---- passive derivative: fluid ----
 
 
@@ -696,29 +682,6 @@ def _d_magnus_force(B, lvel, density, size, magnus_lift_coef, Da, Db):
 
 
 @jit
-def _geom_semi_axes(m, geom, res):
-  """Port of mju_geomSemiAxes: the three semi-axes of a geom."""
-  size = m.geom_size[geom]
-  gtype = m.geom_type[geom]
-  if gtype == mjGEOM_SPHERE:
-    res[0] = size[0]
-    res[1] = size[0]
-    res[2] = size[0]
-  elif gtype == mjGEOM_CAPSULE:
-    res[0] = size[0]
-    res[1] = size[0]
-    res[2] = size[1] + size[0]
-  elif gtype == mjGEOM_CYLINDER:
-    res[0] = size[0]
-    res[1] = size[0]
-    res[2] = size[1]
-  else:
-    res[0] = size[0]
-    res[1] = size[1]
-    res[2] = size[2]
-
-
-@jit
 def ellipsoid_fluid(m, d, body, J, tmp, chain, rowind):
   """Port of mjd_ellipsoidFluid: qDeriv += derivative of the ellipsoid fluid forces of a body.
 
@@ -747,7 +710,7 @@ def ellipsoid_fluid(m, d, body, J, tmp, chain, rowind):
     fluid = m.geom_fluid[geom]
     if fluid[0] == 0.0:
       continue
-    _geom_semi_axes(m, geom, semiaxes)
+    _passive.geom_semi_axes(m, geom, semiaxes)
     # local velocity of the geom relative to the wind, local Jacobian
     _local_velocity(m, d, body, d.geom_xpos[geom], d.geom_xmat[geom], wind, lvel)
     _local_jac(m, d, J, tmp, d.geom_xpos[geom], m.geom_bodyid[geom], d.geom_xmat[geom],
@@ -860,15 +823,14 @@ def passive_vel(m, d):
     for k in range(mjNPOLY):
       poly[k] = m.dof_dampingpoly[i, k]
     damping = m.dof_damping[i] + _actuation.actuator_damping(m, mjOBJ_JOINT, m.dof_jntid[i], poly)
-    d.qDeriv[m.D_rowadr[i] + m.D_diag[i]] -= x_poly_force_deriv(damping, poly, d.qvel[i],
-                                                                 mjNPOLY, 1)
+    d.qDeriv[m.D_rowadr[i] + m.D_diag[i]] -= _passive.poly_force_deriv(damping, poly, d.qvel[i], 1)
   # tendon damping
   B = np.empty(1)
   for i in range(m.ntendon):
     for k in range(mjNPOLY):
       poly[k] = m.tendon_dampingpoly[i, k]
     damping = m.tendon_damping[i] + _actuation.actuator_damping(m, mjOBJ_TENDON, i, poly)
-    B[0] = -x_poly_force_deriv(damping, poly, d.ten_velocity[i], mjNPOLY, 1)
+    B[0] = -_passive.poly_force_deriv(damping, poly, d.ten_velocity[i], 1)
     if B[0] == 0:
       continue
     _add_jtbj_sparse(m, d, d.ten_J, B, 1, i, m.ten_J_rownnz, m.ten_J_rowadr, m.ten_J_colind)

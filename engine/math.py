@@ -679,7 +679,7 @@ def mju_negQuat(res, quat):
 
 
 @jit
-def _mul_quat(a0, a1, a2, a3, b0, b1, b2, b3):
+def mul_quat_scalars(a0, a1, a2, a3, b0, b1, b2, b3):
   """Hamilton product of two quaternions given as scalars, as a 4-tuple."""
   return (
     a0 * b0 - a1 * b1 - a2 * b2 - a3 * b3,
@@ -690,7 +690,7 @@ def _mul_quat(a0, a1, a2, a3, b0, b1, b2, b3):
 
 
 @jit
-def _normalize4(q0, q1, q2, q3):
+def normalize4_scalars(q0, q1, q2, q3):
   """mju_normalize4 on scalars: returns the (possibly) normalized 4-tuple."""
   norm = math.sqrt(q0 * q0 + q1 * q1 + q2 * q2 + q3 * q3)
   if norm < mjMINVAL:
@@ -702,7 +702,7 @@ def _normalize4(q0, q1, q2, q3):
 
 
 @jit
-def _normalize3(x, y, z):
+def normalize3_scalars(x, y, z):
   """mju_normalize3 on scalars: returns (norm, x, y, z) with the unit vector."""
   norm = math.sqrt(x * x + y * y + z * z)
   if norm < mjMINVAL:
@@ -714,7 +714,7 @@ def _normalize3(x, y, z):
 @jit
 def mju_mulQuat(res, quat1, quat2):
   """Port of mju_mulQuat, engine_util_spatial.c: res = quat1*quat2 (res may alias)."""
-  r0, r1, r2, r3 = _mul_quat(
+  r0, r1, r2, r3 = mul_quat_scalars(
     quat1[0], quat1[1], quat1[2], quat1[3], quat2[0], quat2[1], quat2[2], quat2[3]
   )
   res[0] = r0
@@ -759,7 +759,7 @@ def mju_axisAngle2Quat(res, axis, angle):
 @jit
 def _quat2vel(res, q0, q1, q2, q3, dt):
   """mju_quat2Vel on a quaternion given as scalars."""
-  sin_a_2, a0, a1, a2 = _normalize3(q1, q2, q3)
+  sin_a_2, a0, a1, a2 = normalize3_scalars(q1, q2, q3)
   speed = 2 * math.atan2(sin_a_2, q0)
 
   # beyond pi, the shorter rotation goes the other way
@@ -782,7 +782,7 @@ def mju_quat2Vel(res, quat, dt):
 def mju_subQuat(res, qa, qb):
   """Port of mju_subQuat, engine_util_spatial.c: 3D velocity res with qb*quat(res) = qa."""
   # qdif = neg(qb)*qa
-  d0, d1, d2, d3 = _mul_quat(qb[0], -qb[1], -qb[2], -qb[3], qa[0], qa[1], qa[2], qa[3])
+  d0, d1, d2, d3 = mul_quat_scalars(qb[0], -qb[1], -qb[2], -qb[3], qa[0], qa[1], qa[2], qa[3])
   _quat2vel(res, d0, d1, d2, d3, 1.0)
 
 
@@ -856,7 +856,7 @@ def mju_mat2Quat(quat, mat):
     q1 = 0.25 * (mat[2] + mat[6]) / q3
     q2 = 0.25 * (mat[5] + mat[7]) / q3
 
-  quat[0], quat[1], quat[2], quat[3] = _normalize4(q0, q1, q2, q3)
+  quat[0], quat[1], quat[2], quat[3] = normalize4_scalars(q0, q1, q2, q3)
 
 
 @jit
@@ -876,7 +876,7 @@ def mju_derivQuat(res, quat, vel):
 def mju_quatIntegrate(quat, vel, scale):
   """Port of mju_quatIntegrate, engine_util_spatial.c: rotate quat by vel*scale (local frame)."""
   # rotation quaternion from the velocity's axis and angle
-  norm, a0, a1, a2 = _normalize3(vel[0], vel[1], vel[2])
+  norm, a0, a1, a2 = normalize3_scalars(vel[0], vel[1], vel[2])
   angle = scale * norm
   if angle == 0:
     r0, r1, r2, r3 = 1.0, 0.0, 0.0, 0.0
@@ -885,8 +885,8 @@ def mju_quatIntegrate(quat, vel, scale):
     r0, r1, r2, r3 = math.cos(angle * 0.5), a0 * s, a1 * s, a2 * s
 
   # normalize quat, then apply the rotation on the right
-  q0, q1, q2, q3 = _normalize4(quat[0], quat[1], quat[2], quat[3])
-  quat[0], quat[1], quat[2], quat[3] = _mul_quat(q0, q1, q2, q3, r0, r1, r2, r3)
+  q0, q1, q2, q3 = normalize4_scalars(quat[0], quat[1], quat[2], quat[3])
+  quat[0], quat[1], quat[2], quat[3] = mul_quat_scalars(q0, q1, q2, q3, r0, r1, r2, r3)
 
 
 @jit
@@ -899,7 +899,7 @@ def mju_quatZ2Vec(quat, vec):
   quat[3] = 0.0
 
   # normalize vec; too short means no rotation
-  nrm, vn0, vn1, vn2 = _normalize3(vec[0], vec[1], vec[2])
+  nrm, vn0, vn1, vn2 = normalize3_scalars(vec[0], vec[1], vec[2])
   if nrm < mjMINVAL:
     return
 
@@ -907,7 +907,7 @@ def mju_quatZ2Vec(quat, vec):
   z0 = 0.0
   z1 = 0.0
   z2 = 1.0
-  a, ax0, ax1, ax2 = _normalize3(z1 * vn2 - z2 * vn1, z2 * vn0 - z0 * vn2, z0 * vn1 - z1 * vn0)
+  a, ax0, ax1, ax2 = normalize3_scalars(z1 * vn2 - z2 * vn1, z2 * vn0 - z0 * vn2, z0 * vn1 - z1 * vn0)
   cosine = vn0 * z0 + vn1 * z1 + vn2 * z2
 
   # (anti)parallel: identity, or 180 degrees about x
@@ -960,15 +960,15 @@ def mju_mat2Rot(quat, mat):
     d2 = r[1] * mat[1] + r[4] * mat[4] + r[7] * mat[7]
     d3 = r[2] * mat[2] + r[5] * mat[5] + r[8] * mat[8]
     scl = 1.0 / (abs(d1 + d2 + d3) + mjMINVAL)
-    w, o0, o1, o2 = _normalize3(o0 * scl, o1 * scl, o2 * scl)
+    w, o0, o1, o2 = normalize3_scalars(o0 * scl, o1 * scl, o2 * scl)
     if w < 1e-9:
       break
 
     # rotate the estimate by the correction, renormalize
     s = math.sin(w * 0.5)
     c = math.cos(w * 0.5)
-    q0, q1, q2, q3 = _mul_quat(c, o0 * s, o1 * s, o2 * s, q0, q1, q2, q3)
-    q0, q1, q2, q3 = _normalize4(q0, q1, q2, q3)
+    q0, q1, q2, q3 = mul_quat_scalars(c, o0 * s, o1 * s, o2 * s, q0, q1, q2, q3)
+    q0, q1, q2, q3 = normalize4_scalars(q0, q1, q2, q3)
     it += 1
 
   quat[0] = q0
@@ -1002,9 +1002,9 @@ def euler2quat_codes(quat, euler, codes):
 
     # accumulate: moving axes on the right, fixed axes on the left
     if codes[i] < 3:
-      t0, t1, t2, t3 = _mul_quat(t0, t1, t2, t3, r0, r1, r2, r3)
+      t0, t1, t2, t3 = mul_quat_scalars(t0, t1, t2, t3, r0, r1, r2, r3)
     else:
-      t0, t1, t2, t3 = _mul_quat(r0, r1, r2, r3, t0, t1, t2, t3)
+      t0, t1, t2, t3 = mul_quat_scalars(r0, r1, r2, r3, t0, t1, t2, t3)
 
   quat[0] = t0
   quat[1] = t1
@@ -1389,8 +1389,8 @@ def mju_eig3Tol(eigval, eigvec, quat, mat, reltol):
       r2 = sh
     else:
       r3 = sh
-    q0, q1, q2, q3 = _mul_quat(q0, q1, q2, q3, ch, r1, r2, r3)
-    q0, q1, q2, q3 = _normalize4(q0, q1, q2, q3)
+    q0, q1, q2, q3 = mul_quat_scalars(q0, q1, q2, q3, ch, r1, r2, r3)
+    q0, q1, q2, q3 = normalize4_scalars(q0, q1, q2, q3)
     it += 1
 
   # sort eigenvalues decreasing (bubble passes on pairs 0, 1, 0)
@@ -1412,8 +1412,8 @@ def mju_eig3Tol(eigval, eigvec, quat, mat, reltol):
         r2 = r0
       else:
         r3 = r0
-      q0, q1, q2, q3 = _mul_quat(q0, q1, q2, q3, r0, r1, r2, r3)
-      q0, q1, q2, q3 = _normalize4(q0, q1, q2, q3)
+      q0, q1, q2, q3 = mul_quat_scalars(q0, q1, q2, q3, r0, r1, r2, r3)
+      q0, q1, q2, q3 = normalize4_scalars(q0, q1, q2, q3)
 
   # eigenvectors from the final quaternion
   e = _quat2mat(q0, q1, q2, q3)
@@ -1634,3 +1634,8 @@ def mju_decodePyramid(force, pyramid, mu, dim):
   # tangential forces from edge differences
   for i in range(dim - 1):
     force[i + 1] = (pyramid[2 * i] - pyramid[2 * i + 1]) * mu[i]
+
+
+# `from engine.math import *` (engine/__init__.py) must export only the mju_ helpers: without
+# this list it would also export the stdlib module `math` and shadow `engine.math` itself.
+__all__ = sorted(name for name in dir() if name.startswith("mju_"))

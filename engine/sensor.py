@@ -96,19 +96,9 @@ from engine.enums import mjSTAGE_POS
 from engine.enums import mjSTAGE_VEL
 from engine.enums import mjTRN_TENDON
 from engine.math import mju_normalize4
+from engine.math import mul_quat_scalars
 
 # ---- small frame helpers (scalars in, tuples out: no allocation) ----
-
-
-@jit
-def _quat_mul(a0, a1, a2, a3, b0, b1, b2, b3):
-  """Hamilton product of two quaternions given as scalars (mju_mulQuat)."""
-  return (
-    a0 * b0 - a1 * b1 - a2 * b2 - a3 * b3,
-    a0 * b1 + a1 * b0 + a2 * b3 - a3 * b2,
-    a0 * b2 - a1 * b3 + a2 * b0 + a3 * b1,
-    a0 * b3 + a1 * b2 - a2 * b1 + a3 * b0,
-  )
 
 
 @jit
@@ -157,7 +147,7 @@ def _xquat(m, d, objtype, objid):
     body = m.cam_bodyid[objid]
     loc = m.cam_quat[objid]
   q = d.xquat[body]
-  return _quat_mul(q[0], q[1], q[2], q[3], loc[0], loc[1], loc[2], loc[3])
+  return mul_quat_scalars(q[0], q[1], q[2], q[3], loc[0], loc[1], loc[2], loc[3])
 
 
 @jit
@@ -378,7 +368,7 @@ def _compute_pos(m, d, i, out):
     if refid != -1:
       # relative quaternion: neg(refquat) * objquat
       r0, r1, r2, r3 = _xquat(m, d, reftype, refid)
-      q0, q1, q2, q3 = _quat_mul(r0, -r1, -r2, -r3, q0, q1, q2, q3)
+      q0, q1, q2, q3 = mul_quat_scalars(r0, -r1, -r2, -r3, q0, q1, q2, q3)
     out[0], out[1], out[2], out[3] = q0, q1, q2, q3
 
   elif type == mjSENS_SUBTREECOM:
@@ -675,7 +665,7 @@ def _quat_angle(qpos, qpos_spring, adr):
   a = qpos[adr:adr + 4]
   b = qpos_spring[adr:adr + 4]
   # qdif = neg(qb) * qa, then its angle as in mju_quat2Vel
-  q0, q1, q2, q3 = _quat_mul(b[0], -b[1], -b[2], -b[3], a[0], a[1], a[2], a[3])
+  q0, q1, q2, q3 = mul_quat_scalars(b[0], -b[1], -b[2], -b[3], a[0], a[1], a[2], a[3])
   speed = 2 * math.atan2(math.sqrt(q1 * q1 + q2 * q2 + q3 * q3), q0)
   if speed > mjPI:
     speed -= 2 * mjPI

@@ -19,6 +19,7 @@ increasing order, then the diagonal.
 import numpy as np
 
 from engine._jit import jit
+from engine.actuation import actuator_armature
 from engine.enums import mjCAMLIGHT_FIXED
 from engine.enums import mjCAMLIGHT_TARGETBODY
 from engine.enums import mjCAMLIGHT_TARGETBODYCOM
@@ -33,13 +34,13 @@ from engine.enums import mjJNT_HINGE
 from engine.enums import mjJNT_SLIDE
 from engine.enums import mjMINVAL
 from engine.enums import mjNPOLY
+from engine.enums import mjOBJ_JOINT
+from engine.enums import mjOBJ_TENDON
 from engine.enums import mjSAMEFRAME_BODY
 from engine.enums import mjSAMEFRAME_BODYROT
 from engine.enums import mjSAMEFRAME_INERTIA
 from engine.enums import mjSAMEFRAME_INERTIAROT
 from engine.enums import mjSAMEFRAME_NONE
-from engine.enums import mjTRN_JOINT
-from engine.enums import mjTRN_JOINTINPARENT
 from engine.enums import mjTRN_TENDON
 from engine.enums import mjWRAP_CYLINDER
 from engine.enums import mjWRAP_JOINT
@@ -149,38 +150,6 @@ def local2global_mat(d, xmat, quat, body, sameframe, scratch):
   elif sameframe == mjSAMEFRAME_INERTIA or sameframe == mjSAMEFRAME_INERTIAROT:
     for k in range(9):
       xmat[k] = d.ximat[body, k]
-
-
-@jit
-def actuator_armature(m, objtype_tendon, id):
-  """Port of mj_actuatorArmature: armature that actuators add to a joint or tendon.
-
-  Each actuator contributes armature * gear^2; `objtype_tendon` selects tendons (True) or
-  joints (False).
-  """
-  actuatorid = m.tendon_actuatorid[id] if objtype_tendon else m.jnt_actuatorid[id]
-  if actuatorid == -1:
-    return 0.0
-
-  # one actuator
-  if actuatorid >= 0:
-    gear = m.actuator_gear[m.actuator_outadr[actuatorid], 0]
-    return m.actuator_armature[actuatorid] * (gear * gear)
-
-  # several actuators: scan them all
-  armature = 0.0
-  for k in range(m.nu):
-    if m.actuator_trnid[k, 0] != id:
-      continue
-    trntype = m.actuator_trntype[k]
-    if objtype_tendon:
-      if trntype != mjTRN_TENDON:
-        continue
-    elif trntype != mjTRN_JOINT and trntype != mjTRN_JOINTINPARENT:
-      continue
-    gear = m.actuator_gear[m.actuator_outadr[k], 0]
-    armature += m.actuator_armature[k] * (gear * gear)
-  return armature
 
 
 # ---- position ----
@@ -502,7 +471,7 @@ def tendon_armature(m, d):
   The armature includes what actuators on the tendon add (mj_actuatorArmature).
   """
   for k in range(m.ntendon):
-    armature = m.tendon_armature[k] + actuator_armature(m, True, k)
+    armature = m.tendon_armature[k] + actuator_armature(m, mjOBJ_TENDON, k)
     if not armature:
       continue
     jadr = m.ten_J_rowadr[k]
@@ -571,7 +540,7 @@ def crb(m, d):
 
     # diagonal starts with the armature
     madr = adr + m.M_rownnz[i] - 1
-    d.M[madr] = m.dof_armature[i] + actuator_armature(m, False, m.dof_jntid[i])
+    d.M[madr] = m.dof_armature[i] + actuator_armature(m, mjOBJ_JOINT, m.dof_jntid[i])
 
     # M(i,j) += cdof_j * (crb_i * cdof_i) over the ancestors j of i
     mju_mulInertVec(buf, d.crb[m.dof_bodyid[i]], d.cdof[i])
@@ -1023,7 +992,7 @@ def _tendon_actuator_force(m, d, t):
   force = 0.0
   for k in range(m.nactuator):
     if m.actuator_trntype[k] == mjTRN_TENDON and m.actuator_trnid[k, 0] == t:
-      force += m.actuator_gear[k, 0] * d.actuator_force[m.actuator_outadr[k]]
+      force += m.actuator_gear[m.actuator_outadr[k], 0] * d.actuator_force[m.actuator_outadr[k]]
   return force
 
 
@@ -1106,7 +1075,7 @@ def _tendon_forces(m, d, cfrc, cfrc_com):
 
     # tension: armature inertia, minus passive and actuator forces along the tendon
     tension = 0.0
-    armature = m.tendon_armature[t] + actuator_armature(m, True, t)
+    armature = m.tendon_armature[t] + actuator_armature(m, mjOBJ_TENDON, t)
     if armature:
       tension = armature * _tendon_lddot(m, d, t, acc0, acc1, vel0, vel1, u)
     frc_spring, frc_damper = tendon_spring_damper_force(m, d, t, enbl_spring, enbl_damper,
@@ -1369,7 +1338,7 @@ def tendon_bias(m, d, qfrc):
   """
   jdot = np.empty(0)
   for i in range(m.ntendon):
-    armature = m.tendon_armature[i] + actuator_armature(m, True, i)
+    armature = m.tendon_armature[i] + actuator_armature(m, mjOBJ_TENDON, i)
     if not armature:
       continue
     if jdot.size == 0:

@@ -37,15 +37,16 @@ from engine.enums import mjWRAP_JOINT
 from engine.enums import mjWRAP_NONE
 from engine.enums import mjWRAP_PULLEY
 from engine.enums import mjWRAP_SPHERE
+from engine.math import mju_mat2Quat
 from engine.math import mju_mulMatTVec3
 from engine.math import mju_mulMatVec3
-from engine.math import mju_mat2Quat
 from engine.math import mju_negQuat
 from engine.math import mju_normalize4
 from engine.math import mju_quat2Vel
 from engine.math import mju_rotVecQuat
 from engine.math import mju_round
 from engine.math import mju_subQuat
+from engine.math import normalize3_scalars
 from engine.support import jac as _jac
 
 # ---- wrapping geometry (engine_util_misc.c), scalars only ----
@@ -59,16 +60,6 @@ def _normalize2(x, y):
     return 1.0, 0.0
   inv = 1 / norm
   return x * inv, y * inv
-
-
-@jit
-def _normalize3(x, y, z):
-  """mju_normalize3 on scalars: (old length, unit vector), (1, 0, 0) if tiny."""
-  norm = math.sqrt(x * x + y * y + z * z)
-  if norm < mjMINVAL:
-    return norm, 1.0, 0.0, 0.0
-  inv = 1 / norm
-  return norm, x * inv, y * inv, z * inv
 
 
 @jit
@@ -311,9 +302,9 @@ def mju_wrap(wpnt, x0, x1, xpos, xmat, radius, type, side):
   # 2D frame of the wrap plane
   if type == mjWRAP_SPHERE:
     # first axis along p0, normal to the plane (0, p0, p1)
-    _, a00, a01, a02 = _normalize3(q0, q1, q2)
+    _, a00, a01, a02 = normalize3_scalars(q0, q1, q2)
     n0, n1, n2 = _cross(q0, q1, q2, r0, r1, r2)
-    nrm, n0, n1, n2 = _normalize3(n0, n1, n2)
+    nrm, n0, n1, n2 = normalize3_scalars(n0, n1, n2)
 
     # p0, p1 parallel: any normal
     if nrm < mjMINVAL:
@@ -326,11 +317,11 @@ def mju_wrap(wpnt, x0, x1, xpos, xmat, radius, type, side):
       b1 = 0.0 if i == 1 else 1.0
       b2 = 0.0 if i == 2 else 1.0
       n0, n1, n2 = _cross(a00, a01, a02, b0, b1, b2)
-      _, n0, n1, n2 = _normalize3(n0, n1, n2)
+      _, n0, n1, n2 = normalize3_scalars(n0, n1, n2)
 
     # second axis = normal x first axis
     a10, a11, a12 = _cross(n0, n1, n2, a00, a01, a02)
-    _, a10, a11, a12 = _normalize3(a10, a11, a12)
+    _, a10, a11, a12 = normalize3_scalars(a10, a11, a12)
   else:
     a00, a01, a02 = 1.0, 0.0, 0.0
     a10, a11, a12 = 0.0, 1.0, 0.0
@@ -398,7 +389,7 @@ def mju_wrap(wpnt, x0, x1, xpos, xmat, radius, type, side):
 def _add_segment(m, d, row, p0, b0, p1, b1, scl, jac1, jac2, jacr):
   """Adds scl * d|p1 - p0|/dq to the dense tendon row (p0 on body b0, p1 on body b1)."""
   # unit direction
-  _, dif0, dif1, dif2 = _normalize3(p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2])
+  _, dif0, dif1, dif2 = normalize3_scalars(p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2])
 
   # endpoint Jacobians; chain rule
   _jac(m, d, jac1, jacr, p0, b0)

@@ -33,9 +33,6 @@ def _libmujoco():
   libs = sorted(pathlib.Path(mujoco.__file__).parent.glob("libmujoco*"))
   lib = ctypes.CDLL(str(libs[0]))
   lib.mjd_smooth_vel.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int]
-  lib.mjd_xPolyForce.argtypes = [ctypes.c_double, ctypes.POINTER(ctypes.c_double),
-                                 ctypes.c_double, ctypes.c_int, ctypes.c_int]
-  lib.mjd_xPolyForce.restype = ctypes.c_double
   return lib
 
 
@@ -82,19 +79,6 @@ def load(name, integrator=None):
   if integrator:
     xml = xml.replace("<mujoco>", f'<mujoco><option integrator="{integrator}"/>', 1)
   return oracle.load(xml)
-
-
-def test_x_poly_force_deriv_matches_mujoco():
-  rng = np.random.default_rng(0)
-  for _ in range(50):
-    linear = rng.normal()
-    poly = rng.normal(size=2)
-    x = rng.normal() * 3
-    for flg_odd in (0, 1):
-      ref = LIB.mjd_xPolyForce(linear, poly.ctypes.data_as(ctypes.POINTER(ctypes.c_double)),
-                               x, 2, flg_odd)
-      ours = implicit.x_poly_force_deriv(linear, poly, x, 2, flg_odd)
-      assert abs(ours - ref) <= 1e-15 * max(1.0, abs(ref))
 
 
 @pytest.mark.parametrize("name", sorted(XMLS))
