@@ -1175,14 +1175,62 @@ DATA_TYPE = DataType([
   ("cacc", types.float64[:, ::1]),
   ("cfrc_int", types.float64[:, ::1]),
   ("cfrc_ext", types.float64[:, ::1]),
+  ("contact_dist", types.float64[::1]),
+  ("contact_pos", types.float64[:, ::1]),
+  ("contact_frame", types.float64[:, ::1]),
+  ("contact_includemargin", types.float64[::1]),
+  ("contact_friction", types.float64[:, ::1]),
+  ("contact_solref", types.float64[:, ::1]),
+  ("contact_solreffriction", types.float64[:, ::1]),
+  ("contact_solimp", types.float64[:, ::1]),
+  ("contact_mu", types.float64[::1]),
+  ("contact_H", types.float64[:, ::1]),
+  ("contact_adhesion", types.float64[::1]),
+  ("contact_dim", types.int32[::1]),
+  ("contact_geom", types.int32[:, ::1]),
+  ("contact_flex", types.int32[:, ::1]),
+  ("contact_elem", types.int32[:, ::1]),
+  ("contact_vert", types.int32[:, ::1]),
+  ("contact_exclude", types.int32[::1]),
+  ("contact_efc_address", types.int32[::1]),
+  ("efc_type", types.int32[::1]),
+  ("efc_id", types.int32[::1]),
+  ("efc_J_rownnz", types.int32[::1]),
+  ("efc_J_rowadr", types.int32[::1]),
+  ("efc_J_rowsuper", types.int32[::1]),
+  ("efc_J_colind", types.int32[::1]),
+  ("efc_J", types.float64[::1]),
+  ("efc_pos", types.float64[::1]),
+  ("efc_margin", types.float64[::1]),
+  ("efc_frictionloss", types.float64[::1]),
+  ("efc_diagA", types.float64[::1]),
+  ("efc_KBIP", types.float64[:, ::1]),
+  ("efc_D", types.float64[::1]),
+  ("efc_R", types.float64[::1]),
+  ("efc_vel", types.float64[::1]),
+  ("efc_aref", types.float64[::1]),
+  ("efc_b", types.float64[::1]),
+  ("efc_force", types.float64[::1]),
+  ("efc_state", types.int32[::1]),
+  ("efc_island", types.int32[::1]),
+  ("solver_stat", types.float64[:, ::1]),
   ("scratch_qpos", types.float64[:, ::1]),
   ("scratch_qvel", types.float64[:, ::1]),
   ("scratch_act", types.float64[:, ::1]),
   ("scratch_qacc", types.float64[:, ::1]),
   ("scratch_act_dot", types.float64[:, ::1]),
   ("scratch_dx", types.float64[:, ::1]),
+  ("scratch_con", types.float64[:, ::1]),
+  ("scratch_aabb", types.float64[:, ::1]),
+  ("scratch_bp", types.int32[:, ::1]),
+  ("scratch_efc", types.float64[:, ::1]),
+  ("scratch_efcJ", types.float64[::1]),
+  ("scratch_nvvec", types.float64[:, ::1]),
+  ("scratch_H", types.float64[:, ::1]),
+  ("scratch_ccd", types.float64[::1]),
+  ("scratch_ccdi", types.int32[::1]),
 ])
-DATA_MEMBERS = ('time', 'energy', 'ncon', 'ne', 'nf', 'nl', 'nefc', 'nJ', 'solver_niter', 'solver_nnz', 'solver_fwdinv', 'warning_number', 'warning_lastinfo', 'qpos', 'qvel', 'act', 'qacc_warmstart', 'ctrl', 'qfrc_applied', 'xfrc_applied', 'eq_active', 'mocap_pos', 'mocap_quat', 'qacc', 'act_dot', 'userdata', 'sensordata', 'xpos', 'xquat', 'xmat', 'xipos', 'ximat', 'xanchor', 'xaxis', 'geom_xpos', 'geom_xmat', 'site_xpos', 'site_xmat', 'cam_xpos', 'cam_xmat', 'light_xpos', 'light_xdir', 'subtree_com', 'cdof', 'cinert', 'ten_wrapadr', 'ten_wrapnum', 'ten_J', 'ten_length', 'wrap_obj', 'wrap_xpos', 'actuator_length', 'moment_rownnz', 'moment_rowadr', 'moment_colind', 'actuator_moment', 'crb', 'M', 'qLD', 'qLDiagInv', 'ten_velocity', 'actuator_velocity', 'cvel', 'cdof_dot', 'qfrc_bias', 'qfrc_spring', 'qfrc_damper', 'qfrc_gravcomp', 'qfrc_fluid', 'qfrc_adhesion', 'qfrc_passive', 'subtree_linvel', 'subtree_angmom', 'actuator_force', 'qfrc_actuator', 'qfrc_smooth', 'qacc_smooth', 'qfrc_constraint', 'qfrc_inverse', 'qH', 'qHDiagInv', 'qDeriv', 'qLU', 'cacc', 'cfrc_int', 'cfrc_ext', 'scratch_qpos', 'scratch_qvel', 'scratch_act', 'scratch_qacc', 'scratch_act_dot', 'scratch_dx')
+DATA_MEMBERS = ('time', 'energy', 'ncon', 'ne', 'nf', 'nl', 'nefc', 'nJ', 'solver_niter', 'solver_nnz', 'solver_fwdinv', 'warning_number', 'warning_lastinfo', 'qpos', 'qvel', 'act', 'qacc_warmstart', 'ctrl', 'qfrc_applied', 'xfrc_applied', 'eq_active', 'mocap_pos', 'mocap_quat', 'qacc', 'act_dot', 'userdata', 'sensordata', 'xpos', 'xquat', 'xmat', 'xipos', 'ximat', 'xanchor', 'xaxis', 'geom_xpos', 'geom_xmat', 'site_xpos', 'site_xmat', 'cam_xpos', 'cam_xmat', 'light_xpos', 'light_xdir', 'subtree_com', 'cdof', 'cinert', 'ten_wrapadr', 'ten_wrapnum', 'ten_J', 'ten_length', 'wrap_obj', 'wrap_xpos', 'actuator_length', 'moment_rownnz', 'moment_rowadr', 'moment_colind', 'actuator_moment', 'crb', 'M', 'qLD', 'qLDiagInv', 'ten_velocity', 'actuator_velocity', 'cvel', 'cdof_dot', 'qfrc_bias', 'qfrc_spring', 'qfrc_damper', 'qfrc_gravcomp', 'qfrc_fluid', 'qfrc_adhesion', 'qfrc_passive', 'subtree_linvel', 'subtree_angmom', 'actuator_force', 'qfrc_actuator', 'qfrc_smooth', 'qacc_smooth', 'qfrc_constraint', 'qfrc_inverse', 'qH', 'qHDiagInv', 'qDeriv', 'qLU', 'cacc', 'cfrc_int', 'cfrc_ext', 'contact_dist', 'contact_pos', 'contact_frame', 'contact_includemargin', 'contact_friction', 'contact_solref', 'contact_solreffriction', 'contact_solimp', 'contact_mu', 'contact_H', 'contact_adhesion', 'contact_dim', 'contact_geom', 'contact_flex', 'contact_elem', 'contact_vert', 'contact_exclude', 'contact_efc_address', 'efc_type', 'efc_id', 'efc_J_rownnz', 'efc_J_rowadr', 'efc_J_rowsuper', 'efc_J_colind', 'efc_J', 'efc_pos', 'efc_margin', 'efc_frictionloss', 'efc_diagA', 'efc_KBIP', 'efc_D', 'efc_R', 'efc_vel', 'efc_aref', 'efc_b', 'efc_force', 'efc_state', 'efc_island', 'solver_stat', 'scratch_qpos', 'scratch_qvel', 'scratch_act', 'scratch_qacc', 'scratch_act_dot', 'scratch_dx', 'scratch_con', 'scratch_aabb', 'scratch_bp', 'scratch_efc', 'scratch_efcJ', 'scratch_nvvec', 'scratch_H', 'scratch_ccd', 'scratch_ccdi')
 
 
 @jit
@@ -1273,12 +1321,60 @@ def make_data(
   cacc,
   cfrc_int,
   cfrc_ext,
+  contact_dist,
+  contact_pos,
+  contact_frame,
+  contact_includemargin,
+  contact_friction,
+  contact_solref,
+  contact_solreffriction,
+  contact_solimp,
+  contact_mu,
+  contact_H,
+  contact_adhesion,
+  contact_dim,
+  contact_geom,
+  contact_flex,
+  contact_elem,
+  contact_vert,
+  contact_exclude,
+  contact_efc_address,
+  efc_type,
+  efc_id,
+  efc_J_rownnz,
+  efc_J_rowadr,
+  efc_J_rowsuper,
+  efc_J_colind,
+  efc_J,
+  efc_pos,
+  efc_margin,
+  efc_frictionloss,
+  efc_diagA,
+  efc_KBIP,
+  efc_D,
+  efc_R,
+  efc_vel,
+  efc_aref,
+  efc_b,
+  efc_force,
+  efc_state,
+  efc_island,
+  solver_stat,
   scratch_qpos,
   scratch_qvel,
   scratch_act,
   scratch_qacc,
   scratch_act_dot,
   scratch_dx,
+  scratch_con,
+  scratch_aabb,
+  scratch_bp,
+  scratch_efc,
+  scratch_efcJ,
+  scratch_nvvec,
+  scratch_H,
+  scratch_ccd,
+  scratch_ccdi,
 ):
   s = structref.new(DATA_TYPE)
   s.time = time
@@ -1367,12 +1463,60 @@ def make_data(
   s.cacc = cacc
   s.cfrc_int = cfrc_int
   s.cfrc_ext = cfrc_ext
+  s.contact_dist = contact_dist
+  s.contact_pos = contact_pos
+  s.contact_frame = contact_frame
+  s.contact_includemargin = contact_includemargin
+  s.contact_friction = contact_friction
+  s.contact_solref = contact_solref
+  s.contact_solreffriction = contact_solreffriction
+  s.contact_solimp = contact_solimp
+  s.contact_mu = contact_mu
+  s.contact_H = contact_H
+  s.contact_adhesion = contact_adhesion
+  s.contact_dim = contact_dim
+  s.contact_geom = contact_geom
+  s.contact_flex = contact_flex
+  s.contact_elem = contact_elem
+  s.contact_vert = contact_vert
+  s.contact_exclude = contact_exclude
+  s.contact_efc_address = contact_efc_address
+  s.efc_type = efc_type
+  s.efc_id = efc_id
+  s.efc_J_rownnz = efc_J_rownnz
+  s.efc_J_rowadr = efc_J_rowadr
+  s.efc_J_rowsuper = efc_J_rowsuper
+  s.efc_J_colind = efc_J_colind
+  s.efc_J = efc_J
+  s.efc_pos = efc_pos
+  s.efc_margin = efc_margin
+  s.efc_frictionloss = efc_frictionloss
+  s.efc_diagA = efc_diagA
+  s.efc_KBIP = efc_KBIP
+  s.efc_D = efc_D
+  s.efc_R = efc_R
+  s.efc_vel = efc_vel
+  s.efc_aref = efc_aref
+  s.efc_b = efc_b
+  s.efc_force = efc_force
+  s.efc_state = efc_state
+  s.efc_island = efc_island
+  s.solver_stat = solver_stat
   s.scratch_qpos = scratch_qpos
   s.scratch_qvel = scratch_qvel
   s.scratch_act = scratch_act
   s.scratch_qacc = scratch_qacc
   s.scratch_act_dot = scratch_act_dot
   s.scratch_dx = scratch_dx
+  s.scratch_con = scratch_con
+  s.scratch_aabb = scratch_aabb
+  s.scratch_bp = scratch_bp
+  s.scratch_efc = scratch_efc
+  s.scratch_efcJ = scratch_efcJ
+  s.scratch_nvvec = scratch_nvvec
+  s.scratch_H = scratch_H
+  s.scratch_ccd = scratch_ccd
+  s.scratch_ccdi = scratch_ccdi
   return s
 
 
@@ -1465,10 +1609,58 @@ def zero_data(d):
   d.cacc[:, :] = 0
   d.cfrc_int[:, :] = 0
   d.cfrc_ext[:, :] = 0
+  d.contact_dist[:] = 0
+  d.contact_pos[:, :] = 0
+  d.contact_frame[:, :] = 0
+  d.contact_includemargin[:] = 0
+  d.contact_friction[:, :] = 0
+  d.contact_solref[:, :] = 0
+  d.contact_solreffriction[:, :] = 0
+  d.contact_solimp[:, :] = 0
+  d.contact_mu[:] = 0
+  d.contact_H[:, :] = 0
+  d.contact_adhesion[:] = 0
+  d.contact_dim[:] = 0
+  d.contact_geom[:, :] = 0
+  d.contact_flex[:, :] = 0
+  d.contact_elem[:, :] = 0
+  d.contact_vert[:, :] = 0
+  d.contact_exclude[:] = 0
+  d.contact_efc_address[:] = 0
+  d.efc_type[:] = 0
+  d.efc_id[:] = 0
+  d.efc_J_rownnz[:] = 0
+  d.efc_J_rowadr[:] = 0
+  d.efc_J_rowsuper[:] = 0
+  d.efc_J_colind[:] = 0
+  d.efc_J[:] = 0
+  d.efc_pos[:] = 0
+  d.efc_margin[:] = 0
+  d.efc_frictionloss[:] = 0
+  d.efc_diagA[:] = 0
+  d.efc_KBIP[:, :] = 0
+  d.efc_D[:] = 0
+  d.efc_R[:] = 0
+  d.efc_vel[:] = 0
+  d.efc_aref[:] = 0
+  d.efc_b[:] = 0
+  d.efc_force[:] = 0
+  d.efc_state[:] = 0
+  d.efc_island[:] = 0
+  d.solver_stat[:, :] = 0
   d.scratch_qpos[:, :] = 0
   d.scratch_qvel[:, :] = 0
   d.scratch_act[:, :] = 0
   d.scratch_qacc[:, :] = 0
   d.scratch_act_dot[:, :] = 0
   d.scratch_dx[:, :] = 0
+  d.scratch_con[:, :] = 0
+  d.scratch_aabb[:, :] = 0
+  d.scratch_bp[:, :] = 0
+  d.scratch_efc[:, :] = 0
+  d.scratch_efcJ[:] = 0
+  d.scratch_nvvec[:, :] = 0
+  d.scratch_H[:, :] = 0
+  d.scratch_ccd[:] = 0
+  d.scratch_ccdi[:] = 0
 

@@ -31,6 +31,7 @@ CONSTANTS = {
   "mjNWARNING": 7,
   "mjNSOLVER": 200,
   "mjNISLAND": 20,
+  "mjMAXCONPAIR": 50,
 }
 
 
@@ -622,6 +623,49 @@ qLU               f8 nD             sparse LU factorization of M - h*qDeriv (imp
 cacc              f8 nbody,6        com-based acceleration
 cfrc_int          f8 nbody,6        com-based interaction force with the parent
 cfrc_ext          f8 nbody,6        com-based external force on the body
+# contacts, capacity nconcap; Python sees them through d.contact, cut to ncon
+contact_dist      f8 nconcap        distance between the geoms (negative: penetration)
+contact_pos       f8 nconcap,3      position of the contact point (midpoint)
+contact_frame     f8 nconcap,9      contact frame; the first row is the normal, geom1 -> geom2
+contact_includemargin f8 nconcap    include in the solver if dist < includemargin
+contact_friction  f8 nconcap,5      tangent1, tangent2, spin, roll1, roll2 friction
+contact_solref    f8 nconcap,mjNREF constraint solver reference, normal direction
+contact_solreffriction f8 nconcap,mjNREF constraint solver reference, friction directions
+contact_solimp    f8 nconcap,mjNIMP constraint solver impedance
+contact_mu        f8 nconcap        friction of the regularized cone
+contact_H         f8 nconcap,36     cone Hessian (elliptic cones, Newton solver)
+contact_adhesion  f8 nconcap        adhesion force
+contact_dim       i4 nconcap        contact space dimensionality (1, 3, 4 or 6)
+contact_geom      i4 nconcap,2      geom ids
+contact_flex      i4 nconcap,2      flex ids (-1: none)
+contact_elem      i4 nconcap,2      flex element ids (-1: none)
+contact_vert      i4 nconcap,2      flex vertex ids (-1: none)
+contact_exclude   i4 nconcap        0: include, 1: in gap, 2: fused, 3: no dofs
+contact_efc_address i4 nconcap      first constraint row of the contact (-1: none)
+# constraint rows, capacity nefccap (Jacobian nonzeros nJcap); Python cuts them to nefc/nJ
+efc_type          i4 nefccap        constraint type (mjtConstraint)
+efc_id            i4 nefccap        id of the equality, dof, joint, tendon or contact
+efc_J_rownnz      i4 nefccap        nonzeros in each Jacobian row (sparse layout)
+efc_J_rowadr      i4 nefccap        start of each Jacobian row (sparse layout)
+efc_J_rowsuper    i4 nefccap        rows below that share the sparsity (sparse layout)
+efc_J_colind      i4 nJcap          column of each Jacobian nonzero (sparse layout)
+efc_J             f8 nJcap          constraint Jacobian (dense row-major nefc x nv, or sparse)
+efc_pos           f8 nefccap        constraint position (equality, limit, contact)
+efc_margin        f8 nefccap        inclusion margin (contact)
+efc_frictionloss  f8 nefccap        friction loss
+efc_diagA         f8 nefccap        approximation to the diagonal of A
+efc_KBIP          f8 nefccap,4      stiffness, damping, impedance, impedance derivative
+efc_D             f8 nefccap        constraint mass
+efc_R             f8 nefccap        inverse constraint mass (regularizer)
+efc_vel           f8 nefccap        velocity in constraint space: J*qvel
+efc_aref          f8 nefccap        reference pseudo-acceleration
+efc_b             f8 nefccap        linear cost term: J*qacc_smooth - aref
+efc_force         f8 nefccap        constraint force in constraint space
+efc_state         i4 nefccap        constraint state (mjtConstraintState)
+efc_island        i4 nefccap        island of each row (we solve one island)
+# solver statistics per iteration (d.solver[i]: improvement, gradient, lineslope, nactive,
+# nchange, neval, nupdate)
+solver_stat       f8 mjNSOLVER*mjNISLAND,7 solver statistics of each iteration
 # scratch buffers of the integrators (not MuJoCo fields; hidden from Python)
 scratch_qpos      f8 4,nq           RK4 stage positions
 scratch_qvel      f8 4,nv           RK4 stage velocities
@@ -629,6 +673,15 @@ scratch_act       f8 4,na           RK4 stage activations
 scratch_qacc      f8 4,nv           RK4 stage accelerations / Euler force and acceleration
 scratch_act_dot   f8 4,na           RK4 stage activation derivatives
 scratch_dx        f8 3,nv           RK4 position and velocity increments, misc. nv vectors
+scratch_con       f8 mjMAXCONPAIR,13 narrowphase output of one geom pair: dist, pos, frame
+scratch_aabb      f8 ngeom,6        broadphase: world-aligned box of each geom (center, half sizes)
+scratch_bp        i4 3,ngeom        broadphase: sort order and candidate pair bookkeeping
+scratch_efc       f8 12,nefccap     constraint and solver vectors over constraint rows
+scratch_efcJ      f8 nJcap          solver: M^-1 J' (PGS, noslip)
+scratch_nvvec     f8 16,nv          solver vectors over dofs
+scratch_H         f8 3,nv*nv        solver: dense Hessian, its Cholesky factor, cone Hessians
+scratch_ccd       f8 16384          convex collision workspace (GJK/EPA polytope, multi-contact)
+scratch_ccdi      i4 4096           convex collision integer workspace
 """)
 
 INTERNAL_PREFIX = "scratch_"

@@ -39,6 +39,10 @@ def _assign_error(owner: str, name: str):
   return fset
 
 
+# capacity dimensions of MjData and the counter that says how much of them is in use
+_CUT_BY = {"nconcap": "ncon", "nefccap": "nefc", "nJcap": "nJ"}
+
+
 def _add_properties(cls, rows, owner: str, writable_arrays: bool = False):
   """Adds one property per table row: arrays as views, scalars as numbers."""
   for f in rows:
@@ -52,6 +56,14 @@ def _add_properties(cls, rows, owner: str, writable_arrays: bool = False):
 
       def fset(self, value, name=name):
         self._arrays[name][0] = value
+
+    elif f.dims[0] in _CUT_BY:
+      count = _CUT_BY[f.dims[0]]
+
+      def fget(self, name=name, count=count):
+        return self._arrays[name][: self._arrays[count][0]]
+
+      fset = _assign_error(owner, name)
 
     else:
 
@@ -270,6 +282,23 @@ class _WarningList:
     return self._d._arrays["warning_lastinfo"]
 
 
+def data_capacity(m: MjModel) -> dict:
+  """Contact and constraint-row capacity of MjData (MuJoCo sizes its arena from `<size memory>`).
+
+  `<size nconmax/njmax>` set them; otherwise contacts get 12 per geom (at least 100) and rows
+  cover every equality, friction loss and limit row plus each contact's rows in the widest
+  cone (2*(condim-1) pyramidal rows). Running out sets mjWARN_CONTACTFULL/CNSTRFULL.
+  """
+  condims = [int(c) for c in m.geom_condim] + [int(c) for c in m.pair_dim]
+  rows_per_contact = max([1] + [2 * (c - 1) for c in condims])
+  nconcap = int(m.nconmax) if m.nconmax > 0 else max(100, 12 * m.ngeom)
+  if m.njmax > 0:
+    nefccap = int(m.njmax)
+  else:
+    nefccap = 6 * m.neq + m.nv + 3 * m.ntendon + 2 * m.njnt + rows_per_contact * nconcap
+  return {"nconcap": nconcap, "nefccap": nefccap, "nJcap": nefccap * max(m.nv, 1)}
+
+
 class MjData:
   """Simulation state and everything the pipeline computes from it, for one MjModel.
 
@@ -279,7 +308,7 @@ class MjData:
 
   def __init__(self, model: MjModel):
     self.model = model
-    self._arrays = _alloc(F.DATA_FIELDS, model._sizes)
+    self._arrays = _alloc(F.DATA_FIELDS, {**model._sizes, **data_capacity(model)})
     self._build_struct()
     from engine import io
 
@@ -318,6 +347,68 @@ class MjData:
 
 _add_properties(
   MjData,
-  [f for f in F.DATA_FIELDS if not f.name.startswith(("warning_", F.INTERNAL_PREFIX))],
+  [f for f in F.DATA_FIELDS
+   if not f.name.startswith(("warning_", "contact_", "solver_stat", F.INTERNAL_PREFIX))],
   "MjData",
 )
+
+
+class MjContactView:
+  """`d.contact`: MuJoCo's contact array as columns (`d.contact.dist`, `d.contact.frame`, ...),
+  each cut to the `d.ncon` detected contacts; `d.contact[i]` is one contact."""
+
+  def __init__(self, d: MjData, index=None):
+    self._d = d
+    self._index = index
+
+  def _column(self, name):
+    arr = self._d._arrays["contact_" + name][: self._d._arrays["ncon"][0]]
+    return arr if self._index is None else arr[self._index]
+
+  def __getattr__(self, name):
+    if name.startswith("_") or "contact_" + name not in self._d._arrays:
+      raise AttributeError(f"MjContact has no field {name!r}")
+    return self._column(name)
+
+  @property
+  def geom1(self):
+    return self._column("geom")[..., 0]
+
+  @property
+  def geom2(self):
+    return self._column("geom")[..., 1]
+
+  def __len__(self):
+    return int(self._d._arrays["ncon"][0]) if self._index is None else 1
+
+  def __getitem__(self, i):
+    n = len(self)
+    if isinstance(i, (int, np.integer)) and not -n <= i < n:
+      raise IndexError(f"contact index {i} out of range for ncon={n}")
+    return MjContactView(self._d, i)
+
+  def __repr__(self):
+    return f"<MjContact ncon={len(self)}>"
+
+
+_SOLVER_STAT = ("improvement", "gradient", "lineslope", "nactive", "nchange", "neval", "nupdate")
+
+
+class MjSolverStatView:
+  """`d.solver`: per-iteration solver statistics as columns (`d.solver.improvement`, ...)."""
+
+  def __init__(self, d: MjData):
+    self._stat = d._arrays["solver_stat"]
+
+  def __getattr__(self, name):
+    if name not in _SOLVER_STAT:
+      raise AttributeError(f"MjSolverStat has no field {name!r}")
+    col = self._stat[:, _SOLVER_STAT.index(name)]
+    return col if name in ("improvement", "gradient", "lineslope") else col.astype(np.int32)
+
+  def __len__(self):
+    return len(self._stat)
+
+
+MjData.contact = property(MjContactView, doc="detected contacts (MuJoCo's d.contact)")
+MjData.solver = property(MjSolverStatView, doc="solver statistics (MuJoCo's d.solver)")

@@ -16,6 +16,7 @@ _XML = """
   <worldbody>
     <light pos="0 0 3"/>
     <camera name="c" pos="0 -1 1"/>
+    <geom name="floor" type="plane" size="2 2 .1" pos="0 0 .9"/>
     <body name="a" pos="0 0 1">
       <freejoint/>
       <geom type="capsule" size=".05 .2"/>
@@ -70,13 +71,37 @@ def test_model_fields_match_mujoco(models):
 
 def test_data_fields_match_mujoco(models):
   mjm, mjd = models
+  mujoco.mj_forward(mjm, mjd)
+  assert mjd.ncon > 0 and mjd.nefc > 0
   sizes = {f.name: getattr(mjm, f.name) for f in F.MODEL_SIZES}
+  sizes.update(nconcap=mjd.ncon, nefccap=mjd.nefc, nJcap=mjd.nJ)
   for f in F.DATA_FIELDS:
     if f.name in _DATA_INTERNAL or f.name.startswith(F.INTERNAL_PREFIX):
       continue
-    assert hasattr(mjd, f.name), f"mujoco.MjData has no field {f.name}"
-    _check(f, getattr(mjd, f.name), sizes)
+    if f.name == "solver_stat":
+      assert len(mjd.solver) == f.shape(sizes)[0]
+      continue
+    if f.name.startswith("contact_"):
+      theirs = getattr(mjd.contact, f.name[len("contact_"):])
+    else:
+      assert hasattr(mjd, f.name), f"mujoco.MjData has no field {f.name}"
+      theirs = getattr(mjd, f.name)
+    _check(f, theirs, sizes)
   assert len(mjd.warning) == F.CONSTANTS["mjNWARNING"]
+
+
+def test_contact_and_constraint_views_cut_to_counts(models):
+  mjm, _ = models
+  import engine
+
+  d = engine.MjData(oracle.from_mujoco(mjm))
+  assert d.contact.dist.shape == (0,) and d.efc_J.shape == (0,) and len(d.contact) == 0
+  d._arrays["ncon"][0], d._arrays["nefc"][0], d._arrays["nJ"][0] = 2, 3, 3 * mjm.nv
+  assert d.contact.frame.shape == (2, 9) and d.contact.geom1.shape == (2,)
+  assert d.efc_KBIP.shape == (3, 4) and d.efc_J.shape == (3 * mjm.nv,)
+  assert d.contact[1].pos.shape == (3,)
+  with pytest.raises(IndexError):
+    d.contact[2]
 
 
 def test_our_arrays_have_table_shapes(models):
