@@ -44,3 +44,24 @@ def copy_state(mjd, d):
   for name in ("qpos", "qvel", "act", "ctrl", "qfrc_applied", "xfrc_applied", "mocap_pos",
                "mocap_quat", "qacc_warmstart", "eq_active"):
     getattr(d, name)[...] = getattr(mjd, name)
+
+
+def copy_contacts(mjd, d):
+  """Copies MuJoCo's detected contacts into our data (to test constraint code in isolation)."""
+  n = mjd.ncon
+  d._arrays["ncon"][0] = n
+  for name in ("dist", "pos", "frame", "includemargin", "friction", "solref", "solreffriction",
+               "solimp", "mu", "H", "adhesion", "dim", "geom", "flex", "elem", "vert", "exclude",
+               "efc_address"):
+    d._arrays["contact_" + name][:n] = getattr(mjd.contact, name)
+
+
+def copy_constraints(mjd, d):
+  """Copies MuJoCo's constraint rows (efc_ arrays and counters) into our data (to test the
+  solvers in isolation)."""
+  for name in ("ne", "nf", "nl", "nefc", "nJ"):
+    d._arrays[name][0] = getattr(mjd, name)
+  for f in F.DATA_FIELDS:
+    if f.name.startswith("efc_"):
+      v = np.asarray(getattr(mjd, f.name))
+      d._arrays[f.name][: len(v)] = v
