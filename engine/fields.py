@@ -674,8 +674,9 @@ scratch_qacc      f8 4,nv           RK4 stage accelerations / Euler force and ac
 scratch_act_dot   f8 4,na           RK4 stage activation derivatives
 scratch_dx        f8 3,nv           RK4 position and velocity increments, misc. nv vectors
 scratch_con       f8 mjMAXCONPAIR,13 narrowphase output of one geom pair: dist, pos, frame
-scratch_aabb      f8 ngeom,6        broadphase: world-aligned box of each geom (center, half sizes)
-scratch_bp        i4 3,ngeom        broadphase: sort order and candidate pair bookkeeping
+scratch_aabb      f8 nbody,6        broadphase: world-aligned box of each body (min, max)
+scratch_bp        i4 2,nbody        broadphase: sweep order and active list
+scratch_bodypair  i4 nbody*nbody    broadphase: candidate body pairs (b1 << 16) + b2
 scratch_efc       f8 12,nefccap     constraint and solver vectors over constraint rows
 scratch_efcJ      f8 nJcap          solver: M^-1 J' (PGS, noslip)
 scratch_nvvec     f8 16,nv          solver vectors over dofs

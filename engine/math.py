@@ -1076,6 +1076,33 @@ def mju_trnVecPose(res, pos, quat, vec):
   mju_addTo3(res, pos)
 
 
+@jit
+def mju_makeFrame(frame):
+  """Port of mju_makeFrame, engine_util_spatial.c: completes a contact frame (rows x, y, z)
+  from its x axis (normalized here) and an optional y hint in frame[3:6] (used when its norm is
+  at least 0.5; otherwise world y, or world z when x is near y), orthogonalized."""
+  # normalize x (a zero axis is left as MuJoCo's normalize leaves it: (1, 0, 0))
+  mju_normalize3(frame[0:3])
+
+  # default y hint
+  if frame[3] * frame[3] + frame[4] * frame[4] + frame[5] * frame[5] < 0.25:
+    frame[3] = 0.0
+    frame[4] = 0.0
+    frame[5] = 0.0
+    if -0.5 < frame[1] < 0.5:
+      frame[4] = 1.0
+    else:
+      frame[5] = 1.0
+
+  # y orthogonal to x, normalized; z = x cross y
+  dot = frame[0] * frame[3] + frame[1] * frame[4] + frame[2] * frame[5]
+  frame[3] -= frame[0] * dot
+  frame[4] -= frame[1] * dot
+  frame[5] -= frame[2] * dot
+  mju_normalize3(frame[3:6])
+  mju_cross(frame[6:9], frame[0:3], frame[3:6])
+
+
 # ---- spatial algebra (6D vectors are (rotation, translation)) ----
 
 

@@ -689,3 +689,24 @@ def test_functions_are_jitted():
   for name in dir(em):
     if name.startswith("mju_") and name != "mju_euler2Quat":
       assert isinstance(getattr(em, name), numba.core.registry.CPUDispatcher), name
+
+
+def test_make_frame_matches_definition(rng):
+  """mju_makeFrame (not exported by libmujoco; contact frames are compared with MuJoCo's in
+  test_collision_driver): x normalized, y the hint (or world y, or world z when x is near y)
+  made orthonormal to x, z = x cross y."""
+  for _ in range(N):
+    frame = np.zeros(9)
+    frame[:3] = rng.normal(size=3) * rng.choice([1e-3, 1.0, 7.0])
+    if rng.uniform() < 0.2:
+      frame[:3] = [0.1, rng.choice([-1.0, 1.0]), 0.05]
+    hinted = rng.uniform() < 0.5
+    if hinted:
+      frame[3:6] = rng.normal(size=3) + frame[:3]
+    x = frame[:3] / np.linalg.norm(frame[:3])
+    hint = frame[3:6].copy() if hinted and frame[3:6] @ frame[3:6] >= 0.25 else (
+      np.array([0.0, 1.0, 0.0]) if abs(x[1]) < 0.5 else np.array([0.0, 0.0, 1.0]))
+    y = hint - x * (x @ hint)
+    y /= np.linalg.norm(y)
+    em.mju_makeFrame(frame)
+    np.testing.assert_allclose(frame, np.concatenate([x, y, np.cross(x, y)]), atol=1e-12)
