@@ -24,7 +24,8 @@ def model_from_xml(xml: str | None = None, path: str | None = None,
     )
   sizes, arrays = dict(c.sizes), dict(c.arrays)
   s = sparsity.mass_sparsity(
-    arrays["dof_parentid"], arrays["body_parentid"], arrays["body_dofadr"], arrays["body_dofnum"]
+    arrays["dof_parentid"], arrays["body_parentid"], arrays["body_dofadr"], arrays["body_dofnum"],
+    arrays["dof_simplenum"]
   )
   sizes.update(s["sizes"])
   arrays.update(s["arrays"])

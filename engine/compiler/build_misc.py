@@ -73,6 +73,8 @@ def compile_equality(ctx, lists):
         e.objtype = 6
       if e.type == WELD and 'torquescale' in a:
         data[10] = a['torquescale']
+      if e.type == WELD and body and 'relpose' not in a:
+        data[11] = 1.0  # relpose is taken from qpos0 (as MuJoCo 3.17 marks it)
     else:
       kind = 'joint' if e.type == EQ_JOINT else 'tendon'
       attrs = (kind + '1', kind + '2')

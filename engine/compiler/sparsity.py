@@ -1,10 +1,13 @@
 """Sparsity structure of the inertia matrix and of body-dof coupling (MuJoCo 3.17 layout).
 
 Row i of the reduced layout ("M", also used by qLD) holds the ancestor dofs of
-dof i in increasing order followed by the diagonal. The full pattern ("D")
+dof i in increasing order followed by the diagonal; rows of simple dofs
+(dof_simplenum > 0: bodies whose inertia block is diagonal) hold only the
+diagonal. The full pattern ("D")
 holds, per row, every dof related to i (ancestors, descendants and i itself);
 "B" holds, per body, the dofs of its ancestors, its own and its subtree's. The
-legacy layout (dof_Madr, mapM2M) stores each row diagonal-first, descending.
+legacy layout (dof_Madr, mapM2M) stores each full row diagonal-first, descending;
+mapM2D is -1 where a D entry has no reduced entry.
 """
 
 import numpy as np
@@ -22,7 +25,7 @@ def _dof_ancestors(dof_parentid: np.ndarray) -> list:
   return anc
 
 
-def mass_sparsity(dof_parentid, body_parentid, body_dofadr, body_dofnum) -> dict:
+def mass_sparsity(dof_parentid, body_parentid, body_dofadr, body_dofnum, dof_simplenum) -> dict:
   """Sizes and index arrays of the M, D and B sparse layouts for one model."""
   nv = len(dof_parentid)
   nbody = len(body_parentid)
@@ -33,14 +36,19 @@ def mass_sparsity(dof_parentid, body_parentid, body_dofadr, body_dofnum) -> dict
     for a in anc[i]:
       desc[a].append(i)
 
-  # reduced lower-triangle layout: ancestors then diagonal
-  M_rownnz = np.array([len(a) + 1 for a in anc], i32)
+  # reduced lower-triangle layout: ancestors (none for simple dofs) then diagonal
+  rows = [[i] if dof_simplenum[i] > 0 else anc[i] + [i] for i in range(nv)]
+  M_rownnz = np.array([len(r) for r in rows], i32)
   M_rowadr = np.concatenate([[0], np.cumsum(M_rownnz)[:-1]]).astype(i32) if nv else np.zeros(0, i32)
-  M_colind = np.array([c for i in range(nv) for c in anc[i] + [i]], i32)
+  M_colind = np.array([c for r in rows for c in r], i32)
   nC = int(M_rownnz.sum())
-  dof_Madr = M_rowadr.copy()
+
+  # legacy layout: full rows, diagonal first then ancestors descending
+  legacy_nnz = [len(a) + 1 for a in anc]
+  dof_Madr = np.concatenate([[0], np.cumsum(legacy_nnz)[:-1]]).astype(i32) if nv else np.zeros(0, i32)
+  nM = int(sum(legacy_nnz))
   mapM2M = np.array(
-    [M_rowadr[i] + M_rownnz[i] - 1 - k for i in range(nv) for k in range(M_rownnz[i])], i32
+    [dof_Madr[i] + len(rows[i]) - 1 - k for i in range(nv) for k in range(len(rows[i]))], i32
   )
 
   # full symmetric pattern
@@ -54,7 +62,7 @@ def mass_sparsity(dof_parentid, body_parentid, body_dofadr, body_dofnum) -> dict
     for k in range(M_rownnz[i]):
       mpos[(i, int(M_colind[M_rowadr[i] + k]))] = M_rowadr[i] + k
   mapM2D = np.array(
-    [mpos[(max(i, j), min(i, j))] for i in range(nv) for j in D_cols[i]], i32
+    [mpos.get((max(i, j), min(i, j)), -1) for i in range(nv) for j in D_cols[i]], i32
   )
   dpos = {(i, j): D_rowadr[i] + k for i in range(nv) for k, j in enumerate(D_cols[i])}
   mapD2M = np.array(
@@ -88,7 +96,7 @@ def mass_sparsity(dof_parentid, body_parentid, body_dofadr, body_dofnum) -> dict
   B_colind = np.array([c for cols in B_cols for c in cols], i32)
 
   return {
-    "sizes": {"nM": nC, "nC": nC, "nD": int(D_rownnz.sum()), "nB": int(B_rownnz.sum())},
+    "sizes": {"nM": nM, "nC": nC, "nD": int(D_rownnz.sum()), "nB": int(B_rownnz.sum())},
     "arrays": {
       "M_rownnz": M_rownnz, "M_rowadr": M_rowadr, "M_colind": M_colind, "mapM2M": mapM2M,
       "dof_Madr": dof_Madr, "D_rownnz": D_rownnz, "D_rowadr": D_rowadr, "D_diag": D_diag,
