@@ -1,0 +1,752 @@
+"""Ray casting against geoms (port of engine_ray.c, MuJoCo 3.17).
+
+A ray is `pnt + x*vec` for x >= 0; every function returns the smallest such x at which the ray
+meets a surface, or -1 when it meets none (distances are in units of |vec|). The `_normal`
+variants also write the unit surface normal at the hit into `normal` (zeros on a miss), as the
+`normal` argument of MuJoCo 3.17's ray functions does.
+
+Kernels allocate nothing: internal helpers pass 3-vectors as tuples and return
+`(x, n0, n1, n2)`. Meshes are intersected triangle by triangle (MuJoCo walks its bounding-volume
+tree, which only skips triangles the ray cannot meet: same distance; where the ray crosses an
+edge shared by two triangles at the same distance, the reported normal may be the other
+triangle's). SDF geoms are not supported (-1).
+"""
+
+import math
+
+import numpy as np
+
+from engine._jit import jit
+from engine.enums import mjGEOM_BOX
+from engine.enums import mjGEOM_CAPSULE
+from engine.enums import mjGEOM_CYLINDER
+from engine.enums import mjGEOM_ELLIPSOID
+from engine.enums import mjGEOM_HFIELD
+from engine.enums import mjGEOM_MESH
+from engine.enums import mjGEOM_PLANE
+from engine.enums import mjGEOM_SPHERE
+from engine.enums import mjMINVAL
+from engine.enums import mjNGROUP
+
+# ---- small tuple helpers ----
+
+
+@jit
+def _ray_map(pos, mat, pnt, vec):
+  """Port of ray_map: ray point and direction in the frame (pos, mat), as a 6-tuple."""
+  d0 = pnt[0] - pos[0]
+  d1 = pnt[1] - pos[1]
+  d2 = pnt[2] - pos[2]
+  return (
+    mat[0] * d0 + mat[3] * d1 + mat[6] * d2,
+    mat[1] * d0 + mat[4] * d1 + mat[7] * d2,
+    mat[2] * d0 + mat[5] * d1 + mat[8] * d2,
+    mat[0] * vec[0] + mat[3] * vec[1] + mat[6] * vec[2],
+    mat[1] * vec[0] + mat[4] * vec[1] + mat[7] * vec[2],
+    mat[2] * vec[0] + mat[5] * vec[1] + mat[8] * vec[2],
+  )
+
+
+@jit
+def _mat_vec(mat, x, y, z):
+  """mat * (x, y, z) for a 3x3 row-major mat (mju_mulMatVec3), as a 3-tuple."""
+  return (
+    mat[0] * x + mat[1] * y + mat[2] * z,
+    mat[3] * x + mat[4] * y + mat[5] * z,
+    mat[6] * x + mat[7] * y + mat[8] * z,
+  )
+
+
+@jit
+def _normalize(x, y, z):
+  """mju_normalize3 on a 3-tuple: unit vector, (1, 0, 0) below mjMINVAL."""
+  norm = math.sqrt(x * x + y * y + z * z)
+  if norm < mjMINVAL:
+    return 1.0, 0.0, 0.0
+  inv = 1 / norm
+  return x * inv, y * inv, z * inv
+
+
+@jit
+def _ray_quad(a, b, c):
+  """Port of ray_quad: roots of a*x^2 + 2*b*x + c = 0 as (smallest root >= 0 or -1, x0, x1).
+
+  Both roots are -1 without real finite roots (negative determinant or a < mjMINVAL).
+  """
+  det = b * b - a * c
+  if det < 0 or a < mjMINVAL:
+    return -1.0, -1.0, -1.0
+  det = math.sqrt(det)
+  x0 = (-b - det) / a
+  x1 = (-b + det) / a
+  if x0 >= 0:
+    return x0, x0, x1
+  if x1 >= 0:
+    return x1, x0, x1
+  return -1.0, x0, x1
+
+
+@jit
+def _ray_triangle(v0, v1, v2, lpnt, lvec, b0, b1):
+  """Port of ray_triangle: (x, unit normal) of the ray and a triangle (3-tuples), x = -1 if
+  the ray misses; b0, b1 span the plane normal to lvec."""
+  # vertices relative to the ray point, projected on the normal plane
+  d00, d01, d02 = v0[0] - lpnt[0], v0[1] - lpnt[1], v0[2] - lpnt[2]
+  d10, d11, d12 = v1[0] - lpnt[0], v1[1] - lpnt[1], v1[2] - lpnt[2]
+  d20, d21, d22 = v2[0] - lpnt[0], v2[1] - lpnt[1], v2[2] - lpnt[2]
+  p00 = b0[0] * d00 + b0[1] * d01 + b0[2] * d02
+  p01 = b1[0] * d00 + b1[1] * d01 + b1[2] * d02
+  p10 = b0[0] * d10 + b0[1] * d11 + b0[2] * d12
+  p11 = b1[0] * d10 + b1[1] * d11 + b1[2] * d12
+  p20 = b0[0] * d20 + b0[1] * d21 + b0[2] * d22
+  p21 = b1[0] * d20 + b1[1] * d21 + b1[2] * d22
+
+  # reject if all on the same side of a coordinate axis
+  if ((p00 > 0 and p10 > 0 and p20 > 0) or (p00 < 0 and p10 < 0 and p20 < 0)
+      or (p01 > 0 and p11 > 0 and p21 > 0) or (p01 < 0 and p11 < 0 and p21 < 0)):
+    return -1.0, 0.0, 0.0, 0.0
+
+  # barycentric coordinates of the origin: A*t = -p2, A = (p0-p2, p1-p2)
+  a0 = p00 - p20
+  a1 = p10 - p20
+  a2 = p01 - p21
+  a3 = p11 - p21
+  bb0 = -p20
+  bb1 = -p21
+  det = a0 * a3 - a1 * a2
+  if abs(det) < mjMINVAL:
+    return -1.0, 0.0, 0.0, 0.0
+  t0 = (a3 * bb0 - a1 * bb1) / det
+  t1 = (-a2 * bb0 + a0 * bb1) / det
+  if t0 < 0 or t1 < 0 or t0 + t1 > 1:
+    return -1.0, 0.0, 0.0, 0.0
+
+  # intersect with the triangle's plane
+  e00, e01, e02 = v0[0] - v2[0], v0[1] - v2[1], v0[2] - v2[2]
+  e10, e11, e12 = v1[0] - v2[0], v1[1] - v2[1], v1[2] - v2[2]
+  e20, e21, e22 = lpnt[0] - v2[0], lpnt[1] - v2[1], lpnt[2] - v2[2]
+  n0 = e01 * e12 - e02 * e11
+  n1 = e02 * e10 - e00 * e12
+  n2 = e00 * e11 - e01 * e10
+  denom = lvec[0] * n0 + lvec[1] * n1 + lvec[2] * n2
+  if abs(denom) < mjMINVAL:
+    return -1.0, 0.0, 0.0, 0.0
+  x = -(e20 * n0 + e21 * n1 + e22 * n2) / denom
+  n0, n1, n2 = _normalize(n0, n1, n2)
+  return x, n0, n1, n2
+
+
+@jit
+def _normal_basis(lvec):
+  """Orthonormal basis (b0, b1) of the plane normal to lvec, as ray_triangle expects."""
+  c0, c1, c2 = 1.0, 1.0, 1.0
+  if abs(lvec[0]) >= abs(lvec[1]) and abs(lvec[0]) >= abs(lvec[2]):
+    c0 = 0.0
+  elif abs(lvec[1]) >= abs(lvec[2]):
+    c1 = 0.0
+  else:
+    c2 = 0.0
+  # b1 = c - lvec * (lvec.c)/(lvec.lvec); b0 = b1 x lvec
+  s = -(lvec[0] * c0 + lvec[1] * c1 + lvec[2] * c2) / (
+    lvec[0] * lvec[0] + lvec[1] * lvec[1] + lvec[2] * lvec[2])
+  b10, b11, b12 = _normalize(c0 + s * lvec[0], c1 + s * lvec[1], c2 + s * lvec[2])
+  b00 = b11 * lvec[2] - b12 * lvec[1]
+  b01 = b12 * lvec[0] - b10 * lvec[2]
+  b02 = b10 * lvec[1] - b11 * lvec[0]
+  b00, b01, b02 = _normalize(b00, b01, b02)
+  return (b00, b01, b02), (b10, b11, b12)
+
+
+# ---- primitives ----
+
+
+@jit
+def _ray_plane(pos, mat, size, pnt, vec):
+  """Port of ray_plane: front face only, within the rendered rectangle when size > 0."""
+  lp0, lp1, lp2, lv0, lv1, lv2 = _ray_map(pos, mat, pnt, vec)
+  # ray not pointing at the front face
+  if lv2 > -mjMINVAL:
+    return -1.0, 0.0, 0.0, 0.0
+  x = -lp2 / lv2
+  if x < 0:
+    return -1.0, 0.0, 0.0, 0.0
+  p0 = lp0 + x * lv0
+  p1 = lp1 + x * lv1
+  if (size[0] <= 0 or abs(p0) <= size[0]) and (size[1] <= 0 or abs(p1) <= size[1]):
+    return x, mat[2], mat[5], mat[8]
+  return -1.0, 0.0, 0.0, 0.0
+
+
+@jit
+def _ray_sphere(p0, p1, p2, dist_sqr, pnt, vec):
+  """Port of ray_sphere: sphere of squared radius dist_sqr centered at (p0, p1, p2)."""
+  d0 = pnt[0] - p0
+  d1 = pnt[1] - p1
+  d2 = pnt[2] - p2
+  a = vec[0] * vec[0] + vec[1] * vec[1] + vec[2] * vec[2]
+  b = vec[0] * d0 + vec[1] * d1 + vec[2] * d2
+  c = d0 * d0 + d1 * d1 + d2 * d2 - dist_sqr
+  x, _, _ = _ray_quad(a, b, c)
+  if x < 0:
+    return -1.0, 0.0, 0.0, 0.0
+  # normal at the surface point, global frame
+  n0, n1, n2 = _normalize(pnt[0] + x * vec[0] - p0, pnt[1] + x * vec[1] - p1,
+                          pnt[2] + x * vec[2] - p2)
+  return x, n0, n1, n2
+
+
+@jit
+def _ray_capsule(pos, mat, size, pnt, vec):
+  """Port of ray_capsule: cylinder side between the caps, then the two half spheres."""
+  # bounding sphere
+  ssz = size[0] + size[1]
+  if _ray_sphere(pos[0], pos[1], pos[2], ssz * ssz, pnt, vec)[0] < 0:
+    return -1.0, 0.0, 0.0, 0.0
+  lp0, lp1, lp2, lv0, lv1, lv2 = _ray_map(pos, mat, pnt, vec)
+  x = -1.0
+  kind = 0  # -1: bottom cap, 0: side, 1: top cap
+
+  # cylinder side, between the flat ends
+  a = lv0 * lv0 + lv1 * lv1
+  b = lv0 * lp0 + lv1 * lp1
+  c = lp0 * lp0 + lp1 * lp1 - size[0] * size[0]
+  sol, _, _ = _ray_quad(a, b, c)
+  if sol >= 0 and abs(lp2 + sol * lv2) <= size[1]:
+    x = sol
+
+  # top cap: upper half sphere
+  a = lv0 * lv0 + lv1 * lv1 + lv2 * lv2
+  l2 = lp2 - size[1]
+  b = lv0 * lp0 + lv1 * lp1 + lv2 * l2
+  c = lp0 * lp0 + lp1 * lp1 + l2 * l2 - size[0] * size[0]
+  _, x0, x1 = _ray_quad(a, b, c)
+  if x0 >= 0 and lp2 + x0 * lv2 >= size[1] and (x < 0 or x0 < x):
+    x = x0
+    kind = 1
+  if x1 >= 0 and lp2 + x1 * lv2 >= size[1] and (x < 0 or x1 < x):
+    x = x1
+    kind = 1
+
+  # bottom cap: lower half sphere
+  l2 = lp2 + size[1]
+  b = lv0 * lp0 + lv1 * lp1 + lv2 * l2
+  c = lp0 * lp0 + lp1 * lp1 + l2 * l2 - size[0] * size[0]
+  _, x0, x1 = _ray_quad(a, b, c)
+  if x0 >= 0 and lp2 + x0 * lv2 <= -size[1] and (x < 0 or x0 < x):
+    x = x0
+    kind = -1
+  if x1 >= 0 and lp2 + x1 * lv2 <= -size[1] and (x < 0 or x1 < x):
+    x = x1
+    kind = -1
+
+  if x < 0:
+    return -1.0, 0.0, 0.0, 0.0
+  # local normal, rotated to the global frame
+  nz = 0.0 if kind == 0 else lp2 + lv2 * x - size[1] * kind
+  n0, n1, n2 = _normalize(lp0 + lv0 * x, lp1 + lv1 * x, nz)
+  n0, n1, n2 = _mat_vec(mat, n0, n1, n2)
+  return x, n0, n1, n2
+
+
+@jit
+def _ray_ellipsoid(pos, mat, size, pnt, vec):
+  """Port of ray_ellipsoid: quadric with semi-axes size in the geom frame."""
+  lp0, lp1, lp2, lv0, lv1, lv2 = _ray_map(pos, mat, pnt, vec)
+  s0 = 1 / (size[0] * size[0])
+  s1 = 1 / (size[1] * size[1])
+  s2 = 1 / (size[2] * size[2])
+  a = s0 * lv0 * lv0 + s1 * lv1 * lv1 + s2 * lv2 * lv2
+  b = s0 * lv0 * lp0 + s1 * lv1 * lp1 + s2 * lv2 * lp2
+  c = s0 * lp0 * lp0 + s1 * lp1 * lp1 + s2 * lp2 * lp2 - 1
+  x, _, _ = _ray_quad(a, b, c)
+  if x < 0:
+    return -1.0, 0.0, 0.0, 0.0
+  # gradient of the quadric at the surface point
+  n0, n1, n2 = _normalize(s0 * (lp0 + x * lv0), s1 * (lp1 + x * lv1), s2 * (lp2 + x * lv2))
+  n0, n1, n2 = _mat_vec(mat, n0, n1, n2)
+  return x, n0, n1, n2
+
+
+@jit
+def _ray_cylinder(pos, mat, size, pnt, vec):
+  """Port of ray_cylinder: the two flat ends, then the round side."""
+  # bounding sphere
+  ssz = size[0] * size[0] + size[1] * size[1]
+  if _ray_sphere(pos[0], pos[1], pos[2], ssz, pnt, vec)[0] < 0:
+    return -1.0, 0.0, 0.0, 0.0
+  lp0, lp1, lp2, lv0, lv1, lv2 = _ray_map(pos, mat, pnt, vec)
+  x = -1.0
+  kind = 0  # -1: bottom, 0: round side, 1: top
+
+  # flat ends, within the radius
+  if abs(lv2) > mjMINVAL:
+    for side in (-1, 1):
+      sol = (side * size[1] - lp2) / lv2
+      if sol >= 0:
+        p0 = lp0 + sol * lv0
+        p1 = lp1 + sol * lv1
+        if p0 * p0 + p1 * p1 <= size[0] * size[0] and (x < 0 or sol < x):
+          x = sol
+          kind = side
+
+  # round side, between the flat ends
+  a = lv0 * lv0 + lv1 * lv1
+  b = lv0 * lp0 + lv1 * lp1
+  c = lp0 * lp0 + lp1 * lp1 - size[0] * size[0]
+  sol, _, _ = _ray_quad(a, b, c)
+  if sol >= 0 and abs(lp2 + sol * lv2) <= size[1] and (x < 0 or sol < x):
+    x = sol
+    kind = 0
+
+  if x < 0:
+    return -1.0, 0.0, 0.0, 0.0
+  if kind == 0:
+    n0, n1, n2 = _normalize(lp0 + lv0 * x, lp1 + lv1 * x, 0.0)
+  else:
+    n0, n1, n2 = 0.0, 0.0, float(kind)
+  n0, n1, n2 = _mat_vec(mat, n0, n1, n2)
+  return x, n0, n1, n2
+
+
+@jit
+def _ray_box(p0, p1, p2, mat, s0, s1, s2, pnt, vec):
+  """Port of ray_box: box at (p0, p1, p2) with half sizes (s0, s1, s2).
+
+  Returns (x, n0, n1, n2, all0, ..., all5) where all[2*i + (side+1)/2] is the hit distance on
+  the face normal to local axis i at side -1/+1 (-1 if that face is not hit).
+  """
+  a0 = a1 = a2 = a3 = a4 = a5 = -1.0
+
+  # bounding sphere
+  ssz = s0 * s0 + s1 * s1 + s2 * s2
+  if _ray_sphere(p0, p1, p2, ssz, pnt, vec)[0] < 0:
+    return -1.0, 0.0, 0.0, 0.0, a0, a1, a2, a3, a4, a5
+  pos = (p0, p1, p2)
+  size = (s0, s1, s2)
+  lp = _ray_map(pos, mat, pnt, vec)
+  x = -1.0
+  face_axis = -1
+  face_side = 0
+
+  # faces of the axes the ray is not parallel to
+  for i in range(3):
+    lvi = lp[3 + i]
+    if abs(lvi) > mjMINVAL:
+      # the two other axes span the face
+      j = 1 if i == 0 else 0
+      k = 1 if i == 2 else 2
+      for side in (-1, 1):
+        sol = (side * size[i] - lp[i]) / lvi
+        if sol >= 0:
+          q0 = lp[j] + sol * lp[3 + j]
+          q1 = lp[k] + sol * lp[3 + k]
+          if abs(q0) <= size[j] and abs(q1) <= size[k]:
+            if x < 0 or sol < x:
+              x = sol
+              face_axis = i
+              face_side = side
+            slot = 2 * i + (side + 1) // 2
+            if slot == 0:
+              a0 = sol
+            elif slot == 1:
+              a1 = sol
+            elif slot == 2:
+              a2 = sol
+            elif slot == 3:
+              a3 = sol
+            elif slot == 4:
+              a4 = sol
+            else:
+              a5 = sol
+
+  if x < 0:
+    return -1.0, 0.0, 0.0, 0.0, a0, a1, a2, a3, a4, a5
+  # face normal: the face axis, rotated to the global frame
+  s = float(face_side)
+  n0 = mat[face_axis] * s
+  n1 = mat[3 + face_axis] * s
+  n2 = mat[6 + face_axis] * s
+  return x, n0, n1, n2, a0, a1, a2, a3, a4, a5
+
+
+@jit
+def _ray_geom(pos, mat, size, pnt, vec, geomtype):
+  """Port of mju_rayGeom: dispatch on the primitive type, as (x, n0, n1, n2)."""
+  if geomtype == mjGEOM_PLANE:
+    return _ray_plane(pos, mat, size, pnt, vec)
+  if geomtype == mjGEOM_SPHERE:
+    return _ray_sphere(pos[0], pos[1], pos[2], size[0] * size[0], pnt, vec)
+  if geomtype == mjGEOM_CAPSULE:
+    return _ray_capsule(pos, mat, size, pnt, vec)
+  if geomtype == mjGEOM_ELLIPSOID:
+    return _ray_ellipsoid(pos, mat, size, pnt, vec)
+  if geomtype == mjGEOM_CYLINDER:
+    return _ray_cylinder(pos, mat, size, pnt, vec)
+  if geomtype == mjGEOM_BOX:
+    r = _ray_box(pos[0], pos[1], pos[2], mat, size[0], size[1], size[2], pnt, vec)
+    return r[0], r[1], r[2], r[3]
+  # not a primitive (MuJoCo raises)
+  return -1.0, 0.0, 0.0, 0.0
+
+
+@jit
+def ray_geom(pos, mat, size, pnt, vec, geomtype):
+  """Port of mju_rayGeom, engine_ray.c: distance along the ray to a primitive geom (plane,
+  sphere, capsule, ellipsoid, cylinder or box) at pos with orientation mat (9,), -1 if none."""
+  return _ray_geom(pos, mat, size, pnt, vec, geomtype)[0]
+
+
+@jit
+def ray_geom_normal(pos, mat, size, pnt, vec, geomtype, normal):
+  """ray_geom that also writes the global surface normal at the hit into normal (3,)."""
+  x, normal[0], normal[1], normal[2] = _ray_geom(pos, mat, size, pnt, vec, geomtype)
+  return x
+
+
+# ---- meshes and height fields ----
+
+
+@jit
+def _mesh_vertex(m, vertadr, v):
+  """Vertex v of a mesh (float32 storage) as a float64 3-tuple."""
+  p = m.mesh_vert[vertadr + v]
+  return float(p[0]), float(p[1]), float(p[2])
+
+
+@jit
+def _ray_mesh(m, d, geomid, pnt, vec):
+  """Port of mj_rayMesh: nearest triangle of the geom's mesh, as (x, n0, n1, n2)."""
+  if m.geom_type[geomid] != mjGEOM_MESH:
+    return -1.0, 0.0, 0.0, 0.0
+  pos = d.geom_xpos[geomid]
+  mat = d.geom_xmat[geomid]
+
+  # bounding box from the geom size
+  size = m.geom_size[geomid]
+  if _ray_box(pos[0], pos[1], pos[2], mat, size[0], size[1], size[2], pnt, vec)[0] < 0:
+    return -1.0, 0.0, 0.0, 0.0
+
+  # ray in the mesh frame, basis of its normal plane
+  r = _ray_map(pos, mat, pnt, vec)
+  lpnt = (r[0], r[1], r[2])
+  lvec = (r[3], r[4], r[5])
+  b0, b1 = _normal_basis(lvec)
+
+  # every triangle
+  meshid = m.geom_dataid[geomid]
+  vertadr = m.mesh_vertadr[meshid]
+  faceadr = m.mesh_faceadr[meshid]
+  x, n0, n1, n2 = -1.0, 0.0, 0.0, 0.0
+  for f in range(faceadr, faceadr + m.mesh_facenum[meshid]):
+    face = m.mesh_face[f]
+    sol, t0, t1, t2 = _ray_triangle(
+      _mesh_vertex(m, vertadr, face[0]), _mesh_vertex(m, vertadr, face[1]),
+      _mesh_vertex(m, vertadr, face[2]), lpnt, lvec, b0, b1)
+    if sol >= 0 and (x < 0 or sol < x):
+      x, n0, n1, n2 = sol, t0, t1, t2
+
+  if x < 0:
+    return -1.0, 0.0, 0.0, 0.0
+  n0, n1, n2 = _mat_vec(mat, n0, n1, n2)
+  return x, n0, n1, n2
+
+
+@jit
+def ray_mesh(m, d, geomid, pnt, vec):
+  """Port of mj_rayMesh, engine_ray.c: distance along the ray to a mesh geom, -1 if none."""
+  return _ray_mesh(m, d, geomid, pnt, vec)[0]
+
+
+@jit
+def ray_mesh_normal(m, d, geomid, pnt, vec, normal):
+  """ray_mesh that also writes the global surface normal at the hit into normal (3,)."""
+  x, normal[0], normal[1], normal[2] = _ray_mesh(m, d, geomid, pnt, vec)
+  return x
+
+
+@jit
+def _hfield_vertex(data, ncol, r, c, dx, dy, size):
+  """Height-field grid point (row r, column c) in the geom frame, as a 3-tuple."""
+  return dx * c - size[0], dy * r - size[1], float(data[r * ncol + c]) * size[2]
+
+
+@jit
+def _ray_hfield(m, d, geomid, pnt, vec):
+  """Port of mj_rayHfield: base box, triangles of the grid cells the ray crosses inside the
+  top box, and the top box's side walls under the boundary profile, as (x, n0, n1, n2)."""
+  if m.geom_type[geomid] != mjGEOM_HFIELD:
+    return -1.0, 0.0, 0.0, 0.0
+  hid = m.geom_dataid[geomid]
+  nrow = m.hfield_nrow[hid]
+  ncol = m.hfield_ncol[hid]
+  size = m.hfield_size[hid]
+  adr = m.hfield_adr[hid]
+  data = m.hfield_data[adr:adr + nrow * ncol]
+  xpos = d.geom_xpos[geomid]
+  xmat = d.geom_xmat[geomid]
+
+  # base box below the surface, top box enclosing the elevation range
+  hb = size[3] * 0.5
+  ht = size[2] * 0.5
+  x, bn0, bn1, bn2 = _ray_box(
+    xpos[0] - xmat[2] * hb, xpos[1] - xmat[5] * hb, xpos[2] - xmat[8] * hb,
+    xmat, size[0], size[1], hb, pnt, vec)[:4]
+  top = _ray_box(xpos[0] + xmat[2] * ht, xpos[1] + xmat[5] * ht, xpos[2] + xmat[8] * ht,
+                 xmat, size[0], size[1], ht, pnt, vec)
+  top_intersect = top[0]
+  if top_intersect < 0:
+    return x, bn0, bn1, bn2
+
+  # ray in the geom frame, basis of its normal plane
+  r = _ray_map(xpos, xmat, pnt, vec)
+  lpnt = (r[0], r[1], r[2])
+  lvec = (r[3], r[4], r[5])
+  b0, b1 = _normal_basis(lvec)
+
+  # segment of the ray inside the top box
+  seg0, seg1 = 0.0, top_intersect
+  for i in range(6):
+    if top[4 + i] > seg1:
+      seg0, seg1 = top_intersect, top[4 + i]
+
+  # its grid cells, padded by one
+  dx = (2.0 * size[0]) / (ncol - 1)
+  dy = (2.0 * size[1]) / (nrow - 1)
+  sx0 = (lpnt[0] + seg0 * lvec[0] + size[0]) / dx
+  sx1 = (lpnt[0] + seg1 * lvec[0] + size[0]) / dx
+  sy0 = (lpnt[1] + seg0 * lvec[1] + size[1]) / dy
+  sy1 = (lpnt[1] + seg1 * lvec[1] + size[1]) / dy
+  cmin = max(0, int(math.floor(min(sx0, sx1))) - 1)
+  cmax = min(ncol - 1, int(math.ceil(max(sx0, sx1))) + 1)
+  rmin = max(0, int(math.floor(min(sy0, sy1))) - 1)
+  rmax = min(nrow - 1, int(math.ceil(max(sy0, sy1))) + 1)
+
+  # local normal, starting from the base box's
+  n0, n1, n2 = 0.0, 0.0, 0.0
+  if x >= 0:
+    n0 = xmat[0] * bn0 + xmat[3] * bn1 + xmat[6] * bn2
+    n1 = xmat[1] * bn0 + xmat[4] * bn1 + xmat[7] * bn2
+    n2 = xmat[2] * bn0 + xmat[5] * bn1 + xmat[8] * bn2
+
+  # two triangles per cell
+  for rr in range(rmin, rmax):
+    for c in range(cmin, cmax):
+      v00 = _hfield_vertex(data, ncol, rr, c, dx, dy, size)
+      v11 = _hfield_vertex(data, ncol, rr + 1, c + 1, dx, dy, size)
+      v01 = _hfield_vertex(data, ncol, rr, c + 1, dx, dy, size)
+      v10 = _hfield_vertex(data, ncol, rr + 1, c, dx, dy, size)
+      sol, t0, t1, t2 = _ray_triangle(v00, v01, v11, lpnt, lvec, b0, b1)
+      if sol >= 0 and (x < 0 or sol < x):
+        x, n0, n1, n2 = sol, t0, t1, t2
+      sol, t0, t1, t2 = _ray_triangle(v00, v11, v10, lpnt, lvec, b0, b1)
+      if sol >= 0 and (x < 0 or sol < x):
+        x, n0, n1, n2 = sol, t0, t1, t2
+
+  # side walls of the top box (faces normal to x and y), below the boundary profile
+  for i in range(4):
+    ai = top[4 + i]
+    if ai >= 0 and (ai < x or x < 0):
+      z = (lpnt[2] + ai * lvec[2]) / size[2]
+      if i < 2:
+        y = (lpnt[1] + ai * lvec[1] + size[1]) / dy
+        y0 = max(0.0, min(nrow - 2.0, math.floor(y)))
+        col = ncol - 1 if i == 1 else 0
+        z0 = float(data[int(_round(y0)) * ncol + col])
+        z1 = float(data[int(_round(y0 + 1)) * ncol + col])
+      else:
+        y = (lpnt[0] + ai * lvec[0] + size[0]) / dx
+        y0 = max(0.0, min(ncol - 2.0, math.floor(y)))
+        row = (nrow - 1) * ncol if i == 3 else 0
+        z0 = float(data[int(_round(y0)) + row])
+        z1 = float(data[int(_round(y0 + 1)) + row])
+      if z < z0 * (y0 + 1 - y) + z1 * (y - y0):
+        x = ai
+        n0, n1, n2 = 0.0, 0.0, 0.0
+        if i == 0:
+          n0 = -1.0
+        elif i == 1:
+          n0 = 1.0
+        elif i == 2:
+          n1 = -1.0
+        else:
+          n1 = 1.0
+
+  if x < 0:
+    return -1.0, 0.0, 0.0, 0.0
+  n0, n1, n2 = _mat_vec(xmat, n0, n1, n2)
+  return x, n0, n1, n2
+
+
+@jit
+def _round(x):
+  """mju_round: nearest integer as a float (halves away from zero)."""
+  return math.floor(x + 0.5) if x >= 0 else math.ceil(x - 0.5)
+
+
+@jit
+def ray_hfield(m, d, geomid, pnt, vec):
+  """Port of mj_rayHfield, engine_ray.c: distance along the ray to a height-field geom, -1 if
+  none."""
+  return _ray_hfield(m, d, geomid, pnt, vec)[0]
+
+
+@jit
+def ray_hfield_normal(m, d, geomid, pnt, vec, normal):
+  """ray_hfield that also writes the global surface normal at the hit into normal (3,)."""
+  x, normal[0], normal[1], normal[2] = _ray_hfield(m, d, geomid, pnt, vec)
+  return x
+
+
+# ---- all geoms ----
+
+
+@jit
+def _ray_eliminate(m, geomid, geommask, flg_static, bodyexclude):
+  """Port of ray_eliminate: 1 if the geom is skipped (on bodyexclude, masked out, or welded
+  to the world without flg_static), else 0.
+
+  MuJoCo's visibility and group tests read geom_rgba, geom_matid, mat_rgba and geom_group,
+  which are not kernel fields: callers pass them folded into geommask (see geom_mask).
+  """
+  body = m.geom_bodyid[geomid]
+  if body == bodyexclude:
+    return 1
+  if geommask.shape[0] != 0 and geommask[geomid] == 0:
+    return 1
+  if not flg_static and m.body_weldid[body] == 0:
+    return 1
+  return 0
+
+
+@jit
+def _ray_any(m, d, i, pnt, vec):
+  """Ray against geom i of any supported type, as (x, n0, n1, n2)."""
+  type = m.geom_type[i]
+  if type == mjGEOM_MESH:
+    return _ray_mesh(m, d, i, pnt, vec)
+  if type == mjGEOM_HFIELD:
+    return _ray_hfield(m, d, i, pnt, vec)
+  return _ray_geom(d.geom_xpos[i], d.geom_xmat[i], m.geom_size[i], pnt, vec, type)
+
+
+@jit
+def _ray(m, d, pnt, vec, geommask, flg_static, bodyexclude):
+  """Port of mj_ray: nearest geom hit as (dist, geomid, n0, n1, n2); (-1, -1, 0, 0, 0) if none
+  or if |vec| < mjMINVAL (where MuJoCo raises)."""
+  if math.sqrt(vec[0] * vec[0] + vec[1] * vec[1] + vec[2] * vec[2]) < mjMINVAL:
+    return -1.0, -1, 0.0, 0.0, 0.0
+  dist, geomid, n0, n1, n2 = -1.0, -1, 0.0, 0.0, 0.0
+  for i in range(m.ngeom):
+    if _ray_eliminate(m, i, geommask, flg_static, bodyexclude):
+      continue
+    newdist, t0, t1, t2 = _ray_any(m, d, i, pnt, vec)
+    if newdist >= 0 and (newdist < dist or dist < 0):
+      dist, geomid, n0, n1, n2 = newdist, i, t0, t1, t2
+  return dist, geomid, n0, n1, n2
+
+
+@jit
+def ray(m, d, pnt, vec, geommask, flg_static, bodyexclude, geomid_out):
+  """Port of mj_ray, engine_ray.c: distance along the ray pnt + x*vec to the nearest geom,
+  -1 if none; its id into geomid_out[0] (-1 if none).
+
+  geommask: (ngeom,) int32, 0 for geoms to skip (invisible or in a hidden group: geom_mask
+  builds it as MuJoCo's geomgroup/visibility tests), or an empty array to consider every geom;
+  flg_static: 1 to include geoms welded to the world; bodyexclude: body whose geoms are skipped
+  (-1: none).
+  """
+  dist, geomid, _, _, _ = _ray(m, d, pnt, vec, geommask, flg_static, bodyexclude)
+  geomid_out[0] = geomid
+  return dist
+
+
+@jit
+def ray_normal(m, d, pnt, vec, geommask, flg_static, bodyexclude, geomid_out, normal):
+  """ray that also writes the global surface normal at the hit into normal (3,)."""
+  dist, geomid, normal[0], normal[1], normal[2] = _ray(
+    m, d, pnt, vec, geommask, flg_static, bodyexclude)
+  geomid_out[0] = geomid
+  return dist
+
+
+# ---- Python API (mujoco binding signatures) ----
+
+
+def _vec(x, n, name):
+  a = np.ascontiguousarray(x, dtype=np.float64).reshape(-1)
+  if a.shape != (n,):
+    raise ValueError(f"{name} must have {n} elements, got {a.size}")
+  return a
+
+
+def _normal_out(normal):
+  if normal is None:
+    return np.zeros(3)
+  if not (isinstance(normal, np.ndarray) and normal.dtype == np.float64
+          and normal.flags.c_contiguous and normal.size == 3):
+    raise TypeError("normal must be a C-contiguous float64 numpy array of 3 elements")
+  return normal.reshape(3)
+
+
+def _geom_id(m, geomid, geomtype, what):
+  geomid = int(geomid)
+  if not 0 <= geomid < m.ngeom:
+    raise ValueError(f"geom id {geomid} out of range [0, {m.ngeom})")
+  if m.geom_type[geomid] != geomtype:
+    raise ValueError(f"geom with {what} type expected")
+  return geomid
+
+
+def mju_rayGeom(pos, mat, size, pnt, vec, geomtype, normal=None) -> float:
+  """Distance along pnt + x*vec to a primitive geom, -1 if none; normal (3,) gets the hit's
+  surface normal when given."""
+  geomtype = int(geomtype)
+  if geomtype not in (mjGEOM_PLANE, mjGEOM_SPHERE, mjGEOM_CAPSULE, mjGEOM_ELLIPSOID,
+                      mjGEOM_CYLINDER, mjGEOM_BOX):
+    raise ValueError(f"unexpected geom type {geomtype}")
+  return float(ray_geom_normal(_vec(pos, 3, "pos"), _vec(mat, 9, "mat"), _vec(size, 3, "size"),
+                               _vec(pnt, 3, "pnt"), _vec(vec, 3, "vec"), geomtype,
+                               _normal_out(normal)))
+
+
+def mj_rayMesh(m, d, geomid, pnt, vec, normal=None) -> float:
+  """Distance along pnt + x*vec to mesh geom `geomid`, -1 if none."""
+  geomid = _geom_id(m, geomid, mjGEOM_MESH, "mesh")
+  return float(ray_mesh_normal(m._struct, d._struct, geomid, _vec(pnt, 3, "pnt"),
+                               _vec(vec, 3, "vec"), _normal_out(normal)))
+
+
+def mj_rayHfield(m, d, geomid, pnt, vec, normal=None) -> float:
+  """Distance along pnt + x*vec to height-field geom `geomid`, -1 if none."""
+  geomid = _geom_id(m, geomid, mjGEOM_HFIELD, "hfield")
+  return float(ray_hfield_normal(m._struct, d._struct, geomid, _vec(pnt, 3, "pnt"),
+                                 _vec(vec, 3, "vec"), _normal_out(normal)))
+
+
+def geom_mask(m, geomgroup=None) -> np.ndarray:
+  """The geommask of `ray`: (ngeom,) int32, 0 for geoms mj_ray skips as invisible (alpha 0 in
+  geom_rgba, or in mat_rgba when the geom has a material) or, when geomgroup (6 flags) is
+  given, in a group whose flag is 0 (groups clamped to 0..5), else 1."""
+  matid = np.asarray(m.geom_matid)
+  alpha = np.where(matid < 0, m.geom_rgba[:, 3], m.mat_rgba[np.maximum(matid, 0), 3]
+                   if m.nmat else 0)
+  mask = alpha != 0
+  if geomgroup is not None:
+    groups = _vec(geomgroup, 6, "geomgroup")
+    mask &= groups[np.clip(m.geom_group, 0, mjNGROUP - 1)] != 0
+  return np.ascontiguousarray(mask, dtype=np.int32)
+
+
+def mj_ray(m, d, pnt, vec, geomgroup, flg_static, bodyexclude, geomid, normal=None) -> float:
+  """Distance along pnt + x*vec to the nearest visible geom not on body `bodyexclude`, -1 if
+  none. geomgroup: 6 group flags or None (all groups); geomid: int32 array receiving the geom
+  id (-1 if none) or None; normal: float64 (3,) receiving the surface normal, or None."""
+  pnt, vec = _vec(pnt, 3, "pnt"), _vec(vec, 3, "vec")
+  if np.linalg.norm(vec) < mjMINVAL:
+    raise ValueError("vector length is too small")
+  gid = np.zeros(1, np.int32)
+  dist = ray_normal(m._struct, d._struct, pnt, vec, geom_mask(m, geomgroup),
+                    1 if flg_static else 0, int(bodyexclude), gid, _normal_out(normal))
+  if geomid is not None:
+    np.asarray(geomid).reshape(-1)[0] = gid[0]
+  return float(dist)
