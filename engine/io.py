@@ -49,7 +49,6 @@ _UNSUPPORTED = (
   ("actuator_gaintype", enums.mjGAIN_PID, "pid gain"),
   ("actuator_biastype", enums.mjBIAS_DCMOTOR, "dcmotor bias"),
   ("actuator_biastype", enums.mjBIAS_SO3, "so3 bias (orientation actuator)"),
-  ("sensor_type", enums.mjSENS_RANGEFINDER, "rangefinder sensor (ray casting)"),
   ("sensor_type", enums.mjSENS_GEOMDIST, "geomdist sensor (collision distance)"),
   ("sensor_type", enums.mjSENS_GEOMNORMAL, "geomnormal sensor (collision distance)"),
   ("sensor_type", enums.mjSENS_GEOMFROMTO, "geomfromto sensor (collision distance)"),

@@ -5,8 +5,8 @@ meets a surface, or -1 when it meets none (distances are in units of |vec|). The
 variants also write the unit surface normal at the hit into `normal` (zeros on a miss), as the
 `normal` argument of MuJoCo 3.17's ray functions does.
 
-Kernels allocate nothing: internal helpers pass 3-vectors as tuples and return
-`(x, n0, n1, n2)`. Meshes are intersected triangle by triangle (MuJoCo walks its bounding-volume
+Kernels allocate nothing: internal helpers take the ray point and direction as 3-tuples
+(one compiled signature whatever the caller's arrays) and return `(x, n0, n1, n2)`. Meshes are intersected triangle by triangle (MuJoCo walks its bounding-volume
 tree, which only skips triangles the ray cannot meet: same distance; where the ray crosses an
 edge shared by two triangles at the same distance, the reported normal may be the other
 triangle's). SDF geoms are not supported (-1).
@@ -27,8 +27,15 @@ from engine.enums import mjGEOM_PLANE
 from engine.enums import mjGEOM_SPHERE
 from engine.enums import mjMINVAL
 from engine.enums import mjNGROUP
+from engine.enums import mjPROJ_ORTHOGRAPHIC
 
 # ---- small tuple helpers ----
+
+
+@jit
+def _t3(a):
+  """A 3-vector as a tuple (internal helpers take ray points and directions as tuples)."""
+  return a[0], a[1], a[2]
 
 
 @jit
@@ -370,8 +377,9 @@ def _ray_box(p0, p1, p2, mat, s0, s1, s2, pnt, vec):
 
 
 @jit
-def _ray_geom(pos, mat, size, pnt, vec, geomtype):
-  """Port of mju_rayGeom: dispatch on the primitive type, as (x, n0, n1, n2)."""
+def cast_ray_geom(pos, mat, size, pnt, vec, geomtype):
+  """Port of mju_rayGeom for kernels: the ray (pnt, vec: 3-tuples) against a primitive, as
+  (x, n0, n1, n2)."""
   if geomtype == mjGEOM_PLANE:
     return _ray_plane(pos, mat, size, pnt, vec)
   if geomtype == mjGEOM_SPHERE:
@@ -393,13 +401,14 @@ def _ray_geom(pos, mat, size, pnt, vec, geomtype):
 def ray_geom(pos, mat, size, pnt, vec, geomtype):
   """Port of mju_rayGeom, engine_ray.c: distance along the ray to a primitive geom (plane,
   sphere, capsule, ellipsoid, cylinder or box) at pos with orientation mat (9,), -1 if none."""
-  return _ray_geom(pos, mat, size, pnt, vec, geomtype)[0]
+  return cast_ray_geom(pos, mat, size, _t3(pnt), _t3(vec), geomtype)[0]
 
 
 @jit
 def ray_geom_normal(pos, mat, size, pnt, vec, geomtype, normal):
   """ray_geom that also writes the global surface normal at the hit into normal (3,)."""
-  x, normal[0], normal[1], normal[2] = _ray_geom(pos, mat, size, pnt, vec, geomtype)
+  x, normal[0], normal[1], normal[2] = cast_ray_geom(pos, mat, size, _t3(pnt), _t3(vec),
+                                                  geomtype)
   return x
 
 
@@ -454,13 +463,13 @@ def _ray_mesh(m, d, geomid, pnt, vec):
 @jit
 def ray_mesh(m, d, geomid, pnt, vec):
   """Port of mj_rayMesh, engine_ray.c: distance along the ray to a mesh geom, -1 if none."""
-  return _ray_mesh(m, d, geomid, pnt, vec)[0]
+  return _ray_mesh(m, d, geomid, _t3(pnt), _t3(vec))[0]
 
 
 @jit
 def ray_mesh_normal(m, d, geomid, pnt, vec, normal):
   """ray_mesh that also writes the global surface normal at the hit into normal (3,)."""
-  x, normal[0], normal[1], normal[2] = _ray_mesh(m, d, geomid, pnt, vec)
+  x, normal[0], normal[1], normal[2] = _ray_mesh(m, d, geomid, _t3(pnt), _t3(vec))
   return x
 
 
@@ -587,13 +596,13 @@ def _round(x):
 def ray_hfield(m, d, geomid, pnt, vec):
   """Port of mj_rayHfield, engine_ray.c: distance along the ray to a height-field geom, -1 if
   none."""
-  return _ray_hfield(m, d, geomid, pnt, vec)[0]
+  return _ray_hfield(m, d, geomid, _t3(pnt), _t3(vec))[0]
 
 
 @jit
 def ray_hfield_normal(m, d, geomid, pnt, vec, normal):
   """ray_hfield that also writes the global surface normal at the hit into normal (3,)."""
-  x, normal[0], normal[1], normal[2] = _ray_hfield(m, d, geomid, pnt, vec)
+  x, normal[0], normal[1], normal[2] = _ray_hfield(m, d, geomid, _t3(pnt), _t3(vec))
   return x
 
 
@@ -626,13 +635,14 @@ def _ray_any(m, d, i, pnt, vec):
     return _ray_mesh(m, d, i, pnt, vec)
   if type == mjGEOM_HFIELD:
     return _ray_hfield(m, d, i, pnt, vec)
-  return _ray_geom(d.geom_xpos[i], d.geom_xmat[i], m.geom_size[i], pnt, vec, type)
+  return cast_ray_geom(d.geom_xpos[i], d.geom_xmat[i], m.geom_size[i], pnt, vec, type)
 
 
 @jit
-def _ray(m, d, pnt, vec, geommask, flg_static, bodyexclude):
-  """Port of mj_ray: nearest geom hit as (dist, geomid, n0, n1, n2); (-1, -1, 0, 0, 0) if none
-  or if |vec| < mjMINVAL (where MuJoCo raises)."""
+def cast_ray(m, d, pnt, vec, geommask, flg_static, bodyexclude):
+  """Port of mj_ray for kernels: nearest geom hit of the ray (pnt, vec: 3-tuples) as
+  (dist, geomid, n0, n1, n2); (-1, -1, 0, 0, 0) if none or if |vec| < mjMINVAL (where MuJoCo
+  raises). Arguments as in `ray`."""
   if math.sqrt(vec[0] * vec[0] + vec[1] * vec[1] + vec[2] * vec[2]) < mjMINVAL:
     return -1.0, -1, 0.0, 0.0, 0.0
   dist, geomid, n0, n1, n2 = -1.0, -1, 0.0, 0.0, 0.0
@@ -655,7 +665,7 @@ def ray(m, d, pnt, vec, geommask, flg_static, bodyexclude, geomid_out):
   flg_static: 1 to include geoms welded to the world; bodyexclude: body whose geoms are skipped
   (-1: none).
   """
-  dist, geomid, _, _, _ = _ray(m, d, pnt, vec, geommask, flg_static, bodyexclude)
+  dist, geomid, _, _, _ = cast_ray(m, d, _t3(pnt), _t3(vec), geommask, flg_static, bodyexclude)
   geomid_out[0] = geomid
   return dist
 
@@ -663,10 +673,61 @@ def ray(m, d, pnt, vec, geommask, flg_static, bodyexclude, geomid_out):
 @jit
 def ray_normal(m, d, pnt, vec, geommask, flg_static, bodyexclude, geomid_out, normal):
   """ray that also writes the global surface normal at the hit into normal (3,)."""
-  dist, geomid, normal[0], normal[1], normal[2] = _ray(
-    m, d, pnt, vec, geommask, flg_static, bodyexclude)
+  dist, geomid, normal[0], normal[1], normal[2] = cast_ray(
+    m, d, _t3(pnt), _t3(vec), geommask, flg_static, bodyexclude)
   geomid_out[0] = geomid
   return dist
+
+
+# ---- camera rays (engine_util_misc.c) ----
+
+
+@jit
+def cam_intrinsics(m, camid, projection):
+  """Port of mju_camIntrinsics: (fx, fy, cx, cy, extent) of a camera in pixels.
+
+  Perspective: focal lengths and principal point from intrinsic/sensorsize when the sensor size
+  is set (in single precision, as MuJoCo's float arithmetic), else from the vertical field of
+  view with the image center. Orthographic: half the resolution, so pixel offsets map to
+  [-1, 1]. extent is cam_fovy (the orthographic view height). The projection (mjtProjection)
+  is an argument because cam_projection is not a kernel field.
+  """
+  width = m.cam_resolution[camid, 0]
+  height = m.cam_resolution[camid, 1]
+  sensorsize = m.cam_sensorsize[camid]
+  intrinsic = m.cam_intrinsic[camid]
+  if projection == mjPROJ_ORTHOGRAPHIC:
+    fx = width / 2.0
+    fy = height / 2.0
+    return fx, fy, fx, fy, m.cam_fovy[camid]
+  if sensorsize[0] != 0 and sensorsize[1] != 0:
+    w = np.float32(width)
+    h = np.float32(height)
+    fx = float(intrinsic[0] / sensorsize[0] * w)
+    fy = float(intrinsic[1] / sensorsize[1] * h)
+    cx = float(intrinsic[2] / sensorsize[0] * w)
+    cy = float(intrinsic[3] / sensorsize[1] * h)
+  else:
+    fx = 0.5 / math.tan(m.cam_fovy[camid] * math.pi / 360.0) * height
+    fy = fx
+    cx = width / 2.0
+    cy = height / 2.0
+  return fx, fy, cx, cy, m.cam_fovy[camid]
+
+
+@jit
+def cam_pixel_ray(cam_xpos, cam_xmat, col, row, fx, fy, cx, cy, projection, extent):
+  """Port of mju_camPixelRay: (origin, unit direction) 3-tuples of the ray through the center
+  of pixel (col, row): from the camera position (perspective) or from the pixel's point on the
+  image plane along the viewing axis -z (orthographic, extent = view height)."""
+  u = (col + 0.5 - cx) / fx
+  v = -(row + 0.5 - cy) / fy
+  if projection == mjPROJ_ORTHOGRAPHIC:
+    o0, o1, o2 = _mat_vec(cam_xmat, u * extent * 0.5, v * extent * 0.5, 0.0)
+    origin = (cam_xpos[0] + o0, cam_xpos[1] + o1, cam_xpos[2] + o2)
+    return origin, (-cam_xmat[2], -cam_xmat[5], -cam_xmat[8])
+  d0, d1, d2 = _normalize(u, v, -1.0)
+  return (cam_xpos[0], cam_xpos[1], cam_xpos[2]), _mat_vec(cam_xmat, d0, d1, d2)
 
 
 # ---- Python API (mujoco binding signatures) ----

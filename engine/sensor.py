@@ -14,13 +14,15 @@ All stages are skipped when mjDSBL_SENSOR is set. Noise is never applied (as in 
 `energy_pos` and `energy_vel` fill `d.energy` (potential, kinetic); the driver calls them when
 mjENBL_ENERGY is set, and e_potential/e_kinetic sensors call them on their own.
 
-Not computed yet (the output is left as it is): rangefinder (ray casting), geomdist,
-geomnormal, geomfromto (narrowphase distance), contact and tactile (contacts), plugin sensors.
-Without constraint rows (no efc arrays in MjData yet) the joint/tendon limit sensors output 0,
-which is MuJoCo's value when the limit is inactive; touch outputs 0, its value without contacts.
+Rangefinders cast rays with engine/ray.py; touch sensors read d.contact_* and d.efc_force,
+limit sensors the limit rows of d.efc_* (they need the collision and constraint stages first).
+Not computed yet (the output is left as it is): geomdist, geomnormal, geomfromto (narrowphase
+distance), contact and tactile (contacts), plugin sensors.
 Known differences: MuJoCo 3.17 keeps lazy-evaluation flags (d.flg_energyvel, ...) that we do not
 have, so our e_kinetic sensor always reports the current kinetic energy, where MuJoCo's repeats
 the previous mj_forward's value when mjENBL_ENERGY is set; sleeping sensors are not skipped.
+Rangefinders do not skip invisible geoms (alpha 0) and cast every camera as perspective, because
+geom_rgba, geom_matid, mat_rgba and cam_projection are not kernel fields yet.
 """
 
 import math
@@ -28,6 +30,9 @@ import math
 import numpy as np
 
 from engine._jit import jit
+from engine.enums import mjCNSTR_LIMIT_JOINT
+from engine.enums import mjCNSTR_LIMIT_TENDON
+from engine.enums import mjCONE_PYRAMIDAL
 from engine.enums import mjDATATYPE_POSITIVE
 from engine.enums import mjDATATYPE_REAL
 from engine.enums import mjDSBL_GRAVITY
@@ -46,6 +51,13 @@ from engine.enums import mjOBJ_GEOM
 from engine.enums import mjOBJ_SITE
 from engine.enums import mjOBJ_XBODY
 from engine.enums import mjPI
+from engine.enums import mjPROJ_PERSPECTIVE
+from engine.enums import mjRAYDATA_DEPTH
+from engine.enums import mjRAYDATA_DIR
+from engine.enums import mjRAYDATA_DIST
+from engine.enums import mjRAYDATA_NORMAL
+from engine.enums import mjRAYDATA_ORIGIN
+from engine.enums import mjRAYDATA_POINT
 from engine.enums import mjSENS_ACCELEROMETER
 from engine.enums import mjSENS_ACTUATORFRC
 from engine.enums import mjSENS_ACTUATORPOS
@@ -78,6 +90,7 @@ from engine.enums import mjSENS_JOINTPOS
 from engine.enums import mjSENS_JOINTVEL
 from engine.enums import mjSENS_MAGNETOMETER
 from engine.enums import mjSENS_PLUGIN
+from engine.enums import mjSENS_RANGEFINDER
 from engine.enums import mjSENS_SUBTREEANGMOM
 from engine.enums import mjSENS_SUBTREECOM
 from engine.enums import mjSENS_SUBTREELINVEL
@@ -97,6 +110,10 @@ from engine.enums import mjSTAGE_VEL
 from engine.enums import mjTRN_TENDON
 from engine.math import mju_normalize4
 from engine.math import mul_quat_scalars
+from engine.ray import cam_intrinsics
+from engine.ray import cam_pixel_ray
+from engine.ray import cast_ray
+from engine.ray import cast_ray_geom
 
 # ---- small frame helpers (scalars in, tuples out: no allocation) ----
 
@@ -281,6 +298,156 @@ def cam_project(res, target, cam_xpos, cam_xmat, width, height, fovy, intrinsic,
   res[1] = v / denom
 
 
+# ---- rays, contacts and constraint rows ----
+
+
+@jit
+def _fill_raydata(out, k, dataspec, dist, origin, direction, normal, cam_xpos, cam_z, flg_cam):
+  """Port of fill_raydata: the fields of one ray selected by dataspec (mjtRayDataField bits)
+  into out[k:], in field order; returns the next index.
+
+  Direction, normal and point are zero on a miss (dist < 0), depth -1. Depth is dist for a
+  site, the hit point's depth along the camera's viewing axis -cam_z for a camera (flg_cam).
+  """
+  hit = dist >= 0
+  if dataspec & (1 << mjRAYDATA_DIST):
+    out[k] = dist
+    k += 1
+  if dataspec & (1 << mjRAYDATA_DIR):
+    for j in range(3):
+      out[k + j] = direction[j] if hit else 0.0
+    k += 3
+  if dataspec & (1 << mjRAYDATA_ORIGIN):
+    for j in range(3):
+      out[k + j] = origin[j]
+    k += 3
+  # hit point, for the point and depth fields
+  p0 = p1 = p2 = 0.0
+  if hit:
+    p0 = origin[0] + dist * direction[0]
+    p1 = origin[1] + dist * direction[1]
+    p2 = origin[2] + dist * direction[2]
+  if dataspec & (1 << mjRAYDATA_POINT):
+    out[k], out[k + 1], out[k + 2] = p0, p1, p2
+    k += 3
+  if dataspec & (1 << mjRAYDATA_NORMAL):
+    for j in range(3):
+      out[k + j] = normal[j] if hit else 0.0
+    k += 3
+  if dataspec & (1 << mjRAYDATA_DEPTH):
+    if not hit:
+      out[k] = -1.0
+    elif flg_cam:
+      out[k] = -((p0 - cam_xpos[0]) * cam_z[0] + (p1 - cam_xpos[1]) * cam_z[1]
+                 + (p2 - cam_xpos[2]) * cam_z[2])
+    else:
+      out[k] = dist
+    k += 1
+  return k
+
+
+@jit
+def rangefinder(m, d, i, out, projection):
+  """The mjSENS_RANGEFINDER case of mj_computeSensorPos: rays from a site along its z axis, or
+  one ray per pixel of a camera (row-major), against every geom except those of the sensor's
+  body, with the fields of sensor_intprm[i, 0].
+
+  projection is the camera's mjtProjection (cam_projection is not a kernel field yet).
+  MuJoCo's visibility test (geoms with alpha 0 are skipped) needs geom_rgba/geom_matid/mat_rgba,
+  which are not kernel fields either: every geom is considered here.
+  """
+  dataspec = m.sensor_intprm[i, 0]
+  objid = m.sensor_objid[i]
+  # empty mask: every geom
+  nomask = m.geom_bodyid[0:0]
+  if m.sensor_objtype[i] == mjOBJ_SITE:
+    pos = d.site_xpos[objid]
+    mat = d.site_xmat[objid]
+    origin = (pos[0], pos[1], pos[2])
+    rvec = (mat[2], mat[5], mat[8])
+    dist, _, n0, n1, n2 = cast_ray(m, d, origin, rvec, nomask, 1, m.site_bodyid[objid])
+    _fill_raydata(out, 0, dataspec, dist, origin, rvec, (n0, n1, n2), pos, rvec, False)
+    return
+
+  # camera: one ray per pixel
+  width = m.cam_resolution[objid, 0]
+  height = m.cam_resolution[objid, 1]
+  cam_xpos = d.cam_xpos[objid]
+  cam_xmat = d.cam_xmat[objid]
+  cam_z = (cam_xmat[2], cam_xmat[5], cam_xmat[8])
+  fx, fy, cx, cy, extent = cam_intrinsics(m, objid, projection)
+  k = 0
+  for row in range(height):
+    for col in range(width):
+      origin, direction = cam_pixel_ray(cam_xpos, cam_xmat, col, row, fx, fy, cx, cy,
+                                        projection, extent)
+      dist, _, n0, n1, n2 = cast_ray(m, d, origin, direction, nomask, 1, m.cam_bodyid[objid])
+      k = _fill_raydata(out, k, dataspec, dist, origin, direction, (n0, n1, n2), cam_xpos,
+                        cam_z, True)
+
+
+@jit
+def _contact_normal_force(m, d, id):
+  """Normal component of mj_contactForce (engine_support.c) for contact id with rows.
+
+  Pyramidal cones (dim > 1) sum the 2*(dim-1) pyramid edge forces as mju_decodePyramid does;
+  otherwise the first row's force is the normal force.
+  """
+  adr = d.contact_efc_address[id]
+  dim = d.contact_dim[id]
+  if m.opt.cone[0] == mjCONE_PYRAMIDAL and dim > 1:
+    f = 0.0
+    for j in range(2 * (dim - 1)):
+      f += d.efc_force[adr + j]
+    return f
+  return d.efc_force[adr]
+
+
+@jit
+def touch(m, d, objid):
+  """The mjSENS_TOUCH case of mj_computeSensorAcc: sum of the positive normal forces of the
+  contacts (with constraint rows) of the site's body whose ray from the contact point along the
+  normal, pointing into the body, meets the site's zone."""
+  bodyid = m.site_bodyid[objid]
+  total = 0.0
+  for j in range(d.ncon[0]):
+    g0 = d.contact_geom[j, 0]
+    g1 = d.contact_geom[j, 1]
+    b0 = m.geom_bodyid[g0] if g0 >= 0 else -1
+    b1 = m.geom_bodyid[g1] if g1 >= 0 else -1
+    if d.contact_efc_address[j] < 0 or (bodyid != b0 and bodyid != b1):
+      continue
+    f = _contact_normal_force(m, d, j)
+    if f <= 0:
+      continue
+    # normal force direction, flipped when the sensor is on the second body
+    frame = d.contact_frame[j]
+    r0, r1, r2 = frame[0] * f, frame[1] * f, frame[2] * f
+    norm = math.sqrt(r0 * r0 + r1 * r1 + r2 * r2)
+    if norm < mjMINVAL:
+      r0, r1, r2 = 1.0, 0.0, 0.0
+    else:
+      inv = 1 / norm
+      r0, r1, r2 = r0 * inv, r1 * inv, r2 * inv
+    if bodyid == b1:
+      r0, r1, r2 = -r0, -r1, -r2
+    pos = d.contact_pos[j]
+    x = cast_ray_geom(d.site_xpos[objid], d.site_xmat[objid], m.site_size[objid],
+                      (pos[0], pos[1], pos[2]), (r0, r1, r2), m.site_type[objid])[0]
+    if x >= 0:
+      total += f
+  return total
+
+
+@jit
+def _limit_row(d, cnstr_type, id):
+  """First limit row (from ne+nf) of type cnstr_type for joint/tendon id, -1 if inactive."""
+  for j in range(d.ne[0] + d.nf[0], d.nefc[0]):
+    if d.efc_type[j] == cnstr_type and d.efc_id[j] == id:
+      return j
+  return -1
+
+
 # ---- cutoff ----
 
 
@@ -341,9 +508,15 @@ def _compute_pos(m, d, i, out):
       out[k] = d.qpos[adr + k]
     mju_normalize4(out)
 
+  elif type == mjSENS_RANGEFINDER:
+    # cam_projection is not a kernel field yet: cameras are cast as perspective
+    rangefinder(m, d, i, out, mjPROJ_PERSPECTIVE)
+
   elif type == mjSENS_JOINTLIMITPOS or type == mjSENS_TENDONLIMITPOS:
-    # efc_pos - efc_margin of the limit row; no constraint rows yet: inactive limit
-    out[0] = 0.0
+    # distance minus margin of the limit row, 0 when inactive
+    j = _limit_row(d, mjCNSTR_LIMIT_JOINT if type == mjSENS_JOINTLIMITPOS
+                   else mjCNSTR_LIMIT_TENDON, objid)
+    out[0] = d.efc_pos[j] - d.efc_margin[j] if j >= 0 else 0.0
 
   elif (type == mjSENS_FRAMEPOS or type == mjSENS_FRAMEXAXIS or type == mjSENS_FRAMEYAXIS
         or type == mjSENS_FRAMEZAXIS):
@@ -392,7 +565,7 @@ def _compute_pos(m, d, i, out):
   elif type == mjSENS_CLOCK:
     out[0] = d.time[0]
 
-  # rangefinder, geomdist, geomnormal, geomfromto: not computed (left as is)
+  # geomdist, geomnormal, geomfromto: not computed (left as is)
 
 
 @jit
@@ -426,8 +599,10 @@ def _compute_vel(m, d, i, out):
     out[0], out[1], out[2] = d.qvel[adr], d.qvel[adr + 1], d.qvel[adr + 2]
 
   elif type == mjSENS_JOINTLIMITVEL or type == mjSENS_TENDONLIMITVEL:
-    # efc_vel of the limit row; no constraint rows yet: inactive limit
-    out[0] = 0.0
+    # velocity of the limit row, 0 when inactive
+    j = _limit_row(d, mjCNSTR_LIMIT_JOINT if type == mjSENS_JOINTLIMITVEL
+                   else mjCNSTR_LIMIT_TENDON, objid)
+    out[0] = d.efc_vel[j] if j >= 0 else 0.0
 
   elif type == mjSENS_FRAMELINVEL or type == mjSENS_FRAMEANGVEL:
     w0, w1, w2, v0, v1, v2 = _object_velocity(m, d, objtype, objid, 0)
@@ -466,8 +641,7 @@ def _compute_acc(m, d, i, out):
   objid = m.sensor_objid[i]
 
   if type == mjSENS_TOUCH:
-    # normal forces of contacts in the sensor zone; no contacts yet: 0
-    out[0] = 0.0
+    out[0] = touch(m, d, objid)
 
   elif type == mjSENS_ACCELEROMETER:
     a = _object_acceleration(m, d, mjOBJ_SITE, objid, 1)
@@ -495,8 +669,10 @@ def _compute_acc(m, d, i, out):
     out[0] = frc
 
   elif type == mjSENS_JOINTLIMITFRC or type == mjSENS_TENDONLIMITFRC:
-    # efc_force of the limit row; no constraint rows yet: inactive limit
-    out[0] = 0.0
+    # force of the limit row, 0 when inactive
+    j = _limit_row(d, mjCNSTR_LIMIT_JOINT if type == mjSENS_JOINTLIMITFRC
+                   else mjCNSTR_LIMIT_TENDON, objid)
+    out[0] = d.efc_force[j] if j >= 0 else 0.0
 
   elif type == mjSENS_FRAMELINACC or type == mjSENS_FRAMEANGACC:
     a = _object_acceleration(m, d, objtype, objid, 0)

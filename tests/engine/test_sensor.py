@@ -471,3 +471,355 @@ def test_kinetic_energy_sensor_is_current_where_mujoco_is_one_step_stale():
   _run_ours(m, d)
   assert d.sensordata[1] == pytest.approx(mjd.energy[1], rel=1e-9)
   assert d.sensordata[1] == pytest.approx(4 * stale, rel=1e-9)
+
+
+# ---- rangefinder ----
+
+_RANGE = """
+<mujoco>
+  <asset>
+    <mesh name="poly" vertex="0 0 0  1 0.2 0  0.3 1 0.1  0.2 0.3 1.2  0.9 0.8 0.7  -0.3 0.5 0.4"/>
+  </asset>
+  <worldbody>
+    <geom name="floor" type="plane" size="0 0 1"/>
+    <geom name="block" type="box" size="0.3 0.4 0.5" pos="2 0 0.5" euler="0 0 20"/>
+    <camera name="wcam" pos="0 -3 1.5" xyaxes="1 0 0 0 0.5 1" resolution="5 4" fovy="70"/>
+    <body name="mast" pos="0 0 0.5">
+      <camera name="ocam" pos="0.5 -0.5 2.5" euler="10 -5 0" resolution="6 3"
+              projection="orthographic" fovy="3"/>
+      <site name="up"/>
+      <site name="down" pos="2.1 0.1 2.5" euler="180 0 0"/>
+      <camera name="icam" pos="0.5 -2.5 1.5" xyaxes="1 0.2 0 0 0.6 0.8" resolution="4 3"
+              sensorsize="0.004 0.003" focal="0.002 0.0025" principalpixel="0.2 -0.3"/>
+    </body>
+    <body name="arm" pos="0 0 1">
+      <joint name="yaw" type="hinge" axis="0 0 1"/>
+      <joint name="pitch" type="hinge" axis="0 1 0"/>
+      <geom name="hub" type="sphere" size="0.1"/>
+      <site name="s_x" pos="0.1 0 0" euler="0 90 0"/>
+      <site name="s_y" pos="0 0.1 0" euler="-90 0 0"/>
+      <site name="s_z" pos="0 0 0.1"/>
+      <site name="s_d" pos="0 0 -0.1" euler="180 0 0"/>
+      <site name="s_o" pos="0.05 0.05 0" euler="30 60 10"/>
+      <camera name="acam" pos="0 0 0.2" euler="0 30 0" resolution="3 2" fovy="90"/>
+    </body>
+    <body name="ball" pos="-1.5 0.5 0.8">
+      <freejoint/>
+      <geom name="ball" type="sphere" size="0.4"/>
+    </body>
+    <body name="rod" pos="0.3 1.5 0.6" euler="30 0 40">
+      <joint type="slide" axis="1 0 0"/>
+      <geom name="rod" type="capsule" size="0.15 0.5"/>
+      <geom name="can" type="cylinder" size="0.2 0.3" pos="0 0 1"/>
+      <geom name="egg" type="ellipsoid" size="0.2 0.3 0.4" pos="0.5 0 0"/>
+      <geom name="poly" type="mesh" mesh="poly" pos="-0.6 0 0"/>
+    </body>
+  </worldbody>
+  <sensor>
+{sensors}
+  </sensor>
+</mujoco>
+"""
+
+_RAY_SITES = ("up", "down", "s_x", "s_y", "s_z", "s_d", "s_o")
+_RAY_DATA = ("dist", "dist dir origin point normal depth", "normal depth", "dir point",
+             "origin")
+
+
+def _range_xml():
+  s = []
+  for site in _RAY_SITES:
+    for data in _RAY_DATA:
+      s.append(f'<rangefinder site="{site}" data="{data}"/>')
+  s += ['<rangefinder site="s_x" cutoff="0.7"/>', '<rangefinder site="up" cutoff="0.2"/>',
+        '<rangefinder site="s_o" data="dist point normal" cutoff="0.5"/>']
+  for cam in ("wcam", "icam", "acam"):
+    s += [f'<rangefinder camera="{cam}"/>',
+          f'<rangefinder camera="{cam}" data="dist dir origin point normal depth"/>']
+  s += ['<rangefinder camera="ocam" data="dist dir origin point normal depth"/>']
+  return _RANGE.replace("{sensors}", "\n".join("    " + x for x in s))
+
+
+def _copy_poses(mjd, d):
+  for name in ("xpos", "xmat", "geom_xpos", "geom_xmat", "site_xpos", "site_xmat", "cam_xpos",
+               "cam_xmat"):
+    getattr(d, name)[...] = getattr(mjd, name)
+
+
+@pytest.fixture(scope="module")
+def range_model():
+  return oracle.load(_range_xml())
+
+
+def _sensor_slice(mjm, i):
+  adr, dim = mjm.sensor_adr[i], mjm.sensor_dim[i]
+  return slice(adr, adr + dim)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_rangefinder_matches_mujoco(range_model, seed):
+  mjm, mjd, m, d = range_model
+  rng = np.random.default_rng(seed)
+  mjd.qpos[:] = mjm.qpos0 + rng.normal(size=mjm.nq) * [2, 1, 0.5, 0.5, 0.3, 1, 1, 1, 1, 0.5]
+  mujoco.mju_normalize4(mjd.qpos[5:9])
+  mujoco.mj_forward(mjm, mjd)
+  _copy_poses(mjd, d)
+  d.sensordata[:] = np.nan
+  sensor.mj_sensorPos(m, d)
+  ocam = mjm.camera("ocam").id
+  for i in range(mjm.nsensor):
+    if mjm.sensor_objtype[i] == mujoco.mjtObj.mjOBJ_CAMERA and mjm.sensor_objid[i] == ocam:
+      continue
+    sl = _sensor_slice(mjm, i)
+    _close(d.sensordata[sl], mjd.sensordata[sl], f"sensor {i}")
+
+
+def test_rangefinder_model_hits_and_misses(range_model):
+  """The rangefinders above see every geom type, misses (-1), and clamped values."""
+  mjm, mjd, m, d = range_model
+  rng = np.random.default_rng(0)
+  hit, missed, clamped = set(), 0, 0
+  for seed in range(20):
+    mjd.qpos[:] = mjm.qpos0 + rng.normal(size=mjm.nq) * [2, 1, 0.5, 0.5, 0.3, 1, 1, 1, 1, 0.5]
+    mujoco.mju_normalize4(mjd.qpos[5:9])
+    mujoco.mj_forward(mjm, mjd)
+    for i in range(mjm.nsensor):
+      if mjm.sensor_objtype[i] != mujoco.mjtObj.mjOBJ_SITE:
+        continue
+      site = mjm.sensor_objid[i]
+      mat = mjd.site_xmat[site]
+      gid = np.zeros(1, np.int32)
+      dist = mujoco.mj_ray(mjm, mjd, mjd.site_xpos[site], mat[2::3].copy(), None, 1,
+                           mjm.site_bodyid[site], gid)
+      hit.add(int(mjm.geom_type[gid[0]]) if dist >= 0 else -1)
+      missed += dist < 0
+      clamped += mjm.sensor_cutoff[i] > 0 and abs(mjd.sensordata[mjm.sensor_adr[i]]) == \
+        mjm.sensor_cutoff[i]
+  assert hit >= {-1, 0, 2, 3, 4, 5, 6, 7} and missed > 5 and clamped > 2
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_orthographic_camera_rangefinder_matches_mujoco(range_model, seed):
+  """sensor.rangefinder with the orthographic projection (which the sensor stage cannot read
+  yet: cam_projection is not a kernel field) matches MuJoCo's orthographic camera."""
+  mjm, mjd, m, d = range_model
+  rng = np.random.default_rng(10 + seed)
+  mjd.qpos[:] = mjm.qpos0 + rng.normal(size=mjm.nq) * 0.3
+  mujoco.mju_normalize4(mjd.qpos[5:9])
+  mujoco.mj_forward(mjm, mjd)
+  _copy_poses(mjd, d)
+  ocam = mjm.camera("ocam").id
+  assert mjm.cam_projection[ocam] == mujoco.mjtProjection.mjPROJ_ORTHOGRAPHIC
+  i = np.nonzero((mjm.sensor_objtype == mujoco.mjtObj.mjOBJ_CAMERA)
+                 & (mjm.sensor_objid == ocam))[0][0]
+  out = np.full(mjm.sensor_dim[i], np.nan)
+  sensor.rangefinder(m._struct, d._struct, i, out,
+                     int(mujoco.mjtProjection.mjPROJ_ORTHOGRAPHIC))
+  want = mjd.sensordata[_sensor_slice(mjm, i)]
+  _close(out, want, "orthographic rangefinder")
+  assert np.sum(want.reshape(-1, 14)[:, 0] >= 0) >= 6
+
+
+def test_rangefinder_does_not_skip_invisible_geoms_yet():
+  """Known difference: MuJoCo's rangefinder skips geoms with alpha 0 (mj_ray's visibility
+  test); ours sees them, because geom_rgba/geom_matid/mat_rgba are not kernel fields yet."""
+  xml = """
+  <mujoco>
+    <worldbody>
+      <site name="s" pos="0 0 0"/>
+      <body pos="0 0 1"><geom type="sphere" size="0.2" rgba="1 1 1 0"/></body>
+      <body pos="0 0 3"><geom type="sphere" size="0.2"/></body>
+    </worldbody>
+    <sensor><rangefinder site="s"/></sensor>
+  </mujoco>"""
+  mjm, mjd, m, d = oracle.load(xml)
+  mujoco.mj_forward(mjm, mjd)
+  _copy_poses(mjd, d)
+  sensor.mj_sensorPos(m, d)
+  assert mjd.sensordata[0] == pytest.approx(2.8)
+  assert d.sensordata[0] == pytest.approx(0.8)
+
+
+# ---- touch ----
+
+_TOUCH = """
+<mujoco>
+  <option timestep="0.002" cone="{cone}"/>
+  <worldbody>
+    <geom name="floor" type="plane" size="5 5 0.1" condim="{condim}"/>
+    <site name="floorzone" type="box" size="0.5 0.5 0.05" pos="0 0 0"/>
+    <body name="box" pos="0 0 0.11" euler="0 0 15">
+      <freejoint/>
+      <geom type="box" size="0.2 0.15 0.1" condim="{condim}"/>
+      <site name="whole" type="box" size="0.25 0.2 0.15"/>
+      <site name="corner" type="sphere" size="0.08" pos="0.2 0.15 -0.1"/>
+      <site name="top" type="box" size="0.2 0.15 0.02" pos="0 0 0.1"/>
+      <site name="under" type="cylinder" size="0.1 0.01" pos="0 0 -0.13"/>
+    </body>
+    <body name="ball" pos="1 0 0.11">
+      <freejoint/>
+      <geom type="sphere" size="0.1" condim="{condim}"/>
+      <site name="cap" type="capsule" size="0.05 0.02" pos="0 0 -0.15"/>
+      <site name="egg" type="ellipsoid" size="0.04 0.05 0.03" pos="0 0 0.15"/>
+    </body>
+    <body name="pill" pos="-1 0 0.1" euler="0 80 0">
+      <freejoint/>
+      <geom type="capsule" size="0.05 0.2" condim="{condim}"/>
+      <site name="pillall" type="sphere" size="0.3"/>
+      <site name="pillend" type="sphere" size="0.08" pos="0 0 0.2"/>
+    </body>
+    <body name="stack" pos="0.02 0.01 0.32">
+      <freejoint/>
+      <geom type="box" size="0.1 0.1 0.1" condim="{condim}"/>
+      <site name="stackall" type="box" size="0.12 0.12 0.12"/>
+    </body>
+  </worldbody>
+  <sensor>
+    <touch site="floorzone"/>
+    <touch site="whole"/>
+    <touch site="corner"/>
+    <touch site="top"/>
+    <touch site="under"/>
+    <touch site="cap"/>
+    <touch site="egg"/>
+    <touch site="pillall"/>
+    <touch site="pillend"/>
+    <touch site="stackall"/>
+    <touch site="whole" cutoff="1"/>
+  </sensor>
+</mujoco>
+"""
+
+
+def _settled(cone, condim, nstep):
+  mjm, mjd, m, d = oracle.load(_TOUCH.format(cone=cone, condim=condim))
+  for _ in range(nstep):
+    mujoco.mj_step(mjm, mjd)
+  mujoco.mj_forward(mjm, mjd)
+  return mjm, mjd, m, d
+
+
+@pytest.mark.parametrize("cone", ["pyramidal", "elliptic"])
+@pytest.mark.parametrize("condim", [1, 3, 4, 6])
+@pytest.mark.parametrize("nstep", [40, 300])
+def test_touch_matches_mujoco(cone, condim, nstep):
+  """Touch sensors on bodies falling onto and resting on a floor (and on each other), with
+  MuJoCo's contacts and constraint forces copied in."""
+  mjm, mjd, m, d = _settled(cone, condim, nstep)
+  assert mjd.ncon >= 6
+  _copy_poses(mjd, d)
+  oracle.copy_contacts(mjd, d)
+  oracle.copy_constraints(mjd, d)
+  d.sensordata[:] = np.nan
+  sensor.mj_sensorAcc(m, d)
+  _close(d.sensordata, mjd.sensordata, "touch")
+
+
+def test_touch_sees_partial_zones():
+  """The resting model has sensors that see all, part and none of their body's contacts."""
+  mjm, mjd, m, d = _settled("pyramidal", 3, 300)
+  s = {mjm.sensor(i).name or mjm.site(mjm.sensor_objid[i]).name: mjd.sensordata[i]
+       for i in range(mjm.nsensor - 1)}
+  assert s["whole"] > s["corner"] > 0 and s["top"] > 0 and s["floorzone"] > 0
+  assert s["pillall"] > s["pillend"] > 0 and s["cap"] > 0
+  # the ray from the contact point leaves the sensor's body: zones beside or behind miss
+  assert s["under"] == 0 and s["egg"] == 0
+  assert mjd.sensordata[-1] == 1
+  # MuJoCo counts a contact only while it has constraint rows
+  mjd.contact.efc_address[:] = -1
+  mujoco.mj_sensorAcc(mjm, mjd)
+  assert np.all(mjd.sensordata == 0)
+
+
+# ---- joint and tendon limits ----
+
+_LIMITS = """
+<mujoco>
+  <worldbody>
+    <body name="a">
+      <joint name="j1" type="hinge" axis="0 1 0" range="-30 30" margin="0.05"/>
+      <geom type="capsule" size="0.05 0.2" pos="0 0 -0.2" contype="0" conaffinity="0"/>
+      <site name="sa" pos="0 0 -0.4"/>
+      <body name="b" pos="0 0 -0.4">
+        <joint name="j2" type="slide" axis="1 0 0" range="-0.1 0.2"/>
+        <joint name="j3" type="hinge" axis="1 0 0" range="-10 40" margin="0.1"/>
+        <geom type="sphere" size="0.05" contype="0" conaffinity="0"/>
+        <site name="sb" pos="0.1 0 0"/>
+      </body>
+    </body>
+    <site name="w" pos="0.3 0 0"/>
+  </worldbody>
+  <tendon>
+    <fixed name="t1" range="-0.3 0.2" margin="0.02">
+      <joint joint="j1" coef="1"/>
+      <joint joint="j2" coef="-2"/>
+    </fixed>
+    <spatial name="t2" range="0.1 0.45" margin="0.01">
+      <site site="w"/><site site="sb"/>
+    </spatial>
+  </tendon>
+  <sensor>
+    <jointlimitpos joint="j1"/><jointlimitvel joint="j1"/><jointlimitfrc joint="j1"/>
+    <jointlimitpos joint="j2"/><jointlimitvel joint="j2"/><jointlimitfrc joint="j2"/>
+    <jointlimitpos joint="j3"/><jointlimitvel joint="j3"/><jointlimitfrc joint="j3"/>
+    <tendonlimitpos tendon="t1"/><tendonlimitvel tendon="t1"/><tendonlimitfrc tendon="t1"/>
+    <tendonlimitpos tendon="t2"/><tendonlimitvel tendon="t2"/><tendonlimitfrc tendon="t2"/>
+    <jointlimitfrc joint="j1" cutoff="0.01"/>
+  </sensor>
+</mujoco>
+"""
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_limit_sensors_match_mujoco(seed):
+  mjm, mjd, m, d = oracle.load(_LIMITS)
+  rng = np.random.default_rng(seed)
+  mjd.qpos[:] = rng.uniform(-1, 1, mjm.nq) * [0.8, 0.3, 0.9]
+  mjd.qvel[:] = rng.normal(size=mjm.nv)
+  mujoco.mj_forward(mjm, mjd)
+  oracle.copy_constraints(mjd, d)
+  d.sensordata[:] = np.nan
+  sensor.mj_sensorPos(m, d)
+  sensor.mj_sensorVel(m, d)
+  sensor.mj_sensorAcc(m, d)
+  _close(d.sensordata, mjd.sensordata, "limit sensors")
+
+
+def test_limit_sensor_model_has_active_and_inactive_limits():
+  mjm, mjd, m, d = oracle.load(_LIMITS)
+  active, inactive = set(), set()
+  for seed in range(8):
+    rng = np.random.default_rng(seed)
+    mjd.qpos[:] = rng.uniform(-1, 1, mjm.nq) * [0.8, 0.3, 0.9]
+    mjd.qvel[:] = rng.normal(size=mjm.nv)
+    mujoco.mj_forward(mjm, mjd)
+    rows = {(int(t), int(i)) for t, i in zip(mjd.efc_type, mjd.efc_id)}
+    for k, key in enumerate([(3, 0), (3, 1), (3, 2), (4, 0), (4, 1)]):
+      (active if key in rows else inactive).add(k)
+      if key not in rows:
+        assert np.all(mjd.sensordata[3 * k:3 * k + 3] == 0)
+  assert active == inactive == set(range(5))
+
+
+def test_rangefinder_through_our_compiler_and_forward():
+  """Compiled by our MJCF compiler and run by engine.mj_forward, the rangefinders (except the
+  orthographic camera's, see above) match MuJoCo's."""
+  xml = _range_xml().replace("<geom ", '<geom contype="0" conaffinity="0" ')
+  mjm = mujoco.MjModel.from_xml_string(xml)
+  mjd = mujoco.MjData(mjm)
+  m = engine.MjModel.from_xml_string(xml)
+  d = engine.MjData(m)
+  np.testing.assert_array_equal(m.sensor_intprm, mjm.sensor_intprm)
+  np.testing.assert_array_equal(m.sensor_dim, mjm.sensor_dim)
+  rng = np.random.default_rng(1)
+  mjd.qpos[:] = mjm.qpos0 + rng.normal(size=mjm.nq) * 0.5
+  mujoco.mju_normalize4(mjd.qpos[5:9])
+  d.qpos[:] = mjd.qpos
+  mujoco.mj_forward(mjm, mjd)
+  engine.mj_forward(m, d)
+  ocam = mjm.camera("ocam").id
+  for i in range(mjm.nsensor):
+    if mjm.sensor_objtype[i] == mujoco.mjtObj.mjOBJ_CAMERA and mjm.sensor_objid[i] == ocam:
+      continue
+    sl = _sensor_slice(mjm, i)
+    _close(d.sensordata[sl], mjd.sensordata[sl], f"sensor {i}")
