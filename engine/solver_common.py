@@ -1,0 +1,346 @@
+"""Pieces shared by the constraint solvers (engine_solver.c, engine_core_constraint.c).
+
+Constraint rows are read through a few helpers so every solver works on both Jacobian
+layouts: dense (row-major nefc x nv in efc_J) and sparse CSR (efc_J_rownnz/rowadr/colind),
+chosen as MuJoCo's mj_isSparse does. `constraint_update` is MuJoCo's mj_constraintUpdate:
+forces, states and cost of the constraint rows from jar = J*qacc - aref.
+"""
+
+import math
+
+from engine._jit import jit
+from engine.enums import mjCNSTR_CONTACT_ELLIPTIC
+from engine.enums import mjCNSTRSTATE_CONE
+from engine.enums import mjCNSTRSTATE_LINEARNEG
+from engine.enums import mjCNSTRSTATE_LINEARPOS
+from engine.enums import mjCNSTRSTATE_QUADRATIC
+from engine.enums import mjCNSTRSTATE_SATISFIED
+from engine.enums import mjJAC_AUTO
+from engine.enums import mjJAC_SPARSE
+from engine.enums import mjNISLAND
+from engine.enums import mjNSOLVER
+from engine.math import dot_at
+from engine.smooth import _dot_sparse
+
+# ---- Jacobian rows, dense or sparse ----
+
+
+@jit
+def is_sparse(m):
+  """Port of mj_isSparse: sparse Jacobian layout if asked for, or automatic with nv >= 60."""
+  jac = m.opt.jacobian[0]
+  return jac == mjJAC_SPARSE or (jac == mjJAC_AUTO and m.nv >= 60)
+
+
+@jit
+def jac_row_dot(m, d, sparse, i, vec):
+  """Row i of the constraint Jacobian dotted with the nv-vector vec (C's summation order)."""
+  if sparse:
+    adr = d.efc_J_rowadr[i]
+    return _dot_sparse(d.efc_J, adr, vec, 0, d.efc_J_rownnz[i], d.efc_J_colind, adr)
+  return dot_at(d.efc_J, i * m.nv, vec, 0, m.nv)
+
+
+@jit
+def jac_row_add(m, d, sparse, i, res, scl):
+  """res += scl * (row i of the constraint Jacobian), res an nv-vector."""
+  if sparse:
+    adr = d.efc_J_rowadr[i]
+    for k in range(adr, adr + d.efc_J_rownnz[i]):
+      res[d.efc_J_colind[k]] += d.efc_J[k] * scl
+  else:
+    adr = i * m.nv
+    for k in range(m.nv):
+      res[k] += d.efc_J[adr + k] * scl
+
+
+@jit
+def jac_row_dense(m, d, sparse, i, res):
+  """res = row i of the constraint Jacobian as a dense nv-vector."""
+  if sparse:
+    for k in range(m.nv):
+      res[k] = 0.0
+    adr = d.efc_J_rowadr[i]
+    for k in range(adr, adr + d.efc_J_rownnz[i]):
+      res[d.efc_J_colind[k]] = d.efc_J[k]
+  else:
+    adr = i * m.nv
+    for k in range(m.nv):
+      res[k] = d.efc_J[adr + k]
+
+
+@jit
+def mul_jac_vec(m, d, res, vec):
+  """Port of mj_mulJacVec: res = J*vec (nefc)."""
+  sparse = is_sparse(m)
+  for i in range(d.nefc[0]):
+    res[i] = jac_row_dot(m, d, sparse, i, vec)
+
+
+@jit
+def mul_jac_t_vec(m, d, res, vec):
+  """Port of mj_mulJacTVec: res = J'*vec (nv), skipping zero weights."""
+  sparse = is_sparse(m)
+  for k in range(m.nv):
+    res[k] = 0.0
+  for i in range(d.nefc[0]):
+    if vec[i] != 0:
+      jac_row_add(m, d, sparse, i, res, vec[i])
+
+
+# ---- constraint update ----
+
+
+@jit
+def _scaled(x, f, divide):
+  return x / f if divide else x * f
+
+
+@jit
+def _norm_scaled(jar, adr, friction, n, divide):
+  """Norm of (jar[adr+j]*friction[j], j < n), or of jar/friction when divide, summed in
+  mju_norm's order."""
+  res = 0.0
+  j = 0
+  if n >= 4:
+    s0 = 0.0
+    s1 = 0.0
+    s2 = 0.0
+    s3 = 0.0
+    while j <= n - 4:
+      u0 = _scaled(jar[adr + j], friction[j], divide)
+      u1 = _scaled(jar[adr + j + 1], friction[j + 1], divide)
+      u2 = _scaled(jar[adr + j + 2], friction[j + 2], divide)
+      u3 = _scaled(jar[adr + j + 3], friction[j + 3], divide)
+      s0 += u0 * u0
+      s1 += u1 * u1
+      s2 += u2 * u2
+      s3 += u3 * u3
+      j += 4
+    res = (s0 + s2) + (s1 + s3)
+  left = n - j
+  if left > 0:
+    u0 = _scaled(jar[adr + j], friction[j], divide)
+    tail = u0 * u0
+    if left > 1:
+      u1 = _scaled(jar[adr + j + 1], friction[j + 1], divide)
+      tail += u1 * u1
+    if left > 2:
+      u2 = _scaled(jar[adr + j + 2], friction[j + 2], divide)
+      tail += u2 * u2
+    res += tail
+  return math.sqrt(res)
+
+
+@jit
+def _cone_hessian(H, jar, i, mu, friction, dim, N, T, Dm):
+  """Cone Hessian of the middle zone of an elliptic contact (dim x dim into H, flat)."""
+  # first row: (1, -mu/T * U)
+  scl = -mu / T
+  H[0] = 1.0
+  for j in range(1, dim):
+    H[j] = scl * (jar[i + j] * friction[j - 1])
+
+  # upper block: mu*N/T^3 * U*U'
+  scl = mu * N / (T * T * T)
+  for k in range(1, dim):
+    uk = jar[i + k] * friction[k - 1]
+    for j in range(k, dim):
+      H[k * dim + j] = scl * (jar[i + j] * friction[j - 1]) * uk
+
+  # add (mu^2 - mu*N/T) to the diagonal
+  scl = mu * mu - mu * N / T
+  for j in range(1, dim):
+    H[j * (dim + 1)] += scl
+
+  # pre and post multiply by diag(mu, friction), scale by Dm
+  for k in range(dim):
+    scl = Dm * (mu if k == 0 else friction[k - 1])
+    for j in range(k, dim):
+      H[k * dim + j] *= scl * (mu if j == 0 else friction[j - 1])
+
+  # copy the upper triangle into the lower one
+  for k in range(dim):
+    for j in range(k + 1, dim):
+      H[j * dim + k] = H[k * dim + j]
+
+
+@jit
+def constraint_update_impl(m, d, jar, flg_coneHessian):
+  """Port of mj_constraintUpdate_impl, engine_core_constraint.c: efc_force and efc_state from
+  jar = J*qacc - aref; returns the constraint cost s(jar). Cone Hessians go to contact_H."""
+  ne = d.ne[0]
+  nf = d.nf[0]
+  nefc = d.nefc[0]
+  D = d.efc_D
+  R = d.efc_R
+  floss = d.efc_frictionloss
+  force = d.efc_force
+  state = d.efc_state
+  if nefc == 0:
+    return 0.0
+
+  # unconstrained force
+  for i in range(nefc):
+    force[i] = -D[i] * jar[i]
+
+  s = 0.0
+  i = 0
+  while i < nefc:
+    # equality
+    if i < ne:
+      s += 0.5 * D[i] * jar[i] * jar[i]
+      state[i] = mjCNSTRSTATE_QUADRATIC
+      i += 1
+      continue
+
+    # friction loss: linear zones beyond +-R*floss
+    if i < ne + nf:
+      if jar[i] <= -R[i] * floss[i]:
+        s += -0.5 * R[i] * floss[i] * floss[i] - floss[i] * jar[i]
+        force[i] = floss[i]
+        state[i] = mjCNSTRSTATE_LINEARNEG
+      elif jar[i] >= R[i] * floss[i]:
+        s += -0.5 * R[i] * floss[i] * floss[i] + floss[i] * jar[i]
+        force[i] = -floss[i]
+        state[i] = mjCNSTRSTATE_LINEARPOS
+      else:
+        s += 0.5 * D[i] * jar[i] * jar[i]
+        state[i] = mjCNSTRSTATE_QUADRATIC
+      i += 1
+      continue
+
+    # limits, frictionless and pyramidal contacts: non-negative
+    if d.efc_type[i] != mjCNSTR_CONTACT_ELLIPTIC:
+      if jar[i] >= 0:
+        force[i] = 0.0
+        state[i] = mjCNSTRSTATE_SATISFIED
+      else:
+        s += 0.5 * D[i] * jar[i] * jar[i]
+        state[i] = mjCNSTRSTATE_QUADRATIC
+      i += 1
+      continue
+
+    # elliptic cone: map to the regular dual cone, split normal and tangent
+    con = d.efc_id[i]
+    mu = d.contact_mu[con]
+    friction = d.contact_friction[con]
+    dim = d.contact_dim[con]
+    N = jar[i] * mu
+    T = _norm_scaled(jar, i + 1, friction, dim - 1, False)
+
+    # top zone
+    if N >= mu * T or (T <= 0 and N >= 0):
+      for j in range(dim):
+        force[i + j] = 0.0
+      state[i] = mjCNSTRSTATE_SATISFIED
+
+    # bottom zone
+    elif mu * N + T <= 0 or (T <= 0 and N < 0):
+      for j in range(dim):
+        s += 0.5 * D[i + j] * jar[i + j] * jar[i + j]
+      state[i] = mjCNSTRSTATE_QUADRATIC
+
+    # middle zone: cost 0.5*Dm*(N-mu*T)^2
+    else:
+      Dm = D[i] / (mu * mu * (1 + mu * mu))
+      NmT = N - mu * T
+      s += 0.5 * Dm * NmT * NmT
+
+      # force = -ds/djar
+      force[i] = -Dm * NmT * mu
+      for j in range(1, dim):
+        force[i + j] = -force[i] / T * (jar[i + j] * friction[j - 1]) * friction[j - 1]
+      state[i] = mjCNSTRSTATE_CONE
+      if flg_coneHessian:
+        _cone_hessian(d.contact_H[con], jar, i, mu, friction, dim, N, T, Dm)
+
+    # replicate the state over the cone rows
+    for j in range(1, dim):
+      state[i + j] = state[i]
+    i += dim
+  return s
+
+
+@jit
+def constraint_update(m, d, jar, cost, flg_coneHessian):
+  """Port of mj_constraintUpdate, engine_core_constraint.c: efc_force, efc_state and
+  qfrc_constraint = J'*efc_force from jar; the cost goes to cost[0] unless cost is empty."""
+  s = constraint_update_impl(m, d, jar, flg_coneHessian)
+  if cost.shape[0] > 0:
+    cost[0] = s
+  mul_jac_t_vec(m, d, d.qfrc_constraint, d.efc_force)
+
+
+# ---- statistics and dual state ----
+
+
+@jit
+def save_stats(d, island, it, improvement, gradient, lineslope, nactive, nchange, neval,
+               nupdate):
+  """Port of saveStats, engine_solver.c: one row of d.solver_stat."""
+  if island >= mjNISLAND or it >= mjNSOLVER:
+    return
+  island = max(0, island)
+  row = d.solver_stat[island * mjNSOLVER + it]
+  row[0] = improvement
+  row[1] = gradient
+  row[2] = lineslope
+  row[3] = nactive
+  row[4] = nchange
+  row[5] = neval
+  row[6] = nupdate
+
+
+@jit
+def dual_state(m, d, state):
+  """Port of dualState, engine_solver.c: constraint states from efc_force; returns nactive."""
+  ne = d.ne[0]
+  nf = d.nf[0]
+  nefc = d.nefc[0]
+  force = d.efc_force
+  floss = d.efc_frictionloss
+
+  # equality and friction loss are always active
+  nactive = ne + nf
+  for i in range(ne):
+    state[i] = mjCNSTRSTATE_QUADRATIC
+  for i in range(ne, ne + nf):
+    if force[i] <= -floss[i]:
+      state[i] = mjCNSTRSTATE_LINEARPOS
+    elif force[i] >= floss[i]:
+      state[i] = mjCNSTRSTATE_LINEARNEG
+    else:
+      state[i] = mjCNSTRSTATE_QUADRATIC
+
+  # limits and contacts
+  i = ne + nf
+  while i < nefc:
+    if d.efc_type[i] != mjCNSTR_CONTACT_ELLIPTIC:
+      if force[i] <= 0:
+        state[i] = mjCNSTRSTATE_SATISFIED
+      else:
+        state[i] = mjCNSTRSTATE_QUADRATIC
+        nactive += 1
+      i += 1
+      continue
+
+    # elliptic: zone of the force in the regular cone space
+    con = d.efc_id[i]
+    dim = d.contact_dim[con]
+    mu = d.contact_mu[con]
+    friction = d.contact_friction[con]
+    N = force[i] / mu
+    T = _norm_scaled(force, i + 1, friction, dim - 1, True)
+    if mu * N >= T:
+      result = mjCNSTRSTATE_SATISFIED
+    elif N + mu * T <= 0:
+      result = mjCNSTRSTATE_QUADRATIC
+      nactive += dim
+    else:
+      result = mjCNSTRSTATE_CONE
+      nactive += dim
+    for j in range(dim):
+      state[i + j] = result
+    i += dim
+  return nactive
