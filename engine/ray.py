@@ -5,11 +5,16 @@ meets a surface, or -1 when it meets none (distances are in units of |vec|). The
 variants also write the unit surface normal at the hit into `normal` (zeros on a miss), as the
 `normal` argument of MuJoCo 3.17's ray functions does.
 
-Kernels allocate nothing: internal helpers take the ray point and direction as 3-tuples
-(one compiled signature whatever the caller's arrays) and return `(x, n0, n1, n2)`. Meshes are intersected triangle by triangle (MuJoCo walks its bounding-volume
-tree, which only skips triangles the ray cannot meet: same distance; where the ray crosses an
-edge shared by two triangles at the same distance, the reported normal may be the other
-triangle's). SDF geoms are not supported (-1).
+Kernels allocate nothing: internal helpers take the ray point and direction as 3-tuples (one
+compiled signature whatever the caller's arrays) and return `(x, n0, n1, n2)`.
+
+Meshes are intersected triangle by triangle; MuJoCo walks its bounding-volume tree, which only
+skips triangles the ray cannot meet, so distances agree (where the ray crosses an edge shared by
+two triangles at the same distance, the reported normal may be the other triangle's). SDF geoms
+are not supported (-1).
+
+MuJoCo's visibility and group filters read geom_rgba, geom_matid, mat_rgba and geom_group, which
+are Python-side MjModel fields: kernels take them folded into a per-geom mask (`geom_mask`).
 """
 
 import math
@@ -417,9 +422,10 @@ def ray_geom_normal(pos, mat, size, pnt, vec, geomtype, normal):
 
 @jit
 def _mesh_vertex(m, vertadr, v):
-  """Vertex v of a mesh (float32 storage) as a float64 3-tuple."""
+  """Vertex v of a mesh (float32 storage) as a float64 3-tuple (numba's float() would keep
+  float32)."""
   p = m.mesh_vert[vertadr + v]
-  return float(p[0]), float(p[1]), float(p[2])
+  return np.float64(p[0]), np.float64(p[1]), np.float64(p[2])
 
 
 @jit
@@ -476,7 +482,7 @@ def ray_mesh_normal(m, d, geomid, pnt, vec, normal):
 @jit
 def _hfield_vertex(data, ncol, r, c, dx, dy, size):
   """Height-field grid point (row r, column c) in the geom frame, as a 3-tuple."""
-  return dx * c - size[0], dy * r - size[1], float(data[r * ncol + c]) * size[2]
+  return dx * c - size[0], dy * r - size[1], np.float64(data[r * ncol + c]) * size[2]
 
 
 @jit
@@ -560,14 +566,14 @@ def _ray_hfield(m, d, geomid, pnt, vec):
         y = (lpnt[1] + ai * lvec[1] + size[1]) / dy
         y0 = max(0.0, min(nrow - 2.0, math.floor(y)))
         col = ncol - 1 if i == 1 else 0
-        z0 = float(data[int(_round(y0)) * ncol + col])
-        z1 = float(data[int(_round(y0 + 1)) * ncol + col])
+        z0 = np.float64(data[int(_round(y0)) * ncol + col])
+        z1 = np.float64(data[int(_round(y0 + 1)) * ncol + col])
       else:
         y = (lpnt[0] + ai * lvec[0] + size[0]) / dx
         y0 = max(0.0, min(ncol - 2.0, math.floor(y)))
         row = (nrow - 1) * ncol if i == 3 else 0
-        z0 = float(data[int(_round(y0)) + row])
-        z1 = float(data[int(_round(y0 + 1)) + row])
+        z0 = np.float64(data[int(_round(y0)) + row])
+        z1 = np.float64(data[int(_round(y0 + 1)) + row])
       if z < z0 * (y0 + 1 - y) + z1 * (y - y0):
         x = ai
         n0, n1, n2 = 0.0, 0.0, 0.0
@@ -703,10 +709,10 @@ def cam_intrinsics(m, camid, projection):
   if sensorsize[0] != 0 and sensorsize[1] != 0:
     w = np.float32(width)
     h = np.float32(height)
-    fx = float(intrinsic[0] / sensorsize[0] * w)
-    fy = float(intrinsic[1] / sensorsize[1] * h)
-    cx = float(intrinsic[2] / sensorsize[0] * w)
-    cy = float(intrinsic[3] / sensorsize[1] * h)
+    fx = np.float64(intrinsic[0] / sensorsize[0] * w)
+    fy = np.float64(intrinsic[1] / sensorsize[1] * h)
+    cx = np.float64(intrinsic[2] / sensorsize[0] * w)
+    cy = np.float64(intrinsic[3] / sensorsize[1] * h)
   else:
     fx = 0.5 / math.tan(m.cam_fovy[camid] * math.pi / 360.0) * height
     fy = fx
