@@ -407,7 +407,11 @@ def _contact_normal_force(m, d, id):
 def touch(m, d, objid):
   """The mjSENS_TOUCH case of mj_computeSensorAcc: sum of the positive normal forces of the
   contacts (with constraint rows) of the site's body whose ray from the contact point along the
-  normal, pointing into the body, meets the site's zone."""
+  normal, oriented away from the site's body, meets the site's zone (always when the contact
+  point is inside it).
+
+  The normal force comes from a local port of mj_contactForce's normal component
+  (engine.constraint does not provide contact_force yet)."""
   bodyid = m.site_bodyid[objid]
   total = 0.0
   for j in range(d.ncon[0]):
