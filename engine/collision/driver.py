@@ -1,0 +1,384 @@
+"""Collision driver: port of mj_collision (engine_collision_driver.c, MuJoCo 3.17).
+
+Broadphase: sweep-and-prune over world-aligned body boxes (geom boxes inflated by margin and
+gap), giving body pairs sorted by signature `(b1 << 16) + b2`. Bodies welded together,
+parent-child welds (unless mjDSBL_FILTERPARENT), `<exclude>`d pairs and contype/conaffinity
+masks are filtered; explicit `<pair>`s are merged in signature order and replace the dynamic
+contacts of their geoms. Each geom pair passes the bounding-sphere test, then the narrowphase
+(engine/collision/narrowphase.py) writes up to mjMAXCONPAIR contacts, whose parameters are
+mixed here (priority, solmix, max friction, summed margin/gap/adhesion) as mj_contactParam
+and mj_setContact do.
+
+MuJoCo's candidate pairs come from a covariance-aligned SAP plus a bounding-volume midphase;
+both only prune pairs that cannot touch, so this world-aligned SAP yields the same contacts in
+the same order (body pairs by signature, then geoms in model order).
+"""
+
+import numpy as np
+
+from engine._jit import jit
+from engine.collision import narrowphase
+from engine.enums import mjDSBL_CONSTRAINT
+from engine.enums import mjDSBL_CONTACT
+from engine.enums import mjDSBL_FILTERPARENT
+from engine.enums import mjENBL_OVERRIDE
+from engine.enums import mjGEOM_HFIELD
+from engine.enums import mjGEOM_PLANE
+from engine.enums import mjMINMU
+from engine.enums import mjMINVAL
+from engine.enums import mjNIMP
+from engine.enums import mjNREF
+from engine.enums import mjWARN_CONTACTFULL
+from engine.math import mju_makeFrame
+
+# ---- parameters ----
+
+
+@jit
+def assign_margin(m, margin):
+  """Port of mj_assignMargin: the override margin when mjENBL_OVERRIDE is set."""
+  if m.opt.enableflags[0] & mjENBL_OVERRIDE:
+    return m.opt.o_margin[0]
+  return margin
+
+
+@jit
+def _pair_margin_gap(m, g1, g2, ipair):
+  """Margin and gap of a geom pair: the explicit pair's, else the sums of the geoms'."""
+  if ipair >= 0:
+    return assign_margin(m, m.pair_margin[ipair]), m.pair_gap[ipair]
+  return assign_margin(m, m.geom_margin[g1] + m.geom_margin[g2]), m.geom_gap[g1] + m.geom_gap[g2]
+
+
+@jit
+def _contact_param(m, d, c, g1, g2):
+  """Port of mj_contactParam: condim, solref, solimp, friction and adhesion of a dynamic pair.
+
+  The higher priority geom wins; at equal priority condim and friction are the max, solref and
+  solimp are mixed by solmix (solref by min when either is direct), adhesion is summed.
+  """
+  p1 = m.geom_priority[g1]
+  p2 = m.geom_priority[g2]
+  if p1 != p2:
+    g = g1 if p1 > p2 else g2
+    d.contact_dim[c] = m.geom_condim[g]
+    for i in range(mjNREF):
+      d.contact_solref[c, i] = m.geom_solref[g, i]
+    for i in range(mjNIMP):
+      d.contact_solimp[c, i] = m.geom_solimp[g, i]
+    f0 = m.geom_friction[g, 0]
+    f1 = m.geom_friction[g, 1]
+    f2 = m.geom_friction[g, 2]
+    d.contact_adhesion[c] = m.geom_adhesion[g]
+  else:
+    d.contact_dim[c] = max(m.geom_condim[g1], m.geom_condim[g2])
+    s1 = m.geom_solmix[g1]
+    s2 = m.geom_solmix[g2]
+    if s1 >= mjMINVAL and s2 >= mjMINVAL:
+      mix = s1 / (s1 + s2)
+    elif s1 < mjMINVAL and s2 < mjMINVAL:
+      mix = 0.5
+    elif s1 < mjMINVAL:
+      mix = 0.0
+    else:
+      mix = 1.0
+    if m.geom_solref[g1, 0] > 0 and m.geom_solref[g2, 0] > 0:
+      for i in range(mjNREF):
+        d.contact_solref[c, i] = mix * m.geom_solref[g1, i] + (1 - mix) * m.geom_solref[g2, i]
+    else:
+      for i in range(mjNREF):
+        d.contact_solref[c, i] = min(m.geom_solref[g1, i], m.geom_solref[g2, i])
+    for i in range(mjNIMP):
+      d.contact_solimp[c, i] = mix * m.geom_solimp[g1, i] + (1 - mix) * m.geom_solimp[g2, i]
+    f0 = max(m.geom_friction[g1, 0], m.geom_friction[g2, 0])
+    f1 = max(m.geom_friction[g1, 1], m.geom_friction[g2, 1])
+    f2 = max(m.geom_friction[g1, 2], m.geom_friction[g2, 2])
+    d.contact_adhesion[c] = m.geom_adhesion[g1] + m.geom_adhesion[g2]
+  d.contact_friction[c, 0] = f0
+  d.contact_friction[c, 1] = f0
+  d.contact_friction[c, 2] = f1
+  d.contact_friction[c, 3] = f2
+  d.contact_friction[c, 4] = f2
+  for i in range(mjNREF):
+    d.contact_solreffriction[c, i] = 0.0
+
+
+@jit
+def _pair_param(m, d, c, ipair):
+  """Contact parameters of an explicit `<pair>`."""
+  d.contact_dim[c] = m.pair_dim[ipair]
+  for i in range(mjNREF):
+    d.contact_solref[c, i] = m.pair_solref[ipair, i]
+    d.contact_solreffriction[c, i] = m.pair_solreffriction[ipair, i]
+  for i in range(mjNIMP):
+    d.contact_solimp[c, i] = m.pair_solimp[ipair, i]
+  for i in range(5):
+    d.contact_friction[c, i] = m.pair_friction[ipair, i]
+  d.contact_adhesion[c] = m.pair_adhesion[ipair]
+
+
+@jit
+def _set_contact(m, d, c, includemargin):
+  """Port of mj_setContact: overrides, friction floor, gap exclusion, complete frame."""
+  d.contact_includemargin[c] = includemargin
+  if m.opt.enableflags[0] & mjENBL_OVERRIDE:
+    for i in range(mjNREF):
+      d.contact_solref[c, i] = m.opt.o_solref[i]
+      d.contact_solreffriction[c, i] = m.opt.o_solref[i]
+    for i in range(mjNIMP):
+      d.contact_solimp[c, i] = m.opt.o_solimp[i]
+    for i in range(5):
+      d.contact_friction[c, i] = m.opt.o_friction[i]
+  for i in range(5):
+    d.contact_friction[c, i] = max(mjMINMU, d.contact_friction[c, i])
+  d.contact_exclude[c] = 1 if d.contact_dist[c] >= includemargin else 0
+  mju_makeFrame(d.contact_frame[c])
+  d.contact_efc_address[c] = -1
+  d.contact_mu[c] = 0.0
+  d.contact_H[c, :] = 0.0
+  for k in range(2):
+    d.contact_flex[c, k] = -1
+    d.contact_elem[c, k] = -1
+    d.contact_vert[c, k] = -1
+
+
+# ---- narrowphase of one geom pair ----
+
+
+@jit
+def _plane_geom_dist(d, plane, g):
+  """Signed distance of geom g's center above the plane geom."""
+  dist = 0.0
+  for k in range(3):
+    dist += (d.geom_xpos[g, k] - d.geom_xpos[plane, k]) * d.geom_xmat[plane, 3 * k + 2]
+  return dist
+
+
+@jit
+def _sphere_filter(m, d, g1, g2, margin):
+  """Port of mj_filterSphere: True when the bounding spheres (or plane half-space) are apart."""
+  r1 = m.geom_rbound[g1]
+  r2 = m.geom_rbound[g2]
+  if r1 > 0 and r2 > 0:
+    bound = r1 + r2 + margin
+    dist2 = 0.0
+    for k in range(3):
+      dif = d.geom_xpos[g1, k] - d.geom_xpos[g2, k]
+      dist2 += dif * dif
+    return dist2 > bound * bound
+  if m.geom_type[g1] == mjGEOM_PLANE and r2 > 0 and _plane_geom_dist(d, g1, g2) > margin + r2:
+    return True
+  if m.geom_type[g2] == mjGEOM_PLANE and r1 > 0 and _plane_geom_dist(d, g2, g1) > margin + r1:
+    return True
+  return False
+
+
+@jit
+def _has_collider(t1, t2):
+  """Whether MuJoCo's collision table has a function for geom types t1 <= t2."""
+  if t2 <= mjGEOM_HFIELD:
+    return False  # plane-plane, plane-hfield, hfield-hfield
+  return True
+
+
+@jit
+def collide_pair(m, d, g1, g2, ipair):
+  """Filters one geom pair by bounding spheres, runs the narrowphase and appends its contacts.
+
+  Returns False when the contact buffer is full (mjWARN_CONTACTFULL is raised).
+  """
+  if m.geom_type[g1] > m.geom_type[g2]:
+    g1, g2 = g2, g1
+  margin, gap = _pair_margin_gap(m, g1, g2, ipair)
+  if _sphere_filter(m, d, g1, g2, margin + gap):
+    return True
+  if not _has_collider(m.geom_type[g1], m.geom_type[g2]):
+    return True
+  con = d.scratch_con
+  n = narrowphase.collide_geoms(m, d, g1, g2, margin + gap, con)
+  capacity = d.contact_dist.shape[0]
+  for j in range(n):
+    c = d.ncon[0]
+    if c >= capacity:
+      d.warning_number[mjWARN_CONTACTFULL] += 1
+      d.warning_lastinfo[mjWARN_CONTACTFULL] = c
+      return False
+    d.ncon[0] = c + 1
+    d.contact_dist[c] = con[j, 0]
+    for k in range(3):
+      d.contact_pos[c, k] = con[j, 1 + k]
+    for k in range(9):
+      d.contact_frame[c, k] = con[j, 4 + k]
+    d.contact_geom[c, 0] = g1
+    d.contact_geom[c, 1] = g2
+    if ipair >= 0:
+      _pair_param(m, d, c, ipair)
+    else:
+      _contact_param(m, d, c, g1, g2)
+    _set_contact(m, d, c, margin)
+  return True
+
+
+# ---- broadphase ----
+
+
+@jit
+def _can_collide(m, b):
+  return m.body_contype[b] != 0 or m.body_conaffinity[b] != 0
+
+
+@jit
+def _body_boxes(m, d):
+  """World-aligned box (min xyz, max xyz) of each body's geoms, inflated by margin and gap."""
+  box = d.scratch_aabb
+  for b in range(m.nbody):
+    for k in range(3):
+      box[b, k] = np.inf
+      box[b, 3 + k] = -np.inf
+  override = m.opt.enableflags[0] & mjENBL_OVERRIDE
+  for g in range(m.ngeom):
+    b = m.geom_bodyid[g]
+    inflate = (m.opt.o_margin[0] if override else m.geom_margin[g]) + m.geom_gap[g]
+    for k in range(3):
+      center = d.geom_xpos[g, k]
+      half = inflate
+      for j in range(3):
+        r = d.geom_xmat[g, 3 * k + j]
+        center += r * m.geom_aabb[g, j]
+        half += abs(r) * m.geom_aabb[g, 3 + j]
+      box[b, k] = min(box[b, k], center - half)
+      box[b, 3 + k] = max(box[b, 3 + k], center + half)
+
+
+@jit
+def _weld_filtered(m, b1, b2, filterparent):
+  """Port of filterBodyPair (no sleeping): same weld body, or parent-child welds."""
+  weld1 = m.body_weldid[b1]
+  weld2 = m.body_weldid[b2]
+  if weld1 == weld2:
+    return True
+  if filterparent and weld1 != 0 and weld2 != 0:
+    parent1 = m.body_weldid[m.body_parentid[weld1]]
+    parent2 = m.body_weldid[m.body_parentid[weld2]]
+    if weld1 == parent2 or weld2 == parent1:
+      return True
+  return False
+
+
+@jit
+def broadphase(m, d):
+  """Sweep-and-prune along x over body boxes: candidate body pairs, sorted by signature, in
+  d.scratch_bodypair; returns their number."""
+  _body_boxes(m, d)
+  box = d.scratch_aabb
+  order = d.scratch_bp[0]
+  active = d.scratch_bp[1]
+  pairs = d.scratch_bodypair
+  filterparent = not m.opt.disableflags[0] & mjDSBL_FILTERPARENT
+
+  # collidable bodies with geoms, sorted by their lower x bound
+  n = 0
+  for b in range(m.nbody):
+    if m.body_geomnum[b] > 0 and _can_collide(m, b):
+      order[n] = b
+      n += 1
+  for i in range(1, n):  # insertion sort: nearly sorted from the previous step
+    b = order[i]
+    j = i - 1
+    while j >= 0 and box[order[j], 0] > box[b, 0]:
+      order[j + 1] = order[j]
+      j -= 1
+    order[j + 1] = b
+
+  # sweep: each body against the active ones whose x interval it still overlaps
+  npair = 0
+  nactive = 0
+  for i in range(n):
+    b = order[i]
+    keep = 0
+    for j in range(nactive):
+      a = active[j]
+      if box[a, 3] < box[b, 0]:
+        continue  # a ends before b starts: drop it from the active list
+      active[keep] = a
+      keep += 1
+      if (box[a, 1] > box[b, 4] or box[b, 1] > box[a, 4] or box[a, 2] > box[b, 5]
+          or box[b, 2] > box[a, 5]):
+        continue
+      if _weld_filtered(m, a, b, filterparent):
+        continue
+      lo = min(a, b)
+      hi = max(a, b)
+      pairs[npair] = (lo << 16) + hi
+      npair += 1
+    active[keep] = b
+    nactive = keep + 1
+  pairs[:npair].sort()
+  return npair
+
+
+# ---- entry point ----
+
+
+@jit
+def _is_excluded(m, signature):
+  for i in range(m.nexclude):
+    if m.exclude_signature[i] == signature:
+      return True
+  return False
+
+
+@jit
+def _is_predefined(m, g1, g2, start, end):
+  """Whether an explicit pair in [start, end) names geoms g1 and g2."""
+  for k in range(start, end):
+    if ((m.pair_geom1[k] == g1 and m.pair_geom2[k] == g2)
+        or (m.pair_geom1[k] == g2 and m.pair_geom2[k] == g1)):
+      return True
+  return False
+
+
+@jit
+def collision(m, d):
+  """Port of mj_collision: fills d.contact_* and d.ncon for the current geom poses."""
+  d.ncon[0] = 0
+  if m.opt.disableflags[0] & (mjDSBL_CONSTRAINT | mjDSBL_CONTACT) or m.nbody < 2:
+    return
+  npair = broadphase(m, d)
+  pairs = d.scratch_bodypair
+  pairadr = 0
+  for i in range(npair):
+    signature = pairs[i]
+    b1 = signature >> 16
+    b2 = signature & 0xFFFF
+
+    # explicit pairs up to this signature come first
+    start = pairadr
+    merged = False
+    while pairadr < m.npair and m.pair_signature[pairadr] <= signature:
+      merged = m.pair_signature[pairadr] == signature
+      if not collide_pair(m, d, m.pair_geom1[pairadr], m.pair_geom2[pairadr], pairadr):
+        return
+      pairadr += 1
+
+    # dynamic pairs: body masks, exclusions, then every geom pair
+    if not ((m.body_contype[b1] & m.body_conaffinity[b2])
+            or (m.body_contype[b2] & m.body_conaffinity[b1])):
+      continue
+    if _is_excluded(m, signature):
+      continue
+    for g1 in range(m.body_geomadr[b1], m.body_geomadr[b1] + m.body_geomnum[b1]):
+      for g2 in range(m.body_geomadr[b2], m.body_geomadr[b2] + m.body_geomnum[b2]):
+        if merged and _is_predefined(m, g1, g2, start, pairadr):
+          continue
+        if not ((m.geom_contype[g1] & m.geom_conaffinity[g2])
+                or (m.geom_contype[g2] & m.geom_conaffinity[g1])):
+          continue
+        if not collide_pair(m, d, g1, g2, -1):
+          return
+
+  # the remaining explicit pairs
+  while pairadr < m.npair:
+    if not collide_pair(m, d, m.pair_geom1[pairadr], m.pair_geom2[pairadr], pairadr):
+      return
+    pairadr += 1
