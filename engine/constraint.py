@@ -5,8 +5,8 @@ friction loss, limits, contacts. Each row gets its Jacobian (dense row-major nef
 MuJoCo's CSR layout with row supernodes when the model asks for a sparse Jacobian), position,
 margin, friction loss, type and id; then the impedance model sets efc_diagA, efc_R, efc_D,
 efc_KBIP and the regularized cone friction contact_mu. `reference_constraint` adds the
-velocity terms efc_vel and efc_aref, and `inverse_constraint` the constraint forces of the
-soft model at a known qacc (mj_inverse).
+velocity terms efc_vel and efc_aref (with the Jdot*qvel term of connect and weld rows), and
+`inverse_constraint` the constraint forces of the soft model at a known qacc (mj_inverse).
 
 Jacobian columns are computed one dof at a time along the merged dof chains of the bodies
 involved and written straight into efc_J, so no row-sized temporaries are needed. When the
@@ -42,8 +42,6 @@ from engine.enums import mjEQ_CONNECT
 from engine.enums import mjEQ_JOINT
 from engine.enums import mjEQ_TENDON
 from engine.enums import mjEQ_WELD
-from engine.enums import mjJAC_AUTO
-from engine.enums import mjJAC_SPARSE
 from engine.enums import mjJNT_BALL
 from engine.enums import mjJNT_FREE
 from engine.enums import mjJNT_HINGE
@@ -58,60 +56,20 @@ from engine.math import mju_decodePyramid
 from engine.math import mul_quat_scalars
 from engine.math import normalize3_scalars
 from engine.math import normalize4_scalars
-from engine.smooth import _dot_sparse
 from engine.smooth import solve_m
+from engine.solver_common import constraint_update
+from engine.solver_common import is_sparse
+from engine.solver_common import jac_row_dense
+from engine.solver_common import mul_jac_vec
 from engine.support import last_dof
 
-# ---- layout ----
-
-
-@jit
-def is_sparse(m):
-  """Port of mj_isSparse: whether efc_J uses the sparse (CSR) layout."""
-  jac = m.opt.jacobian[0]
-  return jac == mjJAC_SPARSE or (jac == mjJAC_AUTO and m.nv >= 60)
+# ---- layout (is_sparse and mul_jac_vec: solver_common) ----
 
 
 @jit
 def is_pyramidal(m):
   """Port of mj_isPyramidal: whether contacts use the pyramidal friction cone."""
   return m.opt.cone[0] == mjCONE_PYRAMIDAL
-
-
-@jit
-def mul_jac_vec(m, d, res, vec):
-  """Port of mj_mulJacVec: res (nefc) = efc_J * vec (nv)."""
-  nefc = d.nefc[0]
-  nv = m.nv
-  if is_sparse(m):
-    for r in range(nefc):
-      adr = d.efc_J_rowadr[r]
-      res[r] = _dot_sparse(d.efc_J, adr, vec, 0, d.efc_J_rownnz[r], d.efc_J_colind, adr)
-  else:
-    for r in range(nefc):
-      res[r] = dot_at(d.efc_J, r * nv, vec, 0, nv)
-
-
-@jit
-def mul_jac_t_vec(m, d, res, vec):
-  """Port of mj_mulJacTVec: res (nv) = efc_J' * vec (nefc)."""
-  nefc = d.nefc[0]
-  nv = m.nv
-  for i in range(nv):
-    res[i] = 0.0
-  sparse = is_sparse(m)
-  for r in range(nefc):
-    v = vec[r]
-    if v == 0:
-      continue
-    if sparse:
-      adr = d.efc_J_rowadr[r]
-      for k in range(adr, adr + d.efc_J_rownnz[r]):
-        res[d.efc_J_colind[k]] += d.efc_J[k] * v
-    else:
-      adr = r * nv
-      for i in range(nv):
-        res[i] += d.efc_J[adr + i] * v
 
 
 # ---- adding rows ----
@@ -775,16 +733,7 @@ def diag_exact(m, d):
   x = d.scratch_nvvec[1]
   sparse = is_sparse(m)
   for r in range(d.nefc[0]):
-    # row r as a dense vector
-    if sparse:
-      for k in range(nv):
-        row[k] = 0.0
-      adr = d.efc_J_rowadr[r]
-      for k in range(adr, adr + d.efc_J_rownnz[r]):
-        row[d.efc_J_colind[k]] = d.efc_J[k]
-    else:
-      for k in range(nv):
-        row[k] = d.efc_J[r * nv + k]
+    jac_row_dense(m, d, sparse, r, row)
     solve_m(m, d, x, row, 1)
     d.efc_diagA[r] = dot_at(row, 0, x, 0, nv)
 
@@ -1226,6 +1175,25 @@ def contact_force(m, d, id, result):
       result[k] = d.efc_force[adr + k]
 
 
+@jit
+def inverse_constraint(m, d):
+  """Port of mj_invConstraint: constraint forces of the soft model at the current qacc.
+
+  jar = J*qacc - aref gives efc_force, efc_state and qfrc_constraint (mj_constraintUpdate,
+  without cost or cone Hessians).
+  """
+  nefc = d.nefc[0]
+  if nefc == 0:
+    for i in range(m.nv):
+      d.qfrc_constraint[i] = 0.0
+    return
+  jar = d.scratch_efc[0]
+  mul_jac_vec(m, d, jar, d.qacc)
+  for i in range(nefc):
+    jar[i] -= d.efc_aref[i]
+  constraint_update(m, d, jar, d.scratch_efc[1, :0], 0)
+
+
 # ---- Python API (mujoco binding signatures) ----
 
 
@@ -1238,6 +1206,11 @@ def mj_makeConstraint(m, d):
 def mj_referenceConstraint(m, d):
   """efc_vel and efc_aref of the current velocity."""
   reference_constraint(m._struct, d._struct)
+
+
+def mj_invConstraint(m, d):
+  """Constraint forces (efc_force, efc_state, qfrc_constraint) of the current qacc."""
+  inverse_constraint(m._struct, d._struct)
 
 
 def mj_contactForce(m, d, id, result):

@@ -512,3 +512,37 @@ def test_python_wrappers():
   _compare(mjm, mjd, m, d)
   with pytest.raises(TypeError):
     constraint.mj_contactForce(m, d, 0, np.empty(5))
+
+
+@pytest.mark.parametrize("cone", ["pyramidal", "elliptic"])
+@pytest.mark.parametrize("jacobian", ["dense", "sparse"])
+def test_inverse_constraint(cone, jacobian):
+  """mj_invConstraint: forces, states and qfrc_constraint of the soft model at given qacc."""
+  xml = CONTACT_XML.format(cone=cone, jacobian=jacobian, impratio=3, flags="")
+  xml = xml.replace('<joint axis="0 1 0"/>', '<joint axis="0 1 0" frictionloss=".2"/>', 1)
+  for seed in range(3):
+    mjm, mjd, m, d = _forward(xml, seed=seed)
+    _build(mjm, mjd, m, d)
+    rng = np.random.default_rng(seed)
+    mjd.qacc[:] = mjd.qacc + 5 * rng.standard_normal(mjm.nv)
+    mujoco.mj_invConstraint(mjm, mjd)
+    d.qacc[:] = mjd.qacc
+    d._arrays["efc_force"][:] = np.nan
+    d._arrays["efc_state"][:] = -1
+    d.qfrc_constraint[:] = np.nan
+    constraint.mj_invConstraint(m, d)
+    np.testing.assert_array_equal(d.efc_state, mjd.efc_state)
+    _close("efc_force", d.efc_force, mjd.efc_force, True)
+    _close("qfrc_constraint", d.qfrc_constraint, mjd.qfrc_constraint, True)
+    assert len(set(mjd.efc_state.tolist())) >= 3
+
+
+def test_inverse_constraint_empty():
+  """No rows: qfrc_constraint is cleared."""
+  mjm, mjd, m, d = _forward(LIMITS_XML.format(jacobian="dense", flags=""))
+  _build(mjm, mjd, m, d)
+  if d.nefc:
+    d._arrays["nefc"][0] = 0
+  d.qfrc_constraint[:] = np.nan
+  constraint.mj_invConstraint(m, d)
+  assert not d.qfrc_constraint.any()
