@@ -37,24 +37,26 @@ LIMITS_XML = """
   <option timestep="0.002" jacobian="{jacobian}">{flags}</option>
   <default><geom contype="0" conaffinity="0" size=".04"/></default>
   <worldbody>
+    <site name="w1" pos="0 0 3"/>
+    <site name="w2" pos="0 1 3"/>
     <body name="arm" pos="0 0 1">
       <joint name="hinge" axis="0 1 0" range="-17 17" margin=".05" frictionloss=".1"/>
       <geom type="capsule" fromto="0 0 0 .3 0 0"/>
       <body name="slider" pos=".3 0 0">
         <joint name="slide" type="slide" axis="1 0 0" range="-.1 .1" solreflimit=".01 .5"
-               solimplimit=".8 .95 .002 .4 3"/>
+               solimplimit=".8 .95 .05 .4 3"/>
         <geom type="sphere"/>
         <site name="tip"/>
       </body>
     </body>
     <body name="wide" pos="0 1 1">
-      <joint name="wide" axis="1 0 0" range="-6 6" margin=".5" solimplimit=".5 .99 .3 .7 1"
+      <joint name="wide" axis="1 0 0" range="-6 6" margin=".5" solimplimit=".5 .99 1 .39 2"
              solreflimit=".02 -1"/>
       <geom type="capsule" fromto="0 0 0 0 .2 0"/>
     </body>
     <body name="ball" pos="1 0 1">
       <joint name="ball" type="ball" range="0 30" margin=".02" frictionloss=".05"
-             solreflimit="-2000 -40"/>
+             solreflimit="-2000 -40" solimplimit=".9 .9 .01 .5 2"/>
       <geom type="capsule" fromto="0 0 0 0 0 -.3"/>
       <site name="ball_end" pos="0 0 -.3"/>
     </body>
@@ -63,19 +65,23 @@ LIMITS_XML = """
       <geom type="sphere"/>
     </body>
     <body name="t2" pos="-1.3 1 1">
-      <joint name="t2" type="slide" axis="0 0 1" solimplimit=".9 .9 .01 .5 2"/>
+      <joint name="t2" type="slide" axis="0 0 1"/>
       <geom type="sphere"/>
     </body>
   </worldbody>
   <tendon>
     <fixed name="pair" limited="true" range="-.05 .05" margin=".2" frictionloss=".3"
-           solreflimit=".05 .7" solimplimit=".7 .9 .05 .2 4" solreffriction=".03 2">
+           solreflimit=".05 .7" solimplimit=".7 .9 .5 .2 4" solreffriction=".03 2">
       <joint joint="t1" coef="1"/>
       <joint joint="t2" coef="-.5"/>
     </fixed>
     <spatial name="rope" limited="true" range="0 .8" frictionloss=".02">
       <site site="tip"/>
       <site site="ball_end"/>
+    </spatial>
+    <spatial name="still" limited="true" range="0 .5" frictionloss=".1">
+      <site site="w1"/>
+      <site site="w2"/>
     </spatial>
   </tendon>
 </mujoco>
@@ -125,7 +131,8 @@ EQUALITY_XML = """
           solimp=".8 .95 .01 .3 2"/>
     <weld body1="a" anchor="0 0 .1"/>
     <weld site1="sf1" site2="sa" torquescale="2" solref="-1000 -50"/>
-    <joint joint1="s1" joint2="s2" polycoef=".1 .5 .2 .3 .1" solref="-500 -30"/>
+    <joint joint1="s1" joint2="s2" polycoef=".1 .5 .2 .3 .1" solref="-500 -30"
+           solimp=".9 .95 0 .5 2"/>
     <joint joint1="ja" polycoef=".2 0 0 0 0"/>
     <tendon tendon1="ten1" tendon2="ten2" polycoef="0 1 .5 .1 0"/>
     <tendon tendon1="ten2"/>
@@ -258,8 +265,8 @@ def _build(mjm, mjd, m, d):
   for name in ("ne", "nf", "nl", "nefc", "nJ"):
     a[name][0] = -3
   n = mjd.ncon
-  keep = a["contact_exclude"][:n] != 0
-  a["contact_efc_address"][:n][keep] = -9
+  included = a["contact_exclude"][:n] == 0
+  a["contact_efc_address"][:n][included] = -9
   a["contact_mu"][:n][a["contact_dim"][:n] > 1] = np.nan
   constraint.make_constraint(ms, ds)
   constraint.reference_constraint(ms, ds)
@@ -284,7 +291,11 @@ def _compare(mjm, mjd, m, d):
     for name in EFC_SPARSE:
       np.testing.assert_array_equal(getattr(d, name), getattr(mjd, name), err_msg=name)
   for name in EFC_ABS:
-    _close(name, getattr(d, name), getattr(mjd, name), False)
+    ours, ref = getattr(d, name), getattr(mjd, name)
+    if name == "efc_J" and not constraint.is_sparse(m._struct):
+      # dense: rows dropped as all-zero still count in nJ (MuJoCo's allocation)
+      ours, ref = ours[: d.nefc * m.nv], ref[: d.nefc * m.nv]
+    _close(name, ours, ref, False)
   for name in EFC_REL:
     _close(name, getattr(d, name), getattr(mjd, name), True)
   n = mjd.ncon
@@ -319,9 +330,14 @@ def _limit_qpos(mjm, rng):
 
 @pytest.mark.parametrize("jacobian", ["dense", "sparse"])
 def test_limits_and_friction(jacobian):
-  """Joint limits (hinge, slide, ball, margins), tendon limits, dof/tendon friction loss."""
+  """Joint limits (hinge, slide, ball, margins), tendon limits, dof/tendon friction loss.
+
+  The tendon between two world sites has an all-zero Jacobian: its rows are dropped (dense)
+  or never counted (sparse), as in MuJoCo.
+  """
   mjm, mjd, m, d = _check(LIMITS_XML.format(jacobian=jacobian, flags=""), qpos=_limit_qpos)
   assert d.nf == 6 and d.nl >= 6
+  assert d.nJ == (d.nefc + 2) * m.nv if jacobian == "dense" else d.nJ < d.nefc * m.nv
   types = set(d.efc_type.tolist())
   assert {1, 2, 3, 4} <= types
 
