@@ -1,0 +1,153 @@
+"""Keyframes of combined models: every key is written for the whole model's state vectors.
+
+A <key> belongs to the model that declares it and gives values for that model's joints,
+actuators and mocap bodies, in the order the compiler lays them out: either only the model's
+own objects (written before anything was attached to it) or its objects together with those of
+the models attached below it. When models are combined, each key is padded to the combined
+model's sizes: joints of other models keep their reference configuration (qpos0, which puts a
+free body where the model places it), velocities, activations and controls are zero, mocap
+bodies keep their model pose. The layout is read from the compiler itself, which is compiled
+once without the keyframes for that purpose.
+"""
+
+import copy
+
+from lxml import etree
+import numpy as np
+
+from engine.compiler import compile_model
+
+from mjcf import attribute as attr_mod
+
+
+def _names(arrays, adr_field):
+  """Names of one object kind of a compiled model, in id order."""
+  buf = arrays['names']
+  out = []
+  for adr in arrays[adr_field]:
+    end = buf.find(b'\0', int(adr))
+    out.append(buf[int(adr):end if end >= 0 else None].decode())
+  return out
+
+
+class _Layout:
+  """Where each named joint, actuator and mocap body sits in the compiled state vectors."""
+
+  def __init__(self, compiled):
+    a = compiled.arrays
+    self.qpos0 = np.array(a['qpos0'], dtype=np.float64)
+    self.nv = int(compiled.sizes['nv'])
+    self.nu = int(compiled.sizes['nu'])
+    self.na = int(compiled.sizes['na'])
+    jtype = np.asarray(a['jnt_type'])
+    qwidth = np.where(jtype == 0, 7, np.where(jtype == 1, 4, 1))
+    vwidth = np.where(jtype == 0, 6, np.where(jtype == 1, 3, 1))
+    self.joints = {}
+    for j, name in enumerate(_names(a, 'name_jntadr')):
+      self.joints[name] = (int(a['jnt_qposadr'][j]), int(qwidth[j]), int(a['jnt_dofadr'][j]),
+                           int(vwidth[j]))
+    self.actuators = {}
+    ctrladr = a.get('actuator_ctrladr', np.arange(len(a['actuator_actadr'])))
+    ctrlnum = a.get('actuator_ctrlnum', np.ones(len(a['actuator_actadr']), dtype=int))
+    for i, name in enumerate(_names(a, 'name_actuatoradr')):
+      self.actuators[name] = (int(ctrladr[i]), int(ctrlnum[i]), int(a['actuator_actadr'][i]),
+                              int(a['actuator_actnum'][i]))
+    self.mocap = {}
+    mocapid = np.asarray(a['body_mocapid'])
+    self.nmocap = int(np.sum(mocapid >= 0))
+    self.mocap_pos = np.zeros((self.nmocap, 3))
+    self.mocap_quat = np.zeros((self.nmocap, 4))
+    for b, name in enumerate(_names(a, 'name_bodyadr')):
+      if mocapid[b] >= 0:
+        self.mocap[name] = int(mocapid[b])
+        self.mocap_pos[mocapid[b]] = a['body_pos'][b]
+        self.mocap_quat[mocapid[b]] = a['body_quat'][b]
+
+
+def _fill(base, values, blocks, key, field):
+  """Writes `values` over `base` at `blocks` [(start, width)] (in layout order)."""
+  total = sum(w for _, w in blocks)
+  if len(values) != total:
+    return False
+  k = 0
+  for start, width in blocks:
+    base[start:start + width] = values[k:k + width]
+    k += width
+  return True
+
+
+def _pad(key, field, values, base, layouts):
+  """Pads one vector of a key; `layouts` are candidate block lists (own objects, subtree)."""
+  for blocks in layouts:
+    out = base.copy()
+    if _fill(out, np.asarray(values, dtype=np.float64), blocks, key, field):
+      return out
+  sizes = sorted({sum(w for _, w in b) for b in layouts})
+  raise ValueError(f"keyframe {key.full_identifier!r}: {field} has {len(values)} values, "
+                   f"expected {' or '.join(str(s) for s in sizes)} for model {key.root.model!r}")
+
+
+def _blocks(elements, table, pick, opts):
+  """(start, width) blocks of the compiled objects named like `elements`, in compiled order."""
+  out = []
+  for el in elements:
+    entry = table.get(el.prefixed_identifier(opts.prefix_root))
+    if entry is not None:
+      out.append(pick(entry))
+  return sorted(out)
+
+
+def _in_attachment_frame(element):
+  parent = element.parent
+  return parent is not None and parent.spec.namespace == 'attachment_frame'
+
+
+def pad_keyframes(root, xml, opts):
+  """Rewrites the <key> elements of generated XML `xml` for the combined model."""
+  keys = root.keyframe.all_children()
+  key_xml = xml.find('keyframe')
+  if not keys or key_xml is None:
+    return
+  probe = copy.deepcopy(xml)
+  probe.remove(probe.find('keyframe'))
+  layout = _Layout(compile_model(xml=etree.tostring(probe), assets=root.get_assets()))
+
+  fmt = lambda v: ' '.join(attr_mod.format_float(x, opts.precision, opts.zero_threshold)
+                           for x in v)
+  for key, kx in zip(keys, key_xml.findall('key')):
+    model = key.root
+    own_j = model.find_all('joint', exclude_attachments=True)
+    bare_j = [j for j in own_j if not _in_attachment_frame(j)]
+    all_j = model.find_all('joint')
+    own_a = model.find_all('actuator', exclude_attachments=True)
+    all_a = model.find_all('actuator')
+    own_b = model.find_all('body', exclude_attachments=True)
+    bare_b = [b for b in own_b if b.tag == 'body' and b.spec.namespace == 'body']
+    all_b = model.find_all('body')
+    pos = lambda e: (e[0], e[1])
+    vel = lambda e: (e[2], e[3])
+    ctrl = lambda e: (e[0], e[1])
+    act = lambda e: (e[2], e[3])
+    mocap = lambda e: (e, 1)
+    joints = [_blocks(j, layout.joints, pos, opts) for j in (bare_j, own_j, all_j)]
+    dofs = [_blocks(j, layout.joints, vel, opts) for j in (bare_j, own_j, all_j)]
+    ctrls = [_blocks(a, layout.actuators, ctrl, opts) for a in (own_a, all_a)]
+    acts = [_blocks(a, layout.actuators, act, opts) for a in (own_a, all_a)]
+    specs = {
+      'qpos': (layout.qpos0, joints),
+      'qvel': (np.zeros(layout.nv), dofs),
+      'ctrl': (np.zeros(layout.nu), ctrls),
+      'act': (np.zeros(layout.na), acts),
+    }
+    for field, (base, layouts) in specs.items():
+      values = key._get_attribute(field)
+      if values is not None:
+        kx.set(field, fmt(_pad(key, field, values, base, layouts)))
+    for field, base, width in (('mpos', layout.mocap_pos, 3), ('mquat', layout.mocap_quat, 4)):
+      values = key._get_attribute(field)
+      if values is None:
+        continue
+      layouts = [[(width * m, width) for m, _ in _blocks(b, layout.mocap, mocap, opts)]
+                 for b in (bare_b, own_b, all_b)]
+      kx.set(field, fmt(_pad(key, field, values, base.reshape(-1), layouts)))
+

@@ -1,0 +1,245 @@
+"""mjcf.Physics: engine.Physics built from an object model, with `bind` to its elements.
+
+  physics = mjcf.Physics.from_mjcf_model(model)
+  physics.bind(model.find_all('joint')).qpos = 0.1
+  physics.bind(torsos).xpos           # (n, 3) world positions
+  physics.bind(geom).rgba[3] = 0.5    # writes through to the model
+
+A binding exposes every model and data field of its elements by the field's name without the
+element-kind prefix: for bodies `xpos`, `mass` (body_mass), `mocap_pos`; for joints `qpos`,
+`qvel` (blocks of each joint's entries), `range` (jnt_range), `damping` (dof_damping); for
+geoms `rgba`, `size`, `xpos` (geom_xpos); for tendons `length` (ten_length); for actuators
+`ctrl`, `act`, `gear`, `force` (actuator_force); for sensors `sensordata`; and so on. Elements
+are found in the compiled model by their full identifiers.
+"""
+
+import numpy as np
+
+from engine import errors as engine_errors
+from engine import index as engine_index
+from engine import physics as engine_physics
+
+from mjcf import constants
+from mjcf import debugging
+from mjcf import element as element_mod
+
+# namespace -> [(size name of the first dimension, prefixes stripped from field names)]
+_NAMESPACE_AXES = {
+  'body': [('nbody', ('body_',)), ('nmocap', ())],
+  'joint': [('njnt', ('jnt_',)), ('nq', ()), ('nv', ('dof_',))],
+  'geom': [('ngeom', ('geom_',))],
+  'site': [('nsite', ('site_',))],
+  'camera': [('ncam', ('cam_',))],
+  'light': [('nlight', ('light_',))],
+  'mesh': [('nmesh', ('mesh_',))],
+  'hfield': [('nhfield', ('hfield_',))],
+  'texture': [('ntex', ('tex_',))],
+  'material': [('nmat', ('mat_',))],
+  'pair': [('npair', ('pair_',))],
+  'exclude': [('nexclude', ('exclude_',))],
+  'equality': [('neq', ('eq_',))],
+  'tendon': [('ntendon', ('tendon_', 'ten_'))],
+  'actuator': [('nactuator', ('actuator_',)), ('nu', ()), ('na', ()), ('nout', ('actuator_',))],
+  'sensor': [('nsensor', ('sensor_',)), ('nsensordata', ())],
+  'numeric': [('nnumeric', ('numeric_',)), ('nnumericdata', ('numeric_',))],
+  'tuple': [('ntuple', ('tuple_',))],
+  'text': [('ntext', ('text_',))],
+  'keyframe': [('nkey', ('key_',))],
+}
+
+_field_tables = {}
+
+
+def _field_table(namespace):
+  """{binding attribute: ('model' or 'data', field name)} of one namespace, built once."""
+  table = _field_tables.get(namespace)
+  if table is not None:
+    return table
+  table = {}
+  axes = _NAMESPACE_AXES[namespace]
+  for struct, rows in (('model', engine_index.model_fields()),
+                       ('data', engine_index.data_fields())):
+    for size_name, prefixes in axes:
+      for f in rows:
+        if not f.dims or f.dims[0] != size_name:
+          continue
+        name = f.name
+        for prefix in prefixes:
+          if name.startswith(prefix):
+            name = name[len(prefix):]
+            break
+        table.setdefault(name, (struct, f.name))
+  _field_tables[namespace] = table
+  return table
+
+
+def _binding_namespace(element):
+  if isinstance(element, element_mod._AttachmentFrame) or element.tag == constants.WORLDBODY:
+    return constants.BODY
+  return element.spec.namespace
+
+
+class _SynchronizingArray(np.ndarray):
+  """A copy of some engine entries that writes item assignments back to them."""
+
+  def __new__(cls, values, indexer, key):
+    obj = np.asarray(values).view(cls)
+    obj._indexer = indexer
+    obj._key = key
+    return obj
+
+  def __array_finalize__(self, obj):
+    self._indexer = None
+    self._key = None
+
+  def __setitem__(self, index, value):
+    super().__setitem__(index, value)
+    if self._indexer is not None:
+      self._indexer[self._key] = np.asarray(self)
+
+  def __array_wrap__(self, obj, context=None, return_scalar=False):
+    out = np.asarray(obj).view(np.ndarray)
+    if return_scalar and out.ndim == 0:
+      return out[()]
+    return out
+
+
+class Binding:
+  """Named, writable access to the model and data fields of bound elements.
+
+  Reading an attribute gives the field's entries for the elements (one element: its own row or
+  block; a list: one row per element, or the concatenated blocks for joints' qpos/qvel and the
+  like). Assigning an attribute, or items of what was read, writes into the engine's arrays.
+
+  Attributes:
+    element_id: id of the element(s) in the compiled model.
+  """
+
+  __slots__ = ('_physics', '_namespace', '_names', '_key', '_single', '_elements')
+
+  def __init__(self, physics, namespace, elements, single):
+    object.__setattr__(self, '_physics', physics)
+    object.__setattr__(self, '_namespace', namespace)
+    object.__setattr__(self, '_elements', elements)
+    names = [e.full_identifier for e in elements]
+    object.__setattr__(self, '_names', names)
+    object.__setattr__(self, '_key', names[0] if single else names)
+    object.__setattr__(self, '_single', single)
+
+  def _indexer(self, name):
+    table = _field_table(self._namespace)
+    try:
+      struct, field = table[name]
+    except KeyError:
+      raise AttributeError(f'{name!r} is not a field of {self._namespace} elements; available: '
+                           f'{sorted(table)}') from None
+    named = self._physics.named
+    return getattr(named.model if struct == 'model' else named.data, field)
+
+  def __getattr__(self, name):
+    if name.startswith('__'):
+      raise AttributeError(name)
+    indexer = self._indexer(name)
+    try:
+      value = indexer[self._key]
+    except KeyError as e:
+      raise KeyError(f'cannot bind {self._namespace} elements {self._names} to field {name!r} '
+                     f'of the compiled model: {e}') from None
+    if isinstance(value, np.ndarray) and not self._single:
+      return _SynchronizingArray(value, indexer, self._key)
+    return value
+
+  def __setattr__(self, name, value):
+    indexer = self._indexer(name)
+    indexer[self._key] = value
+
+  @property
+  def element_id(self):
+    """Ids of the bound elements in the compiled model (an int for a single element)."""
+    objtype = self._namespace if self._namespace != 'keyframe' else 'key'
+    ids = [self._physics.model.name2id(n, objtype) for n in self._names]
+    return ids[0] if self._single else np.array(ids)
+
+  def __dir__(self):
+    return sorted(set(super().__dir__()) | set(_field_table(self._namespace)))
+
+  def __repr__(self):
+    return f'<Binding of {self._namespace} {self._key!r}>'
+
+
+class Physics(engine_physics.Physics):
+  """engine.Physics with construction from an mjcf model and `bind`."""
+
+  @classmethod
+  def from_mjcf_model(cls, mjcf_model):
+    """Compiles an mjcf RootElement (with its asset files) into a Physics.
+
+    In debug mode (see mjcf.debugging) a compile error names the Python line that created the
+    offending element or last set the offending attribute.
+    """
+    xml, assets, context = _export(mjcf_model)
+    with _debug_errors(context):
+      return cls.from_xml_string(xml, assets=assets)
+
+  def reload_from_mjcf_model(self, mjcf_model):
+    """Replaces this Physics' model and data by a compilation of `mjcf_model`."""
+    xml, assets, context = _export(mjcf_model)
+    with _debug_errors(context):
+      self.reload_from_xml_string(xml, assets=assets)
+
+  def _reload_from_data(self, data):
+    super()._reload_from_data(data)
+    self._bindings = {}
+
+  def bind(self, mjcf_elements):
+    """A Binding of one element or a list of elements of the same kind.
+
+    Raises:
+      ValueError: the elements are of different kinds, or of a kind without model fields.
+    """
+    single = isinstance(mjcf_elements, element_mod.Element)
+    elements = (mjcf_elements,) if single else tuple(mjcf_elements)
+    if not elements:
+      raise ValueError('cannot bind an empty list of elements')
+    cache_key = (single,) + tuple(id(e) for e in elements)
+    cached = self._bindings.get(cache_key)
+    if cached is not None and all(a is b for a, b in zip(cached._elements, elements)):
+      return cached
+    namespaces = {_binding_namespace(e) for e in elements}
+    if len(namespaces) != 1:
+      kinds = sorted(map(str, namespaces))
+      raise ValueError(f'all bound elements must be of one kind, got {kinds}')
+    namespace = namespaces.pop()
+    if namespace not in _NAMESPACE_AXES:
+      raise ValueError(f'elements <{elements[0].tag}> have no fields in the compiled model')
+    binding = Binding(self, namespace, elements, single)
+    self._bindings[cache_key] = binding
+    return binding
+
+
+def _export(mjcf_model):
+  """(XML text, assets, DebugContext or None) of a model for the compiler."""
+  context = debugging.DebugContext() if debugging.debug_mode() else None
+  xml = mjcf_model.to_xml_string(debug_context=context)
+  return xml, mjcf_model.get_assets(), context
+
+
+class _debug_errors:  # pylint: disable=invalid-name
+  """Adds the creating Python lines of the offending element to compile errors (debug mode)."""
+
+  def __init__(self, context):
+    self._context = context
+
+  def __enter__(self):
+    return self
+
+  def __exit__(self, exc_type, exc, tb):
+    if self._context is None or not isinstance(exc, engine_errors.CompileError):
+      return False
+    if exc.line is None:
+      return False
+    info = self._context.describe(exc.line, exc.attribute)
+    if info is None:
+      return False
+    raise type(exc)(f'{exc.msg}\n  {info}', file=exc.file, line=exc.line, element=exc.element,
+                    attribute=exc.attribute) from exc

@@ -1,0 +1,213 @@
+"""Element and attribute specifications of the object model, derived from engine's MJCF schema.
+
+The compiler (engine/compiler/) and this package read one language definition,
+`engine.compiler.schema.ELEMENTS`, so they never disagree about which elements and attributes
+exist and what their types are. This module only adds what the object model needs on top:
+
+- cardinality as PyMJCF sees it: the sections under <mujoco> are pre-created singletons (several
+  <asset> sections in an XML file merge into one), '?' children are singletons, created up front
+  unless they must be added explicitly (<inertial>, <freejoint>: "on demand"), everything else
+  repeats;
+- namespaces by PyMJCF's names: an element's namespace is the namespace of its identifier
+  attribute, with the schema's 'class' called 'default' and 'key' called 'keyframe';
+- attribute kinds: sensor/tuple `objname` strings become references whose namespace is given by
+  their `objtype` attribute, so they are scoped on attachment like every other reference;
+  compiler `meshdir`/`texturedir`/`assetdir` are base paths used to load asset files (the
+  exported model embeds the files, so they are not written out);
+- which global options take the larger value instead of conflicting when two models are
+  combined (memory and buffer sizes, offscreen buffer sizes).
+"""
+
+import dataclasses
+import functools
+
+from engine.compiler import schema
+
+from mjcf import constants
+
+# schema namespace -> object model namespace
+_NAMESPACE_NAMES = {'class': 'default', 'key': 'keyframe'}
+
+# objtype keyword (sensors, tuples) -> namespace of the referenced element
+OBJTYPE_NAMESPACES = {
+  'body': 'body', 'xbody': 'body', 'geom': 'geom', 'site': 'site', 'camera': 'camera',
+  'joint': 'joint', 'tendon': 'tendon', 'actuator': 'actuator', 'sensor': 'sensor',
+  'light': 'light', 'mesh': 'mesh', 'hfield': 'hfield', 'texture': 'texture',
+  'material': 'material', 'equality': 'equality', 'pair': 'pair', 'exclude': 'exclude',
+  'key': 'keyframe', 'numeric': 'numeric', 'text': 'text', 'tuple': 'tuple', 'frame': 'frame',
+  'skin': 'skin', 'flex': 'flex',
+}
+
+# children that exist at most once but are only created by add() (they have required
+# attributes, or their presence changes the model)
+_ON_DEMAND = {('body', 'body/inertial'), ('body', 'body/freejoint')}
+
+# sections of a global option whose attributes must agree between attached models
+GLOBAL_OPTION_SECTIONS = ('compiler', 'option', 'size', 'statistic', 'visual')
+
+# global options for which combining models keeps the larger value instead of failing
+_TAKE_MAX = {
+  'size': {'memory', 'njmax', 'nconmax', 'nstack', 'nuserdata', 'nkey', 'nuser_body',
+           'nuser_jnt', 'nuser_geom', 'nuser_site', 'nuser_cam', 'nuser_tendon',
+           'nuser_actuator', 'nuser_sensor'},
+  'visual/quality': {'shadowsize', 'offsamples', 'numslices', 'numstacks', 'numquads'},
+  'visual/global': {'offwidth', 'offheight'},
+}
+
+# compiler attributes that locate asset files: not exported, not merged
+BASEPATH_ATTRIBUTES = {'meshdir': 'mesh', 'texturedir': 'texture', 'assetdir': 'asset'}
+
+
+@dataclasses.dataclass(frozen=True)
+class AttributeSpec:
+  """One attribute as the object model handles it.
+
+  Attributes:
+    name: XML name.
+    kind: 'real', 'int' (scalars), 'real_array', 'int_array', 'bool', 'keyword', 'flags',
+      'string', 'file', 'basepath', 'identifier', 'reference' or 'indirect' (a reference whose
+      namespace is the value of `type_attribute`).
+    nmin, nmax: allowed length of arrays (nmax -1: unbounded).
+    keywords: valid keywords of 'keyword'/'flags' attributes, in the schema's order.
+    namespace: namespace declared ('identifier') or referenced ('reference').
+    type_attribute: for 'indirect', the attribute naming the referenced element's type.
+    required: the element is invalid without it.
+    path_kind: for 'file'/'basepath', which compiler directory applies ('mesh' or 'texture').
+    take_max: combining two models keeps the larger value instead of reporting a conflict.
+  """
+  name: str
+  kind: str
+  nmin: int | None = None
+  nmax: int | None = None
+  keywords: tuple = ()
+  namespace: str | None = None
+  type_attribute: str | None = None
+  required: bool = False
+  path_kind: str | None = None
+  take_max: bool = False
+
+
+@dataclasses.dataclass(frozen=True)
+class ChildSpec:
+  """How an element kind appears under a parent.
+
+  Attributes:
+    key: schema key of the child element.
+    repeated: any number of such children (a list view), else a singleton.
+    on_demand: a singleton that exists only once added.
+  """
+  key: str
+  repeated: bool
+  on_demand: bool
+
+
+@dataclasses.dataclass(eq=False)
+class ElementSpec:
+  """One element kind.
+
+  Attributes:
+    key: schema key ('body', 'tendon/fixed/joint', 'default/geom', ...).
+    tag: XML tag.
+    attributes: name -> AttributeSpec, in the schema's order.
+    children: tag -> ChildSpec, in the schema's order.
+    namespace: namespace of the element's identifier (None if it has none).
+    identifier: name of the identifier attribute ('name', or 'class' for <default>).
+    supported: False for valid MJCF the engine does not simulate yet.
+  """
+  key: str
+  tag: str
+  attributes: dict
+  children: dict
+  namespace: str | None
+  identifier: str | None
+  supported: bool = True
+
+
+def namespace_name(ns):
+  """The object model's name of a schema namespace."""
+  return _NAMESPACE_NAMES.get(ns, ns)
+
+
+def _attribute(key, elem, attr):
+  """AttributeSpec of one schema attribute of element `elem`."""
+  kind = attr.kind
+  kw = dict(name=attr.name, required=attr.required)
+  if kind in ('real', 'int'):
+    if attr.is_array:
+      kw.update(kind=kind + '_array', nmin=attr.nmin, nmax=attr.nmax)
+    else:
+      kw.update(kind=kind)
+  elif kind == 'bool':
+    kw.update(kind='bool')
+  elif kind in ('kw', 'flags'):
+    kw.update(kind='keyword' if kind == 'kw' else 'flags', keywords=tuple(attr.keywords))
+  elif kind == 'id':
+    kw.update(kind='identifier', namespace=namespace_name(attr.ns))
+  elif kind == 'ref':
+    kw.update(kind='reference', namespace=namespace_name(attr.ns))
+  elif kind == 'file':
+    kw.update(kind='file', path_kind='texture' if elem.tag == 'texture' else 'mesh')
+  elif key == 'compiler' and attr.name in BASEPATH_ATTRIBUTES:
+    kw.update(kind='basepath', path_kind=BASEPATH_ATTRIBUTES[attr.name])
+  elif attr.name in ('objname', 'refname'):
+    type_attr = 'objtype' if attr.name == 'objname' else 'reftype'
+    if type_attr in elem.attrs:
+      kw.update(kind='indirect', type_attribute=type_attr)
+    else:
+      kw.update(kind='string')
+  else:
+    kw.update(kind='string')
+  kw['take_max'] = attr.name in _TAKE_MAX.get(key, ())
+  return AttributeSpec(**kw)
+
+
+def _child(parent_key, child_key, card):
+  """ChildSpec of one allowed child."""
+  if parent_key == schema.ROOT:
+    return ChildSpec(child_key, repeated=False, on_demand=False)
+  if (parent_key, child_key) in _ON_DEMAND:
+    return ChildSpec(child_key, repeated=False, on_demand=True)
+  if card == '?':
+    return ChildSpec(child_key, repeated=False, on_demand=False)
+  return ChildSpec(child_key, repeated=True, on_demand=False)
+
+
+@functools.cache
+def get(key):
+  """The ElementSpec of schema key `key`, built once."""
+  elem = schema.ELEMENTS[key]
+  attributes = {name: _attribute(key, elem, a) for name, a in elem.attrs.items()}
+  children = {tag: _child(key, ckey, card) for tag, (ckey, card) in elem.children.items()}
+  identifier = next((a.name for a in attributes.values() if a.kind == 'identifier'), None)
+  namespace = attributes[identifier].namespace if identifier else None
+  return ElementSpec(key, elem.tag, attributes, children, namespace, identifier, elem.supported)
+
+
+@functools.cache
+def attachment_frame():
+  """Spec of an attachment frame: a nameless <body> holding only joints and an inertial."""
+  body = get(constants.BODY)
+  attributes = {n: a for n, a in body.attributes.items() if n != 'name'}
+  children = {
+    'inertial': ChildSpec('body/inertial', repeated=False, on_demand=True),
+    'joint': ChildSpec('body/joint', repeated=True, on_demand=False),
+    'freejoint': ChildSpec('body/freejoint', repeated=False, on_demand=True),
+  }
+  return ElementSpec(constants.BODY, constants.BODY, attributes, children,
+                     constants.ATTACHMENT_FRAME, None)
+
+
+def root():
+  """Spec of <mujoco>."""
+  return get(schema.ROOT)
+
+
+@functools.cache
+def findable_namespaces():
+  """Namespaces `find`/`find_all` accept."""
+  out = {constants.ATTACHMENT_FRAME}
+  for key in schema.ELEMENTS:
+    ns = get(key).namespace
+    if ns:
+      out.add(ns)
+  return frozenset(out)

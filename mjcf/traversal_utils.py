@@ -1,0 +1,100 @@
+"""Helpers that walk the object model: attachment frames, free joints, committing defaults."""
+
+from mjcf import constants
+
+# element tag -> tag of its default settings inside a <default> class
+_DEFAULT_TAG = {
+  'spatial': 'tendon', 'fixed': 'tendon',
+  'connect': 'equality', 'weld': 'equality',
+}
+
+
+def get_freejoint(element):
+  """The free joint of a body (a <freejoint> or a joint of type 'free'), or None."""
+  if element is None or element.tag != constants.BODY:
+    return None
+  free = element.get_children('freejoint') if 'freejoint' in element.spec.children else None
+  if free is not None:
+    return free
+  for joint in element.find_all('joint', immediate_children_only=True):
+    if joint.tag == 'joint' and joint.type == 'free':
+      return joint
+  return None
+
+
+def get_attachment_frame(mjcf_model):
+  """The frame `mjcf_model` is attached with in its parent model (None if not attached)."""
+  parent = mjcf_model.parent_model
+  if parent is None:
+    return None
+  return parent.find(constants.ATTACHMENT_FRAME, mjcf_model.model)
+
+
+def get_frame_freejoint(mjcf_model):
+  """The free joint of `mjcf_model`'s attachment frame, or None."""
+  return get_freejoint(get_attachment_frame(mjcf_model))
+
+
+def get_frame_joints(mjcf_model):
+  """The joints of `mjcf_model`'s attachment frame (None if the model is not attached)."""
+  frame = get_attachment_frame(mjcf_model)
+  if frame is None:
+    return None
+  return frame.find_all('joint', immediate_children_only=True)
+
+
+def _default_class(element):
+  """The <default> element whose settings apply to `element` (explicit, childclass, global)."""
+  root = element.root
+  dclass = element.get_attributes().get(constants.DCLASS)
+  if dclass is not None:
+    if not isinstance(dclass, str):
+      return dclass
+    found = root.find(constants.DEFAULT, dclass)
+    if found is None:
+      raise ValueError(f'{element}: default class {dclass!r} does not exist in model '
+                       f'{root.model!r}')
+    return found
+  parent = element.parent
+  while parent is not None:
+    if constants.CHILDCLASS in parent.spec.attributes:
+      childclass = parent.get_attributes().get(constants.CHILDCLASS)
+      if childclass is not None:
+        if not isinstance(childclass, str):
+          return childclass
+        return root.find(constants.DEFAULT, childclass)
+    parent = parent.parent
+  return root.default
+
+
+def commit_defaults(element, attributes=None):
+  """Writes the values `element` and its descendants get from default classes into them.
+
+  Afterwards the elements carry those values explicitly, so they no longer depend on their
+  classes (useful before moving them to another model).
+
+  Args:
+    element: where to start; every descendant (attached models included) is processed.
+    attributes: only commit these attribute names (default: all).
+  """
+  stack = [element]
+  while stack:
+    el = stack.pop()
+    stack.extend(reversed(el.all_children()))
+    if constants.CLASS not in el.spec.attributes or el.tag == constants.DEFAULT:
+      continue
+    tag = _DEFAULT_TAG.get(el.tag, el.tag)
+    if el.parent is not None and el.parent.tag == 'equality':
+      tag = 'equality'
+    dclass = _default_class(el)
+    current = el.get_attributes()
+    while dclass is not None and dclass.tag == constants.DEFAULT:
+      if tag in dclass.spec.children:
+        settings = dclass.get_children(tag)
+        for name, value in settings.get_attributes().items():
+          if attributes is not None and name not in attributes:
+            continue
+          if name in el.spec.attributes and name not in current:
+            setattr(el, name, value)
+            current[name] = value
+      dclass = dclass.parent
