@@ -14,10 +14,159 @@ statistics are those of MuJoCo with islands disabled.
 
 import numpy as np
 
+from engine._jit import jit
+from engine.enums import mjDSBL_ISLAND
+from engine.enums import mjDSBL_WARMSTART
+from engine.enums import mjNISLAND
+from engine.enums import mjSOL_CG
+from engine.enums import mjSOL_NEWTON
+from engine.enums import mjSOL_PGS
+from engine.math import mju_dot
+from engine.smooth import mul_m
 from engine.solver_common import constraint_update
 from engine.solver_common import constraint_update_impl
+from engine.solver_common import is_sparse
+from engine.solver_common import jac_row_dot
+from engine.solver_common import mul_jac_t_vec
+from engine.solver_common import mul_jac_vec
+from engine.solver_newton import cg_newton
+from engine.solver_pgs import init_minv_force
+from engine.solver_pgs import minv_jt
+from engine.solver_pgs import noslip
+from engine.solver_pgs import pgs
 
-__all__ = ["constraint_update", "constraint_update_impl", "mj_constraintUpdate"]
+__all__ = ["constraint_update", "constraint_update_impl", "solve", "mj_constraintUpdate",
+           "mj_fwdConstraint"]
+
+
+@jit
+def _unconstrained_smooth(m, d):
+  """qacc = qacc_smooth on the dofs of trees that no constraint row touches (what MuJoCo's
+  warm start does for dofs outside every island)."""
+  nv = m.nv
+  sparse = is_sparse(m)
+  touched = d.scratch_nvvec[15]
+  for k in range(nv):
+    touched[k] = 0.0
+  for i in range(d.nefc[0]):
+    if sparse:
+      adr = d.efc_J_rowadr[i]
+      for k in range(adr, adr + d.efc_J_rownnz[i]):
+        touched[d.efc_J_colind[k]] = 1.0
+    else:
+      for k in range(nv):
+        if d.efc_J[i * nv + k] != 0:
+          touched[k] = 1.0
+
+  # spread to whole trees (marks of tree roots first, then every dof of a marked tree)
+  tree = d.scratch_nvvec[14]
+  for k in range(nv):
+    tree[k] = 0.0
+  for k in range(nv):
+    if touched[k]:
+      tree[m.dof_treeid[k]] = 1.0
+  for k in range(nv):
+    if not tree[m.dof_treeid[k]]:
+      d.qacc[k] = d.qacc_smooth[k]
+
+
+@jit
+def _warmstart(m, d):
+  """Port of warmstart, engine_forward.c: start from the better of qacc_warmstart and
+  qacc_smooth (PGS: efc_force at qacc_warmstart, or zero if its dual cost is positive)."""
+  nv = m.nv
+  nefc = d.nefc[0]
+  if m.opt.disableflags[0] & mjDSBL_WARMSTART:
+    for i in range(nv):
+      d.qacc[i] = d.qacc_smooth[i]
+    for i in range(nefc):
+      d.efc_force[i] = 0.0
+    return
+
+  # cost of qacc_warmstart
+  jar = d.scratch_efc[2]
+  for i in range(nv):
+    d.qacc[i] = d.qacc_warmstart[i]
+  mul_jac_vec(m, d, jar, d.qacc_warmstart)
+  for i in range(nefc):
+    jar[i] -= d.efc_aref[i]
+  cost_warmstart = constraint_update_impl(m, d, jar, 0)
+  mul_jac_t_vec(m, d, d.qfrc_constraint, d.efc_force)
+
+  if m.opt.solver[0] == mjSOL_PGS:
+    # dual cost of the warm-start forces: f'*b + 0.5*f'*AR*f; zero forces if positive
+    init_minv_force(m, d)
+    sparse = is_sparse(m)
+    v = d.scratch_nvvec[13]
+    ARf = d.scratch_efc[3]
+    for i in range(nefc):
+      ARf[i] = jac_row_dot(m, d, sparse, i, v) + d.efc_R[i] * d.efc_force[i]
+    cost = mju_dot(d.efc_force, d.efc_b, nefc) + 0.5 * mju_dot(d.efc_force, ARf, nefc)
+    if cost > 0:
+      for i in range(nefc):
+        d.efc_force[i] = 0.0
+      for i in range(nv):
+        d.qfrc_constraint[i] = 0.0
+  else:
+    # add the Gauss cost, compare with qacc_smooth
+    Ma = d.scratch_nvvec[13]
+    mul_m(m, d, Ma, d.qacc_warmstart)
+    for i in range(nv):
+      cost_warmstart += 0.5 * (Ma[i] - d.qfrc_smooth[i]) * (d.qacc_warmstart[i] - d.qacc_smooth[i])
+    cost_smooth = constraint_update_impl(m, d, d.efc_b, 0)
+    mul_jac_t_vec(m, d, d.qfrc_constraint, d.efc_force)
+    if cost_warmstart > cost_smooth:
+      for i in range(nv):
+        d.qacc[i] = d.qacc_smooth[i]
+
+  # dofs outside every island
+  if not m.opt.disableflags[0] & mjDSBL_ISLAND:
+    _unconstrained_smooth(m, d)
+
+
+@jit
+def solve(m, d):
+  """Port of mj_fwdConstraint, engine_forward.c: qacc, efc_force, efc_state and
+  qfrc_constraint from the constraint rows, with the solver in m.opt.solver and the optional
+  noslip pass. All rows are solved as one island."""
+  nv = m.nv
+  nefc = d.nefc[0]
+  for i in range(nv):
+    d.qfrc_constraint[i] = 0.0
+
+  # no constraints: unconstrained acceleration
+  if nefc == 0:
+    for i in range(nv):
+      d.qacc[i] = d.qacc_smooth[i]
+    for i in range(mjNISLAND):
+      d.solver_niter[i] = 0
+    return
+
+  # efc_b = J*qacc_smooth - aref
+  mul_jac_vec(m, d, d.efc_b, d.qacc_smooth)
+  for i in range(nefc):
+    d.efc_b[i] -= d.efc_aref[i]
+
+  # M^-1*J' for the dual solvers (MuJoCo's efc_AR)
+  solver = m.opt.solver[0]
+  if solver == mjSOL_PGS or m.opt.noslip_iterations[0] > 0:
+    minv_jt(m, d)
+
+  _warmstart(m, d)
+  for i in range(mjNISLAND):
+    d.solver_niter[i] = 0
+
+  # main solver
+  if solver == mjSOL_PGS:
+    pgs(m, d, m.opt.iterations[0])
+  elif solver == mjSOL_CG:
+    cg_newton(m, d, m.opt.iterations[0], 0)
+  elif solver == mjSOL_NEWTON:
+    cg_newton(m, d, m.opt.iterations[0], 1)
+
+  # noslip post-processing
+  if m.opt.noslip_iterations[0] > 0:
+    noslip(m, d, m.opt.noslip_iterations[0])
 
 
 # ---- Python API (mujoco binding signatures) ----
@@ -39,3 +188,9 @@ def mj_constraintUpdate(m, d, jar, cost, flg_coneHessian):
     if out.size != 1:
       raise ValueError("cost must have exactly one element")
     out.reshape(-1)[0] = buf[0]
+
+
+def mj_fwdConstraint(m, d):
+  """Runs the selected constraint solver on the current constraint rows (mujoco's
+  mj_fwdConstraint)."""
+  solve(m._struct, d._struct)

@@ -8,6 +8,8 @@ forces, states and cost of the constraint rows from jar = J*qacc - aref.
 
 import math
 
+import numpy as np
+
 from engine._jit import jit
 from engine.enums import mjCNSTR_CONTACT_ELLIPTIC
 from engine.enums import mjCNSTRSTATE_CONE
@@ -17,6 +19,7 @@ from engine.enums import mjCNSTRSTATE_QUADRATIC
 from engine.enums import mjCNSTRSTATE_SATISFIED
 from engine.enums import mjJAC_AUTO
 from engine.enums import mjJAC_SPARSE
+from engine.enums import mjMINVAL
 from engine.enums import mjNISLAND
 from engine.enums import mjNSOLVER
 from engine.math import dot_at
@@ -276,6 +279,16 @@ def constraint_update(m, d, jar, cost, flg_coneHessian):
 
 
 @jit
+def inertia_scale(m, d):
+  """1 / (sum of the diagonal of M): the scale of the improvement and gradient statistics
+  (and of the line-search tolerance) in MuJoCo 3.17's solvers."""
+  s = 0.0
+  for i in range(m.nv):
+    s += d.M[m.M_rowadr[i] + m.M_rownnz[i] - 1]
+  return 1 / max(mjMINVAL, s)
+
+
+@jit
 def save_stats(d, island, it, improvement, gradient, lineslope, nactive, nchange, neval,
                nupdate):
   """Port of saveStats, engine_solver.c: one row of d.solver_stat."""
@@ -344,3 +357,24 @@ def dual_state(m, d, state):
       state[i + j] = result
     i += dim
   return nactive
+
+
+# ---- workspace ----
+
+
+@jit
+def jac_row_dot_at(m, d, sparse, i, vec, off):
+  """Row i of the constraint Jacobian dotted with vec[off:off+nv]."""
+  if sparse:
+    adr = d.efc_J_rowadr[i]
+    return _dot_sparse(d.efc_J, adr, vec, off, d.efc_J_rownnz[i], d.efc_J_colind, adr)
+  return dot_at(d.efc_J, i * m.nv, vec, off, m.nv)
+
+
+@jit
+def work_array(d):
+  """128 floats of workspace for small block solves: scratch_efc row 11, or a new array when
+  the row capacity is below 128 (only with a tiny <size njmax>)."""
+  if d.scratch_efc.shape[1] >= 128:
+    return d.scratch_efc[11]
+  return np.empty(128)

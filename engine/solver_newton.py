@@ -1,0 +1,636 @@
+"""Primal solvers CG and Newton (port of mj_solCGNewton and its helpers, engine_solver.c).
+
+Both minimize the Gauss cost 0.5*(qacc-qacc_smooth)'*M*(qacc-qacc_smooth) plus the
+constraint cost s(J*qacc-aref) over qacc, with MuJoCo's exact line search. CG uses
+Polak-Ribiere directions preconditioned by M; Newton uses the Hessian H = M + J'*D*J of the
+active rows (plus cone Hessians of elliptic contacts in the middle zone), kept as a dense
+Cholesky factor in scratch_H and updated incrementally as rows change state.
+
+Scratch use: scratch_efc rows 2-8 (Jaref, Jv, the quadratics in rows 4-6, Hessian row
+weights, previous states), scratch_nvvec rows 4-12, scratch_H rows 0-1 (factor of H, factor
+with cone terms).
+"""
+
+import math
+
+from engine._jit import jit
+from engine.enums import mjCNSTR_CONTACT_ELLIPTIC
+from engine.enums import mjCNSTRSTATE_CONE
+from engine.enums import mjCNSTRSTATE_QUADRATIC
+from engine.enums import mjCNSTRSTATE_SATISFIED
+from engine.enums import mjCONE_ELLIPTIC
+from engine.enums import mjMINVAL
+from engine.math import add_to_scl_at
+from engine.math import mju_cholFactor
+from engine.math import mju_cholSolve
+from engine.math import mju_cholUpdate
+from engine.math import mju_dot
+from engine.math import mju_norm
+from engine.smooth import mul_m
+from engine.smooth import solve_ld
+from engine.solver_common import constraint_update_impl
+from engine.solver_common import inertia_scale
+from engine.solver_common import is_sparse
+from engine.solver_common import jac_row_dense
+from engine.solver_common import mul_jac_t_vec
+from engine.solver_common import mul_jac_vec
+from engine.solver_common import save_stats
+from engine.solver_common import work_array
+
+# ---- cost along the search line ----
+
+
+@jit
+def _prepare(m, d, qg0):
+  """Port of CGprepare: quadratic polynomials of every row along the search direction.
+
+  Row i's polynomial is (quad0[i], quad1[i], quad2[i]); an elliptic contact stores its cone
+  terms (U0, V0, UU, UV, VV, Dm) in the slots of its next two rows. Returns the Gauss
+  polynomial's linear and quadratic coefficients.
+  """
+  nv = m.nv
+  nefc = d.nefc[0]
+  v = d.scratch_nvvec[8]
+  Ma = d.scratch_nvvec[4]
+  Mv = d.scratch_nvvec[5]
+  Jaref = d.scratch_efc[2]
+  Jv = d.scratch_efc[3]
+  q0 = d.scratch_efc[4]
+  q1 = d.scratch_efc[5]
+  q2 = d.scratch_efc[6]
+  D = d.efc_D
+
+  # Gauss: alpha^2*0.5*v'*M*v + alpha*v'*(Ma-qfrc_smooth) + Gauss(qacc)
+  qg1 = mju_dot(v, Ma, nv) - mju_dot(d.qfrc_smooth, v, nv)
+  qg2 = 0.5 * mju_dot(v, Mv, nv)
+
+  i = 0
+  while i < nefc:
+    # scalar quadratic
+    DJ0 = D[i] * Jaref[i]
+    a0 = Jaref[i] * DJ0
+    a1 = Jv[i] * DJ0
+    a2 = Jv[i] * D[i] * Jv[i]
+    step = 1
+
+    # elliptic cone: vector quadratic for the bottom zone, cone terms for the middle zone
+    if d.efc_type[i] == mjCNSTR_CONTACT_ELLIPTIC:
+      con = d.efc_id[i]
+      dim = d.contact_dim[con]
+      mu = d.contact_mu[con]
+      friction = d.contact_friction[con]
+      for j in range(1, dim):
+        DJj = D[i + j] * Jaref[i + j]
+        a0 += Jaref[i + j] * DJj
+        a1 += Jv[i + j] * DJj
+        a2 += Jv[i + j] * D[i + j] * Jv[i + j]
+
+      # rescale to make the primal cone circular
+      UU = 0.0
+      UV = 0.0
+      VV = 0.0
+      for j in range(1, dim):
+        Uj = Jaref[i + j] * friction[j - 1]
+        Vj = Jv[i + j] * friction[j - 1]
+        UU += Uj * Uj
+        UV += Uj * Vj
+        VV += Vj * Vj
+      q0[i + 1] = Jaref[i] * mu
+      q1[i + 1] = Jv[i] * mu
+      q2[i + 1] = UU
+      q0[i + 2] = UV
+      q1[i + 2] = VV
+      q2[i + 2] = D[i] / ((mu * mu) * (1 + (mu * mu)))
+      step = dim
+
+    q0[i] = 0.5 * a0
+    q1[i] = a1
+    q2[i] = 0.5 * a2
+    i += step
+  return qg1, qg2
+
+
+@jit
+def _eval(m, d, alpha, qg0, qg1, qg2):
+  """Port of CGeval: (cost, first, second derivative) of the total cost at qacc+alpha*search."""
+  ne = d.ne[0]
+  nf = d.nf[0]
+  nefc = d.nefc[0]
+  Jaref = d.scratch_efc[2]
+  Jv = d.scratch_efc[3]
+  q0 = d.scratch_efc[4]
+  q1 = d.scratch_efc[5]
+  q2 = d.scratch_efc[6]
+  cost = 0.0
+  deriv0 = 0.0
+  deriv1 = 0.0
+
+  # total quadratic, starting with Gauss
+  t0 = qg0
+  t1 = qg1
+  t2 = qg2
+  i = 0
+  while i < nefc:
+    # equality
+    if i < ne:
+      t0 += q0[i]
+      t1 += q1[i]
+      t2 += q2[i]
+      i += 1
+      continue
+
+    # friction loss: quadratic inside +-R*floss, linear outside
+    if i < ne + nf:
+      start = Jaref[i]
+      dr = Jv[i]
+      x = start + alpha * dr
+      f = d.efc_frictionloss[i]
+      Rf = d.efc_R[i] * f
+      if -Rf < x and x < Rf:
+        t0 += q0[i]
+        t1 += q1[i]
+        t2 += q2[i]
+      elif x <= -Rf:
+        t0 += f * (-0.5 * Rf - start)
+        t1 += -f * dr
+      else:
+        t0 += f * (-0.5 * Rf + start)
+        t1 += f * dr
+      i += 1
+      continue
+
+    # elliptic cone
+    if d.efc_type[i] == mjCNSTR_CONTACT_ELLIPTIC:
+      con = d.efc_id[i]
+      dim = d.contact_dim[con]
+      mu = d.contact_mu[con]
+      U0 = q0[i + 1]
+      V0 = q1[i + 1]
+      UU = q2[i + 1]
+      UV = q0[i + 2]
+      VV = q1[i + 2]
+      Dm = q2[i + 2]
+      N = U0 + alpha * V0
+      Tsqr = UU + alpha * (2 * UV + alpha * VV)
+
+      # no tangential force: top or bottom zone
+      if Tsqr <= 0:
+        if N < 0:
+          t0 += q0[i]
+          t1 += q1[i]
+          t2 += q2[i]
+      else:
+        T = math.sqrt(Tsqr)
+        if N >= mu * T:
+          pass
+        elif mu * N + T <= 0:
+          t0 += q0[i]
+          t1 += q1[i]
+          t2 += q2[i]
+        else:
+          # middle zone
+          N1 = V0
+          T1 = (UV + alpha * VV) / T
+          T2 = VV / T - (UV + alpha * VV) * T1 / (T * T)
+          cost += 0.5 * Dm * (N - mu * T) * (N - mu * T)
+          deriv0 += Dm * (N - mu * T) * (N1 - mu * T1)
+          deriv1 += Dm * ((N1 - mu * T1) * (N1 - mu * T1) + (N - mu * T) * (-mu * T2))
+      i += dim
+      continue
+
+    # limits and other contacts: active when negative
+    x = Jaref[i] + alpha * Jv[i]
+    if x < 0:
+      t0 += q0[i]
+      t1 += q1[i]
+      t2 += q2[i]
+    i += 1
+
+  # add the total quadratic
+  cost += alpha * alpha * t2 + alpha * t1 + t0
+  deriv0 += 2 * alpha * t2 + t1
+  deriv1 += 2 * t2
+
+  # convexity guard (should not occur)
+  if deriv1 <= 0:
+    deriv1 = mjMINVAL
+  return cost, deriv0, deriv1
+
+
+@jit
+def _update_bracket(m, d, p, c1, c2, c3, qg0, qg1, qg2):
+  """Port of updateBracket: move bracket end p to the best candidate on its side.
+
+  Points are (alpha, cost, deriv0, deriv1). Returns (flag, p, pnext, evaluations).
+  """
+  flag = 0
+  for k in range(3):
+    c = c1 if k == 0 else (c2 if k == 1 else c3)
+    if p[2] < 0 and c[2] < 0 and p[2] < c[2]:
+      p = c
+      flag = 1
+    elif p[2] > 0 and c[2] > 0 and p[2] > c[2]:
+      p = c
+      flag = 2
+  pnext = p
+  neval = 0
+  if flag:
+    a = p[0] - p[2] / p[3]
+    cost, d0, d1 = _eval(m, d, a, qg0, qg1, qg2)
+    pnext = (a, cost, d0, d1)
+    neval = 1
+  return flag, p, pnext, neval
+
+
+@jit
+def _search(m, d, sparse, scale, qg0):
+  """Port of CGsearch: exact line search along scratch search vector.
+
+  Returns (alpha, lsiter, lsslope, qg1, qg2); alpha 0 means no improvement.
+  """
+  nv = m.nv
+  ls_iterations = m.opt.ls_iterations[0]
+  search = d.scratch_nvvec[8]
+  lsiter = 0
+  lsslope = 1.0
+
+  # search vector length
+  snorm = mju_norm(search, nv)
+  if snorm < mjMINVAL:
+    return 0.0, lsiter, lsslope, 0.0, 0.0
+
+  # scaled gradient tolerance and slope scaling
+  gtol = m.opt.tolerance[0] * m.opt.ls_tolerance[0] * snorm / scale
+  slopescl = scale / snorm
+
+  # Mv, Jv and the quadratics
+  mul_m(m, d, d.scratch_nvvec[5], search)
+  mul_jac_vec(m, d, d.scratch_efc[3], search)
+  qg1, qg2 = _prepare(m, d, qg0)
+
+  # alpha = 0
+  c, g, h = _eval(m, d, 0.0, qg0, qg1, qg2)
+  p0 = (0.0, c, g, h)
+  lsiter += 1
+
+  # one Newton step
+  a = p0[0] - p0[2] / p0[3]
+  c, g, h = _eval(m, d, a, qg0, qg1, qg2)
+  p1 = (a, c, g, h)
+  lsiter += 1
+  if p0[1] < p1[1]:
+    p1 = p0
+
+  # initial convergence
+  if abs(p1[2]) < gtol:
+    return p1[0], lsiter, abs(p1[2]) * slopescl, qg1, qg2
+
+  # one-sided search
+  dr = 1 if p1[2] < 0 else -1
+  p2 = p1
+  p2update = False
+  while p1[2] * dr <= -gtol and lsiter < ls_iterations:
+    p2 = p1
+    p2update = True
+    a = p1[0] - p1[2] / p1[3]
+    c, g, h = _eval(m, d, a, qg0, qg1, qg2)
+    p1 = (a, c, g, h)
+    lsiter += 1
+    if abs(p1[2]) < gtol:
+      return p1[0], lsiter, abs(p1[2]) * slopescl, qg1, qg2
+
+  # failure to bracket, or no p2 update (should not occur)
+  if lsiter >= ls_iterations or not p2update:
+    return p1[0], lsiter, abs(p1[2]) * slopescl, qg1, qg2
+
+  # next points of the bracket
+  p2next = p1
+  a = p1[0] - p1[2] / p1[3]
+  c, g, h = _eval(m, d, a, qg0, qg1, qg2)
+  p1next = (a, c, g, h)
+  lsiter += 1
+
+  # bracketed search
+  while lsiter < ls_iterations:
+    a = 0.5 * (p1[0] + p2[0])
+    c, g, h = _eval(m, d, a, qg0, qg1, qg2)
+    pmid = (a, c, g, h)
+    lsiter += 1
+
+    # converged candidates: take the cheapest
+    bestcost = 0.0
+    bestind = -1
+    for k in range(3):
+      cand = p1next if k == 0 else (p2next if k == 1 else pmid)
+      if abs(cand[2]) < gtol and (bestind == -1 or cand[1] < bestcost):
+        bestcost = cand[1]
+        bestind = k
+    if bestind >= 0:
+      cand = p1next if bestind == 0 else (p2next if bestind == 1 else pmid)
+      return cand[0], lsiter, abs(cand[2]) * slopescl, qg1, qg2
+
+    # update the brackets (both from the same candidates)
+    c1 = p1next
+    c2 = p2next
+    b1, p1, pn, n1 = _update_bracket(m, d, p1, c1, c2, pmid, qg0, qg1, qg2)
+    if b1:
+      p1next = pn
+    b2, p2, pn, n2 = _update_bracket(m, d, p2, c1, c2, pmid, qg0, qg1, qg2)
+    if b2:
+      p2next = pn
+    lsiter += n1 + n2
+
+    # no update possible: numerical accuracy reached, use the midpoint
+    if not b1 and not b2:
+      return pmid[0], lsiter, abs(pmid[2]) * slopescl, qg1, qg2
+
+  # best bracket end
+  if p1[1] <= p2[1] and p1[1] < p0[1]:
+    return p1[0], lsiter, abs(p1[2]) * slopescl, qg1, qg2
+  if p2[1] <= p1[1] and p2[1] < p0[1]:
+    return p2[0], lsiter, abs(p2[2]) * slopescl, qg1, qg2
+  return 0.0, lsiter, lsslope, qg1, qg2
+
+
+# ---- Newton Hessian ----
+
+
+@jit
+def _hessian(m, d, sparse):
+  """H = M + J'*diag(D)*J (lower triangle, dense nv x nv) into scratch_H[0], with D the efc_D
+  of quadratic rows (port of the dense branch of MakeHessian)."""
+  nv = m.nv
+  nefc = d.nefc[0]
+  H = d.scratch_H[0]
+  D = d.scratch_efc[7]
+  for i in range(nefc):
+    D[i] = d.efc_D[i] if d.efc_state[i] == mjCNSTRSTATE_QUADRATIC else 0.0
+  for k in range(nv * nv):
+    H[k] = 0.0
+
+  # J'*D*J, lower triangle, row by row of J (as mju_sqrMatTD)
+  for j in range(nefc):
+    if D[j] == 0:
+      continue
+    if sparse:
+      adr = d.efc_J_rowadr[j]
+      nnz = d.efc_J_rownnz[j]
+      for k in range(nnz):
+        tmp = d.efc_J[adr + k]
+        if tmp != 0:
+          tmp *= D[j]
+          col = d.efc_J_colind[adr + k]
+          for k2 in range(nnz):
+            col2 = d.efc_J_colind[adr + k2]
+            if col2 <= col:
+              H[col * nv + col2] += d.efc_J[adr + k2] * tmp
+    else:
+      for i in range(nv):
+        tmp = d.efc_J[j * nv + i]
+        if tmp != 0:
+          add_to_scl_at(H, i * nv, d.efc_J, j * nv, tmp * D[j], i + 1)
+
+  # add M (reduced sparse lower triangle)
+  for i in range(nv):
+    for adr in range(m.M_rowadr[i], m.M_rowadr[i] + m.M_rownnz[i]):
+      H[i * nv + m.M_colind[adr]] += d.M[adr]
+
+
+@jit
+def _hessian_cone(m, d, sparse):
+  """Port of HessianCone: Lcone = chol(H + sum of J'*Hcone*J over contacts in the cone zone),
+  by rank-1 updates of the factor in scratch_H[0]; returns the number of updates."""
+  nv = m.nv
+  nefc = d.nefc[0]
+  L = d.scratch_H[0]
+  Lcone = d.scratch_H[1]
+  row = d.scratch_nvvec[12]
+  tmp = d.scratch_nvvec[13]
+  local = work_array(d)
+  for k in range(nv * nv):
+    Lcone[k] = L[k]
+  nupdate = 0
+  i = 0
+  while i < nefc:
+    if d.efc_state[i] != mjCNSTRSTATE_CONE:
+      i += 1
+      continue
+    con = d.efc_id[i]
+    dim = d.contact_dim[con]
+
+    # Cholesky of the local cone Hessian
+    H = d.contact_H[con]
+    for k in range(dim * dim):
+      local[k] = H[k]
+    mju_cholFactor(local, dim, mjMINVAL)
+
+    # rows of L'*J, each added to the factor
+    for c in range(dim):
+      for k in range(nv):
+        row[k] = 0.0
+      for r in range(c, dim):
+        jac_row_dense(m, d, sparse, i + r, tmp)
+        scl = local[r * dim + c]
+        for k in range(nv):
+          row[k] += tmp[k] * scl
+      mju_cholUpdate(Lcone, row, nv, 1)
+    nupdate += dim
+    i += dim
+  return nupdate
+
+
+@jit
+def _factorize(m, d, sparse, recompute, ncone):
+  """Port of FactorizeHessian: L = chol(H), recomputing H from efc_state when asked; adds the
+  cone terms when some contact is in the cone zone. Returns nupdate (= nefc)."""
+  if recompute:
+    _hessian(m, d, sparse)
+  mju_cholFactor(d.scratch_H[0], m.nv, mjMINVAL)
+  if ncone:
+    _hessian_cone(m, d, sparse)
+  return d.nefc[0]
+
+
+@jit
+def _incremental(m, d, sparse, ncone):
+  """Port of HessianIncremental: rank-1 updates of L for rows entering or leaving the quadratic
+  state; full refactorization when accuracy is lost. Returns nupdate."""
+  nv = m.nv
+  nefc = d.nefc[0]
+  oldstate = d.scratch_efc[8]
+  vec = d.scratch_nvvec[12]
+  nupdate = 0
+  for i in range(nefc):
+    old_quad = int(oldstate[i]) == mjCNSTRSTATE_QUADRATIC
+    new_quad = d.efc_state[i] == mjCNSTRSTATE_QUADRATIC
+    if old_quad == new_quad:
+      continue
+
+    # update (add) or downdate (subtract) with J(i,:)*sqrt(D[i])
+    jac_row_dense(m, d, sparse, i, vec)
+    s = math.sqrt(d.efc_D[i])
+    for k in range(nv):
+      vec[k] *= s
+    rank = mju_cholUpdate(d.scratch_H[0], vec, nv, 1 if new_quad else 0)
+    nupdate += 1
+
+    # accuracy lost: recompute H and refactor
+    if rank < nv:
+      return _factorize(m, d, sparse, True, ncone)
+
+  if ncone:
+    nupdate += _hessian_cone(m, d, sparse)
+  return nupdate
+
+
+# ---- driver ----
+
+
+@jit
+def _update_constraint(m, d, flg_coneHessian):
+  """Port of CGupdateConstraint: forces, states, qfrc_constraint and total cost at qacc.
+
+  Returns (cost, Gauss, nactive, ncone).
+  """
+  nv = m.nv
+  nefc = d.nefc[0]
+  Ma = d.scratch_nvvec[4]
+  cost = constraint_update_impl(m, d, d.scratch_efc[2], flg_coneHessian)
+  mul_jac_t_vec(m, d, d.qfrc_constraint, d.efc_force)
+
+  # count active and cone rows
+  nactive = 0
+  ncone = 0
+  for i in range(nefc):
+    if d.efc_state[i] != mjCNSTRSTATE_SATISFIED:
+      nactive += 1
+    if d.efc_state[i] == mjCNSTRSTATE_CONE:
+      ncone += 1
+
+  # Gauss cost
+  gauss = 0.0
+  for i in range(nv):
+    gauss += 0.5 * (Ma[i] - d.qfrc_smooth[i]) * (d.qacc[i] - d.qacc_smooth[i])
+  return cost + gauss, gauss, nactive, ncone
+
+
+@jit
+def _update_gradient(m, d, flg_newton, ncone):
+  """Port of CGupdateGradient: grad = M*qacc - qfrc_smooth - qfrc_constraint and the
+  preconditioned Mgrad (H \\ grad for Newton, M \\ grad for CG)."""
+  nv = m.nv
+  Ma = d.scratch_nvvec[4]
+  grad = d.scratch_nvvec[6]
+  Mgrad = d.scratch_nvvec[7]
+  for i in range(nv):
+    grad[i] = Ma[i] - d.qfrc_smooth[i] - d.qfrc_constraint[i]
+  if flg_newton:
+    mju_cholSolve(Mgrad, d.scratch_H[1] if ncone else d.scratch_H[0], grad, nv)
+  else:
+    for i in range(nv):
+      Mgrad[i] = grad[i]
+    solve_ld(Mgrad, d.qLD, d.qLDiagInv, nv, 1, m.M_rownnz, m.M_rowadr, m.M_colind)
+
+
+@jit
+def cg_newton(m, d, maxiter, flg_newton):
+  """Port of mj_solCGNewton (one island): CG (flg_newton 0) or Newton from the current qacc.
+
+  Sets qacc, efc_force, efc_state, qfrc_constraint, solver_niter[0], solver_nnz[0] and the
+  solver_stat rows of island 0.
+  """
+  nv = m.nv
+  nefc = d.nefc[0]
+  sparse = is_sparse(m)
+  cone_hessian = 1 if flg_newton and m.opt.cone[0] == mjCONE_ELLIPTIC else 0
+  Jaref = d.scratch_efc[2]
+  Jv = d.scratch_efc[3]
+  oldstate = d.scratch_efc[8]
+  Ma = d.scratch_nvvec[4]
+  Mv = d.scratch_nvvec[5]
+  grad = d.scratch_nvvec[6]
+  Mgrad = d.scratch_nvvec[7]
+  search = d.scratch_nvvec[8]
+  gradold = d.scratch_nvvec[9]
+  Mgradold = d.scratch_nvvec[10]
+  Mgraddif = d.scratch_nvvec[11]
+
+  # Ma = M*qacc, Jaref = J*qacc - aref
+  mul_m(m, d, Ma, d.qacc)
+  mul_jac_vec(m, d, Jaref, d.qacc)
+  for i in range(nefc):
+    Jaref[i] -= d.efc_aref[i]
+
+  # first update
+  cost, gauss, nactive, ncone = _update_constraint(m, d, cone_hessian)
+  nupdate = 0
+  if flg_newton:
+    nupdate = _factorize(m, d, sparse, True, ncone)
+  _update_gradient(m, d, flg_newton, ncone)
+
+  # start with the preconditioned gradient
+  for i in range(nv):
+    search[i] = -Mgrad[i]
+  scale = inertia_scale(m, d)
+
+  it = 0
+  while it < maxiter:
+    # line search
+    alpha, lsiter, lsslope, qg1, qg2 = _search(m, d, sparse, scale, gauss)
+    if alpha == 0:
+      break
+
+    # move to the new solution
+    for i in range(nv):
+      d.qacc[i] += alpha * search[i]
+      Ma[i] += alpha * Mv[i]
+    for i in range(nefc):
+      Jaref[i] += alpha * Jv[i]
+
+    # save old
+    if not flg_newton:
+      for i in range(nv):
+        gradold[i] = grad[i]
+        Mgradold[i] = Mgrad[i]
+    for i in range(nefc):
+      oldstate[i] = d.efc_state[i]
+    oldcost = cost
+
+    # update
+    cost, gauss, nactive, ncone = _update_constraint(m, d, cone_hessian)
+    if flg_newton:
+      nupdate = _incremental(m, d, sparse, ncone)
+    _update_gradient(m, d, flg_newton, ncone)
+
+    # count state changes
+    nchange = 0
+    for i in range(nefc):
+      if d.efc_state[i] != int(oldstate[i]):
+        nchange += 1
+
+    # scaled improvement and gradient, statistics
+    improvement = scale * (oldcost - cost)
+    gradient = scale * mju_norm(grad, nv)
+    save_stats(d, 0, it, improvement, gradient, lsslope, nactive, nchange, lsiter, nupdate)
+    it += 1
+
+    # termination
+    if improvement < m.opt.tolerance[0] or gradient < m.opt.tolerance[0]:
+      break
+
+    # new direction
+    if flg_newton:
+      for i in range(nv):
+        search[i] = -Mgrad[i]
+    else:
+      # Polak-Ribiere, reset when negative
+      for i in range(nv):
+        Mgraddif[i] = Mgrad[i] - Mgradold[i]
+      beta = mju_dot(grad, Mgraddif, nv) / max(mjMINVAL, mju_dot(gradold, Mgradold, nv))
+      if beta < 0:
+        beta = 0.0
+      for i in range(nv):
+        search[i] = -Mgrad[i] + beta * search[i]
+
+  d.solver_niter[0] += it
+  d.solver_nnz[0] = nv * nv if flg_newton else 0
