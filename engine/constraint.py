@@ -13,8 +13,9 @@ involved and written straight into efc_J, so no row-sized temporaries are needed
 rows do not fit the capacity of d.efc_*, the stage warns with mjWARN_CNSTRFULL and leaves no
 rows at all, as MuJoCo does when its arena runs out.
 
-Not supported (as our compiler does not build them): flex equality constraints and contacts
-with flex vertices or elements; such equalities add no rows.
+Not supported: flex equality constraints and contacts with flex vertices or elements (our
+compiler builds no flexes; such equalities add no rows), sleeping trees (mjENBL_SLEEP) and
+d.tendon_efcadr (not a field here).
 """
 
 import math
