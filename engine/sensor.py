@@ -30,9 +30,9 @@ import math
 import numpy as np
 
 from engine._jit import jit
+from engine.constraint import contact_force
 from engine.enums import mjCNSTR_LIMIT_JOINT
 from engine.enums import mjCNSTR_LIMIT_TENDON
-from engine.enums import mjCONE_PYRAMIDAL
 from engine.enums import mjDATATYPE_POSITIVE
 from engine.enums import mjDATATYPE_REAL
 from engine.enums import mjDSBL_GRAVITY
@@ -387,33 +387,15 @@ def rangefinder(m, d, i, out, projection):
 
 
 @jit
-def _contact_normal_force(m, d, id):
-  """Normal component of mj_contactForce (engine_support.c) for contact id with rows.
-
-  Pyramidal cones (dim > 1) sum the 2*(dim-1) pyramid edge forces as mju_decodePyramid does;
-  otherwise the first row's force is the normal force.
-  """
-  adr = d.contact_efc_address[id]
-  dim = d.contact_dim[id]
-  if m.opt.cone[0] == mjCONE_PYRAMIDAL and dim > 1:
-    f = 0.0
-    for j in range(2 * (dim - 1)):
-      f += d.efc_force[adr + j]
-    return f
-  return d.efc_force[adr]
-
-
-@jit
 def touch(m, d, objid):
   """The mjSENS_TOUCH case of mj_computeSensorAcc: sum of the positive normal forces of the
   contacts (with constraint rows) of the site's body whose ray from the contact point along the
   normal, oriented away from the site's body, meets the site's zone (always when the contact
-  point is inside it).
-
-  The normal force comes from a local port of mj_contactForce's normal component
-  (engine.constraint does not provide contact_force yet)."""
+  point is inside it). Allocates the 6-vector of mj_contactForce once per call.
+  """
   bodyid = m.site_bodyid[objid]
   total = 0.0
+  conforce = np.empty(6)
   for j in range(d.ncon[0]):
     g0 = d.contact_geom[j, 0]
     g1 = d.contact_geom[j, 1]
@@ -421,7 +403,8 @@ def touch(m, d, objid):
     b1 = m.geom_bodyid[g1] if g1 >= 0 else -1
     if d.contact_efc_address[j] < 0 or (bodyid != b0 and bodyid != b1):
       continue
-    f = _contact_normal_force(m, d, j)
+    contact_force(m, d, j, conforce)
+    f = conforce[0]
     if f <= 0:
       continue
     # normal force direction, flipped when the sensor is on the second body
