@@ -496,6 +496,8 @@ class Element:
         found = self.namescope.get(namespace, identifier)
       except KeyError:
         found = None
+        if namespace == constants.DEFAULT and identifier == 'main':
+          found = self._root.default
     if found is not None and self._parent is not None and not _is_below(found, self):
       return None
     return found
@@ -581,6 +583,8 @@ class Element:
         if namespace == constants.DEFAULT:
           continue  # class names stay strings, as written
       target = self._root.find(namespace, value)
+      if target is None and namespace == constants.BODY and value == 'world':
+        target = self._root.worldbody
       if target is not None:
         self._store(name)[name] = target
     for child in self.all_children():
@@ -629,16 +633,23 @@ class Element:
       return self.prefixed_identifier(opts.prefix_root)
     value = self._get_attribute(name)
     if kind in ('reference', 'indirect'):
-      if aspec.namespace == constants.DEFAULT and name == constants.CLASS:
-        return self._class_xml(value, opts)
+      if aspec.namespace == constants.DEFAULT:
+        if name == constants.CLASS:
+          return self._class_xml(value, opts)
+        return self._default_name_xml(value, opts)
       if isinstance(value, Element):
         return value.prefixed_identifier(opts.prefix_root)
       if value is None:
         return None
+      namespace = aspec.namespace
       if kind == 'indirect':
         objtype = self._store(aspec.type_attribute).get(aspec.type_attribute)
-        if objtype not in spec_mod.OBJTYPE_NAMESPACES:
+        namespace = spec_mod.OBJTYPE_NAMESPACES.get(objtype)
+        if namespace is None:
           return value
+      if value == 'world' and namespace == constants.BODY:
+        # the model's own world, which is the attachment frame once attached
+        return self._root.worldbody.prefixed_identifier(opts.prefix_root)
       return self.namescope.full_prefix(opts.prefix_root) + value
     if value is None or kind == 'basepath':
       return None
@@ -648,13 +659,20 @@ class Element:
       return value.prefix + value.extension
     return attr_mod.format_value(aspec, value, opts.precision, opts.zero_threshold)
 
-  def _class_xml(self, value, opts):
-    """The `class` of an element: scoped, and the model's own global class when unset."""
+  def _default_name_xml(self, value, opts):
+    """A reference to a default class, scoped ('main' is the model's global class)."""
+    if value is None:
+      return None
     if isinstance(value, Element):
       return value.prefixed_identifier(opts.prefix_root)
-    prefix = self.namescope.full_prefix(opts.prefix_root)
+    if value == 'main' or value == self._root.default._attrs.get(constants.CLASS):
+      return self._root.default.prefixed_identifier(opts.prefix_root)
+    return self.namescope.full_prefix(opts.prefix_root) + value
+
+  def _class_xml(self, value, opts):
+    """The `class` of an element: scoped, and the model's own global class when unset."""
     if value:
-      return prefix + value
+      return self._default_name_xml(value, opts)
     # inherit a childclass set on an enclosing element of the same model
     el = self._parent
     while el is not None:
@@ -683,15 +701,22 @@ class Element:
     if self_only:
       for child in list(xml):
         xml.remove(child)
-      if len(self._children):
+      if any(not c._is_empty() for c in self.all_children()):
         xml.text = '...'
-      ident = self._spec.identifier
-      if ident and not self._get_attribute(ident) and ident in xml.attrib:
-        del xml.attrib[ident]
+      # only what the user set: no generated names or implicit classes
+      for name in (self._spec.identifier, constants.CLASS):
+        if name and name in xml.attrib and not self._get_attribute(name):
+          del xml.attrib[name]
     text = etree.tostring(xml, pretty_print=pretty_print, encoding='unicode')
     if debug_context is not None and not self_only:
       debug_context.commit_xml_string(text)
     return text
+
+  def _is_empty(self):
+    """Whether this is a singleton with nothing set anywhere below it."""
+    if self._repeated or self._on_demand or self._store():
+      return False
+    return all(c._is_empty() for c in self.all_children())
 
   def __str__(self):
     return self.to_xml_string(self_only=True, pretty_print=False)
@@ -967,7 +992,9 @@ class _DefaultElement(Element):
 
   def prefixed_identifier(self, prefix_root=None):
     names = self.namescope.full_prefix(prefix_root, as_list=True)
-    names.append(self._get_attribute(constants.CLASS) or '')
+    # the global class is '/' (or 'prefix/') whatever the XML called it
+    is_global = isinstance(self._parent, RootElement)
+    names.append('' if is_global else self._get_attribute(constants.CLASS) or '')
     return constants.PREFIX_SEPARATOR.join(names) or constants.PREFIX_SEPARATOR
 
   def all_children(self):

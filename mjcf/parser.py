@@ -112,6 +112,20 @@ def _parse(xml, escape_separators, model_dir, resolve_references, assets):
   return root
 
 
+def _overlay(element, attributes):
+  """A repeated section's partial arrays read over the values already set, as MuJoCo does."""
+  out = dict(attributes)
+  for name, text in attributes.items():
+    aspec = element.spec.attributes.get(name)
+    if aspec is None or aspec.kind != 'real_array':
+      continue
+    old = element.get_attributes().get(name)
+    words = text.split()
+    if old is not None and len(words) < len(old):
+      out[name] = words + [repr(float(v)) for v in old[len(words):]]
+  return out
+
+
 def _parse_children(xml, parent, escape_separators):
   for child in xml:
     if not isinstance(child.tag, str):
@@ -125,7 +139,7 @@ def _parse_children(xml, parent, escape_separators):
         element = parent.add(child.tag, **attributes)
       else:
         element = parent.get_children(child.tag)
-        element.set_attributes(**attributes)
+        element.set_attributes(**_overlay(element, attributes))
     except (ValueError, AttributeError, OSError) as e:
       raise type(e)(f'line {child.sourceline}: error while parsing element <{child.tag}>: '
                     f'{e}') from None
