@@ -567,10 +567,11 @@ def gjk(m, F, I):
     _lincomb(F, ST_X1, 3, lam0, lam1, lam2, lam3, n)
     _lincomb(F, ST_X2, 6, lam0, lam1, lam2, lam3, n)
 
-  # separated if the support along -x_k stays on the far side
-  dn0 = x0 * (1 / x_norm)
-  dn1 = x1 * (1 / x_norm)
-  dn2 = x2 * (1 / x_norm)
+  # separated if the support along -x_k stays on the far side (1/0 is inf, as in C)
+  inv = 1 / x_norm if x_norm != 0 else math.inf
+  dn0 = x0 * inv
+  dn1 = x1 * inv
+  dn2 = x2 * inv
   minkowski_support(m, F, I, GJK_TMP, S_SVI + 8, -dn0, -dn1, -dn2, dn0, dn1, dn2)
   if x0 * F[GJK_TMP] + x1 * F[GJK_TMP + 1] + x2 * F[GJK_TMP + 2] > 0:
     I[S_SEP] = 1

@@ -4,8 +4,8 @@
 The geom is expressed in the height field's frame; after a bounding-sphere and a bounding-box
 test, every grid cell under the geom's box is split into two triangles, each extruded down to
 the base as a triangular prism, and the native CCD (GJK + EPA) collides each prism with the
-geom, one contact per prism, up to mjMAXCONPAIR. The prism top is raised by the margin and the
-geom inflated by half the margin.
+geom, one contact per prism, up to mjMAXCONPAIR. Prisms and geom carry the margin as in
+mjc_Convex (the CCD inflates each by half of it).
 """
 
 import math
@@ -32,7 +32,7 @@ from engine.enums import mjMINVAL
 
 
 @jit
-def _add_prism_vert(m, F, adr, ncol, r, c, i, dx, dy, size0, size1, size2, margin):
+def _add_prism_vert(m, F, adr, ncol, r, c, i, dx, dy, size0, size1, size2):
   """Port of addPrismVert: shifts the prism's vertices and adds grid point (r + 1 - i, c)."""
   p = O1 + OPR
   for k in range(3):
@@ -48,7 +48,6 @@ def _add_prism_vert(m, F, adr, ncol, r, c, i, dx, dy, size0, size1, size2, margi
   F[p + 7] = y
   F[p + 16] = y
   F[p + 17] = float(m.hfield_data[adr + (r + dr) * ncol + c]) * size2
-  F[p + 17] += margin
 
 
 @jit
@@ -104,18 +103,20 @@ def collide_hfield(m, d, g1, g2, margin, con):
       or (ymax + margin < -size1) or (zmin - margin > size2) or (zmax + margin < -size3)):
     return 0
 
-  # sub-grid under the box
-  cmin = int(math.floor((xmin + size0) / (2.0 * size0) * (ncol - 1)))
-  cmax = int(math.ceil((xmax + size0) / (2.0 * size0) * (ncol - 1)))
-  rmin = int(math.floor((ymin + size1) / (2.0 * size1) * (nrow - 1)))
-  rmax = int(math.ceil((ymax + size1) / (2.0 * size1) * (nrow - 1)))
+  # sub-grid under the box grown by the margin
+  cmin = int(math.floor(((xmin - margin) + size0) / (2.0 * size0) * (ncol - 1)))
+  cmax = int(math.ceil(((margin + xmax) + size0) / (2.0 * size0) * (ncol - 1)))
+  rmin = int(math.floor(((ymin - margin) + size1) / (2.0 * size1) * (nrow - 1)))
+  rmax = int(math.ceil(((margin + ymax) + size1) / (2.0 * size1) * (nrow - 1)))
   cmin = max(0, cmin)
   cmax = min(ncol - 1, cmax)
   rmin = max(0, rmin)
   rmax = min(nrow - 1, rmax)
 
-  # the geom carries the margin in the prism tests
+  # both the prisms and the geom carry the margin
+  F[O1 + OMG] = margin
   F[O2 + OMG] = margin
+  zlow = zmin - margin
   dx = (2.0 * size0) / (ncol - 1)
   dy = (2.0 * size1) / (nrow - 1)
   for k in range(3):
@@ -126,21 +127,21 @@ def collide_hfield(m, d, g1, g2, margin, con):
   tol = m.opt.ccd_tolerance[0]
   ncon = 0
   for r in range(rmin, rmax):
-    _add_prism_vert(m, F, adr, ncol, r, cmin, 0, dx, dy, size0, size1, size2, margin)
-    _add_prism_vert(m, F, adr, ncol, r, cmin, 1, dx, dy, size0, size1, size2, margin)
+    _add_prism_vert(m, F, adr, ncol, r, cmin, 0, dx, dy, size0, size1, size2)
+    _add_prism_vert(m, F, adr, ncol, r, cmin, 1, dx, dy, size0, size1, size2)
     for c in range(cmin + 1, cmax + 1):
       for i in range(2):
-        _add_prism_vert(m, F, adr, ncol, r, c, i, dx, dy, size0, size1, size2, margin)
+        _add_prism_vert(m, F, adr, ncol, r, c, i, dx, dy, size0, size1, size2)
 
         # prism entirely below the geom
-        if (F[O1 + OPR + 11] < zmin and F[O1 + OPR + 14] < zmin
-            and F[O1 + OPR + 17] < zmin):
+        if (F[O1 + OPR + 11] < zlow and F[O1 + OPR + 14] < zlow
+            and F[O1 + OPR + 17] < zlow):
           continue
 
         # penetration of the prism and the geom
         dist = ccd(m, F, I, iters, tol, 1, 0.0)
         if dist < 0 and I[S_NX] > 0:
-          dist = F[ST_D]
+          dist = margin + F[ST_D]
           a0 = F[ST_X1] - F[ST_X2]
           a1 = F[ST_X1 + 1] - F[ST_X2 + 1]
           a2 = F[ST_X1 + 2] - F[ST_X2 + 2]

@@ -129,20 +129,19 @@ def hull4(F, poly, nvert):
 
 @jit
 def _witness(F, i, p, face1, n, w0, w1, w2):
-  """Port of witnessOnFace: contact i at clipped point p: x2 = p, x1 = p moved by its depth
-  below face1 along -w; returns the signed distance of p to face1's plane."""
+  """Port of witnessOnFace: contact i at clipped point p: x2 = p, x1 = p moved by its signed
+  distance to face1's plane along w (onto that plane)."""
   dist = ((F[p] - F[face1]) * F[n] + (F[p + 1] - F[face1 + 1]) * F[n + 1]
           + (F[p + 2] - F[face1 + 2]) * F[n + 2])
-  s = -abs(dist)
-  set3(F, ST_X1 + 3 * i, F[p] + s * w0, F[p + 1] + s * w1, F[p + 2] + s * w2)
+  set3(F, ST_X1 + 3 * i, F[p] + dist * w0, F[p + 1] + dist * w1, F[p + 2] + dist * w2)
   set3(F, ST_X2 + 3 * i, F[p], F[p + 1], F[p + 2])
   F[ST_D + i] = dist
 
 
 @jit
-def polygon_clip(F, I, face1, nface1, face2, nface2, n, w0, w1, w2):
+def polygon_clip(F, I, face1, nface1, face2, nface2, n, w0, w1, w2, margin):
   """Port of polygonClip: clips polygon face2 by the edge planes of face1 (normal n) and makes
-  contacts from the points behind face1; returns their number."""
+  contacts from the points behind face1 or within the margin of it; returns their number."""
   if nface1 < 3:
     return 0
   pn = MC_PN
@@ -216,13 +215,13 @@ def polygon_clip(F, I, face1, nface1, face2, nface2, n, w0, w1, w2):
     npolygon = nclipped
     nclipped = 0
 
-  # keep the points behind face1
+  # keep the points behind face1 (or within the margin)
   m = npolygon
   npolygon = 0
   for i in range(m):
     p = polygon + 3 * i
     if ((F[p] - F[face1]) * F[n] + (F[p + 1] - F[face1 + 1]) * F[n + 1]
-        + (F[p + 2] - F[face1 + 2]) * F[n + 2]) <= 0:
+        + (F[p + 2] - F[face1 + 2]) * F[n + 2]) <= margin:
       if npolygon != i:
         set3(F, polygon + 3 * npolygon, F[p], F[p + 1], F[p + 2])
       npolygon += 1
@@ -294,8 +293,9 @@ def _normals(F, m, I, o, oi, res, resind, dim, i1, i2, i3, d0, d1, d2):
 
 
 @jit
-def _edge_normals(F, m, I, o, oi, res, endverts, dim, v1, v2, v1i):
-  """Edge directions at a geom's vertex or edge feature; the first point is v1."""
+def _edge_normals(F, m, I, o, oi, res, endverts, dim, v1, v2, v1i, wit):
+  """Edge directions at a geom's vertex or edge feature; the first point is v1 (a capsule's
+  segment runs through its witness point wit, and v1 becomes its start)."""
   t = I[oi + IT]
   if t == mjGEOM_BOX:
     return box_edge_normals(F, o, res, endverts, dim, v1, v2, v1i)
@@ -304,7 +304,7 @@ def _edge_normals(F, m, I, o, oi, res, endverts, dim, v1, v2, v1i):
   if t == mjGEOM_CYLINDER:
     return cylinder_edge_normals(F, I, o, oi, res, endverts, v1, v1i)
   if t == mjGEOM_CAPSULE:
-    return capsule_edge_normals(F, o, res, endverts, v1, v1)
+    return capsule_edge_normals(F, o, res, endverts, v1, wit)
   return 0
 
 
@@ -427,13 +427,13 @@ def multicontact(m, F, I):
     found, i, j = _aligned_faces(F, MC_N1, nn1, MC_N2, nn2, dir0, dir1, dir2)
   if not found:
     if dim1 != 3 and nn2 != 0 and (dim1 <= dim2 or nn1 == 0):
-      nn1 = _edge_normals(F, m, I, O1, O1I, MC_N1, MC_EV, dim1, v11, v12, i11)
+      nn1 = _edge_normals(F, m, I, O1, O1I, MC_N1, MC_EV, dim1, v11, v12, i11, ST_X1)
       found, i, j = _aligned_face_edge(F, MC_N1, nn1, MC_N2, nn2, dir0, dir1, dir2)
       if not found:
         return 1
       edgecon1 = True
     elif dim2 != 3 and nn1 != 0:
-      nn2 = _edge_normals(F, m, I, O2, O2I, MC_N2, MC_EV, dim2, v21, v22, i21)
+      nn2 = _edge_normals(F, m, I, O2, O2I, MC_N2, MC_EV, dim2, v21, v22, i21, ST_X2)
       found, i, j = _aligned_face_edge(F, MC_N2, nn2, MC_N1, nn1, -dir0, -dir1, -dir2)
       if not found:
         return 1
@@ -457,11 +457,20 @@ def multicontact(m, F, I):
   else:
     nface2 = _face(F, m, I, O2, O2I, MC_F2, I[MC_IDX2 + j])
 
+  # half margins (capsules carry theirs in the witness points)
+  m1 = 0.0
+  m2 = 0.0
+  if I[O1I + IG] >= 0 and t1 != mjGEOM_CAPSULE:
+    m1 = 0.5 * F[O1 + OMG]
+  if I[O2I + IG] >= 0 and t2 != mjGEOM_CAPSULE:
+    m2 = 0.5 * F[O2 + OMG]
+  mtot = m1 + m2
+
   # clip, contacts with their depths
   if edgecon1:
     nrm = MC_N2 + 3 * j
     nx = polygon_clip(F, I, MC_F2, nface2, MC_F1, nface1, nrm, -F[nrm], -F[nrm + 1],
-                      -F[nrm + 2])
+                      -F[nrm + 2], mtot)
     for k in range(nx):
       for q in range(3):
         tmp = F[ST_X1 + 3 * k + q]
@@ -471,22 +480,14 @@ def multicontact(m, F, I):
   elif edgecon2:
     nrm = MC_N1 + 3 * j
     nx = polygon_clip(F, I, MC_F1, nface1, MC_F2, nface2, nrm, -F[nrm], -F[nrm + 1],
-                      -F[nrm + 2])
+                      -F[nrm + 2], mtot)
     n0, n1, n2 = F[nrm], F[nrm + 1], F[nrm + 2]
   else:
     nrm = MC_N1 + 3 * i
     nx = polygon_clip(F, I, MC_F1, nface1, MC_F2, nface2, nrm, -F[nrm], -F[nrm + 1],
-                      -F[nrm + 2])
+                      -F[nrm + 2], mtot)
     n0, n1, n2 = F[nrm], F[nrm + 1], F[nrm + 2]
   if nx <= 0:
     return 1
-
-  # half margins (capsules carry theirs in the witness points)
-  m1 = 0.0
-  m2 = 0.0
-  if I[O1I + IG] >= 0 and t1 != mjGEOM_CAPSULE:
-    m1 = 0.5 * F[O1 + OMG]
-  if I[O2I + IG] >= 0 and t2 != mjGEOM_CAPSULE:
-    m2 = 0.5 * F[O2 + OMG]
   _inflate_all(F, nx, m1, m2, n0, n1, n2)
   return nx
