@@ -1,4 +1,5 @@
-"""Narrowphase pair functions (engine/collision/primitives.py, box.py) against mujoco.
+"""Narrowphase pair functions (engine/collision/primitives.py, box.py) against mujoco, and the
+narrowphase dispatch (engine/collision/narrowphase.py).
 
 Each pair is a two-geom model: geom 1 on a mocap body, geom 2 on a free body, so every pose is
 set through mocap_pos/quat and qpos. For each pose MuJoCo's contacts (mj_forward) are compared
@@ -16,6 +17,8 @@ import pytest
 
 import engine
 from engine.collision import box
+from engine.collision import convex
+from engine.collision import narrowphase
 from engine.collision import primitives
 from tests import oracle
 
@@ -313,3 +316,44 @@ def test_complete_frame_rule():
   np.testing.assert_allclose(con[0, 7:10], [1, 0, 0], atol=1e-12)
   np.testing.assert_allclose(con[1, 4:13], [0, 0, 1, 0, 1, 0, -1, 0, 0], atol=1e-12)
   np.testing.assert_allclose(con[2, 7:10], [0, -0.6, 0.8], atol=1e-12)
+
+
+def test_narrowphase_dispatch():
+  """collide_geoms calls the dedicated function of each pair (same output), the convex routine
+  for the other convex pairs, and returns 0 where MuJoCo has no collision function."""
+  rng = np.random.default_rng(5)
+  pairs = dict(PAIRS)
+  pairs[("sphere", "ellipsoid")] = convex.collide_convex
+  pairs[("capsule", "cylinder")] = convex.collide_convex
+  pairs[("ellipsoid", "box")] = convex.collide_convex
+  for (t1, t2), fn in pairs.items():
+    mjm, mjd, m, d = _model(t1, t2, 0.03, 0.02)
+    for _ in range(6):
+      _pose(mjm, mjd, rng.uniform(-0.02, 0.02, 3), rng.normal(size=4),
+            rng.uniform(-0.15, 0.15, 3) + [0, 0, 0.1], rng.normal(size=4))
+      oracle.copy_state(mjd, d)
+      engine.mj_kinematics(m, d)
+      want = np.full((50, 13), np.nan)
+      got = np.full((50, 13), np.nan)
+      n = fn(m._struct, d._struct, 0, 1, 0.05, want)
+      assert narrowphase.collide_geoms(m._struct, d._struct, 0, 1, 0.05, got) == n
+      np.testing.assert_array_equal(got[:n], want[:n])
+
+  # no collision function: plane-plane, plane-hfield, hfield-hfield
+  xml = """
+  <mujoco>
+    <asset><hfield name="h" nrow="3" ncol="3" size="1 1 .2 .1"/></asset>
+    <worldbody>
+      <geom type="plane" size="1 1 .1"/>
+      <geom type="plane" size="1 1 .1" pos="0 0 .01"/>
+      <geom type="hfield" hfield="h"/>
+      <geom type="hfield" hfield="h" pos="0 0 .01"/>
+    </worldbody>
+  </mujoco>"""
+  mjm, mjd, m, d = oracle.load(xml)
+  mujoco.mj_forward(mjm, mjd)
+  oracle.copy_state(mjd, d)
+  engine.mj_kinematics(m, d)
+  con = np.zeros((50, 13))
+  for g1, g2 in ((0, 1), (0, 2), (2, 3)):
+    assert narrowphase.collide_geoms(m._struct, d._struct, g1, g2, 0.1, con) == 0

@@ -1,0 +1,74 @@
+"""Narrowphase dispatch: MuJoCo 3.17's table of pair collision functions (mjCOLLISIONFUNC in
+engine_collision_driver.c) as an if/elif chain over the two geom types.
+
+Dedicated functions (primitives.py, box.py) handle plane against sphere, capsule, ellipsoid,
+cylinder and box, sphere against sphere, capsule, cylinder and box, capsule-capsule,
+capsule-box and box-box. Every other convex pair (anything with an ellipsoid or a cylinder not
+listed above, and every mesh pair including plane-mesh) goes to the general convex routine,
+and height fields against any convex geom to the height field routine. MuJoCo has no function
+for plane-plane, plane-hfield, hfield-hfield or any SDF pair: those return 0.
+"""
+
+from engine._jit import jit
+from engine.collision import box
+from engine.collision import convex
+from engine.collision import hfield
+from engine.collision import primitives
+from engine.enums import mjGEOM_BOX
+from engine.enums import mjGEOM_CAPSULE
+from engine.enums import mjGEOM_CYLINDER
+from engine.enums import mjGEOM_ELLIPSOID
+from engine.enums import mjGEOM_HFIELD
+from engine.enums import mjGEOM_MESH
+from engine.enums import mjGEOM_PLANE
+from engine.enums import mjGEOM_SPHERE
+
+
+@jit
+def collide_geoms(m, d, g1, g2, margin, con):
+  """Collides geoms g1 and g2 (type(g1) <= type(g2)) with the pair function MuJoCo 3.17 uses,
+  writing up to mjMAXCONPAIR contacts into con (see primitives.py for the row layout) and
+  returning their number."""
+  t1 = m.geom_type[g1]
+  t2 = m.geom_type[g2]
+  if t2 > mjGEOM_MESH or t2 <= mjGEOM_HFIELD:
+    return 0  # SDF pairs, plane-plane, plane-hfield, hfield-hfield
+
+  # plane : geom
+  if t1 == mjGEOM_PLANE:
+    if t2 == mjGEOM_SPHERE:
+      return primitives.collide_plane_sphere(m, d, g1, g2, margin, con)
+    if t2 == mjGEOM_CAPSULE:
+      return primitives.collide_plane_capsule(m, d, g1, g2, margin, con)
+    if t2 == mjGEOM_ELLIPSOID:
+      return primitives.collide_plane_ellipsoid(m, d, g1, g2, margin, con)
+    if t2 == mjGEOM_CYLINDER:
+      return primitives.collide_plane_cylinder(m, d, g1, g2, margin, con)
+    if t2 == mjGEOM_BOX:
+      return primitives.collide_plane_box(m, d, g1, g2, margin, con)
+    return convex.collide_convex(m, d, g1, g2, margin, con)  # mjc_PlaneConvex for meshes
+
+  # height field : convex geom
+  if t1 == mjGEOM_HFIELD:
+    return hfield.collide_hfield(m, d, g1, g2, margin, con)
+
+  # dedicated primitive pairs
+  if t1 == mjGEOM_SPHERE:
+    if t2 == mjGEOM_SPHERE:
+      return primitives.collide_sphere_sphere(m, d, g1, g2, margin, con)
+    if t2 == mjGEOM_CAPSULE:
+      return primitives.collide_sphere_capsule(m, d, g1, g2, margin, con)
+    if t2 == mjGEOM_CYLINDER:
+      return primitives.collide_sphere_cylinder(m, d, g1, g2, margin, con)
+    if t2 == mjGEOM_BOX:
+      return box.collide_sphere_box(m, d, g1, g2, margin, con)
+  elif t1 == mjGEOM_CAPSULE:
+    if t2 == mjGEOM_CAPSULE:
+      return primitives.collide_capsule_capsule(m, d, g1, g2, margin, con)
+    if t2 == mjGEOM_BOX:
+      return box.collide_capsule_box(m, d, g1, g2, margin, con)
+  elif t1 == mjGEOM_BOX and t2 == mjGEOM_BOX:
+    return box.collide_box_box(m, d, g1, g2, margin, con)
+
+  # everything else: general convex collision
+  return convex.collide_convex(m, d, g1, g2, margin, con)
