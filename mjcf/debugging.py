@@ -14,6 +14,7 @@ import sys
 from lxml import etree
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+_SKIPPED_FILES = {os.path.abspath(contextlib.__file__)}
 _ENV_VAR = 'NUMJOCO_MJCF_DEBUG'
 
 _state = {'debug': os.environ.get(_ENV_VAR, '').strip().lower() not in ('', '0', 'false', 'no'),
@@ -66,7 +67,8 @@ def get_current_stack_trace(limit=8):
   f = sys._getframe(1)
   while f is not None and len(frames) < limit:
     filename = f.f_code.co_filename
-    if not os.path.abspath(filename).startswith(_PACKAGE_DIR + os.sep):
+    path = os.path.abspath(filename)
+    if not path.startswith(_PACKAGE_DIR + os.sep) and path not in _SKIPPED_FILES:
       frames.append(StackFrame(filename, f.f_lineno, f.f_code.co_name))
     f = f.f_back
   frames.reverse()

@@ -430,3 +430,32 @@ def test_deepcopy_is_independent():
     arena.attach(copy.deepcopy(_child('c')))
   assert [m.model for m in arena.namescope.identifiers('attached_model').values()] == [
     'c', 'c_1', 'c_2']
+
+
+def test_attach_inside_mujoco_frames():
+  parent = mjcf.RootElement()
+  group = parent.worldbody.add('frame', name='group', pos=[0, 0, 1])
+  frame = group.attach(_child())
+  assert frame.parent is group
+  c = _compile(parent)
+  np.testing.assert_allclose(c.arrays['body_pos'][_body_id(c, 'child/')], [0, 0, 1])
+
+
+def test_include_copy_merges_content():
+  model = mjcf.RootElement(model='main')
+  model.option.timestep = 0.01
+  other = mjcf.RootElement(model='other')
+  body = other.worldbody.add('body', name='b')
+  joint = body.add('joint', name='j')
+  body.add('geom', size=[0.1])
+  other.actuator.add('motor', name='m', joint=joint)
+  model.include_copy(other)
+  assert model.find('actuator', 'm').joint is model.find('joint', 'j')
+  assert model.find('joint', 'j') is not joint
+  other.option.timestep = 0.02
+  with pytest.raises(ValueError):
+    model.include_copy(other)
+  other.worldbody.body['b'].remove()
+  other.actuator.motor['m'].remove()
+  model.include_copy(other, override_attributes=True)
+  assert model.option.timestep == 0.02
