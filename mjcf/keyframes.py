@@ -15,6 +15,7 @@ import copy
 from lxml import etree
 import numpy as np
 
+from engine import errors as engine_errors
 from engine.compiler import compile_model
 
 from mjcf import attribute as attr_mod
@@ -64,24 +65,29 @@ class _Layout:
         self.mocap_quat[mocapid[b]] = a['body_quat'][b]
 
 
-def _fill(base, values, blocks, key, field):
-  """Writes `values` over `base` at `blocks` [(start, width)] (in layout order)."""
-  total = sum(w for _, w in blocks)
-  if len(values) != total:
-    return False
-  k = 0
-  for start, width in blocks:
-    base[start:start + width] = values[k:k + width]
-    k += width
-  return True
-
-
 def _pad(key, field, values, base, layouts):
-  """Pads one vector of a key; `layouts` are candidate block lists (own objects, subtree)."""
+  """`base` with `values` written over the first layout whose size matches them.
+
+  Args:
+    key: the <key> element (for error messages).
+    field: 'qpos', 'qvel', ...
+    values: the key's values for its model.
+    base: the combined model's default vector.
+    layouts: candidate [(start, width)] block lists, each in compiled order.
+
+  Raises:
+    ValueError: no layout has as many entries as `values`.
+  """
+  values = np.asarray(values, dtype=np.float64)
   for blocks in layouts:
+    if sum(w for _, w in blocks) != len(values):
+      continue
     out = base.copy()
-    if _fill(out, np.asarray(values, dtype=np.float64), blocks, key, field):
-      return out
+    k = 0
+    for start, width in blocks:
+      out[start:start + width] = values[k:k + width]
+      k += width
+    return out
   sizes = sorted({sum(w for _, w in b) for b in layouts})
   raise ValueError(f"keyframe {key.full_identifier!r}: {field} has {len(values)} values, "
                    f"expected {' or '.join(str(s) for s in sizes)} for model {key.root.model!r}")
@@ -102,6 +108,20 @@ def _in_attachment_frame(element):
   return parent is not None and parent.spec.namespace == 'attachment_frame'
 
 
+def _candidates(model):
+  """Element lists a key of `model` may be written for: own objects (without, then with the
+  attachment frames' joints and bodies), then the whole subtree."""
+  joints = model.find_all('joint', exclude_attachments=True)
+  bodies = model.find_all('body', exclude_attachments=True)
+  actuators = model.find_all('actuator', exclude_attachments=True)
+  return {
+    'joint': ([j for j in joints if not _in_attachment_frame(j)], joints,
+              model.find_all('joint')),
+    'body': ([b for b in bodies if b.spec.namespace == 'body'], bodies, model.find_all('body')),
+    'actuator': (actuators, model.find_all('actuator')),
+  }
+
+
 def pad_keyframes(root, xml, opts):
   """Rewrites the <key> elements of generated XML `xml` for the combined model."""
   keys = root.keyframe.all_children()
@@ -110,44 +130,30 @@ def pad_keyframes(root, xml, opts):
     return
   probe = copy.deepcopy(xml)
   probe.remove(probe.find('keyframe'))
-  layout = _Layout(compile_model(xml=etree.tostring(probe), assets=root.get_assets()))
+  try:
+    layout = _Layout(compile_model(xml=etree.tostring(probe), assets=root.get_assets()))
+  except engine_errors.Error:
+    return  # compiling the model itself will report the problem
 
-  fmt = lambda v: ' '.join(attr_mod.format_float(x, opts.precision, opts.zero_threshold)
-                           for x in v)
+  def fmt(v):
+    return ' '.join(attr_mod.format_float(x, opts.precision, opts.zero_threshold) for x in v)
+
   for key, kx in zip(keys, key_xml.findall('key')):
-    model = key.root
-    own_j = model.find_all('joint', exclude_attachments=True)
-    bare_j = [j for j in own_j if not _in_attachment_frame(j)]
-    all_j = model.find_all('joint')
-    own_a = model.find_all('actuator', exclude_attachments=True)
-    all_a = model.find_all('actuator')
-    own_b = model.find_all('body', exclude_attachments=True)
-    bare_b = [b for b in own_b if b.tag == 'body' and b.spec.namespace == 'body']
-    all_b = model.find_all('body')
-    pos = lambda e: (e[0], e[1])
-    vel = lambda e: (e[2], e[3])
-    ctrl = lambda e: (e[0], e[1])
-    act = lambda e: (e[2], e[3])
-    mocap = lambda e: (e, 1)
-    joints = [_blocks(j, layout.joints, pos, opts) for j in (bare_j, own_j, all_j)]
-    dofs = [_blocks(j, layout.joints, vel, opts) for j in (bare_j, own_j, all_j)]
-    ctrls = [_blocks(a, layout.actuators, ctrl, opts) for a in (own_a, all_a)]
-    acts = [_blocks(a, layout.actuators, act, opts) for a in (own_a, all_a)]
-    specs = {
+    cand = _candidates(key.root)
+    joints = [_blocks(j, layout.joints, lambda e: e[:2], opts) for j in cand['joint']]
+    dofs = [_blocks(j, layout.joints, lambda e: e[2:], opts) for j in cand['joint']]
+    ctrls = [_blocks(a, layout.actuators, lambda e: e[:2], opts) for a in cand['actuator']]
+    acts = [_blocks(a, layout.actuators, lambda e: e[2:], opts) for a in cand['actuator']]
+    mocap = [_blocks(b, layout.mocap, lambda e: e, opts) for b in cand['body']]
+    fields = {
       'qpos': (layout.qpos0, joints),
       'qvel': (np.zeros(layout.nv), dofs),
       'ctrl': (np.zeros(layout.nu), ctrls),
       'act': (np.zeros(layout.na), acts),
+      'mpos': (layout.mocap_pos.reshape(-1), [[(3 * m, 3) for m in b] for b in mocap]),
+      'mquat': (layout.mocap_quat.reshape(-1), [[(4 * m, 4) for m in b] for b in mocap]),
     }
-    for field, (base, layouts) in specs.items():
+    for field, (base, layouts) in fields.items():
       values = key._get_attribute(field)
       if values is not None:
         kx.set(field, fmt(_pad(key, field, values, base, layouts)))
-    for field, base, width in (('mpos', layout.mocap_pos, 3), ('mquat', layout.mocap_quat, 4)):
-      values = key._get_attribute(field)
-      if values is None:
-        continue
-      layouts = [[(width * m, width) for m, _ in _blocks(b, layout.mocap, mocap, opts)]
-                 for b in (bare_b, own_b, all_b)]
-      kx.set(field, fmt(_pad(key, field, values, base.reshape(-1), layouts)))
-

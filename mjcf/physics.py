@@ -13,6 +13,8 @@ geoms `rgba`, `size`, `xpos` (geom_xpos); for tendons `length` (ten_length); for
 are found in the compiled model by their full identifiers.
 """
 
+import contextlib
+
 import numpy as np
 
 from engine import errors as engine_errors
@@ -82,20 +84,20 @@ def _binding_namespace(element):
 class _SynchronizingArray(np.ndarray):
   """A copy of some engine entries that writes item assignments back to them."""
 
-  def __new__(cls, values, indexer, key):
+  def __new__(cls, values, target, index):
     obj = np.asarray(values).view(cls)
-    obj._indexer = indexer
-    obj._key = key
+    obj._target = target
+    obj._index = index
     return obj
 
   def __array_finalize__(self, obj):
-    self._indexer = None
-    self._key = None
+    self._target = None
+    self._index = None
 
   def __setitem__(self, index, value):
     super().__setitem__(index, value)
-    if self._indexer is not None:
-      self._indexer[self._key] = np.asarray(self)
+    if self._target is not None:
+      self._target[self._index] = np.asarray(self)
 
   def __array_wrap__(self, obj, context=None, return_scalar=False):
     out = np.asarray(obj).view(np.ndarray)
@@ -115,7 +117,7 @@ class Binding:
     element_id: id of the element(s) in the compiled model.
   """
 
-  __slots__ = ('_physics', '_namespace', '_names', '_key', '_single', '_elements')
+  __slots__ = ('_physics', '_namespace', '_names', '_key', '_single', '_elements', '_cache')
 
   def __init__(self, physics, namespace, elements, single):
     object.__setattr__(self, '_physics', physics)
@@ -125,8 +127,13 @@ class Binding:
     object.__setattr__(self, '_names', names)
     object.__setattr__(self, '_key', names[0] if single else names)
     object.__setattr__(self, '_single', single)
+    object.__setattr__(self, '_cache', {})
 
-  def _indexer(self, name):
+  def _lookup(self, name):
+    """(engine array, numpy index of the bound elements) of one attribute, cached."""
+    entry = self._cache.get(name)
+    if entry is not None:
+      return entry
     table = _field_table(self._namespace)
     try:
       struct, field = table[name]
@@ -134,24 +141,28 @@ class Binding:
       raise AttributeError(f'{name!r} is not a field of {self._namespace} elements; available: '
                            f'{sorted(table)}') from None
     named = self._physics.named
-    return getattr(named.model if struct == 'model' else named.data, field)
+    indexer = getattr(named.model if struct == 'model' else named.data, field)
+    try:
+      index = indexer.axes.row.convert(self._key)
+    except KeyError as e:
+      raise KeyError(f'cannot bind {self._namespace} elements {self._names} to field {field!r} '
+                     f'of the compiled model: {e}') from None
+    entry = (np.asarray(indexer), index)
+    self._cache[name] = entry
+    return entry
 
   def __getattr__(self, name):
     if name.startswith('__'):
       raise AttributeError(name)
-    indexer = self._indexer(name)
-    try:
-      value = indexer[self._key]
-    except KeyError as e:
-      raise KeyError(f'cannot bind {self._namespace} elements {self._names} to field {name!r} '
-                     f'of the compiled model: {e}') from None
+    array, index = self._lookup(name)
+    value = array[index]
     if isinstance(value, np.ndarray) and not self._single:
-      return _SynchronizingArray(value, indexer, self._key)
+      return _SynchronizingArray(value, array, index)
     return value
 
   def __setattr__(self, name, value):
-    indexer = self._indexer(name)
-    indexer[self._key] = value
+    array, index = self._lookup(name)
+    array[index] = value
 
   @property
   def element_id(self):
@@ -224,22 +235,14 @@ def _export(mjcf_model):
   return xml, mjcf_model.get_assets(), context
 
 
-class _debug_errors:  # pylint: disable=invalid-name
-  """Adds the creating Python lines of the offending element to compile errors (debug mode)."""
-
-  def __init__(self, context):
-    self._context = context
-
-  def __enter__(self):
-    return self
-
-  def __exit__(self, exc_type, exc, tb):
-    if self._context is None or not isinstance(exc, engine_errors.CompileError):
-      return False
-    if exc.line is None:
-      return False
-    info = self._context.describe(exc.line, exc.attribute)
+@contextlib.contextmanager
+def _debug_errors(context):
+  """Adds the Python lines that made the offending element to compile errors (debug mode)."""
+  try:
+    yield
+  except engine_errors.CompileError as exc:
+    info = context.describe(exc.line, exc.attribute) if context and exc.line else None
     if info is None:
-      return False
+      raise
     raise type(exc)(f'{exc.msg}\n  {info}', file=exc.file, line=exc.line, element=exc.element,
                     attribute=exc.attribute) from exc
