@@ -569,9 +569,9 @@ def gjk(m, F, I):
 
   # separated if the support along -x_k stays on the far side (1/0 is inf, as in C)
   inv = 1 / x_norm if x_norm != 0 else math.inf
-  dn0 = x0 * inv
-  dn1 = x1 * inv
-  dn2 = x2 * inv
+  dn0 = float(x0) * inv
+  dn1 = float(x1) * inv
+  dn2 = float(x2) * inv
   minkowski_support(m, F, I, GJK_TMP, S_SVI + 8, -dn0, -dn1, -dn2, dn0, dn1, dn2)
   if x0 * F[GJK_TMP] + x1 * F[GJK_TMP + 1] + x2 * F[GJK_TMP + 2] > 0:
     I[S_SEP] = 1

@@ -129,12 +129,16 @@ def hull4(F, poly, nvert):
 
 @jit
 def _witness(F, i, p, face1, n, w0, w1, w2):
-  """Port of witnessOnFace: contact i at clipped point p: x2 = p, x1 = p moved by its signed
-  distance to face1's plane along w (onto that plane)."""
+  """Port of witnessOnFace: contact i at clipped point p: x1 is p projected onto face1's plane
+  along n, x2 = x1 + dist * w with dist the plane distance projected on the direction w."""
   dist = ((F[p] - F[face1]) * F[n] + (F[p + 1] - F[face1 + 1]) * F[n + 1]
           + (F[p + 2] - F[face1 + 2]) * F[n + 2])
-  set3(F, ST_X1 + 3 * i, F[p] + dist * w0, F[p + 1] + dist * w1, F[p + 2] + dist * w2)
-  set3(F, ST_X2 + 3 * i, F[p], F[p + 1], F[p + 2])
+  a0 = F[p] - dist * F[n]
+  a1 = F[p + 1] - dist * F[n + 1]
+  a2 = F[p + 2] - dist * F[n + 2]
+  dist = dist * (F[n] * w0 + F[n + 1] * w1 + F[n + 2] * w2)
+  set3(F, ST_X1 + 3 * i, a0, a1, a2)
+  set3(F, ST_X2 + 3 * i, a0 + dist * w0, a1 + dist * w1, a2 + dist * w2)
   F[ST_D + i] = dist
 
 
@@ -469,8 +473,8 @@ def multicontact(m, F, I):
   # clip, contacts with their depths
   if edgecon1:
     nrm = MC_N2 + 3 * j
-    nx = polygon_clip(F, I, MC_F2, nface2, MC_F1, nface1, nrm, -F[nrm], -F[nrm + 1],
-                      -F[nrm + 2], mtot)
+    nx = polygon_clip(F, I, MC_F2, nface2, MC_F1, nface1, nrm, F[nrm], F[nrm + 1], F[nrm + 2],
+                      mtot)
     for k in range(nx):
       for q in range(3):
         tmp = F[ST_X1 + 3 * k + q]
@@ -479,13 +483,14 @@ def multicontact(m, F, I):
     n0, n1, n2 = -F[nrm], -F[nrm + 1], -F[nrm + 2]
   elif edgecon2:
     nrm = MC_N1 + 3 * j
-    nx = polygon_clip(F, I, MC_F1, nface1, MC_F2, nface2, nrm, -F[nrm], -F[nrm + 1],
-                      -F[nrm + 2], mtot)
+    nx = polygon_clip(F, I, MC_F1, nface1, MC_F2, nface2, nrm, F[nrm], F[nrm + 1], F[nrm + 2],
+                      mtot)
     n0, n1, n2 = F[nrm], F[nrm + 1], F[nrm + 2]
   else:
     nrm = MC_N1 + 3 * i
-    nx = polygon_clip(F, I, MC_F1, nface1, MC_F2, nface2, nrm, -F[nrm], -F[nrm + 1],
-                      -F[nrm + 2], mtot)
+    w = MC_N2 + 3 * j
+    nx = polygon_clip(F, I, MC_F1, nface1, MC_F2, nface2, nrm, -F[w], -F[w + 1], -F[w + 2],
+                      mtot)
     n0, n1, n2 = F[nrm], F[nrm + 1], F[nrm + 2]
   if nx <= 0:
     return 1
