@@ -87,7 +87,7 @@ def _collide(xml, qpos):
   engine.mj_kinematics(m, d)
   ms = m._struct
   ds = d._struct
-  con = ds.scratch_con
+  con = d._arrays["scratch_con"]
   con[:] = np.nan
   margin = mjm.geom_margin[0] + mjm.geom_margin[1]
   if mjm.geom_type[0] == mujoco.mjtGeom.mjGEOM_HFIELD:
