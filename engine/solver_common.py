@@ -373,8 +373,8 @@ def jac_row_dot_at(m, d, sparse, i, vec, off):
 
 @jit
 def work_array(d):
-  """128 floats of workspace for small block solves: scratch_efc row 11, or a new array when
-  the row capacity is below 128 (only with a tiny <size njmax>)."""
-  if d.scratch_efc.shape[1] >= 128:
+  """At least 256 floats of workspace for small block solves: scratch_efc row 11, or a new
+  array when the row capacity is below that (only with a tiny <size njmax>)."""
+  if d.scratch_efc.shape[1] >= 256:
     return d.scratch_efc[11]
-  return np.empty(128)
+  return np.empty(256)

@@ -354,6 +354,36 @@ def test_no_constraints():
   np.testing.assert_array_equal(d.solver_niter, 0)
 
 
+SMALL = """
+<mujoco>
+  <size njmax="40" nconmax="10"/>
+  <option cone="elliptic" solver="{solver}" tolerance="1e-10" noslip_iterations="5"/>
+  <worldbody>
+    <geom type="plane" size="1 1 .1"/>
+    <body pos="0 0 .09"><freejoint/><geom type="box" size=".1 .1 .1" condim="6"/></body>
+  </worldbody>
+</mujoco>
+"""
+
+
+@pytest.mark.parametrize("solver_name", ["Newton", "PGS"])
+def test_small_row_capacity(solver_name):
+  """Row capacity below the block workspace (a tiny <size njmax>): same results."""
+  mjm, mjd, m, d = oracle.load(SMALL.format(solver=solver_name))
+  mjm.opt.disableflags |= mujoco.mjtDisableBit.mjDSBL_ISLAND
+  m.opt.disableflags |= mujoco.mjtDisableBit.mjDSBL_ISLAND
+  mjd.qvel[:] = np.random.default_rng(9).normal(size=mjm.nv)
+  mujoco.mj_forward(mjm, mjd)
+  assert d._arrays["scratch_efc"].shape[1] == 40 and mjd.nefc > 12
+  oracle.copy_state(mjd, d)
+  _smooth_stages(m, d)
+  oracle.copy_contacts(mjd, d)
+  oracle.copy_constraints(mjd, d)
+  _solve(d, m)
+  assert _rel(d.qacc, mjd.qacc) < 1e-7
+  assert _rel(d.efc_force, mjd.efc_force) < 1e-6
+
+
 # ---- QCQP ----
 
 
