@@ -4,6 +4,10 @@ The public API mirrors the `mujoco` Python bindings (ARCHITECTURE.md section 2):
 MjModel/MjData, the mj_ pipeline functions, the mju_ helpers and the mjt enums.
 """
 
+from engine.collision.driver import mj_collision as mj_collision
+from engine.constraint import mj_contactForce as mj_contactForce
+from engine.constraint import mj_makeConstraint as mj_makeConstraint
+from engine.constraint import mj_referenceConstraint as mj_referenceConstraint
 from engine.enums import *  # noqa: F401,F403  (mjt enums and mj* constants, as in mujoco)
 from engine.errors import CompileError as CompileError
 from engine.errors import Error as Error
@@ -35,12 +39,17 @@ from engine.passive import mj_passive as mj_passive
 from engine.physics import Physics as Physics
 from engine.physics import PhysicsError as PhysicsError
 from engine.physics import RenderingUnavailableError as RenderingUnavailableError
+from engine.ray import mj_ray as mj_ray
+from engine.ray import mj_rayHfield as mj_rayHfield
+from engine.ray import mj_rayMesh as mj_rayMesh
+from engine.ray import mju_rayGeom as mju_rayGeom
 from engine.sensor import mj_energyPos as mj_energyPos
 from engine.sensor import mj_energyVel as mj_energyVel
 from engine.sensor import mj_sensorAcc as mj_sensorAcc
 from engine.sensor import mj_sensorPos as mj_sensorPos
 from engine.sensor import mj_sensorVel as mj_sensorVel
 from engine.setconst import mj_setConst as mj_setConst
+from engine.solver import mj_constraintUpdate as mj_constraintUpdate
 from engine.smooth import mj_camlight as mj_camlight
 from engine.smooth import mj_comPos as mj_comPos
 from engine.smooth import mj_comVel as mj_comVel

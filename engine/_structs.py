@@ -296,6 +296,8 @@ MODEL_TYPE = ModelType([
   ("geom_condim", types.int32[::1]),
   ("geom_bodyid", types.int32[::1]),
   ("geom_dataid", types.int32[::1]),
+  ("geom_matid", types.int32[::1]),
+  ("geom_group", types.int32[::1]),
   ("geom_priority", types.int32[::1]),
   ("geom_sameframe", types.uint8[::1]),
   ("geom_solmix", types.float64[::1]),
@@ -312,6 +314,7 @@ MODEL_TYPE = ModelType([
   ("geom_surfacevel", types.float64[:, ::1]),
   ("geom_adhesion", types.float64[::1]),
   ("geom_fluid", types.float64[:, ::1]),
+  ("geom_rgba", types.float32[:, ::1]),
   ("site_type", types.int32[::1]),
   ("site_bodyid", types.int32[::1]),
   ("site_dataid", types.int32[::1]),
@@ -327,6 +330,7 @@ MODEL_TYPE = ModelType([
   ("cam_poscom0", types.float64[:, ::1]),
   ("cam_pos0", types.float64[:, ::1]),
   ("cam_mat0", types.float64[:, ::1]),
+  ("cam_projection", types.int32[::1]),
   ("cam_fovy", types.float64[::1]),
   ("cam_resolution", types.int32[:, ::1]),
   ("cam_sensorsize", types.float32[:, ::1]),
@@ -355,6 +359,7 @@ MODEL_TYPE = ModelType([
   ("hfield_ncol", types.int32[::1]),
   ("hfield_adr", types.int32[::1]),
   ("hfield_data", types.float32[::1]),
+  ("mat_rgba", types.float32[:, ::1]),
   ("pair_dim", types.int32[::1]),
   ("pair_geom1", types.int32[::1]),
   ("pair_geom2", types.int32[::1]),
@@ -469,7 +474,7 @@ MODEL_TYPE = ModelType([
   ("mapM2D", types.int32[::1]),
   ("mapD2M", types.int32[::1]),
 ])
-MODEL_MEMBERS = ('opt', 'stat', 'nq', 'nv', 'nu', 'nactuator', 'nout', 'na', 'nbody', 'njnt', 'ntree', 'nM', 'nB', 'nC', 'nD', 'ngeom', 'nsite', 'ncam', 'nlight', 'nmesh', 'nmeshvert', 'nmeshface', 'nhfield', 'nhfielddata', 'ntex', 'ntexdata', 'nmat', 'npair', 'nexclude', 'neq', 'ntendon', 'nJten', 'nwrap', 'nsensor', 'nnumeric', 'nnumericdata', 'ntext', 'ntextdata', 'ntuple', 'ntupledata', 'nkey', 'nmocap', 'nuser_body', 'nuser_jnt', 'nuser_geom', 'nuser_site', 'nuser_cam', 'nuser_tendon', 'nuser_actuator', 'nuser_sensor', 'nnames', 'nJmom', 'ngravcomp', 'nemax', 'njmax', 'nconmax', 'nuserdata', 'nsensordata', 'qpos0', 'qpos_spring', 'body_parentid', 'body_rootid', 'body_weldid', 'body_mocapid', 'body_jntnum', 'body_jntadr', 'body_dofnum', 'body_dofadr', 'body_treeid', 'body_geomnum', 'body_geomadr', 'body_simple', 'body_sameframe', 'body_pos', 'body_quat', 'body_ipos', 'body_iquat', 'body_mass', 'body_subtreemass', 'body_inertia', 'body_invweight0', 'body_gravcomp', 'body_margin', 'body_contype', 'body_conaffinity', 'jnt_type', 'jnt_qposadr', 'jnt_dofadr', 'jnt_bodyid', 'jnt_actuatorid', 'jnt_limited', 'jnt_actfrclimited', 'jnt_actgravcomp', 'jnt_solref', 'jnt_solimp', 'jnt_pos', 'jnt_axis', 'jnt_stiffness', 'jnt_stiffnesspoly', 'jnt_range', 'jnt_actfrcrange', 'jnt_margin', 'dof_bodyid', 'dof_jntid', 'dof_parentid', 'dof_treeid', 'dof_Madr', 'dof_simplenum', 'dof_solref', 'dof_solimp', 'dof_frictionloss', 'dof_armature', 'dof_damping', 'dof_dampingpoly', 'dof_invweight0', 'dof_M0', 'dof_length', 'tree_bodyadr', 'tree_bodynum', 'tree_dofadr', 'tree_dofnum', 'geom_type', 'geom_contype', 'geom_conaffinity', 'geom_condim', 'geom_bodyid', 'geom_dataid', 'geom_priority', 'geom_sameframe', 'geom_solmix', 'geom_solref', 'geom_solimp', 'geom_size', 'geom_aabb', 'geom_rbound', 'geom_pos', 'geom_quat', 'geom_friction', 'geom_margin', 'geom_gap', 'geom_surfacevel', 'geom_adhesion', 'geom_fluid', 'site_type', 'site_bodyid', 'site_dataid', 'site_sameframe', 'site_size', 'site_pos', 'site_quat', 'cam_mode', 'cam_bodyid', 'cam_targetbodyid', 'cam_pos', 'cam_quat', 'cam_poscom0', 'cam_pos0', 'cam_mat0', 'cam_fovy', 'cam_resolution', 'cam_sensorsize', 'cam_intrinsic', 'light_mode', 'light_bodyid', 'light_targetbodyid', 'light_type', 'light_active', 'light_pos', 'light_dir', 'light_poscom0', 'light_pos0', 'light_dir0', 'mesh_vertadr', 'mesh_vertnum', 'mesh_faceadr', 'mesh_facenum', 'mesh_vert', 'mesh_face', 'mesh_scale', 'mesh_pos', 'mesh_quat', 'hfield_size', 'hfield_nrow', 'hfield_ncol', 'hfield_adr', 'hfield_data', 'pair_dim', 'pair_geom1', 'pair_geom2', 'pair_signature', 'pair_solref', 'pair_solreffriction', 'pair_solimp', 'pair_margin', 'pair_gap', 'pair_adhesion', 'pair_friction', 'exclude_signature', 'eq_type', 'eq_obj1id', 'eq_obj2id', 'eq_objtype', 'eq_active0', 'eq_solref', 'eq_solimp', 'eq_data', 'tendon_adr', 'tendon_num', 'tendon_actuatorid', 'tendon_treenum', 'tendon_treeid', 'ten_J_rownnz', 'ten_J_rowadr', 'ten_J_colind', 'tendon_limited', 'tendon_actfrclimited', 'tendon_width', 'tendon_solref_lim', 'tendon_solimp_lim', 'tendon_solref_fri', 'tendon_solimp_fri', 'tendon_range', 'tendon_actfrcrange', 'tendon_margin', 'tendon_stiffness', 'tendon_stiffnesspoly', 'tendon_damping', 'tendon_dampingpoly', 'tendon_armature', 'tendon_frictionloss', 'tendon_lengthspring', 'tendon_length0', 'tendon_invweight0', 'wrap_type', 'wrap_objid', 'wrap_prm', 'actuator_trntype', 'actuator_dyntype', 'actuator_gaintype', 'actuator_biastype', 'actuator_ctrladr', 'actuator_ctrlnum', 'actuator_ctrlspec', 'actuator_outadr', 'actuator_outnum', 'actuator_actadr', 'actuator_actnum', 'actuator_trnid', 'actuator_cranklength', 'actuator_dynprm', 'actuator_gainprm', 'actuator_biasprm', 'actuator_actlimited', 'actuator_actrange', 'actuator_actearly', 'actuator_damping', 'actuator_dampingpoly', 'actuator_armature', 'actuator_group', 'actuator_forcelimited', 'actuator_forcerange', 'actuator_ctrllimited', 'actuator_ctrlrange', 'actuator_gear', 'actuator_acc0', 'actuator_length0', 'actuator_lengthrange', 'sensor_type', 'sensor_datatype', 'sensor_needstage', 'sensor_objtype', 'sensor_objid', 'sensor_reftype', 'sensor_refid', 'sensor_intprm', 'sensor_dim', 'sensor_adr', 'sensor_cutoff', 'sensor_noise', 'key_time', 'key_qpos', 'key_qvel', 'key_act', 'key_mpos', 'key_mquat', 'key_ctrl', 'B_rownnz', 'B_rowadr', 'B_colind', 'M_rownnz', 'M_rowadr', 'M_colind', 'mapM2M', 'D_rownnz', 'D_rowadr', 'D_diag', 'D_colind', 'mapM2D', 'mapD2M')
+MODEL_MEMBERS = ('opt', 'stat', 'nq', 'nv', 'nu', 'nactuator', 'nout', 'na', 'nbody', 'njnt', 'ntree', 'nM', 'nB', 'nC', 'nD', 'ngeom', 'nsite', 'ncam', 'nlight', 'nmesh', 'nmeshvert', 'nmeshface', 'nhfield', 'nhfielddata', 'ntex', 'ntexdata', 'nmat', 'npair', 'nexclude', 'neq', 'ntendon', 'nJten', 'nwrap', 'nsensor', 'nnumeric', 'nnumericdata', 'ntext', 'ntextdata', 'ntuple', 'ntupledata', 'nkey', 'nmocap', 'nuser_body', 'nuser_jnt', 'nuser_geom', 'nuser_site', 'nuser_cam', 'nuser_tendon', 'nuser_actuator', 'nuser_sensor', 'nnames', 'nJmom', 'ngravcomp', 'nemax', 'njmax', 'nconmax', 'nuserdata', 'nsensordata', 'qpos0', 'qpos_spring', 'body_parentid', 'body_rootid', 'body_weldid', 'body_mocapid', 'body_jntnum', 'body_jntadr', 'body_dofnum', 'body_dofadr', 'body_treeid', 'body_geomnum', 'body_geomadr', 'body_simple', 'body_sameframe', 'body_pos', 'body_quat', 'body_ipos', 'body_iquat', 'body_mass', 'body_subtreemass', 'body_inertia', 'body_invweight0', 'body_gravcomp', 'body_margin', 'body_contype', 'body_conaffinity', 'jnt_type', 'jnt_qposadr', 'jnt_dofadr', 'jnt_bodyid', 'jnt_actuatorid', 'jnt_limited', 'jnt_actfrclimited', 'jnt_actgravcomp', 'jnt_solref', 'jnt_solimp', 'jnt_pos', 'jnt_axis', 'jnt_stiffness', 'jnt_stiffnesspoly', 'jnt_range', 'jnt_actfrcrange', 'jnt_margin', 'dof_bodyid', 'dof_jntid', 'dof_parentid', 'dof_treeid', 'dof_Madr', 'dof_simplenum', 'dof_solref', 'dof_solimp', 'dof_frictionloss', 'dof_armature', 'dof_damping', 'dof_dampingpoly', 'dof_invweight0', 'dof_M0', 'dof_length', 'tree_bodyadr', 'tree_bodynum', 'tree_dofadr', 'tree_dofnum', 'geom_type', 'geom_contype', 'geom_conaffinity', 'geom_condim', 'geom_bodyid', 'geom_dataid', 'geom_matid', 'geom_group', 'geom_priority', 'geom_sameframe', 'geom_solmix', 'geom_solref', 'geom_solimp', 'geom_size', 'geom_aabb', 'geom_rbound', 'geom_pos', 'geom_quat', 'geom_friction', 'geom_margin', 'geom_gap', 'geom_surfacevel', 'geom_adhesion', 'geom_fluid', 'geom_rgba', 'site_type', 'site_bodyid', 'site_dataid', 'site_sameframe', 'site_size', 'site_pos', 'site_quat', 'cam_mode', 'cam_bodyid', 'cam_targetbodyid', 'cam_pos', 'cam_quat', 'cam_poscom0', 'cam_pos0', 'cam_mat0', 'cam_projection', 'cam_fovy', 'cam_resolution', 'cam_sensorsize', 'cam_intrinsic', 'light_mode', 'light_bodyid', 'light_targetbodyid', 'light_type', 'light_active', 'light_pos', 'light_dir', 'light_poscom0', 'light_pos0', 'light_dir0', 'mesh_vertadr', 'mesh_vertnum', 'mesh_faceadr', 'mesh_facenum', 'mesh_vert', 'mesh_face', 'mesh_scale', 'mesh_pos', 'mesh_quat', 'hfield_size', 'hfield_nrow', 'hfield_ncol', 'hfield_adr', 'hfield_data', 'mat_rgba', 'pair_dim', 'pair_geom1', 'pair_geom2', 'pair_signature', 'pair_solref', 'pair_solreffriction', 'pair_solimp', 'pair_margin', 'pair_gap', 'pair_adhesion', 'pair_friction', 'exclude_signature', 'eq_type', 'eq_obj1id', 'eq_obj2id', 'eq_objtype', 'eq_active0', 'eq_solref', 'eq_solimp', 'eq_data', 'tendon_adr', 'tendon_num', 'tendon_actuatorid', 'tendon_treenum', 'tendon_treeid', 'ten_J_rownnz', 'ten_J_rowadr', 'ten_J_colind', 'tendon_limited', 'tendon_actfrclimited', 'tendon_width', 'tendon_solref_lim', 'tendon_solimp_lim', 'tendon_solref_fri', 'tendon_solimp_fri', 'tendon_range', 'tendon_actfrcrange', 'tendon_margin', 'tendon_stiffness', 'tendon_stiffnesspoly', 'tendon_damping', 'tendon_dampingpoly', 'tendon_armature', 'tendon_frictionloss', 'tendon_lengthspring', 'tendon_length0', 'tendon_invweight0', 'wrap_type', 'wrap_objid', 'wrap_prm', 'actuator_trntype', 'actuator_dyntype', 'actuator_gaintype', 'actuator_biastype', 'actuator_ctrladr', 'actuator_ctrlnum', 'actuator_ctrlspec', 'actuator_outadr', 'actuator_outnum', 'actuator_actadr', 'actuator_actnum', 'actuator_trnid', 'actuator_cranklength', 'actuator_dynprm', 'actuator_gainprm', 'actuator_biasprm', 'actuator_actlimited', 'actuator_actrange', 'actuator_actearly', 'actuator_damping', 'actuator_dampingpoly', 'actuator_armature', 'actuator_group', 'actuator_forcelimited', 'actuator_forcerange', 'actuator_ctrllimited', 'actuator_ctrlrange', 'actuator_gear', 'actuator_acc0', 'actuator_length0', 'actuator_lengthrange', 'sensor_type', 'sensor_datatype', 'sensor_needstage', 'sensor_objtype', 'sensor_objid', 'sensor_reftype', 'sensor_refid', 'sensor_intprm', 'sensor_dim', 'sensor_adr', 'sensor_cutoff', 'sensor_noise', 'key_time', 'key_qpos', 'key_qvel', 'key_act', 'key_mpos', 'key_mquat', 'key_ctrl', 'B_rownnz', 'B_rowadr', 'B_colind', 'M_rownnz', 'M_rowadr', 'M_colind', 'mapM2M', 'D_rownnz', 'D_rowadr', 'D_diag', 'D_colind', 'mapM2D', 'mapD2M')
 
 
 @jit
@@ -601,6 +606,8 @@ def make_model(
   geom_condim,
   geom_bodyid,
   geom_dataid,
+  geom_matid,
+  geom_group,
   geom_priority,
   geom_sameframe,
   geom_solmix,
@@ -617,6 +624,7 @@ def make_model(
   geom_surfacevel,
   geom_adhesion,
   geom_fluid,
+  geom_rgba,
   site_type,
   site_bodyid,
   site_dataid,
@@ -632,6 +640,7 @@ def make_model(
   cam_poscom0,
   cam_pos0,
   cam_mat0,
+  cam_projection,
   cam_fovy,
   cam_resolution,
   cam_sensorsize,
@@ -660,6 +669,7 @@ def make_model(
   hfield_ncol,
   hfield_adr,
   hfield_data,
+  mat_rgba,
   pair_dim,
   pair_geom1,
   pair_geom2,
@@ -902,6 +912,8 @@ def make_model(
   s.geom_condim = geom_condim
   s.geom_bodyid = geom_bodyid
   s.geom_dataid = geom_dataid
+  s.geom_matid = geom_matid
+  s.geom_group = geom_group
   s.geom_priority = geom_priority
   s.geom_sameframe = geom_sameframe
   s.geom_solmix = geom_solmix
@@ -918,6 +930,7 @@ def make_model(
   s.geom_surfacevel = geom_surfacevel
   s.geom_adhesion = geom_adhesion
   s.geom_fluid = geom_fluid
+  s.geom_rgba = geom_rgba
   s.site_type = site_type
   s.site_bodyid = site_bodyid
   s.site_dataid = site_dataid
@@ -933,6 +946,7 @@ def make_model(
   s.cam_poscom0 = cam_poscom0
   s.cam_pos0 = cam_pos0
   s.cam_mat0 = cam_mat0
+  s.cam_projection = cam_projection
   s.cam_fovy = cam_fovy
   s.cam_resolution = cam_resolution
   s.cam_sensorsize = cam_sensorsize
@@ -961,6 +975,7 @@ def make_model(
   s.hfield_ncol = hfield_ncol
   s.hfield_adr = hfield_adr
   s.hfield_data = hfield_data
+  s.mat_rgba = mat_rgba
   s.pair_dim = pair_dim
   s.pair_geom1 = pair_geom1
   s.pair_geom2 = pair_geom2

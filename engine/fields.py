@@ -194,18 +194,18 @@ center      f8 3  center of the model
 
 # render-only and bookkeeping fields the physics kernels never read
 _MODEL_PYTHON_ONLY = frozenset("""
-geom_rgba site_rgba tendon_rgba light_bulbradius light_intensity
+site_rgba tendon_rgba light_bulbradius light_intensity
 light_range light_attenuation light_cutoff light_softness light_exponent light_ambient
 light_diffuse light_specular tex_type tex_colorspace tex_height tex_width tex_nchannel tex_adr
 tex_data mat_texid mat_texuniform mat_texrepeat mat_emission mat_specular mat_shininess
-mat_reflectance mat_metallic mat_roughness mat_rgba numeric_adr numeric_size numeric_data
+mat_reflectance mat_metallic mat_roughness numeric_adr numeric_size numeric_data
 text_adr text_size tuple_adr tuple_size tuple_objtype tuple_objid tuple_objprm
 name_bodyadr name_jntadr name_geomadr name_siteadr name_camadr name_lightadr name_meshadr
 name_hfieldadr name_texadr name_matadr name_pairadr name_excludeadr name_eqadr name_tendonadr
 name_actuatoradr name_sensoradr name_numericadr name_textadr name_tupleadr name_keyadr
 body_user jnt_user geom_user site_user cam_user tendon_user actuator_user sensor_user
-cam_output cam_projection cam_ipd light_texid light_castshadow
-geom_group site_group jnt_group tendon_group geom_matid site_matid tendon_matid
+cam_output cam_ipd light_texid light_castshadow
+site_group jnt_group tendon_group site_matid tendon_matid
 """.split())
 
 # ---- MjModel arrays ----

@@ -10,13 +10,16 @@ import warnings
 import numpy as np
 
 from engine import actuation as _actuation
+from engine import constraint as _constraint
 from engine import io as _io
 from engine import passive as _passive
 from engine import sensor as _sensor
 from engine import smooth as _smooth
+from engine import solver as _solver
 from engine import support as _support
 from engine import tendon as _tendon
 from engine._jit import jit
+from engine.collision import driver as _collision
 from engine.enums import mjDSBL_ACTUATION
 from engine.enums import mjDSBL_AUTORESET
 from engine.enums import mjDSBL_DAMPER
@@ -102,13 +105,15 @@ def check_acc(m, d):
 
 @jit
 def fwd_position(m, d):
-  """Port of mj_fwdPosition (contacts and constraints come with the constraint stage)."""
+  """Port of mj_fwdPosition: kinematics, inertia, collision, constraint rows, transmission."""
   _smooth.kinematics(m, d)
   _smooth.com_pos(m, d)
   _smooth.camlight(m, d)
   _tendon.tendon(m, d)
   _smooth.make_m(m, d)
   _smooth.factor_m(m, d)
+  _collision.collision(m, d)
+  _constraint.make_constraint(m, d)
   _tendon.transmission(m, d)
 
 
@@ -136,6 +141,7 @@ def fwd_velocity(m, d):
   _passive.passive(m, d)
   _smooth.rne(m, d, 0, d.qfrc_bias)
   _smooth.tendon_bias(m, d, d.qfrc_bias)
+  _constraint.reference_constraint(m, d)
 
 
 @jit
@@ -151,10 +157,8 @@ def fwd_acceleration(m, d):
 
 @jit
 def fwd_constraint(m, d):
-  """Port of mj_fwdConstraint without constraints: qacc = qacc_smooth."""
-  d.qfrc_constraint[:] = 0.0
-  d.qacc[:] = d.qacc_smooth
-  d.solver_niter[:] = 0
+  """Port of mj_fwdConstraint: qacc and constraint forces from the solver (engine/solver.py)."""
+  _solver.solve(m, d)
 
 
 @jit

@@ -8,6 +8,7 @@ selected integrator to the continuous-time one, so inverse(forward(x)) holds exa
 import numpy as np
 
 from engine import actuation as _actuation
+from engine import constraint as _constraint
 from engine import forward as _forward
 from engine import implicit as _implicit
 from engine import passive as _passive
@@ -94,7 +95,7 @@ def discrete_acc(m, d):
 
 @jit
 def inverse_skip(m, d, skipstage, skipsensor):
-  """Port of mj_inverseSkip (contact-free): qfrc_inverse for the current qpos, qvel, qacc."""
+  """Port of mj_inverseSkip: qfrc_inverse for the current qpos, qvel and qacc."""
   nv = m.nv
   if skipstage < mjSTAGE_POS:
     _forward.fwd_position(m, d)
@@ -113,8 +114,8 @@ def inverse_skip(m, d, skipstage, skipsensor):
   if discrete:
     saved[:] = d.qacc
     discrete_acc(m, d)
-  # no constraint rows yet: no constraint force
-  d.qfrc_constraint[:] = 0.0
+  # constraint forces of the soft model at this qacc
+  _constraint.inverse_constraint(m, d)
   # bias forces, then acceleration-stage sensors
   _smooth.rne(m, d, 0, d.qfrc_inverse)
   _smooth.tendon_bias(m, d, d.qfrc_inverse)

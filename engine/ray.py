@@ -13,8 +13,8 @@ skips triangles the ray cannot meet, so distances agree (where the ray crosses a
 two triangles at the same distance, the reported normal may be the other triangle's). SDF geoms
 are not supported (-1).
 
-MuJoCo's visibility and group filters read geom_rgba, geom_matid, mat_rgba and geom_group, which
-are Python-side MjModel fields: kernels take them folded into a per-geom mask (`geom_mask`).
+Kernels skip invisible geoms (alpha 0) themselves; mj_ray's geomgroup filter reaches them as a
+per-geom mask (`geom_mask`).
 """
 
 import math
@@ -620,13 +620,16 @@ def _ray_eliminate(m, geomid, geommask, flg_static, bodyexclude):
   """Port of ray_eliminate: 1 if the geom is skipped (on bodyexclude, masked out, or welded
   to the world without flg_static), else 0.
 
-  MuJoCo's visibility and group tests read geom_rgba, geom_matid, mat_rgba and geom_group,
-  which are not kernel fields: callers pass them folded into geommask (see geom_mask).
+  Invisible geoms (alpha 0 in geom_rgba, or in mat_rgba with a material) are skipped;
+  geommask carries the geomgroup filter of mj_ray (see geom_mask).
   """
   body = m.geom_bodyid[geomid]
   if body == bodyexclude:
     return 1
   if geommask.shape[0] != 0 and geommask[geomid] == 0:
+    return 1
+  matid = m.geom_matid[geomid]
+  if (m.mat_rgba[matid, 3] if matid >= 0 else m.geom_rgba[geomid, 3]) == 0:
     return 1
   if not flg_static and m.body_weldid[body] == 0:
     return 1
@@ -666,8 +669,8 @@ def ray(m, d, pnt, vec, geommask, flg_static, bodyexclude, geomid_out):
   """Port of mj_ray, engine_ray.c: distance along the ray pnt + x*vec to the nearest geom,
   -1 if none; its id into geomid_out[0] (-1 if none).
 
-  geommask: (ngeom,) int32, 0 for geoms to skip (invisible or in a hidden group: geom_mask
-  builds it as MuJoCo's geomgroup/visibility tests), or an empty array to consider every geom;
+  geommask: (ngeom,) int32, 0 for geoms in a hidden group (geom_mask builds it from mj_ray's
+  geomgroup), or an empty array for every group; invisible geoms are always skipped;
   flg_static: 1 to include geoms welded to the world; bodyexclude: body whose geoms are skipped
   (-1: none).
   """
@@ -791,16 +794,12 @@ def mj_rayHfield(m, d, geomid, pnt, vec, normal=None) -> float:
 
 
 def geom_mask(m, geomgroup=None) -> np.ndarray:
-  """The geommask of `ray`: (ngeom,) int32, 0 for geoms mj_ray skips as invisible (alpha 0 in
-  geom_rgba, or in mat_rgba when the geom has a material) or, when geomgroup (6 flags) is
-  given, in a group whose flag is 0 (groups clamped to 0..5), else 1."""
-  matid = np.asarray(m.geom_matid)
-  alpha = np.where(matid < 0, m.geom_rgba[:, 3], m.mat_rgba[np.maximum(matid, 0), 3]
-                   if m.nmat else 0)
-  mask = alpha != 0
-  if geomgroup is not None:
-    groups = _vec(geomgroup, 6, "geomgroup")
-    mask &= groups[np.clip(m.geom_group, 0, mjNGROUP - 1)] != 0
+  """The geommask of `ray`: empty (every geom) when geomgroup is None, else (ngeom,) int32
+  with 0 for geoms in a group whose flag (of 6) is 0 (groups clamped to 0..5)."""
+  if geomgroup is None:
+    return np.zeros(0, np.int32)
+  groups = _vec(geomgroup, 6, "geomgroup")
+  mask = groups[np.clip(m.geom_group, 0, mjNGROUP - 1)] != 0
   return np.ascontiguousarray(mask, dtype=np.int32)
 
 

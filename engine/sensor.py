@@ -47,11 +47,11 @@ from engine.enums import mjJNT_BALL
 from engine.enums import mjJNT_FREE
 from engine.enums import mjMINVAL
 from engine.enums import mjOBJ_BODY
+from engine.enums import mjOBJ_CAMERA
 from engine.enums import mjOBJ_GEOM
 from engine.enums import mjOBJ_SITE
 from engine.enums import mjOBJ_XBODY
 from engine.enums import mjPI
-from engine.enums import mjPROJ_PERSPECTIVE
 from engine.enums import mjRAYDATA_DEPTH
 from engine.enums import mjRAYDATA_DIR
 from engine.enums import mjRAYDATA_DIST
@@ -352,9 +352,7 @@ def rangefinder(m, d, i, out, projection):
   one ray per pixel of a camera (row-major), against every geom except those of the sensor's
   body, with the fields of sensor_intprm[i, 0].
 
-  projection is the camera's mjtProjection (cam_projection is not a kernel field yet).
-  MuJoCo's visibility test (geoms with alpha 0 are skipped) needs geom_rgba/geom_matid/mat_rgba,
-  which are not kernel fields either: every geom is considered here.
+  projection is the camera's mjtProjection; invisible geoms (alpha 0) are skipped.
   """
   dataspec = m.sensor_intprm[i, 0]
   objid = m.sensor_objid[i]
@@ -496,8 +494,8 @@ def _compute_pos(m, d, i, out):
     mju_normalize4(out)
 
   elif type == mjSENS_RANGEFINDER:
-    # cam_projection is not a kernel field yet: cameras are cast as perspective
-    rangefinder(m, d, i, out, mjPROJ_PERSPECTIVE)
+    projection = m.cam_projection[objid] if m.sensor_objtype[i] == mjOBJ_CAMERA else 0
+    rangefinder(m, d, i, out, projection)
 
   elif type == mjSENS_JOINTLIMITPOS or type == mjSENS_TENDONLIMITPOS:
     # distance minus margin of the limit row, 0 when inactive

@@ -28,12 +28,15 @@ from engine.enums import mjCAMLIGHT_TRACKCOM
 from engine.enums import mjDSBL_DAMPER
 from engine.enums import mjDSBL_GRAVITY
 from engine.enums import mjDSBL_SPRING
+from engine.enums import mjEQ_CONNECT
+from engine.enums import mjEQ_WELD
 from engine.enums import mjJNT_BALL
 from engine.enums import mjJNT_FREE
 from engine.enums import mjJNT_HINGE
 from engine.enums import mjJNT_SLIDE
 from engine.enums import mjMINVAL
 from engine.enums import mjNPOLY
+from engine.enums import mjOBJ_BODY
 from engine.enums import mjOBJ_JOINT
 from engine.enums import mjOBJ_TENDON
 from engine.enums import mjSAMEFRAME_BODY
@@ -1088,13 +1091,67 @@ def _tendon_forces(m, d, cfrc, cfrc_com):
 
 
 @jit
+def _add_ext_force(m, d, body, cfrc, point, cfrc_com, sign):
+  """cfrc_ext[body] += sign * (world torque:force cfrc applied at point, moved to the com)."""
+  mju_transformSpatial(cfrc_com, cfrc, 1, d.subtree_com[m.body_rootid[body]], point, None)
+  for k in range(6):
+    d.cfrc_ext[body, k] += sign * cfrc_com[k]
+
+
+@jit
+def _constraint_forces(m, d, cfrc, cfrc_com, lfrc):
+  """Part of mj_rnePostConstraint: contact forces (minus on geom 0's body, plus on geom 1's)
+  and connect/weld equality forces (plus on body 1, minus on body 2) added to cfrc_ext."""
+  pos = np.empty(3)
+  for i in range(d.ncon[0]):
+    if d.contact_efc_address[i] < 0:
+      continue
+    _constraint.contact_force(m, d, i, lfrc)
+    frame = d.contact_frame[i]
+    mju_mulMatTVec3(cfrc[0:3], frame, lfrc[3:6])
+    mju_mulMatTVec3(cfrc[3:6], frame, lfrc[0:3])
+    b1 = m.geom_bodyid[d.contact_geom[i, 0]]
+    b2 = m.geom_bodyid[d.contact_geom[i, 1]]
+    if b1:
+      _add_ext_force(m, d, b1, cfrc, d.contact_pos[i], cfrc_com, -1.0)
+    if b2:
+      _add_ext_force(m, d, b2, cfrc, d.contact_pos[i], cfrc_com, 1.0)
+
+  i = 0
+  while i < d.ne[0]:
+    eq = d.efc_id[i]
+    etype = m.eq_type[eq]
+    if etype != mjEQ_CONNECT and etype != mjEQ_WELD:
+      i += 1
+      continue
+    weld = etype == mjEQ_WELD
+    for k in range(3):
+      cfrc[3 + k] = d.efc_force[i + k]
+      cfrc[k] = d.efc_force[i + 3 + k] if weld else 0.0
+    body_semantic = m.eq_objtype[eq] == mjOBJ_BODY
+    for side in range(2):
+      obj = m.eq_obj1id[eq] if side == 0 else m.eq_obj2id[eq]
+      body = obj if body_semantic else m.site_bodyid[obj]
+      if not body:
+        continue
+      if body_semantic:
+        # anchor on body 1: data[3:6] for weld, data[0:3] for connect; the other on body 2
+        adr = 3 if (side == 0) == weld else 0
+        local2global_pos(d, pos, m.eq_data[eq, adr:adr + 3], body, mjSAMEFRAME_NONE)
+      else:
+        local2global_pos(d, pos, m.site_pos[obj], body, mjSAMEFRAME_NONE)
+      _add_ext_force(m, d, body, cfrc, pos, cfrc_com, 1.0 if side == 0 else -1.0)
+    i += 6 if weld else 3
+
+
+@jit
 def rne_post_constraint(m, d):
   """Port of mj_rnePostConstraint: cacc, cfrc_int and cfrc_ext with the full qacc.
 
-  cfrc_ext holds xfrc_applied and, as in MuJoCo 3.17, the forces of spatial tendons on the
-  bodies along their paths (armature inertia, passive spring/damper and actuator forces);
-  contact, equality and tendon constraint forces join it once the constraint stage exists
-  (see the marked block). Gravity compensation and fluid forces are not part of cfrc_ext.
+  cfrc_ext holds xfrc_applied, contact and connect/weld equality forces and, as in MuJoCo
+  3.17, the forces of spatial tendons on the bodies along their paths (armature inertia,
+  passive spring/damper and actuator forces). Gravity compensation and fluid forces are not
+  part of cfrc_ext.
   """
   nbody = m.nbody
   cfrc = np.empty(6)
@@ -1135,16 +1192,8 @@ def rne_post_constraint(m, d):
       for k in range(6):
         d.cfrc_ext[i, k] += cfrc_com[k]
 
-  # ---- CONSTRAINT FORCES: NOT YET PORTED ----
-  # MuJoCo adds here, for each of the d.ncon[0] contacts with efc_address >= 0 (and no flex
-  # geom), the contact force (mj_contactForce, rotated by the contact frame) moved from
-  # con.pos to the subtree com: subtracted from the body of geom 0, added to that of geom 1;
-  # then connect/weld equality forces from efc_force (rows 0..ne-1). Until the constraint
-  # stage provides d.contact and d.efc_*, ncon and ne are 0 and there is nothing to add.
-  # MuJoCo 3.17 also counts the constraint forces acting along each spatial tendon in the
-  # tension of _tendon_forces: efc_force times the row's coefficient on that tendon (tendon
-  # limit rows: +1 lower, -1 upper; friction loss: +1; tendon equality: +1 on tendon1 and
-  # -dpoly/dlength2 on tendon2), subtracted from the tension like the passive forces.
+  # contact and connect/weld equality forces
+  _constraint_forces(m, d, cfrc, cfrc_com, tmp)
 
   # forces of spatial tendons along their paths
   _tendon_forces(m, d, cfrc, cfrc_com)
@@ -1468,3 +1517,6 @@ def mj_tendonBias(m, d, qfrc):
 def mj_rnePostConstraint(m, d):
   """Computes cacc, cfrc_int and cfrc_ext (mj_rnePostConstraint)."""
   rne_post_constraint(m._struct, d._struct)
+
+
+from engine import constraint as _constraint  # noqa: E402  (constraint.py imports this module)

@@ -382,3 +382,8 @@ def collision(m, d):
     if not collide_pair(m, d, m.pair_geom1[pairadr], m.pair_geom2[pairadr], pairadr):
       return
     pairadr += 1
+
+
+def mj_collision(m, d) -> None:
+  """Detects contacts for the current geom poses (mj_collision): fills d.contact and d.ncon."""
+  collision(m._struct, d._struct)

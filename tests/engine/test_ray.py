@@ -290,29 +290,29 @@ def test_ray_matches_mujoco(scene, flg_static, bodyexclude, groups):
 
 
 def test_ray_kernel_and_filters(scene):
-  """The numba kernel with geom_mask's mask and with an empty one (every geom); invisible
-  geoms are skipped only through the mask."""
+  """The numba kernel skips invisible geoms itself (alpha 0 in geom_rgba or in its material),
+  with or without a group mask; a mask with every group off hits nothing."""
   mjm, mjd, m, d = scene
   gid = np.zeros(1, np.int32)
   rng = np.random.default_rng(9)
   invisible = {mujoco.mj_name2id(mjm, mujoco.mjtObj.mjOBJ_GEOM, n) for n in ("ghost", "glass")}
   tinted = mujoco.mj_name2id(mjm, mujoco.mjtObj.mjOBJ_GEOM, "tinted")
-  hit_tinted = hit_invisible = False
+  hit_tinted = False
   seen = set()
   for k in range(300):
     pnt, vec = _random_ray(rng, mjd.geom_xpos[rng.integers(mjm.ngeom)], 0.3, 2.5, k)
     want_id = np.zeros(1, np.int32)
     want = mujoco.mj_ray(mjm, mjd, pnt, vec, None, 1, -1, want_id)
-    got = ray.ray(m._struct, d._struct, pnt, vec, ray.geom_mask(m), 1, -1, gid)
-    _close(got, want, f"ray {k}")
-    assert gid[0] == want_id[0] and gid[0] not in invisible
+    for mask in (ray.geom_mask(m), ray.geom_mask(m, np.ones(6, np.uint8))):
+      got = ray.ray(m._struct, d._struct, pnt, vec, mask, 1, -1, gid)
+      _close(got, want, f"ray {k}")
+      assert gid[0] == want_id[0] and gid[0] not in invisible
     hit_tinted |= gid[0] == tinted
     seen.add(int(gid[0]))
-    # without a mask, the invisible spheres are hit too
-    got = ray.ray(m._struct, d._struct, pnt, vec, np.zeros(0, np.int32), 1, -1, gid)
-    hit_invisible |= gid[0] in invisible
-    assert got == want or gid[0] in invisible
-  assert hit_tinted and hit_invisible and len(seen) >= mjm.ngeom - 1
+    got = ray.ray(m._struct, d._struct, pnt, vec, ray.geom_mask(m, np.zeros(6, np.uint8)), 1,
+                  -1, gid)
+    assert got == -1 and gid[0] == -1
+  assert hit_tinted and len(seen) >= mjm.ngeom - len(invisible) - 1
 
 
 def test_mj_ray_arguments(scene):

@@ -600,8 +600,8 @@ def test_rangefinder_model_hits_and_misses(range_model):
 
 @pytest.mark.parametrize("seed", range(2))
 def test_orthographic_camera_rangefinder_matches_mujoco(range_model, seed):
-  """sensor.rangefinder with the orthographic projection (which the sensor stage cannot read
-  yet: cam_projection is not a kernel field) matches MuJoCo's orthographic camera."""
+  """sensor.rangefinder with the orthographic projection matches MuJoCo's orthographic
+  camera."""
   mjm, mjd, m, d = range_model
   rng = np.random.default_rng(10 + seed)
   mjd.qpos[:] = mjm.qpos0 + rng.normal(size=mjm.nq) * 0.3
@@ -620,9 +620,8 @@ def test_orthographic_camera_rangefinder_matches_mujoco(range_model, seed):
   assert np.sum(want.reshape(-1, 14)[:, 0] >= 0) >= 6
 
 
-def test_rangefinder_does_not_skip_invisible_geoms_yet():
-  """Known difference: MuJoCo's rangefinder skips geoms with alpha 0 (mj_ray's visibility
-  test); ours sees them, because geom_rgba/geom_matid/mat_rgba are not kernel fields yet."""
+def test_rangefinder_skips_invisible_geoms():
+  """As MuJoCo's rangefinder (mj_ray's visibility test), geoms with alpha 0 are not hit."""
   xml = """
   <mujoco>
     <worldbody>
@@ -637,7 +636,7 @@ def test_rangefinder_does_not_skip_invisible_geoms_yet():
   _copy_poses(mjd, d)
   sensor.mj_sensorPos(m, d)
   assert mjd.sensordata[0] == pytest.approx(2.8)
-  assert d.sensordata[0] == pytest.approx(0.8)
+  assert d.sensordata[0] == pytest.approx(2.8)
 
 
 # ---- touch ----

@@ -16,6 +16,7 @@ import mujoco
 import numpy as np
 import pytest
 
+import engine
 from engine import sensor
 from engine import smooth
 from engine.enums import mjDSBL_GRAVITY
@@ -618,3 +619,27 @@ def test_wrapper_argument_checks():
     smooth.mj_mulM(m, d, np.zeros(m.nv, dtype=np.float32), np.zeros(m.nv))
   with pytest.raises(ValueError):
     smooth.mj_solveM(m, d, np.zeros((2, m.nv)), np.zeros((3, m.nv)))
+
+
+@pytest.mark.parametrize("name", ["gripper", "box_pile", "capsule_humanoid"])
+def test_rne_post_constraint_contact_and_equality_forces(name):
+  """cfrc_ext/cfrc_int with contact forces (pyramidal and elliptic cones) and a weld, from
+  MuJoCo's own contacts, constraint rows and qacc after it simulated the scene."""
+  path = pathlib.Path(__file__).parents[1] / "models" / "contact" / f"{name}.xml"
+  mjm = mujoco.MjModel.from_xml_path(str(path))
+  mjd = mujoco.MjData(mjm)
+  mjd.ctrl[:] = 0.02 if name == "gripper" else 0.0
+  mujoco.mj_step(mjm, mjd, 200)
+  mujoco.mj_forward(mjm, mjd)
+  assert mjd.ncon > 0
+  m = oracle.from_mujoco(mjm)
+  d = engine.MjData(m)
+  oracle.copy_state(mjd, d)
+  oracle.copy_contacts(mjd, d)
+  oracle.copy_constraints(mjd, d)
+  _copy(mjd, d, "qacc", *RNE_POST_INPUTS)
+  smooth.mj_rnePostConstraint(m, d)
+  mujoco.mj_rnePostConstraint(mjm, mjd)
+  assert np.abs(mjd.cfrc_ext).max() > 1.0
+  _assert_rel(d.cfrc_ext, mjd.cfrc_ext, 1e-8, "cfrc_ext")
+  _assert_rel(d.cfrc_int, mjd.cfrc_int, 1e-8, "cfrc_int")
