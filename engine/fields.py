@@ -686,6 +686,9 @@ scratch_ccdi      i4 4096           convex collision integer workspace
 """)
 
 INTERNAL_PREFIX = "scratch_"
+# data fields that are not MjData attributes: warning_* (d.warning), contact_* (d.contact),
+# solver_stat (d.solver) and the scratch workspaces
+DATA_NON_ATTRIBUTE_PREFIXES = ("warning_", "contact_", "solver_stat", INTERNAL_PREFIX)
 
 MODEL_SIZE_NAMES = tuple(f.name for f in MODEL_SIZES)
 

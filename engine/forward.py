@@ -269,7 +269,7 @@ def euler(m, d):
       b = m.dof_damping[i] + _actuation.actuator_damping(m, mjOBJ_JOINT, m.dof_jntid[i], poly)
       d.qH[m.M_rowadr[i] + m.M_rownnz[i] - 1] += h * _passive.poly_force_deriv(b, poly,
                                                                                 d.qvel[i], 1)
-    factor_i(d.qH, d.qHDiagInv, nv, m.M_rownnz, m.M_rowadr, m.M_colind)
+    factor_i(d, d.qH, d.qHDiagInv, nv, m.M_rownnz, m.M_rowadr, m.M_colind)
     for i in range(nv):
       qacc[i] = d.qfrc_smooth[i] + d.qfrc_constraint[i]
     solve_ld(qacc, d.qH, d.qHDiagInv, nv, m.M_rownnz, m.M_rowadr, m.M_colind)

@@ -1272,7 +1272,7 @@ def implicit(m, d):
         rowadr = m.M_rowadr[adr + r]
         for k in range(m.M_rownnz[adr + r]):
           d.qH[rowadr + k] = d.M[rowadr + k]
-    forward.factor_i(d.qH, d.qHDiagInv, nv, m.M_rownnz, m.M_rowadr, m.M_colind)
+    forward.factor_i(d, d.qH, d.qHDiagInv, nv, m.M_rownnz, m.M_rowadr, m.M_colind)
     qacc[:nv] = qfrc[:nv]
     forward.solve_ld(qacc, d.qH, d.qHDiagInv, nv, m.M_rownnz, m.M_rowadr, m.M_colind)
     # local unsymmetric 6x6 solve with the gyroscopic derivative, per free rigid subtree

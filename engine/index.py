@@ -34,6 +34,7 @@ import numpy as np
 
 from engine import fields as F
 from engine import support
+from engine import types as T
 from engine.enums import mjtObj
 from engine.enums import mjJNT_BALL
 from engine.enums import mjJNT_FREE
@@ -465,7 +466,7 @@ def data_fields():
   """Table rows that named.data exposes: every public MjData array (not scalars)."""
   return [
     f for f in F.DATA_FIELDS
-    if f.dims and not f.name.startswith(("warning_", F.INTERNAL_PREFIX)) and f.dtype != "S"
+    if f.dims and not f.name.startswith(F.DATA_NON_ATTRIBUTE_PREFIXES) and f.dtype != "S"
   ]
 
 
@@ -510,7 +511,12 @@ class StructIndexer:
           f"named.{self._struct_name} has no field {name!r} (named fields are the array "
           f"fields of Mj{self._struct_name.capitalize()})"
         )
-      indexer = FieldIndexer(self._arrays[name], name, field_axes(rows[name], self._axis_indexers))
+      axes = field_axes(rows[name], self._axis_indexers)
+      count = T.CUT_BY.get(rows[name].dims[0])
+      if count is not None:
+        # contact and constraint rows: a view of the rows in use now, never cached
+        return FieldIndexer(self._arrays[name][: self._arrays[count][0]], name, axes)
+      indexer = FieldIndexer(self._arrays[name], name, axes)
       cache[name] = indexer
     return indexer
 

@@ -11,17 +11,26 @@ from engine._jit import jit
 
 def model_from_xml(xml: str | None = None, path: str | None = None,
                    assets: dict | None = None) -> "_types.MjModel":
-  """Compiles MJCF (text or file) into an MjModel and computes its qpos0 constants."""
+  """Compiles MJCF (text or file) into an MjModel and computes its qpos0 constants; raises
+  UnsupportedError for valid MJCF that the engine cannot simulate yet."""
+  m = compile_any_model(xml, path, assets)
+  problems = unsupported_features(m._arrays.get)
+  if problems:
+    raise errors.UnsupportedError(
+      "the model uses features this engine does not simulate yet: " + "; ".join(problems)
+    )
+  return m
+
+
+def compile_any_model(xml: str | None = None, path: str | None = None,
+                      assets: dict | None = None) -> "_types.MjModel":
+  """model_from_xml without the simulation-support check (the compiled model alone, e.g. to
+  compare it with MuJoCo's)."""
   from engine import compiler
   from engine import setconst
   from engine.compiler import sparsity
 
   c = compiler.compile_model(xml=xml, path=path, assets=assets)
-  problems = unsupported_features(c.arrays.get)
-  if problems:
-    raise errors.UnsupportedError(
-      "the model uses features this engine does not simulate yet: " + "; ".join(problems)
-    )
   sizes, arrays = dict(c.sizes), dict(c.arrays)
   s = sparsity.mass_sparsity(
     arrays["dof_parentid"], arrays["body_parentid"], arrays["body_dofadr"], arrays["body_dofnum"],

@@ -19,6 +19,7 @@ from engine.enums import mjCAMLIGHT_FIXED
 from engine.enums import mjEQ_CONNECT
 from engine.enums import mjEQ_WELD
 from engine.enums import mjGAIN_MUSCLE
+from engine.enums import mjGAIN_PID
 from engine.enums import mjGEOM_HFIELD
 from engine.enums import mjGEOM_PLANE
 from engine.enums import mjJNT_BALL
@@ -232,9 +233,12 @@ def set0(m, d):
       m.light_poscom0[i, k] = d.light_xpos[i, k] - d.subtree_com[t if t >= 0 else b, k]
     m.light_dir0[i, :] = d.light_xdir[i]
 
-  # position actuators given a damping ratio: biasprm[2] > 0 becomes -damping
+  # position and pid actuators given a damping ratio: biasprm[2] > 0 becomes -damping, with
+  # the reflected mass sum(1 / (dof_invweight0 * moment^2)) (MuJoCo 3.17, observed)
   for i in range(m.nactuator):
-    if m.actuator_gainprm[i, 0] != -m.actuator_biasprm[i, 1] or m.actuator_biasprm[i, 2] <= 0:
+    kp = -m.actuator_biasprm[i, 1]
+    if m.actuator_biasprm[i, 2] <= 0 or (m.actuator_gaintype[i] != mjGAIN_PID
+                                          and m.actuator_gainprm[i, 0] != kp):
       continue
     out = m.actuator_outadr[i]
     adr = d.moment_rowadr[out]
@@ -242,8 +246,8 @@ def set0(m, d):
     for k in range(d.moment_rownnz[out]):
       trn2 = d.actuator_moment[adr + k] ** 2
       if trn2 > _MINVAL:
-        mass += m.dof_M0[d.moment_colind[adr + k]] / trn2
-    m.actuator_biasprm[i, 2] = -m.actuator_biasprm[i, 2] * 2 * np.sqrt(m.actuator_gainprm[i, 0] * mass)
+        mass += 1.0 / (m.dof_invweight0[d.moment_colind[adr + k]] * trn2)
+    m.actuator_biasprm[i, 2] = -m.actuator_biasprm[i, 2] * 2 * np.sqrt(kp * mass)
 
 
 @jit

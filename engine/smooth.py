@@ -50,6 +50,7 @@ from engine.enums import mjWRAP_JOINT
 from engine.enums import mjWRAP_PULLEY
 from engine.enums import mjWRAP_SITE
 from engine.enums import mjWRAP_SPHERE
+from engine.enums import mjWARN_INERTIA
 from engine.math import mju_crossForce
 from engine.math import mju_crossMotion
 from engine.math import mju_dot
@@ -562,16 +563,21 @@ def make_m(m, d):
 
 
 @jit
-def factor_i(mat, diaginv, nv, rownnz, rowadr, colind):
+def factor_i(d, mat, diaginv, nv, rownnz, rowadr, colind):
   """Port of mj_factorI: in-place sparse L'*D*L of an inertia-like matrix, reduced layout.
 
   On return mat holds L (unit diagonal implied, off-diagonals scaled) with D on the
-  diagonal, and diaginv = 1/D.
+  diagonal, and diaginv = 1/D. A pivot below mjMINVAL (singular or indefinite matrix) is
+  raised to mjMINVAL with an mjWARN_INERTIA warning, as MuJoCo does.
   """
   for k in range(nv - 1, -1, -1):
     start = rowadr[k]
     diag = rownnz[k] - 1
     end = start + diag
+    if mat[end] < mjMINVAL:
+      d.warning_number[mjWARN_INERTIA] += 1
+      d.warning_lastinfo[mjWARN_INERTIA] = k
+      mat[end] = mjMINVAL
     invd = 1 / mat[end]
     diaginv[k] = invd
 
@@ -593,7 +599,7 @@ def factor_m(m, d):
   """Port of mj_factorM: qLD = L'*D*L factorization of M, qLDiagInv = 1/D."""
   for i in range(m.nC):
     d.qLD[i] = d.M[i]
-  factor_i(d.qLD, d.qLDiagInv, m.nv, m.M_rownnz, m.M_rowadr, m.M_colind)
+  factor_i(d, d.qLD, d.qLDiagInv, m.nv, m.M_rownnz, m.M_rowadr, m.M_colind)
 
 
 @jit

@@ -189,8 +189,3 @@ def mj_constraintUpdate(m, d, jar, cost, flg_coneHessian):
       raise ValueError("cost must have exactly one element")
     out.reshape(-1)[0] = buf[0]
 
-
-def mj_fwdConstraint(m, d):
-  """Runs the selected constraint solver on the current constraint rows (mujoco's
-  mj_fwdConstraint)."""
-  solve(m._struct, d._struct)

@@ -40,7 +40,7 @@ def _assign_error(owner: str, name: str):
 
 
 # capacity dimensions of MjData and the counter that says how much of them is in use
-_CUT_BY = {"nconcap": "ncon", "nefccap": "nefc", "nJcap": "nJ"}
+CUT_BY = {"nconcap": "ncon", "nefccap": "nefc", "nJcap": "nJ"}
 
 
 def _add_properties(cls, rows, owner: str, writable_arrays: bool = False):
@@ -57,8 +57,8 @@ def _add_properties(cls, rows, owner: str, writable_arrays: bool = False):
       def fset(self, value, name=name):
         self._arrays[name][0] = value
 
-    elif f.dims[0] in _CUT_BY:
-      count = _CUT_BY[f.dims[0]]
+    elif f.dims[0] in CUT_BY:
+      count = CUT_BY[f.dims[0]]
 
       def fget(self, name=name, count=count):
         return self._arrays[name][: self._arrays[count][0]]
@@ -348,7 +348,7 @@ class MjData:
 _add_properties(
   MjData,
   [f for f in F.DATA_FIELDS
-   if not f.name.startswith(("warning_", "contact_", "solver_stat", F.INTERNAL_PREFIX))],
+   if not f.name.startswith(F.DATA_NON_ATTRIBUTE_PREFIXES)],
   "MjData",
 )
 

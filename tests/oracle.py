@@ -65,3 +65,15 @@ def copy_constraints(mjd, d):
     if f.name.startswith("efc_"):
       v = np.asarray(getattr(mjd, f.name))
       d._arrays[f.name][: len(v)] = v
+
+
+def copy_data(mjd, d):
+  """Copies every data array MuJoCo has (state and intermediate results, contacts and
+  constraint rows) into ours."""
+  d.time = mjd.time
+  for f in F.DATA_FIELDS:
+    if (f.kernel and not f.is_scalar and hasattr(mjd, f.name)
+        and not f.name.startswith("efc_")):
+      getattr(d, f.name)[...] = getattr(mjd, f.name)
+  copy_contacts(mjd, d)
+  copy_constraints(mjd, d)

@@ -1,11 +1,11 @@
 """Narrowphase dispatch: MuJoCo 3.17's table of pair collision functions (mjCOLLISIONFUNC in
 engine_collision_driver.c) as an if/elif chain over the two geom types.
 
-Dedicated functions (primitives.py, box.py) handle plane against sphere, capsule, ellipsoid,
-cylinder and box, sphere against sphere, capsule, cylinder and box, capsule-capsule,
-capsule-box and box-box. Every other convex pair (anything with an ellipsoid or a cylinder not
-listed above, and every mesh pair including plane-mesh) goes to the general convex routine,
-and height fields against any convex geom to the height field routine. MuJoCo has no function
+Dedicated functions (primitives.py, box.py) handle plane against sphere, capsule, cylinder and
+box, sphere against sphere, capsule, cylinder and box, capsule-capsule, capsule-box and box-box.
+Every other convex pair (anything with an ellipsoid or a cylinder not listed above, and every
+mesh pair) goes to convex.py, whose mjc_PlaneConvex serves plane-ellipsoid and plane-mesh, and
+height fields against any convex geom to the height field routine. MuJoCo has no function
 for plane-plane, plane-hfield, hfield-hfield or any SDF pair: those return 0.
 """
 
@@ -17,7 +17,6 @@ from engine.collision import primitives
 from engine.enums import mjGEOM_BOX
 from engine.enums import mjGEOM_CAPSULE
 from engine.enums import mjGEOM_CYLINDER
-from engine.enums import mjGEOM_ELLIPSOID
 from engine.enums import mjGEOM_HFIELD
 from engine.enums import mjGEOM_MESH
 from engine.enums import mjGEOM_PLANE
@@ -40,13 +39,11 @@ def collide_geoms(m, d, g1, g2, margin, con):
       return primitives.collide_plane_sphere(m, d, g1, g2, margin, con)
     if t2 == mjGEOM_CAPSULE:
       return primitives.collide_plane_capsule(m, d, g1, g2, margin, con)
-    if t2 == mjGEOM_ELLIPSOID:
-      return primitives.collide_plane_ellipsoid(m, d, g1, g2, margin, con)
     if t2 == mjGEOM_CYLINDER:
       return primitives.collide_plane_cylinder(m, d, g1, g2, margin, con)
     if t2 == mjGEOM_BOX:
       return primitives.collide_plane_box(m, d, g1, g2, margin, con)
-    return convex.collide_convex(m, d, g1, g2, margin, con)  # mjc_PlaneConvex for meshes
+    return convex.collide_convex(m, d, g1, g2, margin, con)  # mjc_PlaneConvex
 
   # height field : convex geom
   if t1 == mjGEOM_HFIELD:

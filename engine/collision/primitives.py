@@ -1,6 +1,5 @@
 """Narrowphase for plane, sphere, capsule and cylinder pairs: ports of MuJoCo 3.17's dedicated
-pair functions (engine_collision_primitive.c, and the ellipsoid branch of mjc_PlaneConvex in
-engine_collision_convex.c).
+pair functions (engine_collision_primitive.c).
 
 Every `collide_<type1>_<type2>(m, d, g1, g2, margin, con)` takes two geoms ordered by type
 (type(g1) <= type(g2) in mjtGeom order), posed by d.geom_xpos/d.geom_xmat, and writes up to
@@ -121,42 +120,6 @@ def collide_plane_capsule(m, d, g1, g2, margin, con):
     con[i, 8] = ay
     con[i, 9] = az
   return n1 + n2
-
-
-@jit
-def collide_plane_ellipsoid(m, d, g1, g2, margin, con):
-  """Port of mjc_PlaneConvex (engine_collision_convex.c) for an ellipsoid: the ellipsoid's
-  support point along -normal gives at most one contact."""
-  pos1 = d.geom_xpos[g1]
-  mat1 = d.geom_xmat[g1]
-  pos2 = d.geom_xpos[g2]
-  mat2 = d.geom_xmat[g2]
-  size = m.geom_size[g2]
-  nx = mat1[2]
-  ny = mat1[5]
-  nz = mat1[8]
-
-  # support direction -normal in the ellipsoid frame
-  lx = -(mat2[0] * nx + mat2[3] * ny + mat2[6] * nz)
-  ly = -(mat2[1] * nx + mat2[4] * ny + mat2[7] * nz)
-  lz = -(mat2[2] * nx + mat2[5] * ny + mat2[8] * nz)
-
-  # support point on the unit sphere scaled by the sizes, mapped to the ellipsoid
-  _, sx, sy, sz = normalize3_scalars(lx * size[0], ly * size[1], lz * size[2])
-  sx *= size[0]
-  sy *= size[1]
-  sz *= size[2]
-  vx = mat2[0] * sx + mat2[1] * sy + mat2[2] * sz + pos2[0]
-  vy = mat2[3] * sx + mat2[4] * sy + mat2[5] * sz + pos2[1]
-  vz = mat2[6] * sx + mat2[7] * sy + mat2[8] * sz + pos2[2]
-
-  # normal distance, contact
-  dist = nx * (vx - pos1[0]) + ny * (vy - pos1[1]) + nz * (vz - pos1[2])
-  if dist > margin:
-    return 0
-  h = -0.5 * dist
-  set_contact(con, 0, dist, vx + nx * h, vy + ny * h, vz + nz * h, nx, ny, nz, 0.0, 0.0, 0.0)
-  return 1
 
 
 @jit

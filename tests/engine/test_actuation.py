@@ -21,7 +21,6 @@ from tests import trees
 from tests.engine.test_passive import assert_close
 from tests.engine.test_passive import random_state
 from tests.engine.test_passive import set_opt
-from tests.engine.test_passive import sync
 
 OUTPUTS = ("actuator_force", "act_dot", "qfrc_actuator")
 
@@ -106,7 +105,7 @@ def check_actuation(mjm, mjd, m, d, seed=0, nstate=4, ctrl_scale=2.0):
     random_state(mjm, mjd, rng)
     mjd.ctrl[:] = ctrl_scale * rng.normal(size=mjm.nu)
     mujoco.mj_forward(mjm, mjd)
-    sync(mjd, d)
+    oracle.copy_data(mjd, d)
     for name in OUTPUTS:
       getattr(d, name)[:] = np.nan
     actuation.mj_fwdActuation(m, d)
@@ -126,7 +125,7 @@ def test_clamping_and_limits_are_active():
   mjd.ctrl[:] = 50.0
   mjd.act[:] = 5.0
   mujoco.mj_forward(mjm, mjd)
-  sync(mjd, d)
+  oracle.copy_data(mjd, d)
   actuation.mj_fwdActuation(m, d)
   for name in OUTPUTS:
     assert_close(name, getattr(d, name), getattr(mjd, name))
@@ -152,7 +151,7 @@ def test_rotational_setpoints_wrap():
     mjd.ctrl[:] = rng.uniform(-20, 20, mjm.nu)
     mjd.act[:] = rng.uniform(-20, 20, mjm.na)
     mujoco.mj_forward(mjm, mjd)
-    sync(mjd, d)
+    oracle.copy_data(mjd, d)
     actuation.mj_fwdActuation(m, d)
     for name in OUTPUTS:
       assert_close(name, getattr(d, name), getattr(mjd, name))
@@ -172,7 +171,7 @@ def test_disable_actuation():
   set_opt(mjm, m, disableflags=int(mujoco.mjtDisableBit.mjDSBL_ACTUATION))
   random_state(mjm, mjd, np.random.default_rng(5))
   mujoco.mj_forward(mjm, mjd)
-  sync(mjd, d)
+  oracle.copy_data(mjd, d)
   d.actuator_force[:] = np.nan
   d.qfrc_actuator[:] = np.nan
   actuation.mj_fwdActuation(m, d)
@@ -199,7 +198,7 @@ def test_bad_control_zeroes_all_controls_with_a_warning():
   mjd.ctrl[:] = 0.7
   mjd.ctrl[mjm.actuator("vel").id] = np.nan
   mujoco.mj_forward(mjm, mjd)
-  sync(mjd, d)
+  oracle.copy_data(mjd, d)
   actuation.mj_fwdActuation(m, d)
   for name in OUTPUTS:
     assert_close(name, getattr(d, name), getattr(mjd, name))

@@ -42,7 +42,6 @@ SIZE2 = {"sphere": ".08", "capsule": ".05 .12", "box": ".12 .1 .08"}
 PAIRS = {
   ("plane", "sphere"): primitives.collide_plane_sphere,
   ("plane", "capsule"): primitives.collide_plane_capsule,
-  ("plane", "ellipsoid"): primitives.collide_plane_ellipsoid,
   ("plane", "cylinder"): primitives.collide_plane_cylinder,
   ("plane", "box"): primitives.collide_plane_box,
   ("sphere", "sphere"): primitives.collide_sphere_sphere,
@@ -323,6 +322,7 @@ def test_narrowphase_dispatch():
   for the other convex pairs, and returns 0 where MuJoCo has no collision function."""
   rng = np.random.default_rng(5)
   pairs = dict(PAIRS)
+  pairs[("plane", "ellipsoid")] = convex.collide_convex
   pairs[("sphere", "ellipsoid")] = convex.collide_convex
   pairs[("capsule", "cylinder")] = convex.collide_convex
   pairs[("ellipsoid", "box")] = convex.collide_convex

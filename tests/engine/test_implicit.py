@@ -15,7 +15,6 @@ import numpy as np
 import pytest
 
 import engine
-from engine import fields as F
 from engine import implicit
 from tests import oracle
 from tests import trees
@@ -59,14 +58,6 @@ def random_state(mjm, mjd, rng, vscale=1.0):
   mjd.act[:] = rng.uniform(-0.9, 0.9, size=mjm.na)
 
 
-def sync(mjd, d):
-  """Copies every data array MuJoCo has (state and intermediate results) into ours."""
-  d.time = mjd.time
-  for f in F.DATA_FIELDS:
-    if f.kernel and not f.is_scalar and hasattr(mjd, f.name):
-      getattr(d, f.name)[...] = getattr(mjd, f.name)
-
-
 def relerr(ours, theirs):
   """Max abs error relative to the largest magnitude of MuJoCo's array (at least 1)."""
   if theirs.size == 0:
@@ -91,7 +82,7 @@ def test_smooth_vel_matches_mujoco(name, integrator, flg_bias):
   for _ in range(3):
     random_state(mjm, mjd, rng, vscale=2.0)
     mujoco.mj_forward(mjm, mjd)
-    sync(mjd, d)
+    oracle.copy_data(mjd, d)
     LIB.mjd_smooth_vel(mjm._address, mjd._address, flg_bias)
     d.qDeriv[:] = np.nan
     implicit.mjd_smooth_vel(m, d, flg_bias)
@@ -113,7 +104,7 @@ def test_smooth_vel_dcmotor_terms(inputs):
     mjm.actuator_dynprm[dc, 6] = sigma1
     m = oracle.from_mujoco(mjm)
     d = engine.MjData(m)
-    sync(mjd, d)
+    oracle.copy_data(mjd, d)
     LIB.mjd_smooth_vel(mjm._address, mjd._address, 0)
     implicit.mjd_smooth_vel(m, d, 0)
     assert relerr(d.qDeriv, mjd.qDeriv) < RTOL
@@ -135,7 +126,7 @@ def test_smooth_vel_disabled_parts(flags):
     d = engine.MjData(m)
     random_state(mjm, mjd, np.random.default_rng(3))
     mujoco.mj_forward(mjm, mjd)
-    sync(mjd, d)
+    oracle.copy_data(mjd, d)
     LIB.mjd_smooth_vel(mjm._address, mjd._address, 1)
     implicit.mjd_smooth_vel(m, d, 1)
     assert relerr(d.qDeriv, mjd.qDeriv) < RTOL
@@ -151,7 +142,7 @@ def test_implicit_step_matches_mujoco(name, integrator):
   for _ in range(3):
     random_state(mjm, mjd, rng, vscale=3.0)
     mujoco.mj_forward(mjm, mjd)
-    sync(mjd, d)
+    oracle.copy_data(mjd, d)
     for field in ("qDeriv", "qLU", "qH", "qHDiagInv"):
       getattr(d, field)[:] = np.nan
     mujoco.mj_step(mjm, mjd)
@@ -168,7 +159,7 @@ def test_free_rigid_subtree_local_solve_matters():
   mjm, mjd, m, d = load("free", "implicitfast")
   random_state(mjm, mjd, np.random.default_rng(5), vscale=10.0)
   mujoco.mj_forward(mjm, mjd)
-  sync(mjd, d)
+  oracle.copy_data(mjd, d)
   # global symmetric solve only, in numpy
   LIB.mjd_smooth_vel(mjm._address, mjd._address, 0)
   h = mjm.opt.timestep

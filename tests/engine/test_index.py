@@ -92,7 +92,7 @@ def test_every_field_has_an_indexer_of_the_right_shape(loaded, named):
   data_fields = named.data._asdict()
   expected_model = {f.name for f in F.MODEL_FIELDS if f.dtype != "S"}
   expected_data = {f.name for f in F.DATA_FIELDS
-                   if f.dims and not f.name.startswith(("warning_", F.INTERNAL_PREFIX))}
+                   if f.dims and not f.name.startswith(F.DATA_NON_ATTRIBUTE_PREFIXES)}
   assert set(model_fields) == expected_model
   assert set(data_fields) == expected_data
   for name, indexer in model_fields.items():

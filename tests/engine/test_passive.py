@@ -14,7 +14,6 @@ import numpy as np
 import pytest
 
 import engine
-from engine import fields as F
 from engine import passive
 from tests import oracle
 from tests import trees
@@ -40,13 +39,6 @@ def random_state(mjm, mjd, rng, vscale=1.0):
   mjd.act[:] = rng.normal(size=mjm.na)
 
 
-def sync(mjd, d):
-  """Copies every data array MuJoCo has (state and intermediate results) into ours."""
-  for f in F.DATA_FIELDS:
-    if f.kernel and not f.is_scalar and hasattr(mjd, f.name):
-      getattr(d, f.name)[...] = getattr(mjd, f.name)
-
-
 def assert_close(name, ours, theirs, rtol=1e-8):
   """Max error within rtol times the norm of MuJoCo's field."""
   err = np.max(np.abs(ours - theirs), initial=0.0)
@@ -69,7 +61,7 @@ def check_passive(mjm, mjd, m, d, seed=0, nstate=4, vscale=1.0):
   for _ in range(nstate):
     random_state(mjm, mjd, rng, vscale)
     mujoco.mj_forward(mjm, mjd)
-    sync(mjd, d)
+    oracle.copy_data(mjd, d)
     for name in OUTPUTS:
       getattr(d, name)[:] = np.nan
     passive.mj_passive(m, d)
@@ -122,7 +114,7 @@ def test_free_and_ball_springs_with_nonunit_quaternions():
   mjd.qpos[3:7] *= 1.7
   mjd.qpos[7:11] *= 0.4
   mujoco.mj_forward(mjm, mjd)
-  sync(mjd, d)
+  oracle.copy_data(mjd, d)
   passive.mj_passive(m, d)
   assert_close("qfrc_spring", d.qfrc_spring, mjd.qfrc_spring)
 
@@ -181,7 +173,7 @@ def test_tendon_springs_dead_band_and_actuator_damping():
     ten0 = mjd.ten_length[0]
     inside += -.2 <= ten0 <= .3
     outside += not -.2 <= ten0 <= .3
-    sync(mjd, d)
+    oracle.copy_data(mjd, d)
     for name in OUTPUTS:
       getattr(d, name)[:] = np.nan
     passive.mj_passive(m, d)

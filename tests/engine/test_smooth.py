@@ -282,6 +282,24 @@ def test_factor_m(case):
   _assert_rel(d.qLDiagInv, mjd.qLDiagInv, 1e-10, "qLDiagInv")
 
 
+def test_factor_m_singular_pivot_is_clamped_with_a_warning():
+  """A hinge about the same axis as a ball joint on one body makes M singular: MuJoCo raises
+  the pivot to mjMINVAL and warns mjWARN_INERTIA with the dof index; so do we."""
+  mjm, mjd, m, d = oracle.load("""
+    <mujoco><worldbody><body pos="0 0 1"><freejoint/><geom size=".1"/>
+      <body pos=".2 0 0"><joint name="h" type="hinge"/><joint type="ball"/>
+        <geom type="capsule" size=".02 .1"/></body>
+    </body></worldbody></mujoco>""")
+  mujoco.mj_forward(mjm, mjd)
+  _copy(mjd, d, "M")
+  smooth.mj_factorM(m, d)
+  kind = mujoco.mjtWarning.mjWARN_INERTIA
+  assert mjd.warning[kind].number == 1
+  assert d.warning[kind].number == 1 and d.warning[kind].lastinfo == mjd.warning[kind].lastinfo
+  _assert_rel(d.qLD, mjd.qLD, 1e-10, "qLD")
+  _assert_rel(d.qLDiagInv, mjd.qLDiagInv, 1e-10, "qLDiagInv")
+
+
 def test_dense_and_products(case):
   """full_m, mul_m, solve_m (one and several vectors), solve_m2 against MuJoCo."""
   mjm, mjd, m, d = _fresh(case)

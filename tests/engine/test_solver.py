@@ -170,7 +170,7 @@ def _solve(d, m):
   d.efc_force[:] = np.nan
   d.efc_state[:] = -1
   d.qfrc_constraint[:] = np.nan
-  solver.mj_fwdConstraint(m, d)
+  forward.mj_fwdConstraint(m, d)
 
 
 def _rel(a, b):
