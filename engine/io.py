@@ -13,24 +13,28 @@ def model_from_xml(xml: str | None = None, path: str | None = None,
                    assets: dict | None = None) -> "_types.MjModel":
   """Compiles MJCF (text or file) into an MjModel and computes its qpos0 constants; raises
   UnsupportedError for valid MJCF that the engine cannot simulate yet."""
-  m = compile_any_model(xml, path, assets)
-  problems = unsupported_features(m._arrays.get)
-  if problems:
-    raise errors.UnsupportedError(
-      "the model uses features this engine does not simulate yet: " + "; ".join(problems)
-    )
-  return m
+  return _build_model(xml, path, assets, reject_unsupported=True)
 
 
 def compile_any_model(xml: str | None = None, path: str | None = None,
                       assets: dict | None = None) -> "_types.MjModel":
-  """model_from_xml without the simulation-support check (the compiled model alone, e.g. to
-  compare it with MuJoCo's)."""
+  """The compiled model even where it uses features we cannot simulate yet (to compare it
+  with MuJoCo's). For such models the muscle length ranges that need a simulation are left
+  as written."""
+  return _build_model(xml, path, assets, reject_unsupported=False)
+
+
+def _build_model(xml, path, assets, reject_unsupported: bool) -> "_types.MjModel":
   from engine import compiler
   from engine import setconst
   from engine.compiler import sparsity
 
   c = compiler.compile_model(xml=xml, path=path, assets=assets)
+  problems = unsupported_features(c.arrays.get)
+  if problems and reject_unsupported:
+    raise errors.UnsupportedError(
+      "the model uses features this engine does not simulate yet: " + "; ".join(problems)
+    )
   sizes, arrays = dict(c.sizes), dict(c.arrays)
   s = sparsity.mass_sparsity(
     arrays["dof_parentid"], arrays["body_parentid"], arrays["body_dofadr"], arrays["body_dofnum"],
@@ -44,7 +48,7 @@ def compile_any_model(xml: str | None = None, path: str | None = None,
       opt._arrays[name][...] = value
   m = _types.MjModel(sizes, arrays, opt, _types.MjStatistic(),
                      extras={"vis": c.vis, "stat_user": c.stat_user})
-  setconst.mj_setConst(m)
+  setconst.mj_setConst(m, simulate_length_ranges=not problems)
   return m
 
 

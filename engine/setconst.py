@@ -30,6 +30,9 @@ from engine.enums import mjOBJ_JOINT
 from engine.enums import mjTRN_JOINT
 from engine.enums import mjTRN_JOINTINPARENT
 from engine.enums import mjTRN_TENDON
+from engine.enums import mjWARN_BADQACC
+from engine.enums import mjWARN_BADQPOS
+from engine.enums import mjWARN_BADQVEL
 from engine.math import mju_dot
 from engine.math import mju_mulInertVec
 from engine.math import mju_norm
@@ -353,8 +356,12 @@ def set_const(m, d):
   set_spring(m, d)
 
 
-def mj_setConst(m) -> None:
-  """Computes every qpos0-dependent constant of `m` in place (mujoco.mj_setConst)."""
+def mj_setConst(m, simulate_length_ranges: bool = True) -> None:
+  """Computes every qpos0-dependent constant of `m` in place (mujoco.mj_setConst).
+
+  simulate_length_ranges=False leaves the muscle length ranges that need a simulation (no
+  limit to take them from) as they are.
+  """
   from engine import types
 
   d = types.MjData(m)
@@ -362,7 +369,7 @@ def mj_setConst(m) -> None:
   # statistics given in <statistic> override the computed ones
   for name, value in m._extras.get("stat_user", {}).items():
     m.stat._arrays[name][...] = value
-  set_length_ranges(m, d)
+  set_length_ranges(m, d, simulate=simulate_length_ranges)
 
 
 # ---- muscle length ranges (mj_setLengthRange) ----
@@ -373,7 +380,7 @@ LENGTHRANGE_DEFAULTS = dict(
 )
 
 
-def set_length_ranges(m, d, options: dict | None = None) -> None:
+def set_length_ranges(m, d, options: dict | None = None, simulate: bool = True) -> None:
   """Finds actuator_lengthrange of muscles (or all actuators, by mode) as MuJoCo's compiler does.
 
   Limited joints and tendons give the range directly; otherwise the actuator
@@ -399,7 +406,12 @@ def set_length_ranges(m, d, options: dict | None = None) -> None:
       if trn == mjTRN_TENDON and m.tendon_limited[tid]:
         lr[:] = m.tendon_range[tid]
         continue
-    _simulate_length_range(m, d, i, opt)
+    if simulate:
+      _simulate_length_range(m, d, i, opt)
+
+
+# warnings of a diverged simulation (which reset the state)
+_BAD_STATE = [mjWARN_BADQPOS, mjWARN_BADQVEL, mjWARN_BADQACC]
 
 
 def _simulate_length_range(m, d, index, opt):
@@ -416,7 +428,7 @@ def _simulate_length_range(m, d, index, opt):
       updated = False
       while d.time < opt["inttotal"]:
         length = _eval_act(m, d, index, out, side, opt)
-        if d.time == 0:
+        if d.time == 0 or np.any(d.warning.number[_BAD_STATE]):
           raise errors.CompileError(f"unstable lengthrange simulation in actuator {index}")
         if d.time > opt["inttotal"] - opt["interval"]:
           if length < lmin[side] or not updated:
