@@ -5,6 +5,8 @@
 MuJoCo on exactly the same model, independent of our MJCF compiler.
 """
 
+import pathlib
+
 import mujoco
 import numpy as np
 
@@ -77,3 +79,21 @@ def copy_data(mjd, d):
       getattr(d, f.name)[...] = getattr(mjd, f.name)
   copy_contacts(mjd, d)
   copy_constraints(mjd, d)
+
+
+CONTACT_MODELS = pathlib.Path(__file__).parent / "models" / "contact"
+
+
+def settled_contact_scene(name: str, nstep: int):
+  """(mujoco model, mujoco data, our model, our data) of tests/models/contact/<name>.xml after
+  MuJoCo simulated it nstep steps (the gripper squeezing) and ran mj_forward; ours holds the
+  same state."""
+  mjm = mujoco.MjModel.from_xml_path(str(CONTACT_MODELS / f"{name}.xml"))
+  mjd = mujoco.MjData(mjm)
+  mjd.ctrl[:] = 0.02 if name == "gripper" else 0.0
+  mujoco.mj_step(mjm, mjd, nstep)
+  mujoco.mj_forward(mjm, mjd)
+  m = from_mujoco(mjm)
+  d = engine.MjData(m)
+  copy_state(mjd, d)
+  return mjm, mjd, m, d

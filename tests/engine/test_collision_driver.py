@@ -5,7 +5,6 @@ gaps, adhesion, overrides, exclusions, parent filtering, capacity).
 Spheres and planes keep the narrowphase simple, so these tests isolate the driver.
 """
 
-import pathlib
 
 import mujoco
 import numpy as np
@@ -13,7 +12,6 @@ import pytest
 
 import engine
 from engine.collision import driver
-from tests import models
 from tests import oracle
 
 # a floor, a chain of touching spheres (parent-child and weld cases), free spheres with mixed
@@ -130,16 +128,8 @@ _SCENES = ["capsule_humanoid", "box_pile", "gripper", "terrain_quadruped"]
 def test_scene_contacts_match_mujoco_in_order(name):
   """Whole scenes in contact (after MuJoCo simulates them for a while): same contacts, same
   order, same parameters."""
-  path = pathlib.Path(models.__file__).parent / "contact" / f"{name}.xml"
-  mjm = mujoco.MjModel.from_xml_path(str(path))
-  mjd = mujoco.MjData(mjm)
-  mjd.ctrl[:] = 0.02 if name == "gripper" else 0.0
-  mujoco.mj_step(mjm, mjd, 300)
-  mujoco.mj_forward(mjm, mjd)
+  mjm, mjd, m, d = oracle.settled_contact_scene(name, 300)
   assert mjd.ncon > 3
-  m = oracle.from_mujoco(mjm)
-  d = engine.MjData(m)
-  oracle.copy_state(mjd, d)
   engine.mj_kinematics(m, d)
   driver.collision(m._struct, d._struct)
   assert d.ncon == mjd.ncon

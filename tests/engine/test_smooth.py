@@ -643,16 +643,8 @@ def test_wrapper_argument_checks():
 def test_rne_post_constraint_contact_and_equality_forces(name):
   """cfrc_ext/cfrc_int with contact forces (pyramidal and elliptic cones) and a weld, from
   MuJoCo's own contacts, constraint rows and qacc after it simulated the scene."""
-  path = pathlib.Path(__file__).parents[1] / "models" / "contact" / f"{name}.xml"
-  mjm = mujoco.MjModel.from_xml_path(str(path))
-  mjd = mujoco.MjData(mjm)
-  mjd.ctrl[:] = 0.02 if name == "gripper" else 0.0
-  mujoco.mj_step(mjm, mjd, 200)
-  mujoco.mj_forward(mjm, mjd)
+  mjm, mjd, m, d = oracle.settled_contact_scene(name, 200)
   assert mjd.ncon > 0
-  m = oracle.from_mujoco(mjm)
-  d = engine.MjData(m)
-  oracle.copy_state(mjd, d)
   oracle.copy_contacts(mjd, d)
   oracle.copy_constraints(mjd, d)
   _copy(mjd, d, "qacc", *RNE_POST_INPUTS)
