@@ -692,20 +692,19 @@ def ray_normal(m, d, pnt, vec, geommask, flg_static, bodyexclude, geomid_out, no
 
 
 @jit
-def cam_intrinsics(m, camid, projection):
+def cam_intrinsics(m, camid):
   """Port of mju_camIntrinsics: (fx, fy, cx, cy, extent) of a camera in pixels.
 
   Perspective: focal lengths and principal point from intrinsic/sensorsize when the sensor size
   is set (in single precision, as MuJoCo's float arithmetic), else from the vertical field of
   view with the image center. Orthographic: half the resolution, so pixel offsets map to
-  [-1, 1]. extent is cam_fovy (the orthographic view height). The projection (mjtProjection)
-  is an argument because cam_projection is not a kernel field.
+  [-1, 1]. extent is cam_fovy (the orthographic view height).
   """
   width = m.cam_resolution[camid, 0]
   height = m.cam_resolution[camid, 1]
   sensorsize = m.cam_sensorsize[camid]
   intrinsic = m.cam_intrinsic[camid]
-  if projection == mjPROJ_ORTHOGRAPHIC:
+  if m.cam_projection[camid] == mjPROJ_ORTHOGRAPHIC:
     fx = width / 2.0
     fy = height / 2.0
     return fx, fy, fx, fy, m.cam_fovy[camid]

@@ -47,7 +47,6 @@ from engine.enums import mjJNT_BALL
 from engine.enums import mjJNT_FREE
 from engine.enums import mjMINVAL
 from engine.enums import mjOBJ_BODY
-from engine.enums import mjOBJ_CAMERA
 from engine.enums import mjOBJ_GEOM
 from engine.enums import mjOBJ_SITE
 from engine.enums import mjOBJ_XBODY
@@ -347,12 +346,13 @@ def _fill_raydata(out, k, dataspec, dist, origin, direction, normal, cam_xpos, c
 
 
 @jit
-def rangefinder(m, d, i, out, projection):
+def rangefinder(m, d, i, out):
   """The mjSENS_RANGEFINDER case of mj_computeSensorPos: rays from a site along its z axis, or
   one ray per pixel of a camera (row-major), against every geom except those of the sensor's
   body, with the fields of sensor_intprm[i, 0].
 
-  projection is the camera's mjtProjection; invisible geoms (alpha 0) are skipped.
+  Cameras cast rays with their own projection (cam_projection); invisible geoms (alpha 0)
+  are skipped.
   """
   dataspec = m.sensor_intprm[i, 0]
   objid = m.sensor_objid[i]
@@ -373,7 +373,8 @@ def rangefinder(m, d, i, out, projection):
   cam_xpos = d.cam_xpos[objid]
   cam_xmat = d.cam_xmat[objid]
   cam_z = (cam_xmat[2], cam_xmat[5], cam_xmat[8])
-  fx, fy, cx, cy, extent = cam_intrinsics(m, objid, projection)
+  projection = m.cam_projection[objid]
+  fx, fy, cx, cy, extent = cam_intrinsics(m, objid)
   k = 0
   for row in range(height):
     for col in range(width):
@@ -494,8 +495,7 @@ def _compute_pos(m, d, i, out):
     mju_normalize4(out)
 
   elif type == mjSENS_RANGEFINDER:
-    projection = m.cam_projection[objid] if m.sensor_objtype[i] == mjOBJ_CAMERA else 0
-    rangefinder(m, d, i, out, projection)
+    rangefinder(m, d, i, out)
 
   elif type == mjSENS_JOINTLIMITPOS or type == mjSENS_TENDONLIMITPOS:
     # distance minus margin of the limit row, 0 when inactive

@@ -600,8 +600,7 @@ def test_rangefinder_model_hits_and_misses(range_model):
 
 @pytest.mark.parametrize("seed", range(2))
 def test_orthographic_camera_rangefinder_matches_mujoco(range_model, seed):
-  """sensor.rangefinder with the orthographic projection matches MuJoCo's orthographic
-  camera."""
+  """sensor.rangefinder on an orthographic camera (cam_projection) matches MuJoCo."""
   mjm, mjd, m, d = range_model
   rng = np.random.default_rng(10 + seed)
   mjd.qpos[:] = mjm.qpos0 + rng.normal(size=mjm.nq) * 0.3
@@ -613,8 +612,7 @@ def test_orthographic_camera_rangefinder_matches_mujoco(range_model, seed):
   i = np.nonzero((mjm.sensor_objtype == mujoco.mjtObj.mjOBJ_CAMERA)
                  & (mjm.sensor_objid == ocam))[0][0]
   out = np.full(mjm.sensor_dim[i], np.nan)
-  sensor.rangefinder(m._struct, d._struct, i, out,
-                     int(mujoco.mjtProjection.mjPROJ_ORTHOGRAPHIC))
+  sensor.rangefinder(m._struct, d._struct, i, out)
   want = mjd.sensordata[_sensor_slice(mjm, i)]
   _close(out, want, "orthographic rangefinder")
   assert np.sum(want.reshape(-1, 14)[:, 0] >= 0) >= 6
