@@ -14,6 +14,8 @@ import os
 import pathlib
 
 import numba
+import numba.extending
+import numpy as np
 
 _ENGINE_DIR = pathlib.Path(__file__).resolve().parent
 
@@ -53,5 +55,63 @@ def notify_if_cold() -> None:
   if not cache.is_dir() or not any(cache.rglob("*.nbi")):
     import sys
 
-    print("numjoco: compiling the engine with numba, once per install (about 1-2 minutes)...",
+    print("numjoco: compiling the engine with numba, once per install (minutes; cached after)...",
           file=sys.stderr, flush=True)
+
+
+@numba.extending.intrinsic
+def borrowed(typingctx, ary):
+  """The same array without NRT ownership (null meminfo and parent).
+
+  Every use of a struct field or array argument in numba increments and decrements an
+  atomic reference count; on the engine's small helpers that bookkeeping cost more than
+  the arithmetic. MjModel/MjData keep their numpy arrays alive for as long as their
+  struct handle exists, so the handle stores borrowed arrays and reference counting on
+  them becomes a null check.
+  """
+  if not isinstance(ary, numba.types.Array):
+    return None
+
+  def codegen(context, builder, signature, args):
+    from numba.core import cgutils
+
+    out = context.make_array(signature.args[0])(context, builder, value=args[0])
+    out.meminfo = cgutils.get_null_value(out.meminfo.type)
+    out.parent = cgutils.get_null_value(out.parent.type)
+    return out._getvalue()
+
+  return ary(ary), codegen
+
+
+def _local_array_python(n):
+  return np.empty(n)
+
+
+@numba.extending.intrinsic
+def _local_array_jit(typingctx, n):
+  if not isinstance(n, numba.types.IntegerLiteral):
+    return None
+  size = n.literal_value
+  arrty = numba.types.Array(numba.types.float64, 1, "C")
+
+  def codegen(context, builder, signature, args):
+    from llvmlite import ir
+    from numba.core import cgutils
+
+    lltype = context.get_data_type(numba.types.float64)
+    data = cgutils.alloca_once(builder, lltype, size=size)
+    out = context.make_array(arrty)(context, builder)
+    intp = context.get_value_type(numba.types.intp)
+    itemsize = context.get_abi_sizeof(lltype)
+    context.populate_array(out, data=data, shape=[ir.Constant(intp, size)],
+                           strides=[ir.Constant(intp, itemsize)],
+                           itemsize=ir.Constant(intp, itemsize), meminfo=None)
+    return out._getvalue()
+
+  return arrty(n), codegen
+
+
+# local_array(n): an uninitialized float64 scratch vector of literal size n on the stack
+# of the calling kernel: no allocation and no reference counting. It lives until that
+# kernel returns, so never return it or store it in a struct.
+local_array = _local_array_python if DISABLE_JIT else _local_array_jit

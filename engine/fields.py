@@ -732,7 +732,7 @@ def generate_structs_source() -> str:
     "from numba.core import types",
     "from numba.experimental import structref",
     "",
-    "from engine._jit import jit",
+    "from engine._jit import borrowed, jit",
     "",
   ]
   for name, ctor, rows, extra in STRUCTS:
@@ -759,7 +759,9 @@ def generate_structs_source() -> str:
     args = [n for n, _ in members]
     out += ["@jit", f"def {ctor}(", *[f"  {a}," for a in args], "):"]
     out += [f"  s = structref.new({upper}_TYPE)"]
-    out += [f"  s.{a} = {a}" for a in args]
+    # arrays are stored borrowed: the Python wrapper owns them (see _jit.borrowed)
+    out += [f"  s.{a} = borrowed({a})" if t.startswith("types.") and "[" in t else f"  s.{a} = {a}"
+            for a, t in members]
     out += ["  return s", ""]
     if name == "Data":
       out += ["", "@jit", "def zero_data(d):", '  """Clears every MjData array (mj_resetData starts here)."""']

@@ -266,7 +266,9 @@ def euler(m, d):
     for i in range(nv):
       poly[0] = m.dof_dampingpoly[i, 0]
       poly[1] = m.dof_dampingpoly[i, 1]
-      b = m.dof_damping[i] + _actuation.actuator_damping(m, mjOBJ_JOINT, m.dof_jntid[i], poly)
+      b = m.dof_damping[i]
+      if m.jnt_actuatorid[m.dof_jntid[i]] != -1:  # skip the call (and its struct refcount)
+        b += _actuation.actuator_damping(m, mjOBJ_JOINT, m.dof_jntid[i], poly)
       d.qH[m.M_rowadr[i] + m.M_rownnz[i] - 1] += h * _passive.poly_force_deriv(b, poly,
                                                                                 d.qvel[i], 1)
     factor_i(d, d.qH, d.qHDiagInv, nv, m.M_rownnz, m.M_rowadr, m.M_colind)

@@ -26,6 +26,7 @@ from engine import actuation as _actuation
 from engine import forward
 from engine import passive as _passive
 from engine._jit import jit
+from engine._jit import local_array
 from engine.enums import mjBIAS_AFFINE
 from engine.enums import mjBIAS_DCMOTOR
 from engine.enums import mjBIAS_SO3
@@ -294,7 +295,7 @@ def actuator_vel(m, d):
   """Port of mjd_actuator_vel: qDeriv += d qfrc_actuator / d qvel."""
   if m.opt.disableflags[0] & mjDSBL_ACTUATION:
     return
-  bias = np.empty(1)
+  bias = local_array(1)
   for i in range(m.nactuator):
     uadr = m.actuator_ctrladr[i]
     oadr = m.actuator_outadr[i]
@@ -431,7 +432,7 @@ def _local_velocity(m, d, body, pos, rot, wind, res):
   root = m.body_rootid[body]
   mju_transformSpatial(res, d.cvel[body], 0, pos, d.subtree_com[root], rot)
   # wind in local coordinates, subtracted from the linear velocity
-  lwind = np.empty(6)
+  lwind = local_array(6)
   mju_transformSpatial(lwind, wind, 0, pos, d.subtree_com[root], rot)
   res[3] -= lwind[3]
   res[4] -= lwind[4]
@@ -462,8 +463,8 @@ def _d_added_mass_forces(B, lvel, density, virtual_mass, virtual_inertia, Da, Db
   """Port of mjd_addedMassForces: derivative of the added-mass forces, B is 6x6."""
   lin_vel = lvel[3:6]
   ang_vel = lvel[0:3]
-  lin_mom = np.empty(3)
-  ang_mom = np.empty(3)
+  lin_mom = local_array(3)
+  ang_mom = local_array(3)
   for k in range(3):
     lin_mom[k] = density * virtual_mass[k] * lin_vel[k]
     ang_mom[k] = density * virtual_inertia[k] * ang_vel[k]
@@ -670,8 +671,8 @@ def _d_magnus_force(B, lvel, density, size, magnus_lift_coef, Da, Db):
   """Port of mjd_magnus_force: derivative of the Magnus force, B is 6x6."""
   volume = 4.0 / 3.0 * mjPI * size[0] * size[1] * size[2]
   magnus_coef = magnus_lift_coef * density * volume
-  lin_vel = np.empty(3)
-  ang_vel = np.empty(3)
+  lin_vel = local_array(3)
+  ang_vel = local_array(3)
   for k in range(3):
     lin_vel[k] = magnus_coef * lvel[3 + k]
     ang_vel[k] = magnus_coef * lvel[k]
@@ -695,14 +696,15 @@ def ellipsoid_fluid(m, d, body, J, tmp, chain, rowind):
     rowadr[r] = r * nnz
     for k in range(nnz):
       rowind[r * nnz + k] = chain[k]
-  wind = np.zeros(6)
+  wind = local_array(6)
+  wind[:] = 0.0
   wind[3:6] = m.opt.wind
-  lvel = np.empty(6)
-  semiaxes = np.empty(3)
-  B = np.empty(36)
-  D = np.empty(9)
-  Da = np.empty(9)
-  Db = np.empty(9)
+  lvel = local_array(6)
+  semiaxes = local_array(3)
+  B = local_array(36)
+  D = local_array(9)
+  Da = local_array(9)
+  Db = local_array(9)
   density = m.opt.density[0]
   viscosity = m.opt.viscosity[0]
   symmetrize = m.opt.integrator[0] == mjINT_IMPLICITFAST and not _in_free_subtree(m, body)
@@ -746,9 +748,10 @@ def inertia_box_fluid(m, d, body, J, tmp, chain, rowind):
   box0 = np.sqrt(max(mjMINVAL, inertia[1] + inertia[2] - inertia[0]) / mass * 6.0)
   box1 = np.sqrt(max(mjMINVAL, inertia[0] + inertia[2] - inertia[1]) / mass * 6.0)
   box2 = np.sqrt(max(mjMINVAL, inertia[0] + inertia[1] - inertia[2]) / mass * 6.0)
-  wind = np.zeros(6)
+  wind = local_array(6)
+  wind[:] = 0.0
   wind[3:6] = m.opt.wind
-  lvel = np.empty(6)
+  lvel = local_array(6)
   _local_velocity(m, d, body, d.xipos[body], d.ximat[body], wind, lvel)
   nnz = _body_chain(m, body, chain)
   _local_jac(m, d, J, tmp, d.xipos[body], body, d.ximat[body], chain, nnz)
@@ -759,7 +762,7 @@ def inertia_box_fluid(m, d, body, J, tmp, chain, rowind):
     rowadr[r] = r * nnz
     for k in range(nnz):
       rowind[r * nnz + k] = chain[k]
-  B = np.empty(1)
+  B = local_array(1)
   density = m.opt.density[0]
   viscosity = m.opt.viscosity[0]
   # viscous force and torque
@@ -817,15 +820,17 @@ def passive_vel(m, d):
         inertia_box_fluid(m, d, i, J, tmp, chain, rowind)
   if disable & mjDSBL_DAMPER:
     return
-  poly = np.empty(mjNPOLY)
+  poly = local_array(mjNPOLY)
   # dof damping, with its polynomial and the damping of attached actuators
   for i in range(nv):
     for k in range(mjNPOLY):
       poly[k] = m.dof_dampingpoly[i, k]
-    damping = m.dof_damping[i] + _actuation.actuator_damping(m, mjOBJ_JOINT, m.dof_jntid[i], poly)
+    damping = m.dof_damping[i]
+    if m.jnt_actuatorid[m.dof_jntid[i]] != -1:  # skip the call (and its struct refcount)
+      damping += _actuation.actuator_damping(m, mjOBJ_JOINT, m.dof_jntid[i], poly)
     d.qDeriv[m.D_rowadr[i] + m.D_diag[i]] -= _passive.poly_force_deriv(damping, poly, d.qvel[i], 1)
   # tendon damping
-  B = np.empty(1)
+  B = local_array(1)
   for i in range(m.ntendon):
     for k in range(mjNPOLY):
       poly[k] = m.tendon_dampingpoly[i, k]
@@ -906,7 +911,7 @@ def _num_ancestors(m, j):
 @jit
 def com_vel_vel(m, d, Dcvel, Dcdofdot):
   """Port of mjd_comVel_vel: derivatives of cvel (B layout) and cdof_dot (D layout) by qvel."""
-  mat = np.empty(36)
+  mat = local_array(36)
   Badr = m.B_rowadr
   Dadr = m.D_rowadr
   for i in range(1, m.nbody):
@@ -966,12 +971,12 @@ def rne_vel(m, d):
   Dcvel = np.zeros(6 * m.nB)
   Dcacc = np.zeros(6 * m.nB)
   Dcfrcbody = np.zeros(6 * m.nB)
-  mat = np.empty(36)
-  mat1 = np.empty(36)
-  mat2 = np.empty(36)
-  dmul = np.empty(36)
-  tmp = np.empty(6)
-  row = np.empty(6)
+  mat = local_array(36)
+  mat1 = local_array(36)
+  mat2 = local_array(36)
+  dmul = local_array(36)
+  tmp = local_array(6)
+  row = local_array(6)
   com_vel_vel(m, d, Dcvel, Dcdofdot)
   # forward pass over bodies: accumulate Dcacc, set Dcfrcbody
   for i in range(1, m.nbody):
@@ -1051,13 +1056,14 @@ def free_bias_vel(m, d, jnt, B):
   """
   body = m.jnt_bodyid[jnt]
   adr = m.jnt_dofadr[jnt]
-  Dcacc = np.zeros(36)
-  dmul = np.empty(36)
-  mat = np.empty(36)
-  mat1 = np.empty(36)
-  mat2 = np.empty(36)
-  tmp = np.empty(6)
-  row = np.empty(6)
+  Dcacc = local_array(36)
+  Dcacc[:] = 0.0
+  dmul = local_array(36)
+  mat = local_array(36)
+  mat1 = local_array(36)
+  mat2 = local_array(36)
+  tmp = local_array(6)
+  row = local_array(6)
   # Dcvel column r is cdof[adr + r]; the rotational cdof_dot depend on the translations only
   for dj in range(3):
     _d_cross_motion_vel(mat, d.cdof[adr + 3 + dj])
@@ -1110,7 +1116,7 @@ def free_mhat(m, d, jnt, h, A):
       c = m.D_colind[rowadr + k] - adr
       A[6 * r + c] -= h * d.qDeriv[rowadr + k]
   # plus h * bias derivative (qfrc_smooth contains -qfrc_bias)
-  Bb = np.empty(36)
+  Bb = local_array(36)
   free_bias_vel(m, d, jnt, Bb)
   for k in range(36):
     A[k] += h * Bb[k]
@@ -1276,9 +1282,9 @@ def implicit(m, d):
     qacc[:nv] = qfrc[:nv]
     forward.solve_ld(qacc, d.qH, d.qHDiagInv, nv, m.M_rownnz, m.M_rowadr, m.M_colind)
     # local unsymmetric 6x6 solve with the gyroscopic derivative, per free rigid subtree
-    A = np.empty(36)
+    A = local_array(36)
     pivot = np.empty(6, np.int32)
-    x = np.empty(6)
+    x = local_array(6)
     for j in range(m.njnt):
       if not free_mhat(m, d, j, h, A):
         continue

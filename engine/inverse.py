@@ -5,8 +5,6 @@ enable flag, qacc is first converted from the discrete-time acceleration of the
 selected integrator to the continuous-time one, so inverse(forward(x)) holds exactly.
 """
 
-import numpy as np
-
 from engine import actuation as _actuation
 from engine import constraint as _constraint
 from engine import forward as _forward
@@ -15,6 +13,7 @@ from engine import passive as _passive
 from engine import sensor as _sensor
 from engine import smooth as _smooth
 from engine._jit import jit
+from engine._jit import local_array
 from engine.enums import mjDSBL_EULERDAMP
 from engine.enums import mjENBL_ENERGY
 from engine.enums import mjENBL_INVDISCRETE
@@ -77,7 +76,7 @@ def discrete_acc(m, d):
         qfrc[j] += d.qH[adr + k] * qacc[i]
       qfrc[i] += d.qH[adr + m.M_rownnz[i] - 1] * qacc[i]
     # free rigid subtrees use their local unsymmetric block, as the integrator does
-    A = np.empty(36)
+    A = local_array(36)
     for jnt in range(m.njnt):
       if _implicit.free_mhat(m, d, jnt, h, A):
         adr = m.jnt_dofadr[jnt]

@@ -352,7 +352,15 @@ def dot_at(vec1, adr1, vec2, adr2, n):
   with MuJoCo bit for bit.
   """
   res = 0.0
-  i = 0
+  if n <= 0:
+    return res
+  # unsigned indices: numba then skips the negative-index wraparound in the loop
+  nn = np.uint64(n)
+  a = np.uint64(adr1)
+  b = np.uint64(adr2)
+  one = np.uint64(1)
+  two = np.uint64(2)
+  three = np.uint64(3)
 
   # four interleaved partial sums
   if n >= 4:
@@ -360,22 +368,22 @@ def dot_at(vec1, adr1, vec2, adr2, n):
     s1 = 0.0
     s2 = 0.0
     s3 = 0.0
-    while i <= n - 4:
-      s0 += vec1[adr1 + i] * vec2[adr2 + i]
-      s1 += vec1[adr1 + i + 1] * vec2[adr2 + i + 1]
-      s2 += vec1[adr1 + i + 2] * vec2[adr2 + i + 2]
-      s3 += vec1[adr1 + i + 3] * vec2[adr2 + i + 3]
-      i += 4
+    end = a + (nn - nn % np.uint64(4))
+    while a < end:
+      s0 += vec1[a] * vec2[b]
+      s1 += vec1[a + one] * vec2[b + one]
+      s2 += vec1[a + two] * vec2[b + two]
+      s3 += vec1[a + three] * vec2[b + three]
+      a += np.uint64(4)
+      b += np.uint64(4)
     res = (s0 + s2) + (s1 + s3)
 
   # remaining 1-3 elements, summed first and then added
-  left = n - i
-  a = adr1 + i
-  b = adr2 + i
+  left = n % 4
   if left == 3:
-    res += vec1[a] * vec2[b] + vec1[a + 1] * vec2[b + 1] + vec1[a + 2] * vec2[b + 2]
+    res += vec1[a] * vec2[b] + vec1[a + one] * vec2[b + one] + vec1[a + two] * vec2[b + two]
   elif left == 2:
-    res += vec1[a] * vec2[b] + vec1[a + 1] * vec2[b + 1]
+    res += vec1[a] * vec2[b] + vec1[a + one] * vec2[b + one]
   elif left == 1:
     res += vec1[a] * vec2[b]
   return res
@@ -1288,6 +1296,44 @@ def mju_cholFactor(mat, n, mindiag):
 
 
 @jit
+def chol_factor_envelope(mat, n, mindiag, first):
+  """mju_cholFactor that skips the zeros left of each row's first nonzero (its envelope).
+
+  Cholesky creates no fill-in left of the first nonzero of a row, so every dot product
+  can start at the later of the two rows' first nonzeros. For the block-structured
+  Hessians of many-body scenes this costs the envelope instead of n^3/6; the factor is
+  the same up to rounding (the sums skip exact zeros). `first` (n floats) receives the
+  first nonzero column of each row. Same pivot handling and rank as mju_cholFactor.
+  """
+  for i in range(n):
+    f = i
+    for k in range(i):
+      if mat[i * n + k] != 0:
+        f = k
+        break
+    first[i] = f
+  rank = n
+  for j in range(n):
+    fj = int(first[j])
+    tmp = mat[j * (n + 1)] - dot_at(mat, j * n + fj, mat, j * n + fj, j - fj)
+    if tmp < mindiag:
+      rank -= 1
+      mat[j * (n + 1)] = math.sqrt(mindiag)
+      for i in range(j + 1, n):
+        mat[i * n + j] = 0.0
+      continue
+    mat[j * (n + 1)] = math.sqrt(tmp)
+    tmp = 1 / mat[j * (n + 1)]
+    for i in range(j + 1, n):
+      fi = int(first[i])
+      if fi > j:
+        continue
+      f = max(fi, fj)
+      mat[i * n + j] = (mat[i * n + j] - dot_at(mat, i * n + f, mat, j * n + f, j - f)) * tmp
+  return rank
+
+
+@jit
 def mju_cholSolve(res, mat, vec, n):
   """Port of mju_cholSolve, engine_util_solve.c: solve (L*L') res = vec; res may be vec."""
   for i in range(n):
@@ -1304,6 +1350,29 @@ def mju_cholSolve(res, mat, vec, n):
     for j in range(i + 1, n):
       res[i] -= mat[j * n + i] * res[j]
     res[i] /= mat[i * (n + 1)]
+
+
+@jit
+def chol_solve_envelope(res, mat, vec, n, first):
+  """mju_cholSolve on a factor whose row i is zero left of column first[i] (see
+  chol_factor_envelope); the back substitution runs by rows. res may be vec."""
+  for i in range(n):
+    res[i] = vec[i]
+
+  # forward substitution: L*y = vec
+  for i in range(n):
+    f = int(first[i])
+    if i > f:
+      res[i] -= dot_at(mat, i * n + f, res, f, i - f)
+    res[i] /= mat[i * (n + 1)]
+
+  # backward substitution: L'*res = y, subtracting each finished row from those above
+  for i in range(n - 1, -1, -1):
+    res[i] /= mat[i * (n + 1)]
+    ri = res[i]
+    if ri != 0:
+      for k in range(np.uint64(first[i]), np.uint64(i)):
+        res[k] -= mat[np.uint64(i * n) + k] * ri
 
 
 @jit

@@ -14,9 +14,8 @@ mjcb_passive callback.
 
 import math
 
-import numpy as np
-
 from engine._jit import jit
+from engine._jit import local_array
 from engine.actuation import actuator_damping
 from engine.enums import mjDSBL_DAMPER
 from engine.enums import mjDSBL_GRAVITY
@@ -174,7 +173,9 @@ def _dof_dampers(m, d, poly):
   for i in range(m.nv):
     poly[0] = m.dof_dampingpoly[i, 0]
     poly[1] = m.dof_dampingpoly[i, 1]
-    damping = m.dof_damping[i] + actuator_damping(m, mjOBJ_JOINT, m.dof_jntid[i], poly)
+    damping = m.dof_damping[i]
+    if m.jnt_actuatorid[m.dof_jntid[i]] != -1:  # skip the call (and its struct refcount)
+      damping += actuator_damping(m, mjOBJ_JOINT, m.dof_jntid[i], poly)
     if damping != 0 or not _is_zero2(poly):
       v = d.qvel[i]
       d.qfrc_damper[i] = -v * poly_force(damping, poly, v, 1)
@@ -237,7 +238,7 @@ def spring_damper(m, d):
   """Port of mj_springdamper: joint, dof and tendon springs and dampers."""
   enbl_spring = not m.opt.disableflags[0] & mjDSBL_SPRING
   enbl_damper = not m.opt.disableflags[0] & mjDSBL_DAMPER
-  buf = np.empty(8)
+  buf = local_array(8)
   if enbl_spring:
     _joint_springs(m, d, buf)
   if enbl_damper:
@@ -256,7 +257,8 @@ def gravcomp(m, d):
       or math.sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]) == 0):
     return False
   has_gravcomp = False
-  buf = np.zeros(6)
+  buf = local_array(6)
+  buf[:] = 0.0
   force = buf[0:3]
   torque = buf[3:6]
   for i in range(1, m.nbody):
@@ -473,7 +475,7 @@ def fluid(m, d):
   """Port of mj_fluid: inertia-box or ellipsoid fluid forces per body; True if enabled."""
   if m.opt.viscosity[0] == 0 and m.opt.density[0] == 0:
     return False
-  buf = np.empty(36)
+  buf = local_array(36)
   for i in range(m.nbody):
     if m.body_mass[i] < mjMINVAL:
       continue

@@ -30,6 +30,7 @@ import math
 import numpy as np
 
 from engine._jit import jit
+from engine._jit import local_array
 from engine.constraint import contact_force
 from engine.enums import mjCNSTR_LIMIT_JOINT
 from engine.enums import mjCNSTR_LIMIT_TENDON
@@ -394,7 +395,7 @@ def touch(m, d, objid):
   """
   bodyid = m.site_bodyid[objid]
   total = 0.0
-  conforce = np.empty(6)
+  conforce = local_array(6)
   for j in range(d.ncon[0]):
     g0 = d.contact_geom[j, 0]
     g1 = d.contact_geom[j, 1]

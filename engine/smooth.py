@@ -19,6 +19,7 @@ increasing order, then the diagonal.
 import numpy as np
 
 from engine._jit import jit
+from engine._jit import local_array
 from engine.actuation import actuator_armature
 from engine.enums import mjCAMLIGHT_FIXED
 from engine.enums import mjCAMLIGHT_TARGETBODY
@@ -165,7 +166,7 @@ def kinematics(m, d):
 
   Quaternions in qpos and mocap_quat are normalized on the fly; qpos is not modified.
   """
-  qloc = np.empty(4)
+  qloc = local_array(4)
 
   # world body
   for k in range(3):
@@ -301,7 +302,7 @@ def com_pos(m, d):
   Subtree coms are normalized with the model's body_subtreemass, as MuJoCo 3.17 does.
   """
   nbody = m.nbody
-  offset = np.empty(3)
+  offset = local_array(3)
 
   # subtree_com: body moments, accumulated to parents backwards, then normalized
   for i in range(nbody):
@@ -365,7 +366,7 @@ def com_pos(m, d):
 @jit
 def camlight(m, d):
   """Port of mj_camlight: camera and light poses for every cam_mode/light_mode."""
-  quat = np.empty(4)
+  quat = local_array(4)
 
   # cameras
   for i in range(m.ncam):
@@ -521,7 +522,7 @@ def crb(m, d):
   Dof and actuator armature (mj_actuatorArmature) are added on the diagonal; simple dofs
   take their constant dof_M0.
   """
-  buf = np.empty(6)
+  buf = local_array(6)
 
   # crb = cinert, accumulated from children to parents
   for i in range(m.nbody):
@@ -544,7 +545,9 @@ def crb(m, d):
 
     # diagonal starts with the armature
     madr = adr + m.M_rownnz[i] - 1
-    d.M[madr] = m.dof_armature[i] + actuator_armature(m, mjOBJ_JOINT, m.dof_jntid[i])
+    d.M[madr] = m.dof_armature[i]
+    if m.jnt_actuatorid[m.dof_jntid[i]] != -1:  # skip the call (and its struct refcount)
+      d.M[madr] += actuator_armature(m, mjOBJ_JOINT, m.dof_jntid[i])
 
     # M(i,j) += cdof_j * (crb_i * cdof_i) over the ancestors j of i
     mju_mulInertVec(buf, d.crb[m.dof_bodyid[i]], d.cdof[i])
@@ -570,10 +573,12 @@ def factor_i(d, mat, diaginv, nv, rownnz, rowadr, colind):
   diagonal, and diaginv = 1/D. A pivot below mjMINVAL (singular or indefinite matrix) is
   raised to mjMINVAL with an mjWARN_INERTIA warning, as MuJoCo does.
   """
+  # unsigned indices: numba then skips the negative-index wraparound, which halves the
+  # time of these short loops
+  one = np.uint64(1)
   for k in range(nv - 1, -1, -1):
-    start = rowadr[k]
-    diag = rownnz[k] - 1
-    end = start + diag
+    start = np.uint64(rowadr[k])
+    end = start + np.uint64(rownnz[k] - 1)
     if mat[end] < mjMINVAL:
       d.warning_number[mjWARN_INERTIA] += 1
       d.warning_lastinfo[mjWARN_INERTIA] = k
@@ -582,11 +587,13 @@ def factor_i(d, mat, diaginv, nv, rownnz, rowadr, colind):
     diaginv[k] = invd
 
     # update the ancestors' rows: L(i, 0..i) -= L(i, 0..i) * L(k, i) / L(k, k)
-    for adr in range(end - 1, start - 1, -1):
+    adr = end
+    while adr > start:
+      adr -= one
       i = colind[adr]
       scl = -mat[adr] * invd
-      ri = rowadr[i]
-      for t in range(rownnz[i]):
+      ri = np.uint64(rowadr[i])
+      for t in range(np.uint64(rownnz[i])):
         mat[ri + t] += mat[start + t] * scl
 
     # scale row k: L(k, :) /= L(k, k)
@@ -608,38 +615,45 @@ def _dot_sparse(vec1, adr1, vec2, off2, nnz, ind, adrind):
 
   Four interleaved partial sums combined as (s0 + s2) + (s1 + s3), then the rest in order.
   """
+  # unsigned indices (no negative-index wraparound in the loop)
+  a1 = np.uint64(adr1)
+  o2 = np.uint64(off2)
+  ai = np.uint64(adrind)
   s0 = 0.0
   s1 = 0.0
   s2 = 0.0
   s3 = 0.0
-  i = 0
-  while i <= nnz - 4:
-    s0 += vec1[adr1 + i] * vec2[off2 + ind[adrind + i]]
-    s1 += vec1[adr1 + i + 1] * vec2[off2 + ind[adrind + i + 1]]
-    s2 += vec1[adr1 + i + 2] * vec2[off2 + ind[adrind + i + 2]]
-    s3 += vec1[adr1 + i + 3] * vec2[off2 + ind[adrind + i + 3]]
-    i += 4
+  i = np.uint64(0)
+  n4 = np.uint64(nnz - nnz % 4) if nnz > 0 else np.uint64(0)
+  while i < n4:
+    s0 += vec1[a1 + i] * vec2[o2 + np.uint64(ind[ai + i])]
+    s1 += vec1[a1 + i + np.uint64(1)] * vec2[o2 + np.uint64(ind[ai + i + np.uint64(1)])]
+    s2 += vec1[a1 + i + np.uint64(2)] * vec2[o2 + np.uint64(ind[ai + i + np.uint64(2)])]
+    s3 += vec1[a1 + i + np.uint64(3)] * vec2[o2 + np.uint64(ind[ai + i + np.uint64(3)])]
+    i += np.uint64(4)
   res = (s0 + s2) + (s1 + s3)
-  while i < nnz:
-    res += vec1[adr1 + i] * vec2[off2 + ind[adrind + i]]
-    i += 1
+  while i < np.uint64(max(nnz, 0)):
+    res += vec1[a1 + i] * vec2[o2 + np.uint64(ind[ai + i])]
+    i += np.uint64(1)
   return res
 
 
 @jit
 def solve_ld(x, qld, qldiaginv, nv, n, rownnz, rowadr, colind):
   """Port of mj_solveLD: in place x = inv(L'*D*L) x for n vectors stored back to back."""
-  # x <- inv(L') x
+  # x <- inv(L') x (unsigned indices: no negative-index wraparound in the loops)
+  total = np.uint64(n * nv)
+  step = np.uint64(nv)
   for i in range(nv - 1, -1, -1):
     if rownnz[i] == 1:
       continue
-    start = rowadr[i]
-    end = start + rownnz[i] - 1
-    for off in range(0, n * nv, nv):
-      xi = x[off + i]
+    start = np.uint64(rowadr[i])
+    end = start + np.uint64(rownnz[i] - 1)
+    for off in range(np.uint64(0), total, step):
+      xi = x[off + np.uint64(i)]
       if xi:
         for adr in range(start, end):
-          x[off + colind[adr]] -= qld[adr] * xi
+          x[off + np.uint64(colind[adr])] -= qld[adr] * xi
 
   # x <- inv(D) x
   for i in range(nv):
@@ -730,7 +744,7 @@ def full_m(m, d, dst):
 @jit
 def com_vel(m, d):
   """Port of mj_comVel: com-based body velocities cvel and dof derivatives cdof_dot."""
-  tmp = np.empty(6)
+  tmp = local_array(6)
 
   # world at rest
   for k in range(6):
@@ -790,8 +804,8 @@ def _body_velocity(m, d, i, res):
 def subtree_vel(m, d):
   """Port of mj_subtreeVel: subtree com velocities and angular momenta about subtree coms."""
   nbody = m.nbody
-  vel = np.empty(6)
-  dv = np.empty(3)
+  vel = local_array(6)
+  dv = local_array(3)
 
   # body linear momenta and angular momenta about their own coms
   for i in range(nbody):
@@ -870,8 +884,8 @@ def rne(m, d, flg_acc, result):
   nbody = m.nbody
   cacc = np.empty((nbody, 6))
   cfrc = np.empty((nbody, 6))
-  tmp = np.empty(6)
-  tmp1 = np.empty(6)
+  tmp = local_array(6)
+  tmp1 = local_array(6)
 
   # world acceleration: -gravity
   for k in range(6):
@@ -1069,12 +1083,12 @@ def _tendon_forces(m, d, cfrc, cfrc_com):
   Constraint forces on tendons (limits, friction loss, tendon equalities) are not included
   yet: see the constraint block of rne_post_constraint.
   """
-  acc0 = np.empty(6)
-  acc1 = np.empty(6)
-  vel0 = np.empty(6)
-  vel1 = np.empty(6)
-  u = np.empty(3)
-  dpoly = np.empty(mjNPOLY)
+  acc0 = local_array(6)
+  acc1 = local_array(6)
+  vel0 = local_array(6)
+  vel1 = local_array(6)
+  u = local_array(3)
+  dpoly = local_array(mjNPOLY)
   disable = m.opt.disableflags[0]
   enbl_spring = not disable & mjDSBL_SPRING
   enbl_damper = not disable & mjDSBL_DAMPER
@@ -1108,7 +1122,7 @@ def _add_ext_force(m, d, body, cfrc, point, cfrc_com, sign):
 def _constraint_forces(m, d, cfrc, cfrc_com, lfrc):
   """Part of mj_rnePostConstraint: contact forces (minus on geom 0's body, plus on geom 1's)
   and connect/weld equality forces (plus on body 1, minus on body 2) added to cfrc_ext."""
-  pos = np.empty(3)
+  pos = local_array(3)
   for i in range(d.ncon[0]):
     if d.contact_efc_address[i] < 0:
       continue
@@ -1160,10 +1174,10 @@ def rne_post_constraint(m, d):
   part of cfrc_ext.
   """
   nbody = m.nbody
-  cfrc = np.empty(6)
-  cfrc_com = np.empty(6)
-  tmp = np.empty(6)
-  tmp1 = np.empty(6)
+  cfrc = local_array(6)
+  cfrc_com = local_array(6)
+  tmp = local_array(6)
+  tmp1 = local_array(6)
 
   # cacc: world at -gravity, then cacc_parent + cdof_dot * qvel + cdof * qacc
   for k in range(6):
@@ -1325,12 +1339,12 @@ def tendon_dot(m, d, id, jdot):
   jac1 = np.empty((3, nv))
   jac2 = np.empty((3, nv))
   tmp = np.empty(nv)
-  vel0 = np.empty(6)
-  vel1 = np.empty(6)
-  pvel = np.empty(6)
-  cdot = np.empty(6)
-  dpnt = np.empty(3)
-  dvel = np.empty(3)
+  vel0 = local_array(6)
+  vel1 = local_array(6)
+  pvel = local_array(6)
+  cdot = local_array(6)
+  dpnt = local_array(3)
+  dvel = local_array(3)
 
   divisor = 1.0
   num = m.tendon_num[id]

@@ -22,6 +22,7 @@ from engine.enums import mjJAC_SPARSE
 from engine.enums import mjMINVAL
 from engine.enums import mjNISLAND
 from engine.enums import mjNSOLVER
+from engine.math import add_to_scl_at
 from engine.math import dot_at
 from engine.smooth import _dot_sparse
 
@@ -75,20 +76,41 @@ def jac_row_dense(m, d, sparse, i, res):
 @jit
 def mul_jac_vec(m, d, res, vec):
   """Port of mj_mulJacVec: res = J*vec (nefc)."""
-  sparse = is_sparse(m)
-  for i in range(d.nefc[0]):
-    res[i] = jac_row_dot(m, d, sparse, i, vec)
+  nefc = d.nefc[0]
+  nv = m.nv
+  J = d.efc_J
+  if is_sparse(m):
+    rowadr = d.efc_J_rowadr
+    rownnz = d.efc_J_rownnz
+    colind = d.efc_J_colind
+    for i in range(nefc):
+      res[i] = _dot_sparse(J, rowadr[i], vec, 0, rownnz[i], colind, rowadr[i])
+  else:
+    for i in range(nefc):
+      res[i] = dot_at(J, i * nv, vec, 0, nv)
 
 
 @jit
 def mul_jac_t_vec(m, d, res, vec):
   """Port of mj_mulJacTVec: res = J'*vec (nv), skipping zero weights."""
-  sparse = is_sparse(m)
-  for k in range(m.nv):
+  nefc = d.nefc[0]
+  nv = m.nv
+  J = d.efc_J
+  for k in range(nv):
     res[k] = 0.0
-  for i in range(d.nefc[0]):
-    if vec[i] != 0:
-      jac_row_add(m, d, sparse, i, res, vec[i])
+  if is_sparse(m):
+    rowadr = d.efc_J_rowadr
+    rownnz = d.efc_J_rownnz
+    colind = d.efc_J_colind
+    for i in range(nefc):
+      scl = vec[i]
+      if scl != 0:
+        for k in range(np.uint64(rowadr[i]), np.uint64(rowadr[i] + rownnz[i])):
+          res[np.uint64(colind[k])] += J[k] * scl
+  else:
+    for i in range(nefc):
+      if vec[i] != 0:
+        add_to_scl_at(res, 0, J, i * nv, vec[i], nv)
 
 
 # ---- constraint update ----

@@ -7,8 +7,8 @@ active rows (plus cone Hessians of elliptic contacts in the middle zone), kept a
 Cholesky factor in scratch_H and updated incrementally as rows change state.
 
 Scratch use: scratch_efc rows 2-8 (Jaref, Jv, the quadratics in rows 4-6, Hessian row
-weights, previous states), scratch_nvvec rows 4-12, scratch_H rows 0-1 (factor of H, factor
-with cone terms).
+weights, previous states), scratch_nvvec rows 2 (envelope of H) and 4-12, scratch_H rows 0-1
+(factor of H, factor with cone terms).
 """
 
 import math
@@ -21,6 +21,8 @@ from engine.enums import mjCNSTRSTATE_SATISFIED
 from engine.enums import mjCONE_ELLIPTIC
 from engine.enums import mjMINVAL
 from engine.math import add_to_scl_at
+from engine.math import chol_factor_envelope
+from engine.math import chol_solve_envelope
 from engine.math import mju_cholFactor
 from engine.math import mju_cholSolve
 from engine.math import mju_cholUpdate
@@ -445,10 +447,26 @@ def _factorize(m, d, sparse, recompute, ncone):
   cone terms when some contact is in the cone zone. Returns nupdate (= nefc)."""
   if recompute:
     _hessian(m, d, sparse)
-  mju_cholFactor(d.scratch_H[0], m.nv, mjMINVAL)
+  if sparse:
+    # large models (sparse Jacobian): H is block-structured, factor only its envelope
+    chol_factor_envelope(d.scratch_H[0], m.nv, mjMINVAL, d.scratch_nvvec[2])
+  else:
+    mju_cholFactor(d.scratch_H[0], m.nv, mjMINVAL)
   if ncone:
     _hessian_cone(m, d, sparse)
   return d.nefc[0]
+
+
+@jit
+def _widen_envelope(first, vec, nv):
+  """A rank-1 update with vec fills the factor in from vec's first nonzero on, in every row
+  below it: lower first[] accordingly (keeps the envelope solve exact)."""
+  f0 = 0
+  while f0 < nv and vec[f0] == 0:
+    f0 += 1
+  for i in range(f0, nv):
+    if first[i] > f0:
+      first[i] = f0
 
 
 @jit
@@ -471,6 +489,8 @@ def _incremental(m, d, sparse, ncone):
     s = math.sqrt(d.efc_D[i])
     for k in range(nv):
       vec[k] *= s
+    if sparse:
+      _widen_envelope(d.scratch_nvvec[2], vec, nv)
     rank = mju_cholUpdate(d.scratch_H[0], vec, nv, 1 if new_quad else 0)
     nupdate += 1
 
@@ -525,7 +545,12 @@ def _update_gradient(m, d, flg_newton, ncone):
   for i in range(nv):
     grad[i] = Ma[i] - d.qfrc_smooth[i] - d.qfrc_constraint[i]
   if flg_newton:
-    mju_cholSolve(Mgrad, d.scratch_H[1] if ncone else d.scratch_H[0], grad, nv)
+    if ncone:
+      mju_cholSolve(Mgrad, d.scratch_H[1], grad, nv)
+    elif is_sparse(m):
+      chol_solve_envelope(Mgrad, d.scratch_H[0], grad, nv, d.scratch_nvvec[2])
+    else:
+      mju_cholSolve(Mgrad, d.scratch_H[0], grad, nv)
   else:
     for i in range(nv):
       Mgrad[i] = grad[i]

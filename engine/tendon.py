@@ -20,6 +20,7 @@ import math
 import numpy as np
 
 from engine._jit import jit
+from engine._jit import local_array
 from engine.enums import mjJNT_BALL
 from engine.enums import mjJNT_HINGE
 from engine.enums import mjJNT_SLIDE
@@ -547,7 +548,7 @@ def tendon(m, d):
   jac2 = np.empty((3, nv))
   jacr = np.empty((3, nv))
   row = np.empty(nv)
-  wpnt = np.empty(12)
+  wpnt = local_array(12)
   noside = np.empty(0)
   wobj = d.wrap_obj.reshape(-1)
   wxpos = d.wrap_xpos.reshape(-1)
@@ -911,7 +912,7 @@ def transmission(m, d):
   jacr = np.empty((3, nv))
   row = np.empty(nv)
   tmp = np.empty(nv)
-  small = np.empty(16)
+  small = local_array(16)
 
   for i in range(m.nactuator):
     o = m.actuator_outadr[i]
