@@ -1236,6 +1236,8 @@ DATA_TYPE = DataType([
   ("scratch_act_dot", types.float64[:, ::1]),
   ("scratch_dx", types.float64[:, ::1]),
   ("scratch_con", types.float64[:, ::1]),
+  ("scratch_jac", types.float64[:, ::1]),
+  ("scratch_rne", types.float64[:, ::1]),
   ("scratch_aabb", types.float64[:, ::1]),
   ("scratch_bp", types.int32[:, ::1]),
   ("scratch_bodypair", types.int32[::1]),
@@ -1246,7 +1248,7 @@ DATA_TYPE = DataType([
   ("scratch_ccd", types.float64[::1]),
   ("scratch_ccdi", types.int32[::1]),
 ])
-DATA_MEMBERS = ('time', 'energy', 'ncon', 'ne', 'nf', 'nl', 'nefc', 'nJ', 'solver_niter', 'solver_nnz', 'solver_fwdinv', 'warning_number', 'warning_lastinfo', 'qpos', 'qvel', 'act', 'qacc_warmstart', 'ctrl', 'qfrc_applied', 'xfrc_applied', 'eq_active', 'mocap_pos', 'mocap_quat', 'qacc', 'act_dot', 'userdata', 'sensordata', 'xpos', 'xquat', 'xmat', 'xipos', 'ximat', 'xanchor', 'xaxis', 'geom_xpos', 'geom_xmat', 'site_xpos', 'site_xmat', 'cam_xpos', 'cam_xmat', 'light_xpos', 'light_xdir', 'subtree_com', 'cdof', 'cinert', 'ten_wrapadr', 'ten_wrapnum', 'ten_J', 'ten_length', 'wrap_obj', 'wrap_xpos', 'actuator_length', 'moment_rownnz', 'moment_rowadr', 'moment_colind', 'actuator_moment', 'crb', 'M', 'qLD', 'qLDiagInv', 'ten_velocity', 'actuator_velocity', 'cvel', 'cdof_dot', 'qfrc_bias', 'qfrc_spring', 'qfrc_damper', 'qfrc_gravcomp', 'qfrc_fluid', 'qfrc_adhesion', 'qfrc_passive', 'subtree_linvel', 'subtree_angmom', 'actuator_force', 'qfrc_actuator', 'qfrc_smooth', 'qacc_smooth', 'qfrc_constraint', 'qfrc_inverse', 'qH', 'qHDiagInv', 'qDeriv', 'qLU', 'cacc', 'cfrc_int', 'cfrc_ext', 'contact_dist', 'contact_pos', 'contact_frame', 'contact_includemargin', 'contact_friction', 'contact_solref', 'contact_solreffriction', 'contact_solimp', 'contact_mu', 'contact_H', 'contact_adhesion', 'contact_dim', 'contact_geom', 'contact_flex', 'contact_elem', 'contact_vert', 'contact_exclude', 'contact_efc_address', 'efc_type', 'efc_id', 'efc_J_rownnz', 'efc_J_rowadr', 'efc_J_rowsuper', 'efc_J_colind', 'efc_J', 'efc_pos', 'efc_margin', 'efc_frictionloss', 'efc_diagA', 'efc_KBIP', 'efc_D', 'efc_R', 'efc_vel', 'efc_aref', 'efc_b', 'efc_force', 'efc_state', 'efc_island', 'solver_stat', 'scratch_qpos', 'scratch_qvel', 'scratch_act', 'scratch_qacc', 'scratch_act_dot', 'scratch_dx', 'scratch_con', 'scratch_aabb', 'scratch_bp', 'scratch_bodypair', 'scratch_efc', 'scratch_efcJ', 'scratch_nvvec', 'scratch_H', 'scratch_ccd', 'scratch_ccdi')
+DATA_MEMBERS = ('time', 'energy', 'ncon', 'ne', 'nf', 'nl', 'nefc', 'nJ', 'solver_niter', 'solver_nnz', 'solver_fwdinv', 'warning_number', 'warning_lastinfo', 'qpos', 'qvel', 'act', 'qacc_warmstart', 'ctrl', 'qfrc_applied', 'xfrc_applied', 'eq_active', 'mocap_pos', 'mocap_quat', 'qacc', 'act_dot', 'userdata', 'sensordata', 'xpos', 'xquat', 'xmat', 'xipos', 'ximat', 'xanchor', 'xaxis', 'geom_xpos', 'geom_xmat', 'site_xpos', 'site_xmat', 'cam_xpos', 'cam_xmat', 'light_xpos', 'light_xdir', 'subtree_com', 'cdof', 'cinert', 'ten_wrapadr', 'ten_wrapnum', 'ten_J', 'ten_length', 'wrap_obj', 'wrap_xpos', 'actuator_length', 'moment_rownnz', 'moment_rowadr', 'moment_colind', 'actuator_moment', 'crb', 'M', 'qLD', 'qLDiagInv', 'ten_velocity', 'actuator_velocity', 'cvel', 'cdof_dot', 'qfrc_bias', 'qfrc_spring', 'qfrc_damper', 'qfrc_gravcomp', 'qfrc_fluid', 'qfrc_adhesion', 'qfrc_passive', 'subtree_linvel', 'subtree_angmom', 'actuator_force', 'qfrc_actuator', 'qfrc_smooth', 'qacc_smooth', 'qfrc_constraint', 'qfrc_inverse', 'qH', 'qHDiagInv', 'qDeriv', 'qLU', 'cacc', 'cfrc_int', 'cfrc_ext', 'contact_dist', 'contact_pos', 'contact_frame', 'contact_includemargin', 'contact_friction', 'contact_solref', 'contact_solreffriction', 'contact_solimp', 'contact_mu', 'contact_H', 'contact_adhesion', 'contact_dim', 'contact_geom', 'contact_flex', 'contact_elem', 'contact_vert', 'contact_exclude', 'contact_efc_address', 'efc_type', 'efc_id', 'efc_J_rownnz', 'efc_J_rowadr', 'efc_J_rowsuper', 'efc_J_colind', 'efc_J', 'efc_pos', 'efc_margin', 'efc_frictionloss', 'efc_diagA', 'efc_KBIP', 'efc_D', 'efc_R', 'efc_vel', 'efc_aref', 'efc_b', 'efc_force', 'efc_state', 'efc_island', 'solver_stat', 'scratch_qpos', 'scratch_qvel', 'scratch_act', 'scratch_qacc', 'scratch_act_dot', 'scratch_dx', 'scratch_con', 'scratch_jac', 'scratch_rne', 'scratch_aabb', 'scratch_bp', 'scratch_bodypair', 'scratch_efc', 'scratch_efcJ', 'scratch_nvvec', 'scratch_H', 'scratch_ccd', 'scratch_ccdi')
 
 
 @jit
@@ -1383,6 +1385,8 @@ def make_data(
   scratch_act_dot,
   scratch_dx,
   scratch_con,
+  scratch_jac,
+  scratch_rne,
   scratch_aabb,
   scratch_bp,
   scratch_bodypair,
@@ -1526,6 +1530,8 @@ def make_data(
   s.scratch_act_dot = borrowed(scratch_act_dot)
   s.scratch_dx = borrowed(scratch_dx)
   s.scratch_con = borrowed(scratch_con)
+  s.scratch_jac = borrowed(scratch_jac)
+  s.scratch_rne = borrowed(scratch_rne)
   s.scratch_aabb = borrowed(scratch_aabb)
   s.scratch_bp = borrowed(scratch_bp)
   s.scratch_bodypair = borrowed(scratch_bodypair)
@@ -1673,6 +1679,8 @@ def zero_data(d):
   d.scratch_act_dot[:, :] = 0
   d.scratch_dx[:, :] = 0
   d.scratch_con[:, :] = 0
+  d.scratch_jac[:, :] = 0
+  d.scratch_rne[:, :] = 0
   d.scratch_aabb[:, :] = 0
   d.scratch_bp[:, :] = 0
   d.scratch_bodypair[:] = 0

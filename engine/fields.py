@@ -669,11 +669,13 @@ solver_stat       f8 mjNSOLVER*mjNISLAND,7 solver statistics of each iteration
 # scratch buffers of the integrators (not MuJoCo fields; hidden from Python)
 scratch_qpos      f8 4,nq           RK4 stage positions
 scratch_qvel      f8 4,nv           RK4 stage velocities
-scratch_act       f8 4,na           RK4 stage activations
+scratch_act       f8 5,na           RK4 stage activations (row 4: activation increment)
 scratch_qacc      f8 4,nv           RK4 stage accelerations / Euler force and acceleration
 scratch_act_dot   f8 4,na           RK4 stage activation derivatives
 scratch_dx        f8 3,nv           RK4 position and velocity increments, misc. nv vectors
 scratch_con       f8 mjMAXCONPAIR,13 narrowphase output of one geom pair: dist, pos, frame
+scratch_jac       f8 17,nv          tendon, transmission, tendon_dot: 3-row Jacobians, dense rows
+scratch_rne       f8 2*nbody,6      rne: body accelerations and forces
 scratch_aabb      f8 nbody,6        broadphase: world-aligned box of each body (min, max)
 scratch_bp        i4 2,nbody        broadphase: sweep order and active list
 scratch_bodypair  i4 nbody*nbody    broadphase: candidate body pairs (b1 << 16) + b2

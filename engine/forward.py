@@ -292,7 +292,7 @@ def runge_kutta4(m, d):
   X_qpos, X_qvel, X_act = d.scratch_qpos, d.scratch_qvel, d.scratch_act
   F_qacc, F_act = d.scratch_qacc, d.scratch_act_dot
   dx_pos, dx_vel = d.scratch_dx[0], d.scratch_dx[1]
-  dx_act = np.zeros(na)
+  dx_act = X_act[4]
   X_qpos[0, :] = d.qpos
   X_qvel[0, :] = d.qvel
   F_qacc[0, :] = d.qacc

@@ -882,8 +882,8 @@ def rne(m, d, flg_acc, result):
   Gravity enters as a world acceleration of -gravity unless mjDSBL_GRAVITY is set.
   """
   nbody = m.nbody
-  cacc = np.empty((nbody, 6))
-  cfrc = np.empty((nbody, 6))
+  cacc = d.scratch_rne[:nbody]
+  cfrc = d.scratch_rne[nbody:]
   tmp = local_array(6)
   tmp1 = local_array(6)
 
@@ -1336,9 +1336,9 @@ def tendon_dot(m, d, id, jdot):
   if m.wrap_type[adr] == mjWRAP_JOINT:
     return
 
-  jac1 = np.empty((3, nv))
-  jac2 = np.empty((3, nv))
-  tmp = np.empty(nv)
+  jac1 = d.scratch_jac[0:3]
+  jac2 = d.scratch_jac[3:6]
+  tmp = d.scratch_jac[16]
   vel0 = local_array(6)
   vel1 = local_array(6)
   pvel = local_array(6)
@@ -1405,13 +1405,11 @@ def tendon_bias(m, d, qfrc):
 
   The armature includes what actuators on the tendon add (mj_actuatorArmature).
   """
-  jdot = np.empty(0)
+  jdot = d.scratch_jac[15]  # (tendon_dot uses rows 0-5 and 16)
   for i in range(m.ntendon):
     armature = m.tendon_armature[i] + actuator_armature(m, mjOBJ_TENDON, i)
     if not armature:
       continue
-    if jdot.size == 0:
-      jdot = np.empty(m.nv)
     tendon_dot(m, d, i, jdot)
     coef = armature * mju_dot(jdot, d.qvel, m.nv)
     if coef:

@@ -541,15 +541,16 @@ def tendon(m, d):
   """
   if m.ntendon == 0:
     return
-  nv = m.nv
 
-  # scratch: point Jacobians, dense tendon row, segment points, flat path views
-  jac1 = np.empty((3, nv))
-  jac2 = np.empty((3, nv))
-  jacr = np.empty((3, nv))
-  row = np.empty(nv)
+  # scratch: point Jacobians and dense tendon row (d.scratch_jac), segment points, flat
+  # path views
+  work = d.scratch_jac
+  jac1 = work[0:3]
+  jac2 = work[3:6]
+  jacr = work[6:9]
+  row = work[15]
   wpnt = local_array(12)
-  noside = np.empty(0)
+  noside = local_array(0)
   wobj = d.wrap_obj.reshape(-1)
   wxpos = d.wrap_xpos.reshape(-1)
 
@@ -902,16 +903,16 @@ def transmission(m, d):
   """
   if m.nactuator == 0:
     return
-  nv = m.nv
 
-  # scratch Jacobians, dense rows, small vectors
-  jac = np.empty((3, nv))
-  jacS = np.empty((3, nv))
-  jacA = np.empty((3, nv))
-  jacref = np.empty((3, nv))
-  jacr = np.empty((3, nv))
-  row = np.empty(nv)
-  tmp = np.empty(nv)
+  # scratch Jacobians, dense rows (in d.scratch_jac: nothing is allocated while stepping)
+  work = d.scratch_jac
+  jac = work[0:3]
+  jacS = work[3:6]
+  jacA = work[6:9]
+  jacref = work[9:12]
+  jacr = work[12:15]
+  row = work[15]
+  tmp = work[16]
   small = local_array(16)
 
   for i in range(m.nactuator):
