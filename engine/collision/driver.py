@@ -313,8 +313,36 @@ def broadphase(m, d):
       npair += 1
     active[keep] = b
     nactive = keep + 1
-  pairs[:npair].sort()
+  _heapsort(pairs, npair)
   return npair
+
+
+@jit
+def _heapsort(a, n):
+  """Sorts a[:n] ascending in place (numba's sort allocates its partition stack; this does
+  not, so stepping allocates nothing)."""
+  # heapify: sift every parent down
+  for start in range(n // 2 - 1, -1, -1):
+    _sift_down(a, start, n)
+  # move the maximum to the end, restore the heap on the rest
+  for end in range(n - 1, 0, -1):
+    a[0], a[end] = a[end], a[0]
+    _sift_down(a, 0, end)
+
+
+@jit
+def _sift_down(a, root, n):
+  """Moves a[root] down the max-heap a[:n] until both children are smaller."""
+  while True:
+    child = 2 * root + 1
+    if child >= n:
+      return
+    if child + 1 < n and a[child + 1] > a[child]:
+      child += 1
+    if a[root] >= a[child]:
+      return
+    a[root], a[child] = a[child], a[root]
+    root = child
 
 
 # ---- entry point ----

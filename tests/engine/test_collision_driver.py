@@ -137,3 +137,16 @@ def test_scene_contacts_match_mujoco_in_order(name):
   for field in FIELDS:
     np.testing.assert_allclose(getattr(d.contact, field), getattr(mjd.contact, field), rtol=0,
                                atol=1e-6, err_msg=field)
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 7, 64, 513])
+def test_heapsort_sorts_in_place(n):
+  # the broadphase sorts candidate pair signatures with it (no allocation while stepping)
+  rng = np.random.default_rng(n)
+  a = rng.integers(0, 1 << 20, size=n + 5).astype(np.int32)
+  a[n // 2:n] = a[:n - n // 2]  # duplicates
+  tail = a[n:].copy()
+  expected = np.sort(a[:n])
+  driver._heapsort(a, n)
+  np.testing.assert_array_equal(a[:n], expected)
+  np.testing.assert_array_equal(a[n:], tail)  # untouched beyond n

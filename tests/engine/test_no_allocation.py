@@ -5,8 +5,7 @@ allocation in a kernel also costs malloc plus atomic reference counting on every
 The check counts numba runtime (NRT) allocations, which are only recorded when
 NUMBA_NRT_STATS is set before numba starts, hence the subprocess.
 
-Scope: the smooth pipeline, actuation, sensors and the Euler and RK4 integrators, with
-contacts disabled. Some narrowphase pairs and the implicit integrators' fluid
+Scope: every stage, with the Euler and RK4 integrators; the implicit integrators' fluid
 derivatives still allocate small buffers (known, not yet moved to MjData scratch).
 """
 
@@ -34,7 +33,6 @@ for path in models.all_models():
     continue  # features we reject (their own tests cover the error)
   if m.opt.integrator not in (engine.mjtIntegrator.mjINT_EULER, engine.mjtIntegrator.mjINT_RK4):
     continue
-  m.opt.disableflags |= engine.mjtDisableBit.mjDSBL_CONTACT
   d = engine.MjData(m)
   d.qvel[:] = 0.05
   d.ctrl[:] = 0.1
