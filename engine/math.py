@@ -1272,27 +1272,7 @@ def mju_cholFactor(mat, n, mindiag):
   is replaced by mindiag, lowers the returned rank and zeroes its column below the diagonal
   (as MuJoCo 3.17 does).
   """
-  rank = n
-  for j in range(n):
-    # new diagonal
-    tmp = mat[j * (n + 1)]
-    if j:
-      tmp -= dot_at(mat, j * n, mat, j * n, j)
-
-    # small pivot: clamp, count, zero the column below
-    if tmp < mindiag:
-      rank -= 1
-      mat[j * (n + 1)] = math.sqrt(mindiag)
-      for i in range(j + 1, n):
-        mat[i * n + j] = 0.0
-      continue
-    mat[j * (n + 1)] = math.sqrt(tmp)
-
-    # column below the diagonal
-    tmp = 1 / mat[j * (n + 1)]
-    for i in range(j + 1, n):
-      mat[i * n + j] = (mat[i * n + j] - dot_at(mat, i * n, mat, j * n, j)) * tmp
-  return rank
+  return _chol_factor(mat, n, mindiag, mat, False)
 
 
 @jit
@@ -1312,10 +1292,20 @@ def chol_factor_envelope(mat, n, mindiag, first):
         f = k
         break
     first[i] = f
+  return _chol_factor(mat, n, mindiag, first, True)
+
+
+@jit
+def _chol_factor(mat, n, mindiag, first, envelope):
+  """Column-by-column Cholesky; with `envelope`, rows start at first[i] (else at 0, which
+  is exactly MuJoCo's dense summation)."""
   rank = n
   for j in range(n):
-    fj = int(first[j])
+    # new diagonal
+    fj = int(first[j]) if envelope else 0
     tmp = mat[j * (n + 1)] - dot_at(mat, j * n + fj, mat, j * n + fj, j - fj)
+
+    # small pivot: clamp, count, zero the column below
     if tmp < mindiag:
       rank -= 1
       mat[j * (n + 1)] = math.sqrt(mindiag)
@@ -1323,9 +1313,11 @@ def chol_factor_envelope(mat, n, mindiag, first):
         mat[i * n + j] = 0.0
       continue
     mat[j * (n + 1)] = math.sqrt(tmp)
+
+    # column below the diagonal (rows whose envelope starts right of j are zero there)
     tmp = 1 / mat[j * (n + 1)]
     for i in range(j + 1, n):
-      fi = int(first[i])
+      fi = int(first[i]) if envelope else 0
       if fi > j:
         continue
       f = max(fi, fj)
