@@ -46,19 +46,6 @@ def jac_row_dot(m, d, sparse, i, vec):
 
 
 @jit
-def jac_row_add(m, d, sparse, i, res, scl):
-  """res += scl * (row i of the constraint Jacobian), res an nv-vector."""
-  if sparse:
-    adr = d.efc_J_rowadr[i]
-    for k in range(adr, adr + d.efc_J_rownnz[i]):
-      res[d.efc_J_colind[k]] += d.efc_J[k] * scl
-  else:
-    adr = i * m.nv
-    for k in range(m.nv):
-      res[k] += d.efc_J[adr + k] * scl
-
-
-@jit
 def jac_row_dense(m, d, sparse, i, res):
   """res = row i of the constraint Jacobian as a dense nv-vector."""
   if sparse:
