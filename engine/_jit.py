@@ -83,22 +83,14 @@ def borrowed(typingctx, ary):
   return ary(ary), codegen
 
 
-def _local_array_python(n):
-  return np.empty(n)
-
-
-@numba.extending.intrinsic
-def _local_array_jit(typingctx, n):
-  if not isinstance(n, numba.types.IntegerLiteral):
-    return None
-  size = n.literal_value
-  arrty = numba.types.Array(numba.types.float64, 1, "C")
+def _stack_array(arrty, size):
+  """Codegen of a C-contiguous 1-d array of `size` items in a static alloca of the kernel."""
 
   def codegen(context, builder, signature, args):
     from llvmlite import ir
     from numba.core import cgutils
 
-    lltype = context.get_data_type(numba.types.float64)
+    lltype = context.get_data_type(arrty.dtype)
     data = cgutils.alloca_once(builder, lltype, size=size)
     out = context.make_array(arrty)(context, builder)
     intp = context.get_value_type(numba.types.intp)
@@ -108,10 +100,34 @@ def _local_array_jit(typingctx, n):
                            itemsize=ir.Constant(intp, itemsize), meminfo=None)
     return out._getvalue()
 
-  return arrty(n), codegen
+  return codegen
 
 
-# local_array(n): an uninitialized float64 scratch vector of literal size n on the stack
-# of the calling kernel: no allocation and no reference counting. It lives until that
-# kernel returns, so never return it or store it in a struct.
-local_array = _local_array_python if DISABLE_JIT else _local_array_jit
+@numba.extending.intrinsic
+def _local_array_jit(typingctx, n):
+  if not isinstance(n, numba.types.IntegerLiteral):
+    return None
+  arrty = numba.types.Array(numba.types.float64, 1, "C")
+  return arrty(n), _stack_array(arrty, n.literal_value)
+
+
+@numba.extending.intrinsic
+def _local_int_array_jit(typingctx, n):
+  if not isinstance(n, numba.types.IntegerLiteral):
+    return None
+  arrty = numba.types.Array(numba.types.int32, 1, "C")
+  return arrty(n), _stack_array(arrty, n.literal_value)
+
+
+# local_array(n) / local_int_array(n): an uninitialized float64 / int32 scratch vector of
+# literal size n on the stack of the calling kernel: no allocation and no reference counting.
+# It lives until that kernel returns, so never return it or store it in a struct.
+if DISABLE_JIT:
+  def local_array(n):
+    return np.empty(n)
+
+  def local_int_array(n):
+    return np.empty(n, np.int32)
+else:
+  local_array = _local_array_jit
+  local_int_array = _local_int_array_jit

@@ -27,6 +27,7 @@ from engine import forward
 from engine import passive as _passive
 from engine._jit import jit
 from engine._jit import local_array
+from engine._jit import local_int_array
 from engine.enums import mjBIAS_AFFINE
 from engine.enums import mjBIAS_DCMOTOR
 from engine.enums import mjBIAS_SO3
@@ -689,8 +690,8 @@ def ellipsoid_fluid(m, d, body, J, tmp, chain, rowind):
   J, tmp: (6*nv,) scratch; chain: (nv,) int scratch; rowind: (6*nv,) int scratch.
   """
   nnz = _body_chain(m, body, chain)
-  rownnz = np.empty(6, np.int32)
-  rowadr = np.empty(6, np.int32)
+  rownnz = local_int_array(6)
+  rowadr = local_int_array(6)
   for r in range(6):
     rownnz[r] = nnz
     rowadr[r] = r * nnz
@@ -755,8 +756,8 @@ def inertia_box_fluid(m, d, body, J, tmp, chain, rowind):
   _local_velocity(m, d, body, d.xipos[body], d.ximat[body], wind, lvel)
   nnz = _body_chain(m, body, chain)
   _local_jac(m, d, J, tmp, d.xipos[body], body, d.ximat[body], chain, nnz)
-  rownnz = np.empty(6, np.int32)
-  rowadr = np.empty(6, np.int32)
+  rownnz = local_int_array(6)
+  rowadr = local_int_array(6)
   for r in range(6):
     rownnz[r] = nnz
     rowadr[r] = r * nnz
@@ -1283,7 +1284,7 @@ def implicit(m, d):
     forward.solve_ld(qacc, d.qH, d.qHDiagInv, nv, m.M_rownnz, m.M_rowadr, m.M_colind)
     # local unsymmetric 6x6 solve with the gyroscopic derivative, per free rigid subtree
     A = local_array(36)
-    pivot = np.empty(6, np.int32)
+    pivot = local_int_array(6)
     x = local_array(6)
     for j in range(m.njnt):
       if not free_mhat(m, d, j, h, A):
