@@ -21,7 +21,6 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 _SCRIPT = """
-import sys
 import engine
 from engine.errors import UnsupportedError
 from numba.core.runtime import rtsys
