@@ -103,20 +103,22 @@ def _stack_array(arrty, size):
   return codegen
 
 
-@numba.extending.intrinsic
-def _local_array_jit(typingctx, n):
+def _stack_array_typing(n, dtype):
+  """Signature and codegen of a stack vector of dtype; only literal sizes are static."""
   if not isinstance(n, numba.types.IntegerLiteral):
     return None
-  arrty = numba.types.Array(numba.types.float64, 1, "C")
+  arrty = numba.types.Array(dtype, 1, "C")
   return arrty(n), _stack_array(arrty, n.literal_value)
+
+
+@numba.extending.intrinsic
+def _local_array_jit(typingctx, n):
+  return _stack_array_typing(n, numba.types.float64)
 
 
 @numba.extending.intrinsic
 def _local_int_array_jit(typingctx, n):
-  if not isinstance(n, numba.types.IntegerLiteral):
-    return None
-  arrty = numba.types.Array(numba.types.int32, 1, "C")
-  return arrty(n), _stack_array(arrty, n.literal_value)
+  return _stack_array_typing(n, numba.types.int32)
 
 
 # local_array(n) / local_int_array(n): an uninitialized float64 / int32 scratch vector of

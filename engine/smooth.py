@@ -624,7 +624,8 @@ def _dot_sparse(vec1, adr1, vec2, off2, nnz, ind, adrind):
   s2 = 0.0
   s3 = 0.0
   i = np.uint64(0)
-  n4 = np.uint64(nnz - nnz % 4) if nnz > 0 else np.uint64(0)
+  n = np.uint64(max(nnz, 0))
+  n4 = n - n % np.uint64(4)
   while i < n4:
     s0 += vec1[a1 + i] * vec2[o2 + np.uint64(ind[ai + i])]
     s1 += vec1[a1 + i + np.uint64(1)] * vec2[o2 + np.uint64(ind[ai + i + np.uint64(1)])]
@@ -632,7 +633,7 @@ def _dot_sparse(vec1, adr1, vec2, off2, nnz, ind, adrind):
     s3 += vec1[a1 + i + np.uint64(3)] * vec2[o2 + np.uint64(ind[ai + i + np.uint64(3)])]
     i += np.uint64(4)
   res = (s0 + s2) + (s1 + s3)
-  while i < np.uint64(max(nnz, 0)):
+  while i < n:
     res += vec1[a1 + i] * vec2[o2 + np.uint64(ind[ai + i])]
     i += np.uint64(1)
   return res
