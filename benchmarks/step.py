@@ -1,22 +1,21 @@
-"""Microseconds per mj_step, ours vs MuJoCo's C engine, and cold/warm start times.
+"""Microseconds per mj_step, ours vs MuJoCo's C engine, in a loop and one call per step.
 
-Run: python benchmarks/step.py [--steps N] [--no-startup]
+Run: python benchmarks/step.py [--steps N]
 
 For each contact-free model (the test models, the bundled humanoid-like demo and a
 random 20-body tree) both engines load the same MJCF and step from the same
-state; MuJoCo runs its C loop (mujoco.mj_step with nstep), ours one numba call.
+state. Two columns per engine: `loop`, n steps in one call (MuJoCo's mj_step with nstep,
+ours one numba call), and `1/call`, `mj_step(m, d)` called once per step from Python as
+users write RL loops; `+call` is our per-call overhead (1/call minus loop).
 Contact-rich models (a capsule humanoid lying on a floor, a pile of 20 boxes) step with
 contacts and the default Newton solver after 200 settling steps.
-Start-up: seconds from `import engine` to the first completed mj_step in a fresh
-process, with an empty numba cache (cold) and with the cache filled (warm).
+Start-up times are measured by benchmarks/startup.py.
 """
 
 import argparse
 import os
 import pathlib
-import subprocess
 import sys
-import tempfile
 import time
 
 import numpy as np
@@ -52,8 +51,34 @@ def _time_per_step(step, nstep, repeats=5):
   return 1e6 * best / nstep
 
 
+def _one_per_call(step_once):
+  """A stepping function of n that calls step_once() n times (one mj_step per call)."""
+  def run(n):
+    for _ in range(n):
+      step_once()
+  return run
+
+
+def _times(lib, m, d, nstep):
+  """(loop, 1/call) microseconds per step of lib.mj_step on (m, d)."""
+  loop = _time_per_step(lambda n: lib.mj_step(m, d, n), nstep)
+  single = _time_per_step(_one_per_call(lambda: lib.mj_step(m, d)), nstep)
+  return loop, single
+
+
+_HEADER = (f"{'ours loop':>10s} {'1/call':>7s} {'+call':>6s} {'mujoco loop':>12s} {'1/call':>7s} "
+           f"{'ratio':>6s} {'ratio 1/call':>12s}")
+
+
+def _row(ours, theirs):
+  (ol, oc), (tl, tc) = ours, theirs
+  return (f"{ol:10.2f} {oc:7.2f} {oc - ol:6.2f} {tl:12.2f} {tc:7.2f} {ol / tl:6.2f} "
+          f"{oc / tc:12.2f}")
+
+
 def bench_step(nstep: int):
-  print(f"{'model':28s} {'nv':>4s} {'ours us':>9s} {'mujoco us':>10s} {'ratio':>7s}")
+  print(f"{'model':28s} {'nv':>4s} {_HEADER}")
+  ratios = []
   for name, xml, path in _models():
     try:
       m = engine.MjModel.from_xml_path(path) if path else engine.MjModel.from_xml_string(xml)
@@ -63,15 +88,17 @@ def bench_step(nstep: int):
     m.opt.disableflags |= engine.mjtDisableBit.mjDSBL_CONSTRAINT
     d = engine.MjData(m)
     engine.mj_step(m, d, 10)
-    ours = _time_per_step(lambda n: engine.mj_step(m, d, n), nstep)
-    theirs = float("nan")
+    ours = _times(engine, m, d, nstep)
+    theirs = (float("nan"), float("nan"))
     if mujoco is not None:
       mjm = mujoco.MjModel.from_xml_path(path) if path else mujoco.MjModel.from_xml_string(xml)
       mjm.opt.disableflags |= mujoco.mjtDisableBit.mjDSBL_CONSTRAINT
       mjd = mujoco.MjData(mjm)
       mujoco.mj_step(mjm, mjd, 10)
-      theirs = _time_per_step(lambda n: mujoco.mj_step(mjm, mjd, nstep=n), nstep)
-    print(f"{name:28s} {m.nv:4d} {ours:9.2f} {theirs:10.2f} {ours / theirs:7.2f}")
+      theirs = _times(mujoco, mjm, mjd, nstep)
+    ratios.append(ours[0] / theirs[0])
+    print(f"{name:28s} {m.nv:4d} {_row(ours, theirs)}")
+  print(f"median ratio (loop): {np.median(ratios):.2f}x")
 
 
 def _contact_models():
@@ -82,55 +109,26 @@ def _contact_models():
 
 def bench_contact(nstep: int):
   """Both engines step the same contact-rich model from the same start (Newton, default)."""
-  print(f"\n{'contact model':28s} {'nv':>4s} {'ncon':>5s} {'ours us':>9s} {'mujoco us':>10s} "
-        f"{'ratio':>7s}")
+  print(f"\n{'contact model':22s} {'nv':>4s} {'ncon':>5s} {_HEADER}")
   for name, path in _contact_models():
     m = engine.MjModel.from_xml_path(path)
     d = engine.MjData(m)
     engine.mj_step(m, d, 200)  # settle into contact
-    ours = _time_per_step(lambda n: engine.mj_step(m, d, n), nstep)
-    theirs = float("nan")
+    ours = _times(engine, m, d, nstep)
+    theirs = (float("nan"), float("nan"))
     if mujoco is not None:
       mjm = mujoco.MjModel.from_xml_path(path)
       mjd = mujoco.MjData(mjm)
       mujoco.mj_step(mjm, mjd, 200)
-      theirs = _time_per_step(lambda n: mujoco.mj_step(mjm, mjd, nstep=n), nstep)
-    print(f"{name:28s} {m.nv:4d} {d.ncon:5d} {ours:9.2f} {theirs:10.2f} {ours / theirs:7.2f}")
-
-
-_STARTUP = """
-import time
-t0 = time.perf_counter()
-import engine
-m = engine.MjModel.from_xml_path({path!r})
-d = engine.MjData(m)
-engine.mj_step(m, d)
-print(time.perf_counter() - t0)
-"""
-
-
-def bench_startup():
-  demo = pathlib.Path(engine.__file__).with_name("models") / "chain_humanoid.xml"
-  code = _STARTUP.format(path=str(demo))
-  with tempfile.TemporaryDirectory() as cache:
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache)
-    for label in ("cold (empty cache)", "warm (cached)", "warm (cached)"):
-      out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                           cwd=ROOT)
-      if out.returncode:
-        print(f"{label}: failed\n{out.stderr[-2000:]}")
-        return
-      print(f"import engine -> first mj_step, {label}: {float(out.stdout.split()[-1]):.2f} s")
+      theirs = _times(mujoco, mjm, mjd, nstep)
+    print(f"{name:22s} {m.nv:4d} {d.ncon:5d} {_row(ours, theirs)}")
 
 
 if __name__ == "__main__":
   parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
   parser.add_argument("--steps", type=int, default=2000)
-  parser.add_argument("--no-startup", action="store_true")
   args = parser.parse_args()
   print(f"numjoco benchmark, {time.strftime('%Y-%m-%d')}, python {sys.version.split()[0]}, "
         f"mujoco {getattr(mujoco, '__version__', 'not installed')}, {os.cpu_count()} cpus")
   bench_step(args.steps)
   bench_contact(args.steps)
-  if not args.no_startup:
-    bench_startup()

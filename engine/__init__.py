@@ -5,36 +5,34 @@ MjModel/MjData, the mj_ pipeline functions, the mju_ helpers and the mjt enums.
 """
 
 from engine.collision.driver import mj_collision as mj_collision
-from engine.constraint import mj_contactForce as mj_contactForce
 from engine.constraint import mj_makeConstraint as mj_makeConstraint
 from engine.constraint import mj_referenceConstraint as mj_referenceConstraint
 from engine.enums import *  # noqa: F401,F403  (mjt enums and mj* constants, as in mujoco)
 from engine.errors import CompileError as CompileError
 from engine.errors import Error as Error
 from engine.errors import UnsupportedError as UnsupportedError
-from engine.forward import PhysicsWarning as PhysicsWarning
-from engine.forward import mj_checkAcc as mj_checkAcc
-from engine.forward import mj_checkPos as mj_checkPos
-from engine.forward import mj_checkVel as mj_checkVel
-from engine.forward import mj_Euler as mj_Euler
-from engine.forward import mj_forward as mj_forward
-from engine.forward import mj_forwardSkip as mj_forwardSkip
-from engine.forward import mj_fwdAcceleration as mj_fwdAcceleration
-from engine.forward import mj_fwdActuation as mj_fwdActuation
-from engine.forward import mj_fwdConstraint as mj_fwdConstraint
-from engine.forward import mj_fwdPosition as mj_fwdPosition
-from engine.forward import mj_fwdVelocity as mj_fwdVelocity
-from engine.forward import mj_implicit as mj_implicit
-from engine.forward import mj_inverse as mj_inverse
-from engine.forward import mj_inverseSkip as mj_inverseSkip
-from engine.forward import mj_RungeKutta as mj_RungeKutta
-from engine.forward import mj_step as mj_step
-from engine.forward import mj_step1 as mj_step1
-from engine.forward import mj_step2 as mj_step2
-from engine.implicit import mjd_smooth_vel as mjd_smooth_vel
+from engine.driver import PhysicsWarning as PhysicsWarning
+from engine.driver import mj_checkAcc as mj_checkAcc
+from engine.driver import mj_checkPos as mj_checkPos
+from engine.driver import mj_checkVel as mj_checkVel
+from engine.driver import mj_Euler as mj_Euler
+from engine.driver import mj_forward as mj_forward
+from engine.driver import mj_forwardSkip as mj_forwardSkip
+from engine.driver import mj_fwdAcceleration as mj_fwdAcceleration
+from engine.driver import mj_fwdActuation as mj_fwdActuation
+from engine.driver import mj_fwdConstraint as mj_fwdConstraint
+from engine.driver import mj_fwdPosition as mj_fwdPosition
+from engine.driver import mj_fwdVelocity as mj_fwdVelocity
+from engine.driver import mj_implicit as mj_implicit
+from engine.driver import mj_inverse as mj_inverse
+from engine.driver import mj_inverseSkip as mj_inverseSkip
+from engine.driver import mj_RungeKutta as mj_RungeKutta
+from engine.driver import mj_step as mj_step
+from engine.driver import mj_step1 as mj_step1
+from engine.driver import mj_step2 as mj_step2
+from engine.derivative import mjd_smooth_vel as mjd_smooth_vel
 from engine.io import mj_resetData as mj_resetData
 from engine.io import mj_resetDataKeyframe as mj_resetDataKeyframe
-from engine.math import *  # noqa: F401,F403  (the mju_ helpers)
 from engine.passive import mj_passive as mj_passive
 from engine.physics import Physics as Physics
 from engine.physics import PhysicsError as PhysicsError
@@ -72,6 +70,7 @@ from engine.state import mj_setKeyframe as mj_setKeyframe
 from engine.state import mj_setState as mj_setState
 from engine.state import mj_stateSize as mj_stateSize
 from engine.support import mj_applyFT as mj_applyFT
+from engine.support import mj_contactForce as mj_contactForce
 from engine.support import mj_differentiatePos as mj_differentiatePos
 from engine.support import mj_id2name as mj_id2name
 from engine.support import mj_integratePos as mj_integratePos
@@ -88,3 +87,11 @@ from engine.types import MjData as MjData
 from engine.types import MjModel as MjModel
 from engine.types import MjOption as MjOption
 from engine.types import MjStatistic as MjStatistic
+
+# the mju_ helpers of engine/math.py, as cached functions Python can call (mujoco.mju_*)
+from engine import _jit as _jit
+from engine import math as _math
+
+for _name in _math.__all__:
+  globals()[_name] = _jit.python_callable(getattr(_math, _name))
+del _name

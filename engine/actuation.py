@@ -19,6 +19,7 @@ mj_transmission (zero without contacts).
 import math
 
 from engine._jit import jit
+from engine._stage import stage
 from engine.enums import mjBIAS_AFFINE
 from engine.enums import mjBIAS_MUSCLE
 from engine.enums import mjDSBL_ACTUATION
@@ -319,7 +320,7 @@ def _clamp_tendon_forces(m, d):
           force[m.actuator_outadr[i]] *= hi / total
 
 
-@jit
+@stage()
 def fwd_actuation(m, d):
   """Port of mj_fwdActuation: (qpos, qvel, ctrl, act) -> act_dot, actuator_force, qfrc_actuator."""
   nv = m.nv

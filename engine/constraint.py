@@ -20,9 +20,9 @@ d.tendon_efcadr (not a field here).
 
 import math
 
-import numpy as np
 
 from engine._jit import jit
+from engine._stage import stage
 from engine.enums import mjCNSTR_CONTACT_ELLIPTIC
 from engine.enums import mjCNSTR_CONTACT_FRICTIONLESS
 from engine.enums import mjCNSTR_CONTACT_PYRAMIDAL
@@ -53,7 +53,6 @@ from engine.enums import mjMINVAL
 from engine.enums import mjOBJ_BODY
 from engine.enums import mjWARN_CNSTRFULL
 from engine.math import dot_at
-from engine.math import mju_decodePyramid
 from engine.math import mul_quat_scalars
 from engine.math import normalize3_scalars
 from engine.math import normalize4_scalars
@@ -1105,7 +1104,7 @@ def _clear(d):
   d.nJ[0] = 0
 
 
-@jit
+@stage()
 def make_constraint(m, d):
   """Port of mj_makeConstraint: constraint rows, Jacobian and impedance of the position.
 
@@ -1141,7 +1140,7 @@ def make_constraint(m, d):
   make_impedance(m, d)
 
 
-@jit
+@stage()
 def reference_constraint(m, d):
   """Port of mj_referenceConstraint: efc_vel = J*qvel, efc_aref = -B*vel - K*I*(pos-margin).
 
@@ -1158,25 +1157,7 @@ def reference_constraint(m, d):
     jdotv(m, d, d.efc_aref)
 
 
-@jit
-def contact_force(m, d, id, result):
-  """Port of mj_contactForce: force of contact id in its frame (normal, tangents, torques)."""
-  for k in range(6):
-    result[k] = 0.0
-  if id < 0 or id >= d.ncon[0]:
-    return
-  adr = d.contact_efc_address[id]
-  if adr < 0:
-    return
-  dim = d.contact_dim[id]
-  if is_pyramidal(m):
-    mju_decodePyramid(result, d.efc_force[adr:], d.contact_friction[id], dim)
-  else:
-    for k in range(dim):
-      result[k] = d.efc_force[adr + k]
-
-
-@jit
+@stage()
 def inverse_constraint(m, d):
   """Port of mj_invConstraint: constraint forces of the soft model at the current qacc.
 
@@ -1212,11 +1193,3 @@ def mj_referenceConstraint(m, d):
 def mj_invConstraint(m, d):
   """Constraint forces (efc_force, efc_state, qfrc_constraint) of the current qacc."""
   inverse_constraint(m._struct, d._struct)
-
-
-def mj_contactForce(m, d, id, result):
-  """6D force of contact `id` in its contact frame, written into `result` (6,)."""
-  if not (isinstance(result, np.ndarray) and result.dtype == np.float64
-          and result.flags.c_contiguous and result.size == 6):
-    raise TypeError("result must be a C-contiguous float64 numpy array with 6 elements")
-  contact_force(m._struct, d._struct, int(id), result.reshape(6))

@@ -223,12 +223,12 @@ body_dofadr           i4 nbody            first dof of the body, -1 if none
 body_treeid           i4 nbody            kinematic tree of the body, -1 for static bodies
 body_geomnum          i4 nbody            number of geoms of the body
 body_geomadr          i4 nbody            first geom of the body, -1 if none
-body_simple           u1 nbody            1: diagonal inertia and sliders only; 2: also no rotation
-body_sameframe        u1 nbody            inertial frame coincides with the body frame (mjtSameFrame)
+body_simple           u1 nbody            1: diagonal inertia, sliders only; 2: also no rotation
+body_sameframe        u1 nbody            inertial frame coincides with body frame (mjtSameFrame)
 body_pos              f8 nbody,3          position relative to the parent body frame
 body_quat             f8 nbody,4          orientation relative to the parent body frame
 body_ipos             f8 nbody,3          position of the center of mass in the body frame
-body_iquat            f8 nbody,4          orientation of the principal inertia frame in the body frame
+body_iquat            f8 nbody,4          orientation of the inertia frame in the body frame
 body_mass             f8 nbody            mass
 body_subtreemass      f8 nbody            mass of the body and all its descendants
 body_inertia          f8 nbody,3          principal moments of inertia about the center of mass
@@ -285,7 +285,7 @@ geom_dataid           i4 ngeom            mesh or height field id, -1 if none
 geom_matid            i4 ngeom            material id, -1 if none
 geom_group            i4 ngeom            visibility group
 geom_priority         i4 ngeom            contact parameter priority
-geom_sameframe        u1 ngeom            geom frame coincides with body or inertial frame (mjtSameFrame)
+geom_sameframe        u1 ngeom            geom frame is the body or inertial frame (mjtSameFrame)
 geom_solmix           f8 ngeom            mixing weight of solver parameters in contacts
 geom_solref           f8 ngeom,mjNREF     constraint solver reference for contacts
 geom_solimp           f8 ngeom,mjNIMP     constraint solver impedance for contacts
@@ -535,6 +535,50 @@ mapM2D                i4 nD               map from the full pattern to the reduc
 mapD2M                i4 nC               map from the reduced layout to the full pattern
 """, _MODEL_PYTHON_ONLY)
 
+# MjModel arrays of MuJoCo 3.17 that the compiler builds (and tests compare with MuJoCo's) but
+# MjModel does not expose yet, with MuJoCo's dtypes; their dims are documentation only
+COMPILER_ONLY_FIELDS = _parse("""
+body_plugin           i4 nbody            plugin instance of the body, -1 if none
+geom_plugin           i4 ngeom            plugin instance of the geom, -1 if none
+actuator_plugin       i4 nu               plugin instance of the actuator, -1 if none
+sensor_plugin         i4 nsensor          plugin instance of the sensor, -1 if none
+tree_sleep_policy     i4 ntree            sleep policy of each kinematic tree
+names_map             i4 nnames_map       hash map of the names
+paths                 S  npaths           file paths of the assets
+hfield_pathadr        i4 nhfield          address of the height field's path, -1 if none
+mesh_pathadr          i4 nmesh            address of the mesh's path, -1 if none
+tex_pathadr           i4 ntex             address of the texture's path, -1 if none
+skin_pathadr          i4 nskin            address of the skin's path, -1 if none
+tex_contenttypeadr    i4 ntex             address of the texture's content type, -1 if none
+actuator_history      i4 nu,2             history buffer of the actuator: samples, interpolation
+actuator_historyadr   i4 nu               address of the actuator's history buffer
+actuator_delay        f8 nu               control delay of the actuator
+sensor_history        i4 nsensor,2        history buffer of the sensor: samples, interpolation
+sensor_historyadr     i4 nsensor          address of the sensor's history buffer
+sensor_delay          f8 nsensor          delay of the sensor
+sensor_interval       f8 nsensor,2        sampling interval and phase of the sensor
+name_flexadr          i4 nflex            address of each flex name
+name_skinadr          i4 nskin            address of each skin name
+name_pluginadr        i4 nplugin          address of each plugin instance name
+mesh_normaladr        i4 nmesh            first normal of the mesh
+mesh_normalnum        i4 nmesh            number of normals of the mesh
+mesh_texcoordadr      i4 nmesh            first texture coordinate of the mesh, -1 if none
+mesh_texcoordnum      i4 nmesh            number of texture coordinates of the mesh
+mesh_graphadr         i4 nmesh            address of the mesh's convex-hull graph, -1 if none
+mesh_normal           f4 nmeshnormal,3    normals of all meshes
+mesh_texcoord         f4 nmeshtexcoord,2  texture coordinates of all meshes
+mesh_facenormal       i4 nmeshface,3      normal indices of each face
+mesh_facetexcoord     i4 nmeshface,3      texture coordinate indices of each face
+mesh_graph            i4 nmeshgraph       convex-hull graphs of all meshes
+mesh_extrema          i4 nmeshextrema     extreme vertices of the meshes along fixed directions
+body_bvhadr           i4 nbody            first bounding-volume node of the body, -1 if none
+body_bvhnum           i4 nbody            number of bounding-volume nodes of the body
+bvh_aabb              f8 nbvhstatic,6     bounding boxes of the nodes (center, half sizes)
+bvh_child             i4 nbvh,2           children of each node, -1 if none
+bvh_depth             i4 nbvh             depth of each node in its tree
+bvh_nodeid            i4 nbvh             geom or element id of each leaf node, -1 for inner nodes
+""")
+
 # ---- MjData ----
 DATA_FIELDS = _parse("""
 time              f8 -              simulation time
@@ -726,7 +770,7 @@ def struct_members(rows, extra=(), sizes=()) -> list:
 def generate_structs_source() -> str:
   """Source of engine/_structs.py."""
   out = [
-    '"""numba struct types and cached constructors for Option, Statistic, Model and Data.',
+    '"""numba struct types and constructors for Option, Statistic, Model and Data.',
     "",
     "GENERATED by `python -m engine.fields` from engine/fields.py: do not edit by hand.",
     '"""',
@@ -734,7 +778,9 @@ def generate_structs_source() -> str:
     "from numba.core import types",
     "from numba.experimental import structref",
     "",
-    "from engine._jit import borrowed, jit",
+    "from engine._jit import borrowed",
+    "from engine._jit import jit",
+    "from engine._jit import zero",
     "",
   ]
   for name, ctor, rows, extra in STRUCTS:
@@ -757,20 +803,21 @@ def generate_structs_source() -> str:
       f"{upper}_TYPE = {name}Type([",
     ]
     out += [f'  ("{n}", {t}),' for n, t in members]
-    out += ["])", f"{upper}_MEMBERS = {tuple(n for n, _ in members)!r}", "", ""]
+    out += ["])", f"{upper}_MEMBERS = ("]
+    out += [f'  "{n}",' for n, _ in members]
+    out += [")", "", ""]
     args = [n for n, _ in members]
-    out += ["@jit", f"def {ctor}(", *[f"  {a}," for a in args], "):"]
+    # plain function: engine/_stage.py compiles it as a stage with the struct's field types
+    out += [f"def {ctor}(", *[f"  {a}," for a in args], "):"]
     out += [f"  s = structref.new({upper}_TYPE)"]
     # arrays are stored borrowed: the Python wrapper owns them (see _jit.borrowed)
     out += [f"  s.{a} = borrowed({a})" if t.startswith("types.") and "[" in t else f"  s.{a} = {a}"
             for a, t in members]
     out += ["  return s", ""]
     if name == "Data":
-      out += ["", "@jit", "def zero_data(d):", '  """Clears every MjData array (mj_resetData starts here)."""']
-      for f in rows:
-        index = ", ".join([":"] * max(len(f.dims), 1))
-        zero = "False" if f.dtype == "b1" else "0"
-        out.append(f"  d.{f.name}[{index}] = {zero}")
+      out += ["", "@jit", "def zero_data(d):",
+              '  """Clears every MjData array (mj_resetData starts here)."""']
+      out += [f"  zero(d.{f.name})" for f in rows]
       out.append("")
   return "\n".join(out) + "\n"
 

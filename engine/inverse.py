@@ -5,24 +5,27 @@ enable flag, qacc is first converted from the discrete-time acceleration of the
 selected integrator to the continuous-time one, so inverse(forward(x)) holds exactly.
 """
 
-from engine import actuation as _actuation
 from engine import constraint as _constraint
 from engine import forward as _forward
-from engine import implicit as _implicit
+from engine import derivative as _derivative
 from engine import passive as _passive
 from engine import sensor as _sensor
 from engine import smooth as _smooth
 from engine._jit import jit
 from engine._jit import local_array
+from engine._stage import D
+from engine._stage import M
+from engine._stage import i8
+from engine._stage import stage
 from engine.enums import mjDSBL_EULERDAMP
 from engine.enums import mjENBL_ENERGY
 from engine.enums import mjENBL_INVDISCRETE
 from engine.enums import mjINT_EULER
 from engine.enums import mjINT_IMPLICIT
 from engine.enums import mjINT_IMPLICITFAST
-from engine.enums import mjOBJ_JOINT
 from engine.enums import mjSTAGE_POS
 from engine.enums import mjSTAGE_VEL
+from engine.sparse import solve_ld
 
 
 @jit
@@ -38,23 +41,21 @@ def discrete_acc(m, d):
       return
     damped = False
     for i in range(nv):
-      if _forward._implicit_damping(m, i):
+      if _forward.implicit_damping(m, i):
         damped = True
         break
     if not damped:
       return
     # qfrc = (M + h*diag(dB/dv)) qacc
     _smooth.mul_m(m, d, qfrc, qacc)
-    poly = d.scratch_dx[1][:2]
+    poly = local_array(2)
     for i in range(nv):
-      poly[0] = m.dof_dampingpoly[i, 0]
-      poly[1] = m.dof_dampingpoly[i, 1]
-      damping = m.dof_damping[i] + _actuation.actuator_damping(m, mjOBJ_JOINT, m.dof_jntid[i], poly)
+      damping = _forward.euler_damping(m, i, poly)
       deriv = _passive.poly_force_deriv(damping, poly, d.qvel[i], 1)
       qfrc[i] += h * deriv * qacc[i]
   elif integrator == mjINT_IMPLICIT:
     # qfrc = (M - h*qDeriv) qacc in the full pattern
-    _implicit.smooth_vel(m, d, 1)
+    _derivative.smooth_vel(m, d, 1)
     for i in range(nv):
       s = 0.0
       adr = m.D_rowadr[i]
@@ -64,7 +65,7 @@ def discrete_acc(m, d):
       qfrc[i] = s
   elif integrator == mjINT_IMPLICITFAST:
     # qfrc = (M - h*qDeriv without the bias derivative) qacc, symmetric lower layout
-    _implicit.smooth_vel(m, d, 0)
+    _derivative.smooth_vel(m, d, 0)
     for k in range(m.nC):
       d.qH[k] = d.M[k] - h * d.qDeriv[m.mapD2M[k]]
     qfrc[:] = 0.0
@@ -78,7 +79,7 @@ def discrete_acc(m, d):
     # free rigid subtrees use their local unsymmetric block, as the integrator does
     A = local_array(36)
     for jnt in range(m.njnt):
-      if _implicit.free_mhat(m, d, jnt, h, A):
+      if _derivative.free_mhat(m, d, jnt, h, A):
         adr = m.jnt_dofadr[jnt]
         for r in range(6):
           s = 0.0
@@ -89,10 +90,10 @@ def discrete_acc(m, d):
     return
   # qacc = inv(M) qfrc
   qacc[:] = qfrc
-  _forward.solve_ld(qacc, d.qLD, d.qLDiagInv, nv, m.M_rownnz, m.M_rowadr, m.M_colind)
+  solve_ld(qacc, d.qLD, d.qLDiagInv, nv, 1, m.M_rownnz, m.M_rowadr, m.M_colind)
 
 
-@jit
+@stage(M, D, i8, i8)
 def inverse_skip(m, d, skipstage, skipsensor):
   """Port of mj_inverseSkip: qfrc_inverse for the current qpos, qvel and qacc."""
   nv = m.nv
@@ -105,7 +106,7 @@ def inverse_skip(m, d, skipstage, skipsensor):
   if skipstage < mjSTAGE_VEL:
     _forward.fwd_velocity(m, d)
     if not skipsensor:
-      _forward._sensors_vel(m, d)
+      _forward.sensors_vel(m, d)
     if m.opt.enableflags[0] & mjENBL_ENERGY:
       _sensor.energy_vel(m, d)
   discrete = m.opt.enableflags[0] & mjENBL_INVDISCRETE
@@ -119,7 +120,7 @@ def inverse_skip(m, d, skipstage, skipsensor):
   _smooth.rne(m, d, 0, d.qfrc_inverse)
   _smooth.tendon_bias(m, d, d.qfrc_inverse)
   if not skipsensor:
-    _forward._sensors_acc(m, d)
+    _forward.sensors_acc(m, d)
   ma = d.scratch_dx[1]
   _smooth.mul_m(m, d, ma, d.qacc)
   for i in range(nv):

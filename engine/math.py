@@ -1,8 +1,9 @@
 """Leaf math: ports of MuJoCo's `mju_` utilities (engine_util_*.c).
 
-Every function is a numba kernel (`@jit`) that allocates nothing and never raises, callable
-from Python with float64 numpy arrays and from other kernels. Names and argument order are
-MuJoCo's (outputs first). Scalars are returned; vectors are written into the output arrays.
+Every function is a numba kernel (`@jit`) that allocates nothing and never raises; the public
+`engine.mju_*` are cached versions of them that Python can call with float64 numpy arrays.
+Names and argument order are MuJoCo's (outputs first). Scalars are returned; vectors are written
+into the output arrays.
 
 Fixed-size arguments are flat arrays as in the `mujoco` bindings (a 3x3 matrix is `(9,)`, a
 quaternion `(w, x, y, z)`). Functions on general matrices take C's signature: flat row-major
@@ -16,6 +17,7 @@ import math
 import numpy as np
 
 from engine._jit import jit
+from engine._jit import python_callable
 from engine.enums import mjMAXVAL, mjMINVAL, mjPI
 
 # ---- scalars ----
@@ -915,7 +917,8 @@ def mju_quatZ2Vec(quat, vec):
   z0 = 0.0
   z1 = 0.0
   z2 = 1.0
-  a, ax0, ax1, ax2 = normalize3_scalars(z1 * vn2 - z2 * vn1, z2 * vn0 - z0 * vn2, z0 * vn1 - z1 * vn0)
+  a, ax0, ax1, ax2 = normalize3_scalars(z1 * vn2 - z2 * vn1, z2 * vn0 - z0 * vn2,
+                                         z0 * vn1 - z1 * vn0)
   cosine = vn0 * z0 + vn1 * z1 + vn2 * z2
 
   # (anti)parallel: identity, or 180 degrees about x
@@ -1048,7 +1051,8 @@ def mju_euler2Quat(quat, euler, seq):
     seq: three letters from "xyzXYZ"; lower case rotates about moving axes (intrinsic),
       upper case about fixed axes (extrinsic).
   """
-  euler2quat_codes(quat, np.asarray(euler, dtype=np.float64), euler_seq_codes(seq))
+  python_callable(euler2quat_codes)(quat, np.asarray(euler, dtype=np.float64),
+                                    euler_seq_codes(seq))
 
 
 # ---- poses (pos, quat) ----

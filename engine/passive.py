@@ -16,6 +16,7 @@ import math
 
 from engine._jit import jit
 from engine._jit import local_array
+from engine._stage import stage
 from engine.actuation import actuator_damping
 from engine.enums import mjDSBL_DAMPER
 from engine.enums import mjDSBL_GRAVITY
@@ -26,7 +27,6 @@ from engine.enums import mjGEOM_SPHERE
 from engine.enums import mjJNT_BALL
 from engine.enums import mjJNT_FREE
 from engine.enums import mjMINVAL
-from engine.enums import mjNFLUID
 from engine.enums import mjNPOLY
 from engine.enums import mjOBJ_JOINT
 from engine.enums import mjOBJ_TENDON
@@ -496,7 +496,7 @@ def fluid(m, d):
 # ---- stage ----
 
 
-@jit
+@stage()
 def passive(m, d):
   """Port of mj_passive: every passive force and their sum qfrc_passive."""
   nv = m.nv

@@ -32,9 +32,10 @@ import warnings
 
 import numpy as np
 
+from engine import _stage
 from engine import _structs
 from engine import errors
-from engine import forward as _forward
+from engine import driver as _driver
 from engine import index
 from engine import io as _io
 from engine import state as _state
@@ -309,7 +310,7 @@ class Physics:
     try:
       self.after_reset()
     except PhysicsError as e:
-      warnings.warn(str(e), _forward.PhysicsWarning, stacklevel=3)
+      warnings.warn(str(e), _driver.PhysicsWarning, stacklevel=3)
     self._named = index.named_structs(self._data.model, self._data)
 
   # ---- accessors ----
@@ -407,12 +408,12 @@ class Physics:
       raise ValueError(f"nstep must be >= 0, got {nstep}")
     if nstep == 0:
       return
-    op = _forward.OP_LEGACY_STEP if self.legacy_step else _forward.OP_STEP
-    self._run_checked(self._data.model.ptr._struct, op, nstep)
+    op = _driver.OP_LEGACY_STEP if self.legacy_step else _driver.OP_STEP
+    self._run_checked(self._data.model.ptr._ptr, op, nstep)
 
   def forward(self):
     """Recomputes every derived quantity (mj_forward) without advancing time."""
-    self._run_checked(self._data.model.ptr._struct, _forward.OP_FORWARD_SKIP, 0, mjSTAGE_NONE)
+    self._run_checked(self._data.model.ptr._ptr, _driver.OP_FORWARD_SKIP, 0, mjSTAGE_NONE)
 
   def reset(self, keyframe_id=None):
     """Resets the data to qpos0 or to keyframe `keyframe_id`, then runs forward without actuation.
@@ -441,10 +442,11 @@ class Physics:
     the pass uses a private copy of the options, so other Physics sharing the model
     are unaffected.
     """
-    self._run_checked(self._model_without_actuation(), _forward.OP_FORWARD_SKIP, 0, mjSTAGE_NONE)
+    self._run_checked(self._model_without_actuation(), _driver.OP_FORWARD_SKIP, 0, mjSTAGE_NONE)
 
   def _model_without_actuation(self):
-    """A model handle sharing every array of the model, with its own options, actuation off."""
+    """The address of a model handle sharing every array of the model, with its own options,
+    actuation off."""
     m = self._data.model.ptr
     if self._noact is None or self._noact[0] is not m:
       opt = _types.MjOption({k: v.copy() for k, v in m.opt._arrays.items()})
@@ -452,13 +454,13 @@ class Physics:
       values.update(m._sizes)
       values["opt"] = opt._struct
       values["stat"] = m.stat._struct
-      handle = _types._make_handle(_structs.make_model, _structs.MODEL_MEMBERS, values)
-      self._noact = (m, opt, handle)
-    _, opt, handle = self._noact
+      handle = _types._make_handle(_stage.make_model, _structs.MODEL_MEMBERS, values)
+      self._noact = (m, opt, handle, _stage.address_of(handle))
+    _, opt, _, address = self._noact
     for name, value in m.opt._arrays.items():
       opt._arrays[name][...] = value
     opt._arrays["disableflags"][0] |= mjDSBL_ACTUATION
-    return handle
+    return address
 
   @contextlib.contextmanager
   def reset_context(self):
@@ -517,11 +519,12 @@ class Physics:
       number += before
     return new
 
-  def _run_checked(self, m, op, n=0, a=0, b=0):
-    """One dispatcher call on this data, raising PhysicsError on new warnings."""
+  def _run_checked(self, mptr, op, n=0, a=0, b=0):
+    """One driver call on this data (model handle address `mptr`), raising PhysicsError on
+    new warnings."""
     before = self._begin_check()
     try:
-      _forward.dispatch(m, self._data.ptr._struct, op, n, a, b)
+      _driver.call(mptr, self._data.ptr._ptr, op, n, a, b)
     finally:
       new = self._end_check(before)
     if new is not None:
@@ -532,12 +535,12 @@ class Physics:
     kinds = [mjtWarning(int(k)) for k in kinds]
     details = []
     for k in kinds:
-      text = _forward._WARNING_TEXT.get(k)
+      text = _driver.WARNING_TEXT.get(k)
       details.append(f"{k.name} ({text.format(int(lastinfo[k]))})" if text else k.name)
     message = _INVALID_STATE.format(", ".join(details))
     if self._warnings_cause_exception:
       raise PhysicsError(message, kinds)
-    warnings.warn(message, _forward.PhysicsWarning, stacklevel=3)
+    warnings.warn(message, _driver.PhysicsWarning, stacklevel=3)
 
   @contextlib.contextmanager
   def suppress_physics_errors(self):

@@ -22,6 +22,13 @@ import math
 import numpy as np
 
 from engine._jit import jit
+from engine._stage import D
+from engine._stage import M
+from engine._stage import f8
+from engine._stage import i8
+from engine._stage import ivec
+from engine._stage import stage
+from engine._stage import vec
 from engine.enums import mjGEOM_BOX
 from engine.enums import mjGEOM_CAPSULE
 from engine.enums import mjGEOM_CYLINDER
@@ -745,7 +752,7 @@ def _vec(x, n, name):
   a = np.ascontiguousarray(x, dtype=np.float64).reshape(-1)
   if a.shape != (n,):
     raise ValueError(f"{name} must have {n} elements, got {a.size}")
-  return a
+  return a if a.flags.writeable else a.copy()  # numba types read-only arrays apart
 
 
 def _normal_out(normal):
@@ -766,6 +773,13 @@ def _geom_id(m, geomid, geomtype, what):
   return geomid
 
 
+# the kernels above, compiled once as stages for Python's calls
+_ray_geom_normal = stage(vec, vec, vec, vec, vec, i8, vec, restype=f8)(ray_geom_normal)
+_ray_mesh_normal = stage(M, D, i8, vec, vec, vec, restype=f8)(ray_mesh_normal)
+_ray_hfield_normal = stage(M, D, i8, vec, vec, vec, restype=f8)(ray_hfield_normal)
+_ray_normal = stage(M, D, vec, vec, ivec, i8, i8, ivec, vec, restype=f8)(ray_normal)
+
+
 def mju_rayGeom(pos, mat, size, pnt, vec, geomtype, normal=None) -> float:
   """Distance along pnt + x*vec to a primitive geom, -1 if none; normal (3,) gets the hit's
   surface normal when given."""
@@ -773,7 +787,7 @@ def mju_rayGeom(pos, mat, size, pnt, vec, geomtype, normal=None) -> float:
   if geomtype not in (mjGEOM_PLANE, mjGEOM_SPHERE, mjGEOM_CAPSULE, mjGEOM_ELLIPSOID,
                       mjGEOM_CYLINDER, mjGEOM_BOX):
     raise ValueError(f"unexpected geom type {geomtype}")
-  return float(ray_geom_normal(_vec(pos, 3, "pos"), _vec(mat, 9, "mat"), _vec(size, 3, "size"),
+  return float(_ray_geom_normal(_vec(pos, 3, "pos"), _vec(mat, 9, "mat"), _vec(size, 3, "size"),
                                _vec(pnt, 3, "pnt"), _vec(vec, 3, "vec"), geomtype,
                                _normal_out(normal)))
 
@@ -781,14 +795,14 @@ def mju_rayGeom(pos, mat, size, pnt, vec, geomtype, normal=None) -> float:
 def mj_rayMesh(m, d, geomid, pnt, vec, normal=None) -> float:
   """Distance along pnt + x*vec to mesh geom `geomid`, -1 if none."""
   geomid = _geom_id(m, geomid, mjGEOM_MESH, "mesh")
-  return float(ray_mesh_normal(m._struct, d._struct, geomid, _vec(pnt, 3, "pnt"),
+  return float(_ray_mesh_normal(m._struct, d._struct, geomid, _vec(pnt, 3, "pnt"),
                                _vec(vec, 3, "vec"), _normal_out(normal)))
 
 
 def mj_rayHfield(m, d, geomid, pnt, vec, normal=None) -> float:
   """Distance along pnt + x*vec to height-field geom `geomid`, -1 if none."""
   geomid = _geom_id(m, geomid, mjGEOM_HFIELD, "hfield")
-  return float(ray_hfield_normal(m._struct, d._struct, geomid, _vec(pnt, 3, "pnt"),
+  return float(_ray_hfield_normal(m._struct, d._struct, geomid, _vec(pnt, 3, "pnt"),
                                  _vec(vec, 3, "vec"), _normal_out(normal)))
 
 
@@ -810,7 +824,7 @@ def mj_ray(m, d, pnt, vec, geomgroup, flg_static, bodyexclude, geomid, normal=No
   if np.linalg.norm(vec) < mjMINVAL:
     raise ValueError("vector length is too small")
   gid = np.zeros(1, np.int32)
-  dist = ray_normal(m._struct, d._struct, pnt, vec, geom_mask(m, geomgroup),
+  dist = _ray_normal(m._struct, d._struct, pnt, vec, geom_mask(m, geomgroup),
                     1 if flg_static else 0, int(bodyexclude), gid, _normal_out(normal))
   if geomid is not None:
     np.asarray(geomid).reshape(-1)[0] = gid[0]

@@ -3,7 +3,8 @@
 `sensor_pos`, `sensor_vel` and `sensor_acc` fill `d.sensordata` for the sensors whose
 `m.sensor_needstage` is the stage's, then clamp each to `m.sensor_cutoff` by its datatype.
 They only read `d`. MuJoCo evaluates two quantities lazily inside its sensor stages; here the
-driver computes them first, under the same condition (`needs_subtree_vel`, `needs_rne_post`):
+pipeline (forward.sensors_vel, forward.sensors_acc) computes them first, under the same
+condition (`needs_subtree_vel`, `needs_rne_post`):
   - before sensor_vel: `smooth.subtree_vel(m, d)` when a velocity-stage subtreelinvel,
     subtreeangmom or user sensor exists (d.subtree_linvel, d.subtree_angmom);
   - before sensor_acc: `smooth.rne_post_constraint(m, d)` when an acceleration-stage
@@ -31,7 +32,7 @@ import numpy as np
 
 from engine._jit import jit
 from engine._jit import local_array
-from engine.constraint import contact_force
+from engine._stage import stage
 from engine.enums import mjCNSTR_LIMIT_JOINT
 from engine.enums import mjCNSTR_LIMIT_TENDON
 from engine.enums import mjDATATYPE_POSITIVE
@@ -114,6 +115,7 @@ from engine.ray import cam_intrinsics
 from engine.ray import cam_pixel_ray
 from engine.ray import cast_ray
 from engine.ray import cast_ray_geom
+from engine.support import contact_force
 
 # ---- small frame helpers (scalars in, tuples out: no allocation) ----
 
@@ -687,39 +689,65 @@ def compute_sensor(m, d, i, out):
 
 
 @jit
-def _sensor_stage(m, d, stage):
-  """Sensors of one stage: user sensors are cleared (no callback), plugins skipped."""
+def _skip(m, d, i, needstage):
+  """Whether the stage `needstage` leaves sensor i alone: other stages, plugins, and user
+  sensors (cleared: there is no user callback)."""
+  type = m.sensor_type[i]
+  if type == mjSENS_PLUGIN or m.sensor_needstage[i] != needstage:
+    return True
+  if type == mjSENS_USER:
+    adr = m.sensor_adr[i]
+    d.sensordata[adr:adr + m.sensor_dim[i]] = 0.0
+    return True
+  return False
+
+
+@jit
+def _slot(m, d, i):
+  """Sensor i's values in d.sensordata."""
+  adr = m.sensor_adr[i]
+  return d.sensordata[adr:adr + m.sensor_dim[i]]
+
+
+# each stage loops over its sensors itself, so it compiles only its own stage's sensors
+
+
+@stage()
+def sensor_pos(m, d):
+  """Port of mj_sensorPos: position-dependent sensors."""
   if m.opt.disableflags[0] & mjDSBL_SENSOR:
     return
   for i in range(m.nsensor):
-    type = m.sensor_type[i]
-    if type == mjSENS_PLUGIN or m.sensor_needstage[i] != stage:
-      continue
-    adr = m.sensor_adr[i]
-    out = d.sensordata[adr:adr + m.sensor_dim[i]]
-    if type == mjSENS_USER:
-      out[:] = 0.0
-    else:
-      compute_sensor(m, d, i, out)
+    if not _skip(m, d, i, mjSTAGE_POS):
+      out = _slot(m, d, i)
+      _compute_pos(m, d, i, out)
+      _apply_cutoff(m, i, out)
 
 
-@jit
-def sensor_pos(m, d):
-  """Port of mj_sensorPos: position-dependent sensors."""
-  _sensor_stage(m, d, mjSTAGE_POS)
-
-
-@jit
+@stage()
 def sensor_vel(m, d):
-  """Port of mj_sensorVel: velocity-dependent sensors (run subtree_vel first if needed)."""
-  _sensor_stage(m, d, mjSTAGE_VEL)
+  """Port of mj_sensorVel: velocity-dependent sensors (forward.sensors_vel runs subtree_vel
+  first when they need it)."""
+  if m.opt.disableflags[0] & mjDSBL_SENSOR:
+    return
+  for i in range(m.nsensor):
+    if not _skip(m, d, i, mjSTAGE_VEL):
+      out = _slot(m, d, i)
+      _compute_vel(m, d, i, out)
+      _apply_cutoff(m, i, out)
 
 
-@jit
+@stage()
 def sensor_acc(m, d):
-  """Port of mj_sensorAcc: acceleration/force sensors (run rne_post_constraint first if
-  needed)."""
-  _sensor_stage(m, d, mjSTAGE_ACC)
+  """Port of mj_sensorAcc: acceleration/force sensors (forward.sensors_acc runs
+  rne_post_constraint first when they need it)."""
+  if m.opt.disableflags[0] & mjDSBL_SENSOR:
+    return
+  for i in range(m.nsensor):
+    if not _skip(m, d, i, mjSTAGE_ACC):
+      out = _slot(m, d, i)
+      _compute_acc(m, d, i, out)
+      _apply_cutoff(m, i, out)
 
 
 @jit
@@ -769,7 +797,7 @@ def _spring_energy(k, k1, k2, x):
   return 0.5 * k * x2 + k1 * x2 * x / 3.0 + 0.25 * k2 * x2 * x2
 
 
-@jit
+@stage()
 def energy_pos(m, d):
   """Port of mj_energyPos: potential energy (gravity and springs) into d.energy[0]."""
   energy = 0.0
@@ -834,7 +862,7 @@ def _quat_angle(qpos, qpos_spring, adr):
   return abs(speed)
 
 
-@jit
+@stage()
 def energy_vel(m, d):
   """Port of mj_energyVel: kinetic energy 0.5 * qvel' * M * qvel into d.energy[1]."""
   # qvel' M qvel over the lower triangle of the reduced sparse M: off-diagonals twice

@@ -9,11 +9,14 @@ then muscle length ranges are found by simulation (mj_setLengthRange).
 import numpy as np
 
 from engine import actuation as _actuation
-from engine import forward as _forward
+from engine import driver as _driver
+from engine import errors
+from engine import io as _io
 from engine import smooth as _smooth
 from engine import support as _support
 from engine import tendon as _tendon
 from engine._jit import jit
+from engine._stage import stage
 from engine.enums import mjBIAS_MUSCLE
 from engine.enums import mjCAMLIGHT_FIXED
 from engine.enums import mjEQ_CONNECT
@@ -41,12 +44,6 @@ from engine.math import mju_negQuat
 from engine.math import mju_normalize4
 
 _MINVAL = 1e-15
-
-
-@jit
-def _solve_m(m, d, x):
-  """x <- inv(M) x with the factorization in d."""
-  _forward.solve_ld(x, d.qLD, d.qLDiagInv, m.nv, m.M_rownnz, m.M_rowadr, m.M_colind)
 
 
 @jit
@@ -131,10 +128,10 @@ def set0(m, d):
       rot = 0.0
       for k in range(3):
         tmp[:] = jacp[k]
-        _solve_m(m, d, tmp)
+        _smooth.solve_m(m, d, tmp, tmp, 1)
         tr += mju_dot(jacp[k], tmp, nv)
         tmp[:] = jacr[k]
-        _solve_m(m, d, tmp)
+        _smooth.solve_m(m, d, tmp, tmp, 1)
         rot += mju_dot(jacr[k], tmp, nv)
       m.body_invweight0[i, 0] = tr / 3.0
       m.body_invweight0[i, 1] = rot / 3.0
@@ -152,7 +149,7 @@ def set0(m, d):
     for k in range(dnum):
       tmp[:] = 0.0
       tmp[adr + k] = 1.0
-      _solve_m(m, d, tmp)
+      _smooth.solve_m(m, d, tmp, tmp, 1)
       diag[k] = tmp[adr + k]
     if dnum == 6:
       t = (diag[0] + diag[1] + diag[2]) / 3.0
@@ -175,14 +172,14 @@ def set0(m, d):
     for k in range(m.ten_J_rownnz[i]):
       dense[m.ten_J_colind[adr + k]] = d.ten_J[adr + k]
     tmp[:] = dense
-    _solve_m(m, d, tmp)
+    _smooth.solve_m(m, d, tmp, tmp, 1)
     m.tendon_invweight0[i] = mju_dot(dense, tmp, nv)
   for i in range(m.nout):
     tmp[:] = 0.0
     adr = d.moment_rowadr[i]
     for k in range(d.moment_rownnz[i]):
       tmp[d.moment_colind[adr + k]] = d.actuator_moment[adr + k]
-    _solve_m(m, d, tmp)
+    _smooth.solve_m(m, d, tmp, tmp, 1)
     m.actuator_acc0[i] = mju_norm(tmp, nv)
 
   # equality data that the compiler leaves to qpos0
@@ -347,7 +344,7 @@ def set_spring(m, d):
       m.tendon_lengthspring[i, 1] = d.ten_length[i]
 
 
-@jit
+@stage()
 def set_const(m, d):
   """The jitted part of mj_setConst (d is scratch data)."""
   set_fixed(m)
@@ -356,16 +353,16 @@ def set_const(m, d):
   set_spring(m, d)
 
 
-def mj_setConst(m, simulate_length_ranges: bool = True) -> None:
-  """Computes every qpos0-dependent constant of `m` in place (mujoco.mj_setConst).
+def mj_setConst(m, d) -> None:
+  """Computes every qpos0-dependent constant of `m` in place, using `d` as scratch data
+  (mujoco.mj_setConst)."""
+  set_constants(m, d)
 
-  simulate_length_ranges=False leaves the muscle length ranges that need a simulation (no
-  limit to take them from) as they are.
-  """
-  from engine import types
 
-  d = types.MjData(m)
-  _forward.dispatch(m._struct, d._struct, _forward.OP_SET_CONST, 0, 0, 0)
+def set_constants(m, d, simulate_length_ranges: bool = True) -> None:
+  """mj_setConst; simulate_length_ranges=False leaves the muscle length ranges that need a
+  simulation (no limit to take them from) as they are."""
+  set_const(m._struct, d._struct)
   # statistics given in <statistic> override the computed ones
   for name, value in m._extras.get("stat_user", {}).items():
     m.stat._arrays[name][...] = value
@@ -415,16 +412,13 @@ _BAD_STATE = [mjWARN_BADQPOS, mjWARN_BADQVEL, mjWARN_BADQACC]
 
 
 def _simulate_length_range(m, d, index, opt):
-  from engine import errors
-  from engine import io
-
   out = m.actuator_outadr[index]
   saved_timestep = m.opt.timestep
   m.opt.timestep = opt["timestep"]
   lmin, lmax = [0.0, 0.0], [0.0, 0.0]
   try:
     for side in range(2):
-      io.mj_resetData(m, d)
+      _io.mj_resetData(m, d)
       updated = False
       while d.time < opt["inttotal"]:
         length = _eval_act(m, d, index, out, side, opt)
@@ -454,17 +448,17 @@ def _simulate_length_range(m, d, index, opt):
 def _eval_act(m, d, index, out, side, opt):
   """One step pushing actuator `index` towards one side; returns its length."""
   d.qvel[:] *= np.exp(-m.opt.timestep / max(0.01, opt["timeconst"]))
-  _forward.mj_step1(m, d)
+  _driver.mj_step1(m, d)
   moment = np.zeros(m.nv)
   adr = d.moment_rowadr[out]
   n = d.moment_rownnz[out]
   moment[d.moment_colind[adr:adr + n]] = d.actuator_moment[adr:adr + n]
   x = moment.copy()
-  _solve_m(m._struct, d._struct, x)
+  _smooth.solve_m(m._struct, d._struct, x, x, 1)
   nrm = max(_MINVAL, np.linalg.norm(x))
   d.qfrc_applied[:] = moment * (2 * side - 1) * opt["accel"] / nrm
   nrm = np.linalg.norm(d.qfrc_applied)
   if opt["maxforce"] > 0 and nrm > opt["maxforce"]:
     d.qfrc_applied[:] *= opt["maxforce"] / max(_MINVAL, nrm)
-  _forward.mj_step2(m, d)
+  _driver.mj_step2(m, d)
   return d.actuator_length[out]

@@ -20,8 +20,12 @@ import numpy as np
 
 from engine._jit import jit
 from engine._jit import local_array
+from engine._stage import D
+from engine._stage import M
+from engine._stage import i8
+from engine._stage import vec
+from engine._stage import stage
 from engine.actuation import actuator_armature
-from engine.enums import mjCAMLIGHT_FIXED
 from engine.enums import mjCAMLIGHT_TARGETBODY
 from engine.enums import mjCAMLIGHT_TARGETBODYCOM
 from engine.enums import mjCAMLIGHT_TRACK
@@ -51,7 +55,6 @@ from engine.enums import mjWRAP_JOINT
 from engine.enums import mjWRAP_PULLEY
 from engine.enums import mjWRAP_SITE
 from engine.enums import mjWRAP_SPHERE
-from engine.enums import mjWARN_INERTIA
 from engine.math import mju_crossForce
 from engine.math import mju_crossMotion
 from engine.math import mju_dot
@@ -66,6 +69,10 @@ from engine.math import mju_quat2Mat
 from engine.math import mju_rotVecQuat
 from engine.math import mju_transformSpatial
 from engine.passive import tendon_spring_damper_force
+from engine.sparse import add_to_scl_sparse_inc
+from engine.sparse import factor_i
+from engine.sparse import solve_ld
+from engine.support import contact_force
 
 # ---- small helpers ----
 
@@ -160,7 +167,7 @@ def local2global_mat(d, xmat, quat, body, sameframe, scratch):
 # ---- position ----
 
 
-@jit
+@stage()
 def kinematics(m, d):
   """Port of mj_kinematics: body, joint, inertial, geom and site frames from qpos.
 
@@ -295,7 +302,7 @@ def kinematics(m, d):
     local2global_mat(d, d.site_xmat[i], m.site_quat[i], b, sf, qloc)
 
 
-@jit
+@stage()
 def com_pos(m, d):
   """Port of mj_comPos: subtree_com, com-based inertias cinert and motion axes cdof.
 
@@ -363,7 +370,7 @@ def com_pos(m, d):
         _dof_com(d.cdof[da], d.xaxis[j], offset, False)
 
 
-@jit
+@stage()
 def camlight(m, d):
   """Port of mj_camlight: camera and light poses for every cam_mode/light_mode."""
   quat = local_array(4)
@@ -488,34 +495,11 @@ def tendon_armature(m, d):
       if not ten_j:
         continue
       i = m.ten_J_colind[jadr + jj]
-      _add_to_scl_sparse_inc(d.M, m.M_rowadr[i], m.M_rownnz[i], m.M_colind, d.ten_J, jadr,
-                             jnnz, m.ten_J_colind, armature * ten_j)
+      add_to_scl_sparse_inc(d.M, m.M_rowadr[i], m.M_rownnz[i], m.M_colind, m.M_rowadr[i],
+                            d.ten_J, jadr, jnnz, m.ten_J_colind, jadr, armature * ten_j)
 
 
-@jit
-def _add_to_scl_sparse_inc(dst, dadr, dnnz, dind, src, sadr, snnz, sind, scl):
-  """Port of mju_addToSclSparseInc: dst += scl*src at the common nonzero indices.
-
-  dst and src are rows starting at dadr/sadr of sparse matrices with column indices dind/sind.
-  """
-  if dnnz == 0 or snnz == 0:
-    return
-  a = 0
-  b = 0
-  while a < snnz and b < dnnz:
-    ia = sind[sadr + a]
-    ib = dind[dadr + b]
-    if ia == ib:
-      dst[dadr + b] += scl * src[sadr + a]
-      a += 1
-      b += 1
-    elif ia < ib:
-      a += 1
-    else:
-      b += 1
-
-
-@jit
+@stage()
 def crb(m, d):
   """Port of mj_crb: composite rigid body inertias and the joint-space inertia M.
 
@@ -558,50 +542,14 @@ def crb(m, d):
       j = m.dof_parentid[j]
 
 
-@jit
+@stage()
 def make_m(m, d):
   """Port of mj_makeM: M from crb plus the tendon armature term."""
   crb(m, d)
   tendon_armature(m, d)
 
 
-@jit
-def factor_i(d, mat, diaginv, nv, rownnz, rowadr, colind):
-  """Port of mj_factorI: in-place sparse L'*D*L of an inertia-like matrix, reduced layout.
-
-  On return mat holds L (unit diagonal implied, off-diagonals scaled) with D on the
-  diagonal, and diaginv = 1/D. A pivot below mjMINVAL (singular or indefinite matrix) is
-  raised to mjMINVAL with an mjWARN_INERTIA warning, as MuJoCo does.
-  """
-  # unsigned indices: numba then skips the negative-index wraparound, which halves the
-  # time of these short loops
-  one = np.uint64(1)
-  for k in range(nv - 1, -1, -1):
-    start = np.uint64(rowadr[k])
-    end = start + np.uint64(rownnz[k] - 1)
-    if mat[end] < mjMINVAL:
-      d.warning_number[mjWARN_INERTIA] += 1
-      d.warning_lastinfo[mjWARN_INERTIA] = k
-      mat[end] = mjMINVAL
-    invd = 1 / mat[end]
-    diaginv[k] = invd
-
-    # update the ancestors' rows: L(i, 0..i) -= L(i, 0..i) * L(k, i) / L(k, k)
-    adr = end
-    while adr > start:
-      adr -= one
-      i = colind[adr]
-      scl = -mat[adr] * invd
-      ri = np.uint64(rowadr[i])
-      for t in range(np.uint64(rownnz[i])):
-        mat[ri + t] += mat[start + t] * scl
-
-    # scale row k: L(k, :) /= L(k, k)
-    for adr in range(start, end):
-      mat[adr] *= invd
-
-
-@jit
+@stage()
 def factor_m(m, d):
   """Port of mj_factorM: qLD = L'*D*L factorization of M, qLDiagInv = 1/D."""
   for i in range(m.nC):
@@ -609,69 +557,7 @@ def factor_m(m, d):
   factor_i(d, d.qLD, d.qLDiagInv, m.nv, m.M_rownnz, m.M_rowadr, m.M_colind)
 
 
-@jit
-def _dot_sparse(vec1, adr1, vec2, off2, nnz, ind, adrind):
-  """Port of mju_dotSparse: vec1[adr1:adr1+nnz] . vec2[off2 + ind[adrind:adrind+nnz]].
-
-  Four interleaved partial sums combined as (s0 + s2) + (s1 + s3), then the rest in order.
-  """
-  # unsigned indices (no negative-index wraparound in the loop)
-  a1 = np.uint64(adr1)
-  o2 = np.uint64(off2)
-  ai = np.uint64(adrind)
-  s0 = 0.0
-  s1 = 0.0
-  s2 = 0.0
-  s3 = 0.0
-  i = np.uint64(0)
-  n = np.uint64(max(nnz, 0))
-  n4 = n - n % np.uint64(4)
-  while i < n4:
-    s0 += vec1[a1 + i] * vec2[o2 + np.uint64(ind[ai + i])]
-    s1 += vec1[a1 + i + np.uint64(1)] * vec2[o2 + np.uint64(ind[ai + i + np.uint64(1)])]
-    s2 += vec1[a1 + i + np.uint64(2)] * vec2[o2 + np.uint64(ind[ai + i + np.uint64(2)])]
-    s3 += vec1[a1 + i + np.uint64(3)] * vec2[o2 + np.uint64(ind[ai + i + np.uint64(3)])]
-    i += np.uint64(4)
-  res = (s0 + s2) + (s1 + s3)
-  while i < n:
-    res += vec1[a1 + i] * vec2[o2 + np.uint64(ind[ai + i])]
-    i += np.uint64(1)
-  return res
-
-
-@jit
-def solve_ld(x, qld, qldiaginv, nv, n, rownnz, rowadr, colind):
-  """Port of mj_solveLD: in place x = inv(L'*D*L) x for n vectors stored back to back."""
-  # x <- inv(L') x (unsigned indices: no negative-index wraparound in the loops)
-  total = np.uint64(n * nv)
-  step = np.uint64(nv)
-  for i in range(nv - 1, -1, -1):
-    if rownnz[i] == 1:
-      continue
-    start = np.uint64(rowadr[i])
-    end = start + np.uint64(rownnz[i] - 1)
-    for off in range(np.uint64(0), total, step):
-      xi = x[off + np.uint64(i)]
-      if xi:
-        for adr in range(start, end):
-          x[off + np.uint64(colind[adr])] -= qld[adr] * xi
-
-  # x <- inv(D) x
-  for i in range(nv):
-    invd = qldiaginv[i]
-    for off in range(0, n * nv, nv):
-      x[off + i] *= invd
-
-  # x <- inv(L) x
-  for i in range(nv):
-    nnz = rownnz[i] - 1
-    if nnz > 0:
-      adr = rowadr[i]
-      for off in range(0, n * nv, nv):
-        x[off + i] -= _dot_sparse(qld, adr, x, off, nnz, colind, adr)
-
-
-@jit
+@stage(M, D, vec, vec, i8)
 def solve_m(m, d, x, y, n):
   """Port of mj_solveM: x = inv(M) y for n vectors (flat, n*nv), using qLD.
 
@@ -682,7 +568,7 @@ def solve_m(m, d, x, y, n):
   solve_ld(x, d.qLD, d.qLDiagInv, m.nv, n, m.M_rownnz, m.M_rowadr, m.M_colind)
 
 
-@jit
+@stage(M, D, vec, vec, vec, i8)
 def solve_m2(m, d, x, y, sqrtinvd, n):
   """Port of mj_solveM2: half solve x = sqrt(inv(D)) inv(L') y for n vectors (flat)."""
   nv = m.nv
@@ -708,7 +594,7 @@ def solve_m2(m, d, x, y, sqrtinvd, n):
       x[off + i] *= s
 
 
-@jit
+@stage(M, D, vec, vec)
 def mul_m(m, d, res, vec):
   """Port of mj_mulM: res = M vec from the lower triangle (mju_mulSymVecSparse)."""
   for i in range(m.nv):
@@ -726,7 +612,7 @@ def mul_m(m, d, res, vec):
       res[j] += val * vec[i]
 
 
-@jit
+@stage(M, D, vec)
 def full_m(m, d, dst):
   """Port of mj_fullM (3.17 signature): dense symmetric M into dst (flat nv*nv)."""
   nv = m.nv
@@ -742,7 +628,7 @@ def full_m(m, d, dst):
 # ---- velocity ----
 
 
-@jit
+@stage()
 def com_vel(m, d):
   """Port of mj_comVel: com-based body velocities cvel and dof derivatives cdof_dot."""
   tmp = local_array(6)
@@ -801,7 +687,7 @@ def _body_velocity(m, d, i, res):
   mju_transformSpatial(res, d.cvel[i], 0, d.xipos[i], d.subtree_com[m.body_rootid[i]], None)
 
 
-@jit
+@stage()
 def subtree_vel(m, d):
   """Port of mj_subtreeVel: subtree com velocities and angular momenta about subtree coms."""
   nbody = m.nbody
@@ -876,7 +762,7 @@ def _body_force(d, i, cacc, res, tmp, tmp1):
     res[k] += tmp1[k]
 
 
-@jit
+@stage(M, D, i8, vec)
 def rne(m, d, flg_acc, result):
   """Port of mj_rne: result = M(qpos) qacc + C(qpos, qvel); flg_acc=0 drops the M qacc term.
 
@@ -1127,7 +1013,7 @@ def _constraint_forces(m, d, cfrc, cfrc_com, lfrc):
   for i in range(d.ncon[0]):
     if d.contact_efc_address[i] < 0:
       continue
-    _constraint.contact_force(m, d, i, lfrc)
+    contact_force(m, d, i, lfrc)
     frame = d.contact_frame[i]
     mju_mulMatTVec3(cfrc[0:3], frame, lfrc[3:6])
     mju_mulMatTVec3(cfrc[3:6], frame, lfrc[0:3])
@@ -1165,7 +1051,7 @@ def _constraint_forces(m, d, cfrc, cfrc_com, lfrc):
     i += 6 if weld else 3
 
 
-@jit
+@stage()
 def rne_post_constraint(m, d):
   """Port of mj_rnePostConstraint: cacc, cfrc_int and cfrc_ext with the full qacc.
 
@@ -1400,7 +1286,7 @@ def tendon_dot(m, d, id, jdot):
     j += 1
 
 
-@jit
+@stage(M, D, vec)
 def tendon_bias(m, d, qfrc):
   """Port of mj_tendonBias: qfrc += ten_J * armature * (ten_Jdot . qvel) for each tendon.
 
@@ -1537,5 +1423,3 @@ def mj_rnePostConstraint(m, d):
   """Computes cacc, cfrc_int and cfrc_ext (mj_rnePostConstraint)."""
   rne_post_constraint(m._struct, d._struct)
 
-
-from engine import constraint as _constraint  # noqa: E402  (constraint.py imports this module)

@@ -15,6 +15,11 @@ statistics are those of MuJoCo with islands disabled.
 import numpy as np
 
 from engine._jit import jit
+from engine._stage import D
+from engine._stage import M
+from engine._stage import i8
+from engine._stage import stage
+from engine._stage import vec
 from engine.enums import mjDSBL_ISLAND
 from engine.enums import mjDSBL_WARMSTART
 from engine.enums import mjNISLAND
@@ -35,8 +40,7 @@ from engine.solver_pgs import minv_jt
 from engine.solver_pgs import noslip
 from engine.solver_pgs import pgs
 
-__all__ = ["constraint_update", "constraint_update_impl", "solve", "mj_constraintUpdate",
-           "mj_fwdConstraint"]
+__all__ = ["constraint_update", "constraint_update_impl", "solve", "mj_constraintUpdate"]
 
 
 @jit
@@ -124,7 +128,7 @@ def _warmstart(m, d):
     _unconstrained_smooth(m, d)
 
 
-@jit
+@stage()
 def solve(m, d):
   """Port of mj_fwdConstraint, engine_forward.c: qacc, efc_force, efc_state and
   qfrc_constraint from the constraint rows, with the solver in m.opt.solver and the optional
@@ -172,6 +176,10 @@ def solve(m, d):
 # ---- Python API (mujoco binding signatures) ----
 
 
+# the helper compiled once more for Python's calls
+_constraint_update = stage(M, D, vec, vec, i8)(constraint_update)
+
+
 def mj_constraintUpdate(m, d, jar, cost, flg_coneHessian):
   """efc_state, efc_force, qfrc_constraint (and cone Hessians) from jar = J*qacc - aref.
 
@@ -182,7 +190,7 @@ def mj_constraintUpdate(m, d, jar, cost, flg_coneHessian):
   if jar.shape[0] != nefc:
     raise ValueError(f"jar must have nefc={nefc} elements, got {jar.shape[0]}")
   buf = np.zeros(1 if cost is not None else 0)
-  constraint_update(m._struct, d._struct, jar, buf, int(flg_coneHessian))
+  _constraint_update(m._struct, d._struct, jar, buf, int(flg_coneHessian))
   if cost is not None:
     out = np.asarray(cost)
     if out.size != 1:

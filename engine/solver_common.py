@@ -24,7 +24,7 @@ from engine.enums import mjNISLAND
 from engine.enums import mjNSOLVER
 from engine.math import add_to_scl_at
 from engine.math import dot_at
-from engine.smooth import _dot_sparse
+from engine.sparse import dot_sparse
 
 # ---- Jacobian rows, dense or sparse ----
 
@@ -41,7 +41,7 @@ def jac_row_dot(m, d, sparse, i, vec):
   """Row i of the constraint Jacobian dotted with the nv-vector vec (C's summation order)."""
   if sparse:
     adr = d.efc_J_rowadr[i]
-    return _dot_sparse(d.efc_J, adr, vec, 0, d.efc_J_rownnz[i], d.efc_J_colind, adr)
+    return dot_sparse(d.efc_J, adr, vec, 0, d.efc_J_rownnz[i], d.efc_J_colind, adr)
   return dot_at(d.efc_J, i * m.nv, vec, 0, m.nv)
 
 
@@ -71,7 +71,7 @@ def mul_jac_vec(m, d, res, vec):
     rownnz = d.efc_J_rownnz
     colind = d.efc_J_colind
     for i in range(nefc):
-      res[i] = _dot_sparse(J, rowadr[i], vec, 0, rownnz[i], colind, rowadr[i])
+      res[i] = dot_sparse(J, rowadr[i], vec, 0, rownnz[i], colind, rowadr[i])
   else:
     for i in range(nefc):
       res[i] = dot_at(J, i * nv, vec, 0, nv)
@@ -376,7 +376,7 @@ def jac_row_dot_at(m, d, sparse, i, vec, off):
   """Row i of the constraint Jacobian dotted with vec[off:off+nv]."""
   if sparse:
     adr = d.efc_J_rowadr[i]
-    return _dot_sparse(d.efc_J, adr, vec, off, d.efc_J_rownnz[i], d.efc_J_colind, adr)
+    return dot_sparse(d.efc_J, adr, vec, off, d.efc_J_rownnz[i], d.efc_J_colind, adr)
   return dot_at(d.efc_J, i * m.nv, vec, off, m.nv)
 
 

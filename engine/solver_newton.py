@@ -14,6 +14,10 @@ weights, previous states), scratch_nvvec rows 2 (envelope of H) and 4-12, scratc
 import math
 
 from engine._jit import jit
+from engine._stage import D
+from engine._stage import M
+from engine._stage import i8
+from engine._stage import stage
 from engine.enums import mjCNSTR_CONTACT_ELLIPTIC
 from engine.enums import mjCNSTRSTATE_CONE
 from engine.enums import mjCNSTRSTATE_QUADRATIC
@@ -29,7 +33,7 @@ from engine.math import mju_cholUpdate
 from engine.math import mju_dot
 from engine.math import mju_norm
 from engine.smooth import mul_m
-from engine.smooth import solve_ld
+from engine.sparse import solve_ld
 from engine.solver_common import constraint_update_impl
 from engine.solver_common import inertia_scale
 from engine.solver_common import is_sparse
@@ -557,7 +561,7 @@ def _update_gradient(m, d, flg_newton, ncone):
     solve_ld(Mgrad, d.qLD, d.qLDiagInv, nv, 1, m.M_rownnz, m.M_rowadr, m.M_colind)
 
 
-@jit
+@stage(M, D, i8, i8)
 def cg_newton(m, d, maxiter, flg_newton):
   """Port of mj_solCGNewton (one island): CG (flg_newton 0) or Newton from the current qacc.
 

@@ -17,6 +17,10 @@ import math
 import numpy as np
 
 from engine._jit import jit
+from engine._stage import D
+from engine._stage import M
+from engine._stage import i8
+from engine._stage import stage
 from engine.enums import mjCNSTR_CONTACT_ELLIPTIC
 from engine.enums import mjCNSTR_CONTACT_PYRAMIDAL
 from engine.enums import mjMINVAL
@@ -24,7 +28,7 @@ from engine.math import mju_cholFactor
 from engine.math import mju_cholSolve
 from engine.math import mju_dot
 from engine.math import mju_mulVecMatVec
-from engine.smooth import solve_ld
+from engine.sparse import solve_ld
 from engine.solver_common import dual_state
 from engine.solver_common import inertia_scale
 from engine.solver_common import is_sparse
@@ -494,7 +498,7 @@ def _pgs_block(m, d, sparse, i, dim, ARinv, w):
   return change
 
 
-@jit
+@stage(M, D, i8)
 def pgs(m, d, maxiter):
   """Port of MuJoCo 3.17's PGS (mj_solPGS, one island): projected Gauss-Seidel on the dual,
   starting from efc_force. Needs minv_jt.
@@ -582,7 +586,7 @@ def pgs(m, d, maxiter):
 # ---- noslip ----
 
 
-@jit
+@stage(M, D, i8)
 def noslip(m, d, maxiter):
   """Port of mj_solNoSlip: PGS on the friction forces only (friction loss, pyramid edge pairs,
   elliptic friction) without regularization, normal forces fixed. Needs minv_jt."""

@@ -30,6 +30,11 @@ import numpy as np
 
 from engine import errors
 from engine._jit import jit
+from engine._stage import D
+from engine._stage import M
+from engine._stage import i8
+from engine._stage import vec
+from engine._stage import stage
 from engine.enums import mjNSTATE
 from engine.enums import mjSTATE_ACT
 from engine.enums import mjSTATE_CTRL
@@ -74,7 +79,7 @@ def element_size(m, element):
   return 0
 
 
-@jit
+@stage(M, i8, restype=i8)
 def state_size(m, sig):
   """Port of mj_stateSize: number of values in a state with signature `sig`."""
   size = 0
@@ -103,7 +108,7 @@ def _fill_2d(dst2d, src, sadr):
       n += 1
 
 
-@jit
+@stage(M, D, vec, i8)
 def get_state(m, d, state, sig):
   """Port of mj_getState: copies the components selected by `sig` into `state`."""
   adr = 0
@@ -140,7 +145,7 @@ def get_state(m, d, state, sig):
     adr += size
 
 
-@jit
+@stage(M, D, vec, i8)
 def set_state(m, d, state, sig):
   """Port of mj_setState: copies the components selected by `sig` from `state` into `d`."""
   adr = 0
@@ -177,7 +182,7 @@ def set_state(m, d, state, sig):
     adr += size
 
 
-@jit
+@stage(M, vec, i8, vec, i8)
 def extract_state(m, src, srcsig, dst, dstsig):
   """Port of mj_extractState: copies the `dstsig` components of a `srcsig` state."""
   srcadr = 0
@@ -192,7 +197,7 @@ def extract_state(m, src, srcsig, dst, dstsig):
       srcadr += size
 
 
-@jit
+@stage(M, D, i8)
 def set_keyframe(m, d, k):
   """Port of mj_setKeyframe: copies the current state of `d` into keyframe `k` of `m`."""
   m.key_time[k] = d.time[0]
@@ -227,6 +232,8 @@ def _state_array(state, size, name, writable):
     arr = state.reshape(-1)
   else:
     arr = np.ascontiguousarray(state, dtype=np.float64).reshape(-1)
+    if not arr.flags.writeable:
+      arr = arr.copy()  # numba types read-only arrays apart
   if arr.size != size:
     # TypeError, as mujoco raises
     raise TypeError(f"{name} has size {arr.size}; it must equal mj_stateSize(m, sig) = {size}")

@@ -4,9 +4,17 @@ import numpy as np
 
 from engine import enums
 from engine._jit import jit
+from engine._stage import D
+from engine._stage import M
+from engine._stage import f8
+from engine._stage import i8
+from engine._stage import mat
+from engine._stage import stage
+from engine._stage import vec
+from engine.enums import mjCONE_PYRAMIDAL
 from engine.enums import mjJNT_BALL
 from engine.enums import mjJNT_FREE
-from engine.math import mju_quat2Vel
+from engine.math import mju_decodePyramid
 from engine.math import mju_quatIntegrate
 from engine.math import mju_subQuat
 
@@ -96,6 +104,24 @@ def xfrc_accumulate(m, d, qfrc):
       apply_ft(m, d, f[0:3], f[3:6], d.xipos[b], b, qfrc)
 
 
+@jit
+def contact_force(m, d, id, result):
+  """Port of mj_contactForce: force of contact id in its frame (normal, tangents, torques)."""
+  for k in range(6):
+    result[k] = 0.0
+  if id < 0 or id >= d.ncon[0]:
+    return
+  adr = d.contact_efc_address[id]
+  if adr < 0:
+    return
+  dim = d.contact_dim[id]
+  if m.opt.cone[0] == mjCONE_PYRAMIDAL:
+    mju_decodePyramid(result, d.efc_force[adr:], d.contact_friction[id], dim)
+  else:
+    for k in range(dim):
+      result[k] = d.efc_force[adr + k]
+
+
 # ---- positions ----
 
 
@@ -139,12 +165,20 @@ def differentiate_pos(m, qvel, dt, qpos1, qpos2):
 
 # ---- Python API (mujoco binding signatures) ----
 
+# the helpers above, compiled once as stages for Python's calls
+_jac = stage(M, D, mat, mat, vec, i8)(jac)
+_jac_subtree_com = stage(M, D, mat, i8)(jac_subtree_com)
+_apply_ft = stage(M, D, vec, vec, vec, i8, vec)(apply_ft)
+_contact_force = stage(M, D, i8, vec)(contact_force)
+_integrate_pos = stage(M, vec, vec, f8)(integrate_pos)
+_differentiate_pos = stage(M, vec, f8, vec, vec)(differentiate_pos)
+
 
 def _vec(x, n, name):
   a = np.ascontiguousarray(x, dtype=np.float64)
   if a.shape != (n,):
     raise ValueError(f"{name} must have shape ({n},), got {a.shape}")
-  return a
+  return a if a.flags.writeable else a.copy()  # numba types read-only arrays apart
 
 
 def _out(x, shape, name):
@@ -168,7 +202,7 @@ def mj_jac(m, d, jacp, jacr, point, body):
   """Jacobians (3, nv) of a global point attached to `body`; jacp/jacr may be None."""
   body = _check_id(body, m.nbody, "body")
   p, r = _out(jacp, (3, m.nv), "jacp"), _out(jacr, (3, m.nv), "jacr")
-  jac(m._struct, d._struct, p, r, _vec(point, 3, "point"), body)
+  _jac(m._struct, d._struct, p, r, _vec(point, 3, "point"), body)
 
 
 def mj_jacBody(m, d, jacp, jacr, body):
@@ -196,25 +230,34 @@ def mj_jacGeom(m, d, jacp, jacr, geom):
 def mj_jacSubtreeCom(m, d, jacp, body):
   """Translational Jacobian of the center of mass of the subtree rooted at `body`."""
   body = _check_id(body, m.nbody, "body")
-  jac_subtree_com(m._struct, d._struct, _out(jacp, (3, m.nv), "jacp"), body)
+  _jac_subtree_com(m._struct, d._struct, _out(jacp, (3, m.nv), "jacp"), body)
 
 
 def mj_applyFT(m, d, force, torque, point, body, qfrc_target):
   """Adds the generalized force of a Cartesian force/torque applied at a point on `body`."""
   body = _check_id(body, m.nbody, "body")
-  apply_ft(m._struct, d._struct, _vec(force, 3, "force"), _vec(torque, 3, "torque"),
+  _apply_ft(m._struct, d._struct, _vec(force, 3, "force"), _vec(torque, 3, "torque"),
            _vec(point, 3, "point"), body, _out(qfrc_target, (m.nv,), "qfrc_target"))
 
 
 def mj_integratePos(m, qpos, qvel, dt):
   """qpos <- qpos (+) qvel*dt in place (quaternions integrated on the sphere)."""
-  integrate_pos(m._struct, _out(qpos, (m.nq,), "qpos"), _vec(qvel, m.nv, "qvel"), float(dt))
+  _integrate_pos(m._struct, _out(qpos, (m.nq,), "qpos"), _vec(qvel, m.nv, "qvel"), float(dt))
 
 
 def mj_differentiatePos(m, qvel, dt, qpos1, qpos2):
   """qvel <- (qpos2 (-) qpos1) / dt."""
-  differentiate_pos(m._struct, _out(qvel, (m.nv,), "qvel"), float(dt),
+  _differentiate_pos(m._struct, _out(qvel, (m.nv,), "qvel"), float(dt),
                     _vec(qpos1, m.nq, "qpos1"), _vec(qpos2, m.nq, "qpos2"))
+
+
+
+def mj_contactForce(m, d, id, result):
+  """6D force of contact `id` in its contact frame, written into `result` (6,)."""
+  if not (isinstance(result, np.ndarray) and result.dtype == np.float64
+          and result.flags.c_contiguous and result.size == 6):
+    raise TypeError("result must be a C-contiguous float64 numpy array with 6 elements")
+  _contact_force(m._struct, d._struct, int(id), result.reshape(6))
 
 
 # ---- names ----

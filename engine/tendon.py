@@ -17,10 +17,10 @@ Sparse layouts follow MuJoCo 3.17:
 
 import math
 
-import numpy as np
 
 from engine._jit import jit
 from engine._jit import local_array
+from engine._stage import stage
 from engine.enums import mjJNT_BALL
 from engine.enums import mjJNT_HINGE
 from engine.enums import mjJNT_SLIDE
@@ -532,7 +532,7 @@ def _dist(p, a, b):
   return math.sqrt(dx * dx + dy * dy + dz * dz)
 
 
-@jit
+@stage()
 def tendon(m, d):
   """Port of mj_tendon, engine_core_smooth.c: tendon lengths, Jacobians and wrap paths.
 
@@ -894,7 +894,7 @@ def _trn_so3(m, d, i, o, jac, jacS, jacref, jacr, row, small):
     _compress_row(m, d, o + k, row)
 
 
-@jit
+@stage()
 def transmission(m, d):
   """Port of mj_transmission, engine_core_smooth.c: actuator lengths and sparse moments.
 

@@ -17,15 +17,23 @@ import types as _pytypes
 import numpy as np
 
 from engine import _jit
+from engine import _stage
 from engine import _structs
 from engine import fields as F
+from engine import io
+from engine import loader
+from engine import setconst
 
 
 def _make_handle(ctor, members, values: dict):
-  """Builds the numba handle (or its plain-Python twin) from named members."""
+  """Builds the numba handle (or its plain-Python twin) from named members.
+
+  The engine's stages are linked (compiled or loaded from the cache) before the first
+  handle exists, so no jitted code can run before every stage is reachable.
+  """
   if _jit.DISABLE_JIT:
     return _pytypes.SimpleNamespace(**{n: values[n] for n in members})
-  _jit.notify_if_cold()
+  _stage.link()
   return ctor(*[values[n] for n in members])
 
 
@@ -111,7 +119,7 @@ class MjOption(_StructView):
   """Physics options (`m.opt`): timestep, gravity, integrator, solver settings, flags."""
 
   _ROWS = F.OPTION_FIELDS
-  _CTOR = staticmethod(_structs.make_option)
+  _CTOR = staticmethod(_stage.make_option)
   _MEMBERS = _structs.OPTION_MEMBERS
 
 
@@ -119,7 +127,7 @@ class MjStatistic(_StructView):
   """Model statistics (`m.stat`) computed at qpos0 (mean inertia, extent, ...)."""
 
   _ROWS = F.STATISTIC_FIELDS
-  _CTOR = staticmethod(_structs.make_statistic)
+  _CTOR = staticmethod(_stage.make_statistic)
   _MEMBERS = _structs.STATISTIC_MEMBERS
 
 
@@ -165,22 +173,19 @@ class MjModel:
     values.update(self._sizes)
     values["opt"] = self.opt._struct
     values["stat"] = self.stat._struct
-    self._struct = _make_handle(_structs.make_model, _structs.MODEL_MEMBERS, values)
+    self._struct = _make_handle(_stage.make_model, _structs.MODEL_MEMBERS, values)
+    self._ptr = _stage.address_of(self._struct)
 
   # ---- construction ----
   @classmethod
   def from_xml_string(cls, xml: str, assets: dict | None = None) -> "MjModel":
     """Compiles MJCF text; `assets` maps file names to bytes, searched before disk."""
-    from engine import io
-
-    return io.model_from_xml(xml=xml, assets=assets)
+    return model_from_xml(xml=xml, assets=assets)
 
   @classmethod
   def from_xml_path(cls, path: str, assets: dict | None = None) -> "MjModel":
     """Compiles an MJCF file; includes and assets resolve relative to its folder."""
-    from engine import io
-
-    return io.model_from_xml(path=str(path), assets=assets)
+    return model_from_xml(path=str(path), assets=assets)
 
   # ---- names ----
   def __getattr__(self, name):
@@ -310,12 +315,11 @@ class MjData:
     self.model = model
     self._arrays = _alloc(F.DATA_FIELDS, {**model._sizes, **data_capacity(model)})
     self._build_struct()
-    from engine import io
-
     io.mj_resetData(model, self)
 
   def _build_struct(self):
-    self._struct = _make_handle(_structs.make_data, _structs.DATA_MEMBERS, self._arrays)
+    self._struct = _make_handle(_stage.make_data, _structs.DATA_MEMBERS, self._arrays)
+    self._ptr = _stage.address_of(self._struct)
 
   @property
   def warning(self) -> _WarningList:
@@ -412,3 +416,33 @@ class MjSolverStatView:
 
 MjData.contact = property(MjContactView, doc="detected contacts (MuJoCo's d.contact)")
 MjData.solver = property(MjSolverStatView, doc="solver statistics (MuJoCo's d.solver)")
+
+
+# ---- loading ----
+
+
+def model_from_xml(xml: str | None = None, path: str | None = None,
+                   assets: dict | None = None) -> MjModel:
+  """Compiles MJCF (text or file) into an MjModel and computes its qpos0 constants; raises
+  UnsupportedError for valid MJCF that the engine cannot simulate yet."""
+  return _load(xml, path, assets, reject_unsupported=True)
+
+
+def compile_any_model(xml: str | None = None, path: str | None = None,
+                      assets: dict | None = None) -> MjModel:
+  """The compiled model even where it uses features we cannot simulate yet (to compare it
+  with MuJoCo's). For such models the muscle length ranges that need a simulation are left
+  as written."""
+  return _load(xml, path, assets, reject_unsupported=False)
+
+
+def _load(xml, path, assets, reject_unsupported: bool) -> MjModel:
+  sizes, arrays, options, extras, problems = loader.compile_xml(xml, path, assets,
+                                                                reject_unsupported)
+  opt = MjOption()
+  for name, value in options.items():
+    if name in opt._arrays:
+      opt._arrays[name][...] = value
+  m = MjModel(sizes, arrays, opt, MjStatistic(), extras)
+  setconst.set_constants(m, MjData(m), simulate_length_ranges=not problems)
+  return m

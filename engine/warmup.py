@@ -1,28 +1,28 @@
 """Compile (or load from cache) every engine entry point: `python -m engine.warmup`.
 
-Run once after installing so the first simulation starts at once, and before
-running tests in parallel processes so they share one numba cache.
+Run once after installing so the first simulation starts at once, and before running tests
+in parallel processes so they share one numba cache. The engine's stages compile in up to
+NUMJOCO_COMPILE_JOBS processes (engine/_stage.py); `--claims DIR` is the mode of those helper
+processes.
 """
 
+import argparse
 import pathlib
+import sys
 import time
 
 import numpy as np
 
 
 def warmup() -> float:
-  """Compiles the pipeline on the bundled model; returns the seconds it took."""
+  """Compiles every stage and entry point on the bundled model; returns the seconds it took."""
   t0 = time.perf_counter()
   import engine
 
   path = pathlib.Path(engine.__file__).with_name("models") / "chain_humanoid.xml"
   m = engine.MjModel.from_xml_path(path)
   d = engine.MjData(m)
-  for integrator in engine.mjtIntegrator:
-    if integrator.name in ("mjINT_EULER", "mjINT_RK4", "mjINT_IMPLICIT", "mjINT_IMPLICITFAST"):
-      m.opt.integrator = int(integrator)
-      engine.mj_resetData(m, d)
-      engine.mj_step(m, d, 2)
+  engine.mj_step(m, d, 2)
   engine.mj_step1(m, d)
   engine.mj_step2(m, d)
   engine.mj_forward(m, d)
@@ -32,5 +32,19 @@ def warmup() -> float:
   return time.perf_counter() - t0
 
 
-if __name__ == "__main__":
+def main(argv=None) -> int:
+  parser = argparse.ArgumentParser(prog="python -m engine.warmup", description=__doc__)
+  parser.add_argument("--claims", help="(helper process) compile the stages claimed in DIR")
+  args = parser.parse_args(argv)
+  if args.claims:
+    from engine import _stage
+
+    cold = [s for s in _stage.STAGES if not s.is_cached()]
+    _stage.compile_claimed(cold, args.claims, time.perf_counter(), report=False)
+    return 0
   print(f"engine ready in {warmup():.1f} s")
+  return 0
+
+
+if __name__ == "__main__":
+  sys.exit(main())

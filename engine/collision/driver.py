@@ -17,6 +17,7 @@ the same order (body pairs by signature, then geoms in model order).
 import numpy as np
 
 from engine._jit import jit
+from engine._stage import stage
 from engine.collision import narrowphase
 from engine.enums import mjDSBL_CONSTRAINT
 from engine.enums import mjDSBL_CONTACT
@@ -366,7 +367,7 @@ def _is_predefined(m, g1, g2, start, end):
   return False
 
 
-@jit
+@stage()
 def collision(m, d):
   """Port of mj_collision: fills d.contact_* and d.ncon for the current geom poses."""
   d.ncon[0] = 0

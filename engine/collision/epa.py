@@ -10,6 +10,12 @@ number (about 200 iterations), so EPA stops there for larger ccd_iterations.
 import math
 
 from engine._jit import jit
+from engine._stage import M
+from engine._stage import f8
+from engine._stage import i8
+from engine._stage import ivec
+from engine._stage import vec
+from engine._stage import stage
 from engine.collision import multicontact
 from engine.collision.ccdobj import FV
 from engine.collision.ccdobj import FVI
@@ -304,7 +310,7 @@ def _min_dist(F, I):
   return dist
 
 
-@jit
+@stage(M, vec, ivec, i8, f8, i8, f8, restype=f8)
 def ccd(m, F, I, max_iterations, tolerance, max_contacts, dist_cutoff):
   """Port of mjc_ccd, engine_collision_gjk.c (MuJoCo 3.17): GJK distance, EPA penetration and
   (for max_contacts > 1) multi-contact of the two workspace objects.

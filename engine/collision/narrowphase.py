@@ -9,7 +9,12 @@ height fields against any convex geom to the height field routine. MuJoCo has no
 for plane-plane, plane-hfield, hfield-hfield or any SDF pair: those return 0.
 """
 
-from engine._jit import jit
+from engine._stage import D
+from engine._stage import M
+from engine._stage import f8
+from engine._stage import i8
+from engine._stage import mat
+from engine._stage import stage
 from engine.collision import box
 from engine.collision import convex
 from engine.collision import hfield
@@ -23,7 +28,7 @@ from engine.enums import mjGEOM_PLANE
 from engine.enums import mjGEOM_SPHERE
 
 
-@jit
+@stage(M, D, i8, i8, f8, mat, restype=i8)
 def collide_geoms(m, d, g1, g2, margin, con):
   """Collides geoms g1 and g2 (type(g1) <= type(g2)) with the pair function MuJoCo 3.17 uses,
   writing up to mjMAXCONPAIR contacts into con (see primitives.py for the row layout) and

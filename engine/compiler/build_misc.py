@@ -51,7 +51,7 @@ def make(ctx, root):
 def compile_equality(ctx, lists):
   """Port of OneEquality (reader) and mjCEquality::Compile."""
   for e in lists['equality']:
-    n, s, a = e.node, e.spec, e.node.attrs
+    n, a = e.node, e.node.attrs
     data = [0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0]
     if e.type in (CONNECT, WELD):
       has_anchor = 'anchor' in a

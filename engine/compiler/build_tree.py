@@ -73,7 +73,6 @@ class TreeBuilder:
     self.frame_names = set()
 
   def build(self, root):
-    ctx = self.ctx
     world = Obj(None)
     world.name = 'world'
     world.parent = None

@@ -45,7 +45,8 @@ def mass_sparsity(dof_parentid, body_parentid, body_dofadr, body_dofnum, dof_sim
 
   # legacy layout: full rows, diagonal first then ancestors descending
   legacy_nnz = [len(a) + 1 for a in anc]
-  dof_Madr = np.concatenate([[0], np.cumsum(legacy_nnz)[:-1]]).astype(i32) if nv else np.zeros(0, i32)
+  dof_Madr = (np.concatenate([[0], np.cumsum(legacy_nnz)[:-1]]).astype(i32) if nv
+              else np.zeros(0, i32))
   nM = int(sum(legacy_nnz))
   mapM2M = np.array(
     [dof_Madr[i] + len(rows[i]) - 1 - k for i in range(nv) for k in range(len(rows[i]))], i32

@@ -21,6 +21,9 @@ from tests import trees
 from tests.engine.test_passive import assert_close
 from tests.engine.test_passive import random_state
 from tests.engine.test_passive import set_opt
+from tests import jitted
+
+actuation = jitted.module(actuation)
 
 OUTPUTS = ("actuator_force", "act_dot", "qfrc_actuator")
 

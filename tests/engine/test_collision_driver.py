@@ -13,6 +13,9 @@ import pytest
 import engine
 from engine.collision import driver
 from tests import oracle
+from tests import jitted
+
+driver = jitted.module(driver)
 
 # a floor, a chain of touching spheres (parent-child and weld cases), free spheres with mixed
 # contact parameters, an explicit pair and an excluded pair

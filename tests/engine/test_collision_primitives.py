@@ -21,6 +21,12 @@ from engine.collision import convex
 from engine.collision import narrowphase
 from engine.collision import primitives
 from tests import oracle
+from tests import jitted
+
+box = jitted.module(box)
+convex = jitted.module(convex)
+narrowphase = jitted.module(narrowphase)
+primitives = jitted.module(primitives)
 
 TOL = 1e-6
 

@@ -1,17 +1,25 @@
-"""One compilation serves every model: a second, different model adds no numba signature."""
+"""One compilation serves every model: a second, different model adds no numba signature.
 
+Every stage is compiled for exactly its declared signature (engine/_stage.py), and stepping
+a model with other sizes, mocap bodies, keyframes, actuators and tendons compiles nothing.
+"""
+
+import numba
 import numpy as np
+import pytest
 
 import engine
-from engine import _structs
-from engine import forward
+from engine import _stage
 from tests import oracle
 from tests import trees
 
-_ENTRY_POINTS = (
-  _structs.make_model, _structs.make_data, _structs.make_option, _structs.make_statistic,
-  forward.dispatch,
-)
+pytestmark = pytest.mark.skipif(numba.config.DISABLE_JIT, reason="counts numba compilations")
+
+
+def _signatures():
+  counts = {s.name: len(s.dispatcher.signatures) for s in _stage.STAGES}
+  counts["address_of"] = len(_stage._address_of.signatures)
+  return counts
 
 
 def _run(xml):
@@ -26,8 +34,10 @@ def _run(xml):
 
 def test_second_model_needs_no_compilation():
   _run(trees.random_tree_xml(0, nbody=4))
-  before = [len(f.signatures) for f in _ENTRY_POINTS]
-  assert before == [1] * len(_ENTRY_POINTS)
+  before = _signatures()
+  # every stage that ran has its one signature; address_of one per handle type (model, data)
+  assert all(n <= 1 for name, n in before.items() if name != "address_of"), before
+  assert before["address_of"] == 2
   # a different model: other sizes, a mocap body, keyframes, actuators and tendons
   d = _run(
     """<mujoco><worldbody><body mocap="true"/><body><joint name="a"/><geom size=".1"/>
@@ -37,4 +47,12 @@ def test_second_model_needs_no_compilation():
     <keyframe><key qpos=".1 .2"/></keyframe></mujoco>"""
   )
   assert np.all(np.isfinite(d.qpos))
-  assert [len(f.signatures) for f in _ENTRY_POINTS] == before
+  assert _signatures() == before
+
+
+def test_stage_rejects_other_argument_types():
+  """A Python call with other types raises instead of compiling a second version."""
+  _, _, m, d = oracle.load(trees.random_tree_xml(0, nbody=3))
+  engine.mj_forward(m, d)
+  with pytest.raises(TypeError):
+    engine.smooth.rne(m._struct, d._struct, 0, np.zeros(m.nv, np.float32))

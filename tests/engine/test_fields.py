@@ -43,7 +43,8 @@ def models():
   return mjm, mujoco.MjData(mjm)
 
 
-_NP_KIND = {"f8": np.float64, "f4": np.float32, "i4": np.int32, "i8": np.int64, "u1": np.uint8, "b1": np.bool_}
+_NP_KIND = {"f8": np.float64, "f4": np.float32, "i4": np.int32, "i8": np.int64, "u1": np.uint8,
+            "b1": np.bool_}
 
 
 def _check(field, theirs, sizes):

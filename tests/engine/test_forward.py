@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import engine
-from engine import io
+from engine import loader
 from tests import models
 from tests import oracle
 from tests import trees
@@ -23,7 +23,7 @@ _DEMO = pathlib.Path(engine.__file__).with_name("models") / "chain_humanoid.xml"
 
 def _unsupported(path):
   mjm = mujoco.MjModel.from_xml_path(str(path))
-  return io.unsupported_features(lambda name: getattr(mjm, name, None))
+  return loader.unsupported_features(lambda name: getattr(mjm, name, None))
 
 
 _ALL = [*models.all_models(), _DEMO]
@@ -35,7 +35,7 @@ _IDS = [f"{p.parent.name}/{p.stem}" for p in _MODELS]
 
 
 def _singular(path):
-  """Whether MuJoCo itself flags the inertia as singular (compiler fixtures with massless bodies)."""
+  """Whether MuJoCo itself flags the inertia as singular (compiler fixtures, massless bodies)."""
   mjm = mujoco.MjModel.from_xml_path(str(path))
   mjd = mujoco.MjData(mjm)
   mujoco.mj_forward(mjm, mjd)

@@ -15,7 +15,10 @@ import numba
 import numpy as np
 import pytest
 
-from engine import math as em
+from engine import math as engine_math
+from tests import jitted
+
+em = jitted.module(engine_math)  # the helpers, callable from Python
 
 N = 200  # random trials per function
 
@@ -594,7 +597,7 @@ def test_cholesky_envelope_matches_dense_factor(rng):
   x[[4, 17, 26]] = 0.7, -0.4, 0.2
   updated = a + np.outer(x, x)
   from engine.solver_newton import _widen_envelope
-  _widen_envelope(first, x, n)
+  jitted.callable_(_widen_envelope)(first, x, n)
   assert em.mju_cholUpdate(env, x.copy(), n, 1) == n
   em.chol_solve_envelope(res, env, vec, n, first)
   np.testing.assert_allclose(updated @ res, vec, rtol=1e-9, atol=1e-9)
@@ -703,11 +706,11 @@ def _kernel_pose_chain(quats, out):
   acc = np.array([1.0, 0.0, 0.0, 0.0])
   vel = np.zeros(3)
   for i in range(quats.shape[0]):
-    em.mju_mulQuat(acc, acc, quats[i])
-    em.mju_normalize4(acc)
-  em.mju_quat2Mat(out, acc)
-  em.mju_subQuat(vel, acc, quats[0])
-  return em.mju_norm3(vel) + em.mju_dot(out, out, 9)
+    engine_math.mju_mulQuat(acc, acc, quats[i])
+    engine_math.mju_normalize4(acc)
+  engine_math.mju_quat2Mat(out, acc)
+  engine_math.mju_subQuat(vel, acc, quats[0])
+  return engine_math.mju_norm3(vel) + engine_math.mju_dot(out, out, 9)
 
 
 def test_callable_from_numba_kernel(rng):

@@ -44,7 +44,8 @@ for path in models.all_models():
     engine.mj_step(m, d, 3)
     before = rtsys.get_allocation_stats().alloc
     engine.mj_step(m, d, 20)
-    print(f"{path.relative_to(models.ROOT)}:{integrator}", rtsys.get_allocation_stats().alloc - before)
+    allocated = rtsys.get_allocation_stats().alloc - before
+    print(f"{path.relative_to(models.ROOT)}:{integrator}", allocated)
 """
 
 

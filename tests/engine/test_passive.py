@@ -17,6 +17,9 @@ import engine
 from engine import passive
 from tests import oracle
 from tests import trees
+from tests import jitted
+
+passive = jitted.module(passive)
 
 OUTPUTS = ("qfrc_spring", "qfrc_damper", "qfrc_gravcomp", "qfrc_fluid", "qfrc_passive")
 

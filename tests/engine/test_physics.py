@@ -450,7 +450,7 @@ def test_suppress_physics_errors_warns_instead():
   physics = _physics(mjm)
   _diverge(physics)
   with physics.suppress_physics_errors():
-    with pytest.warns(engine.forward.PhysicsWarning, match="Physics state is invalid"):
+    with pytest.warns(engine.PhysicsWarning, match="Physics state is invalid"):
       physics.step()
   _diverge(physics)
   with pytest.raises(P.PhysicsError):

@@ -7,6 +7,9 @@ import pytest
 
 from engine import ray
 from tests import oracle
+from tests import jitted
+
+ray = jitted.module(ray)
 
 _T = mujoco.mjtGeom
 _PRIMITIVES = (_T.mjGEOM_PLANE, _T.mjGEOM_SPHERE, _T.mjGEOM_CAPSULE, _T.mjGEOM_ELLIPSOID,

@@ -12,6 +12,9 @@ import pytest
 import engine
 from engine import sensor
 from tests import oracle
+from tests import jitted
+
+sensor = jitted.module(sensor)
 
 # a tree with every joint type, offset inertial frames, sites of every shape, cameras,
 # tendons and actuators; no contacts (contype 0) and inactive limits

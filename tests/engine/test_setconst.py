@@ -14,7 +14,8 @@ import pytest
 
 import engine
 from engine import fields as F
-from engine import io
+from engine import loader
+from engine import types
 from tests import models
 from tests import trees
 
@@ -45,7 +46,7 @@ def _compare_models(m, mjm, label):
       so3 = mjm.actuator_trntype == mujoco.mjtTrn.mjTRN_SO3
       want, got = want.copy(), got.copy()
       want[so3, 2] = got[so3, 2] = 0.0
-    if f.name == "actuator_lengthrange" and io.unsupported_features(lambda n: getattr(mjm, n)):
+    if f.name == "actuator_lengthrange" and loader.unsupported_features(lambda n: getattr(mjm, n)):
       # compile_any_model skips the length-range simulation where some actuator cannot be
       # simulated (those ranges stay unset); the ranges taken from limits are still compared
       unset = np.all(got == 0, axis=1)
@@ -70,7 +71,7 @@ def test_compiled_model_matches_mujoco(path):
   """Every compiled field, including models with features we cannot simulate yet (their
   loading through MjModel is rejected, see test_forward)."""
   mjm = mujoco.MjModel.from_xml_path(str(path))
-  m = io.compile_any_model(path=str(path))
+  m = types.compile_any_model(path=str(path))
   _compare_models(m, mjm, path.name)
 
 

@@ -16,7 +16,6 @@ import mujoco
 import numpy as np
 import pytest
 
-import engine
 from engine import sensor
 from engine import smooth
 from engine.enums import mjDSBL_GRAVITY

@@ -25,6 +25,7 @@ import mujoco
 import numpy as np
 import pytest
 
+import engine
 from engine import actuation
 from engine import forward
 from engine import smooth
@@ -34,6 +35,16 @@ from engine.solver_pgs import mju_QCQP
 from engine.solver_pgs import mju_QCQP2
 from engine.solver_pgs import mju_QCQP3
 from tests import oracle
+from tests import jitted
+
+actuation = jitted.module(actuation)
+forward = jitted.module(forward)
+smooth = jitted.module(smooth)
+solver = jitted.module(solver)
+tendon = jitted.module(tendon)
+mju_QCQP = jitted.callable_(mju_QCQP)
+mju_QCQP2 = jitted.callable_(mju_QCQP2)
+mju_QCQP3 = jitted.callable_(mju_QCQP3)
 
 OPTION = """<option cone="{cone}" solver="{solver}" iterations="{iterations}"
   tolerance="{tolerance}" noslip_iterations="{noslip}" jacobian="{jacobian}"
@@ -170,7 +181,7 @@ def _solve(d, m):
   d.efc_force[:] = np.nan
   d.efc_state[:] = -1
   d.qfrc_constraint[:] = np.nan
-  forward.mj_fwdConstraint(m, d)
+  engine.mj_fwdConstraint(m, d)
 
 
 def _rel(a, b):

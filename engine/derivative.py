@@ -1,12 +1,12 @@
-"""Implicit integrators and the analytic velocity derivative (MuJoCo 3.17).
+"""The analytic velocity derivative used by the implicit integrators (MuJoCo 3.17).
 
-Ports mj_implicitSkip (engine_forward.c) and mjd_smooth_vel with its parts
-(engine_derivative.c): actuator, passive (dof and tendon damping with their
-polynomials, inertia-box and ellipsoid fluid) and Coriolis (RNE) derivatives.
+Ports mjd_smooth_vel with its parts (engine_derivative.c): actuator, passive (dof and
+tendon damping with their polynomials, inertia-box and ellipsoid fluid) and Coriolis (RNE)
+derivatives. The integrator itself (mj_implicit) is in engine/forward.py.
 
 `d.qDeriv` = d(qfrc_actuator + qfrc_passive - qfrc_bias)/d(qvel) lives in the full
 symmetric dof pattern `m.D_rowadr/D_rownnz/D_colind` (rows sorted by column, diagonal at
-`m.D_diag`). `implicit` integrates with M - h*qDeriv: a sparse LU in that pattern
+`m.D_diag`). forward.implicit integrates with M - h*qDeriv: a sparse LU in that pattern
 (`d.qLU`) for the implicit integrator; for implicitfast the lower triangle in the reduced
 inertia layout (`d.qH`, L'DL) without the RNE term, plus MuJoCo's local 6x6 solve that
 restores the gyroscopic derivative of free rigid subtrees (a free joint whose descendants
@@ -23,11 +23,14 @@ RNE derivative is allocated per call.
 import numpy as np
 
 from engine import actuation as _actuation
-from engine import forward
 from engine import passive as _passive
 from engine._jit import jit
 from engine._jit import local_array
 from engine._jit import local_int_array
+from engine._stage import stage
+from engine._stage import D
+from engine._stage import M
+from engine._stage import i8
 from engine.enums import mjBIAS_AFFINE
 from engine.enums import mjBIAS_DCMOTOR
 from engine.enums import mjBIAS_SO3
@@ -39,7 +42,6 @@ from engine.enums import mjGAIN_AFFINE
 from engine.enums import mjGAIN_DCMOTOR
 from engine.enums import mjGAIN_MUSCLE
 from engine.enums import mjGAIN_SO3
-from engine.enums import mjINT_IMPLICIT
 from engine.enums import mjINT_IMPLICITFAST
 from engine.enums import mjJNT_BALL
 from engine.enums import mjJNT_FREE
@@ -51,6 +53,7 @@ from engine.enums import mjPI
 from engine.math import mju_muscleGainLength
 from engine.math import mju_mulInertVec
 from engine.math import mju_transformSpatial
+from engine.sparse import add_to_scl_sparse_inc
 
 # ---- derivatives of spatial algebra (6x6 and 3x3 row-major, flat) ----
 
@@ -201,38 +204,6 @@ def _mul_mat6_mat6(res, a, b):
 
 
 @jit
-def _add_to_scl_sparse_inc(dst, dadr, dnnz, dind, dindadr, src, sadr, snnz, sind, sindadr, scl):
-  """Port of mju_addToSclSparseInc: dst += scl*src at the common indices of two sorted rows."""
-  if dnnz == 0 or snnz == 0:
-    return
-  i_s = 0
-  i_d = 0
-  inds = sind[sindadr]
-  indd = dind[dindadr]
-  while True:
-    if inds == indd:
-      dst[dadr + i_d] += scl * src[sadr + i_s]
-      i_s += 1
-      if i_s >= snnz:
-        return
-      inds = sind[sindadr + i_s]
-      i_d += 1
-      if i_d >= dnnz:
-        return
-      indd = dind[dindadr + i_d]
-    elif inds < indd:
-      i_s += 1
-      if i_s >= snnz:
-        return
-      inds = sind[sindadr + i_s]
-    else:
-      i_d += 1
-      if i_d >= dnnz:
-        return
-      indd = dind[dindadr + i_d]
-
-
-@jit
 def _add_jtbj_sparse(m, d, J, B, n, offset, J_rownnz, J_rowadr, J_colind):
   """Port of addJTBJSparse: qDeriv += J'*B*J for rows offset..offset+n of sparse J (B is n x n)."""
   for i in range(n):
@@ -248,7 +219,7 @@ def _add_jtbj_sparse(m, d, J, B, n, offset, J_rownnz, J_rowadr, J_colind):
         ik = adr_i + k
         col = J_colind[ik]
         # qDeriv(col, :) += J(j, :) * J(i, col) * B(i, j)
-        _add_to_scl_sparse_inc(d.qDeriv, m.D_rowadr[col], m.D_rownnz[col], m.D_colind,
+        add_to_scl_sparse_inc(d.qDeriv, m.D_rowadr[col], m.D_rownnz[col], m.D_colind,
                                m.D_rowadr[col], J, adr_j, nnz_j, J_colind, adr_j, J[ik] * b)
 
 
@@ -291,7 +262,7 @@ def _muscle_gain_vel(length, vel, lengthrange, acc0, prm):
   return -force * FL * dFV / max(mjMINVAL, L0 * vmax)
 
 
-@jit
+@stage()
 def actuator_vel(m, d):
   """Port of mjd_actuator_vel: qDeriv += d qfrc_actuator / d qvel."""
   if m.opt.disableflags[0] & mjDSBL_ACTUATION:
@@ -794,7 +765,7 @@ def inertia_box_fluid(m, d, body, J, tmp, chain, rowind):
     _add_jtbj_sparse(m, d, J, B, 1, 5, rownnz, rowadr, rowind)
 
 
-@jit
+@stage()
 def passive_vel(m, d):
   """Port of mjd_passive_vel: qDeriv += d qfrc_passive / d qvel."""
   disable = m.opt.disableflags[0]
@@ -962,7 +933,7 @@ def _body_force_mats(cinert, cvel, dmul, mat, mat1, mat2, tmp):
     mat[k] += mat2[k]
 
 
-@jit
+@stage()
 def rne_vel(m, d):
   """Port of mjd_rne_vel: qDeriv -= d qfrc_bias / d qvel."""
   Badr = m.B_rowadr
@@ -1018,7 +989,7 @@ def rne_vel(m, d):
 # ---- main entry point of the derivative ----
 
 
-@jit
+@stage(M, D, i8)
 def smooth_vel(m, d, flg_bias):
   """Port of mjd_smooth_vel: qDeriv = d(qfrc_actuator + qfrc_passive - [qfrc_bias]) / d qvel."""
   d.qDeriv[:] = 0.0
@@ -1177,124 +1148,6 @@ def solve_lu6(x, A, b, badr, pivot):
     for c in range(r + 1, 6):
       s -= A[6 * r + c] * x[c]
     x[r] = s / A[6 * r + r]
-
-
-# ---- sparse LU in the full dof pattern ----
-
-
-@jit
-def factor_lu_sparse(LU, n, scratch, rownnz, rowadr, colind):
-  """Port of mju_factorLUSparse: reverse-order LU without fill-in; original = (U+I)*L.
-
-  Returns False (leaving LU partly factored) on a missing or tiny diagonal, where MuJoCo
-  raises an error.
-  """
-  remaining = scratch
-  for i in range(n):
-    remaining[i] = rownnz[i]
-  for i in range(n - 1, -1, -1):
-    ii = rowadr[i] + remaining[i] - 1
-    remaining[i] -= 1
-    if colind[ii] != i or abs(LU[ii]) < mjMINVAL:
-      return False
-    # rows j above i with a nonzero (j, i)
-    for j in range(i - 1, -1, -1):
-      ji = rowadr[j] + remaining[j] - 1
-      if colind[ji] != i:
-        continue
-      remaining[j] -= 1
-      LU[ji] = LU[ji] / LU[ii]
-      LUji = LU[ji]
-      # (j, k) -= (i, k) * (j, i) for k < i
-      icnt = rowadr[i]
-      jcnt = rowadr[j]
-      jend = rowadr[j] + remaining[j]
-      while jcnt < jend:
-        if colind[icnt] == colind[jcnt]:
-          LU[jcnt] -= LU[icnt] * LUji
-          jcnt += 1
-          icnt += 1
-        elif colind[icnt] > colind[jcnt]:
-          jcnt += 1
-        else:
-          return False
-  return True
-
-
-@jit
-def solve_lu_sparse(res, LU, vec, n, rownnz, rowadr, diag, colind):
-  """Port of mju_solveLUSparse: solves mat*res = vec from the factorization of factor_lu_sparse."""
-  # (U+I) * res = vec
-  for i in range(n - 1, -1, -1):
-    s = vec[i]
-    d1 = diag[i] + 1
-    adr = rowadr[i] + d1
-    for k in range(rownnz[i] - d1):
-      s -= LU[adr + k] * res[colind[adr + k]]
-    res[i] = s
-  # L * res = res
-  for i in range(n):
-    dg = diag[i]
-    adr = rowadr[i]
-    s = res[i]
-    for k in range(dg):
-      s -= LU[adr + k] * res[colind[adr + k]]
-    res[i] = s / LU[adr + dg]
-
-
-# ---- integrator ----
-
-
-@jit
-def implicit(m, d):
-  """Port of mj_implicit (mj_implicitSkip without skipping): implicit in velocity."""
-  nv = m.nv
-  h = m.opt.timestep[0]
-  qacc = d.scratch_qacc[0]
-  qfrc = d.scratch_qacc[1]
-  for i in range(nv):
-    qfrc[i] = d.qfrc_smooth[i] + d.qfrc_constraint[i]
-  if m.opt.integrator[0] == mjINT_IMPLICIT:
-    # qLU = M - h*qDeriv in the full pattern, factor and solve
-    smooth_vel(m, d, 1)
-    for k in range(m.nD):
-      adr = m.mapM2D[k]
-      d.qLU[k] = d.M[adr] if adr >= 0 else 0.0
-    for k in range(m.nD):
-      d.qLU[k] += -h * d.qDeriv[k]
-    scratch = np.empty(nv, np.int32)
-    factor_lu_sparse(d.qLU, nv, scratch, m.D_rownnz, m.D_rowadr, m.D_colind)
-    solve_lu_sparse(qacc, d.qLU, qfrc, nv, m.D_rownnz, m.D_rowadr, m.D_diag, m.D_colind)
-  else:
-    # qH = M - h*qDeriv (lower triangle, no RNE term), L'DL factor and solve
-    smooth_vel(m, d, 0)
-    for k in range(m.nC):
-      d.qH[k] = d.M[k] + -h * d.qDeriv[m.mapD2M[k]]
-    # free rigid subtrees: their rows keep M here and are solved locally below
-    for j in range(m.njnt):
-      if m.jnt_type[j] != mjJNT_FREE or not is_free_body(m, m.jnt_bodyid[j]):
-        continue
-      adr = m.jnt_dofadr[j]
-      for r in range(6):
-        rowadr = m.M_rowadr[adr + r]
-        for k in range(m.M_rownnz[adr + r]):
-          d.qH[rowadr + k] = d.M[rowadr + k]
-    forward.factor_i(d, d.qH, d.qHDiagInv, nv, m.M_rownnz, m.M_rowadr, m.M_colind)
-    qacc[:nv] = qfrc[:nv]
-    forward.solve_ld(qacc, d.qH, d.qHDiagInv, nv, m.M_rownnz, m.M_rowadr, m.M_colind)
-    # local unsymmetric 6x6 solve with the gyroscopic derivative, per free rigid subtree
-    A = local_array(36)
-    pivot = local_int_array(6)
-    x = local_array(6)
-    for j in range(m.njnt):
-      if not free_mhat(m, d, j, h, A):
-        continue
-      adr = m.jnt_dofadr[j]
-      if factor_lu6(A, pivot):
-        solve_lu6(x, A, qfrc, adr, pivot)
-        for k in range(6):
-          qacc[adr + k] = x[k]
-  forward.advance(m, d, d.act_dot, qacc, d.qvel, False)
 
 
 # ---- Python API ----

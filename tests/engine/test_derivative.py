@@ -1,4 +1,4 @@
-"""Oracle tests of engine/implicit.py: mjd_smooth_vel and the implicit/implicitfast integrators.
+"""Oracle tests of engine/derivative.py: mjd_smooth_vel and the implicit/implicitfast integrators.
 
 MuJoCo's analytic derivative mjd_smooth_vel is not in the Python bindings, so it is called
 through ctypes in libmujoco (exported there). Each test puts MuJoCo in a random state, runs
@@ -15,9 +15,16 @@ import numpy as np
 import pytest
 
 import engine
-from engine import implicit
+from engine import derivative
+from engine import forward
+from engine import sparse
 from tests import oracle
 from tests import trees
+from tests import jitted
+
+derivative = jitted.module(derivative)
+forward = jitted.module(forward)
+sparse = jitted.module(sparse)
 
 MODELS = pathlib.Path(__file__).resolve().parent.parent / "models" / "implicit"
 XMLS = {name: (MODELS / f"{name}.xml").read_text()
@@ -85,7 +92,7 @@ def test_smooth_vel_matches_mujoco(name, integrator, flg_bias):
     oracle.copy_data(mjd, d)
     LIB.mjd_smooth_vel(mjm._address, mjd._address, flg_bias)
     d.qDeriv[:] = np.nan
-    implicit.mjd_smooth_vel(m, d, flg_bias)
+    derivative.mjd_smooth_vel(m, d, flg_bias)
     assert relerr(d.qDeriv, mjd.qDeriv) < RTOL
     assert np.any(mjd.qDeriv != 0)
 
@@ -106,7 +113,7 @@ def test_smooth_vel_dcmotor_terms(inputs):
     d = engine.MjData(m)
     oracle.copy_data(mjd, d)
     LIB.mjd_smooth_vel(mjm._address, mjd._address, 0)
-    implicit.mjd_smooth_vel(m, d, 0)
+    derivative.mjd_smooth_vel(m, d, 0)
     assert relerr(d.qDeriv, mjd.qDeriv) < RTOL
 
 
@@ -128,7 +135,7 @@ def test_smooth_vel_disabled_parts(flags):
     mujoco.mj_forward(mjm, mjd)
     oracle.copy_data(mjd, d)
     LIB.mjd_smooth_vel(mjm._address, mjd._address, 1)
-    implicit.mjd_smooth_vel(m, d, 1)
+    derivative.mjd_smooth_vel(m, d, 1)
     assert relerr(d.qDeriv, mjd.qDeriv) < RTOL
 
 
@@ -146,7 +153,7 @@ def test_implicit_step_matches_mujoco(name, integrator):
     for field in ("qDeriv", "qLU", "qH", "qHDiagInv"):
       getattr(d, field)[:] = np.nan
     mujoco.mj_step(mjm, mjd)
-    implicit.implicit(m._struct, d._struct)
+    forward.implicit(m._struct, d._struct)
     fact = ("qLU",) if integrator == "implicit" else ("qH", "qHDiagInv")
     for field in ("qDeriv", "qvel", "qpos", "act", "qacc_warmstart") + fact:
       assert relerr(getattr(d, field), getattr(mjd, field)) < RTOL, field
@@ -174,7 +181,7 @@ def test_free_rigid_subtree_local_solve_matters():
   qfrc = mjd.qfrc_smooth + mjd.qfrc_constraint
   qvel_global = mjd.qvel + h * np.linalg.solve(M - h * Dlow, qfrc)
   mujoco.mj_step(mjm, mjd)
-  implicit.implicit(m._struct, d._struct)
+  forward.implicit(m._struct, d._struct)
   assert relerr(d.qvel, mjd.qvel) < RTOL
   free = [mjm.jnt_dofadr[j] for j in range(mjm.njnt) if mjm.jnt_type[j] == 0]
   for adr, is_subtree in zip(free, (True, True, False, True)):
@@ -196,8 +203,8 @@ def test_lu_sparse_solves_full_pattern():
       dense[i, m.D_colind[m.D_rowadr[i] + k]] = vals[m.D_rowadr[i] + k]
   vec = rng.normal(size=nv)
   lu = vals.copy()
-  assert implicit.factor_lu_sparse(lu, nv, np.empty(nv, np.int32), m.D_rownnz, m.D_rowadr,
+  assert sparse.factor_lu_sparse(lu, nv, np.empty(nv, np.int32), m.D_rownnz, m.D_rowadr,
                                    m.D_colind)
   res = np.empty(nv)
-  implicit.solve_lu_sparse(res, lu, vec, nv, m.D_rownnz, m.D_rowadr, m.D_diag, m.D_colind)
+  sparse.solve_lu_sparse(res, lu, vec, nv, m.D_rownnz, m.D_rowadr, m.D_diag, m.D_colind)
   np.testing.assert_allclose(res, np.linalg.solve(dense, vec), rtol=1e-10, atol=1e-12)

@@ -1,0 +1,272 @@
+"""Stages: jitted functions compiled once, on their own, and called through a pointer.
+
+numba compiles a function together with everything it calls: each jitted caller links its
+callees' code in, optimizes the linked module and emits machine code for it (and with
+`cache=True` writes it to disk). A pipeline that calls kinematics from forward, from step,
+from RK4 and from the inverse dynamics therefore compiles kinematics once per caller, and a
+deep call tree multiplies the whole engine's compile time by its depth (746 s and a 1.5 GB
+cache before this module existed).
+
+A stage breaks that chain. `@stage(argtypes...)` compiles the function once, for one fixed
+signature, and caches it. Jitted callers do not link it: a call loads the stage's address
+from a per-process cell (an external symbol registered with LLVM) and calls through it, with
+numba's own calling convention, so exceptions (e.g. NUMBA_BOUNDSCHECK's IndexError) still
+propagate. `link()` compiles or loads every stage and fills the cells; it runs before the
+first struct handle is built, so no jitted code can reach an unlinked stage.
+
+Stages are the units of compilation: stage functions of the pipeline (mj_kinematics,
+mj_collision, the solvers, mj_step, ...) and the functions Python calls. Everything else
+is a plain `jit` helper, compiled into the stages that use it and never cached by itself.
+
+A cold `link()` compiles the missing stages in NUMJOCO_COMPILE_JOBS processes (default: up
+to 2 on a multi-core machine); the processes claim stages one at a time, so the work
+balances itself, and share the numba cache.
+"""
+
+import ctypes
+import functools
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import llvmlite.binding as ll
+from llvmlite import ir
+from numba.core import cgutils
+from numba.core import types
+from numba.core.imputils import lower_builtin
+from numba.core.typing import templates
+from numba.extending import intrinsic
+from numba.extending import typeof_impl
+
+from engine import _jit
+from engine import _structs
+from engine._structs import DATA_TYPE
+from engine._structs import MODEL_TYPE
+
+# signature shorthands for stage declarations
+M = MODEL_TYPE
+D = DATA_TYPE
+i8 = types.int64
+f8 = types.float64
+vec = types.float64[::1]
+mat = types.float64[:, ::1]
+ivec = types.int32[::1]
+
+STAGES: list["Stage"] = []
+_linked = False
+
+
+class Stage:
+  """A jitted function with one declared signature, compiled and cached on its own.
+
+  Call it like the function it wraps, from Python or from jitted code (through its pointer).
+  """
+
+  def __init__(self, py_func, argtypes: tuple, restype):
+    py_func = getattr(py_func, "py_func", py_func)  # a jit helper compiled once more as a stage
+    functools.update_wrapper(self, py_func)
+    self.py_func = py_func
+    self.name = f"{py_func.__module__}.{py_func.__qualname__}"
+    self.signature = restype(*argtypes)
+    self.dispatcher = _jit.stage_dispatcher(py_func)
+    self.symbol = "numjoco.stage." + self.name
+    # the cell holding the stage's address in this process; compiled callers read it
+    self._cell = ctypes.c_void_p(0)
+    ll.add_symbol(self.symbol, ctypes.addressof(self._cell))
+    template = templates.make_concrete_template(f"Stage({self.name})", self, [self.signature])
+    self.numba_type = types.Function(template)
+    lower_builtin(self, *argtypes)(self._lower_call)
+    STAGES.append(self)
+
+  def __call__(self, *args):
+    if _jit.DISABLE_JIT:
+      return self.py_func(*args)
+    link()
+    return self.dispatcher(*args)
+
+  def __repr__(self):
+    return f"<stage {self.name}{self.signature.args}>"
+
+  @property
+  def index_path(self) -> str | None:
+    """The numba cache index file of this stage (exists once it has been compiled)."""
+    try:
+      return self.dispatcher._cache._cache_file._index_path
+    except AttributeError:  # numba internals moved: treat as not cached
+      return None
+
+  def is_cached(self) -> bool:
+    path = self.index_path
+    return path is not None and os.path.exists(path)
+
+  def compile(self) -> None:
+    """Compiles the stage (or loads it from the cache) and publishes its address."""
+    if self.signature.args not in self.dispatcher.overloads:
+      self.dispatcher.compile(self.signature.args)
+    cres = self.dispatcher.overloads[self.signature.args]
+    address = cres.library.get_pointer_to_function(cres.fndesc.llvm_func_name)
+    if not address:
+      raise RuntimeError(f"stage {self.name}: compiled code has no native entry point")
+    self._cell.value = address
+    # a Python call with other argument types raises instead of compiling a second version
+    self.dispatcher.disable_compile()
+
+  def _lower_call(self, context, builder, sig, args):
+    """Code for a jitted call: load the address from the cell, call with numba's convention."""
+    module = builder.module
+    try:
+      cell = module.get_global(self.symbol)
+    except KeyError:
+      cell = ir.GlobalVariable(module, ir.IntType(8).as_pointer(), name=self.symbol)
+      cell.linkage = "external"
+    cc = context.call_conv
+    fnty = cc.get_function_type(sig.return_type, sig.args)
+    fn = builder.bitcast(builder.load(cell), fnty.as_pointer())
+    retty = fnty.args[0].pointee
+    retval = cgutils.alloca_once(builder, retty)
+    builder.store(cgutils.get_null_value(retty), retval)
+    excinfo = cgutils.alloca_once(builder, fnty.args[1].pointee, name="excinfo")
+    argvals = list(cc._get_arg_packer(sig.args).as_arguments(builder, args))
+    status = cc._get_return_status(builder, builder.call(fn, [retval, excinfo] + argvals),
+                                   builder.load(excinfo))
+    with cgutils.if_unlikely(builder, status.is_error):
+      cc.return_status_propagate(builder, status)
+    return context.get_returned_value(builder, sig.return_type, builder.load(retval))
+
+
+@typeof_impl.register(Stage)
+def _typeof_stage(val, c):
+  return val.numba_type
+
+
+def stage(*argtypes, restype=types.none):
+  """Declares a stage with argument types `argtypes` (default: the (m, d) struct handles)."""
+  argtypes = argtypes or (M, D)
+  return lambda py_func: Stage(py_func, argtypes, restype)
+
+
+# ---- linking ----
+
+
+def link() -> None:
+  """Compiles or loads every stage once per process; cold stages compile in parallel.
+
+  Importing any engine module runs engine/__init__.py, which imports the whole pipeline, so
+  the registry is complete by the time a handle exists.
+  """
+  global _linked
+  if _linked or _jit.DISABLE_JIT:
+    return
+  cold = [s for s in STAGES if not s.is_cached()]
+  if cold:
+    _compile_cold(cold)
+  for s in STAGES:
+    s.compile()
+  _linked = True
+
+
+def _jobs() -> int:
+  env = os.environ.get("NUMJOCO_COMPILE_JOBS")
+  if env:
+    return max(1, int(env))
+  return min(2, os.cpu_count() or 1)
+
+
+def _compile_cold(cold: list) -> None:
+  """Compiles the stages missing from the cache, with helper processes claiming stages too."""
+  t0 = time.perf_counter()
+  jobs = min(_jobs(), len(cold))
+  print(f"numjoco: compiling the engine with numba, once per install: {len(cold)} stages in "
+        f"{jobs} process{'es' if jobs > 1 else ''} (about {90 * len(cold) // len(STAGES)}-"
+        f"{150 * len(cold) // len(STAGES)} s on 2 cores)", file=sys.stderr, flush=True)
+  with tempfile.TemporaryDirectory(prefix="numjoco-claims-") as claims:
+    env = dict(os.environ, NUMBA_CACHE_DIR=_jit.CACHE_DIR)
+    workers = [
+      subprocess.Popen([sys.executable, "-m", "engine.warmup", "--claims", claims], env=env,
+                       stdout=subprocess.DEVNULL)
+      for _ in range(jobs - 1)
+    ]
+    try:
+      compile_claimed(cold, claims, t0, report=True)
+    finally:
+      for w in workers:
+        w.wait()
+  print(f"numjoco: engine compiled in {time.perf_counter() - t0:.0f} s", file=sys.stderr,
+        flush=True)
+
+
+def compile_claimed(stages: list, claims: str, t0: float, report: bool) -> None:
+  """Compiles each stage this process claims first (O_EXCL file creation in `claims`)."""
+  for s in stages:
+    try:
+      os.close(os.open(os.path.join(claims, s.name), os.O_CREAT | os.O_EXCL))
+    except FileExistsError:
+      continue
+    t1 = time.perf_counter()
+    s.compile()
+    if report:
+      done = len(os.listdir(claims))
+      print(f"numjoco: [{done}/{len(stages)}] {s.name} {time.perf_counter() - t1:.1f} s "
+            f"(elapsed {time.perf_counter() - t0:.0f} s)", file=sys.stderr, flush=True)
+
+
+# ---- handles from addresses (the driver's entry takes plain ints) ----
+
+
+@intrinsic
+def _meminfo_address(typingctx, handle):
+  def codegen(context, builder, signature, args):
+    proxy = cgutils.create_struct_proxy(handle)(context, builder, value=args[0])
+    return builder.ptrtoint(proxy.meminfo, context.get_value_type(types.intp))
+
+  return types.intp(handle), codegen
+
+
+@_jit.entry
+def _address_of(handle):
+  return _meminfo_address(handle)
+
+
+def address_of(handle):
+  """The address of a struct handle's memory, valid while the Python handle lives (without the
+  JIT: the handle itself, which handle_at gives back)."""
+  return handle if _jit.DISABLE_JIT else int(_address_of(handle))
+
+
+@intrinsic
+def _handle_at(typingctx, address, handle_type):
+  """The struct handle at `address` (from address_of) as a numba value of `handle_type`."""
+  struct_type = handle_type.instance_type
+
+  def codegen(context, builder, signature, args):
+    proxy = cgutils.create_struct_proxy(struct_type)(context, builder)
+    mi_type = proxy.meminfo.type
+    proxy.meminfo = builder.inttoptr(args[0], mi_type)
+    value = proxy._getvalue()
+    context.nrt.incref(builder, struct_type, value)  # the caller owns a new reference
+    return value
+
+  return struct_type(types.intp, handle_type), codegen
+
+
+def _handle_at_python(address, handle_type):
+  return address
+
+
+# handle_at(address, M): the struct handle at an address from address_of, in jitted code
+handle_at = _handle_at_python if _jit.DISABLE_JIT else _handle_at
+
+
+# ---- struct constructors (Python calls them for every MjModel/MjData) ----
+
+
+def _constructor(py_func, struct_type):
+  return stage(*[t for _, t in struct_type._fields], restype=struct_type)(py_func)
+
+
+make_option = _constructor(_structs.make_option, _structs.OPTION_TYPE)
+make_statistic = _constructor(_structs.make_statistic, _structs.STATISTIC_TYPE)
+make_model = _constructor(_structs.make_model, MODEL_TYPE)
+make_data = _constructor(_structs.make_data, DATA_TYPE)

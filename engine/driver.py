@@ -1,0 +1,243 @@
+"""The Python API of the pipeline: one jitted entry point, operation codes, warning reports.
+
+Every `mj_step`, `mj_forward`, ... call from Python crosses into numba once, through `_run`,
+which takes the two struct handles as addresses and the operation as integers (plain ints
+unbox in nanoseconds; struct proxies cost microseconds) and returns a bitmask of the warning
+kinds that fired, so Python does nothing more unless something went wrong. This module is
+also the home of the batched driver to come (one `prange` over worlds around `_run`'s body).
+"""
+
+import warnings
+
+from engine import actuation as _actuation
+from engine import forward as _forward
+from engine import inverse as _inverse
+from engine._jit import jit
+from engine._jit import local_int_array
+from engine._stage import D
+from engine._stage import M
+from engine._stage import handle_at
+from engine._stage import i8
+from engine._stage import stage
+from engine.enums import mjNWARNING
+from engine.enums import mjSTAGE_NONE
+from engine.enums import mjtWarning
+
+OP_STEP = 0
+OP_FORWARD_SKIP = 1
+OP_STEP1 = 2
+OP_STEP2 = 3
+OP_LEGACY_STEP = 4
+OP_CHECK_POS = 5
+OP_CHECK_VEL = 6
+OP_CHECK_ACC = 7
+OP_FWD_POSITION = 8
+OP_FWD_VELOCITY = 9
+OP_FWD_ACTUATION = 10
+OP_FWD_ACCELERATION = 11
+OP_FWD_CONSTRAINT = 12
+OP_EULER = 13
+OP_RK4 = 14
+OP_IMPLICIT = 15
+OP_INVERSE_SKIP = 16
+
+# an entry call with a data of another model (or another size) returns this instead of running
+SIZE_MISMATCH = -1
+
+
+@jit
+def _sizes_match(m, d):
+  """Whether d was made for a model of m's sizes (a mismatch would index out of bounds)."""
+  return (d.qpos.shape[0] == m.nq and d.qvel.shape[0] == m.nv and d.act.shape[0] == m.na
+          and d.ctrl.shape[0] == m.nu and d.xpos.shape[0] == m.nbody
+          and d.geom_xpos.shape[0] == m.ngeom and d.site_xpos.shape[0] == m.nsite
+          and d.ten_length.shape[0] == m.ntendon and d.sensordata.shape[0] == m.nsensordata
+          and d.mocap_pos.shape[0] == m.nmocap and d.eq_active.shape[0] == m.neq
+          and d.M.shape[0] == m.nC and d.userdata.shape[0] == m.nuserdata)
+
+
+@stage(i8, i8, i8, i8, i8, i8, restype=i8)
+def _run(mptr, dptr, op, n, a, b):
+  """Runs operation `op` (OP_*) with integer arguments; returns the changed warning kinds."""
+  m = handle_at(mptr, M)
+  d = handle_at(dptr, D)
+  if not _sizes_match(m, d):
+    return SIZE_MISMATCH
+  before = local_int_array(mjNWARNING)
+  for k in range(mjNWARNING):
+    before[k] = d.warning_number[k]
+  if op == OP_STEP:
+    for _ in range(n):
+      _forward.step(m, d)
+  elif op == OP_FORWARD_SKIP:
+    _forward.forward_skip(m, d, a, b)
+  elif op == OP_STEP1:
+    _forward.step1(m, d)
+  elif op == OP_STEP2:
+    _forward.step2(m, d)
+  elif op == OP_LEGACY_STEP:
+    _forward.legacy_step(m, d, n)
+  elif op == OP_CHECK_POS:
+    _forward.check_pos(m, d)
+  elif op == OP_CHECK_VEL:
+    _forward.check_vel(m, d)
+  elif op == OP_CHECK_ACC:
+    _forward.check_acc(m, d)
+  elif op == OP_FWD_POSITION:
+    _forward.fwd_position(m, d)
+  elif op == OP_FWD_VELOCITY:
+    _forward.fwd_velocity(m, d)
+  elif op == OP_FWD_ACTUATION:
+    _actuation.fwd_actuation(m, d)
+  elif op == OP_FWD_ACCELERATION:
+    _forward.fwd_acceleration(m, d)
+  elif op == OP_FWD_CONSTRAINT:
+    _forward.fwd_constraint(m, d)
+  elif op == OP_EULER:
+    _forward.euler(m, d)
+  elif op == OP_RK4:
+    _forward.runge_kutta4(m, d)
+  elif op == OP_IMPLICIT:
+    _forward.implicit(m, d)
+  elif op == OP_INVERSE_SKIP:
+    _inverse.inverse_skip(m, d, a, b)
+  changed = 0
+  for k in range(mjNWARNING):
+    if d.warning_number[k] != before[k]:
+      changed |= 1 << k
+  return changed
+
+
+# ---- warnings ----
+
+WARNING_TEXT = {
+  mjtWarning.mjWARN_INERTIA: "inertia matrix is too close to singular at dof {}",
+  mjtWarning.mjWARN_CONTACTFULL: "contact buffer is full (increase nconmax): {}",
+  mjtWarning.mjWARN_CNSTRFULL: "constraint buffer is full (increase njmax): {}",
+  mjtWarning.mjWARN_BADQPOS: "NaN, inf or huge value in qpos at dof {}; the state was reset",
+  mjtWarning.mjWARN_BADQVEL: "NaN, inf or huge value in qvel at dof {}; the state was reset",
+  mjtWarning.mjWARN_BADQACC: "NaN, inf or huge value in qacc at dof {}; the state was reset",
+  mjtWarning.mjWARN_BADCTRL: "NaN, inf or huge value in ctrl at actuator {}; ctrl set to zero",
+}
+
+
+class PhysicsWarning(RuntimeWarning):
+  """A MuJoCo warning (mjtWarning) raised by the engine during a step."""
+
+
+def warning_kinds(changed: int) -> list:
+  """The mjtWarning kinds set in a bitmask returned by the entry point."""
+  return [mjtWarning(k) for k in range(mjNWARNING) if changed >> k & 1]
+
+
+def _report_warnings(d, changed: int) -> None:
+  """Reports the warnings that fired in a call through Python's warnings module."""
+  lastinfo = d._arrays["warning_lastinfo"]
+  for kind in warning_kinds(changed):
+    text = WARNING_TEXT[kind].format(lastinfo[kind])
+    warnings.warn(f"{kind.name}: {text}", PhysicsWarning, stacklevel=3)
+
+
+def call(mptr: int, dptr: int, op: int, n: int = 0, a: int = 0, b: int = 0) -> int:
+  """One entry call on handle addresses; returns the changed-warning bitmask."""
+  changed = _run(mptr, dptr, op, n, a, b)
+  if changed == SIZE_MISMATCH:
+    raise ValueError("MjData does not belong to this MjModel: their sizes differ")
+  return changed
+
+
+def run(m, d, op: int, n: int = 0, a: int = 0, b: int = 0) -> None:
+  """Runs one operation on Python MjModel/MjData and reports new warnings."""
+  changed = call(m._ptr, d._ptr, op, n, a, b)
+  if changed:
+    _report_warnings(d, changed)
+
+
+# ---- mj_ functions ----
+
+
+def mj_step(m, d, nstep: int = 1) -> None:
+  """Advances the simulation by `nstep` steps in one call into numba."""
+  nstep = int(nstep)
+  if nstep < 1:
+    raise ValueError(f"nstep must be >= 1, got {nstep}")
+  changed = _run(m._ptr, d._ptr, OP_STEP, nstep, 0, 0)
+  if changed:
+    if changed == SIZE_MISMATCH:
+      raise ValueError("MjData does not belong to this MjModel: their sizes differ")
+    _report_warnings(d, changed)
+
+
+def mj_forward(m, d) -> None:
+  """Forward dynamics: every derived quantity at the current state."""
+  run(m, d, OP_FORWARD_SKIP, 0, mjSTAGE_NONE, 0)
+
+
+def mj_forwardSkip(m, d, skipstage: int, skipsensor: int) -> None:
+  """Forward dynamics skipping stages below `skipstage` (an mjtStage)."""
+  run(m, d, OP_FORWARD_SKIP, 0, int(skipstage), int(skipsensor))
+
+
+def mj_step1(m, d) -> None:
+  """First half of a step: position and velocity stages (set ctrl between step1 and step2)."""
+  run(m, d, OP_STEP1)
+
+
+def mj_step2(m, d) -> None:
+  """Second half of a step: actuation, acceleration, integration."""
+  run(m, d, OP_STEP2)
+
+
+def mj_checkPos(m, d) -> None:
+  run(m, d, OP_CHECK_POS)
+
+
+def mj_checkVel(m, d) -> None:
+  run(m, d, OP_CHECK_VEL)
+
+
+def mj_checkAcc(m, d) -> None:
+  run(m, d, OP_CHECK_ACC)
+
+
+def mj_fwdPosition(m, d) -> None:
+  run(m, d, OP_FWD_POSITION)
+
+
+def mj_fwdVelocity(m, d) -> None:
+  run(m, d, OP_FWD_VELOCITY)
+
+
+def mj_fwdActuation(m, d) -> None:
+  run(m, d, OP_FWD_ACTUATION)
+
+
+def mj_fwdAcceleration(m, d) -> None:
+  run(m, d, OP_FWD_ACCELERATION)
+
+
+def mj_fwdConstraint(m, d) -> None:
+  run(m, d, OP_FWD_CONSTRAINT)
+
+
+def mj_Euler(m, d) -> None:
+  run(m, d, OP_EULER)
+
+
+def mj_RungeKutta(m, d, N: int) -> None:
+  if int(N) != 4:
+    raise ValueError("supported Runge-Kutta orders: N=4")
+  run(m, d, OP_RK4)
+
+
+def mj_implicit(m, d) -> None:
+  run(m, d, OP_IMPLICIT)
+
+
+def mj_inverse(m, d) -> None:
+  """Inverse dynamics: qfrc_inverse that produces the current qacc."""
+  run(m, d, OP_INVERSE_SKIP, 0, mjSTAGE_NONE, 0)
+
+
+def mj_inverseSkip(m, d, skipstage: int, skipsensor: int) -> None:
+  run(m, d, OP_INVERSE_SKIP, 0, int(skipstage), int(skipsensor))

@@ -1,0 +1,79 @@
+"""MJCF to model arrays: the compiler's output, the inertia sparsity, and what we cannot simulate.
+
+engine/types.py turns the result into an MjModel and computes its constants (mj_setConst).
+"""
+
+import numpy as np
+
+from engine import compiler
+from engine import enums
+from engine import errors
+from engine.compiler import sparsity
+
+
+def compile_xml(xml: str | None, path: str | None, assets: dict | None,
+                reject_unsupported: bool):
+  """Compiles MJCF text or a file.
+
+  Returns (sizes, arrays, options, extras, problems): model sizes and arrays, option values,
+  Python-side extras (visual and user statistics) and the features we cannot simulate yet
+  (raises UnsupportedError instead when `reject_unsupported`).
+  """
+  c = compiler.compile_model(xml=xml, path=path, assets=assets)
+  problems = unsupported_features(c.arrays.get)
+  if problems and reject_unsupported:
+    raise errors.UnsupportedError(
+      "the model uses features this engine does not simulate yet: " + "; ".join(problems)
+    )
+  sizes, arrays = dict(c.sizes), dict(c.arrays)
+  s = sparsity.mass_sparsity(
+    arrays["dof_parentid"], arrays["body_parentid"], arrays["body_dofadr"], arrays["body_dofnum"],
+    arrays["dof_simplenum"]
+  )
+  sizes.update(s["sizes"])
+  arrays.update(s["arrays"])
+  return sizes, arrays, c.opt, {"vis": c.vis, "stat_user": c.stat_user}, problems
+
+
+# features of MuJoCo 3.17 that compile but are not simulated yet, by field and value
+_UNSUPPORTED = (
+  ("actuator_trntype", enums.mjTRN_SO3, "SO3 transmission (orientation actuator)"),
+  ("actuator_dyntype", enums.mjDYN_DCMOTOR, "dcmotor activation dynamics"),
+  ("actuator_dyntype", enums.mjDYN_PID, "pid activation dynamics"),
+  ("actuator_gaintype", enums.mjGAIN_DCMOTOR, "dcmotor gain"),
+  ("actuator_gaintype", enums.mjGAIN_SO3, "so3 gain (orientation actuator)"),
+  ("actuator_gaintype", enums.mjGAIN_PID, "pid gain"),
+  ("actuator_biastype", enums.mjBIAS_DCMOTOR, "dcmotor bias"),
+  ("actuator_biastype", enums.mjBIAS_SO3, "so3 bias (orientation actuator)"),
+  ("sensor_type", enums.mjSENS_GEOMDIST, "geomdist sensor (collision distance)"),
+  ("sensor_type", enums.mjSENS_GEOMNORMAL, "geomnormal sensor (collision distance)"),
+  ("sensor_type", enums.mjSENS_GEOMFROMTO, "geomfromto sensor (collision distance)"),
+  ("sensor_type", enums.mjSENS_CONTACT, "contact sensor (contacts)"),
+  ("sensor_type", enums.mjSENS_TACTILE, "tactile sensor (contacts)"),
+  ("sensor_type", enums.mjSENS_PLUGIN, "plugin sensor"),
+)
+
+
+def unsupported_features(get) -> list:
+  """Descriptions of the compiled features we cannot simulate yet ([] if none).
+
+  `get(field)` returns a compiled MjModel array (or None). Each entry names the
+  element kind, its index and the feature, e.g. "actuator 3: pid gain".
+  """
+  found = []
+  for field, value, what in _UNSUPPORTED:
+    arr = get(field)
+    if arr is None:
+      continue
+    kind = field.split("_")[0]
+    for i in np.nonzero(np.asarray(arr) == value)[0]:
+      found.append(f"{kind} {i}: {what}")
+  for field, what in (("actuator_delay", "control delay"), ("sensor_delay", "sensor delay"),
+                      ("sensor_interval", "sensor sampling interval")):
+    arr = get(field)
+    if arr is not None and len(arr):
+      kind = field.split("_")[0]
+      rows = np.asarray(arr).reshape(len(arr), -1)
+      for i in np.nonzero(np.any(rows != 0, axis=1))[0]:
+        found.append(f"{kind} {i}: {what} (history buffers)")
+  return found

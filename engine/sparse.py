@@ -1,0 +1,214 @@
+"""Sparse matrix helpers (ports of engine_util_sparse.c and the sparse LDL of engine_core_smooth.c).
+
+Rows are stored MuJoCo's way: values `vals[rowadr[i]:rowadr[i]+rownnz[i]]` with sorted column
+indices in `colind` at the same addresses. `factor_i`/`solve_ld` work in the reduced inertia
+layout (row i holds i's ancestor dofs, then the diagonal); the LU pair in the full symmetric
+dof pattern of qDeriv.
+"""
+
+import numpy as np
+
+from engine._jit import jit
+from engine.enums import mjMINVAL
+from engine.enums import mjWARN_INERTIA
+
+
+@jit
+def mul_mat_vec(res, vals, vec, nrow, rownnz, rowadr, colind):
+  """Port of mju_mulMatVecSparse: res = mat * vec for a CSR matrix with nrow rows."""
+  for i in range(nrow):
+    s = 0.0
+    adr = rowadr[i]
+    for k in range(rownnz[i]):
+      s += vals[adr + k] * vec[colind[adr + k]]
+    res[i] = s
+
+
+@jit
+def dot_sparse(vec1, adr1, vec2, off2, nnz, ind, adrind):
+  """Port of mju_dotSparse: vec1[adr1:adr1+nnz] . vec2[off2 + ind[adrind:adrind+nnz]].
+
+  Four interleaved partial sums combined as (s0 + s2) + (s1 + s3), then the rest in order.
+  """
+  # unsigned indices (no negative-index wraparound in the loop)
+  a1 = np.uint64(adr1)
+  o2 = np.uint64(off2)
+  ai = np.uint64(adrind)
+  s0 = 0.0
+  s1 = 0.0
+  s2 = 0.0
+  s3 = 0.0
+  i = np.uint64(0)
+  n = np.uint64(max(nnz, 0))
+  n4 = n - n % np.uint64(4)
+  while i < n4:
+    s0 += vec1[a1 + i] * vec2[o2 + np.uint64(ind[ai + i])]
+    s1 += vec1[a1 + i + np.uint64(1)] * vec2[o2 + np.uint64(ind[ai + i + np.uint64(1)])]
+    s2 += vec1[a1 + i + np.uint64(2)] * vec2[o2 + np.uint64(ind[ai + i + np.uint64(2)])]
+    s3 += vec1[a1 + i + np.uint64(3)] * vec2[o2 + np.uint64(ind[ai + i + np.uint64(3)])]
+    i += np.uint64(4)
+  res = (s0 + s2) + (s1 + s3)
+  while i < n:
+    res += vec1[a1 + i] * vec2[o2 + np.uint64(ind[ai + i])]
+    i += np.uint64(1)
+  return res
+
+
+@jit
+def add_to_scl_sparse_inc(dst, dadr, dnnz, dind, dindadr, src, sadr, snnz, sind, sindadr, scl):
+  """Port of mju_addToSclSparseInc: dst += scl*src at the common indices of two sorted rows."""
+  if dnnz == 0 or snnz == 0:
+    return
+  i_s = 0
+  i_d = 0
+  inds = sind[sindadr]
+  indd = dind[dindadr]
+  while True:
+    if inds == indd:
+      dst[dadr + i_d] += scl * src[sadr + i_s]
+      i_s += 1
+      if i_s >= snnz:
+        return
+      inds = sind[sindadr + i_s]
+      i_d += 1
+      if i_d >= dnnz:
+        return
+      indd = dind[dindadr + i_d]
+    elif inds < indd:
+      i_s += 1
+      if i_s >= snnz:
+        return
+      inds = sind[sindadr + i_s]
+    else:
+      i_d += 1
+      if i_d >= dnnz:
+        return
+      indd = dind[dindadr + i_d]
+
+
+@jit
+def factor_i(d, mat, diaginv, nv, rownnz, rowadr, colind):
+  """Port of mj_factorI: in-place sparse L'*D*L of an inertia-like matrix, reduced layout.
+
+  On return mat holds L (unit diagonal implied, off-diagonals scaled) with D on the
+  diagonal, and diaginv = 1/D. A pivot below mjMINVAL (singular or indefinite matrix) is
+  raised to mjMINVAL with an mjWARN_INERTIA warning, as MuJoCo does.
+  """
+  # unsigned indices: numba then skips the negative-index wraparound, which halves the
+  # time of these short loops
+  one = np.uint64(1)
+  for k in range(nv - 1, -1, -1):
+    start = np.uint64(rowadr[k])
+    end = start + np.uint64(rownnz[k] - 1)
+    if mat[end] < mjMINVAL:
+      d.warning_number[mjWARN_INERTIA] += 1
+      d.warning_lastinfo[mjWARN_INERTIA] = k
+      mat[end] = mjMINVAL
+    invd = 1 / mat[end]
+    diaginv[k] = invd
+
+    # update the ancestors' rows: L(i, 0..i) -= L(i, 0..i) * L(k, i) / L(k, k)
+    adr = end
+    while adr > start:
+      adr -= one
+      i = colind[adr]
+      scl = -mat[adr] * invd
+      ri = np.uint64(rowadr[i])
+      for t in range(np.uint64(rownnz[i])):
+        mat[ri + t] += mat[start + t] * scl
+
+    # scale row k: L(k, :) /= L(k, k)
+    for adr in range(start, end):
+      mat[adr] *= invd
+
+
+@jit
+def solve_ld(x, qld, qldiaginv, nv, n, rownnz, rowadr, colind):
+  """Port of mj_solveLD: in place x = inv(L'*D*L) x for n vectors stored back to back."""
+  # x <- inv(L') x (unsigned indices: no negative-index wraparound in the loops)
+  total = np.uint64(n * nv)
+  step = np.uint64(nv)
+  for i in range(nv - 1, -1, -1):
+    if rownnz[i] == 1:
+      continue
+    start = np.uint64(rowadr[i])
+    end = start + np.uint64(rownnz[i] - 1)
+    for off in range(np.uint64(0), total, step):
+      xi = x[off + np.uint64(i)]
+      if xi:
+        for adr in range(start, end):
+          x[off + np.uint64(colind[adr])] -= qld[adr] * xi
+
+  # x <- inv(D) x
+  for i in range(nv):
+    invd = qldiaginv[i]
+    for off in range(0, n * nv, nv):
+      x[off + i] *= invd
+
+  # x <- inv(L) x
+  for i in range(nv):
+    nnz = rownnz[i] - 1
+    if nnz > 0:
+      adr = rowadr[i]
+      for off in range(0, n * nv, nv):
+        x[off + i] -= dot_sparse(qld, adr, x, off, nnz, colind, adr)
+
+
+@jit
+def factor_lu_sparse(LU, n, scratch, rownnz, rowadr, colind):
+  """Port of mju_factorLUSparse: reverse-order LU without fill-in; original = (U+I)*L.
+
+  Returns False (leaving LU partly factored) on a missing or tiny diagonal, where MuJoCo
+  raises an error.
+  """
+  remaining = scratch
+  for i in range(n):
+    remaining[i] = rownnz[i]
+  for i in range(n - 1, -1, -1):
+    ii = rowadr[i] + remaining[i] - 1
+    remaining[i] -= 1
+    if colind[ii] != i or abs(LU[ii]) < mjMINVAL:
+      return False
+    # rows j above i with a nonzero (j, i)
+    for j in range(i - 1, -1, -1):
+      ji = rowadr[j] + remaining[j] - 1
+      if colind[ji] != i:
+        continue
+      remaining[j] -= 1
+      LU[ji] = LU[ji] / LU[ii]
+      LUji = LU[ji]
+      # (j, k) -= (i, k) * (j, i) for k < i
+      icnt = rowadr[i]
+      jcnt = rowadr[j]
+      jend = rowadr[j] + remaining[j]
+      while jcnt < jend:
+        if colind[icnt] == colind[jcnt]:
+          LU[jcnt] -= LU[icnt] * LUji
+          jcnt += 1
+          icnt += 1
+        elif colind[icnt] > colind[jcnt]:
+          jcnt += 1
+        else:
+          return False
+  return True
+
+
+@jit
+def solve_lu_sparse(res, LU, vec, n, rownnz, rowadr, diag, colind):
+  """Port of mju_solveLUSparse: solves mat*res = vec from the factorization of factor_lu_sparse."""
+  # (U+I) * res = vec
+  for i in range(n - 1, -1, -1):
+    s = vec[i]
+    d1 = diag[i] + 1
+    adr = rowadr[i] + d1
+    for k in range(rownnz[i] - d1):
+      s -= LU[adr + k] * res[colind[adr + k]]
+    res[i] = s
+  # L * res = res
+  for i in range(n):
+    dg = diag[i]
+    adr = rowadr[i]
+    s = res[i]
+    for k in range(dg):
+      s -= LU[adr + k] * res[colind[adr + k]]
+    res[i] = s / LU[adr + dg]
