@@ -1569,24 +1569,69 @@ DATA_TYPE = DataType([
   ("efc_state", types.int32[::1]),
   ("efc_island", types.int32[::1]),
   ("solver_stat", types.float64[:, ::1]),
-  ("scratch_qpos", types.float64[:, ::1]),
-  ("scratch_qvel", types.float64[:, ::1]),
-  ("scratch_act", types.float64[:, ::1]),
-  ("scratch_qacc", types.float64[:, ::1]),
-  ("scratch_act_dot", types.float64[:, ::1]),
-  ("scratch_dx", types.float64[:, ::1]),
+  ("scratch_rk4_qpos", types.float64[:, ::1]),
+  ("scratch_rk4_qvel", types.float64[:, ::1]),
+  ("scratch_rk4_act", types.float64[:, ::1]),
+  ("scratch_rk4_qacc", types.float64[:, ::1]),
+  ("scratch_rk4_act_dot", types.float64[:, ::1]),
+  ("scratch_rk4_dqpos", types.float64[::1]),
+  ("scratch_rk4_dqvel", types.float64[::1]),
+  ("scratch_rk4_dact", types.float64[::1]),
+  ("scratch_step_qacc", types.float64[::1]),
+  ("scratch_step_qfrc", types.float64[::1]),
+  ("scratch_lu_remaining", types.int32[::1]),
+  ("scratch_inv_qacc", types.float64[::1]),
+  ("scratch_inv_qfrc", types.float64[::1]),
+  ("scratch_inv_Ma", types.float64[::1]),
+  ("scratch_jac_a", types.float64[:, ::1]),
+  ("scratch_jac_b", types.float64[:, ::1]),
+  ("scratch_jac_c", types.float64[:, ::1]),
+  ("scratch_jac_rot", types.float64[:, ::1]),
+  ("scratch_jac_ref", types.float64[:, ::1]),
+  ("scratch_dof_row", types.float64[::1]),
+  ("scratch_dof_tmp", types.float64[::1]),
+  ("scratch_fluid_J", types.float64[::1]),
+  ("scratch_fluid_tmp", types.float64[::1]),
+  ("scratch_fluid_chain", types.int32[::1]),
+  ("scratch_fluid_rowind", types.int32[::1]),
+  ("scratch_Dcdofdot", types.float64[::1]),
+  ("scratch_Dcvel", types.float64[::1]),
+  ("scratch_Dcacc", types.float64[::1]),
+  ("scratch_Dcfrcbody", types.float64[::1]),
+  ("scratch_rne_cacc", types.float64[:, ::1]),
+  ("scratch_rne_cfrc", types.float64[:, ::1]),
   ("scratch_con", types.float64[:, ::1]),
-  ("scratch_jac", types.float64[:, ::1]),
-  ("scratch_rne", types.float64[:, ::1]),
   ("scratch_aabb", types.float64[:, ::1]),
-  ("scratch_bp", types.int32[:, ::1]),
+  ("scratch_bp_order", types.int32[::1]),
+  ("scratch_bp_active", types.int32[::1]),
   ("scratch_bodypair", types.int32[::1]),
-  ("scratch_efc", types.float64[:, ::1]),
-  ("scratch_efcJ", types.float64[::1]),
-  ("scratch_nvvec", types.float64[:, ::1]),
-  ("scratch_H", types.float64[:, ::1]),
   ("scratch_ccd", types.float64[::1]),
   ("scratch_ccdi", types.int32[::1]),
+  ("scratch_jar", types.float64[::1]),
+  ("scratch_Jv", types.float64[::1]),
+  ("scratch_quad", types.float64[:, ::1]),
+  ("scratch_oldstate", types.float64[::1]),
+  ("scratch_hess_D", types.float64[::1]),
+  ("scratch_ARinv", types.float64[::1]),
+  ("scratch_pgs_prev", types.float64[::1]),
+  ("scratch_pgs_start", types.float64[::1]),
+  ("scratch_pgs_blocks", types.float64[::1]),
+  ("scratch_minv_jt", types.float64[::1]),
+  ("scratch_minv_force", types.float64[::1]),
+  ("scratch_jt_force", types.float64[::1]),
+  ("scratch_Ma", types.float64[::1]),
+  ("scratch_Mv", types.float64[::1]),
+  ("scratch_grad", types.float64[::1]),
+  ("scratch_Mgrad", types.float64[::1]),
+  ("scratch_search", types.float64[::1]),
+  ("scratch_gradold", types.float64[::1]),
+  ("scratch_Mgradold", types.float64[::1]),
+  ("scratch_Mgraddif", types.float64[::1]),
+  ("scratch_envelope", types.float64[::1]),
+  ("scratch_dofmark", types.float64[::1]),
+  ("scratch_treemark", types.float64[::1]),
+  ("scratch_H", types.float64[::1]),
+  ("scratch_Hcone", types.float64[::1]),
 ])
 DATA_MEMBERS = (
   "time",
@@ -1714,24 +1759,69 @@ DATA_MEMBERS = (
   "efc_state",
   "efc_island",
   "solver_stat",
-  "scratch_qpos",
-  "scratch_qvel",
-  "scratch_act",
-  "scratch_qacc",
-  "scratch_act_dot",
-  "scratch_dx",
+  "scratch_rk4_qpos",
+  "scratch_rk4_qvel",
+  "scratch_rk4_act",
+  "scratch_rk4_qacc",
+  "scratch_rk4_act_dot",
+  "scratch_rk4_dqpos",
+  "scratch_rk4_dqvel",
+  "scratch_rk4_dact",
+  "scratch_step_qacc",
+  "scratch_step_qfrc",
+  "scratch_lu_remaining",
+  "scratch_inv_qacc",
+  "scratch_inv_qfrc",
+  "scratch_inv_Ma",
+  "scratch_jac_a",
+  "scratch_jac_b",
+  "scratch_jac_c",
+  "scratch_jac_rot",
+  "scratch_jac_ref",
+  "scratch_dof_row",
+  "scratch_dof_tmp",
+  "scratch_fluid_J",
+  "scratch_fluid_tmp",
+  "scratch_fluid_chain",
+  "scratch_fluid_rowind",
+  "scratch_Dcdofdot",
+  "scratch_Dcvel",
+  "scratch_Dcacc",
+  "scratch_Dcfrcbody",
+  "scratch_rne_cacc",
+  "scratch_rne_cfrc",
   "scratch_con",
-  "scratch_jac",
-  "scratch_rne",
   "scratch_aabb",
-  "scratch_bp",
+  "scratch_bp_order",
+  "scratch_bp_active",
   "scratch_bodypair",
-  "scratch_efc",
-  "scratch_efcJ",
-  "scratch_nvvec",
-  "scratch_H",
   "scratch_ccd",
   "scratch_ccdi",
+  "scratch_jar",
+  "scratch_Jv",
+  "scratch_quad",
+  "scratch_oldstate",
+  "scratch_hess_D",
+  "scratch_ARinv",
+  "scratch_pgs_prev",
+  "scratch_pgs_start",
+  "scratch_pgs_blocks",
+  "scratch_minv_jt",
+  "scratch_minv_force",
+  "scratch_jt_force",
+  "scratch_Ma",
+  "scratch_Mv",
+  "scratch_grad",
+  "scratch_Mgrad",
+  "scratch_search",
+  "scratch_gradold",
+  "scratch_Mgradold",
+  "scratch_Mgraddif",
+  "scratch_envelope",
+  "scratch_dofmark",
+  "scratch_treemark",
+  "scratch_H",
+  "scratch_Hcone",
 )
 
 
@@ -1861,24 +1951,69 @@ def make_data(
   efc_state,
   efc_island,
   solver_stat,
-  scratch_qpos,
-  scratch_qvel,
-  scratch_act,
-  scratch_qacc,
-  scratch_act_dot,
-  scratch_dx,
+  scratch_rk4_qpos,
+  scratch_rk4_qvel,
+  scratch_rk4_act,
+  scratch_rk4_qacc,
+  scratch_rk4_act_dot,
+  scratch_rk4_dqpos,
+  scratch_rk4_dqvel,
+  scratch_rk4_dact,
+  scratch_step_qacc,
+  scratch_step_qfrc,
+  scratch_lu_remaining,
+  scratch_inv_qacc,
+  scratch_inv_qfrc,
+  scratch_inv_Ma,
+  scratch_jac_a,
+  scratch_jac_b,
+  scratch_jac_c,
+  scratch_jac_rot,
+  scratch_jac_ref,
+  scratch_dof_row,
+  scratch_dof_tmp,
+  scratch_fluid_J,
+  scratch_fluid_tmp,
+  scratch_fluid_chain,
+  scratch_fluid_rowind,
+  scratch_Dcdofdot,
+  scratch_Dcvel,
+  scratch_Dcacc,
+  scratch_Dcfrcbody,
+  scratch_rne_cacc,
+  scratch_rne_cfrc,
   scratch_con,
-  scratch_jac,
-  scratch_rne,
   scratch_aabb,
-  scratch_bp,
+  scratch_bp_order,
+  scratch_bp_active,
   scratch_bodypair,
-  scratch_efc,
-  scratch_efcJ,
-  scratch_nvvec,
-  scratch_H,
   scratch_ccd,
   scratch_ccdi,
+  scratch_jar,
+  scratch_Jv,
+  scratch_quad,
+  scratch_oldstate,
+  scratch_hess_D,
+  scratch_ARinv,
+  scratch_pgs_prev,
+  scratch_pgs_start,
+  scratch_pgs_blocks,
+  scratch_minv_jt,
+  scratch_minv_force,
+  scratch_jt_force,
+  scratch_Ma,
+  scratch_Mv,
+  scratch_grad,
+  scratch_Mgrad,
+  scratch_search,
+  scratch_gradold,
+  scratch_Mgradold,
+  scratch_Mgraddif,
+  scratch_envelope,
+  scratch_dofmark,
+  scratch_treemark,
+  scratch_H,
+  scratch_Hcone,
 ):
   s = structref.new(DATA_TYPE)
   s.time = borrowed(time)
@@ -2006,24 +2141,69 @@ def make_data(
   s.efc_state = borrowed(efc_state)
   s.efc_island = borrowed(efc_island)
   s.solver_stat = borrowed(solver_stat)
-  s.scratch_qpos = borrowed(scratch_qpos)
-  s.scratch_qvel = borrowed(scratch_qvel)
-  s.scratch_act = borrowed(scratch_act)
-  s.scratch_qacc = borrowed(scratch_qacc)
-  s.scratch_act_dot = borrowed(scratch_act_dot)
-  s.scratch_dx = borrowed(scratch_dx)
+  s.scratch_rk4_qpos = borrowed(scratch_rk4_qpos)
+  s.scratch_rk4_qvel = borrowed(scratch_rk4_qvel)
+  s.scratch_rk4_act = borrowed(scratch_rk4_act)
+  s.scratch_rk4_qacc = borrowed(scratch_rk4_qacc)
+  s.scratch_rk4_act_dot = borrowed(scratch_rk4_act_dot)
+  s.scratch_rk4_dqpos = borrowed(scratch_rk4_dqpos)
+  s.scratch_rk4_dqvel = borrowed(scratch_rk4_dqvel)
+  s.scratch_rk4_dact = borrowed(scratch_rk4_dact)
+  s.scratch_step_qacc = borrowed(scratch_step_qacc)
+  s.scratch_step_qfrc = borrowed(scratch_step_qfrc)
+  s.scratch_lu_remaining = borrowed(scratch_lu_remaining)
+  s.scratch_inv_qacc = borrowed(scratch_inv_qacc)
+  s.scratch_inv_qfrc = borrowed(scratch_inv_qfrc)
+  s.scratch_inv_Ma = borrowed(scratch_inv_Ma)
+  s.scratch_jac_a = borrowed(scratch_jac_a)
+  s.scratch_jac_b = borrowed(scratch_jac_b)
+  s.scratch_jac_c = borrowed(scratch_jac_c)
+  s.scratch_jac_rot = borrowed(scratch_jac_rot)
+  s.scratch_jac_ref = borrowed(scratch_jac_ref)
+  s.scratch_dof_row = borrowed(scratch_dof_row)
+  s.scratch_dof_tmp = borrowed(scratch_dof_tmp)
+  s.scratch_fluid_J = borrowed(scratch_fluid_J)
+  s.scratch_fluid_tmp = borrowed(scratch_fluid_tmp)
+  s.scratch_fluid_chain = borrowed(scratch_fluid_chain)
+  s.scratch_fluid_rowind = borrowed(scratch_fluid_rowind)
+  s.scratch_Dcdofdot = borrowed(scratch_Dcdofdot)
+  s.scratch_Dcvel = borrowed(scratch_Dcvel)
+  s.scratch_Dcacc = borrowed(scratch_Dcacc)
+  s.scratch_Dcfrcbody = borrowed(scratch_Dcfrcbody)
+  s.scratch_rne_cacc = borrowed(scratch_rne_cacc)
+  s.scratch_rne_cfrc = borrowed(scratch_rne_cfrc)
   s.scratch_con = borrowed(scratch_con)
-  s.scratch_jac = borrowed(scratch_jac)
-  s.scratch_rne = borrowed(scratch_rne)
   s.scratch_aabb = borrowed(scratch_aabb)
-  s.scratch_bp = borrowed(scratch_bp)
+  s.scratch_bp_order = borrowed(scratch_bp_order)
+  s.scratch_bp_active = borrowed(scratch_bp_active)
   s.scratch_bodypair = borrowed(scratch_bodypair)
-  s.scratch_efc = borrowed(scratch_efc)
-  s.scratch_efcJ = borrowed(scratch_efcJ)
-  s.scratch_nvvec = borrowed(scratch_nvvec)
-  s.scratch_H = borrowed(scratch_H)
   s.scratch_ccd = borrowed(scratch_ccd)
   s.scratch_ccdi = borrowed(scratch_ccdi)
+  s.scratch_jar = borrowed(scratch_jar)
+  s.scratch_Jv = borrowed(scratch_Jv)
+  s.scratch_quad = borrowed(scratch_quad)
+  s.scratch_oldstate = borrowed(scratch_oldstate)
+  s.scratch_hess_D = borrowed(scratch_hess_D)
+  s.scratch_ARinv = borrowed(scratch_ARinv)
+  s.scratch_pgs_prev = borrowed(scratch_pgs_prev)
+  s.scratch_pgs_start = borrowed(scratch_pgs_start)
+  s.scratch_pgs_blocks = borrowed(scratch_pgs_blocks)
+  s.scratch_minv_jt = borrowed(scratch_minv_jt)
+  s.scratch_minv_force = borrowed(scratch_minv_force)
+  s.scratch_jt_force = borrowed(scratch_jt_force)
+  s.scratch_Ma = borrowed(scratch_Ma)
+  s.scratch_Mv = borrowed(scratch_Mv)
+  s.scratch_grad = borrowed(scratch_grad)
+  s.scratch_Mgrad = borrowed(scratch_Mgrad)
+  s.scratch_search = borrowed(scratch_search)
+  s.scratch_gradold = borrowed(scratch_gradold)
+  s.scratch_Mgradold = borrowed(scratch_Mgradold)
+  s.scratch_Mgraddif = borrowed(scratch_Mgraddif)
+  s.scratch_envelope = borrowed(scratch_envelope)
+  s.scratch_dofmark = borrowed(scratch_dofmark)
+  s.scratch_treemark = borrowed(scratch_treemark)
+  s.scratch_H = borrowed(scratch_H)
+  s.scratch_Hcone = borrowed(scratch_Hcone)
   return s
 
 
@@ -2155,22 +2335,67 @@ def zero_data(d):
   zero(d.efc_state)
   zero(d.efc_island)
   zero(d.solver_stat)
-  zero(d.scratch_qpos)
-  zero(d.scratch_qvel)
-  zero(d.scratch_act)
-  zero(d.scratch_qacc)
-  zero(d.scratch_act_dot)
-  zero(d.scratch_dx)
+  zero(d.scratch_rk4_qpos)
+  zero(d.scratch_rk4_qvel)
+  zero(d.scratch_rk4_act)
+  zero(d.scratch_rk4_qacc)
+  zero(d.scratch_rk4_act_dot)
+  zero(d.scratch_rk4_dqpos)
+  zero(d.scratch_rk4_dqvel)
+  zero(d.scratch_rk4_dact)
+  zero(d.scratch_step_qacc)
+  zero(d.scratch_step_qfrc)
+  zero(d.scratch_lu_remaining)
+  zero(d.scratch_inv_qacc)
+  zero(d.scratch_inv_qfrc)
+  zero(d.scratch_inv_Ma)
+  zero(d.scratch_jac_a)
+  zero(d.scratch_jac_b)
+  zero(d.scratch_jac_c)
+  zero(d.scratch_jac_rot)
+  zero(d.scratch_jac_ref)
+  zero(d.scratch_dof_row)
+  zero(d.scratch_dof_tmp)
+  zero(d.scratch_fluid_J)
+  zero(d.scratch_fluid_tmp)
+  zero(d.scratch_fluid_chain)
+  zero(d.scratch_fluid_rowind)
+  zero(d.scratch_Dcdofdot)
+  zero(d.scratch_Dcvel)
+  zero(d.scratch_Dcacc)
+  zero(d.scratch_Dcfrcbody)
+  zero(d.scratch_rne_cacc)
+  zero(d.scratch_rne_cfrc)
   zero(d.scratch_con)
-  zero(d.scratch_jac)
-  zero(d.scratch_rne)
   zero(d.scratch_aabb)
-  zero(d.scratch_bp)
+  zero(d.scratch_bp_order)
+  zero(d.scratch_bp_active)
   zero(d.scratch_bodypair)
-  zero(d.scratch_efc)
-  zero(d.scratch_efcJ)
-  zero(d.scratch_nvvec)
-  zero(d.scratch_H)
   zero(d.scratch_ccd)
   zero(d.scratch_ccdi)
+  zero(d.scratch_jar)
+  zero(d.scratch_Jv)
+  zero(d.scratch_quad)
+  zero(d.scratch_oldstate)
+  zero(d.scratch_hess_D)
+  zero(d.scratch_ARinv)
+  zero(d.scratch_pgs_prev)
+  zero(d.scratch_pgs_start)
+  zero(d.scratch_pgs_blocks)
+  zero(d.scratch_minv_jt)
+  zero(d.scratch_minv_force)
+  zero(d.scratch_jt_force)
+  zero(d.scratch_Ma)
+  zero(d.scratch_Mv)
+  zero(d.scratch_grad)
+  zero(d.scratch_Mgrad)
+  zero(d.scratch_search)
+  zero(d.scratch_gradold)
+  zero(d.scratch_Mgradold)
+  zero(d.scratch_Mgraddif)
+  zero(d.scratch_envelope)
+  zero(d.scratch_dofmark)
+  zero(d.scratch_treemark)
+  zero(d.scratch_H)
+  zero(d.scratch_Hcone)
 

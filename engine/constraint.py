@@ -22,6 +22,7 @@ import math
 
 
 from engine._jit import jit
+from engine._jit import local_array
 from engine._stage import stage
 from engine.enums import mjCNSTR_CONTACT_ELLIPTIC
 from engine.enums import mjCNSTR_CONTACT_FRICTIONLESS
@@ -729,8 +730,8 @@ def diag_approx(m, d):
 def diag_exact(m, d):
   """efc_diagA = diag(J inv(M) J'), exactly (the mjENBL_DIAGEXACT option of MuJoCo 3.17)."""
   nv = m.nv
-  row = d.scratch_nvvec[0]
-  x = d.scratch_nvvec[1]
+  row = d.scratch_dof_row
+  x = d.scratch_dof_tmp
   sparse = is_sparse(m)
   for r in range(d.nefc[0]):
     jac_row_dense(m, d, sparse, r, row)
@@ -1169,11 +1170,11 @@ def inverse_constraint(m, d):
     for i in range(m.nv):
       d.qfrc_constraint[i] = 0.0
     return
-  jar = d.scratch_efc[0]
+  jar = d.scratch_jar
   mul_jac_vec(m, d, jar, d.qacc)
   for i in range(nefc):
     jar[i] -= d.efc_aref[i]
-  constraint_update(m, d, jar, d.scratch_efc[1, :0], 0)
+  constraint_update(m, d, jar, local_array(1)[:0], 0)  # no cost wanted
 
 
 # ---- Python API (mujoco binding signatures) ----

@@ -16,8 +16,8 @@ Known differences: the free-subtree bias derivative (mjd_freeBias_vel) is evalua
 RNE derivative of one body with the composite inertia d.crb, equal to MuJoCo's to rounding;
 DC motors contribute only LuGre damping and, when driven by voltage alone, their back-EMF
 terms (what MuJoCo 3.17 computes; the engine does not simulate DC motors yet); a singular
-LU pivot, an error in MuJoCo, leaves qLU partly factored here. Model-sized scratch of the
-RNE derivative is allocated per call.
+LU pivot, an error in MuJoCo, leaves qLU partly factored here. Model-sized workspaces are
+MjData scratch fields (nothing is allocated per call).
 """
 
 import numpy as np
@@ -27,6 +27,7 @@ from engine import passive as _passive
 from engine._jit import jit
 from engine._jit import local_array
 from engine._jit import local_int_array
+from engine._jit import zero
 from engine._stage import stage
 from engine._stage import D
 from engine._stage import M
@@ -774,10 +775,10 @@ def passive_vel(m, d):
   nv = m.nv
   # fluid forces: ellipsoid model if any geom of the body asks for it, else inertia box
   if m.opt.viscosity[0] > 0 or m.opt.density[0] > 0:
-    J = np.empty(6 * nv)
-    tmp = np.empty(6 * nv)
-    chain = np.empty(nv, np.int32)
-    rowind = np.empty(6 * nv, np.int32)
+    J = d.scratch_fluid_J
+    tmp = d.scratch_fluid_tmp
+    chain = d.scratch_fluid_chain
+    rowind = d.scratch_fluid_rowind
     for i in range(m.nbody):
       if m.body_mass[i] < mjMINVAL:
         continue
@@ -939,10 +940,14 @@ def rne_vel(m, d):
   Badr = m.B_rowadr
   Bnnz = m.B_rownnz
   Dadr = m.D_rowadr
-  Dcdofdot = np.zeros(6 * m.nD)
-  Dcvel = np.zeros(6 * m.nB)
-  Dcacc = np.zeros(6 * m.nB)
-  Dcfrcbody = np.zeros(6 * m.nB)
+  Dcdofdot = d.scratch_Dcdofdot
+  Dcvel = d.scratch_Dcvel
+  Dcacc = d.scratch_Dcacc
+  Dcfrcbody = d.scratch_Dcfrcbody
+  zero(Dcdofdot)
+  zero(Dcvel)
+  zero(Dcacc)
+  zero(Dcfrcbody)
   mat = local_array(36)
   mat1 = local_array(36)
   mat2 = local_array(36)

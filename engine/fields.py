@@ -710,25 +710,77 @@ efc_island        i4 nefccap        island of each row (we solve one island)
 # solver statistics per iteration (d.solver[i]: improvement, gradient, lineslope, nactive,
 # nchange, neval, nupdate)
 solver_stat       f8 mjNSOLVER*mjNISLAND,7 solver statistics of each iteration
-# scratch buffers of the integrators (not MuJoCo fields; hidden from Python)
-scratch_qpos      f8 4,nq           RK4 stage positions
-scratch_qvel      f8 4,nv           RK4 stage velocities
-scratch_act       f8 5,na           RK4 stage activations (row 4: activation increment)
-scratch_qacc      f8 4,nv           RK4 stage accelerations / Euler force and acceleration
-scratch_act_dot   f8 4,na           RK4 stage activation derivatives
-scratch_dx        f8 3,nv           RK4 position and velocity increments, misc. nv vectors
-scratch_con       f8 mjMAXCONPAIR,13 narrowphase output of one geom pair: dist, pos, frame
-scratch_jac       f8 17,nv          tendon, transmission, tendon_dot: 3-row Jacobians, dense rows
-scratch_rne       f8 2*nbody,6      rne: body accelerations and forces
-scratch_aabb      f8 nbody,6        broadphase: world-aligned box of each body (min, max)
-scratch_bp        i4 2,nbody        broadphase: sweep order and active list
-scratch_bodypair  i4 nbody*nbody    broadphase: candidate body pairs (b1 << 16) + b2
-scratch_efc       f8 12,nefccap     constraint and solver vectors over constraint rows
-scratch_efcJ      f8 nJcap          solver: M^-1 J' (PGS, noslip)
-scratch_nvvec     f8 16,nv          solver vectors over dofs
-scratch_H         f8 3,nv*nv        solver: dense Hessian, its Cholesky factor, cone Hessians
-scratch_ccd       f8 16384          convex collision workspace (GJK/EPA polytope, multi-contact)
-scratch_ccdi      i4 4096           convex collision integer workspace
+# scratch buffers (not MuJoCo fields; hidden from Python): one per purpose, named where used
+# integrators (forward.py)
+scratch_rk4_qpos      f8 4,nq           RK4: positions of the four stages
+scratch_rk4_qvel      f8 4,nv           RK4: velocities of the four stages
+scratch_rk4_act       f8 4,na           RK4: activations of the four stages
+scratch_rk4_qacc      f8 4,nv           RK4: accelerations of the four stages
+scratch_rk4_act_dot   f8 4,na           RK4: activation derivatives of the four stages
+scratch_rk4_dqpos     f8 nv             RK4: position increment (a velocity)
+scratch_rk4_dqvel     f8 nv             RK4: velocity increment
+scratch_rk4_dact      f8 na             RK4: activation increment
+scratch_step_qacc     f8 nv             Euler and implicit: the acceleration the step integrates
+scratch_step_qfrc     f8 nv             implicit: the force of the implicit solve
+scratch_lu_remaining  i4 nv             implicit: entries of each row left to factor (sparse LU)
+# inverse dynamics (inverse.py)
+scratch_inv_qacc      f8 nv             the discrete-time qacc, restored at the end
+scratch_inv_qfrc      f8 nv             discrete to continuous qacc: force of the discrete qacc
+scratch_inv_Ma        f8 nv             M*qacc
+# tendons, transmissions, tendon bias (tendon.py, smooth.py)
+scratch_jac_a         f8 3,nv           translational Jacobian of a point (segment start, site)
+scratch_jac_b         f8 3,nv           translational Jacobian of a second point (segment end)
+scratch_jac_c         f8 3,nv           translational Jacobian of a third point (crank)
+scratch_jac_rot       f8 3,nv           rotational Jacobian
+scratch_jac_ref       f8 3,nv           Jacobian of a reference site
+scratch_dof_row       f8 nv             a dense row over dofs (tendon row, moment, Jacobian dot)
+scratch_dof_tmp       f8 nv             a second dense row over dofs
+# velocity derivatives of the implicit integrators (derivative.py)
+scratch_fluid_J       f8 6*nv           fluid derivative: the 6 Jacobian rows of one body
+scratch_fluid_tmp     f8 6*nv           fluid derivative: workspace of the same size
+scratch_fluid_chain   i4 nv             fluid derivative: dofs of the body's kinematic chain
+scratch_fluid_rowind  i4 6*nv           fluid derivative: column of each sparse Jacobian entry
+scratch_Dcdofdot      f8 6*nD           RNE derivative: d cdof_dot / d qvel
+scratch_Dcvel         f8 6*nB           RNE derivative: d cvel / d qvel
+scratch_Dcacc         f8 6*nB           RNE derivative: d cacc / d qvel
+scratch_Dcfrcbody     f8 6*nB           RNE derivative: d cfrc_body / d qvel
+# recursive Newton-Euler (smooth.py)
+scratch_rne_cacc      f8 nbody,6        body accelerations
+scratch_rne_cfrc      f8 nbody,6        body forces
+# collision (collision/)
+scratch_con           f8 mjMAXCONPAIR,13 narrowphase output of one geom pair: dist, pos, frame
+scratch_aabb          f8 nbody,6        broadphase: world-aligned box of each body (min, max)
+scratch_bp_order      i4 nbody          broadphase: bodies sorted along the sweep axis
+scratch_bp_active     i4 nbody          broadphase: bodies whose box overlaps the sweep point
+scratch_bodypair      i4 nbody*nbody    broadphase: candidate body pairs (b1 << 16) + b2
+scratch_ccd           f8 16384          convex collision workspace (GJK/EPA polytope, contacts)
+scratch_ccdi          i4 4096           convex collision integer workspace
+# constraints and solvers (constraint.py, solver*.py)
+scratch_jar           f8 nefccap        J*qacc - aref of every row
+scratch_Jv            f8 nefccap        CG/Newton: J*search; PGS warm start: AR*force
+scratch_quad          f8 3,nefccap      CG/Newton: each row's cost along the search line
+scratch_oldstate      f8 nefccap        row states of the previous iteration
+scratch_hess_D        f8 nefccap        Newton: weight of each row in the Hessian
+scratch_ARinv         f8 nefccap        PGS: 1/diag(AR)
+scratch_pgs_prev      f8 nefccap        PGS: forces before the sweep
+scratch_pgs_start     f8 nefccap        PGS: first row of each block, by row
+scratch_pgs_blocks    f8 nefccap        PGS: block sizes in sweep order
+scratch_minv_jt       f8 nJcap          PGS, noslip: M^-1 J', nefc rows of nv
+scratch_minv_force    f8 nv             PGS: M^-1 J' efc_force, kept current as forces change
+scratch_jt_force      f8 nv             J' efc_force
+scratch_Ma            f8 nv             M*qacc
+scratch_Mv            f8 nv             CG/Newton: M*search
+scratch_grad          f8 nv             CG/Newton: gradient
+scratch_Mgrad         f8 nv             CG/Newton: preconditioned gradient
+scratch_search        f8 nv             CG/Newton: search direction
+scratch_gradold       f8 nv             CG: previous gradient
+scratch_Mgradold      f8 nv             CG: previous preconditioned gradient
+scratch_Mgraddif      f8 nv             CG: Mgrad - Mgradold
+scratch_envelope      f8 nv             Newton (sparse): first column of each envelope row
+scratch_dofmark       f8 nv             dofs touched by a constraint row
+scratch_treemark      f8 nv             trees touched by a constraint row, by tree id
+scratch_H             f8 nv*nv          Newton: Hessian, then its Cholesky factor
+scratch_Hcone         f8 nv*nv          Newton: the factor updated with the cone Hessians
 """)
 
 INTERNAL_PREFIX = "scratch_"

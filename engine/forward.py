@@ -246,7 +246,7 @@ def euler(m, d):
   """Port of mj_Euler: semi-implicit Euler, implicit in dof damping unless disabled."""
   nv = m.nv
   h = m.opt.timestep[0]
-  qacc = d.scratch_qacc[0]
+  qacc = d.scratch_step_qacc
   damping = False
   if not m.opt.disableflags[0] & (mjDSBL_EULERDAMP | mjDSBL_DAMPER):
     for i in range(nv):
@@ -281,10 +281,9 @@ def runge_kutta4(m, d):
   nv, na = m.nv, m.na
   h = m.opt.timestep[0]
   time0 = d.time[0]
-  X_qpos, X_qvel, X_act = d.scratch_qpos, d.scratch_qvel, d.scratch_act
-  F_qacc, F_act = d.scratch_qacc, d.scratch_act_dot
-  dx_pos, dx_vel = d.scratch_dx[0], d.scratch_dx[1]
-  dx_act = X_act[4]
+  X_qpos, X_qvel, X_act = d.scratch_rk4_qpos, d.scratch_rk4_qvel, d.scratch_rk4_act
+  F_qacc, F_act = d.scratch_rk4_qacc, d.scratch_rk4_act_dot
+  dx_pos, dx_vel, dx_act = d.scratch_rk4_dqpos, d.scratch_rk4_dqvel, d.scratch_rk4_dact
   X_qpos[0, :] = d.qpos
   X_qvel[0, :] = d.qvel
   F_qacc[0, :] = d.qacc
@@ -341,8 +340,8 @@ def implicit(m, d):
   """Port of mj_implicit (mj_implicitSkip without skipping): implicit in velocity."""
   nv = m.nv
   h = m.opt.timestep[0]
-  qacc = d.scratch_qacc[0]
-  qfrc = d.scratch_qacc[1]
+  qacc = d.scratch_step_qacc
+  qfrc = d.scratch_step_qfrc
   for i in range(nv):
     qfrc[i] = d.qfrc_smooth[i] + d.qfrc_constraint[i]
   if m.opt.integrator[0] == mjINT_IMPLICIT:
@@ -353,8 +352,8 @@ def implicit(m, d):
       d.qLU[k] = d.M[adr] if adr >= 0 else 0.0
     for k in range(m.nD):
       d.qLU[k] += -h * d.qDeriv[k]
-    scratch = np.empty(nv, np.int32)
-    _sparse.factor_lu_sparse(d.qLU, nv, scratch, m.D_rownnz, m.D_rowadr, m.D_colind)
+    _sparse.factor_lu_sparse(d.qLU, nv, d.scratch_lu_remaining, m.D_rownnz, m.D_rowadr,
+                             m.D_colind)
     _sparse.solve_lu_sparse(qacc, d.qLU, qfrc, nv, m.D_rownnz, m.D_rowadr, m.D_diag,
                             m.D_colind)
   else:

@@ -34,7 +34,7 @@ def discrete_acc(m, d):
   nv = m.nv
   h = m.opt.timestep[0]
   qacc = d.qacc
-  qfrc = d.scratch_dx[2]
+  qfrc = d.scratch_inv_qfrc
   integrator = m.opt.integrator[0]
   if integrator == mjINT_EULER:
     if m.opt.disableflags[0] & mjDSBL_EULERDAMP:
@@ -110,7 +110,7 @@ def inverse_skip(m, d, skipstage, skipsensor):
     if m.opt.enableflags[0] & mjENBL_ENERGY:
       _sensor.energy_vel(m, d)
   discrete = m.opt.enableflags[0] & mjENBL_INVDISCRETE
-  saved = d.scratch_dx[0]
+  saved = d.scratch_inv_qacc
   if discrete:
     saved[:] = d.qacc
     discrete_acc(m, d)
@@ -121,7 +121,7 @@ def inverse_skip(m, d, skipstage, skipsensor):
   _smooth.tendon_bias(m, d, d.qfrc_inverse)
   if not skipsensor:
     _forward.sensors_acc(m, d)
-  ma = d.scratch_dx[1]
+  ma = d.scratch_inv_Ma
   _smooth.mul_m(m, d, ma, d.qacc)
   for i in range(nv):
     d.qfrc_inverse[i] += ma[i] - d.qfrc_passive[i] - d.qfrc_constraint[i]

@@ -769,8 +769,8 @@ def rne(m, d, flg_acc, result):
   Gravity enters as a world acceleration of -gravity unless mjDSBL_GRAVITY is set.
   """
   nbody = m.nbody
-  cacc = d.scratch_rne[:nbody]
-  cfrc = d.scratch_rne[nbody:]
+  cacc = d.scratch_rne_cacc
+  cfrc = d.scratch_rne_cfrc
   tmp = local_array(6)
   tmp1 = local_array(6)
 
@@ -1223,9 +1223,9 @@ def tendon_dot(m, d, id, jdot):
   if m.wrap_type[adr] == mjWRAP_JOINT:
     return
 
-  jac1 = d.scratch_jac[0:3]
-  jac2 = d.scratch_jac[3:6]
-  tmp = d.scratch_jac[16]
+  jac1 = d.scratch_jac_a
+  jac2 = d.scratch_jac_b
+  tmp = d.scratch_dof_tmp
   vel0 = local_array(6)
   vel1 = local_array(6)
   pvel = local_array(6)
@@ -1292,7 +1292,7 @@ def tendon_bias(m, d, qfrc):
 
   The armature includes what actuators on the tendon add (mj_actuatorArmature).
   """
-  jdot = d.scratch_jac[15]  # (tendon_dot uses rows 0-5 and 16)
+  jdot = d.scratch_dof_row  # (tendon_dot uses jac_a, jac_b and dof_tmp)
   for i in range(m.ntendon):
     armature = m.tendon_armature[i] + actuator_armature(m, mjOBJ_TENDON, i)
     if not armature:

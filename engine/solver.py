@@ -49,7 +49,7 @@ def _unconstrained_smooth(m, d):
   warm start does for dofs outside every island)."""
   nv = m.nv
   sparse = is_sparse(m)
-  touched = d.scratch_nvvec[15]
+  touched = d.scratch_dofmark
   for k in range(nv):
     touched[k] = 0.0
   for i in range(d.nefc[0]):
@@ -63,7 +63,7 @@ def _unconstrained_smooth(m, d):
           touched[k] = 1.0
 
   # spread to whole trees (marks of tree roots first, then every dof of a marked tree)
-  tree = d.scratch_nvvec[14]
+  tree = d.scratch_treemark
   for k in range(nv):
     tree[k] = 0.0
   for k in range(nv):
@@ -88,7 +88,7 @@ def _warmstart(m, d):
     return
 
   # cost of qacc_warmstart
-  jar = d.scratch_efc[2]
+  jar = d.scratch_jar
   for i in range(nv):
     d.qacc[i] = d.qacc_warmstart[i]
   mul_jac_vec(m, d, jar, d.qacc_warmstart)
@@ -101,8 +101,8 @@ def _warmstart(m, d):
     # dual cost of the warm-start forces: f'*b + 0.5*f'*AR*f; zero forces if positive
     init_minv_force(m, d)
     sparse = is_sparse(m)
-    v = d.scratch_nvvec[13]
-    ARf = d.scratch_efc[3]
+    v = d.scratch_minv_force
+    ARf = d.scratch_Jv
     for i in range(nefc):
       ARf[i] = jac_row_dot(m, d, sparse, i, v) + d.efc_R[i] * d.efc_force[i]
     cost = mju_dot(d.efc_force, d.efc_b, nefc) + 0.5 * mju_dot(d.efc_force, ARf, nefc)
@@ -113,7 +113,7 @@ def _warmstart(m, d):
         d.qfrc_constraint[i] = 0.0
   else:
     # add the Gauss cost, compare with qacc_smooth
-    Ma = d.scratch_nvvec[13]
+    Ma = d.scratch_Ma
     mul_m(m, d, Ma, d.qacc_warmstart)
     for i in range(nv):
       cost_warmstart += 0.5 * (Ma[i] - d.qfrc_smooth[i]) * (d.qacc_warmstart[i] - d.qacc_smooth[i])

@@ -380,10 +380,3 @@ def jac_row_dot_at(m, d, sparse, i, vec, off):
   return dot_at(d.efc_J, i * m.nv, vec, off, m.nv)
 
 
-@jit
-def work_array(d):
-  """At least 256 floats of workspace for small block solves: scratch_efc row 11, or a new
-  array when the row capacity is below that (only with a tiny <size njmax>)."""
-  if d.scratch_efc.shape[1] >= 256:
-    return d.scratch_efc[11]
-  return np.empty(256)

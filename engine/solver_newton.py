@@ -4,16 +4,15 @@ Both minimize the Gauss cost 0.5*(qacc-qacc_smooth)'*M*(qacc-qacc_smooth) plus t
 constraint cost s(J*qacc-aref) over qacc, with MuJoCo's exact line search. CG uses
 Polak-Ribiere directions preconditioned by M; Newton uses the Hessian H = M + J'*D*J of the
 active rows (plus cone Hessians of elliptic contacts in the middle zone), kept as a dense
-Cholesky factor in scratch_H and updated incrementally as rows change state.
-
-Scratch use: scratch_efc rows 2-8 (Jaref, Jv, the quadratics in rows 4-6, Hessian row
-weights, previous states), scratch_nvvec rows 2 (envelope of H) and 4-12, scratch_H rows 0-1
-(factor of H, factor with cone terms).
+Cholesky factor in d.scratch_H (d.scratch_Hcone with the cone terms) and updated
+incrementally as rows change state. Their vectors are the named d.scratch_* fields of
+engine/fields.py (Jaref in scratch_jar, the line-search quadratics in scratch_quad).
 """
 
 import math
 
 from engine._jit import jit
+from engine._jit import local_array
 from engine._stage import D
 from engine._stage import M
 from engine._stage import i8
@@ -41,7 +40,6 @@ from engine.solver_common import jac_row_dense
 from engine.solver_common import mul_jac_t_vec
 from engine.solver_common import mul_jac_vec
 from engine.solver_common import save_stats
-from engine.solver_common import work_array
 
 # ---- cost along the search line ----
 
@@ -56,14 +54,14 @@ def _prepare(m, d, qg0):
   """
   nv = m.nv
   nefc = d.nefc[0]
-  v = d.scratch_nvvec[8]
-  Ma = d.scratch_nvvec[4]
-  Mv = d.scratch_nvvec[5]
-  Jaref = d.scratch_efc[2]
-  Jv = d.scratch_efc[3]
-  q0 = d.scratch_efc[4]
-  q1 = d.scratch_efc[5]
-  q2 = d.scratch_efc[6]
+  v = d.scratch_search
+  Ma = d.scratch_Ma
+  Mv = d.scratch_Mv
+  Jaref = d.scratch_jar
+  Jv = d.scratch_Jv
+  q0 = d.scratch_quad[0]
+  q1 = d.scratch_quad[1]
+  q2 = d.scratch_quad[2]
   D = d.efc_D
 
   # Gauss: alpha^2*0.5*v'*M*v + alpha*v'*(Ma-qfrc_smooth) + Gauss(qacc)
@@ -122,11 +120,11 @@ def _eval(m, d, alpha, qg0, qg1, qg2):
   ne = d.ne[0]
   nf = d.nf[0]
   nefc = d.nefc[0]
-  Jaref = d.scratch_efc[2]
-  Jv = d.scratch_efc[3]
-  q0 = d.scratch_efc[4]
-  q1 = d.scratch_efc[5]
-  q2 = d.scratch_efc[6]
+  Jaref = d.scratch_jar
+  Jv = d.scratch_Jv
+  q0 = d.scratch_quad[0]
+  q1 = d.scratch_quad[1]
+  q2 = d.scratch_quad[2]
   cost = 0.0
   deriv0 = 0.0
   deriv1 = 0.0
@@ -256,7 +254,7 @@ def _search(m, d, sparse, scale, qg0):
   """
   nv = m.nv
   ls_iterations = m.opt.ls_iterations[0]
-  search = d.scratch_nvvec[8]
+  search = d.scratch_search
   lsiter = 0
   lsslope = 1.0
 
@@ -270,8 +268,8 @@ def _search(m, d, sparse, scale, qg0):
   slopescl = scale / snorm
 
   # Mv, Jv and the quadratics
-  mul_m(m, d, d.scratch_nvvec[5], search)
-  mul_jac_vec(m, d, d.scratch_efc[3], search)
+  mul_m(m, d, d.scratch_Mv, search)
+  mul_jac_vec(m, d, d.scratch_Jv, search)
   qg1, qg2 = _prepare(m, d, qg0)
 
   # alpha = 0
@@ -363,12 +361,12 @@ def _search(m, d, sparse, scale, qg0):
 
 @jit
 def _hessian(m, d, sparse):
-  """H = M + J'*diag(D)*J (lower triangle, dense nv x nv) into scratch_H[0], with D the efc_D
+  """H = M + J'*diag(D)*J (lower triangle, dense nv x nv) into scratch_H, with D the efc_D
   of quadratic rows (port of the dense branch of MakeHessian)."""
   nv = m.nv
   nefc = d.nefc[0]
-  H = d.scratch_H[0]
-  D = d.scratch_efc[7]
+  H = d.scratch_H
+  D = d.scratch_hess_D
   for i in range(nefc):
     D[i] = d.efc_D[i] if d.efc_state[i] == mjCNSTRSTATE_QUADRATIC else 0.0
   for k in range(nv * nv):
@@ -405,14 +403,14 @@ def _hessian(m, d, sparse):
 @jit
 def _hessian_cone(m, d, sparse):
   """Port of HessianCone: Lcone = chol(H + sum of J'*Hcone*J over contacts in the cone zone),
-  by rank-1 updates of the factor in scratch_H[0]; returns the number of updates."""
+  by rank-1 updates of the factor in scratch_H; returns the number of updates."""
   nv = m.nv
   nefc = d.nefc[0]
-  L = d.scratch_H[0]
-  Lcone = d.scratch_H[1]
-  row = d.scratch_nvvec[12]
-  tmp = d.scratch_nvvec[13]
-  local = work_array(d)
+  L = d.scratch_H
+  Lcone = d.scratch_Hcone
+  row = d.scratch_dof_row
+  tmp = d.scratch_dof_tmp
+  local = local_array(256)  # small block solves
   for k in range(nv * nv):
     Lcone[k] = L[k]
   nupdate = 0
@@ -453,9 +451,9 @@ def _factorize(m, d, sparse, recompute, ncone):
     _hessian(m, d, sparse)
   if sparse:
     # large models (sparse Jacobian): H is block-structured, factor only its envelope
-    chol_factor_envelope(d.scratch_H[0], m.nv, mjMINVAL, d.scratch_nvvec[2])
+    chol_factor_envelope(d.scratch_H, m.nv, mjMINVAL, d.scratch_envelope)
   else:
-    mju_cholFactor(d.scratch_H[0], m.nv, mjMINVAL)
+    mju_cholFactor(d.scratch_H, m.nv, mjMINVAL)
   if ncone:
     _hessian_cone(m, d, sparse)
   return d.nefc[0]
@@ -479,8 +477,8 @@ def _incremental(m, d, sparse, ncone):
   state; full refactorization when accuracy is lost. Returns nupdate."""
   nv = m.nv
   nefc = d.nefc[0]
-  oldstate = d.scratch_efc[8]
-  vec = d.scratch_nvvec[12]
+  oldstate = d.scratch_oldstate
+  vec = d.scratch_dof_row
   nupdate = 0
   for i in range(nefc):
     old_quad = int(oldstate[i]) == mjCNSTRSTATE_QUADRATIC
@@ -494,8 +492,8 @@ def _incremental(m, d, sparse, ncone):
     for k in range(nv):
       vec[k] *= s
     if sparse:
-      _widen_envelope(d.scratch_nvvec[2], vec, nv)
-    rank = mju_cholUpdate(d.scratch_H[0], vec, nv, 1 if new_quad else 0)
+      _widen_envelope(d.scratch_envelope, vec, nv)
+    rank = mju_cholUpdate(d.scratch_H, vec, nv, 1 if new_quad else 0)
     nupdate += 1
 
     # accuracy lost: recompute H and refactor
@@ -518,8 +516,8 @@ def _update_constraint(m, d, flg_coneHessian):
   """
   nv = m.nv
   nefc = d.nefc[0]
-  Ma = d.scratch_nvvec[4]
-  cost = constraint_update_impl(m, d, d.scratch_efc[2], flg_coneHessian)
+  Ma = d.scratch_Ma
+  cost = constraint_update_impl(m, d, d.scratch_jar, flg_coneHessian)
   mul_jac_t_vec(m, d, d.qfrc_constraint, d.efc_force)
 
   # count active and cone rows
@@ -543,18 +541,18 @@ def _update_gradient(m, d, flg_newton, ncone):
   """Port of CGupdateGradient: grad = M*qacc - qfrc_smooth - qfrc_constraint and the
   preconditioned Mgrad (H \\ grad for Newton, M \\ grad for CG)."""
   nv = m.nv
-  Ma = d.scratch_nvvec[4]
-  grad = d.scratch_nvvec[6]
-  Mgrad = d.scratch_nvvec[7]
+  Ma = d.scratch_Ma
+  grad = d.scratch_grad
+  Mgrad = d.scratch_Mgrad
   for i in range(nv):
     grad[i] = Ma[i] - d.qfrc_smooth[i] - d.qfrc_constraint[i]
   if flg_newton:
     if ncone:
-      mju_cholSolve(Mgrad, d.scratch_H[1], grad, nv)
+      mju_cholSolve(Mgrad, d.scratch_Hcone, grad, nv)
     elif is_sparse(m):
-      chol_solve_envelope(Mgrad, d.scratch_H[0], grad, nv, d.scratch_nvvec[2])
+      chol_solve_envelope(Mgrad, d.scratch_H, grad, nv, d.scratch_envelope)
     else:
-      mju_cholSolve(Mgrad, d.scratch_H[0], grad, nv)
+      mju_cholSolve(Mgrad, d.scratch_H, grad, nv)
   else:
     for i in range(nv):
       Mgrad[i] = grad[i]
@@ -572,17 +570,17 @@ def cg_newton(m, d, maxiter, flg_newton):
   nefc = d.nefc[0]
   sparse = is_sparse(m)
   cone_hessian = 1 if flg_newton and m.opt.cone[0] == mjCONE_ELLIPTIC else 0
-  Jaref = d.scratch_efc[2]
-  Jv = d.scratch_efc[3]
-  oldstate = d.scratch_efc[8]
-  Ma = d.scratch_nvvec[4]
-  Mv = d.scratch_nvvec[5]
-  grad = d.scratch_nvvec[6]
-  Mgrad = d.scratch_nvvec[7]
-  search = d.scratch_nvvec[8]
-  gradold = d.scratch_nvvec[9]
-  Mgradold = d.scratch_nvvec[10]
-  Mgraddif = d.scratch_nvvec[11]
+  Jaref = d.scratch_jar
+  Jv = d.scratch_Jv
+  oldstate = d.scratch_oldstate
+  Ma = d.scratch_Ma
+  Mv = d.scratch_Mv
+  grad = d.scratch_grad
+  Mgrad = d.scratch_Mgrad
+  search = d.scratch_search
+  gradold = d.scratch_gradold
+  Mgradold = d.scratch_Mgradold
+  Mgraddif = d.scratch_Mgraddif
 
   # Ma = M*qacc, Jaref = J*qacc - aref
   mul_m(m, d, Ma, d.qacc)

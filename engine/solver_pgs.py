@@ -2,14 +2,11 @@
 mj_solNoSlip, engine_solver.c), with the small QCQPs of elliptic friction cones.
 
 MuJoCo stores the dense or sparse matrix efc_AR = J*M^-1*J' + diag(R). We store M^-1*J'
-instead (scratch_efcJ, nefc x nv, filled by `minv_jt`) and form the entries we need on the
-fly: AR(i, j) = J(i,:) . (M^-1*J')(:, j) + R(i)*[i == j]. The residual of a row needs
+instead (d.scratch_minv_jt, nefc x nv, filled by `minv_jt`) and form the entries we need on
+the fly: AR(i, j) = J(i,:) . (M^-1*J')(:, j) + R(i)*[i == j]. The residual of a row needs
 AR(i,:)*efc_force = J(i,:) . (M^-1*J'*efc_force) + R(i)*efc_force(i); the nv-vector
-M^-1*J'*efc_force is kept up to date as forces change (scratch_nvvec row 13). The iterates
-are MuJoCo's up to rounding.
-
-Scratch use: scratch_efcJ, scratch_efc rows 8-9 (previous states, 1/diag(AR)) and row 11
-(block workspace), scratch_nvvec row 13.
+M^-1*J'*efc_force is kept up to date as forces change (d.scratch_minv_force). The iterates
+are MuJoCo's up to rounding. Block solves use a 256-float stack workspace.
 """
 
 import math
@@ -17,6 +14,7 @@ import math
 import numpy as np
 
 from engine._jit import jit
+from engine._jit import local_array
 from engine._stage import D
 from engine._stage import M
 from engine._stage import i8
@@ -37,7 +35,6 @@ from engine.solver_common import jac_row_dot
 from engine.solver_common import jac_row_dot_at
 from engine.solver_common import mul_jac_t_vec
 from engine.solver_common import save_stats
-from engine.solver_common import work_array
 
 # ---- QCQP: min 0.5*x'*A*x + x'*b  s.t.  sum (x_i/d_i)^2 <= r^2 ----
 
@@ -202,11 +199,11 @@ def mju_QCQP(res, Ain, bin, d, r, n, work):
 
 @jit
 def minv_jt(m, d):
-  """scratch_efcJ = M^-1*J' as nefc rows of nv (the projection of mj_projectConstraint)."""
+  """d.scratch_minv_jt = M^-1*J' as nefc rows of nv (the projection of mj_projectConstraint)."""
   nv = m.nv
   nefc = d.nefc[0]
   sparse = is_sparse(m)
-  B = d.scratch_efcJ
+  B = d.scratch_minv_jt
   for i in range(nefc):
     jac_row_dense(m, d, sparse, i, B[i * nv:(i + 1) * nv])
   solve_ld(B, d.qLD, d.qLDiagInv, nv, nefc, m.M_rownnz, m.M_rowadr, m.M_colind)
@@ -215,7 +212,7 @@ def minv_jt(m, d):
 @jit
 def _ar(m, d, sparse, i, j):
   """Entry (i, j) of efc_AR."""
-  res = jac_row_dot_at(m, d, sparse, i, d.scratch_efcJ, j * m.nv)
+  res = jac_row_dot_at(m, d, sparse, i, d.scratch_minv_jt, j * m.nv)
   if i == j:
     res += d.efc_R[i]
   return res
@@ -246,7 +243,7 @@ def _extract_block(m, d, sparse, Ac, start, n, flg_subR):
 def _residual(m, d, sparse, res, i, dim, flg_subR):
   """Port of residual: res = b + AR*force on rows i..i+dim (minus R*force when flg_subR),
   from the kept product v = M^-1*J'*force."""
-  v = d.scratch_nvvec[13]
+  v = d.scratch_minv_force
   for j in range(dim):
     r = i + j
     res[j] = d.efc_b[r] + (jac_row_dot(m, d, sparse, r, v) + d.efc_R[r] * d.efc_force[r])
@@ -259,8 +256,8 @@ def _residual(m, d, sparse, res, i, dim, flg_subR):
 def _force_changed(m, d, i, dim, oldforce):
   """Keeps v = M^-1*J'*force current after rows i..i+dim changed from oldforce."""
   nv = m.nv
-  v = d.scratch_nvvec[13]
-  B = d.scratch_efcJ
+  v = d.scratch_minv_force
+  B = d.scratch_minv_jt
   for j in range(dim):
     delta = d.efc_force[i + j] - oldforce[j]
     if delta != 0:
@@ -271,11 +268,11 @@ def _force_changed(m, d, i, dim, oldforce):
 
 @jit
 def init_minv_force(m, d):
-  """v = M^-1*J'*efc_force into scratch_nvvec row 13 (also leaves J'*efc_force in row 14)."""
-  v = d.scratch_nvvec[13]
-  mul_jac_t_vec(m, d, d.scratch_nvvec[14], d.efc_force)
+  """d.scratch_minv_force = M^-1*J'*efc_force (and d.scratch_jt_force = J'*efc_force)."""
+  v = d.scratch_minv_force
+  mul_jac_t_vec(m, d, d.scratch_jt_force, d.efc_force)
   for k in range(m.nv):
-    v[k] = d.scratch_nvvec[14, k]
+    v[k] = d.scratch_jt_force[k]
   solve_ld(v, d.qLD, d.qLDiagInv, m.nv, 1, m.M_rownnz, m.M_rowadr, m.M_colind)
 
 
@@ -512,12 +509,12 @@ def pgs(m, d, maxiter):
   nefc = d.nefc[0]
   sparse = is_sparse(m)
   force = d.efc_force
-  prev = d.scratch_efc[2]
-  start = d.scratch_efc[3]
-  oldstate = d.scratch_efc[8]
-  ARinv = d.scratch_efc[9]
-  blocks = d.scratch_efc[10]
-  w = work_array(d)
+  prev = d.scratch_pgs_prev
+  start = d.scratch_pgs_start
+  oldstate = d.scratch_oldstate
+  ARinv = d.scratch_ARinv
+  blocks = d.scratch_pgs_blocks
+  w = local_array(256)  # small block solves
   scale = inertia_scale(m, d)
 
   # inverse diagonal of AR, M^-1*J'*force, initial state
@@ -596,9 +593,9 @@ def noslip(m, d, maxiter):
   sparse = is_sparse(m)
   force = d.efc_force
   floss = d.efc_frictionloss
-  oldstate = d.scratch_efc[8]
-  ARinv = d.scratch_efc[9]
-  w = work_array(d)
+  oldstate = d.scratch_oldstate
+  ARinv = d.scratch_ARinv
+  w = local_array(256)  # small block solves
   Ac = w[36:61]
   bc = w[61:67]
   v = w[67:73]

@@ -542,13 +542,11 @@ def tendon(m, d):
   if m.ntendon == 0:
     return
 
-  # scratch: point Jacobians and dense tendon row (d.scratch_jac), segment points, flat
-  # path views
-  work = d.scratch_jac
-  jac1 = work[0:3]
-  jac2 = work[3:6]
-  jacr = work[6:9]
-  row = work[15]
+  # scratch: point Jacobians and the dense tendon row, segment points, flat path views
+  jac1 = d.scratch_jac_a
+  jac2 = d.scratch_jac_b
+  jacr = d.scratch_jac_rot
+  row = d.scratch_dof_row
   wpnt = local_array(12)
   noside = local_array(0)
   wobj = d.wrap_obj.reshape(-1)
@@ -904,15 +902,14 @@ def transmission(m, d):
   if m.nactuator == 0:
     return
 
-  # scratch Jacobians, dense rows (in d.scratch_jac: nothing is allocated while stepping)
-  work = d.scratch_jac
-  jac = work[0:3]
-  jacS = work[3:6]
-  jacA = work[6:9]
-  jacref = work[9:12]
-  jacr = work[12:15]
-  row = work[15]
-  tmp = work[16]
+  # scratch Jacobians and dense rows (MjData: nothing is allocated while stepping)
+  jac = d.scratch_jac_a
+  jacS = d.scratch_jac_b
+  jacA = d.scratch_jac_c
+  jacref = d.scratch_jac_ref
+  jacr = d.scratch_jac_rot
+  row = d.scratch_dof_row
+  tmp = d.scratch_dof_tmp
   small = local_array(16)
 
   for i in range(m.nactuator):

@@ -272,8 +272,8 @@ def broadphase(m, d):
   d.scratch_bodypair; returns their number."""
   _body_boxes(m, d)
   box = d.scratch_aabb
-  order = d.scratch_bp[0]
-  active = d.scratch_bp[1]
+  order = d.scratch_bp_order
+  active = d.scratch_bp_active
   pairs = d.scratch_bodypair
   filterparent = not m.opt.disableflags[0] & mjDSBL_FILTERPARENT
 

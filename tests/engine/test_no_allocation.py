@@ -5,9 +5,8 @@ allocation in a kernel also costs malloc plus atomic reference counting on every
 The check counts numba runtime (NRT) allocations, which are only recorded when
 NUMBA_NRT_STATS is set before numba starts, hence the subprocess.
 
-Scope: every stage, with the Euler, RK4 and implicitfast integrators (each model also runs
-with implicitfast); the full implicit integrator's RNE derivative and the fluid-force
-derivatives still allocate a few nv-sized buffers (known, not yet moved to MjData scratch).
+Scope: every stage, with each model's own integrator and again with implicitfast and implicit
+(velocity derivatives of actuators, damping, fluid forces and the RNE included).
 """
 
 import os
@@ -31,12 +30,8 @@ for path in models.all_models():
     m = engine.MjModel.from_xml_path(str(path))
   except UnsupportedError:
     continue  # features we reject (their own tests cover the error)
-  if m.opt.integrator == engine.mjtIntegrator.mjINT_IMPLICIT:
-    continue
-  fast = engine.mjtIntegrator.mjINT_IMPLICITFAST
-  for integrator in (int(m.opt.integrator), fast):
-    if integrator == fast and (m.opt.density or m.opt.viscosity):
-      continue  # fluid derivatives
+  implicit = (engine.mjtIntegrator.mjINT_IMPLICITFAST, engine.mjtIntegrator.mjINT_IMPLICIT)
+  for integrator in sorted({int(m.opt.integrator), *implicit}):
     m.opt.integrator = integrator
     d = engine.MjData(m)
     d.qvel[:] = 0.05

@@ -379,13 +379,13 @@ SMALL = """
 
 @pytest.mark.parametrize("solver_name", ["Newton", "PGS"])
 def test_small_row_capacity(solver_name):
-  """Row capacity below the block workspace (a tiny <size njmax>): same results."""
+  """A tiny row capacity (<size njmax>, below the 256-float block workspace): same results."""
   mjm, mjd, m, d = oracle.load(SMALL.format(solver=solver_name))
   mjm.opt.disableflags |= mujoco.mjtDisableBit.mjDSBL_ISLAND
   m.opt.disableflags |= mujoco.mjtDisableBit.mjDSBL_ISLAND
   mjd.qvel[:] = np.random.default_rng(9).normal(size=mjm.nv)
   mujoco.mj_forward(mjm, mjd)
-  assert d._arrays["scratch_efc"].shape[1] == 40 and mjd.nefc > 12
+  assert d._arrays["scratch_jar"].shape[0] == 40 and mjd.nefc > 12
   oracle.copy_state(mjd, d)
   _smooth_stages(m, d)
   oracle.copy_contacts(mjd, d)
