@@ -62,28 +62,35 @@ class Stage:
   """A jitted function with one declared signature, compiled and cached on its own.
 
   Call it like the function it wraps, from Python or from jitted code (through its pointer).
+  A `lazy` stage serves Python calls only (the mj_/mju_ API): jitted code cannot call it,
+  and it compiles (or loads) on its first call instead of at link time.
   """
 
-  def __init__(self, py_func, argtypes: tuple, restype):
+  def __init__(self, py_func, argtypes: tuple, restype, lazy: bool = False):
     py_func = getattr(py_func, "py_func", py_func)  # a jit helper compiled once more as a stage
     functools.update_wrapper(self, py_func)
     self.py_func = py_func
     self.name = f"{py_func.__module__}.{py_func.__qualname__}"
     self.signature = restype(*argtypes)
     self.dispatcher = _jit.stage_dispatcher(py_func)
+    self.lazy = lazy
     self.symbol = "numjoco.stage." + self.name
     # the cell holding the stage's address in this process; compiled callers read it
     self._cell = ctypes.c_void_p(0)
     ll.add_symbol(self.symbol, ctypes.addressof(self._cell))
-    template = templates.make_concrete_template(f"Stage({self.name})", self, [self.signature])
-    self.numba_type = types.Function(template)
-    lower_builtin(self, *argtypes)(self._lower_call)
+    self.numba_type = None  # a lazy stage has no type: jitted code cannot call it
+    if not lazy:
+      template = templates.make_concrete_template(f"Stage({self.name})", self, [self.signature])
+      self.numba_type = types.Function(template)
+      lower_builtin(self, *argtypes)(self._lower_call)
     STAGES.append(self)
 
   def __call__(self, *args):
     if _jit.DISABLE_JIT:
       return self.py_func(*args)
     link()
+    if self.lazy and not self._cell.value:
+      self.compile()
     return self.dispatcher(*args)
 
   def __repr__(self):
@@ -141,17 +148,18 @@ def _typeof_stage(val, c):
   return val.numba_type
 
 
-def stage(*argtypes, restype=types.none):
+def stage(*argtypes, restype=types.none, lazy=False):
   """Declares a stage with argument types `argtypes` (default: the (m, d) struct handles)."""
   argtypes = argtypes or (M, D)
-  return lambda py_func: Stage(py_func, argtypes, restype)
+  return lambda py_func: Stage(py_func, argtypes, restype, lazy)
 
 
 # ---- linking ----
 
 
 def link() -> None:
-  """Compiles or loads every stage once per process; cold stages compile in parallel.
+  """Compiles or loads every stage jitted code can reach, once per process; cold stages
+  compile in parallel.
 
   Importing any engine module runs engine/__init__.py, which imports the whole pipeline, so
   the registry is complete by the time a handle exists.
@@ -159,12 +167,23 @@ def link() -> None:
   global _linked
   if _linked or _jit.DISABLE_JIT:
     return
-  cold = [s for s in STAGES if not s.is_cached()]
-  if cold:
-    _compile_cold(cold)
-  for s in STAGES:
-    s.compile()
+  compile_all(lazy=False)
   _linked = True
+
+
+def selected(lazy: bool) -> list:
+  """The stages link() compiles (lazy=False) or every stage (lazy=True), in compile order."""
+  return [s for s in STAGES if lazy or not s.lazy]
+
+
+def compile_all(lazy: bool) -> None:
+  """Compiles or loads the selected stages, the missing ones in parallel processes."""
+  stages = selected(lazy)
+  cold = [s for s in stages if not s.is_cached()]
+  if cold:
+    _compile_cold(cold, lazy)
+  for s in stages:
+    s.compile()
 
 
 def _jobs() -> int:
@@ -174,7 +193,7 @@ def _jobs() -> int:
   return min(2, os.cpu_count() or 1)
 
 
-def _compile_cold(cold: list) -> None:
+def _compile_cold(cold: list, lazy: bool) -> None:
   """Compiles the stages missing from the cache, with helper processes claiming stages too."""
   t0 = time.perf_counter()
   jobs = min(_jobs(), len(cold))
@@ -184,8 +203,8 @@ def _compile_cold(cold: list) -> None:
   with tempfile.TemporaryDirectory(prefix="numjoco-claims-") as claims:
     env = dict(os.environ, NUMBA_CACHE_DIR=_jit.CACHE_DIR)
     workers = [
-      subprocess.Popen([sys.executable, "-m", "engine.warmup", "--claims", claims], env=env,
-                       stdout=subprocess.DEVNULL)
+      subprocess.Popen([sys.executable, "-m", "engine.warmup", "--claims", claims]
+                       + (["--lazy"] if lazy else []), env=env, stdout=subprocess.DEVNULL)
       for _ in range(jobs - 1)
     ]
     try:

@@ -773,11 +773,11 @@ def _geom_id(m, geomid, geomtype, what):
   return geomid
 
 
-# the kernels above, compiled once as stages for Python's calls
-_ray_geom_normal = stage(vec, vec, vec, vec, vec, i8, vec, restype=f8)(ray_geom_normal)
-_ray_mesh_normal = stage(M, D, i8, vec, vec, vec, restype=f8)(ray_mesh_normal)
-_ray_hfield_normal = stage(M, D, i8, vec, vec, vec, restype=f8)(ray_hfield_normal)
-_ray_normal = stage(M, D, vec, vec, ivec, i8, i8, ivec, vec, restype=f8)(ray_normal)
+# the kernels above, compiled once more as stages for Python's calls
+_ray_geom_normal = stage(vec, vec, vec, vec, vec, i8, vec, restype=f8, lazy=True)(ray_geom_normal)
+_ray_mesh_normal = stage(M, D, i8, vec, vec, vec, restype=f8, lazy=True)(ray_mesh_normal)
+_ray_hfield_normal = stage(M, D, i8, vec, vec, vec, restype=f8, lazy=True)(ray_hfield_normal)
+_ray_normal = stage(M, D, vec, vec, ivec, i8, i8, ivec, vec, restype=f8, lazy=True)(ray_normal)
 
 
 def mju_rayGeom(pos, mat, size, pnt, vec, geomtype, normal=None) -> float:

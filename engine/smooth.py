@@ -568,7 +568,7 @@ def solve_m(m, d, x, y, n):
   solve_ld(x, d.qLD, d.qLDiagInv, m.nv, n, m.M_rownnz, m.M_rowadr, m.M_colind)
 
 
-@stage(M, D, vec, vec, vec, i8)
+@stage(M, D, vec, vec, vec, i8, lazy=True)
 def solve_m2(m, d, x, y, sqrtinvd, n):
   """Port of mj_solveM2: half solve x = sqrt(inv(D)) inv(L') y for n vectors (flat)."""
   nv = m.nv
@@ -612,7 +612,7 @@ def mul_m(m, d, res, vec):
       res[j] += val * vec[i]
 
 
-@stage(M, D, vec)
+@stage(M, D, vec, lazy=True)
 def full_m(m, d, dst):
   """Port of mj_fullM (3.17 signature): dense symmetric M into dst (flat nv*nv)."""
   nv = m.nv

@@ -177,7 +177,7 @@ def solve(m, d):
 
 
 # the helper compiled once more for Python's calls
-_constraint_update = stage(M, D, vec, vec, i8)(constraint_update)
+_constraint_update = stage(M, D, vec, vec, i8, lazy=True)(constraint_update)
 
 
 def mj_constraintUpdate(m, d, jar, cost, flg_coneHessian):

@@ -79,7 +79,7 @@ def element_size(m, element):
   return 0
 
 
-@stage(M, i8, restype=i8)
+@stage(M, i8, restype=i8, lazy=True)
 def state_size(m, sig):
   """Port of mj_stateSize: number of values in a state with signature `sig`."""
   size = 0
@@ -108,7 +108,7 @@ def _fill_2d(dst2d, src, sadr):
       n += 1
 
 
-@stage(M, D, vec, i8)
+@stage(M, D, vec, i8, lazy=True)
 def get_state(m, d, state, sig):
   """Port of mj_getState: copies the components selected by `sig` into `state`."""
   adr = 0
@@ -145,7 +145,7 @@ def get_state(m, d, state, sig):
     adr += size
 
 
-@stage(M, D, vec, i8)
+@stage(M, D, vec, i8, lazy=True)
 def set_state(m, d, state, sig):
   """Port of mj_setState: copies the components selected by `sig` from `state` into `d`."""
   adr = 0
@@ -182,7 +182,7 @@ def set_state(m, d, state, sig):
     adr += size
 
 
-@stage(M, vec, i8, vec, i8)
+@stage(M, vec, i8, vec, i8, lazy=True)
 def extract_state(m, src, srcsig, dst, dstsig):
   """Port of mj_extractState: copies the `dstsig` components of a `srcsig` state."""
   srcadr = 0
@@ -197,7 +197,7 @@ def extract_state(m, src, srcsig, dst, dstsig):
       srcadr += size
 
 
-@stage(M, D, i8)
+@stage(M, D, i8, lazy=True)
 def set_keyframe(m, d, k):
   """Port of mj_setKeyframe: copies the current state of `d` into keyframe `k` of `m`."""
   m.key_time[k] = d.time[0]

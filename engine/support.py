@@ -165,13 +165,13 @@ def differentiate_pos(m, qvel, dt, qpos1, qpos2):
 
 # ---- Python API (mujoco binding signatures) ----
 
-# the helpers above, compiled once as stages for Python's calls
-_jac = stage(M, D, mat, mat, vec, i8)(jac)
-_jac_subtree_com = stage(M, D, mat, i8)(jac_subtree_com)
-_apply_ft = stage(M, D, vec, vec, vec, i8, vec)(apply_ft)
-_contact_force = stage(M, D, i8, vec)(contact_force)
-_integrate_pos = stage(M, vec, vec, f8)(integrate_pos)
-_differentiate_pos = stage(M, vec, f8, vec, vec)(differentiate_pos)
+# the helpers above, compiled once more as stages for Python's calls
+_jac = stage(M, D, mat, mat, vec, i8, lazy=True)(jac)
+_jac_subtree_com = stage(M, D, mat, i8, lazy=True)(jac_subtree_com)
+_apply_ft = stage(M, D, vec, vec, vec, i8, vec, lazy=True)(apply_ft)
+_contact_force = stage(M, D, i8, vec, lazy=True)(contact_force)
+_integrate_pos = stage(M, vec, vec, f8, lazy=True)(integrate_pos)
+_differentiate_pos = stage(M, vec, f8, vec, vec, lazy=True)(differentiate_pos)
 
 
 def _vec(x, n, name):

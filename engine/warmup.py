@@ -18,6 +18,9 @@ def warmup() -> float:
   """Compiles every stage and entry point on the bundled model; returns the seconds it took."""
   t0 = time.perf_counter()
   import engine
+  from engine import _stage
+
+  _stage.compile_all(lazy=True)
 
   path = pathlib.Path(engine.__file__).with_name("models") / "chain_humanoid.xml"
   m = engine.MjModel.from_xml_path(path)
@@ -35,11 +38,12 @@ def warmup() -> float:
 def main(argv=None) -> int:
   parser = argparse.ArgumentParser(prog="python -m engine.warmup", description=__doc__)
   parser.add_argument("--claims", help="(helper process) compile the stages claimed in DIR")
+  parser.add_argument("--lazy", action="store_true", help="(helper process) lazy stages too")
   args = parser.parse_args(argv)
   if args.claims:
     from engine import _stage
 
-    cold = [s for s in _stage.STAGES if not s.is_cached()]
+    cold = [s for s in _stage.selected(args.lazy) if not s.is_cached()]
     _stage.compile_claimed(cold, args.claims, time.perf_counter(), report=False)
     return 0
   print(f"engine ready in {warmup():.1f} s")
