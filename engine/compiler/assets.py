@@ -30,7 +30,7 @@ import struct
 
 import numpy as np
 
-mjEPS = 1e-14
+from engine.compiler.build_math import mjEPS
 
 TEXTURE_TYPES = {"2d": 0, "cube": 1, "skybox": 2}
 

@@ -26,10 +26,11 @@ from engine.compiler import build_treearrays
 from engine.compiler import build_tree as bt
 from engine.compiler import defaults as dmod
 from engine.compiler import parse as pmod
+from engine.enums import mjMINVAL
 from engine.errors import CompileError
 from engine.errors import UnsupportedError
 
-mjMINVAL = 1e-15
+# slots per name in each names_map hash table (engine_io.h, not part of MuJoCo's public API)
 mjLOAD_MULTIPLE = 2
 
 # mjtObj values of the named object lists, in MuJoCo's names order

@@ -135,7 +135,7 @@ class Assets:
     if s['mass'] is not None:
       if s['mass'] == 0:
         return 0.0, [0.0, 0.0, 0.0], 0.0
-      if vol > 1e-14:
+      if vol > bm.mjEPS:
         mass, inertia = meshlib.mesh_geom_inertia(info, mass=s['mass'])
         return mass, [float(v) for v in inertia], s['mass'] / vol
       return 0.0, [0.0, 0.0, 0.0], density

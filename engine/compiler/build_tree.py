@@ -11,10 +11,9 @@ import numpy as np
 
 from engine.compiler import build_math as bm
 from engine.compiler import inertia as ine
-
-mjPI = math.pi
-mjEPS = 1e-14
-mjMINVAL = 1e-15
+from engine.compiler.build_math import mjEPS
+from engine.enums import mjMINVAL
+from engine.enums import mjPI
 
 # mjtJoint, mjtGeom, mjtLimited
 FREE, BALL, SLIDE, HINGE = range(4)

@@ -11,8 +11,7 @@ import numpy as np
 from engine.compiler import build_math as bm
 from engine.compiler import build_tree as bt
 from engine.compiler.build_common import arr as _arr
-
-mjEPS = 1e-14
+from engine.compiler.build_math import mjEPS
 
 
 def _is_same_vec(a, b):

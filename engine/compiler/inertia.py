@@ -5,14 +5,10 @@ Ports of mjCGeom::GetVolume / SetInertia, mjCBody::InertiaFromGeom / AccumulateI
 (user_util.cc) and mj_setTotalmass (engine_util_misc.c). Plain Python on small lists.
 """
 
-import math
-
 from engine.compiler import build_math as bm
 from engine.compiler import mesh
-
-mjPI = math.pi
-mjEPS = 1e-14
-mjMINVAL = 1e-15
+from engine.compiler.build_math import mjEPS
+from engine.enums import mjPI
 
 # mjtGeom
 PLANE, HFIELD, SPHERE, CAPSULE, ELLIPSOID, CYLINDER, BOX, MESH, SDF = range(9)

@@ -50,8 +50,9 @@ import struct
 
 import numpy as np
 
-mjMINVAL = 1e-15
-mjEPS = 1e-14
+from engine.compiler.build_math import mjEPS
+from engine.enums import mjMINVAL
+
 _EIG_EPS = 1e-12
 
 INERTIA_TYPES = ("legacy", "convex", "exact", "shell")
