@@ -26,6 +26,8 @@ from engine.compiler import build_treearrays
 from engine.compiler import build_tree as bt
 from engine.compiler import defaults as dmod
 from engine.compiler import parse as pmod
+from engine.enums import mjJNT_BALL
+from engine.enums import mjJNT_FREE
 from engine.enums import mjMINVAL
 from engine.errors import CompileError
 from engine.errors import UnsupportedError
@@ -486,8 +488,8 @@ def _keyframes(ctx, lists, sizes, arrays):
   joints = lists['joint']
   for q in rows['qpos']:
     for j in joints:
-      if j.type in (bt.FREE, bt.BALL):
-        adr = j.qposadr + (3 if j.type == bt.FREE else 0)
+      if j.type in (mjJNT_FREE, mjJNT_BALL):
+        adr = j.qposadr + (3 if j.type == mjJNT_FREE else 0)
         quat = q[adr:adr + 4]
         _normalize_quat(quat)
         q[adr:adr + 4] = quat

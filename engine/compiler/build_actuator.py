@@ -16,6 +16,12 @@ import math
 from engine.compiler import build_tree as bt
 from engine.compiler import schema
 from engine.compiler.build_common import arr as _arr
+from engine.enums import mjJNT_BALL
+from engine.enums import mjJNT_HINGE
+from engine.enums import mjJNT_SLIDE
+from engine.enums import mjLIMITED_AUTO
+from engine.enums import mjLIMITED_FALSE
+from engine.enums import mjLIMITED_TRUE
 
 # mjtTrn, mjtDyn, mjtGain, mjtBias, mjtCtrlInput
 TRN_JOINT, TRN_JOINTINPARENT, TRN_SLIDERCRANK, TRN_TENDON, TRN_SITE, TRN_BODY, TRN_SO3 = range(7)
@@ -121,7 +127,7 @@ def read_actuator(spec, node, in_default):
     spec['_ctrlspec'] = INPUT_POS
     if kind == 'intvelocity':
       spec['dyntype'] = DYN_INTEGRATOR
-      spec['actlimited'] = bt.LIM_AUTO
+      spec['actlimited'] = mjLIMITED_AUTO
       spec['_ctrlspec'] = INPUT_VEL
       if inheritrange > 0 and (spec['actrange'][0] or spec['actrange'][1]):
         err = err or 'actrange and inheritrange cannot both be defined'
@@ -156,7 +162,7 @@ def read_actuator(spec, node, in_default):
     spec.update(_FAMILY)
     spec['gainprm'] = _prm((0.0, 0.0, -kv))
     spec['gaintype'] = GAIN_AFFINE
-    spec['ctrllimited'] = bt.LIM_TRUE
+    spec['ctrllimited'] = mjLIMITED_TRUE
     if kv < 0:
       err = 'damping coefficient cannot be negative'
     elif spec['ctrlrange'][0] < 0 or spec['ctrlrange'][1] < 0:
@@ -180,7 +186,7 @@ def read_actuator(spec, node, in_default):
     gain = a.get('gain', spec['gainprm'][0])
     spec.update(_FAMILY)
     spec['gainprm'] = _prm((gain,))
-    spec['ctrllimited'] = bt.LIM_TRUE
+    spec['ctrllimited'] = mjLIMITED_TRUE
     if gain < 0:
       err = 'adhesion gain cannot be negative'
     elif spec['ctrlrange'][0] < 0 or spec['ctrlrange'][1] < 0:
@@ -298,7 +304,7 @@ def _set_dcmotor(spec, resistance, ctrlspec, motorconst, nominal, saturation, in
   if saturation[0] > 0 or saturation[1] > 0:
     taumax = saturation[0] if saturation[0] != 0 else k * saturation[1]
     spec['forcerange'] = (-taumax, taumax)
-    spec['forcelimited'] = bt.LIM_TRUE
+    spec['forcelimited'] = mjLIMITED_TRUE
   if saturation[2] > 0:
     d[1] = saturation[2]
   b[0:3] = cogging
@@ -331,7 +337,7 @@ def _set_dcmotor(spec, resistance, ctrlspec, motorconst, nominal, saturation, in
   spec['dyntype'], spec['gaintype'], spec['biastype'] = DYN_DCMOTOR, GAIN_DCMOTOR, BIAS_DCMOTOR
   spec['_ctrlspec'] = ctrlspec
   spec['actdim'] = actdim
-  spec['actlimited'] = bt.LIM_FALSE
+  spec['actlimited'] = mjLIMITED_FALSE
   spec['actearly'] = True
   return None
 
@@ -435,7 +441,7 @@ def compile_all(ctx, lists):
         raise n.error('inheritrange only available for position and intvelocity actuators',
                       'inheritrange')
       if trn == TRN_JOINT:
-        if target.type not in (bt.HINGE, bt.SLIDE):
+        if target.type not in (mjJNT_HINGE, mjJNT_SLIDE):
           raise n.error('inheritrange can only be used with hinge and slide joints',
                         'inheritrange')
         trange = target.range
@@ -455,7 +461,7 @@ def compile_all(ctx, lists):
     # limits
     for pre, rng in (('force', s['forcerange']), ('ctrl', ctrlrange), ('act', actrange)):
       lim = s[pre + 'limited']
-      if lim == bt.LIM_AUTO:
+      if lim == mjLIMITED_AUTO:
         bt.check_limited(act, ctx.autolimits, 'actuator', pre, lim, rng)
     act.forcelimited = bt.islimited(s['forcelimited'], s['forcerange'])
     act.ctrllimited = bt.islimited(s['ctrllimited'], ctrlrange)
@@ -605,7 +611,7 @@ def _check_so3(act, n, s, trn, target, trnid):
   if s['gaintype'] != GAIN_SO3 or s['biastype'] != BIAS_SO3:
     raise n.error("gaintype and biastype must both be 'so3' in actuator", 'gaintype')
   if trn == TRN_JOINT:
-    if target.type != bt.BALL:
+    if target.type != mjJNT_BALL:
       raise n.error('so3 joint transmission requires a ball joint in actuator', 'joint')
   elif trn == TRN_SITE:
     if trnid[1] < 0:

@@ -6,6 +6,8 @@ the MJCF reading of <equality> (xml_native_reader.cc) and CopyObjects (user_mode
 
 from engine.compiler import build_tree as bt
 from engine.compiler.build_common import arr as _arr
+from engine.enums import mjJNT_HINGE
+from engine.enums import mjJNT_SLIDE
 
 # mjtEq, mjtObj
 CONNECT, WELD, EQ_JOINT, EQ_TENDON = range(4)
@@ -94,7 +96,7 @@ def compile_equality(ctx, lists):
       raise n.error(f"element '{names[0]}' is repeated in equality constraint")
     if e.type == EQ_JOINT:
       for j in (obj1, obj2):
-        if j is not None and j.type not in (bt.SLIDE, bt.HINGE):
+        if j is not None and j.type not in (mjJNT_SLIDE, mjJNT_HINGE):
           raise n.error('only HINGE and SLIDE joint allowed in constraint', attrs[0])
     e.data = data
 

@@ -7,6 +7,10 @@ xml_native_reader.cc, as MuJoCo 3.17 compiles them (checked against it).
 from engine.compiler import build_tree as bt
 from engine.compiler import build_misc
 from engine.compiler.build_common import arr as _arr
+from engine.enums import mjGEOM_HFIELD
+from engine.enums import mjJNT_BALL
+from engine.enums import mjJNT_HINGE
+from engine.enums import mjJNT_SLIDE
 
 # mjtObj
 OBJ_UNKNOWN, OBJ_BODY, OBJ_XBODY, OBJ_JOINT = 0, 1, 2, 3
@@ -114,9 +118,9 @@ def compile_all(ctx, lists):
         obj = ctx.lookup(ns, a[attr], n, attr)
         sen.objtype, sen.objid = otype, obj.id
       if tag in ('jointpos', 'jointvel', 'jointactuatorfrc') and \
-         obj.type not in (bt.SLIDE, bt.HINGE):
+         obj.type not in (mjJNT_SLIDE, mjJNT_HINGE):
         raise n.error('joint must be slide or hinge in sensor', 'joint')
-      if tag in ('ballquat', 'ballangvel') and obj.type != bt.BALL:
+      if tag in ('ballquat', 'ballangvel') and obj.type != mjJNT_BALL:
         raise n.error('joint must be ball in sensor', 'joint')
       if tag.startswith('jointlimit') and not obj.limited:
         raise n.error('joint must be limited in sensor', 'joint')
@@ -167,7 +171,7 @@ def compile_all(ctx, lists):
       for k in ('1', '2'):
         if 'geom' + k in a:
           g = ctx.lookup('geom', a['geom' + k], n, 'geom' + k)
-          if g.type == bt.HFIELD:
+          if g.type == mjGEOM_HFIELD:
             raise n.error('height fields are not supported in geom distance sensors',
                           'geom' + k)
           objs.append((OBJ_GEOM, g))

@@ -6,6 +6,9 @@ and the tendon tree quantities of setFixed (engine_setconst.c).
 
 from engine.compiler import build_tree as bt
 from engine.compiler.build_common import arr as _arr
+from engine.enums import mjGEOM_CYLINDER
+from engine.enums import mjGEOM_SPHERE
+from engine.enums import mjLIMITED_AUTO
 
 # mjtWrap
 WRAP_NONE, WRAP_JOINT, WRAP_PULLEY, WRAP_SITE, WRAP_SPHERE, WRAP_CYLINDER = range(6)
@@ -56,9 +59,9 @@ def compile_all(ctx, lists):
         wraps.append((WRAP_SITE, obj.id, 0.0, obj))
       elif wtype == WRAP_SPHERE:
         obj = ctx.lookup('geom', name, w, 'geom')
-        if obj.type == bt.CYLINDER:
+        if obj.type == mjGEOM_CYLINDER:
           wtype = WRAP_CYLINDER
-        elif obj.type != bt.SPHERE:
+        elif obj.type != mjGEOM_SPHERE:
           raise w.error(f"geom '{name}' in tendon is not sphere or cylinder", 'geom')
         side = ctx.lookup('site', prm, w, 'sidesite').id if prm else -1
         wraps.append((wtype, obj.id, float(side), obj))
@@ -98,13 +101,13 @@ def compile_all(ctx, lists):
 
     # limits
     rng = s['range']
-    if s['limited'] == bt.LIM_AUTO:
+    if s['limited'] == mjLIMITED_AUTO:
       bt.check_limited(t, ctx.autolimits, 'tendon', '', s['limited'], rng)
     t.limited = bt.islimited(s['limited'], rng)
     if rng[0] >= rng[1] and t.limited:
       raise t.error('invalid limits in tendon', 'range')
     afr = s['actuatorfrcrange']
-    if s['actuatorfrclimited'] == bt.LIM_AUTO:
+    if s['actuatorfrclimited'] == mjLIMITED_AUTO:
       bt.check_limited(t, ctx.autolimits, 'tendon', 'actuatorfrc', s['actuatorfrclimited'], afr)
     t.actfrclimited = bt.islimited(s['actuatorfrclimited'], afr)
     if t.actfrclimited and (afr[0] >= afr[1] or afr[0] > 0 or afr[1] < 0):

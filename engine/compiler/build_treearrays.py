@@ -12,6 +12,10 @@ from engine.compiler import build_math as bm
 from engine.compiler import build_tree as bt
 from engine.compiler.build_common import arr as _arr
 from engine.compiler.build_math import mjEPS
+from engine.enums import mjJNT_BALL
+from engine.enums import mjJNT_FREE
+from engine.enums import mjJNT_HINGE
+from engine.enums import mjJNT_SLIDE
 
 
 def _is_same_vec(a, b):
@@ -100,16 +104,16 @@ def tree_arrays(ctx, lists, sizes, arrays):
     for j in b.joints:
       aligned = sum(abs(v) > 1e-14 for v in j.axis) == 1
       if rotfound or not _is_same_vec(j.pos, (0, 0, 0)) or \
-         (j.type in (bt.HINGE, bt.SLIDE) and not aligned):
+         (j.type in (mjJNT_HINGE, mjJNT_SLIDE) and not aligned):
         body_simple[i] = 0
-      if j.type in (bt.BALL, bt.HINGE):
+      if j.type in (mjJNT_BALL, mjJNT_HINGE):
         rotfound = True
       j.qposadr, j.dofadr = qposadr, dofadr
-      if j.type == bt.FREE:
+      if j.type == mjJNT_FREE:
         q = list(b.pos) + list(b.quat)
         qpos0 += q
         qpos_spring += q
-      elif j.type == bt.BALL:
+      elif j.type == mjJNT_BALL:
         qpos0 += [1.0, 0.0, 0.0, 0.0]
         qpos_spring += [1.0, 0.0, 0.0, 0.0]
       else:
@@ -132,7 +136,7 @@ def tree_arrays(ctx, lists, sizes, arrays):
       qposadr += j.nq
     if body_simple[i] and b_dofnum[i]:
       body_simple[i] = 2
-      if any(j.type != bt.SLIDE for j in b.joints):
+      if any(j.type != mjJNT_SLIDE for j in b.joints):
         body_simple[i] = 1
 
   # trees
