@@ -16,43 +16,70 @@ import math
 from engine.compiler import build_tree as bt
 from engine.compiler import schema
 from engine.compiler.build_common import arr as _arr
+from engine.enums import mjBIAS_AFFINE
+from engine.enums import mjBIAS_DCMOTOR
+from engine.enums import mjBIAS_MUSCLE
+from engine.enums import mjBIAS_NONE
+from engine.enums import mjBIAS_SO3
+from engine.enums import mjBIAS_USER
+from engine.enums import mjCHART_EXPMAP
+from engine.enums import mjCHART_QUAT
+from engine.enums import mjDYN_DCMOTOR
+from engine.enums import mjDYN_FILTER
+from engine.enums import mjDYN_FILTEREXACT
+from engine.enums import mjDYN_INTEGRATOR
+from engine.enums import mjDYN_MUSCLE
+from engine.enums import mjDYN_NONE
+from engine.enums import mjDYN_PID
+from engine.enums import mjDYN_USER
+from engine.enums import mjGAIN_AFFINE
+from engine.enums import mjGAIN_DCMOTOR
+from engine.enums import mjGAIN_FIXED
+from engine.enums import mjGAIN_MUSCLE
+from engine.enums import mjGAIN_PID
+from engine.enums import mjGAIN_SO3
+from engine.enums import mjGAIN_USER
+from engine.enums import mjINPUT_FF
+from engine.enums import mjINPUT_NONE
+from engine.enums import mjINPUT_POS
+from engine.enums import mjINPUT_PRESSURE
+from engine.enums import mjINPUT_VEL
+from engine.enums import mjINPUT_VOLTAGE
 from engine.enums import mjJNT_BALL
 from engine.enums import mjJNT_HINGE
 from engine.enums import mjJNT_SLIDE
 from engine.enums import mjLIMITED_AUTO
 from engine.enums import mjLIMITED_FALSE
 from engine.enums import mjLIMITED_TRUE
+from engine.enums import mjTRN_BODY
+from engine.enums import mjTRN_JOINT
+from engine.enums import mjTRN_JOINTINPARENT
+from engine.enums import mjTRN_SITE
+from engine.enums import mjTRN_SLIDERCRANK
+from engine.enums import mjTRN_SO3
+from engine.enums import mjTRN_TENDON
+from engine.enums import mjTRN_UNDEFINED
 
-# mjtTrn, mjtDyn, mjtGain, mjtBias, mjtCtrlInput
-TRN_JOINT, TRN_JOINTINPARENT, TRN_SLIDERCRANK, TRN_TENDON, TRN_SITE, TRN_BODY, TRN_SO3 = range(7)
-TRN_UNDEFINED = 1000
-DYN_NONE, DYN_INTEGRATOR, DYN_FILTER, DYN_FILTEREXACT, DYN_MUSCLE, DYN_DCMOTOR, DYN_PID = range(7)
-DYN_USER = 7
-GAIN_FIXED, GAIN_AFFINE, GAIN_MUSCLE, GAIN_DCMOTOR, GAIN_SO3, GAIN_PID, GAIN_USER = range(7)
-BIAS_NONE, BIAS_AFFINE, BIAS_MUSCLE, BIAS_DCMOTOR, BIAS_SO3, BIAS_USER = range(6)
-INPUT_POS, INPUT_VEL, INPUT_FF, INPUT_VOLTAGE, INPUT_NONE, INPUT_PRESSURE = 1, 2, 4, 8, 16, 32
-CHART_EXPMAP, CHART_QUAT = 1, 2
-
-_TRANSMISSION = (('joint', TRN_JOINT), ('jointinparent', TRN_JOINTINPARENT),
-                 ('tendon', TRN_TENDON), ('cranksite', TRN_SLIDERCRANK), ('site', TRN_SITE),
-                 ('body', TRN_BODY))
+_TRANSMISSION = (('joint', mjTRN_JOINT), ('jointinparent', mjTRN_JOINTINPARENT),
+                 ('tendon', mjTRN_TENDON), ('cranksite', mjTRN_SLIDERCRANK), ('site', mjTRN_SITE),
+                 ('body', mjTRN_BODY))
 _SPECIAL = {'name', 'class', 'joint', 'jointinparent', 'tendon', 'cranksite', 'site', 'body',
             'slidersite', 'refsite', 'cranklength', 'input'}
 _DCMOTOR_ARGS = (('motorconst', 2), ('nominal', 3), ('saturation', 3), ('inductance', 2),
                  ('cogging', 3), ('controller', 6), ('thermal', 6), ('lugre', 5))
 _GENERIC = {n for n in schema.ELEMENTS['actuator/general'].attrs if n not in _SPECIAL}
 _ZERO10 = (0.0,) * 10
-_FAMILY = {'dyntype': DYN_NONE, 'gaintype': GAIN_FIXED, 'biastype': BIAS_NONE,
+_FAMILY = {'dyntype': mjDYN_NONE, 'gaintype': mjGAIN_FIXED, 'biastype': mjBIAS_NONE,
            'dynprm': (1.0,) + (0.0,) * 9, 'gainprm': (1.0,) + (0.0,) * 9, 'biasprm': _ZERO10,
            '_ctrlspec': 0}
 # a pid started afresh: kp 1, no integral or slew state, inputs (pos, vel) by default
-_PID_FAMILY = dict(_FAMILY, gaintype=GAIN_PID, biastype=BIAS_AFFINE, dynprm=_ZERO10,
+_PID_FAMILY = dict(_FAMILY, gaintype=mjGAIN_PID, biastype=mjBIAS_AFFINE, dynprm=_ZERO10,
                    gainprm=_ZERO10, biasprm=(0.0, -1.0) + (0.0,) * 8)
 # gain type each shortcut uses (for inheriting from a <general> class)
-_SHORTCUT_GAIN = {'motor': GAIN_FIXED, 'position': GAIN_FIXED, 'velocity': GAIN_FIXED,
-                  'intvelocity': GAIN_FIXED, 'cylinder': GAIN_FIXED, 'adhesion': GAIN_FIXED,
-                  'damper': GAIN_AFFINE, 'muscle': GAIN_MUSCLE, 'orientation': GAIN_SO3,
-                  'pid': GAIN_PID, 'dcmotor': GAIN_DCMOTOR}
+_SHORTCUT_GAIN = {'motor': mjGAIN_FIXED, 'position': mjGAIN_FIXED, 'velocity': mjGAIN_FIXED,
+                  'intvelocity': mjGAIN_FIXED, 'cylinder': mjGAIN_FIXED, 'adhesion': mjGAIN_FIXED,
+                  'damper': mjGAIN_AFFINE, 'muscle': mjGAIN_MUSCLE, 'orientation': mjGAIN_SO3,
+                  'pid': mjGAIN_PID, 'dcmotor': mjGAIN_DCMOTOR}
 
 
 def _prm(first=(), base=None):
@@ -68,7 +95,7 @@ def read_actuator(spec, node, in_default):
   a = node.attrs
   spec.setdefault('_kind', None)
   spec.setdefault('_ctrlspec', 0)
-  spec.setdefault('_trntype', TRN_UNDEFINED)
+  spec.setdefault('_trntype', mjTRN_UNDEFINED)
   spec.setdefault('_target', None)
 
   # shortcut over a class last written by another kind: take the gain/bias/dynamics family
@@ -101,12 +128,12 @@ def read_actuator(spec, node, in_default):
     spec['cranklength'] = a['cranklength']
   if r2:
     spec['slidersite'] = a['slidersite']
-  if (r1 or r2) and spec['_trntype'] not in (TRN_SLIDERCRANK, TRN_UNDEFINED):
+  if (r1 or r2) and spec['_trntype'] not in (mjTRN_SLIDERCRANK, mjTRN_UNDEFINED):
     raise node.error('cranklength and slidersite can only be used in slidercrank transmission',
                      'cranklength' if r1 else 'slidersite')
   if 'refsite' in a:
     spec['refsite'] = a['refsite']
-    if spec['_trntype'] not in (TRN_SITE, TRN_UNDEFINED):
+    if spec['_trntype'] not in (mjTRN_SITE, mjTRN_UNDEFINED):
       raise node.error('refsite can only be used with site transmission', 'refsite')
 
   err = None
@@ -120,23 +147,23 @@ def read_actuator(spec, node, in_default):
     kv = a.get('kv')
     dampratio = a.get('dampratio')
     timeconst = a.get('timeconst')
-    if timeconst is None and spec['dyntype'] == DYN_FILTEREXACT:
+    if timeconst is None and spec['dyntype'] == mjDYN_FILTEREXACT:
       timeconst = spec['dynprm'][0]
     inheritrange = a.get('inheritrange', spec.get('inheritrange', 0.0))
     err = _set_position(spec, kp, kv, dampratio, timeconst, inheritrange)
-    spec['_ctrlspec'] = INPUT_POS
+    spec['_ctrlspec'] = mjINPUT_POS
     if kind == 'intvelocity':
-      spec['dyntype'] = DYN_INTEGRATOR
+      spec['dyntype'] = mjDYN_INTEGRATOR
       spec['actlimited'] = mjLIMITED_AUTO
-      spec['_ctrlspec'] = INPUT_VEL
+      spec['_ctrlspec'] = mjINPUT_VEL
       if inheritrange > 0 and (spec['actrange'][0] or spec['actrange'][1]):
         err = err or 'actrange and inheritrange cannot both be defined'
   elif kind == 'orientation':
     kp = a.get('kp', spec['gainprm'][0])
     err = _set_position(spec, kp, a.get('kv'), a.get('dampratio'), None, 0.0)
-    spec['gaintype'] = GAIN_SO3
-    spec['biastype'] = BIAS_SO3
-    spec['_ctrlspec'] = a.get('input', spec['_ctrlspec'] or CHART_EXPMAP)
+    spec['gaintype'] = mjGAIN_SO3
+    spec['biastype'] = mjBIAS_SO3
+    spec['_ctrlspec'] = a.get('input', spec['_ctrlspec'] or mjCHART_EXPMAP)
   elif kind == 'pid':
     if 'input' in a:
       spec['_ctrlspec'] = a['input']
@@ -155,13 +182,13 @@ def read_actuator(spec, node, in_default):
     spec.update(_FAMILY)
     spec['gainprm'] = _prm((kv,))
     spec['biasprm'] = _prm((0.0, 0.0, -kv))
-    spec['biastype'] = BIAS_AFFINE
-    spec['_ctrlspec'] = INPUT_VEL
+    spec['biastype'] = mjBIAS_AFFINE
+    spec['_ctrlspec'] = mjINPUT_VEL
   elif kind == 'damper':
-    kv = a.get('kv', -spec['gainprm'][2] if spec['gaintype'] == GAIN_AFFINE else 0.0)
+    kv = a.get('kv', -spec['gainprm'][2] if spec['gaintype'] == mjGAIN_AFFINE else 0.0)
     spec.update(_FAMILY)
     spec['gainprm'] = _prm((0.0, 0.0, -kv))
-    spec['gaintype'] = GAIN_AFFINE
+    spec['gaintype'] = mjGAIN_AFFINE
     spec['ctrllimited'] = mjLIMITED_TRUE
     if kv < 0:
       err = 'damping coefficient cannot be negative'
@@ -177,9 +204,9 @@ def read_actuator(spec, node, in_default):
     spec['dynprm'] = _prm((timeconst,), _FAMILY['dynprm'])
     spec['gainprm'] = _prm((gain,))
     spec['biasprm'] = _prm(bias)
-    spec['dyntype'] = DYN_FILTER
-    spec['biastype'] = BIAS_AFFINE
-    spec['_ctrlspec'] = INPUT_PRESSURE
+    spec['dyntype'] = mjDYN_FILTER
+    spec['biastype'] = mjBIAS_AFFINE
+    spec['_ctrlspec'] = mjINPUT_PRESSURE
   elif kind == 'muscle':
     err = _set_muscle(spec, a)
   elif kind == 'adhesion':
@@ -214,18 +241,18 @@ def _set_position(spec, kp, kv, dampratio, timeconst, inheritrange):
   spec['gainprm'] = _prm((kp,))
   spec['biasprm'] = _prm((0.0, -kp, b2))
   spec['dynprm'] = _FAMILY['dynprm']
-  spec['dyntype'] = DYN_NONE
+  spec['dyntype'] = mjDYN_NONE
   if timeconst is not None:
     if timeconst < 0:
       return 'timeconst cannot be negative'
     if timeconst > 0:
       spec['dynprm'] = _prm((timeconst,), _FAMILY['dynprm'])
-      spec['dyntype'] = DYN_FILTEREXACT
+      spec['dyntype'] = mjDYN_FILTEREXACT
   spec['inheritrange'] = inheritrange
   if inheritrange > 0 and (spec['ctrlrange'][0] or spec['ctrlrange'][1]):
     return 'ctrlrange and inheritrange cannot both be defined'
-  spec['gaintype'] = GAIN_FIXED
-  spec['biastype'] = BIAS_AFFINE
+  spec['gaintype'] = mjGAIN_FIXED
+  spec['biastype'] = mjBIAS_AFFINE
   return None
 
 
@@ -247,9 +274,9 @@ def _set_pid(spec, kp, kv, dampratio, ki, imax, slewmax, inheritrange):
   spec['gainprm'] = _prm((ki,))
   spec['biasprm'] = _prm((0.0, -kp, b2))
   spec['dynprm'] = _prm((imax if ki else 0.0, slewmax))
-  spec['gaintype'] = GAIN_PID
-  spec['biastype'] = BIAS_AFFINE
-  spec['dyntype'] = DYN_PID if (ki or slewmax) else DYN_NONE
+  spec['gaintype'] = mjGAIN_PID
+  spec['biastype'] = mjBIAS_AFFINE
+  spec['dyntype'] = mjDYN_PID if (ki or slewmax) else mjDYN_NONE
   spec['inheritrange'] = inheritrange
   if inheritrange > 0 and (spec['ctrlrange'][0] or spec['ctrlrange'][1]):
     return 'posrange and inheritrange cannot both be defined'
@@ -258,7 +285,7 @@ def _set_pid(spec, kp, kv, dampratio, ki, imax, slewmax, inheritrange):
 
 def _read_dcmotor(spec, a):
   """Port of the <dcmotor> reader: parameters start from the class's dcmotor (if any)."""
-  inh = spec['gaintype'] == GAIN_DCMOTOR
+  inh = spec['gaintype'] == mjGAIN_DCMOTOR
   g, b, d = (spec[k] if inh else _ZERO10 for k in ('gainprm', 'biasprm', 'dynprm'))
   args = {'motorconst': [g[1], 0.0], 'nominal': [0.0] * 3, 'saturation': [0.0, 0.0, d[1]],
           'inductance': [0.0, d[0]], 'cogging': list(b[:3]),
@@ -334,7 +361,9 @@ def _set_dcmotor(spec, resistance, ctrlspec, motorconst, nominal, saturation, in
     b[3:6] = lugre[2:5]
     actdim += 1
   spec['gainprm'], spec['biasprm'], spec['dynprm'] = tuple(g), tuple(b), tuple(d)
-  spec['dyntype'], spec['gaintype'], spec['biastype'] = DYN_DCMOTOR, GAIN_DCMOTOR, BIAS_DCMOTOR
+  spec['dyntype'] = mjDYN_DCMOTOR
+  spec['gaintype'] = mjGAIN_DCMOTOR
+  spec['biastype'] = mjBIAS_DCMOTOR
   spec['_ctrlspec'] = ctrlspec
   spec['actdim'] = actdim
   spec['actlimited'] = mjLIMITED_FALSE
@@ -373,9 +402,9 @@ def _set_muscle(spec, a):
   spec['dynprm'] = tuple(dyn)
   spec['gainprm'] = tuple(gain)
   spec['biasprm'] = tuple(gain[:9]) + tuple(spec['biasprm'][9:])
-  spec['dyntype'] = DYN_MUSCLE
-  spec['gaintype'] = GAIN_MUSCLE
-  spec['biastype'] = BIAS_MUSCLE
+  spec['dyntype'] = mjDYN_MUSCLE
+  spec['gaintype'] = mjGAIN_MUSCLE
+  spec['biastype'] = mjBIAS_MUSCLE
   spec['_ctrlspec'] = 0
   return None
 
@@ -393,8 +422,8 @@ def make(ctx, root):
 
 def compile_all(ctx, lists):
   """Port of mjCActuator::Compile for every actuator."""
-  kinds = {TRN_JOINT: 'joint', TRN_JOINTINPARENT: 'joint', TRN_TENDON: 'tendon',
-           TRN_SLIDERCRANK: 'site', TRN_SITE: 'site', TRN_BODY: 'body'}
+  kinds = {mjTRN_JOINT: 'joint', mjTRN_JOINTINPARENT: 'joint', mjTRN_TENDON: 'tendon',
+           mjTRN_SLIDERCRANK: 'site', mjTRN_SITE: 'site', mjTRN_BODY: 'body'}
   for act in lists['actuator']:
     s, n = act.spec, act.node
     act.user = bt.user_data(act, s, ctx.nuser['actuator'], 'actuator')
@@ -408,20 +437,20 @@ def compile_all(ctx, lists):
     act.trntype = trn
     trnid = [-1, -1]
     attr = s['_target_attr']
-    if trn == TRN_SLIDERCRANK:
+    if trn == mjTRN_SLIDERCRANK:
       if not s.get('slidersite'):
         raise n.error('missing base site for slider-crank', 'slidersite')
       trnid[1] = ctx.lookup('site', s['slidersite'], n, 'slidersite').id
       if s['cranklength'] <= 0:
         raise n.error('crank length must be positive in actuator', 'cranklength')
-    if trn == TRN_SITE and s.get('refsite'):
+    if trn == mjTRN_SITE and s.get('refsite'):
       trnid[1] = ctx.lookup('site', s['refsite'], n, 'refsite').id
     target = ctx.lookup(kinds[trn], s['_target'], n, attr)
     trnid[0] = target.id
-    act.so3 = s['gaintype'] == GAIN_SO3 or s['biastype'] == BIAS_SO3
+    act.so3 = s['gaintype'] == mjGAIN_SO3 or s['biastype'] == mjBIAS_SO3
     if act.so3:
       _check_so3(act, n, s, trn, target, trnid)
-      trn = act.trntype = TRN_SO3
+      trn = act.trntype = mjTRN_SO3
     act.trnid = trnid
     act.target = target
 
@@ -429,23 +458,23 @@ def compile_all(ctx, lists):
     gainprm, biasprm = list(s['gainprm']), list(s['biasprm'])
     ctrlrange, actrange = list(s['ctrlrange']), list(s['actrange'])
     inheritrange = s.get('inheritrange', 0.0) or 0.0
-    pid = s['gaintype'] == GAIN_PID
-    if inheritrange > 0 and (pid or (s['gaintype'] == GAIN_FIXED and
-                                     s['biastype'] == BIAS_AFFINE and
+    pid = s['gaintype'] == mjGAIN_PID
+    if inheritrange > 0 and (pid or (s['gaintype'] == mjGAIN_FIXED and
+                                     s['biastype'] == mjBIAS_AFFINE and
                                      gainprm[0] == -biasprm[1])):
-      if pid or s['dyntype'] in (DYN_NONE, DYN_FILTEREXACT):
+      if pid or s['dyntype'] in (mjDYN_NONE, mjDYN_FILTEREXACT):
         rng = ctrlrange
-      elif s['dyntype'] == DYN_INTEGRATOR:
+      elif s['dyntype'] == mjDYN_INTEGRATOR:
         rng = actrange
       else:
         raise n.error('inheritrange only available for position and intvelocity actuators',
                       'inheritrange')
-      if trn == TRN_JOINT:
+      if trn == mjTRN_JOINT:
         if target.type not in (mjJNT_HINGE, mjJNT_SLIDE):
           raise n.error('inheritrange can only be used with hinge and slide joints',
                         'inheritrange')
         trange = target.range
-      elif trn == TRN_TENDON:
+      elif trn == mjTRN_TENDON:
         trange = target.spec['range']
       else:
         raise n.error('inheritrange can only be used with joint and tendon transmission',
@@ -472,30 +501,30 @@ def compile_all(ctx, lists):
       raise n.error('invalid control range for actuator', 'ctrlrange')
     if act.actlimited and actrange[0] >= actrange[1]:
       raise n.error('invalid actrange for actuator', 'actrange')
-    if act.actlimited and s['dyntype'] == DYN_NONE:
+    if act.actlimited and s['dyntype'] == mjDYN_NONE:
       raise n.error("actrange specified but dyntype is 'none' in actuator", 'actrange')
     act.ctrlrange, act.actrange = ctrlrange, actrange
 
     # activation dimension (pid: one state per integral / slew-rate feature, checked below)
     dyn = s['dyntype']
     actdim = s['actdim']
-    if dyn != DYN_PID:
-      if actdim > 1 and dyn not in (DYN_USER, DYN_DCMOTOR):
+    if dyn != mjDYN_PID:
+      if actdim > 1 and dyn not in (mjDYN_USER, mjDYN_DCMOTOR):
         raise n.error("actdim > 1 is only allowed for dyntype 'user', 'dcmotor' and 'pid'",
                        'actdim')
-      if actdim == 1 and dyn == DYN_NONE:
+      if actdim == 1 and dyn == mjDYN_NONE:
         raise n.error('invalid actdim 1 in stateless actuator', 'actdim')
-      if actdim == 0 and dyn not in (DYN_NONE, DYN_DCMOTOR):
+      if actdim == 0 and dyn not in (mjDYN_NONE, mjDYN_DCMOTOR):
         raise n.error('invalid actdim 0 in stateful actuator', 'actdim')
       if actdim < 0:
-        actdim = int(dyn not in (DYN_NONE, DYN_DCMOTOR))
-    if act.so3 and dyn == DYN_INTEGRATOR:
+        actdim = int(dyn not in (mjDYN_NONE, mjDYN_DCMOTOR))
+    if act.so3 and dyn == mjDYN_INTEGRATOR:
       actdim = 3
     act.actdim = actdim
 
     # muscle parameters
-    for prm, used in ((gainprm, s['gaintype'] == GAIN_MUSCLE),
-                      (biasprm, s['biastype'] == BIAS_MUSCLE)):
+    for prm, used in ((gainprm, s['gaintype'] == mjGAIN_MUSCLE),
+                      (biasprm, s['biastype'] == mjBIAS_MUSCLE)):
       if not used:
         continue
       if prm[0] >= prm[1]:
@@ -505,26 +534,26 @@ def compile_all(ctx, lists):
       if prm[3] <= 0 or prm[6] <= 0 or prm[7] <= 0 or prm[8] <= 0:
         raise n.error('positive scale, vmax, fpmax, fvmax required in muscle')
 
-    if dyn == DYN_USER or s['gaintype'] == GAIN_USER or s['biastype'] == BIAS_USER:
+    if dyn == mjDYN_USER or s['gaintype'] == mjGAIN_USER or s['biastype'] == mjBIAS_USER:
       raise n.error('user actuator types (callbacks) are not supported', cls=ctx.Unsupported)
 
     # input signature: one control per input
     spec_in = _check_inputs(n, s, act, gainprm)
     lim = act.ctrllimited
     if act.so3:
-      act.ctrlnum = 4 if spec_in == CHART_QUAT else 3
+      act.ctrlnum = 4 if spec_in == mjCHART_QUAT else 3
       act.outnum = 3
       ranges = [(ctrlrange, lim)] * act.ctrlnum
-    elif spec_in == INPUT_NONE:
+    elif spec_in == mjINPUT_NONE:
       ranges = []
     elif not spec_in:
       ranges = [(ctrlrange, lim)]
     else:
       ranges = []
-      for bit in (INPUT_POS, INPUT_VEL, INPUT_FF, INPUT_VOLTAGE, INPUT_PRESSURE):
+      for bit in (mjINPUT_POS, mjINPUT_VEL, mjINPUT_FF, mjINPUT_VOLTAGE, mjINPUT_PRESSURE):
         if spec_in & bit:
-          if pid and bit != INPUT_POS:
-            rng = s.get('velrange' if bit == INPUT_VEL else 'ffrange', (0.0, 0.0))
+          if pid and bit != mjINPUT_POS:
+            rng = s.get('velrange' if bit == mjINPUT_VEL else 'ffrange', (0.0, 0.0))
             ranges.append((rng, rng[0] < rng[1]))
           else:
             ranges.append((ctrlrange, lim))
@@ -544,32 +573,33 @@ def _check_inputs(n, s, act, gainprm):
   gain, bias, dyn = s['gaintype'], s['biastype'], s['dyntype']
   dynprm = s['dynprm']
   if act.so3:
-    spec_in = spec_in or CHART_EXPMAP
-    if spec_in not in (CHART_EXPMAP, CHART_QUAT):
+    spec_in = spec_in or mjCHART_EXPMAP
+    if spec_in not in (mjCHART_EXPMAP, mjCHART_QUAT):
       raise n.error('so3 input must be expmap or quat in actuator', 'input')
-  elif gain == GAIN_PID:
-    spec_in = spec_in or INPUT_POS | INPUT_VEL
-    if spec_in & ~(INPUT_POS | INPUT_VEL | INPUT_FF):
+  elif gain == mjGAIN_PID:
+    spec_in = spec_in or mjINPUT_POS | mjINPUT_VEL
+    if spec_in & ~(mjINPUT_POS | mjINPUT_VEL | mjINPUT_FF):
       raise n.error('pid inputs are a subset of [pos, vel, ff] in actuator', 'input')
-  elif gain == GAIN_DCMOTOR:
-    spec_in = spec_in or INPUT_VOLTAGE
-    if spec_in != INPUT_NONE and spec_in & ~(INPUT_POS | INPUT_VEL | INPUT_FF | INPUT_VOLTAGE):
+  elif gain == mjGAIN_DCMOTOR:
+    spec_in = spec_in or mjINPUT_VOLTAGE
+    if (spec_in != mjINPUT_NONE and
+        spec_in & ~(mjINPUT_POS | mjINPUT_VEL | mjINPUT_FF | mjINPUT_VOLTAGE)):
       raise n.error("dcmotor inputs are 'none' or a subset of [pos, vel, ff, voltage] in "
                     'actuator', 'input')
-  elif gain in (GAIN_FIXED, GAIN_AFFINE):
-    if spec_in not in (0, INPUT_POS, INPUT_VEL, INPUT_PRESSURE):
+  elif gain in (mjGAIN_FIXED, mjGAIN_AFFINE):
+    if spec_in not in (0, mjINPUT_POS, mjINPUT_VEL, mjINPUT_PRESSURE):
       raise n.error("fixed and affine gains take one input, 'pos', 'vel' or 'pressure'",
                     'input')
-  if gain == GAIN_PID:
-    if bias != BIAS_AFFINE:
+  if gain == mjGAIN_PID:
+    if bias != mjBIAS_AFFINE:
       raise n.error("pid requires biastype 'affine' in actuator", 'biastype')
-    if dyn not in (DYN_NONE, DYN_PID):
+    if dyn not in (mjDYN_NONE, mjDYN_PID):
       raise n.error("pid requires dyntype 'none' or 'pid' in actuator", 'dyntype')
-    if dyn == DYN_NONE and gainprm[0]:
+    if dyn == mjDYN_NONE and gainprm[0]:
       raise n.error("ki (gainprm[0]) requires dyntype 'pid' in actuator", 'gainprm')
-  elif dyn == DYN_PID:
+  elif dyn == mjDYN_PID:
     raise n.error("dyntype 'pid' requires gaintype 'pid' in actuator", 'dyntype')
-  if dyn == DYN_PID:
+  if dyn == mjDYN_PID:
     if dynprm[0] < 0:
       raise n.error('imax (dynprm[0]) must be non-negative in actuator', 'dynprm')
     if dynprm[1] < 0:
@@ -577,15 +607,15 @@ def _check_inputs(n, s, act, gainprm):
     states = int(gainprm[0] > 0) + int(dynprm[1] > 0)
     if act.actdim > 0 and act.actdim != states:
       raise n.error('pid controller states require matching actdim in actuator', 'actdim')
-    if not spec_in & INPUT_POS:
+    if not spec_in & mjINPUT_POS:
       raise n.error('pid controller states require the pos input in actuator', 'input')
     act.actdim = states
     if not states:
       raise n.error('invalid actdim 0 in stateful actuator', 'actdim')
-  if dyn == DYN_DCMOTOR and not s['actearly']:
+  if dyn == mjDYN_DCMOTOR and not s['actearly']:
     raise n.error('actearly cannot be false for DC motor actuator', 'actearly')
-  if gain == GAIN_DCMOTOR:
-    servo = spec_in & (INPUT_POS | INPUT_VEL | INPUT_FF)
+  if gain == mjGAIN_DCMOTOR:
+    servo = spec_in & (mjINPUT_POS | mjINPUT_VEL | mjINPUT_FF)
     if any(gainprm[4:7]) and not servo:
       raise n.error('dcmotor controller gains require a controller input [pos, vel, ff] in '
                     'actuator', 'input')
@@ -595,12 +625,12 @@ def _check_inputs(n, s, act, gainprm):
     if servo and gainprm[1] <= 0:
       raise n.error('dcmotor controller inputs require a positive motor constant in actuator',
                     'input')
-    if gainprm[5] > 0 and not spec_in & INPUT_POS:
+    if gainprm[5] > 0 and not spec_in & mjINPUT_POS:
       raise n.error('dcmotor integral gain requires the pos input in actuator', 'input')
-  if gain == GAIN_DCMOTOR or dyn == DYN_DCMOTOR:
+  if gain == mjGAIN_DCMOTOR or dyn == mjDYN_DCMOTOR:
     # states: current, slew, integral, temperature, bristle (stateless allowed without the gain)
     states = sum(int(v > 0) for v in (dynprm[0], dynprm[7], gainprm[5], dynprm[2], dynprm[5]))
-    if act.actdim != states and (gain == GAIN_DCMOTOR or act.actdim):
+    if act.actdim != states and (gain == mjGAIN_DCMOTOR or act.actdim):
       raise n.error(f'inconsistent state array dimension in DC motor: {states} states for '
                     f'actdim {act.actdim}', 'actdim')
   return spec_in
@@ -608,19 +638,19 @@ def _check_inputs(n, s, act, gainprm):
 
 def _check_so3(act, n, s, trn, target, trnid):
   """Validity of an so3 (orientation) actuator: ball joint or site with refsite."""
-  if s['gaintype'] != GAIN_SO3 or s['biastype'] != BIAS_SO3:
+  if s['gaintype'] != mjGAIN_SO3 or s['biastype'] != mjBIAS_SO3:
     raise n.error("gaintype and biastype must both be 'so3' in actuator", 'gaintype')
-  if trn == TRN_JOINT:
+  if trn == mjTRN_JOINT:
     if target.type != mjJNT_BALL:
       raise n.error('so3 joint transmission requires a ball joint in actuator', 'joint')
-  elif trn == TRN_SITE:
+  elif trn == mjTRN_SITE:
     if trnid[1] < 0:
       raise n.error('so3 site transmission requires refsite in actuator', 'refsite')
   else:
     raise n.error('so3 actuators need a ball joint or a site with refsite', 'gaintype')
-  if s['_ctrlspec'] == CHART_QUAT and s['dyntype'] != DYN_NONE:
+  if s['_ctrlspec'] == mjCHART_QUAT and s['dyntype'] != mjDYN_NONE:
     raise n.error("so3 quat input requires dyntype 'none' in actuator", 'input')
-  if s['dyntype'] not in (DYN_NONE, DYN_INTEGRATOR):
+  if s['dyntype'] not in (mjDYN_NONE, mjDYN_INTEGRATOR):
     raise n.error("so3 requires dyntype 'none' or 'integrator' in actuator", 'dyntype')
   if bt.islimited(s['forcelimited'], s['forcerange']) and s['forcerange'][0] != 0:
     raise n.error('so3 forcerange bounds the force norm, lower bound must be 0 in actuator',
@@ -701,9 +731,9 @@ def arrays(ctx, lists, sizes, arrays):
     x = a.spec
     if not (x['damping'][0] or x['damping'][1] or x['damping'][2] or x['armature']):
       continue
-    if a.trntype in (TRN_JOINT, TRN_JOINTINPARENT):
+    if a.trntype in (mjTRN_JOINT, mjTRN_JOINTINPARENT):
       tgt = jid
-    elif a.trntype == TRN_TENDON:
+    elif a.trntype == mjTRN_TENDON:
       tgt = tid
     else:
       continue
@@ -718,19 +748,19 @@ def arrays(ctx, lists, sizes, arrays):
   site_body = arrays['site_bodyid']
   njmom = 0
   for a in acts:
-    if a.trntype in (TRN_JOINT, TRN_JOINTINPARENT) or (a.trntype == TRN_SO3 and
-                                                      a.target.node.tag != 'site'):
+    if a.trntype in (mjTRN_JOINT, mjTRN_JOINTINPARENT) or (a.trntype == mjTRN_SO3 and
+                                                        a.target.node.tag != 'site'):
       njmom += a.target.nv
-    elif a.trntype == TRN_SO3:
+    elif a.trntype == mjTRN_SO3:
       njmom += 3 * nv
-    elif a.trntype == TRN_TENDON:
+    elif a.trntype == mjTRN_TENDON:
       njmom += int(arrays['ten_J_rownnz'][a.trnid[0]])
-    elif a.trntype == TRN_SITE:
+    elif a.trntype == mjTRN_SITE:
       c1 = set(_chain(arrays, site_body[a.trnid[0]]))
       if a.trnid[1] >= 0:
         c1 ^= set(_chain(arrays, site_body[a.trnid[1]]))
       njmom += len(c1)
-    elif a.trntype == TRN_SLIDERCRANK:
+    elif a.trntype == mjTRN_SLIDERCRANK:
       c1 = set(_chain(arrays, site_body[a.trnid[0]]))
       c1 |= set(_chain(arrays, site_body[a.trnid[1]]))
       njmom += len(c1)

@@ -13,7 +13,6 @@ import numpy as np
 
 from engine.enums import mjPI
 
-
 # MuJoCo's compiler tolerance (user_util.h); engine.enums holds the public mj* constants only
 mjEPS = 1e-14
 
