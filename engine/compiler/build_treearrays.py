@@ -16,6 +16,11 @@ from engine.enums import mjJNT_BALL
 from engine.enums import mjJNT_FREE
 from engine.enums import mjJNT_HINGE
 from engine.enums import mjJNT_SLIDE
+from engine.enums import mjSAMEFRAME_BODY
+from engine.enums import mjSAMEFRAME_BODYROT
+from engine.enums import mjSAMEFRAME_INERTIA
+from engine.enums import mjSAMEFRAME_INERTIAROT
+from engine.enums import mjSAMEFRAME_NONE
 
 
 def _is_same_vec(a, b):
@@ -31,15 +36,15 @@ def _is_same_quat(a, b):
 def _sameframe(pos, quat, ipos=None, iquat=None):
   """mjtSameFrame of an element frame relative to its body (and inertial) frame."""
   if _is_same_vec(pos, (0, 0, 0)) and _is_same_quat(quat, (1, 0, 0, 0)):
-    return 1
+    return mjSAMEFRAME_BODY
   if _is_same_quat(quat, (1, 0, 0, 0)):
-    return 3
+    return mjSAMEFRAME_BODYROT
   if ipos is not None:
     if _is_same_vec(pos, ipos) and _is_same_quat(quat, iquat):
-      return 2
+      return mjSAMEFRAME_INERTIA
     if _is_same_quat(quat, iquat):
-      return 4
-  return 0
+      return mjSAMEFRAME_INERTIAROT
+  return mjSAMEFRAME_NONE
 
 
 def tree_arrays(ctx, lists, sizes, arrays):
@@ -93,11 +98,11 @@ def tree_arrays(ctx, lists, sizes, arrays):
       rootid[i] = rootid[par.id]
     lastdof[i] = lastdof[par.id] if par is not None else -1
     sf = _sameframe(b.ipos, b.iquat)
-    sf = 1 if sf == 1 else (3 if sf == 3 else 0)
+    sf = sf if sf in (mjSAMEFRAME_BODY, mjSAMEFRAME_BODYROT) else mjSAMEFRAME_NONE
     body_sameframe[i] = sf
     pid = parentid[i]
-    body_simple[i] = int(sf == 1 and (rootid[i] == i or
-                                      (parentid[pid] == 0 and b_dofnum[pid] == 0)))
+    body_simple[i] = int(sf == mjSAMEFRAME_BODY and (rootid[i] == i or
+                                                     (parentid[pid] == 0 and b_dofnum[pid] == 0)))
     if pid > 0:
       body_simple[pid] = 0
     rotfound = False
