@@ -26,6 +26,7 @@ from engine.compiler import build_treearrays
 from engine.compiler import build_tree as bt
 from engine.compiler import defaults as dmod
 from engine.compiler import parse as pmod
+from engine.compiler import specs
 from engine.enums import mjEQ_CONNECT
 from engine.enums import mjEQ_WELD
 from engine.enums import mjJNT_BALL
@@ -125,16 +126,16 @@ def _sections(root, tag):
 
 def _settings(ctx, root):
   """<compiler>, <option>, <size>, <visual>, <statistic>."""
-  comp = dmod.template('compiler')
-  lr = dmod.template('compiler/lengthrange')
+  comp = specs.template('compiler')
+  lr = specs.template('compiler/lengthrange')
   for c in _sections(root, 'compiler'):
     if c.attrs.get('coordinate') == 1:
       raise c.error('global coordinates are no longer supported', 'coordinate')
     if 'assetdir' in c.attrs:
       comp['meshdir'] = comp['texturedir'] = c.attrs['assetdir']
-    dmod.read_attrs(comp, 'compiler', c.attrs)
+    specs.read_attrs(comp, 'compiler', c.attrs)
     for sub in c.children:
-      dmod.read_attrs(lr, 'compiler/lengthrange', sub.attrs)
+      specs.read_attrs(lr, 'compiler/lengthrange', sub.attrs)
     seq = c.attrs.get('eulerseq')
     if seq is not None and (len(seq) != 3 or any(ch not in 'xyzXYZ' for ch in seq)):
       raise c.error("euler sequence must have 3 characters from 'xyzXYZ'", 'eulerseq')
@@ -154,10 +155,10 @@ def _settings(ctx, root):
   ctx.texturedir = comp['texturedir'] or ''
 
   # option
-  opt = dmod.template('option')
+  opt = specs.template('option')
   disable = enable = disableact = 0
   for o in _sections(root, 'option'):
-    dmod.read_attrs(opt, 'option', {k: v for k, v in o.attrs.items()
+    specs.read_attrs(opt, 'option', {k: v for k, v in o.attrs.items()
                                      if k != 'actuatorgroupdisable'})
     for g in o.attrs.get('actuatorgroupdisable', ()):
       if g < 0:
@@ -181,9 +182,9 @@ def _settings(ctx, root):
   ctx.opt = opt
 
   # size
-  size = dmod.template('size')
+  size = specs.template('size')
   for s in _sections(root, 'size'):
-    dmod.read_attrs(size, 'size', s.attrs)
+    specs.read_attrs(size, 'size', s.attrs)
     if 'memory' in s.attrs:
       size['memory'] = _parse_memory(s, s.attrs['memory'])
       if 'nstack' in s.attrs:
@@ -196,10 +197,10 @@ def _settings(ctx, root):
   # visual
   vis = {}
   for sub in ('global', 'quality', 'headlight', 'map', 'scale', 'rgba'):
-    vis[sub] = dmod.template('visual/' + sub)
+    vis[sub] = specs.template('visual/' + sub)
   for v in _sections(root, 'visual'):
     for sub in v.children:
-      dmod.read_attrs(vis[sub.tag], sub.key, sub.attrs)
+      specs.read_attrs(vis[sub.tag], sub.key, sub.attrs)
   ctx.vis = vis
 
   # statistic

@@ -120,7 +120,7 @@ def compile_all(ctx, lists):
     t.matid = ctx.assets.matid(t)
 
 
-def _chain(arrays, body):
+def body_chain(arrays, body):
   """Dofs of body and its ancestors, increasing (mj_bodyChain)."""
   out = []
   dofnum, dofadr, parent = arrays['body_dofnum'], arrays['body_dofadr'], arrays['body_parentid']
@@ -181,7 +181,7 @@ def arrays(ctx, lists, sizes, arrays):
         j = w[3]
         dofs.update(range(j.dofadr, j.dofadr + j.nv))
       elif w[0] == mjWRAP_SITE or w[0] in (mjWRAP_SPHERE, mjWRAP_CYLINDER):
-        dofs.update(_chain(arrays, w[3].body.id))
+        dofs.update(body_chain(arrays, w[3].body.id))
     cols = sorted(dofs)
     rowadr.append(len(colind))
     rownnz.append(len(cols))

@@ -12,6 +12,8 @@ import numpy as np
 from engine.compiler import build_math as bm
 from engine.compiler import inertia as ine
 from engine.compiler.build_math import mjEPS
+from engine.compiler.specs import ORIENT_ATTRS
+from engine.compiler.specs import template
 from engine.enums import mjALIGNFREE_AUTO
 from engine.enums import mjALIGNFREE_TRUE
 from engine.enums import mjGEOM_BOX
@@ -38,7 +40,6 @@ from engine.enums import mjPI
 
 # number of size parameters used by each geom type (mjGEOMINFO)
 GEOMINFO = (3, 0, 1, 2, 3, 2, 3, 0, 0)
-ORIENT_ATTRS = ('quat', 'axisangle', 'xyaxes', 'zaxis', 'euler')
 
 
 class Obj:
@@ -189,8 +190,7 @@ class TreeBuilder:
 
   def joint(self, node, body, frame):
     if node.tag == 'freejoint':
-      from engine.compiler import defaults as dmod
-      spec = dmod.template('body/joint')
+      spec = template('body/joint')
       spec.update(node.attrs)
       spec['type'] = mjJNT_FREE
       spec['class'] = 'main'
