@@ -30,9 +30,12 @@ import struct
 
 import numpy as np
 
-mjEPS = 1e-14
+from engine.compiler.build_math import mjEPS
+from engine.enums import mjTEXTURE_2D
+from engine.enums import mjTEXTURE_CUBE
+from engine.enums import mjTEXTURE_SKYBOX
 
-TEXTURE_TYPES = {"2d": 0, "cube": 1, "skybox": 2}
+TEXTURE_TYPES = {"2d": mjTEXTURE_2D, "cube": mjTEXTURE_CUBE, "skybox": mjTEXTURE_SKYBOX}
 
 
 # ----------------------------------------------------------------------------------- file system
@@ -462,7 +465,7 @@ def builtin_texture(type, builtin, rgb1=(0.8, 0.8, 0.8), rgb2=(0.5, 0.5, 0.5), m
     raise ValueError("Invalid width of builtin texture")
   c1, c2, cm = _rgb_bytes(rgb1), _rgb_bytes(rgb2), _rgb_bytes(markrgb)
 
-  if ttype == 0:
+  if ttype == mjTEXTURE_2D:
     if height < 1:
       raise ValueError("Invalid height of builtin texture")
     img = np.zeros((height, width, 3), dtype=np.uint8)

@@ -26,10 +26,39 @@ from engine.compiler import build_treearrays
 from engine.compiler import build_tree as bt
 from engine.compiler import defaults as dmod
 from engine.compiler import parse as pmod
+from engine.compiler import specs
+from engine.enums import mjEQ_CONNECT
+from engine.enums import mjEQ_WELD
+from engine.enums import mjJNT_BALL
+from engine.enums import mjJNT_FREE
+from engine.enums import mjMINVAL
+from engine.enums import mjNDISABLE
+from engine.enums import mjNENABLE
+from engine.enums import mjOBJ_BODY
+from engine.enums import mjOBJ_GEOM
+from engine.enums import mjOBJ_XBODY
+from engine.enums import mjSLEEP_ALLOWED
+from engine.enums import mjSLEEP_AUTO
+from engine.enums import mjSLEEP_AUTO_ALLOWED
+from engine.enums import mjSLEEP_AUTO_NEVER
+from engine.enums import mjSLEEP_INIT
+from engine.enums import mjTRN_BODY
+from engine.enums import mjTRN_JOINT
+from engine.enums import mjTRN_JOINTINPARENT
+from engine.enums import mjTRN_SITE
+from engine.enums import mjTRN_SLIDERCRANK
+from engine.enums import mjTRN_SO3
+from engine.enums import mjTRN_TENDON
+from engine.enums import mjWRAP_CYLINDER
+from engine.enums import mjWRAP_JOINT
+from engine.enums import mjWRAP_SITE
+from engine.enums import mjWRAP_SPHERE
+from engine.enums import mjtDisableBit
+from engine.enums import mjtEnableBit
 from engine.errors import CompileError
 from engine.errors import UnsupportedError
 
-mjMINVAL = 1e-15
+# slots per name in each names_map hash table (engine_io.h, not part of MuJoCo's public API)
 mjLOAD_MULTIPLE = 2
 
 # mjtObj values of the named object lists, in MuJoCo's names order
@@ -97,16 +126,16 @@ def _sections(root, tag):
 
 def _settings(ctx, root):
   """<compiler>, <option>, <size>, <visual>, <statistic>."""
-  comp = dmod.template('compiler')
-  lr = dmod.template('compiler/lengthrange')
+  comp = specs.template('compiler')
+  lr = specs.template('compiler/lengthrange')
   for c in _sections(root, 'compiler'):
     if c.attrs.get('coordinate') == 1:
       raise c.error('global coordinates are no longer supported', 'coordinate')
     if 'assetdir' in c.attrs:
       comp['meshdir'] = comp['texturedir'] = c.attrs['assetdir']
-    dmod.read_attrs(comp, 'compiler', c.attrs)
+    specs.read_attrs(comp, 'compiler', c.attrs)
     for sub in c.children:
-      dmod.read_attrs(lr, 'compiler/lengthrange', sub.attrs)
+      specs.read_attrs(lr, 'compiler/lengthrange', sub.attrs)
     seq = c.attrs.get('eulerseq')
     if seq is not None and (len(seq) != 3 or any(ch not in 'xyzXYZ' for ch in seq)):
       raise c.error("euler sequence must have 3 characters from 'xyzXYZ'", 'eulerseq')
@@ -126,10 +155,10 @@ def _settings(ctx, root):
   ctx.texturedir = comp['texturedir'] or ''
 
   # option
-  opt = dmod.template('option')
+  opt = specs.template('option')
   disable = enable = disableact = 0
   for o in _sections(root, 'option'):
-    dmod.read_attrs(opt, 'option', {k: v for k, v in o.attrs.items()
+    specs.read_attrs(opt, 'option', {k: v for k, v in o.attrs.items()
                                      if k != 'actuatorgroupdisable'})
     for g in o.attrs.get('actuatorgroupdisable', ()):
       if g < 0:
@@ -153,9 +182,9 @@ def _settings(ctx, root):
   ctx.opt = opt
 
   # size
-  size = dmod.template('size')
+  size = specs.template('size')
   for s in _sections(root, 'size'):
-    dmod.read_attrs(size, 'size', s.attrs)
+    specs.read_attrs(size, 'size', s.attrs)
     if 'memory' in s.attrs:
       size['memory'] = _parse_memory(s, s.attrs['memory'])
       if 'nstack' in s.attrs:
@@ -168,10 +197,10 @@ def _settings(ctx, root):
   # visual
   vis = {}
   for sub in ('global', 'quality', 'headlight', 'map', 'scale', 'rgba'):
-    vis[sub] = dmod.template('visual/' + sub)
+    vis[sub] = specs.template('visual/' + sub)
   for v in _sections(root, 'visual'):
     for sub in v.children:
-      dmod.read_attrs(vis[sub.tag], sub.key, sub.attrs)
+      specs.read_attrs(vis[sub.tag], sub.key, sub.attrs)
   ctx.vis = vis
 
   # statistic
@@ -183,12 +212,10 @@ def _settings(ctx, root):
   ctx.stat_user = {k: (list(v) if isinstance(v, tuple) else v) for k, v in stat.items()}
 
 
-_DISABLE_BITS = {n: 1 << i for i, n in enumerate(
-  'constraint equality frictionloss limit contact spring damper gravity clampctrl warmstart '
-  'filterparent actuation refsafe sensor midphase eulerdamp autoreset nativeccd island '
-  'multiccd'.split())}
-_ENABLE_BITS = {n: 1 << i for i, n in enumerate(
-  'override energy fwdinv invdiscrete sleep diagexact ipc'.split())}
+# <option><flag> attribute -> bit: the mjtDisableBit / mjtEnableBit member names in lower case
+_DISABLE_BITS = {m.name[len('mjDSBL_'):].lower(): int(m) for m in mjtDisableBit
+                 if m != mjNDISABLE}
+_ENABLE_BITS = {m.name[len('mjENBL_'):].lower(): int(m) for m in mjtEnableBit if m != mjNENABLE}
 
 
 def _parse_memory(node, text):
@@ -376,9 +403,9 @@ def _discard_visual(ctx, root, lists):
     elif n.key.startswith('sensor/'):
       for a in ('geom1', 'geom2', 'geom'):
         named.add(n.attrs.get(a))
-      if n.attrs.get('objtype') == 5:
+      if n.attrs.get('objtype') == mjOBJ_GEOM:
         named.add(n.attrs.get('objname'))
-      if n.attrs.get('reftype') == 5:
+      if n.attrs.get('reftype') == mjOBJ_GEOM:
         named.add(n.attrs.get('refname'))
     elif n.key == 'custom/tuple/element' and n.attrs.get('objtype') == 'geom':
       named.add(n.attrs.get('objname'))
@@ -437,7 +464,7 @@ def _referenced_bodies(ctx, root, lists):
         names.add(n.attrs[attr])
     if n.key.startswith('sensor/frame') or n.key in ('sensor/insidesite', 'sensor/user'):
       for t, nm in (('objtype', 'objname'), ('reftype', 'refname')):
-        if n.attrs.get(t) in (1, 2, 'body', 'xbody'):
+        if n.attrs.get(t) in (mjOBJ_BODY, mjOBJ_XBODY, 'body', 'xbody'):
           names.add(n.attrs.get(nm))
     if n.key in ('sensor/force', 'sensor/torque'):
       ftsites.add(n.attrs.get('site'))
@@ -485,8 +512,8 @@ def _keyframes(ctx, lists, sizes, arrays):
   joints = lists['joint']
   for q in rows['qpos']:
     for j in joints:
-      if j.type in (bt.FREE, bt.BALL):
-        adr = j.qposadr + (3 if j.type == bt.FREE else 0)
+      if j.type in (mjJNT_FREE, mjJNT_BALL):
+        adr = j.qposadr + (3 if j.type == mjJNT_FREE else 0)
         quat = q[adr:adr + 4]
         _normalize_quat(quat)
         q[adr:adr + 4] = quat
@@ -529,9 +556,9 @@ def _finalize(ctx, lists, sizes, arrays):
     for j in range(adr, adr + num):
       objid = arrays['wrap_objid'][j]
       wt = arrays['wrap_type'][j]
-      if wt == 3:
+      if wt == mjWRAP_SITE:
         simple[arrays['site_bodyid'][objid]] = 0
-      elif wt in (4, 5):
+      elif wt in (mjWRAP_SPHERE, mjWRAP_CYLINDER):
         simple[arrays['geom_bodyid'][objid]] = 0
   _arr(arrays, 'body_simple', simple)
   dof_bodyid = arrays['dof_bodyid']
@@ -564,16 +591,16 @@ def _finalize(ctx, lists, sizes, arrays):
   body_treeid = ctx.body_treeid
 
   def wake(tree):
-    if tree != -1 and sleep[tree] == 0:
-      sleep[tree] = 1
+    if tree != -1 and sleep[tree] == mjSLEEP_AUTO:
+      sleep[tree] = mjSLEEP_AUTO_NEVER
 
   def wrap_tree(j):
     wt, objid = arrays['wrap_type'][j], arrays['wrap_objid'][j]
-    if wt == 1:
+    if wt == mjWRAP_JOINT:
       return body_treeid[arrays['jnt_bodyid'][objid]]
-    if wt == 3:
+    if wt == mjWRAP_SITE:
       return body_treeid[arrays['site_bodyid'][objid]]
-    if wt in (4, 5):
+    if wt in (mjWRAP_SPHERE, mjWRAP_CYLINDER):
       return body_treeid[arrays['geom_bodyid'][objid]]
     return -1
 
@@ -581,15 +608,15 @@ def _finalize(ctx, lists, sizes, arrays):
     trn = arrays['actuator_trntype'][i]
     tid = arrays['actuator_trnid'][i, 0]
     bodyid = -1
-    if trn == 6:
-      trn = 4 if lists['actuator'][i].target.node.tag == 'site' else 0
-    if trn in (0, 1):
+    if trn == mjTRN_SO3:
+      trn = mjTRN_SITE if lists['actuator'][i].target.node.tag == 'site' else mjTRN_JOINT
+    if trn in (mjTRN_JOINT, mjTRN_JOINTINPARENT):
       bodyid = arrays['jnt_bodyid'][tid]
-    elif trn in (2, 4):
+    elif trn in (mjTRN_SLIDERCRANK, mjTRN_SITE):
       bodyid = arrays['site_bodyid'][tid]
-    elif trn == 5:
+    elif trn == mjTRN_BODY:
       bodyid = tid
-    elif trn == 3:
+    elif trn == mjTRN_TENDON:
       adr, num = arrays['tendon_adr'][tid], arrays['tendon_num'][tid]
       for j in range(adr, adr + num):
         wake(wrap_tree(j))
@@ -606,12 +633,12 @@ def _finalize(ctx, lists, sizes, arrays):
     for j in range(adr, adr + num):
       t = wrap_tree(j)
       if t != -1:
-        if sleep[t] == 0:
-          sleep[t] = 1
-        elif sleep[t] in (4, 5):
+        if sleep[t] == mjSLEEP_AUTO:
+          sleep[t] = mjSLEEP_AUTO_NEVER
+        elif sleep[t] in (mjSLEEP_ALLOWED, mjSLEEP_INIT):
           raise lists['tendon'][i].error(f'tree {t} connected to tendon {i}: sleeping not '
                                          'allowed')
-  sleep = [2 if s == 0 else s for s in sleep]
+  sleep = [mjSLEEP_AUTO_ALLOWED if s == mjSLEEP_AUTO else s for s in sleep]
   _arr(arrays, 'tree_sleep_policy', sleep)
 
   # remaining sizes (features that raise UnsupportedError have none)
@@ -621,7 +648,7 @@ def _finalize(ctx, lists, sizes, arrays):
                'nskinvert', 'nskintexvert', 'nskinface', 'nskinbone', 'nskinbonevert',
                'nplugin', 'npluginattr', 'npluginstate'):
     sizes[name] = 0
-  sizes['nemax'] = sum(3 if e.type == 0 else (7 if e.type == 1 else 1)
+  sizes['nemax'] = sum(3 if e.type == mjEQ_CONNECT else (7 if e.type == mjEQ_WELD else 1)
                        for e in lists['equality'])
   sizes['njmax'] = ctx.size['njmax']
   sizes['nconmax'] = ctx.size['nconmax']

@@ -1,377 +1,49 @@
-"""Actuators: general and the shortcuts (motor, position, velocity, intvelocity, damper,
-cylinder, muscle, adhesion, orientation, pid, dcmotor), all expanded to MuJoCo's general
-actuator parameters, with multi-input control signatures (ctrlspec, one control per input).
+"""Actuators: compiled from their specs (actuator_spec.py) into MuJoCo's actuator arrays, with
+multi-input control signatures (one control per input) and the moment-matrix size nJmom.
 
-Ports of mjXReader::OneActuator with mjs_setTo* (xml_native_reader.cc, user_api.cc) and
-mjCActuator::Compile (user_objects.cc). Reading an element over its class's actuator spec
-follows MuJoCo 3.17, verified against it: a shortcut inherits the gain/bias/dynamics family
-(types, prm arrays, input signature) from its default class only if the class's actuator was
-last written by the same shortcut or by <general>, with the gain type the shortcut uses;
-otherwise it starts that family from MuJoCo's defaults. Other attributes (ranges, gear, ...)
-are always inherited.
+Port of mjCActuator::Compile (user_objects.cc) and the actuator part of CopyObjects
+(user_model.cc).
 """
 
-import math
-
 from engine.compiler import build_tree as bt
-from engine.compiler import schema
 from engine.compiler.build_common import arr as _arr
-
-# mjtTrn, mjtDyn, mjtGain, mjtBias, mjtCtrlInput
-TRN_JOINT, TRN_JOINTINPARENT, TRN_SLIDERCRANK, TRN_TENDON, TRN_SITE, TRN_BODY, TRN_SO3 = range(7)
-TRN_UNDEFINED = 1000
-DYN_NONE, DYN_INTEGRATOR, DYN_FILTER, DYN_FILTEREXACT, DYN_MUSCLE, DYN_DCMOTOR, DYN_PID = range(7)
-DYN_USER = 7
-GAIN_FIXED, GAIN_AFFINE, GAIN_MUSCLE, GAIN_DCMOTOR, GAIN_SO3, GAIN_PID, GAIN_USER = range(7)
-BIAS_NONE, BIAS_AFFINE, BIAS_MUSCLE, BIAS_DCMOTOR, BIAS_SO3, BIAS_USER = range(6)
-INPUT_POS, INPUT_VEL, INPUT_FF, INPUT_VOLTAGE, INPUT_NONE, INPUT_PRESSURE = 1, 2, 4, 8, 16, 32
-CHART_EXPMAP, CHART_QUAT = 1, 2
-
-_TRANSMISSION = (('joint', TRN_JOINT), ('jointinparent', TRN_JOINTINPARENT),
-                 ('tendon', TRN_TENDON), ('cranksite', TRN_SLIDERCRANK), ('site', TRN_SITE),
-                 ('body', TRN_BODY))
-_SPECIAL = {'name', 'class', 'joint', 'jointinparent', 'tendon', 'cranksite', 'site', 'body',
-            'slidersite', 'refsite', 'cranklength', 'input'}
-_DCMOTOR_ARGS = (('motorconst', 2), ('nominal', 3), ('saturation', 3), ('inductance', 2),
-                 ('cogging', 3), ('controller', 6), ('thermal', 6), ('lugre', 5))
-_GENERIC = {n for n in schema.ELEMENTS['actuator/general'].attrs if n not in _SPECIAL}
-_ZERO10 = (0.0,) * 10
-_FAMILY = {'dyntype': DYN_NONE, 'gaintype': GAIN_FIXED, 'biastype': BIAS_NONE,
-           'dynprm': (1.0,) + (0.0,) * 9, 'gainprm': (1.0,) + (0.0,) * 9, 'biasprm': _ZERO10,
-           '_ctrlspec': 0}
-# a pid started afresh: kp 1, no integral or slew state, inputs (pos, vel) by default
-_PID_FAMILY = dict(_FAMILY, gaintype=GAIN_PID, biastype=BIAS_AFFINE, dynprm=_ZERO10,
-                   gainprm=_ZERO10, biasprm=(0.0, -1.0) + (0.0,) * 8)
-# gain type each shortcut uses (for inheriting from a <general> class)
-_SHORTCUT_GAIN = {'motor': GAIN_FIXED, 'position': GAIN_FIXED, 'velocity': GAIN_FIXED,
-                  'intvelocity': GAIN_FIXED, 'cylinder': GAIN_FIXED, 'adhesion': GAIN_FIXED,
-                  'damper': GAIN_AFFINE, 'muscle': GAIN_MUSCLE, 'orientation': GAIN_SO3,
-                  'pid': GAIN_PID, 'dcmotor': GAIN_DCMOTOR}
-
-
-def _prm(first=(), base=None):
-  """10-vector: `first` values over `base` (zeros by default)."""
-  out = list(base if base is not None else _ZERO10)
-  out[:len(first)] = first
-  return tuple(out)
-
-
-def read_actuator(spec, node, in_default):
-  """Reads an actuator element (general or shortcut) over an actuator spec, in place."""
-  kind = node.tag
-  a = node.attrs
-  spec.setdefault('_kind', None)
-  spec.setdefault('_ctrlspec', 0)
-  spec.setdefault('_trntype', TRN_UNDEFINED)
-  spec.setdefault('_target', None)
-
-  # shortcut over a class last written by another kind: take the gain/bias/dynamics family
-  # this kind last wrote in the class chain (or MuJoCo's defaults)
-  spec['_fam'] = dict(spec.get('_fam') or {})
-  if kind != 'general':
-    # general-only attributes are not carried into a shortcut
-    spec['actearly'] = False
-    spec['actdim'] = -1
-    inherit = (spec['_kind'] == kind or (spec['_kind'] is None and kind != 'pid') or
-               (spec['_kind'] == 'general' and spec['gaintype'] == _SHORTCUT_GAIN[kind]))
-    if not inherit:
-      spec.update(spec['_fam'].get(kind, _PID_FAMILY if kind == 'pid' else _FAMILY))
-  elif 'gaintype' in a and a['gaintype'] != spec['gaintype']:
-    spec['_ctrlspec'] = 0
-
-  # attributes shared with <general>
-  from engine.compiler import defaults as dmod
-  generic = {k: v for k, v in a.items() if k in _GENERIC}
-  dmod.read_attrs(spec, node.key, generic)
-
-  # transmission
-  for attr, trn in _TRANSMISSION:
-    if attr in a:
-      spec['_target'] = a[attr]
-      spec['_trntype'] = trn
-      spec['_target_attr'] = attr
-  r1, r2 = 'cranklength' in a, 'slidersite' in a
-  if r1:
-    spec['cranklength'] = a['cranklength']
-  if r2:
-    spec['slidersite'] = a['slidersite']
-  if (r1 or r2) and spec['_trntype'] not in (TRN_SLIDERCRANK, TRN_UNDEFINED):
-    raise node.error('cranklength and slidersite can only be used in slidercrank transmission',
-                     'cranklength' if r1 else 'slidersite')
-  if 'refsite' in a:
-    spec['refsite'] = a['refsite']
-    if spec['_trntype'] not in (TRN_SITE, TRN_UNDEFINED):
-      raise node.error('refsite can only be used with site transmission', 'refsite')
-
-  err = None
-  if kind == 'general':
-    if 'input' in a:
-      spec['_ctrlspec'] = a['input']
-  elif kind == 'motor':
-    spec.update(_FAMILY)
-  elif kind in ('position', 'intvelocity'):
-    kp = a.get('kp', spec['gainprm'][0])
-    kv = a.get('kv')
-    dampratio = a.get('dampratio')
-    timeconst = a.get('timeconst')
-    if timeconst is None and spec['dyntype'] == DYN_FILTEREXACT:
-      timeconst = spec['dynprm'][0]
-    inheritrange = a.get('inheritrange', spec.get('inheritrange', 0.0))
-    err = _set_position(spec, kp, kv, dampratio, timeconst, inheritrange)
-    spec['_ctrlspec'] = INPUT_POS
-    if kind == 'intvelocity':
-      spec['dyntype'] = DYN_INTEGRATOR
-      spec['actlimited'] = bt.LIM_AUTO
-      spec['_ctrlspec'] = INPUT_VEL
-      if inheritrange > 0 and (spec['actrange'][0] or spec['actrange'][1]):
-        err = err or 'actrange and inheritrange cannot both be defined'
-  elif kind == 'orientation':
-    kp = a.get('kp', spec['gainprm'][0])
-    err = _set_position(spec, kp, a.get('kv'), a.get('dampratio'), None, 0.0)
-    spec['gaintype'] = GAIN_SO3
-    spec['biastype'] = BIAS_SO3
-    spec['_ctrlspec'] = a.get('input', spec['_ctrlspec'] or CHART_EXPMAP)
-  elif kind == 'pid':
-    if 'input' in a:
-      spec['_ctrlspec'] = a['input']
-    if 'posrange' in a:
-      spec['ctrlrange'] = a['posrange']
-    for rng in ('velrange', 'ffrange'):
-      spec[rng] = a.get(rng, spec.get(rng, (0.0, 0.0)))
-    err = _set_pid(spec, a.get('kp', -spec['biasprm'][1]), a.get('kv'), a.get('dampratio'),
-                   a.get('ki', spec['gainprm'][0]), a.get('imax', spec['dynprm'][0]),
-                   a.get('slewmax', spec['dynprm'][1]),
-                   a.get('inheritrange', spec.get('inheritrange', 0.0)))
-  elif kind == 'dcmotor':
-    err = _read_dcmotor(spec, a)
-  elif kind == 'velocity':
-    kv = a.get('kv', spec['gainprm'][0])
-    spec.update(_FAMILY)
-    spec['gainprm'] = _prm((kv,))
-    spec['biasprm'] = _prm((0.0, 0.0, -kv))
-    spec['biastype'] = BIAS_AFFINE
-    spec['_ctrlspec'] = INPUT_VEL
-  elif kind == 'damper':
-    kv = a.get('kv', -spec['gainprm'][2] if spec['gaintype'] == GAIN_AFFINE else 0.0)
-    spec.update(_FAMILY)
-    spec['gainprm'] = _prm((0.0, 0.0, -kv))
-    spec['gaintype'] = GAIN_AFFINE
-    spec['ctrllimited'] = bt.LIM_TRUE
-    if kv < 0:
-      err = 'damping coefficient cannot be negative'
-    elif spec['ctrlrange'][0] < 0 or spec['ctrlrange'][1] < 0:
-      err = 'damper control range cannot be negative'
-  elif kind == 'cylinder':
-    timeconst = a.get('timeconst', spec['dynprm'][0])
-    bias = a.get('bias', tuple(spec['biasprm'][:3]))
-    area = a.get('area', spec['gainprm'][0])
-    diameter = a.get('diameter', -1.0)
-    spec.update(_FAMILY)
-    gain = area if diameter < 0 else math.pi / 4 * diameter * diameter
-    spec['dynprm'] = _prm((timeconst,), _FAMILY['dynprm'])
-    spec['gainprm'] = _prm((gain,))
-    spec['biasprm'] = _prm(bias)
-    spec['dyntype'] = DYN_FILTER
-    spec['biastype'] = BIAS_AFFINE
-    spec['_ctrlspec'] = INPUT_PRESSURE
-  elif kind == 'muscle':
-    err = _set_muscle(spec, a)
-  elif kind == 'adhesion':
-    gain = a.get('gain', spec['gainprm'][0])
-    spec.update(_FAMILY)
-    spec['gainprm'] = _prm((gain,))
-    spec['ctrllimited'] = bt.LIM_TRUE
-    if gain < 0:
-      err = 'adhesion gain cannot be negative'
-    elif spec['ctrlrange'][0] < 0 or spec['ctrlrange'][1] < 0:
-      err = 'adhesion control range cannot be negative'
-  if err:
-    raise node.error(err)
-  spec['_kind'] = kind
-  if kind != 'general':
-    spec['_fam'][kind] = {k: spec[k] for k in _FAMILY}
-
-
-def _set_position(spec, kp, kv, dampratio, timeconst, inheritrange):
-  """Port of mjs_setToPosition (3.17 semantics); returns an error message or None."""
-  if kv is not None and dampratio is not None:
-    return 'kv and dampratio cannot both be defined'
-  b2 = spec['biasprm'][2]
-  if kv is not None:
-    if kv < 0:
-      return 'kv cannot be negative'
-    b2 = -kv
-  if dampratio is not None:
-    if dampratio < 0:
-      return 'dampratio cannot be negative'
-    b2 = dampratio
-  spec['gainprm'] = _prm((kp,))
-  spec['biasprm'] = _prm((0.0, -kp, b2))
-  spec['dynprm'] = _FAMILY['dynprm']
-  spec['dyntype'] = DYN_NONE
-  if timeconst is not None:
-    if timeconst < 0:
-      return 'timeconst cannot be negative'
-    if timeconst > 0:
-      spec['dynprm'] = _prm((timeconst,), _FAMILY['dynprm'])
-      spec['dyntype'] = DYN_FILTEREXACT
-  spec['inheritrange'] = inheritrange
-  if inheritrange > 0 and (spec['ctrlrange'][0] or spec['ctrlrange'][1]):
-    return 'ctrlrange and inheritrange cannot both be defined'
-  spec['gaintype'] = GAIN_FIXED
-  spec['biastype'] = BIAS_AFFINE
-  return None
-
-
-def _set_pid(spec, kp, kv, dampratio, ki, imax, slewmax, inheritrange):
-  """Port of mjs_setToPID (3.17 semantics); returns an error message or None."""
-  if kv is not None and dampratio is not None:
-    return 'kv and dampratio cannot both be defined'
-  if kv is not None and kv < 0:
-    return 'kv cannot be negative'
-  if dampratio is not None and dampratio < 0:
-    return 'dampratio cannot be negative'
-  if slewmax < 0:
-    return 'slewmax cannot be negative'
-  b2 = spec['biasprm'][2]
-  if kv is not None:
-    b2 = -kv
-  if dampratio is not None:
-    b2 = dampratio
-  spec['gainprm'] = _prm((ki,))
-  spec['biasprm'] = _prm((0.0, -kp, b2))
-  spec['dynprm'] = _prm((imax if ki else 0.0, slewmax))
-  spec['gaintype'] = GAIN_PID
-  spec['biastype'] = BIAS_AFFINE
-  spec['dyntype'] = DYN_PID if (ki or slewmax) else DYN_NONE
-  spec['inheritrange'] = inheritrange
-  if inheritrange > 0 and (spec['ctrlrange'][0] or spec['ctrlrange'][1]):
-    return 'posrange and inheritrange cannot both be defined'
-  return None
-
-
-def _read_dcmotor(spec, a):
-  """Port of the <dcmotor> reader: parameters start from the class's dcmotor (if any)."""
-  inh = spec['gaintype'] == GAIN_DCMOTOR
-  g, b, d = (spec[k] if inh else _ZERO10 for k in ('gainprm', 'biasprm', 'dynprm'))
-  args = {'motorconst': [g[1], 0.0], 'nominal': [0.0] * 3, 'saturation': [0.0, 0.0, d[1]],
-          'inductance': [0.0, d[0]], 'cogging': list(b[:3]),
-          'controller': [g[4], g[5], g[6], d[7], d[8], g[7]],
-          'thermal': [d[2], d[3], 0.0, g[2], g[3], d[4]], 'lugre': [d[5], d[6], b[3], b[4], b[5]]}
-  for name, _ in _DCMOTOR_ARGS:
-    given = a.get(name, ())
-    args[name][:len(given)] = given
-  ctrlspec = a.get('input', spec['_ctrlspec'] if inh else 0)
-  return _set_dcmotor(spec, a.get('resistance', g[0]), ctrlspec, **args)
-
-
-def _set_dcmotor(spec, resistance, ctrlspec, motorconst, nominal, saturation, inductance,
-                 cogging, controller, thermal, lugre):
-  """Port of mjs_setToDCMotor (3.17 semantics); returns an error message or None."""
-  r = resistance
-  kt, ke = motorconst
-  vn, tau0, omega0 = nominal
-  if vn > 0 and ke <= 0 and omega0 > 0:
-    # back-EMF constant from the no-load speed
-    damp = spec['damping'][0]
-    if damp > 0 and r > 0:
-      disc = vn * vn - 4 * r * damp * omega0 * omega0
-      ke = (vn + math.sqrt(disc)) / (2 * omega0) if disc > 0 else vn / omega0
-    elif damp > 0 and tau0 > 0:
-      exact = vn / omega0 - vn * damp / tau0
-      ke = exact if exact > 0 else vn / omega0
-    else:
-      ke = vn / omega0
-  k = math.sqrt(kt * ke) if kt > 0 and ke > 0 else (kt if kt > 0 else ke)
-  if r == 0 and vn > 0 and tau0 > 0 and k > 0:
-    r = k * vn / tau0
-  if k <= 0:
-    return 'DC motor: motor constant K must be positive'
-  if r <= 0:
-    return 'DC motor: resistance R must be positive'
-  g, b, d = [0.0] * 10, [0.0] * 10, [0.0] * 10
-  g[0], g[1] = r, k
-  g[4:7] = controller[:3]
-  d[7], d[8] = controller[3], controller[4]
-  if controller[5] > 0:
-    g[7] = controller[5]
-  if saturation[0] > 0 or saturation[1] > 0:
-    taumax = saturation[0] if saturation[0] != 0 else k * saturation[1]
-    spec['forcerange'] = (-taumax, taumax)
-    spec['forcelimited'] = bt.LIM_TRUE
-  if saturation[2] > 0:
-    d[1] = saturation[2]
-  b[0:3] = cogging
-  actdim = 0
-  if inductance[0] < 0:
-    return 'DC motor: inductance must be non-negative'
-  if inductance[1] < 0:
-    return 'DC motor: electrical time constant must be non-negative'
-  te = inductance[0] / r if inductance[0] > 0 else inductance[1]
-  d[0] = te
-  actdim += (te > 0) + (controller[3] > 0) + (controller[1] > 0)
-  if thermal[0] > 0 or thermal[1] > 0 or thermal[2] > 0:
-    rt, cap, tth, alpha, t0, ta = thermal
-    if tth > 0 and rt > 0 and cap == 0:
-      cap = tth / rt
-    elif tth > 0 and cap > 0 and rt == 0:
-      rt = tth / cap
-    if rt <= 0:
-      return 'DC motor: thermal resistance must be positive'
-    if cap <= 0:
-      return 'DC motor: thermal capacitance must be positive'
-    d[2], d[3], d[4] = rt, cap, ta
-    g[2], g[3] = alpha, t0
-    actdim += 1
-  if lugre[0] > 0:
-    d[5], d[6] = lugre[0], lugre[1]
-    b[3:6] = lugre[2:5]
-    actdim += 1
-  spec['gainprm'], spec['biasprm'], spec['dynprm'] = tuple(g), tuple(b), tuple(d)
-  spec['dyntype'], spec['gaintype'], spec['biastype'] = DYN_DCMOTOR, GAIN_DCMOTOR, BIAS_DCMOTOR
-  spec['_ctrlspec'] = ctrlspec
-  spec['actdim'] = actdim
-  spec['actlimited'] = bt.LIM_FALSE
-  spec['actearly'] = True
-  return None
-
-
-def _set_muscle(spec, a):
-  """Port of mjs_setToMuscle; returns an error message or None."""
-  dyn = list(spec['dynprm'])
-  gain = list(spec['gainprm'])
-  defaults = ((dyn, 0, 1, 0.01), (dyn, 1, 0, 0.04), (gain, 0, 1, 0.75), (gain, 1, 0, 1.05),
-              (gain, 2, 0, -1), (gain, 3, 0, 200), (gain, 4, 0, 0.5), (gain, 5, 0, 1.6),
-              (gain, 6, 0, 1.5), (gain, 7, 0, 1.3), (gain, 8, 0, 1.2))
-  for arr, i, unset, value in defaults:
-    if arr[i] == unset:
-      arr[i] = value
-  tausmooth = a.get('tausmooth', dyn[2])
-  if tausmooth < 0:
-    return 'muscle tausmooth cannot be negative'
-  dyn[2] = tausmooth
-  timeconst = a.get('timeconst', (-1.0, -1.0))
-  rng = a.get('range', (-1.0, -1.0))
-  if timeconst[0] >= 0:
-    dyn[0] = timeconst[0]
-  if timeconst[1] >= 0:
-    dyn[1] = timeconst[1]
-  if rng[0] >= 0:
-    gain[0] = rng[0]
-  if rng[1] >= 0:
-    gain[1] = rng[1]
-  for i, name in enumerate(('force', 'scale', 'lmin', 'lmax', 'vmax', 'fpmax', 'fvmax')):
-    v = a.get(name, -1.0)
-    if v >= 0:
-      gain[2 + i] = v
-  spec['dynprm'] = tuple(dyn)
-  spec['gainprm'] = tuple(gain)
-  spec['biasprm'] = tuple(gain[:9]) + tuple(spec['biasprm'][9:])
-  spec['dyntype'] = DYN_MUSCLE
-  spec['gaintype'] = GAIN_MUSCLE
-  spec['biastype'] = BIAS_MUSCLE
-  spec['_ctrlspec'] = 0
-  return None
+from engine.compiler.build_tendon import body_chain
+from engine.enums import mjBIAS_AFFINE
+from engine.enums import mjBIAS_MUSCLE
+from engine.enums import mjBIAS_SO3
+from engine.enums import mjBIAS_USER
+from engine.enums import mjCHART_EXPMAP
+from engine.enums import mjCHART_QUAT
+from engine.enums import mjDYN_DCMOTOR
+from engine.enums import mjDYN_FILTEREXACT
+from engine.enums import mjDYN_INTEGRATOR
+from engine.enums import mjDYN_NONE
+from engine.enums import mjDYN_PID
+from engine.enums import mjDYN_USER
+from engine.enums import mjGAIN_AFFINE
+from engine.enums import mjGAIN_DCMOTOR
+from engine.enums import mjGAIN_FIXED
+from engine.enums import mjGAIN_MUSCLE
+from engine.enums import mjGAIN_PID
+from engine.enums import mjGAIN_SO3
+from engine.enums import mjGAIN_USER
+from engine.enums import mjINPUT_FF
+from engine.enums import mjINPUT_NONE
+from engine.enums import mjINPUT_POS
+from engine.enums import mjINPUT_PRESSURE
+from engine.enums import mjINPUT_VEL
+from engine.enums import mjINPUT_VOLTAGE
+from engine.enums import mjJNT_BALL
+from engine.enums import mjJNT_HINGE
+from engine.enums import mjJNT_SLIDE
+from engine.enums import mjLIMITED_AUTO
+from engine.enums import mjTRN_BODY
+from engine.enums import mjTRN_JOINT
+from engine.enums import mjTRN_JOINTINPARENT
+from engine.enums import mjTRN_SITE
+from engine.enums import mjTRN_SLIDERCRANK
+from engine.enums import mjTRN_SO3
+from engine.enums import mjTRN_TENDON
 
 
 def make(ctx, root):
@@ -387,8 +59,8 @@ def make(ctx, root):
 
 def compile_all(ctx, lists):
   """Port of mjCActuator::Compile for every actuator."""
-  kinds = {TRN_JOINT: 'joint', TRN_JOINTINPARENT: 'joint', TRN_TENDON: 'tendon',
-           TRN_SLIDERCRANK: 'site', TRN_SITE: 'site', TRN_BODY: 'body'}
+  kinds = {mjTRN_JOINT: 'joint', mjTRN_JOINTINPARENT: 'joint', mjTRN_TENDON: 'tendon',
+           mjTRN_SLIDERCRANK: 'site', mjTRN_SITE: 'site', mjTRN_BODY: 'body'}
   for act in lists['actuator']:
     s, n = act.spec, act.node
     act.user = bt.user_data(act, s, ctx.nuser['actuator'], 'actuator')
@@ -402,20 +74,20 @@ def compile_all(ctx, lists):
     act.trntype = trn
     trnid = [-1, -1]
     attr = s['_target_attr']
-    if trn == TRN_SLIDERCRANK:
+    if trn == mjTRN_SLIDERCRANK:
       if not s.get('slidersite'):
         raise n.error('missing base site for slider-crank', 'slidersite')
       trnid[1] = ctx.lookup('site', s['slidersite'], n, 'slidersite').id
       if s['cranklength'] <= 0:
         raise n.error('crank length must be positive in actuator', 'cranklength')
-    if trn == TRN_SITE and s.get('refsite'):
+    if trn == mjTRN_SITE and s.get('refsite'):
       trnid[1] = ctx.lookup('site', s['refsite'], n, 'refsite').id
     target = ctx.lookup(kinds[trn], s['_target'], n, attr)
     trnid[0] = target.id
-    act.so3 = s['gaintype'] == GAIN_SO3 or s['biastype'] == BIAS_SO3
+    act.so3 = s['gaintype'] == mjGAIN_SO3 or s['biastype'] == mjBIAS_SO3
     if act.so3:
       _check_so3(act, n, s, trn, target, trnid)
-      trn = act.trntype = TRN_SO3
+      trn = act.trntype = mjTRN_SO3
     act.trnid = trnid
     act.target = target
 
@@ -423,23 +95,23 @@ def compile_all(ctx, lists):
     gainprm, biasprm = list(s['gainprm']), list(s['biasprm'])
     ctrlrange, actrange = list(s['ctrlrange']), list(s['actrange'])
     inheritrange = s.get('inheritrange', 0.0) or 0.0
-    pid = s['gaintype'] == GAIN_PID
-    if inheritrange > 0 and (pid or (s['gaintype'] == GAIN_FIXED and
-                                     s['biastype'] == BIAS_AFFINE and
+    pid = s['gaintype'] == mjGAIN_PID
+    if inheritrange > 0 and (pid or (s['gaintype'] == mjGAIN_FIXED and
+                                     s['biastype'] == mjBIAS_AFFINE and
                                      gainprm[0] == -biasprm[1])):
-      if pid or s['dyntype'] in (DYN_NONE, DYN_FILTEREXACT):
+      if pid or s['dyntype'] in (mjDYN_NONE, mjDYN_FILTEREXACT):
         rng = ctrlrange
-      elif s['dyntype'] == DYN_INTEGRATOR:
+      elif s['dyntype'] == mjDYN_INTEGRATOR:
         rng = actrange
       else:
         raise n.error('inheritrange only available for position and intvelocity actuators',
                       'inheritrange')
-      if trn == TRN_JOINT:
-        if target.type not in (bt.HINGE, bt.SLIDE):
+      if trn == mjTRN_JOINT:
+        if target.type not in (mjJNT_HINGE, mjJNT_SLIDE):
           raise n.error('inheritrange can only be used with hinge and slide joints',
                         'inheritrange')
         trange = target.range
-      elif trn == TRN_TENDON:
+      elif trn == mjTRN_TENDON:
         trange = target.spec['range']
       else:
         raise n.error('inheritrange can only be used with joint and tendon transmission',
@@ -455,7 +127,7 @@ def compile_all(ctx, lists):
     # limits
     for pre, rng in (('force', s['forcerange']), ('ctrl', ctrlrange), ('act', actrange)):
       lim = s[pre + 'limited']
-      if lim == bt.LIM_AUTO:
+      if lim == mjLIMITED_AUTO:
         bt.check_limited(act, ctx.autolimits, 'actuator', pre, lim, rng)
     act.forcelimited = bt.islimited(s['forcelimited'], s['forcerange'])
     act.ctrllimited = bt.islimited(s['ctrllimited'], ctrlrange)
@@ -466,30 +138,30 @@ def compile_all(ctx, lists):
       raise n.error('invalid control range for actuator', 'ctrlrange')
     if act.actlimited and actrange[0] >= actrange[1]:
       raise n.error('invalid actrange for actuator', 'actrange')
-    if act.actlimited and s['dyntype'] == DYN_NONE:
+    if act.actlimited and s['dyntype'] == mjDYN_NONE:
       raise n.error("actrange specified but dyntype is 'none' in actuator", 'actrange')
     act.ctrlrange, act.actrange = ctrlrange, actrange
 
     # activation dimension (pid: one state per integral / slew-rate feature, checked below)
     dyn = s['dyntype']
     actdim = s['actdim']
-    if dyn != DYN_PID:
-      if actdim > 1 and dyn not in (DYN_USER, DYN_DCMOTOR):
+    if dyn != mjDYN_PID:
+      if actdim > 1 and dyn not in (mjDYN_USER, mjDYN_DCMOTOR):
         raise n.error("actdim > 1 is only allowed for dyntype 'user', 'dcmotor' and 'pid'",
                        'actdim')
-      if actdim == 1 and dyn == DYN_NONE:
+      if actdim == 1 and dyn == mjDYN_NONE:
         raise n.error('invalid actdim 1 in stateless actuator', 'actdim')
-      if actdim == 0 and dyn not in (DYN_NONE, DYN_DCMOTOR):
+      if actdim == 0 and dyn not in (mjDYN_NONE, mjDYN_DCMOTOR):
         raise n.error('invalid actdim 0 in stateful actuator', 'actdim')
       if actdim < 0:
-        actdim = int(dyn not in (DYN_NONE, DYN_DCMOTOR))
-    if act.so3 and dyn == DYN_INTEGRATOR:
+        actdim = int(dyn not in (mjDYN_NONE, mjDYN_DCMOTOR))
+    if act.so3 and dyn == mjDYN_INTEGRATOR:
       actdim = 3
     act.actdim = actdim
 
     # muscle parameters
-    for prm, used in ((gainprm, s['gaintype'] == GAIN_MUSCLE),
-                      (biasprm, s['biastype'] == BIAS_MUSCLE)):
+    for prm, used in ((gainprm, s['gaintype'] == mjGAIN_MUSCLE),
+                      (biasprm, s['biastype'] == mjBIAS_MUSCLE)):
       if not used:
         continue
       if prm[0] >= prm[1]:
@@ -499,26 +171,26 @@ def compile_all(ctx, lists):
       if prm[3] <= 0 or prm[6] <= 0 or prm[7] <= 0 or prm[8] <= 0:
         raise n.error('positive scale, vmax, fpmax, fvmax required in muscle')
 
-    if dyn == DYN_USER or s['gaintype'] == GAIN_USER or s['biastype'] == BIAS_USER:
+    if dyn == mjDYN_USER or s['gaintype'] == mjGAIN_USER or s['biastype'] == mjBIAS_USER:
       raise n.error('user actuator types (callbacks) are not supported', cls=ctx.Unsupported)
 
     # input signature: one control per input
     spec_in = _check_inputs(n, s, act, gainprm)
     lim = act.ctrllimited
     if act.so3:
-      act.ctrlnum = 4 if spec_in == CHART_QUAT else 3
+      act.ctrlnum = 4 if spec_in == mjCHART_QUAT else 3
       act.outnum = 3
       ranges = [(ctrlrange, lim)] * act.ctrlnum
-    elif spec_in == INPUT_NONE:
+    elif spec_in == mjINPUT_NONE:
       ranges = []
     elif not spec_in:
       ranges = [(ctrlrange, lim)]
     else:
       ranges = []
-      for bit in (INPUT_POS, INPUT_VEL, INPUT_FF, INPUT_VOLTAGE, INPUT_PRESSURE):
+      for bit in (mjINPUT_POS, mjINPUT_VEL, mjINPUT_FF, mjINPUT_VOLTAGE, mjINPUT_PRESSURE):
         if spec_in & bit:
-          if pid and bit != INPUT_POS:
-            rng = s.get('velrange' if bit == INPUT_VEL else 'ffrange', (0.0, 0.0))
+          if pid and bit != mjINPUT_POS:
+            rng = s.get('velrange' if bit == mjINPUT_VEL else 'ffrange', (0.0, 0.0))
             ranges.append((rng, rng[0] < rng[1]))
           else:
             ranges.append((ctrlrange, lim))
@@ -538,32 +210,33 @@ def _check_inputs(n, s, act, gainprm):
   gain, bias, dyn = s['gaintype'], s['biastype'], s['dyntype']
   dynprm = s['dynprm']
   if act.so3:
-    spec_in = spec_in or CHART_EXPMAP
-    if spec_in not in (CHART_EXPMAP, CHART_QUAT):
+    spec_in = spec_in or mjCHART_EXPMAP
+    if spec_in not in (mjCHART_EXPMAP, mjCHART_QUAT):
       raise n.error('so3 input must be expmap or quat in actuator', 'input')
-  elif gain == GAIN_PID:
-    spec_in = spec_in or INPUT_POS | INPUT_VEL
-    if spec_in & ~(INPUT_POS | INPUT_VEL | INPUT_FF):
+  elif gain == mjGAIN_PID:
+    spec_in = spec_in or mjINPUT_POS | mjINPUT_VEL
+    if spec_in & ~(mjINPUT_POS | mjINPUT_VEL | mjINPUT_FF):
       raise n.error('pid inputs are a subset of [pos, vel, ff] in actuator', 'input')
-  elif gain == GAIN_DCMOTOR:
-    spec_in = spec_in or INPUT_VOLTAGE
-    if spec_in != INPUT_NONE and spec_in & ~(INPUT_POS | INPUT_VEL | INPUT_FF | INPUT_VOLTAGE):
+  elif gain == mjGAIN_DCMOTOR:
+    spec_in = spec_in or mjINPUT_VOLTAGE
+    if (spec_in != mjINPUT_NONE and
+        spec_in & ~(mjINPUT_POS | mjINPUT_VEL | mjINPUT_FF | mjINPUT_VOLTAGE)):
       raise n.error("dcmotor inputs are 'none' or a subset of [pos, vel, ff, voltage] in "
                     'actuator', 'input')
-  elif gain in (GAIN_FIXED, GAIN_AFFINE):
-    if spec_in not in (0, INPUT_POS, INPUT_VEL, INPUT_PRESSURE):
+  elif gain in (mjGAIN_FIXED, mjGAIN_AFFINE):
+    if spec_in not in (0, mjINPUT_POS, mjINPUT_VEL, mjINPUT_PRESSURE):
       raise n.error("fixed and affine gains take one input, 'pos', 'vel' or 'pressure'",
                     'input')
-  if gain == GAIN_PID:
-    if bias != BIAS_AFFINE:
+  if gain == mjGAIN_PID:
+    if bias != mjBIAS_AFFINE:
       raise n.error("pid requires biastype 'affine' in actuator", 'biastype')
-    if dyn not in (DYN_NONE, DYN_PID):
+    if dyn not in (mjDYN_NONE, mjDYN_PID):
       raise n.error("pid requires dyntype 'none' or 'pid' in actuator", 'dyntype')
-    if dyn == DYN_NONE and gainprm[0]:
+    if dyn == mjDYN_NONE and gainprm[0]:
       raise n.error("ki (gainprm[0]) requires dyntype 'pid' in actuator", 'gainprm')
-  elif dyn == DYN_PID:
+  elif dyn == mjDYN_PID:
     raise n.error("dyntype 'pid' requires gaintype 'pid' in actuator", 'dyntype')
-  if dyn == DYN_PID:
+  if dyn == mjDYN_PID:
     if dynprm[0] < 0:
       raise n.error('imax (dynprm[0]) must be non-negative in actuator', 'dynprm')
     if dynprm[1] < 0:
@@ -571,15 +244,15 @@ def _check_inputs(n, s, act, gainprm):
     states = int(gainprm[0] > 0) + int(dynprm[1] > 0)
     if act.actdim > 0 and act.actdim != states:
       raise n.error('pid controller states require matching actdim in actuator', 'actdim')
-    if not spec_in & INPUT_POS:
+    if not spec_in & mjINPUT_POS:
       raise n.error('pid controller states require the pos input in actuator', 'input')
     act.actdim = states
     if not states:
       raise n.error('invalid actdim 0 in stateful actuator', 'actdim')
-  if dyn == DYN_DCMOTOR and not s['actearly']:
+  if dyn == mjDYN_DCMOTOR and not s['actearly']:
     raise n.error('actearly cannot be false for DC motor actuator', 'actearly')
-  if gain == GAIN_DCMOTOR:
-    servo = spec_in & (INPUT_POS | INPUT_VEL | INPUT_FF)
+  if gain == mjGAIN_DCMOTOR:
+    servo = spec_in & (mjINPUT_POS | mjINPUT_VEL | mjINPUT_FF)
     if any(gainprm[4:7]) and not servo:
       raise n.error('dcmotor controller gains require a controller input [pos, vel, ff] in '
                     'actuator', 'input')
@@ -589,12 +262,12 @@ def _check_inputs(n, s, act, gainprm):
     if servo and gainprm[1] <= 0:
       raise n.error('dcmotor controller inputs require a positive motor constant in actuator',
                     'input')
-    if gainprm[5] > 0 and not spec_in & INPUT_POS:
+    if gainprm[5] > 0 and not spec_in & mjINPUT_POS:
       raise n.error('dcmotor integral gain requires the pos input in actuator', 'input')
-  if gain == GAIN_DCMOTOR or dyn == DYN_DCMOTOR:
+  if gain == mjGAIN_DCMOTOR or dyn == mjDYN_DCMOTOR:
     # states: current, slew, integral, temperature, bristle (stateless allowed without the gain)
     states = sum(int(v > 0) for v in (dynprm[0], dynprm[7], gainprm[5], dynprm[2], dynprm[5]))
-    if act.actdim != states and (gain == GAIN_DCMOTOR or act.actdim):
+    if act.actdim != states and (gain == mjGAIN_DCMOTOR or act.actdim):
       raise n.error(f'inconsistent state array dimension in DC motor: {states} states for '
                     f'actdim {act.actdim}', 'actdim')
   return spec_in
@@ -602,19 +275,19 @@ def _check_inputs(n, s, act, gainprm):
 
 def _check_so3(act, n, s, trn, target, trnid):
   """Validity of an so3 (orientation) actuator: ball joint or site with refsite."""
-  if s['gaintype'] != GAIN_SO3 or s['biastype'] != BIAS_SO3:
+  if s['gaintype'] != mjGAIN_SO3 or s['biastype'] != mjBIAS_SO3:
     raise n.error("gaintype and biastype must both be 'so3' in actuator", 'gaintype')
-  if trn == TRN_JOINT:
-    if target.type != bt.BALL:
+  if trn == mjTRN_JOINT:
+    if target.type != mjJNT_BALL:
       raise n.error('so3 joint transmission requires a ball joint in actuator', 'joint')
-  elif trn == TRN_SITE:
+  elif trn == mjTRN_SITE:
     if trnid[1] < 0:
       raise n.error('so3 site transmission requires refsite in actuator', 'refsite')
   else:
     raise n.error('so3 actuators need a ball joint or a site with refsite', 'gaintype')
-  if s['_ctrlspec'] == CHART_QUAT and s['dyntype'] != DYN_NONE:
+  if s['_ctrlspec'] == mjCHART_QUAT and s['dyntype'] != mjDYN_NONE:
     raise n.error("so3 quat input requires dyntype 'none' in actuator", 'input')
-  if s['dyntype'] not in (DYN_NONE, DYN_INTEGRATOR):
+  if s['dyntype'] not in (mjDYN_NONE, mjDYN_INTEGRATOR):
     raise n.error("so3 requires dyntype 'none' or 'integrator' in actuator", 'dyntype')
   if bt.islimited(s['forcelimited'], s['forcerange']) and s['forcerange'][0] != 0:
     raise n.error('so3 forcerange bounds the force norm, lower bound must be 0 in actuator',
@@ -695,9 +368,9 @@ def arrays(ctx, lists, sizes, arrays):
     x = a.spec
     if not (x['damping'][0] or x['damping'][1] or x['damping'][2] or x['armature']):
       continue
-    if a.trntype in (TRN_JOINT, TRN_JOINTINPARENT):
+    if a.trntype in (mjTRN_JOINT, mjTRN_JOINTINPARENT):
       tgt = jid
-    elif a.trntype == TRN_TENDON:
+    elif a.trntype == mjTRN_TENDON:
       tgt = tid
     else:
       continue
@@ -707,26 +380,25 @@ def arrays(ctx, lists, sizes, arrays):
   _arr(arrays, 'tendon_actuatorid', tid)
 
   # nonzeros of the actuator moment matrix (upper bound MuJoCo allocates)
-  from engine.compiler.build_tendon import _chain
   nv = sizes['nv']
   site_body = arrays['site_bodyid']
   njmom = 0
   for a in acts:
-    if a.trntype in (TRN_JOINT, TRN_JOINTINPARENT) or (a.trntype == TRN_SO3 and
-                                                      a.target.node.tag != 'site'):
+    if a.trntype in (mjTRN_JOINT, mjTRN_JOINTINPARENT) or (a.trntype == mjTRN_SO3 and
+                                                           a.target.node.tag != 'site'):
       njmom += a.target.nv
-    elif a.trntype == TRN_SO3:
+    elif a.trntype == mjTRN_SO3:
       njmom += 3 * nv
-    elif a.trntype == TRN_TENDON:
+    elif a.trntype == mjTRN_TENDON:
       njmom += int(arrays['ten_J_rownnz'][a.trnid[0]])
-    elif a.trntype == TRN_SITE:
-      c1 = set(_chain(arrays, site_body[a.trnid[0]]))
+    elif a.trntype == mjTRN_SITE:
+      c1 = set(body_chain(arrays, site_body[a.trnid[0]]))
       if a.trnid[1] >= 0:
-        c1 ^= set(_chain(arrays, site_body[a.trnid[1]]))
+        c1 ^= set(body_chain(arrays, site_body[a.trnid[1]]))
       njmom += len(c1)
-    elif a.trntype == TRN_SLIDERCRANK:
-      c1 = set(_chain(arrays, site_body[a.trnid[0]]))
-      c1 |= set(_chain(arrays, site_body[a.trnid[1]]))
+    elif a.trntype == mjTRN_SLIDERCRANK:
+      c1 = set(body_chain(arrays, site_body[a.trnid[0]]))
+      c1 |= set(body_chain(arrays, site_body[a.trnid[1]]))
       njmom += len(c1)
     else:
       njmom += nv

@@ -16,6 +16,12 @@ from engine.compiler import build_tree as bt
 from engine.compiler import mesh as meshlib
 from engine.compiler import schema
 from engine.compiler.build_common import arr as _arr
+from engine.enums import mjCOLORSPACE_AUTO
+from engine.enums import mjCOLORSPACE_LINEAR
+from engine.enums import mjCOLORSPACE_SRGB
+from engine.enums import mjGEOM_MESH
+from engine.enums import mjGEOM_SDF
+from engine.enums import mjTEXTURE_2D
 
 _TEXROLE = schema.KEYWORDS['texrole']
 _MESH_INERTIA = {v: k for k, v in schema.KEYWORDS['meshinertia'].items()}
@@ -106,7 +112,7 @@ class Assets:
   def mesh_geom_frame(self, g, gtype, pos, quat, size):
     """Port of the mesh part of mjCGeom::Compile: fit a primitive, or use the mesh frame."""
     info = g.mesh.info
-    if gtype not in (bt.MESH, bt.SDF):
+    if gtype not in (mjGEOM_MESH, mjGEOM_SDF):
       try:
         size = [float(v) for v in meshlib.fit_primitive(info, gtype, g.spec['fitscale'],
                                                         bool(self.ctx.fitaabb))]
@@ -135,7 +141,7 @@ class Assets:
     if s['mass'] is not None:
       if s['mass'] == 0:
         return 0.0, [0.0, 0.0, 0.0], 0.0
-      if vol > 1e-14:
+      if vol > bm.mjEPS:
         mass, inertia = meshlib.mesh_geom_inertia(info, mass=s['mass'])
         return mass, [float(v) for v in inertia], s['mass'] / vol
       return 0.0, [0.0, 0.0, 0.0], density
@@ -177,8 +183,8 @@ class Assets:
     needhull = set()
     for g in geoms:
       s = g.spec
-      if s.get('mesh') and s['type'] in (bt.MESH, bt.SDF) and (s['contype'] or
-                                                              s['conaffinity']):
+      if (s.get('mesh') and s['type'] in (mjGEOM_MESH, mjGEOM_SDF) and
+          (s['contype'] or s['conaffinity'])):
         needhull.add(s['mesh'])
     for m in self.meshes:
       self._compile_mesh(m, m.name in needhull)
@@ -279,13 +285,13 @@ class Assets:
         fname = _typed_name(n, s['file'], s.get('content_type'))
         w, h, nchannel, data, srgb = afile.load_texture_file(raw, fname, nchannel, s['hflip'],
                                                              s['vflip'])
-        if t.colorspace == 0:
-          t.colorspace = 2 if srgb else 1
-        if ttype != 0:
+        if t.colorspace == mjCOLORSPACE_AUTO:
+          t.colorspace = mjCOLORSPACE_SRGB if srgb else mjCOLORSPACE_LINEAR
+        if ttype != mjTEXTURE_2D:
           w, h, data = afile.cube_texture_from_grid(data, w, h, s['gridsize'],
                                                     s.get('gridlayout') or '', s['rgb1'])
       else:
-        if ttype == 0:
+        if ttype == mjTEXTURE_2D:
           raise n.error('cannot load 2D texture from separate files', 'file')
         faces = []
         for attr in _CUBEFILES:
@@ -297,8 +303,8 @@ class Assets:
           else:
             faces.append(None)
         w, h, data = afile.cube_texture_from_faces(faces, s['rgb1'])
-        if t.colorspace == 0:
-          t.colorspace = 1
+        if t.colorspace == mjCOLORSPACE_AUTO:
+          t.colorspace = mjCOLORSPACE_LINEAR
     except ValueError as e:
       raise n.error(f"texture '{t.name}': {e}") from None
     t.width, t.height, t.nchannel = w, h, nchannel

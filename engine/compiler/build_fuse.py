@@ -6,8 +6,7 @@ Port of mjCModel::FuseStatic (user_model.cc) and mjCBody::AccumulateInertia (use
 from engine.compiler import build_math as bm
 from engine.compiler import inertia as ine
 from engine.compiler.build_tree import make_lists
-
-mjMINVAL = 1e-15
+from engine.enums import mjMINVAL
 
 
 def fuse_static(ctx, lists, referenced):

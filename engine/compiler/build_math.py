@@ -11,9 +11,10 @@ import math
 
 import numpy as np
 
-mjPI = math.pi
+from engine.enums import mjPI
+
+# MuJoCo's compiler tolerance (user_util.h); engine.enums holds the public mj* constants only
 mjEPS = 1e-14
-mjMINVAL = 1e-15
 
 
 def _load_atan2f():

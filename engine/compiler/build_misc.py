@@ -6,19 +6,52 @@ the MJCF reading of <equality> (xml_native_reader.cc) and CopyObjects (user_mode
 
 from engine.compiler import build_tree as bt
 from engine.compiler.build_common import arr as _arr
+from engine.enums import mjEQ_CONNECT
+from engine.enums import mjEQ_JOINT
+from engine.enums import mjEQ_TENDON
+from engine.enums import mjEQ_WELD
+from engine.enums import mjJNT_HINGE
+from engine.enums import mjJNT_SLIDE
+from engine.enums import mjNOBJECT
+from engine.enums import mjOBJ_ACTUATOR
+from engine.enums import mjOBJ_BODY
+from engine.enums import mjOBJ_CAMERA
+from engine.enums import mjOBJ_EQUALITY
+from engine.enums import mjOBJ_EXCLUDE
+from engine.enums import mjOBJ_GEOM
+from engine.enums import mjOBJ_HFIELD
+from engine.enums import mjOBJ_JOINT
+from engine.enums import mjOBJ_KEY
+from engine.enums import mjOBJ_LIGHT
+from engine.enums import mjOBJ_MATERIAL
+from engine.enums import mjOBJ_MESH
+from engine.enums import mjOBJ_NUMERIC
+from engine.enums import mjOBJ_PAIR
+from engine.enums import mjOBJ_SENSOR
+from engine.enums import mjOBJ_SITE
+from engine.enums import mjOBJ_TENDON
+from engine.enums import mjOBJ_TEXT
+from engine.enums import mjOBJ_TEXTURE
+from engine.enums import mjOBJ_TUPLE
+from engine.enums import mjOBJ_UNKNOWN
+from engine.enums import mjOBJ_XBODY
+from engine.enums import mjtObj
 
-# mjtEq, mjtObj
-CONNECT, WELD, EQ_JOINT, EQ_TENDON = range(4)
-OBJ_TYPES = {'body': 1, 'xbody': 2, 'joint': 3, 'dof': 4, 'geom': 5, 'site': 6, 'camera': 7,
-             'light': 8, 'flex': 9, 'mesh': 10, 'skin': 11, 'hfield': 12, 'texture': 13,
-             'material': 14, 'pair': 15, 'exclude': 16, 'equality': 17, 'tendon': 18,
-             'actuator': 19, 'sensor': 20, 'numeric': 21, 'text': 22, 'tuple': 23, 'key': 24,
-             'plugin': 25}
-OBJ_NAMESPACE = {1: 'body', 2: 'body', 3: 'joint', 5: 'geom', 6: 'site', 7: 'camera',
-                 8: 'light', 10: 'mesh', 12: 'hfield', 13: 'texture', 14: 'material',
-                 15: 'pair', 16: 'exclude', 17: 'equality', 18: 'tendon', 19: 'actuator',
-                 20: 'sensor', 21: 'numeric', 22: 'text', 23: 'tuple', 24: 'key'}
-_EQ_TYPES = {'connect': CONNECT, 'weld': WELD, 'joint': EQ_JOINT, 'tendon': EQ_TENDON}
+# objtype words (tuples, user sensors) -> mjtObj: the member names in lower case, as MuJoCo's
+# mju_str2Type reads them
+OBJ_TYPES = {m.name[len('mjOBJ_'):].lower(): int(m) for m in mjtObj
+             if mjOBJ_UNKNOWN < m < mjNOBJECT}
+# mjtObj -> namespace its objects are named in (types that can be referenced by name)
+OBJ_NAMESPACE = {
+  mjOBJ_BODY: 'body', mjOBJ_XBODY: 'body', mjOBJ_JOINT: 'joint', mjOBJ_GEOM: 'geom',
+  mjOBJ_SITE: 'site', mjOBJ_CAMERA: 'camera', mjOBJ_LIGHT: 'light', mjOBJ_MESH: 'mesh',
+  mjOBJ_HFIELD: 'hfield', mjOBJ_TEXTURE: 'texture', mjOBJ_MATERIAL: 'material',
+  mjOBJ_PAIR: 'pair', mjOBJ_EXCLUDE: 'exclude', mjOBJ_EQUALITY: 'equality',
+  mjOBJ_TENDON: 'tendon', mjOBJ_ACTUATOR: 'actuator', mjOBJ_SENSOR: 'sensor',
+  mjOBJ_NUMERIC: 'numeric', mjOBJ_TEXT: 'text', mjOBJ_TUPLE: 'tuple', mjOBJ_KEY: 'key',
+}
+_EQ_TYPES = {'connect': mjEQ_CONNECT, 'weld': mjEQ_WELD, 'joint': mjEQ_JOINT,
+             'tendon': mjEQ_TENDON}
 
 
 def make(ctx, root):
@@ -53,33 +86,33 @@ def compile_equality(ctx, lists):
   for e in lists['equality']:
     n, a = e.node, e.node.attrs
     data = [0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0]
-    if e.type in (CONNECT, WELD):
+    if e.type in (mjEQ_CONNECT, mjEQ_WELD):
       has_anchor = 'anchor' in a
       if has_anchor:
         data[0:3] = a['anchor']
-      if e.type == WELD and 'relpose' in a:
+      if e.type == mjEQ_WELD and 'relpose' in a:
         data[3:10] = a['relpose']
-      body = 'body1' in a and (has_anchor or e.type == WELD)
+      body = 'body1' in a and (has_anchor or e.type == mjEQ_WELD)
       if body:
         names, kind, attrs = (a['body1'], a.get('body2')), 'body', ('body1', 'body2')
-        e.objtype = 1
-        if e.type == WELD and not has_anchor:
+        e.objtype = mjOBJ_BODY
+        if e.type == mjEQ_WELD and not has_anchor:
           data[0:3] = [0.0, 0.0, 0.0]
       else:
         if 'site1' not in a or 'site2' not in a:
-          what = 'connect' if e.type == CONNECT else 'weld'
+          what = 'connect' if e.type == mjEQ_CONNECT else 'weld'
           raise n.error(f'{what} constraint requires body1 (with anchor) or site1 and site2')
         names, kind, attrs = (a['site1'], a['site2']), 'site', ('site1', 'site2')
-        e.objtype = 6
-      if e.type == WELD and 'torquescale' in a:
+        e.objtype = mjOBJ_SITE
+      if e.type == mjEQ_WELD and 'torquescale' in a:
         data[10] = a['torquescale']
-      if e.type == WELD and body and 'relpose' not in a:
+      if e.type == mjEQ_WELD and body and 'relpose' not in a:
         data[11] = 1.0  # relpose is taken from qpos0 (as MuJoCo 3.17 marks it)
     else:
-      kind = 'joint' if e.type == EQ_JOINT else 'tendon'
+      kind = 'joint' if e.type == mjEQ_JOINT else 'tendon'
       attrs = (kind + '1', kind + '2')
       names = (a[attrs[0]], a.get(attrs[1]))
-      e.objtype = 0
+      e.objtype = mjOBJ_UNKNOWN
       poly = a.get('polycoef', ())
       data[0:len(poly)] = poly
     obj1 = ctx.lookup(kind, names[0], n, attrs[0])
@@ -92,9 +125,9 @@ def compile_equality(ctx, lists):
       e.obj2id = 0 if kind == 'body' else -1
     if e.obj1id == e.obj2id:
       raise n.error(f"element '{names[0]}' is repeated in equality constraint")
-    if e.type == EQ_JOINT:
+    if e.type == mjEQ_JOINT:
       for j in (obj1, obj2):
-        if j is not None and j.type not in (bt.SLIDE, bt.HINGE):
+        if j is not None and j.type not in (mjJNT_SLIDE, mjJNT_HINGE):
           raise n.error('only HINGE and SLIDE joint allowed in constraint', attrs[0])
     e.data = data
 

@@ -7,59 +7,148 @@ xml_native_reader.cc, as MuJoCo 3.17 compiles them (checked against it).
 from engine.compiler import build_tree as bt
 from engine.compiler import build_misc
 from engine.compiler.build_common import arr as _arr
-
-# mjtObj
-OBJ_UNKNOWN, OBJ_BODY, OBJ_XBODY, OBJ_JOINT = 0, 1, 2, 3
-OBJ_GEOM, OBJ_SITE, OBJ_CAMERA, OBJ_TENDON, OBJ_ACTUATOR = 5, 6, 7, 18, 19
-# mjtDataType, mjtStage
-REAL, POSITIVE, AXIS, QUATERNION = range(4)
-POS, VEL, ACC = 1, 2, 3
+from engine.enums import mjDATATYPE_AXIS
+from engine.enums import mjDATATYPE_POSITIVE
+from engine.enums import mjDATATYPE_QUATERNION
+from engine.enums import mjDATATYPE_REAL
+from engine.enums import mjGEOM_HFIELD
+from engine.enums import mjJNT_BALL
+from engine.enums import mjJNT_HINGE
+from engine.enums import mjJNT_SLIDE
+from engine.enums import mjOBJ_ACTUATOR
+from engine.enums import mjOBJ_BODY
+from engine.enums import mjOBJ_CAMERA
+from engine.enums import mjOBJ_GEOM
+from engine.enums import mjOBJ_JOINT
+from engine.enums import mjOBJ_SITE
+from engine.enums import mjOBJ_TENDON
+from engine.enums import mjOBJ_UNKNOWN
+from engine.enums import mjOBJ_XBODY
+from engine.enums import mjSENS_ACCELEROMETER
+from engine.enums import mjSENS_ACTUATORFRC
+from engine.enums import mjSENS_ACTUATORPOS
+from engine.enums import mjSENS_ACTUATORVEL
+from engine.enums import mjSENS_BALLANGVEL
+from engine.enums import mjSENS_BALLQUAT
+from engine.enums import mjSENS_CAMPROJECTION
+from engine.enums import mjSENS_CLOCK
+from engine.enums import mjSENS_CONTACT
+from engine.enums import mjSENS_E_KINETIC
+from engine.enums import mjSENS_E_POTENTIAL
+from engine.enums import mjSENS_FORCE
+from engine.enums import mjSENS_FRAMEANGACC
+from engine.enums import mjSENS_FRAMEANGVEL
+from engine.enums import mjSENS_FRAMELINACC
+from engine.enums import mjSENS_FRAMELINVEL
+from engine.enums import mjSENS_FRAMEPOS
+from engine.enums import mjSENS_FRAMEQUAT
+from engine.enums import mjSENS_FRAMEXAXIS
+from engine.enums import mjSENS_FRAMEYAXIS
+from engine.enums import mjSENS_FRAMEZAXIS
+from engine.enums import mjSENS_GEOMDIST
+from engine.enums import mjSENS_GEOMFROMTO
+from engine.enums import mjSENS_GEOMNORMAL
+from engine.enums import mjSENS_GYRO
+from engine.enums import mjSENS_INSIDESITE
+from engine.enums import mjSENS_JOINTACTFRC
+from engine.enums import mjSENS_JOINTLIMITFRC
+from engine.enums import mjSENS_JOINTLIMITPOS
+from engine.enums import mjSENS_JOINTLIMITVEL
+from engine.enums import mjSENS_JOINTPOS
+from engine.enums import mjSENS_JOINTVEL
+from engine.enums import mjSENS_MAGNETOMETER
+from engine.enums import mjSENS_RANGEFINDER
+from engine.enums import mjSENS_SUBTREEANGMOM
+from engine.enums import mjSENS_SUBTREECOM
+from engine.enums import mjSENS_SUBTREELINVEL
+from engine.enums import mjSENS_TENDONACTFRC
+from engine.enums import mjSENS_TENDONLIMITFRC
+from engine.enums import mjSENS_TENDONLIMITPOS
+from engine.enums import mjSENS_TENDONLIMITVEL
+from engine.enums import mjSENS_TENDONPOS
+from engine.enums import mjSENS_TENDONVEL
+from engine.enums import mjSENS_TORQUE
+from engine.enums import mjSENS_TOUCH
+from engine.enums import mjSENS_USER
+from engine.enums import mjSENS_VELOCIMETER
+from engine.enums import mjSTAGE_ACC
+from engine.enums import mjSTAGE_POS
+from engine.enums import mjSTAGE_VEL
 
 # tag -> (mjtSensor, attribute holding the object, namespace, mjtObj, dim, datatype, stage)
 _SIMPLE = {
-  'touch': (0, 'site', 'site', OBJ_SITE, 1, POSITIVE, ACC),
-  'accelerometer': (1, 'site', 'site', OBJ_SITE, 3, REAL, ACC),
-  'velocimeter': (2, 'site', 'site', OBJ_SITE, 3, REAL, VEL),
-  'gyro': (3, 'site', 'site', OBJ_SITE, 3, REAL, VEL),
-  'force': (4, 'site', 'site', OBJ_SITE, 3, REAL, ACC),
-  'torque': (5, 'site', 'site', OBJ_SITE, 3, REAL, ACC),
-  'magnetometer': (6, 'site', 'site', OBJ_SITE, 3, REAL, POS),
-  'camprojection': (8, 'site', 'site', OBJ_SITE, 2, REAL, POS),
-  'jointpos': (9, 'joint', 'joint', OBJ_JOINT, 1, REAL, POS),
-  'jointvel': (10, 'joint', 'joint', OBJ_JOINT, 1, REAL, VEL),
-  'tendonpos': (11, 'tendon', 'tendon', OBJ_TENDON, 1, REAL, POS),
-  'tendonvel': (12, 'tendon', 'tendon', OBJ_TENDON, 1, REAL, VEL),
-  'actuatorpos': (13, 'actuator', 'actuator', OBJ_ACTUATOR, 1, REAL, POS),
-  'actuatorvel': (14, 'actuator', 'actuator', OBJ_ACTUATOR, 1, REAL, VEL),
-  'actuatorfrc': (15, 'actuator', 'actuator', OBJ_ACTUATOR, 1, REAL, ACC),
-  'jointactuatorfrc': (16, 'joint', 'joint', OBJ_JOINT, 1, REAL, ACC),
-  'tendonactuatorfrc': (17, 'tendon', 'tendon', OBJ_TENDON, 1, REAL, ACC),
-  'ballquat': (18, 'joint', 'joint', OBJ_JOINT, 4, QUATERNION, POS),
-  'ballangvel': (19, 'joint', 'joint', OBJ_JOINT, 3, REAL, VEL),
-  'jointlimitpos': (20, 'joint', 'joint', OBJ_JOINT, 1, REAL, POS),
-  'jointlimitvel': (21, 'joint', 'joint', OBJ_JOINT, 1, REAL, VEL),
-  'jointlimitfrc': (22, 'joint', 'joint', OBJ_JOINT, 1, REAL, ACC),
-  'tendonlimitpos': (23, 'tendon', 'tendon', OBJ_TENDON, 1, REAL, POS),
-  'tendonlimitvel': (24, 'tendon', 'tendon', OBJ_TENDON, 1, REAL, VEL),
-  'tendonlimitfrc': (25, 'tendon', 'tendon', OBJ_TENDON, 1, REAL, ACC),
-  'subtreecom': (35, 'body', 'body', OBJ_BODY, 3, REAL, POS),
-  'subtreelinvel': (36, 'body', 'body', OBJ_BODY, 3, REAL, VEL),
-  'subtreeangmom': (37, 'body', 'body', OBJ_BODY, 3, REAL, VEL),
-  'e_potential': (43, None, None, OBJ_UNKNOWN, 1, REAL, POS),
-  'e_kinetic': (44, None, None, OBJ_UNKNOWN, 1, REAL, POS),
-  'clock': (45, None, None, OBJ_UNKNOWN, 1, REAL, POS),
+  'touch': (mjSENS_TOUCH, 'site', 'site', mjOBJ_SITE, 1, mjDATATYPE_POSITIVE, mjSTAGE_ACC),
+  'accelerometer': (mjSENS_ACCELEROMETER, 'site', 'site', mjOBJ_SITE, 3, mjDATATYPE_REAL,
+                    mjSTAGE_ACC),
+  'velocimeter': (mjSENS_VELOCIMETER, 'site', 'site', mjOBJ_SITE, 3, mjDATATYPE_REAL,
+                  mjSTAGE_VEL),
+  'gyro': (mjSENS_GYRO, 'site', 'site', mjOBJ_SITE, 3, mjDATATYPE_REAL, mjSTAGE_VEL),
+  'force': (mjSENS_FORCE, 'site', 'site', mjOBJ_SITE, 3, mjDATATYPE_REAL, mjSTAGE_ACC),
+  'torque': (mjSENS_TORQUE, 'site', 'site', mjOBJ_SITE, 3, mjDATATYPE_REAL, mjSTAGE_ACC),
+  'magnetometer': (mjSENS_MAGNETOMETER, 'site', 'site', mjOBJ_SITE, 3, mjDATATYPE_REAL,
+                   mjSTAGE_POS),
+  'camprojection': (mjSENS_CAMPROJECTION, 'site', 'site', mjOBJ_SITE, 2, mjDATATYPE_REAL,
+                    mjSTAGE_POS),
+  'jointpos': (mjSENS_JOINTPOS, 'joint', 'joint', mjOBJ_JOINT, 1, mjDATATYPE_REAL, mjSTAGE_POS),
+  'jointvel': (mjSENS_JOINTVEL, 'joint', 'joint', mjOBJ_JOINT, 1, mjDATATYPE_REAL, mjSTAGE_VEL),
+  'tendonpos': (mjSENS_TENDONPOS, 'tendon', 'tendon', mjOBJ_TENDON, 1, mjDATATYPE_REAL,
+                mjSTAGE_POS),
+  'tendonvel': (mjSENS_TENDONVEL, 'tendon', 'tendon', mjOBJ_TENDON, 1, mjDATATYPE_REAL,
+                mjSTAGE_VEL),
+  'actuatorpos': (mjSENS_ACTUATORPOS, 'actuator', 'actuator', mjOBJ_ACTUATOR, 1,
+                  mjDATATYPE_REAL, mjSTAGE_POS),
+  'actuatorvel': (mjSENS_ACTUATORVEL, 'actuator', 'actuator', mjOBJ_ACTUATOR, 1,
+                  mjDATATYPE_REAL, mjSTAGE_VEL),
+  'actuatorfrc': (mjSENS_ACTUATORFRC, 'actuator', 'actuator', mjOBJ_ACTUATOR, 1,
+                  mjDATATYPE_REAL, mjSTAGE_ACC),
+  'jointactuatorfrc': (mjSENS_JOINTACTFRC, 'joint', 'joint', mjOBJ_JOINT, 1, mjDATATYPE_REAL,
+                       mjSTAGE_ACC),
+  'tendonactuatorfrc': (mjSENS_TENDONACTFRC, 'tendon', 'tendon', mjOBJ_TENDON, 1,
+                        mjDATATYPE_REAL, mjSTAGE_ACC),
+  'ballquat': (mjSENS_BALLQUAT, 'joint', 'joint', mjOBJ_JOINT, 4, mjDATATYPE_QUATERNION,
+               mjSTAGE_POS),
+  'ballangvel': (mjSENS_BALLANGVEL, 'joint', 'joint', mjOBJ_JOINT, 3, mjDATATYPE_REAL,
+                 mjSTAGE_VEL),
+  'jointlimitpos': (mjSENS_JOINTLIMITPOS, 'joint', 'joint', mjOBJ_JOINT, 1, mjDATATYPE_REAL,
+                    mjSTAGE_POS),
+  'jointlimitvel': (mjSENS_JOINTLIMITVEL, 'joint', 'joint', mjOBJ_JOINT, 1, mjDATATYPE_REAL,
+                    mjSTAGE_VEL),
+  'jointlimitfrc': (mjSENS_JOINTLIMITFRC, 'joint', 'joint', mjOBJ_JOINT, 1, mjDATATYPE_REAL,
+                    mjSTAGE_ACC),
+  'tendonlimitpos': (mjSENS_TENDONLIMITPOS, 'tendon', 'tendon', mjOBJ_TENDON, 1,
+                     mjDATATYPE_REAL, mjSTAGE_POS),
+  'tendonlimitvel': (mjSENS_TENDONLIMITVEL, 'tendon', 'tendon', mjOBJ_TENDON, 1,
+                     mjDATATYPE_REAL, mjSTAGE_VEL),
+  'tendonlimitfrc': (mjSENS_TENDONLIMITFRC, 'tendon', 'tendon', mjOBJ_TENDON, 1,
+                     mjDATATYPE_REAL, mjSTAGE_ACC),
+  'subtreecom': (mjSENS_SUBTREECOM, 'body', 'body', mjOBJ_BODY, 3, mjDATATYPE_REAL,
+                 mjSTAGE_POS),
+  'subtreelinvel': (mjSENS_SUBTREELINVEL, 'body', 'body', mjOBJ_BODY, 3, mjDATATYPE_REAL,
+                    mjSTAGE_VEL),
+  'subtreeangmom': (mjSENS_SUBTREEANGMOM, 'body', 'body', mjOBJ_BODY, 3, mjDATATYPE_REAL,
+                    mjSTAGE_VEL),
+  'e_potential': (mjSENS_E_POTENTIAL, None, None, mjOBJ_UNKNOWN, 1, mjDATATYPE_REAL,
+                  mjSTAGE_POS),
+  'e_kinetic': (mjSENS_E_KINETIC, None, None, mjOBJ_UNKNOWN, 1, mjDATATYPE_REAL, mjSTAGE_POS),
+  'clock': (mjSENS_CLOCK, None, None, mjOBJ_UNKNOWN, 1, mjDATATYPE_REAL, mjSTAGE_POS),
 }
 # frame sensors: tag -> (mjtSensor, dim, datatype, stage)
 _FRAME = {
-  'framepos': (26, 3, REAL, POS), 'framequat': (27, 4, QUATERNION, POS),
-  'framexaxis': (28, 3, AXIS, POS), 'frameyaxis': (29, 3, AXIS, POS),
-  'framezaxis': (30, 3, AXIS, POS), 'framelinvel': (31, 3, REAL, VEL),
-  'frameangvel': (32, 3, REAL, VEL), 'framelinacc': (33, 3, REAL, ACC),
-  'frameangacc': (34, 3, REAL, ACC),
+  'framepos': (mjSENS_FRAMEPOS, 3, mjDATATYPE_REAL, mjSTAGE_POS),
+  'framequat': (mjSENS_FRAMEQUAT, 4, mjDATATYPE_QUATERNION, mjSTAGE_POS),
+  'framexaxis': (mjSENS_FRAMEXAXIS, 3, mjDATATYPE_AXIS, mjSTAGE_POS),
+  'frameyaxis': (mjSENS_FRAMEYAXIS, 3, mjDATATYPE_AXIS, mjSTAGE_POS),
+  'framezaxis': (mjSENS_FRAMEZAXIS, 3, mjDATATYPE_AXIS, mjSTAGE_POS),
+  'framelinvel': (mjSENS_FRAMELINVEL, 3, mjDATATYPE_REAL, mjSTAGE_VEL),
+  'frameangvel': (mjSENS_FRAMEANGVEL, 3, mjDATATYPE_REAL, mjSTAGE_VEL),
+  'framelinacc': (mjSENS_FRAMELINACC, 3, mjDATATYPE_REAL, mjSTAGE_ACC),
+  'frameangacc': (mjSENS_FRAMEANGACC, 3, mjDATATYPE_REAL, mjSTAGE_ACC),
 }
-_GEOMPAIR = {'distance': (39, 1, REAL), 'normal': (40, 3, AXIS), 'fromto': (41, 6, REAL)}
-_FRAMEOBJ_NS = {OBJ_BODY: 'body', OBJ_XBODY: 'body', OBJ_GEOM: 'geom', OBJ_SITE: 'site',
-                OBJ_CAMERA: 'camera'}
+_GEOMPAIR = {'distance': (mjSENS_GEOMDIST, 1, mjDATATYPE_REAL),
+             'normal': (mjSENS_GEOMNORMAL, 3, mjDATATYPE_AXIS),
+             'fromto': (mjSENS_GEOMFROMTO, 6, mjDATATYPE_REAL)}
+_FRAMEOBJ_NS = {mjOBJ_BODY: 'body', mjOBJ_XBODY: 'body', mjOBJ_GEOM: 'geom', mjOBJ_SITE: 'site',
+                mjOBJ_CAMERA: 'camera'}
 # contact sensor data fields: bit -> size (found force torque dist pos normal tangent linvel
 # angvel)
 _CONDATA = ((1, 1), (2, 3), (4, 3), (8, 1), (16, 3), (32, 3), (64, 3), (128, 3), (256, 3))
@@ -104,7 +193,7 @@ def compile_all(ctx, lists):
       raise n.error('negative interval in sensor', 'interval')
     if sen.interval[1] > 0:
       raise n.error('positive phase in sensor', 'interval')
-    sen.objtype, sen.objid, sen.reftype, sen.refid = OBJ_UNKNOWN, -1, OBJ_UNKNOWN, -1
+    sen.objtype, sen.objid, sen.reftype, sen.refid = mjOBJ_UNKNOWN, -1, mjOBJ_UNKNOWN, -1
     sen.intprm = [0, 0, 0]
 
     if tag in _SIMPLE:
@@ -114,9 +203,9 @@ def compile_all(ctx, lists):
         obj = ctx.lookup(ns, a[attr], n, attr)
         sen.objtype, sen.objid = otype, obj.id
       if tag in ('jointpos', 'jointvel', 'jointactuatorfrc') and \
-         obj.type not in (bt.SLIDE, bt.HINGE):
+         obj.type not in (mjJNT_SLIDE, mjJNT_HINGE):
         raise n.error('joint must be slide or hinge in sensor', 'joint')
-      if tag in ('ballquat', 'ballangvel') and obj.type != bt.BALL:
+      if tag in ('ballquat', 'ballangvel') and obj.type != mjJNT_BALL:
         raise n.error('joint must be ball in sensor', 'joint')
       if tag.startswith('jointlimit') and not obj.limited:
         raise n.error('joint must be limited in sensor', 'joint')
@@ -124,22 +213,22 @@ def compile_all(ctx, lists):
         raise n.error('tendon must be limited in sensor', 'tendon')
       if tag == 'camprojection':
         cam = ctx.lookup('camera', a['camera'], n, 'camera')
-        sen.reftype, sen.refid = OBJ_CAMERA, cam.id
+        sen.reftype, sen.refid = mjOBJ_CAMERA, cam.id
         res = cam.spec['resolution']
         if not res[0] or not res[1]:
           raise n.error('camera projection sensor requires camera resolution', 'camera')
 
     elif tag == 'rangefinder':
-      sen.type, sen.datatype, sen.needstage = 7, REAL, POS
+      sen.type, sen.datatype, sen.needstage = mjSENS_RANGEFINDER, mjDATATYPE_REAL, mjSTAGE_POS
       bits = a.get('data', 1)
       sen.intprm = [bits, 0, 0]
       size = _datasize(bits, _RAYDATA)
       if 'site' in a:
-        sen.objtype, sen.objid = OBJ_SITE, ctx.lookup('site', a['site'], n, 'site').id
+        sen.objtype, sen.objid = mjOBJ_SITE, ctx.lookup('site', a['site'], n, 'site').id
         sen.dim = size
       elif 'camera' in a:
         cam = ctx.lookup('camera', a['camera'], n, 'camera')
-        sen.objtype, sen.objid = OBJ_CAMERA, cam.id
+        sen.objtype, sen.objid = mjOBJ_CAMERA, cam.id
         res = cam.spec['resolution']
         sen.dim = size * res[0] * res[1]
       else:
@@ -156,23 +245,24 @@ def compile_all(ctx, lists):
         sen.reftype, sen.refid = otype, ref.id
 
     elif tag == 'insidesite':
-      sen.type, sen.dim, sen.datatype, sen.needstage = 38, 1, POSITIVE, POS
+      sen.type, sen.dim = mjSENS_INSIDESITE, 1
+      sen.datatype, sen.needstage = mjDATATYPE_POSITIVE, mjSTAGE_POS
       _frame_obj(ctx, sen, n, a, 'objtype', 'objname')
-      sen.reftype, sen.refid = OBJ_SITE, ctx.lookup('site', a['site'], n, 'site').id
+      sen.reftype, sen.refid = mjOBJ_SITE, ctx.lookup('site', a['site'], n, 'site').id
 
     elif tag in _GEOMPAIR:
       sen.type, sen.dim, sen.datatype = _GEOMPAIR[tag]
-      sen.needstage = POS
+      sen.needstage = mjSTAGE_POS
       objs = []
       for k in ('1', '2'):
         if 'geom' + k in a:
           g = ctx.lookup('geom', a['geom' + k], n, 'geom' + k)
-          if g.type == bt.HFIELD:
+          if g.type == mjGEOM_HFIELD:
             raise n.error('height fields are not supported in geom distance sensors',
                           'geom' + k)
-          objs.append((OBJ_GEOM, g))
+          objs.append((mjOBJ_GEOM, g))
         elif 'body' + k in a:
-          objs.append((OBJ_BODY, ctx.lookup('body', a['body' + k], n, 'body' + k)))
+          objs.append((mjOBJ_BODY, ctx.lookup('body', a['body' + k], n, 'body' + k)))
         else:
           raise n.error(f'{tag} sensor requires geom{k} or body{k}')
       if objs[0][0] == objs[1][0] and objs[0][1] is objs[1][1]:
@@ -181,14 +271,14 @@ def compile_all(ctx, lists):
       sen.reftype, sen.refid = objs[1][0], objs[1][1].id
 
     elif tag == 'contact':
-      sen.type, sen.datatype = 42, REAL
-      for attr, otype, ns, isref in (('geom1', OBJ_GEOM, 'geom', False),
-                                     ('body1', OBJ_BODY, 'body', False),
-                                     ('subtree1', OBJ_XBODY, 'body', False),
-                                     ('site', OBJ_SITE, 'site', False),
-                                     ('geom2', OBJ_GEOM, 'geom', True),
-                                     ('body2', OBJ_BODY, 'body', True),
-                                     ('subtree2', OBJ_XBODY, 'body', True)):
+      sen.type, sen.datatype = mjSENS_CONTACT, mjDATATYPE_REAL
+      for attr, otype, ns, isref in (('geom1', mjOBJ_GEOM, 'geom', False),
+                                     ('body1', mjOBJ_BODY, 'body', False),
+                                     ('subtree1', mjOBJ_XBODY, 'body', False),
+                                     ('site', mjOBJ_SITE, 'site', False),
+                                     ('geom2', mjOBJ_GEOM, 'geom', True),
+                                     ('body2', mjOBJ_BODY, 'body', True),
+                                     ('subtree2', mjOBJ_XBODY, 'body', True)):
         if attr in a:
           obj = ctx.lookup(ns, a[attr], n, attr)
           if isref:
@@ -205,22 +295,22 @@ def compile_all(ctx, lists):
       sen.intprm = [bits, reduce, num]
       sen.dim = num * _datasize(bits, _CONDATA)
       if bits & (2 | 4) or reduce in (2, 3):
-        sen.needstage = ACC
+        sen.needstage = mjSTAGE_ACC
       elif bits & (128 | 256):
-        sen.needstage = VEL
+        sen.needstage = mjSTAGE_VEL
       else:
-        sen.needstage = POS
+        sen.needstage = mjSTAGE_POS
 
     elif tag == 'user':
-      sen.type = 48
+      sen.type = mjSENS_USER
       sen.dim = a['dim']
-      sen.datatype = a.get('datatype', REAL)
-      sen.needstage = a.get('needstage', ACC)
+      sen.datatype = a.get('datatype', mjDATATYPE_REAL)
+      sen.needstage = a.get('needstage', mjSTAGE_ACC)
       if sen.dim < 0:
         raise n.error('sensor dim must be positive in sensor', 'dim')
-      if sen.datatype == AXIS and sen.dim != 3:
+      if sen.datatype == mjDATATYPE_AXIS and sen.dim != 3:
         raise n.error('datatype AXIS requires dim=3 in sensor', 'dim')
-      if sen.datatype == QUATERNION and sen.dim != 4:
+      if sen.datatype == mjDATATYPE_QUATERNION and sen.dim != 4:
         raise n.error('datatype QUATERNION requires dim=4 in sensor', 'dim')
       if 'objtype' in a or 'objname' in a:
         if 'objtype' not in a or 'objname' not in a:
@@ -233,8 +323,9 @@ def compile_all(ctx, lists):
     else:
       raise n.error(f"sensor '{tag}' is not supported yet", cls=ctx.Unsupported)
 
-    if a.get('cutoff', 0.0) > 0 and (sen.datatype == QUATERNION or
-                                     (sen.datatype == AXIS and sen.type != 40)):
+    if a.get('cutoff', 0.0) > 0 and (
+        sen.datatype == mjDATATYPE_QUATERNION or
+        (sen.datatype == mjDATATYPE_AXIS and sen.type != mjSENS_GEOMNORMAL)):
       raise n.error('cutoff applied to axis or quaternion datatype in sensor', 'cutoff')
 
 

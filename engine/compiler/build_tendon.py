@@ -6,9 +6,14 @@ and the tendon tree quantities of setFixed (engine_setconst.c).
 
 from engine.compiler import build_tree as bt
 from engine.compiler.build_common import arr as _arr
-
-# mjtWrap
-WRAP_NONE, WRAP_JOINT, WRAP_PULLEY, WRAP_SITE, WRAP_SPHERE, WRAP_CYLINDER = range(6)
+from engine.enums import mjGEOM_CYLINDER
+from engine.enums import mjGEOM_SPHERE
+from engine.enums import mjLIMITED_AUTO
+from engine.enums import mjWRAP_CYLINDER
+from engine.enums import mjWRAP_JOINT
+from engine.enums import mjWRAP_PULLEY
+from engine.enums import mjWRAP_SITE
+from engine.enums import mjWRAP_SPHERE
 
 
 def make(ctx, root):
@@ -23,13 +28,13 @@ def make(ctx, root):
       t.path = []
       for w in n.children:
         if w.tag == 'joint':
-          t.path.append((WRAP_JOINT, w, w.attrs['joint'], w.attrs['coef']))
+          t.path.append((mjWRAP_JOINT, w, w.attrs['joint'], w.attrs['coef']))
         elif w.tag == 'site':
-          t.path.append((WRAP_SITE, w, w.attrs['site'], 0.0))
+          t.path.append((mjWRAP_SITE, w, w.attrs['site'], 0.0))
         elif w.tag == 'geom':
-          t.path.append((WRAP_SPHERE, w, w.attrs['geom'], w.attrs.get('sidesite')))
+          t.path.append((mjWRAP_SPHERE, w, w.attrs['geom'], w.attrs.get('sidesite')))
         else:
-          t.path.append((WRAP_PULLEY, w, None, w.attrs['divisor']))
+          t.path.append((mjWRAP_PULLEY, w, None, w.attrs['divisor']))
       tendons.append(t)
   return tendons
 
@@ -41,54 +46,54 @@ def compile_all(ctx, lists):
     t.user = bt.user_data(t, s, ctx.nuser['tendon'], 'tendon')
     if not t.path:
       raise t.error(f"tendon '{t.name}' (id = {t.id}): path cannot be empty")
-    spatial = t.path[0][0] != WRAP_JOINT
+    spatial = t.path[0][0] != mjWRAP_JOINT
     if spatial and len(t.path) < 2:
       raise t.error(f"tendon '{t.name}': spatial path must contain at least two objects")
     if spatial and s['width'] <= 0:
       raise t.error(f"tendon '{t.name}' must have positive width", 'width')
     wraps = []
     for wtype, w, name, prm in t.path:
-      if wtype == WRAP_JOINT:
+      if wtype == mjWRAP_JOINT:
         obj = ctx.lookup('joint', name, w, 'joint')
-        wraps.append((WRAP_JOINT, obj.id, prm, obj))
-      elif wtype == WRAP_SITE:
+        wraps.append((mjWRAP_JOINT, obj.id, prm, obj))
+      elif wtype == mjWRAP_SITE:
         obj = ctx.lookup('site', name, w, 'site')
-        wraps.append((WRAP_SITE, obj.id, 0.0, obj))
-      elif wtype == WRAP_SPHERE:
+        wraps.append((mjWRAP_SITE, obj.id, 0.0, obj))
+      elif wtype == mjWRAP_SPHERE:
         obj = ctx.lookup('geom', name, w, 'geom')
-        if obj.type == bt.CYLINDER:
-          wtype = WRAP_CYLINDER
-        elif obj.type != bt.SPHERE:
+        if obj.type == mjGEOM_CYLINDER:
+          wtype = mjWRAP_CYLINDER
+        elif obj.type != mjGEOM_SPHERE:
           raise w.error(f"geom '{name}' in tendon is not sphere or cylinder", 'geom')
         side = ctx.lookup('site', prm, w, 'sidesite').id if prm else -1
         wraps.append((wtype, obj.id, float(side), obj))
       else:
         if prm < 0:
           raise w.error('pulley has negative divisor in tendon', 'divisor')
-        wraps.append((WRAP_PULLEY, -1, prm, None))
+        wraps.append((mjWRAP_PULLEY, -1, prm, None))
     sz = len(wraps)
     for i, (wtype, objid, _, _) in enumerate(wraps):
       node = t.path[i][1]
       if not spatial:
-        if wtype != WRAP_JOINT:
+        if wtype != mjWRAP_JOINT:
           raise node.error(f"tendon '{t.name}': spatial object found in fixed path at pos {i}")
         continue
       if s['armature'] < 0:
         raise t.error(f"tendon '{t.name}': tendon armature cannot be negative", 'armature')
       prev = wraps[i - 1][0] if i > 0 else None
       nxt = wraps[i + 1][0] if i < sz - 1 else None
-      if wtype == WRAP_PULLEY:
-        if prev == WRAP_PULLEY:
+      if wtype == mjWRAP_PULLEY:
+        if prev == mjWRAP_PULLEY:
           raise node.error(f"tendon '{t.name}': consecutive pulleys (pos {i})")
         if i == sz - 1:
           raise node.error(f"tendon '{t.name}': path ends with pulley")
-      elif wtype == WRAP_SITE:
-        if (prev is None or prev == WRAP_PULLEY) and (nxt is None or nxt == WRAP_PULLEY):
+      elif wtype == mjWRAP_SITE:
+        if (prev is None or prev == mjWRAP_PULLEY) and (nxt is None or nxt == mjWRAP_PULLEY):
           raise node.error(f"tendon '{t.name}': site {i} needs a neighbor that is not a pulley")
-        if nxt == WRAP_SITE and wraps[i + 1][1] == objid:
+        if nxt == mjWRAP_SITE and wraps[i + 1][1] == objid:
           raise node.error(f"tendon '{t.name}': site {i} is repeated")
-      elif wtype in (WRAP_SPHERE, WRAP_CYLINDER):
-        if prev != WRAP_SITE or nxt != WRAP_SITE:
+      elif wtype in (mjWRAP_SPHERE, mjWRAP_CYLINDER):
+        if prev != mjWRAP_SITE or nxt != mjWRAP_SITE:
           raise node.error(f"tendon '{t.name}': geom at pos {i} not bracketed by sites")
         if s['armature'] > 0:
           raise node.error(f"tendon '{t.name}': geom wrapping not supported by tendon armature")
@@ -98,13 +103,13 @@ def compile_all(ctx, lists):
 
     # limits
     rng = s['range']
-    if s['limited'] == bt.LIM_AUTO:
+    if s['limited'] == mjLIMITED_AUTO:
       bt.check_limited(t, ctx.autolimits, 'tendon', '', s['limited'], rng)
     t.limited = bt.islimited(s['limited'], rng)
     if rng[0] >= rng[1] and t.limited:
       raise t.error('invalid limits in tendon', 'range')
     afr = s['actuatorfrcrange']
-    if s['actuatorfrclimited'] == bt.LIM_AUTO:
+    if s['actuatorfrclimited'] == mjLIMITED_AUTO:
       bt.check_limited(t, ctx.autolimits, 'tendon', 'actuatorfrc', s['actuatorfrclimited'], afr)
     t.actfrclimited = bt.islimited(s['actuatorfrclimited'], afr)
     if t.actfrclimited and (afr[0] >= afr[1] or afr[0] > 0 or afr[1] < 0):
@@ -115,7 +120,7 @@ def compile_all(ctx, lists):
     t.matid = ctx.assets.matid(t)
 
 
-def _chain(arrays, body):
+def body_chain(arrays, body):
   """Dofs of body and its ancestors, increasing (mj_bodyChain)."""
   out = []
   dofnum, dofadr, parent = arrays['body_dofnum'], arrays['body_dofadr'], arrays['body_parentid']
@@ -172,11 +177,11 @@ def arrays(ctx, lists, sizes, arrays):
   for t in tendons:
     dofs = set()
     for w in t.wraps:
-      if w[0] == WRAP_JOINT:
+      if w[0] == mjWRAP_JOINT:
         j = w[3]
         dofs.update(range(j.dofadr, j.dofadr + j.nv))
-      elif w[0] == WRAP_SITE or w[0] in (WRAP_SPHERE, WRAP_CYLINDER):
-        dofs.update(_chain(arrays, w[3].body.id))
+      elif w[0] == mjWRAP_SITE or w[0] in (mjWRAP_SPHERE, mjWRAP_CYLINDER):
+        dofs.update(body_chain(arrays, w[3].body.id))
     cols = sorted(dofs)
     rowadr.append(len(colind))
     rownnz.append(len(cols))
@@ -194,7 +199,7 @@ def tendon_trees(ctx, lists, sizes, arrays):
   for t in lists['tendon']:
     seen = []
     for w in t.wraps:
-      if w[0] == WRAP_PULLEY:
+      if w[0] == mjWRAP_PULLEY:
         continue
       body = w[3].body.id
       tree = treeid[body]

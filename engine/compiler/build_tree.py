@@ -11,18 +11,35 @@ import numpy as np
 
 from engine.compiler import build_math as bm
 from engine.compiler import inertia as ine
+from engine.compiler.build_math import mjEPS
+from engine.compiler.specs import ORIENT_ATTRS
+from engine.compiler.specs import template
+from engine.enums import mjALIGNFREE_AUTO
+from engine.enums import mjALIGNFREE_TRUE
+from engine.enums import mjGEOM_BOX
+from engine.enums import mjGEOM_CAPSULE
+from engine.enums import mjGEOM_CYLINDER
+from engine.enums import mjGEOM_ELLIPSOID
+from engine.enums import mjGEOM_HFIELD
+from engine.enums import mjGEOM_MESH
+from engine.enums import mjGEOM_PLANE
+from engine.enums import mjGEOM_SDF
+from engine.enums import mjGEOM_SPHERE
+from engine.enums import mjINERTIAFROMGEOM_AUTO
+from engine.enums import mjINERTIAFROMGEOM_TRUE
+from engine.enums import mjJNT_BALL
+from engine.enums import mjJNT_FREE
+from engine.enums import mjJNT_HINGE
+from engine.enums import mjLIGHT_DIRECTIONAL
+from engine.enums import mjLIGHT_SPOT
+from engine.enums import mjLIMITED_AUTO
+from engine.enums import mjLIMITED_FALSE
+from engine.enums import mjLIMITED_TRUE
+from engine.enums import mjMINVAL
+from engine.enums import mjPI
 
-mjPI = math.pi
-mjEPS = 1e-14
-mjMINVAL = 1e-15
-
-# mjtJoint, mjtGeom, mjtLimited
-FREE, BALL, SLIDE, HINGE = range(4)
-PLANE, HFIELD, SPHERE, CAPSULE, ELLIPSOID, CYLINDER, BOX, MESH, SDF = range(9)
-LIM_FALSE, LIM_TRUE, LIM_AUTO = range(3)
 # number of size parameters used by each geom type (mjGEOMINFO)
 GEOMINFO = (3, 0, 1, 2, 3, 2, 3, 0, 0)
-ORIENT_ATTRS = ('quat', 'axisangle', 'xyaxes', 'zaxis', 'euler')
 
 
 class Obj:
@@ -40,13 +57,13 @@ class Obj:
 
 def islimited(limited, rng):
   """True if limits apply: limited="true", or "auto" with a nonempty range."""
-  return limited == LIM_TRUE or (limited == LIM_AUTO and rng[0] < rng[1])
+  return limited == mjLIMITED_TRUE or (limited == mjLIMITED_AUTO and rng[0] < rng[1])
 
 
 def check_limited(obj, autolimits, entity, attr, limited, rng):
   """Port of checklimited: range given without limited and autolimits="false" is an error."""
   hasrange = not (rng[0] == 0 and rng[1] == 0)
-  if not autolimits and limited == LIM_AUTO and hasrange:
+  if not autolimits and limited == mjLIMITED_AUTO and hasrange:
     raise obj.error(
       f'{entity} has `{attr}range` but not `{attr}limited`. set the autolimits="true" compiler '
       f'option, specify `{attr}limited` explicitly ("true" or "false"), or remove the '
@@ -173,14 +190,13 @@ class TreeBuilder:
 
   def joint(self, node, body, frame):
     if node.tag == 'freejoint':
-      from engine.compiler import defaults as dmod
-      spec = dmod.template('body/joint')
+      spec = template('body/joint')
       spec.update(node.attrs)
-      spec['type'] = FREE
+      spec['type'] = mjJNT_FREE
       spec['class'] = 'main'
     else:
       spec = self.defaults.spec(node, 'joint')
-    spec.setdefault('align', LIM_AUTO)
+    spec.setdefault('align', mjALIGNFREE_AUTO)
     j = Obj(node, spec)
     j.body = body
     j.frame = frame
@@ -251,17 +267,17 @@ def compile_joint(ctx, j):
       raise j.error('when defined, springdamper values must be positive in joint', 'springdamper')
   rng = list(s['range'])
   limited = s['limited']
-  if jtype == FREE:
-    limited = LIM_FALSE
-  elif limited == LIM_AUTO:
+  if jtype == mjJNT_FREE:
+    limited = mjLIMITED_FALSE
+  elif limited == mjLIMITED_AUTO:
     check_limited(j, ctx.autolimits, 'joint', '', limited, rng)
   j.limited = islimited(limited, rng)
   if j.limited:
-    if rng[0] >= rng[1] and jtype != BALL:
+    if rng[0] >= rng[1] and jtype != mjJNT_BALL:
       raise j.error('range[0] should be smaller than range[1] in joint', 'range')
-    if rng[0] and jtype == BALL:
+    if rng[0] and jtype == mjJNT_BALL:
       raise j.error('range[0] should be 0 in ball joint', 'range')
-    if ctx.degree and jtype in (HINGE, BALL):
+    if ctx.degree and jtype in (mjJNT_HINGE, mjJNT_BALL):
       if rng[0]:
         rng[0] *= mjPI / 180.0
       if rng[1]:
@@ -270,9 +286,9 @@ def compile_joint(ctx, j):
 
   afr = list(s['actuatorfrcrange'])
   afl = s['actuatorfrclimited']
-  if jtype in (FREE, BALL):
-    afl = LIM_FALSE
-  elif afl == LIM_AUTO:
+  if jtype in (mjJNT_FREE, mjJNT_BALL):
+    afl = mjLIMITED_FALSE
+  elif afl == mjLIMITED_AUTO:
     check_limited(j, ctx.autolimits, 'joint', 'actuatorfrc', afl, afr)
   j.actfrclimited = islimited(afl, afr)
   if j.actfrclimited and afr[0] >= afr[1]:
@@ -281,7 +297,7 @@ def compile_joint(ctx, j):
   j.actfrcrange = afr
 
   # axis and position, with frame
-  if jtype in (FREE, BALL):
+  if jtype in (mjJNT_FREE, mjJNT_BALL):
     axis = [0.0, 0.0, 1.0]
   else:
     axis = list(s['axis'])
@@ -290,7 +306,7 @@ def compile_joint(ctx, j):
   if bm.normvec(axis) < mjEPS:
     raise j.error('axis too small in joint', 'axis')
   j.axis = axis
-  if jtype == FREE:
+  if jtype == mjJNT_FREE:
     pos = [0.0, 0.0, 0.0]
   else:
     pos = list(s['pos'])
@@ -299,19 +315,19 @@ def compile_joint(ctx, j):
   j.pos = pos
 
   ref, springref = s['ref'], s['springref']
-  if jtype == HINGE and ctx.degree:
+  if jtype == mjJNT_HINGE and ctx.degree:
     ref *= mjPI / 180.0
     springref *= mjPI / 180.0
   j.ref, j.springref = ref, springref
-  j.nq = {FREE: 7, BALL: 4}.get(jtype, 1)
-  j.nv = {FREE: 6, BALL: 3}.get(jtype, 1)
+  j.nq = {mjJNT_FREE: 7, mjJNT_BALL: 4}.get(jtype, 1)
+  j.nv = {mjJNT_FREE: 6, mjJNT_BALL: 3}.get(jtype, 1)
   return j.nv
 
 
 def _fromto(obj, s, gtype, what):
   """pos, quat, size from fromto (capsule, cylinder, ellipsoid, box)."""
   ft = s['fromto']
-  if gtype not in (CAPSULE, CYLINDER, ELLIPSOID, BOX):
+  if gtype not in (mjGEOM_CAPSULE, mjGEOM_CYLINDER, mjGEOM_ELLIPSOID, mjGEOM_BOX):
     raise obj.error(f'fromto requires capsule, cylinder, box or ellipsoid in {what}', 'fromto')
   pos = s['pos']
   if pos[0] or pos[1] or pos[2]:
@@ -321,7 +337,7 @@ def _fromto(obj, s, gtype, what):
   size[1] = bm.normvec(vec) / 2
   if size[1] < mjEPS:
     raise obj.error(f'fromto points too close in {what}', 'fromto')
-  if gtype in (ELLIPSOID, BOX):
+  if gtype in (mjGEOM_ELLIPSOID, mjGEOM_BOX):
     size[2] = size[1]
     size[1] = size[0]
   pos = [(ft[0] + ft[3]) / 2, (ft[1] + ft[4]) / 2, (ft[2] + ft[5]) / 2]
@@ -330,7 +346,7 @@ def _fromto(obj, s, gtype, what):
 
 def checksize(obj, size, gtype, what):
   """Port of checksize: positive sizes for the parameters a type uses."""
-  if gtype == PLANE:
+  if gtype == mjGEOM_PLANE:
     if size[2] <= 0:
       raise obj.error('plane size(3) must be positive', 'size')
   else:
@@ -349,13 +365,13 @@ def compile_geom(ctx, g):
     raise g.error('invalid condim in geom', 'condim')
   g.mesh = ctx.assets.lookup_mesh(g) if s.get('mesh') else None
   g.hfield = ctx.assets.lookup_hfield(g) if s.get('hfield') else None
-  if gtype in (MESH, SDF) and g.mesh is None:
+  if gtype in (mjGEOM_MESH, mjGEOM_SDF) and g.mesh is None:
     raise g.error('mesh geom must have a mesh', 'mesh')
-  if (gtype == HFIELD) != (g.hfield is not None):
+  if (gtype == mjGEOM_HFIELD) != (g.hfield is not None):
     raise g.error('hfield geom must have valid hfield', 'hfield')
-  if gtype == SDF:
+  if gtype == mjGEOM_SDF:
     raise g.node.error('sdf geoms are not supported yet', 'type', cls=ctx.Unsupported)
-  if gtype == PLANE and g.body.weldid != 0:
+  if gtype == mjGEOM_PLANE and g.body.weldid != 0:
     raise g.error('plane only allowed in static bodies', 'type')
   g.contype, g.conaffinity = s['contype'], s['conaffinity']
   g.visual = not g.contype and not g.conaffinity
@@ -370,9 +386,9 @@ def compile_geom(ctx, g):
     if s['fromto'] is not None:
       raise g.error('fromto cannot be used with mesh geom', 'fromto')
     pos, quat, size = ctx.assets.mesh_geom_frame(g, gtype, pos, quat, size)
-  if g.mesh is None or gtype not in (MESH, SDF):
+  if g.mesh is None or gtype not in (mjGEOM_MESH, mjGEOM_SDF):
     checksize(g, size, gtype, 'geom')
-  if gtype == HFIELD:
+  if gtype == mjGEOM_HFIELD:
     hs = g.hfield.size
     size = [hs[0], hs[1], 0.25 * hs[2] + 0.5 * hs[3]]
   for v in size:
@@ -387,7 +403,7 @@ def compile_geom(ctx, g):
   shell = bool(s['shellinertia'])
   density = s['density']
   if g.inferinertia:
-    if gtype in (MESH, SDF):
+    if gtype in (mjGEOM_MESH, mjGEOM_SDF):
       g.mass, g.inertia, density = ctx.assets.mesh_inertia(g, s)
     elif s['mass'] is not None:
       mass = s['mass']
@@ -415,18 +431,18 @@ def compile_geom(ctx, g):
 
 def geom_aabb(g, gtype, size):
   """Port of mjCGeom::ComputeAABB: (center, half-size) box in the geom frame."""
-  if gtype == HFIELD:
+  if gtype == mjGEOM_HFIELD:
     hs = g.hfield.size
     aamm = [-hs[0], -hs[1], -hs[3], hs[0], hs[1], hs[2]]
-  elif gtype == SPHERE:
+  elif gtype == mjGEOM_SPHERE:
     aamm = [-size[0]] * 3 + [size[0]] * 3
-  elif gtype == CAPSULE:
+  elif gtype == mjGEOM_CAPSULE:
     aamm = [-size[0], -size[0], -(size[0] + size[1]), size[0], size[0], size[0] + size[1]]
-  elif gtype == CYLINDER:
+  elif gtype == mjGEOM_CYLINDER:
     aamm = [-size[0], -size[0], -size[1], size[0], size[0], size[1]]
-  elif gtype in (MESH, SDF):
+  elif gtype in (mjGEOM_MESH, mjGEOM_SDF):
     aamm = list(g.mesh.aamm)
-  elif gtype == PLANE:
+  elif gtype == mjGEOM_PLANE:
     big = 1e10
     aamm = [-big, -big, -big, big, big, 0.0]
   else:
@@ -438,20 +454,20 @@ def geom_aabb(g, gtype, size):
 def geom_rbound(g):
   """Port of mjCGeom::GetRBound: radius of the bounding sphere about the geom frame origin."""
   size, t = g.size, g.type
-  if t == HFIELD:
+  if t == mjGEOM_HFIELD:
     hs = g.hfield.size
     return math.sqrt(hs[0] * hs[0] + hs[1] * hs[1] + max(hs[2] * hs[2], hs[3] * hs[3]))
-  if t == SPHERE:
+  if t == mjGEOM_SPHERE:
     return size[0]
-  if t == CAPSULE:
+  if t == mjGEOM_CAPSULE:
     return size[0] + size[1]
-  if t == CYLINDER:
+  if t == mjGEOM_CYLINDER:
     return math.sqrt(size[0] * size[0] + size[1] * size[1])
-  if t == ELLIPSOID:
+  if t == mjGEOM_ELLIPSOID:
     return max(size[0], size[1], size[2])
-  if t == BOX:
+  if t == mjGEOM_BOX:
     return math.sqrt(size[0] * size[0] + size[1] * size[1] + size[2] * size[2])
-  if t in (MESH, SDF):
+  if t in (mjGEOM_MESH, mjGEOM_SDF):
     aamm = g.mesh.aamm
     h = [max(abs(aamm[0]), abs(aamm[3])), max(abs(aamm[1]), abs(aamm[4])),
          max(abs(aamm[2]), abs(aamm[5]))]
@@ -492,12 +508,12 @@ def _kappa(dx, dy, dz):
 
 def fluid_coefs(gtype, size, coefs):
   """Port of mjCGeom::SetFluidCoefs: geom_fluid = [1, coefs(5), virtual mass(3), inertia(3)]."""
-  if gtype == SPHERE:
+  if gtype == mjGEOM_SPHERE:
     dx = dy = dz = size[0]
-  elif gtype == CAPSULE:
+  elif gtype == mjGEOM_CAPSULE:
     dx = dy = size[0]
     dz = size[1] + size[0]
-  elif gtype == CYLINDER:
+  elif gtype == mjGEOM_CYLINDER:
     dx = dy = size[0]
     dz = size[1]
   else:
@@ -528,12 +544,12 @@ def compile_site(ctx, s_):
   stype = s['type']
   s_.type = stype
   s_.user = user_data(s_, s, ctx.nuser['site'], 'site')
-  if stype in (HFIELD, PLANE, SDF):
+  if stype in (mjGEOM_HFIELD, mjGEOM_PLANE, mjGEOM_SDF):
     raise s_.error('hfields and planes not allowed in site', 'type')
-  if s.get('mesh') and stype != MESH:
+  if s.get('mesh') and stype != mjGEOM_MESH:
     raise s_.error('mesh can only be specified for mesh sites', 'mesh')
   s_.mesh = None
-  if stype == MESH:
+  if stype == mjGEOM_MESH:
     if not s.get('mesh'):
       raise s_.error('mesh site must have a mesh', 'mesh')
     s_.mesh = ctx.assets.lookup_mesh(s_)
@@ -607,9 +623,9 @@ def compile_light(ctx, li):
   if s.get('type') is not None:
     li.type = s['type']
   elif s.get('directional'):
-    li.type = 1
+    li.type = mjLIGHT_DIRECTIONAL
   else:
-    li.type = 0
+    li.type = mjLIGHT_SPOT
   li.target = s.get('target')
 
 
@@ -657,11 +673,12 @@ def compile_body(ctx, b):
   # geoms, then the inertial frame from geoms if needed
   lo, hi = ctx.inertiagrouprange
   for g in b.geoms:
-    g.inferinertia = (bid > 0 and (not b.explicit or ctx.inertiafromgeom == LIM_TRUE) and
+    g.inferinertia = (bid > 0 and
+                      (not b.explicit or ctx.inertiafromgeom == mjINERTIAFROMGEOM_TRUE) and
                       lo <= g.spec['group'] <= hi)
     compile_geom(ctx, g)
-  if bid > 0 and (ctx.inertiafromgeom == LIM_TRUE or
-                  (b.ipos is None and ctx.inertiafromgeom == LIM_AUTO)):
+  if bid > 0 and (ctx.inertiafromgeom == mjINERTIAFROMGEOM_TRUE or
+                  (b.ipos is None and ctx.inertiafromgeom == mjINERTIAFROMGEOM_AUTO)):
     # massless geoms do not enter the body's inertial frame (MuJoCo 3.17)
     sel = [g for g in b.geoms if lo <= g.spec['group'] <= hi and g.mass > 0]
     if len(sel) == 1:
@@ -702,9 +719,9 @@ def compile_body(ctx, b):
     b.margin = max(b.margin, g.spec['margin'] + g.spec['gap'])
 
   # free-joint alignment
-  align = (len(b.joints) == 1 and b.joints[0].spec['type'] == FREE and not b.children and
-           (b.joints[0].spec['align'] == LIM_TRUE or
-            (b.joints[0].spec['align'] == LIM_AUTO and ctx.alignfree)))
+  align = (len(b.joints) == 1 and b.joints[0].spec['type'] == mjJNT_FREE and not b.children and
+           (b.joints[0].spec['align'] == mjALIGNFREE_TRUE or
+            (b.joints[0].spec['align'] == mjALIGNFREE_AUTO and ctx.alignfree)))
   if align:
     b.pos, b.quat = bm.frameaccum(b.pos, b.quat, b.ipos, b.iquat)
     ipos_inv, iquat_inv = bm.frameinvert(b.ipos, b.iquat)
@@ -720,9 +737,9 @@ def compile_body(ctx, b):
     raise b.error(f"more than 6 dofs in body '{b.name}'")
   hasball = False
   for j in b.joints:
-    if j.type in (BALL, HINGE) and hasball:
+    if j.type in (mjJNT_BALL, mjJNT_HINGE) and hasball:
       raise b.error(f"ball followed by rotation in body '{b.name}'")
-    if j.type == BALL:
+    if j.type == mjJNT_BALL:
       hasball = True
   if b.mocap and (b.dofnum or (b.parent is not None and b.parent.id != 0)):
     raise b.error(f"mocap body '{b.name}' is not a fixed child of world")
@@ -752,7 +769,7 @@ def compile_tree(ctx, lists):
     compile_body(ctx, b)
   for b in lists['body'][1:]:
     if b.joints:
-      free = sum(j.type == FREE for j in b.joints)
+      free = sum(j.type == mjJNT_FREE for j in b.joints)
       if free > 1 or (free == 1 and len(b.joints) > 1):
         raise b.error('free joint can only appear by itself')
       if free and b.parent.id != 0:

@@ -11,8 +11,16 @@ import numpy as np
 from engine.compiler import build_math as bm
 from engine.compiler import build_tree as bt
 from engine.compiler.build_common import arr as _arr
-
-mjEPS = 1e-14
+from engine.compiler.build_math import mjEPS
+from engine.enums import mjJNT_BALL
+from engine.enums import mjJNT_FREE
+from engine.enums import mjJNT_HINGE
+from engine.enums import mjJNT_SLIDE
+from engine.enums import mjSAMEFRAME_BODY
+from engine.enums import mjSAMEFRAME_BODYROT
+from engine.enums import mjSAMEFRAME_INERTIA
+from engine.enums import mjSAMEFRAME_INERTIAROT
+from engine.enums import mjSAMEFRAME_NONE
 
 
 def _is_same_vec(a, b):
@@ -28,15 +36,15 @@ def _is_same_quat(a, b):
 def _sameframe(pos, quat, ipos=None, iquat=None):
   """mjtSameFrame of an element frame relative to its body (and inertial) frame."""
   if _is_same_vec(pos, (0, 0, 0)) and _is_same_quat(quat, (1, 0, 0, 0)):
-    return 1
+    return mjSAMEFRAME_BODY
   if _is_same_quat(quat, (1, 0, 0, 0)):
-    return 3
+    return mjSAMEFRAME_BODYROT
   if ipos is not None:
     if _is_same_vec(pos, ipos) and _is_same_quat(quat, iquat):
-      return 2
+      return mjSAMEFRAME_INERTIA
     if _is_same_quat(quat, iquat):
-      return 4
-  return 0
+      return mjSAMEFRAME_INERTIAROT
+  return mjSAMEFRAME_NONE
 
 
 def tree_arrays(ctx, lists, sizes, arrays):
@@ -90,27 +98,27 @@ def tree_arrays(ctx, lists, sizes, arrays):
       rootid[i] = rootid[par.id]
     lastdof[i] = lastdof[par.id] if par is not None else -1
     sf = _sameframe(b.ipos, b.iquat)
-    sf = 1 if sf == 1 else (3 if sf == 3 else 0)
+    sf = sf if sf in (mjSAMEFRAME_BODY, mjSAMEFRAME_BODYROT) else mjSAMEFRAME_NONE
     body_sameframe[i] = sf
     pid = parentid[i]
-    body_simple[i] = int(sf == 1 and (rootid[i] == i or
-                                      (parentid[pid] == 0 and b_dofnum[pid] == 0)))
+    body_simple[i] = int(sf == mjSAMEFRAME_BODY and (rootid[i] == i or
+                                                     (parentid[pid] == 0 and b_dofnum[pid] == 0)))
     if pid > 0:
       body_simple[pid] = 0
     rotfound = False
     for j in b.joints:
       aligned = sum(abs(v) > 1e-14 for v in j.axis) == 1
       if rotfound or not _is_same_vec(j.pos, (0, 0, 0)) or \
-         (j.type in (bt.HINGE, bt.SLIDE) and not aligned):
+         (j.type in (mjJNT_HINGE, mjJNT_SLIDE) and not aligned):
         body_simple[i] = 0
-      if j.type in (bt.BALL, bt.HINGE):
+      if j.type in (mjJNT_BALL, mjJNT_HINGE):
         rotfound = True
       j.qposadr, j.dofadr = qposadr, dofadr
-      if j.type == bt.FREE:
+      if j.type == mjJNT_FREE:
         q = list(b.pos) + list(b.quat)
         qpos0 += q
         qpos_spring += q
-      elif j.type == bt.BALL:
+      elif j.type == mjJNT_BALL:
         qpos0 += [1.0, 0.0, 0.0, 0.0]
         qpos_spring += [1.0, 0.0, 0.0, 0.0]
       else:
@@ -133,7 +141,7 @@ def tree_arrays(ctx, lists, sizes, arrays):
       qposadr += j.nq
     if body_simple[i] and b_dofnum[i]:
       body_simple[i] = 2
-      if any(j.type != bt.SLIDE for j in b.joints):
+      if any(j.type != mjJNT_SLIDE for j in b.joints):
         body_simple[i] = 1
 
   # trees

@@ -10,10 +10,14 @@ its own attributes over it.
 Reading is attribute-wise; arrays given with fewer values than they hold keep the remaining
 values (friction="0.5" keeps the class's torsional and rolling friction). Actuator shortcuts
 (<position kp=...>, ...) all edit the class's single actuator spec through
-build_actuator.read_actuator, as MuJoCo's actuator shortcuts do.
+actuator_spec.read_actuator, as MuJoCo's actuator shortcuts do. Specs themselves (schema
+templates, reading attributes) are specs.py's.
 """
 
 from engine.compiler import schema
+from engine.compiler.actuator_spec import read_actuator
+from engine.compiler.specs import read_attrs
+from engine.compiler.specs import template
 
 # primary element whose attributes define each default slot
 SLOT_SOURCE = {
@@ -36,40 +40,6 @@ for _k in schema.ELEMENTS:
     ELEMENT_SLOT[_k] = 'actuator'
 
 
-def template(key):
-  """Spec dict of schema defaults for element `key` (id/class attributes excluded)."""
-  return {name: a.default for name, a in schema.ELEMENTS[key].attrs.items()
-          if a.kind != 'id' and name != 'class'}
-
-
-_ORIENT = ('quat', 'axisangle', 'xyaxes', 'zaxis', 'euler')
-
-
-def read_attrs(spec, node_key, attrs):
-  """Reads typed XML attributes over a spec dict (in place), completing partial arrays.
-
-  An orientation given here replaces any other orientation form the spec held (a class's euler
-  does not survive an element's quat).
-  """
-  elem_attrs = schema.ELEMENTS[node_key].attrs
-  for name in _ORIENT:
-    if name in attrs and 'quat' in spec:
-      for other in _ORIENT:
-        spec[other] = (1.0, 0.0, 0.0, 0.0) if other == 'quat' else None
-      break
-  for name, value in attrs.items():
-    attr = elem_attrs[name]
-    old = spec.get(name)
-    if (isinstance(value, tuple) and attr.nmax not in (None, -1) and len(value) < attr.nmax):
-      if name == 'springlength' and len(value) == 1:
-        value = (value[0], value[0])
-      elif isinstance(old, tuple) and len(old) == attr.nmax:
-        value = value + tuple(old[len(value):])
-      else:
-        value = value + (0.0,) * (attr.nmax - len(value))
-    spec[name] = value
-
-
 class Defaults:
   """All default classes of a model.
 
@@ -79,8 +49,6 @@ class Defaults:
   """
 
   def __init__(self, root):
-    from engine.compiler import build_actuator
-    self._read_actuator = build_actuator.read_actuator
     main = {slot: template(src) for slot, src in SLOT_SOURCE.items()}
     self.classes = {'main': main}
     self.parent = {'main': None}
@@ -115,7 +83,7 @@ class Defaults:
         continue
       slot = schema.DEFAULT_SLOT[c.key]
       if slot == 'actuator':
-        self._read_actuator(specs['actuator'], c, in_default=True)
+        read_actuator(specs['actuator'], c, in_default=True)
       else:
         read_attrs(specs[slot], c.key, c.attrs)
         if slot == 'material' and c.children:
@@ -141,13 +109,13 @@ class Defaults:
   def spec(self, node, slot=None, classname=None):
     """Resolved attribute dict of an element: class spec with the element's attributes read over.
 
-    Actuators are read through build_actuator.read_actuator (shortcut semantics).
+    Actuators are read through actuator_spec.read_actuator (shortcut semantics).
     """
     slot = slot or ELEMENT_SLOT[node.key]
     classname = classname or self.class_of(node)
     spec = dict(self.classes[classname][slot])
     if slot == 'actuator':
-      self._read_actuator(spec, node, in_default=False)
+      read_actuator(spec, node, in_default=False)
     else:
       read_attrs(spec, node.key, node.attrs)
     spec['class'] = classname

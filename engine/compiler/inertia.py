@@ -5,44 +5,43 @@ Ports of mjCGeom::GetVolume / SetInertia, mjCBody::InertiaFromGeom / AccumulateI
 (user_util.cc) and mj_setTotalmass (engine_util_misc.c). Plain Python on small lists.
 """
 
-import math
-
 from engine.compiler import build_math as bm
 from engine.compiler import mesh
-
-mjPI = math.pi
-mjEPS = 1e-14
-mjMINVAL = 1e-15
-
-# mjtGeom
-PLANE, HFIELD, SPHERE, CAPSULE, ELLIPSOID, CYLINDER, BOX, MESH, SDF = range(9)
+from engine.compiler.build_math import mjEPS
+from engine.enums import mjGEOM_BOX
+from engine.enums import mjGEOM_CAPSULE
+from engine.enums import mjGEOM_CYLINDER
+from engine.enums import mjGEOM_ELLIPSOID
+from engine.enums import mjGEOM_HFIELD
+from engine.enums import mjGEOM_SPHERE
+from engine.enums import mjPI
 
 
 def geom_volume(gtype, size, shell):
   """Port of mjCGeom::GetVolume for primitives: volume, or surface area if `shell`."""
-  if gtype == SPHERE:
+  if gtype == mjGEOM_SPHERE:
     r = size[0]
     return 4 * mjPI * r * r if shell else 4 * mjPI * r * r * r / 3
-  if gtype == CAPSULE:
+  if gtype == mjGEOM_CAPSULE:
     height = 2 * size[1]
     r = size[0]
     if shell:
       return 4 * mjPI * r * r + 2 * mjPI * r * height
     return mjPI * (r * r * height + 4 * r * r * r / 3)
-  if gtype == CYLINDER:
+  if gtype == mjGEOM_CYLINDER:
     height = 2 * size[1]
     r = size[0]
     if shell:
       return 2 * mjPI * r * r + 2 * mjPI * r * height
     return mjPI * r * r * height
-  if gtype == ELLIPSOID:
+  if gtype == mjGEOM_ELLIPSOID:
     if shell:
       # Thomsen approximation of the ellipsoid surface area
       p = 1.6075
       tmp = ((size[0] * size[1]) ** p + (size[1] * size[2]) ** p + (size[2] * size[0]) ** p)
       return 4 * mjPI * (tmp / 3) ** (1 / p)
     return 4 * mjPI * size[0] * size[1] * size[2] / 3
-  if gtype in (HFIELD, BOX):
+  if gtype in (mjGEOM_HFIELD, mjGEOM_BOX):
     if shell:
       return 8 * (size[0] * size[1] + size[1] * size[2] + size[2] * size[0])
     return size[0] * size[1] * size[2] * 8
@@ -51,11 +50,11 @@ def geom_volume(gtype, size, shell):
 
 def geom_inertia(gtype, size, mass, shell):
   """Port of mjCGeom::SetInertia for primitives: diagonal inertia in the geom frame."""
-  if gtype == SPHERE:
+  if gtype == mjGEOM_SPHERE:
     r2 = size[0] * size[0]
     val = 2 * mass * r2 / 3 if shell else 2 * mass * r2 / 5
     return [val, val, val]
-  if gtype == CAPSULE:
+  if gtype == mjGEOM_CAPSULE:
     halfheight = size[1]
     height = 2 * size[1]
     r = size[0]
@@ -81,7 +80,7 @@ def geom_inertia(gtype, size, mass, shell):
     i0 += sphere_inertia + sphere_mass * (hs_pos * hs_pos - hs_com * hs_com)
     i2 += sphere_inertia
     return [i0, i0, i2]
-  if gtype == CYLINDER:
+  if gtype == mjGEOM_CYLINDER:
     halfheight = size[1]
     height = 2 * halfheight
     r = size[0]
@@ -98,7 +97,7 @@ def geom_inertia(gtype, size, mass, shell):
     inertia_disk_x = mass_disk * r * r / 4 + mass_disk * halfheight * halfheight
     inertia_disk_z = mass_disk * r * r / 2
     return [i0 + 2 * inertia_disk_x, i0 + 2 * inertia_disk_x, i2 + 2 * inertia_disk_z]
-  if gtype == ELLIPSOID:
+  if gtype == mjGEOM_ELLIPSOID:
     s00 = size[0] * size[0]
     s11 = size[1] * size[1]
     s22 = size[2] * size[2]
@@ -118,7 +117,7 @@ def geom_inertia(gtype, size, mass, shell):
     ib = [mass_b * (be * be + ce * ce) / 5, mass_b * (ae * ae + ce * ce) / 5,
           mass_b * (ae * ae + be * be) / 5]
     return [ib[0] - ia[0], ib[1] - ia[1], ib[2] - ia[2]]
-  if gtype in (HFIELD, BOX):
+  if gtype in (mjGEOM_HFIELD, mjGEOM_BOX):
     s00 = size[0] * size[0]
     s11 = size[1] * size[1]
     s22 = size[2] * size[2]

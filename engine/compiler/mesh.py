@@ -50,14 +50,21 @@ import struct
 
 import numpy as np
 
-mjMINVAL = 1e-15
-mjEPS = 1e-14
+from engine.compiler.build_math import mjEPS
+from engine.enums import mjGEOM_BOX
+from engine.enums import mjGEOM_CAPSULE
+from engine.enums import mjGEOM_CYLINDER
+from engine.enums import mjGEOM_ELLIPSOID
+from engine.enums import mjGEOM_SPHERE
+from engine.enums import mjMINVAL
+
 _EIG_EPS = 1e-12
 
 INERTIA_TYPES = ("legacy", "convex", "exact", "shell")
 
 # mjtGeom values of the primitive types a mesh can be fitted to
-_GEOM_TYPES = {"sphere": 2, "capsule": 3, "ellipsoid": 4, "cylinder": 5, "box": 6}
+_GEOM_TYPES = {"sphere": mjGEOM_SPHERE, "capsule": mjGEOM_CAPSULE, "ellipsoid": mjGEOM_ELLIPSOID,
+               "cylinder": mjGEOM_CYLINDER, "box": mjGEOM_BOX}
 
 
 @dataclasses.dataclass
@@ -1218,12 +1225,12 @@ def fit_primitive(info: MeshInfo, geom_type, fitscale=1.0, fitaabb=False) -> np.
   size = np.zeros(3)
   if not fitaabb:
     b = info.boxsz
-    if t == 2:
+    if t == mjGEOM_SPHERE:
       size[0] = (b[0] + b[1] + b[2]) / 3
-    elif t == 3:
+    elif t == mjGEOM_CAPSULE:
       size[0] = (b[0] + b[1]) / 2
       size[1] = max(0.0, b[2] - size[0] / 2)
-    elif t == 5:
+    elif t == mjGEOM_CYLINDER:
       size[0] = (b[0] + b[1]) / 2
       size[1] = b[2]
     else:
@@ -1231,12 +1238,12 @@ def fit_primitive(info: MeshInfo, geom_type, fitscale=1.0, fitaabb=False) -> np.
   else:
     a = info.aamm
     h = [(a[3] - a[0]) / 2, (a[4] - a[1]) / 2, (a[5] - a[2]) / 2]
-    if t == 2:
+    if t == mjGEOM_SPHERE:
       size[0] = max(h)
-    elif t == 3:
+    elif t == mjGEOM_CAPSULE:
       size[0] = max(h[0], h[1])
       size[1] = max(0.0, h[2] - size[0])
-    elif t == 5:
+    elif t == mjGEOM_CYLINDER:
       size[0] = max(h[0], h[1])
       size[1] = h[2]
     else:
