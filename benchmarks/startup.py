@@ -2,10 +2,12 @@
 
 Run: python benchmarks/startup.py [--jobs N] [--profile]
 
-- cold: a fresh process with an empty NUMBA_CACHE_DIR runs `import engine`, loads the capsule
-  humanoid lying on a floor (a contact model) and completes one mj_step; every stage compiles,
-  in NUMJOCO_COMPILE_JOBS processes (default: up to 2). Wall seconds, CPU seconds of the
-  process tree and the cache size on disk.
+- cold: `python -m engine.warmup` from an empty NUMBA_CACHE_DIR (every stage and entry point
+  compiled), and a fresh process that runs `import engine`, loads the capsule humanoid lying
+  on a floor (a contact model) and completes one mj_step with an empty cache (what a new user
+  waits for; the Python-only API stages compile later, on first use). Stages compile in
+  NUMJOCO_COMPILE_JOBS processes (default: up to 2). Wall seconds, CPU seconds of the process
+  tree and the cache size on disk.
 - warm: five fresh processes with that cache; seconds from `import engine` to the first
   completed mj_step, split into import, model load (MJCF compile, stage loading, constants)
   and the step. MuJoCo's figure (import mujoco, load, step) alongside when it is installed.
@@ -23,6 +25,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 MODEL = ROOT / "tests" / "models" / "contact" / "capsule_humanoid.xml"
@@ -65,7 +68,22 @@ def _megabytes(path):
   return sum(p.stat().st_size for p in pathlib.Path(path).rglob("*") if p.is_file()) / 1e6
 
 
+def _warmup(env):
+  """Wall and CPU seconds of `python -m engine.warmup`."""
+  before = resource.getrusage(resource.RUSAGE_CHILDREN)
+  t0 = time.perf_counter()
+  subprocess.run([sys.executable, "-m", "engine.warmup"], env=env, cwd=ROOT, check=True,
+                 capture_output=True)
+  wall = time.perf_counter() - t0
+  after = resource.getrusage(resource.RUSAGE_CHILDREN)
+  return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
 def cold_and_warm(jobs):
+  with tempfile.TemporaryDirectory() as cache:
+    wall, cpu = _warmup(_env(cache, jobs))
+    print(f"cold python -m engine.warmup ({jobs or 'default'} jobs): {wall:.1f} s wall "
+          f"({cpu:.0f} s CPU in all processes), cache {_megabytes(cache):.0f} MB")
   with tempfile.TemporaryDirectory() as cache:
     (imp, load, step), _, cpu = _first_step("engine", _env(cache, jobs))
     total = imp + load + step

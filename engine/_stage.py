@@ -30,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import types as pytypes
 
 import llvmlite.binding as ll
 from llvmlite import ir
@@ -176,10 +177,37 @@ def selected(lazy: bool) -> list:
   return [s for s in STAGES if lazy or not s.lazy]
 
 
+def code_size(stage) -> int:
+  """Bytecode size of a stage and of the helpers it compiles in (other stages excluded): an
+  estimate of its compile time, so the heavy stages start first and the processes finish
+  together."""
+  seen, todo, total = set(), [stage.py_func], 0
+  while todo:
+    func = todo.pop()
+    if func in seen:
+      continue
+    seen.add(func)
+    code, scope = func.__code__, func.__globals__
+    total += len(code.co_code)
+    names = [scope.get(n) for n in code.co_names]
+    # `module.helper` puts both names in co_names
+    modules = [v for v in names if isinstance(v, pytypes.ModuleType)]
+    names += [getattr(mod, n, None) for mod in modules for n in code.co_names]
+    todo += [v.py_func for v in names if isinstance(v, _jit._HelperDispatcher)]
+  # each argument costs its Python wrapper's unboxing code (the struct constructors take
+  # hundreds: make_model compiles about as long as 20 kB of engine bytecode)
+  return total + 40 * len(stage.signature.args)
+
+
+def cold_stages(lazy: bool) -> list:
+  """The selected stages missing from the cache, the largest first."""
+  return sorted((s for s in selected(lazy) if not s.is_cached()), key=code_size, reverse=True)
+
+
 def compile_all(lazy: bool) -> None:
   """Compiles or loads the selected stages, the missing ones in parallel processes."""
   stages = selected(lazy)
-  cold = [s for s in stages if not s.is_cached()]
+  cold = cold_stages(lazy)
   if cold:
     _compile_cold(cold, lazy)
   for s in stages:
@@ -197,9 +225,11 @@ def _compile_cold(cold: list, lazy: bool) -> None:
   """Compiles the stages missing from the cache, with helper processes claiming stages too."""
   t0 = time.perf_counter()
   jobs = min(_jobs(), len(cold))
+  # about 200 CPU-seconds for every stage on this project's reference 2-core machine
+  estimate = 200 * len(cold) // len(STAGES) // jobs
   print(f"numjoco: compiling the engine with numba, once per install: {len(cold)} stages in "
-        f"{jobs} process{'es' if jobs > 1 else ''} (about {90 * len(cold) // len(STAGES)}-"
-        f"{150 * len(cold) // len(STAGES)} s on 2 cores)", file=sys.stderr, flush=True)
+        f"{jobs} process{'es' if jobs > 1 else ''} (about {estimate} s on a 2-core machine)",
+        file=sys.stderr, flush=True)
   with tempfile.TemporaryDirectory(prefix="numjoco-claims-") as claims:
     env = dict(os.environ, NUMBA_CACHE_DIR=_jit.CACHE_DIR)
     workers = [

@@ -43,8 +43,8 @@ def main(argv=None) -> int:
   if args.claims:
     from engine import _stage
 
-    cold = [s for s in _stage.selected(args.lazy) if not s.is_cached()]
-    _stage.compile_claimed(cold, args.claims, time.perf_counter(), report=False)
+    _stage.compile_claimed(_stage.cold_stages(args.lazy), args.claims, time.perf_counter(),
+                           report=False)
     return 0
   print(f"engine ready in {warmup():.1f} s")
   return 0
