@@ -1,8 +1,9 @@
 """The project's numba decorators and their cache location.
 
 Every engine kernel is compiled with the same options: numpy error model (C-like inf/nan
-instead of exceptions), no fastmath (NaN checks must survive), nogil. `jit` marks helpers,
-`entry` the few cached functions Python calls that are not stages (engine/_stage.py).
+instead of exceptions), no fastmath (NaN checks must survive), nogil. `jit` marks helpers
+(compiled into the stages of engine/_stage.py that call them), `entry` cached functions
+Python calls, `stage_dispatcher` the dispatchers of stages.
 
 numba does not invalidate a cached function when a function it calls in
 another file changes, so the cache directory is keyed on a hash of every

@@ -11,16 +11,19 @@ A stage breaks that chain. `@stage(argtypes...)` compiles the function once, for
 signature, and caches it. Jitted callers do not link it: a call loads the stage's address
 from a per-process cell (an external symbol registered with LLVM) and calls through it, with
 numba's own calling convention, so exceptions (e.g. NUMBA_BOUNDSCHECK's IndexError) still
-propagate. `link()` compiles or loads every stage and fills the cells; it runs before the
-first struct handle is built, so no jitted code can reach an unlinked stage.
+propagate. `link()` compiles or loads every stage jitted code can reach and fills the
+cells; it runs before the first struct handle is built, so no jitted code can reach an
+unlinked stage. Lazy stages (Python-only parts of the API such as mj_jac or mj_ray) compile
+on their first call instead.
 
 Stages are the units of compilation: stage functions of the pipeline (mj_kinematics,
-mj_collision, the solvers, mj_step, ...) and the functions Python calls. Everything else
-is a plain `jit` helper, compiled into the stages that use it and never cached by itself.
+mj_collision, the solvers, mj_step, ...), the struct constructors and the functions Python
+calls. Everything else is a plain `jit` helper, compiled into the stages that use it and
+never cached by itself.
 
-A cold `link()` compiles the missing stages in NUMJOCO_COMPILE_JOBS processes (default: up
-to 2 on a multi-core machine); the processes claim stages one at a time, so the work
-balances itself, and share the numba cache.
+A cold start compiles the missing stages in NUMJOCO_COMPILE_JOBS processes (default: up to 2
+on a multi-core machine); the processes claim stages one at a time, largest first, and share
+the numba cache.
 """
 
 import ctypes

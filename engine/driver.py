@@ -125,17 +125,21 @@ class PhysicsWarning(RuntimeWarning):
   """A MuJoCo warning (mjtWarning) raised by the engine during a step."""
 
 
-def warning_kinds(changed: int) -> list:
-  """The mjtWarning kinds set in a bitmask returned by the entry point."""
-  return [mjtWarning(k) for k in range(mjNWARNING) if changed >> k & 1]
+def _check_size(changed: int) -> None:
+  if changed == SIZE_MISMATCH:
+    raise ValueError("MjData does not belong to this MjModel: their sizes differ")
 
 
-def _report_warnings(d, changed: int) -> None:
-  """Reports the warnings that fired in a call through Python's warnings module."""
+def _report_warnings(d, changed: int, stacklevel: int) -> None:
+  """Reports the warnings that fired in a call (bitmask `changed`) through Python's warnings
+  module, attributed to the user's line `stacklevel` frames up."""
+  _check_size(changed)
   lastinfo = d._arrays["warning_lastinfo"]
-  for kind in warning_kinds(changed):
-    text = WARNING_TEXT[kind].format(lastinfo[kind])
-    warnings.warn(f"{kind.name}: {text}", PhysicsWarning, stacklevel=3)
+  for k in range(mjNWARNING):
+    if changed >> k & 1:
+      kind = mjtWarning(k)
+      text = WARNING_TEXT[kind].format(lastinfo[kind])
+      warnings.warn(f"{kind.name}: {text}", PhysicsWarning, stacklevel=stacklevel)
 
 
 # the compiled entry itself: handles exist only after engine/_stage.py linked every stage, so
@@ -146,16 +150,15 @@ _entry = _run.dispatcher
 def call(mptr: int, dptr: int, op: int, n: int = 0, a: int = 0, b: int = 0) -> int:
   """One entry call on handle addresses; returns the changed-warning bitmask."""
   changed = _entry(mptr, dptr, op, n, a, b)
-  if changed == SIZE_MISMATCH:
-    raise ValueError("MjData does not belong to this MjModel: their sizes differ")
+  _check_size(changed)
   return changed
 
 
 def run(m, d, op: int, n: int = 0, a: int = 0, b: int = 0) -> None:
   """Runs one operation on Python MjModel/MjData and reports new warnings."""
-  changed = call(m._ptr, d._ptr, op, n, a, b)
+  changed = _entry(m._ptr, d._ptr, op, n, a, b)
   if changed:
-    _report_warnings(d, changed)
+    _report_warnings(d, changed, stacklevel=4)  # user -> mj_forward -> run -> here
 
 
 # ---- mj_ functions ----
@@ -168,9 +171,7 @@ def mj_step(m, d, nstep: int = 1) -> None:
     raise ValueError(f"nstep must be >= 1, got {nstep}")
   changed = _entry(m._ptr, d._ptr, OP_STEP, nstep, 0, 0)
   if changed:
-    if changed == SIZE_MISMATCH:
-      raise ValueError("MjData does not belong to this MjModel: their sizes differ")
-    _report_warnings(d, changed)
+    _report_warnings(d, changed, stacklevel=3)  # user -> mj_step -> here
 
 
 def mj_forward(m, d) -> None:

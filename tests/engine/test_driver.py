@@ -1,0 +1,49 @@
+"""engine/driver.py: the Python API's entry into numba checks its arguments and reports warnings.
+
+The entry takes the handles as addresses, so a data of another model would index out of
+bounds inside the kernels: it must raise instead. Warnings are reported at the user's line.
+"""
+
+import numpy as np
+import pytest
+
+import engine
+
+_ONE_HINGE = """<mujoco><worldbody><body><joint/><geom size=".1"/></body></worldbody></mujoco>"""
+_TWO_BODIES = """<mujoco><worldbody><body><freejoint/><geom size=".1"/></body>
+  <body pos="1 0 0"><joint type="ball"/><geom size=".1"/></body></worldbody></mujoco>"""
+
+
+@pytest.mark.parametrize("call", [
+  lambda m, d: engine.mj_step(m, d),
+  lambda m, d: engine.mj_step(m, d, 5),
+  lambda m, d: engine.mj_forward(m, d),
+  lambda m, d: engine.mj_inverse(m, d),
+  lambda m, d: engine.mj_step1(m, d),
+])
+def test_data_of_another_model_raises(call):
+  small = engine.MjModel.from_xml_string(_ONE_HINGE)
+  big = engine.MjModel.from_xml_string(_TWO_BODIES)
+  d = engine.MjData(big)
+  d.qvel[:] = 0.3
+  before = d.qvel.copy()
+  with pytest.raises(ValueError, match="does not belong to this MjModel"):
+    call(small, d)
+  np.testing.assert_array_equal(d.qvel, before)  # nothing ran
+
+
+def test_warnings_are_reported_at_the_callers_line():
+  m = engine.MjModel.from_xml_string(_ONE_HINGE)
+  d = engine.MjData(m)
+  d.qpos[0] = np.nan
+  with pytest.warns(engine.PhysicsWarning, match="mjWARN_BADQPOS") as record:
+    engine.mj_step(m, d)
+  assert record[0].filename == __file__
+  d.qvel[0] = np.inf
+  with pytest.warns(engine.PhysicsWarning, match="mjWARN_BADQVEL") as record:
+    engine.mj_step1(m, d)
+  assert record[0].filename == __file__
+  # the reset on the bad velocity cleared the earlier count, as in MuJoCo
+  number = d.warning.number
+  assert number[engine.mjtWarning.mjWARN_BADQPOS] == 0
+  assert number[engine.mjtWarning.mjWARN_BADQVEL] == 1
