@@ -42,9 +42,11 @@ def _models():
   return out
 
 
-def _time_per_step(step, nstep, repeats=5):
+def _time_per_step(step, nstep, reset, repeats=5):
+  """Best of `repeats` runs of step(nstep), each from the same state (reset() before)."""
   best = float("inf")
   for _ in range(repeats):
+    reset()
     t0 = time.perf_counter()
     step(nstep)
     best = min(best, time.perf_counter() - t0)
@@ -60,9 +62,17 @@ def _one_per_call(step_once):
 
 
 def _times(lib, m, d, nstep):
-  """(loop, 1/call) microseconds per step of lib.mj_step on (m, d)."""
-  loop = _time_per_step(lambda n: lib.mj_step(m, d, n), nstep)
-  single = _time_per_step(_one_per_call(lambda: lib.mj_step(m, d)), nstep)
+  """(loop, 1/call) microseconds per step of lib.mj_step on (m, d), both from d's state now
+  (so both modes simulate the same trajectory)."""
+  sig = lib.mjtState.mjSTATE_INTEGRATION
+  state = np.empty(lib.mj_stateSize(m, sig))
+  lib.mj_getState(m, d, state, sig)
+
+  def reset():
+    lib.mj_setState(m, d, state, sig)
+
+  loop = _time_per_step(lambda n: lib.mj_step(m, d, n), nstep, reset)
+  single = _time_per_step(_one_per_call(lambda: lib.mj_step(m, d)), nstep, reset)
   return loop, single
 
 
