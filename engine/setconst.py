@@ -16,6 +16,9 @@ from engine import smooth as _smooth
 from engine import support as _support
 from engine import tendon as _tendon
 from engine._jit import jit
+from engine._stage import D
+from engine._stage import M
+from engine._stage import i8
 from engine._stage import stage
 from engine.enums import mjBIAS_MUSCLE
 from engine.enums import mjCAMLIGHT_FIXED
@@ -344,25 +347,28 @@ def set_spring(m, d):
       m.tendon_lengthspring[i, 1] = d.ten_length[i]
 
 
-@stage()
-def set_const(m, d):
-  """The jitted part of mj_setConst (d is scratch data)."""
+@stage(M, D, i8)
+def set_const(m, d, statistics):
+  """The jitted part of mj_setConst (d is scratch data); with `statistics`, also the model
+  statistics (m.stat), which MuJoCo's compiler computes and its mj_setConst leaves alone."""
   set_fixed(m)
   set0(m, d)
-  set_stat(m, d)
+  if statistics:
+    set_stat(m, d)
   set_spring(m, d)
 
 
 def mj_setConst(m, d) -> None:
-  """Computes every qpos0-dependent constant of `m` in place, using `d` as scratch data
-  (mujoco.mj_setConst)."""
-  set_constants(m, d)
+  """Recomputes every qpos0-dependent constant of `m` in place, using `d` as scratch data
+  (mujoco.mj_setConst: after editing masses, armature, qpos0, ...; m.stat is kept)."""
+  set_const(m._struct, d._struct, 0)
 
 
 def set_constants(m, d, simulate_length_ranges: bool = True) -> None:
-  """mj_setConst; simulate_length_ranges=False leaves the muscle length ranges that need a
-  simulation (no limit to take them from) as they are."""
-  set_const(m._struct, d._struct)
+  """The constants of a newly compiled model: mj_setConst, the statistics and the muscle length
+  ranges. simulate_length_ranges=False leaves the length ranges that need a simulation (no
+  limit to take them from) as they are."""
+  set_const(m._struct, d._struct, 1)
   # statistics given in <statistic> override the computed ones
   for name, value in m._extras.get("stat_user", {}).items():
     m.stat._arrays[name][...] = value

@@ -94,3 +94,22 @@ def test_keyframe_reset_matches_mujoco():
     np.testing.assert_array_equal(getattr(d, name), getattr(mjd, name), err_msg=name)
   with pytest.raises(ValueError, match="keyframe index 5 out of range"):
     engine.mj_resetDataKeyframe(m, d, 5)
+
+
+def test_mj_setconst_after_editing_the_model():
+  """engine.mj_setConst(m, d) recomputes the constants after a model edit, as MuJoCo's does,
+  and leaves the statistics as the compiler set them."""
+  mjm = mujoco.MjModel.from_xml_path(str(_DEMO))
+  m = engine.MjModel.from_xml_path(_DEMO)
+  for model in (mjm, m):
+    model.body_mass[2] *= 3.0
+    model.dof_armature[4] += 0.05
+    model.qpos0[7] += 0.2
+  mujoco.mj_setConst(mjm, mujoco.MjData(mjm))
+  engine.mj_setConst(m, engine.MjData(m))
+  for name in ("body_subtreemass", "dof_invweight0", "body_invweight0", "dof_M0",
+               "actuator_acc0", "actuator_length0"):
+    np.testing.assert_allclose(getattr(m, name), getattr(mjm, name), rtol=1e-9, atol=1e-12,
+                               err_msg=name)
+  for name in ("meaninertia", "meanmass", "extent"):
+    np.testing.assert_allclose(getattr(m.stat, name), getattr(mjm.stat, name), rtol=1e-9)
