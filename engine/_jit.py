@@ -21,14 +21,14 @@ import numba.core.registry
 import numba.extending
 import numpy as np
 
-_ENGINE_DIR = pathlib.Path(__file__).resolve().parent
+ENGINE_DIR = pathlib.Path(__file__).resolve().parent
 
 
 def _source_hash() -> str:
   """Hash of all engine sources, so any edit gives a fresh cache."""
   h = hashlib.sha1()
-  for path in sorted(_ENGINE_DIR.rglob("*.py")):
-    h.update(str(path.relative_to(_ENGINE_DIR)).encode())
+  for path in sorted(ENGINE_DIR.rglob("*.py")):
+    h.update(str(path.relative_to(ENGINE_DIR)).encode())
     h.update(path.read_bytes())
   return h.hexdigest()[:16]
 

@@ -228,13 +228,18 @@ def _compile_cold(cold: list, lazy: bool) -> None:
   """Compiles the stages missing from the cache, with helper processes claiming stages too."""
   t0 = time.perf_counter()
   jobs = min(_jobs(), len(cold))
-  # about 200 CPU-seconds for every stage on this project's reference 2-core machine
-  estimate = 200 * len(cold) // len(STAGES) // jobs
+  # about 240 CPU-seconds for all stages on a 2-core VM (benchmarks/RESULTS.md), the largest
+  # ones among the stages link() needs
+  estimate = 240 * len(cold) // len(STAGES) // jobs
   print(f"numjoco: compiling the engine with numba, once per install: {len(cold)} stages in "
         f"{jobs} process{'es' if jobs > 1 else ''} (about {estimate} s on a 2-core machine)",
         file=sys.stderr, flush=True)
   with tempfile.TemporaryDirectory(prefix="numjoco-claims-") as claims:
-    env = dict(os.environ, NUMBA_CACHE_DIR=_jit.CACHE_DIR)
+    # the helpers import this very engine (also when it was found through sys.path, not
+    # installed) and write into this process's cache
+    path = os.pathsep.join(filter(None, [str(_jit.ENGINE_DIR.parent),
+                                         os.environ.get("PYTHONPATH")]))
+    env = dict(os.environ, NUMBA_CACHE_DIR=_jit.CACHE_DIR, PYTHONPATH=path)
     workers = [
       subprocess.Popen([sys.executable, "-m", "engine.warmup", "--claims", claims]
                        + (["--lazy"] if lazy else []), env=env, stdout=subprocess.DEVNULL)
