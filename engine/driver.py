@@ -19,8 +19,12 @@ from engine._stage import M
 from engine._stage import handle_at
 from engine._stage import i8
 from engine._stage import stage
+from engine.enums import mjDSBL_AUTORESET
 from engine.enums import mjNWARNING
 from engine.enums import mjSTAGE_NONE
+from engine.enums import mjWARN_BADQACC
+from engine.enums import mjWARN_BADQPOS
+from engine.enums import mjWARN_BADQVEL
 from engine.enums import mjtWarning
 
 OP_STEP = 0
@@ -56,6 +60,22 @@ def _sizes_match(m, d):
           and d.M.shape[0] == m.nC and d.userdata.shape[0] == m.nuserdata)
 
 
+@jit
+def _warnings_fired(m, d, before):
+  """Bitmask of the warning kinds that fired since the counts (saved in `before`) were zeroed;
+  puts the earlier counts back, unless a diverging state reset the data, which clears them as
+  in MuJoCo."""
+  fired = 0
+  for k in range(mjNWARNING):
+    if d.warning_number[k]:
+      fired |= 1 << k
+  resetting = (1 << mjWARN_BADQPOS) | (1 << mjWARN_BADQVEL) | (1 << mjWARN_BADQACC)
+  if not (fired & resetting and not m.opt.disableflags[0] & mjDSBL_AUTORESET):
+    for k in range(mjNWARNING):
+      d.warning_number[k] += before[k]
+  return fired
+
+
 @stage(i8, i8, i8, i8, i8, i8, restype=i8)
 def _run(mptr, dptr, op, n, a, b):
   """Runs operation `op` (OP_*) with integer arguments; returns the changed warning kinds."""
@@ -63,9 +83,11 @@ def _run(mptr, dptr, op, n, a, b):
   d = handle_at(dptr, D)
   if not _sizes_match(m, d):
     return SIZE_MISMATCH
+  # counts start at zero so that any nonzero count after the call is a warning that fired
   before = local_int_array(mjNWARNING)
   for k in range(mjNWARNING):
     before[k] = d.warning_number[k]
+    d.warning_number[k] = 0
   if op == OP_STEP:
     for _ in range(n):
       _forward.step(m, d)
@@ -101,11 +123,7 @@ def _run(mptr, dptr, op, n, a, b):
     _forward.implicit(m, d)
   elif op == OP_INVERSE_SKIP:
     _inverse.inverse_skip(m, d, a, b)
-  changed = 0
-  for k in range(mjNWARNING):
-    if d.warning_number[k] != before[k]:
-      changed |= 1 << k
-  return changed
+  return _warnings_fired(m, d, before)
 
 
 # ---- warnings ----
@@ -130,16 +148,19 @@ def _check_size(changed: int) -> None:
     raise ValueError("MjData does not belong to this MjModel: their sizes differ")
 
 
-def _report_warnings(d, changed: int, stacklevel: int) -> None:
-  """Reports the warnings that fired in a call (bitmask `changed`) through Python's warnings
+def fired_kinds(fired: int) -> list:
+  """The mjtWarning kinds in a bitmask returned by the entry point."""
+  return [mjtWarning(k) for k in range(mjNWARNING) if fired >> k & 1]
+
+
+def _report_warnings(d, fired: int, stacklevel: int) -> None:
+  """Reports the warnings that fired in a call (bitmask `fired`) through Python's warnings
   module, attributed to the user's line `stacklevel` frames up."""
-  _check_size(changed)
+  _check_size(fired)
   lastinfo = d._arrays["warning_lastinfo"]
-  for k in range(mjNWARNING):
-    if changed >> k & 1:
-      kind = mjtWarning(k)
-      text = WARNING_TEXT[kind].format(lastinfo[kind])
-      warnings.warn(f"{kind.name}: {text}", PhysicsWarning, stacklevel=stacklevel)
+  for kind in fired_kinds(fired):
+    text = WARNING_TEXT[kind].format(lastinfo[kind])
+    warnings.warn(f"{kind.name}: {text}", PhysicsWarning, stacklevel=stacklevel)
 
 
 # the compiled entry itself: handles exist only after engine/_stage.py linked every stage, so

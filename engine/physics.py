@@ -521,14 +521,10 @@ class Physics:
 
   def _run_checked(self, mptr, op, n=0, a=0, b=0):
     """One driver call on this data (model handle address `mptr`), raising PhysicsError on
-    new warnings."""
-    before = self._begin_check()
-    try:
-      _driver.call(mptr, self._data.ptr._ptr, op, n, a, b)
-    finally:
-      new = self._end_check(before)
-    if new is not None:
-      self._raise_warnings(new)
+    the warnings that fired (the driver leaves the counts as MuJoCo does)."""
+    fired = _driver.call(mptr, self._data.ptr._ptr, op, n, a, b)
+    if fired:
+      self._raise_warnings(_driver.fired_kinds(fired))
 
   def _raise_warnings(self, kinds):
     lastinfo = self._data.ptr._arrays["warning_lastinfo"]

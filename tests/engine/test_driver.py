@@ -4,6 +4,9 @@ The entry takes the handles as addresses, so a data of another model would index
 bounds inside the kernels: it must raise instead. Warnings are reported at the user's line.
 """
 
+import warnings
+
+import mujoco
 import numpy as np
 import pytest
 
@@ -47,3 +50,26 @@ def test_warnings_are_reported_at_the_callers_line():
   number = d.warning.number
   assert number[engine.mjtWarning.mjWARN_BADQPOS] == 0
   assert number[engine.mjtWarning.mjWARN_BADQVEL] == 1
+
+
+def test_only_warnings_that_fired_are_reported_and_counts_match_mujoco():
+  """A call reports the kinds that fired in it, not older counts (nor counts a reset cleared);
+  the counts left in d.warning are MuJoCo's after the same calls."""
+  mjm = mujoco.MjModel.from_xml_string(_ONE_HINGE)
+  mjd = mujoco.MjData(mjm)
+  m = engine.MjModel.from_xml_string(_ONE_HINGE)
+  d = engine.MjData(m)
+  sequence = [("qpos", np.nan, "mjWARN_BADQPOS"), (None, None, None),
+              ("qvel", np.inf, "mjWARN_BADQVEL"), (None, None, None)]
+  for field, value, expected in sequence:
+    if field:
+      getattr(mjd, field)[0] = value
+      getattr(d, field)[0] = value
+    mujoco.mj_step(mjm, mjd)
+    with warnings.catch_warnings(record=True) as record:
+      warnings.simplefilter("always")
+      engine.mj_step(m, d)
+    reported = [str(w.message).split(":")[0] for w in record
+                if issubclass(w.category, engine.PhysicsWarning)]
+    assert reported == ([expected] if expected else []), (field, reported)
+    np.testing.assert_array_equal(d.warning.number, [w.number for w in mjd.warning])
