@@ -1,0 +1,7 @@
+"""Our own MJCF models, meshes and textures, shipped as package data (the control suite's
+domains live in assets/suite/)."""
+
+import pathlib
+
+ROOT = pathlib.Path(__file__).resolve().parent
+SUITE = ROOT / "suite"

@@ -1,0 +1,88 @@
+"""The base of every suite task: its random state, actions as controls, reward colouring
+(dm_control's `suite.base`)."""
+
+import numpy as np
+from dm_env import specs
+
+from engine import mjMAXVAL
+from suite import control
+
+# materials recoloured by reward (visualize_reward=True), blended from their two twins
+_MATERIALS = ("self", "effector", "target")
+_DEFAULT = [name + "_default" for name in _MATERIALS]
+_HIGHLIGHT = [name + "_highlight" for name in _MATERIALS]
+
+
+def action_spec(physics):
+  """A BoundedArray of the controls: each actuator's ctrlrange, +-mjMAXVAL where unlimited."""
+  model = physics.model
+  limited = model.actuator_ctrllimited.ravel().astype(bool)
+  minimum = np.full(model.nu, -mjMAXVAL)
+  maximum = np.full(model.nu, mjMAXVAL)
+  minimum[limited], maximum[limited] = model.actuator_ctrlrange[limited].T
+  return specs.BoundedArray(shape=(model.nu,), dtype=float, minimum=minimum, maximum=maximum)
+
+
+class Task(control.Task):
+  """A suite task: owns a numpy RandomState, writes actions to the controls.
+
+  Attributes:
+    random: the RandomState every random choice of the task draws from (the order of the
+      draws is part of the seed-level contract with dm_control).
+    visualize_reward: recolour the `self`, `effector` and `target` materials by reward.
+  """
+
+  def __init__(self, random=None):
+    """`random`: a RandomState, a seed for one, or None (seeded by numpy from the OS)."""
+    if not isinstance(random, np.random.RandomState):
+      random = np.random.RandomState(random)
+    self._random = random
+    self._visualize_reward = False
+
+  @property
+  def random(self):
+    return self._random
+
+  def action_spec(self, physics):
+    return action_spec(physics)
+
+  def before_step(self, action, physics):
+    """Writes the action into the controls (`continuous_actions` of a structured action).
+
+    Raises:
+      ValueError: the action does not have the shape of the controls.
+    """
+    action = getattr(action, "continuous_actions", action)
+    action = np.asarray(action, dtype=float)
+    if action.shape != (physics.model.nu,):
+      raise ValueError(f"action has shape {action.shape}; this task takes {physics.model.nu} "
+                       f"controls, shape ({physics.model.nu},) (see env.action_spec())")
+    physics.set_control(action)
+
+  def after_step(self, physics):
+    """Recolours the materials by reward when visualize_reward is set."""
+    if self._visualize_reward:
+      reward = np.clip(self.get_reward(physics), 0.0, 1.0)
+      _set_reward_colors(physics, reward)
+
+  def initialize_episode(self, physics):
+    """Call at the end of a subclass's initialize_episode: resets the reward colours."""
+    self.after_step(physics)
+
+  @property
+  def visualize_reward(self):
+    return self._visualize_reward
+
+  @visualize_reward.setter
+  def visualize_reward(self, value):
+    if not isinstance(value, bool):
+      raise ValueError(f"Expected a boolean, got {type(value)}.")
+    self._visualize_reward = value
+
+
+def _set_reward_colors(physics, reward):
+  """Blends each material between its default and highlight twin by reward**4 (high rewards
+  stand out)."""
+  colors = physics.named.model.mat_rgba
+  blend = reward ** 4
+  colors[list(_MATERIALS)] = blend * colors[_HIGHLIGHT] + (1.0 - blend) * colors[_DEFAULT]

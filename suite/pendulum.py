@@ -1,0 +1,62 @@
+"""Pendulum: swing a weakly actuated pendulum up and keep it there (swingup)."""
+
+import collections
+
+import numpy as np
+
+from suite import base
+from suite import common
+from suite import control
+from suite.utils import containers
+from suite.utils import rewards
+
+_DEFAULT_TIME_LIMIT = 20
+_ANGLE_BOUND = 8  # degrees from upright that count as "up"
+_COSINE_BOUND = np.cos(np.deg2rad(_ANGLE_BOUND))
+
+SUITE = containers.TaggedTasks()
+
+
+def get_model_and_assets():
+  """The model's XML text and the include files it needs."""
+  return common.read_model("pendulum.xml"), common.ASSETS
+
+
+@SUITE.add("benchmarking")
+def swingup(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
+  """Swing the pendulum up from a random angle; reward while within 8 degrees of upright."""
+  physics = Physics.from_xml_string(*get_model_and_assets())
+  task = SwingUp(random=random)
+  return control.Environment(physics, task, time_limit=time_limit, **(environment_kwargs or {}))
+
+
+class Physics(control.Physics):
+  """The pendulum's quantities."""
+
+  def pole_vertical(self):
+    """Cosine of the pole's angle from upright."""
+    return self.named.data.xmat["pole", "zz"]
+
+  def angular_velocity(self):
+    return self.named.data.qvel["hinge"].copy()
+
+  def pole_orientation(self):
+    """(cos, sin) of the angle from upright: rotation entries zz and xz."""
+    return self.named.data.xmat["pole", ["zz", "xz"]]
+
+
+class SwingUp(base.Task):
+  """Starts at a uniform random angle; sparse reward near upright."""
+
+  def initialize_episode(self, physics):
+    physics.named.data.qpos["hinge"] = self.random.uniform(-np.pi, np.pi)
+    super().initialize_episode(physics)
+
+  def get_observation(self, physics):
+    obs = collections.OrderedDict()
+    obs["orientation"] = physics.pole_orientation()
+    obs["velocity"] = physics.angular_velocity()
+    return obs
+
+  def get_reward(self, physics):
+    return rewards.tolerance(physics.pole_vertical(), (_COSINE_BOUND, 1))
