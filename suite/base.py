@@ -49,14 +49,20 @@ class Task(control.Task):
   def before_step(self, action, physics):
     """Writes the action into the controls (`continuous_actions` of a structured action).
 
+    As in dm_control an action that broadcasts to the controls' shape is accepted (a scalar
+    for a one-actuator task); values outside the spec are clipped by the actuators' control
+    ranges, and a NaN makes the step raise PhysicsError (mjWARN_BADCTRL).
+
     Raises:
-      ValueError: the action does not have the shape of the controls.
+      ValueError: the action does not broadcast to the shape of the controls.
     """
     action = getattr(action, "continuous_actions", action)
-    action = np.asarray(action, dtype=float)
-    if action.shape != (physics.model.nu,):
-      raise ValueError(f"action has shape {action.shape}; this task takes {physics.model.nu} "
-                       f"controls, shape ({physics.model.nu},) (see env.action_spec())")
+    nu = physics.model.nu
+    try:
+      action = np.broadcast_to(np.asarray(action, dtype=float), (nu,))
+    except ValueError:
+      raise ValueError(f"action has shape {np.shape(action)}; this task takes {nu} controls, "
+                       f"shape ({nu},) (see env.action_spec())") from None
     physics.set_control(action)
 
   def after_step(self, physics):

@@ -1,0 +1,70 @@
+"""suite.wrappers against dm_control's wrappers at the same seed."""
+
+import numpy as np
+import pytest
+
+import engine
+import suite
+from suite.wrappers import action_noise
+from suite.wrappers import action_scale
+from suite.wrappers import mujoco_profiling
+from suite.wrappers import pixels
+from tests.suite import parity
+from dm_control.suite.wrappers import action_noise as dm_action_noise  # noqa: E402
+from dm_control.suite.wrappers import action_scale as dm_action_scale  # noqa: E402
+
+
+def _run(env, actions):
+  out = [env.reset()]
+  out += [env.step(a) for a in actions]
+  return out
+
+
+def _same(a, b):
+  for t1, t2 in zip(a, b):
+    assert t1.step_type == t2.step_type
+    if t2.reward is not None:
+      assert t1.reward == pytest.approx(t2.reward, abs=1e-9)
+    parity.assert_observations_close(t1.observation, t2.observation, 1e-9)
+
+
+def test_action_noise_draws_from_the_task_random_state():
+  ours, theirs = parity.load_pair("cartpole", "swingup", seed=4)
+  actions = [np.array([0.3])] * 5
+  _same(_run(action_noise.Wrapper(ours, scale=0.2), actions),
+        _run(dm_action_noise.Wrapper(theirs, scale=0.2), actions))
+
+
+def test_action_noise_needs_finite_bounds():
+  env = suite.load("cartpole", "swingup")
+  env.action_spec = lambda: env.task.action_spec(env.physics).replace(minimum=[-np.inf])
+  with pytest.raises(ValueError, match="finite bounds"):
+    action_noise.Wrapper(env)
+
+
+def test_action_scale_maps_onto_the_spec():
+  ours, theirs = parity.load_pair("cartpole", "balance", seed=2)
+  wrapped = action_scale.Wrapper(ours, minimum=0.0, maximum=2.0)
+  spec = wrapped.action_spec()
+  np.testing.assert_array_equal(spec.minimum, [0.0])
+  np.testing.assert_array_equal(spec.maximum, [2.0])
+  actions = [np.array([0.0]), np.array([2.0]), np.array([1.5])]
+  _same(_run(wrapped, actions),
+        _run(dm_action_scale.Wrapper(theirs, minimum=0.0, maximum=2.0), actions))
+  with pytest.raises(ValueError, match="finite"):
+    action_scale.Wrapper(ours, minimum=-np.inf, maximum=1.0)
+
+
+def test_mujoco_profiling_reports_physics_time_and_steps():
+  env = mujoco_profiling.Wrapper(suite.load("cartpole", "swingup"))
+  assert env.observation_spec()["step_timing"].shape == (2,)
+  first = env.reset().observation["step_timing"]
+  assert first[1] == 0
+  timing = [env.step(np.zeros(1)).observation["step_timing"] for _ in range(3)][-1]
+  assert timing[1] == 3 and timing[0] > 0
+
+
+def test_pixels_needs_the_renderer():
+  env = suite.load("cartpole", "swingup")
+  with pytest.raises(engine.RenderingUnavailableError, match="rendering not available"):
+    pixels.Wrapper(env)
