@@ -24,10 +24,23 @@ import numpy as np
 ENGINE_DIR = pathlib.Path(__file__).resolve().parent
 
 
+# plain-Python parts of the engine that no jitted code imports (tests/engine/test_layout.py
+# checks it): editing them cannot make a cached function stale
+PYTHON_ONLY = ("compiler", "loader.py", "types.py", "physics.py", "index.py", "warmup.py",
+               "__main__.py")
+
+
 def _source_hash() -> str:
-  """Hash of all engine sources, so any edit gives a fresh cache."""
+  """Hash of the engine's sources, so any edit of jitted code gives a fresh cache.
+
+  PYTHON_ONLY is left out, so that editing the MJCF compiler or the Python API does not force
+  a recompile (the compiler's one jitted function has no callees in other files, and numba
+  itself notices when its file changes).
+  """
   h = hashlib.sha1()
   for path in sorted(ENGINE_DIR.rglob("*.py")):
+    if path.relative_to(ENGINE_DIR).parts[0] in PYTHON_ONLY:
+      continue
     h.update(str(path.relative_to(ENGINE_DIR)).encode())
     h.update(path.read_bytes())
   return h.hexdigest()[:16]

@@ -357,12 +357,13 @@ class FieldIndexer:
   (shape, dtype, copy(), ...) are forwarded to the underlying array.
   """
 
-  __slots__ = ("_field_name", "_field", "_axes")
+  __slots__ = ("_field_name", "_field", "_axes", "_keys")
 
   def __init__(self, field, field_name, axes):
     self._field_name = field_name
     self._field = field
     self._axes = Axes(*axes)
+    self._keys = {}  # converted keys of names, ints and tuples/lists of them
 
   @property
   def axes(self):
@@ -390,11 +391,22 @@ class FieldIndexer:
       )
     return tuple(axis.convert(k) for axis, k in zip(self._axes, key))
 
+  def _index(self, key):
+    """The converted key, remembered for keys made of names and ints: tasks read the same
+    named entries every step, and converting names is most of a lookup's cost."""
+    cache_key = _hashable(key)
+    if cache_key is None:
+      return self._convert_key(key)
+    index = self._keys.get(cache_key)
+    if index is None:
+      index = self._keys[cache_key] = self._convert_key(key)
+    return index
+
   def __getitem__(self, key):
-    return self._field[self._convert_key(key)]
+    return self._field[self._index(key)]
 
   def __setitem__(self, key, value):
-    self._field[self._convert_key(key)] = value
+    self._field[self._index(key)] = value
 
   def __getattr__(self, name):
     return getattr(self._field, name)
@@ -415,6 +427,19 @@ class FieldIndexer:
 
   def __repr__(self):
     return format_table(self._field, self._field_name, self._axes, type(self).__name__)
+
+
+def _hashable(key):
+  """A dict key standing for `key` when it is made only of names and ints (str, int, and
+  tuples or lists of them), else None (slices, arrays, masks: converted every time)."""
+  if isinstance(key, (str, int)) and not isinstance(key, bool):
+    return key
+  if isinstance(key, (tuple, list)):
+    parts = tuple(_hashable(k) for k in key)
+    if any(p is None for p in parts):
+      return None
+    return (type(key).__name__,) + parts
+  return None
 
 
 def _fmt(v):

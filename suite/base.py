@@ -57,13 +57,12 @@ class Task(control.Task):
       ValueError: the action does not broadcast to the shape of the controls.
     """
     action = getattr(action, "continuous_actions", action)
-    nu = physics.model.nu
+    ctrl = physics.data.ctrl
     try:
-      action = np.broadcast_to(np.asarray(action, dtype=float), (nu,))
-    except ValueError:
-      raise ValueError(f"action has shape {np.shape(action)}; this task takes {nu} controls, "
-                       f"shape ({nu},) (see env.action_spec())") from None
-    physics.set_control(action)
+      np.copyto(ctrl, action)
+    except (ValueError, TypeError):
+      raise ValueError(f"action has shape {np.shape(action)}; this task takes {len(ctrl)} "
+                       f"controls, shape ({len(ctrl)},) (see env.action_spec())") from None
 
   def after_step(self, physics):
     """Recolours the materials by reward when visualize_reward is set."""

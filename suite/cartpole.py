@@ -91,22 +91,27 @@ def _make_model(num_poles):
 
 
 class Physics(control.Physics):
-  """The cart-pole's quantities (the poles are bodies 2.., in chain order)."""
+  """The cart-pole's quantities: the slider is qpos[0], the poles are bodies 2.., in chain
+  order."""
 
   def cart_position(self):
-    return self.named.data.qpos["slider"][0]
+    return self.data.qpos[0]
 
   def angular_vel(self):
     """Angular velocities of the poles."""
     return self.data.qvel[1:]
 
   def pole_angle_cosine(self):
-    """Cosines of the poles' angles from upright."""
-    return self.named.data.xmat[2:, "zz"]
+    """Cosines of the poles' angles from upright: rotation entries zz."""
+    return self.data.xmat[2:, 8]
 
   def bounded_position(self):
     """Cart x, then (cos, sin) of each pole's angle (rotation entries zz, xz)."""
-    return np.hstack((self.cart_position(), self.named.data.xmat[2:, ["zz", "xz"]].ravel()))
+    position = np.empty(1 + 2 * (self.model.nbody - 2))
+    position[0] = self.data.qpos[0]
+    position[1::2] = self.data.xmat[2:, 8]
+    position[2::2] = self.data.xmat[2:, 2]
+    return position
 
 
 class Balance(base.Task):

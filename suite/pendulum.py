@@ -31,18 +31,23 @@ def swingup(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None
 
 
 class Physics(control.Physics):
-  """The pendulum's quantities."""
+  """The pendulum's quantities (ids looked up once per model)."""
+
+  def _reload_from_data(self, data):
+    super()._reload_from_data(data)
+    self._pole = self.model.name2id("pole", "body")
+    self._hinge_dof = self.model.jnt_dofadr[self.model.name2id("hinge", "joint")]
 
   def pole_vertical(self):
-    """Cosine of the pole's angle from upright."""
-    return self.named.data.xmat["pole", "zz"]
+    """Cosine of the pole's angle from upright: rotation entry zz."""
+    return self.data.xmat[self._pole, 8]
 
   def angular_velocity(self):
-    return self.named.data.qvel["hinge"].copy()
+    return self.data.qvel[self._hinge_dof:self._hinge_dof + 1].copy()
 
   def pole_orientation(self):
     """(cos, sin) of the angle from upright: rotation entries zz and xz."""
-    return self.named.data.xmat["pole", ["zz", "xz"]]
+    return self.data.xmat[self._pole, [8, 2]]
 
 
 class SwingUp(base.Task):

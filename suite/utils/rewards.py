@@ -6,6 +6,8 @@ in margins, d, along one of eight sigmoids s with s(0) = 1 and s(1) = value_at_m
 SUITE_SPEC.md §1 and the dm_control tech report). Works elementwise on arrays.
 """
 
+import math
+
 import numpy as np
 
 _DEFAULT_VALUE_AT_MARGIN = 0.1
@@ -54,6 +56,20 @@ def _sigmoids(x, value_at_1, sigmoid):
   raise ValueError(f"Unknown sigmoid type {sigmoid!r}; known: {', '.join(SIGMOIDS)}.")
 
 
+def _sigmoid_scalar(x, value_at_1, sigmoid):
+  """_sigmoids for a float x (x >= 0: a distance in margins), with the math module."""
+  if sigmoid == "gaussian" and 0 < value_at_1 < 1:
+    scale = math.sqrt(-2 * math.log(value_at_1))
+    return math.exp(-0.5 * (x * scale) ** 2)
+  if sigmoid == "linear" and 0 <= value_at_1 < 1:
+    scaled_x = x * (1 - value_at_1)
+    return 1 - scaled_x if abs(scaled_x) < 1 else 0.0
+  if sigmoid == "quadratic" and 0 <= value_at_1 < 1:
+    scaled_x = x * math.sqrt(1 - value_at_1)
+    return 1 - scaled_x * scaled_x if abs(scaled_x) < 1 else 0.0
+  return float(_sigmoids(x, value_at_1, sigmoid))  # the other shapes, and the errors
+
+
 def tolerance(x, bounds=(0.0, 0.0), margin=0.0, sigmoid="gaussian",
               value_at_margin=_DEFAULT_VALUE_AT_MARGIN):
   """1 when `x` is within `bounds`, falling off to `value_at_margin` at `margin` outside them.
@@ -78,11 +94,19 @@ def tolerance(x, bounds=(0.0, 0.0), margin=0.0, sigmoid="gaussian",
     raise ValueError("Lower bound must be <= upper bound.")
   if margin < 0:
     raise ValueError(f"`margin` must be non-negative. Current value: {margin}")
+  if np.isscalar(x):
+    # a scalar (most rewards): plain float arithmetic, an order of magnitude cheaper than the
+    # array code and the same formulas
+    x = float(x)
+    if lower <= x <= upper:
+      return 1.0
+    if margin == 0:
+      return 0.0
+    d = (lower - x if x < lower else x - upper) / margin
+    return _sigmoid_scalar(d, value_at_margin, sigmoid)
 
   in_bounds = np.logical_and(lower <= x, x <= upper)
   if margin == 0:
-    value = np.where(in_bounds, 1.0, 0.0)
-  else:
-    d = np.where(x < lower, lower - x, x - upper) / margin
-    value = np.where(in_bounds, 1.0, _sigmoids(d, value_at_margin, sigmoid))
-  return float(value) if np.isscalar(x) else value
+    return np.where(in_bounds, 1.0, 0.0)
+  d = np.where(x < lower, lower - x, x - upper) / margin
+  return np.where(in_bounds, 1.0, _sigmoids(d, value_at_margin, sigmoid))

@@ -88,6 +88,25 @@ def test_engine_imports_run_one_way():
   assert _cycle(graph) is None, " -> ".join(_cycle(graph))
 
 
+def test_python_only_modules_are_not_imported_by_jitted_code():
+  """engine/_jit.py leaves these out of the cache key: jitted code must not depend on them."""
+  from engine import _jit
+
+  graph = {name: _imports(name, path) for name, path in MODULES.items()}
+  python_only = {name for name, path in MODULES.items()
+                 if path.relative_to(ENGINE).parts[0] in _jit.PYTHON_ONLY}
+  jitted = {name for name, path in MODULES.items() if name not in python_only
+            and ("@jit" in path.read_text() or "@stage" in path.read_text())}
+  # modules reachable from jitted modules
+  reach, todo = set(), list(jitted)
+  while todo:
+    for dep in graph[todo.pop()]:
+      if dep not in reach:
+        reach.add(dep)
+        todo.append(dep)
+  assert python_only and not (reach & python_only), sorted(reach & python_only)
+
+
 def test_ruff_clean():
   out = subprocess.run([sys.executable, "-m", "ruff", "check", "--output-format", "concise", "."],
                        cwd=ROOT, capture_output=True, text=True)
