@@ -46,8 +46,9 @@ class Physics(control.Physics):
   def in_target(self):
     """1.0 if the whole ball is inside the target box in x and z, else 0.0."""
     target, _, ball_geom = self._ids
-    half_sizes = self.model.site_size[target, ::2] - self.model.geom_size[ball_geom, 0]
-    return float(all(abs(self.ball_to_target()) < half_sizes))
+    half_x, _, half_z = self.model.site_size[target] - self.model.geom_size[ball_geom, 0]
+    dx, dz = self.ball_to_target()
+    return float(abs(dx) < half_x and abs(dz) < half_z)
 
 
 class BallInCup(base.Task):
