@@ -29,11 +29,16 @@ def run(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
 
 
 class Physics(control.Physics):
-  """The cheetah's quantities."""
+  """The cheetah's quantities (the sensor address looked up once per model)."""
+
+  def _reload_from_data(self, data):
+    super()._reload_from_data(data)
+    model = self.model
+    self._speed_adr = model.sensor_adr[model.name2id("torso_subtreelinvel", "sensor")]
 
   def speed(self):
     """Forward (x) velocity of the torso subtree's centre of mass."""
-    return self.named.data.sensordata["torso_subtreelinvel"][0]
+    return self.data.sensordata[self._speed_adr]
 
 
 class Cheetah(base.Task):
