@@ -70,23 +70,39 @@ def _environment(task, time_limit, environment_kwargs):
 class Physics(control.Physics):
   """The humanoid's quantities: torso frame, head height, centre of mass, extremities."""
 
+  _TORSO = "torso"
+  _HEAD = "head"
+  _EXTREMITIES = _EXTREMITIES
+  _COM_VELOCITY = "torso_subtreelinvel"
+
+  def _reload_from_data(self, data):
+    """Also looks up the indices the observations read on every step (after every model
+    (re)load, copy or unpickling)."""
+    super()._reload_from_data(data)
+    model = self.model
+    self._torso_id = model.name2id(self._TORSO, "body")
+    self._head_id = model.name2id(self._HEAD, "body")
+    self._extremity_ids = [model.name2id(name, "body") for name in self._EXTREMITIES]
+    adr = model.sensor_adr[model.name2id(self._COM_VELOCITY, "sensor")]
+    self._com_velocity = slice(adr, adr + 3)
+
   def torso_upright(self):
-    """The torso z axis's world z component (1 when upright)."""
-    return self.named.data.xmat["torso", "zz"]
+    """The torso z axis's world z component (1 when upright): rotation entry zz."""
+    return self.data.xmat[self._torso_id, 8]
 
   def head_height(self):
-    return self.named.data.xpos["head", "z"]
+    return self.data.xpos[self._head_id, 2]
 
   def center_of_mass_position(self):
-    return self.named.data.subtree_com["torso"].copy()
+    return self.data.subtree_com[self._torso_id].copy()
 
   def center_of_mass_velocity(self):
-    """The torso subtree's linear velocity (the whole body's: the torso is the root)."""
-    return self.named.data.sensordata["torso_subtreelinvel"].copy()
+    """The torso subtree's linear velocity sensor (the whole body's)."""
+    return self.data.sensordata[self._com_velocity].copy()
 
   def torso_vertical_orientation(self):
     """World up in the torso frame: rotation entries zx, zy, zz."""
-    return self.named.data.xmat["torso", ["zx", "zy", "zz"]]
+    return self.data.xmat[self._torso_id, 6:9].copy()
 
   def joint_angles(self):
     """The hinge angles: qpos after the root's free joint (3 position + 4 quaternion)."""
@@ -95,9 +111,6 @@ class Physics(control.Physics):
   def extremities(self):
     """Hands and feet relative to the torso, in the torso frame (left hand, left foot,
     right hand, right foot)."""
-    if not hasattr(self, "_extremity_ids"):
-      self._torso_id = self.model.name2id("torso", "body")
-      self._extremity_ids = [self.model.name2id(name, "body") for name in _EXTREMITIES]
     frame = self.data.xmat[self._torso_id].reshape(3, 3)
     return ((self.data.xpos[self._extremity_ids] - self.data.xpos[self._torso_id])
             @ frame).ravel()

@@ -55,39 +55,17 @@ def _environment(task, time_limit, environment_kwargs):
                              control_timestep=_CONTROL_TIMESTEP, **(environment_kwargs or {}))
 
 
-class Physics(control.Physics):
-  """The CMU humanoid's quantities: thorax frame, head height, centre of mass, extremities."""
+class Physics(humanoid.Physics):
+  """The CMU humanoid's quantities: thorax frame, head height, centre of mass, extremities
+  (humanoid's, read off the thorax)."""
+
+  _TORSO = "thorax"
+  _EXTREMITIES = _EXTREMITIES
+  _COM_VELOCITY = "thorax_subtreelinvel"
 
   def thorax_upright(self):
     """The thorax's up (local y) axis's world z component: rotation entry zy."""
-    return self.named.data.xmat["thorax", "zy"]
-
-  def head_height(self):
-    return self.named.data.xpos["head", "z"]
-
-  def center_of_mass_position(self):
-    return self.named.data.subtree_com["thorax"].copy()
-
-  def center_of_mass_velocity(self):
-    return self.named.data.sensordata["thorax_subtreelinvel"].copy()
-
-  def torso_vertical_orientation(self):
-    """World up in the thorax frame: rotation entries zx, zy, zz."""
-    return self.named.data.xmat["thorax", ["zx", "zy", "zz"]]
-
-  def joint_angles(self):
-    """The hinge angles: qpos after the root's free joint."""
-    return self.data.qpos[7:].copy()
-
-  def extremities(self):
-    """Hands and feet relative to the thorax, in the thorax frame (left hand, left foot,
-    right hand, right foot)."""
-    if not hasattr(self, "_extremity_ids"):
-      self._thorax_id = self.model.name2id("thorax", "body")
-      self._extremity_ids = [self.model.name2id(name, "body") for name in _EXTREMITIES]
-    frame = self.data.xmat[self._thorax_id].reshape(3, 3)
-    return ((self.data.xpos[self._extremity_ids] - self.data.xpos[self._thorax_id])
-            @ frame).ravel()
+    return self.data.xmat[self._torso_id, 7]
 
 
 class HumanoidCMU(base.Task):
