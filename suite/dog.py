@@ -8,7 +8,10 @@ import collections
 
 import numpy as np
 
+import engine
 import mjcf
+from engine.enums import mjJNT_HINGE
+from engine.enums import mjOBJ_JOINT
 from suite import base
 from suite import common
 from suite import control
@@ -98,31 +101,40 @@ def _environment(floor_size, remove_ball, task, time_limit, environment_kwargs):
 
 
 class Physics(control.Physics):
-  """The dog's quantities. Joint, sensor and body indices are looked up once per model."""
+  """The dog's quantities. Element indices are looked up once per model (the observations and
+  rewards read them every step)."""
 
   def _reload_from_data(self, data):
     super()._reload_from_data(data)
     model = self.model
-    hinges = np.flatnonzero(model.jnt_type == 3)  # mjJNT_HINGE
-    self._hinge_qpos = model.jnt_qposadr[hinges].copy()
-    self._hinge_qvel = model.jnt_dofadr[hinges].copy()
 
-    def body(name):
-      return model.name2id(name, "body")
+    def ids(kind, *names):
+      return np.array([model.name2id(name, kind) for name in names])
 
-    def sensor(name):
-      adr = model.sensor_adr[model.name2id(name, "sensor")]
-      return np.arange(adr, adr + model.sensor_dim[model.name2id(name, "sensor")])
+    def sensor(*names):
+      ids_ = ids("sensor", *names)
+      return np.concatenate([np.arange(adr, adr + dim) for adr, dim in
+                             zip(model.sensor_adr[ids_], model.sensor_dim[ids_])])
 
-    self._torso = body("torso")
-    self._height_bodies = np.array([body("torso"), body("pelvis")])
-    self._upright_bodies = np.array([body("skull"), body("torso"), body("pelvis")])
-    self._inertial = np.concatenate([sensor(n) for n in ("accelerometer", "velocimeter",
-                                                         "gyro")])
+    hinges = np.flatnonzero(model.jnt_type == mjJNT_HINGE)
+    self._hinge_qpos = model.jnt_qposadr[hinges]
+    self._hinge_dof = model.jnt_dofadr[hinges]
+    self._torso = model.name2id("torso", "body")
+    self._height_bodies = ids("body", "torso", "pelvis")
+    self._upright_bodies = ids("body", "skull", "torso", "pelvis")
+    self._inertial = sensor("accelerometer", "velocimeter", "gyro")
+    self._velocimeter = sensor("velocimeter")
     self._torso_linvel = sensor("torso_linvel")
-    self._touch = np.concatenate([sensor(n) for n in ("palm_L", "palm_R", "sole_L", "sole_R")])
-    self._forces = np.concatenate([sensor(n) for n in ("foot_L", "foot_R", "hand_L",
-                                                       "hand_R")])
+    self._touch = sensor("palm_L", "palm_R", "sole_L", "sole_R")
+    self._forces = sensor("foot_L", "foot_R", "hand_L", "hand_R")
+    self._floor = model.name2id("floor", "geom")
+    ball = engine.mj_name2id(model.ptr, mjOBJ_JOINT, "ball_root")
+    if ball >= 0:  # the fetch props
+      self._ball_qpos = model.jnt_qposadr[ball] + np.arange(3)
+      self._ball_dof = model.jnt_dofadr[ball] + np.arange(3)
+      self._head = model.name2id("head", "site")
+      self._bite = ids("site", "upper_bite", "lower_bite")
+      self._target = model.name2id("target", "geom")
 
   def torso_pelvis_height(self):
     """World heights of the torso and the pelvis."""
@@ -130,19 +142,16 @@ class Physics(control.Physics):
 
   def z_projection(self):
     """The world z axis in the frames of the skull, torso and pelvis (rotation row z)."""
-    return self.data.xmat[self._upright_bodies, 6:9].ravel()
+    return self.data.xmat[self._upright_bodies, 6:].ravel()
 
   def upright(self):
     """zz of the skull, torso and pelvis: cosines of their tilt from upright."""
     return self.data.xmat[self._upright_bodies, 8]
 
-  def center_of_mass_velocity(self):
-    """The torso subtree's linear velocity in the world frame."""
-    return self.data.sensordata[self._torso_linvel]
-
   def torso_com_velocity(self):
-    """The torso subtree's linear velocity in the torso frame."""
-    return self.data.xmat[self._torso].reshape(3, 3).T @ self.center_of_mass_velocity()
+    """The torso subtree's (the dog's) linear velocity in the torso frame."""
+    data = self.data
+    return data.xmat[self._torso].reshape(3, 3).T @ data.sensordata[self._torso_linvel]
 
   def joint_angles(self):
     """Angles of the hinge joints."""
@@ -150,7 +159,7 @@ class Physics(control.Physics):
 
   def joint_velocities(self):
     """Velocities of the hinge joints."""
-    return self.data.qvel[self._hinge_qvel]
+    return self.data.qvel[self._hinge_dof]
 
   def inertial_sensors(self):
     """Accelerometer, velocimeter and gyro at the head."""
@@ -164,20 +173,42 @@ class Physics(control.Physics):
     """Force sensors at the foot and hand anchors: foot_L, foot_R, hand_L, hand_R."""
     return self.data.sensordata[self._forces]
 
+  def body_weight(self):
+    """The dog's weight (the torso's subtree is the whole dog)."""
+    return -self.model.opt.gravity[2] * self.model.body_subtreemass[self._torso]
+
+  def floor_size(self):
+    """Half-size of the square floor."""
+    return self.model.geom_size[self._floor, 0]
+
+  def ball_position(self):
+    return self.data.qpos[self._ball_qpos]
+
+  def ball_to_target_distance(self):
+    return np.linalg.norm(self.ball_position() - self.data.geom_xpos[self._target])
+
+  def ball_to_mouth_distance(self):
+    """Mean distance from the ball to the upper and lower bite sites."""
+    bite = self.data.site_xpos[self._bite]
+    return np.linalg.norm(self.ball_position() - bite, axis=1).mean()
+
+  def target_radius(self):
+    return self.model.geom_size[self._target, 0]
+
   def ball_in_head_frame(self):
-    """The ball's position and velocity relative to the head site, in the head's frame."""
-    head_pos = self.named.data.site_xpos["head"]
-    head_mat = self.named.data.site_xmat["head"].reshape(3, 3)
-    ball = self.named.data.qpos["ball_root"][:3]
-    ball_vel = self.named.data.qvel["ball_root"][:3]
-    head_vel = self.named.data.sensordata["velocimeter"]
-    return np.hstack(((ball - head_pos) @ head_mat, ball_vel @ head_mat - head_vel))
+    """The ball's position relative to the head site and its velocity relative to the head's
+    (the velocimeter), both in the head site's frame."""
+    data = self.data
+    head = data.site_xmat[self._head].reshape(3, 3)
+    position = (self.ball_position() - data.site_xpos[self._head]) @ head
+    velocity = data.qvel[self._ball_dof] @ head - data.sensordata[self._velocimeter]
+    return np.hstack((position, velocity))
 
   def target_in_head_frame(self):
-    """The target's position relative to the head site, in the head's frame."""
-    head_pos = self.named.data.site_xpos["head"]
-    head_mat = self.named.data.site_xmat["head"].reshape(3, 3)
-    return (self.named.data.geom_xpos["target"] - head_pos) @ head_mat
+    """The target's position relative to the head site, in the head site's frame."""
+    data = self.data
+    head = data.site_xmat[self._head].reshape(3, 3)
+    return (data.geom_xpos[self._target] - data.site_xpos[self._head]) @ head
 
 
 class Stand(base.Task):
@@ -196,10 +227,10 @@ class Stand(base.Task):
     no reward visualisation), so neither do we."""
     physics.reset()
     self._stand_height = _STAND_HEIGHT_FRACTION * physics.torso_pelvis_height()
-    self._body_weight = -physics.model.opt.gravity[2] * physics.model.body_subtreemass[1]
+    self._body_weight = physics.body_weight()
     yaw = self.random.uniform(0, 2 * np.pi)
     physics.named.data.qpos["root"][3:] = [np.cos(yaw / 2), 0, 0, np.sin(yaw / 2)]
-    physics.data.qvel[[0, 1, 5]] = 2 * self.random.randn(3)
+    physics.data.qvel[[0, 1, 5]] = 2 * self.random.randn(3)  # root x, y velocity and yaw rate
     physics.data.act[:] = self.random.uniform(-1, 1, physics.model.na)
 
   def get_observation(self, physics):
@@ -253,7 +284,7 @@ class Fetch(Stand):
     """The dog as in Stand; the ball thrown from a circle of radius 0.75 x floor size toward
     the centre."""
     super().initialize_episode(physics)
-    floor_size = physics.named.model.geom_size["floor", 0]
+    floor_size = physics.floor_size()
     azimuth = self.random.uniform(0, 2 * np.pi)
     position = 0.75 * floor_size * np.array([np.sin(azimuth), np.cos(azimuth)])
     height = self.random.uniform(0, 3)  # of the throw's apex above the start
@@ -270,17 +301,13 @@ class Fetch(Stand):
     return obs
 
   def get_reward(self, physics):
-    target_radius = physics.named.model.geom_size["target", 0]
-    ball = physics.named.data.qpos["ball_root"][:3]
-    to_target = np.linalg.norm(ball - physics.named.data.geom_xpos["target"])
-    bite = physics.named.data.site_xpos[["upper_bite", "lower_bite"]]
-    to_mouth = np.linalg.norm(ball - bite, axis=1).mean()
-    reach = rewards.tolerance(to_mouth, bounds=(0, 0.005), margin=2, sigmoid="reciprocal")
-    reach = (6 * reach + 1) / 7
-    if to_target < 2 * target_radius:
-      reach = 1.0
-    floor_size = physics.named.model.geom_size["floor", 0]
-    fetch = rewards.tolerance(to_target, bounds=(0, 0.1), margin=floor_size,
+    to_target = physics.ball_to_target_distance()
+    if to_target < 2 * physics.target_radius():
+      reach = 1.0  # delivered: the ball need not stay in the mouth
+    else:
+      reach = rewards.tolerance(physics.ball_to_mouth_distance(), bounds=(0, 0.005), margin=2,
+                                sigmoid="reciprocal")
+      reach = (6 * reach + 1) / 7
+    fetch = rewards.tolerance(to_target, bounds=(0, 0.1), margin=physics.floor_size(),
                               sigmoid="reciprocal")
-    fetch = (fetch + 1) / 2
-    return self.stand_reward(physics) * reach * fetch
+    return self.stand_reward(physics) * reach * (fetch + 1) / 2
