@@ -105,6 +105,7 @@ class Physics(control.Physics):
   rewards read them every step)."""
 
   def _reload_from_data(self, data):
+    """As engine.Physics's, then the index tables of the quantities below."""
     super()._reload_from_data(data)
     model = self.model
 
