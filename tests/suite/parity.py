@@ -19,6 +19,10 @@ from dm_control import suite as dm_suite  # noqa: E402  (after MUJOCO_GL)
 
 OBS_ATOL = 1e-4
 RESET_ATOL = 1e-6
+# large readings (dog/fetch's paw force at reset, ~51 N) also get a relative tolerance: the
+# models are written from SUITE_MODELS.md's 6-7 significant digits, which moves a 51 N contact
+# force by ~5e-8 of its value
+RESET_RTOL = 1e-7
 
 
 def load_pair(domain, task, seed=0, **task_kwargs):
@@ -40,11 +44,11 @@ def assert_specs_equal(ours, theirs):
     assert oa[key].dtype == ob[key].dtype, key
 
 
-def assert_observations_close(ours, theirs, atol, label=""):
+def assert_observations_close(ours, theirs, atol, label="", rtol=0.0):
   assert list(ours) == list(theirs), label
   for key in theirs:
-    np.testing.assert_allclose(np.asarray(ours[key]), np.asarray(theirs[key]), rtol=0, atol=atol,
-                               err_msg=f"{label} observation {key!r}")
+    np.testing.assert_allclose(np.asarray(ours[key]), np.asarray(theirs[key]), rtol=rtol,
+                               atol=atol, err_msg=f"{label} observation {key!r}")
 
 
 def copy_state(theirs, ours):
@@ -69,7 +73,7 @@ def compare_task(domain, task, nsteps=50, seed=0):
   assert_specs_equal(ours, theirs)
   t1, t2 = ours.reset(), theirs.reset()
   assert t1.step_type == t2.step_type and t1.reward is None and t1.discount is None
-  assert_observations_close(t1.observation, t2.observation, RESET_ATOL, "reset")
+  assert_observations_close(t1.observation, t2.observation, RESET_ATOL, "reset", RESET_RTOL)
   for i, action in enumerate(random_actions(theirs.action_spec(), nsteps)):
     copy_state(theirs, ours)
     t1, t2 = ours.step(action), theirs.step(action)
