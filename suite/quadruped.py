@@ -9,8 +9,10 @@ import collections
 
 import numpy as np
 
+import engine
 import mjcf
 from engine.enums import mjtJoint
+from engine.enums import mjtObj
 from engine.enums import mjtSensor
 from suite import base
 from suite import common
@@ -113,8 +115,8 @@ class Physics(control.Physics):
     self._make_indices()
 
   def _make_indices(self):
-    """Addresses read every step: hinge coordinates, sensor blocks by type, body and site ids
-    (the ball, target and rangefinders exist in some variants only)."""
+    """Addresses read every step: hinge coordinates, sensor blocks by type, body, site and
+    joint ids (-1 for the ball and target where the variant has none)."""
     m = self.model
     hinges = np.nonzero(m.jnt_type == mjtJoint.mjJNT_HINGE)[0]
     self._hinge_qpos = m.jnt_qposadr[hinges]
@@ -122,11 +124,18 @@ class Physics(control.Physics):
     self._imu = self._sensor_indices(mjtSensor.mjSENS_ACCELEROMETER, mjtSensor.mjSENS_GYRO)
     self._force_torque = self._sensor_indices(mjtSensor.mjSENS_FORCE, mjtSensor.mjSENS_TORQUE)
     self._rangefinder = self._sensor_indices(mjtSensor.mjSENS_RANGEFINDER)
-    velocimeter = m.name2id("velocimeter", "sensor")
+    velocimeter = self._id(mjtObj.mjOBJ_SENSOR, "velocimeter")
     self._velocimeter = slice(m.sensor_adr[velocimeter], m.sensor_adr[velocimeter] + 3)
-    self._torso = m.name2id("torso", "body")
-    self._workspace = m.name2id("workspace", "site")
-    self._root_dof = m.jnt_dofadr[m.name2id("root", "joint")]
+    self._torso = self._id(mjtObj.mjOBJ_BODY, "torso")
+    self._workspace = self._id(mjtObj.mjOBJ_SITE, "workspace")
+    self._root_dof = m.jnt_dofadr[self._id(mjtObj.mjOBJ_JOINT, "root")]
+    self._ball = self._id(mjtObj.mjOBJ_BODY, "ball")
+    self._target = self._id(mjtObj.mjOBJ_SITE, "target")
+    ball_root = self._id(mjtObj.mjOBJ_JOINT, "ball_root")
+    self._ball_dof = m.jnt_dofadr[ball_root] if ball_root >= 0 else -1
+
+  def _id(self, objtype, name):
+    return engine.mj_name2id(self.model.ptr, objtype, name)
 
   def _sensor_indices(self, *types):
     """sensordata indices of the sensors of `types`, in sensor order."""
@@ -148,8 +157,8 @@ class Physics(control.Physics):
 
   def egocentric_state(self):
     """Hinge angles, hinge velocities and actuator activations."""
-    return np.hstack((self.data.qpos[self._hinge_qpos], self.data.qvel[self._hinge_dof],
-                      self.data.act))
+    data = self.data
+    return np.concatenate((data.qpos[self._hinge_qpos], data.qvel[self._hinge_dof], data.act))
 
   def toe_positions(self):
     """Positions of the four toes relative to the torso, in the torso frame."""
@@ -181,26 +190,27 @@ class Physics(control.Physics):
   def ball_state(self):
     """The ball's position relative to the torso, its linear velocity relative to the torso's
     root velocity and its angular velocity, all in the torso frame (9 values)."""
-    data = self.named.data
-    ball_pos = data.xpos["ball"] - self.data.xpos[self._torso]
-    ball_vel = data.qvel["ball_root"][:3] - self.data.qvel[self._root_dof:self._root_dof + 3]
-    ball_rot_vel = data.qvel["ball_root"][3:]
+    data = self.data
+    xpos, qvel = data.xpos, data.qvel
+    ball_pos = xpos[self._ball] - xpos[self._torso]
+    ball_vel = qvel[self._ball_dof:self._ball_dof + 3] - qvel[self._root_dof:self._root_dof + 3]
+    ball_rot_vel = qvel[self._ball_dof + 3:self._ball_dof + 6]
     return np.vstack((ball_pos, ball_vel, ball_rot_vel)).dot(self._torso_frame()).ravel()
 
   def target_position(self):
     """The target relative to the torso, in the torso frame."""
-    target = self.named.data.site_xpos["target"] - self.data.xpos[self._torso]
-    return target.dot(self._torso_frame())
+    data = self.data
+    return (data.site_xpos[self._target] - data.xpos[self._torso]).dot(self._torso_frame())
 
   def ball_to_target_distance(self):
     """Horizontal distance from the ball to the target."""
-    delta = self.named.data.site_xpos["target"] - self.named.data.xpos["ball"]
-    return np.linalg.norm(delta[:2])
+    data = self.data
+    return np.linalg.norm(data.site_xpos[self._target, :2] - data.xpos[self._ball, :2])
 
   def self_to_ball_distance(self):
     """Horizontal distance from the workspace site to the ball."""
-    delta = self.data.site_xpos[self._workspace] - self.named.data.xpos["ball"]
-    return np.linalg.norm(delta[:2])
+    data = self.data
+    return np.linalg.norm(data.site_xpos[self._workspace, :2] - data.xpos[self._ball, :2])
 
 
 def _find_non_contacting_height(physics, orientation, x_pos=0.0, y_pos=0.0):
@@ -243,7 +253,8 @@ def _upright_reward(physics, deviation_angle=0):
   """1 when the torso is within `deviation_angle` degrees of upright, falling linearly to 0
   upside down."""
   deviation = np.cos(np.deg2rad(deviation_angle))
-  return rewards.tolerance(physics.torso_upright(), bounds=(deviation, float("inf")),
+  # a float rather than the 0-d observation array: the same value, a faster tolerance
+  return rewards.tolerance(float(physics.torso_upright()), bounds=(deviation, float("inf")),
                            sigmoid="linear", margin=1 + deviation, value_at_margin=0)
 
 
@@ -298,6 +309,7 @@ class Escape(base.Task):
     terrain = bowl_shape * smooth_bumps
     start = model.hfield_adr[_HEIGHTFIELD_ID]
     model.hfield_data[start:start + res ** 2] = terrain.ravel()
+    # dm_control resets the reward colours here, before placing the body (same colours)
     super().initialize_episode(physics)
     _find_non_contacting_height(physics, _random_orientation(self.random))
 
@@ -310,7 +322,7 @@ class Escape(base.Task):
   def get_reward(self, physics):
     # the terrain's half-extent: distance 0 scores 0, the field's edge and beyond score 1
     terrain_size = physics.model.hfield_size[_HEIGHTFIELD_ID, 0]
-    escape_reward = rewards.tolerance(physics.origin_distance(),
+    escape_reward = rewards.tolerance(float(physics.origin_distance()),
                                       bounds=(terrain_size, float("inf")), margin=terrain_size,
                                       value_at_margin=0, sigmoid="linear")
     return _upright_reward(physics, deviation_angle=20) * escape_reward
