@@ -33,8 +33,10 @@ def escape_without_gl(monkeypatch):
 
 
 def test_escape_matches_dm_control_without_gl(escape_without_gl):
+  """test_parity's escape cases need MUJOCO_GL set to a working backend (e.g. egl)."""
   for seed in (0, 1):
     parity.compare_task("quadruped", "escape", seed=seed)
+  parity.compare_episode_end("quadruped", "escape")
 
 
 @pytest.mark.parametrize("task", ["walk", "run", "escape", "fetch"])
