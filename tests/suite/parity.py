@@ -17,6 +17,11 @@ os.environ.setdefault("MUJOCO_GL", "disable")  # dm_control must not open a GL c
 
 from dm_control import suite as dm_suite  # noqa: E402  (after MUJOCO_GL)
 
+if os.environ["MUJOCO_GL"] == "disable":
+  # dm_control's quadruped/escape reset uploads the new height field to a GL context, which it
+  # cannot create without a backend (SUITE_SPEC.md, quadruped pitfalls); physics needs none.
+  dm_suite.quadruped.Physics.contexts = property(lambda self: None)
+
 OBS_ATOL = 1e-4
 RESET_ATOL = 1e-6
 # large readings (dog/fetch's paw force at reset, ~51 N) also get a relative tolerance: the
