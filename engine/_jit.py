@@ -110,8 +110,11 @@ class _ObjectCodeCache(numba.core.caching.FunctionCache):
   _impl_class = _ObjectCodeCacheImpl
 
 
-def _decorator(cache: bool, object_code_only: bool = False, helper: bool = False):
+def _decorator(cache: bool, object_code_only: bool = False, helper: bool = False,
+               inline: bool = False):
   extra = dict(no_cpython_wrapper=True, no_cfunc_wrapper=True) if helper else {}
+  if inline:
+    extra["inline"] = "always"
   kind = _HelperDispatcher if helper else _Dispatcher
 
   def decorate(py_func):
@@ -131,6 +134,10 @@ def _decorator(cache: bool, object_code_only: bool = False, helper: bool = False
 # cached on its own (each would be stored with its whole call tree) and has no wrapper for
 # calls from Python (generating them was 8 % of the engine's compile time).
 jit = _decorator(cache=False, helper=True)
+
+# inline_jit: a jit helper that numba inlines into each caller's IR, for the few tiny helpers of
+# inner loops (dot products of the dense factorizations) that LLVM would otherwise call.
+inline_jit = _decorator(cache=False, helper=True, inline=True)
 
 # entry: a cached function that Python calls directly.
 entry = _decorator(cache=True)

@@ -16,6 +16,7 @@ import math
 
 import numpy as np
 
+from engine._jit import inline_jit
 from engine._jit import jit
 from engine._jit import python_callable
 from engine.enums import mjMAXVAL, mjMINVAL, mjPI
@@ -345,7 +346,7 @@ def mju_normalize4(vec):
 # ---- n-vectors (C's summation order) ----
 
 
-@jit
+@inline_jit
 def dot_at(vec1, adr1, vec2, adr2, n):
   """mju_dot on vec1[adr1:adr1+n] and vec2[adr2:adr2+n], without slicing.
 
@@ -797,7 +798,7 @@ def mju_subQuat(res, qa, qb):
 
 
 @jit
-def _quat2mat(w, x, y, z):
+def quat2mat_scalars(w, x, y, z):
   """mju_quat2Mat on scalars: the 3x3 rotation matrix as a row-major 9-tuple."""
   if w == 1 and x == 0 and y == 0 and z == 0:
     return 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0
@@ -827,7 +828,7 @@ def _quat2mat(w, x, y, z):
 @jit
 def mju_quat2Mat(res, quat):
   """Port of mju_quat2Mat, engine_util_spatial.c: rotation matrix (9,) of a unit quat."""
-  r = _quat2mat(quat[0], quat[1], quat[2], quat[3])
+  r = quat2mat_scalars(quat[0], quat[1], quat[2], quat[3])
   for i in range(9):
     res[i] = r[i]
 
@@ -950,7 +951,7 @@ def mju_mat2Rot(quat, mat):
   q3 = quat[3]
   it = 0
   while it < 500:
-    r = _quat2mat(q0, q1, q2, q3)
+    r = quat2mat_scalars(q0, q1, q2, q3)
 
     # omega = sum over columns of rot_col x mat_col
     v10 = r[3] * mat[6] - r[6] * mat[3]
@@ -1410,6 +1411,50 @@ def mju_cholUpdate(mat, x, n, flg_plus):
 
 
 @jit
+def chol_update_envelope(mat, x, n, flg_plus, first):
+  """mju_cholUpdate on a factor whose row i is zero left of column first[i] (see
+  chol_factor_envelope): L*L' +- x*x' in place, returning the rank; x is overwritten.
+
+  Column k only touches the rows whose envelope reaches it or where x is nonzero; the latter
+  gain column k (first[i] lowered to k; the entries in between are stored zeros). For a
+  Hessian in reverse tree order x stays on one chain of ancestors, so an update costs that
+  chain instead of n^2/2.
+  """
+  rank = n
+  for k in range(n):
+    if x[k] == 0:
+      continue
+    # rotation constants
+    Lkk = mat[k * (n + 1)]
+    if flg_plus:
+      tmp = Lkk * Lkk + x[k] * x[k]
+    else:
+      tmp = Lkk * Lkk + -x[k] * x[k]
+    if tmp < mjMINVAL:
+      tmp = mjMINVAL
+      rank -= 1
+    r = math.sqrt(tmp)
+    c = r / Lkk
+    cinv = 1 / c
+    s = x[k] / Lkk
+    mat[k * (n + 1)] = r
+
+    # column k of L and the rest of x
+    for i in range(k + 1, n):
+      if first[i] > k:
+        if x[i] == 0:
+          continue
+        first[i] = k
+      adr = i * n + k
+      if flg_plus:
+        mat[adr] = (mat[adr] + s * x[i]) * cinv
+      else:
+        mat[adr] = (mat[adr] - s * x[i]) * cinv
+      x[i] = c * x[i] - s * mat[adr]
+  return rank
+
+
+@jit
 def mju_eig3Tol(eigval, eigvec, quat, mat, reltol):
   """Port of mju_eig3Tol, engine_util_solve.c (internal in 3.17): mju_eig3 with a tolerance.
 
@@ -1427,7 +1472,7 @@ def mju_eig3Tol(eigval, eigvec, quat, mat, reltol):
   it = 0
   while it < 500:
     # D = eigvec' * mat * eigvec, with eigvec from the current quaternion
-    e = _quat2mat(q0, q1, q2, q3)
+    e = quat2mat_scalars(q0, q1, q2, q3)
     t0 = e[0] * mat[0] + e[3] * mat[3] + e[6] * mat[6]
     t1 = e[0] * mat[1] + e[3] * mat[4] + e[6] * mat[7]
     t2 = e[0] * mat[2] + e[3] * mat[5] + e[6] * mat[8]
@@ -1508,7 +1553,7 @@ def mju_eig3Tol(eigval, eigvec, quat, mat, reltol):
       q0, q1, q2, q3 = normalize4_scalars(q0, q1, q2, q3)
 
   # eigenvectors from the final quaternion
-  e = _quat2mat(q0, q1, q2, q3)
+  e = quat2mat_scalars(q0, q1, q2, q3)
   for k in range(9):
     eigvec[k] = e[k]
   quat[0] = q0

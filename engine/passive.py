@@ -38,6 +38,7 @@ from engine.math import mju_normalize4
 from engine.math import mju_subQuat
 from engine.math import mju_transformSpatial
 from engine.support import apply_ft
+from engine.support import apply_ft_scalars
 
 # ---- helpers ----
 
@@ -276,53 +277,71 @@ def gravcomp(m, d):
 
 
 @jit
-def inertia_box_fluid_model(m, d, i, buf):
-  """Port of mj_inertiaBoxFluidModel: drag and viscosity of the body's equivalent box."""
-  lvel = buf[0:6]
-  lfrc = buf[6:12]
-  bfrc = buf[12:18]
-  scratch = buf[18:30]
+def inertia_box_fluid_model(m, d, i):
+  """Port of mj_inertiaBoxFluidModel: drag and viscosity of the body's equivalent box.
+
+  On scalars: it runs for every body at every step of a swimmer."""
   mass = m.body_mass[i]
-  inertia = m.body_inertia[i]
   density = m.opt.density[0]
   viscosity = m.opt.viscosity[0]
+  in0, in1, in2 = m.body_inertia[i, 0], m.body_inertia[i, 1], m.body_inertia[i, 2]
 
   # box with the body's mass and inertia
-  box0 = math.sqrt(mju_max(mjMINVAL, inertia[1] + inertia[2] - inertia[0]) / mass * 6.0)
-  box1 = math.sqrt(mju_max(mjMINVAL, inertia[0] + inertia[2] - inertia[1]) / mass * 6.0)
-  box2 = math.sqrt(mju_max(mjMINVAL, inertia[0] + inertia[1] - inertia[2]) / mass * 6.0)
+  box0 = math.sqrt(mju_max(mjMINVAL, in1 + in2 - in0) / mass * 6.0)
+  box1 = math.sqrt(mju_max(mjMINVAL, in0 + in2 - in1) / mass * 6.0)
+  box2 = math.sqrt(mju_max(mjMINVAL, in0 + in1 - in2) / mass * 6.0)
 
-  # local velocity at the com, relative to the wind
-  _local_velocity(m, d, i, d.xipos[i], d.ximat[i], lvel)
-  _subtract_wind(m, d, i, d.xipos[i], d.ximat[i], lvel, scratch)
-  lfrc[:] = 0.0
+  # local velocity at the com (mj_objectVelocity, flg_local), relative to the wind
+  root = m.body_rootid[i]
+  dx = d.xipos[i, 0] - d.subtree_com[root, 0]
+  dy = d.xipos[i, 1] - d.subtree_com[root, 1]
+  dz = d.xipos[i, 2] - d.subtree_com[root, 2]
+  a0, a1, a2 = d.cvel[i, 0], d.cvel[i, 1], d.cvel[i, 2]
+  l0 = d.cvel[i, 3] - (dy * a2 - dz * a1)
+  l1 = d.cvel[i, 4] - (dz * a0 - dx * a2)
+  l2 = d.cvel[i, 5] - (dx * a1 - dy * a0)
+  R = d.ximat
+  w0 = R[i, 0] * a0 + R[i, 3] * a1 + R[i, 6] * a2
+  w1 = R[i, 1] * a0 + R[i, 4] * a1 + R[i, 7] * a2
+  w2 = R[i, 2] * a0 + R[i, 5] * a1 + R[i, 8] * a2
+  v0 = R[i, 0] * l0 + R[i, 3] * l1 + R[i, 6] * l2
+  v1 = R[i, 1] * l0 + R[i, 4] * l1 + R[i, 7] * l2
+  v2 = R[i, 2] * l0 + R[i, 5] * l1 + R[i, 8] * l2
+  wind0, wind1, wind2 = m.opt.wind[0], m.opt.wind[1], m.opt.wind[2]
+  v0 -= R[i, 0] * wind0 + R[i, 3] * wind1 + R[i, 6] * wind2
+  v1 -= R[i, 1] * wind0 + R[i, 4] * wind1 + R[i, 7] * wind2
+  v2 -= R[i, 2] * wind0 + R[i, 5] * wind1 + R[i, 8] * wind2
 
-  # viscous force and torque of the equivalent sphere
+  # viscous torque and force of the equivalent sphere
+  t0 = t1 = t2 = f0 = f1 = f2 = 0.0
   if viscosity > 0:
     diam = (box0 + box1 + box2) / 3.0
     scl = -mjPI * diam * diam * diam * viscosity
-    for k in range(3):
-      lfrc[k] = lvel[k] * scl
+    t0, t1, t2 = w0 * scl, w1 * scl, w2 * scl
     scl = -3.0 * mjPI * diam * viscosity
-    for k in range(3):
-      lfrc[3 + k] = lvel[3 + k] * scl
+    f0, f1, f2 = v0 * scl, v1 * scl, v2 * scl
 
   # quadratic drag force and torque
   if density > 0:
-    lfrc[3] -= 0.5 * density * box1 * box2 * abs(lvel[3]) * lvel[3]
-    lfrc[4] -= 0.5 * density * box0 * box2 * abs(lvel[4]) * lvel[4]
-    lfrc[5] -= 0.5 * density * box0 * box1 * abs(lvel[5]) * lvel[5]
-    lfrc[0] -= (density * box0 * (box1 * box1 * box1 * box1 + box2 * box2 * box2 * box2)
-                * abs(lvel[0]) * lvel[0] / 64.0)
-    lfrc[1] -= (density * box1 * (box0 * box0 * box0 * box0 + box2 * box2 * box2 * box2)
-                * abs(lvel[1]) * lvel[1] / 64.0)
-    lfrc[2] -= (density * box2 * (box0 * box0 * box0 * box0 + box1 * box1 * box1 * box1)
-                * abs(lvel[2]) * lvel[2] / 64.0)
+    f0 -= 0.5 * density * box1 * box2 * abs(v0) * v0
+    f1 -= 0.5 * density * box0 * box2 * abs(v1) * v1
+    f2 -= 0.5 * density * box0 * box1 * abs(v2) * v2
+    t0 -= (density * box0 * (box1 * box1 * box1 * box1 + box2 * box2 * box2 * box2)
+           * abs(w0) * w0 / 64.0)
+    t1 -= (density * box1 * (box0 * box0 * box0 * box0 + box2 * box2 * box2 * box2)
+           * abs(w1) * w1 / 64.0)
+    t2 -= (density * box2 * (box0 * box0 * box0 * box0 + box1 * box1 * box1 * box1)
+           * abs(w2) * w2 / 64.0)
 
   # rotate to world and apply at the com
-  mju_mulMatVec3(bfrc[0:3], d.ximat[i], lfrc[0:3])
-  mju_mulMatVec3(bfrc[3:6], d.ximat[i], lfrc[3:6])
-  apply_ft(m, d, bfrc[3:6], bfrc[0:3], d.xipos[i], i, d.qfrc_fluid)
+  apply_ft_scalars(m, d,
+                   R[i, 0] * f0 + R[i, 1] * f1 + R[i, 2] * f2,
+                   R[i, 3] * f0 + R[i, 4] * f1 + R[i, 5] * f2,
+                   R[i, 6] * f0 + R[i, 7] * f1 + R[i, 8] * f2,
+                   R[i, 0] * t0 + R[i, 1] * t1 + R[i, 2] * t2,
+                   R[i, 3] * t0 + R[i, 4] * t1 + R[i, 5] * t2,
+                   R[i, 6] * t0 + R[i, 7] * t1 + R[i, 8] * t2,
+                   d.xipos[i, 0], d.xipos[i, 1], d.xipos[i, 2], i, d.qfrc_fluid)
 
 
 @jit
@@ -489,7 +508,7 @@ def fluid(m, d):
     if use_ellipsoid_model:
       ellipsoid_fluid_model(m, d, i, buf)
     else:
-      inertia_box_fluid_model(m, d, i, buf)
+      inertia_box_fluid_model(m, d, i)
   return True
 
 

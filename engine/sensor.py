@@ -182,19 +182,41 @@ def _object_body(m, objtype, objid):
 
 
 @jit
-def _motion_at(vec, pos, oldpos, rot, flg_local):
-  """mju_transformSpatial of a motion vector: moved from oldpos to pos, optionally rotated
-  into the frame `rot` (flg_local), as a 6-tuple (rot, lin)."""
-  d0 = pos[0] - oldpos[0]
-  d1 = pos[1] - oldpos[1]
-  d2 = pos[2] - oldpos[2]
-  a0, a1, a2 = vec[0], vec[1], vec[2]
-  l0 = vec[3] - (d1 * a2 - d2 * a1)
-  l1 = vec[4] - (d2 * a0 - d0 * a2)
-  l2 = vec[5] - (d0 * a1 - d1 * a0)
+def _frame_tables(d, objtype):
+  """The global position and orientation tables of an object type (see _frame)."""
+  if objtype == mjOBJ_XBODY:
+    return d.xpos, d.xmat
+  if objtype == mjOBJ_BODY:
+    return d.xipos, d.ximat
+  if objtype == mjOBJ_GEOM:
+    return d.geom_xpos, d.geom_xmat
+  if objtype == mjOBJ_SITE:
+    return d.site_xpos, d.site_xmat
+  return d.cam_xpos, d.cam_xmat
+
+
+@jit
+def _motion_at(m, d, motion, body, objtype, objid, flg_local):
+  """mju_transformSpatial of body's motion vector (a row of d.cvel or d.cacc), moved from
+  the subtree com of its root to the object and optionally rotated into the object's frame
+  (flg_local), as a 6-tuple (rot, lin). Indexes the tables: sensors run per object per step."""
+  xpos, xmat = _frame_tables(d, objtype)
+  root = m.body_rootid[body]
+  d0 = xpos[objid, 0] - d.subtree_com[root, 0]
+  d1 = xpos[objid, 1] - d.subtree_com[root, 1]
+  d2 = xpos[objid, 2] - d.subtree_com[root, 2]
+  a0, a1, a2 = motion[body, 0], motion[body, 1], motion[body, 2]
+  l0 = motion[body, 3] - (d1 * a2 - d2 * a1)
+  l1 = motion[body, 4] - (d2 * a0 - d0 * a2)
+  l2 = motion[body, 5] - (d0 * a1 - d1 * a0)
   if flg_local:
-    a0, a1, a2 = _mat_t_vec(rot, a0, a1, a2)
-    l0, l1, l2 = _mat_t_vec(rot, l0, l1, l2)
+    r = objid
+    a0, a1, a2 = (xmat[r, 0] * a0 + xmat[r, 3] * a1 + xmat[r, 6] * a2,
+                  xmat[r, 1] * a0 + xmat[r, 4] * a1 + xmat[r, 7] * a2,
+                  xmat[r, 2] * a0 + xmat[r, 5] * a1 + xmat[r, 8] * a2)
+    l0, l1, l2 = (xmat[r, 0] * l0 + xmat[r, 3] * l1 + xmat[r, 6] * l2,
+                  xmat[r, 1] * l0 + xmat[r, 4] * l1 + xmat[r, 7] * l2,
+                  xmat[r, 2] * l0 + xmat[r, 5] * l1 + xmat[r, 8] * l2)
   return a0, a1, a2, l0, l1, l2
 
 
@@ -203,9 +225,7 @@ def _object_velocity(m, d, objtype, objid, flg_local):
   """Port of mj_objectVelocity, engine_support.c: 6D velocity (rot, lin) at the object,
   in the world (flg_local=0) or object (flg_local=1) orientation, as a 6-tuple."""
   body = _object_body(m, objtype, objid)
-  pos, rot = _frame(m, d, objtype, objid)
-  root = m.body_rootid[body]
-  return _motion_at(d.cvel[body], pos, d.subtree_com[root], rot, flg_local)
+  return _motion_at(m, d, d.cvel, body, objtype, objid, flg_local)
 
 
 @jit
@@ -216,10 +236,8 @@ def _object_acceleration(m, d, objtype, objid, flg_local):
   # the world body does not accelerate (its cacc holds the gravity offset)
   if body == 0:
     return 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
-  pos, rot = _frame(m, d, objtype, objid)
-  root = m.body_rootid[body]
-  w0, w1, w2, v0, v1, v2 = _motion_at(d.cvel[body], pos, d.subtree_com[root], rot, flg_local)
-  a0, a1, a2, l0, l1, l2 = _motion_at(d.cacc[body], pos, d.subtree_com[root], rot, flg_local)
+  w0, w1, w2, v0, v1, v2 = _motion_at(m, d, d.cvel, body, objtype, objid, flg_local)
+  a0, a1, a2, l0, l1, l2 = _motion_at(m, d, d.cacc, body, objtype, objid, flg_local)
   # acc_lin += vel_rot x vel_lin
   l0 += w1 * v2 - w2 * v1
   l1 += w2 * v0 - w0 * v2

@@ -66,6 +66,8 @@ from engine.math import mju_mulQuat
 from engine.math import mju_normalize3
 from engine.math import mju_normalize4
 from engine.math import mju_quat2Mat
+from engine.math import mul_quat_scalars
+from engine.math import quat2mat_scalars
 from engine.math import mju_rotVecQuat
 from engine.math import mju_transformSpatial
 from engine.passive import tendon_spring_damper_force
@@ -162,6 +164,37 @@ def local2global_mat(d, xmat, quat, body, sameframe, scratch):
   elif sameframe == mjSAMEFRAME_INERTIA or sameframe == mjSAMEFRAME_INERTIAROT:
     for k in range(9):
       xmat[k] = d.ximat[body, k]
+
+
+@jit
+def _place(d, xpos, xmat, i, pos, quat, body, sameframe):
+  """mj_local2Global for row i of an object table: xpos[i] and xmat[i] from the frame of
+  `body` and the local pos[i], quat[i], with the sameframe shortcuts. Indexes the tables
+  instead of taking row views, which the per-object loops of mj_kinematics would pay for."""
+  if sameframe == mjSAMEFRAME_BODY:
+    for k in range(3):
+      xpos[i, k] = d.xpos[body, k]
+  elif sameframe == mjSAMEFRAME_INERTIA:
+    for k in range(3):
+      xpos[i, k] = d.xipos[body, k]
+  else:
+    p0, p1, p2 = pos[i, 0], pos[i, 1], pos[i, 2]
+    for k in range(3):
+      xpos[i, k] = (d.xmat[body, 3 * k] * p0 + d.xmat[body, 3 * k + 1] * p1
+                    + d.xmat[body, 3 * k + 2] * p2) + d.xpos[body, k]
+
+  if sameframe == mjSAMEFRAME_NONE:
+    q = mul_quat_scalars(d.xquat[body, 0], d.xquat[body, 1], d.xquat[body, 2],
+                         d.xquat[body, 3], quat[i, 0], quat[i, 1], quat[i, 2], quat[i, 3])
+    r = quat2mat_scalars(q[0], q[1], q[2], q[3])
+    for k in range(9):
+      xmat[i, k] = r[k]
+  elif sameframe == mjSAMEFRAME_BODY or sameframe == mjSAMEFRAME_BODYROT:
+    for k in range(9):
+      xmat[i, k] = d.xmat[body, k]
+  else:  # mjSAMEFRAME_INERTIA or mjSAMEFRAME_INERTIAROT
+    for k in range(9):
+      xmat[i, k] = d.ximat[body, k]
 
 
 # ---- position ----
@@ -281,25 +314,15 @@ def kinematics(m, d):
     mju_normalize4(xquat)
     mju_quat2Mat(d.xmat[i], xquat)
 
-  # inertial frames
+  # inertial frames, geoms, sites
   for i in range(1, m.nbody):
-    sf = m.body_sameframe[i]
-    local2global_pos(d, d.xipos[i], m.body_ipos[i], i, sf)
-    local2global_mat(d, d.ximat[i], m.body_iquat[i], i, sf, qloc)
-
-  # geoms
+    _place(d, d.xipos, d.ximat, i, m.body_ipos, m.body_iquat, i, m.body_sameframe[i])
   for i in range(m.ngeom):
-    b = m.geom_bodyid[i]
-    sf = m.geom_sameframe[i]
-    local2global_pos(d, d.geom_xpos[i], m.geom_pos[i], b, sf)
-    local2global_mat(d, d.geom_xmat[i], m.geom_quat[i], b, sf, qloc)
-
-  # sites
+    _place(d, d.geom_xpos, d.geom_xmat, i, m.geom_pos, m.geom_quat, m.geom_bodyid[i],
+           m.geom_sameframe[i])
   for i in range(m.nsite):
-    b = m.site_bodyid[i]
-    sf = m.site_sameframe[i]
-    local2global_pos(d, d.site_xpos[i], m.site_pos[i], b, sf)
-    local2global_mat(d, d.site_xmat[i], m.site_quat[i], b, sf, qloc)
+    _place(d, d.site_xpos, d.site_xmat, i, m.site_pos, m.site_quat, m.site_bodyid[i],
+           m.site_sameframe[i])
 
 
 @stage()
@@ -533,13 +556,19 @@ def crb(m, d):
     if m.jnt_actuatorid[m.dof_jntid[i]] != -1:  # skip the call (and its struct refcount)
       d.M[madr] += actuator_armature(m, mjOBJ_JOINT, m.dof_jntid[i])
 
-    # M(i,j) += cdof_j * (crb_i * cdof_i) over the ancestors j of i
+    # M(i,j) += cdof_j * (crb_i * cdof_i) over the ancestors j of i (mju_dot's order, on
+    # indexes: a row view per ancestor cost more than the products)
     mju_mulInertVec(buf, d.crb[m.dof_bodyid[i]], d.cdof[i])
+    b0, b1, b2, b3, b4, b5 = buf[0], buf[1], buf[2], buf[3], buf[4], buf[5]
+    M = d.M
+    cdof = d.cdof
+    parent = m.dof_parentid
     j = i
     while j >= 0:
-      d.M[madr] += _dot6(d.cdof[j], buf)
+      M[madr] += ((cdof[j, 0] * b0 + cdof[j, 2] * b2) + (cdof[j, 1] * b1 + cdof[j, 3] * b3)
+                  + (cdof[j, 4] * b4 + cdof[j, 5] * b5))
       madr -= 1
-      j = m.dof_parentid[j]
+      j = parent[j]
 
 
 @stage()
@@ -597,19 +626,23 @@ def solve_m2(m, d, x, y, sqrtinvd, n):
 @stage(M, D, vec, vec)
 def mul_m(m, d, res, vec):
   """Port of mj_mulM: res = M vec from the lower triangle (mju_mulSymVecSparse)."""
+  M = d.M
+  colind = m.M_colind
   for i in range(m.nv):
     res[i] = 0.0
   for i in range(m.nv):
     adr = m.M_rowadr[i]
-    diag = m.M_rownnz[i] - 1
+    diag = adr + m.M_rownnz[i] - 1
 
-    # diagonal, then strict lower and its mirror
-    res[i] = d.M[adr + diag] * vec[i]
-    for k in range(diag - 1, -1, -1):
-      j = m.M_colind[adr + k]
-      val = d.M[adr + k]
-      res[i] += val * vec[j]
-      res[j] += val * vec[i]
+    # diagonal, then strict lower (right to left) and its mirror
+    vi = vec[i]
+    acc = M[diag] * vi
+    for a in range(diag - 1, adr - 1, -1):
+      j = colind[a]
+      val = M[a]
+      acc += val * vec[j]
+      res[j] += val * vi
+    res[i] = acc
 
 
 @stage(M, D, vec, lazy=True)

@@ -5,8 +5,12 @@ constraint cost s(J*qacc-aref) over qacc, with MuJoCo's exact line search. CG us
 Polak-Ribiere directions preconditioned by M; Newton uses the Hessian H = M + J'*D*J of the
 active rows (plus cone Hessians of elliptic contacts in the middle zone), kept as a dense
 Cholesky factor in d.scratch_H (d.scratch_Hcone with the cone terms) and updated
-incrementally as rows change state. Their vectors are the named d.scratch_* fields of
-engine/fields.py (Jaref in scratch_jar, the line-search quadratics in scratch_quad).
+incrementally as rows change state. Large models (sparse Jacobian) keep H in reverse dof
+order: there a dof's subtree precedes it, so each row's envelope is its subtree and the
+factor and its rank-1 updates cost about what MuJoCo's sparse Cholesky does, where the
+forward order fills in completely below a floating base. Their vectors are the named
+d.scratch_* fields of engine/fields.py (Jaref in scratch_jar, the line-search quadratics in
+scratch_quad).
 """
 
 import math
@@ -26,6 +30,7 @@ from engine.enums import mjMINVAL
 from engine.math import add_to_scl_at
 from engine.math import chol_factor_envelope
 from engine.math import chol_solve_envelope
+from engine.math import chol_update_envelope
 from engine.math import mju_cholFactor
 from engine.math import mju_cholSolve
 from engine.math import mju_cholUpdate
@@ -40,6 +45,17 @@ from engine.solver_common import jac_row_dense
 from engine.solver_common import mul_jac_t_vec
 from engine.solver_common import mul_jac_vec
 from engine.solver_common import save_stats
+
+# ---- reverse dof order (sparse Hessian) ----
+
+
+@jit
+def _reverse(vec, n):
+  """vec[:n] reversed in place: dof order <-> the sparse Hessian's reverse order."""
+  for i in range(n // 2):
+    j = n - 1 - i
+    vec[i], vec[j] = vec[j], vec[i]
+
 
 # ---- cost along the search line ----
 
@@ -362,7 +378,8 @@ def _search(m, d, sparse, scale, qg0):
 @jit
 def _hessian(m, d, sparse):
   """H = M + J'*diag(D)*J (lower triangle, dense nv x nv) into scratch_H, with D the efc_D
-  of quadratic rows (port of the dense branch of MakeHessian)."""
+  of quadratic rows (port of the dense branch of MakeHessian); in reverse dof order when
+  sparse (entry (i, j) of H at row nv-1-j, column nv-1-i)."""
   nv = m.nv
   nefc = d.nefc[0]
   H = d.scratch_H
@@ -387,7 +404,7 @@ def _hessian(m, d, sparse):
           for k2 in range(nnz):
             col2 = d.efc_J_colind[adr + k2]
             if col2 <= col:
-              H[col * nv + col2] += d.efc_J[adr + k2] * tmp
+              H[(nv - 1 - col2) * nv + nv - 1 - col] += d.efc_J[adr + k2] * tmp
     else:
       for i in range(nv):
         tmp = d.efc_J[j * nv + i]
@@ -397,7 +414,10 @@ def _hessian(m, d, sparse):
   # add M (reduced sparse lower triangle)
   for i in range(nv):
     for adr in range(m.M_rowadr[i], m.M_rowadr[i] + m.M_rownnz[i]):
-      H[i * nv + m.M_colind[adr]] += d.M[adr]
+      if sparse:
+        H[(nv - 1 - m.M_colind[adr]) * nv + nv - 1 - i] += d.M[adr]
+      else:
+        H[i * nv + m.M_colind[adr]] += d.M[adr]
 
 
 @jit
@@ -434,6 +454,8 @@ def _hessian_cone(m, d, sparse):
         row[k] = 0.0
       for r in range(c, dim):
         jac_row_dense(m, d, sparse, i + r, tmp)
+        if sparse:
+          _reverse(tmp, nv)
         scl = local[r * dim + c]
         for k in range(nv):
           row[k] += tmp[k] * scl
@@ -460,18 +482,6 @@ def _factorize(m, d, sparse, recompute, ncone):
 
 
 @jit
-def _widen_envelope(first, vec, nv):
-  """A rank-1 update with vec fills the factor in from vec's first nonzero on, in every row
-  below it: lower first[] accordingly (keeps the envelope solve exact)."""
-  f0 = 0
-  while f0 < nv and vec[f0] == 0:
-    f0 += 1
-  for i in range(f0, nv):
-    if first[i] > f0:
-      first[i] = f0
-
-
-@jit
 def _incremental(m, d, sparse, ncone):
   """Port of HessianIncremental: rank-1 updates of L for rows entering or leaving the quadratic
   state; full refactorization when accuracy is lost. Returns nupdate."""
@@ -492,8 +502,11 @@ def _incremental(m, d, sparse, ncone):
     for k in range(nv):
       vec[k] *= s
     if sparse:
-      _widen_envelope(d.scratch_envelope, vec, nv)
-    rank = mju_cholUpdate(d.scratch_H, vec, nv, 1 if new_quad else 0)
+      _reverse(vec, nv)
+      rank = chol_update_envelope(d.scratch_H, vec, nv, 1 if new_quad else 0,
+                                  d.scratch_envelope)
+    else:
+      rank = mju_cholUpdate(d.scratch_H, vec, nv, 1 if new_quad else 0)
     nupdate += 1
 
     # accuracy lost: recompute H and refactor
@@ -547,12 +560,21 @@ def _update_gradient(m, d, flg_newton, ncone):
   for i in range(nv):
     grad[i] = Ma[i] - d.qfrc_smooth[i] - d.qfrc_constraint[i]
   if flg_newton:
-    if ncone:
-      mju_cholSolve(Mgrad, d.scratch_Hcone, grad, nv)
-    elif is_sparse(m):
-      chol_solve_envelope(Mgrad, d.scratch_H, grad, nv, d.scratch_envelope)
+    sparse = is_sparse(m)
+    if sparse:
+      for i in range(nv):
+        Mgrad[i] = grad[nv - 1 - i]
     else:
-      mju_cholSolve(Mgrad, d.scratch_H, grad, nv)
+      for i in range(nv):
+        Mgrad[i] = grad[i]
+    if ncone:
+      mju_cholSolve(Mgrad, d.scratch_Hcone, Mgrad, nv)
+    elif sparse:
+      chol_solve_envelope(Mgrad, d.scratch_H, Mgrad, nv, d.scratch_envelope)
+    else:
+      mju_cholSolve(Mgrad, d.scratch_H, Mgrad, nv)
+    if sparse:
+      _reverse(Mgrad, nv)
   else:
     for i in range(nv):
       Mgrad[i] = grad[i]

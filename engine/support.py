@@ -78,20 +78,28 @@ def jac_subtree_com(m, d, jacp, body):
 @jit
 def apply_ft(m, d, force, torque, point, body, qfrc_target):
   """Port of mj_applyFT: adds the generalized force of a Cartesian force/torque at a point."""
+  apply_ft_scalars(m, d, force[0], force[1], force[2], torque[0], torque[1], torque[2],
+                   point[0], point[1], point[2], body, qfrc_target)
+
+
+@jit
+def apply_ft_scalars(m, d, f0, f1, f2, t0, t1, t2, px, py, pz, body, qfrc_target):
+  """apply_ft on scalars (force f, torque t at point p), for callers that compute them."""
   i = last_dof(m, body)
   if i < 0:
     return
   root = m.body_rootid[body]
-  ox = point[0] - d.subtree_com[root, 0]
-  oy = point[1] - d.subtree_com[root, 1]
-  oz = point[2] - d.subtree_com[root, 2]
+  ox = px - d.subtree_com[root, 0]
+  oy = py - d.subtree_com[root, 1]
+  oz = pz - d.subtree_com[root, 2]
+  cdof = d.cdof
   while i >= 0:
-    c = d.cdof[i]
-    px = c[3] + (c[1] * oz - c[2] * oy)
-    py = c[4] + (c[2] * ox - c[0] * oz)
-    pz = c[5] + (c[0] * oy - c[1] * ox)
-    qfrc_target[i] += px * force[0] + py * force[1] + pz * force[2]
-    qfrc_target[i] += c[0] * torque[0] + c[1] * torque[1] + c[2] * torque[2]
+    c0, c1, c2 = cdof[i, 0], cdof[i, 1], cdof[i, 2]
+    lx = cdof[i, 3] + (c1 * oz - c2 * oy)
+    ly = cdof[i, 4] + (c2 * ox - c0 * oz)
+    lz = cdof[i, 5] + (c0 * oy - c1 * ox)
+    qfrc_target[i] += lx * f0 + ly * f1 + lz * f2
+    qfrc_target[i] += c0 * t0 + c1 * t1 + c2 * t2
     i = m.dof_parentid[i]
 
 

@@ -596,11 +596,18 @@ def test_cholesky_envelope_matches_dense_factor(rng):
   x = np.zeros(n)
   x[[4, 17, 26]] = 0.7, -0.4, 0.2
   updated = a + np.outer(x, x)
-  from engine.solver_newton import _widen_envelope
-  jitted.callable_(_widen_envelope)(first, x, n)
-  assert em.mju_cholUpdate(env, x.copy(), n, 1) == n
+  dense_updated = env.copy()
+  assert em.mju_cholUpdate(dense_updated, x.copy(), n, 1) == n
+  assert em.chol_update_envelope(env, x.copy(), n, 1, first) == n
+  assert first[17] == 4 and first[26] == 4 and first[12] == 12  # filled in where x reached
+  np.testing.assert_allclose(env, dense_updated, rtol=1e-12, atol=1e-14)
   em.chol_solve_envelope(res, env, vec, n, first)
   np.testing.assert_allclose(updated @ res, vec, rtol=1e-9, atol=1e-9)
+
+  # and a downdate back to the original matrix
+  assert em.chol_update_envelope(env, x.copy(), n, 0, first) == n
+  em.chol_solve_envelope(res, env, vec, n, first)
+  np.testing.assert_allclose(a @ res, vec, rtol=1e-9, atol=1e-9)
 
   # a singular pivot is clamped and lowers the rank exactly as in the dense factor
   b = a.copy()
