@@ -214,6 +214,9 @@ MODEL_TYPE = ModelType([
   ("nout", types.int64),
   ("na", types.int64),
   ("nbody", types.int64),
+  ("nbvh", types.int64),
+  ("nbvhstatic", types.int64),
+  ("nbvhdynamic", types.int64),
   ("njnt", types.int64),
   ("ntree", types.int64),
   ("nM", types.int64),
@@ -290,6 +293,12 @@ MODEL_TYPE = ModelType([
   ("body_margin", types.float64[::1]),
   ("body_contype", types.int32[::1]),
   ("body_conaffinity", types.int32[::1]),
+  ("body_bvhadr", types.int32[::1]),
+  ("body_bvhnum", types.int32[::1]),
+  ("bvh_depth", types.int32[::1]),
+  ("bvh_child", types.int32[:, ::1]),
+  ("bvh_nodeid", types.int32[::1]),
+  ("bvh_aabb", types.float64[:, ::1]),
   ("jnt_type", types.int32[::1]),
   ("jnt_qposadr", types.int32[::1]),
   ("jnt_dofadr", types.int32[::1]),
@@ -520,6 +529,9 @@ MODEL_MEMBERS = (
   "nout",
   "na",
   "nbody",
+  "nbvh",
+  "nbvhstatic",
+  "nbvhdynamic",
   "njnt",
   "ntree",
   "nM",
@@ -596,6 +608,12 @@ MODEL_MEMBERS = (
   "body_margin",
   "body_contype",
   "body_conaffinity",
+  "body_bvhadr",
+  "body_bvhnum",
+  "bvh_depth",
+  "bvh_child",
+  "bvh_nodeid",
+  "bvh_aabb",
   "jnt_type",
   "jnt_qposadr",
   "jnt_dofadr",
@@ -828,6 +846,9 @@ def make_model(
   nout,
   na,
   nbody,
+  nbvh,
+  nbvhstatic,
+  nbvhdynamic,
   njnt,
   ntree,
   nM,
@@ -904,6 +925,12 @@ def make_model(
   body_margin,
   body_contype,
   body_conaffinity,
+  body_bvhadr,
+  body_bvhnum,
+  bvh_depth,
+  bvh_child,
+  bvh_nodeid,
+  bvh_aabb,
   jnt_type,
   jnt_qposadr,
   jnt_dofadr,
@@ -1134,6 +1161,9 @@ def make_model(
   s.nout = nout
   s.na = na
   s.nbody = nbody
+  s.nbvh = nbvh
+  s.nbvhstatic = nbvhstatic
+  s.nbvhdynamic = nbvhdynamic
   s.njnt = njnt
   s.ntree = ntree
   s.nM = nM
@@ -1210,6 +1240,12 @@ def make_model(
   s.body_margin = borrowed(body_margin)
   s.body_contype = borrowed(body_contype)
   s.body_conaffinity = borrowed(body_conaffinity)
+  s.body_bvhadr = borrowed(body_bvhadr)
+  s.body_bvhnum = borrowed(body_bvhnum)
+  s.bvh_depth = borrowed(bvh_depth)
+  s.bvh_child = borrowed(bvh_child)
+  s.bvh_nodeid = borrowed(bvh_nodeid)
+  s.bvh_aabb = borrowed(bvh_aabb)
   s.jnt_type = borrowed(jnt_type)
   s.jnt_qposadr = borrowed(jnt_qposadr)
   s.jnt_dofadr = borrowed(jnt_dofadr)

@@ -99,6 +99,9 @@ nactuator      i8 -  number of actuators
 nout           i8 -  number of actuator outputs (forces)
 na             i8 -  number of activation states
 nbody          i8 -  number of bodies, world included
+nbvh           i8 -  bounding-volume nodes of all bodies and meshes
+nbvhstatic     i8 -  bounding-volume nodes whose boxes are in the model (all of them)
+nbvhdynamic    i8 -  bounding-volume nodes whose boxes are in the data (flexes: none)
 njnt           i8 -  number of joints
 ntree          i8 -  number of kinematic trees under the world
 nM             i8 -  nonzeros in the sparse inertia matrix (one triangle)
@@ -206,6 +209,7 @@ name_actuatoradr name_sensoradr name_numericadr name_textadr name_tupleadr name_
 body_user jnt_user geom_user site_user cam_user tendon_user actuator_user sensor_user
 cam_output cam_ipd light_texid light_castshadow
 site_group jnt_group tendon_group site_matid tendon_matid
+mesh_bvhadr mesh_bvhnum
 """.split())
 
 # ---- MjModel arrays ----
@@ -238,6 +242,12 @@ body_margin           f8 nbody            largest margin of the body's geoms
 body_user             f8 nbody,nuser_body user numbers
 body_contype          i4 nbody            OR of the contype of the body's geoms
 body_conaffinity      i4 nbody            OR of the conaffinity of the body's geoms
+body_bvhadr           i4 nbody            first bounding-volume node of the body, -1 if none
+body_bvhnum           i4 nbody            number of bounding-volume nodes of the body
+bvh_depth             i4 nbvh             depth of each node in its tree (root: 0)
+bvh_child             i4 nbvh,2           children of each node within its tree, -1 if none
+bvh_nodeid            i4 nbvh             geom (body) or face (mesh) of each leaf, -1 inside
+bvh_aabb              f8 nbvhstatic,6     node box (center, half sizes), body inertial or mesh frame
 jnt_type              i4 njnt             joint type (mjtJoint)
 jnt_qposadr           i4 njnt             start address in qpos
 jnt_dofadr            i4 njnt             start address in qvel
@@ -360,6 +370,8 @@ mesh_face             i4 nmeshface,3      triangle vertex indices
 mesh_scale            f8 nmesh,3          scaling applied to the asset
 mesh_pos              f8 nmesh,3          translation applied to the asset vertices
 mesh_quat             f8 nmesh,4          rotation applied to the asset vertices
+mesh_bvhadr           i4 nmesh            first bounding-volume node of the mesh's faces
+mesh_bvhnum           i4 nmesh            number of bounding-volume nodes of the mesh
 hfield_size           f8 nhfield,4        radius x, radius y, elevation z, base depth
 hfield_nrow           i4 nhfield          number of rows
 hfield_ncol           i4 nhfield          number of columns
@@ -571,12 +583,6 @@ mesh_facenormal       i4 nmeshface,3      normal indices of each face
 mesh_facetexcoord     i4 nmeshface,3      texture coordinate indices of each face
 mesh_graph            i4 nmeshgraph       convex-hull graphs of all meshes
 mesh_extrema          i4 nmeshextrema     extreme vertices of the meshes along fixed directions
-body_bvhadr           i4 nbody            first bounding-volume node of the body, -1 if none
-body_bvhnum           i4 nbody            number of bounding-volume nodes of the body
-bvh_aabb              f8 nbvhstatic,6     bounding boxes of the nodes (center, half sizes)
-bvh_child             i4 nbvh,2           children of each node, -1 if none
-bvh_depth             i4 nbvh             depth of each node in its tree
-bvh_nodeid            i4 nbvh             geom or element id of each leaf node, -1 for inner nodes
 """)
 
 # ---- MjData ----

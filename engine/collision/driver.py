@@ -4,27 +4,44 @@ Broadphase: sweep-and-prune over world-aligned body boxes (geom boxes inflated b
 gap), giving body pairs sorted by signature `(b1 << 16) + b2`. Bodies welded together,
 parent-child welds (unless mjDSBL_FILTERPARENT), `<exclude>`d pairs and contype/conaffinity
 masks are filtered; explicit `<pair>`s are merged in signature order and replace the dynamic
-contacts of their geoms. Each geom pair passes the bounding-sphere test, then the narrowphase
+contacts of their geoms.
+
+Midphase (mj_collideTree), unless mjDSBL_MIDPHASE: a body pair with more than one geom on
+either side walks the two bodies' bounding-volume hierarchies (m.bvh_*, built by the compiler
+in each body's inertial frame), pruning node pairs whose oriented boxes are apart
+(mj_collideOBB, with the bodies' margins); a pair of leaves is collided only if the geoms'
+own oriented boxes (m.geom_aabb) overlap within the pair's margin and gap. The midphase is
+not a pure optimization: geoms whose boxes are apart by a hair are dropped even when the
+narrowphase would report them (exactly touching faces, for instance), and the pair's
+contacts come out sorted by (geom1, geom2) rather than in the all-pairs order. Other body
+pairs test every geom pair.
+
+Each geom pair passes the bounding-sphere test, then the narrowphase
 (engine/collision/narrowphase.py) writes up to mjMAXCONPAIR contacts, whose parameters are
 mixed here (priority, solmix, max friction, summed margin/gap/adhesion) as mj_contactParam
 and mj_setContact do.
 
-MuJoCo's candidate pairs come from a covariance-aligned SAP plus a bounding-volume midphase;
-both only prune pairs that cannot touch, so this world-aligned SAP yields the same contacts in
-the same order (body pairs by signature, then geoms in model order).
+MuJoCo's broadphase sweeps along the principal axis of the geom centers, this one along
+world x; both prune only body pairs whose margin-inflated boxes are apart, which cannot have
+contacts, so the same body pairs go on to the midphase.
 """
 
 import numpy as np
 
 from engine._jit import jit
+from engine._jit import local_array
+from engine._jit import local_int_array
 from engine._stage import stage
 from engine.collision import narrowphase
 from engine.enums import mjDSBL_CONSTRAINT
 from engine.enums import mjDSBL_CONTACT
 from engine.enums import mjDSBL_FILTERPARENT
+from engine.enums import mjDSBL_MIDPHASE
 from engine.enums import mjENBL_OVERRIDE
 from engine.enums import mjGEOM_HFIELD
 from engine.enums import mjGEOM_PLANE
+from engine.enums import mjMAXTREEDEPTH
+from engine.enums import mjMAXVAL
 from engine.enums import mjMINMU
 from engine.enums import mjMINVAL
 from engine.enums import mjNIMP
@@ -220,6 +237,29 @@ def collide_pair(m, d, g1, g2, ipair):
   return True
 
 
+@jit
+def _is_predefined(m, g1, g2, start, end):
+  """Whether an explicit pair in [start, end) names geoms g1 and g2."""
+  for k in range(start, end):
+    if ((m.pair_geom1[k] == g1 and m.pair_geom2[k] == g2)
+        or (m.pair_geom1[k] == g2 and m.pair_geom2[k] == g1)):
+      return True
+  return False
+
+
+@jit
+def _collide_dynamic(m, d, g1, g2, merged, start, pairadr):
+  """Port of filterCollisionPair and the narrowphase for a dynamic geom pair: skipped when an
+  explicit pair of this body pair (in [start, pairadr)) names it or contype/conaffinity
+  exclude it. Returns False when the contact buffer is full."""
+  if merged and _is_predefined(m, g1, g2, start, pairadr):
+    return True
+  if not ((m.geom_contype[g1] & m.geom_conaffinity[g2])
+          or (m.geom_contype[g2] & m.geom_conaffinity[g1])):
+    return True
+  return collide_pair(m, d, g1, g2, -1)
+
+
 # ---- broadphase ----
 
 
@@ -346,6 +386,261 @@ def _sift_down(a, root, n):
     root = child
 
 
+# ---- midphase ----
+
+# traversal stack of mj_collideTree: a depth-first walk holds at most one pending sibling per
+# level of the two trees plus the two children just pushed; the compiler's median split keeps
+# a body's tree within log2(ngeom) < mjMAXTREEDEPTH levels
+_TREE_STACK = 2 * mjMAXTREEDEPTH + 2
+
+
+@jit
+def _col_dot(mat1, c1, mat2, c2):
+  """Dot product of column c1 of the 3x3 matrix mat1 and column c2 of mat2 (row-major)."""
+  return mat1[c1] * mat2[c2] + mat1[3 + c1] * mat2[3 + c2] + mat1[6 + c1] * mat2[6 + c2]
+
+
+@jit
+def _obb_infinite(aabb):
+  """Whether a box has any, and all, half sizes of at least mjMAXVAL (planes are infinite)."""
+  inf0 = aabb[3] >= mjMAXVAL
+  inf1 = aabb[4] >= mjMAXVAL
+  inf2 = aabb[5] >= mjMAXVAL
+  return inf0 or inf1 or inf2, inf0 and inf1 and inf2
+
+
+@jit
+def collide_obb(aabb1, aabb2, xpos1, xmat1, xpos2, xmat2, margin):
+  """Port of mj_collideOBB without precomputed products: whether two oriented boxes overlap.
+
+  aabb: center and half sizes in the frame (xpos, xmat). Separating-axis test on the six face
+  normals (Gottschalk et al.), the boxes inflated by margin in total; the faces of a box are
+  not tested against an infinite box, and a box infinite along every axis always overlaps.
+  """
+  any1, all1 = _obb_infinite(aabb1)
+  any2, all2 = _obb_infinite(aabb2)
+  if all1 or all2:
+    return True
+
+  # centers in the world frame
+  c1x = xmat1[0] * aabb1[0] + xmat1[1] * aabb1[1] + xmat1[2] * aabb1[2] + xpos1[0]
+  c1y = xmat1[3] * aabb1[0] + xmat1[4] * aabb1[1] + xmat1[5] * aabb1[2] + xpos1[1]
+  c1z = xmat1[6] * aabb1[0] + xmat1[7] * aabb1[1] + xmat1[8] * aabb1[2] + xpos1[2]
+  c2x = xmat2[0] * aabb2[0] + xmat2[1] * aabb2[1] + xmat2[2] * aabb2[2] + xpos2[0]
+  c2y = xmat2[3] * aabb2[0] + xmat2[4] * aabb2[1] + xmat2[5] * aabb2[2] + xpos2[1]
+  c2z = xmat2[6] * aabb2[0] + xmat2[7] * aabb2[1] + xmat2[8] * aabb2[2] + xpos2[2]
+
+  # project both boxes on each face normal of box j
+  for j in range(2):
+    if (any2 if j == 0 else any1):
+      continue  # no test against an infinite box
+    axes = xmat1 if j == 0 else xmat2
+    for k in range(3):
+      proj1 = c1x * axes[k] + c1y * axes[3 + k] + c1z * axes[6 + k]
+      proj2 = c2x * axes[k] + c2y * axes[3 + k] + c2z * axes[6 + k]
+      radius1 = (abs(aabb1[3] * _col_dot(xmat1, 0, axes, k))
+                 + abs(aabb1[4] * _col_dot(xmat1, 1, axes, k))
+                 + abs(aabb1[5] * _col_dot(xmat1, 2, axes, k)))
+      radius2 = (abs(aabb2[3] * _col_dot(xmat2, 0, axes, k))
+                 + abs(aabb2[4] * _col_dot(xmat2, 1, axes, k))
+                 + abs(aabb2[5] * _col_dot(xmat2, 2, axes, k)))
+      if radius1 + radius2 + margin < abs(proj2 - proj1):
+        return False
+  return True
+
+
+@jit
+def obb_products(xpos1, xmat1, xpos2, xmat2, product, offset):
+  """The products mj_collideOBB precomputes for one pair of frames, reused by every node pair.
+
+  product[18i + 9j + 3k + c]: column c of frame i dotted with column k of frame j;
+  offset[6i + 3j + k]: origin of frame i dotted with column k of frame j (frame 0 is
+  (xpos1, xmat1), frame 1 is (xpos2, xmat2)).
+  """
+  for i in range(2):
+    mat_i = xmat1 if i == 0 else xmat2
+    pos_i = xpos1 if i == 0 else xpos2
+    for j in range(2):
+      mat_j = xmat1 if j == 0 else xmat2
+      for k in range(3):
+        for c in range(3):
+          product[18 * i + 9 * j + 3 * k + c] = _col_dot(mat_i, c, mat_j, k)
+        offset[6 * i + 3 * j + k] = (pos_i[0] * mat_j[k] + pos_i[1] * mat_j[3 + k]
+                                     + pos_i[2] * mat_j[6 + k])
+
+
+@jit
+def collide_obb_products(aabb1, aabb2, product, offset, margin):
+  """Port of mj_collideOBB with precomputed products (obb_products): the same test, with the
+  boxes given in the two frames the products were computed for."""
+  any1, all1 = _obb_infinite(aabb1)
+  any2, all2 = _obb_infinite(aabb2)
+  if all1 or all2:
+    return True
+  for j in range(2):
+    if (any2 if j == 0 else any1):
+      continue  # no test against an infinite box
+    for k in range(3):
+      adr1 = 9 * j + 3 * k
+      adr2 = 18 + 9 * j + 3 * k
+      proj1 = (aabb1[0] * product[adr1] + aabb1[1] * product[adr1 + 1]
+               + aabb1[2] * product[adr1 + 2] + offset[3 * j + k])
+      proj2 = (aabb2[0] * product[adr2] + aabb2[1] * product[adr2 + 1]
+               + aabb2[2] * product[adr2 + 2] + offset[6 + 3 * j + k])
+      radius1 = (abs(aabb1[3] * product[adr1]) + abs(aabb1[4] * product[adr1 + 1])
+                 + abs(aabb1[5] * product[adr1 + 2]))
+      radius2 = (abs(aabb2[3] * product[adr2]) + abs(aabb2[4] * product[adr2 + 1])
+                 + abs(aabb2[5] * product[adr2 + 2]))
+      if radius1 + radius2 + margin < abs(proj2 - proj1):
+        return False
+  return True
+
+
+@jit
+def _bvh_surface(aabb):
+  """The surface measure mj_collideTree compares to pick the node to descend: MuJoCo reads the
+  (center, half size) row as if it were (min, max), so do we, for the same traversal."""
+  x = aabb[3] - aabb[0]
+  y = aabb[4] - aabb[1]
+  z = aabb[5] - aabb[2]
+  return x * y + y * z + z * x
+
+
+@jit
+def _is_leaf(m, adr, node):
+  return m.bvh_child[adr + node, 0] < 0 and m.bvh_child[adr + node, 1] < 0
+
+
+@jit
+def _collide_leaves(m, d, g1, g2, merged, start, pairadr):
+  """The leaf pair of mj_collideTree: bounding spheres, then the geoms' oriented boxes, then
+  the dynamic pair. Returns False when the contact buffer is full."""
+  margin, gap = _pair_margin_gap(m, g1, g2, -1)
+  if _sphere_filter(m, d, g1, g2, margin + gap):
+    return True
+  if not collide_obb(m.geom_aabb[g1], m.geom_aabb[g2], d.geom_xpos[g1], d.geom_xmat[g1],
+                     d.geom_xpos[g2], d.geom_xmat[g2], margin + gap):
+    return True
+  return _collide_dynamic(m, d, g1, g2, merged, start, pairadr)
+
+
+@jit
+def collide_tree(m, d, b1, b2, merged, start, pairadr):
+  """Port of mj_collideTree for two bodies: walks their hierarchies depth first and collides
+  the leaf pairs whose boxes overlap. Returns False when the contact buffer is full.
+
+  Node pairs are tested in the bodies' inertial frames with the bodies' summed margins; at
+  each overlapping pair the node that is not a leaf, or else the one with the larger surface
+  measure, is split.
+  """
+  adr1 = m.body_bvhadr[b1]
+  adr2 = m.body_bvhadr[b2]
+  margin = assign_margin(m, m.body_margin[b1] + m.body_margin[b2])
+  product = local_array(36)
+  offset = local_array(12)
+  obb_products(d.xipos[b1], d.ximat[b1], d.xipos[b2], d.ximat[b2], product, offset)
+
+  stack1 = local_int_array(_TREE_STACK)
+  stack2 = local_int_array(_TREE_STACK)
+  stack1[0] = 0
+  stack2[0] = 0
+  nstack = 1
+  while nstack > 0:
+    nstack -= 1
+    node1 = stack1[nstack]
+    node2 = stack2[nstack]
+    leaf1 = _is_leaf(m, adr1, node1)
+    leaf2 = _is_leaf(m, adr2, node2)
+
+    # two leaves: collide their geoms
+    if leaf1 and leaf2:
+      if not _collide_leaves(m, d, m.bvh_nodeid[adr1 + node1], m.bvh_nodeid[adr2 + node2],
+                             merged, start, pairadr):
+        return False
+      continue
+
+    # inner node pair: stop where the boxes are apart
+    aabb1 = m.bvh_aabb[adr1 + node1]
+    aabb2 = m.bvh_aabb[adr2 + node2]
+    if not collide_obb_products(aabb1, aabb2, product, offset, margin):
+      continue
+
+    # split the inner node, the larger one if both are inner
+    if nstack + 2 > _TREE_STACK:
+      continue  # cannot happen (see _TREE_STACK); never write past the stack
+    if leaf2 or (not leaf1 and _bvh_surface(aabb1) > _bvh_surface(aabb2)):
+      for i in range(2):
+        child = m.bvh_child[adr1 + node1, i]
+        if child != -1:
+          stack1[nstack] = child
+          stack2[nstack] = node2
+          nstack += 1
+    else:
+      for i in range(2):
+        child = m.bvh_child[adr2 + node2, i]
+        if child != -1:
+          stack1[nstack] = node1
+          stack2[nstack] = child
+          nstack += 1
+  return True
+
+
+@jit
+def _swap(a, i, j):
+  a[i], a[j] = a[j], a[i]
+
+
+@jit
+def _swap_rows(a, i, j):
+  for k in range(a.shape[1]):
+    a[i, k], a[j, k] = a[j, k], a[i, k]
+
+
+@jit
+def _swap_contacts(d, i, j):
+  """Exchanges contacts i and j (every d.contact_* field)."""
+  _swap(d.contact_dist, i, j)
+  _swap_rows(d.contact_pos, i, j)
+  _swap_rows(d.contact_frame, i, j)
+  _swap(d.contact_includemargin, i, j)
+  _swap_rows(d.contact_friction, i, j)
+  _swap_rows(d.contact_solref, i, j)
+  _swap_rows(d.contact_solreffriction, i, j)
+  _swap_rows(d.contact_solimp, i, j)
+  _swap(d.contact_mu, i, j)
+  _swap_rows(d.contact_H, i, j)
+  _swap(d.contact_adhesion, i, j)
+  _swap(d.contact_dim, i, j)
+  _swap_rows(d.contact_geom, i, j)
+  _swap_rows(d.contact_flex, i, j)
+  _swap_rows(d.contact_elem, i, j)
+  _swap_rows(d.contact_vert, i, j)
+  _swap(d.contact_exclude, i, j)
+  _swap(d.contact_efc_address, i, j)
+
+
+@jit
+def _contact_after(d, i, j):
+  """Whether contact i sorts after contact j: by geom1, then geom2."""
+  gi1 = d.contact_geom[i, 0]
+  gj1 = d.contact_geom[j, 0]
+  if gi1 != gj1:
+    return gi1 > gj1
+  return d.contact_geom[i, 1] > d.contact_geom[j, 1]
+
+
+@jit
+def sort_contacts(d, start, end):
+  """Stable sort of contacts [start, end) by (geom1, geom2), as mj_collision sorts the contacts
+  of a midphase body pair (the tree walk finds geom pairs out of order). Insertion sort: a
+  body pair has few contacts and they come nearly sorted."""
+  for i in range(start + 1, end):
+    j = i
+    while j > start and _contact_after(d, j - 1, j):
+      _swap_contacts(d, j - 1, j)
+      j -= 1
+
+
 # ---- entry point ----
 
 
@@ -357,22 +652,13 @@ def _is_excluded(m, signature):
   return False
 
 
-@jit
-def _is_predefined(m, g1, g2, start, end):
-  """Whether an explicit pair in [start, end) names geoms g1 and g2."""
-  for k in range(start, end):
-    if ((m.pair_geom1[k] == g1 and m.pair_geom2[k] == g2)
-        or (m.pair_geom1[k] == g2 and m.pair_geom2[k] == g1)):
-      return True
-  return False
-
-
 @stage()
 def collision(m, d):
   """Port of mj_collision: fills d.contact_* and d.ncon for the current geom poses."""
   d.ncon[0] = 0
   if m.opt.disableflags[0] & (mjDSBL_CONSTRAINT | mjDSBL_CONTACT) or m.nbody < 2:
     return
+  midphase = not m.opt.disableflags[0] & mjDSBL_MIDPHASE
   npair = broadphase(m, d)
   pairs = d.scratch_bodypair
   pairadr = 0
@@ -390,20 +676,27 @@ def collision(m, d):
         return
       pairadr += 1
 
-    # dynamic pairs: body masks, exclusions, then every geom pair
+    # dynamic pairs: body masks, exclusions
     if not ((m.body_contype[b1] & m.body_conaffinity[b2])
             or (m.body_contype[b2] & m.body_conaffinity[b1])):
       continue
     if _is_excluded(m, signature):
       continue
+
+    # midphase unless both bodies have a single geom: contacts sorted by geom pair
+    if (midphase and (m.body_geomnum[b1] != 1 or m.body_geomnum[b2] != 1)
+        and m.body_bvhadr[b1] >= 0 and m.body_bvhadr[b2] >= 0):
+      ncon = d.ncon[0]
+      full = not collide_tree(m, d, b1, b2, merged, start, pairadr)
+      sort_contacts(d, ncon, d.ncon[0])
+      if full:
+        return
+      continue
+
+    # every geom pair
     for g1 in range(m.body_geomadr[b1], m.body_geomadr[b1] + m.body_geomnum[b1]):
       for g2 in range(m.body_geomadr[b2], m.body_geomadr[b2] + m.body_geomnum[b2]):
-        if merged and _is_predefined(m, g1, g2, start, pairadr):
-          continue
-        if not ((m.geom_contype[g1] & m.geom_conaffinity[g2])
-                or (m.geom_contype[g2] & m.geom_conaffinity[g1])):
-          continue
-        if not collide_pair(m, d, g1, g2, -1):
+        if not _collide_dynamic(m, d, g1, g2, merged, start, pairadr):
           return
 
   # the remaining explicit pairs

@@ -15,6 +15,7 @@ import numpy as np
 
 from engine.compiler import build_actuator
 from engine.compiler import build_assets
+from engine.compiler import build_bvh
 from engine.compiler.build_common import arr as _arr
 from engine.compiler import build_fuse
 from engine.compiler import build_math as bm
@@ -359,6 +360,7 @@ def compile_model(xml=None, path=None, assets=None):
   sizes, arrays = {}, {}
   build_treearrays.tree_arrays(ctx, lists, sizes, arrays)
   ctx.assets.arrays(sizes, arrays)
+  build_bvh.arrays(lists['body'], [m.info for m in ctx.assets.meshes], sizes, arrays)
   build_misc.arrays(ctx, lists, sizes, arrays)
   build_tendon.arrays(ctx, lists, sizes, arrays)
   build_actuator.arrays(ctx, lists, sizes, arrays)

@@ -1,17 +1,13 @@
-"""Arrays of the kinematic tree: bodies, joints, dofs, trees, geoms, sites, cameras, lights, BVHs.
+"""Arrays of the kinematic tree: bodies, joints, dofs, trees, geoms, sites, cameras, lights.
 
-Port of mjCModel::CopyTree (user_model.cc), the tree part of setFixed (engine_setconst.c) and
-mjCBoundingVolumeHierarchy (user_objects.cc).
+Port of mjCModel::CopyTree (user_model.cc) and the tree part of setFixed (engine_setconst.c);
+the bodies' bounding-volume hierarchies are build_bvh.py's.
 """
-
-import functools
 
 import numpy as np
 
-from engine.compiler import build_math as bm
 from engine.compiler import build_tree as bt
 from engine.compiler.build_common import arr as _arr
-from engine.compiler.build_math import mjEPS
 from engine.enums import mjJNT_BALL
 from engine.enums import mjJNT_FREE
 from engine.enums import mjJNT_HINGE
@@ -210,24 +206,6 @@ def tree_arrays(ctx, lists, sizes, arrays):
   _arr(arrays, 'body_conaffinity', [b.conaffinity for b in bodies])
   _arr(arrays, 'body_invweight0', np.zeros((nbody, 2)))
 
-  # bounding volume hierarchies of the bodies' colliding geoms (meshes' own BVHs not included)
-  bvh_adr, bvh_num, aabb, child, depth, nodeid = [], [], [], [], [], []
-  for b in bodies:
-    a, c, d, nid = body_bvh(b)
-    bvh_adr.append(len(aabb) if a else -1)
-    bvh_num.append(len(a))
-    aabb += a
-    child += c
-    depth += d
-    nodeid += nid
-  nbvh = len(aabb)
-  sizes.update(nbvh=nbvh, nbvhstatic=nbvh, nbvhdynamic=0)
-  _arr(arrays, 'body_bvhadr', bvh_adr)
-  _arr(arrays, 'body_bvhnum', bvh_num)
-  _arr(arrays, 'bvh_aabb', aabb, (nbvh, 6))
-  _arr(arrays, 'bvh_child', child, (nbvh, 2))
-  _arr(arrays, 'bvh_depth', depth)
-  _arr(arrays, 'bvh_nodeid', nodeid)
   _arr(arrays, 'body_subtreemass', np.zeros(nbody))
 
   # joints and dofs
@@ -351,72 +329,3 @@ def tree_arrays(ctx, lists, sizes, arrays):
   for name in ('light_poscom0', 'light_pos0', 'light_dir0'):
     _arr(arrays, name, np.zeros((nlight, 3)))
 
-
-def body_bvh(b):
-  """Port of mjCBoundingVolumeHierarchy::CreateBVH for a body's colliding geoms.
-
-  Returns (aabb (center, half) rows, child pairs, depth, nodeid) lists, in node order.
-  """
-  qinv = [b.iquat[0], -b.iquat[1], -b.iquat[2], -b.iquat[3]]
-  elems = []
-  for idx, g in enumerate(b.geoms):
-    if g.contype or g.conaffinity:
-      vert = [g.pos[0] - b.ipos[0], g.pos[1] - b.ipos[1], g.pos[2] - b.ipos[2]]
-      elems.append((idx, g, bm.rotvecquat(vert, qinv)))
-  out = ([], [], [], [])
-
-  def make(elements, lev):
-    n = len(elements)
-    if n == 0:
-      return -1
-    big = 1.7976931348623157e308
-    amin = [big, big, big]
-    amax = [-big, -big, -big]
-    for _, g, _ in elements:
-      a = g.aabb
-      lo = [a[0] - a[3], a[1] - a[4], a[2] - a[5]]
-      hi = [a[0] + a[3], a[1] + a[4], a[2] + a[5]]
-      for v in range(8):
-        vert = [hi[0] if v & 1 else lo[0], hi[1] if v & 2 else lo[1], hi[2] if v & 4 else lo[2]]
-        box = bm.rotvecquat(vert, g.quat)
-        box = [box[0] + g.pos[0] - b.ipos[0], box[1] + g.pos[1] - b.ipos[1],
-               box[2] + g.pos[2] - b.ipos[2]]
-        vert = bm.rotvecquat(box, qinv)
-        for k in range(3):
-          amin[k] = min(amin[k], vert[k])
-          amax[k] = max(amax[k], vert[k])
-    for k in range(3):
-      if abs(amin[k] - amax[k]) < mjEPS:
-        amin[k] -= mjEPS
-        amax[k] += mjEPS
-    index = len(out[0])
-    out[0].append([(amax[k] + amin[k]) / 2 for k in range(3)] +
-                  [(amax[k] - amin[k]) / 2 for k in range(3)])
-    out[1].append([-1, -1])
-    out[2].append(lev)
-    out[3].append(-1)
-    if n == 1:
-      out[3][index] = elements[0][1].id
-      return index
-    edges = [amax[k] - amin[k] for k in range(3)]
-    axis = 0
-    if edges[1] >= edges[0] + mjEPS:
-      axis = 1
-    if edges[2] >= edges[axis] + mjEPS:
-      axis = 2
-
-    def cmp(e1, e2):
-      if abs(e1[2][axis] - e2[2][axis]) > mjEPS:
-        return -1 if e1[2][axis] < e2[2][axis] else 1
-      return -1 if e1[0] < e2[0] else (1 if e1[0] > e2[0] else 0)
-
-    ordered = sorted(elements, key=functools.cmp_to_key(cmp))
-    m = n // 2
-    if m > 0:
-      out[1][index][0] = make(ordered[:m], lev + 1)
-    if m != n:
-      out[1][index][1] = make(ordered[m:], lev + 1)
-    return index
-
-  make(elems, 0)
-  return out

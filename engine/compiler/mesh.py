@@ -38,8 +38,10 @@ Precision against MuJoCo 3.17: centroid, volume, surface and inertia moments mat
 iteration stops at a rounding-dependent residual (we converge fully, see eig3). Hull vertex and
 triangle counts match qhull; coplanar facets may be triangulated differently.
 
-Not implemented: mesh polygons (m.mesh_polynum/polyvert/polynormal/polymap), the face BVH
-(mesh_bvhadr/bvhnum) and octree, SDF/plugin meshes, flex/skin files (.skn).
+The face BVH (m.mesh_bvhadr/bvhnum, m.bvh_*) is built by build_bvh.py from `MeshInfo.vert/face`.
+
+Not implemented: mesh polygons (m.mesh_polynum/polyvert/polynormal/polymap), the octree,
+SDF/plugin meshes, flex/skin files (.skn).
 """
 
 import collections

@@ -116,10 +116,8 @@ def compare(xml=None, path=None, assets=None, atol=1e-12, tol=None, skip=()):
 # differently (see engine/compiler/mesh.py and tests/engine/test_mesh.py, which test them)
 MESH_TOL = {k: 1e-6 for k in ('geom_size', 'geom_aabb', 'geom_rbound', 'geom_quat', 'geom_pos',
                              'mesh_vert', 'mesh_normal', 'mesh_quat', 'body_iquat', 'site_size',
-                             'body_inertia')}
-# mesh face BVHs are not built: bvh arrays hold the bodies' hierarchies only
-MESH_SKIP = {'mesh_graph', 'mesh_extrema', 'nbvh', 'nbvhstatic', 'bvh_aabb', 'bvh_child',
-             'bvh_depth', 'bvh_nodeid'}
+                             'body_inertia', 'bvh_aabb')}
+MESH_SKIP = {'mesh_graph', 'mesh_extrema'}
 MODEL_OPTIONS = {
   'assets': dict(tol=MESH_TOL, skip=MESH_SKIP),
   'discardvisual': dict(tol=MESH_TOL, skip=MESH_SKIP),

@@ -54,10 +54,12 @@ _ALLOCATOR_ERRORS = ("corrupted", "free():", "double free", "malloc", "Segmentat
                      "Fatal Python error")
 
 # oracle tests that reach every stage of the pipeline: all test models, contacts with every
-# solver and cone, the implicit derivatives, sensors, rays, Jacobians and state functions
+# solver and cone, the collision midphase, the implicit derivatives, sensors, rays, Jacobians and
+# state functions
 BOUNDSCHECKED_TESTS = [
   "tests/engine/test_forward.py",
   "tests/engine/test_contact_pipeline.py",
+  "tests/engine/test_collision_midphase.py",
   "tests/engine/test_derivative.py",
   "tests/engine/test_sensor.py",
   "tests/engine/test_support.py",

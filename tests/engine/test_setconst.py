@@ -28,7 +28,8 @@ _IDS = [f"{p.parent.name}/{p.stem}" for p in _PATHS]
 # sites fitted in those frames) agree to ~1e-6 only.
 _MESH_TOL = 1e-5
 _MESH_FIELDS = {"mesh_vert", "mesh_quat", "mesh_pos", "body_iquat", "body_ipos", "geom_quat",
-                "geom_pos", "body_inertia", "geom_aabb", "geom_size", "geom_rbound", "site_size"}
+                "geom_pos", "body_inertia", "geom_aabb", "geom_size", "geom_rbound", "site_size",
+                "bvh_aabb"}
 
 
 def _compare_models(m, mjm, label):

@@ -29,12 +29,14 @@ def assert_models_equal(ours, theirs):
   np.testing.assert_allclose(ours.ptr.stat.meaninertia, theirs.stat.meaninertia, rtol=1e-12)
 
 
-def assert_resets_match(domain, task, seeds=range(6), episodes=3, dm_midphase=True, **kwargs):
+def assert_resets_match(domain, task, seeds=range(6), episodes=3, midphase=True, **kwargs):
   """Several episodes per seed: first observations, state, edited model poses and the random
-  state after each reset are dm_control's."""
+  state after each reset are dm_control's (midphase=False: both engines without the collision
+  midphase)."""
   for seed in seeds:
     ours, theirs = parity.load_pair(domain, task, seed, **kwargs)
-    if not dm_midphase:
+    if not midphase:
+      ours.physics.model.opt.disableflags |= _MIDPHASE
       theirs.physics.model.opt.disableflags |= _MIDPHASE
     for episode in range(episodes):
       label = f"seed {seed} episode {episode}"
