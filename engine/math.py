@@ -1373,6 +1373,22 @@ def chol_solve_envelope(res, mat, vec, n, first):
 
 
 @jit
+def _chol_rotation(Lkk, xk, flg_plus):
+  """The rotation of mju_cholUpdate at a pivot: (new diagonal r, c, 1/c, s, clamped), with
+  the pivot clamped to mjMINVAL (lowering the rank) as MuJoCo does."""
+  if flg_plus:
+    tmp = Lkk * Lkk + xk * xk
+  else:
+    tmp = Lkk * Lkk + -xk * xk
+  clamped = tmp < mjMINVAL
+  if clamped:
+    tmp = mjMINVAL
+  r = math.sqrt(tmp)
+  c = r / Lkk
+  return r, c, 1 / c, xk / Lkk, clamped
+
+
+@jit
 def mju_cholUpdate(mat, x, n, flg_plus):
   """Port of mju_cholUpdate, engine_util_solve.c: L*L' +- x*x' in place, return the rank.
 
@@ -1381,19 +1397,9 @@ def mju_cholUpdate(mat, x, n, flg_plus):
   rank = n
   for k in range(n):
     if x[k] != 0:
-      # rotation constants
-      Lkk = mat[k * (n + 1)]
-      if flg_plus:
-        tmp = Lkk * Lkk + x[k] * x[k]
-      else:
-        tmp = Lkk * Lkk + -x[k] * x[k]
-      if tmp < mjMINVAL:
-        tmp = mjMINVAL
+      r, c, cinv, s, clamped = _chol_rotation(mat[k * (n + 1)], x[k], flg_plus)
+      if clamped:
         rank -= 1
-      r = math.sqrt(tmp)
-      c = r / Lkk
-      cinv = 1 / c
-      s = x[k] / Lkk
 
       # update column k of L
       mat[k * (n + 1)] = r
@@ -1424,19 +1430,9 @@ def chol_update_envelope(mat, x, n, flg_plus, first):
   for k in range(n):
     if x[k] == 0:
       continue
-    # rotation constants
-    Lkk = mat[k * (n + 1)]
-    if flg_plus:
-      tmp = Lkk * Lkk + x[k] * x[k]
-    else:
-      tmp = Lkk * Lkk + -x[k] * x[k]
-    if tmp < mjMINVAL:
-      tmp = mjMINVAL
+    r, c, cinv, s, clamped = _chol_rotation(mat[k * (n + 1)], x[k], flg_plus)
+    if clamped:
       rank -= 1
-    r = math.sqrt(tmp)
-    c = r / Lkk
-    cinv = 1 / c
-    s = x[k] / Lkk
     mat[k * (n + 1)] = r
 
     # column k of L and the rest of x

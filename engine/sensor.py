@@ -131,20 +131,27 @@ def _mat_t_vec(mat, x, y, z):
 
 
 @jit
+def _frame_tables(d, objtype):
+  """The global position and orientation tables of an object type (see _frame)."""
+  if objtype == mjOBJ_XBODY:
+    return d.xpos, d.xmat
+  if objtype == mjOBJ_BODY:
+    return d.xipos, d.ximat
+  if objtype == mjOBJ_GEOM:
+    return d.geom_xpos, d.geom_xmat
+  if objtype == mjOBJ_SITE:
+    return d.site_xpos, d.site_xmat
+  return d.cam_xpos, d.cam_xmat
+
+
+@jit
 def _frame(m, d, objtype, objid):
   """Port of get_xpos_xmat: global position (3,) and orientation (9,) rows of an object.
 
   objtype is mjOBJ_XBODY, BODY (inertial frame), GEOM, SITE or CAMERA (the compiler checks it).
   """
-  if objtype == mjOBJ_XBODY:
-    return d.xpos[objid], d.xmat[objid]
-  if objtype == mjOBJ_BODY:
-    return d.xipos[objid], d.ximat[objid]
-  if objtype == mjOBJ_GEOM:
-    return d.geom_xpos[objid], d.geom_xmat[objid]
-  if objtype == mjOBJ_SITE:
-    return d.site_xpos[objid], d.site_xmat[objid]
-  return d.cam_xpos[objid], d.cam_xmat[objid]
+  xpos, xmat = _frame_tables(d, objtype)
+  return xpos[objid], xmat[objid]
 
 
 @jit
@@ -179,20 +186,6 @@ def _object_body(m, objtype, objid):
   if objtype == mjOBJ_SITE:
     return m.site_bodyid[objid]
   return m.cam_bodyid[objid]
-
-
-@jit
-def _frame_tables(d, objtype):
-  """The global position and orientation tables of an object type (see _frame)."""
-  if objtype == mjOBJ_XBODY:
-    return d.xpos, d.xmat
-  if objtype == mjOBJ_BODY:
-    return d.xipos, d.ximat
-  if objtype == mjOBJ_GEOM:
-    return d.geom_xpos, d.geom_xmat
-  if objtype == mjOBJ_SITE:
-    return d.site_xpos, d.site_xmat
-  return d.cam_xpos, d.cam_xmat
 
 
 @jit

@@ -47,7 +47,6 @@ from engine.enums import mjOBJ_TENDON
 from engine.enums import mjSAMEFRAME_BODY
 from engine.enums import mjSAMEFRAME_BODYROT
 from engine.enums import mjSAMEFRAME_INERTIA
-from engine.enums import mjSAMEFRAME_INERTIAROT
 from engine.enums import mjSAMEFRAME_NONE
 from engine.enums import mjTRN_TENDON
 from engine.enums import mjWRAP_CYLINDER
@@ -147,23 +146,6 @@ def local2global_pos(d, xpos, pos, body, sameframe):
     mju_mulMatVec3(xpos, d.xmat[body], pos)
     for k in range(3):
       xpos[k] += d.xpos[body, k]
-
-
-@jit
-def local2global_mat(d, xmat, quat, body, sameframe, scratch):
-  """Port of mj_local2Global, orientation part: xmat of body xquat * quat.
-
-  `scratch` is a caller-provided 4-vector for the product quaternion.
-  """
-  if sameframe == mjSAMEFRAME_NONE:
-    mju_mulQuat(scratch, d.xquat[body], quat)
-    mju_quat2Mat(xmat, scratch)
-  elif sameframe == mjSAMEFRAME_BODY or sameframe == mjSAMEFRAME_BODYROT:
-    for k in range(9):
-      xmat[k] = d.xmat[body, k]
-  elif sameframe == mjSAMEFRAME_INERTIA or sameframe == mjSAMEFRAME_INERTIAROT:
-    for k in range(9):
-      xmat[k] = d.ximat[body, k]
 
 
 @jit
@@ -396,8 +378,6 @@ def com_pos(m, d):
 @stage()
 def camlight(m, d):
   """Port of mj_camlight: camera and light poses for every cam_mode/light_mode."""
-  quat = local_array(4)
-
   # cameras
   for i in range(m.ncam):
     body = m.cam_bodyid[i]
@@ -406,8 +386,7 @@ def camlight(m, d):
     xmat = d.cam_xmat[i]
 
     # fixed mode is the default
-    local2global_pos(d, xpos, m.cam_pos[i], body, mjSAMEFRAME_NONE)
-    local2global_mat(d, xmat, m.cam_quat[i], body, mjSAMEFRAME_NONE, quat)
+    _place(d, d.cam_xpos, d.cam_xmat, i, m.cam_pos, m.cam_quat, body, mjSAMEFRAME_NONE)
     mode = m.cam_mode[i]
 
     # tracking: fixed global orientation, position follows the body or its subtree com
