@@ -57,6 +57,33 @@ else:
 
 DISABLE_JIT = bool(numba.config.DISABLE_JIT)
 
+
+def _inline_refcounts() -> None:
+  """Lets LLVM inline numba's NRT_incref/NRT_decref into the engine's code.
+
+  numba marks both `noinline` so that its refcount pruning can find the calls, but most
+  struct-field and row accesses of the engine keep theirs, and each call spills every live
+  float register. The engine's arrays are borrowed (null meminfo, engine/_structs.py), so the
+  calls only test for null; inlined, that test is a compare. Measured: swimmer15's env.step
+  went from 1.50x to ~1.2x dm_control's, humanoid_CMU from 1.17x to ~1.0x. Applied at import,
+  before numba builds its runtime module; refcounting itself is unchanged.
+  """
+  from numba.core.runtime import nrtdynmod
+
+  def allow_inlining(define, name):
+    def define_inlinable(module, atomic):
+      define(module, atomic)
+      module.get_global(name).attributes.discard("noinline")
+    return define_inlinable
+
+  if not getattr(nrtdynmod, "_numjoco_inlined", False):
+    nrtdynmod._define_nrt_incref = allow_inlining(nrtdynmod._define_nrt_incref, "NRT_incref")
+    nrtdynmod._define_nrt_decref = allow_inlining(nrtdynmod._define_nrt_decref, "NRT_decref")
+    nrtdynmod._numjoco_inlined = True
+
+
+_inline_refcounts()
+
 _OPTIONS = dict(nopython=True, boundscheck=None, error_model="numpy", fastmath=False,
                 nogil=True)
 
