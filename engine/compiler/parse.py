@@ -58,22 +58,36 @@ class Node:
 
 
 class _Reader:
-  """Reads included files through the asset store (assets dict first, then the model dir)."""
+  """Reads included files through the asset store (assets dict first, then the model dir).
+
+  Like MuJoCo, a relative include file is looked up relative to the model file's folder first
+  and then relative to the folder of the file holding the <include>, so nested includes may
+  name their siblings.
+  """
 
   def __init__(self, assets, model_dir):
     self.store = AssetStore(assets, model_dir or '')
     self.included = set()
 
-  def read(self, name, node_line, node_file):
-    if name in self.included:
-      raise CompileError(f"file '{name}' already included", file=node_file, line=node_line,
-                         element='include', attribute='file')
-    self.included.add(name)
-    try:
-      return self.store.read(name)
-    except (FileNotFoundError, OSError) as e:
-      raise CompileError(f"could not read include file '{name}': {e}", file=node_file,
-                         line=node_line, element='include', attribute='file') from None
+  def read(self, name, node_line, node_file, include_dir=''):
+    """(bytes, path relative to the model folder) of an include file."""
+    tries = [name]
+    if include_dir and not os.path.isabs(name):
+      tries.append(os.path.join(include_dir, name))
+    errors = []
+    for full in tries:
+      try:
+        data = self.store.read(full)
+      except (FileNotFoundError, OSError) as e:
+        errors.append(str(e))
+        continue
+      if os.path.normpath(full) in self.included:
+        raise CompileError(f"file '{name}' already included", file=node_file, line=node_line,
+                           element='include', attribute='file')
+      self.included.add(os.path.normpath(full))
+      return data, full
+    raise CompileError(f"could not read include file '{name}': {'; '.join(errors)}",
+                       file=node_file, line=node_line, element='include', attribute='file')
 
 
 def _xml_root(data, file):
@@ -176,6 +190,7 @@ class _Builder:
 
   def __init__(self, reader):
     self.reader = reader
+    self.dirs = {None: ''}  # file -> its folder relative to the model folder
 
   def element(self, xml, key, parent, file):
     spec = schema.ELEMENTS[key]
@@ -240,12 +255,13 @@ class _Builder:
       raise CompileError('include element cannot have children', file=file, line=line,
                          element='include')
     name = xml.attrib['file']
-    data = self.reader.read(name, line, file)
-    root = _xml_root(data, name)
+    data, full = self.reader.read(name, line, file, self.dirs.get(file, ''))
+    root = _xml_root(data, full)
     if not any(isinstance(c.tag, str) for c in root):
       raise CompileError(f"empty include file '{name}'", file=file, line=line,
                          element='include', attribute='file')
-    self.children(root, node, name)
+    self.dirs[full] = os.path.dirname(full)
+    self.children(root, node, full)
 
 
 def parse(xml=None, path=None, assets=None):
@@ -280,5 +296,8 @@ def parse(xml=None, path=None, assets=None):
   if root.tag != schema.ROOT:
     raise CompileError(f"root element must be 'mujoco', got '{root.tag}'", file=file,
                        line=root.sourceline, element=root.tag)
-  builder = _Builder(_Reader(assets, model_dir))
+  reader = _Reader(assets, model_dir)
+  if file is not None:
+    reader.included.add(file)
+  builder = _Builder(reader)
   return builder.element(root, schema.ROOT, None, file), model_dir

@@ -1,0 +1,110 @@
+"""Loading MJCF as people write it: nested includes, tinyxml2-tolerated XML, silent-wrong-model
+guards. Each case is compiled by MuJoCo and by us and compared."""
+
+import numpy as np
+import pytest
+
+import engine
+
+mujoco = pytest.importorskip('mujoco')
+
+_TET = 'v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n'
+_FIELDS = ('ngeom', 'geom_size', 'geom_pos', 'nmeshvert', 'mesh_vert', 'body_mass',
+           'body_inertia')
+
+
+def _same(mjm, m, fields=_FIELDS):
+  for f in fields:
+    np.testing.assert_allclose(getattr(m, f), getattr(mjm, f), atol=1e-9, err_msg=f)
+
+
+def _both_path(path):
+  return mujoco.MjModel.from_xml_path(str(path)), engine.MjModel.from_xml_path(str(path))
+
+
+def _nested_tree(root, top_b=False):
+  (root / 'sub').mkdir()
+  (root / 'main.xml').write_text('<mujoco>\n  <include file="sub/a.xml"/>\n</mujoco>')
+  (root / 'sub' / 'a.xml').write_text(
+      '<mujoco><worldbody><geom size="1"/></worldbody><include file="b.xml"/></mujoco>')
+  (root / 'sub' / 'b.xml').write_text('<mujoco><worldbody><geom size="2"/></worldbody></mujoco>')
+  if top_b:
+    (root / 'b.xml').write_text('<mujoco><worldbody><geom size="3"/></worldbody></mujoco>')
+
+
+def test_nested_include_relative_to_including_file(tmp_path):
+  _nested_tree(tmp_path)
+  mjm, m = _both_path(tmp_path / 'main.xml')
+  assert m.ngeom == 2
+  _same(mjm, m)
+
+
+def test_nested_include_prefers_model_folder(tmp_path):
+  # MuJoCo tries the model file's folder before the including file's folder
+  _nested_tree(tmp_path, top_b=True)
+  mjm, m = _both_path(tmp_path / 'main.xml')
+  assert m.geom_size[1, 0] == 3
+  _same(mjm, m)
+
+
+def test_nested_include_relative_model_path(tmp_path, monkeypatch):
+  _nested_tree(tmp_path)
+  monkeypatch.chdir(tmp_path)
+  mjm, m = _both_path('main.xml')
+  _same(mjm, m)
+
+
+def test_nested_include_three_levels_from_assets():
+  main = '<mujoco><include file="sub/a.xml"/></mujoco>'
+  a = b'<mujoco><worldbody><geom size="1"/></worldbody><include file="sub2/c.xml"/></mujoco>'
+  c = b'<mujoco><worldbody><geom size="4"/></worldbody><include file="d.xml"/></mujoco>'
+  d = b'<mujoco><worldbody><geom size="2"/></worldbody></mujoco>'
+  assets = {'sub/a.xml': a, 'sub/sub2/c.xml': c, 'sub/sub2/d.xml': d}
+  mjm = mujoco.MjModel.from_xml_string(main, assets)
+  m = engine.MjModel.from_xml_string(main, assets)
+  assert m.ngeom == 3
+  _same(mjm, m)
+
+
+def test_nested_include_error_names_nested_file(tmp_path):
+  _nested_tree(tmp_path)
+  (tmp_path / 'sub' / 'b.xml').write_text(
+      '<mujoco>\n<worldbody>\n<geom sizes="2"/></worldbody></mujoco>')
+  with pytest.raises(engine.Error) as e:
+    engine.MjModel.from_xml_path(str(tmp_path / 'main.xml'))
+  assert (e.value.line, e.value.element, e.value.attribute) == (3, 'geom', 'sizes')
+  assert 'sub/b.xml' in str(e.value)
+
+
+def test_nested_include_cycle_is_an_error(tmp_path):
+  (tmp_path / 'sub').mkdir()
+  (tmp_path / 'main.xml').write_text('<mujoco><include file="sub/a.xml"/></mujoco>')
+  (tmp_path / 'sub' / 'a.xml').write_text('<mujoco><include file="a.xml"/></mujoco>')
+  with pytest.raises(engine.Error, match='already included'):
+    engine.MjModel.from_xml_path(str(tmp_path / 'main.xml'))
+
+
+@pytest.mark.parametrize('meshdir', ['', 'meshes'])
+def test_mesh_file_next_to_included_file(tmp_path, meshdir):
+  # an included file's mesh is found in that file's folder when not under model dir/meshdir
+  (tmp_path / 'sub').mkdir()
+  (tmp_path / 'sub' / 'm.obj').write_text(_TET)
+  compiler = f'<compiler meshdir="{meshdir}"/>' if meshdir else ''
+  (tmp_path / 'sub' / 'a.xml').write_text(
+      f'<mujoco>{compiler}<asset><mesh name="m" file="m.obj"/></asset>'
+      '<worldbody><body><freejoint/><geom type="mesh" mesh="m"/></body></worldbody></mujoco>')
+  (tmp_path / 'main.xml').write_text('<mujoco><include file="sub/a.xml"/></mujoco>')
+  mjm, m = _both_path(tmp_path / 'main.xml')
+  _same(mjm, m)
+
+
+def test_mesh_file_in_model_folder_wins(tmp_path):
+  (tmp_path / 'sub').mkdir()
+  (tmp_path / 'sub' / 'm.obj').write_text(_TET)
+  (tmp_path / 'm.obj').write_text(_TET.replace('v 1 0 0', 'v 2 0 0'))
+  (tmp_path / 'sub' / 'a.xml').write_text(
+      '<mujoco><asset><mesh name="m" file="m.obj"/></asset>'
+      '<worldbody><body><freejoint/><geom type="mesh" mesh="m"/></body></worldbody></mujoco>')
+  (tmp_path / 'main.xml').write_text('<mujoco><include file="sub/a.xml"/></mujoco>')
+  mjm, m = _both_path(tmp_path / 'main.xml')
+  _same(mjm, m, ('nmeshvert', 'body_mass', 'body_inertia'))
