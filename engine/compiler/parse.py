@@ -90,14 +90,77 @@ class _Reader:
                        file=node_file, line=node_line, element='include', attribute='file')
 
 
+def _repair_tinyxml(data):
+  """Rewrites the two things tinyxml2 (MuJoCo's XML reader) accepts and lxml rejects.
+
+  '--' inside a comment (and a comment ending in '--->') becomes '- ', and an attribute that
+  follows a quoted value without whitespace (size="1"type="box") gets a space. Newlines are
+  never added or removed, so line numbers stay those of the file.
+  """
+  out = bytearray()
+  i, n = 0, len(data)
+  while i < n:
+    j = data.find(b'<', i)
+    if j < 0:
+      out += data[i:]
+      break
+    out += data[i:j]
+    if data.startswith(b'<!--', j):
+      end = data.find(b'-->', j + 4)
+      if end < 0:
+        out += data[j:]
+        break
+      body = data[j + 4:end].replace(b'--', b'- ')
+      if body.endswith(b'-'):
+        body = body[:-1] + b' '
+      out += b'<!--' + body + b'-->'
+      i = end + 3
+      continue
+    for opener, closer in ((b'<![CDATA[', b']]>'), (b'<?', b'?>'), (b'<!', b'>')):
+      if data.startswith(opener, j):
+        end = data.find(closer, j + len(opener))
+        end = n if end < 0 else end + len(closer)
+        out += data[j:end]
+        i = end
+        break
+    else:
+      # a tag: copy it, adding a space after a quoted value glued to the next name
+      k = j
+      quote = None
+      while k < n:
+        c = data[k:k + 1]
+        out += c
+        k += 1
+        if quote:
+          if c == quote:
+            quote = None
+            nxt = data[k:k + 1]
+            if nxt and not nxt.isspace() and nxt not in (b'/', b'>', b'?'):
+              out += b' '
+        elif c in (b'"', b"'"):
+          quote = c
+        elif c == b'>':
+          break
+      i = k
+  return bytes(out)
+
+
 def _xml_root(data, file):
-  """Parses bytes/str with lxml; malformed XML raises CompileError with the line."""
+  """Parses bytes/str with lxml; malformed XML raises CompileError with the line.
+
+  XML that lxml rejects is retried once after _repair_tinyxml, so files MuJoCo reads load
+  here too; an error of the retry is reported (lines are unchanged by the repair).
+  """
   if isinstance(data, str):
     data = data.encode()
   parser = etree.XMLParser(remove_comments=True, remove_pis=True, resolve_entities=False,
                            huge_tree=True)
   try:
     return etree.fromstring(data, parser)
+  except etree.XMLSyntaxError:
+    pass
+  try:
+    return etree.fromstring(_repair_tinyxml(data), parser)
   except etree.XMLSyntaxError as e:
     line = e.lineno if e.lineno else None
     raise CompileError(f'malformed XML: {e.msg}', file=file, line=line) from None

@@ -108,3 +108,54 @@ def test_mesh_file_in_model_folder_wins(tmp_path):
   (tmp_path / 'main.xml').write_text('<mujoco><include file="sub/a.xml"/></mujoco>')
   mjm, m = _both_path(tmp_path / 'main.xml')
   _same(mjm, m, ('nmeshvert', 'body_mass', 'body_inertia'))
+
+
+# ------------------------------------------------------------- XML that tinyxml2 accepts
+
+
+_LENIENT = '''<?xml version="1.0"?>
+<mujoco>
+  <!-- double -- dashes -- in a comment --->
+  <worldbody>
+    <geom size="1 1 1"type="box"/>
+    <body pos="0 0 1"name="b"><freejoint/><geom size=".2"pos="0 0 .1"mass='2'/></body>
+  </worldbody>
+</mujoco>
+'''
+
+
+def test_tinyxml_leniency_matches_mujoco():
+  mjm = mujoco.MjModel.from_xml_string(_LENIENT)
+  m = engine.MjModel.from_xml_string(_LENIENT)
+  _same(mjm, m, _FIELDS + ('geom_type', 'body_pos'))
+
+
+def test_tinyxml_leniency_in_include_file():
+  main = '<mujoco><include file="f.xml"/></mujoco>'
+  assets = {'f.xml': _LENIENT.encode()}
+  _same(mujoco.MjModel.from_xml_string(main, assets),
+        engine.MjModel.from_xml_string(main, assets))
+
+
+def test_lenient_retry_keeps_line_numbers():
+  # a real error after a repaired line is still reported at its own line
+  xml = _LENIENT.replace('<geom size=".2"', '<geom sizes=".2"')
+  with pytest.raises(engine.Error) as e:
+    engine.MjModel.from_xml_string(xml)
+  assert (e.value.line, e.value.element, e.value.attribute) == (6, 'geom', 'sizes')
+
+
+@pytest.mark.parametrize('xml, line', [
+    ('<mujoco>\n<worldbody>\n<geom size="1"></worldbody></mujoco>', 3),
+    ('<mujoco>\n<worldbody>\n<geom size="1" size="2"/>\n</worldbody></mujoco>', 3),
+    ('<mujoco>\n<worldbody>\n<geom size="1/>\n</worldbody>\n</mujoco>', None),
+])
+def test_malformed_xml_still_raises(xml, line):
+  with pytest.raises(engine.Error, match='malformed XML') as e:
+    engine.MjModel.from_xml_string(xml)
+  with pytest.raises(ValueError):
+    mujoco.MjModel.from_xml_string(xml)
+  if line is not None:
+    assert e.value.line == line
+  else:
+    assert e.value.line is not None
