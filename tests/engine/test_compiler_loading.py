@@ -159,3 +159,47 @@ def test_malformed_xml_still_raises(xml, line):
     assert e.value.line == line
   else:
     assert e.value.line is not None
+
+
+# ------------------------------------------------------------------ joint springdamper
+
+
+_SPRINGDAMPER = '''<mujoco>
+  <default><default class="soft"><joint springdamper=".3 .9"/></default></default>
+  <worldbody>
+    <body>
+      <joint type="hinge" axis="0 1 0" springdamper=".5 1"/>
+      <geom size=".1" pos=".3 0 0"/>
+      <body pos=".5 0 0">
+        <joint type="ball" springdamper=".2 .7"/>
+        <geom type="capsule" size=".1 .2"/>
+        <body pos="0 0 -.4"><joint class="soft" axis="1 0 0"/><geom size=".05" mass=".3"/></body>
+      </body>
+    </body>
+    <body pos="1 1 1">
+      <joint type="free" springdamper="2 .5"/>
+      <geom type="box" size=".1 .2 .3"/>
+      <body>
+        <joint type="slide" springdamper="1 2" stiffness="5" damping="3"/><geom size=".1"/>
+      </body>
+      <body pos="0 .3 0"><joint type="slide" stiffness="5" damping="3"/><geom size=".1"/></body>
+    </body>
+  </worldbody>
+</mujoco>
+'''
+
+
+def test_springdamper_sets_stiffness_and_damping():
+  mjm = mujoco.MjModel.from_xml_string(_SPRINGDAMPER)
+  m = engine.MjModel.from_xml_string(_SPRINGDAMPER)
+  assert mjm.jnt_stiffness[-1] == 5 and mjm.dof_damping[-1] == 3
+  _same(mjm, m, ('jnt_stiffness', 'dof_damping', 'dof_invweight0'))
+
+
+def test_springdamper_must_be_positive():
+  xml = _SPRINGDAMPER.replace('springdamper="1 2"', 'springdamper="1 0"')
+  with pytest.raises(ValueError):
+    mujoco.MjModel.from_xml_string(xml)
+  with pytest.raises(engine.Error) as e:
+    engine.MjModel.from_xml_string(xml)
+  assert (e.value.element, e.value.attribute) == ('joint', 'springdamper')
