@@ -203,3 +203,83 @@ def test_springdamper_must_be_positive():
   with pytest.raises(engine.Error) as e:
     engine.MjModel.from_xml_string(xml)
   assert (e.value.element, e.value.attribute) == ('joint', 'springdamper')
+
+
+# -------------------------------------------------------- degenerate meshes (no math errors)
+
+# two flat heptagons (fans of 5 triangles) in tilted planes: A + B - C of their shell inertia
+# rounds below zero in MuJoCo and here, so the box half-size is NaN (C's sqrt), not an error
+_FLAT = [
+  [[-0.5589060851660304, -0.8032443021063956, 1.7510955893021392],
+   [-0.2642704545687984, -1.667548203733272, 0.3174141965575703],
+   [0.25161780534901546, 1.0082652634114302, -2.175702766523835],
+   [0.15832262847114234, 1.9952475944078143, -1.7188101040151729],
+   [0.11002122547442136, 2.246819919870238, -1.4833277140035497],
+   [-0.06374642269123482, 2.7298220578121057, -0.6378931141427839],
+   [-0.6506921489693978, 0.6531733544601077, 2.2025869727181346]],
+  [[-1.3408506570509262, 1.1299394784817398, 1.5933874874907732],
+   [-1.3565652422183705, 1.0488700259746468, 1.5736630609867004],
+   [-1.380468128489377, 0.8794270528139002, 1.521851326389497],
+   [-0.7435685509870869, -0.4322038714629637, 0.1477766136216988],
+   [-0.7362298496562663, -0.43358970540220265, 0.1384337830773723],
+   [-0.5750444403520414, -0.4441051317179317, -0.0573508901871303],
+   [-0.3088548517282954, 2.683803779827235, 1.1063252003423338]],
+]
+
+
+def _mesh_model(vert, face, inertia='shell', joint=''):
+  v = ' '.join(repr(x) for p in vert for x in p)
+  f = ' '.join(str(i) for t in face for i in t)
+  return (f'<mujoco><asset><mesh name="m" vertex="{v}" face="{f}" inertia="{inertia}"/></asset>'
+          f'<worldbody><body>{joint}<geom type="mesh" mesh="m"/></body></worldbody></mujoco>')
+
+
+@pytest.mark.parametrize('vert', _FLAT)
+def test_flat_mesh_compiles_like_mujoco(vert):
+  fan = [(0, i, i + 1) for i in range(1, 6)]
+  xml = _mesh_model(vert, fan)
+  mjm = mujoco.MjModel.from_xml_string(xml)
+  m = engine.MjModel.from_xml_string(xml)
+  assert np.isnan(mjm.body_inertia[1]).any()
+  np.testing.assert_array_equal(np.isnan(m.body_inertia), np.isnan(mjm.body_inertia))
+  np.testing.assert_allclose(m.body_mass, mjm.body_mass, rtol=1e-12)
+  np.testing.assert_allclose(m.geom_size[:, 1:], mjm.geom_size[:, 1:], rtol=1e-7)
+  # a moving body with that inertia is rejected by both
+  xml = _mesh_model(vert, fan, joint='<freejoint/>')
+  with pytest.raises(ValueError, match='mjMINVAL'):
+    mujoco.MjModel.from_xml_string(xml)
+  with pytest.raises(engine.Error, match='mjMINVAL'):
+    engine.MjModel.from_xml_string(xml)
+
+
+_TET_VERT = [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0.3, 0.3, 1]]
+_TET_FACE = [(0, 2, 1), (0, 1, 3), (0, 3, 2), (1, 2, 3)]
+
+
+@pytest.mark.parametrize('height', [1e-3, 1e-5])
+@pytest.mark.parametrize('inertia', ['shell', 'exact', 'convex'])
+def test_sliver_mesh_compiles_like_mujoco(height, inertia):
+  vert = [list(p) for p in _TET_VERT]
+  vert[3][2] = height
+  xml = _mesh_model(vert, _TET_FACE, inertia, joint='<freejoint/>')
+  try:
+    mjm = mujoco.MjModel.from_xml_string(xml)
+  except ValueError as e:
+    with pytest.raises(engine.Error):
+      engine.MjModel.from_xml_string(xml)
+    assert 'volume' in str(e) or 'mjMINVAL' in str(e)
+    return
+  m = engine.MjModel.from_xml_string(xml)
+  for f in ('body_mass', 'body_inertia', 'body_ipos', 'geom_size', 'mesh_vert'):
+    a, b = getattr(mjm, f), getattr(m, f)
+    np.testing.assert_allclose(b, a, rtol=1e-6, atol=1e-9 * np.abs(a).max(), err_msg=f)
+
+
+def test_zero_area_face_compiles_like_mujoco():
+  # a repeated vertex index and a collinear triangle add faces of zero area
+  vert = _TET_VERT + [[0.5, 0, 0]]
+  face = _TET_FACE + [(0, 0, 1), (0, 4, 1)]
+  xml = _mesh_model(vert, face, 'exact', joint='<freejoint/>')
+  mjm = mujoco.MjModel.from_xml_string(xml)
+  m = engine.MjModel.from_xml_string(xml)
+  _same(mjm, m, ('body_mass', 'body_inertia', 'body_ipos', 'geom_size'))
