@@ -32,7 +32,8 @@ def compile_xml(xml: str | None, path: str | None, assets: dict | None,
   )
   sizes.update(s["sizes"])
   arrays.update(s["arrays"])
-  return sizes, arrays, c.opt, {"vis": c.vis, "stat_user": c.stat_user}, problems
+  extras = {"vis": c.vis, "stat_user": c.stat_user, "springdamper": c.compiler["springdamper"]}
+  return sizes, arrays, c.opt, extras, problems
 
 
 # features of MuJoCo 3.17 that compile but are not simulated yet, by field and value

@@ -19,6 +19,7 @@ import numpy as np
 from engine import _jit
 from engine import _stage
 from engine import _structs
+from engine import enums
 from engine import fields as F
 from engine import io
 from engine import loader
@@ -444,5 +445,29 @@ def _load(xml, path, assets, reject_unsupported: bool) -> MjModel:
     if name in opt._arrays:
       opt._arrays[name][...] = value
   m = MjModel(sizes, arrays, opt, MjStatistic(), extras)
-  setconst.set_constants(m, MjData(m), simulate_length_ranges=not problems)
+  d = MjData(m)
+  springdamper = extras.get("springdamper")
+  if springdamper is not None and (springdamper > 0).any():
+    # MuJoCo sets them after mj_setConst and before the length ranges
+    setconst.mj_setConst(m, d)
+    _auto_spring_damper(m, springdamper)
+  setconst.set_constants(m, d, simulate_length_ranges=not problems)
   return m
+
+
+_NDOF = {enums.mjJNT_FREE: 6, enums.mjJNT_BALL: 3, enums.mjJNT_SLIDE: 1, enums.mjJNT_HINGE: 1}
+
+
+def _auto_spring_damper(m, springdamper) -> None:
+  """Port of mjCModel::AutoSpringDamper (user_model.cc): joint springdamper=(timeconst,
+  dampratio) sets jnt_stiffness and dof_damping from the mean dof_invweight0 at qpos0."""
+  minval = enums.mjMINVAL
+  for n in range(m.njnt):
+    timeconst, dampratio = springdamper[n]
+    if timeconst <= 0 or dampratio <= 0:
+      continue
+    adr = m.jnt_dofadr[n]
+    ndim = _NDOF[int(m.jnt_type[n])]
+    inertia = ndim / max(minval, float(np.sum(m.dof_invweight0[adr:adr + ndim])))
+    m.jnt_stiffness[n] = inertia / max(minval, timeconst * timeconst * dampratio * dampratio)
+    m.dof_damping[adr:adr + ndim] = 2 * inertia / max(minval, timeconst)

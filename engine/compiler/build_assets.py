@@ -153,12 +153,22 @@ class Assets:
   # ---- compilation
 
   def _read_file(self, node, name, subdir, attr='file'):
-    """Bytes of an asset file: the assets dict first, then disk relative to the model dir."""
+    """Bytes of an asset file: the assets dict first, then disk relative to the model dir.
+
+    An element from an included file in another folder falls back, as in MuJoCo, to that
+    folder (without the asset dir).
+    """
     if self.ctx.strippath:
       name = name.replace('\\', '/').split('/')[-1]
     try:
       return self.store.read(name, subdir)
     except FileNotFoundError as e:
+      folder = posixpath.dirname((node.file or "").replace("\\", "/"))
+      if folder and not afile._is_abs(name):
+        try:
+          return self.store.read(afile._combine(folder, name))
+        except FileNotFoundError:
+          pass
       raise node.error(str(e), attr) from None
 
   def _path(self, name, subdir):

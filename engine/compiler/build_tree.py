@@ -780,7 +780,8 @@ def check_mass(lists):
   """Port of CheckBodiesMassInertia: moving bodies need mass and inertia above mjMINVAL."""
 
   def ok(b):
-    if b.mass >= mjMINVAL and min(b.inertia) >= mjMINVAL:
+    # NaN (a flat mesh's inertia) fails too, as in MuJoCo
+    if b.mass >= mjMINVAL and all(v >= mjMINVAL for v in b.inertia):
       return True
     return any(ok(c) for c in b.children if not c.joints)
 

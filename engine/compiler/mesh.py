@@ -196,6 +196,11 @@ def _mulmat(a, b):
           for i in range(3)]
 
 
+def _csqrt(x):
+  """sqrt as C computes it: NaN for a negative argument instead of raising."""
+  return math.sqrt(x) if x >= 0 else math.nan
+
+
 def eig3(mat):
   """Eigen-decomposition of a symmetric 3x3 matrix by quaternion Jacobi rotations.
 
@@ -1117,9 +1122,11 @@ def process_mesh(vert, face, scale=(1.0, 1.0, 1.0), inertia="legacy", refpos=Non
       or e1 + e2 < e0 * (1 - rtol) - atol):
     raise ValueError("eigenvalues of mesh inertia violate A + B >= C")
   vref = surface if inertia == "shell" else volume
-  boxsz = np.array([0.5 * math.sqrt(6 * (e1 + e2 - e0) / vref),
-                    0.5 * math.sqrt(6 * (e0 + e2 - e1) / vref),
-                    0.5 * math.sqrt(6 * (e0 + e1 - e2) / vref)])
+  # C's sqrt: a flat mesh can round A + B - C below zero (within the tolerance above), which
+  # gives MuJoCo a NaN half-size (and NaN geom inertia) rather than an error
+  boxsz = np.array([0.5 * _csqrt(6 * (e1 + e2 - e0) / vref),
+                    0.5 * _csqrt(6 * (e0 + e2 - e1) / vref),
+                    0.5 * _csqrt(6 * (e0 + e1 - e2) / vref)])
 
   # translate to the centroid, rotate into the principal axes
   mat = _quat2mat([quat[0], -quat[1], -quat[2], -quat[3]])

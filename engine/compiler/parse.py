@@ -58,32 +58,109 @@ class Node:
 
 
 class _Reader:
-  """Reads included files through the asset store (assets dict first, then the model dir)."""
+  """Reads included files through the asset store (assets dict first, then the model dir).
+
+  Like MuJoCo, a relative include file is looked up relative to the model file's folder first
+  and then relative to the folder of the file holding the <include>, so nested includes may
+  name their siblings.
+  """
 
   def __init__(self, assets, model_dir):
     self.store = AssetStore(assets, model_dir or '')
     self.included = set()
 
-  def read(self, name, node_line, node_file):
-    if name in self.included:
-      raise CompileError(f"file '{name}' already included", file=node_file, line=node_line,
-                         element='include', attribute='file')
-    self.included.add(name)
-    try:
-      return self.store.read(name)
-    except (FileNotFoundError, OSError) as e:
-      raise CompileError(f"could not read include file '{name}': {e}", file=node_file,
-                         line=node_line, element='include', attribute='file') from None
+  def read(self, name, node_line, node_file, include_dir=''):
+    """(bytes, path relative to the model folder) of an include file."""
+    tries = [name]
+    if include_dir and not os.path.isabs(name):
+      tries.append(os.path.join(include_dir, name))
+    errors = []
+    for full in tries:
+      try:
+        data = self.store.read(full)
+      except (FileNotFoundError, OSError) as e:
+        errors.append(str(e))
+        continue
+      if os.path.normpath(full) in self.included:
+        raise CompileError(f"file '{name}' already included", file=node_file, line=node_line,
+                           element='include', attribute='file')
+      self.included.add(os.path.normpath(full))
+      return data, full
+    raise CompileError(f"could not read include file '{name}': {'; '.join(errors)}",
+                       file=node_file, line=node_line, element='include', attribute='file')
+
+
+def _repair_tinyxml(data):
+  """Rewrites the two things tinyxml2 (MuJoCo's XML reader) accepts and lxml rejects.
+
+  '--' inside a comment (and a comment ending in '--->') becomes '- ', and an attribute that
+  follows a quoted value without whitespace (size="1"type="box") gets a space. Newlines are
+  never added or removed, so line numbers stay those of the file.
+  """
+  out = bytearray()
+  i, n = 0, len(data)
+  while i < n:
+    j = data.find(b'<', i)
+    if j < 0:
+      out += data[i:]
+      break
+    out += data[i:j]
+    if data.startswith(b'<!--', j):
+      end = data.find(b'-->', j + 4)
+      if end < 0:
+        out += data[j:]
+        break
+      body = data[j + 4:end].replace(b'--', b'- ')
+      if body.endswith(b'-'):
+        body = body[:-1] + b' '
+      out += b'<!--' + body + b'-->'
+      i = end + 3
+      continue
+    for opener, closer in ((b'<![CDATA[', b']]>'), (b'<?', b'?>'), (b'<!', b'>')):
+      if data.startswith(opener, j):
+        end = data.find(closer, j + len(opener))
+        end = n if end < 0 else end + len(closer)
+        out += data[j:end]
+        i = end
+        break
+    else:
+      # a tag: copy it, adding a space after a quoted value glued to the next name
+      k = j
+      quote = None
+      while k < n:
+        c = data[k:k + 1]
+        out += c
+        k += 1
+        if quote:
+          if c == quote:
+            quote = None
+            nxt = data[k:k + 1]
+            if nxt and not nxt.isspace() and nxt not in (b'/', b'>', b'?'):
+              out += b' '
+        elif c in (b'"', b"'"):
+          quote = c
+        elif c == b'>':
+          break
+      i = k
+  return bytes(out)
 
 
 def _xml_root(data, file):
-  """Parses bytes/str with lxml; malformed XML raises CompileError with the line."""
+  """Parses bytes/str with lxml; malformed XML raises CompileError with the line.
+
+  XML that lxml rejects is retried once after _repair_tinyxml, so files MuJoCo reads load
+  here too; an error of the retry is reported (lines are unchanged by the repair).
+  """
   if isinstance(data, str):
     data = data.encode()
   parser = etree.XMLParser(remove_comments=True, remove_pis=True, resolve_entities=False,
                            huge_tree=True)
   try:
     return etree.fromstring(data, parser)
+  except etree.XMLSyntaxError:
+    pass
+  try:
+    return etree.fromstring(_repair_tinyxml(data), parser)
   except etree.XMLSyntaxError as e:
     line = e.lineno if e.lineno else None
     raise CompileError(f'malformed XML: {e.msg}', file=file, line=line) from None
@@ -176,6 +253,7 @@ class _Builder:
 
   def __init__(self, reader):
     self.reader = reader
+    self.dirs = {None: ''}  # file -> its folder relative to the model folder
 
   def element(self, xml, key, parent, file):
     spec = schema.ELEMENTS[key]
@@ -240,12 +318,13 @@ class _Builder:
       raise CompileError('include element cannot have children', file=file, line=line,
                          element='include')
     name = xml.attrib['file']
-    data = self.reader.read(name, line, file)
-    root = _xml_root(data, name)
+    data, full = self.reader.read(name, line, file, self.dirs.get(file, ''))
+    root = _xml_root(data, full)
     if not any(isinstance(c.tag, str) for c in root):
       raise CompileError(f"empty include file '{name}'", file=file, line=line,
                          element='include', attribute='file')
-    self.children(root, node, name)
+    self.dirs[full] = os.path.dirname(full)
+    self.children(root, node, full)
 
 
 def parse(xml=None, path=None, assets=None):
@@ -280,5 +359,8 @@ def parse(xml=None, path=None, assets=None):
   if root.tag != schema.ROOT:
     raise CompileError(f"root element must be 'mujoco', got '{root.tag}'", file=file,
                        line=root.sourceline, element=root.tag)
-  builder = _Builder(_Reader(assets, model_dir))
+  reader = _Reader(assets, model_dir)
+  if file is not None:
+    reader.included.add(file)
+  builder = _Builder(reader)
   return builder.element(root, schema.ROOT, None, file), model_dir
