@@ -270,7 +270,7 @@ def mesh_eig3(mat):
   D = R' mat R is below 1e-7 times the largest |entry| of mat, so a mesh frame is a few Jacobi
   sweeps short of the converged axes; each rotation is the half-angle quaternion (1, tan(a/2))
   renormalized by division (mjuu_normvec); equal eigenvalues (within 1e-12) keep their order.
-  Reproducing the stopping rule and the operation order makes mesh_quat match to ~1e-15.
+  Reproducing the stopping rule and the operation order makes mesh_quat match to ~1e-14.
 
   Args:
     mat: (3, 3) symmetric matrix.
