@@ -34,7 +34,8 @@ triangle winding; normals are mapped by the inverse scale. Mesh geoms with shell
 error in MuJoCo ("inertia should be specified in the mesh asset").
 
 Precision against MuJoCo 3.17: centroid, volume, surface and inertia moments match to rounding
-(same operation order); so does the principal-axes rotation (mesh_quat, ~1e-14), because
+(same operation order); so does the principal-axes rotation (mesh_quat: bitwise in our tests,
+~1e-15 for inertia="convex" whose hull triangles are summed in another order), because
 mesh_eig3 reproduces the compiler's Jacobi solver with its early stop and its tie-keeping sort,
 which also decide the axes of symmetric meshes (equal moments). Hull vertex and triangle counts
 match qhull; coplanar facets may be triangulated differently.
@@ -268,9 +269,10 @@ def mesh_eig3(mat):
   The compiler's own Jacobi solver, distinct from the engine's mju_eig3 (see eig3): the same
   cyclic-by-largest rotations, but it stops as soon as the largest off-diagonal entry of
   D = R' mat R is below 1e-7 times the largest |entry| of mat, so a mesh frame is a few Jacobi
-  sweeps short of the converged axes; each rotation is the half-angle quaternion (1, tan(a/2))
-  renormalized by division (mjuu_normvec); equal eigenvalues (within 1e-12) keep their order.
-  Reproducing the stopping rule and the operation order makes mesh_quat match to ~1e-14.
+  sweeps short of the converged axes; each rotation is the unit quaternion of half-angle
+  tangent h, (1, h) / sqrt(1 + h^2); eigenvalues within that same 1e-7 tolerance keep their
+  order in the final sort, which fixes the axes of symmetric meshes. With the same operation
+  order the result is MuJoCo's to the last bit for the same input matrix.
 
   Args:
     mat: (3, 3) symmetric matrix.
@@ -307,9 +309,9 @@ def mesh_eig3(mat):
     else:
       t = -1.0 / (-tau + math.sqrt(1 + tau * tau))
     half = t / (1 + math.sqrt(1 + t * t))
-    rot = [1.0, 0.0, 0.0, 0.0]
-    rot[rotk + 1] = half if rotk == 1 else -half
-    _normvec(rot)
+    chalf = 1.0 / math.sqrt(1 + half * half)
+    rot = [chalf, 0.0, 0.0, 0.0]
+    rot[rotk + 1] = half * chalf if rotk == 1 else -half * chalf
     quat = _mulquat_unit(quat, rot)
 
   # sort eigenvalues in decreasing order (bubble sort 0, 1, 0) by 90-degree rotations
