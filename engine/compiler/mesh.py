@@ -34,9 +34,11 @@ triangle winding; normals are mapped by the inverse scale. Mesh geoms with shell
 error in MuJoCo ("inertia should be specified in the mesh asset").
 
 Precision against MuJoCo 3.17: centroid, volume, surface and inertia moments match to rounding
-(same operation order); the principal-axes rotation matches to ~1e-6 because MuJoCo's Jacobi
-iteration stops at a rounding-dependent residual (we converge fully, see eig3). Hull vertex and
-triangle counts match qhull; coplanar facets may be triangulated differently.
+(same operation order); so does the principal-axes rotation (mesh_quat: bitwise in our tests,
+~1e-15 for inertia="convex" whose hull triangles are summed in another order), because
+mesh_eig3 reproduces the compiler's Jacobi solver with its early stop and its tie-keeping sort,
+which also decide the axes of symmetric meshes (equal moments). Hull vertex and triangle counts
+match qhull; coplanar facets may be triangulated differently.
 
 The face BVH (m.mesh_bvhadr/bvhnum, m.bvh_*) is built by build_bvh.py from `MeshInfo.vert/face`.
 
@@ -208,8 +210,7 @@ def eig3(mat):
   rotations accumulated in a quaternion, each rotation built from the tangent of its half angle
   (accurate for tiny angles), stopping when the largest off-diagonal entry is below 4e-15 times
   the largest entry of `mat`; eigenvalues sorted in decreasing order by 90-degree rotations.
-  MuJoCo's mesh compiler stops its own iteration earlier in some cases, so mesh frames agree
-  with MuJoCo to ~1e-7 in the worst case (the principal axes here are the converged ones).
+  Used for `fullinertia`; mesh frames use the compiler's own solver (mesh_eig3).
 
   Args:
     mat: (3, 3) symmetric matrix.
@@ -257,6 +258,75 @@ def eig3(mat):
       tmp = [0.707106781186548, 0.0, 0.0, 0.0]
       tmp[(j1 + 2) % 3 + 1] = tmp[0]
       quat = _normalize4(_mulquat(quat, tmp))
+  return np.array(eigval), np.array(quat)
+
+
+def _mulquat_unit(qa, qb):
+  """Port of mjuu_mulquat: the product qa * qb, renormalized by _normvec."""
+  res = _mulquat(qa, qb)
+  _normvec(res)
+  return res
+
+
+def mesh_eig3(mat):
+  """Principal axes of a mesh inertia: mjuu_eig3 (user_util.cc) as MuJoCo 3.17 computes it.
+
+  The compiler's own Jacobi solver, distinct from the engine's mju_eig3 (see eig3): the same
+  cyclic-by-largest rotations, but it stops as soon as the largest off-diagonal entry of
+  D = R' mat R is below 1e-7 times the largest |entry| of mat, so a mesh frame is a few Jacobi
+  sweeps short of the converged axes; each rotation is the unit quaternion of half-angle
+  tangent h, (1, h) / sqrt(1 + h^2); eigenvalues within that same 1e-7 tolerance keep their
+  order in the final sort, which fixes the axes of symmetric meshes. With the same operation
+  order the result is MuJoCo's to the last bit for the same input matrix.
+
+  Args:
+    mat: (3, 3) symmetric matrix.
+
+  Returns:
+    (eigval (3,) decreasing, quat (4,)): the columns of quat2mat(quat) are the eigenvectors.
+  """
+  a = [[float(mat[i][j]) for j in range(3)] for i in range(3)]
+  scale = max(abs(x) for row in a for x in row)
+  tol = 1e-7 * scale
+  quat = [1.0, 0.0, 0.0, 0.0]
+  eigval = [a[0][0], a[1][1], a[2][2]]
+  for _ in range(500):
+    # D = R' * mat * R
+    r = _quat2mat(quat)
+    rt = [[r[j][i] for j in range(3)] for i in range(3)]
+    d = _mulmat(_mulmat(rt, a), r)
+    eigval = [d[0][0], d[1][1], d[2][2]]
+
+    # largest off-diagonal element: row rk, column ck, rotation about axis rotk
+    if abs(d[0][1]) > abs(d[0][2]) and abs(d[0][1]) > abs(d[1][2]):
+      rk, ck, rotk = 0, 1, 2
+    elif abs(d[0][2]) > abs(d[1][2]):
+      rk, ck, rotk = 0, 2, 1
+    else:
+      rk, ck, rotk = 1, 2, 0
+    if abs(d[rk][ck]) < tol:
+      break
+
+    # 2x2 symmetric Schur decomposition: t = tan(angle), then tan(angle/2)
+    tau = (d[ck][ck] - d[rk][rk]) / (2 * d[rk][ck])
+    if tau >= 0:
+      t = 1.0 / (tau + math.sqrt(1 + tau * tau))
+    else:
+      t = -1.0 / (-tau + math.sqrt(1 + tau * tau))
+    half = t / (1 + math.sqrt(1 + t * t))
+    chalf = 1.0 / math.sqrt(1 + half * half)
+    rot = [chalf, 0.0, 0.0, 0.0]
+    rot[rotk + 1] = half * chalf if rotk == 1 else -half * chalf
+    quat = _mulquat_unit(quat, rot)
+
+  # sort eigenvalues in decreasing order (bubble sort 0, 1, 0) by 90-degree rotations
+  for j in range(3):
+    j1 = j % 2
+    if eigval[j1] + tol < eigval[j1 + 1]:
+      eigval[j1], eigval[j1 + 1] = eigval[j1 + 1], eigval[j1]
+      rot = [0.707106781186548, 0.0, 0.0, 0.0]
+      rot[(j1 + 2) % 3 + 1] = rot[0]
+      quat = _mulquat_unit(quat, rot)
   return np.array(eigval), np.array(quat)
 
 
@@ -1009,7 +1079,7 @@ def process_mesh(vert, face, scale=(1.0, 1.0, 1.0), inertia="legacy", refpos=Non
   refpos/refquat (subtract, then rotate by the inverse of refquat) and scale; volume and centroid
   (pyramids from the face centroid: of the hull for "convex", of the faces otherwise, absolute
   volumes for "legacy", area for "shell"); inertia about the centroid; principal axes by
-  mjuu_eig3; then vertices (and normals) are translated by -pos and rotated by quat^-1.
+  mesh_eig3; then vertices (and normals) are translated by -pos and rotated by quat^-1.
 
   Args:
     vert: (n, 3) vertices (float32-rounded values, see read_mesh / mesh_from_arrays).
@@ -1113,7 +1183,7 @@ def process_mesh(vert, face, scale=(1.0, 1.0, 1.0), inertia="legacy", refpos=Non
     volume = total
   full = [[inert[0], inert[3], inert[4]], [inert[3], inert[1], inert[5]],
           [inert[4], inert[5], inert[2]]]
-  eigval, quat = eig3(full)
+  eigval, quat = mesh_eig3(full)
   if eigval[2] <= 0:
     raise ValueError("eigenvalue of mesh inertia must be positive")
   atol, rtol = 1e-9, 1e-6

@@ -23,17 +23,13 @@ _DEMO = pathlib.Path(engine.__file__).with_name("models") / "chain_humanoid.xml"
 _PATHS = [*models.all_models(), _DEMO]
 _IDS = [f"{p.parent.name}/{p.stem}" for p in _PATHS]
 
-# MuJoCo's mesh principal axes come from an eigen-iteration that stops at a rounding-dependent
-# point; ours converges fully, so frames derived from mesh inertia (and the sizes of geoms and
-# sites fitted in those frames) agree to ~1e-6 only.
-_MESH_TOL = 1e-5
-_MESH_FIELDS = {"mesh_vert", "mesh_quat", "mesh_pos", "body_iquat", "body_ipos", "geom_quat",
-                "geom_pos", "body_inertia", "geom_aabb", "geom_size", "geom_rbound", "site_size",
-                "bvh_aabb"}
+# Frames derived from mesh inertia match MuJoCo's to ~1e-13 (engine/compiler/mesh.py:
+# mesh_eig3), within the common 1e-9; mesh_vert is float32 in MuJoCo and may round to the
+# neighbouring float32 value.
+_F32_FIELDS = {"mesh_vert"}
 
 
 def _compare_models(m, mjm, label):
-  tol = _MESH_TOL if mjm.nmesh else 1e-9
   for f in F.MODEL_SIZES:
     assert getattr(m, f.name) == getattr(mjm, f.name), f"{label}: size {f.name}"
   for f in F.MODEL_FIELDS:
@@ -54,7 +50,7 @@ def _compare_models(m, mjm, label):
       want = want.copy()
       want[unset] = 0.0
     if f.dtype in ("f8", "f4"):
-      t = tol if f.name in _MESH_FIELDS else 1e-9
+      t = 2.5e-7 if f.name in _F32_FIELDS and mjm.nmesh else 1e-9
       scale = max(1.0, float(np.max(np.abs(want)))) if np.size(want) else 1.0
       np.testing.assert_allclose(got, want, rtol=0, atol=t * scale, err_msg=f"{label}: {f.name}")
     else:
