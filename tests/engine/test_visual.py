@@ -22,6 +22,7 @@ from suite import dog
 from suite import quadruped
 from suite import swimmer
 from tests import models
+from tests import oracle
 
 pytestmark = pytest.mark.filterwarnings("ignore:compiler attribute:DeprecationWarning")
 
@@ -85,6 +86,12 @@ def test_vis_and_stat_match_mujoco(label, xml, assets, path):
   # mesh inertia frames agree with MuJoCo's to ~1e-6 only (tests/engine/test_mesh.py), and
   # meshes' bounding radii enter the mean body size
   assert_stat_close(m.stat, mjm.stat, label, tol=1e-8 if mjm.nmesh else 1e-12)
+
+
+def test_oracle_models_copy_vis():
+  """tests/oracle.from_mujoco carries MuJoCo's m.vis over."""
+  mjm = mujoco.MjModel.from_xml_path(str(_VISUAL_XML))
+  assert_vis_equal(oracle.from_mujoco(mjm).vis, mjm.vis)
 
 
 def test_visual_model_sets_every_attribute():
