@@ -24,7 +24,8 @@ from suite import swimmer
 from tests import models
 from tests import oracle
 
-pytestmark = pytest.mark.filterwarnings("ignore:compiler attribute:DeprecationWarning")
+pytestmark = [pytest.mark.filterwarnings("ignore:compiler attribute:DeprecationWarning"),
+              pytest.mark.filterwarnings("ignore:statistic attribute:DeprecationWarning")]
 
 _VISUAL_XML = models.ROOT / "compiler" / "visual.xml"
 _SUITE = pathlib.Path(common.__file__).resolve().parent.parent / "assets" / "suite"
@@ -106,6 +107,11 @@ def test_visual_model_sets_every_attribute():
   np.testing.assert_array_equal(m.vis.rgba.bv, np.float32([0.03, 0.08, 0.13, 0.18]))
   np.testing.assert_array_equal(m.vis.rgba.joint, np.float32([1, 0, 0, 0.5]))
   assert m.stat.meaninertia == 2.5 and mjm.stat.meaninertia == 2.5
+
+
+def test_meaninertia_is_deprecated_like_in_mujoco():
+  with pytest.warns(DeprecationWarning, match="'meaninertia' is deprecated"):
+    engine.MjModel.from_xml_string('<mujoco><statistic meaninertia="2"/></mujoco>')
 
 
 @pytest.mark.parametrize("xml", [

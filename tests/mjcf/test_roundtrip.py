@@ -15,7 +15,8 @@ import engine
 import mjcf
 from engine.compiler import compile_model
 
-pytestmark = pytest.mark.filterwarnings('ignore:compiler attribute:DeprecationWarning')
+pytestmark = [pytest.mark.filterwarnings('ignore:compiler attribute:DeprecationWarning'),
+              pytest.mark.filterwarnings('ignore:statistic attribute:DeprecationWarning')]
 
 _MODELS = sorted((pathlib.Path(__file__).resolve().parent.parent / 'models').glob('*/*.xml'))
 # what generated XML may change: element names (unnamed ones get names) and file paths
