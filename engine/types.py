@@ -1,5 +1,8 @@
 """MjModel, MjData, MjOption and MjStatistic: Python wrappers over numba struct handles.
 
+MjVisual (`m.vis`) is host-only: the renderer and viewer read it, the jitted pipeline never does,
+so it is plain Python data outside the model handle.
+
 Every field is a numpy array owned by the Python object; the numba handle
 (`_struct`) points at the same memory, so `d.qpos[:] = x` in Python is seen by
 the jitted pipeline and vice versa. Scalars that can change (`d.time`,
@@ -24,6 +27,7 @@ from engine import fields as F
 from engine import io
 from engine import loader
 from engine import setconst
+from engine.compiler import specs as _specs
 
 
 def _make_handle(ctor, members, values: dict):
@@ -124,16 +128,101 @@ class MjOption(_StructView):
   _MEMBERS = _structs.OPTION_MEMBERS
 
 
+# mj_defaultStatistic: what a model keeps where setStat has nothing to measure (no body, no dof)
+STATISTIC_DEFAULTS = {"meaninertia": 1.0, "meanmass": 1.0, "meansize": 0.2, "extent": 2.0,
+                      "center": 0.0}
+
+
 class MjStatistic(_StructView):
-  """Model statistics (`m.stat`) computed at qpos0 (mean inertia, extent, ...)."""
+  """Model statistics (`m.stat`) computed at qpos0 (mean inertia, extent, ...).
+
+  A new MjStatistic holds MuJoCo's defaults (mj_defaultStatistic), which the compiler then
+  overwrites with what it measures and with the <statistic> values given.
+  """
 
   _ROWS = F.STATISTIC_FIELDS
   _CTOR = staticmethod(_stage.make_statistic)
   _MEMBERS = _structs.STATISTIC_MEMBERS
 
+  def __init__(self, arrays: dict | None = None):
+    if arrays is None:
+      arrays = _alloc(self._ROWS, {})
+      for name, value in STATISTIC_DEFAULTS.items():
+        arrays[name][...] = value
+    super().__init__(arrays)
+
 
 _add_properties(MjOption, F.OPTION_FIELDS, "MjOption", writable_arrays=True)
 _add_properties(MjStatistic, F.STATISTIC_FIELDS, "MjStatistic", writable_arrays=True)
+
+
+# m.vis attribute -> <visual> child element (MuJoCo's binding renames `global`, a Python keyword)
+VISUAL_GROUPS = (("global_", "global"), ("quality", "quality"), ("headlight", "headlight"),
+                 ("map", "map"), ("scale", "scale"), ("rgba", "rgba"))
+
+
+class MjVisualGroup:
+  """One group of m.vis (m.vis.map, m.vis.rgba, ...), with MuJoCo's field types.
+
+  MjVisual stores floats as C float: scalar reals read back as the float32-rounded Python float
+  (m.vis.global_.glow == float(np.float32(0.3))), vectors are float32 arrays assigned in place,
+  ints and flags are ints. Fields and defaults come from the <visual> children of the schema.
+  """
+
+  def __init__(self, tag: str, values: dict | None = None):
+    """Schema defaults for <visual><tag>, overridden by `values` (the compiler's output)."""
+    object.__setattr__(self, "_tag", tag)
+    object.__setattr__(self, "_values", {})
+    for name, default in _specs.template("visual/" + tag).items():
+      if isinstance(default, tuple):
+        self._values[name] = np.array(default, np.float32)
+      else:
+        self._values[name] = 0.0 if isinstance(default, float) else 0
+      setattr(self, name, default if values is None else values.get(name, default))
+
+  def __getattr__(self, name):
+    values = self.__dict__.get("_values", {})
+    if name in values:
+      return values[name]
+    raise AttributeError(f"'MjVisual.{self.__dict__.get('_tag')}' has no attribute '{name}'")
+
+  def __setattr__(self, name, value):
+    old = self._values.get(name)
+    if old is None:
+      raise AttributeError(f"'MjVisual.{self._tag}' has no attribute '{name}'")
+    if isinstance(old, np.ndarray):
+      old[...] = value
+    elif isinstance(old, float):
+      self._values[name] = float(np.float32(value))
+    else:
+      self._values[name] = int(value)
+
+  def __dir__(self):
+    return sorted(self._values)
+
+  def _dict(self) -> dict:
+    return {k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in self._values.items()}
+
+  def __repr__(self):
+    body = "\n".join(f"  {k}: {v!r}" for k, v in self._values.items())
+    return f"<MjVisual.{self._tag}\n{body}\n>"
+
+
+class MjVisual:
+  """Visualization settings (`m.vis`) from <visual>: global_, quality, headlight, map, scale,
+  rgba, each an MjVisualGroup with MuJoCo's field names (host-only, not in the model handle)."""
+
+  def __init__(self, vis: dict | None = None):
+    """`vis` maps <visual> child tags to attribute values (compiler output); None: defaults."""
+    vis = vis or {}
+    for attr, tag in VISUAL_GROUPS:
+      setattr(self, attr, MjVisualGroup(tag, vis.get(tag)))
+
+  def _dict(self) -> dict:
+    return {tag: getattr(self, attr)._dict() for attr, tag in VISUAL_GROUPS}
+
+  def __repr__(self):
+    return "<MjVisual " + " ".join(attr for attr, _ in VISUAL_GROUPS) + ">"
 
 
 class MjModel:
@@ -167,6 +256,7 @@ class MjModel:
     self.opt = opt
     self.stat = stat
     self._extras = dict(extras or {})
+    self.vis = MjVisual(self._extras.get("vis"))
     self._build_struct()
 
   def _build_struct(self):
@@ -206,7 +296,7 @@ class MjModel:
       "arrays": self._arrays,
       "opt": self.opt.__getstate__(),
       "stat": self.stat.__getstate__(),
-      "extras": self._extras,
+      "extras": dict(self._extras, vis=self.vis._dict()),
     }
 
   def __setstate__(self, state):

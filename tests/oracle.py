@@ -28,7 +28,13 @@ def from_mujoco(mjm) -> T.MjModel:
   stat = T.MjStatistic()
   for f in F.STATISTIC_FIELDS:
     stat._arrays[f.name][...] = getattr(mjm.stat, f.name)
-  return T.MjModel(sizes, arrays, opt, stat)
+  vis = {}
+  for attr, tag in T.VISUAL_GROUPS:
+    group = getattr(mjm.vis, attr)
+    # the bindings read some rgba entries back empty: those keep our defaults
+    vis[tag] = {n: getattr(group, n) for n in dir(group)
+                if not n.startswith("_") and np.size(getattr(group, n))}
+  return T.MjModel(sizes, arrays, opt, stat, {"vis": vis})
 
 
 def load(xml: str):

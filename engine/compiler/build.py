@@ -208,6 +208,9 @@ def _settings(ctx, root):
   stat = {}
   for st in _sections(root, 'statistic'):
     stat.update(st.attrs)
+    if 'meaninertia' in st.attrs:
+      warnings.warn("statistic attribute 'meaninertia' is deprecated in MuJoCo (it no longer "
+                    'changes the simulation)', DeprecationWarning, stacklevel=3)
   if 'extent' in stat and stat['extent'] <= 0:
     raise _sections(root, 'statistic')[-1].error('extent must be strictly positive', 'extent')
   ctx.stat_user = {k: (list(v) if isinstance(v, tuple) else v) for k, v in stat.items()}

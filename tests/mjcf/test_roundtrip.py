@@ -15,7 +15,8 @@ import engine
 import mjcf
 from engine.compiler import compile_model
 
-pytestmark = pytest.mark.filterwarnings('ignore:compiler attribute:DeprecationWarning')
+pytestmark = [pytest.mark.filterwarnings('ignore:compiler attribute:DeprecationWarning'),
+              pytest.mark.filterwarnings('ignore:statistic attribute:DeprecationWarning')]
 
 _MODELS = sorted((pathlib.Path(__file__).resolve().parent.parent / 'models').glob('*/*.xml'))
 # what generated XML may change: element names (unnamed ones get names) and file paths
@@ -54,6 +55,10 @@ def test_roundtrip_compiles_identically(path):
           if not _is_name_field(k) and _differs(original.arrays[k], again.arrays[k])]
   assert not diff
   assert not [k for k in original.opt if _differs(original.opt[k], again.opt[k])]
+  # every <visual> child and attribute and every <statistic> value survives
+  assert not [f'{g}.{k}' for g in original.vis for k in original.vis[g]
+              if _differs(original.vis[g][k], again.vis[g][k])]
+  assert original.stat_user == again.stat_user
   # named elements keep their names (a model without a name is called 'unnamed_model')
   names = original.arrays['names'].split(b'\0')[1:]
   assert set(names) - {b''} <= set(again.arrays['names'].split(b'\0'))
@@ -78,3 +83,18 @@ def test_roundtrip_is_a_fixed_point():
   first, _ = _roundtrip(path)
   second = mjcf.from_xml_string(first, escape_separators=True)
   assert compile_model(xml=second.to_xml_string()).sizes == compile_model(xml=first).sizes
+
+
+def test_every_visual_attribute_set_through_the_object_model():
+  """model.visual.<child>.<attr> = value reaches the compiled m.vis (the object model and the
+  compiler share the schema's <visual> children)."""
+  source = mjcf.from_path(_MODELS[0].parent.parent / 'compiler' / 'visual.xml')
+  model = mjcf.RootElement()
+  for child in ('global', 'quality', 'headlight', 'map', 'scale', 'rgba'):
+    src = getattr(source.visual, child)  # as in dm_control: <global> is getattr(v, 'global')
+    dst = getattr(model.visual, child)
+    for name, value in src.get_attributes().items():
+      setattr(dst, name, value)
+  m = engine.MjModel.from_xml_string(model.to_xml_string())
+  ref = engine.MjModel.from_xml_path(str(_MODELS[0].parent.parent / 'compiler' / 'visual.xml'))
+  assert m.vis._dict() == ref.vis._dict()
