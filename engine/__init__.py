@@ -87,6 +87,7 @@ from engine.types import MjData as MjData
 from engine.types import MjModel as MjModel
 from engine.types import MjOption as MjOption
 from engine.types import MjStatistic as MjStatistic
+from engine.types import MjVisual as MjVisual
 
 # the mju_ helpers of engine/math.py, as cached functions Python can call (mujoco.mju_*)
 from engine import _jit as _jit
