@@ -8,6 +8,7 @@ import numpy as np
 from engine import compiler
 from engine import enums
 from engine import errors
+from engine.compiler import build_skin
 from engine.compiler import sparsity
 
 
@@ -16,7 +17,7 @@ def compile_xml(xml: str | None, path: str | None, assets: dict | None,
   """Compiles MJCF text or a file.
 
   Returns (sizes, arrays, options, extras, problems): model sizes and arrays, option values,
-  Python-side extras (visual and user statistics) and the features we cannot simulate yet
+  Python-side extras (visual, user statistics, skins) and the features we cannot simulate yet
   (raises UnsupportedError instead when `reject_unsupported`).
   """
   c = compiler.compile_model(xml=xml, path=path, assets=assets)
@@ -32,7 +33,11 @@ def compile_xml(xml: str | None, path: str | None, assets: dict | None,
   )
   sizes.update(s["sizes"])
   arrays.update(s["arrays"])
-  extras = {"vis": c.vis, "stat_user": c.stat_user, "springdamper": c.compiler["springdamper"]}
+  # skins are host-side (m.skin_*, outside the model handle)
+  skin = {f.name: arrays.pop(f.name) for f in build_skin.SKIN_FIELDS}
+  skin.update({f.name: sizes[f.name] for f in build_skin.SKIN_SIZES})
+  extras = {"vis": c.vis, "stat_user": c.stat_user, "springdamper": c.compiler["springdamper"],
+            "skin": skin}
   return sizes, arrays, c.opt, extras, problems
 
 

@@ -1,7 +1,7 @@
 """MjModel, MjData, MjOption and MjStatistic: Python wrappers over numba struct handles.
 
-MjVisual (`m.vis`) is host-only: the renderer and viewer read it, the jitted pipeline never does,
-so it is plain Python data outside the model handle.
+MjVisual (`m.vis`) and the skins (`m.nskin`, `m.skin_*`) are host-only: the renderer and viewer
+read them, the jitted pipeline never does, so they are plain Python data outside the model handle.
 
 Every field is a numpy array owned by the Python object; the numba handle
 (`_struct`) points at the same memory, so `d.qpos[:] = x` in Python is seen by
@@ -27,6 +27,7 @@ from engine import fields as F
 from engine import io
 from engine import loader
 from engine import setconst
+from engine.compiler import build_skin as _skin
 from engine.compiler import specs as _specs
 
 
@@ -257,6 +258,8 @@ class MjModel:
     self.stat = stat
     self._extras = dict(extras or {})
     self.vis = MjVisual(self._extras.get("vis"))
+    self._skin = _skin_arrays(self._extras.get("skin") or {})
+    self._extras["skin"] = self._skin
     self._build_struct()
 
   def _build_struct(self):
@@ -322,6 +325,27 @@ class MjModel:
 
 
 _add_properties(MjModel, F.MODEL_FIELDS, "MjModel")
+
+
+def _skin_arrays(skin: dict) -> dict:
+  """Own copies of the host-side skin sizes and arrays (empty when the model has no skins)."""
+  out = {f.name: int(skin.get(f.name, 0)) for f in _skin.SKIN_SIZES}
+  for f in _skin.SKIN_FIELDS:
+    shape = f.shape(out)
+    out[f.name] = np.array(skin.get(f.name, np.zeros(shape)), f.dtype).reshape(shape)
+  return out
+
+
+def _add_skin_properties(cls):
+  """m.nskin, ... and m.skin_* (views of the host-side skin arrays)."""
+  for f in _skin.SKIN_SIZES:
+    setattr(cls, f.name, property(lambda self, n=f.name: self._skin[n], doc=f.doc))
+  for f in _skin.SKIN_FIELDS:
+    setattr(cls, f.name, property(lambda self, n=f.name: self._skin[n],
+                                  _assign_error("MjModel", f.name), doc=f.doc))
+
+
+_add_skin_properties(MjModel)
 for _f in F.MODEL_SIZES:
   setattr(MjModel, _f.name, property(lambda self, n=_f.name: self._sizes[n], doc=_f.doc))
 

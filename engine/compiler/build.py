@@ -22,6 +22,7 @@ from engine.compiler import build_math as bm
 from engine.compiler import build_misc
 from engine.compiler import build_replicate
 from engine.compiler import build_sensor
+from engine.compiler import build_skin
 from engine.compiler import build_tendon
 from engine.compiler import build_treearrays
 from engine.compiler import build_tree as bt
@@ -322,11 +323,12 @@ def compile_model(xml=None, path=None, assets=None):
   misc = build_misc.make(ctx, root)
   lists.update(misc)
   lists.update(ctx.assets.lists())
+  lists['skin'] = build_skin.make(ctx, root)
 
   # ids, names, user sizes
   for kind in ('body', 'joint', 'geom', 'site', 'camera', 'light', 'tendon', 'actuator',
                'sensor', 'equality', 'pair', 'exclude', 'numeric', 'text', 'tuple', 'key',
-               'mesh', 'hfield', 'texture', 'material'):
+               'mesh', 'hfield', 'texture', 'material', 'skin'):
     _register(ctx, kind, lists.get(kind, []))
   _set_nuser(ctx, lists)
 
@@ -351,6 +353,7 @@ def compile_model(xml=None, path=None, assets=None):
   build_actuator.compile_all(ctx, lists)
   build_sensor.compile_all(ctx, lists)
   build_misc.compile_custom(ctx, lists)
+  build_skin.compile_all(ctx, lists['skin'])
   for cam in lists['camera']:
     cam.targetbodyid = ctx.lookup('body', cam.target, cam.node, 'target').id \
       if cam.target else -1
@@ -362,7 +365,8 @@ def compile_model(xml=None, path=None, assets=None):
 
   sizes, arrays = {}, {}
   build_treearrays.tree_arrays(ctx, lists, sizes, arrays)
-  ctx.assets.arrays(sizes, arrays)
+  ctx.assets.arrays(sizes, arrays, lists['skin'])
+  build_skin.arrays(lists['skin'], sizes, arrays)
   build_bvh.arrays(lists['body'], [m.info for m in ctx.assets.meshes], sizes, arrays)
   build_misc.arrays(ctx, lists, sizes, arrays)
   build_tendon.arrays(ctx, lists, sizes, arrays)
@@ -446,7 +450,8 @@ def _set_nuser(ctx, lists):
 
 
 def _referenced_bodies(ctx, root, lists):
-  """Bodies named by other elements (cameras, lights, excludes, equalities, actuators, ...).
+  """Bodies named by other elements (cameras, lights, excludes, equalities, actuators, skin
+  bones, ...).
 
   FuseStatic keeps a body whose name another element needs, and bodies holding sites used by
   force/torque sensors.
@@ -479,6 +484,7 @@ def _referenced_bodies(ctx, root, lists):
       visit(c)
 
   visit(root)
+  names.update(ctx.skin_bodynames)
   for b in lists['body'][1:]:
     if b.name and b.name in names:
       refs.add(b)
@@ -649,9 +655,8 @@ def _finalize(ctx, lists, sizes, arrays):
   # remaining sizes (features that raise UnsupportedError have none)
   for name in ('nflex', 'nflexnode', 'nflexvert', 'nflexedge', 'nflexelem', 'nflexelemdata',
                'nflexstiffness', 'nflexbending', 'nefm0dof', 'nefm0L', 'nefmCvert',
-               'nflexelemedge', 'nflexshelldata', 'nflextexcoord', 'nJfe', 'nJfv', 'nskin',
-               'nskinvert', 'nskintexvert', 'nskinface', 'nskinbone', 'nskinbonevert',
-               'nplugin', 'npluginattr', 'npluginstate'):
+               'nflexelemedge', 'nflexshelldata', 'nflextexcoord', 'nJfe', 'nJfv', 'nplugin',
+               'npluginattr', 'npluginstate'):
     sizes[name] = 0
   sizes['nemax'] = sum(3 if e.type == mjEQ_CONNECT else (7 if e.type == mjEQ_WELD else 1)
                        for e in lists['equality'])

@@ -171,6 +171,10 @@ class Assets:
           pass
       raise node.error(str(e), attr) from None
 
+  def read_file(self, node, name, subdir):
+    """Bytes of an asset file of another build module (skins), found as meshes are."""
+    return self._read_file(node, name, subdir)
+
   def _path(self, name, subdir):
     """Resource path MuJoCo records for a file: model dir + asset dir + name, normalized."""
     if self.ctx.strippath:
@@ -320,8 +324,8 @@ class Assets:
     t.width, t.height, t.nchannel = w, h, nchannel
     t.data = np.asarray(data, np.uint8)
 
-  def arrays(self, sizes, arrays):
-    """Mesh, height field, texture and material arrays."""
+  def arrays(self, sizes, arrays, skins=()):
+    """Mesh, height field, texture and material arrays; `skins` add their file paths."""
     hf = self.hfields
     nh = len(hf)
     adr, total = [], 0
@@ -342,6 +346,7 @@ class Assets:
     ctype_adr = []
     for objs, field, subdir in ((hf, 'hfield_pathadr', self.ctx.meshdir),
                                 (self.meshes, 'mesh_pathadr', self.ctx.meshdir),
+                                (skins, 'skin_pathadr', self.ctx.meshdir),
                                 (self.textures, 'tex_pathadr', self.ctx.texturedir)):
       adrs = []
       for o in objs:

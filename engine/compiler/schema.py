@@ -515,7 +515,7 @@ _ELEMENTS = r"""
   size         real[4]    !req
   elevation    real[]
 
-@asset/skin ns=skin unsupported
+@asset/skin ns=skin
   name         id:skin
   file         file
   material     ref:material
@@ -529,10 +529,10 @@ _ELEMENTS = r"""
 
 @asset/skin/bone
   body         ref:body   !req
-  bindpos      real[3]
-  bindquat     real[4]
-  vertid       int[]
-  vertweight   real[]
+  bindpos      real[3]    !req
+  bindquat     real[4]    !req
+  vertid       int[]      !req
+  vertweight   real[]     !req
 
 @asset/texture ns=texture
   name         id:texture
