@@ -43,12 +43,14 @@ SUITE = containers.TaggedTasks()
 
 def get_model_and_assets(floor_size=10, remove_ball=True):
   """The model's XML text, with a `floor_size` floor (half-size in x and y), without the ball,
-  target, walls and their cameras if `remove_ball`, and the include files it needs."""
-  return make_model(floor_size, remove_ball), common.ASSETS
+  target, walls and their cameras if `remove_ball`, and the files it needs: the include files
+  and the model's own assets under the names the XML text gives them (meshes, skins)."""
+  model = make_model(floor_size, remove_ball)
+  return model.to_xml_string(), {**common.ASSETS, **model.get_assets()}
 
 
 def make_model(floor_size, remove_ball):
-  """The dog's XML text: the tabulated (fetch) model with the floor resized and, if
+  """The dog's mjcf model: the tabulated (fetch) model with the floor resized and, if
   `remove_ball`, the fetch props removed."""
   model = mjcf.from_xml_string(common.read_model("dog.xml"), assets=common.ASSETS)
   model.find("geom", "floor").size = [floor_size, floor_size, 0.1]
@@ -58,7 +60,7 @@ def make_model(floor_size, remove_ball):
       model.find("geom", name).remove()
     for name in _BALL_CAMERAS:
       model.find("camera", name).remove()
-  return model.to_xml_string()
+  return model
 
 
 @SUITE.add("no_reward_visualization")

@@ -127,3 +127,24 @@ def test_fetch_reward_branches(where):
   reward = ours.task.get_reward(ours.physics)
   assert reward > 0
   np.testing.assert_allclose(reward, theirs.task.get_reward(physics), rtol=1e-6)
+
+
+def test_a_dog_with_a_skin_compiles(monkeypatch):
+  """A skin added to the dog (as published dog models have one, from a .skn file) reaches both
+  compilers through get_model_and_assets."""
+  from engine.compiler import compile_model
+  from suite import common
+  from tests.engine.test_skin import _skn
+
+  skn = _skn([0, 0, 0, .1, 0, 0, 0, .1, 0], [0, 1, 2],
+             [("torso", (0, 0, 0), (1, 0, 0, 0), [0, 1, 2], [1, 1, 1]),
+              ("pelvis", (0, 0, 0), (1, 0, 0, 0), [2], [1])])
+  xml = common.read_model("dog.xml").replace("<asset>", '<asset><skin file="dog_skin.skn"/>', 1)
+  monkeypatch.setattr(common, "read_model", lambda name: xml)
+  monkeypatch.setattr(common, "ASSETS", {**common.ASSETS, "dog_skin.skn": skn})
+  text, assets = dog.get_model_and_assets()
+  mjm = mujoco.MjModel.from_xml_string(text, assets)
+  ours = compile_model(xml=text, assets=assets)
+  assert ours.sizes["nskin"] == mjm.nskin == 1
+  np.testing.assert_array_equal(ours.arrays["skin_bonebodyid"], mjm.skin_bonebodyid)
+  np.testing.assert_array_equal(ours.arrays["skin_bonevertweight"], mjm.skin_bonevertweight)
