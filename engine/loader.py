@@ -36,6 +36,7 @@ def compile_xml(xml: str | None, path: str | None, assets: dict | None,
   # skins are host-side (m.skin_*, outside the model handle)
   skin = {f.name: arrays.pop(f.name) for f in build_skin.SKIN_FIELDS}
   skin.update({f.name: sizes[f.name] for f in build_skin.SKIN_SIZES})
+  skin["name_skinadr"] = arrays["name_skinadr"]  # mj_name2id of skins
   extras = {"vis": c.vis, "stat_user": c.stat_user, "springdamper": c.compiler["springdamper"],
             "skin": skin}
   return sizes, arrays, c.opt, extras, problems

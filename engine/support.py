@@ -280,6 +280,7 @@ _NAME_FIELDS = {
   enums.mjOBJ_CAMERA: ("name_camadr", "ncam"),
   enums.mjOBJ_LIGHT: ("name_lightadr", "nlight"),
   enums.mjOBJ_MESH: ("name_meshadr", "nmesh"),
+  enums.mjOBJ_SKIN: ("name_skinadr", "nskin"),
   enums.mjOBJ_HFIELD: ("name_hfieldadr", "nhfield"),
   enums.mjOBJ_TEXTURE: ("name_texadr", "ntex"),
   enums.mjOBJ_MATERIAL: ("name_matadr", "nmat"),

@@ -333,6 +333,7 @@ def _skin_arrays(skin: dict) -> dict:
   for f in _skin.SKIN_FIELDS:
     shape = f.shape(out)
     out[f.name] = np.array(skin.get(f.name, np.zeros(shape)), f.dtype).reshape(shape)
+  out["name_skinadr"] = np.array(skin.get("name_skinadr", ()), np.int32).reshape(out["nskin"])
   return out
 
 
@@ -346,6 +347,8 @@ def _add_skin_properties(cls):
 
 
 _add_skin_properties(MjModel)
+MjModel.name_skinadr = property(lambda self: self._skin["name_skinadr"],
+                                doc="address of each skin name in names")
 for _f in F.MODEL_SIZES:
   setattr(MjModel, _f.name, property(lambda self, n=_f.name: self._sizes[n], doc=_f.doc))
 

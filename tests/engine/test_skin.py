@@ -88,6 +88,22 @@ def test_inline_skin_matches_mujoco():
   np.testing.assert_allclose(np.linalg.norm(c.arrays['skin_bonebindquat'], axis=1), 1, 1e-6)
 
 
+def test_skin_names_as_mujoco():
+  """mj_name2id / mj_id2name of skins, on our MjModel against mujoco's, before and after a
+  pickle round trip."""
+  import pickle
+
+  xml = _model(_SKIN + _SKIN.replace('name="box"', 'name="box2"'))
+  theirs = mujoco.MjModel.from_xml_string(xml)
+  ours = engine.MjModel.from_xml_string(xml)
+  for m in (ours, pickle.loads(pickle.dumps(ours))):
+    np.testing.assert_array_equal(m.name_skinadr, theirs.name_skinadr)
+    for name in ('box', 'box2', 'none'):
+      assert (engine.mj_name2id(m, mujoco.mjtObj.mjOBJ_SKIN, name)
+              == mujoco.mj_name2id(theirs, mujoco.mjtObj.mjOBJ_SKIN, name))
+    assert engine.mj_id2name(m, mujoco.mjtObj.mjOBJ_SKIN, 1) == 'box2'
+
+
 @pytest.mark.parametrize('section', ['asset', 'deformable'])
 def test_skin_in_asset_or_deformable(section):
   compare(_model(section=section))
