@@ -132,6 +132,9 @@ def _settings(ctx, root):
   for c in _sections(root, 'compiler'):
     if c.attrs.get('coordinate') == 1:
       raise c.error('global coordinates are no longer supported', 'coordinate')
+    if 'passthrough' in c.attrs:
+      raise c.error("compiler attribute 'passthrough' is not supported", 'passthrough',
+                    cls=UnsupportedError)
     if 'assetdir' in c.attrs:
       comp['meshdir'] = comp['texturedir'] = c.attrs['assetdir']
     specs.read_attrs(comp, 'compiler', c.attrs)
@@ -170,6 +173,9 @@ def _settings(ctx, root):
       disableact |= 1 << g
     for fl in o.children:
       for k, v in fl.attrs.items():
+        if k == 'ipc' and v:
+          # MuJoCo requires integrator="discrete" and the CG solver for it
+          raise fl.error('the ipc flag is not supported', 'ipc', cls=UnsupportedError)
         if k in _ENABLE_BITS:
           bit = _ENABLE_BITS[k]
           enable = (enable | bit) if v else (enable & ~bit)

@@ -155,6 +155,10 @@ class TreeBuilder:
 
   def body(self, node, parent, frame):
     a = node.attrs
+    for name in ('simple', 'fuse'):
+      if a.get(name, 1) == 0:
+        # MuJoCo: simple="false" clears body_simple, fuse="false" keeps the body unfused
+        raise node.error(f'{name}="false" is not supported yet', name, cls=self.ctx.Unsupported)
     b = Obj(node)
     b.parent = parent
     b.frame = frame
