@@ -595,6 +595,10 @@ def compile_camera(ctx, c):
   if (focal[0] and focalpixel[0]) or (focal[1] and focalpixel[1]):
     raise c.error('focal length duplicated in camera', 'focal')
   sensor = [f32(v) for v in s['sensorsize']]
+  if not (sensor[0] > 0 and sensor[1] > 0):
+    for name in ('focal', 'focalpixel', 'principal', 'principalpixel'):
+      if any(s[name]):
+        raise c.error('focal/principal require sensorsize in camera', name)
   res = s['resolution']
   intrinsic = [f32(0)] * 4
   if sensor[0] > 0 and sensor[1] > 0:

@@ -2,7 +2,9 @@
 
 For each supported (element, attribute) of engine/compiler/schema.py one of these holds:
   read         the compiler reads it while compiling our models (traced, tests/attr_trace.py);
-               its effect is checked against MuJoCo by the oracle tests of each feature;
+               numeric and keyword attributes of the default classes and of the singleton
+               elements (compiler, option, size, visual, statistic) are also set to a
+               non-default value in a generated model that must compile as MuJoCo's does;
   no effect    MuJoCo 3.17's compiled model does not change with it either (checked here);
   unsupported  a non-default value raises UnsupportedError naming element, attribute, line.
 Attributes of <default> children are read when their element's attribute is.
@@ -19,8 +21,10 @@ from PIL import Image
 
 from engine.compiler import build
 from engine.compiler import schema
+from engine.errors import CompileError
 from engine.errors import UnsupportedError
 from tests import attr_trace
+from tests.engine.test_compiler import compare
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -196,3 +200,107 @@ def test_unsupported_raises(key, attr):
   line = xml[:xml.index(f' {attr}=')].count('\n') + 1
   assert (e.value.element, e.value.attribute, e.value.line) == (tag, attr, line)
   assert f"element '{tag}', attribute '{attr}', line {line}" in str(e.value)
+
+
+# one element of each default slot, all in class "c" (meshes are left to test_mesh.py, whose
+# hull and principal-axes tolerances a generic comparison cannot apply)
+_APPLIED = """<mujoco>
+  {top}
+  <default><default class="c">{default}</default></default>
+  <asset>
+    <texture name="t" class="c" type="2d" builtin="checker" width="8" height="8"/>
+    <material name="m" class="c" texture="t"/>
+  </asset>
+  <worldbody>
+    <light class="c"/>
+    <camera class="c"/>
+    <body name="a" pos="0 0 1">
+      <joint name="j1" class="c"/>
+      <geom name="g1" class="c" size=".1"/>
+      <site name="s1" class="c"/>
+      <body name="b" pos=".3 0 0">
+        <joint name="j2" class="c"/>
+        <geom name="g2" class="c" size=".1"/>
+        <site name="s2" class="c"/>
+      </body>
+    </body>
+  </worldbody>
+  <contact><pair class="c" geom1="g1" geom2="g2"/></contact>
+  <equality>
+    <connect class="c" body1="a" body2="b" anchor="0 0 0"/>
+    <joint class="c" joint1="j1" joint2="j2"/>
+  </equality>
+  <tendon>
+    <spatial class="c"><site site="s1"/><site site="s2"/></spatial>
+    <fixed class="c"><joint joint="j1" coef="1"/></fixed>
+  </tendon>
+  <actuator><general class="c" joint="j1"/><{act} class="c" joint="j2"/></actuator>
+</mujoco>"""
+_SINGLETONS = ['compiler', 'compiler/lengthrange', 'option', 'option/flag', 'size', 'statistic']
+_SINGLETONS += [k for k in schema.ELEMENTS if k.startswith('visual/')]
+# applied after compiling, from a forward pass (engine/setconst.py; tests/engine/test_setconst.py)
+_SETCONST = {('default/joint', 'springdamper'), ('compiler/lengthrange', 'mode')}
+
+
+def _values(a):
+  """Non-default values of a numeric or keyword attribute, as XML text."""
+  if a.kind in ('real', 'int'):
+    d = a.default
+    if a.nmin is None:
+      d = 0 if d is None else d
+      return [str(d + 1) if a.kind == 'int' else repr(d * 1.5 + 0.3)]
+    n = a.nmax if a.nmax not in (None, -1) else 2
+    d = tuple(d or ()) + (0,) * (n - len(d or ()))
+    if a.kind == 'int':
+      return [' '.join(str(v + 1) for v in d)]
+    return [' '.join(repr(v * 1.5 + 0.3 * (i + 1)) for i, v in enumerate(d))]
+  if a.kind in ('bool', 'kw'):
+    return [k for k, v in a.keywords.items() if v != a.default][:3]
+  return []
+
+
+def _applied_cases():
+  cases = []
+  for key, sources, _, _ in schema._DEFAULT_PROJECTIONS:
+    if key == 'default/mesh':
+      continue
+    tag = schema.ELEMENTS[key].tag
+    act = tag if sources[0].startswith('actuator/') else 'position'
+    for name, a in schema.ELEMENTS[key].attrs.items():
+      for v in _values(a):
+        if name != 'class' and (key, name) not in _SETCONST:
+          cases.append((key, name, v, _APPLIED.format(top='', default=f'<{tag} {name}="{v}"/>',
+                                                      act=act)))
+  for key in _SINGLETONS:
+    parts = key.split('/')
+    for name, a in schema.ELEMENTS[key].attrs.items():
+      for v in _values(a):
+        top = f'<{parts[-1]} {name}="{v}"/>'
+        if len(parts) == 2:
+          top = f'<{parts[0]}>{top}</{parts[0]}>'
+        if (key, name) not in _SETCONST:
+          cases.append((key, name, v, _APPLIED.format(top=top, default='', act='position')))
+  return cases
+
+
+@pytest.mark.filterwarnings('ignore')
+@pytest.mark.parametrize('key,attr,value,xml', _applied_cases(),
+                         ids=lambda v: v if '<' not in v else '')
+def test_attribute_applied_as_mujoco(key, attr, value, xml):
+  """A non-default value compiles to MuJoCo's fields, or is rejected as MuJoCo rejects it."""
+  try:
+    mujoco.MjModel.from_xml_string(xml)
+  except ValueError:
+    with pytest.raises(CompileError):
+      build.compile_model(xml)
+    return
+  compare(xml=xml)
+
+
+def test_camera_intrinsics_need_sensorsize():
+  """As MuJoCo: focal/principal lengths without a sensor size are an error, not ignored."""
+  xml = '<mujoco><worldbody>\n<camera principalpixel="0 2"/></worldbody></mujoco>'
+  with pytest.raises(CompileError) as e:
+    build.compile_model(xml)
+  assert (e.value.element, e.value.attribute, e.value.line) == ('camera', 'principalpixel', 2)
+  build.compile_model(xml.replace('/>', ' sensorsize="1 1" resolution="10 10"/>'))
