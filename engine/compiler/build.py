@@ -491,7 +491,7 @@ def _referenced_bodies(ctx, root, lists):
 
 
 def _keyframes(ctx, lists, sizes, arrays):
-  """Keyframes with defaults for missing entries (ResolveKeyframes, CopyObjects)."""
+  """Keyframes with defaults for missing or trailing entries (ResolveKeyframes, CopyObjects)."""
   keys = lists['key']
   nq, nv, nu, na, nmocap = (sizes['nq'], sizes['nv'], sizes['nu'], sizes['na'],
                             sizes['nmocap'])
@@ -510,10 +510,13 @@ def _keyframes(ctx, lists, sizes, arrays):
       if v is None:
         rows[name].append(list(default))
         continue
-      if len(v) != n:
+      if len(v) > n:
         raise k.node.error(f"invalid {name} size in keyframe, got {len(v)}, should be {n}",
                            name)
-      rows[name].append(list(v))
+      # a short vector overwrites the leading entries (whole bodies for mpos and mquat)
+      size = 3 if name == 'mpos' else 4 if name == 'mquat' else 1
+      given = len(v) - len(v) % size
+      rows[name].append(list(v[:given]) + list(default[given:]))
     rows['time'].append(a.get('time', 0.0))
 
   # normalize quaternions

@@ -359,11 +359,8 @@ def _element_cases():
           for v in _values(a)]
 
 
-# where we knowingly differ from MuJoCo by an error naming the attribute (follow-up work)
-_DIVERGES = {
-  ('keyframe/key', 'qpos'): 'MuJoCo pads a short keyframe vector; we reject it',
-  ('keyframe/key', 'qvel'): 'MuJoCo pads a short keyframe vector; we reject it',
-}
+# where we knowingly differ from MuJoCo by an error naming the attribute
+_DIVERGES = {}
 
 
 @pytest.mark.parametrize('key', sorted(_ELEMENTS))
@@ -408,3 +405,17 @@ def test_weld_sites_exclude_bodies():
   with pytest.raises(CompileError) as e:
     build.compile_model(xml)
   assert (e.value.element, e.value.attribute, e.value.line) == ('weld', 'relpose', 2)
+
+
+@pytest.mark.parametrize('attrs', ['qpos="1 2 3 0"', 'qpos="1 2 3 0 1 0 0 7 0"', 'qvel="1 2"',
+                                   'mpos="9 9 9 8"', 'mpos="9"', 'mquat="0 2 0 0 5"',
+                                   'ctrl=""', 'qpos=""'])
+def test_short_keyframe_vectors(attrs):
+  """As MuJoCo: short keyframe vectors set their leading entries (whole mocap bodies)."""
+  xml = ('<mujoco><worldbody><body><freejoint/><geom size=".1"/></body><body pos="1 0 0">'
+         '<joint type="slide" ref="0.5"/><joint type="ball"/><geom size=".1"/></body>'
+         '<body mocap="true" pos="1 2 3"/><body mocap="true" pos="4 5 6" quat="0 0 1 0"/>'
+         '</worldbody><actuator><motor joint="j"/></actuator>'
+         f'<keyframe><key {attrs}/></keyframe></mujoco>').replace('<joint type="slide"',
+                                                                  '<joint name="j" type="slide"')
+  compare(xml=xml)
