@@ -102,6 +102,7 @@ class TreeBuilder:
     world.gravcomp = 0.0
     world.user = ()
     world.sleep = 0
+    world.simple = world.fuse = 1
     world.node = root
     self.world = world
     for wb in root.find('worldbody'):
@@ -155,10 +156,6 @@ class TreeBuilder:
 
   def body(self, node, parent, frame):
     a = node.attrs
-    for name in ('simple', 'fuse'):
-      if a.get(name, 1) == 0:
-        # MuJoCo: simple="false" clears body_simple, fuse="false" keeps the body unfused
-        raise node.error(f'{name}="false" is not supported yet', name, cls=self.ctx.Unsupported)
     b = Obj(node)
     b.parent = parent
     b.frame = frame
@@ -173,6 +170,8 @@ class TreeBuilder:
     b.gravcomp = a.get('gravcomp', 0.0)
     b.user = a.get('user', ())
     b.sleep = a.get('sleep', 0)
+    b.simple = a.get('simple', 1)  # "false" (0) clears body_simple
+    b.fuse = a.get('fuse', 1)  # "false" (0) keeps the body under compiler fusestatic
     b.explicit = False
     self.contents(node, b, None)
     return b

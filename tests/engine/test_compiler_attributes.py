@@ -124,19 +124,12 @@ NO_EFFECT = {
 
 # (element key, attribute): (MJCF without, MJCF with a value MuJoCo applies or rejects and we
 # cannot apply yet)
-_BODY = '<mujoco><worldbody><body{}><joint/><geom size=".1"/></body></worldbody></mujoco>'
-_FUSE = ('<mujoco><compiler fusestatic="true"/><worldbody><body><joint/><geom size=".1"/>'
-         '<body{}><geom size=".1" pos="0 0 .3"/></body></body></worldbody></mujoco>')
 _INSIDE = _BASE.format(top='', tail='<sensor><insidesite site="s" objtype="body" objname="b"{}/>'
                        '</sensor>')
 UNSUPPORTED = {
   ('compiler', 'passthrough'): ('<mujoco/>', '<mujoco><compiler passthrough="true"/></mujoco>'),
   # MuJoCo requires integrator="discrete" and the CG solver for it
   ('option/flag', 'ipc'): ('<mujoco/>', '<mujoco><option><flag ipc="enable"/></option></mujoco>'),
-  # body_simple and dof_simplenum change
-  ('body', 'simple'): (_BODY.format(''), _BODY.format(' simple="false"')),
-  # the body is kept under compiler fusestatic
-  ('body', 'fuse'): (_FUSE.format(''), _FUSE.format(' fuse="false"')),
   # a signed distance: sensor_intprm[0] = 1 and sensor_datatype real
   ('sensor/insidesite', 'enclosed'): (_INSIDE.format(''), _INSIDE.format(' enclosed="true"')),
 }
@@ -419,3 +412,24 @@ def test_short_keyframe_vectors(attrs):
          f'<keyframe><key {attrs}/></keyframe></mujoco>').replace('<joint type="slide"',
                                                                   '<joint name="j" type="slide"')
   compare(xml=xml)
+
+
+_CHAIN = """<mujoco>{comp}<worldbody>
+  <body name="a" {A}><joint type="slide"/><geom size=".1"/>
+    <body name="b" pos=".3 0 0" {B}><joint type="slide" axis="0 1 0"/><geom size=".1"/>
+      <body name="c" pos=".3 0 0" {C}><geom size=".1" pos=".1 0 0"/>
+        <body {D}><geom size=".1" pos="0 .2 0"/></body>
+      </body>
+    </body>
+  </body>
+  <body pos="1 0 0" {E}><freejoint/><geom size=".1"/></body>
+  <body pos="2 0 0" {F}><geom size=".1"/><body><geom size=".2" pos="0 0 .3"/></body></body>
+</worldbody></mujoco>"""
+
+
+@pytest.mark.parametrize('comp', ['', '<compiler fusestatic="true"/>'], ids=['', 'fusestatic'])
+@pytest.mark.parametrize('attr', ['simple="false"', 'fuse="false"'])
+@pytest.mark.parametrize('which', 'ABCDEF')
+def test_body_simple_and_fuse(comp, attr, which):
+  """body simple="false" clears body_simple; fuse="false" keeps a static body, as MuJoCo."""
+  compare(xml=_CHAIN.format(comp=comp, **{k: attr if k == which else '' for k in 'ABCDEF'}))
