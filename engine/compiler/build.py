@@ -243,10 +243,21 @@ def _parse_memory(node, text):
 # ---------------------------------------------------------------- helpers
 
 
+# value checks MuJoCo's XML reader makes, in elements and default classes alike:
+# (element keys, attribute) -> (valid value test, message)
+_VALUE_CHECKS = {
+  (('asset/mesh', 'default/mesh'), 'maxhullvert'): (lambda v: v == -1 or v > 3,
+                                                    'maxhullvert must be larger than 3'),
+}
+
+
 def _check_supported(node):
-  """First element the engine cannot simulate yet raises UnsupportedError."""
+  """First element the engine cannot simulate yet raises UnsupportedError; value checks."""
   if not node.spec.supported:
     raise node.error(f"element '{node.tag}' is not supported yet", cls=UnsupportedError)
+  for (keys, attr), (ok, msg) in _VALUE_CHECKS.items():
+    if node.key in keys and attr in node.attrs and not ok(node.attrs[attr]):
+      raise node.error(msg, attr)
   for c in node.children:
     _check_supported(c)
 

@@ -24,6 +24,8 @@ from engine.compiler import schema
 from engine.errors import CompileError
 from engine.errors import UnsupportedError
 from tests import attr_trace
+from tests.engine.test_compiler import MESH_SKIP
+from tests.engine.test_compiler import MESH_TOL
 from tests.engine.test_compiler import compare
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -433,3 +435,26 @@ _CHAIN = """<mujoco>{comp}<worldbody>
 def test_body_simple_and_fuse(comp, attr, which):
   """body simple="false" clears body_simple; fuse="false" keeps a static body, as MuJoCo."""
   compare(xml=_CHAIN.format(comp=comp, **{k: attr if k == which else '' for k in 'ABCDEF'}))
+
+
+_MESHED = """<mujoco><default><default class="c"><mesh {a}/></default></default>
+  <asset><mesh name="me" class="c" vertex="0 0 0 1 0 0 0 2 0 0 0 3 1 1 1"
+               face="0 2 1 0 1 3 0 3 2 1 2 4 1 4 3 2 3 4"/></asset>
+  <worldbody><body><joint/><geom type="mesh" mesh="me"/></body></worldbody>
+</mujoco>"""
+
+
+@pytest.mark.filterwarnings('ignore')
+@pytest.mark.parametrize('attr,value', [(n, v) for n, a in schema.ELEMENTS['default/mesh']
+                                        .attrs.items() for v in _values(a)], ids=str)
+def test_mesh_attribute_applied_as_mujoco(attr, value):
+  """Mesh attributes (of a default class) compile as MuJoCo's, or are rejected as by MuJoCo."""
+  xml = _MESHED.format(a=f'{attr}="{value}"')
+  try:
+    mujoco.MjModel.from_xml_string(xml)
+  except ValueError:
+    with pytest.raises(CompileError) as e:
+      build.compile_model(xml)
+    assert e.value.attribute == attr
+    return
+  compare(xml=xml, tol=MESH_TOL, skip=MESH_SKIP)
