@@ -248,6 +248,8 @@ def _parse_memory(node, text):
 _VALUE_CHECKS = {
   (('asset/mesh', 'default/mesh'), 'maxhullvert'): (lambda v: v == -1 or v > 3,
                                                     'maxhullvert must be larger than 3'),
+  (('visual/global',), 'realtime'): (lambda v: v > 0, 'realtime must be greater than 0'),
+  (('visual/map',), 'znear'): (lambda v: v > 0, 'znear must be strictly positive'),
 }
 
 

@@ -626,6 +626,8 @@ def compile_light(ctx, li):
     d = bm.rotvecquat(d, li.frame[1])
   if bm.normvec(d) < mjEPS:
     raise li.error('zero direction in light', 'dir')
+  if not 0 <= s['softness'] <= 1:
+    raise li.error('light softness must be in [0, 1]', 'softness')
   li.pos, li.dir = pos, d
   if s.get('type') is not None:
     li.type = s['type']

@@ -229,16 +229,24 @@ _APPLIED = """<mujoco>
     <spatial class="c"><site site="s1"/><site site="s2"/></spatial>
     <fixed class="c"><joint joint="j1" coef="1"/></fixed>
   </tendon>
-  <actuator><general class="c" joint="j1"/><{act} class="c" joint="j2"/></actuator>
+  <actuator><general class="c" joint="j1" ctrlrange="0 1"/><{act}/></actuator>
 </mujoco>"""
+# the second actuator, of the default's kind (adhesion takes a body, dcmotor a motor constant)
+_ACTUATOR = {'position': 'position class="c" joint="j2"',
+             'adhesion': 'adhesion class="c" body="b" ctrlrange="0 1"',
+             'damper': 'damper class="c" joint="j2" ctrlrange="0 1"',
+             'dcmotor': 'dcmotor class="c" joint="j2"'}
 _SINGLETONS = ['compiler', 'compiler/lengthrange', 'option', 'option/flag', 'size', 'statistic']
 _SINGLETONS += [k for k in schema.ELEMENTS if k.startswith('visual/')]
 # applied after compiling, from a forward pass (engine/setconst.py; tests/engine/test_setconst.py)
 _SETCONST = {('default/joint', 'springdamper'), ('compiler/lengthrange', 'mode')}
 
 
-def _values(a):
-  """Non-default values of a numeric or keyword attribute, as XML text."""
+def _values(a, negative=False):
+  """Non-default values of a numeric or keyword attribute, as XML text (or numbers negated)."""
+  if negative:
+    return [' '.join(w[1:] if w.startswith('-') else '-' + w for w in v.split())
+            for v in _values(a) if a.kind in ('real', 'int')]
   if a.kind in ('real', 'int'):
     d = a.default
     if a.nmin is None:
@@ -260,21 +268,26 @@ def _applied_cases():
     if key == 'default/mesh':
       continue
     tag = schema.ELEMENTS[key].tag
-    act = tag if sources[0].startswith('actuator/') else 'position'
+    act = _ACTUATOR.get(tag, f'{tag} class="c" joint="j2"') if sources[0].startswith(
+      'actuator/') else _ACTUATOR['position']
     for name, a in schema.ELEMENTS[key].attrs.items():
-      for v in _values(a):
+      for v in _values(a) + _values(a, negative=True):
         if name != 'class' and (key, name) not in _SETCONST:
-          cases.append((key, name, v, _APPLIED.format(top='', default=f'<{tag} {name}="{v}"/>',
-                                                      act=act)))
+          # a dcmotor default needs a motor constant and resistance of its own
+          extra = ''.join(f' {r}="1"' for r in ('motorconst', 'resistance')
+                          if tag == 'dcmotor' and name != r)
+          cases.append((key, name, v, _APPLIED.format(
+            top='', default=f'<{tag} {name}="{v}"{extra}/>', act=act)))
   for key in _SINGLETONS:
     parts = key.split('/')
     for name, a in schema.ELEMENTS[key].attrs.items():
-      for v in _values(a):
+      for v in _values(a) + _values(a, negative=True):
         top = f'<{parts[-1]} {name}="{v}"/>'
         if len(parts) == 2:
           top = f'<{parts[0]}>{top}</{parts[0]}>'
         if (key, name) not in _SETCONST:
-          cases.append((key, name, v, _APPLIED.format(top=top, default='', act='position')))
+          cases.append((key, name, v, _APPLIED.format(top=top, default='',
+                                                      act=_ACTUATOR['position'])))
   return cases
 
 
@@ -283,7 +296,7 @@ def _applied_cases():
 _HOST = _APPLIED.replace('<site name="s2" class="c"/>', '<site name="s2" class="c"/>\n'
                          '<body name="c"><joint name="jb" type="ball"/><geom size=".1"/>'
                          '</body>').replace('<fixed class="c">', '<fixed name="tf" class="c">')
-_HOST = _HOST.replace('<general class="c" joint="j1"/>', '<general name="u" class="c" joint="j1"/>')
+_HOST = _HOST.replace('<general class="c"', '<general name="u" class="c"')
 _HOST = _HOST.replace('</worldbody>', '<body name="d"><joint name="jl" range="-1 1"/>'
                       '<geom size=".1"/></body></worldbody>')
 _HOST = _HOST.replace('</tendon>', '<fixed name="tl" range="-1 1"><joint joint="jl" coef="1"/>'
@@ -331,7 +344,7 @@ _ELEMENTS.update({f'sensor/{t}': ('', f'<sensor><{t} {r} {{a}}/></sensor>')
 
 def _element_xml(key, attrs):
   top, tail = _ELEMENTS[key]
-  xml = _HOST.format(top='', default='', act='position')
+  xml = _HOST.format(top='', default='', act=_ACTUATOR['position'])
   if top:
     xml = xml.replace('</worldbody>', top.format(a=attrs)[len('<worldbody>'):], 1)
   return xml.replace('</mujoco>', tail.format(a=attrs) + '</mujoco>')
@@ -354,8 +367,11 @@ def _element_cases():
           for v in _values(a)]
 
 
-# where we knowingly differ from MuJoCo by an error naming the attribute
-_DIVERGES = {}
+# negative values we reject with an error naming the attribute where MuJoCo accepts them
+_DIVERGES = {'nsample': 'MuJoCo keeps a negative nsample in actuator_history; we reject it'}
+# negative values MuJoCo rejects only after compiling: in mj_setConst's lengthrange
+# (engine/setconst.py) and when allocating mjData
+_REJECTED_LATER = {('default/muscle', 'armature'), ('size', 'nuserdata')}
 
 
 @pytest.mark.parametrize('key', sorted(_ELEMENTS))
@@ -369,7 +385,9 @@ def test_element_template_matches_mujoco(key):
                          ids=lambda v: v if '<' not in v else '')
 def test_attribute_applied_as_mujoco(key, attr, value, xml):
   """A non-default value compiles to MuJoCo's fields, or is rejected as MuJoCo rejects it."""
-  if (key, attr) in _DIVERGES or f'{attr}="{value}"' in UNSUPPORTED.get((key, attr), ('', ''))[1]:
+  negative = value.startswith('-')
+  if ((negative and attr in _DIVERGES)
+      or f'{attr}="{value}"' in UNSUPPORTED.get((key, attr), ('', ''))[1]):
     with pytest.raises(CompileError) as e:
       build.compile_model(xml)
     assert e.value.attribute == attr
@@ -377,6 +395,8 @@ def test_attribute_applied_as_mujoco(key, attr, value, xml):
   try:
     mujoco.MjModel.from_xml_string(xml)
   except ValueError:
+    if negative and (key, attr) in _REJECTED_LATER:
+      return
     with pytest.raises(CompileError):
       build.compile_model(xml)
     return
