@@ -133,6 +133,9 @@ def _settings(ctx, root):
   for c in _sections(root, 'compiler'):
     if c.attrs.get('coordinate') == 1:
       raise c.error('global coordinates are no longer supported', 'coordinate')
+    if 'passthrough' in c.attrs:
+      raise c.error("compiler attribute 'passthrough' is not supported", 'passthrough',
+                    cls=UnsupportedError)
     if 'assetdir' in c.attrs:
       comp['meshdir'] = comp['texturedir'] = c.attrs['assetdir']
     specs.read_attrs(comp, 'compiler', c.attrs)
@@ -171,6 +174,9 @@ def _settings(ctx, root):
       disableact |= 1 << g
     for fl in o.children:
       for k, v in fl.attrs.items():
+        if k == 'ipc' and v:
+          # MuJoCo requires integrator="discrete" and the CG solver for it
+          raise fl.error('the ipc flag is not supported', 'ipc', cls=UnsupportedError)
         if k in _ENABLE_BITS:
           bit = _ENABLE_BITS[k]
           enable = (enable | bit) if v else (enable & ~bit)
@@ -241,10 +247,23 @@ def _parse_memory(node, text):
 # ---------------------------------------------------------------- helpers
 
 
+# value checks MuJoCo's XML reader makes, in elements and default classes alike:
+# (element keys, attribute) -> (valid value test, message)
+_VALUE_CHECKS = {
+  (('asset/mesh', 'default/mesh'), 'maxhullvert'): (lambda v: v == -1 or v > 3,
+                                                    'maxhullvert must be larger than 3'),
+  (('visual/global',), 'realtime'): (lambda v: v > 0, 'realtime must be greater than 0'),
+  (('visual/map',), 'znear'): (lambda v: v > 0, 'znear must be strictly positive'),
+}
+
+
 def _check_supported(node):
-  """First element the engine cannot simulate yet raises UnsupportedError."""
+  """First element the engine cannot simulate yet raises UnsupportedError; value checks."""
   if not node.spec.supported:
     raise node.error(f"element '{node.tag}' is not supported yet", cls=UnsupportedError)
+  for (keys, attr), (ok, msg) in _VALUE_CHECKS.items():
+    if node.key in keys and attr in node.attrs and not ok(node.attrs[attr]):
+      raise node.error(msg, attr)
   for c in node.children:
     _check_supported(c)
 
@@ -494,7 +513,7 @@ def _referenced_bodies(ctx, root, lists):
 
 
 def _keyframes(ctx, lists, sizes, arrays):
-  """Keyframes with defaults for missing entries (ResolveKeyframes, CopyObjects)."""
+  """Keyframes with defaults for missing or trailing entries (ResolveKeyframes, CopyObjects)."""
   keys = lists['key']
   nq, nv, nu, na, nmocap = (sizes['nq'], sizes['nv'], sizes['nu'], sizes['na'],
                             sizes['nmocap'])
@@ -513,10 +532,13 @@ def _keyframes(ctx, lists, sizes, arrays):
       if v is None:
         rows[name].append(list(default))
         continue
-      if len(v) != n:
+      if len(v) > n:
         raise k.node.error(f"invalid {name} size in keyframe, got {len(v)}, should be {n}",
                            name)
-      rows[name].append(list(v))
+      # a short vector overwrites the leading entries (whole bodies for mpos and mquat)
+      size = 3 if name == 'mpos' else 4 if name == 'mquat' else 1
+      given = len(v) - len(v) % size
+      rows[name].append(list(v[:given]) + list(default[given:]))
     rows['time'].append(a.get('time', 0.0))
 
   # normalize quaternions

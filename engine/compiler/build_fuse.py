@@ -19,7 +19,7 @@ def fuse_static(ctx, lists, referenced):
   i = 1
   while i < len(bodies):
     b = bodies[i]
-    if b.joints or b.mocap or b in referenced:
+    if b.joints or b.mocap or not b.fuse or b in referenced:
       i += 1
       continue
     par = b.parent

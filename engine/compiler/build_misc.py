@@ -4,6 +4,7 @@ Ports of mjCEquality, mjCPair, mjCBodyPair, mjCNumeric, mjCText, mjCTuple (user_
 the MJCF reading of <equality> (xml_native_reader.cc) and CopyObjects (user_model.cc).
 """
 
+from engine.compiler import build_math as bm
 from engine.compiler import build_tree as bt
 from engine.compiler.build_common import arr as _arr
 from engine.enums import mjEQ_CONNECT
@@ -87,11 +88,19 @@ def compile_equality(ctx, lists):
     n, a = e.node, e.node.attrs
     data = [0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0]
     if e.type in (mjEQ_CONNECT, mjEQ_WELD):
+      # sites or bodies (with anchor/relpose) define the constraint, never both (MuJoCo's schema)
+      sites = [x for x in ('site1', 'site2') if x in a]
+      bodies = [x for x in ('body1', 'body2', 'anchor', 'relpose') if x in a]
+      if sites and bodies:
+        raise n.error(f'attributes {sites[0]} and {bodies[0]} cannot be used together',
+                      bodies[0])
       has_anchor = 'anchor' in a
       if has_anchor:
         data[0:3] = a['anchor']
       if e.type == mjEQ_WELD and 'relpose' in a:
-        data[3:10] = a['relpose']
+        quat = list(a['relpose'][3:])
+        bm.normvec(quat)
+        data[3:10] = list(a['relpose'][:3]) + quat
       body = 'body1' in a and (has_anchor or e.type == mjEQ_WELD)
       if body:
         names, kind, attrs = (a['body1'], a.get('body2')), 'body', ('body1', 'body2')

@@ -245,6 +245,10 @@ def compile_all(ctx, lists):
         sen.reftype, sen.refid = otype, ref.id
 
     elif tag == 'insidesite':
+      if a.get('enclosed', 'false') != 'false':
+        # MuJoCo: a signed (real) distance instead of the positive one, sensor_intprm[0] = 1
+        raise n.error('enclosed insidesite sensors are not supported yet', 'enclosed',
+                      cls=ctx.Unsupported)
       sen.type, sen.dim = mjSENS_INSIDESITE, 1
       sen.datatype, sen.needstage = mjDATATYPE_POSITIVE, mjSTAGE_POS
       _frame_obj(ctx, sen, n, a, 'objtype', 'objname')

@@ -102,6 +102,7 @@ class TreeBuilder:
     world.gravcomp = 0.0
     world.user = ()
     world.sleep = 0
+    world.simple = world.fuse = 1
     world.node = root
     self.world = world
     for wb in root.find('worldbody'):
@@ -169,6 +170,8 @@ class TreeBuilder:
     b.gravcomp = a.get('gravcomp', 0.0)
     b.user = a.get('user', ())
     b.sleep = a.get('sleep', 0)
+    b.simple = a.get('simple', 1)  # "false" (0) clears body_simple
+    b.fuse = a.get('fuse', 1)  # "false" (0) keeps the body under compiler fusestatic
     b.explicit = False
     self.contents(node, b, None)
     return b
@@ -591,6 +594,10 @@ def compile_camera(ctx, c):
   if (focal[0] and focalpixel[0]) or (focal[1] and focalpixel[1]):
     raise c.error('focal length duplicated in camera', 'focal')
   sensor = [f32(v) for v in s['sensorsize']]
+  if not (sensor[0] > 0 and sensor[1] > 0):
+    for name in ('focal', 'focalpixel', 'principal', 'principalpixel'):
+      if any(s[name]):
+        raise c.error('focal/principal require sensorsize in camera', name)
   res = s['resolution']
   intrinsic = [f32(0)] * 4
   if sensor[0] > 0 and sensor[1] > 0:
@@ -619,6 +626,8 @@ def compile_light(ctx, li):
     d = bm.rotvecquat(d, li.frame[1])
   if bm.normvec(d) < mjEPS:
     raise li.error('zero direction in light', 'dir')
+  if not 0 <= s['softness'] <= 1:
+    raise li.error('light softness must be in [0, 1]', 'softness')
   li.pos, li.dir = pos, d
   if s.get('type') is not None:
     li.type = s['type']

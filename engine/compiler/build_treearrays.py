@@ -139,6 +139,8 @@ def tree_arrays(ctx, lists, sizes, arrays):
       body_simple[i] = 2
       if any(j.type != mjJNT_SLIDE for j in b.joints):
         body_simple[i] = 1
+    if not b.simple:
+      body_simple[i] = 0
 
   # trees
   dof_treeid = []
