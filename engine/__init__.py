@@ -72,6 +72,7 @@ from engine.state import mj_stateSize as mj_stateSize
 from engine.support import mj_applyFT as mj_applyFT
 from engine.support import mj_contactForce as mj_contactForce
 from engine.support import mj_differentiatePos as mj_differentiatePos
+from engine.support import mj_geomDistance as mj_geomDistance
 from engine.support import mj_id2name as mj_id2name
 from engine.support import mj_integratePos as mj_integratePos
 from engine.support import mj_jac as mj_jac

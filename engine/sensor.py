@@ -17,8 +17,9 @@ mjENBL_ENERGY is set, and e_potential/e_kinetic sensors call them on their own.
 
 Rangefinders cast rays with engine/ray.py; touch sensors read d.contact_* and d.efc_force,
 limit sensors the limit rows of d.efc_* (they need the collision and constraint stages first).
-Not computed yet (the output is left as it is): geomdist, geomnormal, geomfromto (narrowphase
-distance), contact and tactile (contacts), plugin sensors.
+geomdist, geomnormal and geomfromto measure geom pairs with support.geom_distance
+(mj_geomDistance). Not computed yet (the output is left as it is): contact and tactile
+(contacts), plugin sensors.
 Known differences: MuJoCo 3.17 keeps lazy-evaluation flags (d.flg_energyvel, ...) that we do not
 have, so our e_kinetic sensor always reports the current kinetic energy, where MuJoCo's repeats
 the previous mj_forward's value when mjENBL_ENERGY is set; sleeping sensors are not skipped.
@@ -80,7 +81,9 @@ from engine.enums import mjSENS_FRAMEQUAT
 from engine.enums import mjSENS_FRAMEXAXIS
 from engine.enums import mjSENS_FRAMEYAXIS
 from engine.enums import mjSENS_FRAMEZAXIS
+from engine.enums import mjSENS_GEOMDIST
 from engine.enums import mjSENS_GEOMFROMTO
+from engine.enums import mjSENS_GEOMNORMAL
 from engine.enums import mjSENS_GYRO
 from engine.enums import mjSENS_INSIDESITE
 from engine.enums import mjSENS_JOINTACTFRC
@@ -111,11 +114,13 @@ from engine.enums import mjSTAGE_VEL
 from engine.enums import mjTRN_TENDON
 from engine.math import mju_normalize4
 from engine.math import mul_quat_scalars
+from engine.math import normalize3_scalars
 from engine.ray import cam_intrinsics
 from engine.ray import cam_pixel_ray
 from engine.ray import cast_ray
 from engine.ray import cast_ray_geom
 from engine.support import contact_force
+from engine.support import geom_distance
 
 # ---- small frame helpers (scalars in, tuples out: no allocation) ----
 
@@ -564,7 +569,50 @@ def _compute_pos(m, d, i, out):
   elif type == mjSENS_CLOCK:
     out[0] = d.time[0]
 
-  # geomdist, geomnormal, geomfromto: not computed (left as is)
+  elif type == mjSENS_GEOMDIST or type == mjSENS_GEOMNORMAL or type == mjSENS_GEOMFROMTO:
+    _geom_pair(m, d, i, type, objtype, objid, reftype, refid, out)
+
+
+@jit
+def _geom_pair(m, d, i, type, objtype, objid, reftype, refid, out):
+  """The geomdist/geomnormal/geomfromto case of mj_computeSensorPos: closest pair among the
+  geoms of object and reference (a geom, or a body's own geoms) within the cutoff; the cutoff
+  and zeros when no pair is closer."""
+  cutoff = m.sensor_cutoff[i]
+  dist = cutoff
+  fromto = local_array(6)
+  fromto_new = local_array(6)
+  for k in range(6):
+    fromto[k] = 0.0
+
+  # lists of geoms to collide
+  n1, id1 = 1, objid
+  if objtype == mjOBJ_BODY:
+    n1, id1 = m.body_geomnum[objid], m.body_geomadr[objid]
+  n2, id2 = 1, refid
+  if reftype == mjOBJ_BODY:
+    n2, id2 = m.body_geomnum[refid], m.body_geomadr[refid]
+
+  # closest pair
+  for geom1 in range(id1, id1 + n1):
+    for geom2 in range(id2, id2 + n2):
+      dist_new = geom_distance(m, d, geom1, geom2, cutoff, fromto_new)
+      if dist_new < dist:
+        dist = dist_new
+        for k in range(6):
+          fromto[k] = fromto_new[k]
+
+  # write data
+  if type == mjSENS_GEOMDIST:
+    out[0] = dist
+  elif type == mjSENS_GEOMNORMAL:
+    x, y, z = fromto[3] - fromto[0], fromto[4] - fromto[1], fromto[5] - fromto[2]
+    if x != 0 or y != 0 or z != 0:
+      _, x, y, z = normalize3_scalars(x, y, z)
+    out[0], out[1], out[2] = x, y, z
+  else:
+    for k in range(6):
+      out[k] = fromto[k]
 
 
 @jit

@@ -3,7 +3,9 @@
 import numpy as np
 
 from engine import enums
+from engine import errors
 from engine._jit import jit
+from engine._jit import python_callable
 from engine._stage import D
 from engine._stage import M
 from engine._stage import f8
@@ -11,6 +13,18 @@ from engine._stage import i8
 from engine._stage import mat
 from engine._stage import stage
 from engine._stage import vec
+from engine.collision.ccdobj import O1
+from engine.collision.ccdobj import O1I
+from engine.collision.ccdobj import O2
+from engine.collision.ccdobj import O2I
+from engine.collision.ccdobj import S_NX
+from engine.collision.ccdobj import ST_X1
+from engine.collision.ccdobj import ST_X2
+from engine.collision.ccdobj import init_obj
+from engine.collision.epa import ccd
+from engine.collision.narrowphase import collide_geoms
+from engine.collision.narrowphase import has_collider
+from engine.collision.narrowphase import uses_convex
 from engine.enums import mjCONE_PYRAMIDAL
 from engine.enums import mjJNT_BALL
 from engine.enums import mjJNT_FREE
@@ -173,11 +187,78 @@ def differentiate_pos(m, qvel, dt, qpos1, qpos2):
 
 # ---- Python API (mujoco binding signatures) ----
 
+@jit
+def _geom_distance_ccd(m, d, g1, g2, distmax, fromto):
+  """Port of mj_geomDistanceCCD: native CCD distance (margins 0, one witness pair) between
+  geoms g1 and g2, clamped to distmax; fromto gets the witness points when CCD found any."""
+  F = d.scratch_ccd
+  I = d.scratch_ccdi
+  init_obj(m, d, F, I, O1, O1I, g1, 0.0)
+  init_obj(m, d, F, I, O2, O2I, g2, 0.0)
+  dist = ccd(m, F, I, m.opt.ccd_iterations[0], m.opt.ccd_tolerance[0], 1, distmax)
+
+  # witness points exist only within distmax
+  if I[S_NX] > 0:
+    for k in range(3):
+      fromto[k] = F[ST_X1 + k]
+      fromto[3 + k] = F[ST_X2 + k]
+
+  # ccd reports DBL_MAX beyond distmax
+  return dist if dist < distmax else distmax
+
+
+@jit
+def geom_distance(m, d, geom1, geom2, distmax, fromto):
+  """Port of mj_geomDistance: smallest signed distance between geom1 and geom2 (distmax when
+  none is smaller) and, in fromto (6,), the segment from geom1 to geom2 (zeros when none).
+
+  Pairs MuJoCo collides with mjc_Convex or mjc_BoxBox are measured by the native CCD (unless
+  mjDSBL_NATIVECCD); the others run the pair's narrowphase with margin distmax into
+  d.scratch_con and keep the closest contact.
+  """
+  dist = distmax
+  for k in range(6):
+    fromto[k] = 0.0
+
+  # collision functions take the geoms in type order
+  flip = m.geom_type[geom1] > m.geom_type[geom2]
+  g1 = geom2 if flip else geom1
+  g2 = geom1 if flip else geom2
+  type1 = m.geom_type[g1]
+  type2 = m.geom_type[g2]
+  if not has_collider(type1, type2):
+    return dist
+
+  # native CCD, in the caller's order
+  if not (m.opt.disableflags[0] & enums.mjDSBL_NATIVECCD) and uses_convex(type1, type2):
+    return _geom_distance_ccd(m, d, geom1, geom2, distmax, fromto)
+
+  # narrowphase with distmax as margin, smallest distance
+  con = d.scratch_con
+  num = collide_geoms(m, d, g1, g2, distmax, con)
+  smallest = -1
+  for i in range(num):
+    if con[i, 0] < dist:
+      dist = con[i, 0]
+      smallest = i
+
+  # segment through the contact point along the normal (from geom1 to geom2)
+  if smallest >= 0:
+    sign = -1.0 if flip else 1.0
+    for k in range(3):
+      pos = con[smallest, 1 + k]
+      normal = con[smallest, 4 + k]
+      fromto[k] = pos - 0.5 * sign * dist * normal
+      fromto[3 + k] = pos + 0.5 * sign * dist * normal
+  return dist
+
+
 # the helpers above, compiled once more as stages for Python's calls
 _jac = stage(M, D, mat, mat, vec, i8, lazy=True)(jac)
 _jac_subtree_com = stage(M, D, mat, i8, lazy=True)(jac_subtree_com)
 _apply_ft = stage(M, D, vec, vec, vec, i8, vec, lazy=True)(apply_ft)
 _contact_force = stage(M, D, i8, vec, lazy=True)(contact_force)
+_geom_distance = stage(M, D, i8, i8, f8, vec, restype=f8, lazy=True)(geom_distance)
 _integrate_pos = stage(M, vec, vec, f8, lazy=True)(integrate_pos)
 _differentiate_pos = stage(M, vec, f8, vec, vec, lazy=True)(differentiate_pos)
 
@@ -266,6 +347,32 @@ def mj_contactForce(m, d, id, result):
           and result.flags.c_contiguous and result.size == 6):
     raise TypeError("result must be a C-contiguous float64 numpy array with 6 elements")
   _contact_force(m._struct, d._struct, int(id), result.reshape(6))
+
+
+def mj_geomDistance(m, d, geom1, geom2, distmax, fromto=None) -> float:
+  """Smallest signed distance between geoms geom1 and geom2, at most distmax; fromto: None or
+  a float64 (6,) array receiving the segment from geom1 to geom2 (zeros when none is found).
+
+  Pairs MuJoCo measures with the native CCD (mjc_Convex, mjc_BoxBox) raise UnsupportedError:
+  our GJK in distance mode does not reproduce MuJoCo's witness points and, for degenerate
+  simplices between meshes and boxes, its distance.
+  """
+  geom1, geom2 = int(geom1), int(geom2)
+  for g in (geom1, geom2):
+    if not 0 <= g < m.ngeom:
+      raise ValueError(f"geom id {g} out of range [0, {m.ngeom})")
+  t1, t2 = sorted((int(m.geom_type[geom1]), int(m.geom_type[geom2])))
+  if python_callable(uses_convex)(t1, t2):
+    raise errors.UnsupportedError(
+      f"mj_geomDistance between {enums.mjtGeom(t1).name[7:].lower()} and "
+      f"{enums.mjtGeom(t2).name[7:].lower()} geoms needs the native CCD distance (not yet)")
+  if fromto is None:
+    fromto = np.zeros(6)
+  elif not (isinstance(fromto, np.ndarray) and fromto.dtype == np.float64
+            and fromto.flags.c_contiguous and fromto.size == 6):
+    raise TypeError("fromto must be a C-contiguous float64 numpy array of 6 elements")
+  return float(_geom_distance(m._struct, d._struct, geom1, geom2, float(distmax),
+                              fromto.reshape(6)))
 
 
 # ---- names ----

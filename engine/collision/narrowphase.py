@@ -9,6 +9,7 @@ height fields against any convex geom to the height field routine. MuJoCo has no
 for plane-plane, plane-hfield, hfield-hfield or any SDF pair: those return 0.
 """
 
+from engine._jit import jit
 from engine._stage import D
 from engine._stage import M
 from engine._stage import f8
@@ -28,6 +29,27 @@ from engine.enums import mjGEOM_PLANE
 from engine.enums import mjGEOM_SPHERE
 
 
+@jit
+def has_collider(t1, t2):
+  """Whether MuJoCo 3.17's table has a pair function for geom types t1 <= t2 (SDF pairs
+  aside, which this engine does not collide)."""
+  return mjGEOM_HFIELD < t2 <= mjGEOM_MESH
+
+
+@jit
+def uses_convex(t1, t2):
+  """Whether the pair function of geom types t1 <= t2 is mjc_Convex or mjc_BoxBox (the pairs
+  mj_geomDistance measures with the native CCD instead of collide_geoms)."""
+  if not has_collider(t1, t2) or t1 == mjGEOM_PLANE or t1 == mjGEOM_HFIELD:
+    return False
+  if t1 == mjGEOM_SPHERE:
+    return not (t2 == mjGEOM_SPHERE or t2 == mjGEOM_CAPSULE or t2 == mjGEOM_CYLINDER
+                or t2 == mjGEOM_BOX)
+  if t1 == mjGEOM_CAPSULE:
+    return not (t2 == mjGEOM_CAPSULE or t2 == mjGEOM_BOX)
+  return True
+
+
 @stage(M, D, i8, i8, f8, mat, restype=i8)
 def collide_geoms(m, d, g1, g2, margin, con):
   """Collides geoms g1 and g2 (type(g1) <= type(g2)) with the pair function MuJoCo 3.17 uses,
@@ -35,7 +57,7 @@ def collide_geoms(m, d, g1, g2, margin, con):
   returning their number."""
   t1 = m.geom_type[g1]
   t2 = m.geom_type[g2]
-  if t2 > mjGEOM_MESH or t2 <= mjGEOM_HFIELD:
+  if not has_collider(t1, t2):
     return 0  # SDF pairs, plane-plane, plane-hfield, hfield-hfield
 
   # plane : geom

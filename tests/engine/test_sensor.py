@@ -216,7 +216,9 @@ def test_all_sensors_match_mujoco(model, seed):
 
 
 def test_sensor_model_exercises_every_branch(model):
-  """The oracle model covers every supported type, real clamping and inside/outside."""
+  """The oracle model covers every supported type, real clamping and inside/outside (types
+  tested in their own files are left out: rangefinders in test_ray, the collision-distance
+  sensors in test_geomdist)."""
   mjm, mjd, m, d = model
   supported = set(range(mujoco.mjtSensor.mjSENS_USER + 1)) - {
     mujoco.mjtSensor.mjSENS_RANGEFINDER, mujoco.mjtSensor.mjSENS_GEOMDIST,

@@ -1,0 +1,312 @@
+"""Collision-distance sensors (distance, normal, fromto) and mj_geomDistance against MuJoCo."""
+
+import mujoco
+import numpy as np
+import pytest
+
+import engine
+from engine._jit import python_callable
+from engine.collision import narrowphase
+
+# free bodies carrying every convex geom type, one body with several geoms, a static plane
+_BODIES = """
+  <body name="b_sphere" pos="0 0 0"><freejoint/><geom name="sphere" type="sphere" size=".1"/></body>
+  <body name="b_capsule" pos=".3 0 0"><freejoint/>
+    <geom name="capsule" type="capsule" size=".07 .12"/>
+  </body>
+  <body name="b_box" pos="0 .3 0"><freejoint/><geom name="box" type="box" size=".1 .08 .06"/></body>
+  <body name="b_cylinder" pos=".3 .3 0"><freejoint/>
+    <geom name="cylinder" type="cylinder" size=".08 .1"/>
+  </body>
+  <body name="b_ellipsoid" pos="0 .6 0"><freejoint/>
+    <geom name="ellipsoid" type="ellipsoid" size=".1 .07 .05"/>
+  </body>
+  <body name="b_mesh" pos=".3 .6 0"><freejoint/><geom name="mesh" type="mesh" mesh="wedge"/></body>
+  <body name="b_multi" pos=".6 .3 0"><freejoint/>
+    <geom name="multi_a" type="sphere" size=".05" pos=".1 0 0"/>
+    <geom name="multi_b" type="box" size=".04 .04 .04" pos="-.1 0 0"/>
+    <geom name="multi_c" type="capsule" size=".03 .1" pos="0 .1 0"/>
+  </body>
+"""
+_GEOMS = ("sphere", "capsule", "box", "cylinder", "ellipsoid", "mesh")
+
+
+def _xml(sensors, option=""):
+  return f"""<mujoco>
+  <option gravity="0 0 0">{option}</option>
+  <default><geom contype="0" conaffinity="0"/></default>
+  <asset><mesh name="wedge" vertex="-.1 -.05 -.05  .1 -.05 -.05  -.1 .05 -.05  .1 .05 -.05
+                                     -.1 -.05 .05  -.1 .05 .05"/></asset>
+  <worldbody>
+    <geom name="floor" type="plane" size="2 2 .1" pos="0 0 -.5"/>
+    {_BODIES}
+  </worldbody>
+  <sensor>{sensors}</sensor>
+</mujoco>"""
+
+
+_TYPES = {"sphere": 2, "capsule": 3, "ellipsoid": 4, "cylinder": 5, "box": 6, "mesh": 7,
+          "floor": 0}
+
+
+def _ccd(a, b):
+  """Whether MuJoCo measures geom types a and b with the native CCD distance (unsupported)."""
+  t1, t2 = sorted((_TYPES.get(a, a), _TYPES.get(b, b)))
+  return python_callable(narrowphase.uses_convex)(t1, t2)
+
+
+def _pair_sensors(cutoff):
+  """A distance, normal and fromto sensor for every pair of geom types (both orders), the
+  plane, and bodies with several geoms."""
+  s = []
+  names = _GEOMS + ("floor",)
+  for a in names:
+    for b in names:
+      if a == b or _ccd(a, b):
+        continue
+      for tag in ("distance", "normal", "fromto"):
+        s.append(f'<{tag} geom1="{a}" geom2="{b}" cutoff="{cutoff}"/>')
+  for a in ("b_multi", "b_capsule", "world"):
+    for b in ("b_multi", "b_sphere"):
+      if a != b:
+        for tag in ("distance", "normal", "fromto"):
+          s.append(f'<{tag} body1="{a}" body2="{b}" cutoff="{cutoff}"/>')
+  s.append(f'<distance body1="b_multi" geom2="capsule" cutoff="{cutoff}"/>')
+  s.append(f'<fromto geom1="floor" body2="b_multi" cutoff="{cutoff}"/>')
+  return "\n".join(s)
+
+
+def _load(xml):
+  mjm = mujoco.MjModel.from_xml_string(xml)
+  m = engine.MjModel.from_xml_string(xml)
+  return mjm, mujoco.MjData(mjm), m, engine.MjData(m)
+
+
+def _randomize(mjm, mjd, rng, spread):
+  """Random positions (within spread of the origin) and orientations of the free bodies."""
+  for j in range(mjm.njnt):
+    adr = mjm.jnt_qposadr[j]
+    mjd.qpos[adr:adr + 3] = rng.uniform(-spread, spread, 3)
+    q = rng.normal(size=4)
+    mjd.qpos[adr + 3:adr + 7] = q / np.linalg.norm(q)
+  mjd.qvel[:] = rng.normal(scale=0.5, size=mjm.nv)
+
+
+def _curved(mjm, i):
+  """Whether sensor i measures the ellipsoid or the cylinder, curved shapes for GJK."""
+  curved = {mjm.geom("ellipsoid").id, mjm.geom("cylinder").id}
+  return (mjm.sensor_objtype[i] == mujoco.mjtObj.mjOBJ_GEOM and mjm.sensor_objid[i] in curved) or (
+    mjm.sensor_reftype[i] == mujoco.mjtObj.mjOBJ_GEOM and mjm.sensor_refid[i] in curved)
+
+
+def _compare(mjm, mjd, m, d):
+  """Sensors after mj_forward from MuJoCo's state.
+
+  GJK stops on a curved shape once its duality gap is below 0.5*ccd_tolerance^2, which fixes
+  the distance to ~1e-10 but the witness point along the surface only to ~1e-6: fromto and
+  normal (of a short segment) of the ellipsoid's and cylinder's pairs get a looser tolerance.
+  """
+  d.qpos[:] = mjd.qpos
+  d.qvel[:] = mjd.qvel
+  d.sensordata[:] = np.nan
+  mujoco.mj_forward(mjm, mjd)
+  engine.mj_forward(m, d)
+  for i in range(mjm.nsensor):
+    adr, dim = mjm.sensor_adr[i], mjm.sensor_dim[i]
+    atol = 1e-4 if dim > 1 and _curved(mjm, i) else 1e-6
+    np.testing.assert_allclose(d.sensordata[adr:adr + dim], mjd.sensordata[adr:adr + dim],
+                               rtol=1e-6, atol=atol, err_msg=f"sensor {i}")
+
+
+def test_compiled_sensor_fields_match_mujoco():
+  mjm, _, m, _ = _load(_xml(_pair_sensors(0.3)))
+  for name in ("sensor_type", "sensor_objtype", "sensor_objid", "sensor_reftype",
+               "sensor_refid", "sensor_dim", "sensor_adr", "sensor_datatype",
+               "sensor_needstage", "sensor_intprm", "sensor_cutoff"):
+    np.testing.assert_array_equal(getattr(m, name), getattr(mjm, name), err_msg=name)
+  assert {int(t) for t in m.sensor_type} == {engine.mjtSensor.mjSENS_GEOMDIST,
+                                             engine.mjtSensor.mjSENS_GEOMNORMAL,
+                                             engine.mjtSensor.mjSENS_GEOMFROMTO}
+
+
+@pytest.mark.parametrize("cutoff", [0.0, 0.05, 0.3, 10.0])
+def test_sensors_match_mujoco(cutoff):
+  mjm, mjd, m, d = _load(_xml(_pair_sensors(cutoff)))
+  rng = np.random.default_rng(int(cutoff * 100))
+  # spread 0.25: many pairs penetrate, many are apart within or beyond the cutoff
+  for _ in range(6):
+    _randomize(mjm, mjd, rng, 0.25)
+    _compare(mjm, mjd, m, d)
+
+
+def test_sensors_see_separated_penetrating_and_far_pairs():
+  mjm, mjd, m, d = _load(_xml(_pair_sensors(0.3)))
+  rng = np.random.default_rng(1)
+  dists = []
+  for _ in range(6):
+    _randomize(mjm, mjd, rng, 0.25)
+    _compare(mjm, mjd, m, d)
+    for i in np.nonzero(m.sensor_type == engine.mjtSensor.mjSENS_GEOMDIST)[0]:
+      dists.append(d.sensordata[m.sensor_adr[i]])
+  dists = np.array(dists)
+  assert (dists < 0).sum() > 5
+  assert ((dists > 0) & (dists < 0.3)).sum() > 10
+  assert (dists == 0.3).sum() > 10
+
+
+def test_nothing_within_cutoff_writes_cutoff_and_zeros():
+  xml = _xml('<distance geom1="sphere" geom2="box" cutoff=".01"/>'
+             '<normal geom1="sphere" geom2="box" cutoff=".01"/>'
+             '<fromto geom1="sphere" geom2="box" cutoff=".01"/>'
+             '<distance geom1="floor" geom2="mesh"/>')
+  mjm, mjd, m, d = _load(xml)
+  _compare(mjm, mjd, m, d)
+  np.testing.assert_array_equal(d.sensordata, [0.01, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0])
+
+
+def test_sensors_over_a_trajectory_match_mujoco():
+  mjm, mjd, m, d = _load(_xml(_pair_sensors(0.2)))
+  rng = np.random.default_rng(7)
+  _randomize(mjm, mjd, rng, 0.25)
+  d.qpos[:] = mjd.qpos
+  d.qvel[:] = mjd.qvel
+  for _ in range(20):
+    mujoco.mj_step(mjm, mjd)
+    engine.mj_step(m, d)
+    np.testing.assert_allclose(d.qpos, mjd.qpos, atol=1e-9)
+    _compare(mjm, mjd, m, d)
+
+
+@pytest.mark.parametrize("flags", ["", "nativeccd", "multiccd"])
+def test_geom_distance_matches_mujoco(flags):
+  """Every geom pair but the mjc_Convex and mjc_BoxBox pairs (native CCD distance, whose GJK
+  distance does not match MuJoCo's yet; libccd with nativeccd disabled is not ported)."""
+  option = f'<flag {flags}="disable"/>' if flags else ""
+  mjm, mjd, m, d = _load(_xml("", option))
+  rng = np.random.default_rng(3)
+  for _ in range(4):
+    _randomize(mjm, mjd, rng, 0.25)
+    d.qpos[:] = mjd.qpos
+    mujoco.mj_forward(mjm, mjd)
+    engine.mj_forward(m, d)
+    for g1 in range(mjm.ngeom):
+      for g2 in range(mjm.ngeom):
+        if _ccd(int(mjm.geom_type[g1]), int(mjm.geom_type[g2])):
+          continue
+        for distmax in (0.0, 0.1, 1.0):
+          want, got = np.full(6, np.nan), np.full(6, np.nan)
+          dw = mujoco.mj_geomDistance(mjm, mjd, g1, g2, distmax, want)
+          dg = engine.mj_geomDistance(m, d, g1, g2, distmax, got)
+          np.testing.assert_allclose(dg, dw, atol=1e-6, err_msg=f"{g1} {g2} {distmax}")
+          np.testing.assert_allclose(got, want, atol=1e-6, err_msg=f"{g1} {g2} {distmax}")
+          assert engine.mj_geomDistance(m, d, g1, g2, distmax, None) == dg
+
+
+def test_geom_distance_checks_its_arguments():
+  _, _, m, d = _load(_xml(""))
+  with pytest.raises(ValueError, match="out of range"):
+    engine.mj_geomDistance(m, d, 0, m.ngeom, 1.0, None)
+  with pytest.raises(TypeError, match="fromto"):
+    engine.mj_geomDistance(m, d, 0, 1, 1.0, np.zeros(5))
+
+
+@pytest.mark.parametrize("sensor, message", [
+  ('<distance geom1="sphere" geom2="sphere"/>', "must be different"),
+  ('<distance body1="b_box" body2="b_box"/>', "must be different"),
+  ('<normal geom1="sphere"/>', "requires geom2 or body2"),
+  ('<fromto geom2="sphere"/>', "requires geom1 or body1"),
+  ('<distance geom1="sphere" geom2="nope"/>', "nope"),
+  ('<distance geom1="sphere" geom2="box" cutoff="-1"/>', "negative cutoff"),
+])
+def test_invalid_sensors_are_rejected_like_mujoco(sensor, message):
+  xml = _xml(sensor)
+  with pytest.raises(ValueError):
+    mujoco.MjModel.from_xml_string(xml)
+  with pytest.raises(engine.Error, match=message):
+    engine.MjModel.from_xml_string(xml)
+
+
+def test_height_field_geoms_are_rejected():
+  xml = """<mujoco><asset><hfield name="h" nrow="3" ncol="3" size="1 1 .1 .1"/></asset>
+  <worldbody><geom name="h" type="hfield" hfield="h"/><geom name="s" size=".1"/></worldbody>
+  <sensor><distance geom1="h" geom2="s"/></sensor></mujoco>"""
+  with pytest.raises(ValueError):
+    mujoco.MjModel.from_xml_string(xml)
+  with pytest.raises(engine.Error, match="height fields"):
+    engine.MjModel.from_xml_string(xml)
+
+
+_ARM = """<mujoco model="arm">
+  <worldbody>
+    <geom name="floor" type="plane" size="1 1 .1"/>
+    <geom name="target" type="sphere" size=".05" pos=".4 .1 .3" contype="0" conaffinity="0"/>
+    <body name="upper" pos="0 0 .3">
+      <joint name="shoulder" type="hinge" axis="0 0 1"/>
+      <geom name="upper" type="capsule" fromto="0 0 0 .2 0 0" size=".03"/>
+      <body name="lower" pos=".2 0 0">
+        <joint name="elbow" type="hinge" axis="0 0 1" range="-2 2"/>
+        <geom name="lower" type="capsule" fromto="0 0 0 .18 0 0" size=".025"/>
+        <body name="hand" pos=".18 0 0"><geom name="hand" type="box" size=".03 .02 .02"/></body>
+      </body>
+    </body>
+  </worldbody>
+  <actuator><motor joint="shoulder"/><motor joint="elbow"/></actuator>
+  <sensor>
+    <distance name="hand_to_target" geom1="hand" geom2="target" cutoff="1"/>
+    <fromto name="lower_to_floor" body1="lower" geom2="floor" cutoff=".5"/>
+  </sensor>
+</mujoco>"""
+
+
+def test_arm_with_two_distance_sensors_compiles_and_runs():
+  physics = engine.Physics.from_xml_string(_ARM)
+  mjm = mujoco.MjModel.from_xml_string(_ARM)
+  mjd = mujoco.MjData(mjm)
+  physics.data.ctrl[:] = mjd.ctrl[:] = [0.3, -0.2]
+  for _ in range(30):
+    physics.step()
+    mujoco.mj_step(mjm, mjd)
+  physics.forward()
+  mujoco.mj_forward(mjm, mjd)
+  np.testing.assert_allclose(physics.data.sensordata, mjd.sensordata, rtol=1e-6, atol=1e-6)
+  dist = physics.named.data.sensordata["hand_to_target"]
+  assert 0 < dist[0] < 1
+  assert physics.named.data.sensordata["lower_to_floor"].shape == (6,)
+
+
+def test_native_ccd_distance_sensors_are_rejected():
+  with pytest.raises(engine.UnsupportedError, match="box and mesh"):
+    engine.MjModel.from_xml_string(_xml('<distance geom1="box" geom2="mesh"/>'))
+  with pytest.raises(engine.UnsupportedError, match="sphere and mesh"):
+    engine.MjModel.from_xml_string(_xml('<fromto body1="b_multi" body2="b_mesh"/>'))
+
+
+def test_native_ccd_geom_distance_is_rejected():
+  _, _, m, d = _load(_xml(""))
+  with pytest.raises(engine.UnsupportedError, match="box and mesh"):
+    engine.mj_geomDistance(m, d, 3, 6, 1.0, None)  # box, mesh
+
+
+def test_pymjcf_arm_with_distance_sensors_matches_mujoco():
+  import mjcf
+  from mjcf import physics as mjcf_physics
+
+  root = mjcf.RootElement(model="arm")
+  upper = root.worldbody.add("body", name="upper", pos=[0, 0, .3])
+  upper.add("joint", name="shoulder", type="hinge", axis=[0, 0, 1])
+  upper.add("geom", name="upper", type="capsule", fromto=[0, 0, 0, .2, 0, 0], size=[.03])
+  hand = upper.add("body", name="hand", pos=[.2, 0, 0])
+  hand_geom = hand.add("geom", name="hand", type="box", size=[.03, .02, .02])
+  target = root.worldbody.add("geom", name="target", type="sphere", size=[.05],
+                              pos=[.4, .1, .3])
+  root.sensor.add("distance", name="hand_target", geom1=hand_geom, geom2=target, cutoff=1)
+  root.sensor.add("fromto", name="arm_target", body1=upper, geom2=target, cutoff=1)
+  physics = mjcf_physics.Physics.from_mjcf_model(root)
+  physics.data.qpos[:] = 0.4
+  physics.forward()
+  mjm = mujoco.MjModel.from_xml_string(root.to_xml_string())
+  mjd = mujoco.MjData(mjm)
+  mjd.qpos[:] = 0.4
+  mujoco.mj_forward(mjm, mjd)
+  np.testing.assert_allclose(physics.data.sensordata, mjd.sensordata, rtol=1e-6, atol=1e-9)
+  assert 0 < physics.named.data.sensordata["hand_target"][0] < 1
