@@ -32,7 +32,8 @@ def compile_xml(xml: str | None, path: str | None, assets: dict | None,
   )
   sizes.update(s["sizes"])
   arrays.update(s["arrays"])
-  extras = {"vis": c.vis, "stat_user": c.stat_user, "springdamper": c.compiler["springdamper"]}
+  extras = {"vis": c.vis, "stat_user": c.stat_user, "springdamper": c.compiler["springdamper"],
+            "lengthrange": c.compiler["lengthrange"]}
   return sizes, arrays, c.opt, extras, problems
 
 
