@@ -40,7 +40,7 @@ def compile_xml(xml: str | None, path: str | None, assets: dict | None,
   skin.update({f.name: sizes[f.name] for f in build_skin.SKIN_SIZES})
   skin["name_skinadr"] = arrays["name_skinadr"]  # mj_name2id of skins
   extras = {"vis": c.vis, "stat_user": c.stat_user, "springdamper": c.compiler["springdamper"],
-            "skin": skin}
+            "lengthrange": c.compiler["lengthrange"], "skin": skin}
   return sizes, arrays, c.opt, extras, problems
 
 

@@ -21,11 +21,19 @@ from engine._stage import M
 from engine._stage import i8
 from engine._stage import stage
 from engine.enums import mjBIAS_MUSCLE
+from engine.enums import mjBIAS_USER
 from engine.enums import mjCAMLIGHT_FIXED
+from engine.enums import mjDSBL_ACTUATION
+from engine.enums import mjDSBL_CONTACT
+from engine.enums import mjDSBL_DAMPER
+from engine.enums import mjDSBL_FRICTIONLOSS
+from engine.enums import mjDSBL_GRAVITY
+from engine.enums import mjDSBL_SPRING
 from engine.enums import mjEQ_CONNECT
 from engine.enums import mjEQ_WELD
 from engine.enums import mjGAIN_MUSCLE
 from engine.enums import mjGAIN_PID
+from engine.enums import mjGAIN_USER
 from engine.enums import mjGEOM_HFIELD
 from engine.enums import mjGEOM_PLANE
 from engine.enums import mjJNT_BALL
@@ -36,9 +44,10 @@ from engine.enums import mjOBJ_JOINT
 from engine.enums import mjTRN_JOINT
 from engine.enums import mjTRN_JOINTINPARENT
 from engine.enums import mjTRN_TENDON
-from engine.enums import mjWARN_BADQACC
-from engine.enums import mjWARN_BADQPOS
-from engine.enums import mjWARN_BADQVEL
+from engine.enums import mjLRMODE_ALL
+from engine.enums import mjLRMODE_MUSCLE
+from engine.enums import mjLRMODE_MUSCLEUSER
+from engine.enums import mjLRMODE_NONE
 from engine.math import mju_dot
 from engine.math import mju_mulInertVec
 from engine.math import mju_norm
@@ -377,68 +386,97 @@ def set_constants(m, d, simulate_length_ranges: bool = True) -> None:
 
 # ---- muscle length ranges (mj_setLengthRange) ----
 
+# mj_defaultLROpt; <compiler><lengthrange> has the same defaults
 LENGTHRANGE_DEFAULTS = dict(
-  mode="muscle", useexisting=True, uselimit=True, accel=20.0, maxforce=0.0, timeconst=1.0,
-  timestep=0.01, inttotal=10.0, interval=2.0, tolrange=0.05,
+  mode=mjLRMODE_MUSCLE, useexisting=True, uselimit=False, accel=20.0, maxforce=0.0,
+  timeconst=1.0, timestep=0.01, inttotal=10.0, interval=2.0, tolrange=0.05,
 )
+
+_LRMODES = {"none": mjLRMODE_NONE, "muscle": mjLRMODE_MUSCLE, "muscleuser": mjLRMODE_MUSCLEUSER,
+            "all": mjLRMODE_ALL}
+
+# what MuJoCo's compiler (mjCModel::LengthRange) disables while it simulates
+_LR_DISABLE = (mjDSBL_FRICTIONLOSS | mjDSBL_CONTACT | mjDSBL_SPRING | mjDSBL_DAMPER
+               | mjDSBL_GRAVITY | mjDSBL_ACTUATION)
 
 
 def set_length_ranges(m, d, options: dict | None = None, simulate: bool = True) -> None:
-  """Finds actuator_lengthrange of muscles (or all actuators, by mode) as MuJoCo's compiler does.
+  """Finds actuator_lengthrange as MuJoCo's compiler does (mjCModel::LengthRange).
 
-  Limited joints and tendons give the range directly; otherwise the actuator
-  is pushed to each side by simulation and the length reached is recorded.
+  `options` are <compiler><lengthrange>'s (mjLROpt); by default the model's own. The
+  simulation runs without gravity, contacts, passive forces, friction loss and actuation,
+  at the options' timestep (the model's when 0), as MuJoCo's compiler runs it.
   """
-  opt = dict(LENGTHRANGE_DEFAULTS, **(options or m._extras.get("lengthrange", {})))
-  if opt["mode"] == "none":
+  opt = dict(LENGTHRANGE_DEFAULTS, **(options or m._extras.get("lengthrange") or {}))
+  opt["mode"] = _LRMODES.get(opt["mode"], opt["mode"])
+  saved = m.opt.disableflags, m.opt.timestep
+  m.opt.disableflags = _LR_DISABLE
+  if opt["timestep"] > 0:
+    m.opt.timestep = opt["timestep"]
+  try:
+    for i in range(m.nactuator):
+      _set_length_range(m, d, i, opt, simulate)
+  finally:
+    m.opt.disableflags, m.opt.timestep = saved
+
+
+def _set_length_range(m, d, index, opt, simulate):
+  """Port of mj_setLengthRange, engine_setconst.c; raises CompileError where it fails."""
+  ismuscle = (m.actuator_gaintype[index] == mjGAIN_MUSCLE
+              or m.actuator_biastype[index] == mjBIAS_MUSCLE)
+  isuser = (m.actuator_gaintype[index] == mjGAIN_USER
+            or m.actuator_biastype[index] == mjBIAS_USER)
+  mode = opt["mode"]
+  if (mode == mjLRMODE_NONE or (mode == mjLRMODE_MUSCLE and not ismuscle)
+      or (mode == mjLRMODE_MUSCLEUSER and not ismuscle and not isuser)):
     return
-  for i in range(m.nactuator):
-    ismuscle = (m.actuator_gaintype[i] == mjGAIN_MUSCLE or m.actuator_biastype[i] == mjBIAS_MUSCLE)
-    if opt["mode"] in ("muscle", "muscleuser") and not ismuscle:
-      continue
-    out = m.actuator_outadr[i]
-    lr = m.actuator_lengthrange[out]
-    if opt["useexisting"] and lr[0] < lr[1]:
-      continue
-    tid = m.actuator_trnid[i, 0]
-    trn = m.actuator_trntype[i]
-    if opt["uselimit"]:
-      if trn in (mjTRN_JOINT, mjTRN_JOINTINPARENT) and m.jnt_limited[tid]:
-        lr[:] = m.jnt_range[tid]
-        continue
-      if trn == mjTRN_TENDON and m.tendon_limited[tid]:
-        lr[:] = m.tendon_range[tid]
-        continue
-    if simulate:
-      _simulate_length_range(m, d, i, opt)
+  out = m.actuator_outadr[index]
+  lr = m.actuator_lengthrange[out]
 
+  # use existing length range if available
+  if opt["useexisting"] and lr[0] < lr[1]:
+    return
 
-# warnings of a diverged simulation (which reset the state)
-_BAD_STATE = [mjWARN_BADQPOS, mjWARN_BADQVEL, mjWARN_BADQACC]
+  # use joint and tendon limits if available; MuJoCo 3.17 reads the transmission id at
+  # actuator_trnid's flat element `index` (not 2*index), and so do we; an id it reads that
+  # is out of range (-1: C reads before the array) counts as unlimited
+  tid = m.actuator_trnid.reshape(-1)[index]
+  trn = m.actuator_trntype[index]
+  if opt["uselimit"]:
+    if trn in (mjTRN_JOINT, mjTRN_JOINTINPARENT) and 0 <= tid < m.njnt and m.jnt_limited[tid]:
+      lr[:] = m.jnt_range[tid]
+      return
+    if trn == mjTRN_TENDON and 0 <= tid < m.ntendon and m.tendon_limited[tid]:
+      lr[:] = m.tendon_range[tid]
+      return
+  if simulate:
+    _simulate_length_range(m, d, index, opt)
 
 
 def _simulate_length_range(m, d, index, opt):
+  """Pushes the actuator to each side from qpos0 and records the lengths reached."""
   out = m.actuator_outadr[index]
-  saved_timestep = m.opt.timestep
-  m.opt.timestep = opt["timestep"]
   lmin, lmax = [0.0, 0.0], [0.0, 0.0]
-  try:
-    for side in range(2):
-      _io.mj_resetData(m, d)
-      updated = False
-      while d.time < opt["inttotal"]:
-        length = _eval_act(m, d, index, out, side, opt)
-        if d.time == 0 or np.any(d.warning.number[_BAD_STATE]):
-          raise errors.CompileError(f"unstable lengthrange simulation in actuator {index}")
-        if d.time > opt["inttotal"] - opt["interval"]:
-          if length < lmin[side] or not updated:
-            lmin[side] = length
-          if length > lmax[side] or not updated:
-            lmax[side] = length
-          updated = True
-      m.actuator_lengthrange[out, side] = lmin[side] if side == 0 else lmax[side]
-  finally:
-    m.opt.timestep = saved_timestep
+  for side in range(2):
+    _io.mj_resetData(m, d)
+    updated = False
+    while d.time < opt["inttotal"]:
+      length = _eval_act(m, d, index, out, side, opt)
+
+      # reset: cannot proceed
+      if d.time == 0:
+        raise errors.CompileError(f"unstable lengthrange simulation in actuator {index}")
+
+      # update limits over the last interval
+      if d.time > opt["inttotal"] - opt["interval"]:
+        if length < lmin[side] or not updated:
+          lmin[side] = length
+        if length > lmax[side] or not updated:
+          lmax[side] = length
+        updated = True
+    m.actuator_lengthrange[out, side] = lmin[side] if side == 0 else lmax[side]
+
+  # check range and convergence
   lr = m.actuator_lengthrange[out]
   dif = lr[1] - lr[0]
   if dif <= 0:
