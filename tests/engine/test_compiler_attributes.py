@@ -48,6 +48,12 @@ _EXTRA_XML = """
     <texture name="tc" type="cube" file="c.png" gridsize="3 4" gridlayout=".U..LFRB.D.."/>
     <texture name="ts" type="skybox" fileright="t.png" fileleft="t.png" fileup="t.png"
              filedown="t.png" filefront="t.png" fileback="t.png"/>
+    <material name="skinmat"/>
+    <skin name="inline" material="skinmat" rgba="1 0 0 1" inflate=".01" group="1"
+          vertex="0 0 0 .2 0 0 0 .2 0" texcoord="0 0 1 0 0 1" face="0 1 2">
+      <bone body="a" bindpos="0 0 0" bindquat="1 0 0 0" vertid="0 1 2" vertweight="1 1 1"/>
+    </skin>
+    <skin file="s.skn"/>
   </asset>
   <worldbody>
     <geom type="hfield" hfield="h"/>
@@ -67,7 +73,12 @@ _EXTRA_XML = """
 
 
 def _extra_assets():
-  return {'h.png': _png(8, 8, 0), 't.png': _png(8, 8, 1), 'c.png': _png(16, 12, 2)}
+  from tests.engine.test_skin import _SKN  # a .skn file bound to bodies 'upper' and 'lower'
+
+  skn = _SKN.replace(b'upper'.ljust(40, b'\0'), b'a'.ljust(40, b'\0'))
+  skn = skn.replace(b'lower'.ljust(40, b'\0'), b'b'.ljust(40, b'\0'))
+  return {'h.png': _png(8, 8, 0), 't.png': _png(8, 8, 1), 'c.png': _png(16, 12, 2),
+          's.skn': skn}
 
 
 def _models():
