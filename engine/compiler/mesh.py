@@ -203,6 +203,33 @@ def _csqrt(x):
   return math.sqrt(x) if x >= 0 else math.nan
 
 
+def _rotated(mat, quat):
+  """D = R' * mat * R for the rotation of quat (one Jacobi sweep's matrix)."""
+  r = _quat2mat(quat)
+  rt = [[r[j][i] for j in range(3)] for i in range(3)]
+  return _mulmat(_mulmat(rt, mat), r)
+
+
+def _jacobi_pivot(d):
+  """(row, column, rotation axis) of the largest off-diagonal entry of a symmetric 3x3 d."""
+  if abs(d[0][1]) > abs(d[0][2]) and abs(d[0][1]) > abs(d[1][2]):
+    return 0, 1, 2
+  if abs(d[0][2]) > abs(d[1][2]):
+    return 0, 2, 1
+  return 1, 2, 0
+
+
+def _jacobi_half_tangent(d, rk, ck):
+  """tan(angle/2) of the rotation that zeroes d[rk][ck] (2x2 symmetric Schur decomposition,
+  t = tan(angle) first)."""
+  tau = (d[ck][ck] - d[rk][rk]) / (2 * d[rk][ck])
+  if tau >= 0:
+    t = 1.0 / (tau + math.sqrt(1 + tau * tau))
+  else:
+    t = -1.0 / (-tau + math.sqrt(1 + tau * tau))
+  return t / (1 + math.sqrt(1 + t * t))
+
+
 def eig3(mat):
   """Eigen-decomposition of a symmetric 3x3 matrix by quaternion Jacobi rotations.
 
@@ -223,29 +250,13 @@ def eig3(mat):
   quat = [1.0, 0.0, 0.0, 0.0]
   eigval = [m[0][0], m[1][1], m[2][2]]
   for _ in range(500 if scale > 0 else 0):
-    # D = eigvec' * mat * eigvec
-    ev = _quat2mat(quat)
-    evt = [[ev[j][i] for j in range(3)] for i in range(3)]
-    d = _mulmat(_mulmat(evt, m), ev)
+    d = _rotated(m, quat)
     eigval = [d[0][0], d[1][1], d[2][2]]
 
-    # largest off-diagonal element
-    if abs(d[0][1]) > abs(d[0][2]) and abs(d[0][1]) > abs(d[1][2]):
-      rk, ck, rotk = 0, 1, 2
-    elif abs(d[0][2]) > abs(d[1][2]):
-      rk, ck, rotk = 0, 2, 1
-    else:
-      rk, ck, rotk = 1, 2, 0
+    rk, ck, rotk = _jacobi_pivot(d)
     if abs(d[rk][ck]) < 4e-15 * scale:
       break
-
-    # 2x2 symmetric Schur decomposition: t = tan(angle), rotation by tan(angle/2)
-    tau = (d[ck][ck] - d[rk][rk]) / (2 * d[rk][ck])
-    if tau >= 0:
-      t = 1.0 / (tau + math.sqrt(1 + tau * tau))
-    else:
-      t = -1.0 / (-tau + math.sqrt(1 + tau * tau))
-    half = t / (1 + math.sqrt(1 + t * t))
+    half = _jacobi_half_tangent(d, rk, ck)
     tmp = [1.0, 0.0, 0.0, 0.0]
     tmp[rotk + 1] = half if rotk == 1 else -half
     quat = _normalize4(_mulquat(quat, _normalize4(tmp)))
@@ -291,29 +302,12 @@ def mesh_eig3(mat):
   quat = [1.0, 0.0, 0.0, 0.0]
   eigval = [a[0][0], a[1][1], a[2][2]]
   for _ in range(500):
-    # D = R' * mat * R
-    r = _quat2mat(quat)
-    rt = [[r[j][i] for j in range(3)] for i in range(3)]
-    d = _mulmat(_mulmat(rt, a), r)
+    d = _rotated(a, quat)
     eigval = [d[0][0], d[1][1], d[2][2]]
-
-    # largest off-diagonal element: row rk, column ck, rotation about axis rotk
-    if abs(d[0][1]) > abs(d[0][2]) and abs(d[0][1]) > abs(d[1][2]):
-      rk, ck, rotk = 0, 1, 2
-    elif abs(d[0][2]) > abs(d[1][2]):
-      rk, ck, rotk = 0, 2, 1
-    else:
-      rk, ck, rotk = 1, 2, 0
+    rk, ck, rotk = _jacobi_pivot(d)
     if abs(d[rk][ck]) < tol:
       break
-
-    # 2x2 symmetric Schur decomposition: t = tan(angle), then tan(angle/2)
-    tau = (d[ck][ck] - d[rk][rk]) / (2 * d[rk][ck])
-    if tau >= 0:
-      t = 1.0 / (tau + math.sqrt(1 + tau * tau))
-    else:
-      t = -1.0 / (-tau + math.sqrt(1 + tau * tau))
-    half = t / (1 + math.sqrt(1 + t * t))
+    half = _jacobi_half_tangent(d, rk, ck)
     chalf = 1.0 / math.sqrt(1 + half * half)
     rot = [chalf, 0.0, 0.0, 0.0]
     rot[rotk + 1] = half * chalf if rotk == 1 else -half * chalf
