@@ -230,6 +230,7 @@ MODEL_TYPE = ModelType([
   ("nmesh", types.int64),
   ("nmeshvert", types.int64),
   ("nmeshface", types.int64),
+  ("nmeshgraph", types.int64),
   ("nhfield", types.int64),
   ("nhfielddata", types.int64),
   ("ntex", types.int64),
@@ -399,6 +400,9 @@ MODEL_TYPE = ModelType([
   ("mesh_scale", types.float64[:, ::1]),
   ("mesh_pos", types.float64[:, ::1]),
   ("mesh_quat", types.float64[:, ::1]),
+  ("mesh_graphadr", types.int32[::1]),
+  ("mesh_graph", types.int32[::1]),
+  ("mesh_extrema", types.int32[:, ::1]),
   ("hfield_size", types.float64[:, ::1]),
   ("hfield_nrow", types.int32[::1]),
   ("hfield_ncol", types.int32[::1]),
@@ -545,6 +549,7 @@ MODEL_MEMBERS = (
   "nmesh",
   "nmeshvert",
   "nmeshface",
+  "nmeshgraph",
   "nhfield",
   "nhfielddata",
   "ntex",
@@ -714,6 +719,9 @@ MODEL_MEMBERS = (
   "mesh_scale",
   "mesh_pos",
   "mesh_quat",
+  "mesh_graphadr",
+  "mesh_graph",
+  "mesh_extrema",
   "hfield_size",
   "hfield_nrow",
   "hfield_ncol",
@@ -862,6 +870,7 @@ def make_model(
   nmesh,
   nmeshvert,
   nmeshface,
+  nmeshgraph,
   nhfield,
   nhfielddata,
   ntex,
@@ -1031,6 +1040,9 @@ def make_model(
   mesh_scale,
   mesh_pos,
   mesh_quat,
+  mesh_graphadr,
+  mesh_graph,
+  mesh_extrema,
   hfield_size,
   hfield_nrow,
   hfield_ncol,
@@ -1177,6 +1189,7 @@ def make_model(
   s.nmesh = nmesh
   s.nmeshvert = nmeshvert
   s.nmeshface = nmeshface
+  s.nmeshgraph = nmeshgraph
   s.nhfield = nhfield
   s.nhfielddata = nhfielddata
   s.ntex = ntex
@@ -1346,6 +1359,9 @@ def make_model(
   s.mesh_scale = borrowed(mesh_scale)
   s.mesh_pos = borrowed(mesh_pos)
   s.mesh_quat = borrowed(mesh_quat)
+  s.mesh_graphadr = borrowed(mesh_graphadr)
+  s.mesh_graph = borrowed(mesh_graph)
+  s.mesh_extrema = borrowed(mesh_extrema)
   s.hfield_size = borrowed(hfield_size)
   s.hfield_nrow = borrowed(hfield_nrow)
   s.hfield_ncol = borrowed(hfield_ncol)

@@ -115,6 +115,7 @@ nlight         i8 -  number of lights
 nmesh          i8 -  number of meshes
 nmeshvert      i8 -  vertices in all meshes
 nmeshface      i8 -  triangles in all meshes
+nmeshgraph     i8 -  ints in all convex-hull graphs
 nhfield        i8 -  number of height fields
 nhfielddata    i8 -  samples in all height fields
 ntex           i8 -  number of textures
@@ -372,6 +373,9 @@ mesh_pos              f8 nmesh,3          translation applied to the asset verti
 mesh_quat             f8 nmesh,4          rotation applied to the asset vertices
 mesh_bvhadr           i4 nmesh            first bounding-volume node of the mesh's faces
 mesh_bvhnum           i4 nmesh            number of bounding-volume nodes of the mesh
+mesh_graphadr         i4 nmesh            address of the mesh's convex-hull graph, -1 if none
+mesh_graph            i4 nmeshgraph       convex-hull graphs of all meshes (vertex neighbour lists)
+mesh_extrema          i4 nmesh,27         hull vertex (local id) extreme along each of 27 directions
 hfield_size           f8 nhfield,4        radius x, radius y, elevation z, base depth
 hfield_nrow           i4 nhfield          number of rows
 hfield_ncol           i4 nhfield          number of columns
@@ -576,13 +580,10 @@ mesh_normaladr        i4 nmesh            first normal of the mesh
 mesh_normalnum        i4 nmesh            number of normals of the mesh
 mesh_texcoordadr      i4 nmesh            first texture coordinate of the mesh, -1 if none
 mesh_texcoordnum      i4 nmesh            number of texture coordinates of the mesh
-mesh_graphadr         i4 nmesh            address of the mesh's convex-hull graph, -1 if none
 mesh_normal           f4 nmeshnormal,3    normals of all meshes
 mesh_texcoord         f4 nmeshtexcoord,2  texture coordinates of all meshes
 mesh_facenormal       i4 nmeshface,3      normal indices of each face
 mesh_facetexcoord     i4 nmeshface,3      texture coordinate indices of each face
-mesh_graph            i4 nmeshgraph       convex-hull graphs of all meshes
-mesh_extrema          i4 nmeshextrema     extreme vertices of the meshes along fixed directions
 """)
 
 # ---- MjData ----

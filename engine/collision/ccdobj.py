@@ -8,10 +8,10 @@ plus the hfield prism. Functions take the workspace arrays `F` (floats) and `I` 
 object's base offsets. The GJK status (MuJoCo's mjCCDStatus) follows at ST_* / S_*, then the
 EPA polytope, whose storage the multi-contact buffers reuse.
 
-Meshes: MuJoCo hill-climbs the convex hull graph (m.mesh_graph) for meshes with 10 or more
-vertices; that field is not in our model yet, so the support point is found by the exhaustive
-search MuJoCo uses for small meshes. The support value is the same; only the choice among tied
-vertices can differ.
+Meshes: as MuJoCo, a mesh with a hull graph (m.mesh_graph) and at least mjMESH_HILLCLIMB_MIN
+vertices finds its support point by hill-climbing the hull's vertex neighbourhoods (exact on a
+convex hull, and a few dozen dot products instead of one per vertex); smaller meshes search every
+vertex.
 """
 
 import math
@@ -30,6 +30,7 @@ mjMINVAL2 = mjMINVAL * mjMINVAL
 mjMAXVAL2 = 1e10 * 1e10
 mjMAX_LIMIT = 1.7976931348623157e308  # DBL_MAX
 FLT_MAX = 3.4028234663852886e38
+mjMESH_HILLCLIMB_MIN = 10
 
 # ---- workspace layout ----
 
@@ -43,7 +44,7 @@ O1 = 0
 O2 = 40
 
 # object ints: geom, type, vertindex, meshindex, support mode, mesh vertadr/vertnum,
-# mesh faceadr/facenum, hfield adr/nrow/ncol
+# mesh faceadr/facenum, hfield adr/nrow/ncol, hull graph address (-1: exhaustive search)
 IG = 0
 IT = 1
 IVI = 2
@@ -56,6 +57,7 @@ IFNUM = 8
 IHADR = 9
 INROW = 10
 INCOL = 11
+IGRAPH = 12
 O1I = 0
 O2I = 16
 
@@ -119,6 +121,8 @@ def init_obj(m, d, F, I, o, oi, g, margin):
     I[oi + IVNUM] = m.mesh_vertnum[mid]
     I[oi + IFADR] = m.mesh_faceadr[mid]
     I[oi + IFNUM] = m.mesh_facenum[mid]
+    graphadr = m.mesh_graphadr[mid]
+    I[oi + IGRAPH] = graphadr if m.mesh_vertnum[mid] >= mjMESH_HILLCLIMB_MIN else -1
   elif t == mjGEOM_HFIELD:
     hid = m.geom_dataid[g]
     I[oi + IHADR] = m.hfield_adr[hid]
@@ -201,12 +205,58 @@ def _mesh_support(m, F, I, o, oi, d0, d1, d2):
 
 
 @jit
+def _hull_dot(m, vadr, gid, l0, l1, l2):
+  """dot3f: a local direction with mesh vertex `vadr + gid` (float32 storage)."""
+  v = vadr + gid
+  return (l0 * float(m.mesh_vert[v, 0]) + l1 * float(m.mesh_vert[v, 1])
+          + l2 * float(m.mesh_vert[v, 2]))
+
+
+@jit
+def _hillclimb_support(m, F, I, o, oi, d0, d1, d2):
+  """Port of mjc_hillclimbSupport: steepest ascent over the hull graph's vertex neighbours.
+
+  Starts from the previous result (warm start) or hull vertex 0; on a convex hull the dot
+  product has no local maximum but the global one, so the walk ends at the support vertex.
+  """
+  l0, l1, l2 = _local_dir(F, o, d0, d1, d2)
+  graph = m.mesh_graph
+  adr = I[oi + IGRAPH]
+  numvert = graph[adr]
+  edgeadr = adr + 2
+  globalid = adr + 2 + numvert
+  localid = adr + 2 + 2 * numvert
+  vadr = I[oi + IVADR]
+
+  imax = I[oi + IMI] if I[oi + IMI] >= 0 else 0
+  vmax = -FLT_MAX
+  prev = -1
+  while imax != prev:
+    prev = imax
+    i = graph[edgeadr + prev]
+    while graph[localid + i] >= 0:
+      nb = graph[localid + i]
+      vdot = _hull_dot(m, vadr, graph[globalid + nb], l0, l1, l2)
+      if vdot > vmax:
+        vmax = vdot
+        imax = nb
+      i += 1
+
+  I[oi + IMI] = imax
+  gid = graph[globalid + imax]
+  I[oi + IVI] = gid
+  v = vadr + gid
+  return _to_global(F, o, float(m.mesh_vert[v, 0]), float(m.mesh_vert[v, 1]),
+                    float(m.mesh_vert[v, 2]))
+
+
+@jit
 def obj_support(m, F, I, o, oi, d0, d1, d2):
   """The support point of a CCD object in a unit direction (MuJoCo's obj->support).
 
   Ports mjc_sphereSupport, mjc_capsuleSupport, mjc_ellipsoidSupport, mjc_cylinderSupport,
-  mjc_boxSupport, mjc_meshSupport, mjc_prism_support, and mjc_pointSupport / mjc_lineSupport
-  (the sphere and capsule cores used by mjc_ccd).
+  mjc_boxSupport, mjc_meshSupport / mjc_hillclimbSupport, mjc_prism_support, and
+  mjc_pointSupport / mjc_lineSupport (the sphere and capsule cores used by mjc_ccd).
   """
   mode = I[oi + IMODE]
   if mode == MODE_POINT:
@@ -280,6 +330,8 @@ def obj_support(m, F, I, o, oi, d0, d1, d2):
     return _to_global(F, o, s0, s1, s2)
 
   if t == mjGEOM_MESH:
+    if I[oi + IGRAPH] >= 0:
+      return _hillclimb_support(m, F, I, o, oi, d0, d1, d2)
     return _mesh_support(m, F, I, o, oi, d0, d1, d2)
 
   if t == mjGEOM_HFIELD:

@@ -352,7 +352,7 @@ def compile_model(xml=None, path=None, assets=None):
   _set_nuser(ctx, lists)
 
   # compile meshes, the tree, fuse static bodies
-  ctx.assets.prepare_meshes(lists['geom'])
+  ctx.assets.prepare_meshes(lists['geom'], lists.get('pair', []))
   bt.compile_tree(ctx, lists)
   if ctx.fusestatic:
     referenced = _referenced_bodies(ctx, root, lists)

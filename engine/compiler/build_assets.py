@@ -189,16 +189,18 @@ class Assets:
     used = {id(g.mesh) for g in geoms if g.mesh is not None}
     self.meshes = [m for m in self.meshes if id(m) in used]
 
-  def prepare_meshes(self, geoms):
+  def prepare_meshes(self, geoms, pairs=()):
     """Compiles every mesh (mjCMesh::Compile), before the geoms that use them.
 
-    A mesh gets a convex hull if a colliding mesh geom uses it or its inertia is "convex".
+    A mesh gets a convex hull if a mesh geom that can collide uses it (contype or conaffinity
+    nonzero, or named in a <pair>) or its inertia is "convex".
     """
+    paired = {p.node.attrs.get(k) for p in pairs for k in ('geom1', 'geom2')}
     needhull = set()
     for g in geoms:
       s = g.spec
       if (s.get('mesh') and s['type'] in (mjGEOM_MESH, mjGEOM_SDF) and
-          (s['contype'] or s['conaffinity'])):
+          (s['contype'] or s['conaffinity'] or (g.name and g.name in paired))):
         needhull.add(s['mesh'])
     for m in self.meshes:
       self._compile_mesh(m, m.name in needhull)

@@ -16,6 +16,7 @@ splits them at the median of their positions along its longest side, by a margin
 
 import numpy as np
 
+from engine._jit import entry
 from engine.compiler import build_math as bm
 from engine.compiler.build_common import arr as _arr
 from engine.compiler.build_math import mjEPS
@@ -24,48 +25,85 @@ from engine.compiler.build_math import mjEPS
 class _Tree:
   """Nodes of one hierarchy, in the order MuJoCo stores them (m.bvh_* rows)."""
 
-  def __init__(self):
+  def __init__(self, lo=None, hi=None, lpos=None, ids=None):
     self.aabb, self.child, self.depth, self.nodeid = [], [], [], []
+    if lo is not None and len(lo):
+      self.aabb, self.child, self.depth, self.nodeid = _make(
+        np.ascontiguousarray(lo, np.float64), np.ascontiguousarray(hi, np.float64),
+        np.ascontiguousarray(lpos, np.float64), np.asarray(ids, np.int32))
 
 
-def _make(tree, lo, hi, lpos, ids, elements, lev):
-  """Port of mjCBoundingVolumeHierarchy::MakeBVH: appends the node of `elements` (indices into
-  the element arrays, in element order) and its subtrees; returns its index, -1 if empty."""
-  n = len(elements)
-  if n == 0:
-    return -1
-  amin = lo[elements].min(axis=0)
-  amax = hi[elements].max(axis=0)
-  flat = np.abs(amin - amax) < mjEPS
-  amin[flat] -= mjEPS
-  amax[flat] += mjEPS
+@entry
+def _make(lo, hi, lpos, ids):
+  """Port of mjCBoundingVolumeHierarchy::MakeBVH for elements with boxes (lo, hi) and positions
+  lpos: the nodes (aabb center and half sizes, children, depth, element id of a leaf) in
+  pre-order. Jitted (with an explicit stack): meshes of 10^5 faces made 2x10^5 Python calls."""
+  n = len(lo)
+  nnode = 2 * n - 1
+  aabb = np.zeros((nnode, 6))
+  child = np.full((nnode, 2), -1, np.int32)
+  depth = np.zeros(nnode, np.int32)
+  nodeid = np.full(nnode, -1, np.int32)
+  work = np.arange(n)  # element order; a node owns the slice [start, stop)
 
-  index = len(tree.aabb)
-  tree.aabb.append(np.concatenate([(amax + amin) / 2, (amax - amin) / 2]))
-  tree.child.append([-1, -1])
-  tree.depth.append(lev)
-  tree.nodeid.append(-1)
-  if n == 1:
-    tree.nodeid[index] = ids[elements[0]]
-    return index
+  # stack of (start, stop, parent, child slot, level); the first child is popped first
+  stack = np.zeros((nnode, 5), np.int64)
+  stack[0, :] = (0, n, -1, 0, 0)
+  top = 1
+  count = 0
+  while top > 0:
+    top -= 1
+    start, stop, parent, slot, lev = stack[top]
+    index = count
+    count += 1
+    if parent >= 0:
+      child[parent, slot] = index
+    depth[index] = lev
+    amin = lo[work[start]].copy()
+    amax = hi[work[start]].copy()
+    for i in range(start + 1, stop):
+      e = work[i]
+      for k in range(3):
+        amin[k] = min(amin[k], lo[e, k])
+        amax[k] = max(amax[k], hi[e, k])
+    for k in range(3):
+      if abs(amin[k] - amax[k]) < mjEPS:
+        amin[k] -= mjEPS
+        amax[k] += mjEPS
+      aabb[index, k] = (amax[k] + amin[k]) / 2
+      aabb[index, 3 + k] = (amax[k] - amin[k]) / 2
+    if stop - start == 1:
+      nodeid[index] = ids[work[start]]
+      continue
 
-  # longest side, by a margin of mjEPS
-  edges = amax - amin
-  axis = 0
-  if edges[1] >= edges[0] + mjEPS:
-    axis = 1
-  if edges[2] >= edges[axis] + mjEPS:
-    axis = 2
+    # longest side, by a margin of mjEPS
+    axis = 0
+    if amax[1] - amin[1] >= amax[0] - amin[0] + mjEPS:
+      axis = 1
+    if amax[2] - amin[2] >= amax[axis] - amin[axis] + mjEPS:
+      axis = 2
 
-  # median split: positions within mjEPS of their neighbours tie, ties keep element order
-  value = lpos[elements, axis]
-  ordered = elements[np.lexsort((elements, value))]
-  cluster = np.concatenate([[0], np.cumsum(np.diff(lpos[ordered, axis]) > mjEPS)])
-  ordered = ordered[np.lexsort((ordered, cluster))]
-  m = n // 2
-  tree.child[index][0] = _make(tree, lo, hi, lpos, ids, ordered[:m], lev + 1)
-  tree.child[index][1] = _make(tree, lo, hi, lpos, ids, ordered[m:], lev + 1)
-  return index
+    # median split: sorted by position (ties and nan last by element id), positions within
+    # mjEPS of their neighbour form a cluster that keeps element order
+    elems = np.sort(work[start:stop])
+    value = lpos[elems, axis]
+    finite = ~np.isnan(value)
+    ordered = np.concatenate((elems[finite][np.argsort(value[finite], kind="mergesort")],
+                              elems[~finite]))
+    i = 0
+    while i < len(ordered):
+      j = i + 1
+      while j < len(ordered) and not (lpos[ordered[j], axis] - lpos[ordered[j - 1], axis]
+                                      > mjEPS):
+        j += 1
+      ordered[i:j] = np.sort(ordered[i:j])
+      i = j
+    work[start:stop] = ordered
+    mid = start + (stop - start) // 2
+    stack[top, :] = (mid, stop, index, 1, lev + 1)
+    stack[top + 1, :] = (start, mid, index, 0, lev + 1)
+    top += 2
+  return aabb, child, depth, nodeid
 
 
 def _corner_box(aabb, pos, quat, ipos, qinv):
@@ -89,17 +127,14 @@ def body_bvh(b) -> _Tree:
   (mjCBoundingVolumeHierarchy::CreateBVH with the body's ipos and iquat)."""
   qinv = [b.iquat[0], -b.iquat[1], -b.iquat[2], -b.iquat[3]]
   geoms = [g for g in b.geoms if g.contype or g.conaffinity]
-  tree = _Tree()
   if not geoms:
-    return tree
+    return _Tree()
   boxes = [_corner_box(g.aabb, g.pos, g.quat, b.ipos, qinv) for g in geoms]
   lo = np.array([bx[0] for bx in boxes])
   hi = np.array([bx[1] for bx in boxes])
   lpos = np.array([bm.rotvecquat([g.pos[k] - b.ipos[k] for k in range(3)], qinv)
                    for g in geoms])
-  ids = [g.id for g in geoms]
-  _make(tree, lo, hi, lpos, ids, np.arange(len(geoms)), 0)
-  return tree
+  return _Tree(lo, hi, lpos, [g.id for g in geoms])
 
 
 def face_circumcenters(vert, face):
@@ -134,31 +169,30 @@ def mesh_bvh(info) -> _Tree:
   and CreateBVH): each face is the box of its vertices, positioned at its circumcenter."""
   vert = np.asarray(info.vert, np.float64).reshape(-1, 3)
   face = np.asarray(info.face, np.int64).reshape(-1, 3)
-  tree = _Tree()
   if len(face) == 0:
-    return tree
+    return _Tree()
   corners = vert[face]
   fmin = corners.min(axis=1)
   fmax = corners.max(axis=1)
   center = .5 * (fmin + fmax)
   half = .5 * (fmax - fmin)
-  _make(tree, center - half, center + half, face_circumcenters(vert, face),
-        list(range(len(face))), np.arange(len(face)), 0)
-  return tree
+  return _Tree(center - half, center + half, face_circumcenters(vert, face),
+               np.arange(len(face)))
 
 
 def arrays(bodies, meshes, sizes, arrays):
   """Fills the BVH sizes and arrays: the bodies' trees, then the meshes' (mesh MeshInfo list)."""
   trees = [body_bvh(b) for b in bodies] + [mesh_bvh(info) for info in meshes]
-  adr, num = [], []
-  aabb, child, depth, nodeid = [], [], [], []
-  for tree in trees:
-    adr.append(len(aabb) if tree.aabb else -1)
-    num.append(len(tree.aabb))
-    aabb += tree.aabb
-    child += tree.child
-    depth += tree.depth
-    nodeid += tree.nodeid
+  num = [len(tree.aabb) for tree in trees]
+  start = np.concatenate([[0], np.cumsum(num)[:-1]]).astype(int) if trees else []
+  adr = [int(a) if n else -1 for a, n in zip(start, num)]
+  def stacked(field, shape):
+    parts = [np.asarray(getattr(t, field)).reshape(shape) for t in trees if len(t.aabb)]
+    return np.concatenate(parts) if parts else np.zeros((0,) + shape[1:])
+  aabb = stacked('aabb', (-1, 6))
+  child = stacked('child', (-1, 2))
+  depth = stacked('depth', (-1,))
+  nodeid = stacked('nodeid', (-1,))
   nbody = len(bodies)
   nbvh = len(aabb)
   sizes.update(nbvh=nbvh, nbvhstatic=nbvh, nbvhdynamic=0)

@@ -31,6 +31,11 @@ from tests import oracle
 
 CUBE = "-1 -1 -1 1 -1 -1 1 1 -1 -1 1 -1 -1 -1 1 1 -1 1 1 1 1 -1 1 1"
 TET = "0 0 0 1 0 0 0 1 0 0 0 1"
+# meshes of 10+ vertices: MuJoCo (and we) hill-climb their hull graph for support points
+_PHI = (1 + 5 ** 0.5) / 2
+ICO = " ".join(f"{x:g}" for p in ((0, 1, _PHI), (0, -1, _PHI), (0, 1, -_PHI), (0, -1, -_PHI))
+               for k in range(3) for x in np.roll(p, k))
+ROCK = " ".join(f"{x:.4f}" for x in np.random.default_rng(3).normal(size=(40, 3)).ravel())
 GEOMS = {
   "plane": 'type="plane" size="1 1 .1"',
   "sphere": 'type="sphere" size=".1"',
@@ -40,6 +45,8 @@ GEOMS = {
   "box": 'type="box" size=".1 .07 .05"',
   "cube": 'type="mesh" mesh="cube"',
   "tet": 'type="mesh" mesh="tet"',
+  "ico": 'type="mesh" mesh="ico"',
+  "rock": 'type="mesh" mesh="rock"',
 }
 
 # the pairs MuJoCo 3.17 routes to mjc_Convex and mjc_PlaneConvex (tests below cover them all)
@@ -49,13 +56,17 @@ CONVEX_PAIRS = [
   ("ellipsoid", "ellipsoid"), ("ellipsoid", "cylinder"), ("ellipsoid", "box"),
   ("ellipsoid", "cube"), ("cylinder", "cylinder"), ("cylinder", "box"), ("cylinder", "cube"),
   ("box", "cube"), ("cube", "cube"), ("tet", "cube"), ("box", "tet"), ("tet", "tet"),
+  ("plane", "ico"), ("sphere", "rock"), ("capsule", "ico"), ("box", "rock"), ("ico", "cube"),
+  ("ico", "rock"), ("rock", "rock"),
 ]
 
 
 def _xml(a, b, margin=0.0, option=""):
   return f"""<mujoco><option>{option}</option>
   <asset><mesh name="cube" vertex="{CUBE}" scale=".09 .07 .05"/>
-    <mesh name="tet" vertex="{TET}" scale=".2 .15 .18"/></asset>
+    <mesh name="tet" vertex="{TET}" scale=".2 .15 .18"/>
+    <mesh name="ico" vertex="{ICO}" scale=".06 .05 .04"/>
+    <mesh name="rock" vertex="{ROCK}" scale=".04 .05 .03"/></asset>
   <worldbody><geom {GEOMS[a]} margin="{margin}"/>
     <body pos="0 0 .2"><freejoint/><geom {GEOMS[b]} margin="{margin}"/></body>
   </worldbody></mujoco>"""
@@ -143,7 +154,7 @@ def test_random_poses(a, b):
   assert ncontact > 0
 
 
-FLAT = ("box", "cube", "tet", "cylinder")
+FLAT = ("box", "cube", "tet", "cylinder", "ico", "rock")
 
 
 @pytest.mark.parametrize("a,b", CONVEX_PAIRS)

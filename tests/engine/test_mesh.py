@@ -548,3 +548,23 @@ def test_extrema_match_mujoco():
   # no hull: zeros
   v, f = _tetra()
   assert not M.process_mesh(v, f).extrema.any()
+
+
+@pytest.mark.parametrize("contact", [
+  "", '<pair geom1="a" geom2="s"/>', '<pair geom1="s" geom2="a"/>',
+  '<exclude body1="world" body2="b"/>'])
+def test_hull_for_colliding_and_paired_geoms_matches_mujoco(contact):
+  """MuJoCo builds a mesh's hull graph when a geom using it can collide: contype/conaffinity
+  nonzero, or named in an explicit <pair> (a visual-class mesh paired by hand)."""
+  import engine
+  v, f = _box()
+  vs = " ".join("%.9g" % x for x in v.ravel())
+  fs = " ".join(str(i) for i in f.ravel())
+  xml = f"""<mujoco><asset><mesh name="m" vertex="{vs}" face="{fs}"/>
+    <mesh name="m2" vertex="{vs}" face="{fs}"/><mesh name="m3" vertex="{vs}" face="{fs}"/>
+    </asset><worldbody><geom name="a" type="mesh" mesh="m" contype="0" conaffinity="0"/>
+    <body name="b"><geom name="s" size=".1"/>
+    <geom type="mesh" mesh="m2" contype="0" conaffinity="0"/><geom type="mesh" mesh="m3"/>
+    </body></worldbody><contact>{contact}</contact></mujoco>"""
+  ours = engine.MjModel.from_xml_string(xml).mesh_graphadr
+  np.testing.assert_array_equal(ours, mujoco.MjModel.from_xml_string(xml).mesh_graphadr)
