@@ -23,6 +23,8 @@ compiled hull polygons (m.mesh_poly*), see features.py.
 
 import math
 
+import numpy as np
+
 from engine._jit import jit
 from engine._stage import D
 from engine._stage import M
@@ -141,12 +143,13 @@ def _quad_area(m, vadr, I, ords, a, b, c, d):
   vb = vadr + I[ords + b]
   vc = vadr + I[ords + c]
   vd = vadr + I[ords + d]
-  ac0 = float(m.mesh_vert[va, 0]) - float(m.mesh_vert[vc, 0])
-  ac1 = float(m.mesh_vert[va, 1]) - float(m.mesh_vert[vc, 1])
-  ac2 = float(m.mesh_vert[va, 2]) - float(m.mesh_vert[vc, 2])
-  bd0 = float(m.mesh_vert[vb, 0]) - float(m.mesh_vert[vd, 0])
-  bd1 = float(m.mesh_vert[vb, 1]) - float(m.mesh_vert[vd, 1])
-  bd2 = float(m.mesh_vert[vb, 2]) - float(m.mesh_vert[vd, 2])
+  # numba's float() keeps a float32 a float32: widen before subtracting, as MuJoCo's mjtNum
+  ac0 = np.float64(m.mesh_vert[va, 0]) - np.float64(m.mesh_vert[vc, 0])
+  ac1 = np.float64(m.mesh_vert[va, 1]) - np.float64(m.mesh_vert[vc, 1])
+  ac2 = np.float64(m.mesh_vert[va, 2]) - np.float64(m.mesh_vert[vc, 2])
+  bd0 = np.float64(m.mesh_vert[vb, 0]) - np.float64(m.mesh_vert[vd, 0])
+  bd1 = np.float64(m.mesh_vert[vb, 1]) - np.float64(m.mesh_vert[vd, 1])
+  bd2 = np.float64(m.mesh_vert[vb, 2]) - np.float64(m.mesh_vert[vd, 2])
   x0 = ac1 * bd2 - ac2 * bd1
   x1 = ac2 * bd0 - ac0 * bd2
   x2 = ac0 * bd1 - ac1 * bd0

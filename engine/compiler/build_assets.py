@@ -377,8 +377,8 @@ class Assets:
     _arr(arrays, 'mat_rgba', [x['rgba'] for x in s], (nm, 4))
 
   def _mesh_arrays(self, sizes, arrays):
-    """Mesh arrays (CopyObjects); polygons and octree are not produced, the face BVHs are
-    build_bvh.py's."""
+    """Mesh arrays (CopyObjects) and hull polygons; the octree is not produced, the face BVHs
+    are build_bvh.py's."""
     ms = self.meshes
     nm = len(ms)
     vert, normal, tex, face, fnormal, ftex, graph = [], [], [], [], [], [], []

@@ -42,8 +42,13 @@ match qhull; coplanar facets may be triangulated differently.
 
 The face BVH (m.mesh_bvhadr/bvhnum, m.bvh_*) is built by build_bvh.py from `MeshInfo.vert/face`.
 
-Not implemented: mesh polygons (m.mesh_polynum/polyvert/polynormal/polymap), the octree,
-SDF/plugin meshes, flex/skin files (.skn).
+Hull polygons (m.mesh_poly*): `make_polygons(raw_vert, hull_face, vert, mirror)` ports
+mjCMesh::MakePolygons and MakePolygonNormals (see its docstring). Given MuJoCo's hull triangles
+it reproduces MuJoCo's polygons exactly (order, first vertex, map; normals to rounding); on our
+quickhull, whose triangle order differs from qhull's, the polygons are the same vertex cycles
+but their order and first vertices can differ.
+
+Not implemented: the octree, SDF/plugin meshes, flex/skin files (.skn).
 """
 
 import collections
@@ -1109,6 +1114,7 @@ class _HashOrder:
   def __init__(self):
     self.count = 0
     self.runs = []  # [bucket, [keys]] in list order
+    self.where = {}  # bucket -> its run
     self.size = 0
     self.hash = {}
 
@@ -1133,6 +1139,7 @@ class _HashOrder:
           where[b] = [b, [key]]
           runs.append(where[b])
     self.runs = runs
+    self.where = where
 
   def insert(self, key):
     """Insert a key not yet in the map."""
@@ -1141,12 +1148,11 @@ class _HashOrder:
       pow2 = self.count > 2 and self.count & (self.count - 1) == 0
       self._rehash(max(2 * self.count + (0 if pow2 else 1), self.size + 1))
     b = _bucket(self.hash[key], self.count)
-    for run in self.runs:
-      if run[0] == b:
-        run[1].insert(0, key)
-        break
+    if b in self.where:
+      self.where[b][1].insert(0, key)
     else:
-      self.runs.insert(0, [b, [key]])
+      self.where[b] = [b, [key]]
+      self.runs.insert(0, self.where[b])
     self.size += 1
 
   def keys(self):
