@@ -454,3 +454,17 @@ def test_contacts_after_steps_our_compiler(a, b):
   np.testing.assert_allclose(d.qpos, mjd.qpos, rtol=0, atol=1e-8)
   _match(_contacts_ours(d), _contacts_mj(mjd), POS_TOL)
   assert mjd.ncon >= 3
+
+
+@pytest.mark.parametrize("a,b", [("box", "cube"), ("cube", "cube"), ("cylinder", "cube"),
+                                 ("box", "tet"), ("cylinder", "tet")])
+def test_clipped_mesh_faces_keep_mujocos_quad(a, b):
+  """Mesh faces clipped to more than 4 points keep MuJoCo's quad exactly once the polygons are
+  MuJoCo's (the scenes of test_collision_convex.py, narrowphase only): the quad search starts
+  at the polygon's first vertex, which the triangle-derived polygons used to get wrong."""
+  from tests.engine import test_collision_convex as C
+  rng = np.random.default_rng(13)
+  xml = C._xml(a, b)
+  for _ in range(4):
+    ours, ref = C._collide(xml, C._resting_pose(rng, a, b, 0.02))
+    C._check(ours, ref, tol=1e-12)
