@@ -116,6 +116,10 @@ nmesh          i8 -  number of meshes
 nmeshvert      i8 -  vertices in all meshes
 nmeshface      i8 -  triangles in all meshes
 nmeshgraph     i8 -  ints in all convex-hull graphs
+nmeshpoly      i8 -  polygons in all meshes
+nmeshpolyvert  i8 -  vertices in all mesh polygons
+nmeshpolymap   i8 -  vertex-to-polygon map entries in all meshes
+npolygonmax    i8 -  most vertices of any mesh polygon
 nhfield        i8 -  number of height fields
 nhfielddata    i8 -  samples in all height fields
 ntex           i8 -  number of textures
@@ -376,6 +380,15 @@ mesh_bvhnum           i4 nmesh            number of bounding-volume nodes of the
 mesh_graphadr         i4 nmesh            address of the mesh's convex-hull graph, -1 if none
 mesh_graph            i4 nmeshgraph       convex-hull graphs of all meshes (vertex neighbour lists)
 mesh_extrema          i4 nmesh,27         hull vertex (local id) extreme along each of 27 directions
+mesh_polynum          i4 nmesh            number of polygons of the mesh
+mesh_polyadr          i4 nmesh            first polygon of the mesh
+mesh_polynormal       f8 nmeshpoly,3      polygon normals in the mesh frame
+mesh_polyvertadr      i4 nmeshpoly        first vertex of the polygon in mesh_polyvert
+mesh_polyvertnum      i4 nmeshpoly        number of vertices of the polygon
+mesh_polyvert         i4 nmeshpolyvert    polygon vertex ids (mesh-local), counterclockwise
+mesh_polymapadr       i4 nmeshvert        first entry of the vertex in mesh_polymap
+mesh_polymapnum       i4 nmeshvert        number of polygons containing the vertex
+mesh_polymap          i4 nmeshpolymap     polygon ids (mesh-local) containing each vertex
 hfield_size           f8 nhfield,4        radius x, radius y, elevation z, base depth
 hfield_nrow           i4 nhfield          number of rows
 hfield_ncol           i4 nhfield          number of columns

@@ -17,11 +17,13 @@ to geom2) first and the tangent rows zero, as MuJoCo leaves them.
 
 Known differences from MuJoCo 3.17: with mjDSBL_NATIVECCD MuJoCo falls back to libccd's MPR,
 which is not ported (the native CCD is used regardless); mesh support points come from an
-exhaustive vertex search instead of the hull graph and mesh polygons are derived from the mesh
-triangles (see ccdobj.py and features.py).
+exhaustive vertex search instead of the hull graph (see ccdobj.py); mesh polygons are the
+compiled hull polygons (m.mesh_poly*), see features.py.
 """
 
 import math
+
+import numpy as np
 
 from engine._jit import jit
 from engine._stage import D
@@ -47,9 +49,9 @@ from engine.collision.ccdobj import init_obj
 from engine.collision.epa import ccd
 from engine.collision.features import MC_ORD
 from engine.collision.features import MC_PL1
-from engine.collision.features import _poly_verts
-from engine.collision.features import _tri_normal
-from engine.collision.features import _vertex_polys
+from engine.collision.features import mesh_poly_normal_local
+from engine.collision.features import mesh_poly_verts
+from engine.collision.features import mesh_vertex_polys
 from engine.enums import mjDSBL_MULTICCD
 from engine.enums import mjDSBL_NATIVECCD
 from engine.enums import mjGEOM_CAPSULE
@@ -141,12 +143,13 @@ def _quad_area(m, vadr, I, ords, a, b, c, d):
   vb = vadr + I[ords + b]
   vc = vadr + I[ords + c]
   vd = vadr + I[ords + d]
-  ac0 = float(m.mesh_vert[va, 0]) - float(m.mesh_vert[vc, 0])
-  ac1 = float(m.mesh_vert[va, 1]) - float(m.mesh_vert[vc, 1])
-  ac2 = float(m.mesh_vert[va, 2]) - float(m.mesh_vert[vc, 2])
-  bd0 = float(m.mesh_vert[vb, 0]) - float(m.mesh_vert[vd, 0])
-  bd1 = float(m.mesh_vert[vb, 1]) - float(m.mesh_vert[vd, 1])
-  bd2 = float(m.mesh_vert[vb, 2]) - float(m.mesh_vert[vd, 2])
+  # numba's float() keeps a float32 a float32: widen before subtracting, as MuJoCo's mjtNum
+  ac0 = np.float64(m.mesh_vert[va, 0]) - np.float64(m.mesh_vert[vc, 0])
+  ac1 = np.float64(m.mesh_vert[va, 1]) - np.float64(m.mesh_vert[vc, 1])
+  ac2 = np.float64(m.mesh_vert[va, 2]) - np.float64(m.mesh_vert[vc, 2])
+  bd0 = np.float64(m.mesh_vert[vb, 0]) - np.float64(m.mesh_vert[vd, 0])
+  bd1 = np.float64(m.mesh_vert[vb, 1]) - np.float64(m.mesh_vert[vd, 1])
+  bd2 = np.float64(m.mesh_vert[vb, 2]) - np.float64(m.mesh_vert[vd, 2])
   x0 = ac1 * bd2 - ac2 * bd1
   x1 = ac2 * bd0 - ac0 * bd2
   x2 = ac0 * bd1 - ac1 * bd0
@@ -209,19 +212,19 @@ def mjc_plane_convex(m, d, g1, g2, margin, con):
   l2 = n0 * mat2[2] + n1 * mat2[5] + n2 * mat2[8]
 
   # polygon at the support vertex facing the plane most
-  npoly = _vertex_polys(m, I, O1I, vert, MC_PL1)
+  npoly = mesh_vertex_polys(m, I, O1I, vert, MC_PL1)
   best = 1.0
   poly = -1
   for i in range(npoly):
     p = I[MC_PL1 + i]
-    q0, q1, q2, off = _tri_normal(m, I, O1I, p)
+    q0, q1, q2 = mesh_poly_normal_local(m, I, O1I, p)
     dot = q0 * l0 + q1 * l1 + q2 * l2
     if best > dot:
       poly = p
       best = dot
   if poly < 0:
     return 1
-  nvert = _poly_verts(F, m, I, O1, O1I, poly, MC_ORD)
+  nvert = mesh_poly_verts(m, I, O1I, poly, MC_ORD)
   a = 0
   for i in range(nvert):
     if I[MC_ORD + i] == vert:

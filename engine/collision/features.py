@@ -5,21 +5,16 @@ directions, and face polygons in the world frame.
 Vectors live in the workspace `F` at float offsets; index lists in `I`. Box corners are
 indexed by bits (1: +x, 2: +y, 4: +z), cylinder points by cap (0 top, 1 bottom).
 
-Mesh polygons: MuJoCo reads merged hull polygons from m.mesh_poly* (not in our model yet).
-Here a mesh polygon is derived from the mesh triangles (for a convex mesh, its hull faces):
-polygon id = lowest index of the triangles sharing its plane, normal = that triangle's unit
-normal, vertices = the mesh vertices on the plane, ordered around the normal. For convex meshes
-this is the same polygon; only its starting vertex (hence the order of the contacts) and the
-last bits of the normal can differ.
+Mesh polygons are the merged convex-hull polygons the compiler stores in m.mesh_poly*
+(engine/compiler/mesh.py make_polygons): normals and vertex cycles by mesh-local polygon id, and
+per vertex the polygons containing it (m.mesh_polymap), as engine_collision_gjk.c reads them.
 """
 
 import math
 
 from engine._jit import jit
-from engine.collision.ccdobj import IFADR
-from engine.collision.ccdobj import IFNUM
+from engine.collision.ccdobj import IG
 from engine.collision.ccdobj import IVADR
-from engine.collision.ccdobj import IVNUM
 from engine.collision.ccdobj import OM
 from engine.collision.ccdobj import OMG
 from engine.collision.ccdobj import OP
@@ -30,9 +25,6 @@ from engine.enums import mjMINVAL
 mjFACE_TOL = 0.996  # cosine of about 5.1 degrees
 mjEDGE_TOL = 0.0888
 mjMAX_POLYVERT = 150
-
-# plane tolerance (relative to the mesh size) for merging coplanar hull triangles
-_PLANE_TOL = 1e-6
 
 # int scratch for polygon lists
 MC_PL1 = PTI0
@@ -329,154 +321,24 @@ def capsule_edge_normals(F, o, res, endverts, start, v):
   return 1
 
 
-# ---- mesh polygons (derived from the hull triangles) ----
+# ---- mesh polygons (m.mesh_poly*) ----
 
 
 @jit
-def _tri_normal(m, I, oi, t):
-  """Unit normal (mesh frame) of mesh triangle t and its plane offset."""
-  fadr = I[oi + IFADR] + t
-  vadr = I[oi + IVADR]
-  a = vadr + m.mesh_face[fadr, 0]
-  b = vadr + m.mesh_face[fadr, 1]
-  c = vadr + m.mesh_face[fadr, 2]
-  a0 = float(m.mesh_vert[a, 0])
-  a1 = float(m.mesh_vert[a, 1])
-  a2 = float(m.mesh_vert[a, 2])
-  e0 = float(m.mesh_vert[b, 0]) - a0
-  e1 = float(m.mesh_vert[b, 1]) - a1
-  e2 = float(m.mesh_vert[b, 2]) - a2
-  f0 = float(m.mesh_vert[c, 0]) - a0
-  f1 = float(m.mesh_vert[c, 1]) - a1
-  f2 = float(m.mesh_vert[c, 2]) - a2
-  n0 = e1 * f2 - e2 * f1
-  n1 = e2 * f0 - e0 * f2
-  n2 = e0 * f1 - e1 * f0
-  norm = math.sqrt(n0 * n0 + n1 * n1 + n2 * n2)
-  if norm < mjMINVAL:
-    return 0.0, 0.0, 0.0, 0.0
-  n0 /= norm
-  n1 /= norm
-  n2 /= norm
-  return n0, n1, n2, n0 * a0 + n1 * a1 + n2 * a2
-
-
-@jit
-def _mesh_scale(m, I, oi):
-  """Largest vertex coordinate magnitude of the mesh (tolerance scale)."""
-  vadr = I[oi + IVADR]
-  s = 0.0
-  for i in range(I[oi + IVNUM]):
-    for k in range(3):
-      s = max(s, abs(float(m.mesh_vert[vadr + i, k])))
-  return max(s, mjMINVAL)
-
-
-@jit
-def _poly_id(m, I, oi, t):
-  """Polygon of triangle t: the lowest-index triangle with the same plane."""
-  n0, n1, n2, off = _tri_normal(m, I, oi, t)
-  for s in range(t):
-    q0, q1, q2, qoff = _tri_normal(m, I, oi, s)
-    if n0 * q0 + n1 * q1 + n2 * q2 > 1 - _PLANE_TOL:
-      return s
-  return t
-
-
-@jit
-def _vertex_polys(m, I, oi, v, out):
-  """Polygons containing mesh vertex v (ascending ids) into I[out:], returns their count."""
-  fadr = I[oi + IFADR]
-  n = 0
-  for t in range(I[oi + IFNUM]):
-    if m.mesh_face[fadr + t, 0] != v and m.mesh_face[fadr + t, 1] != v and (
-        m.mesh_face[fadr + t, 2] != v):
-      continue
-    p = _poly_id(m, I, oi, t)
-
-    # insert sorted, skip duplicates
-    pos = n
-    dup = False
-    for i in range(n):
-      if I[out + i] == p:
-        dup = True
-        break
-      if I[out + i] > p:
-        pos = i
-        break
-    if dup or n >= mjMAX_POLYVERT:
-      continue
-    for i in range(n, pos, -1):
-      I[out + i] = I[out + i - 1]
-    I[out + pos] = p
-    n += 1
-  return n
-
-
-@jit
-def _poly_normal(F, m, I, o, oi, p, res):
-  """World normal of mesh polygon p into F[res:res+3]."""
-  n0, n1, n2, off = _tri_normal(m, I, oi, p)
-  r0, r1, r2 = gcoord(F, o, n0, n1, n2, False)
+def _poly_normal(F, m, o, polyadr, p, res):
+  """World normal of mesh polygon p (mesh-local id) into F[res:res+3]."""
+  q = polyadr + p
+  r0, r1, r2 = gcoord(F, o, m.mesh_polynormal[q, 0], m.mesh_polynormal[q, 1],
+                      m.mesh_polynormal[q, 2], False)
   set3(F, res, r0, r1, r2)
 
 
 @jit
-def _poly_verts(F, m, I, o, oi, p, out):
-  """Vertices of mesh polygon p, counterclockwise about its normal, into I[out:]."""
-  n0, n1, n2, off = _tri_normal(m, I, oi, p)
-  vadr = I[oi + IVADR]
-  tol = _PLANE_TOL * _mesh_scale(m, I, oi)
-
-  # vertices on the plane, and their centroid
-  nv = 0
-  c0 = 0.0
-  c1 = 0.0
-  c2 = 0.0
-  for i in range(I[oi + IVNUM]):
-    x0 = float(m.mesh_vert[vadr + i, 0])
-    x1 = float(m.mesh_vert[vadr + i, 1])
-    x2 = float(m.mesh_vert[vadr + i, 2])
-    if abs(n0 * x0 + n1 * x1 + n2 * x2 - off) < tol and nv < mjMAX_POLYVERT:
-      I[out + nv] = i
-      nv += 1
-      c0 += x0
-      c1 += x1
-      c2 += x2
-  if nv == 0:
-    return 0
-  c0 /= nv
-  c1 /= nv
-  c2 /= nv
-
-  # in-plane axes
-  v = vadr + I[out]
-  u0 = float(m.mesh_vert[v, 0]) - c0
-  u1 = float(m.mesh_vert[v, 1]) - c1
-  u2 = float(m.mesh_vert[v, 2]) - c2
-  w0 = n1 * u2 - n2 * u1
-  w1 = n2 * u0 - n0 * u2
-  w2 = n0 * u1 - n1 * u0
-
-  # insertion sort by angle about the normal
-  for i in range(1, nv):
-    key = I[out + i]
-    ka = _angle(m, vadr + key, c0, c1, c2, u0, u1, u2, w0, w1, w2)
-    j = i - 1
-    while j >= 0 and _angle(m, vadr + I[out + j], c0, c1, c2, u0, u1, u2, w0, w1, w2) > ka:
-      I[out + j + 1] = I[out + j]
-      j -= 1
-    I[out + j + 1] = key
-  return nv
-
-
-@jit
-def _angle(m, v, c0, c1, c2, u0, u1, u2, w0, w1, w2):
-  """Angle of mesh vertex row v about the centroid, in the (u, w) plane axes."""
-  d0 = float(m.mesh_vert[v, 0]) - c0
-  d1 = float(m.mesh_vert[v, 1]) - c1
-  d2 = float(m.mesh_vert[v, 2]) - c2
-  return math.atan2(d0 * w0 + d1 * w1 + d2 * w2, d0 * u0 + d1 * u1 + d2 * u2)
+def _mesh_vert_world(F, m, o, v, res):
+  """World position of mesh vertex row v (float32 as stored) into F[res:res+3]."""
+  r0, r1, r2 = gcoord(F, o, float(m.mesh_vert[v, 0]), float(m.mesh_vert[v, 1]),
+                      float(m.mesh_vert[v, 2]), True)
+  set3(F, res, r0, r1, r2)
 
 
 @jit
@@ -494,35 +356,74 @@ def _intersect(I, res, a, b, n, mm):
 
 
 @jit
+def _polymap_copy(m, I, vertadr, v, out):
+  """Polygons (mesh-local ids, ascending) containing mesh vertex v into I[out:], returns their
+  count (capped at mjMAX_POLYVERT, as MuJoCo)."""
+  adr = m.mesh_polymapadr[vertadr + v]
+  n = min(m.mesh_polymapnum[vertadr + v], mjMAX_POLYVERT)
+  for i in range(n):
+    I[out + i] = m.mesh_polymap[adr + i]
+  return n
+
+
+@jit
+def mesh_vertex_polys(m, I, oi, v, out):
+  """Polygons (mesh-local ids, ascending) containing mesh vertex v into I[out:], their count."""
+  return _polymap_copy(m, I, I[oi + IVADR], v, out)
+
+
+@jit
+def mesh_poly_verts(m, I, oi, p, out):
+  """Vertex cycle (mesh-local ids, counterclockwise about the normal) of mesh polygon p into
+  I[out:], its length (capped at mjMAX_POLYVERT)."""
+  q = m.mesh_polyadr[m.geom_dataid[I[oi + IG]]] + p
+  adr = m.mesh_polyvertadr[q]
+  n = min(m.mesh_polyvertnum[q], mjMAX_POLYVERT)
+  for i in range(n):
+    I[out + i] = m.mesh_polyvert[adr + i]
+  return n
+
+
+@jit
+def mesh_poly_normal_local(m, I, oi, p):
+  """Normal of mesh polygon p in the mesh frame."""
+  q = m.mesh_polyadr[m.geom_dataid[I[oi + IG]]] + p
+  return m.mesh_polynormal[q, 0], m.mesh_polynormal[q, 1], m.mesh_polynormal[q, 2]
+
+
+@jit
 def mesh_normals(F, m, I, o, oi, res, resind, dim, v1, v2, v3):
-  """Port of meshNormals: candidate polygon normals of a mesh from up to 3 vertices."""
+  """Port of meshNormals: candidate polygon normals of a mesh from up to 3 vertices, looked up
+  through the vertex-to-polygon map."""
+  vertadr = I[oi + IVADR]
+  polyadr = m.mesh_polyadr[m.geom_dataid[I[oi + IG]]]
   if dim == 3:
-    n1 = _vertex_polys(m, I, oi, v1, MC_PL1)
-    n2 = _vertex_polys(m, I, oi, v2, MC_PL2)
-    n3 = _vertex_polys(m, I, oi, v3, MC_PL3)
+    n1 = _polymap_copy(m, I, vertadr, v1, MC_PL1)
+    n2 = _polymap_copy(m, I, vertadr, v2, MC_PL2)
+    n3 = _polymap_copy(m, I, vertadr, v3, MC_PL3)
     n = _intersect(I, MC_PLT, MC_PL1, MC_PL2, n1, n2)
     if n == 0:
       return 0
     n = _intersect(I, MC_PLT + 2, MC_PLT, MC_PL3, n, n3)
     if n == 0:
       return 0
-    _poly_normal(F, m, I, o, oi, I[MC_PLT + 2], res)
+    _poly_normal(F, m, o, polyadr, I[MC_PLT + 2], res)
     I[resind] = I[MC_PLT + 2]
     return 1
 
   if dim == 2:
-    n1 = _vertex_polys(m, I, oi, v1, MC_PL1)
-    n2 = _vertex_polys(m, I, oi, v2, MC_PL2)
+    n1 = _polymap_copy(m, I, vertadr, v1, MC_PL1)
+    n2 = _polymap_copy(m, I, vertadr, v2, MC_PL2)
     n = _intersect(I, MC_PLT, MC_PL1, MC_PL2, n1, n2)
     for i in range(n):
-      _poly_normal(F, m, I, o, oi, I[MC_PLT + i], res + 3 * i)
+      _poly_normal(F, m, o, polyadr, I[MC_PLT + i], res + 3 * i)
       I[resind + i] = I[MC_PLT + i]
     return n
 
   if dim == 1:
-    n1 = _vertex_polys(m, I, oi, v1, MC_PL1)
+    n1 = _polymap_copy(m, I, vertadr, v1, MC_PL1)
     for i in range(n1):
-      _poly_normal(F, m, I, o, oi, I[MC_PL1 + i], res + 3 * i)
+      _poly_normal(F, m, o, polyadr, I[MC_PL1 + i], res + 3 * i)
       I[resind + i] = I[MC_PL1 + i]
     return n1
   return 0
@@ -540,20 +441,21 @@ def mesh_edge_normals(F, m, I, o, oi, res, endverts, dim, v1, v2, v1i):
 
   # for each polygon at the vertex: the edge to the previous polygon vertex
   if dim == 1:
-    vadr = I[oi + IVADR]
-    npoly = _vertex_polys(m, I, oi, v1i, MC_PL1)
+    vertadr = I[oi + IVADR]
+    polyadr = m.mesh_polyadr[m.geom_dataid[I[oi + IG]]]
+    npoly = _polymap_copy(m, I, vertadr, v1i, MC_PL1)
     for i in range(npoly):
-      nvert = _poly_verts(F, m, I, o, oi, I[MC_PL1 + i], MC_ORD)
+      q = polyadr + I[MC_PL1 + i]
+      adr = m.mesh_polyvertadr[q]
+      nvert = m.mesh_polyvertnum[q]
       for j in range(nvert):
-        if I[MC_ORD + j] == v1i:
+        if m.mesh_polyvert[adr + j] == v1i:
           k = nvert - 1 if j == 0 else j - 1
-          v = vadr + I[MC_ORD + k]
-          r0, r1, r2 = gcoord(F, o, float(m.mesh_vert[v, 0]), float(m.mesh_vert[v, 1]),
-                               float(m.mesh_vert[v, 2]), True)
-          set3(F, endverts + 3 * i, r0, r1, r2)
-          for q in range(3):
-            F[res + 3 * i + q] = F[endverts + 3 * i + q] - F[v1 + q]
+          _mesh_vert_world(F, m, o, vertadr + m.mesh_polyvert[adr + k], endverts + 3 * i)
+          for c in range(3):
+            F[res + 3 * i + c] = F[endverts + 3 * i + c] - F[v1 + c]
           normalize_at(F, res + 3 * i)
+          break
     return npoly
   return 0
 
@@ -561,13 +463,12 @@ def mesh_edge_normals(F, m, I, o, oi, res, endverts, dim, v1, v2, v1i):
 @jit
 def mesh_face(F, m, I, o, oi, res, p):
   """Port of meshFace: the polygon's vertices in world frame, clockwise about its normal."""
-  vadr = I[oi + IVADR]
-  nvert = _poly_verts(F, m, I, o, oi, p, MC_ORD)
+  vertadr = I[oi + IVADR]
+  q = m.mesh_polyadr[m.geom_dataid[I[oi + IG]]] + p
+  adr = m.mesh_polyvertadr[q]
+  nvert = min(m.mesh_polyvertnum[q], mjMAX_POLYVERT)
   j = 0
   for i in range(nvert - 1, -1, -1):
-    v = vadr + I[MC_ORD + i]
-    r0, r1, r2 = gcoord(F, o, float(m.mesh_vert[v, 0]), float(m.mesh_vert[v, 1]),
-                         float(m.mesh_vert[v, 2]), True)
-    set3(F, res + 3 * j, r0, r1, r2)
+    _mesh_vert_world(F, m, o, vertadr + m.mesh_polyvert[adr + i], res + 3 * j)
     j += 1
   return nvert

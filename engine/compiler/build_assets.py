@@ -379,8 +379,8 @@ class Assets:
     _arr(arrays, 'mat_rgba', [x['rgba'] for x in s], (nm, 4))
 
   def _mesh_arrays(self, sizes, arrays):
-    """Mesh arrays (CopyObjects); polygons and octree are not produced, the face BVHs are
-    build_bvh.py's."""
+    """Mesh arrays (CopyObjects) and hull polygons; the octree is not produced, the face BVHs
+    are build_bvh.py's."""
     ms = self.meshes
     nm = len(ms)
     vert, normal, tex, face, fnormal, ftex, graph = [], [], [], [], [], [], []
@@ -435,6 +435,37 @@ class Assets:
     _arr(arrays, 'mesh_pos', [m.info.pos for m in ms], (nm, 3))
     _arr(arrays, 'mesh_quat', [m.info.quat for m in ms], (nm, 4))
     _arr(arrays, 'mesh_extrema', [m.info.extrema for m in ms], (nm, 27))
+    self._mesh_polygon_arrays(sizes, arrays)
+
+  def _mesh_polygon_arrays(self, sizes, arrays):
+    """Hull polygons of the meshes (mjCMesh::CopyPolygons, CopyPolygonMap, CopyPolygonNormals):
+    polygon and map addresses are global, vertex and polygon ids mesh-local."""
+    polynum, polyadr, normal, vertadr, vertnum, polyvert = [], [], [], [], [], []
+    mapadr, mapnum, polymap = [], [], []
+    for m in self.meshes:
+      info = m.info
+      polyadr.append(len(vertadr))
+      polynum.append(len(info.polygons))
+      for p in info.polygons:
+        vertadr.append(len(polyvert))
+        vertnum.append(len(p))
+        polyvert.extend(p)
+      normal.append(np.asarray(info.polynormal, np.float64).reshape(-1, 3))
+      pmap = info.polymap if len(info.polymap) == len(info.vert) else [[]] * len(info.vert)
+      for lst in pmap:
+        mapadr.append(len(polymap))
+        mapnum.append(len(lst))
+        polymap.extend(lst)
+    sizes.update(nmeshpoly=len(vertadr), nmeshpolyvert=len(polyvert), nmeshpolymap=len(polymap),
+                 npolygonmax=max(vertnum, default=0))
+    _arr(arrays, 'mesh_polynum', polynum)
+    _arr(arrays, 'mesh_polyadr', polyadr)
+    _arr(arrays, 'mesh_polynormal',
+         np.concatenate(normal) if normal else np.zeros((0, 3)), (len(vertadr), 3))
+    for name, vals in (('polyvertadr', vertadr), ('polyvertnum', vertnum),
+                       ('polyvert', polyvert), ('polymapadr', mapadr), ('polymapnum', mapnum),
+                       ('polymap', polymap)):
+      _arr(arrays, 'mesh_' + name, vals)
 
   def _texture_arrays(self, sizes, arrays):
     """Texture arrays (CopyObjects)."""

@@ -42,8 +42,13 @@ match qhull; coplanar facets may be triangulated differently.
 
 The face BVH (m.mesh_bvhadr/bvhnum, m.bvh_*) is built by build_bvh.py from `MeshInfo.vert/face`.
 
-Not implemented: mesh polygons (m.mesh_polynum/polyvert/polynormal/polymap), the octree,
-SDF/plugin meshes, flex/skin files (.skn).
+Hull polygons (m.mesh_poly*): `make_polygons(raw_vert, hull_face, vert, mirror)` ports
+mjCMesh::MakePolygons and MakePolygonNormals (see its docstring). Given MuJoCo's hull triangles
+it reproduces MuJoCo's polygons exactly (order, first vertex, map; normals to rounding); on our
+quickhull, whose triangle order differs from qhull's, the polygons are the same vertex cycles
+but their order and first vertices can differ.
+
+Not implemented: the octree, SDF/plugin meshes, flex/skin files (.skn).
 """
 
 import collections
@@ -113,6 +118,9 @@ class MeshInfo:
     hull_face: (nhullface, 3) int32 outward hull triangles, or None
     graph: int32 hull graph in m.mesh_graph layout, or None
     extrema: (27,) int32 extreme hull vertices per direction (m.mesh_extrema), see hull_extrema
+    polygons: hull polygons as vertex-id cycles (m.mesh_polyvert), empty without a hull
+    polynormal: (npoly, 3) float64 outward polygon normals (m.mesh_polynormal)
+    polymap: per vertex, the ids of the polygons containing it (m.mesh_polymap)
   """
   vert: np.ndarray
   face: np.ndarray
@@ -131,6 +139,9 @@ class MeshInfo:
   hull_face: np.ndarray | None
   graph: np.ndarray | None
   extrema: np.ndarray
+  polygons: list = dataclasses.field(default_factory=list)
+  polynormal: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros((0, 3)))
+  polymap: list = dataclasses.field(default_factory=list)
 
   @property
   def volume_ref(self) -> float:
@@ -948,6 +959,274 @@ def hull_extrema(vert, graph) -> np.ndarray:
   return out
 
 
+# ------------------------------------------------------------------------------------ polygons
+
+# angular bucket (radians) of the hull-triangle normals merged into one polygon
+_POLY_ANGLE_TOL = 0.01
+
+
+def _cround(x):
+  """C's round(): halves away from zero."""
+  ax = abs(x)
+  r = math.floor(ax)
+  if ax - r >= 0.5:
+    r += 1.0
+  return math.copysign(r, x)
+
+
+def _polygon_key(a, b, c):
+  """Port of MeshPolygonKey: the (azimuth, polar) bucket of triangle (a, b, c)'s normal, or None
+  for a degenerate triangle. Near the poles the azimuth is meaningless and set to 0."""
+  d0, d1, d2 = b[0] - a[0], b[1] - a[1], b[2] - a[2]
+  e0, e1, e2 = c[0] - a[0], c[1] - a[1], c[2] - a[2]
+  n0 = d1 * e2 - d2 * e1
+  n1 = d2 * e0 - d0 * e2
+  n2 = d0 * e1 - d1 * e0
+  norm = math.sqrt(n0 * n0 + n1 * n1 + n2 * n2)
+  if norm < mjMINVAL:
+    return None
+  # + 0.0 turns -0.0 into +0.0 (atan2 depends on the sign of zero)
+  n0 = n0 / norm + 0.0
+  n1 = n1 / norm + 0.0
+  n2 = n2 / norm + 0.0
+  if abs(n2) > 1.0 - 1e-7:
+    return (0.0, _cround(math.pi / _POLY_ANGLE_TOL) if n2 < 0 else 0.0)
+  return (_cround(math.atan2(n1, n0) / _POLY_ANGLE_TOL),
+          _cround(math.acos(n2) / _POLY_ANGLE_TOL))
+
+
+class _Polygon:
+  """Port of MeshPolygon: the boundary edges of a group of same-bucket triangles, split into
+  islands (connected components) that merge when a later triangle joins them."""
+
+  def __init__(self, a, b, c):
+    self.edges = [(a, b), (b, c), (c, a)]
+    self.islands = [0, 0, 0]
+    self.nisland = 1
+
+  def _take(self, first, second):
+    """Remove the edge (first, second) if present; its island, or None."""
+    for i, e in enumerate(self.edges):
+      if e[0] == first and e[1] == second:
+        del self.edges[i]
+        return self.islands.pop(i)
+    return None
+
+  def _combine(self, island1, island2):
+    """CombineIslands: relabel island2 as island1 (the smaller) and close the numbering gap."""
+    if island2 < island1:
+      island1, island2 = island2, island1
+    for k, s in enumerate(self.islands):
+      if s == island2:
+        self.islands[k] = island1
+      elif s > island2:
+        self.islands[k] = s - 1
+    return island1
+
+  def insert_face(self, v1, v2, v3):
+    """InsertFace: a shared (reversed) edge cancels; new edges join the touched island."""
+    island = -1
+    add = []
+    for a, b in ((v1, v2), (v2, v3), (v3, v1)):
+      s = self._take(b, a)
+      if s is None:
+        add.append((a, b))
+        continue
+      if island == -1:
+        island = s
+      elif s != island:
+        # MuJoCo keeps the island of the first shared edge in its variable (possibly renumbered)
+        self.nisland -= 1
+        island = self._combine(island, s)
+    if island == -1:
+      island = self.nisland
+      self.nisland += 1
+    for e in add:
+      self.edges.append(e)
+      self.islands.append(island)
+
+  def paths(self):
+    """Paths: each island's boundary as a vertex cycle, started at its first edge."""
+    edges, islands = self.edges, self.islands
+    if len(edges) == 3:
+      return [[edges[0][0], edges[1][0], edges[2][0]]]
+    paths = []
+    for i in range(self.nisland):
+      path = []
+      for j, e in enumerate(edges):
+        if islands[j] == i:
+          path = [e[0], e[1]]
+          break
+      if not path:
+        continue
+      nxt = path[-1]
+      for _ in range(len(edges)):
+        finished = False
+        # MuJoCo scans from edge 1, as written in MeshPolygon::Paths
+        for k in range(1, len(edges)):
+          if islands[k] == i and edges[k][0] == nxt:
+            nxt = edges[k][1]
+            if nxt == path[0]:
+              paths.append(path)
+              finished = True
+            else:
+              path.append(nxt)
+            break
+        if finished:
+          break
+    return paths
+
+
+def _hash_double(x):
+  """std::hash<double> of libc++ (MuJoCo's wheels): the bit pattern, 0 for +-0."""
+  if x == 0.0:
+    return 0
+  return struct.unpack('<Q', struct.pack('<d', x))[0]
+
+
+def _is_prime(n):
+  if n < 2:
+    return False
+  i = 2
+  while i * i <= n:
+    if n % i == 0:
+      return False
+    i += 1
+  return True
+
+
+def _bucket(h, count):
+  """libc++ __constrain_hash: mask for power-of-two bucket counts, modulo otherwise."""
+  if count & (count - 1) == 0:
+    return h & (count - 1)
+  return h % count
+
+
+class _HashOrder:
+  """Iteration order of a libc++ std::unordered_map with unique keys, max_load_factor 1.
+
+  MakePolygons lists the polygons in the iteration order of an unordered_map keyed by the
+  normal bucket; this replays libc++'s insertion (new bucket: list front; known bucket: front
+  of its run) and rehash (walk the list, splice each node to the front of its bucket's run).
+  The list is kept as runs of equal-bucket keys.
+  """
+
+  def __init__(self):
+    self.count = 0
+    self.runs = []  # [bucket, [keys]] in list order
+    self.where = {}  # bucket -> its run
+    self.size = 0
+    self.hash = {}
+
+  def _rehash(self, n):
+    if n == 1:
+      n = 2
+    elif n & (n - 1):
+      while not _is_prime(n):
+        n += 1
+    if n <= self.count:
+      return
+    self.count = n
+    runs, where = [], {}
+    for _, keys in self.runs:
+      for key in keys:
+        b = _bucket(self.hash[key], n)
+        if runs and runs[-1][0] == b:
+          runs[-1][1].append(key)
+        elif b in where:
+          where[b][1].insert(0, key)
+        else:
+          where[b] = [b, [key]]
+          runs.append(where[b])
+    self.runs = runs
+    self.where = where
+
+  def insert(self, key):
+    """Insert a key not yet in the map."""
+    self.hash[key] = _hash_double(key[0]) ^ _hash_double(key[1])
+    if self.size + 1 > self.count:
+      pow2 = self.count > 2 and self.count & (self.count - 1) == 0
+      self._rehash(max(2 * self.count + (0 if pow2 else 1), self.size + 1))
+    b = _bucket(self.hash[key], self.count)
+    if b in self.where:
+      self.where[b][1].insert(0, key)
+    else:
+      self.where[b] = [b, [key]]
+      self.runs.insert(0, self.where[b])
+    self.size += 1
+
+  def keys(self):
+    return [k for _, keys in self.runs for k in keys]
+
+
+def _polygon_normal(vert, path):
+  """Unit normal of a polygon by Newell's method (sum over its edges), as MuJoCo 3.17: for a
+  merged, slightly non-planar polygon it is the best-fit plane's normal."""
+  n0 = n1 = n2 = 0.0
+  k = len(path)
+  for i in range(k):
+    a = vert[path[i]]
+    b = vert[path[(i + 1) % k]]
+    n0 += (a[1] - b[1]) * (a[2] + b[2])
+    n1 += (a[2] - b[2]) * (a[0] + b[0])
+    n2 += (a[0] - b[0]) * (a[1] + b[1])
+  nrm = math.sqrt(n0 * n0 + n1 * n1 + n2 * n2)
+  if nrm < mjEPS:
+    return (1.0, 0.0, 0.0)
+  return (n0 / nrm, n1 / nrm, n2 / nrm)
+
+
+def make_polygons(raw_vert, hull_face, vert, mirror=False):
+  """Port of mjCMesh::MakePolygons and MakePolygonNormals: merge the hull triangles into polygons.
+
+  Triangles whose normals fall in the same 0.01 rad (azimuth, polar) bucket form one group; a
+  group's triangles sharing edges merge, and each connected island becomes a polygon (vertex
+  cycle, counterclockwise about its outward normal). Grouping uses the vertices as given
+  (before refpos/refquat/scale), as MuJoCo; a mirroring scale reverses each cycle (keeping its
+  first vertex). Polygon normals are then recomputed from the first three cycle vertices in the
+  final mesh frame.
+
+  Args:
+    raw_vert: (n, 3) vertices before the reference transform and scale.
+    hull_face: (k, 3) hull triangles (m.mesh_graph order), outward in the final frame.
+    vert: (n, 3) final (mesh-frame) vertices.
+    mirror: the scale mirrors the mesh (negative product).
+
+  Returns:
+    (polygons: list of vertex-id lists, normals: (npoly, 3) float64, polymap: list per vertex of
+    the polygon ids containing it, ascending).
+  """
+  raw = np.asarray(raw_vert, dtype=np.float64).reshape(-1, 3).tolist()
+  hf = np.asarray(hull_face, dtype=np.int64).reshape(-1, 3)
+  if mirror:
+    hf = hf[:, [0, 2, 1]]
+  groups, order = {}, _HashOrder()
+  for a, b, c in hf.tolist():
+    key = _polygon_key(raw[a], raw[b], raw[c])
+    if key is None:
+      continue
+    if key in groups:
+      groups[key].insert_face(a, b, c)
+    else:
+      groups[key] = _Polygon(a, b, c)
+      order.insert(key)
+  polygons = []
+  for key in order.keys():
+    for path in groups[key].paths():
+      if len(path) >= 3:
+        polygons.append(path)
+  if mirror:
+    polygons = [[p[0]] + p[:0:-1] for p in polygons]
+  fv = np.asarray(vert, dtype=np.float64).reshape(-1, 3).tolist()
+  normals = np.array([_polygon_normal(fv, p) for p in polygons],
+                     dtype=np.float64).reshape(-1, 3)
+  polymap = [[] for _ in range(len(raw))]
+  for i, p in enumerate(polygons):
+    for v in p:
+      polymap[v].append(i)
+  return polygons, normals, polymap
+
+
 # ---------------------------------------------------------------------------------- processing
 
 
@@ -1198,13 +1477,19 @@ def process_mesh(vert, face, scale=(1.0, 1.0, 1.0), inertia="legacy", refpos=Non
   aamm = np.concatenate([np.minimum(v.min(axis=0), 1e10), np.maximum(v.max(axis=0), -1e10)])
   nrm = _mulmat_rows(nrm.astype(np.float64), mat).astype(np.float32)
 
+  # hull polygons (MuJoCo groups the hull triangles before the transform, normals after it)
+  if graph is not None:
+    polygons, polynormal, polymap = make_polygons(v0, hull_face, v, mirror)
+  else:
+    polygons, polynormal, polymap = [], np.zeros((0, 3)), [[] for _ in range(len(v))]
+
   return MeshInfo(
     vert=v, face=f.astype(np.int32), normal=nrm, facenormal=facenormal,
     texcoord=None if texcoord is None else np.asarray(texcoord, dtype=np.float32),
     facetexcoord=None if facetexcoord is None else np.asarray(facetexcoord, dtype=np.int32),
     pos=np.asarray(com, dtype=np.float64), quat=quat, scale=scale, inertia_type=inertia,
     volume=volume, surface=surface, boxsz=boxsz, aamm=aamm, hull_face=hull_face, graph=graph,
-    extrema=hull_extrema(v, graph))
+    extrema=hull_extrema(v, graph), polygons=polygons, polynormal=polynormal, polymap=polymap)
 
 
 def _transform_normals(nrm, rmat_t, scale):
