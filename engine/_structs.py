@@ -230,14 +230,11 @@ MODEL_TYPE = ModelType([
   ("nmesh", types.int64),
   ("nmeshvert", types.int64),
   ("nmeshface", types.int64),
-<<<<<<< HEAD
   ("nmeshgraph", types.int64),
-=======
   ("nmeshpoly", types.int64),
   ("nmeshpolyvert", types.int64),
   ("nmeshpolymap", types.int64),
   ("npolygonmax", types.int64),
->>>>>>> wt-poly
   ("nhfield", types.int64),
   ("nhfielddata", types.int64),
   ("ntex", types.int64),
@@ -407,11 +404,9 @@ MODEL_TYPE = ModelType([
   ("mesh_scale", types.float64[:, ::1]),
   ("mesh_pos", types.float64[:, ::1]),
   ("mesh_quat", types.float64[:, ::1]),
-<<<<<<< HEAD
   ("mesh_graphadr", types.int32[::1]),
   ("mesh_graph", types.int32[::1]),
   ("mesh_extrema", types.int32[:, ::1]),
-=======
   ("mesh_polynum", types.int32[::1]),
   ("mesh_polyadr", types.int32[::1]),
   ("mesh_polynormal", types.float64[:, ::1]),
@@ -421,7 +416,6 @@ MODEL_TYPE = ModelType([
   ("mesh_polymapadr", types.int32[::1]),
   ("mesh_polymapnum", types.int32[::1]),
   ("mesh_polymap", types.int32[::1]),
->>>>>>> wt-poly
   ("hfield_size", types.float64[:, ::1]),
   ("hfield_nrow", types.int32[::1]),
   ("hfield_ncol", types.int32[::1]),
@@ -568,14 +562,11 @@ MODEL_MEMBERS = (
   "nmesh",
   "nmeshvert",
   "nmeshface",
-<<<<<<< HEAD
   "nmeshgraph",
-=======
   "nmeshpoly",
   "nmeshpolyvert",
   "nmeshpolymap",
   "npolygonmax",
->>>>>>> wt-poly
   "nhfield",
   "nhfielddata",
   "ntex",
@@ -745,11 +736,9 @@ MODEL_MEMBERS = (
   "mesh_scale",
   "mesh_pos",
   "mesh_quat",
-<<<<<<< HEAD
   "mesh_graphadr",
   "mesh_graph",
   "mesh_extrema",
-=======
   "mesh_polynum",
   "mesh_polyadr",
   "mesh_polynormal",
@@ -759,7 +748,6 @@ MODEL_MEMBERS = (
   "mesh_polymapadr",
   "mesh_polymapnum",
   "mesh_polymap",
->>>>>>> wt-poly
   "hfield_size",
   "hfield_nrow",
   "hfield_ncol",
@@ -908,14 +896,11 @@ def make_model(
   nmesh,
   nmeshvert,
   nmeshface,
-<<<<<<< HEAD
   nmeshgraph,
-=======
   nmeshpoly,
   nmeshpolyvert,
   nmeshpolymap,
   npolygonmax,
->>>>>>> wt-poly
   nhfield,
   nhfielddata,
   ntex,
@@ -1085,11 +1070,9 @@ def make_model(
   mesh_scale,
   mesh_pos,
   mesh_quat,
-<<<<<<< HEAD
   mesh_graphadr,
   mesh_graph,
   mesh_extrema,
-=======
   mesh_polynum,
   mesh_polyadr,
   mesh_polynormal,
@@ -1099,7 +1082,6 @@ def make_model(
   mesh_polymapadr,
   mesh_polymapnum,
   mesh_polymap,
->>>>>>> wt-poly
   hfield_size,
   hfield_nrow,
   hfield_ncol,
@@ -1246,14 +1228,11 @@ def make_model(
   s.nmesh = nmesh
   s.nmeshvert = nmeshvert
   s.nmeshface = nmeshface
-<<<<<<< HEAD
   s.nmeshgraph = nmeshgraph
-=======
   s.nmeshpoly = nmeshpoly
   s.nmeshpolyvert = nmeshpolyvert
   s.nmeshpolymap = nmeshpolymap
   s.npolygonmax = npolygonmax
->>>>>>> wt-poly
   s.nhfield = nhfield
   s.nhfielddata = nhfielddata
   s.ntex = ntex
@@ -1423,11 +1402,9 @@ def make_model(
   s.mesh_scale = borrowed(mesh_scale)
   s.mesh_pos = borrowed(mesh_pos)
   s.mesh_quat = borrowed(mesh_quat)
-<<<<<<< HEAD
   s.mesh_graphadr = borrowed(mesh_graphadr)
   s.mesh_graph = borrowed(mesh_graph)
   s.mesh_extrema = borrowed(mesh_extrema)
-=======
   s.mesh_polynum = borrowed(mesh_polynum)
   s.mesh_polyadr = borrowed(mesh_polyadr)
   s.mesh_polynormal = borrowed(mesh_polynormal)
@@ -1437,7 +1414,6 @@ def make_model(
   s.mesh_polymapadr = borrowed(mesh_polymapadr)
   s.mesh_polymapnum = borrowed(mesh_polymapnum)
   s.mesh_polymap = borrowed(mesh_polymap)
->>>>>>> wt-poly
   s.hfield_size = borrowed(hfield_size)
   s.hfield_nrow = borrowed(hfield_nrow)
   s.hfield_ncol = borrowed(hfield_ncol)
