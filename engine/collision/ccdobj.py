@@ -44,7 +44,7 @@ O1 = 0
 O2 = 40
 
 # object ints: geom, type, vertindex, meshindex, support mode, mesh vertadr/vertnum,
-# mesh faceadr/facenum, hfield adr/nrow/ncol, hull graph address (-1: exhaustive search)
+# mesh faceadr/facenum, hfield adr/nrow/ncol, hull graph address (-1: exhaustive search), mesh id
 IG = 0
 IT = 1
 IVI = 2
@@ -58,6 +58,7 @@ IHADR = 9
 INROW = 10
 INCOL = 11
 IGRAPH = 12
+IMESH = 13
 O1I = 0
 O2I = 16
 
@@ -121,6 +122,7 @@ def init_obj(m, d, F, I, o, oi, g, margin):
     I[oi + IVNUM] = m.mesh_vertnum[mid]
     I[oi + IFADR] = m.mesh_faceadr[mid]
     I[oi + IFNUM] = m.mesh_facenum[mid]
+    I[oi + IMESH] = mid
     graphadr = m.mesh_graphadr[mid]
     I[oi + IGRAPH] = graphadr if m.mesh_vertnum[mid] >= mjMESH_HILLCLIMB_MIN else -1
   elif t == mjGEOM_HFIELD:
@@ -213,11 +215,22 @@ def _hull_dot(m, vadr, gid, l0, l1, l2):
 
 
 @jit
+def _extrema_cell(x):
+  """Index (0, 1, 2) of a direction component on m.mesh_extrema's {-1, 0, 1} grid."""
+  if x > 0.4:
+    return 2
+  if x < -0.4:
+    return 0
+  return 1
+
+
+@jit
 def _hillclimb_support(m, F, I, o, oi, d0, d1, d2):
   """Port of mjc_hillclimbSupport: steepest ascent over the hull graph's vertex neighbours.
 
-  Starts from the previous result (warm start) or hull vertex 0; on a convex hull the dot
-  product has no local maximum but the global one, so the walk ends at the support vertex.
+  Starts from the hull vertex m.mesh_extrema lists for the nearest of 26 fixed directions, or
+  from the previous result when that is at least as far along; on a convex hull the dot product
+  has no local maximum but the global one, so the walk ends at the support vertex.
   """
   l0, l1, l2 = _local_dir(F, o, d0, d1, d2)
   graph = m.mesh_graph
@@ -228,8 +241,15 @@ def _hillclimb_support(m, F, I, o, oi, d0, d1, d2):
   localid = adr + 2 + 2 * numvert
   vadr = I[oi + IVADR]
 
-  imax = I[oi + IMI] if I[oi + IMI] >= 0 else 0
-  vmax = -FLT_MAX
+  cell = 9 * _extrema_cell(l0) + 3 * _extrema_cell(l1) + _extrema_cell(l2)
+  imax = m.mesh_extrema[I[oi + IMESH], cell]
+  vmax = _hull_dot(m, vadr, graph[globalid + imax], l0, l1, l2)
+  cached = I[oi + IMI]
+  if cached >= 0:
+    vcached = _hull_dot(m, vadr, graph[globalid + cached], l0, l1, l2)
+    if vcached >= vmax:
+      imax = cached
+      vmax = vcached
   prev = -1
   while imax != prev:
     prev = imax
