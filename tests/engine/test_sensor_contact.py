@@ -97,6 +97,8 @@ _PILE = f"""
     <contact name="pile" data="found force torque dist pos normal tangent linvel angvel"
              num="12"/>
     <contact name="pile_few" data="found dist" num="2"/>
+    <contact name="pile_vel" subtree2="arm" data="normal linvel angvel" reduce="mindist"
+             num="2"/>
   </sensor>
 </mujoco>
 """
@@ -146,6 +148,7 @@ _GRIPPER = f"""
              num="3"/>
     <contact name="all" data="found force torque dist pos normal tangent linvel angvel"
              num="3"/>
+    <contact name="slip" body1="object" data="found pos linvel" num="8"/>
   </sensor>
 </mujoco>
 """
@@ -232,3 +235,67 @@ def test_trajectory_matches(scene):
     mujoco.mj_forward(mjm, mjd)
     _assert_contacts_match(mjd, d)
     _assert_sensors_match(mjm, mjd, d, 1e-9)
+
+
+@pytest.mark.parametrize("scene", sorted(_SCENES))
+def test_each_stage_writes_its_contact_sensors(scene):
+  """mj_sensorPos, mj_sensorVel and mj_sensorAcc each compute exactly the contact sensors of
+  their stage (geometry; velocities; forces and force reductions)."""
+  mjm, mjd, m, d = _load(_SCENES[scene])
+  _set_state(np.random.default_rng(2), mjm, mjd, scene)
+  mujoco.mj_step(mjm, mjd, 20)
+  mujoco.mj_forward(mjm, mjd)
+  _copy_state(mjd, d)
+  engine.mj_forward(m, d)
+  stages = mjm.sensor_needstage
+  assert set(stages) == {1, 2, 3}
+  for stage, run in ((1, engine.mj_sensorPos), (2, engine.mj_sensorVel),
+                     (3, engine.mj_sensorAcc)):
+    d.sensordata[:] = np.nan
+    run(m, d)
+    for i in range(mjm.nsensor):
+      adr, dim = mjm.sensor_adr[i], mjm.sensor_dim[i]
+      got = d.sensordata[adr:adr + dim]
+      if stages[i] == stage:
+        np.testing.assert_allclose(got, mjd.sensordata[adr:adr + dim], rtol=0, atol=1e-9)
+      else:
+        assert np.all(np.isnan(got))
+
+
+def _sensor_xml(sensor):
+  return f"""
+  <mujoco>
+    <worldbody>
+      <geom name="floor" type="plane" size="1 1 1"/>
+      <body name="b"><freejoint/><geom name="g" size="0.1"/><site name="s"/></body>
+    </worldbody>
+    <sensor>{sensor}</sensor>
+  </mujoco>"""
+
+
+@pytest.mark.parametrize("sensor, attribute", [
+  ('<contact data="linvel found"/>', "data"),
+  ('<contact num="0"/>', "num"),
+  ('<contact data="force linvel" reduce="netforce"/>', "reduce"),
+  ('<contact geom1="g" body1="b"/>', "body1"),
+  ('<contact site="s" subtree1="b"/>', "site"),
+  ('<contact geom2="g" body2="b"/>', "body2"),
+  ('<contact reduce="max"/>', "reduce"),
+])
+def test_invalid_contact_sensors_are_rejected_like_mujoco(sensor, attribute):
+  xml = _sensor_xml(sensor)
+  with pytest.raises(ValueError):
+    mujoco.MjModel.from_xml_string(xml)
+  with pytest.raises(engine.Error, match=f"attribute '{attribute}'"):
+    engine.MjModel.from_xml_string(xml)
+
+
+def test_tactile_is_unsupported():
+  """The tactile sensor needs MuJoCo's signed-distance functions of the touching geoms (and
+  mesh octrees), which the engine does not have: rejected by name, not silently zero."""
+  xml = _sensor_xml('<tactile geom="g" mesh="pad"/>').replace(
+    "<worldbody>", '<asset><mesh name="pad" vertex="0 0 0 1 0 0 0 1 0 0 0 1"/></asset>'
+    "<worldbody>")
+  assert mujoco.MjModel.from_xml_string(xml).sensor_type[0] == mujoco.mjtSensor.mjSENS_TACTILE
+  with pytest.raises(engine.UnsupportedError, match="tactile"):
+    engine.MjModel.from_xml_string(xml)
