@@ -54,7 +54,6 @@ _UNSUPPORTED = (
   ("actuator_gaintype", enums.mjGAIN_PID, "pid gain"),
   ("actuator_biastype", enums.mjBIAS_DCMOTOR, "dcmotor bias"),
   ("actuator_biastype", enums.mjBIAS_SO3, "so3 bias (orientation actuator)"),
-  ("sensor_type", enums.mjSENS_CONTACT, "contact sensor (contacts)"),
   ("sensor_type", enums.mjSENS_TACTILE, "tactile sensor (contacts)"),
   ("sensor_type", enums.mjSENS_PLUGIN, "plugin sensor"),
 )

@@ -15,11 +15,12 @@ All stages are skipped when mjDSBL_SENSOR is set. Noise is never applied (as in 
 `energy_pos` and `energy_vel` fill `d.energy` (potential, kinetic); the driver calls them when
 mjENBL_ENERGY is set, and e_potential/e_kinetic sensors call them on their own.
 
-Rangefinders cast rays with engine/ray.py; touch sensors read d.contact_* and d.efc_force,
-limit sensors the limit rows of d.efc_* (they need the collision and constraint stages first).
-geomdist, geomnormal and geomfromto measure geom pairs with support.geom_distance
-(mj_geomDistance). Not computed yet (the output is left as it is): contact and tactile
-(contacts), plugin sensors.
+Rangefinders cast rays with engine/ray.py; touch and contact sensors read d.contact_* and
+d.efc_force (contact_sensor: matching, reductions, relative velocities), limit sensors the limit
+rows of d.efc_* (they need the collision and constraint stages first). geomdist, geomnormal and
+geomfromto measure geom pairs with support.geom_distance (mj_geomDistance). Not computed yet
+(the output is left as it is): tactile (signed distances of the touching geoms at the vertices
+of a mesh), plugin sensors.
 Known differences: MuJoCo 3.17 keeps lazy-evaluation flags (d.flg_energyvel, ...) that we do not
 have, so our e_kinetic sensor always reports the current kinetic energy, where MuJoCo's repeats
 the previous mj_forward's value when mjENBL_ENERGY is set; sleeping sensors are not skipped.
@@ -36,6 +37,15 @@ from engine._jit import local_array
 from engine._stage import stage
 from engine.enums import mjCNSTR_LIMIT_JOINT
 from engine.enums import mjCNSTR_LIMIT_TENDON
+from engine.enums import mjCONDATA_ANGVEL
+from engine.enums import mjCONDATA_DIST
+from engine.enums import mjCONDATA_FORCE
+from engine.enums import mjCONDATA_FOUND
+from engine.enums import mjCONDATA_LINVEL
+from engine.enums import mjCONDATA_NORMAL
+from engine.enums import mjCONDATA_POS
+from engine.enums import mjCONDATA_TANGENT
+from engine.enums import mjCONDATA_TORQUE
 from engine.enums import mjDATATYPE_POSITIVE
 from engine.enums import mjDATATYPE_REAL
 from engine.enums import mjDSBL_GRAVITY
@@ -52,6 +62,7 @@ from engine.enums import mjMINVAL
 from engine.enums import mjOBJ_BODY
 from engine.enums import mjOBJ_GEOM
 from engine.enums import mjOBJ_SITE
+from engine.enums import mjOBJ_UNKNOWN
 from engine.enums import mjOBJ_XBODY
 from engine.enums import mjPI
 from engine.enums import mjRAYDATA_DEPTH
@@ -444,6 +455,307 @@ def touch(m, d, objid):
   return total
 
 
+# ---- contact sensor ----
+
+# values per slot of each contact data field, in mjtConDataField order (found, force, torque,
+# dist, pos, normal, tangent, linvel, angvel)
+_CONDATA_SIZE = (1, 3, 3, 1, 3, 3, 3, 3, 3)
+# reductions of a contact sensor (sensor_intprm[i, 1])
+_REDUCE_MINDIST = 1
+_REDUCE_MAXFORCE = 2
+_REDUCE_NETFORCE = 3
+
+
+@jit
+def _contact_side_match(m, body, geom, objtype, objid):
+  """Port of checkMatch: whether one side (body, geom) of a contact is the sensor's object: the
+  geom, the body, a body of the subtree (xbody), or anything (none given, or a site, whose zone
+  was tested already)."""
+  if objtype == mjOBJ_UNKNOWN or objtype == mjOBJ_SITE:
+    return True
+  if objtype == mjOBJ_GEOM:
+    return objid == geom
+  if objtype == mjOBJ_BODY:
+    return objid == body
+  if objtype == mjOBJ_XBODY:
+    # climb from body: ancestors have smaller ids
+    while body > objid:
+      body = m.body_parentid[body]
+    return body == objid
+  return False
+
+
+@jit
+def _match_contact(m, d, j, type1, id1, type2, id2):
+  """Port of matchContact: 0 if contact j does not match the sensor's objects, 1 if it does
+  with its normal pointing from object 1 to object 2, -1 if the normal must be flipped."""
+  if type1 == mjOBJ_UNKNOWN and type2 == mjOBJ_UNKNOWN:
+    return 1
+
+  # site: the contact point must be inside the site's zone
+  if type1 == mjOBJ_SITE:
+    if not inside_geom(d.site_xpos[id1], d.site_xmat[id1], m.site_size[id1], m.site_type[id1],
+                       d.contact_pos[j]):
+      return 0
+
+  geom1 = d.contact_geom[j, 0]
+  geom2 = d.contact_geom[j, 1]
+  body1 = m.geom_bodyid[geom1] if geom1 >= 0 else -1
+  body2 = m.geom_bodyid[geom2] if geom2 >= 0 else -1
+  match11 = _contact_side_match(m, body1, geom1, type1, id1)
+  match12 = _contact_side_match(m, body2, geom2, type1, id1)
+  match21 = _contact_side_match(m, body1, geom1, type2, id2)
+  match22 = _contact_side_match(m, body2, geom2, type2, id2)
+
+  # each given object must take part in the contact
+  if not match11 and not match12:
+    return 0
+  if not match21 and not match22:
+    return 0
+
+  if type1 != mjOBJ_UNKNOWN and type2 != mjOBJ_UNKNOWN:
+    # both given: the order decides (regular when ambiguous)
+    regular = match11 and match22
+    reverse = match12 and match21
+    if regular:
+      return 1
+    if reverse:
+      return -1
+  elif type1 != mjOBJ_UNKNOWN:
+    # only object 1: the normal points away from it
+    return 1 if match11 else -1
+  elif type2 != mjOBJ_UNKNOWN:
+    # only object 2: the normal points towards it
+    return 1 if match22 else -1
+  return 0
+
+
+@jit
+def _velocity_at(m, d, body, p):
+  """Linear and angular velocity (6-tuple: lin, rot) of a point p moving with body, in the
+  world frame; zero for no body (-1)."""
+  if body < 0:
+    return 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+  c = d.subtree_com[m.body_rootid[body]]
+  v = d.cvel[body]
+  d0, d1, d2 = p[0] - c[0], p[1] - c[1], p[2] - c[2]
+  l0 = v[3] - (d1 * v[2] - d2 * v[1])
+  l1 = v[4] - (d2 * v[0] - d0 * v[2])
+  l2 = v[5] - (d0 * v[1] - d1 * v[0])
+  return l0, l1, l2, v[0], v[1], v[2]
+
+
+@jit
+def _contact_slot(m, d, out, k, dataspec, j, flip, nfound, conforce):
+  """Port of copySensorData: the fields selected by dataspec of contact j into out[k:], in
+  field order; returns the next index. A flipped contact (flip) has its frame turned half a
+  turn about the second tangent: normal and first tangent negate, and the third component of
+  the force, torque and velocities (along the second tangent) changes sign."""
+  con_frame = d.contact_frame[j]
+  if dataspec & (1 << mjCONDATA_FOUND):
+    out[k] = nfound
+    k += 1
+  if dataspec & ((1 << mjCONDATA_FORCE) | (1 << mjCONDATA_TORQUE)):
+    contact_force(m, d, j, conforce)
+    sign = -1.0 if flip else 1.0
+    if dataspec & (1 << mjCONDATA_FORCE):
+      out[k], out[k + 1], out[k + 2] = conforce[0], conforce[1], sign * conforce[2]
+      k += 3
+    if dataspec & (1 << mjCONDATA_TORQUE):
+      out[k], out[k + 1], out[k + 2] = conforce[3], conforce[4], sign * conforce[5]
+      k += 3
+  if dataspec & (1 << mjCONDATA_DIST):
+    out[k] = d.contact_dist[j]
+    k += 1
+  if dataspec & (1 << mjCONDATA_POS):
+    p = d.contact_pos[j]
+    out[k], out[k + 1], out[k + 2] = p[0], p[1], p[2]
+    k += 3
+  if dataspec & (1 << mjCONDATA_NORMAL):
+    for a in range(3):
+      out[k + a] = -con_frame[a] if flip else con_frame[a]
+    k += 3
+  if dataspec & (1 << mjCONDATA_TANGENT):
+    for a in range(3):
+      out[k + a] = -con_frame[3 + a] if flip else con_frame[3 + a]
+    k += 3
+  if dataspec & ((1 << mjCONDATA_LINVEL) | (1 << mjCONDATA_ANGVEL)):
+    # velocity of geom2's body relative to geom1's at the contact point, in the contact frame
+    g1 = d.contact_geom[j, 0]
+    g2 = d.contact_geom[j, 1]
+    p = d.contact_pos[j]
+    a0, a1, a2, a3, a4, a5 = _velocity_at(m, d, m.geom_bodyid[g1] if g1 >= 0 else -1, p)
+    b0, b1, b2, b3, b4, b5 = _velocity_at(m, d, m.geom_bodyid[g2] if g2 >= 0 else -1, p)
+    sign = -1.0 if flip else 1.0
+    f = con_frame
+    if dataspec & (1 << mjCONDATA_LINVEL):
+      x, y, z = b0 - a0, b1 - a1, b2 - a2
+      out[k] = f[0] * x + f[1] * y + f[2] * z
+      out[k + 1] = f[3] * x + f[4] * y + f[5] * z
+      out[k + 2] = sign * (f[6] * x + f[7] * y + f[8] * z)
+      k += 3
+    if dataspec & (1 << mjCONDATA_ANGVEL):
+      x, y, z = b3 - a3, b4 - a4, b5 - a5
+      out[k] = f[0] * x + f[1] * y + f[2] * z
+      out[k + 1] = f[3] * x + f[4] * y + f[5] * z
+      out[k + 2] = sign * (f[6] * x + f[7] * y + f[8] * z)
+      k += 3
+  return k
+
+
+@jit
+def _contact_criterion(m, d, j, reduce, conforce):
+  """Sorting key of contact j for a mindist (its distance) or maxforce (minus its squared
+  force) reduction."""
+  if reduce == _REDUCE_MINDIST:
+    return d.contact_dist[j]
+  contact_force(m, d, j, conforce)
+  return -(conforce[0] * conforce[0] + conforce[1] * conforce[1] + conforce[2] * conforce[2])
+
+
+@jit
+def _contact_netforce(m, d, out, dataspec, type1, id1, type2, id2, nmatch, conforce):
+  """The netforce reduction of a contact sensor: total force and torque of the matching
+  contacts (flipped ones negated) in the world frame, about their force-weighted centroid,
+  into the first slot (normal and tangent are the world x and y axes, dist 0)."""
+  # force-weighted centroid of the contact points
+  p0 = p1 = p2 = 0.0
+  total = 0.0
+  for j in range(d.ncon[0]):
+    if _match_contact(m, d, j, type1, id1, type2, id2) == 0:
+      continue
+    contact_force(m, d, j, conforce)
+    weight = math.sqrt(conforce[0] * conforce[0] + conforce[1] * conforce[1]
+                       + conforce[2] * conforce[2])
+    pos = d.contact_pos[j]
+    p0 += pos[0] * weight
+    p1 += pos[1] * weight
+    p2 += pos[2] * weight
+    total += weight
+  scale = 1.0 / max(total, mjMINVAL)
+  p0, p1, p2 = p0 * scale, p1 * scale, p2 * scale
+
+  # total wrench about the centroid, in the world frame
+  f0 = f1 = f2 = t0 = t1 = t2 = 0.0
+  for j in range(d.ncon[0]):
+    flip = _match_contact(m, d, j, type1, id1, type2, id2)
+    if flip == 0:
+      continue
+    contact_force(m, d, j, conforce)
+    if flip < 0:
+      for k in range(6):
+        conforce[k] = -conforce[k]
+    frame = d.contact_frame[j]
+    x0, x1, x2 = _mat_t_vec(frame, conforce[0], conforce[1], conforce[2])
+    y0, y1, y2 = _mat_t_vec(frame, conforce[3], conforce[4], conforce[5])
+    f0, f1, f2 = f0 + x0, f1 + x1, f2 + x2
+    t0, t1, t2 = t0 + y0, t1 + y1, t2 + y2
+    # moment of the force about the centroid: (pos - point) x force
+    pos = d.contact_pos[j]
+    r0, r1, r2 = pos[0] - p0, pos[1] - p1, pos[2] - p2
+    t0 += r1 * x2 - r2 * x1
+    t1 += r2 * x0 - r0 * x2
+    t2 += r0 * x1 - r1 * x0
+
+  k = 0
+  if dataspec & (1 << mjCONDATA_FOUND):
+    out[k] = nmatch
+    k += 1
+  if dataspec & (1 << mjCONDATA_FORCE):
+    out[k], out[k + 1], out[k + 2] = f0, f1, f2
+    k += 3
+  if dataspec & (1 << mjCONDATA_TORQUE):
+    out[k], out[k + 1], out[k + 2] = t0, t1, t2
+    k += 3
+  if dataspec & (1 << mjCONDATA_DIST):
+    k += 1
+  if dataspec & (1 << mjCONDATA_POS):
+    out[k], out[k + 1], out[k + 2] = p0, p1, p2
+    k += 3
+  if dataspec & (1 << mjCONDATA_NORMAL):
+    out[k] = 1.0
+    k += 3
+  if dataspec & (1 << mjCONDATA_TANGENT):
+    out[k + 1] = 1.0
+
+
+@jit
+def contact_sensor(m, d, i, out):
+  """The mjSENS_CONTACT case of mj_computeSensor: up to num slots of the fields selected by
+  sensor_intprm[i, 0], for the contacts matching the sensor's objects (objtype/objid: geom1,
+  body1, subtree1 or site; reftype/refid: geom2, body2 or subtree2; none: any contact).
+
+  Slots hold the first matching contacts (reduce none), those of smallest distance (mindist)
+  or largest force (maxforce), in that order, or one net wrench (netforce); unused slots are
+  zero, and so is everything when no contact matches. The compiler gives the sensor the stage
+  its fields need (position; velocity for linvel/angvel; acceleration for forces and force
+  reductions). Sorted reductions pick each slot by a scan over the contacts (no scratch).
+  """
+  dataspec = m.sensor_intprm[i, 0]
+  reduce = m.sensor_intprm[i, 1]
+  type1 = m.sensor_objtype[i]
+  id1 = m.sensor_objid[i]
+  type2 = m.sensor_reftype[i]
+  id2 = m.sensor_refid[i]
+  dim = m.sensor_dim[i]
+  for k in range(dim):
+    out[k] = 0.0
+  size = 0
+  for k in range(len(_CONDATA_SIZE)):
+    if dataspec & (1 << k):
+      size += _CONDATA_SIZE[k]
+  if size == 0:
+    return
+  num = dim // size
+  conforce = local_array(6)
+  ncon = d.ncon[0]
+
+  nmatch = 0
+  for j in range(ncon):
+    if _match_contact(m, d, j, type1, id1, type2, id2) != 0:
+      nmatch += 1
+
+  if nmatch == 0:
+    return
+  if reduce == _REDUCE_NETFORCE:
+    _contact_netforce(m, d, out, dataspec, type1, id1, type2, id2, nmatch, conforce)
+    return
+
+  nslot = min(num, nmatch)
+  if reduce == _REDUCE_MINDIST or reduce == _REDUCE_MAXFORCE:
+    # slot s: the smallest (criterion, id) after slot s-1's
+    last_key = -math.inf
+    last_id = -1
+    for s in range(nslot):
+      best = -1
+      best_key = math.inf
+      best_flip = 0
+      for j in range(ncon):
+        flip = _match_contact(m, d, j, type1, id1, type2, id2)
+        if flip == 0:
+          continue
+        key = _contact_criterion(m, d, j, reduce, conforce)
+        if key < last_key or (key == last_key and j <= last_id):
+          continue
+        if best < 0 or key < best_key:
+          best, best_key, best_flip = j, key, flip
+      if best < 0:
+        break
+      _contact_slot(m, d, out, s * size, dataspec, best, best_flip < 0, nmatch, conforce)
+      last_key, last_id = best_key, best
+    return
+
+  # no reduction: the first nslot matches in contact order
+  s = 0
+  for j in range(ncon):
+    if s == nslot:
+      break
+    flip = _match_contact(m, d, j, type1, id1, type2, id2)
+    if flip != 0:
+      _contact_slot(m, d, out, s * size, dataspec, j, flip < 0, nmatch, conforce)
+      s += 1
+
+
 @jit
 def _limit_row(d, cnstr_type, id):
   """First limit row (from ne+nf) of type cnstr_type for joint/tendon id, -1 if inactive."""
@@ -572,6 +884,9 @@ def _compute_pos(m, d, i, out):
   elif type == mjSENS_GEOMDIST or type == mjSENS_GEOMNORMAL or type == mjSENS_GEOMFROMTO:
     _geom_pair(m, d, i, type, objtype, objid, reftype, refid, out)
 
+  elif type == mjSENS_CONTACT:
+    contact_sensor(m, d, i, out)
+
 
 @jit
 def _geom_pair(m, d, i, type, objtype, objid, reftype, refid, out):
@@ -679,6 +994,9 @@ def _compute_vel(m, d, i, out):
     v = d.subtree_angmom[objid]
     out[0], out[1], out[2] = v[0], v[1], v[2]
 
+  elif type == mjSENS_CONTACT:
+    contact_sensor(m, d, i, out)
+
 
 @jit
 def _compute_acc(m, d, i, out):
@@ -728,7 +1046,10 @@ def _compute_acc(m, d, i, out):
     else:
       out[0], out[1], out[2] = a[0], a[1], a[2]
 
-  # contact, tactile: not computed (left as is)
+  elif type == mjSENS_CONTACT:
+    contact_sensor(m, d, i, out)
+
+  # tactile: not computed (left as is)
 
 
 @jit
