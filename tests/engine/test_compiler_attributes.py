@@ -24,6 +24,7 @@ from engine.compiler import schema
 from engine.errors import CompileError
 from engine.errors import UnsupportedError
 from tests import attr_trace
+from tests import models
 from tests.engine.test_compiler import MESH_SKIP
 from tests.engine.test_compiler import MESH_TOL
 from tests.engine.test_compiler import compare
@@ -82,7 +83,7 @@ def _extra_assets():
 
 
 def _models():
-  paths = sorted(glob.glob(os.path.join(_ROOT, 'tests', 'models', '**', '*.xml'), recursive=True)
+  paths = sorted([str(p) for p in models.all_models()]
                  + glob.glob(os.path.join(_ROOT, 'assets', 'suite', '*.xml')))
   return [(None, p, None) for p in paths] + [(_EXTRA_XML, None, _extra_assets())]
 
