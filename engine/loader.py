@@ -46,14 +46,6 @@ def compile_xml(xml: str | None, path: str | None, assets: dict | None,
 
 # features of MuJoCo 3.17 that compile but are not simulated yet, by field and value
 _UNSUPPORTED = (
-  ("actuator_trntype", enums.mjTRN_SO3, "SO3 transmission (orientation actuator)"),
-  ("actuator_dyntype", enums.mjDYN_DCMOTOR, "dcmotor activation dynamics"),
-  ("actuator_dyntype", enums.mjDYN_PID, "pid activation dynamics"),
-  ("actuator_gaintype", enums.mjGAIN_DCMOTOR, "dcmotor gain"),
-  ("actuator_gaintype", enums.mjGAIN_SO3, "so3 gain (orientation actuator)"),
-  ("actuator_gaintype", enums.mjGAIN_PID, "pid gain"),
-  ("actuator_biastype", enums.mjBIAS_DCMOTOR, "dcmotor bias"),
-  ("actuator_biastype", enums.mjBIAS_SO3, "so3 bias (orientation actuator)"),
   ("sensor_type", enums.mjSENS_CONTACT, "contact sensor (contacts)"),
   ("sensor_type", enums.mjSENS_TACTILE, "tactile sensor (contacts)"),
   ("sensor_type", enums.mjSENS_PLUGIN, "plugin sensor"),
@@ -75,14 +67,6 @@ def unsupported_features(get) -> list:
     for i in np.nonzero(np.asarray(arr) == value)[0]:
       found.append(f"{kind} {i}: {what}")
   found += _ccd_distance_sensors(get)
-  for field, what in (("actuator_delay", "control delay"), ("sensor_delay", "sensor delay"),
-                      ("sensor_interval", "sensor sampling interval")):
-    arr = get(field)
-    if arr is not None and len(arr):
-      kind = field.split("_")[0]
-      rows = np.asarray(arr).reshape(len(arr), -1)
-      for i in np.nonzero(np.any(rows != 0, axis=1))[0]:
-        found.append(f"{kind} {i}: {what} (history buffers)")
   return found
 
 
