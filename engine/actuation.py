@@ -318,39 +318,39 @@ def _integral(d, adr, err, imax):
 
 @jit
 def _dcmotor_voltage(m, d, i, x_I, R):
-  """Terminal voltage of a DC motor: the voltage input, or the servo's torque command
-  kp*(pos - length) + ki*integral + kd*(vel - velocity) + ff turned into the voltage that
-  produces it at the current speed (R/K*torque + K*velocity), clipped to +-Vmax; 0 without
-  inputs."""
+  """Terminal voltage of a DC motor. With servo inputs (pos, vel, ff), the torque command
+  kp*(pos - length) + ki*integral + kd*(vel - velocity) + ff becomes the voltage producing it
+  at the current speed, R/K*torque + K*velocity, clipped to +-Vmax, plus any voltage input;
+  otherwise the voltage input as is, or 0 without inputs. Inputs come in the order pos, vel,
+  ff, voltage."""
   ctrl = d.scratch_ctrl
   spec = m.actuator_ctrlspec[i]
   gainprm = m.actuator_gainprm[i]
-  uadr = m.actuator_ctrladr[i]
   oadr = m.actuator_outadr[i]
+  k = m.actuator_ctrladr[i]
+  pos = vel = ff = volt = 0.0
+  if spec & mjINPUT_POS:
+    pos = ctrl[k]
+    k += 1
+  if spec & mjINPUT_VEL:
+    vel = ctrl[k]
+    k += 1
+  if spec & mjINPUT_FF:
+    ff = ctrl[k]
+    k += 1
   if spec & mjINPUT_VOLTAGE:
-    return ctrl[uadr]
-  if spec & (mjINPUT_POS | mjINPUT_VEL | mjINPUT_FF):
-    k = uadr
-    pos = vel = ff = 0.0
-    if spec & mjINPUT_POS:
-      pos = ctrl[k]
-      k += 1
-    if spec & mjINPUT_VEL:
-      vel = ctrl[k]
-      k += 1
-    if spec & mjINPUT_FF:
-      ff = ctrl[k]
-    velocity = d.actuator_velocity[oadr]
-    torque = (gainprm[4] * (pos - d.actuator_length[oadr]) + gainprm[5] * x_I
-              + gainprm[6] * (vel - velocity) + ff)
-    K = gainprm[1]
-    voltage = R / K * torque + K * velocity
-  else:
-    voltage = 0.0
+    volt = ctrl[k]
+  if not spec & (mjINPUT_POS | mjINPUT_VEL | mjINPUT_FF):
+    return volt
+  velocity = d.actuator_velocity[oadr]
+  torque = (gainprm[4] * (pos - d.actuator_length[oadr]) + gainprm[5] * x_I
+            + gainprm[6] * (vel - velocity) + ff)
+  K = gainprm[1]
+  voltage = R / K * torque + K * velocity
   vmax = gainprm[7]
   if vmax > 0:
     voltage = mju_clip(voltage, -vmax, vmax)
-  return voltage
+  return voltage + volt
 
 
 @jit

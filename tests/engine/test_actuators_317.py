@@ -129,6 +129,10 @@ DCMOTORS = {
                 'saturation=".4 0 30"/>'),
   "vmax": ('<dcmotor joint="h1" motorconst=".5" resistance="2" inductance=".02" '
            'controller="0 0 0 0 0 .3"/>'),
+  "ffvoltage": ('<dcmotor joint="h1" motorconst=".5" resistance="2" inductance=".02" '
+                'input="ff voltage" controller="0 0 0 0 0 1.5"/>'),
+  "posvoltage": ('<dcmotor joint="h1" motorconst=".5" resistance="2" input="pos voltage" '
+                 'controller="4 0 .2 0 0 3"/>'),
   "passive": '<dcmotor joint="h1" motorconst=".5" resistance="2" input="none" cogging=".1 3 0"/>',
   "thermal": '<dcmotor joint="h1" motorconst=".5" resistance="2" thermal="2 3 0 .01 20 25"/>',
   "thermalservo": ('<dcmotor joint="h1" motorconst=".5" resistance="2" input="pos ff" '
