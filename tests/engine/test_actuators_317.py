@@ -14,7 +14,7 @@ import pytest
 
 import engine
 
-INTEGRATORS = ("Euler", "implicitfast", "RK4")
+INTEGRATORS = ("Euler", "implicit", "implicitfast", "RK4")
 FIELDS = ("qpos", "qvel", "act", "act_dot", "actuator_force", "sensordata", "history", "time")
 
 
@@ -104,7 +104,7 @@ def test_orientation_ball_expmap(integrator):
 def test_orientation_free_quat_and_integrator(integrator):
   # the torque-norm limit only with explicit integrators: the implicit derivative is skipped
   # when the clamped norm is >= the limit, which rounding decides once the limit is active
-  limit = "" if integrator == "implicitfast" else 'forcerange="0 .8"'
+  limit = "" if integrator.startswith("implicit") else 'forcerange="0 .8"'
   acts = (f'<orientation site="s" refsite="ref" kp="2" kv=".3" input="quat" {limit}/>'
           '<general site="s" refsite="ref" gaintype="so3" biastype="so3" dyntype="integrator" '
           'gainprm="1" biasprm="0 -1 -.1"/>')
@@ -253,9 +253,12 @@ def test_forward_reads_without_inserting():
   np.testing.assert_array_equal(ed.history, history)
 
 
-def test_reset_and_keyframe_initialize_history():
+@pytest.mark.parametrize("time", (0.5, -0.02, -0.0133))
+def test_reset_and_keyframe_initialize_history(time):
+  """Buffer times stay relative to 0 whatever the keyframe's time: a negative time inserts
+  samples among (or onto) the initial ones."""
   xml = _world(ARM, DELAYED, SENSORS).replace(
-    "</mujoco>", '<keyframe><key time=".5" qpos=".1 .2"/></keyframe></mujoco>')
+    "</mujoco>", f'<keyframe><key time="{time}" qpos=".1 .2"/></keyframe></mujoco>')
   xml = xml.replace('<actuatorfrc actuator="m0" nsample="3" delay=".005" cutoff=".3"/>', "")
   mm, md, em, ed = _run(xml, nstep=10)
   mujoco.mj_resetData(mm, md)
@@ -263,6 +266,7 @@ def test_reset_and_keyframe_initialize_history():
   _assert_same(md, ed, ("history", "time"), 0.0, "reset")
   mujoco.mj_resetDataKeyframe(mm, md, 0)
   engine.mj_resetDataKeyframe(em, ed, 0)
+  md.qvel[:] = ed.qvel[:] = 0.5
   _assert_same(md, ed, ("history", "time", "qpos"), 0.0, "keyframe")
   for k in range(10):
     u = _controls(mm.nu, k)
@@ -271,6 +275,15 @@ def test_reset_and_keyframe_initialize_history():
     mujoco.mj_step(mm, md)
     engine.mj_step(em, ed)
     _assert_same(md, ed, FIELDS, 1e-10, f"step {k} after keyframe")
+
+
+def test_disabled_sensors_still_record_delayed_samples():
+  """With sensors disabled, sensordata is left alone but mj_step still samples delayed
+  sensors into their buffers."""
+  acts = DELAYED.replace('<motor joint="h1"', '<motor name="m0" joint="h1"', 1)
+  xml = _world(ARM, acts, SENSORS).replace(
+    '<option ', '<option><flag sensor="disable"/></option>\n  <option ')
+  _run(xml, nstep=30)
 
 
 def test_history_is_state():
