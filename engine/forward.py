@@ -227,19 +227,26 @@ def advance_history(m, d):
 
 
 @jit
-def reanchor_so3(m, d):
-  """SO3 servos integrating their target: a rotation vector longer than pi becomes the
-  equivalent one of angle in [-pi, pi] (the force does not change)."""
+def wrap_setpoints(m, d):
+  """Rotational setpoints integrated in act, replaced by an equivalent bounded representative
+  (the force does not change): a per-axis servo's by the one nearest its length, an SO3
+  servo's rotation vector longer than pi by the equivalent one of angle in [-pi, pi]."""
   for i in range(m.nactuator):
-    if m.actuator_dyntype[i] != mjDYN_INTEGRATOR or m.actuator_gaintype[i] != mjGAIN_SO3:
+    if m.actuator_dyntype[i] != mjDYN_INTEGRATOR:
       continue
-    adr = m.actuator_actadr[i]
-    a0, a1, a2 = d.act[adr], d.act[adr + 1], d.act[adr + 2]
-    angle = math.sqrt(a0 * a0 + a1 * a1 + a2 * a2)
-    if angle > mjPI:
-      scale = (angle - 2 * mjPI * mju_round(angle / (2 * mjPI))) / angle
-      for k in range(3):
-        d.act[adr + k] *= scale
+    period = _actuation.wrap_period(m, i)
+    if period > 0:
+      adr = m.actuator_actadr[i] + m.actuator_actnum[i] - 1
+      d.act[adr] = _actuation.wrap_setpoint(d.act[adr], d.actuator_length[m.actuator_outadr[i]],
+                                            period)
+    elif m.actuator_gaintype[i] == mjGAIN_SO3:
+      adr = m.actuator_actadr[i]
+      a0, a1, a2 = d.act[adr], d.act[adr + 1], d.act[adr + 2]
+      angle = math.sqrt(a0 * a0 + a1 * a1 + a2 * a2)
+      if angle > mjPI:
+        scale = (angle - 2 * mjPI * mju_round(angle / (2 * mjPI))) / angle
+        for k in range(3):
+          d.act[adr + k] *= scale
 
 
 @stage(M, D, vec, vec, vec, i8)
@@ -255,7 +262,7 @@ def advance(m, d, act_dot, qacc, qvel, use_qvel):
       for j in range(adr, adr + m.actuator_actnum[i]):
         rate = 0.0 if _actuation.actuator_disabled(m, i) else act_dot[j]
         d.act[j] = _actuation.next_activation(m, d, i, j, rate)
-    reanchor_so3(m, d)
+    wrap_setpoints(m, d)
   for i in range(m.nv):
     d.qvel[i] += qacc[i] * h
   if use_qvel:

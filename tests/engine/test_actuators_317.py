@@ -119,6 +119,14 @@ def test_orientation_integrator_reanchors_past_pi():
   assert np.linalg.norm(md.act) <= math.pi and np.linalg.norm(ed.act) <= math.pi
 
 
+def test_integrated_rotational_setpoint_wraps():
+  """An intvelocity servo on a ball joint keeps its integrated setpoint within a period of
+  its length (mj_advance wraps it), so act matches MuJoCo's after many turns."""
+  xml = _world(BALL, '<intvelocity joint="b" kp="3" kv=".4" gear="0 0 1"/>')
+  _, md, _, ed = _run(xml, nstep=300, controls=lambda nu, k: np.full(nu, 5.0))
+  assert abs(md.act[0]) < 2 * math.pi and abs(ed.act[0]) < 2 * math.pi
+
+
 # ---- DC motors ----
 
 
