@@ -534,7 +534,7 @@ def _so3_forces(m, d, i):
 
 
 @jit
-def _pid_input(m, d, i, oadr):
+def _pid_input(m, d, i):
   """The setpoint part of a PID force: kp*pos + kv*vel + ff + ki*integral (the affine bias
   adds -kp*length - kv*velocity)."""
   ctrl = d.scratch_ctrl
@@ -597,7 +597,7 @@ def _actuator_forces(m, d):
 
     # pid: setpoints and integral, plus the affine bias
     if gaintype == mjGAIN_PID:
-      d.actuator_force[oadr] = _pid_input(m, d, i, oadr) + _bias(m, d, i, oadr, 0.0)
+      d.actuator_force[oadr] = _pid_input(m, d, i) + _bias(m, d, i, oadr, 0.0)
       continue
 
     # gain times control, or times (next-step) activation
