@@ -271,6 +271,7 @@ MODEL_TYPE = ModelType([
   ("nconmax", types.int64),
   ("nuserdata", types.int64),
   ("nsensordata", types.int64),
+  ("nhistory", types.int64),
   ("qpos0", types.float64[::1]),
   ("qpos_spring", types.float64[::1]),
   ("body_parentid", types.int32[::1]),
@@ -491,6 +492,9 @@ MODEL_TYPE = ModelType([
   ("actuator_actlimited", types.boolean[::1]),
   ("actuator_actrange", types.float64[:, ::1]),
   ("actuator_actearly", types.boolean[::1]),
+  ("actuator_history", types.int32[:, ::1]),
+  ("actuator_historyadr", types.int32[::1]),
+  ("actuator_delay", types.float64[::1]),
   ("actuator_damping", types.float64[::1]),
   ("actuator_dampingpoly", types.float64[:, ::1]),
   ("actuator_armature", types.float64[::1]),
@@ -513,6 +517,10 @@ MODEL_TYPE = ModelType([
   ("sensor_intprm", types.int32[:, ::1]),
   ("sensor_dim", types.int32[::1]),
   ("sensor_adr", types.int32[::1]),
+  ("sensor_history", types.int32[:, ::1]),
+  ("sensor_historyadr", types.int32[::1]),
+  ("sensor_delay", types.float64[::1]),
+  ("sensor_interval", types.float64[:, ::1]),
   ("sensor_cutoff", types.float64[::1]),
   ("sensor_noise", types.float64[::1]),
   ("key_time", types.float64[::1]),
@@ -603,6 +611,7 @@ MODEL_MEMBERS = (
   "nconmax",
   "nuserdata",
   "nsensordata",
+  "nhistory",
   "qpos0",
   "qpos_spring",
   "body_parentid",
@@ -823,6 +832,9 @@ MODEL_MEMBERS = (
   "actuator_actlimited",
   "actuator_actrange",
   "actuator_actearly",
+  "actuator_history",
+  "actuator_historyadr",
+  "actuator_delay",
   "actuator_damping",
   "actuator_dampingpoly",
   "actuator_armature",
@@ -845,6 +857,10 @@ MODEL_MEMBERS = (
   "sensor_intprm",
   "sensor_dim",
   "sensor_adr",
+  "sensor_history",
+  "sensor_historyadr",
+  "sensor_delay",
+  "sensor_interval",
   "sensor_cutoff",
   "sensor_noise",
   "key_time",
@@ -937,6 +953,7 @@ def make_model(
   nconmax,
   nuserdata,
   nsensordata,
+  nhistory,
   qpos0,
   qpos_spring,
   body_parentid,
@@ -1157,6 +1174,9 @@ def make_model(
   actuator_actlimited,
   actuator_actrange,
   actuator_actearly,
+  actuator_history,
+  actuator_historyadr,
+  actuator_delay,
   actuator_damping,
   actuator_dampingpoly,
   actuator_armature,
@@ -1179,6 +1199,10 @@ def make_model(
   sensor_intprm,
   sensor_dim,
   sensor_adr,
+  sensor_history,
+  sensor_historyadr,
+  sensor_delay,
+  sensor_interval,
   sensor_cutoff,
   sensor_noise,
   key_time,
@@ -1269,6 +1293,7 @@ def make_model(
   s.nconmax = nconmax
   s.nuserdata = nuserdata
   s.nsensordata = nsensordata
+  s.nhistory = nhistory
   s.qpos0 = borrowed(qpos0)
   s.qpos_spring = borrowed(qpos_spring)
   s.body_parentid = borrowed(body_parentid)
@@ -1489,6 +1514,9 @@ def make_model(
   s.actuator_actlimited = borrowed(actuator_actlimited)
   s.actuator_actrange = borrowed(actuator_actrange)
   s.actuator_actearly = borrowed(actuator_actearly)
+  s.actuator_history = borrowed(actuator_history)
+  s.actuator_historyadr = borrowed(actuator_historyadr)
+  s.actuator_delay = borrowed(actuator_delay)
   s.actuator_damping = borrowed(actuator_damping)
   s.actuator_dampingpoly = borrowed(actuator_dampingpoly)
   s.actuator_armature = borrowed(actuator_armature)
@@ -1511,6 +1539,10 @@ def make_model(
   s.sensor_intprm = borrowed(sensor_intprm)
   s.sensor_dim = borrowed(sensor_dim)
   s.sensor_adr = borrowed(sensor_adr)
+  s.sensor_history = borrowed(sensor_history)
+  s.sensor_historyadr = borrowed(sensor_historyadr)
+  s.sensor_delay = borrowed(sensor_delay)
+  s.sensor_interval = borrowed(sensor_interval)
   s.sensor_cutoff = borrowed(sensor_cutoff)
   s.sensor_noise = borrowed(sensor_noise)
   s.key_time = borrowed(key_time)
@@ -1575,6 +1607,7 @@ DATA_TYPE = DataType([
   ("act_dot", types.float64[::1]),
   ("userdata", types.float64[::1]),
   ("sensordata", types.float64[::1]),
+  ("history", types.float64[::1]),
   ("xpos", types.float64[:, ::1]),
   ("xquat", types.float64[:, ::1]),
   ("xmat", types.float64[:, ::1]),
@@ -1692,6 +1725,7 @@ DATA_TYPE = DataType([
   ("scratch_jac_c", types.float64[:, ::1]),
   ("scratch_jac_rot", types.float64[:, ::1]),
   ("scratch_jac_ref", types.float64[:, ::1]),
+  ("scratch_ctrl", types.float64[::1]),
   ("scratch_dof_row", types.float64[::1]),
   ("scratch_dof_tmp", types.float64[::1]),
   ("scratch_fluid_J", types.float64[::1]),
@@ -1765,6 +1799,7 @@ DATA_MEMBERS = (
   "act_dot",
   "userdata",
   "sensordata",
+  "history",
   "xpos",
   "xquat",
   "xmat",
@@ -1882,6 +1917,7 @@ DATA_MEMBERS = (
   "scratch_jac_c",
   "scratch_jac_rot",
   "scratch_jac_ref",
+  "scratch_ctrl",
   "scratch_dof_row",
   "scratch_dof_tmp",
   "scratch_fluid_J",
@@ -1957,6 +1993,7 @@ def make_data(
   act_dot,
   userdata,
   sensordata,
+  history,
   xpos,
   xquat,
   xmat,
@@ -2074,6 +2111,7 @@ def make_data(
   scratch_jac_c,
   scratch_jac_rot,
   scratch_jac_ref,
+  scratch_ctrl,
   scratch_dof_row,
   scratch_dof_tmp,
   scratch_fluid_J,
@@ -2147,6 +2185,7 @@ def make_data(
   s.act_dot = borrowed(act_dot)
   s.userdata = borrowed(userdata)
   s.sensordata = borrowed(sensordata)
+  s.history = borrowed(history)
   s.xpos = borrowed(xpos)
   s.xquat = borrowed(xquat)
   s.xmat = borrowed(xmat)
@@ -2264,6 +2303,7 @@ def make_data(
   s.scratch_jac_c = borrowed(scratch_jac_c)
   s.scratch_jac_rot = borrowed(scratch_jac_rot)
   s.scratch_jac_ref = borrowed(scratch_jac_ref)
+  s.scratch_ctrl = borrowed(scratch_ctrl)
   s.scratch_dof_row = borrowed(scratch_dof_row)
   s.scratch_dof_tmp = borrowed(scratch_dof_tmp)
   s.scratch_fluid_J = borrowed(scratch_fluid_J)
@@ -2341,6 +2381,7 @@ def zero_data(d):
   zero(d.act_dot)
   zero(d.userdata)
   zero(d.sensordata)
+  zero(d.history)
   zero(d.xpos)
   zero(d.xquat)
   zero(d.xmat)
@@ -2458,6 +2499,7 @@ def zero_data(d):
   zero(d.scratch_jac_c)
   zero(d.scratch_jac_rot)
   zero(d.scratch_jac_ref)
+  zero(d.scratch_ctrl)
   zero(d.scratch_dof_row)
   zero(d.scratch_dof_tmp)
   zero(d.scratch_fluid_J)

@@ -1,39 +1,51 @@
 """Actuation stage: activation dynamics and actuator forces (mj_fwdActuation, engine_forward.c).
 
 `fwd_actuation(m, d)` computes act_dot, actuator_force (one per actuator output, `nout`) and
-qfrc_actuator = moment' * actuator_force as MuJoCo 3.17 does: controls clamped to ctrlrange,
-non-finite controls zeroed with a warning, gains and biases of the built-in types, actearly,
-rotational setpoint wrapping of servos on ball joints and refsite transmissions, tendon and
-joint actuator-force limits, actuator gravity compensation and disabled actuator groups.
+qfrc_actuator = moment' * actuator_force as MuJoCo 3.17 does: delayed controls read from the
+history buffers, controls clamped to ctrlrange, non-finite controls zeroed with a warning,
+gains and biases of the built-in types (fixed, affine, muscle, DC motor with its electrical,
+thermal, LuGre and controller states, PID with slew-rate and integral states, SO(3) geodesic
+servos), actearly, rotational setpoint wrapping of servos on ball joints and refsite
+transmissions, tendon and joint actuator-force limits, actuator gravity compensation and
+disabled actuator groups.
 The helpers used by other stages live here too: actuator_disabled, next_activation
 (mj_nextActivation), actuator_damping (mj_actuatorDamping) and actuator_armature.
 
-Not ported: DC motor, PID and SO(3) actuators (mjDYN_DCMOTOR/PID, mjGAIN_DCMOTOR/SO3/PID,
-mjBIAS_DCMOTOR/SO3) produce no force here and must be rejected when a model is loaded;
-delayed controls (actuator_delay), plugins, sleeping islands and the user callbacks
-(user dynamics give act_dot 0, user gains 1 and user biases 0, as MuJoCo without callbacks).
-Adhesion actuators act through contacts: their force is computed, their moment comes from
-mj_transmission (zero without contacts).
+Not ported: plugins, sleeping islands and the user callbacks (user dynamics give act_dot 0,
+user gains 1 and user biases 0, as MuJoCo without callbacks). Adhesion actuators act through
+contacts: their force is computed, their moment comes from mj_transmission.
 """
 
 import math
 
+from engine import history as _history
 from engine._jit import jit
+from engine._jit import local_array
 from engine._stage import stage
 from engine.enums import mjBIAS_AFFINE
+from engine.enums import mjBIAS_DCMOTOR
 from engine.enums import mjBIAS_MUSCLE
 from engine.enums import mjDSBL_ACTUATION
 from engine.enums import mjDSBL_CLAMPCTRL
 from engine.enums import mjDSBL_GRAVITY
+from engine.enums import mjCHART_QUAT
+from engine.enums import mjDYN_DCMOTOR
 from engine.enums import mjDYN_FILTER
 from engine.enums import mjDYN_FILTEREXACT
 from engine.enums import mjDYN_INTEGRATOR
 from engine.enums import mjDYN_MUSCLE
 from engine.enums import mjDYN_NONE
+from engine.enums import mjDYN_PID
 from engine.enums import mjGAIN_AFFINE
+from engine.enums import mjGAIN_DCMOTOR
 from engine.enums import mjGAIN_FIXED
 from engine.enums import mjGAIN_MUSCLE
+from engine.enums import mjGAIN_PID
 from engine.enums import mjGAIN_SO3
+from engine.enums import mjINPUT_FF
+from engine.enums import mjINPUT_POS
+from engine.enums import mjINPUT_VEL
+from engine.enums import mjINPUT_VOLTAGE
 from engine.enums import mjJNT_BALL
 from engine.enums import mjJNT_FREE
 from engine.enums import mjMINVAL
@@ -46,13 +58,17 @@ from engine.enums import mjTRN_JOINTINPARENT
 from engine.enums import mjTRN_SITE
 from engine.enums import mjTRN_TENDON
 from engine.enums import mjWARN_BADCTRL
+from engine.math import mju_axisAngle2Quat
 from engine.math import mju_clip
 from engine.math import mju_isBad
 from engine.math import mju_max
+from engine.math import mju_min
 from engine.math import mju_muscleBias
 from engine.math import mju_muscleDynamics
 from engine.math import mju_muscleGain
+from engine.math import mju_normalize4
 from engine.math import mju_round
+from engine.math import mju_subQuat
 
 # ---- helpers shared with other stages ----
 
@@ -67,10 +83,73 @@ def actuator_disabled(m, i):
 
 
 @jit
-def next_activation(m, d, i, act_adr, act_dot):
-  """Port of mj_nextActivation: activation after one step (exact for filterexact), clamped."""
+def dcmotor_slots(m, i):
+  """Offsets of a DC motor's optional states in its act block, -1 if absent, and their count:
+  (slew, integral, temperature, bristle, current, num), in this order (mj_dcmotorSlots)."""
+  dynprm = m.actuator_dynprm[i]
+  num = 0
+  slew = integral = temperature = bristle = current = -1
+  if dynprm[7] > 0:
+    slew = num
+    num += 1
+  if m.actuator_gainprm[i, 5] > 0:
+    integral = num
+    num += 1
+  if dynprm[2] > 0:
+    temperature = num
+    num += 1
+  if dynprm[5] > 0:
+    bristle = num
+    num += 1
+  if dynprm[0] > 0:
+    current = num
+    num += 1
+  return slew, integral, temperature, bristle, current, num
+
+
+@jit
+def lugre_stribeck(velocity, F_C, F_S, v_S):
+  """Port of mj_lugreStribeck: Stribeck friction curve g(v) of the LuGre model."""
+  ratio = velocity / mju_max(mjMINVAL, v_S)
+  return F_C + (F_S - F_C) * math.exp(-ratio * ratio)
+
+
+@jit
+def _dcmotor_next(m, d, i, act_adr, act_dot):
+  """One step of a DC motor state: exact for the current filter and the LuGre bristle,
+  Euler otherwise, the integral clamped to +-imax."""
   act = d.act[act_adr]
-  if m.actuator_dyntype[i] == mjDYN_FILTEREXACT:
+  h = m.opt.timestep[0]
+  dynprm = m.actuator_dynprm[i]
+  _, integral, _, bristle, current, _ = dcmotor_slots(m, i)
+  offset = act_adr - m.actuator_actadr[i]
+  if offset == current:
+    te = mju_max(mjMINVAL, dynprm[0])
+    return act + act_dot * te * (1 - math.exp(-h / te))
+  if offset == bristle:
+    # zero-order-hold exact solution of dz/dt = a*z + v, a = -sigma0*|v|/g(v)
+    biasprm = m.actuator_biasprm[i]
+    velocity = d.actuator_velocity[m.actuator_outadr[i]]
+    g = lugre_stribeck(velocity, biasprm[3], biasprm[4], biasprm[5])
+    a = -dynprm[5] * abs(velocity) / mju_max(mjMINVAL, g)
+    exp_ah = math.exp(a * h)
+    int_h = (exp_ah - 1) / a if abs(a) > mjMINVAL else h
+    return exp_ah * act + int_h * velocity
+  act = act + act_dot * h
+  if offset == integral and dynprm[8] > 0:
+    act = mju_clip(act, -dynprm[8], dynprm[8])
+  return act
+
+
+@jit
+def next_activation(m, d, i, act_adr, act_dot):
+  """Port of mj_nextActivation: activation after one step (exact for filterexact and the DC
+  motor's current and bristle states), clamped to actrange (except DC motors)."""
+  dyntype = m.actuator_dyntype[i]
+  if dyntype == mjDYN_DCMOTOR:
+    return _dcmotor_next(m, d, i, act_adr, act_dot)
+  act = d.act[act_adr]
+  if dyntype == mjDYN_FILTEREXACT:
     tau = mju_max(mjMINVAL, m.actuator_dynprm[i, 0])
     act = act + act_dot * tau * (1 - math.exp(-m.opt.timestep[0] / tau))
   else:
@@ -155,14 +234,29 @@ def actuator_armature(m, objtype, objid):
 
 
 @jit
-def _ctrl(m, d, u, clamp, bad):
-  """Control u as the actuation stage sees it: clamped to ctrlrange, zero if any was bad."""
-  if bad:
-    return 0.0
-  c = d.ctrl[u]
-  if clamp and m.actuator_ctrllimited[u]:
-    c = mju_clip(c, m.actuator_ctrlrange[u, 0], m.actuator_ctrlrange[u, 1])
-  return c
+def _load_controls(m, d, clamp):
+  """d.scratch_ctrl: the controls the actuators act on. Delayed actuators read their history
+  buffer at time - delay; then ctrlrange clamps, and any bad control zeroes them all."""
+  ctrl = d.scratch_ctrl
+  for i in range(m.nactuator):
+    adr = m.actuator_ctrladr[i]
+    num = m.actuator_ctrlnum[i]
+    if m.actuator_delay[i] != 0:
+      _history.read_ctrl(m, d, i, d.time[0], ctrl[adr:adr + num])
+    else:
+      for k in range(adr, adr + num):
+        ctrl[k] = d.ctrl[k]
+  if clamp:
+    for u in range(m.nu):
+      if m.actuator_ctrllimited[u]:
+        ctrl[u] = mju_clip(ctrl[u], m.actuator_ctrlrange[u, 0], m.actuator_ctrlrange[u, 1])
+  for u in range(m.nu):
+    if mju_isBad(ctrl[u]):
+      d.warning_number[mjWARN_BADCTRL] += 1
+      d.warning_lastinfo[mjWARN_BADCTRL] = u
+      for k in range(m.nu):
+        ctrl[k] = 0.0
+      break
 
 
 @jit
@@ -199,8 +293,121 @@ def wrap_setpoint(u, length, period):
 
 
 @jit
-def _act_dot(m, d, clamp, bad):
-  """act_dot of every stateful actuator, from the clamped controls."""
+def _slew(m, d, adr, uadr, rate):
+  """Slew-rate state: the setpoint input moves at most rate*timestep from the last one."""
+  ctrl = d.scratch_ctrl
+  h = m.opt.timestep[0]
+  u_prev = d.act[adr]
+  slew = rate * h
+  u_eff = mju_clip(ctrl[uadr], u_prev - slew, u_prev + slew)
+  d.act_dot[adr] = (u_eff - u_prev) / h
+  ctrl[uadr] = u_eff
+
+
+@jit
+def _integral(d, adr, err, imax):
+  """Integral state: integrates err, not further outward once |state| reaches imax > 0."""
+  x = d.act[adr]
+  if imax > 0:
+    if x >= imax:
+      err = mju_min(err, 0.0)
+    elif x <= -imax:
+      err = mju_max(err, 0.0)
+  d.act_dot[adr] = err
+
+
+@jit
+def _dcmotor_voltage(m, d, i, x_I, R):
+  """Terminal voltage of a DC motor. With servo inputs (pos, vel, ff), the torque command
+  kp*(pos - length) + ki*integral + kd*(vel - velocity) + ff becomes the voltage producing it
+  at the current speed, R/K*torque + K*velocity, clipped to +-Vmax, plus any voltage input;
+  otherwise the voltage input as is, or 0 without inputs. Inputs come in the order pos, vel,
+  ff, voltage."""
+  ctrl = d.scratch_ctrl
+  spec = m.actuator_ctrlspec[i]
+  gainprm = m.actuator_gainprm[i]
+  oadr = m.actuator_outadr[i]
+  k = m.actuator_ctrladr[i]
+  pos = vel = ff = volt = 0.0
+  if spec & mjINPUT_POS:
+    pos = ctrl[k]
+    k += 1
+  if spec & mjINPUT_VEL:
+    vel = ctrl[k]
+    k += 1
+  if spec & mjINPUT_FF:
+    ff = ctrl[k]
+    k += 1
+  if spec & mjINPUT_VOLTAGE:
+    volt = ctrl[k]
+  if not spec & (mjINPUT_POS | mjINPUT_VEL | mjINPUT_FF):
+    return volt
+  velocity = d.actuator_velocity[oadr]
+  torque = (gainprm[4] * (pos - d.actuator_length[oadr]) + gainprm[5] * x_I
+            + gainprm[6] * (vel - velocity) + ff)
+  K = gainprm[1]
+  voltage = R / K * torque + K * velocity
+  vmax = gainprm[7]
+  if vmax > 0:
+    voltage = mju_clip(voltage, -vmax, vmax)
+  return voltage + volt
+
+
+@jit
+def _dcmotor_act_dot(m, d, i):
+  """DC motor states: slew, integral, temperature, LuGre bristle, current (in this order)."""
+  ctrl = d.scratch_ctrl
+  dynprm = m.actuator_dynprm[i]
+  gainprm = m.actuator_gainprm[i]
+  uadr = m.actuator_ctrladr[i]
+  oadr = m.actuator_outadr[i]
+  adr = m.actuator_actadr[i]
+  act_last = adr + m.actuator_actnum[i] - 1
+  velocity = d.actuator_velocity[oadr]
+  R = gainprm[0]
+  K = gainprm[1]
+  te = dynprm[0]
+
+  if dynprm[7] > 0:
+    _slew(m, d, adr, uadr, dynprm[7])
+    adr += 1
+  x_I = 0.0
+  if gainprm[5] > 0:
+    x_I = d.act[adr]
+    _integral(d, adr, ctrl[uadr] - d.actuator_length[oadr], dynprm[8])
+    adr += 1
+  V = _dcmotor_voltage(m, d, i, x_I, R)
+
+  # temperature rise T above ambient: dT/dt = (R*i^2 - T/RT) / C, R grows with T
+  RT = dynprm[2]
+  if RT > 0:
+    T = d.act[adr]
+    R *= 1 + gainprm[2] * (T + dynprm[4] - gainprm[3])
+    current = d.act[act_last] if te > 0 else (V - K * velocity) / R
+    d.act_dot[adr] = (R * current * current - T / RT) / dynprm[3]
+    adr += 1
+
+  # LuGre bristle deflection: dz/dt = v - sigma0*|v|/g(v)*z
+  sigma0 = dynprm[5]
+  if sigma0 > 0:
+    biasprm = m.actuator_biasprm[i]
+    g = lugre_stribeck(velocity, biasprm[3], biasprm[4], biasprm[5])
+    a = -sigma0 * abs(velocity) / mju_max(mjMINVAL, g)
+    d.act_dot[adr] = a * d.act[adr] + velocity
+    adr += 1
+
+  # current: di/dt = (V/R - K/R*omega - i) / te, rate-limited
+  if te > 0:
+    i_dot = (V / R - K / R * velocity - d.act[act_last]) / te
+    if dynprm[1] > 0:
+      i_dot = mju_clip(i_dot, -dynprm[1], dynprm[1])
+    d.act_dot[act_last] = i_dot
+
+
+@jit
+def _act_dot(m, d):
+  """act_dot of every stateful actuator, from the loaded controls."""
+  ctrl = d.scratch_ctrl
   for i in range(m.nactuator):
     act_first = m.actuator_actadr[i]
     if act_first < 0:
@@ -217,17 +424,28 @@ def _act_dot(m, d, clamp, bad):
     if dyntype == mjDYN_INTEGRATOR:
       num = m.actuator_ctrlnum[i]
       for j in range(num):
-        d.act_dot[act_last - num + 1 + j] = _ctrl(m, d, uadr + j, clamp, bad)
+        d.act_dot[act_last - num + 1 + j] = ctrl[uadr + j]
 
     # first-order filter: prm = tau
     elif dyntype == mjDYN_FILTER or dyntype == mjDYN_FILTEREXACT:
       tau = mju_max(mjMINVAL, prm[0])
-      d.act_dot[act_last] = (_ctrl(m, d, uadr, clamp, bad) - d.act[act_last]) / tau
+      d.act_dot[act_last] = (ctrl[uadr] - d.act[act_last]) / tau
 
     # muscle activation: prm = (tau_act, tau_deact, smoothing width)
     elif dyntype == mjDYN_MUSCLE:
-      d.act_dot[act_last] = mju_muscleDynamics(_ctrl(m, d, uadr, clamp, bad), d.act[act_last],
-                                               prm)
+      d.act_dot[act_last] = mju_muscleDynamics(ctrl[uadr], d.act[act_last], prm)
+
+    elif dyntype == mjDYN_DCMOTOR:
+      _dcmotor_act_dot(m, d, i)
+
+    # pid: slew-rate state on the position setpoint (prm[1]), then integral (imax prm[0])
+    elif dyntype == mjDYN_PID:
+      adr = act_first
+      if prm[1] > 0:
+        _slew(m, d, adr, uadr, prm[1])
+        adr += 1
+      if m.actuator_gainprm[i, 0] > 0:
+        _integral(d, adr, ctrl[uadr] - d.actuator_length[m.actuator_outadr[i]], prm[0])
 
 
 @jit
@@ -246,7 +464,7 @@ def _gain(m, d, i, oadr):
 
 
 @jit
-def _bias(m, d, i, oadr):
+def _bias(m, d, i, oadr, gain):
   biastype = m.actuator_biastype[i]
   prm = m.actuator_biasprm[i]
   if biastype == mjBIAS_AFFINE:
@@ -254,19 +472,121 @@ def _bias(m, d, i, oadr):
   if biastype == mjBIAS_MUSCLE:
     return mju_muscleBias(d.actuator_length[oadr], m.actuator_lengthrange[oadr],
                           m.actuator_acc0[oadr], prm)
+  # DC motor: back-EMF when the current has no state (otherwise it is in the current's ODE)
+  if biastype == mjBIAS_DCMOTOR:
+    if m.actuator_dynprm[i, 0] <= 0:
+      return -gain * m.actuator_gainprm[i, 1] * d.actuator_velocity[oadr]
+    return 0.0
   # none, or user bias without a callback
   return 0.0
 
 
 @jit
-def _actuator_forces(m, d, clamp, bad):
+def _expmap_quat(quat, v):
+  """Unit quaternion of the rotation vector v (identity when |v| < mjMINVAL)."""
+  angle = math.sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2])
+  if angle < mjMINVAL:
+    quat[0] = 1.0
+    quat[1] = 0.0
+    quat[2] = 0.0
+    quat[3] = 0.0
+  else:
+    axis = local_array(3)
+    for k in range(3):
+      axis[k] = v[k] / angle
+    mju_axisAngle2Quat(quat, axis, angle)
+
+
+@jit
+def _so3_forces(m, d, i):
+  """SO(3) geodesic servo: force = kp*log(q_cur^-1 q_tgt) + const + kv*velocity, per output,
+  in the transmission's local frame. The target is a quaternion (normalized) or a rotation
+  vector from the controls, or from the activations of an integrator."""
+  ctrl = d.scratch_ctrl
+  uadr = m.actuator_ctrladr[i]
+  oadr = m.actuator_outadr[i]
+  q_tgt = local_array(4)
+  q_cur = local_array(4)
+  u = local_array(3)
+  e = local_array(3)
+  if m.actuator_ctrlspec[i] == mjCHART_QUAT:
+    for k in range(4):
+      q_tgt[k] = ctrl[uadr + k]
+    mju_normalize4(q_tgt)
+  else:
+    if m.actuator_dyntype[i] == mjDYN_NONE:
+      for k in range(3):
+        u[k] = ctrl[uadr + k]
+    else:
+      act_adr = m.actuator_actadr[i]
+      for k in range(3):
+        if m.actuator_actearly[i]:
+          u[k] = next_activation(m, d, i, act_adr + k, d.act_dot[act_adr + k])
+        else:
+          u[k] = d.act[act_adr + k]
+    _expmap_quat(q_tgt, u)
+  _expmap_quat(q_cur, d.actuator_length[oadr:oadr + 3])
+  mju_subQuat(e, q_tgt, q_cur)
+  kp = m.actuator_gainprm[i, 0]
+  prm = m.actuator_biasprm[i]
+  for k in range(3):
+    d.actuator_force[oadr + k] = kp * e[k] + prm[0] + prm[2] * d.actuator_velocity[oadr + k]
+
+
+@jit
+def _pid_input(m, d, i):
+  """The setpoint part of a PID force: kp*pos + kv*vel + ff + ki*integral (the affine bias
+  adds -kp*length - kv*velocity)."""
+  ctrl = d.scratch_ctrl
+  spec = m.actuator_ctrlspec[i]
+  k = m.actuator_ctrladr[i]
+  force = 0.0
+  if spec & mjINPUT_POS:
+    force += -m.actuator_biasprm[i, 1] * ctrl[k]
+    k += 1
+  if spec & mjINPUT_VEL:
+    force += -m.actuator_biasprm[i, 2] * ctrl[k]
+    k += 1
+  if spec & mjINPUT_FF:
+    force += ctrl[k]
+  ki = m.actuator_gainprm[i, 0]
+  if ki > 0:
+    adr = m.actuator_actadr[i] + (1 if m.actuator_dynprm[i, 1] > 0 else 0)
+    force += ki * d.act[adr]
+  return force
+
+
+@jit
+def _dcmotor_gain(m, d, i):
+  """DC motor gain: K with a current state (force = K*current), K/R without (force = K/R*V),
+  R at the motor's temperature; the controller's voltage (from the nominal R) replaces the
+  control."""
+  gainprm = m.actuator_gainprm[i]
+  dynprm = m.actuator_dynprm[i]
+  R = gainprm[0]
+  K = gainprm[1]
+  _, integral, temperature, _, _, _ = dcmotor_slots(m, i)
+  adr = m.actuator_actadr[i]
+  if temperature >= 0:
+    R *= 1 + gainprm[2] * (d.act[adr + temperature] + dynprm[4] - gainprm[3])
+  gain = K if dynprm[0] > 0 else K / mju_max(mjMINVAL, R)
+  if m.actuator_ctrlspec[i] & (mjINPUT_POS | mjINPUT_VEL | mjINPUT_FF):
+    x_I = d.act[adr + integral] if integral >= 0 else 0.0
+    d.scratch_ctrl[m.actuator_ctrladr[i]] = _dcmotor_voltage(m, d, i, x_I, gainprm[0])
+  return gain
+
+
+@jit
+def _actuator_forces(m, d):
   """force = gain * (ctrl or act) + bias per actuator; True if a tendon force limit applies."""
+  ctrl = d.scratch_ctrl
   tendon_frclimited = False
   for i in range(m.nactuator):
     if actuator_disabled(m, i):
       continue
-    # SO(3) servos are not ported (see the module docstring)
-    if m.actuator_gaintype[i] == mjGAIN_SO3:
+    gaintype = m.actuator_gaintype[i]
+    if gaintype == mjGAIN_SO3:
+      _so3_forces(m, d, i)
       continue
     uadr = m.actuator_ctrladr[i]
     oadr = m.actuator_outadr[i]
@@ -275,11 +595,19 @@ def _actuator_forces(m, d, clamp, bad):
     if m.ntendon and not tendon_frclimited and m.actuator_trntype[i] == mjTRN_TENDON:
       tendon_frclimited = m.tendon_actfrclimited[m.actuator_trnid[i, 0]]
 
+    # pid: setpoints and integral, plus the affine bias
+    if gaintype == mjGAIN_PID:
+      d.actuator_force[oadr] = _pid_input(m, d, i) + _bias(m, d, i, oadr, 0.0)
+      continue
+
     # gain times control, or times (next-step) activation
-    gain = _gain(m, d, i, oadr)
+    if gaintype == mjGAIN_DCMOTOR:
+      gain = _dcmotor_gain(m, d, i)
+    else:
+      gain = _gain(m, d, i, oadr)
     actnum = m.actuator_actnum[i]
-    if actnum == 0:
-      x = _ctrl(m, d, uadr, clamp, bad)
+    if actnum == 0 or (gaintype == mjGAIN_DCMOTOR and m.actuator_dynprm[i, 0] <= 0):
+      x = ctrl[uadr] if m.actuator_ctrlnum[i] else 0.0
     else:
       act_adr = m.actuator_actadr[i] + actnum - 1
       if m.actuator_actearly[i]:
@@ -293,8 +621,27 @@ def _actuator_forces(m, d, clamp, bad):
       x = wrap_setpoint(x, d.actuator_length[oadr], period)
     d.actuator_force[oadr] = gain * x
 
-    d.actuator_force[oadr] += _bias(m, d, i, oadr)
+    d.actuator_force[oadr] += _bias(m, d, i, oadr, gain)
   return tendon_frclimited
+
+
+@jit
+def _dcmotor_mechanical(m, d):
+  """DC motor cogging torque and LuGre friction, added after the force limits."""
+  for i in range(m.nactuator):
+    if m.actuator_biastype[i] != mjBIAS_DCMOTOR or actuator_disabled(m, i):
+      continue
+    biasprm = m.actuator_biasprm[i]
+    dynprm = m.actuator_dynprm[i]
+    oadr = m.actuator_outadr[i]
+    A = biasprm[0]
+    if A != 0:
+      d.actuator_force[oadr] += A * math.sin(biasprm[1] * d.actuator_length[oadr] + biasprm[2])
+    sigma0 = dynprm[5]
+    if sigma0 > 0:
+      _, _, _, bristle, _, _ = dcmotor_slots(m, i)
+      adr = m.actuator_actadr[i] + bristle
+      d.actuator_force[oadr] -= sigma0 * d.act[adr] + dynprm[6] * d.act_dot[adr]
 
 
 @jit
@@ -331,29 +678,30 @@ def fwd_actuation(m, d):
       d.qfrc_actuator[k] = 0.0
     return
 
-  # controls: clamp, then zero all of them if any is bad
-  clamp = not m.opt.disableflags[0] & mjDSBL_CLAMPCTRL
-  bad = False
-  for u in range(m.nu):
-    if mju_isBad(_ctrl(m, d, u, clamp, False)):
-      d.warning_number[mjWARN_BADCTRL] += 1
-      d.warning_lastinfo[mjWARN_BADCTRL] = u
-      bad = True
-      break
+  # controls: delayed, clamped, all zero if any is bad
+  _load_controls(m, d, not m.opt.disableflags[0] & mjDSBL_CLAMPCTRL)
 
   # activation dynamics and forces
-  _act_dot(m, d, clamp, bad)
-  if _actuator_forces(m, d, clamp, bad):
+  _act_dot(m, d)
+  if _actuator_forces(m, d):
     _clamp_tendon_forces(m, d)
 
-  # per-actuator force limits
+  # per-actuator force limits (SO3: the norm of the torque)
   for i in range(m.nactuator):
-    if not m.actuator_forcelimited[i] or m.actuator_gaintype[i] == mjGAIN_SO3:
+    if not m.actuator_forcelimited[i]:
       continue
     oadr = m.actuator_outadr[i]
+    hi = m.actuator_forcerange[i, 1]
+    if m.actuator_gaintype[i] == mjGAIN_SO3:
+      torque = d.actuator_force[oadr:oadr + 3]
+      norm = math.sqrt(torque[0] * torque[0] + torque[1] * torque[1] + torque[2] * torque[2])
+      if norm > hi:
+        for k in range(3):
+          torque[k] *= hi / norm
+      continue
     for j in range(oadr, oadr + m.actuator_outnum[i]):
-      d.actuator_force[j] = mju_clip(d.actuator_force[j], m.actuator_forcerange[i, 0],
-                                     m.actuator_forcerange[i, 1])
+      d.actuator_force[j] = mju_clip(d.actuator_force[j], m.actuator_forcerange[i, 0], hi)
+  _dcmotor_mechanical(m, d)
 
   # qfrc_actuator = moment' * force (sparse rows)
   for k in range(nv):

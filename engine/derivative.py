@@ -43,6 +43,9 @@ from engine.enums import mjGAIN_AFFINE
 from engine.enums import mjGAIN_DCMOTOR
 from engine.enums import mjGAIN_MUSCLE
 from engine.enums import mjGAIN_SO3
+from engine.enums import mjINPUT_FF
+from engine.enums import mjINPUT_POS
+from engine.enums import mjINPUT_VEL
 from engine.enums import mjINT_IMPLICITFAST
 from engine.enums import mjJNT_BALL
 from engine.enums import mjJNT_FREE
@@ -226,9 +229,27 @@ def _add_jtbj_sparse(m, d, J, B, n, offset, J_rownnz, J_rowadr, J_colind):
 
 # ---- actuator derivative ----
 
-# actuator_ctrlspec of a DC motor driven by voltage alone: only then does MuJoCo 3.17 include
-# its electrical (back-EMF) terms in the derivative (observed; other input modes give none)
-_CTRLSPEC_VOLTAGE = 8
+@jit
+def _dcmotor_resistance(m, d, i):
+  """Port of mj_dcmotorResistance: the winding resistance at the motor's temperature."""
+  gainprm = m.actuator_gainprm[i]
+  R = gainprm[0]
+  _, _, temperature, _, _, _ = _actuation.dcmotor_slots(m, i)
+  if temperature >= 0:
+    T = d.act[m.actuator_actadr[i] + temperature]
+    R *= 1 + gainprm[2] * (T + m.actuator_dynprm[i, 4] - gainprm[3])
+  return max(mjMINVAL, R)
+
+
+@jit
+def _dcmotor_voltage_vel(m, i):
+  """d(voltage)/d(velocity) of a DC motor, ignoring the voltage limit: 0 for a voltage input,
+  K - R*kd/K for the servo (its torque command turned into a voltage)."""
+  if not m.actuator_ctrlspec[i] & (mjINPUT_POS | mjINPUT_VEL | mjINPUT_FF):
+    return 0.0
+  gainprm = m.actuator_gainprm[i]
+  K = gainprm[1]
+  return K - gainprm[0] * gainprm[6] / K
 
 
 @jit
@@ -296,11 +317,10 @@ def actuator_vel(m, d):
     biastype = m.actuator_biastype[i]
     if biastype == mjBIAS_AFFINE or biastype == mjBIAS_SO3:
       bias_vel = m.actuator_biasprm[i, 2]
-    elif biastype == mjBIAS_DCMOTOR and m.actuator_ctrlspec[i] == _CTRLSPEC_VOLTAGE:
+    elif biastype == mjBIAS_DCMOTOR:
       if dynprm[0] <= 0:
-        R = max(mjMINVAL, gainprm[0])
         K = gainprm[1]
-        bias_vel -= K * K / R
+        bias_vel -= K * K / _dcmotor_resistance(m, d, i)
     # gain: affine kv, muscle force-velocity curve, DC motor current and LuGre damping
     gaintype = m.actuator_gaintype[i]
     if gaintype == mjGAIN_AFFINE:
@@ -309,13 +329,16 @@ def actuator_vel(m, d):
       gain_vel = _muscle_gain_vel(d.actuator_length[oadr], d.actuator_velocity[oadr],
                                   m.actuator_lengthrange[oadr], m.actuator_acc0[oadr], gainprm)
     elif gaintype == mjGAIN_DCMOTOR:
-      # stateful current (inductance time constant te, actearly): back-EMF through act_dot
+      # force K/R*V (stateless) or K*next current (exact step of di/dt = (V - K*w)/R/te - i/te)
+      R = _dcmotor_resistance(m, d, i)
+      K = gainprm[1]
+      dV = _dcmotor_voltage_vel(m, i)
       te = dynprm[0]
-      if te > 0 and m.actuator_ctrlspec[i] == _CTRLSPEC_VOLTAGE:
-        R = max(mjMINVAL, gainprm[0])
-        K = gainprm[1]
+      if te > 0:
         s = 1 - np.exp(-m.opt.timestep[0] / te)
-        bias_vel += K * (-K) * s / R
+        bias_vel += K * (dV - K) * s / R
+      else:
+        bias_vel += K * dV / R
       # LuGre micro-damping
       sigma1 = dynprm[6]
       if sigma1 > 0:

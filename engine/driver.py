@@ -57,7 +57,8 @@ def _sizes_match(m, d):
           and d.geom_xpos.shape[0] == m.ngeom and d.site_xpos.shape[0] == m.nsite
           and d.ten_length.shape[0] == m.ntendon and d.sensordata.shape[0] == m.nsensordata
           and d.mocap_pos.shape[0] == m.nmocap and d.eq_active.shape[0] == m.neq
-          and d.M.shape[0] == m.nC and d.userdata.shape[0] == m.nuserdata)
+          and d.M.shape[0] == m.nC and d.userdata.shape[0] == m.nuserdata
+          and d.history.shape[0] == m.nhistory)
 
 
 @jit

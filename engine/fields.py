@@ -156,6 +156,7 @@ njmax          i8 -  capacity for constraint rows (-1: decided by memory)
 nconmax        i8 -  capacity for contacts (-1: decided by memory)
 nuserdata      i8 -  user data numbers in MjData
 nsensordata    i8 -  numbers output by all sensors
+nhistory       i8 -  numbers in the actuator and sensor history buffers
 """)
 
 # ---- MjOption (m.opt) ----
@@ -484,6 +485,9 @@ actuator_biasprm      f8 nactuator,mjNBIAS bias parameters
 actuator_actlimited   b1 nactuator        activation is clamped to actrange
 actuator_actrange     f8 nactuator,2      activation range
 actuator_actearly     b1 nactuator        force uses the next-step activation
+actuator_history      i4 nactuator,2      history: samples, interpolation (0 zoh, 1 linear, 2 cubic)
+actuator_historyadr   i4 nactuator        address of the actuator's history buffer, -1 if none
+actuator_delay        f8 nactuator        control delay in seconds, 0 if none
 actuator_damping      f8 nactuator        damping added to the transmission
 actuator_dampingpoly  f8 nactuator,mjNPOLY higher-order damping coefficients
 actuator_armature     f8 nactuator        armature added to the transmission
@@ -507,6 +511,10 @@ sensor_refid          i4 nsensor          id of the reference frame object, -1 f
 sensor_intprm         i4 nsensor,mjNSENS  integer parameters
 sensor_dim            i4 nsensor          number of output numbers
 sensor_adr            i4 nsensor          start address in sensordata
+sensor_history        i4 nsensor,2        history: samples, interpolation (0 zoh, 1 linear, 2 cubic)
+sensor_historyadr     i4 nsensor          address of the sensor's history buffer, -1 if none
+sensor_delay          f8 nsensor          delay in seconds, 0 if none
+sensor_interval       f8 nsensor,2        sampling period and phase in seconds
 sensor_cutoff         f8 nsensor          output is clamped to +-cutoff (0: no cutoff)
 sensor_noise          f8 nsensor          noise standard deviation (not applied by the engine)
 sensor_user           f8 nsensor,nuser_sensor user numbers
@@ -579,13 +587,6 @@ mesh_pathadr          i4 nmesh            address of the mesh's path, -1 if none
 tex_pathadr           i4 ntex             address of the texture's path, -1 if none
 skin_pathadr          i4 nskin            address of the skin's path, -1 if none
 tex_contenttypeadr    i4 ntex             address of the texture's content type, -1 if none
-actuator_history      i4 nu,2             history buffer of the actuator: samples, interpolation
-actuator_historyadr   i4 nu               address of the actuator's history buffer
-actuator_delay        f8 nu               control delay of the actuator
-sensor_history        i4 nsensor,2        history buffer of the sensor: samples, interpolation
-sensor_historyadr     i4 nsensor          address of the sensor's history buffer
-sensor_delay          f8 nsensor          delay of the sensor
-sensor_interval       f8 nsensor,2        sampling interval and phase of the sensor
 name_flexadr          i4 nflex            address of each flex name
 name_skinadr          i4 nskin            address of each skin name
 name_pluginadr        i4 nplugin          address of each plugin instance name
@@ -628,6 +629,7 @@ qacc              f8 nv             acceleration
 act_dot           f8 na             time derivative of the activation
 userdata          f8 nuserdata      user data, not touched by the engine
 sensordata        f8 nsensordata    sensor outputs
+history           f8 nhistory       history buffers of delayed actuators and sensors
 xpos              f8 nbody,3        Cartesian body position
 xquat             f8 nbody,4        Cartesian body orientation
 xmat              f8 nbody,9        Cartesian body orientation as a matrix
@@ -753,6 +755,7 @@ scratch_jac_b         f8 3,nv           translational Jacobian of a second point
 scratch_jac_c         f8 3,nv           translational Jacobian of a third point (crank)
 scratch_jac_rot       f8 3,nv           rotational Jacobian
 scratch_jac_ref       f8 3,nv           Jacobian of a reference site
+scratch_ctrl          f8 nu             actuation: the controls actuators act on (delayed, clamped)
 scratch_dof_row       f8 nv             a dense row over dofs (tendon row, moment, Jacobian dot)
 scratch_dof_tmp       f8 nv             a second dense row over dofs
 # velocity derivatives of the implicit integrators (derivative.py)

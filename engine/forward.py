@@ -6,11 +6,14 @@ Each function here is a stage (engine/_stage.py): compiled once and called throu
 pointer, so the pipeline compiles in minutes. Python reaches them through engine/driver.py.
 """
 
+import math
+
 import numpy as np
 
 from engine import actuation as _actuation
 from engine import constraint as _constraint
 from engine import derivative as _derivative
+from engine import history as _history
 from engine import io as _io
 from engine import passive as _passive
 from engine import sensor as _sensor
@@ -33,12 +36,15 @@ from engine.enums import mjDSBL_AUTORESET
 from engine.enums import mjDSBL_DAMPER
 from engine.enums import mjDSBL_EULERDAMP
 from engine.enums import mjDSBL_SENSOR
+from engine.enums import mjDYN_INTEGRATOR
 from engine.enums import mjENBL_ENERGY
+from engine.enums import mjGAIN_SO3
 from engine.enums import mjINT_IMPLICIT
 from engine.enums import mjINT_IMPLICITFAST
 from engine.enums import mjINT_RK4
 from engine.enums import mjJNT_FREE
 from engine.enums import mjOBJ_JOINT
+from engine.enums import mjPI
 from engine.enums import mjSTAGE_NONE
 from engine.enums import mjSTAGE_POS
 from engine.enums import mjSTAGE_VEL
@@ -46,6 +52,7 @@ from engine.enums import mjWARN_BADQACC
 from engine.enums import mjWARN_BADQPOS
 from engine.enums import mjWARN_BADQVEL
 from engine.math import mju_isBad
+from engine.math import mju_round
 
 # ---- warnings and checks ----
 
@@ -201,16 +208,61 @@ def forward_skip(m, d, skipstage, skipsensor):
 # ---- integrators ----
 
 
+@jit
+def advance_history(m, d):
+  """Appends the current controls and sensor samples to the history buffers: a delayed
+  sensor is computed now, others copy sensordata; interval sensors only at sampling times."""
+  _history.advance_ctrl(m, d)
+  for i in range(m.nsensor):
+    adr = _history.sensor_slot(m, d, i)
+    if adr < 0:
+      continue
+    dim = m.sensor_dim[i]
+    out = d.history[adr:adr + dim]
+    if m.sensor_delay[i] > 0:
+      _sensor.compute_sensor(m, d, i, out)
+    else:
+      sadr = m.sensor_adr[i]
+      out[:] = d.sensordata[sadr:sadr + dim]
+
+
+@jit
+def wrap_setpoints(m, d):
+  """Rotational setpoints integrated in act, replaced by an equivalent bounded representative
+  (the force does not change): a per-axis servo's by the one nearest its length, an SO3
+  servo's rotation vector longer than pi by the equivalent one of angle in [-pi, pi]."""
+  for i in range(m.nactuator):
+    if m.actuator_dyntype[i] != mjDYN_INTEGRATOR:
+      continue
+    period = _actuation.wrap_period(m, i)
+    if period > 0:
+      adr = m.actuator_actadr[i] + m.actuator_actnum[i] - 1
+      d.act[adr] = _actuation.wrap_setpoint(d.act[adr], d.actuator_length[m.actuator_outadr[i]],
+                                            period)
+    elif m.actuator_gaintype[i] == mjGAIN_SO3:
+      adr = m.actuator_actadr[i]
+      a0, a1, a2 = d.act[adr], d.act[adr + 1], d.act[adr + 2]
+      angle = math.sqrt(a0 * a0 + a1 * a1 + a2 * a2)
+      if angle > mjPI:
+        scale = (angle - 2 * mjPI * mju_round(angle / (2 * mjPI))) / angle
+        for k in range(3):
+          d.act[adr + k] *= scale
+
+
 @stage(M, D, vec, vec, vec, i8)
 def advance(m, d, act_dot, qacc, qvel, use_qvel):
-  """Port of mj_advance: activations, velocities, positions and time by one step."""
+  """Port of mj_advance: history buffers, activations, velocities, positions and time by one
+  step."""
   h = m.opt.timestep[0]
+  if m.nhistory:
+    advance_history(m, d)
   if m.na and not m.opt.disableflags[0] & mjDSBL_ACTUATION:
     for i in range(m.nactuator):
       adr = m.actuator_actadr[i]
       for j in range(adr, adr + m.actuator_actnum[i]):
         rate = 0.0 if _actuation.actuator_disabled(m, i) else act_dot[j]
         d.act[j] = _actuation.next_activation(m, d, i, j, rate)
+    wrap_setpoints(m, d)
   for i in range(m.nv):
     d.qvel[i] += qacc[i] * h
   if use_qvel:

@@ -1,6 +1,7 @@
 """Data reset and keyframes (port of parts of engine_io.c)."""
 
 from engine import _structs
+from engine import history as _history
 from engine._stage import D
 from engine._stage import M
 from engine._stage import i8
@@ -9,8 +10,10 @@ from engine._stage import stage
 
 @stage()
 def reset_data(m, d):
-  """Port of mj_resetData, engine_io.c: clear everything, then set the qpos0 state."""
+  """Port of mj_resetData, engine_io.c: clear everything, then set the qpos0 state and the
+  history buffers' initial times."""
   _structs.zero_data(d)
+  _history.init(m, d)
   for i in range(m.nq):
     d.qpos[i] = m.qpos0[i]
   for i in range(m.neq):

@@ -46,14 +46,6 @@ def compile_xml(xml: str | None, path: str | None, assets: dict | None,
 
 # features of MuJoCo 3.17 that compile but are not simulated yet, by field and value
 _UNSUPPORTED = (
-  ("actuator_trntype", enums.mjTRN_SO3, "SO3 transmission (orientation actuator)"),
-  ("actuator_dyntype", enums.mjDYN_DCMOTOR, "dcmotor activation dynamics"),
-  ("actuator_dyntype", enums.mjDYN_PID, "pid activation dynamics"),
-  ("actuator_gaintype", enums.mjGAIN_DCMOTOR, "dcmotor gain"),
-  ("actuator_gaintype", enums.mjGAIN_SO3, "so3 gain (orientation actuator)"),
-  ("actuator_gaintype", enums.mjGAIN_PID, "pid gain"),
-  ("actuator_biastype", enums.mjBIAS_DCMOTOR, "dcmotor bias"),
-  ("actuator_biastype", enums.mjBIAS_SO3, "so3 bias (orientation actuator)"),
   ("sensor_type", enums.mjSENS_TACTILE, "tactile sensor (contacts)"),
   ("sensor_type", enums.mjSENS_PLUGIN, "plugin sensor"),
 )
@@ -63,7 +55,7 @@ def unsupported_features(get) -> list:
   """Descriptions of the compiled features we cannot simulate yet ([] if none).
 
   `get(field)` returns a compiled MjModel array (or None). Each entry names the
-  element kind, its index and the feature, e.g. "actuator 3: pid gain".
+  element kind, its index and the feature, e.g. "sensor 3: tactile sensor (contacts)".
   """
   found = []
   for field, value, what in _UNSUPPORTED:
@@ -74,14 +66,6 @@ def unsupported_features(get) -> list:
     for i in np.nonzero(np.asarray(arr) == value)[0]:
       found.append(f"{kind} {i}: {what}")
   found += _ccd_distance_sensors(get)
-  for field, what in (("actuator_delay", "control delay"), ("sensor_delay", "sensor delay"),
-                      ("sensor_interval", "sensor sampling interval")):
-    arr = get(field)
-    if arr is not None and len(arr):
-      kind = field.split("_")[0]
-      rows = np.asarray(arr).reshape(len(arr), -1)
-      for i in np.nonzero(np.any(rows != 0, axis=1))[0]:
-        found.append(f"{kind} {i}: {what} (history buffers)")
   return found
 
 

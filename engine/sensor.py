@@ -32,6 +32,7 @@ import math
 
 import numpy as np
 
+from engine import history as _history
 from engine._jit import jit
 from engine._jit import local_array
 from engine._stage import stage
@@ -1089,7 +1090,8 @@ def _slot(m, d, i):
   return d.sensordata[adr:adr + m.sensor_dim[i]]
 
 
-# each stage loops over its sensors itself, so it compiles only its own stage's sensors
+# each stage loops over its sensors itself, so it compiles only its own stage's sensors; a
+# delayed sensor, or an interval sensor between samples, is read from its history buffer
 
 
 @stage()
@@ -1100,8 +1102,11 @@ def sensor_pos(m, d):
   for i in range(m.nsensor):
     if not _skip(m, d, i, mjSTAGE_POS):
       out = _slot(m, d, i)
-      _compute_pos(m, d, i, out)
-      _apply_cutoff(m, i, out)
+      if _history.sensor_reads_buffer(m, d, i):
+        _history.read_sensor(m, d, i, out)
+      else:
+        _compute_pos(m, d, i, out)
+        _apply_cutoff(m, i, out)
 
 
 @stage()
@@ -1113,8 +1118,11 @@ def sensor_vel(m, d):
   for i in range(m.nsensor):
     if not _skip(m, d, i, mjSTAGE_VEL):
       out = _slot(m, d, i)
-      _compute_vel(m, d, i, out)
-      _apply_cutoff(m, i, out)
+      if _history.sensor_reads_buffer(m, d, i):
+        _history.read_sensor(m, d, i, out)
+      else:
+        _compute_vel(m, d, i, out)
+        _apply_cutoff(m, i, out)
 
 
 @stage()
@@ -1126,8 +1134,11 @@ def sensor_acc(m, d):
   for i in range(m.nsensor):
     if not _skip(m, d, i, mjSTAGE_ACC):
       out = _slot(m, d, i)
-      _compute_acc(m, d, i, out)
-      _apply_cutoff(m, i, out)
+      if _history.sensor_reads_buffer(m, d, i):
+        _history.read_sensor(m, d, i, out)
+      else:
+        _compute_acc(m, d, i, out)
+        _apply_cutoff(m, i, out)
 
 
 @jit

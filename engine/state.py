@@ -9,7 +9,7 @@ of a signature (`mjtState`), concatenated in bit order:
   mjSTATE_QPOS           qpos             nq
   mjSTATE_QVEL           qvel             nv
   mjSTATE_ACT            act              na
-  mjSTATE_HISTORY        history          0 (actuator/sensor delays are not implemented)
+  mjSTATE_HISTORY        history          nhistory
   mjSTATE_WARMSTART      qacc_warmstart   nv
   mjSTATE_CTRL           ctrl             nu
   mjSTATE_QFRC_APPLIED   qfrc_applied     nv
@@ -39,6 +39,7 @@ from engine.enums import mjNSTATE
 from engine.enums import mjSTATE_ACT
 from engine.enums import mjSTATE_CTRL
 from engine.enums import mjSTATE_EQ_ACTIVE
+from engine.enums import mjSTATE_HISTORY
 from engine.enums import mjSTATE_MOCAP_POS
 from engine.enums import mjSTATE_MOCAP_QUAT
 from engine.enums import mjSTATE_QFRC_APPLIED
@@ -75,7 +76,9 @@ def element_size(m, element):
     return 4 * m.nmocap
   if element == mjSTATE_USERDATA:
     return m.nuserdata
-  # history and plugin state: not implemented, always empty
+  if element == mjSTATE_HISTORY:
+    return m.nhistory
+  # plugin state: not implemented, always empty
   return 0
 
 
@@ -125,6 +128,8 @@ def get_state(m, d, state, sig):
       state[adr:adr + size] = d.qvel
     elif element == mjSTATE_ACT:
       state[adr:adr + size] = d.act
+    elif element == mjSTATE_HISTORY:
+      state[adr:adr + size] = d.history
     elif element == mjSTATE_WARMSTART:
       state[adr:adr + size] = d.qacc_warmstart
     elif element == mjSTATE_CTRL:
@@ -162,6 +167,8 @@ def set_state(m, d, state, sig):
       d.qvel[:] = state[adr:adr + size]
     elif element == mjSTATE_ACT:
       d.act[:] = state[adr:adr + size]
+    elif element == mjSTATE_HISTORY:
+      d.history[:] = state[adr:adr + size]
     elif element == mjSTATE_WARMSTART:
       d.qacc_warmstart[:] = state[adr:adr + size]
     elif element == mjSTATE_CTRL:

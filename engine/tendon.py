@@ -41,6 +41,7 @@ from engine.enums import mjWRAP_SPHERE
 from engine.math import mju_mat2Quat
 from engine.math import mju_mulMatTVec3
 from engine.math import mju_mulMatVec3
+from engine.math import mju_mulQuat
 from engine.math import mju_negQuat
 from engine.math import mju_normalize4
 from engine.math import mju_quat2Vel
@@ -870,10 +871,10 @@ def _trn_so3(m, d, i, o, jac, jacS, jacref, jacr, row, small):
       d.moment_rownnz[o + k] = 1
     return
 
-  # site relative to refsite
+  # site relative to refsite (site orientations from their bodies', as MuJoCo composes them)
   refquat = small[7:11]
-  _site_quat(m, d, tid, quat)
-  _site_quat(m, d, refid, refquat)
+  mju_mulQuat(quat, d.xquat[m.site_bodyid[tid]], m.site_quat[tid])
+  mju_mulQuat(refquat, d.xquat[m.site_bodyid[refid]], m.site_quat[refid])
   mju_subQuat(vec, quat, refquat)
   _jac(m, d, jac, jacS, d.site_xpos[tid], m.site_bodyid[tid])
   _jac(m, d, jacref, jacr, d.site_xpos[refid], m.site_bodyid[refid])

@@ -27,8 +27,8 @@ def _unsupported(path):
 
 
 _ALL = [*models.all_models(), _DEMO]
-# models using MuJoCo features we reject at load time (SO3/dcmotor/pid actuators, delays,
-# ray and collision sensors) are checked for that error instead of simulated
+# models using MuJoCo features we reject at load time (contact, tactile and plugin sensors,
+# native CCD distances) are checked for that error instead of simulated
 _MODELS = [p for p in _ALL if not _unsupported(p)]
 _REJECTED = [p for p in _ALL if _unsupported(p)]
 _IDS = [f"{p.parent.name}/{p.stem}" for p in _MODELS]
@@ -156,8 +156,26 @@ def _trajectory(path_or_xml, integrator, nstep=200, seed=0):
   return mjd, d
 
 
-@pytest.mark.parametrize("integrator", list(_INTEGRATORS))
-@pytest.mark.parametrize("path", _TRAJ, ids=_TRAJ_IDS)
+def _wild(path):
+  """Whether MuJoCo's own actuator forces in the random start state are far beyond physical
+  scale (a compiler fixture's muscle with acc0 = 0 is scaled by 1/mjMINVAL, ~1e17 N): rounding
+  at that scale decides the trajectory in both engines."""
+  mjm, mjd, _, _ = _load(path)
+  _randomize(mjm, mjd, 0)
+  mujoco.mj_forward(mjm, mjd)
+  return float(np.max(np.abs(mjd.actuator_force), initial=0.0)) > 1e9
+
+
+# MuJoCo's implicit derivative of a norm-clamped SO3 servo is added only while the clamped
+# torque norm is below the limit, which rounding decides once the limit is active: one ulp of
+# velocity flips it (tests/engine/test_actuators_317.py covers SO3 limits with Euler and RK4)
+_KINKED = {("so3", "implicit"), ("so3", "implicitfast")}
+_TRAJ_CASES = [(p, i) for p in _TRAJ if not _wild(p) for i in _INTEGRATORS
+               if (p.stem, i) not in _KINKED]
+
+
+@pytest.mark.parametrize("path,integrator", _TRAJ_CASES,
+                         ids=[f"{p.parent.name}/{p.stem}-{i}" for p, i in _TRAJ_CASES])
 def test_trajectory_matches_mujoco(path, integrator):
   mjd, d = _trajectory(path, _INTEGRATORS[integrator])
   assert d.time == pytest.approx(mjd.time, abs=1e-12)
