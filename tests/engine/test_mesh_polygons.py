@@ -423,7 +423,12 @@ def test_contacts_after_steps(a, b):
   in both, 40 steps from a resting pose; trajectories stay within 1e-8)."""
   rng = np.random.default_rng(3)
   mjm, mjd, m, d = oracle.load(_scene(a, b))
-  mjd.qpos[:] = _pose(a, b, 0.0, rng, 0.001)
+  _settle_and_match(mjm, mjd, m, d, _pose(a, b, 0.0, rng, 0.001))
+
+
+def _settle_and_match(mjm, mjd, m, d, qpos):
+  """40 steps in both engines from qpos: same state to 1e-8, same contacts (3 or more)."""
+  mjd.qpos[:] = qpos
   mujoco.mj_forward(mjm, mjd)
   oracle.copy_state(mjd, d)
   for _ in range(40):
@@ -445,15 +450,7 @@ def test_contacts_after_steps_our_compiler(a, b):
   mjd = mujoco.MjData(mjm)
   m = engine.MjModel.from_xml_string(xml)
   d = engine.MjData(m)
-  mjd.qpos[:] = _pose(a, b, 0.01, rng, 0.001)
-  mujoco.mj_forward(mjm, mjd)
-  oracle.copy_state(mjd, d)
-  for _ in range(40):
-    mujoco.mj_step(mjm, mjd)
-    engine.mj_step(m, d)
-  np.testing.assert_allclose(d.qpos, mjd.qpos, rtol=0, atol=1e-8)
-  _match(_contacts_ours(d), _contacts_mj(mjd), POS_TOL)
-  assert mjd.ncon >= 3
+  _settle_and_match(mjm, mjd, m, d, _pose(a, b, 0.01, rng, 0.001))
 
 
 @pytest.mark.parametrize("a,b", [("box", "cube"), ("cube", "cube"), ("cylinder", "cube"),
