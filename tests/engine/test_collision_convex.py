@@ -9,9 +9,10 @@ MuJoCo's convex functions do.
 
 Documented looser checks (see the report of each test):
 - mesh faces clipped to more than 4 points: MuJoCo keeps the largest quadrilateral found by a
-  greedy search that starts at the first vertex of its hull polygon (m.mesh_poly*, not in our
-  model); our polygons start elsewhere, so the 4 chosen points can differ. Count and normals
-  still match.
+  greedy search that starts at the first vertex of its hull polygon (m.mesh_poly*); our hull
+  orders its triangles unlike qhull, so our polygons can start elsewhere and the 4 chosen points
+  differ. Count and normals still match (with MuJoCo's polygons the points match too,
+  tests/engine/test_mesh_polygons.py).
 - manifolds of boxes, meshes and cylinders with a margin in random poses: depths and positions
   can differ by up to about half the margin (faces resting within the margin do match).
 - height field prisms against boxes and meshes: EPA stops on a tolerance, rare differences up
