@@ -363,14 +363,15 @@ class Physics:
   # ---- state ----
 
   def get_state(self) -> np.ndarray:
-    """The physics state as one vector: [qpos (nq), qvel (nv), act (na)] (mjSTATE_PHYSICS)."""
+    """The physics state as one vector: [qpos (nq), qvel (nv), act (na), history (nhistory)]
+    (mjSTATE_PHYSICS; history holds the delay buffers, empty without delays)."""
     m, d = self._data.model.ptr, self._data.ptr
     out = np.empty(_state.state_size(m._struct, mjSTATE_PHYSICS))
     _state.get_state(m._struct, d._struct, out, mjSTATE_PHYSICS)
     return out
 
   def set_state(self, physics_state):
-    """Sets qpos, qvel and act from a vector laid out as get_state() returns it.
+    """Sets qpos, qvel, act and history from a vector laid out as get_state() returns it.
 
     Derived quantities are not recomputed: call forward() (or set the state inside
     reset_context()) before reading them.
