@@ -5,11 +5,9 @@ engine/types.py turns the result into an MjModel and computes its constants (mj_
 
 import numpy as np
 
-from engine import _jit
 from engine import compiler
 from engine import enums
 from engine import errors
-from engine.collision import narrowphase
 from engine.compiler import build_skin
 from engine.compiler import sparsity
 
@@ -65,34 +63,4 @@ def unsupported_features(get) -> list:
     kind = field.split("_")[0]
     for i in np.nonzero(np.asarray(arr) == value)[0]:
       found.append(f"{kind} {i}: {what}")
-  found += _ccd_distance_sensors(get)
-  return found
-
-
-def _uses_convex(t1, t2):
-  return bool(_jit.python_callable(narrowphase.uses_convex)(t1, t2))
-
-
-def _ccd_distance_sensors(get) -> list:
-  """Distance sensors measuring a geom pair that MuJoCo gives to the native CCD distance
-  (mjc_Convex and mjc_BoxBox pairs): our GJK in distance mode (dist_cutoff > 0) does not
-  reproduce MuJoCo's witness points, nor, for degenerate simplices (box-mesh), its distance, so
-  these are rejected rather than computed wrongly."""
-  stype = get("sensor_type")
-  if stype is None or get("geom_type") is None:
-    return []
-  gtype, adr, num = get("geom_type"), get("body_geomadr"), get("body_geomnum")
-  found = []
-  for i in np.nonzero(np.isin(stype, (enums.mjSENS_GEOMDIST, enums.mjSENS_GEOMNORMAL,
-                                      enums.mjSENS_GEOMFROMTO)))[0]:
-    geoms = []
-    for otype, oid in ((get("sensor_objtype")[i], get("sensor_objid")[i]),
-                       (get("sensor_reftype")[i], get("sensor_refid")[i])):
-      geoms.append(range(adr[oid], adr[oid] + num[oid]) if otype == enums.mjOBJ_BODY
-                   else range(oid, oid + 1))
-    ccd = [pair for pair in (tuple(sorted((int(gtype[g1]), int(gtype[g2]))))
-                             for g1 in geoms[0] for g2 in geoms[1]) if _uses_convex(*pair)]
-    if ccd:
-      t1, t2 = (enums.mjtGeom(t).name[7:].lower() for t in ccd[0])
-      found.append(f"sensor {i}: geom distance between {t1} and {t2} (native CCD distance)")
   return found

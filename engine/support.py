@@ -3,9 +3,7 @@
 import numpy as np
 
 from engine import enums
-from engine import errors
 from engine._jit import jit
-from engine._jit import python_callable
 from engine._stage import D
 from engine._stage import M
 from engine._stage import f8
@@ -351,21 +349,11 @@ def mj_contactForce(m, d, id, result):
 
 def mj_geomDistance(m, d, geom1, geom2, distmax, fromto=None) -> float:
   """Smallest signed distance between geoms geom1 and geom2, at most distmax; fromto: None or
-  a float64 (6,) array receiving the segment from geom1 to geom2 (zeros when none is found).
-
-  Pairs MuJoCo measures with the native CCD (mjc_Convex, mjc_BoxBox) raise UnsupportedError:
-  our GJK in distance mode does not reproduce MuJoCo's witness points and, for degenerate
-  simplices between meshes and boxes, its distance.
-  """
+  a float64 (6,) array receiving the segment from geom1 to geom2 (zeros when none is found)."""
   geom1, geom2 = int(geom1), int(geom2)
   for g in (geom1, geom2):
     if not 0 <= g < m.ngeom:
       raise ValueError(f"geom id {g} out of range [0, {m.ngeom})")
-  t1, t2 = sorted((int(m.geom_type[geom1]), int(m.geom_type[geom2])))
-  if python_callable(uses_convex)(t1, t2):
-    raise errors.UnsupportedError(
-      f"mj_geomDistance between {enums.mjtGeom(t1).name[7:].lower()} and "
-      f"{enums.mjtGeom(t2).name[7:].lower()} geoms needs the native CCD distance (not yet)")
   if fromto is None:
     fromto = np.zeros(6)
   elif not (isinstance(fromto, np.ndarray) and fromto.dtype == np.float64

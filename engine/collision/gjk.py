@@ -453,6 +453,16 @@ def _stop(F, I, k, dist):
 
 
 @jit
+def _in_simplex(F, n, s0, s1, s2):
+  """Whether point s equals one of the first n simplex vertices."""
+  for i in range(n):
+    v = ST_SV + 9 * i
+    if F[v] == s0 and F[v + 1] == s1 and F[v + 2] == s2:
+      return True
+  return False
+
+
+@jit
 def gjk(m, F, I):
   """Port of gjk (engine_collision_gjk.c, MuJoCo 3.17): distance between the objects, or the
   simplex that encloses the origin, and whether they are separated. Reads the initial witness
@@ -495,6 +505,12 @@ def gjk(m, F, I):
 
     # Frank-Wolfe duality gap stopping criterion
     if x0 * (x0 - sk0) + x1 * (x1 - sk1) + x2 * (x2 - sk2) < epsilon:
+      break
+
+    # distances: a support point already in the simplex means x_k is optimal (its gap is zero
+    # but for rounding); adding it again would make the simplex degenerate and its
+    # barycentric coordinates meaningless (measured: box-box distances of 0 instead of 0.06)
+    if get_dist and _in_simplex(F, n, sk0, sk1, sk2):
       break
 
     # separating hyperplane, or farther than the cutoff
