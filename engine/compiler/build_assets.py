@@ -6,6 +6,9 @@ mesh.py and texture/height-field file decoding in assets.py (written alongside);
 wires them to the model.
 """
 
+import collections
+import copy
+import hashlib
 import posixpath
 
 import numpy as np
@@ -50,6 +53,22 @@ def _strip(path):
   base = path.replace('\\', '/').split('/')[-1]
   return base.rsplit('.', 1)[0] if '.' in base else base
 
+
+
+# Compiled mesh files, as MuJoCo caches them within a process: loading the same robot again (one
+# model per environment of a vectorized task) skips decoding, the hull and the polygons. Keyed
+# on the file's bytes and every attribute that changes the compiled mesh; entries are copied in
+# and out, so a model never shares arrays with the cache.
+_MESH_CACHE = collections.OrderedDict()
+_MESH_CACHE_SIZE = 64
+_MESH_KEY_ATTRS = ('scale', 'inertia', 'refpos', 'refquat', 'maxhullvert', 'smoothnormal')
+
+
+def _mesh_key(spec, data, name, needhull, discardvisual):
+  attrs = tuple(tuple(np.ravel(spec.get(a)).tolist()) if np.ndim(spec.get(a)) else spec.get(a)
+                for a in _MESH_KEY_ATTRS)
+  return (hashlib.sha1(bytes(data)).hexdigest(), name, attrs, bool(needhull),
+          bool(discardvisual))
 
 class Assets:
   """Meshes, height fields, textures and materials of a model."""
@@ -218,6 +237,12 @@ class Assets:
         if s.get('vertex') is not None:
           raise n.error('mesh with file and vertex data', 'vertex')
         data = self._read_file(n, s['file'], self.ctx.meshdir)
+        key = _mesh_key(s, data, _typed_name(n, s['file'], s.get('content_type')), needhull,
+                        self.ctx.discardvisual)
+        if key in _MESH_CACHE:
+          _MESH_CACHE.move_to_end(key)
+          self._set_info(m, copy.deepcopy(_MESH_CACHE[key]))
+          return
         md = meshlib.decode_mesh(data, _typed_name(n, s['file'], s.get('content_type')))
         vert, face = md.vert, md.face
         kw = dict(normal=md.normal, facenormal=md.facenormal, texcoord=md.texcoord,
@@ -239,6 +264,14 @@ class Assets:
         needhull=needhull or inertia == 'convex', smoothnormal=bool(s['smoothnormal']), **kw)
     except ValueError as e:
       raise n.error(f"mesh '{m.name}': {e}", 'file' if s.get('file') else 'vertex') from None
+    if s.get('file'):
+      _MESH_CACHE[key] = copy.deepcopy(info)
+      while len(_MESH_CACHE) > _MESH_CACHE_SIZE:
+        _MESH_CACHE.popitem(last=False)
+    self._set_info(m, info)
+
+  @staticmethod
+  def _set_info(m, info):
     m.info = info
     m.aamm = [float(v) for v in info.aamm]
 

@@ -568,3 +568,29 @@ def test_hull_for_colliding_and_paired_geoms_matches_mujoco(contact):
     </body></worldbody><contact>{contact}</contact></mujoco>"""
   ours = engine.MjModel.from_xml_string(xml).mesh_graphadr
   np.testing.assert_array_equal(ours, mujoco.MjModel.from_xml_string(xml).mesh_graphadr)
+
+
+def test_mesh_cache_reuses_files_but_not_arrays(tmp_path):
+  """Meshes compiled from files are cached within the process (as MuJoCo does): a second load
+  gives the same fields, a changed file or attribute is compiled afresh, and a model's arrays
+  are its own (editing one does not reach the cache)."""
+  import engine
+  v, f = _box()
+  path = tmp_path / "m.obj"
+  path.write_text("".join(f"v {x} {y} {z}\n" for x, y, z in v)
+                  + "".join(f"f {a + 1} {b + 1} {c + 1}\n" for a, b, c in f))
+  xml = f"""<mujoco><asset><mesh name="m" file="{path}" scale="{{s}}"/></asset>
+    <worldbody><body><freejoint/><geom type="mesh" mesh="m"/></body></worldbody></mujoco>"""
+  first = engine.MjModel.from_xml_string(xml.format(s="1 1 1"))
+  first.mesh_vert[:] = 0.0
+  again = engine.MjModel.from_xml_string(xml.format(s="1 1 1"))
+  ref = mujoco.MjModel.from_xml_string(xml.format(s="1 1 1"))
+  np.testing.assert_allclose(again.mesh_vert, ref.mesh_vert, rtol=0, atol=F32_TOL)
+  np.testing.assert_allclose(again.body_inertia, ref.body_inertia, rtol=1e-12)
+  scaled = engine.MjModel.from_xml_string(xml.format(s="2 1 1"))
+  np.testing.assert_allclose(scaled.mesh_vert, mujoco.MjModel.from_xml_string(
+    xml.format(s="2 1 1")).mesh_vert, rtol=0, atol=F32_TOL)
+  path.write_text("".join(f"v {2 * x} {y} {z}\n" for x, y, z in v)
+                  + "".join(f"f {a + 1} {b + 1} {c + 1}\n" for a, b, c in f))
+  changed = engine.MjModel.from_xml_string(xml.format(s="1 1 1"))
+  np.testing.assert_allclose(changed.body_mass, 2 * ref.body_mass, rtol=1e-12)
