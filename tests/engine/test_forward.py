@@ -13,7 +13,6 @@ import numpy as np
 import pytest
 
 import engine
-from engine import loader
 from tests import models
 from tests import oracle
 from tests import trees
@@ -21,16 +20,10 @@ from tests import trees
 _DEMO = pathlib.Path(engine.__file__).with_name("models") / "chain_humanoid.xml"
 
 
-def _unsupported(path):
-  mjm = mujoco.MjModel.from_xml_path(str(path))
-  return loader.unsupported_features(lambda name: getattr(mjm, name, None))
-
-
 _ALL = [*models.all_models(), _DEMO]
-# models using MuJoCo features we reject at load time (contact, tactile and plugin sensors,
-# native CCD distances) are checked for that error instead of simulated
-_MODELS = [p for p in _ALL if not _unsupported(p)]
-_REJECTED = [p for p in _ALL if _unsupported(p)]
+# every test model is simulated (tactile and plugin sensors, still rejected at load, have their
+# own tests in tests/engine/test_sensor_contact.py and test_compiler_errors.py)
+_MODELS = _ALL
 _IDS = [f"{p.parent.name}/{p.stem}" for p in _MODELS]
 
 
@@ -128,12 +121,6 @@ def test_forward_matches_mujoco(path):
     mujoco.mj_forward(mjm, mjd)
     engine.mj_forward(m, d)
     _compare_forward(mjm, mjd, m, d)
-
-
-@pytest.mark.parametrize("path", _REJECTED, ids=[f"{p.parent.name}/{p.stem}" for p in _REJECTED])
-def test_unsupported_features_are_rejected(path):
-  with pytest.raises(engine.UnsupportedError, match="does not simulate yet"):
-    engine.MjModel.from_xml_path(path)
 
 
 @pytest.mark.parametrize("seed", range(6))
