@@ -74,11 +74,15 @@ from engine.support import mj_contactForce as mj_contactForce
 from engine.support import mj_differentiatePos as mj_differentiatePos
 from engine.support import mj_geomDistance as mj_geomDistance
 from engine.support import mj_id2name as mj_id2name
+from engine.support import mj_initCtrlHistory as mj_initCtrlHistory
+from engine.support import mj_initSensorHistory as mj_initSensorHistory
 from engine.support import mj_integratePos as mj_integratePos
 from engine.support import mj_jac as mj_jac
 from engine.support import mj_jacBody as mj_jacBody
 from engine.support import mj_jacBodyCom as mj_jacBodyCom
 from engine.support import mj_jacGeom as mj_jacGeom
+from engine.support import mj_readCtrl as mj_readCtrl
+from engine.support import mj_readSensor as mj_readSensor
 from engine.support import mj_jacSite as mj_jacSite
 from engine.support import mj_jacSubtreeCom as mj_jacSubtreeCom
 from engine.support import mj_name2id as mj_name2id

@@ -3,7 +3,9 @@
 import numpy as np
 
 from engine import enums
+from engine import history
 from engine._jit import jit
+from engine._jit import python_callable
 from engine._stage import D
 from engine._stage import M
 from engine._stage import f8
@@ -361,6 +363,81 @@ def mj_geomDistance(m, d, geom1, geom2, distmax, fromto=None) -> float:
     raise TypeError("fromto must be a C-contiguous float64 numpy array of 6 elements")
   return float(_geom_distance(m._struct, d._struct, geom1, geom2, float(distmax),
                               fromto.reshape(6)))
+
+
+# ---- history buffers (delayed actuators and sensors) ----
+
+
+def _history_block(m, d, kind, i):
+  """(buffer view, nsample, dim, delay) of actuator or sensor i's history buffer."""
+  count = m.nu if kind == "actuator" else m.nsensor
+  if not 0 <= int(i) < count:
+    raise ValueError(f"{kind} id {i} out of range [0, {count})")
+  n = int(getattr(m, f"{kind}_history")[i, 0])
+  dim = int(m.actuator_ctrlnum[i] if kind == "actuator" else m.sensor_dim[i])
+  adr = int(getattr(m, f"{kind}_historyadr")[i])
+  block = d.history[adr:adr + 2 + n * (1 + dim)] if n > 0 else None
+  return block, n, dim, float(getattr(m, f"{kind}_delay")[i])
+
+
+def _read_history(m, d, kind, i, time, result, interp, current):
+  block, n, dim, delay = _history_block(m, d, kind, i)
+  if n <= 0:
+    return current(dim)
+  if not (isinstance(result, np.ndarray) and result.dtype == np.float64 and result.size >= dim
+          and result.flags.c_contiguous):
+    raise TypeError(f"result must be a C-contiguous float64 numpy array of at least {dim}")
+  python_callable(history.read)(block, n, dim, result.reshape(-1), float(time) - delay,
+                                int(interp))
+  return result
+
+
+def mj_readCtrl(m, d, id, time, result, interp):
+  """Actuator `id`'s controls as its delay sees them at `time` (the buffer read at time minus
+  the delay; interp 0 zero-order hold, 1 linear, 2 cubic), written into result and returned; the
+  current controls when the actuator has no history buffer."""
+  adr = int(m.actuator_ctrladr[id]) if 0 <= int(id) < m.nu else 0
+  return _read_history(m, d, "actuator", id, time, result, interp,
+                       lambda dim: d.ctrl[adr:adr + dim])
+
+
+def mj_readSensor(m, d, id, time, result, interp):
+  """Sensor `id`'s value as its delay sees it at `time` (as mj_readCtrl); its current
+  sensordata when it has no history buffer."""
+  adr = int(m.sensor_adr[id]) if 0 <= int(id) < m.nsensor else 0
+  return _read_history(m, d, "sensor", id, time, result, interp,
+                       lambda dim: d.sensordata[adr:adr + dim])
+
+
+def _init_history(m, d, kind, i, times, values, user=None):
+  block, n, dim, _ = _history_block(m, d, kind, i)
+  if n <= 0:
+    raise ValueError(f"{kind} {i} has no history buffer (nsample is 0)")
+  values = np.asarray(values, dtype=np.float64)
+  if values.size != n * dim:
+    raise ValueError(f"values must hold {n} samples of {dim} numbers, got shape {values.shape}")
+  times = block[2:2 + n].copy() if times is None else np.asarray(times, np.float64).ravel()
+  if times.size != n:
+    raise ValueError(f"times must hold {n} numbers, got {times.size}")
+  if np.any(np.diff(times) <= 0):
+    raise ValueError(f"history times must be strictly increasing, got {times.tolist()}")
+  block[1] = n - 1
+  block[2:2 + n] = times
+  block[2 + n:] = values.ravel()
+  if user is not None:
+    block[0] = user
+
+
+def mj_initCtrlHistory(m, d, id, times, values):
+  """Fills actuator `id`'s history buffer: `times` (nsample increasing numbers; None keeps the
+  buffer's) and `values` (nsample x ctrlnum), oldest first."""
+  _init_history(m, d, "actuator", id, times, values)
+
+
+def mj_initSensorHistory(m, d, id, times, values, phase):
+  """Fills sensor `id`'s history buffer as mj_initCtrlHistory; `phase` is the last sampling
+  time of an interval sensor."""
+  _init_history(m, d, "sensor", id, times, values, float(phase))
 
 
 # ---- names ----

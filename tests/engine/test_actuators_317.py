@@ -306,3 +306,62 @@ def test_history_is_state():
   ed.history[:] = 0
   engine.mj_setState(em, ed, state, sig)
   np.testing.assert_array_equal(ed.history, md.history)
+
+
+_HISTORY_API = """<mujoco><option timestep="0.01"/>
+  <worldbody><body><joint name="j"/><geom size=".1" pos=".2 0 0"/></body></worldbody>
+  <actuator><motor joint="j" delay="0.02" nsample="4"/><motor joint="j"/></actuator>
+  <sensor><jointpos joint="j" delay="0.02" nsample="3" interval="0.05"/><jointvel joint="j"/>
+  </sensor></mujoco>"""
+
+
+def test_history_api_matches_mujoco():
+  """mj_readCtrl / mj_readSensor (the buffer read at time minus the delay, each interpolation;
+  the current values without a buffer) and mj_initCtrlHistory / mj_initSensorHistory (given or
+  kept times, the phase) against MuJoCo's, then stepping on from the filled buffers."""
+  mjm = mujoco.MjModel.from_xml_string(_HISTORY_API)
+  mjd = mujoco.MjData(mjm)
+  m = engine.MjModel.from_xml_string(_HISTORY_API)
+  d = engine.MjData(m)
+  for k in range(7):
+    mjd.ctrl[:] = d.ctrl[:] = [k + 1.0, -k]
+    mujoco.mj_step(mjm, mjd)
+    engine.mj_step(m, d)
+  np.testing.assert_allclose(d.history, mjd.history, rtol=0, atol=1e-12)
+  want, got = np.zeros(1), np.zeros(1)
+  for t in (0.0, 0.03, 0.045, 0.07, 0.2):
+    for interp in (0, 1, 2):
+      np.testing.assert_allclose(engine.mj_readCtrl(m, d, 0, t, got, interp),
+                                 mujoco.mj_readCtrl(mjm, mjd, 0, t, want, interp), atol=1e-12)
+      np.testing.assert_allclose(engine.mj_readSensor(m, d, 0, t, got, interp),
+                                 mujoco.mj_readSensor(mjm, mjd, 0, t, want, interp), atol=1e-12)
+  np.testing.assert_array_equal(engine.mj_readCtrl(m, d, 1, 0.0, got, 0), d.ctrl[1:2])
+  np.testing.assert_array_equal(engine.mj_readSensor(m, d, 1, 0.0, got, 0), d.sensordata[1:2])
+
+  for lib, model, data in ((mujoco, mjm, mjd), (engine, m, d)):
+    lib.mj_initCtrlHistory(model, data, 0, np.array([.01, .02, .03, .04]),
+                           np.array([[10.0], [20.0], [30.0], [40.0]]))
+    lib.mj_initCtrlHistory(model, data, 0, None, np.array([[11.0], [21.0], [31.0], [41.0]]))
+    lib.mj_initSensorHistory(model, data, 0, np.array([.02, .03, .04]),
+                             np.array([[1.0], [2.0], [3.0]]), 0.025)
+  np.testing.assert_array_equal(d.history, mjd.history)
+  for _ in range(8):
+    mujoco.mj_step(mjm, mjd)
+    engine.mj_step(m, d)
+  np.testing.assert_allclose(d.history, mjd.history, rtol=0, atol=1e-12)
+  np.testing.assert_allclose(d.sensordata, mjd.sensordata, rtol=0, atol=1e-12)
+
+
+def test_history_api_errors():
+  m = engine.MjModel.from_xml_string(_HISTORY_API)
+  d = engine.MjData(m)
+  with pytest.raises(ValueError, match="no history buffer"):
+    engine.mj_initCtrlHistory(m, d, 1, None, np.zeros((4, 1)))
+  with pytest.raises(ValueError, match="strictly increasing"):
+    engine.mj_initCtrlHistory(m, d, 0, np.array([.3, .2, .1, 0.]), np.zeros((4, 1)))
+  with pytest.raises(ValueError, match="4 samples"):
+    engine.mj_initCtrlHistory(m, d, 0, None, np.zeros((3, 1)))
+  with pytest.raises(ValueError, match="out of range"):
+    engine.mj_readSensor(m, d, 5, 0.0, np.zeros(1), 0)
+  with pytest.raises(TypeError, match="result"):
+    engine.mj_readCtrl(m, d, 0, 0.0, np.zeros(1, np.float32), 0)
