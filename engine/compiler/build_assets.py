@@ -237,13 +237,13 @@ class Assets:
         if s.get('vertex') is not None:
           raise n.error('mesh with file and vertex data', 'vertex')
         data = self._read_file(n, s['file'], self.ctx.meshdir)
-        key = _mesh_key(s, data, _typed_name(n, s['file'], s.get('content_type')), needhull,
-                        self.ctx.discardvisual)
+        name = _typed_name(n, s['file'], s.get('content_type'))
+        key = _mesh_key(s, data, name, needhull, self.ctx.discardvisual)
         if key in _MESH_CACHE:
           _MESH_CACHE.move_to_end(key)
           self._set_info(m, copy.deepcopy(_MESH_CACHE[key]))
           return
-        md = meshlib.decode_mesh(data, _typed_name(n, s['file'], s.get('content_type')))
+        md = meshlib.decode_mesh(data, name)
         vert, face = md.vert, md.face
         kw = dict(normal=md.normal, facenormal=md.facenormal, texcoord=md.texcoord,
                   facetexcoord=md.facetexcoord)

@@ -14,6 +14,7 @@ import struct
 import numpy as np
 import pytest
 
+from tests.engine import test_mesh
 from tests.engine.test_compiler import POLY_ORDER
 from tests.engine.test_compiler import compare
 
@@ -55,30 +56,9 @@ def _prism(n=6, r=0.3, h=0.8):
   return v + [-0.1, 0.2, 0.05], np.array(f)
 
 
-def _icosphere(level=2, r=0.5):
-  t = (1 + 5**0.5) / 2
-  v = [[-1, t, 0], [1, t, 0], [-1, -t, 0], [1, -t, 0], [0, -1, t], [0, 1, t], [0, -1, -t],
-       [0, 1, -t], [t, 0, -1], [t, 0, 1], [-t, 0, -1], [-t, 0, 1]]
-  f = [(0, 11, 5), (0, 5, 1), (0, 1, 7), (0, 7, 10), (0, 10, 11), (1, 5, 9), (5, 11, 4),
-       (11, 10, 2), (10, 7, 6), (7, 1, 8), (3, 9, 4), (3, 4, 2), (3, 2, 6), (3, 6, 8), (3, 8, 9),
-       (4, 9, 5), (2, 4, 11), (6, 2, 10), (8, 6, 7), (9, 8, 1)]
-  v = [np.array(x, float) / np.linalg.norm(x) for x in v]
-  for _ in range(level):
-    mids, nf = {}, []
-
-    def mid(a, b):
-      key = (min(a, b), max(a, b))
-      if key not in mids:
-        p = v[a] + v[b]
-        v.append(p / np.linalg.norm(p))
-        mids[key] = len(v) - 1
-      return mids[key]
-
-    for a, b, c in f:
-      ab, bc, ca = mid(a, b), mid(b, c), mid(c, a)
-      nf += [(a, ab, ca), (b, bc, ab), (c, ca, bc), (ab, bc, ca)]
-    f = nf
-  return np.array(v) * r + [0.05, -0.02, 0.1], np.array(f)
+def _icosphere():
+  """A level-2 icosphere (equal moments: every axis choice is a tie)."""
+  return test_mesh._icosphere(level=2, r=0.5)
 
 
 def _tetra():
