@@ -229,6 +229,8 @@ MODEL_TYPE = ModelType([
   ("nlight", types.int64),
   ("nmesh", types.int64),
   ("nmeshvert", types.int64),
+  ("nmeshnormal", types.int64),
+  ("nmeshtexcoord", types.int64),
   ("nmeshface", types.int64),
   ("nmeshgraph", types.int64),
   ("nmeshpoly", types.int64),
@@ -569,6 +571,8 @@ MODEL_MEMBERS = (
   "nlight",
   "nmesh",
   "nmeshvert",
+  "nmeshnormal",
+  "nmeshtexcoord",
   "nmeshface",
   "nmeshgraph",
   "nmeshpoly",
@@ -911,6 +915,8 @@ def make_model(
   nlight,
   nmesh,
   nmeshvert,
+  nmeshnormal,
+  nmeshtexcoord,
   nmeshface,
   nmeshgraph,
   nmeshpoly,
@@ -1251,6 +1257,8 @@ def make_model(
   s.nlight = nlight
   s.nmesh = nmesh
   s.nmeshvert = nmeshvert
+  s.nmeshnormal = nmeshnormal
+  s.nmeshtexcoord = nmeshtexcoord
   s.nmeshface = nmeshface
   s.nmeshgraph = nmeshgraph
   s.nmeshpoly = nmeshpoly

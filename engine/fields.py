@@ -114,6 +114,8 @@ ncam           i8 -  number of cameras
 nlight         i8 -  number of lights
 nmesh          i8 -  number of meshes
 nmeshvert      i8 -  vertices in all meshes
+nmeshnormal    i8 -  normals in all meshes
+nmeshtexcoord  i8 -  texture coordinates in all meshes
 nmeshface      i8 -  triangles in all meshes
 nmeshgraph     i8 -  ints in all convex-hull graphs
 nmeshpoly      i8 -  polygons in all meshes
@@ -215,7 +217,9 @@ name_actuatoradr name_sensoradr name_numericadr name_textadr name_tupleadr name_
 body_user jnt_user geom_user site_user cam_user tendon_user actuator_user sensor_user
 cam_output cam_ipd light_texid light_castshadow
 site_group jnt_group tendon_group site_matid tendon_matid
-mesh_bvhadr mesh_bvhnum
+mesh_bvhadr mesh_bvhnum mesh_normaladr mesh_normalnum mesh_texcoordadr mesh_texcoordnum mesh_normal
+mesh_texcoord
+mesh_facenormal mesh_facetexcoord
 """.split())
 
 # ---- MjModel arrays ----
@@ -390,6 +394,14 @@ mesh_polyvert         i4 nmeshpolyvert    polygon vertex ids (mesh-local), count
 mesh_polymapadr       i4 nmeshvert        first entry of the vertex in mesh_polymap
 mesh_polymapnum       i4 nmeshvert        number of polygons containing the vertex
 mesh_polymap          i4 nmeshpolymap     polygon ids (mesh-local) containing each vertex
+mesh_normaladr        i4 nmesh            first normal of the mesh
+mesh_normalnum        i4 nmesh            number of normals of the mesh
+mesh_texcoordadr      i4 nmesh            first texture coordinate of the mesh, -1 if none
+mesh_texcoordnum      i4 nmesh            number of texture coordinates of the mesh
+mesh_normal           f4 nmeshnormal,3    normals of all meshes
+mesh_texcoord         f4 nmeshtexcoord,2  texture coordinates of all meshes
+mesh_facenormal       i4 nmeshface,3      normal indices of each face
+mesh_facetexcoord     i4 nmeshface,3      texture coordinate indices of each face
 hfield_size           f8 nhfield,4        radius x, radius y, elevation z, base depth
 hfield_nrow           i4 nhfield          number of rows
 hfield_ncol           i4 nhfield          number of columns
@@ -590,14 +602,6 @@ tex_contenttypeadr    i4 ntex             address of the texture's content type,
 name_flexadr          i4 nflex            address of each flex name
 name_skinadr          i4 nskin            address of each skin name
 name_pluginadr        i4 nplugin          address of each plugin instance name
-mesh_normaladr        i4 nmesh            first normal of the mesh
-mesh_normalnum        i4 nmesh            number of normals of the mesh
-mesh_texcoordadr      i4 nmesh            first texture coordinate of the mesh, -1 if none
-mesh_texcoordnum      i4 nmesh            number of texture coordinates of the mesh
-mesh_normal           f4 nmeshnormal,3    normals of all meshes
-mesh_texcoord         f4 nmeshtexcoord,2  texture coordinates of all meshes
-mesh_facenormal       i4 nmeshface,3      normal indices of each face
-mesh_facetexcoord     i4 nmeshface,3      texture coordinate indices of each face
 """)
 
 # ---- MjData ----
