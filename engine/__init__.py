@@ -10,6 +10,8 @@ from engine.constraint import mj_referenceConstraint as mj_referenceConstraint
 from engine.enums import *  # noqa: F401,F403  (mjt enums and mj* constants, as in mujoco)
 from engine.errors import CompileError as CompileError
 from engine.errors import Error as Error
+from engine.errors import FatalError as FatalError
+from engine.errors import UnexpectedError as UnexpectedError
 from engine.errors import UnsupportedError as UnsupportedError
 from engine.driver import PhysicsWarning as PhysicsWarning
 from engine.driver import mj_checkAcc as mj_checkAcc
@@ -101,3 +103,20 @@ from engine import math as _math
 for _name in _math.__all__:
   globals()[_name] = _jit.python_callable(getattr(_math, _name))
 del _name
+
+# rendering names, imported on first use so that physics-only use never loads OpenGL
+_RENDER_NAMES = frozenset((
+  "Renderer", "Camera", "MovableCamera", "TextOverlay", "MjvOption", "MjvCamera", "MjvPerturb",
+  "MjvScene", "MjvGeom", "MjvLight", "MjvGLCamera", "MjrContext", "MjrRect", "mjv_updateScene",
+  "mjv_defaultFreeCamera", "mjv_defaultOption", "mjv_defaultCamera", "mjv_defaultPerturb",
+  "mjv_initGeom", "mjv_connector", "mjr_render", "mjr_readPixels", "mjr_setBuffer",
+  "mjr_overlay", "GLContext"))
+
+
+def __getattr__(name):
+  if name in _RENDER_NAMES:
+    from engine import render
+    for module in (render, render.visualize, render.gl_renderer, render.context):
+      if hasattr(module, name):
+        return getattr(module, name)
+  raise AttributeError(f"module 'engine' has no attribute '{name}'")

@@ -745,6 +745,54 @@ class mjtRndFlag(enum.IntEnum):
   mjNRNDFLAG = 11
 
 
+# Framebuffer the renderer draws into.
+class mjtFramebuffer(enum.IntEnum):
+  mjFB_WINDOW = 0
+  mjFB_OFFSCREEN = 1
+
+
+# Depth mapping of the renderer's depth buffer.
+class mjtDepthMap(enum.IntEnum):
+  mjDEPTH_ZERONEAR = 0
+  mjDEPTH_ZEROFAR = 1
+
+
+# Font sizes, in percent of the normal size.
+class mjtFontScale(enum.IntEnum):
+  mjFONTSCALE_50 = 50
+  mjFONTSCALE_100 = 100
+  mjFONTSCALE_150 = 150
+  mjFONTSCALE_200 = 200
+  mjFONTSCALE_250 = 250
+  mjFONTSCALE_300 = 300
+
+
+# Font types of text overlays.
+class mjtFont(enum.IntEnum):
+  mjFONT_NORMAL = 0
+  mjFONT_SHADOW = 1
+  mjFONT_BIG = 2
+
+
+# Where a text overlay goes in its viewport.
+class mjtGridPos(enum.IntEnum):
+  mjGRID_TOPLEFT = 0
+  mjGRID_TOPRIGHT = 1
+  mjGRID_BOTTOMLEFT = 2
+  mjGRID_BOTTOMRIGHT = 3
+  mjGRID_TOP = 4
+  mjGRID_BOTTOM = 5
+  mjGRID_LEFT = 6
+  mjGRID_RIGHT = 7
+
+
+# Stereo rendering mode.
+class mjtStereo(enum.IntEnum):
+  mjSTEREO_NONE = 0
+  mjSTEREO_QUADBUFFERED = 1
+  mjSTEREO_SIDEBYSIDE = 2
+
+
 # ---- plain int constants for numba kernels ----
 
 ENUMS = (
@@ -804,6 +852,12 @@ ENUMS = (
   mjtLabel,
   mjtVisFlag,
   mjtRndFlag,
+  mjtFramebuffer,
+  mjtDepthMap,
+  mjtFontScale,
+  mjtFont,
+  mjtGridPos,
+  mjtStereo,
 )
 
 # every member, e.g. mjJNT_HINGE, as a plain int in this module's namespace

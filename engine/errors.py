@@ -50,3 +50,7 @@ class UnsupportedError(CompileError):
 
 class FatalError(Error):
   """Unrecoverable runtime error (MuJoCo's mju_error)."""
+
+
+class UnexpectedError(Error):
+  """An internal inconsistency (the bindings' mujoco.UnexpectedError); report it as a bug."""

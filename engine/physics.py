@@ -20,8 +20,8 @@ velocities and everything derived from them (kinematics, sensors up to the
 velocity stage) are current when the step returns. The whole `nstep` loop runs
 in one numba call.
 
-State layout of get_state()/set_state(): [qpos (nq), qvel (nv), act (na)], which
-is MuJoCo's mjSTATE_PHYSICS signature (history is not implemented, so empty).
+State layout of get_state()/set_state(): [qpos (nq), qvel (nv), act (na)], as dm_control's;
+with `sig`, the mj_getState layout of that signature (mjSTATE_PHYSICS adds the delay history).
 """
 
 import contextlib
@@ -44,7 +44,6 @@ from engine import types as _types
 from engine.enums import mjDSBL_ACTUATION
 from engine.enums import mjDSBL_AUTORESET
 from engine.enums import mjSTAGE_NONE
-from engine.enums import mjSTATE_PHYSICS
 from engine.enums import mjWARN_BADQACC
 from engine.enums import mjWARN_BADQPOS
 from engine.enums import mjWARN_BADQVEL
@@ -362,33 +361,57 @@ class Physics:
 
   # ---- state ----
 
-  def get_state(self) -> np.ndarray:
-    """The physics state as one vector: [qpos (nq), qvel (nv), act (na), history (nhistory)]
-    (mjSTATE_PHYSICS; history holds the delay buffers, empty without delays)."""
+  def _state_items(self):
+    """The arrays of dm_control's physics state: qpos, qvel, act (views into the data)."""
+    d = self._data.ptr
+    return (d.qpos, d.qvel, d.act)
+
+  def get_state(self, sig=None) -> np.ndarray:
+    """The physics state as one vector (a copy).
+
+    Args:
+      sig: None: [qpos (nq), qvel (nv), act (na)], as dm_control; an mjtState signature: the
+        state `mj_getState` returns for it (mjSTATE_PHYSICS adds the delay history).
+
+    Raises:
+      FatalError: invalid signature (as MuJoCo's bindings).
+    """
+    if sig is None:
+      return np.concatenate(self._state_items())
     m, d = self._data.model.ptr, self._data.ptr
-    out = np.empty(_state.state_size(m._struct, mjSTATE_PHYSICS))
-    _state.get_state(m._struct, d._struct, out, mjSTATE_PHYSICS)
+    out = np.empty(_state.mj_stateSize(m, sig))
+    _state.mj_getState(m, d, out, sig)
     return out
 
-  def set_state(self, physics_state):
-    """Sets qpos, qvel, act and history from a vector laid out as get_state() returns it.
+  def set_state(self, physics_state, sig=None):
+    """Sets the state from a vector laid out as get_state(sig) returns it.
 
     Derived quantities are not recomputed: call forward() (or set the state inside
     reset_context()) before reading them.
 
     Raises:
-      ValueError: if the vector does not have get_state()'s shape.
+      ValueError: if the vector does not have get_state(sig)'s shape.
+      FatalError: invalid signature.
     """
-    m, d = self._data.model.ptr, self._data.ptr
-    size = _state.state_size(m._struct, mjSTATE_PHYSICS)
     physics_state = np.asarray(physics_state)
+    m, d = self._data.model.ptr, self._data.ptr
+    if sig is None:
+      items = self._state_items()
+      size = sum(item.size for item in items)
+      if physics_state.shape != (size,):
+        raise ValueError(
+          f"Input physics state has shape {physics_state.shape}. Expected ({size},) laid out as "
+          f"[qpos ({m.nq}), qvel ({m.nv}), act ({m.na})].")
+      start = 0
+      for item in items:
+        item[...] = physics_state[start:start + item.size]
+        start += item.size
+      return
+    size = _state.mj_stateSize(m, sig)
     if physics_state.shape != (size,):
-      raise ValueError(
-        f"input physics state has shape {physics_state.shape}; expected ({size},) laid out as "
-        f"[qpos ({m.nq}), qvel ({m.nv}), act ({m.na})]"
-      )
-    buf = np.ascontiguousarray(physics_state, dtype=np.float64)
-    _state.set_state(m._struct, d._struct, buf, mjSTATE_PHYSICS)
+      raise ValueError(f"Input physics state has shape {physics_state.shape}. Expected "
+                       f"({size},): mj_stateSize for signature {int(sig)}.")
+    _state.mj_setState(m, d, np.ascontiguousarray(physics_state, dtype=np.float64), sig)
 
   # ---- simulation ----
 

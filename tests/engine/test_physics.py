@@ -301,6 +301,43 @@ def test_state_layout_is_qpos_qvel_act_and_round_trips():
     physics.set_state(later[:-1])
 
 
+
+_S = mujoco.mjtState
+
+
+@pytest.mark.parametrize("sig", [_S.mjSTATE_PHYSICS, _S.mjSTATE_FULLPHYSICS, _S.mjSTATE_USER,
+                                 _S.mjSTATE_INTEGRATION, _S.mjSTATE_QPOS | _S.mjSTATE_CTRL])
+def test_state_with_signature_is_mj_getState(sig):
+  """get_state(sig)/set_state(state, sig) as dm_control: mj_getState/mj_setState of `sig`."""
+  mjm, mjd = _mujoco()
+  physics = _physics(mjm)
+  physics.reset(0)
+  mujoco.mj_resetDataKeyframe(mjm, mjd, 0)
+  for data in (physics.data, mjd):
+    data.ctrl[:] = [0.3, -0.2]
+    data.time = 0.5
+  ref = np.empty(mujoco.mj_stateSize(mjm, sig))
+  mujoco.mj_getState(mjm, mjd, ref, sig)
+  state = physics.get_state(sig=int(sig))
+  np.testing.assert_array_equal(state, ref)
+  physics.step(3)
+  assert not np.array_equal(physics.get_state(sig), ref) or sig == _S.mjSTATE_USER
+  physics.set_state(ref, sig=sig)
+  np.testing.assert_array_equal(physics.get_state(sig), ref)
+  with pytest.raises(ValueError, match="shape"):
+    physics.set_state(ref[:-1], sig=sig)
+
+
+def test_state_with_invalid_signature_is_a_fatal_error():
+  mjm, mjd = _mujoco()
+  physics = _physics(mjm)
+  for sig in (-1, 1 << int(_S.mjNSTATE)):
+    with pytest.raises(mujoco.FatalError) as theirs:
+      mujoco.mj_stateSize(mjm, sig)
+    with pytest.raises(engine.FatalError) as ours:
+      physics.get_state(sig=sig)
+    assert str(ours.value) == str(theirs.value)
+
 def test_same_state_gives_same_trajectory():
   mjm, _ = _mujoco()
   physics = _physics(mjm)
