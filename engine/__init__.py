@@ -36,7 +36,11 @@ from engine.derivative import mjd_smooth_vel as mjd_smooth_vel
 from engine.io import mj_resetData as mj_resetData
 from engine.io import mj_resetDataKeyframe as mj_resetDataKeyframe
 from engine.passive import mj_passive as mj_passive
+from engine.binary import mj_loadModel as mj_loadModel
+from engine.binary import mj_saveModel as mj_saveModel
+from engine.binary import mj_sizeModel as mj_sizeModel
 from engine.physics import Physics as Physics
+from engine.physics import action_spec as action_spec
 from engine.physics import PhysicsError as PhysicsError
 from engine.physics import RenderingUnavailableError as RenderingUnavailableError
 from engine.ray import mj_ray as mj_ray

@@ -1769,6 +1769,46 @@ def mju_decodePyramid(force, pyramid, mu, dim):
     force[i + 1] = (pyramid[2 * i] - pyramid[2 * i + 1]) * mu[i]
 
 
+
+# ---- dm_control.mujoco.math: `from engine import math as mjmath` as with dm_control ----
+
+
+def euler2quat(ax, ay, az):
+  """Quaternion of roll ax, pitch ay, yaw az (degrees), applied in z-y-x order."""
+  c1, s1 = np.cos(np.deg2rad(az / 2)), np.sin(np.deg2rad(az / 2))
+  c2, s2 = np.cos(np.deg2rad(ay / 2)), np.sin(np.deg2rad(ay / 2))
+  c3, s3 = np.cos(np.deg2rad(ax / 2)), np.sin(np.deg2rad(ax / 2))
+  return np.array([c1 * c2 * c3 + s1 * s2 * s3,
+                   c1 * c2 * s3 - s1 * s2 * c3,
+                   c1 * s2 * c3 + s1 * c2 * s3,
+                   s1 * c2 * c3 - c1 * s2 * s3])
+
+
+def mj_quatprod(q, r):
+  """Quaternion product q * r (mju_mulQuat)."""
+  out = np.zeros(4)
+  python_callable(mju_mulQuat)(out, np.ascontiguousarray(q, float), np.ascontiguousarray(r, float))
+  return out
+
+
+def mj_quat2vel(q, dt):
+  """Angular velocity that rotates by q in time dt (mju_quat2Vel)."""
+  out = np.zeros(3)
+  python_callable(mju_quat2Vel)(out, np.ascontiguousarray(q, float), float(dt))
+  return out
+
+
+def mj_quatneg(q):
+  """Conjugate quaternion (mju_negQuat)."""
+  out = np.zeros(4)
+  python_callable(mju_negQuat)(out, np.ascontiguousarray(q, float))
+  return out
+
+
+def mj_quatdiff(source, target):
+  """Rotation from source to target: conj(source) * target."""
+  return mj_quatprod(mj_quatneg(source), target)
+
 # `from engine.math import *` (engine/__init__.py) must export only the mju_ helpers: without
 # this list it would also export the stdlib module `math` and shadow `engine.math` itself.
 __all__ = sorted(name for name in dir() if name.startswith("mju_"))

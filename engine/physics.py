@@ -38,11 +38,13 @@ from engine import errors
 from engine import driver as _driver
 from engine import index
 from engine import io as _io
+from engine import binary as _binary
 from engine import state as _state
 from engine import support as _support
 from engine import types as _types
 from engine.enums import mjDSBL_ACTUATION
 from engine.enums import mjDSBL_AUTORESET
+from engine.enums import mjMAXVAL
 from engine.enums import mjSTAGE_NONE
 from engine.enums import mjWARN_BADQACC
 from engine.enums import mjWARN_BADQPOS
@@ -194,6 +196,18 @@ class ModelWrapper(_Wrapper):
     """An independent deep copy."""
     return ModelWrapper(_copy.deepcopy(self._ptr))
 
+  def to_bytes(self) -> bytes:
+    """The model as bytes (engine.mj_saveModel's layout; Physics.from_byte_string reads it)."""
+    return _binary.model_to_bytes(self._ptr)
+
+  def save_binary(self, filename):
+    """Saves the model to `filename` (Physics.from_binary_path reads it)."""
+    _binary.mj_saveModel(self._ptr, filename)
+
+  @classmethod
+  def from_byte_string(cls, byte_string):
+    return cls(_binary.model_from_bytes(byte_string))
+
   def free(self):
     """No-op: memory is managed by Python (dm_control frees native structs here)."""
 
@@ -280,13 +294,14 @@ class Physics:
 
   @classmethod
   def from_byte_string(cls, byte_string):
-    """Not supported: MJB binaries are specific to MuJoCo's C library."""
-    raise NotImplementedError("MJB model binaries are not supported; load the MJCF XML instead")
+    """A Physics of a model saved by `engine.mj_saveModel` (our own binary layout; MuJoCo's
+    MJB files are refused with a clear error)."""
+    return cls.from_model(_binary.model_from_bytes(byte_string))
 
   @classmethod
   def from_binary_path(cls, file_path):
-    """Not supported: MJB binaries are specific to MuJoCo's C library."""
-    raise NotImplementedError("MJB model binaries are not supported; load the MJCF XML instead")
+    """A Physics of a model file saved by `engine.mj_saveModel`."""
+    return cls.from_model(_binary.mj_loadModel(file_path))
 
   def reload_from_xml_string(self, xml_string, assets=None):
     """Replaces the model and data in place, as a new `from_xml_string` would build them."""
@@ -646,3 +661,16 @@ def _renderer():
     raise RenderingUnavailableError(
       "rendering not available: engine.render does not provide render_physics yet")
   return render
+
+
+def action_spec(physics):
+  """dm_env BoundedArray of the physics' controls (dm_control.mujoco.action_spec): the
+  actuators' ctrlrange where ctrllimited, +-mjMAXVAL elsewhere."""
+  from dm_env import specs
+  model = physics.model
+  limited = np.asarray(model.actuator_ctrllimited, bool).ravel()
+  minimum = np.full(model.nu, -mjMAXVAL, float)
+  maximum = np.full(model.nu, mjMAXVAL, float)
+  ctrlrange = np.asarray(model.actuator_ctrlrange)
+  minimum[limited], maximum[limited] = ctrlrange[limited].T
+  return specs.BoundedArray(shape=(model.nu,), dtype=float, minimum=minimum, maximum=maximum)

@@ -637,13 +637,6 @@ def test_render_explains_why_it_is_unavailable():
     assert image.shape == (32, 48, 3) and image.dtype == np.uint8
 
 
-def test_unsupported_constructors_say_so():
-  with pytest.raises(NotImplementedError, match="MJB"):
-    P.Physics.from_byte_string(b"")
-  with pytest.raises(NotImplementedError, match="MJB"):
-    P.Physics.from_binary_path("model.mjb")
-
-
 def test_from_xml_path_and_reload(tmp_path):
   path = tmp_path / "arm.xml"
   path.write_text(XML)
