@@ -281,12 +281,6 @@ class MjModel:
     """Compiles an MJCF file; includes and assets resolve relative to its folder."""
     return model_from_xml(path=str(path), assets=assets)
 
-  @classmethod
-  def from_binary_path(cls, path) -> "MjModel":
-    """Loads a model saved by `engine.mj_saveModel` (mujoco.MjModel.from_binary_path)."""
-    from engine import binary
-    return binary.mj_loadModel(path)
-
   # ---- names ----
   def __getattr__(self, name):
     sizes = self.__dict__.get("_sizes")

@@ -29,7 +29,7 @@ def test_saved_model_round_trips_exactly(name, tmp_path):
   m = engine.MjModel.from_xml_string(common.read_model(name), common.ASSETS)
   path = tmp_path / "model.bin"
   engine.mj_saveModel(m, str(path))
-  loaded = engine.MjModel.from_binary_path(path)
+  loaded = engine.mj_loadModel(path)
   _same_model(m, loaded)
   # same simulation, bit for bit
   d1, d2 = engine.MjData(m), engine.MjData(loaded)
