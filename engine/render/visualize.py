@@ -604,6 +604,11 @@ def _dof_island_start(d, dof):
   return int(d.island_dofadr[island]) if island >= 0 else -1
 
 
+def _round(x):
+  """mju_round: nearest integer, halves away from zero."""
+  return float(math.copysign(math.floor(abs(x) + 0.5), x))
+
+
 def _make_label(m, objtype, objid) -> str:
   """Port of makeLabel: the object's name, else '<type> <id>'."""
   name = support.mj_id2name(m, objtype, objid)
@@ -679,6 +684,12 @@ def _model_elements(scn, m, d, opt, pert, kind, ids, category):
   g = scn.geom_arrays
   matid = np.asarray(getattr(m, kind + "_matid"))[ids]
   mats = _materials(m, opt, matid, np.asarray(getattr(m, kind + "_rgba"))[ids], category)
+  # island colors for geoms of moving bodies (before the alpha test, as MuJoCo)
+  if kind == "geom" and opt.flags[V.mjVIS_ISLAND]:
+    weld = np.asarray(m.body_weldid)[np.asarray(m.geom_bodyid)[ids]]
+    for r in np.flatnonzero(np.asarray(m.body_dofnum)[weld] != 0):
+      mats[5][r] = -1
+      mats[0][r] = _island_color(_dof_island_start(d, int(m.body_dofadr[weld[r]])))
   keep = np.flatnonzero(mats[0][:, 3] != 0)
   lo = scn.ngeom
   full = len(keep) > scn.maxgeom - lo
@@ -718,13 +729,6 @@ def _model_elements(scn, m, d, opt, pert, kind, ids, category):
   g.texid[lo:hi] = texid
   g.texuniform[lo:hi] = texuniform
   g.texrepeat[lo:hi] = texrepeat
-
-  # island colors for geoms of moving bodies
-  if kind == "geom" and opt.flags[V.mjVIS_ISLAND]:
-    weld = np.asarray(m.body_weldid)[np.asarray(m.geom_bodyid)[ids]]
-    for r in np.flatnonzero(np.asarray(m.body_dofnum)[weld] != 0):
-      g.matid[lo + r] = -1
-      g.rgba[lo + r] = _island_color(_dof_island_start(d, int(m.body_dofadr[weld[r]])))
 
   # mesh data: texcoord flag, dataid 2*mesh or 2*mesh+1 (convex hull)
   dataid = np.asarray(getattr(m, kind + "_dataid"))[ids].astype(np.int32)
@@ -794,7 +798,7 @@ def _add_geom_geoms(m, d, opt, pert, catmask, scn):
           else:
             sx = 2.1 * zfar / (mjMAXPLANEGRID - 2)
           dx = float(vec @ xmat[:, k])
-          dx = 2 * sx * math.floor(0.5 * dx / sx + 0.5)
+          dx = 2 * sx * _round(0.5 * dx / sx)
           pos += xmat[:, k] * dx
     g.pos[i] = pos
 
