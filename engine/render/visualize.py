@@ -42,7 +42,14 @@ _CAT_STATIC = int(mjtCatBit.mjCAT_STATIC)
 _CAT_DYNAMIC = int(mjtCatBit.mjCAT_DYNAMIC)
 _CAT_DECOR = int(mjtCatBit.mjCAT_DECOR)
 _OBJ_UNKNOWN = int(mjtObj.mjOBJ_UNKNOWN)
-_IDENTITY = np.eye(3).ravel()
+_JNT_FREE = int(enums.mjtJoint.mjJNT_FREE)
+_JNT_BALL = int(enums.mjtJoint.mjJNT_BALL)
+_JNT_SLIDE = int(enums.mjtJoint.mjJNT_SLIDE)
+_TEXROLE_RGB = int(enums.mjtTextureRole.mjTEXROLE_RGB)
+_BOX = int(mjtGeom.mjGEOM_BOX)
+_SPHERE = int(mjtGeom.mjGEOM_SPHERE)
+_ARROW = int(mjtGeom.mjGEOM_ARROW)
+_ARROW1 = int(mjtGeom.mjGEOM_ARROW1)
 _F32 = np.float32
 
 # the engine's quaternion helpers, callable from Python
@@ -168,16 +175,28 @@ def _repr(obj, name):
 
 
 class _Store:
-  """Columns of n records: one numpy array per field, records are rows."""
+  """n records in one numpy structured array; each field is also an attribute (a column view),
+  so `store.pos[lo:hi]` reads or writes a block and `store.records[i] = store.default` resets
+  a record in one operation."""
 
-  def __init__(self, spec, n):
+  def __init__(self, spec, n, defaults=None):
+    dtype = np.dtype([(name, dt, shape) for name, (dt, shape) in spec.items()])
     self.n = n
-    for name, (dtype, shape) in spec.items():
-      setattr(self, name, np.zeros((n,) + shape, dtype))
+    self.records = np.zeros(n, dtype)
+    self.default = np.zeros((), dtype)
+    for name, value in (defaults or {}).items():
+      self.default[name] = value
+    # n default records: copying a block of them is much faster than broadcasting `default`
+    self.blank = np.empty(n, dtype)
+    self.blank[...] = self.default
+    for name in spec:
+      setattr(self, name, self.records[name])
 
 
-def _view_class(name, spec, doc, extra=()):
-  """A class whose instances view one row of a _Store; scalars read back as Python numbers."""
+def _view_class(name, spec, doc, extra=(), new_store=None):
+  """A class whose instances view one row of a _Store; scalars read back as Python numbers.
+  A view made without a store gets its own one-record store (`new_store()`)."""
+  new_store = new_store or (lambda: _Store(spec, 1))
 
   def make_property(field, dtype, shape):
     if shape:
@@ -197,7 +216,7 @@ def _view_class(name, spec, doc, extra=()):
     return property(get, set_)
 
   def __init__(self, _store=None, _index=0):
-    object.__setattr__(self, "_store", _store if _store is not None else _Store(spec, 1))
+    object.__setattr__(self, "_store", _store if _store is not None else new_store())
     object.__setattr__(self, "_index", _index)
 
   def __setattr__(self, key, value):
@@ -232,11 +251,17 @@ _GEOM_SPEC = {
 }
 
 
+# mjv_initGeom's values for a geom of type mjGEOM_NONE
+_GEOM_DEFAULTS = {"type": mjtGeom.mjGEOM_NONE, "size": 0.1, "mat": np.eye(3),
+                  "rgba": (0.5, 0.5, 0.5, 1), "dataid": -1, "matid": -1, "texid": -1,
+                  "specular": 0.5, "shininess": 0.5}
+
+
 class _GeomStore(_Store):
-  """Geom columns plus the labels (a list of str)."""
+  """Geom records plus the labels (a list of str)."""
 
   def __init__(self, n):
-    super().__init__(_GEOM_SPEC, n)
+    super().__init__(_GEOM_SPEC, n, _GEOM_DEFAULTS)
     self.label = [""] * n
 
 
@@ -257,16 +282,7 @@ MjvGeom = _view_class(
   size (3,), pos (3,), mat (3, 3), rgba (4,), texrepeat (2,): float32 views; emission, specular,
   shininess, reflectance, camdist, modelrbound: floats; transparent: 0/1; label: str.
   """,
-  extra=(("label", property(_get_label, _set_label)),))
-
-_orig_geom_init = MjvGeom.__init__
-
-
-def _geom_init(self, _store=None, _index=0):
-  _orig_geom_init(self, _store if _store is not None else _GeomStore(1), _index)
-
-
-MjvGeom.__init__ = _geom_init
+  extra=(("label", property(_get_label, _set_label)),), new_store=lambda: _GeomStore(1))
 
 
 _LIGHT_SPEC = {
@@ -387,24 +403,7 @@ class MjvScene:
 
 def _init_rows(g, lo, hi):
   """mjv_initGeom(geom, mjGEOM_NONE, NULL, ...) on rows [lo, hi): MuJoCo's default record."""
-  g.type[lo:hi] = mjtGeom.mjGEOM_NONE
-  g.size[lo:hi] = 0.1
-  g.pos[lo:hi] = 0
-  g.mat[lo:hi] = np.eye(3, dtype=np.float32)
-  g.rgba[lo:hi] = (0.5, 0.5, 0.5, 1)
-  g.dataid[lo:hi] = -1
-  g.matid[lo:hi] = -1
-  g.texid[lo:hi] = -1
-  g.texuniform[lo:hi] = 0
-  g.texrepeat[lo:hi] = 0
-  g.texcoord[lo:hi] = 0
-  g.emission[lo:hi] = 0
-  g.specular[lo:hi] = 0.5
-  g.shininess[lo:hi] = 0.5
-  g.reflectance[lo:hi] = 0
-  g.camdist[lo:hi] = 0
-  g.modelrbound[lo:hi] = 0
-  g.transparent[lo:hi] = 0
+  g.records[lo:hi] = g.blank[lo:hi]
   g.label[lo:hi] = [""] * (hi - lo)
 
 
@@ -538,7 +537,7 @@ def _add_triangle(scn, v0, v1, v2, rgba, objid, category, objtype):
     return
   e1 = v1 - v0
   e2 = v2 - v0
-  nrm = np.cross(e1, e2)
+  nrm = _cross(e1, e2)
   lengths = []
   for v in (e1, e2, nrm):
     n = math.sqrt(v @ v)
@@ -547,7 +546,7 @@ def _add_triangle(scn, v0, v1, v2, rgba, objid, category, objtype):
       v /= n
     else:
       v[:] = (1, 0, 0)
-  mat = np.stack([e1, e2, nrm], axis=1)
+  mat = np.array([e1, e2, nrm]).T
   _set_geom(scn.geom_arrays, i, mjtGeom.mjGEOM_TRIANGLE, np.array(lengths), v0, mat.ravel(),
             rgba)
   _release(scn)
@@ -604,6 +603,12 @@ def _dof_island_start(d, dof):
   return int(d.island_dofadr[island]) if island >= 0 else -1
 
 
+def _cross(a, b):
+  """Cross product of two 3-vectors (np.cross is slow on small arrays)."""
+  return np.array([a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2],
+                   a[0] * b[1] - a[1] * b[0]])
+
+
 def _round(x):
   """mju_round: nearest integer, halves away from zero."""
   return float(math.copysign(math.floor(abs(x) + 0.5), x))
@@ -618,13 +623,27 @@ def _make_label(m, objtype, objid) -> str:
 
 
 def _group_visible(groupflags, group):
-  """Visibility of elements by group, groups clamped to [0, mjNGROUP-1] as MuJoCo does."""
+  """Visibility of elements by group (an array of groups), clamped to [0, mjNGROUP-1] as
+  MuJoCo does."""
   return np.asarray(groupflags)[np.clip(np.asarray(group), 0, mjNGROUP - 1)] != 0
+
+
+def _visible(groupflags, group) -> bool:
+  """Visibility of one element by its group."""
+  return groupflags[min(max(int(group), 0), mjNGROUP - 1)] != 0
 
 
 def _body_category(m, bodyid):
   """Port of bodycategory (vectorised): static if welded to the world, else dynamic."""
   return np.where(np.asarray(m.body_weldid)[bodyid] == 0, _CAT_STATIC, _CAT_DYNAMIC)
+
+
+def _category(m, body) -> int:
+  """Port of bodycategory for one body."""
+  return _CAT_STATIC if m.body_weldid[body] == 0 else _CAT_DYNAMIC
+
+
+_GRAY = np.array([0.5, 0.5, 0.5, 1], np.float32)
 
 
 def _materials(m, opt, matid, rgba, category):
@@ -634,44 +653,54 @@ def _materials(m, opt, matid, rgba, category):
   matid, texid, texuniform (n,) and texrepeat (n, 2). The element's rgba wins over the
   material's when it differs from the default gray or there is no material.
   """
-  n = len(matid)
+  # material tables with a last row of mjv_initGeom defaults, picked by matid -1
+  def table(values, default):
+    default = np.reshape(np.asarray(default, np.float32), (1, -1))
+    values = np.asarray(values, np.float32).reshape(m.nmat, default.shape[1])
+    return np.concatenate([values, default])
+
   has = matid >= 0
-  mid = np.where(has, matid, 0)
-  out_rgba = np.tile(np.array([0.5, 0.5, 0.5, 1], np.float32), (n, 1))
-  emission = np.zeros(n, np.float32)
-  specular = np.full(n, 0.5, np.float32)
-  shininess = np.full(n, 0.5, np.float32)
-  reflectance = np.zeros(n, np.float32)
-  if m.nmat:
-    out_rgba[has] = m.mat_rgba[mid[has]]
-    emission[has] = m.mat_emission[mid[has]]
-    specular[has] = m.mat_specular[mid[has]]
-    shininess[has] = m.mat_shininess[mid[has]]
-    reflectance[has] = m.mat_reflectance[mid[has]]
-  own = np.any(rgba != np.array([0.5, 0.5, 0.5, 1], np.float32), axis=1) | ~has
+  out_rgba = table(m.mat_rgba, _GRAY)[matid]
+  own = np.any(rgba != _GRAY, axis=1) | ~has
   out_rgba[own] = rgba[own]
-  out_matid = np.full(n, -1, np.int32)
-  texid = np.full(n, -1, np.int32)
-  texuniform = np.zeros(n, np.int32)
-  texrepeat = np.zeros((n, 2), np.float32)
-  if opt.flags[V.mjVIS_TEXTURE] and m.nmat:
-    out_matid[has] = matid[has]
-    texid[has] = m.mat_texid[mid[has], enums.mjtTextureRole.mjTEXROLE_RGB]
-    texuniform[has] = m.mat_texuniform[mid[has]]
-    texrepeat[has] = m.mat_texrepeat[mid[has]]
+  emission = table(m.mat_emission, 0)[matid, 0]
+  specular = table(m.mat_specular, 0.5)[matid, 0]
+  shininess = table(m.mat_shininess, 0.5)[matid, 0]
+  reflectance = table(m.mat_reflectance, 0)[matid, 0]
+  if opt.flags[V.mjVIS_TEXTURE]:
+    out_matid = matid.astype(np.int32)
+    texid = np.append(m.mat_texid[:, _TEXROLE_RGB], -1).astype(np.int32)[matid]
+    texuniform = np.append(m.mat_texuniform, 0).astype(np.int32)[matid]
+    texrepeat = table(m.mat_texrepeat, (0, 0))[matid]
+  else:
+    n = len(matid)
+    out_matid = texid = np.full(n, -1, np.int32)
+    texuniform = np.zeros(n, np.int32)
+    texrepeat = np.zeros((n, 2), np.float32)
   if opt.flags[V.mjVIS_TRANSPARENT]:
-    dyn = category == _CAT_DYNAMIC
-    out_rgba[dyn, 3] *= _F32(m.vis.map.alpha)
+    out_rgba[category == _CAT_DYNAMIC, 3] *= _F32(m.vis.map.alpha)
   return out_rgba, emission, specular, shininess, reflectance, out_matid, texid, texuniform, \
     texrepeat
 
 
 def _set_material(m, opt, g, i, matid, rgba):
   """Port of setMaterial on row i (one element)."""
-  cols = _materials(m, opt, np.array([matid]), np.asarray(rgba, np.float32).reshape(1, 4),
-                    g.category[i:i + 1])
-  (g.rgba[i], g.emission[i], g.specular[i], g.shininess[i], g.reflectance[i], g.matid[i],
-   g.texid[i], g.texuniform[i], g.texrepeat[i]) = (c[0] for c in cols)
+  rgba = np.asarray(rgba, np.float32)
+  if matid >= 0:
+    g.rgba[i] = m.mat_rgba[matid]
+    g.emission[i] = m.mat_emission[matid]
+    g.specular[i] = m.mat_specular[matid]
+    g.shininess[i] = m.mat_shininess[matid]
+    g.reflectance[i] = m.mat_reflectance[matid]
+  if matid < 0 or np.any(rgba != _GRAY):
+    g.rgba[i] = rgba
+  if opt.flags[V.mjVIS_TEXTURE] and matid >= 0:
+    g.matid[i] = matid
+    g.texid[i] = m.mat_texid[matid, _TEXROLE_RGB]
+    g.texuniform[i] = m.mat_texuniform[matid]
+    g.texrepeat[i] = m.mat_texrepeat[matid]
+  if opt.flags[V.mjVIS_TRANSPARENT] and g.category[i] == _CAT_DYNAMIC:
+    g.rgba[i, 3] *= _F32(m.vis.map.alpha)
 
 
 def _model_elements(scn, m, d, opt, pert, kind, ids, category):
@@ -819,7 +848,7 @@ def _skin_geoms(m, d, opt, pert, catmask, scn):
     return
   g = scn.geom_arrays
   for k in range(m.nskin):
-    if not _group_visible(opt.skingroup, m.skin_group[k]):
+    if not _visible(opt.skingroup, m.skin_group[k]):
       continue
     i = _acquire(scn, k, _CAT_DYNAMIC, mjtObj.mjOBJ_SKIN)
     if i < 0:
@@ -838,14 +867,12 @@ def _skin_geoms(m, d, opt, pert, catmask, scn):
     _release(scn)
 
 
-def _limit_impedance(d, efc_type, objid):
-  """Impedance of the last limit row of this joint/tendon (0 if not limited)."""
-  imp = 0.0
+def _limit_impedances(d, efc_type) -> dict:
+  """{joint or tendon id: impedance of its last limit row of type efc_type} (absent: 0)."""
   start = d.ne + d.nf
-  for k in range(start, start + d.nl):
-    if d.efc_type[k] == efc_type and d.efc_id[k] == objid:
-      imp = float(d.efc_KBIP[k, 2])
-  return imp
+  rows = np.arange(start, start + d.nl)
+  rows = rows[np.asarray(d.efc_type)[rows] == efc_type]
+  return {int(d.efc_id[k]): float(d.efc_KBIP[k, 2]) for k in rows}
 
 
 def mjv_isCatenary(m, d, i):
@@ -942,8 +969,9 @@ def _add_tendon_geoms(m, d, opt, catmask, scn):
     return
   g = scn.geom_arrays
   default = np.array([0.5, 0.5, 0.5, 1], np.float32)
+  impedance = _limit_impedances(d, enums.mjtConstraint.mjCNSTR_LIMIT_TENDON)
   for t in range(m.ntendon):
-    if not _group_visible(opt.tendongroup, m.tendon_group[t]):
+    if not _visible(opt.tendongroup, m.tendon_group[t]):
       continue
     draw_catenary, length = mjv_isCatenary(m, d, t)
     adr = int(d.ten_wrapadr[t])
@@ -963,7 +991,7 @@ def _add_tendon_geoms(m, d, opt, catmask, scn):
         rgba = np.array(m.tendon_rgba[t], np.float32)
         if matid == -1 and np.all(rgba == default):
           # default gray: mix in the constraint color by the limit's impedance
-          imp = _limit_impedance(d, enums.mjtConstraint.mjCNSTR_LIMIT_TENDON, t)
+          imp = impedance.get(t, 0.0)
           c = np.asarray(m.vis.rgba.constraint, np.float64)
           rgba[:3] = (1 - imp) * rgba[:3].astype(np.float64) + imp * c[:3]
         _set_material(m, opt, g, i, matid, rgba)
@@ -1053,9 +1081,9 @@ def _add_element_frames(m, d, opt, catmask, scn, kind):
   group = getattr(m, kind + "_group")
   groupflags = opt.geomgroup if kind == "geom" else opt.sitegroup
   for k in range(n):
-    if not (_body_category(m, bodyid[k]) & catmask):
+    if not (_category(m, bodyid[k]) & catmask):
       continue
-    if not _group_visible(groupflags, group[k]):
+    if not _visible(groupflags, group[k]):
       continue
     matid = int(getattr(m, kind + "_matid")[k])
     rgba = m.mat_rgba[matid] if matid >= 0 else getattr(m, kind + "_rgba")[k]
@@ -1073,7 +1101,7 @@ def _add_inertia_geoms(m, d, opt, pert, catmask, scn):
   ellipsoid = m.vis.global_.ellipsoidinertia == 1
   for b in range(1, m.nbody):
     mass = float(m.body_mass[b])
-    if mass <= mjMINVAL or not (_body_category(m, b) & catmask):
+    if mass <= mjMINVAL or not (_category(m, b) & catmask):
       continue
     i = _acquire(scn, b, _CAT_DECOR, mjtObj.mjOBJ_BODY)
     if i < 0:
@@ -1163,7 +1191,7 @@ def _add_body_frames(m, d, opt, catmask, scn):
   stop = m.nbody if opt.frame == mjtFrame.mjFRAME_BODY else 1
   inertial = opt.flags[V.mjVIS_INERTIA]
   for b in range(start, stop):
-    if b > 0 and _body_category(m, b) & ~catmask:
+    if b > 0 and _category(m, b) & ~catmask:
       continue
     length, width = _frame_sizes(m, 2.0 if b == 0 else 1.0)
     pos = d.xipos[b] if inertial else d.xpos[b]
@@ -1202,7 +1230,7 @@ def _add_body_labels(m, d, opt, pert, catmask, scn):
   for b in range(1, m.nbody):
     if opt.label == mjtLabel.mjLABEL_SELECTION and pert.select != b:
       continue
-    if _body_category(m, b) & ~catmask:
+    if _category(m, b) & ~catmask:
       continue
     i = _acquire(scn, b, _CAT_DECOR, _OBJ_UNKNOWN)
     if i < 0:
@@ -1225,25 +1253,25 @@ def _add_joint_geoms(m, d, opt, scn):
   width = _f32(float(m.vis.scale.jointwidth) * scl)
   joint = float(m.vis.rgba.joint[0]), float(m.vis.rgba.joint[1]), float(m.vis.rgba.joint[2])
   cnstr = np.asarray(m.vis.rgba.constraint, np.float64)
+  impedance = _limit_impedances(d, enums.mjtConstraint.mjCNSTR_LIMIT_JOINT)
+  free, ball, slide = _JNT_FREE, _JNT_BALL, _JNT_SLIDE
   for j in range(m.njnt):
-    if not _group_visible(opt.jointgroup, m.jnt_group[j]):
+    if not _visible(opt.jointgroup, m.jnt_group[j]):
       continue
     i = _acquire(scn, j, _CAT_DECOR, mjtObj.mjOBJ_JOINT)
     if i < 0:
       return
     body = int(m.jnt_bodyid[j])
     jtype = int(m.jnt_type[j])
-    if jtype in (enums.mjtJoint.mjJNT_FREE, enums.mjtJoint.mjJNT_BALL):
-      g.type[i] = mjtGeom.mjGEOM_BOX if jtype == enums.mjtJoint.mjJNT_FREE \
-        else mjtGeom.mjGEOM_SPHERE
+    if jtype == free or jtype == ball:
+      g.type[i] = _BOX if jtype == free else _SPHERE
       g.size[i] = 0.3 * length
       g.pos[i] = d.xanchor[j]
       g.mat[i] = np.reshape(d.xmat[body], (3, 3))
     else:
-      arrow = mjtGeom.mjGEOM_ARROW if jtype == enums.mjtJoint.mjJNT_SLIDE \
-        else mjtGeom.mjGEOM_ARROW1
+      arrow = _ARROW if jtype == slide else _ARROW1
       _connector(g, i, arrow, width, d.xanchor[j], d.xanchor[j] + d.xaxis[j] * length)
-    imp = _limit_impedance(d, enums.mjtConstraint.mjCNSTR_LIMIT_JOINT, j)
+    imp = impedance.get(j, 0.0)
     g.rgba[i] = [(1 - imp) * joint[c] + imp * cnstr[c] for c in range(3)] + [1.0]
     if opt.label == mjtLabel.mjLABEL_JOINT:
       g.label[i] = _make_label(m, mjtObj.mjOBJ_JOINT, j)
@@ -1294,7 +1322,7 @@ def _add_actuator_geoms(m, d, opt, scn):
   trn = enums.mjtTrn
   jnt = enums.mjtJoint
   for a in range(m.nactuator):
-    if not _group_visible(opt.actuatorgroup, m.actuator_group[a]):
+    if not _visible(opt.actuatorgroup, m.actuator_group[a]):
       continue
     group = int(m.actuator_group[a])
     if 0 <= group <= 30 and (int(m.opt.disableactuator) >> group) & 1:
@@ -1867,10 +1895,10 @@ def mjv_cameraInModel(headpos, forward, up, scn):
     cup = cam.up.astype(np.float64)
     fwd = fwd / math.sqrt(fwd @ fwd) if fwd @ fwd > 0 else fwd
     cup = cup / math.sqrt(cup @ cup) if cup @ cup > 0 else cup
-    left = np.cross(cup, fwd)
+    left = _cross(cup, fwd)
     left = left / math.sqrt(left @ left) if left @ left > 0 else left
     quat = np.empty(4)
-    _mat2Quat(quat, np.stack([left, cup, fwd], axis=1).ravel())
+    _mat2Quat(quat, np.array([left, cup, fwd]).T.ravel())
     modelpos, modelquat = mjv_room2model(pos, quat, scn)
     modelmat = np.empty(9)
     _quat2Mat(modelmat, modelquat)
@@ -1909,9 +1937,10 @@ def mjv_makeLights(m, d, scn):
   model's active lights in world coordinates."""
   L = scn.light_arrays
   scn.nlight = 0
-  for name, (dtype, shape) in _LIGHT_SPEC.items():
-    getattr(L, name)[...] = 0
+  active = np.flatnonzero(np.asarray(m.light_active))
   head = m.vis.headlight
+  n = min(mjMAXLIGHT, len(active) + 1)
+  L.records[:n] = L.blank[:n]
   if head.active:
     hpos, hfwd = np.zeros(3), np.zeros(3)
     mjv_cameraInModel(hpos, hfwd, None, scn)
@@ -1927,7 +1956,7 @@ def mjv_makeLights(m, d, scn):
     L.diffuse[0] = head.diffuse
     L.specular[0] = head.specular
     scn.nlight = 1
-  active = np.flatnonzero(np.asarray(m.light_active))[:mjMAXLIGHT - scn.nlight]
+  active = active[:mjMAXLIGHT - scn.nlight]
   lo, hi = scn.nlight, scn.nlight + len(active)
   L.id[lo:hi] = active
   L.type[lo:hi] = m.light_type[active]
@@ -1969,7 +1998,7 @@ def mjv_updateSkin(m, d, scn, opt=None):
     fadr, fnum = int(m.skin_faceadr[s]), int(m.skin_facenum[s])
     vert[vadr:vadr + vnum] = 0
     normal[vadr:vadr + vnum] = 0
-    if not _group_visible(opt.skingroup, m.skin_group[s]):
+    if not _visible(opt.skingroup, m.skin_group[s]):
       continue
     skinvert = vert[vadr:vadr + vnum]
     bind = np.asarray(m.skin_vert, np.float64).reshape(-1, 3)[vadr:vadr + vnum]
