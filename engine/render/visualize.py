@@ -1538,8 +1538,9 @@ _RAYDATA_SIZE = (1, 3, 3, 3, 3, 1)  # mjRAYDATA_SIZE, indexed by mjtRayDataField
 
 
 def _add_rangefinder_geoms(m, d, opt, scn):
-  """Port of addRangefinderGeoms for site rangefinders: the ray to the hit point, the point
-  and the surface normal when the sensor reports them."""
+  """Port of addRangefinderGeoms: for site rangefinders the ray to the hit point, the point and
+  the surface normal when the sensor reports them; geomfromto sensors' segments. Rangefinders
+  attached to cameras (one ray per pixel) are not drawn."""
   if not opt.flags[V.mjVIS_RANGEFINDER]:
     return
   g = scn.geom_arrays
@@ -1547,6 +1548,13 @@ def _add_rangefinder_geoms(m, d, opt, scn):
   rgba = m.vis.rgba.rangefinder
   rd = enums.mjtRayDataField
   for s in range(m.nsensor):
+    if m.sensor_type[s] == enums.mjtSensor.mjSENS_GEOMFROMTO:
+      # the segment between the two geoms' nearest points, when there is one
+      fromto = np.asarray(d.sensordata[m.sensor_adr[s]:m.sensor_adr[s] + 6], np.float64)
+      if np.any(fromto != 0):
+        _add_connector(scn, mjtGeom.mjGEOM_LINE, 3, fromto[:3], fromto[3:], rgba, s,
+                       _CAT_DECOR, mjtObj.mjOBJ_SENSOR)
+      continue
     if m.sensor_type[s] != enums.mjtSensor.mjSENS_RANGEFINDER:
       continue
     if m.sensor_objtype[s] != mjtObj.mjOBJ_SITE:

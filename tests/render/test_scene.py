@@ -95,7 +95,6 @@ DECOR_XML = """
     <light name="spot" pos="0 0 3" dir="0 0 -1" cutoff="30" exponent="5"/>
     <geom name="floor" type="plane" size="0 0 0.1"/>
     <site name="anchor" pos="0 0 1.5" size="0.02"/>
-    <site name="ranger" pos="0.5 0 1" zaxis="0 0 -1" size="0.02"/>
     <camera name="res" pos="0 -3 1" xyaxes="1 0 0 0 0.3 1" resolution="64 48" fovy="50"/>
     <camera name="ortho" pos="0 -3 1" xyaxes="1 0 0 0 0.3 1" projection="orthographic" fovy="2"
             resolution="32 32"/>
@@ -105,6 +104,7 @@ DECOR_XML = """
       <freejoint/>
       <geom type="box" size="0.05 0.06 0.07" density="800"/>
       <site name="hook" pos="0 0 0.07" size="0.01"/>
+      <site name="ranger" pos="0 0 -0.07" zaxis="0.1 0 -1" size="0.02"/>
     </body>
     <body name="arm" pos="1 0 0.5">
       <joint name="hinge" type="hinge" axis="0 1 0" range="-0.1 0.1"/>
@@ -150,6 +150,7 @@ DECOR_XML = """
   </actuator>
   <sensor>
     <rangefinder site="ranger"/>
+    <fromto geom1="cap" geom2="floor" cutoff="10"/>
   </sensor>
 </mujoco>
 """
