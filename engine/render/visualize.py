@@ -22,6 +22,8 @@ from engine import _jit
 from engine import enums
 from engine import math as _math
 from engine import support
+from engine.ray import mj_ray as _ray
+from engine.smooth import mj_solveM as _solveM
 from engine.enums import mjtCamera, mjtCatBit, mjtFrame, mjtGeom, mjtLabel, mjtObj
 from engine.enums import mjtVisFlag as V
 
@@ -59,6 +61,10 @@ _mat2Quat = _jit.python_callable(_math.mju_mat2Quat)
 _mulQuat = _jit.python_callable(_math.mju_mulQuat)
 _negQuat = _jit.python_callable(_math.mju_negQuat)
 _rotVecQuat = _jit.python_callable(_math.mju_rotVecQuat)
+_axisAngle2Quat = _jit.python_callable(_math.mju_axisAngle2Quat)
+_quat2Vel = _jit.python_callable(_math.mju_quat2Vel)
+_negPose = _jit.python_callable(_math.mju_negPose)
+_mulPose = _jit.python_callable(_math.mju_mulPose)
 
 
 def _f32(x) -> float:
@@ -2062,3 +2068,362 @@ def mjv_updateScene(m, d, opt, pert, cam, catmask, scn):
   mjv_makeLights(m, d, scn)
   if opt.flags[V.mjVIS_SKIN] and m.nskin:
     mjv_updateSkin(m, d, scn, opt)
+
+
+# ------------------------------------------------------------------------------------------------
+# interaction (engine_vis_interact.c): camera and model motion, selection, perturbation
+
+
+def mjv_model2room(modelpos, modelquat, scn):
+  """Port of mjv_model2room: (pos, quat) in room space of a pose in model space."""
+  modelpos = np.asarray(modelpos, np.float64)
+  modelquat = np.asarray(modelquat, np.float64)
+  if scn.scale < mjMINVAL:
+    raise ValueError("mjvScene scale too small")
+  if not scn.enabletransform:
+    return modelpos.copy(), modelquat.copy()
+  rotate = scn.rotate.astype(np.float64)
+  pos = np.empty(3)
+  _rotVecQuat(pos, modelpos, rotate)
+  quat = np.empty(4)
+  _mulQuat(quat, rotate, modelquat)
+  return (pos + scn.translate.astype(np.float64)) * float(scn.scale), quat
+
+
+def mjv_cameraInRoom(headpos, forward, up, scn):
+  """Port of mjv_cameraInRoom: head position, forward and up of the averaged GL cameras in room
+  space (float64 (3,) arrays, None to skip)."""
+  if scn.camera[0].frustum_near < mjMINVAL or scn.camera[1].frustum_near < mjMINVAL:
+    raise ValueError("mjvScene frustum_near too small")
+  cams = scn.camera
+  hp = 0.5 * (cams[0].pos.astype(np.float64) + cams[1].pos.astype(np.float64))
+  fw = 0.5 * (cams[0].forward.astype(np.float64) + cams[1].forward.astype(np.float64))
+  u = 0.5 * (cams[0].up.astype(np.float64) + cams[1].up.astype(np.float64))
+  fw /= max(mjMINVAL, math.sqrt(fw @ fw))
+  u /= max(mjMINVAL, math.sqrt(u @ u))
+  for out, val in ((headpos, hp), (forward, fw), (up, u)):
+    if out is not None:
+      out[:] = val
+
+
+def mjv_frustumHeight(scn) -> float:
+  """Port of mjv_frustumHeight: frustum height at unit distance (perspective) or the frustum
+  height (orthographic), averaged over the two GL cameras."""
+  cam1, cam2 = scn.camera
+  if cam1.orthographic != cam2.orthographic:
+    raise ValueError("cannot average frustums of perspective and orthographic cameras")
+  if not cam1.orthographic:
+    if cam1.frustum_near < mjMINVAL or cam2.frustum_near < mjMINVAL:
+      raise ValueError("mjvScene frustum_near too small")
+    height = ((cam1.frustum_top - cam1.frustum_bottom) / cam1.frustum_near
+              + (cam2.frustum_top - cam2.frustum_bottom) / cam2.frustum_near)
+  else:
+    height = ((cam1.frustum_top - cam1.frustum_bottom)
+              + (cam2.frustum_top - cam2.frustum_bottom))
+  return 0.5 * height
+
+
+def mjv_alignToCamera(res, vec, forward):
+  """Port of mjv_alignToCamera: rotate vec in the horizontal plane by the angle between (0, 1)
+  and the camera's horizontal forward direction."""
+  y0, y1 = float(forward[0]), float(forward[1])
+  norm = math.sqrt(y0 * y0 + y1 * y1)
+  if norm >= mjMINVAL:
+    y0, y1 = y0 / norm, y1 / norm
+  else:
+    y0, y1 = 1.0, 0.0
+  x0, x1 = y1, -y0
+  v0, v1, v2 = float(vec[0]), float(vec[1]), float(vec[2])
+  res[0] = v0 * x0 + v1 * y0
+  res[1] = v0 * x1 + v1 * y1
+  res[2] = v2
+
+
+_MOUSE_ROTATE_V, _MOUSE_ROTATE_H, _MOUSE_MOVE_V, _MOUSE_MOVE_H, _MOUSE_ZOOM = 1, 2, 3, 4, 5
+
+
+def _convert2d(action, dx, dy, forward):
+  """Port of convert2D: 2D mouse motion as a z-aligned 3D vector in world coordinates."""
+  if action == _MOUSE_ROTATE_V:
+    vec = (dy, 0.0, dx)
+  elif action == _MOUSE_ROTATE_H:
+    vec = (dy, dx, 0.0)
+  elif action == _MOUSE_MOVE_V:
+    vec = (dx, 0.0, -dy)
+  elif action == _MOUSE_MOVE_H:
+    vec = (dx, -dy, 0.0)
+  elif action == _MOUSE_ZOOM:
+    return np.zeros(3)
+  else:
+    raise ValueError(f"unexpected mouse action {action} in convert2D")
+  res = np.zeros(3)
+  mjv_alignToCamera(res, vec, forward)
+  return res
+
+
+def mjv_moveCamera(m, action, reldx, reldy, cam):
+  """Port of mjv_moveCamera: orbit, pan or zoom the abstract camera (action: mjtMouse).
+
+  MuJoCo 3.17 takes no scene: panning uses the camera's own frame and frustum, so that the
+  rendered lookat point follows the mouse.
+  """
+  if cam.type == mjtCamera.mjCAMERA_FIXED:
+    return
+  action = int(action)
+  extent = float(m.stat.extent)
+  if action in (_MOUSE_ROTATE_V, _MOUSE_ROTATE_H):
+    cam.azimuth -= reldx * 180.0
+    cam.elevation -= reldy * 180.0
+  elif action in (_MOUSE_MOVE_V, _MOUSE_MOVE_H):
+    # the lookat point of a tracking camera does not move
+    if cam.type == mjtCamera.mjCAMERA_TRACKING:
+      return
+    headpos, forward = np.zeros(3), np.zeros(3)
+    mjv_cameraFrame(headpos, forward, None, None, None, cam)
+    vec = _convert2d(action, reldx, reldy, forward)
+    # rendered lookat displacement = mouse displacement
+    zver, zclip = np.zeros(2, np.float32), np.zeros(2, np.float32)
+    mjv_cameraFrustum(zver, None, zclip, m, cam)
+    height = float(zver[0]) + float(zver[1])
+    if not m.vis.global_.orthographic:
+      height /= float(zclip[0])
+    scl = height * float((np.asarray(cam.lookat) - headpos) @ forward)
+    if cam.orthographic:
+      scl *= 0.15
+    cam.lookat[:] = cam.lookat - vec * scl
+  elif action == _MOUSE_ZOOM:
+    cam.distance -= math.log(1 + cam.distance / extent / 3) * reldy * 9 * extent
+  else:
+    raise ValueError(f"unexpected action {action}")
+  # clamp
+  if cam.azimuth > 180:
+    cam.azimuth -= 360
+  if cam.azimuth < -180:
+    cam.azimuth += 360
+  cam.elevation = min(89.0, max(-89.0, cam.elevation))
+  cam.distance = min(100 * extent, max(0.01 * extent, cam.distance))
+
+
+def mjv_moveModel(m, action, reldx, reldy, roomup, scn):
+  """Port of mjv_moveModel: rotate, translate or scale the model in room space."""
+  if not scn.enabletransform:
+    return
+  action = int(action)
+  camforward = np.zeros(3)
+  mjv_cameraInRoom(None, camforward, None, scn)
+  roomup = np.asarray(roomup, np.float64)
+  roomforward = camforward - roomup * (camforward @ roomup)
+  roomforward /= max(mjMINVAL, math.sqrt(roomforward @ roomforward))
+  roomright = _cross(roomforward, roomup)
+  roomright /= max(mjMINVAL, math.sqrt(roomright @ roomright))
+  if action in (_MOUSE_ROTATE_V, _MOUSE_ROTATE_H):
+    first = roomup if action == _MOUSE_ROTATE_V else roomforward
+    vec = first * reldx + roomright * reldy
+    scl = math.sqrt(vec @ vec)
+    vec = vec / scl if scl >= mjMINVAL else np.array([1.0, 0, 0])
+    quat = np.empty(4)
+    _axisAngle2Quat(quat, vec, scl * math.pi)
+    result = np.empty(4)
+    _mulQuat(result, quat, scn.rotate.astype(np.float64))
+    scn.rotate[:] = result / math.sqrt(result @ result)
+  elif action == _MOUSE_MOVE_V:
+    scn.translate += ((roomright * reldx - roomup * reldy) * float(m.stat.extent)).astype(_F32)
+  elif action == _MOUSE_MOVE_H:
+    scn.translate += ((roomright * reldx - roomforward * reldy)
+                      * float(m.stat.extent)).astype(_F32)
+  elif action == _MOUSE_ZOOM:
+    scn.scale = min(100.0, max(0.01, _f32(scn.scale + _f32(math.log(1 + scn.scale / 3)
+                                                             * reldy * 3))))
+  else:
+    raise ValueError(f"unexpected action {action}")
+
+
+def mjv_initPerturb(m, d, scn, pert):
+  """Port of mjv_initPerturb: reference pose and point from the selected body, the local mass
+  at the selection point and the mouse-to-space scale."""
+  sel = int(pert.select)
+  if sel <= 0 or sel >= m.nbody:
+    return
+  selpos = _selection_point(d, pert)
+
+  # average spatial inertia at the selection point: 3 / trace(J M^-1 J')
+  jac = np.zeros((3, m.nv))
+  support.mj_jac(m, d, jac, None, selpos, sel)
+  if m.nv:
+    x = np.zeros((3, m.nv))
+    _solveM(m, d, x, jac)
+    invmass = float(np.sum(jac * x))
+  else:
+    invmass = 0.0
+  pert.localmass = 1.0 if invmass == 0 else 3 / max(invmass, mjMINVAL)
+
+  # reference pose of the body's inertial frame, reference point
+  pert.refpos[:] = d.xipos[sel]
+  quat = np.empty(4)
+  _mulQuat(quat, np.asarray(d.xquat[sel], np.float64), np.asarray(m.body_iquat[sel], np.float64))
+  pert.refquat[:] = quat
+  pert.refselpos[:] = selpos
+
+  # rendered displacement of refselpos = mouse displacement
+  headpos, forward = np.zeros(3), np.zeros(3)
+  mjv_cameraInModel(headpos, forward, None, scn)
+  pert.scale = mjv_frustumHeight(scn) * float((selpos - headpos) @ forward)
+  if scn.camera[0].orthographic:
+    pert.scale *= 0.15
+
+
+def mjv_movePerturb(m, d, action, reldx, reldy, scn, pert):
+  """Port of mjv_movePerturb: move the reference point or rotate the reference frame (rotation
+  limited to 90 degrees from the selected body's frame)."""
+  action = int(action)
+  forward = np.zeros(3)
+  mjv_cameraInModel(None, forward, None, scn)
+  vec = _convert2d(action, reldx, reldy, forward)
+  sel = int(pert.select)
+  if action in (_MOUSE_MOVE_V, _MOUSE_MOVE_H):
+    pert.refpos[:] = pert.refpos + vec * pert.scale
+    pert.refselpos[:] = pert.refselpos + vec * pert.scale
+  elif action in (_MOUSE_ROTATE_V, _MOUSE_ROTATE_H):
+    scl = math.sqrt(vec @ vec)
+    vec = vec / scl if scl >= mjMINVAL else np.array([1.0, 0, 0])
+    q1 = np.empty(4)
+    _axisAngle2Quat(q1, vec, scl * math.pi * 2)
+    refquat = np.empty(4)
+    _mulQuat(refquat, q1, np.asarray(pert.refquat, np.float64))
+    refquat /= math.sqrt(refquat @ refquat)
+    pert.refquat[:] = refquat
+    if 0 < sel < m.nbody:
+      # limit the rotation relative to the selected body
+      xiquat = np.empty(4)
+      _mulQuat(xiquat, np.asarray(d.xquat[sel], np.float64),
+               np.asarray(m.body_iquat[sel], np.float64))
+      neg, q2 = np.empty(4), np.empty(4)
+      _negQuat(neg, xiquat)
+      _mulQuat(q2, neg, refquat)
+      dif = np.empty(3)
+      _quat2Vel(dif, q2, 1.0)
+      angle = math.sqrt(dif @ dif)
+      axis = dif / angle if angle >= mjMINVAL else np.array([1.0, 0, 0])
+      if angle < -math.pi * 0.5 or angle > math.pi * 0.5:
+        angle = max(-math.pi * 0.5, min(math.pi * 0.5, angle))
+        _axisAngle2Quat(q2, axis, angle)
+        _mulQuat(refquat, xiquat, q2)
+        pert.refquat[:] = refquat
+  elif action != _MOUSE_ZOOM:
+    raise ValueError(f"unexpected mouse action {action}")
+
+
+def mjv_applyPerturbPose(m, d, pert, flg_paused):
+  """Port of mjv_applyPerturbPose: move a selected mocap body to the reference pose, or (when
+  paused) a free body or the free root of the selected body."""
+  sel = int(pert.select)
+  if sel <= 0 or sel >= m.nbody or not (pert.active | pert.active2):
+    return
+  rootid = int(m.body_rootid[sel])
+
+  # reference pose of the body frame (refpos/refquat are of the inertial frame)
+  pos1, quat1 = np.empty(3), np.empty(4)
+  _negPose(pos1, quat1, np.asarray(m.body_ipos[sel], np.float64),
+           np.asarray(m.body_iquat[sel], np.float64))
+  refpos, refquat = np.empty(3), np.empty(4)
+  _mulPose(refpos, refquat, np.asarray(pert.refpos, np.float64),
+           np.asarray(pert.refquat, np.float64), pos1, quat1)
+  free = _JNT_FREE
+  if m.body_mocapid[sel] >= 0:
+    d.mocap_pos[m.body_mocapid[sel]] = refpos
+    d.mocap_quat[m.body_mocapid[sel]] = refquat
+  elif flg_paused and m.body_jntnum[sel] == 1 and m.jnt_type[m.body_jntadr[sel]] == free:
+    adr = int(m.jnt_qposadr[m.body_jntadr[sel]])
+    d.qpos[adr:adr + 3] = refpos
+    d.qpos[adr + 3:adr + 7] = refquat
+  elif flg_paused and m.body_jntnum[rootid] == 1 and m.jnt_type[m.body_jntadr[rootid]] == free:
+    # root <- ref * neg(child) * root
+    adr = int(m.jnt_qposadr[m.body_jntadr[rootid]])
+    rpos = np.array(d.qpos[adr:adr + 3])
+    rquat = np.array(d.qpos[adr + 3:adr + 7])
+    _negPose(pos1, quat1, np.asarray(d.xpos[sel], np.float64),
+             np.asarray(d.xquat[sel], np.float64))
+    pos2, quat2 = np.empty(3), np.empty(4)
+    _mulPose(pos2, quat2, pos1, quat1, rpos, rquat)
+    _mulPose(rpos, rquat, refpos, refquat, pos2, quat2)
+    d.qpos[adr:adr + 3] = rpos
+    d.qpos[adr + 3:adr + 7] = rquat
+
+
+def mjv_applyPerturbForce(m, d, pert):
+  """Port of mjv_applyPerturbForce: critically damped spring force and torque pulling the
+  selected body toward the reference, written into d.xfrc_applied."""
+  sel = int(pert.select)
+  if sel < 0 or sel >= m.nbody or not (pert.active | pert.active2):
+    return
+  # only the parts being perturbed are written
+  force = np.array(d.xfrc_applied[sel, :3])
+  torque = np.array(d.xfrc_applied[sel, 3:])
+
+  # body velocity at its com, world orientation (mj_objectVelocity, mjOBJ_BODY)
+  cvel = np.asarray(d.cvel[sel], np.float64)
+  rotvel = cvel[:3]
+  linvel = cvel[3:] - _cross(d.xipos[sel] - d.subtree_com[m.body_rootid[sel]], rotvel)
+  invweight = float(m.body_invweight0[sel, 1])
+  inertia = 1.0 / max(mjMINVAL, invweight) if invweight else 1.0
+  translate = int(enums.mjtPertBit.mjPERT_TRANSLATE)
+  rotate = int(enums.mjtPertBit.mjPERT_ROTATE)
+  if (pert.active | pert.active2) & translate:
+    selpos = _selection_point(d, pert)
+    diff = selpos - pert.refselpos
+    stiffness = float(m.vis.map.stiffness)
+    force = -stiffness * pert.localmass * diff
+    arm = selpos - d.xipos[sel]
+    svel = _cross(rotvel, arm) + linvel
+    force = force - float(np.sqrt(_F32(stiffness))) * pert.localmass * svel
+    torque = _cross(arm, force)
+    stiffness = float(m.vis.map.stiffnessrot)
+    norm = math.sqrt(diff @ diff)
+    diff = diff / norm if norm >= mjMINVAL else np.array([1.0, 0, 0])
+    torque = torque - diff * (float(np.sqrt(_F32(stiffness))) * inertia * (diff @ rotvel))
+  if (pert.active | pert.active2) & rotate:
+    stiffness = float(m.vis.map.stiffnessrot)
+    xiquat, neg, difquat = np.empty(4), np.empty(4), np.empty(4)
+    _mulQuat(xiquat, np.asarray(d.xquat[sel], np.float64),
+             np.asarray(m.body_iquat[sel], np.float64))
+    _negQuat(neg, xiquat)
+    _mulQuat(difquat, np.asarray(pert.refquat, np.float64), neg)
+    _quat2Vel(torque, difquat, 1.0 / (stiffness * inertia))
+    torque = torque - rotvel * (float(np.sqrt(_F32(stiffness))) * inertia)
+  d.xfrc_applied[sel, :3] = force
+  d.xfrc_applied[sel, 3:] = torque
+
+
+def mjv_select(m, d, opt, aspectratio, relx, rely, scn, selpnt, geomid, flexid, skinid) -> int:
+  """Port of mjv_select for geoms: the body under the relative viewport point (relx, rely),
+  -1 if none; selpnt receives the 3D point, geomid/flexid/skinid (int32 (1,)) the geom and -1.
+
+  Flexes and skins are not ray-cast (the engine has no flexes; skin selection is left out).
+  """
+  cam = mjv_averageCamera(scn.camera[0], scn.camera[1])
+  pos, forward, up = np.zeros(3), np.zeros(3), np.zeros(3)
+  mjv_cameraInModel(pos, forward, up, scn)
+  left = _cross(up, forward)
+  left /= max(mjMINVAL, math.sqrt(left @ left))
+
+  # frustum half-width matching the viewport's aspect ratio, offsets of the cursor
+  halfwidth = 0.5 * aspectratio * (cam.frustum_top - cam.frustum_bottom)
+  d_up = cam.frustum_bottom + rely * (cam.frustum_top - cam.frustum_bottom)
+  d_left = -(cam.frustum_center + (2 * relx - 1) * halfwidth)
+  if cam.orthographic:
+    ray = forward.copy()
+    pos = pos + up * d_up + left * d_left
+  else:
+    ray = forward * cam.frustum_near + up * d_up + left * d_left
+    ray /= max(mjMINVAL, math.sqrt(ray @ ray))
+  gid = np.array([-1], np.int32)
+  dist = _ray(m, d, pos, ray, np.asarray(opt.geomgroup, np.uint8),
+              bool(opt.flags[V.mjVIS_STATIC]), -1, gid)
+  np.asarray(geomid).reshape(-1)[0] = -1
+  np.asarray(flexid).reshape(-1)[0] = -1
+  np.asarray(skinid).reshape(-1)[0] = -1
+  if dist < 0:
+    return -1
+  np.asarray(geomid).reshape(-1)[0] = gid[0]
+  selpnt[:] = pos + ray * dist
+  return int(m.geom_bodyid[gid[0]])

@@ -594,3 +594,124 @@ def test_init_geom_and_connector():
     assert_geom_equal(geom, mgeom)
   with pytest.raises(ValueError, match="invalid geom type"):
     vis.mjv_connector(geom, 6, 0.05, np.zeros(3), np.ones(3))
+
+
+# ------------------------------------------------------------------------------------------------
+# interaction
+
+
+MOUSE = mujoco.mjtMouse
+
+
+def _camera_pair(pair, setup=None):
+  cam, mcam = vis.MjvCamera(), mujoco.MjvCamera()
+  vis.mjv_defaultFreeCamera(pair.m, cam)
+  mujoco.mjv_defaultFreeCamera(pair.mm, mcam)
+  if setup:
+    setup(cam)
+    setup(mcam)
+  return cam, mcam
+
+
+def _assert_cameras_equal(cam, mcam):
+  assert int(cam.type) == int(mcam.type)
+  for f in ("lookat", "distance", "azimuth", "elevation"):
+    np.testing.assert_allclose(getattr(cam, f), getattr(mcam, f), rtol=1e-6, atol=1e-9,
+                               err_msg=f)
+
+
+@pytest.mark.parametrize("action", [MOUSE.mjMOUSE_ROTATE_V, MOUSE.mjMOUSE_ROTATE_H,
+                                    MOUSE.mjMOUSE_MOVE_V, MOUSE.mjMOUSE_MOVE_H,
+                                    MOUSE.mjMOUSE_ZOOM])
+def test_move_camera(scene, action):
+  scn, mscn = scene.scenes()
+  for setup in (None, _tracking):
+    cam, mcam = _camera_pair(scene, setup)
+    for dx, dy in ((0.1, -0.05), (0.7, 0.9), (-0.3, 0.2)):
+      vis.mjv_moveCamera(scene.m, action, dx, dy, cam)
+      mujoco.mjv_moveCamera(scene.mm, action, dx, dy, mcam)
+      _assert_cameras_equal(cam, mcam)
+  assert vis.mjv_frustumHeight(scn) == pytest.approx(mujoco.mjv_frustumHeight(mscn), rel=1e-7)
+  ours, theirs = [np.zeros(3) for _ in range(3)], [np.zeros(3) for _ in range(3)]
+  vis.mjv_cameraInRoom(*ours, scn)
+  mujoco.mjv_cameraInRoom(*theirs, mscn)
+  np.testing.assert_allclose(ours, theirs, rtol=1e-7, atol=1e-9)
+
+
+@pytest.mark.parametrize("action", [MOUSE.mjMOUSE_ROTATE_V, MOUSE.mjMOUSE_ROTATE_H,
+                                    MOUSE.mjMOUSE_MOVE_V, MOUSE.mjMOUSE_MOVE_H,
+                                    MOUSE.mjMOUSE_ZOOM])
+def test_move_model(scene, action):
+  scn, mscn = scene.scenes()
+  scn.enabletransform = mscn.enabletransform = 1
+  for dx, dy in ((0.1, -0.05), (0.3, 0.4)):
+    vis.mjv_moveModel(scene.m, action, dx, dy, np.array([0, 0, 1.0]), scn)
+    mujoco.mjv_moveModel(scene.mm, action, dx, dy, np.array([0, 0, 1.0]), mscn)
+    np.testing.assert_allclose(scn.translate, mscn.translate, rtol=1e-6, atol=1e-7)
+    np.testing.assert_allclose(scn.rotate, mscn.rotate, rtol=1e-6, atol=1e-7)
+    assert scn.scale == pytest.approx(mscn.scale, rel=1e-6)
+  pos, quat = np.array([0.3, -0.2, 0.5]), np.array([0.8, 0.2, 0.0, 0.565685424949238])
+  mpos, mquat = np.zeros(3), np.zeros(4)
+  mujoco.mjv_model2room(mpos, mquat, pos, quat, mscn)
+  rpos, rquat = vis.mjv_model2room(pos, quat, scn)
+  np.testing.assert_allclose(rpos, mpos, rtol=1e-6, atol=1e-7)
+  np.testing.assert_allclose(rquat, mquat, rtol=1e-6, atol=1e-7)
+  mujoco.mjv_room2model(mpos, mquat, rpos, rquat, mscn)
+  bpos, bquat = vis.mjv_room2model(rpos, rquat, scn)
+  np.testing.assert_allclose(bpos, mpos, rtol=1e-6, atol=1e-7)
+  np.testing.assert_allclose(bquat, mquat, rtol=1e-6, atol=1e-7)
+  np.testing.assert_allclose(bpos, pos, rtol=1e-5, atol=1e-6)
+
+
+def test_select_and_perturb(decor):
+  scn, mscn = decor.scenes()
+  opt, mopt = vis.MjvOption(), mujoco.MjvOption()
+  hits = 0
+  for relx, rely in [(0.5, 0.5), (0.45, 0.6), (0.7, 0.3), (0.2, 0.9), (0.55, 0.52)]:
+    pnt, mpnt = np.zeros(3), np.zeros(3)
+    ids = [np.array([7], np.int32) for _ in range(3)]
+    mids = [np.array([7], np.int32) for _ in range(3)]
+    body = vis.mjv_select(decor.m, decor.d, opt, 1.5, relx, rely, scn, pnt, *ids)
+    mbody = mujoco.mjv_select(decor.mm, decor.md, mopt, 1.5, relx, rely, mscn, mpnt, *mids)
+    assert body == mbody
+    np.testing.assert_array_equal(ids, mids)
+    if body >= 0:
+      hits += 1
+      np.testing.assert_allclose(pnt, mpnt, rtol=1e-6, atol=1e-8)
+  assert hits >= 2
+
+  # select the hanging box at a point on it, drag it, apply the spring
+  pert, mpert = vis.MjvPerturb(), mujoco.MjvPerturb()
+  for p in (pert, mpert):
+    p.select = 1
+    p.localpos[:] = (0.02, -0.01, 0.03)
+    p.active = int(mujoco.mjtPertBit.mjPERT_TRANSLATE)
+  vis.mjv_initPerturb(decor.m, decor.d, scn, pert)
+  mujoco.mjv_initPerturb(decor.mm, decor.md, mscn, mpert)
+  for action, dx, dy in ((MOUSE.mjMOUSE_MOVE_V, 0.05, -0.02), (MOUSE.mjMOUSE_ROTATE_H, 0.3, 0.1),
+                         (MOUSE.mjMOUSE_ROTATE_V, 0.6, -0.4), (MOUSE.mjMOUSE_MOVE_H, -0.1, 0.2)):
+    vis.mjv_movePerturb(decor.m, decor.d, action, dx, dy, scn, pert)
+    mujoco.mjv_movePerturb(decor.mm, decor.md, action, dx, dy, mscn, mpert)
+  for f in ("refpos", "refquat", "refselpos", "localmass", "scale"):
+    np.testing.assert_allclose(getattr(pert, f), getattr(mpert, f), rtol=1e-6, atol=1e-9,
+                               err_msg=f)
+  for active in (1, 2, 3):
+    pert.active = mpert.active = active
+    vis.mjv_applyPerturbForce(decor.m, decor.d, pert)
+    mujoco.mjv_applyPerturbForce(decor.mm, decor.md, mpert)
+    np.testing.assert_allclose(decor.d.xfrc_applied, decor.md.xfrc_applied, rtol=1e-6,
+                               atol=1e-9)
+  decor.d.xfrc_applied[:] = 0
+  decor.md.xfrc_applied[:] = 0
+
+  # pose perturbation of a free body (paused) and of the child of a free body
+  for sel in (1, 4):
+    pert.select = mpert.select = sel
+    qpos, mqpos = decor.d.qpos.copy(), decor.md.qpos.copy()
+    vis.mjv_applyPerturbPose(decor.m, decor.d, pert, 1)
+    mujoco.mjv_applyPerturbPose(decor.mm, decor.md, mpert, 1)
+    # the reference pose agrees to ~1e-8 (the mouse scale goes through float frusta)
+    np.testing.assert_allclose(decor.d.qpos, decor.md.qpos, rtol=1e-6, atol=1e-9)
+    assert not np.allclose(decor.d.qpos, qpos)
+    decor.d.qpos[:] = qpos
+    decor.md.qpos[:] = mqpos
