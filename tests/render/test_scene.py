@@ -704,14 +704,29 @@ def test_select_and_perturb(decor):
   decor.d.xfrc_applied[:] = 0
   decor.md.xfrc_applied[:] = 0
 
-  # pose perturbation of a free body (paused) and of the child of a free body
-  for sel in (1, 4):
-    pert.select = mpert.select = sel
-    qpos, mqpos = decor.d.qpos.copy(), decor.md.qpos.copy()
-    vis.mjv_applyPerturbPose(decor.m, decor.d, pert, 1)
-    mujoco.mjv_applyPerturbPose(decor.mm, decor.md, mpert, 1)
-    # the reference pose agrees to ~1e-8 (the mouse scale goes through float frusta)
-    np.testing.assert_allclose(decor.d.qpos, decor.md.qpos, rtol=1e-6, atol=1e-9)
-    assert not np.allclose(decor.d.qpos, qpos)
-    decor.d.qpos[:] = qpos
-    decor.md.qpos[:] = mqpos
+  # pose perturbation of a free body (paused)
+  pert.select = mpert.select = 1
+  qpos, mqpos = decor.d.qpos.copy(), decor.md.qpos.copy()
+  vis.mjv_applyPerturbPose(decor.m, decor.d, pert, 1)
+  mujoco.mjv_applyPerturbPose(decor.mm, decor.md, mpert, 1)
+  # the reference pose agrees to ~1e-8 (the mouse scale goes through float frusta)
+  np.testing.assert_allclose(decor.d.qpos, decor.md.qpos, rtol=1e-6, atol=1e-9)
+  assert not np.allclose(decor.d.qpos, qpos)
+  decor.d.qpos[:] = qpos
+  decor.md.qpos[:] = mqpos
+
+
+@pytest.mark.parametrize("paused", [0, 1])
+def test_perturb_pose_of_child_of_free_body(paused):
+  pair = Pair(SKIN_XML, nstep=20)
+  pert, mpert = vis.MjvPerturb(), mujoco.MjvPerturb()
+  for p in (pert, mpert):
+    p.select = 2
+    p.active = 1
+    p.refpos[:] = (0.3, 0.1, 0.9)
+    p.refquat[:] = (0.8, 0.0, 0.6, 0.0)
+  qpos = pair.d.qpos.copy()
+  vis.mjv_applyPerturbPose(pair.m, pair.d, pert, paused)
+  mujoco.mjv_applyPerturbPose(pair.mm, pair.md, mpert, paused)
+  np.testing.assert_allclose(pair.d.qpos, pair.md.qpos, rtol=1e-12, atol=1e-14)
+  assert np.allclose(pair.d.qpos, qpos) == (not paused)
