@@ -1840,15 +1840,9 @@ def mjv_cameraFrame(headpos, forward, up, right, d, cam):
       out[:] = val
 
 
-def mjv_updateCamera(m, d, cam, scn):
-  """Port of mjv_updateCamera: set the scene's two GL cameras from the abstract camera (a
-  tracking camera first moves its lookat to the tracked body's subtree com)."""
-  if m is None or cam is None or cam.type == mjtCamera.mjCAMERA_USER:
-    return
-  if cam.type == mjtCamera.mjCAMERA_TRACKING:
-    if not 0 <= cam.trackbodyid < m.nbody:
-      raise ValueError("track body id is outside valid range")
-    cam.lookat[:] = d.subtree_com[cam.trackbodyid]
+def _set_gl_cameras(m, d, cam, glcams, offsets):
+  """Pose and frustum of GL cameras from the abstract camera, each eye moved sideways by
+  offset * ipd (-0.5 and +0.5 for the left and right eyes, 0 for the center)."""
   zver = np.zeros(2, np.float32)
   zhor = np.zeros(2, np.float32)
   zclip = np.zeros(2, np.float32)
@@ -1861,9 +1855,8 @@ def mjv_updateCamera(m, d, cam, scn):
   else:
     ipd = float(m.vis.global_.ipd)
     ortho = int(m.vis.global_.orthographic)
-  for view in range(2):
-    glcam = scn.camera[view]
-    glcam.pos = headpos + (ipd if view else -ipd) * 0.5 * right
+  for glcam, offset in zip(glcams, offsets):
+    glcam.pos = headpos + offset * ipd * right
     glcam.forward = forward
     glcam.up = up
     glcam.orthographic = ortho
@@ -1873,7 +1866,30 @@ def mjv_updateCamera(m, d, cam, scn):
     glcam.frustum_width = (zhor[1] + zhor[0]) / _F32(2)
     glcam.frustum_near = zclip[0]
     glcam.frustum_far = zclip[1]
+
+
+def mjv_updateCamera(m, d, cam, scn):
+  """Port of mjv_updateCamera: set the scene's two GL cameras from the abstract camera (a
+  tracking camera first moves its lookat to the tracked body's subtree com)."""
+  if m is None or cam is None or cam.type == mjtCamera.mjCAMERA_USER:
+    return
+  if cam.type == mjtCamera.mjCAMERA_TRACKING:
+    if not 0 <= cam.trackbodyid < m.nbody:
+      raise ValueError("track body id is outside valid range")
+    cam.lookat[:] = d.subtree_com[cam.trackbodyid]
+  _set_gl_cameras(m, d, cam, scn.camera, (-0.5, 0.5))
   scn.enabletransform = 0
+
+
+def mjv_camera2GLCamera(m, d, cam) -> MjvGLCamera:
+  """Port of mjv_camera2GLCamera: the GL camera of an abstract camera, at the center between
+  the eyes (the abstract camera is not changed)."""
+  if cam.type not in (mjtCamera.mjCAMERA_FREE, mjtCamera.mjCAMERA_TRACKING,
+                      mjtCamera.mjCAMERA_FIXED):
+    raise ValueError("unknown camera type")
+  glcam = MjvGLCamera()
+  _set_gl_cameras(m, d, cam, (glcam,), (0.0,))
+  return glcam
 
 
 def mjv_room2model(roompos, roomquat, scn):

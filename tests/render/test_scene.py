@@ -552,6 +552,17 @@ def test_skin(scene):
   assert_scenes_equal(*pair.scenes(groups={"skingroup": [0, 0, 0, 0, 0, 0]}))
 
 
+@pytest.mark.parametrize("camid", [None, -1, 0, 1, 2])
+def test_camera2glcamera(decor, camid):
+  cam, mcam = _camera_pair(decor, None if camid is None else
+                           (_tracking if camid == -1 else _fixed(camid)))
+  glcam = vis.mjv_camera2GLCamera(decor.m, decor.d, cam)
+  mglcam = mujoco.mjv_camera2GLCamera(decor.mm, decor.md, mcam)
+  for f in GLCAMERA_FIELDS:
+    np.testing.assert_allclose(getattr(glcam, f), getattr(mglcam, f), rtol=1e-6, atol=1e-7,
+                               err_msg=f)
+
+
 def test_average_camera_and_frame(decor):
   scn, mscn = decor.scenes()
   avg = vis.mjv_averageCamera(scn.camera[0], scn.camera[1])
