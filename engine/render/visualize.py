@@ -1,17 +1,20 @@
 """Abstract visualization: the mjv_* functions that turn (model, data) into a scene to draw.
 
-Port of engine_vis_visualize.c, engine_vis_init.c and the camera helpers of
-engine_vis_interact.c. The renderer consumes an MjvScene with the attribute interface of
+Port of engine_vis_visualize.c (scene geoms, decorations, lights, cameras, skins),
+engine_vis_init.c (defaults, mjv_makeScene) and engine_vis_interact.c (camera and model motion,
+selection, perturbation). The renderer consumes an MjvScene with the attribute interface of
 MuJoCo's bindings (`scn.ngeom`, `scn.geoms[i].pos`, `scn.lights[i].dir`, `scn.camera[0]`, ...).
 
-Plain numpy, outside the jitted core. The geoms live in one struct-of-arrays store
-(`scn.geom_arrays`, rows `[:scn.ngeom]` valid) and `scn.geoms[i]` is a view of row i, so the
-renderer can read whole columns at once. Model geoms and sites, the bulk of a scene, are filled
-with vectorised numpy; decorations loop over objects in Python where MuJoCo has per-object logic.
-Reals are stored as float32 like MuJoCo's C floats: values computed in float64 and rounded once.
+Plain numpy, outside the jitted core. The geoms live in one numpy record array
+(`scn.geom_arrays.records`, rows `[:scn.ngeom]` valid, each field also a column attribute such
+as `scn.geom_arrays.pos`) and `scn.geoms[i]` is a view of row i, so a renderer can read whole
+columns at once. Model geoms and sites (the bulk of a scene) and joint decorations are filled
+with vectorised numpy; other decorations loop over objects in Python where MuJoCo has
+per-object logic. Reals are stored as float32 like MuJoCo's C floats: computed in float64 and
+rounded once. `camdist` and `transparent` are left 0: the renderer sets them when it sorts.
 
-Flexes, bounding-volume hierarchies, SDF iterations, tactile sensors and surface-velocity arrows
-are not drawn (the engine has no flex support; the others are debug views).
+Not drawn: flexes (the engine has none), bounding-volume hierarchies, SDF iterations, tactile
+sensors, surface-velocity arrows and rangefinders attached to cameras.
 """
 
 import math
@@ -503,6 +506,56 @@ def _connector(g, i, type_, width, frm, to):
   _quatZ2Vec(quat, dif)
   _quat2Mat(mat, quat)
   g.mat[i] = mat.reshape(3, 3)
+
+
+def _quatz2vec_rows(vec):
+  """mju_quatZ2Vec for rows of vectors (n, 3): quaternions (n, 4) turning z onto each."""
+  n = len(vec)
+  quat = np.zeros((n, 4))
+  quat[:, 0] = 1
+  norm = np.sqrt(np.sum(vec * vec, axis=1))
+  ok = norm >= mjMINVAL
+  vn = np.where(ok[:, None], vec / np.where(ok, norm, 1)[:, None], (1.0, 0.0, 0.0))
+  # axis = z x vn
+  axis = np.stack([-vn[:, 1], vn[:, 0], np.zeros(n)], axis=1)
+  a = np.sqrt(np.sum(axis * axis, axis=1))
+  axis = np.where((a >= mjMINVAL)[:, None], axis / np.where(a >= mjMINVAL, a, 1)[:, None],
+                  (1.0, 0.0, 0.0))
+  cosine = vn[:, 2]
+  angle = np.arctan2(a, cosine)
+  turn = ok & (np.abs(a) >= mjMINVAL)
+  half = 0.5 * angle[turn]
+  quat[turn, 0] = np.cos(half)
+  quat[turn, 1:] = axis[turn] * np.sin(half)[:, None]
+  flip = ok & (np.abs(a) < mjMINVAL) & (cosine < 0)
+  quat[flip] = (0.0, 1.0, 0.0, 0.0)
+  return quat
+
+
+def _quat2mat_rows(quat):
+  """mju_quat2Mat for rows of unit quaternions (n, 4): rotation matrices (n, 3, 3)."""
+  w, x, y, z = quat.T
+  return np.stack([w * w + x * x - y * y - z * z, 2 * (x * y - w * z), 2 * (x * z + w * y),
+                   2 * (x * y + w * z), w * w - x * x + y * y - z * z, 2 * (y * z - w * x),
+                   2 * (x * z - w * y), 2 * (y * z + w * x), w * w - x * x - y * y + z * z],
+                  axis=1).reshape(-1, 3, 3)
+
+
+def _connector_rows(g, rows, types, width, frm, to):
+  """mjv_connector on many rows: types (n,) of capsule, cylinder, arrow or line kinds,
+  segments frm -> to (n, 3)."""
+  if not len(rows):
+    return
+  dif = to - frm
+  length = np.sqrt(np.sum(dif * dif, axis=1))
+  centered = (types == mjtGeom.mjGEOM_CAPSULE) | (types == mjtGeom.mjGEOM_CYLINDER)
+  g.type[rows] = types
+  size = np.empty((len(rows), 3), np.float32)
+  size[:, :2] = width
+  size[:, 2] = np.where(centered, length.astype(np.float32) * _F32(0.5), length)
+  g.size[rows] = size
+  g.pos[rows] = np.where(centered[:, None], 0.5 * (frm + to), frm)
+  g.mat[rows] = _quat2mat_rows(_quatz2vec_rows(dif))
 
 
 def mjv_connector(geom, type, width, from_, to):  # noqa: A002 (MuJoCo's argument name)
@@ -1249,39 +1302,53 @@ def _add_body_labels(m, d, opt, pert, catmask, scn):
 
 
 def _add_joint_geoms(m, d, opt, scn):
-  """Port of addJointGeoms: arrows on hinge/slide axes, boxes and spheres on free/ball joints,
-  colored toward the constraint color by the joint limit's impedance."""
-  if not opt.flags[V.mjVIS_JOINT]:
+  """Port of addJointGeoms (vectorised): arrows on hinge/slide axes, boxes and spheres on
+  free/ball joints, colored toward the constraint color by the joint limit's impedance."""
+  if not opt.flags[V.mjVIS_JOINT] or not m.njnt:
     return
   g = scn.geom_arrays
+  ids = np.flatnonzero(_group_visible(opt.jointgroup, m.jnt_group))
+  lo = scn.ngeom
+  full = len(ids) > scn.maxgeom - lo
+  ids = ids[:scn.maxgeom - lo]
+  hi = lo + len(ids)
+  _init_rows(g, lo, hi)
+  g.objtype[lo:hi] = mjtObj.mjOBJ_JOINT
+  g.objid[lo:hi] = ids
+  g.category[lo:hi] = _CAT_DECOR
+  g.segid[lo:hi] = np.arange(lo, hi)
   scl = _f32(m.stat.meansize)
   length = _f32(float(m.vis.scale.jointlength) * scl)
   width = _f32(float(m.vis.scale.jointwidth) * scl)
-  joint = float(m.vis.rgba.joint[0]), float(m.vis.rgba.joint[1]), float(m.vis.rgba.joint[2])
-  cnstr = np.asarray(m.vis.rgba.constraint, np.float64)
+  jtype = np.asarray(m.jnt_type)[ids]
+  anchor = np.asarray(d.xanchor)[ids]
+
+  # free and ball joints: box or sphere in the body frame
+  r = np.flatnonzero((jtype == _JNT_FREE) | (jtype == _JNT_BALL))
+  g.type[lo + r] = np.where(jtype[r] == _JNT_FREE, _BOX, _SPHERE)
+  g.size[lo + r] = 0.3 * length
+  g.pos[lo + r] = anchor[r]
+  g.mat[lo + r] = np.asarray(d.xmat)[np.asarray(m.jnt_bodyid)[ids[r]]].reshape(-1, 3, 3)
+
+  # hinge and slide joints: arrows along the axis
+  r = np.flatnonzero((jtype != _JNT_FREE) & (jtype != _JNT_BALL))
+  types = np.where(jtype[r] == _JNT_SLIDE, _ARROW, _ARROW1)
+  _connector_rows(g, lo + r, types, width, anchor[r],
+                  anchor[r] + np.asarray(d.xaxis)[ids[r]] * length)
+
+  # colors: joint color mixed with the constraint color by the limit impedance
   impedance = _limit_impedances(d, enums.mjtConstraint.mjCNSTR_LIMIT_JOINT)
-  free, ball, slide = _JNT_FREE, _JNT_BALL, _JNT_SLIDE
-  for j in range(m.njnt):
-    if not _visible(opt.jointgroup, m.jnt_group[j]):
-      continue
-    i = _acquire(scn, j, _CAT_DECOR, mjtObj.mjOBJ_JOINT)
-    if i < 0:
-      return
-    body = int(m.jnt_bodyid[j])
-    jtype = int(m.jnt_type[j])
-    if jtype == free or jtype == ball:
-      g.type[i] = _BOX if jtype == free else _SPHERE
-      g.size[i] = 0.3 * length
-      g.pos[i] = d.xanchor[j]
-      g.mat[i] = np.reshape(d.xmat[body], (3, 3))
-    else:
-      arrow = _ARROW if jtype == slide else _ARROW1
-      _connector(g, i, arrow, width, d.xanchor[j], d.xanchor[j] + d.xaxis[j] * length)
-    imp = impedance.get(j, 0.0)
-    g.rgba[i] = [(1 - imp) * joint[c] + imp * cnstr[c] for c in range(3)] + [1.0]
-    if opt.label == mjtLabel.mjLABEL_JOINT:
-      g.label[i] = _make_label(m, mjtObj.mjOBJ_JOINT, j)
-    _release(scn)
+  imp = np.array([impedance.get(int(j), 0.0) for j in ids]) if impedance else \
+    np.zeros(len(ids))
+  joint = np.asarray(m.vis.rgba.joint, np.float64)[:3]
+  cnstr = np.asarray(m.vis.rgba.constraint, np.float64)[:3]
+  g.rgba[lo:hi, :3] = (1 - imp)[:, None] * joint + imp[:, None] * cnstr
+  g.rgba[lo:hi, 3] = 1
+  if opt.label == mjtLabel.mjLABEL_JOINT:
+    g.label[lo:hi] = [_make_label(m, mjtObj.mjOBJ_JOINT, int(j)) for j in ids]
+  scn.ngeom = hi
+  if full:
+    _full(scn)
 
 
 def _actuator_color(m, d, opt, a):
