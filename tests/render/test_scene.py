@@ -95,6 +95,7 @@ DECOR_XML = """
     <light name="spot" pos="0 0 3" dir="0 0 -1" cutoff="30" exponent="5"/>
     <geom name="floor" type="plane" size="0 0 0.1"/>
     <site name="anchor" pos="0 0 1.5" size="0.02"/>
+    <site name="anchor2" pos="0.4 0.1 1.4" size="0.02"/>
     <camera name="res" pos="0 -3 1" xyaxes="1 0 0 0 0.3 1" resolution="64 48" fovy="50"/>
     <camera name="ortho" pos="0 -3 1" xyaxes="1 0 0 0 0.3 1" projection="orthographic" fovy="2"
             resolution="32 32"/>
@@ -129,6 +130,10 @@ DECOR_XML = """
   <tendon>
     <spatial name="string" limited="true" range="0 0.5" width="0.005">
       <site site="anchor"/>
+      <site site="hook"/>
+    </spatial>
+    <spatial name="slack" limited="true" range="0 0.8" width="0.004" rgba="1 .5 0 1">
+      <site site="anchor2"/>
       <site site="hook"/>
     </spatial>
     <spatial name="act" width="0.01" material="ten">
@@ -459,11 +464,14 @@ def test_decorations(decor, flags):
 
 
 def test_catenary_tendon(decor):
-  draw, length = vis.mjv_isCatenary(decor.m, decor.d, 0)
-  assert draw and length == 0.5
-  scn, mscn = decor.scenes()
-  tendon = [i for i in range(scn.ngeom) if scn.geoms[i].objtype == mujoco.mjtObj.mjOBJ_TENDON]
-  assert len(tendon) > 2  # hanging segments, not one straight capsule
+  # a nearly vertical string hangs as a bead (2 segments), a slack one as a full catenary
+  for t, length in ((0, 0.5), (1, 0.8)):
+    draw, catenary_length = vis.mjv_isCatenary(decor.m, decor.d, t)
+    assert draw and catenary_length == pytest.approx(length)
+  scn, mscn = decor.scenes(label=int(mujoco.mjtLabel.mjLABEL_TENDON))
+  segments = [sum(scn.geoms[i].objtype == mujoco.mjtObj.mjOBJ_TENDON and scn.geoms[i].objid == t
+                  for i in range(scn.ngeom)) for t in range(3)]
+  assert segments == [2, decor.m.vis.quality.numslices, 1]
   assert_scenes_equal(scn, mscn)
 
 
