@@ -2477,11 +2477,39 @@ def mjv_applyPerturbForce(m, d, pert):
   d.xfrc_applied[sel, 3:] = torque
 
 
-def mjv_select(m, d, opt, aspectratio, relx, rely, scn, selpnt, geomid, flexid, skinid) -> int:
-  """Port of mjv_select for geoms: the body under the relative viewport point (relx, rely),
-  -1 if none; selpnt receives the 3D point, geomid/flexid/skinid (int32 (1,)) the geom and -1.
+def _ray_skin(face, vert, pnt, vec):
+  """mju_raySkin (vectorised over faces): (distance, nearest vertex of the hit face) of a ray
+  and a triangle mesh, (-1, -1) on a miss."""
+  v = vert.astype(np.float64)
+  if not len(face) or not len(v):
+    return -1.0, -1
+  v0, v1, v2 = v[face[:, 0]], v[face[:, 1]], v[face[:, 2]]
+  # Moller-Trumbore on every face
+  e1, e2 = v1 - v0, v2 - v0
+  pvec = np.cross(vec, e2)
+  det = np.sum(e1 * pvec, axis=1)
+  ok = np.abs(det) >= mjMINVAL
+  inv = np.where(ok, 1 / np.where(ok, det, 1), 0)
+  tvec = pnt - v0
+  u = np.sum(tvec * pvec, axis=1) * inv
+  qvec = np.cross(tvec, e1)
+  w = (qvec @ vec) * inv
+  x = np.sum(e2 * qvec, axis=1) * inv
+  hit = ok & (u >= 0) & (w >= 0) & (u + w <= 1) & (x >= 0)
+  if not np.any(hit):
+    return -1.0, -1
+  k = np.flatnonzero(hit)[np.argmin(x[hit])]
+  point = pnt + vec * x[k]
+  corners = v[face[k]]
+  return float(x[k]), int(face[k][np.argmin(np.sum((corners - point) ** 2, axis=1))])
 
-  Flexes and skins are not ray-cast (the engine has no flexes; skin selection is left out).
+
+def mjv_select(m, d, opt, aspectratio, relx, rely, scn, selpnt, geomid, flexid, skinid) -> int:
+  """Port of mjv_select: the body under the relative viewport point (relx, rely), -1 if none.
+
+  Ray-casts geoms and (with mjVIS_SKIN) the posed skins of the scene; selpnt receives the 3D
+  point, geomid, flexid, skinid (int32 (1,)) what was hit (-1 for the others; the engine has
+  no flexes).
   """
   cam = mjv_averageCamera(scn.camera[0], scn.camera[1])
   pos, forward, up = np.zeros(3), np.zeros(3), np.zeros(3)
@@ -2499,14 +2527,41 @@ def mjv_select(m, d, opt, aspectratio, relx, rely, scn, selpnt, geomid, flexid, 
   else:
     ray = forward * cam.frustum_near + up * d_up + left * d_left
     ray /= max(mjMINVAL, math.sqrt(ray @ ray))
+
+  # geoms
   gid = np.array([-1], np.int32)
-  dist = _ray(m, d, pos, ray, np.asarray(opt.geomgroup, np.uint8),
-              bool(opt.flags[V.mjVIS_STATIC]), -1, gid)
-  np.asarray(geomid).reshape(-1)[0] = -1
-  np.asarray(flexid).reshape(-1)[0] = -1
-  np.asarray(skinid).reshape(-1)[0] = -1
-  if dist < 0:
+  geomdist = _ray(m, d, pos, ray, np.asarray(opt.geomgroup, np.uint8),
+                  bool(opt.flags[V.mjVIS_STATIC]), -1, gid)
+
+  # skins: the body of the bone with the largest weight on the nearest vertex
+  skindist, skinbody, skin, skinpnt = -1.0, -1, -1, np.zeros(3)
+  if opt.flags[V.mjVIS_SKIN]:
+    verts = scn.skinvert.reshape(-1, 3)
+    faces = np.asarray(m.skin_face).reshape(-1, 3)
+    for k in range(m.nskin):
+      vadr, vnum = int(m.skin_vertadr[k]), int(m.skin_vertnum[k])
+      fadr, fnum = int(m.skin_faceadr[k]), int(m.skin_facenum[k])
+      dist, vertid = _ray_skin(faces[fadr:fadr + fnum], verts[vadr:vadr + vnum], pos, ray)
+      if dist < 0 or not (dist < skindist or skindist < 0):
+        continue
+      skindist = dist
+      best = -1.0
+      for j in range(int(m.skin_boneadr[k]), int(m.skin_boneadr[k] + m.skin_bonenum[k])):
+        lo = int(m.skin_bonevertadr[j])
+        for n in range(lo, lo + int(m.skin_bonevertnum[j])):
+          if m.skin_bonevertid[n] == vertid and m.skin_bonevertweight[n] > best:
+            best = float(m.skin_bonevertweight[n])
+            skinbody, skin = int(m.skin_bonebodyid[j]), k
+            skinpnt = verts[vadr + vertid].astype(np.float64)
+
+  for out in (geomid, flexid, skinid):
+    np.asarray(out).reshape(-1)[0] = -1
+  if geomdist < 0 and skindist < 0:
     return -1
-  np.asarray(geomid).reshape(-1)[0] = gid[0]
-  selpnt[:] = pos + ray * dist
-  return int(m.geom_bodyid[gid[0]])
+  if geomdist >= 0 and (skindist < 0 or geomdist <= skindist):
+    np.asarray(geomid).reshape(-1)[0] = gid[0]
+    selpnt[:] = pos + ray * geomdist
+    return int(m.geom_bodyid[gid[0]])
+  np.asarray(skinid).reshape(-1)[0] = skin
+  selpnt[:] = skinpnt
+  return skinbody

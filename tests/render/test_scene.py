@@ -177,9 +177,9 @@ SKIN_XML = """
     <skin name="sk" rgba="0.8 0.2 0.2 1" inflate="0.01"
           vertex="-0.1 -0.1 0  0.1 -0.1 0  0.3 -0.1 0  -0.1 0.1 0  0.1 0.1 0  0.3 0.1 0"
           face="0 1 4  0 4 3  1 2 5  1 5 4">
-      <bone body="b1" bindpos="0 0 -1" bindquat="1 0 0 0" vertid="0 1 3 4"
+      <bone body="b1" bindpos="0 0 -0.15" bindquat="1 0 0 0" vertid="0 1 3 4"
             vertweight="1 0.5 1 0.5"/>
-      <bone body="b2" bindpos="-0.2 0 -1" bindquat="1 0 0 0" vertid="1 2 4 5"
+      <bone body="b2" bindpos="-0.2 0 -0.15" bindquat="1 0 0 0" vertid="1 2 4 5"
             vertweight="0.5 1 0.5 1"/>
     </skin>
   </deformable>
@@ -733,6 +733,25 @@ def test_select_and_perturb(decor):
   assert not np.allclose(decor.d.qpos, qpos)
   decor.d.qpos[:] = qpos
   decor.md.qpos[:] = mqpos
+
+
+def test_select_skin():
+  pair = Pair(SKIN_XML, nstep=10)
+  scn, mscn = pair.scenes()
+  hits = set()
+  for relx in np.linspace(0.3, 0.7, 9):
+    for rely in np.linspace(0.3, 0.7, 9):
+      pnt, mpnt = np.zeros(3), np.zeros(3)
+      ids = [np.array([7], np.int32) for _ in range(3)]
+      mids = [np.array([7], np.int32) for _ in range(3)]
+      body = vis.mjv_select(pair.m, pair.d, vis.MjvOption(), 1.3, relx, rely, scn, pnt, *ids)
+      mbody = mujoco.mjv_select(pair.mm, pair.md, mujoco.MjvOption(), 1.3, relx, rely, mscn,
+                                mpnt, *mids)
+      assert body == mbody
+      np.testing.assert_array_equal(ids, mids)
+      np.testing.assert_allclose(pnt, mpnt, rtol=1e-6, atol=1e-8)
+      hits.add((body, int(ids[0][0]), int(ids[2][0])))
+  assert any(h[2] == 0 for h in hits) and any(h[1] >= 0 for h in hits)
 
 
 @pytest.mark.parametrize("paused", [0, 1])
