@@ -14,7 +14,7 @@ per-object logic. Reals are stored as float32 like MuJoCo's C floats: computed i
 rounded once. `camdist` and `transparent` are left 0: the renderer sets them when it sorts.
 
 Not drawn: flexes (the engine has none), bounding-volume hierarchies, SDF iterations, tactile
-sensors, surface-velocity arrows and rangefinders attached to cameras.
+sensors and surface-velocity arrows.
 """
 
 import math
@@ -1610,61 +1610,110 @@ def _add_autoconnect_geoms(m, d, opt, scn):
 _RAYDATA_SIZE = (1, 3, 3, 3, 3, 1)  # mjRAYDATA_SIZE, indexed by mjtRayDataField
 
 
+def _ray_offsets(dataspec):
+  """Offsets of the fields of one ray in a rangefinder's data, and the ray's size."""
+  offset = {}
+  size = 0
+  for f in range(len(_RAYDATA_SIZE)):
+    offset[f] = size
+    if dataspec & (1 << f):
+      size += _RAYDATA_SIZE[f]
+  return offset, size
+
+
+def _cam_intrinsics(m, c):
+  """Port of mju_camIntrinsics: (fx, fy, cx, cy, extent) of camera c in pixels (float
+  arithmetic where the sensor size is given, as MuJoCo)."""
+  width, height = (int(x) for x in m.cam_resolution[c])
+  fovy = float(m.cam_fovy[c])
+  if m.cam_projection[c] == enums.mjtProjection.mjPROJ_ORTHOGRAPHIC:
+    return width / 2.0, height / 2.0, width / 2.0, height / 2.0, fovy
+  sensorsize = np.asarray(m.cam_sensorsize[c], np.float32)
+  if sensorsize[0] != 0 and sensorsize[1] != 0:
+    f = np.asarray(m.cam_intrinsic[c], np.float32)
+    w, h = _F32(width), _F32(height)
+    return (float(f[0] / sensorsize[0] * w), float(f[1] / sensorsize[1] * h),
+            float(f[2] / sensorsize[0] * w), float(f[3] / sensorsize[1] * h), fovy)
+  fx = 0.5 / math.tan(fovy * math.pi / 360.0) * height
+  return fx, fx, width / 2.0, height / 2.0, fovy
+
+
+def _add_ray_geoms(m, scn, s, data, dataspec, origin, direction, sphere_scale, length, width):
+  """The decorations of one rangefinder ray: line to the hit, hit point, surface normal."""
+  rd = enums.mjtRayDataField
+  g = scn.geom_arrays
+  rgba = m.vis.rgba.rangefinder
+  offset, _ = _ray_offsets(dataspec)
+  dist = float(data[offset[rd.mjRAYDATA_DIST]]) if dataspec & (1 << rd.mjRAYDATA_DIST) \
+    else -1.0
+  point = np.zeros(3)
+  if dist >= 0:
+    point = origin + direction * dist
+    _add_connector(scn, mjtGeom.mjGEOM_LINE, 3, origin, point, rgba, s, _CAT_DECOR,
+                   mjtObj.mjOBJ_SENSOR)
+  if dataspec & (1 << rd.mjRAYDATA_POINT):
+    p = data[offset[rd.mjRAYDATA_POINT]:offset[rd.mjRAYDATA_POINT] + 3]
+    if np.any(p != 0):
+      point = np.array(p, np.float64)
+      i = _acquire(scn, s, _CAT_DECOR, mjtObj.mjOBJ_SENSOR)
+      if i >= 0:
+        g.type[i] = mjtGeom.mjGEOM_SPHERE
+        g.size[i] = sphere_scale * width
+        g.pos[i] = point
+        g.mat[i] = np.eye(3)
+        g.rgba[i] = rgba
+        _release(scn)
+  if (dist >= 0 or np.any(point != 0)) and dataspec & (1 << rd.mjRAYDATA_NORMAL):
+    normal = np.asarray(data[offset[rd.mjRAYDATA_NORMAL]:offset[rd.mjRAYDATA_NORMAL] + 3])
+    _add_connector(scn, mjtGeom.mjGEOM_ARROW1, width, point, point + normal * (2 * length),
+                   rgba, s, _CAT_DECOR, mjtObj.mjOBJ_SENSOR)
+
+
 def _add_rangefinder_geoms(m, d, opt, scn):
-  """Port of addRangefinderGeoms: for site rangefinders the ray to the hit point, the point and
-  the surface normal when the sensor reports them; geomfromto sensors' segments. Rangefinders
-  attached to cameras (one ray per pixel) are not drawn."""
+  """Port of addRangefinderGeoms: for each rangefinder ray (one for a site, one per pixel for
+  a camera) the line to the hit point, the point and the surface normal when the sensor
+  reports them; geomfromto sensors' segments."""
   if not opt.flags[V.mjVIS_RANGEFINDER]:
     return
-  g = scn.geom_arrays
   length, width = _frame_sizes(m)
-  rgba = m.vis.rgba.rangefinder
-  rd = enums.mjtRayDataField
   for s in range(m.nsensor):
     if m.sensor_type[s] == enums.mjtSensor.mjSENS_GEOMFROMTO:
       # the segment between the two geoms' nearest points, when there is one
       fromto = np.asarray(d.sensordata[m.sensor_adr[s]:m.sensor_adr[s] + 6], np.float64)
       if np.any(fromto != 0):
-        _add_connector(scn, mjtGeom.mjGEOM_LINE, 3, fromto[:3], fromto[3:], rgba, s,
-                       _CAT_DECOR, mjtObj.mjOBJ_SENSOR)
+        _add_connector(scn, mjtGeom.mjGEOM_LINE, 3, fromto[:3], fromto[3:],
+                       m.vis.rgba.rangefinder, s, _CAT_DECOR, mjtObj.mjOBJ_SENSOR)
       continue
     if m.sensor_type[s] != enums.mjtSensor.mjSENS_RANGEFINDER:
       continue
-    if m.sensor_objtype[s] != mjtObj.mjOBJ_SITE:
-      continue  # camera rangefinders are not drawn
-    site = int(m.sensor_objid[s])
-    data = d.sensordata[m.sensor_adr[s]:]
+    objid = int(m.sensor_objid[s])
+    adr = int(m.sensor_adr[s])
     dataspec = int(m.sensor_intprm[s, 0])
-    offset = {}
-    k = 0
-    for f in range(int(rd.mjNRAYDATA)):
-      offset[f] = k
-      if dataspec & (1 << f):
-        k += _RAYDATA_SIZE[f]
-    dist = float(data[offset[rd.mjRAYDATA_DIST]]) if dataspec & (1 << rd.mjRAYDATA_DIST) \
-      else -1.0
-    point = np.zeros(3)
-    if dist >= 0:
-      origin = np.asarray(d.site_xpos[site], np.float64)
-      point = origin + np.asarray(d.site_xmat[site]).reshape(3, 3)[:, 2] * dist
-      _add_connector(scn, mjtGeom.mjGEOM_LINE, 3, origin, point, rgba, s, _CAT_DECOR,
-                     mjtObj.mjOBJ_SENSOR)
-    if dataspec & (1 << rd.mjRAYDATA_POINT):
-      p = data[offset[rd.mjRAYDATA_POINT]:offset[rd.mjRAYDATA_POINT] + 3]
-      if np.any(p != 0):
-        point = np.array(p, np.float64)
-        i = _acquire(scn, s, _CAT_DECOR, mjtObj.mjOBJ_SENSOR)
-        if i >= 0:
-          g.type[i] = mjtGeom.mjGEOM_SPHERE
-          g.size[i] = 1.5 * width
-          g.pos[i] = point
-          g.mat[i] = np.eye(3)
-          g.rgba[i] = rgba
-          _release(scn)
-    if (dist >= 0 or np.any(point != 0)) and dataspec & (1 << rd.mjRAYDATA_NORMAL):
-      normal = np.asarray(data[offset[rd.mjRAYDATA_NORMAL]:offset[rd.mjRAYDATA_NORMAL] + 3])
-      _add_connector(scn, mjtGeom.mjGEOM_ARROW1, width, point, point + normal * (2 * length),
-                     rgba, s, _CAT_DECOR, mjtObj.mjOBJ_SENSOR)
+    if m.sensor_objtype[s] == mjtObj.mjOBJ_SITE:
+      origin = np.asarray(d.site_xpos[objid], np.float64)
+      direction = np.asarray(d.site_xmat[objid], np.float64).reshape(3, 3)[:, 2]
+      _add_ray_geoms(m, scn, s, d.sensordata[adr:], dataspec, origin, direction, 1.5, length,
+                     width)
+    elif m.sensor_objtype[s] == mjtObj.mjOBJ_CAMERA:
+      # one ray through the center of each pixel (mju_camPixelRay)
+      _, size = _ray_offsets(dataspec)
+      ncol, nrow = (int(x) for x in m.cam_resolution[objid])
+      fx, fy, cx, cy, extent = _cam_intrinsics(m, objid)
+      pos = np.asarray(d.cam_xpos[objid], np.float64)
+      xmat = np.asarray(d.cam_xmat[objid], np.float64).reshape(3, 3)
+      ortho = m.cam_projection[objid] == enums.mjtProjection.mjPROJ_ORTHOGRAPHIC
+      for row in range(nrow):
+        for col in range(ncol):
+          u = (col + 0.5 - cx) / fx
+          v = -(row + 0.5 - cy) / fy
+          if ortho:
+            origin = pos + xmat @ np.array([u * extent * 0.5, v * extent * 0.5, 0.0])
+            direction = -xmat[:, 2]
+          else:
+            origin = pos
+            direction = xmat @ (np.array([u, v, -1.0]) / math.sqrt(u * u + v * v + 1))
+          data = d.sensordata[adr + (row * ncol + col) * size:]
+          _add_ray_geoms(m, scn, s, data, dataspec, origin, direction, 1.3, length, width)
 
 
 def _add_pertforce_geoms(m, d, opt, scn):

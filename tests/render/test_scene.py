@@ -186,6 +186,28 @@ SKIN_XML = """
 </mujoco>
 """
 
+# rangefinders on cameras (one ray per pixel; perspective and orthographic) and on a site, with
+# the optional point and normal fields; the rays start in a body so that they see the world
+RANGEFINDER_XML = """
+<mujoco model="rangefinders">
+  <worldbody>
+    <geom type="plane" size="0 0 1"/>
+    <geom type="sphere" size="0.3" pos="0.2 0 0.3"/>
+    <body name="rig" mocap="true" pos="0 0 2">
+      <camera name="rf" resolution="4 3" fovy="40"/>
+      <camera name="rfo" resolution="3 2" projection="orthographic" fovy="1"/>
+    </body>
+    <body pos="0.5 0 1"><freejoint/><geom type="box" size=".05 .05 .05"/>
+      <site name="s" zaxis="0 0 -1"/></body>
+  </worldbody>
+  <sensor>
+    <rangefinder camera="rf" data="dist point normal"/>
+    <rangefinder camera="rfo" data="dist normal"/>
+    <rangefinder site="s" data="point normal"/>
+  </sensor>
+</mujoco>
+"""
+
 GEOM_INT_FIELDS = ("type", "dataid", "objtype", "objid", "category", "matid", "texid",
                    "texuniform", "texcoord", "segid", "transparent", "label")
 GEOM_FLOAT_FIELDS = ("size", "pos", "mat", "rgba", "emission", "specular", "shininess",
@@ -461,6 +483,15 @@ def test_geom_buffer_overflow(scene):
 def test_decorations(decor, flags):
   scn, mscn = decor.scenes(flags=flags, label=int(mujoco.mjtLabel.mjLABEL_ACTUATOR))
   assert_scenes_equal(scn, mscn)
+
+
+def test_rangefinders():
+  pair = Pair(RANGEFINDER_XML, nstep=20)
+  scn, mscn = pair.scenes()
+  sensor = [i for i in range(scn.ngeom) if scn.geoms[i].objtype == mujoco.mjtObj.mjOBJ_SENSOR]
+  assert {scn.geoms[i].type for i in sensor} == {2, 101, 103}  # points, normals, rays
+  assert_scenes_equal(scn, mscn)
+  assert_scenes_equal(*pair.scenes(flags=(3, 8)))  # cameras shown, rangefinders hidden
 
 
 def test_catenary_tendon(decor):
