@@ -1095,9 +1095,8 @@ def _add_slidercrank_geoms(m, d, opt, catmask, scn):
     return
   g = scn.geom_arrays
   scl = float(m.stat.meansize)
-  for a in range(m.nactuator):
-    if m.actuator_trntype[a] != enums.mjtTrn.mjTRN_SLIDERCRANK:
-      continue
+  cranks = np.flatnonzero(np.asarray(m.actuator_trntype) == enums.mjtTrn.mjTRN_SLIDERCRANK)
+  for a in (int(a) for a in cranks):
     j, k = int(m.actuator_trnid[a, 0]), int(m.actuator_trnid[a, 1])
     rod = float(m.actuator_cranklength[a])
     axis = np.asarray(d.site_xmat[k]).reshape(3, 3)[:, 2]
@@ -1676,15 +1675,16 @@ def _add_rangefinder_geoms(m, d, opt, scn):
   if not opt.flags[V.mjVIS_RANGEFINDER]:
     return
   length, width = _frame_sizes(m)
-  for s in range(m.nsensor):
+  types = np.asarray(m.sensor_type)
+  sensors = np.flatnonzero((types == enums.mjtSensor.mjSENS_RANGEFINDER)
+                           | (types == enums.mjtSensor.mjSENS_GEOMFROMTO))
+  for s in (int(s) for s in sensors):
     if m.sensor_type[s] == enums.mjtSensor.mjSENS_GEOMFROMTO:
       # the segment between the two geoms' nearest points, when there is one
       fromto = np.asarray(d.sensordata[m.sensor_adr[s]:m.sensor_adr[s] + 6], np.float64)
       if np.any(fromto != 0):
         _add_connector(scn, mjtGeom.mjGEOM_LINE, 3, fromto[:3], fromto[3:],
                        m.vis.rgba.rangefinder, s, _CAT_DECOR, mjtObj.mjOBJ_SENSOR)
-      continue
-    if m.sensor_type[s] != enums.mjtSensor.mjSENS_RANGEFINDER:
       continue
     objid = int(m.sensor_objid[s])
     adr = int(m.sensor_adr[s])
