@@ -1035,17 +1035,11 @@ def _add_tendon_geoms(m, d, opt, catmask, scn):
     draw_catenary, length = mjv_isCatenary(m, d, t)
     adr = int(d.ten_wrapadr[t])
     if not draw_catenary:
-      for j in range(adr, adr + int(d.ten_wrapnum[t]) - 1):
-        if _wrap_obj(d)[j] == -2 or _wrap_obj(d)[j + 1] == -2:
-          continue
+      for j, k, frm, to in _tendon_segments(m, d, t):
         i = _acquire(scn, t, _CAT_DYNAMIC, mjtObj.mjOBJ_TENDON)
         if i < 0:
           return
-        # thinner inside wrapping objects
-        width = float(m.tendon_width[t])
-        if _wrap_obj(d)[j] >= 0 and _wrap_obj(d)[j + 1] >= 0:
-          width *= 0.5
-        _connector(g, i, mjtGeom.mjGEOM_CAPSULE, width, _wrap_point(d, j), _wrap_point(d, j + 1))
+        _connector(g, i, mjtGeom.mjGEOM_CAPSULE, float(m.tendon_width[t]), frm, to)
         matid = int(m.tendon_matid[t])
         rgba = np.array(m.tendon_rgba[t], np.float32)
         if matid == -1 and np.all(rgba == default):
@@ -1061,7 +1055,7 @@ def _add_tendon_geoms(m, d, opt, catmask, scn):
             h = int(d.island_dofadr[d.efc_island[efcadr[t]]])
           g.matid[i] = -1
           g.rgba[i] = _island_color(h)
-        if opt.label == mjtLabel.mjLABEL_TENDON and j == adr:
+        if opt.label == mjtLabel.mjLABEL_TENDON and j == adr and k == 0:
           g.label[i] = _make_label(m, mjtObj.mjOBJ_TENDON, t)
         _release(scn)
     else:
@@ -1077,6 +1071,56 @@ def _add_tendon_geoms(m, d, opt, catmask, scn):
         if opt.label == mjtLabel.mjLABEL_TENDON and len(pts) // 2:
           g.label[i] = _make_label(m, mjtObj.mjOBJ_TENDON, t)
         _release(scn)
+
+
+def _wrap_arc(m, d, geom, a, b):
+  """Points (n+1, 3) along the surface of wrapping geom `geom` from a to b: a great-circle arc
+  on a sphere, a helix on a cylinder; n = round(angle * numslices / pi), at least 1."""
+  center = np.asarray(d.geom_xpos[geom], np.float64)
+  xmat = np.asarray(d.geom_xmat[geom], np.float64).reshape(3, 3)
+  numslices = int(m.vis.quality.numslices)
+  if m.geom_type[geom] == mjtGeom.mjGEOM_SPHERE:
+    u, v = a - center, b - center
+    nu, nv = math.sqrt(u @ u), math.sqrt(v @ v)
+    cosine = float(u @ v) / max(mjMINVAL, nu * nv)
+    angle = math.acos(min(1.0, max(-1.0, cosine)))
+    n = max(1, int(_round(angle * numslices / math.pi)))
+    t = np.arange(n + 1)[:, None] / n
+    if angle < mjMINVAL:
+      return a + (b - a) * t
+    sin = math.sin(angle)
+    radius = nu + (nv - nu) * t
+    dirs = (np.sin((1 - t) * angle) * (u / nu) + np.sin(t * angle) * (v / nv)) / sin
+    return center + dirs * radius
+  # cylinder: angle and radius in the cross-section, height along the axis
+  u, v = (a - center) @ xmat, (b - center) @ xmat
+  phi_u, phi_v = math.atan2(u[1], u[0]), math.atan2(v[1], v[0])
+  angle = (phi_v - phi_u + math.pi) % (2 * math.pi) - math.pi
+  n = max(1, int(_round(abs(angle) * numslices / math.pi)))
+  t = np.arange(n + 1) / n
+  r_u, r_v = math.hypot(u[0], u[1]), math.hypot(v[0], v[1])
+  phi = phi_u + angle * t
+  radius = r_u + (r_v - r_u) * t
+  local = np.stack([radius * np.cos(phi), radius * np.sin(phi), u[2] + (v[2] - u[2]) * t],
+                   axis=1)
+  return center + local @ xmat.T
+
+
+def _tendon_segments(m, d, t):
+  """(path index j, piece k, from, to) of the capsules drawing spatial tendon t: straight
+  between path points, subdivided into arcs over wrapping geoms, none across pulleys."""
+  obj = _wrap_obj(d)
+  adr = int(d.ten_wrapadr[t])
+  for j in range(adr, adr + int(d.ten_wrapnum[t]) - 1):
+    if obj[j] == -2 or obj[j + 1] == -2:
+      continue
+    a, b = _wrap_point(d, j), _wrap_point(d, j + 1)
+    if obj[j] >= 0 and obj[j + 1] >= 0:
+      pts = _wrap_arc(m, d, int(obj[j]), a, b)
+      for k in range(len(pts) - 1):
+        yield j, k, pts[k], pts[k + 1]
+    else:
+      yield j, 0, a, b
 
 
 def _wrap_obj(d):
@@ -1437,20 +1481,15 @@ def _add_actuator_geoms(m, d, opt, scn):
         _release(scn)
     elif ttype == trn.mjTRN_TENDON and d.ten_wrapnum[j]:
       adr = int(d.ten_wrapadr[j])
-      for k in range(adr, adr + int(d.ten_wrapnum[j]) - 1):
-        if _wrap_obj(d)[k] == -2 or _wrap_obj(d)[k + 1] == -2:
-          continue
+      width = float(m.tendon_width[j]) * float(m.vis.map.actuatortendon)
+      for k, piece, frm, to in _tendon_segments(m, d, j):
         i = _acquire(scn, a, _CAT_DECOR, mjtObj.mjOBJ_ACTUATOR)
         if i < 0:
           return
-        width = float(m.tendon_width[j])
-        if _wrap_obj(d)[k] >= 0 and _wrap_obj(d)[k + 1] >= 0:
-          width *= 0.5
-        width *= float(m.vis.map.actuatortendon)
-        _connector(g, i, mjtGeom.mjGEOM_CAPSULE, width, _wrap_point(d, k), _wrap_point(d, k + 1))
+        _connector(g, i, mjtGeom.mjGEOM_CAPSULE, width, frm, to)
         _set_material(m, opt, g, i, int(m.tendon_matid[j]), m.tendon_rgba[j])
         g.rgba[i] = rgba
-        if opt.label == mjtLabel.mjLABEL_ACTUATOR and k == adr:
+        if opt.label == mjtLabel.mjLABEL_ACTUATOR and k == adr and piece == 0:
           g.label[i] = _make_label(m, mjtObj.mjOBJ_ACTUATOR, a)
         _release(scn)
 

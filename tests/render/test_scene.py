@@ -122,6 +122,15 @@ DECOR_XML = """
       <geom type="cylinder" size="0.05 0.05"/>
       <site name="sl" zaxis="1 0 0" size="0.01"/>
     </body>
+    <site name="w1" pos="0.6 0.5 1.0" size="0.01"/>
+    <site name="w3" pos="0.6 0.8 1.0" size="0.01"/>
+    <geom name="wrapball" type="sphere" size="0.08" pos="0.8 0.5 1.02" contype="0"
+          conaffinity="0"/>
+    <body name="wrapper" pos="1 0.5 1">
+      <joint name="wraphinge" type="hinge" axis="0 1 0" damping="1"/>
+      <geom type="capsule" fromto="0 0 0 0.1 0 0" size="0.02" contype="0" conaffinity="0"/>
+      <site name="w2" pos="0.1 0 0" size="0.01"/>
+    </body>
     <body name="welded" pos="-1 1 1">
       <freejoint/>
       <geom type="ellipsoid" size="0.05 0.04 0.03"/>
@@ -135,6 +144,14 @@ DECOR_XML = """
     <spatial name="slack" limited="true" range="0 0.8" width="0.004" rgba="1 .5 0 1">
       <site site="anchor2"/>
       <site site="hook"/>
+    </spatial>
+    <spatial name="wrapped" width="0.006">
+      <site site="w1"/>
+      <geom geom="wrapball"/>
+      <site site="w2"/>
+      <pulley divisor="2"/>
+      <site site="w3"/>
+      <site site="w2"/>
     </spatial>
     <spatial name="act" width="0.01" material="ten">
       <site site="crank"/>
@@ -485,6 +502,46 @@ def test_decorations(decor, flags):
   assert_scenes_equal(scn, mscn)
 
 
+WRAP_XML = """
+<mujoco model="wrap">
+  <worldbody>
+    <site name="a1" pos="-0.3 0 -0.05"/>
+    <site name="a2" pos="0.3 0 -0.05"/>
+    <geom name="ball" type="sphere" size="0.1" contype="0" conaffinity="0"/>
+    <site name="b1" pos="-0.3 0.9 -0.05"/>
+    <site name="b2" pos="0.3 1.1 -0.02"/>
+    <geom name="drum" type="cylinder" size="0.1 0.2" pos="0 1 0" zaxis="0 1 0" contype="0"
+          conaffinity="0"/>
+    <site name="c1" pos="-0.11 2 0"/>
+    <site name="c2" pos="0.11 2 0"/>
+    <geom name="ball2" type="sphere" size="0.1" pos="0 2 0" contype="0" conaffinity="0"/>
+  </worldbody>
+  <tendon>
+    <spatial name="over_ball" width="0.01">
+      <site site="a1"/><geom geom="ball"/><site site="a2"/>
+    </spatial>
+    <spatial name="helix" width="0.01">
+      <site site="b1"/><geom geom="drum"/><site site="b2"/>
+    </spatial>
+    <spatial name="wide" width="0.01">
+      <site site="c1"/><geom geom="ball2"/><site site="c2"/>
+    </spatial>
+  </tendon>
+  <actuator>
+    <motor tendon="over_ball"/>
+    <motor tendon="helix"/>
+  </actuator>
+</mujoco>
+"""
+
+
+def test_wrapped_tendons():
+  # arcs over a sphere (small and wide angles) and a helix over a cylinder, for the tendons
+  # and for the actuators driving them
+  pair = Pair(WRAP_XML)
+  assert_scenes_equal(*pair.scenes(flags=(4,), label=int(mujoco.mjtLabel.mjLABEL_ACTUATOR)))
+
+
 def test_rangefinders():
   pair = Pair(RANGEFINDER_XML, nstep=20)
   scn, mscn = pair.scenes()
@@ -501,8 +558,9 @@ def test_catenary_tendon(decor):
     assert draw and catenary_length == pytest.approx(length)
   scn, mscn = decor.scenes(label=int(mujoco.mjtLabel.mjLABEL_TENDON))
   segments = [sum(scn.geoms[i].objtype == mujoco.mjtObj.mjOBJ_TENDON and scn.geoms[i].objid == t
-                  for i in range(scn.ngeom)) for t in range(3)]
-  assert segments == [2, decor.m.vis.quality.numslices, 1]
+                  for i in range(scn.ngeom)) for t in range(4)]
+  assert segments[:2] == [2, decor.m.vis.quality.numslices]
+  assert segments[2] > 3  # the wrapped tendon follows the sphere in several pieces
   assert_scenes_equal(scn, mscn)
 
 
