@@ -826,10 +826,7 @@ def _model_elements(scn, m, d, opt, pert, kind, ids, category):
   mesh = is_mesh & (dataid >= 0)
   if np.any(mesh):
     mids = dataid[mesh]
-    # MjModel does not expose mesh_texcoordadr yet: meshes then count as untextured
-    texcoordadr = getattr(m, "mesh_texcoordadr", None)
-    if texcoordadr is not None:
-      g.texcoord[lo:hi][mesh] = np.asarray(texcoordadr)[mids] >= 0
+    g.texcoord[lo:hi][mesh] = np.asarray(m.mesh_texcoordadr)[mids] >= 0
     hull = (np.asarray(m.mesh_graphadr)[mids] >= 0) & bool(opt.flags[V.mjVIS_CONVEXHULL])
     if kind == "geom":
       hull &= (np.asarray(m.geom_contype)[ids][mesh] != 0) | \

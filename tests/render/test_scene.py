@@ -29,6 +29,7 @@ SCENE_XML = """
     <material name="grid" texture="grid" texrepeat="2 2" reflectance=".2"/>
     <material name="red" rgba="1 0 0 1" emission="0.3" specular="0.7" shininess="0.2"/>
     <mesh name="tet" vertex="0 0 0  0.1 0 0  0 0.2 0  0 0 0.3"/>
+    <mesh name="textet" vertex="0 0 0  0.1 0 0  0 0.2 0  0 0 0.3" texcoord="0 0 1 0 0 1 1 1"/>
     <hfield name="hf" nrow="3" ncol="3" size="0.5 0.5 0.1 0.05" elevation="0 1 0 1 2 1 0 1 0"/>
   </asset>
   <worldbody>
@@ -59,6 +60,8 @@ SCENE_XML = """
         <geom name="cyl" type="cylinder" size="0.03 0.05" pos="0 0 0.1"/>
         <geom name="ell" type="ellipsoid" size="0.03 0.04 0.05" pos="0 0.1 0.1"/>
         <geom name="mesh" type="mesh" mesh="tet" pos="0 0 -0.1"/>
+        <geom name="texmesh" type="mesh" mesh="textet" material="grid" pos="0 0.1 -0.1"
+              contype="0" conaffinity="0"/>
         <geom name="hidden" type="sphere" size="0.02" group="4"/>
         <geom name="invisible" type="sphere" size="0.02" rgba="1 1 1 0"/>
         <site name="s3" pos="0.05 0 0" size="0.01"/>
