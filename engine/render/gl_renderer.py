@@ -1,0 +1,1310 @@
+"""OpenGL renderer of an abstract scene: the counterpart of MuJoCo's mjr_* functions.
+
+Port of render_gl3.c (mjr_render), render_gl2.c (buffers, pixels, text) and render_context.c
+(mjr_makeContext) on PyOpenGL's fixed-function pipeline, which is what MuJoCo's classic renderer
+draws with: the same projection (reversed depth), lights, materials, fog, textures, shadows and
+reflections, so images match MuJoCo's pixel for pixel up to rasterization details.
+
+The scene is any object with the attribute interface of `mujoco.MjvScene` (ngeom, geoms[i].type
+..., lights, camera[0/1], flags, enabletransform ...), built by engine/render/visualize.py or by
+MuJoCo itself. A current OpenGL context (engine/render/context.py) is required for every call.
+"""
+
+import dataclasses
+
+import numpy as np
+from OpenGL import GL
+from OpenGL.raw.GL.VERSION import GL_1_0 as _raw_gl
+
+from engine.enums import mjtGeom
+from engine.enums import mjtLightType
+from engine.enums import mjtTexture
+from engine.enums import mjtTextureRole
+from engine.enums import mjtColorSpace
+from engine.render import gl_mesh
+
+# framebuffers (mjtFramebuffer)
+mjFB_WINDOW = 0
+mjFB_OFFSCREEN = 1
+# depth mapping of mjr_readPixels (mjtDepthMap)
+mjDEPTH_ZERONEAR = 0
+mjDEPTH_ZEROFAR = 1
+# rendering flags (mjtRndFlag): indices into scn.flags
+mjRND_SHADOW = 0
+mjRND_WIREFRAME = 1
+mjRND_REFLECTION = 2
+mjRND_ADDITIVE = 3
+mjRND_SKYBOX = 4
+mjRND_FOG = 5
+mjRND_HAZE = 6
+mjRND_DEPTH = 7
+mjRND_SEGMENT = 8
+mjRND_IDCOLOR = 9
+mjRND_CULL_FACE = 10
+# grid positions of mjr_overlay (mjtGridPos)
+mjGRID_TOPLEFT, mjGRID_TOPRIGHT, mjGRID_BOTTOMLEFT, mjGRID_BOTTOMRIGHT = 0, 1, 2, 3
+mjCAT_DECOR = 4
+mjMAXLIGHT = 100
+mjMINVAL = 1e-15
+
+# builtin display lists (mjtBuiltin of render_context.h)
+_SPHERE, _SPHERETOP, _SPHEREBOTTOM, _CYLINDER, _CYLINDEROPEN, _HAZE, _BOX, _CONE = range(8)
+_NBUILTIN = 8
+# geom rendering modes of renderGeom
+_NORMAL, _SHADOWMAP, _SHADOWCAST, _SEGMENT, _IDCOLOR = range(5)
+
+_G = mjtGeom
+_NTEXROLE = int(mjtTextureRole.mjNTEXROLE)
+_ROLE_RGB = int(mjtTextureRole.mjTEXROLE_RGB)
+
+
+@dataclasses.dataclass
+class MjrRect:
+  """Rectangle in pixels, origin at the bottom left (mjrRect)."""
+  left: int = 0
+  bottom: int = 0
+  width: int = 0
+  height: int = 0
+
+
+@dataclasses.dataclass
+class _Geom:
+  """Per-frame copy of the mjvGeom fields the renderer reads (float32 like MuJoCo)."""
+  index: int
+  type: int
+  dataid: int
+  matid: int
+  texcoord: int
+  segid: int
+  category: int
+  size: np.ndarray
+  pos: np.ndarray
+  mat: np.ndarray
+  rgba: np.ndarray
+  emission: float
+  specular: float
+  shininess: float
+  reflectance: float
+  label: str
+  transparent: bool = False
+  camdist: float = 0.0
+
+
+def _read_geom(i, g):
+  return _Geom(i, int(g.type), int(g.dataid), int(g.matid), int(g.texcoord), int(g.segid),
+               int(g.category), np.array(g.size, np.float32).reshape(3),
+               np.array(g.pos, np.float32).reshape(3), np.array(g.mat, np.float32).reshape(9),
+               np.array(g.rgba, np.float32).reshape(4), float(g.emission), float(g.specular),
+               float(g.shininess), float(g.reflectance), str(g.label))
+
+
+def _rbound(g):
+  """Bounding radius of a scene geom from its size (mjv_rbound), for transparency order."""
+  s = g.size
+  if g.type in (_G.mjGEOM_SPHERE, _G.mjGEOM_ELLIPSOID):
+    return float(max(s))
+  if g.type == _G.mjGEOM_CAPSULE:
+    return float(s[0] + s[2])
+  if g.type == _G.mjGEOM_CYLINDER:
+    return float(np.hypot(s[0], s[2]))
+  if g.type == _G.mjGEOM_BOX:
+    return float(np.linalg.norm(s))
+  return 0.0
+
+
+def _normalize(v):
+  v = np.asarray(v, np.float64)
+  n = np.linalg.norm(v)
+  return v / n if n > mjMINVAL else v
+
+
+def _quat2mat(q):
+  w, x, y, z = (float(a) for a in q)
+  return np.array([
+    [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+    [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+    [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]])
+
+
+@dataclasses.dataclass
+class _GLCamera:
+  pos: np.ndarray
+  forward: np.ndarray
+  up: np.ndarray
+  frustum_center: float
+  frustum_width: float
+  frustum_bottom: float
+  frustum_top: float
+  frustum_near: float
+  frustum_far: float
+  orthographic: int
+
+
+def _average_camera(c1, c2):
+  """mjv_averageCamera: mean pose (up made orthogonal to forward) and mean frustum."""
+  pos = 0.5 * (np.asarray(c1.pos, np.float64) + np.asarray(c2.pos, np.float64))
+  forward = _normalize(np.asarray(c1.forward, np.float64) + np.asarray(c2.forward, np.float64))
+  up = np.asarray(c1.up, np.float64) + np.asarray(c2.up, np.float64)
+  up = _normalize(up - np.dot(up, forward) * forward)
+  avg = lambda name: np.float32(0.5) * (np.float32(getattr(c1, name)) +  # noqa: E731
+                                        np.float32(getattr(c2, name)))
+  return _GLCamera(pos.astype(np.float32), forward.astype(np.float32), up.astype(np.float32),
+                   avg("frustum_center"), avg("frustum_width"), avg("frustum_bottom"),
+                   avg("frustum_top"), avg("frustum_near"), avg("frustum_far"),
+                   int(c1.orthographic))
+
+
+def _head_in_model(scn):
+  """Camera position in model space (mjv_cameraInModel headpos), undoing the scene transform."""
+  head = np.zeros(3)
+  for n in range(2):
+    pos = np.asarray(scn.camera[n].pos, np.float64)
+    if scn.enabletransform:
+      rot = _quat2mat(np.asarray(scn.rotate, np.float64))
+      pos = rot.T @ (pos - np.asarray(scn.translate, np.float64)) / float(scn.scale)
+    head += 0.5 * pos
+  return head.astype(np.float32)
+
+
+def _is_behind(headpos, pos, mat):
+  return ((headpos[0] - pos[0]) * mat[2] + (headpos[1] - pos[1]) * mat[5]
+          + (headpos[2] - pos[2]) * mat[8]) < 0
+
+
+def _is_reflective(g):
+  return g.type in (_G.mjGEOM_PLANE, _G.mjGEOM_BOX) and not g.transparent and g.reflectance > 0
+
+
+def _look_at(eye, forward, up):
+  """mjr_lookAt: multiply the current matrix by a view matrix from eye, forward and up."""
+  f = _normalize(forward).astype(np.float32)
+  s = _normalize(np.cross(f, up)).astype(np.float32)
+  u = _normalize(np.cross(s, f)).astype(np.float32)
+  mat = np.array([s[0], u[0], -f[0], 0, s[1], u[1], -f[1], 0, s[2], u[2], -f[2], 0,
+                  -np.dot(s, eye), -np.dot(u, eye), np.dot(f, eye), 1], np.float32)
+  GL.glMultMatrixf(mat)
+
+
+def _ortho_vec(v):
+  """mjr_orthoVec: a unit vector orthogonal to v (up direction for light views)."""
+  res = np.cross(v, [-1.0, 0.0, 0.0])
+  if np.dot(res, res) > 0.01:
+    return _normalize(res).astype(np.float32)
+  return _normalize(np.cross(v, [0.0, 1.0, 0.0])).astype(np.float32)
+
+
+def _reflect(pos, mat):
+  """mjr_reflect: multiply the current matrix by the reflection through a geom's z-plane."""
+  v = np.array([mat[2], mat[5], mat[8]], np.float32)
+  vvt = np.outer(v, v)
+  r = np.eye(4, dtype=np.float32)
+  r[:3, :3] -= 2 * vvt
+  r[3, :3] = 2 * vvt @ np.asarray(pos, np.float32)
+  GL.glMultMatrixf(r.ravel())  # symmetric 3x3 block: row-major equals column-major
+
+
+def _transform(translate, rotate, scale):
+  """mjr_transform: multiply by the scene's model-to-room transform."""
+  rot = _quat2mat(np.asarray(rotate, np.float64)) * float(scale)
+  m = np.eye(4, dtype=np.float32)
+  m[:3, :3] = rot.T        # column-major upload of rot
+  m[3, :3] = translate
+  GL.glMultMatrixf(m.ravel())
+
+
+class MjrContext:
+  """GPU resources of one model in the current OpenGL context (mjrContext).
+
+  Attributes:
+    offWidth, offHeight: offscreen framebuffer size (m.vis.global_.offwidth/offheight).
+    offSamples: multisamples of the offscreen buffer (clamped to GL_MAX_SAMPLES).
+    currentBuffer: mjFB_WINDOW or mjFB_OFFSCREEN, set by mjr_setBuffer.
+    readDepthMap: mjDEPTH_ZERONEAR (default: 0 at znear, as dm_control expects) or ZEROFAR.
+    ntexture: number of uploaded textures; textureType: their mjtTexture.
+  """
+
+  def __init__(self, model, font_scale=150):
+    m = model
+    vis = m.vis
+    glob = vis.global_ if hasattr(vis, "global_") else getattr(vis, "global")
+    self.fontScale = int(font_scale)
+    self.lineWidth = float(glob.linewidth)
+    self.offWidth = int(glob.offwidth)
+    self.offHeight = int(glob.offheight)
+    self.offSamples = int(vis.quality.offsamples)
+    self.shadowSize = int(vis.quality.shadowsize)
+    extent = float(m.stat.extent)
+    self.shadowClip = extent * float(vis.map.shadowclip)
+    self.shadowScale = float(vis.map.shadowscale)
+    self.fogStart = np.float32(extent * float(vis.map.fogstart))
+    self.fogEnd = np.float32(extent * float(vis.map.fogend))
+    self.fogRGBA = np.array(vis.rgba.fog, np.float32)
+    self.readDepthMap = mjDEPTH_ZERONEAR
+    self.currentBuffer = mjFB_OFFSCREEN
+    self.windowAvailable = False
+    self.ngeom = int(m.ngeom)
+    self._lists = []       # (base, range) of display lists to free
+    self._textures = []
+    self._framebuffers = []
+    self._renderbuffers = []
+
+    version = GL.glGetString(GL.GL_VERSION)
+    if version is None:
+      raise RuntimeError("MjrContext needs a current OpenGL context (engine.render.context)")
+    self._clip_control = bool(GL.glClipControl) if hasattr(GL, "glClipControl") else False
+    GL.glPixelStorei(GL.GL_PACK_ALIGNMENT, 1)
+    GL.glPixelStorei(GL.GL_UNPACK_ALIGNMENT, 1)
+    GL.glFogi(GL.GL_FOG_MODE, GL.GL_LINEAR)
+    GL.glFogf(GL.GL_FOG_START, self.fogStart)
+    GL.glFogf(GL.GL_FOG_END, self.fogEnd)
+    GL.glFogfv(GL.GL_FOG_COLOR, self.fogRGBA)
+    GL.glFogi(GL.GL_FOG_COORD_SRC, GL.GL_FRAGMENT_DEPTH)
+    GL.glHint(GL.GL_FOG_HINT, GL.GL_NICEST)
+
+    self._make_offscreen()
+    self._make_shadow()
+    self._make_materials(m)
+    self._make_textures(m)
+    q = vis.quality
+    zfar = float(vis.map.zfar) * extent
+    self._make_planes(m, int(q.numquads), zfar)
+    self._make_meshes(m)
+    self._make_hfields(m, int(q.numquads))
+    self._make_builtins(int(q.numslices), int(q.numstacks), int(q.numquads),
+                        float(vis.map.haze), np.array(vis.rgba.haze, np.float32))
+    self._make_skins(m)
+    GL.glEnable(GL.GL_TEXTURE_CUBE_MAP_SEAMLESS)
+    mjr_setBuffer(mjFB_OFFSCREEN, self)
+
+  # ---- resources ----
+
+  def _compile(self, batches):
+    """Compile vertex-array batches into one new display list; returns its id."""
+    base = GL.glGenLists(1)
+    self._lists.append((base, 1))
+    self._compile_into(base, batches)
+    return base
+
+  def _compile_into(self, list_id, batches):
+    GL.glNewList(list_id, GL.GL_COMPILE)
+    for b in batches:
+      if len(b.vert) == 0:
+        continue
+      GL.glEnableClientState(GL.GL_VERTEX_ARRAY)
+      GL.glEnableClientState(GL.GL_NORMAL_ARRAY)
+      GL.glVertexPointer(3, GL.GL_FLOAT, 0, b.vert)
+      GL.glNormalPointer(GL.GL_FLOAT, 0, b.normal)
+      if b.texcoord is not None:
+        GL.glEnableClientState(GL.GL_TEXTURE_COORD_ARRAY)
+        GL.glTexCoordPointer(2, GL.GL_FLOAT, 0, b.texcoord)
+      if b.color is not None:
+        GL.glEnableClientState(GL.GL_COLOR_ARRAY)
+        GL.glColorPointer(4, GL.GL_FLOAT, 0, b.color)
+      mode = GL.GL_QUADS if b.mode == "quads" else GL.GL_TRIANGLES
+      GL.glDrawArrays(mode, 0, len(b.vert))
+      GL.glDisableClientState(GL.GL_VERTEX_ARRAY)
+      GL.glDisableClientState(GL.GL_NORMAL_ARRAY)
+      GL.glDisableClientState(GL.GL_TEXTURE_COORD_ARRAY)
+      GL.glDisableClientState(GL.GL_COLOR_ARRAY)
+    GL.glEndList()
+
+  def _make_offscreen(self):
+    """Offscreen FBO (multisampled when offsamples > 0) plus its resolve FBO (makeOff)."""
+    w, h = self.offWidth, self.offHeight
+    self.offSamples = min(self.offSamples, int(GL.glGetIntegerv(GL.GL_MAX_SAMPLES)))
+    self.offFBO = self._framebuffer()
+    self._color_depth(w, h, self.offSamples)
+    _check_fbo("offscreen")
+    self.offFBO_r = 0
+    if self.offSamples:
+      self.offFBO_r = self._framebuffer()
+      self._color_depth(w, h, 0)
+      _check_fbo("offscreen resolve")
+
+  def _framebuffer(self):
+    fbo = int(GL.glGenFramebuffers(1))
+    self._framebuffers.append(fbo)
+    GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, fbo)
+    return fbo
+
+  def _color_depth(self, w, h, samples):
+    for fmt, attachment in ((GL.GL_RGBA8, GL.GL_COLOR_ATTACHMENT0),
+                            (GL.GL_DEPTH32F_STENCIL8, GL.GL_DEPTH_STENCIL_ATTACHMENT)):
+      rb = int(GL.glGenRenderbuffers(1))
+      self._renderbuffers.append(rb)
+      GL.glBindRenderbuffer(GL.GL_RENDERBUFFER, rb)
+      if samples:
+        GL.glRenderbufferStorageMultisample(GL.GL_RENDERBUFFER, samples, fmt, w, h)
+      else:
+        GL.glRenderbufferStorage(GL.GL_RENDERBUFFER, fmt, w, h)
+      GL.glFramebufferRenderbuffer(GL.GL_FRAMEBUFFER, attachment, GL.GL_RENDERBUFFER, rb)
+
+  def _make_shadow(self):
+    """Depth texture and FBO for shadow maps (makeShadow)."""
+    self.shadowFBO = 0
+    self.shadowTex = 0
+    if not self.shadowSize:
+      return
+    self.shadowFBO = self._framebuffer()
+    self.shadowTex = int(GL.glGenTextures(1))
+    self._textures.append(self.shadowTex)
+    GL.glActiveTexture(GL.GL_TEXTURE1)
+    GL.glEnable(GL.GL_TEXTURE_2D)
+    GL.glBindTexture(GL.GL_TEXTURE_2D, self.shadowTex)
+    # raw entry point: PyOpenGL's wrapper has no array type for GL_UNSIGNED_INT_24_8
+    _raw_gl.glTexImage2D(GL.GL_TEXTURE_2D, 0, GL.GL_DEPTH24_STENCIL8, self.shadowSize,
+                         self.shadowSize, 0, GL.GL_DEPTH_STENCIL, GL.GL_UNSIGNED_INT_24_8, None)
+    for name, value in ((GL.GL_TEXTURE_MIN_FILTER, GL.GL_NEAREST),
+                        (GL.GL_TEXTURE_MAG_FILTER, GL.GL_NEAREST),
+                        (GL.GL_TEXTURE_WRAP_S, GL.GL_CLAMP_TO_EDGE),
+                        (GL.GL_TEXTURE_WRAP_T, GL.GL_CLAMP_TO_EDGE),
+                        (GL.GL_TEXTURE_COMPARE_MODE, GL.GL_COMPARE_R_TO_TEXTURE),
+                        (GL.GL_TEXTURE_COMPARE_FUNC, GL.GL_GEQUAL),
+                        (GL.GL_DEPTH_TEXTURE_MODE, GL.GL_INTENSITY)):
+      GL.glTexParameteri(GL.GL_TEXTURE_2D, name, value)
+    for coord in (GL.GL_S, GL.GL_T, GL.GL_R, GL.GL_Q):
+      GL.glTexGeni(coord, GL.GL_TEXTURE_GEN_MODE, GL.GL_EYE_LINEAR)
+    GL.glFramebufferTexture2D(GL.GL_FRAMEBUFFER, GL.GL_DEPTH_ATTACHMENT, GL.GL_TEXTURE_2D,
+                              self.shadowTex, 0)
+    GL.glDrawBuffer(GL.GL_NONE)
+    GL.glReadBuffer(GL.GL_NONE)
+    _check_fbo("shadow")
+    GL.glDisable(GL.GL_TEXTURE_2D)
+    GL.glActiveTexture(GL.GL_TEXTURE0)
+
+  def _make_materials(self, m):
+    """Texture ids, repeat and uniform flags of materials with an RGB texture (makeMaterial)."""
+    nmat = int(m.nmat)
+    self.mat_texid = -np.ones((nmat + 1, _NTEXROLE), np.int32)
+    self.mat_texrepeat = np.zeros((nmat + 1, 2), np.float32)
+    self.mat_texuniform = np.zeros(nmat + 1, np.int32)
+    texid = np.asarray(m.mat_texid, np.int32).reshape(nmat, -1) if nmat else None
+    for i in range(nmat):
+      if texid[i, _ROLE_RGB] >= 0:
+        self.mat_texid[i] = texid[i]
+        self.mat_texuniform[i] = int(np.asarray(m.mat_texuniform).reshape(-1)[i])
+        self.mat_texrepeat[i] = np.asarray(m.mat_texrepeat, np.float32).reshape(-1, 2)[i]
+    # the last row holds the skybox: the first skybox texture
+    self.skybox_matid = nmat
+    for i in range(int(m.ntex)):
+      if int(m.tex_type[i]) == mjtTexture.mjTEXTURE_SKYBOX:
+        self.mat_texid[nmat, _ROLE_RGB] = i
+        break
+
+  def _make_textures(self, m):
+    """Upload every texture: 2D with mipmaps, cube and skybox as cube maps (mjr_uploadTexture)."""
+    self.ntexture = int(m.ntex)
+    self.texture = [int(GL.glGenTextures(1)) for _ in range(self.ntexture)]
+    self._textures.extend(self.texture)
+    self.textureType = [int(m.tex_type[i]) for i in range(self.ntexture)]
+    data = np.asarray(m.tex_data, np.uint8).reshape(-1)
+    for i in range(self.ntexture):
+      w, h = int(m.tex_width[i]), int(m.tex_height[i])
+      nc = int(m.tex_nchannel[i])
+      adr = int(m.tex_adr[i])
+      srgb = hasattr(m, "tex_colorspace") and \
+        int(m.tex_colorspace[i]) == mjtColorSpace.mjCOLORSPACE_SRGB
+      GL.glActiveTexture(GL.GL_TEXTURE0)
+      if self.textureType[i] == mjtTexture.mjTEXTURE_2D:
+        if nc not in (3, 4):
+          raise ValueError(f"texture {i}: {nc} channels not supported (3 or 4)")
+        fmt = GL.GL_RGB if nc == 3 else GL.GL_RGBA
+        internal = (GL.GL_SRGB8 if nc == 3 else GL.GL_SRGB8_ALPHA8) if srgb else fmt
+        GL.glBindTexture(GL.GL_TEXTURE_2D, self.texture[i])
+        GL.glTexParameteri(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_WRAP_S, GL.GL_REPEAT)
+        GL.glTexParameteri(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_WRAP_T, GL.GL_REPEAT)
+        GL.glTexParameteri(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_MAG_FILTER, GL.GL_LINEAR)
+        GL.glTexParameteri(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_MIN_FILTER,
+                           GL.GL_LINEAR_MIPMAP_LINEAR)
+        pixels = np.ascontiguousarray(data[adr:adr + w * h * nc])
+        GL.glTexImage2D(GL.GL_TEXTURE_2D, 0, internal, w, h, 0, fmt, GL.GL_UNSIGNED_BYTE, pixels)
+        GL.glGenerateMipmap(GL.GL_TEXTURE_2D)
+      else:
+        GL.glBindTexture(GL.GL_TEXTURE_CUBE_MAP, self.texture[i])
+        for name in (GL.GL_TEXTURE_WRAP_S, GL.GL_TEXTURE_WRAP_T, GL.GL_TEXTURE_WRAP_R):
+          GL.glTexParameteri(GL.GL_TEXTURE_CUBE_MAP, name, GL.GL_CLAMP_TO_EDGE)
+        GL.glTexParameteri(GL.GL_TEXTURE_CUBE_MAP, GL.GL_TEXTURE_MAG_FILTER, GL.GL_LINEAR)
+        GL.glTexParameteri(GL.GL_TEXTURE_CUBE_MAP, GL.GL_TEXTURE_MIN_FILTER,
+                           GL.GL_LINEAR_MIPMAP_LINEAR)
+        face_size = 3 * w * w
+        for k in range(6):
+          start = adr if w == h else adr + k * face_size
+          pixels = np.ascontiguousarray(data[start:start + face_size])
+          GL.glTexImage2D(GL.GL_TEXTURE_CUBE_MAP_POSITIVE_X + k, 0, GL.GL_RGB, w, w, 0,
+                          GL.GL_RGB, GL.GL_UNSIGNED_BYTE, pixels)
+        GL.glGenerateMipmap(GL.GL_TEXTURE_CUBE_MAP)
+
+  def _make_planes(self, m, numquads, zfar):
+    """List 0: unit plane for scene planes without data; then one grid per model plane."""
+    self.basePlane = self._compile(gl_mesh.unit_plane(numquads))
+    self.planeList = {}
+    matids = np.asarray(m.geom_matid).reshape(-1)
+    texrepeat = np.asarray(m.mat_texrepeat, np.float64).reshape(-1, 2)
+    sizes = np.asarray(m.geom_size, np.float64).reshape(-1, 3)
+    nplane = 0
+    for i in range(int(m.ngeom)):
+      if int(m.geom_type[i]) == _G.mjGEOM_PLANE:
+        matid = int(matids[i])
+        rep = texrepeat[matid] if matid >= 0 else (0.0, 0.0)
+        self.planeList[nplane] = self._compile(gl_mesh.model_plane(sizes[i], matid, rep, zfar))
+        nplane += 1
+
+  def _make_meshes(self, m):
+    self.meshList = [self._compile(gl_mesh.mesh(m, i)) for i in range(int(m.nmesh))]
+
+  def _make_hfields(self, m, numquads):
+    self.hfieldList = [self._compile(gl_mesh.hfield(m, i, numquads))
+                       for i in range(int(m.nhfield))]
+
+  def _make_builtins(self, nslice, nstack, numquads, haze, haze_rgba):
+    base = GL.glGenLists(_NBUILTIN)
+    self._lists.append((base, _NBUILTIN))
+    self.baseBuiltin = base
+    shapes = {
+      _SPHERE: gl_mesh.sphere(nslice, nstack),
+      _SPHERETOP: gl_mesh.half_sphere(1, nslice, nstack // 2),
+      _SPHEREBOTTOM: gl_mesh.half_sphere(-1, nslice, nstack // 2),
+      _CYLINDER: gl_mesh.closed_cylinder(nslice, nstack),
+      _CYLINDEROPEN: gl_mesh.cylinder(nslice, nstack),
+      _HAZE: gl_mesh.haze(nslice, haze, haze_rgba),
+      _BOX: gl_mesh.box(numquads),
+      _CONE: gl_mesh.cone_with_base(nslice, nstack),
+    }
+    for k, batches in shapes.items():
+      self._compile_into(base + k, batches)
+
+  def _make_skins(self, m):
+    """Static skin data: faces and texture coordinates; positions come with each scene."""
+    self.nskin = int(getattr(m, "nskin", 0))
+    self.skin_faces = []
+    self.skin_texcoord = []
+    for i in range(self.nskin):
+      fadr, fnum = int(m.skin_faceadr[i]), int(m.skin_facenum[i])
+      self.skin_faces.append(np.ascontiguousarray(
+        np.asarray(m.skin_face, np.uint32).reshape(-1, 3)[fadr:fadr + fnum]))
+      tadr = int(m.skin_texcoordadr[i])
+      if tadr >= 0:
+        vnum = int(m.skin_vertnum[i])
+        self.skin_texcoord.append(np.ascontiguousarray(
+          np.asarray(m.skin_texcoord, np.float32).reshape(-1, 2)[tadr:tadr + vnum]))
+      else:
+        self.skin_texcoord.append(None)
+
+  def free(self):
+    """Release the GPU resources (the OpenGL context must be current)."""
+    for base, count in self._lists:
+      GL.glDeleteLists(base, count)
+    if self._textures:
+      GL.glDeleteTextures(self._textures)
+    if self._renderbuffers:
+      GL.glDeleteRenderbuffers(len(self._renderbuffers), self._renderbuffers)
+    if self._framebuffers:
+      GL.glDeleteFramebuffers(len(self._framebuffers), self._framebuffers)
+    self._lists, self._textures, self._renderbuffers, self._framebuffers = [], [], [], []
+
+
+def _check_fbo(what):
+  status = GL.glCheckFramebufferStatus(GL.GL_FRAMEBUFFER)
+  if status != GL.GL_FRAMEBUFFER_COMPLETE:
+    raise RuntimeError(f"{what} framebuffer is not complete (status 0x{int(status):x})")
+
+
+# ---- framebuffers and pixels ----
+
+
+def mjr_setBuffer(framebuffer, con):
+  """Bind the offscreen buffer (or the window when one exists and is asked for)."""
+  if framebuffer == mjFB_WINDOW and con.windowAvailable:
+    GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, 0)
+    GL.glReadBuffer(GL.GL_BACK)
+    GL.glDrawBuffer(GL.GL_BACK)
+    con.currentBuffer = mjFB_WINDOW
+  else:
+    GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, con.offFBO)
+    GL.glReadBuffer(GL.GL_COLOR_ATTACHMENT0)
+    GL.glDrawBuffer(GL.GL_COLOR_ATTACHMENT0)
+    con.currentBuffer = mjFB_OFFSCREEN
+
+
+def mjr_restoreBuffer(con):
+  """Make con.currentBuffer current again."""
+  mjr_setBuffer(con.currentBuffer, con)
+
+
+def mjr_readPixels(rgb, depth, viewport, con):
+  """Read RGB (uint8 (h, w, 3)) and/or depth (float32 (h, w)) of the viewport, bottom row first.
+
+  Depth is the depth buffer in [0, 1]: 0 at znear with the default readDepthMap
+  (mjDEPTH_ZERONEAR), as dm_control's Physics.render converts it; 1 at znear with ZEROFAR.
+  """
+  if rgb is None and depth is None:
+    return
+  x, y, w, h = viewport.left, viewport.bottom, viewport.width, viewport.height
+  if con.currentBuffer == mjFB_OFFSCREEN:
+    if con.offSamples:
+      mask = (GL.GL_COLOR_BUFFER_BIT if rgb is not None else 0) | \
+             (GL.GL_DEPTH_BUFFER_BIT if depth is not None else 0)
+      GL.glBindFramebuffer(GL.GL_READ_FRAMEBUFFER, con.offFBO)
+      GL.glReadBuffer(GL.GL_COLOR_ATTACHMENT0)
+      GL.glBindFramebuffer(GL.GL_DRAW_FRAMEBUFFER, con.offFBO_r)
+      GL.glDrawBuffer(GL.GL_COLOR_ATTACHMENT0)
+      GL.glBlitFramebuffer(x, y, x + w, y + h, x, y, x + w, y + h, mask, GL.GL_NEAREST)
+      GL.glBindFramebuffer(GL.GL_READ_FRAMEBUFFER, con.offFBO_r)
+    else:
+      GL.glBindFramebuffer(GL.GL_READ_FRAMEBUFFER, con.offFBO)
+    GL.glReadBuffer(GL.GL_COLOR_ATTACHMENT0)
+  if rgb is not None:
+    _check_out(rgb, (h, w, 3), np.uint8, "rgb")
+    GL.glReadPixels(x, y, w, h, GL.GL_RGB, GL.GL_UNSIGNED_BYTE, rgb)
+  if depth is not None:
+    _check_out(depth, (h, w), np.float32, "depth")
+    GL.glReadPixels(x, y, w, h, GL.GL_DEPTH_COMPONENT, GL.GL_FLOAT, depth)
+    # the renderer draws with reversed depth (1 at znear): map to the requested convention
+    if con.readDepthMap == mjDEPTH_ZERONEAR:
+      np.subtract(np.float32(1), depth, out=depth)
+  mjr_restoreBuffer(con)
+
+
+def _check_out(array, shape, dtype, name):
+  if not (isinstance(array, np.ndarray) and array.dtype == dtype and array.flags.c_contiguous
+          and array.size >= int(np.prod(shape))):
+    raise ValueError(f"{name} must be a C-contiguous {np.dtype(dtype).name} array of "
+                     f"at least shape {shape}")
+
+
+def depth_to_metres(depth, model):
+  """Depth buffer values (ZERONEAR, [0, 1]) to distances in metres, as dm_control's
+  Physics.render converts them: near / (1 - d (1 - near / far)) with near/far from m.vis.map."""
+  extent = float(model.stat.extent)
+  near = float(model.vis.map.znear) * extent
+  far = float(model.vis.map.zfar) * extent
+  return near / (1 - np.asarray(depth) * (1 - near / far))
+
+
+# ---- rendering ----
+
+
+def _set_texture(kind, state, con, geom):
+  """settexture: enable or disable texture mapping for a geom, the skybox or the shadow map."""
+  texid = -1
+  if geom is not None and geom.matid >= 0:
+    texid = int(con.mat_texid[geom.matid, _ROLE_RGB])
+  if kind == "shadow":
+    GL.glActiveTexture(GL.GL_TEXTURE1)
+    func = GL.glEnable if state else GL.glDisable
+    for cap in (GL.GL_TEXTURE_2D, GL.GL_TEXTURE_GEN_S, GL.GL_TEXTURE_GEN_T, GL.GL_TEXTURE_GEN_R,
+                GL.GL_TEXTURE_GEN_Q):
+      func(cap)
+    if state:
+      GL.glBindTexture(GL.GL_TEXTURE_2D, con.shadowTex)
+    GL.glActiveTexture(GL.GL_TEXTURE0)
+    return
+  GL.glActiveTexture(GL.GL_TEXTURE0)
+  if kind == "regular" and geom.texcoord:
+    if state and texid >= 0:
+      GL.glEnable(GL.GL_TEXTURE_2D)
+      GL.glBindTexture(GL.GL_TEXTURE_2D, con.texture[texid])
+    else:
+      GL.glDisable(GL.GL_TEXTURE_2D)
+  elif kind == "regular" and texid >= 0 and con.textureType[texid] == mjtTexture.mjTEXTURE_2D:
+    if state:
+      GL.glEnable(GL.GL_TEXTURE_2D)
+      GL.glEnable(GL.GL_TEXTURE_GEN_S)
+      GL.glEnable(GL.GL_TEXTURE_GEN_T)
+      GL.glBindTexture(GL.GL_TEXTURE_2D, con.texture[texid])
+      GL.glTexGeni(GL.GL_S, GL.GL_TEXTURE_GEN_MODE, GL.GL_OBJECT_LINEAR)
+      GL.glTexGeni(GL.GL_T, GL.GL_TEXTURE_GEN_MODE, GL.GL_OBJECT_LINEAR)
+      scl = con.mat_texrepeat[geom.matid].astype(np.float32).copy()
+      size = geom.size
+      # pre-scaled geoms (meshes, planes with data) are in physical units already
+      if geom.dataid >= 0:
+        for k in range(2):
+          if size[k] > 0:
+            scl[k] = scl[k] / max(mjMINVAL, size[k])
+      if con.mat_texuniform[geom.matid]:
+        for k in range(2):
+          if size[k] > 0:
+            scl[k] = scl[k] * size[k]
+      GL.glTexGenfv(GL.GL_S, GL.GL_OBJECT_PLANE, np.array([0.5 * scl[0], 0, 0, -0.5], np.float32))
+      GL.glTexGenfv(GL.GL_T, GL.GL_OBJECT_PLANE, np.array([0, -0.5 * scl[1], 0, -0.5], np.float32))
+    else:
+      GL.glDisable(GL.GL_TEXTURE_2D)
+      GL.glDisable(GL.GL_TEXTURE_GEN_S)
+      GL.glDisable(GL.GL_TEXTURE_GEN_T)
+  else:
+    if state and texid >= 0:
+      GL.glEnable(GL.GL_TEXTURE_CUBE_MAP)
+      for cap in (GL.GL_TEXTURE_GEN_S, GL.GL_TEXTURE_GEN_T, GL.GL_TEXTURE_GEN_R):
+        GL.glEnable(cap)
+      for coord in (GL.GL_S, GL.GL_T, GL.GL_R):
+        GL.glTexGeni(coord, GL.GL_TEXTURE_GEN_MODE, GL.GL_OBJECT_LINEAR)
+      GL.glBindTexture(GL.GL_TEXTURE_CUBE_MAP, con.texture[texid])
+      if kind == "regular":
+        uniform = con.mat_texuniform[geom.matid]
+        s = geom.size if uniform else (1.0, 1.0, 1.0)
+        GL.glTexGenfv(GL.GL_S, GL.GL_OBJECT_PLANE, np.array([s[0], 0, 0, 0], np.float32))
+        GL.glTexGenfv(GL.GL_T, GL.GL_OBJECT_PLANE, np.array([0, s[1], 0, 0], np.float32))
+        GL.glTexGenfv(GL.GL_R, GL.GL_OBJECT_PLANE, np.array([0, 0, s[2], 0], np.float32))
+      else:
+        # skybox: rotate 90 degrees about x so that the cube's +y is up
+        GL.glTexGenfv(GL.GL_S, GL.GL_OBJECT_PLANE, np.array([1, 0, 0, 0], np.float32))
+        GL.glTexGenfv(GL.GL_T, GL.GL_OBJECT_PLANE, np.array([0, 0, 1, 0], np.float32))
+        GL.glTexGenfv(GL.GL_R, GL.GL_OBJECT_PLANE, np.array([0, -1, 0, 0], np.float32))
+    else:
+      GL.glDisable(GL.GL_TEXTURE_CUBE_MAP)
+      for cap in (GL.GL_TEXTURE_GEN_S, GL.GL_TEXTURE_GEN_T, GL.GL_TEXTURE_GEN_R):
+        GL.glDisable(cap)
+
+
+_BLACK = np.array([0, 0, 0, 1], np.float32)
+
+
+def _render_geom(g, mode, headpos, scn, con, skins=None):
+  """renderGeom: draw one scene geom in the given mode."""
+  t = g.type
+  if mode == _SHADOWCAST and (t == _G.mjGEOM_LINE or g.category == mjCAT_DECOR):
+    return
+  size = g.size
+  rgba = g.rgba.copy()
+  behind = _is_behind(headpos, g.pos, g.mat)
+  textured = g.matid >= 0 and mode in (_NORMAL, _SHADOWMAP)
+  if textured:
+    _set_texture("regular", True, con, g)
+  if t == _G.mjGEOM_PLANE and behind and mode == _NORMAL:
+    rgba[3] *= np.float32(0.3)
+  if mode == _NORMAL:
+    emission = np.array([g.emission * rgba[0], g.emission * rgba[1], g.emission * rgba[2], 1],
+                        np.float32)
+  else:
+    emission = _BLACK
+  GL.glMaterialfv(GL.GL_FRONT_AND_BACK, GL.GL_EMISSION, emission)
+  GL.glColor4fv(rgba)
+  GL.glMaterialf(GL.GL_FRONT_AND_BACK, GL.GL_SHININESS, g.shininess * 128.0)
+  GL.glMaterialfv(GL.GL_FRONT_AND_BACK, GL.GL_SPECULAR,
+                  np.array([g.specular, g.specular, g.specular, 1], np.float32))
+  if mode == _IDCOLOR:
+    seg = g.segid + 1
+    GL.glColor4ub(seg & 0xFF, (seg >> 8) & 0xFF, (seg >> 16) & 0xFF, 0xFF)
+  elif mode == _SEGMENT:
+    GL.glColor4f(0.1 + 0.8 * _halton(g.segid + 10, 2), 0.1 + 0.8 * _halton(g.segid + 10, 3),
+                 0.1 + 0.8 * _halton(g.segid + 10, 5), 1)
+
+  GL.glPushMatrix()
+  if t != _G.mjGEOM_SKIN and t != _G.mjGEOM_FLEX:
+    GL.glTranslatef(g.pos[0], g.pos[1], g.pos[2])
+    m = g.mat
+    GL.glMultMatrixf(np.array([m[0], m[3], m[6], 0, m[1], m[4], m[7], 0,
+                               m[2], m[5], m[8], 0, 0, 0, 0, 1], np.float32))
+  base = con.baseBuiltin
+  if t == _G.mjGEOM_PLANE:
+    flip = behind and GL.glGetIntegerv(GL.GL_CULL_FACE_MODE) == GL.GL_BACK
+    if flip:
+      GL.glCullFace(GL.GL_FRONT)
+    if g.dataid >= 0 and g.dataid in con.planeList:
+      GL.glCallList(con.planeList[g.dataid])
+    else:
+      GL.glScalef(size[0], size[1], 1)
+      GL.glCallList(con.basePlane)
+    if flip:
+      GL.glCullFace(GL.GL_BACK)
+  elif t == _G.mjGEOM_HFIELD:
+    if 0 <= g.dataid < len(con.hfieldList):
+      GL.glCallList(con.hfieldList[g.dataid])
+  elif t in (_G.mjGEOM_SPHERE, _G.mjGEOM_ELLIPSOID):
+    GL.glScalef(size[0], size[1], size[2])
+    GL.glCallList(base + _SPHERE)
+  elif t == _G.mjGEOM_CAPSULE:
+    av = np.float32(0.5) * (size[0] + size[1])
+    GL.glScalef(size[0], size[1], size[2])
+    GL.glCallList(base + _CYLINDEROPEN)
+    GL.glScalef(1, 1, av / size[2])
+    GL.glTranslatef(0, 0, (size[2] - av) / av)
+    GL.glCallList(base + _SPHERETOP)
+    GL.glTranslatef(0, 0, 2 * (av - size[2]) / av)
+    GL.glCallList(base + _SPHEREBOTTOM)
+  elif t == _G.mjGEOM_CYLINDER:
+    GL.glScalef(size[0], size[1], size[2])
+    GL.glCallList(base + _CYLINDER)
+  elif t == _G.mjGEOM_BOX:
+    GL.glScalef(size[0], size[1], size[2])
+    GL.glCallList(base + _BOX)
+  elif t in (_G.mjGEOM_MESH, _G.mjGEOM_SDF):
+    # geom dataid of a mesh is 2*meshid (+1 for its convex hull); we draw the mesh itself
+    meshid = g.dataid // 2
+    if 0 <= meshid < len(con.meshList):
+      GL.glCallList(con.meshList[meshid])
+  elif t in (_G.mjGEOM_ARROW, _G.mjGEOM_ARROW1):
+    GL.glScalef(size[0], size[1], size[2] / 6)
+    GL.glTranslatef(0, 0, 1)
+    GL.glCallList(base + _CYLINDER)
+    GL.glTranslatef(0, 0, 1)
+    if t == _G.mjGEOM_ARROW:
+      GL.glScalef(1.75, 1.75, 1)
+    GL.glCallList(base + _CONE)
+  elif t == _G.mjGEOM_ARROW2:
+    GL.glScalef(size[0], size[1], size[2] / 3)
+    GL.glCallList(base + _CYLINDEROPEN)
+    GL.glScalef(1.75, 1.75, 0.5)
+    GL.glTranslatef(0, 0, -2)
+    GL.glRotatef(180, 1, 0, 0)
+    GL.glCallList(base + _CONE)
+    GL.glRotatef(180, 1, 0, 0)
+    GL.glTranslatef(0, 0, 4)
+    GL.glCallList(base + _CONE)
+  elif t == _G.mjGEOM_LINE:
+    GL.glLineWidth(max(size[0] * con.lineWidth, 1e-3))
+    lighting = GL.glIsEnabled(GL.GL_LIGHTING)
+    GL.glDisable(GL.GL_LIGHTING)
+    GL.glBegin(GL.GL_LINES)
+    GL.glVertex3f(0, 0, 0)
+    GL.glVertex3f(0, 0, size[2])
+    GL.glEnd()
+    GL.glLineWidth(con.lineWidth)
+    if lighting:
+      GL.glEnable(GL.GL_LIGHTING)
+  elif t == _G.mjGEOM_LINEBOX:
+    _line_box(size, con)
+  elif t == _G.mjGEOM_TRIANGLE:
+    GL.glBegin(GL.GL_TRIANGLES)
+    GL.glVertex3f(0, 0, 0)
+    GL.glVertex3f(size[0], 0, 0)
+    GL.glVertex3f(0, size[1], 0)
+    GL.glEnd()
+  elif t == _G.mjGEOM_SKIN and skins is not None:
+    _draw_skin(g, scn, con, skins)
+  GL.glPopMatrix()
+  if textured:
+    _set_texture("regular", False, con, g)
+
+
+def _line_box(size, con):
+  GL.glLineWidth(1.5 * con.lineWidth)
+  lighting = GL.glIsEnabled(GL.GL_LIGHTING)
+  GL.glDisable(GL.GL_LIGHTING)
+  x, y, z = (float(s) for s in size)
+  for zz in (-z, z):
+    GL.glBegin(GL.GL_LINE_LOOP)
+    for vx, vy in ((-x, -y), (x, -y), (x, y), (-x, y)):
+      GL.glVertex3f(vx, vy, zz)
+    GL.glEnd()
+  GL.glBegin(GL.GL_LINES)
+  for vx, vy in ((-x, -y), (x, -y), (x, y), (-x, y)):
+    GL.glVertex3f(vx, vy, -z)
+    GL.glVertex3f(vx, vy, z)
+  GL.glEnd()
+  GL.glLineWidth(con.lineWidth)
+  if lighting:
+    GL.glEnable(GL.GL_LIGHTING)
+
+
+def _draw_skin(g, scn, con, skins):
+  """Skin of the scene (vertices and normals in world coordinates) with the model's faces."""
+  i = g.objid if hasattr(g, "objid") else 0
+  if i >= len(skins) or i >= con.nskin:
+    return
+  vert, normal = skins[i]
+  GL.glEnableClientState(GL.GL_VERTEX_ARRAY)
+  GL.glEnableClientState(GL.GL_NORMAL_ARRAY)
+  GL.glVertexPointer(3, GL.GL_FLOAT, 0, vert)
+  GL.glNormalPointer(GL.GL_FLOAT, 0, normal)
+  tex = con.skin_texcoord[i]
+  if tex is not None:
+    GL.glEnableClientState(GL.GL_TEXTURE_COORD_ARRAY)
+    GL.glTexCoordPointer(2, GL.GL_FLOAT, 0, tex)
+  faces = con.skin_faces[i]
+  GL.glDrawElements(GL.GL_TRIANGLES, faces.size, GL.GL_UNSIGNED_INT, faces)
+  GL.glDisableClientState(GL.GL_VERTEX_ARRAY)
+  GL.glDisableClientState(GL.GL_NORMAL_ARRAY)
+  GL.glDisableClientState(GL.GL_TEXTURE_COORD_ARRAY)
+
+
+def _halton(index, base):
+  """mju_Halton: element `index` of the Halton sequence in `base`."""
+  n0, f, result = index, 1.0 / base, 0.0
+  while n0 > 0:
+    result += f * (n0 % base)
+    n0 //= base
+    f /= base
+  return result
+
+
+def _init_gl(scn, con):
+  """initGL3: per-frame fixed-function state."""
+  flags = scn.flags
+  GL.glEnable(GL.GL_MULTISAMPLE)
+  GL.glEnable(GL.GL_LIGHTING)
+  (GL.glEnable if flags[mjRND_FOG] else GL.glDisable)(GL.GL_FOG)
+  GL.glDisable(GL.GL_BLEND)
+  GL.glEnable(GL.GL_NORMALIZE)
+  if con._clip_control:
+    GL.glClipControl(GL.GL_LOWER_LEFT, GL.GL_ZERO_TO_ONE)
+  GL.glEnable(GL.GL_DEPTH_TEST)
+  GL.glDepthMask(GL.GL_TRUE)
+  (GL.glEnable if flags[mjRND_CULL_FACE] else GL.glDisable)(GL.GL_CULL_FACE)
+  GL.glCullFace(GL.GL_BACK)
+  GL.glShadeModel(GL.GL_SMOOTH)
+  GL.glDepthFunc(GL.GL_GEQUAL)
+  GL.glDepthRange(0, 1)
+  GL.glAlphaFunc(GL.GL_GEQUAL, 0.99)
+  GL.glClearColor(0, 0, 0, 0)
+  GL.glClearDepth(0)
+  GL.glClearStencil(0)
+  GL.glTexEnvi(GL.GL_TEXTURE_ENV, GL.GL_TEXTURE_ENV_MODE, GL.GL_MODULATE)
+  GL.glPolygonMode(GL.GL_FRONT_AND_BACK, GL.GL_LINE if flags[mjRND_WIREFRAME] else GL.GL_FILL)
+  GL.glLineWidth(con.lineWidth)
+  GL.glFrontFace(GL.GL_CCW)
+  GL.glMaterialfv(GL.GL_FRONT_AND_BACK, GL.GL_SPECULAR, np.ones(4, np.float32))
+  GL.glEnable(GL.GL_COLOR_MATERIAL)
+  GL.glColorMaterial(GL.GL_FRONT_AND_BACK, GL.GL_AMBIENT_AND_DIFFUSE)
+  GL.glFogfv(GL.GL_FOG_COLOR, con.fogRGBA)
+
+
+def _init_lights(lights):
+  """initLights: colours and attenuation of each light; all left disabled."""
+  ambient = 0.0 if lights else 0.3
+  GL.glLightModelfv(GL.GL_LIGHT_MODEL_AMBIENT, np.array([ambient, ambient, ambient, 1],
+                                                         np.float32))
+  GL.glLightModeli(GL.GL_LIGHT_MODEL_TWO_SIDE, 0)
+  GL.glLightModeli(GL.GL_LIGHT_MODEL_LOCAL_VIEWER, 1)
+  for i, light in enumerate(lights):
+    gl_light = GL.GL_LIGHT0 + i
+    for name, value in ((GL.GL_AMBIENT, light.ambient), (GL.GL_DIFFUSE, light.diffuse),
+                        (GL.GL_SPECULAR, light.specular)):
+      GL.glLightfv(gl_light, name, np.append(np.asarray(value, np.float32)[:3], 1))
+    if int(light.type) == mjtLightType.mjLIGHT_SPOT:
+      GL.glLightf(gl_light, GL.GL_SPOT_EXPONENT, float(light.exponent))
+      GL.glLightf(gl_light, GL.GL_SPOT_CUTOFF, float(light.cutoff))
+      att = np.asarray(light.attenuation, np.float32)
+    else:
+      GL.glLightf(gl_light, GL.GL_SPOT_EXPONENT, 0)
+      GL.glLightf(gl_light, GL.GL_SPOT_CUTOFF, 180)
+      att = (1, 0, 0) if int(light.type) == mjtLightType.mjLIGHT_DIRECTIONAL else \
+        np.asarray(light.attenuation, np.float32)
+    GL.glLightf(gl_light, GL.GL_CONSTANT_ATTENUATION, float(att[0]))
+    GL.glLightf(gl_light, GL.GL_LINEAR_ATTENUATION, float(att[1]))
+    GL.glLightf(gl_light, GL.GL_QUADRATIC_ATTENUATION, float(att[2]))
+    GL.glDisable(gl_light)
+
+
+def _adjust_light(light, n):
+  """adjustLight: position and direction of light n in the current (world) frame."""
+  d = np.asarray(light.dir, np.float32)
+  p = np.asarray(light.pos, np.float32)
+  if int(light.type) == mjtLightType.mjLIGHT_DIRECTIONAL:
+    GL.glLightfv(GL.GL_LIGHT0 + n, GL.GL_POSITION, np.array([-d[0], -d[1], -d[2], 0], np.float32))
+  else:
+    GL.glLightfv(GL.GL_LIGHT0 + n, GL.GL_SPOT_DIRECTION, np.array([d[0], d[1], d[2], 0],
+                                                                    np.float32))
+    GL.glLightfv(GL.GL_LIGHT0 + n, GL.GL_POSITION, np.array([p[0], p[1], p[2], 1], np.float32))
+
+
+def _set_view(cam, viewport, scn, con):
+  """setView: projection (reversed depth) and modelview of the averaged camera."""
+  halfwidth = cam.frustum_width if cam.frustum_width else \
+    np.float32(0.5) * np.float32(viewport.width) / np.float32(viewport.height) * \
+    (cam.frustum_top - cam.frustum_bottom)
+  GL.glMatrixMode(GL.GL_PROJECTION)
+  GL.glLoadIdentity()
+  if con._clip_control:
+    GL.glTranslatef(0, 0, 0.5)
+    GL.glScalef(1, 1, -0.5)
+  else:
+    GL.glScalef(1, 1, -1)
+  args = (cam.frustum_center - halfwidth, cam.frustum_center + halfwidth, cam.frustum_bottom,
+          cam.frustum_top, cam.frustum_near, cam.frustum_far)
+  (GL.glOrtho if cam.orthographic else GL.glFrustum)(*(float(a) for a in args))
+  cam_project = GL.glGetFloatv(GL.GL_PROJECTION_MATRIX)
+  GL.glMatrixMode(GL.GL_MODELVIEW)
+  GL.glLoadIdentity()
+  _look_at(cam.pos, cam.forward, cam.up)
+  if scn.enabletransform:
+    _transform(scn.translate, scn.rotate, scn.scale)
+  cam_view = GL.glGetFloatv(GL.GL_MODELVIEW_MATRIX)
+  return cam_project, cam_view
+
+
+def _scene_skins(scn):
+  """Per-skin (vertices, normals) float32 arrays from the scene, or None."""
+  nskin = int(getattr(scn, "nskin", 0))
+  if not nskin:
+    return None
+  vert = np.asarray(scn.skinvert, np.float32).reshape(-1, 3)
+  normal = np.asarray(scn.skinnormal, np.float32).reshape(-1, 3)
+  out = []
+  for i in range(nskin):
+    adr, num = int(scn.skinvertadr[i]), int(scn.skinvertnum[i])
+    out.append((np.ascontiguousarray(vert[adr:adr + num]),
+                np.ascontiguousarray(normal[adr:adr + num])))
+  return out
+
+
+def mjr_render(viewport, scn, con):
+  """Render the scene into the current buffer's viewport (mjr_render, render_gl3.c)."""
+  if viewport.width <= 0 or viewport.height <= 0:
+    return
+  cam = _average_camera(scn.camera[0], scn.camera[1])
+  ngeom = int(scn.ngeom)
+  if cam.frustum_near < mjMINVAL:
+    if ngeom:
+      raise ValueError("mjvScene frustum_near too small in mjr_render")
+    return
+  flags = [bool(f) for f in scn.flags]
+  geoms = [_read_geom(i, scn.geoms[i]) for i in range(ngeom)]
+  lights = [scn.lights[i] for i in range(min(mjMAXLIGHT, int(scn.nlight)))]
+  nlight = len(lights)
+  skins = _scene_skins(scn)
+  _init_lights(lights)
+  headpos = _head_in_model(scn)
+
+  # transparent geoms, sorted by distance to the camera
+  transparent = []
+  for g in geoms:
+    if g.rgba[3] < 0.995 or (g.type == _G.mjGEOM_PLANE and _is_behind(headpos, g.pos, g.mat)):
+      g.transparent = True
+      g.camdist = float(np.linalg.norm(g.pos - headpos)) - _rbound(g)
+      if g.type == _G.mjGEOM_PLANE:
+        g.camdist = 1e10
+      transparent.append(g)
+  transparent.sort(key=lambda g: g.camdist)
+  # only one reflective geom
+  found = False
+  for g in geoms:
+    if found:
+      g.reflectance = 0.0
+    elif _is_reflective(g):
+      found = True
+
+  _init_gl(scn, con)
+  GL.glViewport(viewport.left, viewport.bottom, viewport.width, viewport.height)
+  GL.glScissor(viewport.left, viewport.bottom, viewport.width, viewport.height)
+  GL.glEnable(GL.GL_SCISSOR_TEST)
+  GL.glClear(GL.GL_COLOR_BUFFER_BIT | GL.GL_DEPTH_BUFFER_BIT)
+  GL.glDisable(GL.GL_SCISSOR_TEST)
+  cam_project, cam_view = _set_view(cam, viewport, scn, con)
+
+  if flags[mjRND_SEGMENT]:
+    GL.glShadeModel(GL.GL_FLAT)
+    GL.glDisable(GL.GL_LIGHTING)
+    GL.glDisable(GL.GL_COLOR_MATERIAL)
+    GL.glPolygonMode(GL.GL_FRONT_AND_BACK, GL.GL_FILL)
+    GL.glDisable(GL.GL_FOG)
+    GL.glDisable(GL.GL_MULTISAMPLE)
+    mode = _IDCOLOR if flags[mjRND_IDCOLOR] else _SEGMENT
+    for g in geoms:
+      if g.segid >= 0:
+        _render_geom(g, mode, headpos, scn, con, skins)
+    mjr_restoreBuffer(con)
+    return
+
+  if flags[mjRND_REFLECTION]:
+    _render_reflections(geoms, transparent, lights, headpos, flags, scn, con, skins)
+
+  # opaque geoms, lit by the lights without shadows
+  for i, light in enumerate(lights):
+    _adjust_light(light, i)
+    if not light.castshadow or not (flags[mjRND_SHADOW] and con.shadowFBO):
+      GL.glEnable(GL.GL_LIGHT0 + i)
+  GL.glEnable(GL.GL_BLEND)
+  GL.glBlendFunc(GL.GL_ONE, GL.GL_ONE)
+  for g in geoms:
+    if _is_reflective(g):
+      _render_geom(g, _NORMAL, headpos, scn, con, skins)
+  GL.glDisable(GL.GL_BLEND)
+  for g in geoms:
+    if not g.transparent and not _is_reflective(g):
+      _render_geom(g, _NORMAL, headpos, scn, con, skins)
+  for i in range(nlight):
+    GL.glDisable(GL.GL_LIGHT0 + i)
+
+  # shadows: add the light of each shadow-casting light where its shadow map says lit
+  GL.glFogfv(GL.GL_FOG_COLOR, np.zeros(4, np.float32))
+  if flags[mjRND_SHADOW] and con.shadowFBO:
+    for i, light in enumerate(lights):
+      if light.castshadow:
+        _render_shadow(i, light, geoms, cam, cam_project, cam_view, viewport, headpos, scn,
+                       con, skins)
+  GL.glFogfv(GL.GL_FOG_COLOR, con.fogRGBA)
+
+  if flags[mjRND_SKYBOX]:
+    _render_skybox(geoms, headpos, cam, flags, scn, con)
+
+  # transparent geoms: front to back, then back to front unless additive
+  for i in range(nlight):
+    GL.glEnable(GL.GL_LIGHT0 + i)
+  GL.glDepthMask(GL.GL_FALSE)
+  GL.glEnable(GL.GL_BLEND)
+  if flags[mjRND_ADDITIVE]:
+    GL.glBlendFunc(GL.GL_SRC_ALPHA, GL.GL_ONE)
+  else:
+    GL.glBlendFunc(GL.GL_SRC_ALPHA, GL.GL_ONE_MINUS_SRC_ALPHA)
+  for g in transparent:
+    _render_geom(g, _NORMAL, headpos, scn, con, skins)
+  if not flags[mjRND_ADDITIVE]:
+    for g in reversed(transparent):
+      _render_geom(g, _NORMAL, headpos, scn, con, skins)
+  GL.glDepthMask(GL.GL_TRUE)
+  GL.glDisable(GL.GL_BLEND)
+  for i in range(nlight):
+    GL.glDisable(GL.GL_LIGHT0 + i)
+
+  # labels
+  labelled = [g for g in geoms if g.label]
+  if labelled:
+    GL.glDisable(GL.GL_DEPTH_TEST)
+    GL.glDisable(GL.GL_LIGHTING)
+    for g in labelled:
+      _text_at(g.label, con, g.pos, (1, 1, 1), shadow=True)
+    GL.glEnable(GL.GL_DEPTH_TEST)
+    GL.glEnable(GL.GL_LIGHTING)
+
+  framewidth = int(getattr(scn, "framewidth", 0))
+  if framewidth:
+    rgb = np.asarray(scn.framergb, np.float32)
+    GL.glClearColor(rgb[0], rgb[1], rgb[2], 0)
+    GL.glEnable(GL.GL_SCISSOR_TEST)
+    x, y, w, h = viewport.left, viewport.bottom, viewport.width, viewport.height
+    for rect in ((x, y, w, framewidth), (x, y + h - framewidth, w, framewidth),
+                 (x, y, framewidth, h), (x + w - framewidth, y, framewidth, h)):
+      GL.glScissor(*rect)
+      GL.glClear(GL.GL_COLOR_BUFFER_BIT)
+    GL.glDisable(GL.GL_SCISSOR_TEST)
+  mjr_restoreBuffer(con)
+
+
+def _render_reflections(geoms, transparent, lights, headpos, flags, scn, con, skins):
+  """Planar reflections: draw the mirrored scene where the reflective geom covers the stencil."""
+  for g in geoms:
+    if not _is_reflective(g):
+      continue
+    this = g
+    if g.type == _G.mjGEOM_BOX:
+      # the box's +z face acts as the mirror
+      this = dataclasses.replace(g, type=int(_G.mjGEOM_PLANE), pos=g.pos.copy())
+      this.pos += g.size[2] * np.array([g.mat[2], g.mat[5], g.mat[8]], np.float32)
+    if _is_behind(headpos, this.pos, this.mat):
+      continue
+    GL.glDisable(GL.GL_DEPTH_TEST)
+    GL.glColorMask(0, 0, 0, 0)
+    GL.glEnable(GL.GL_STENCIL_TEST)
+    GL.glClear(GL.GL_STENCIL_BUFFER_BIT)
+    GL.glStencilFunc(GL.GL_ALWAYS, 1, 0xFF)
+    GL.glStencilOp(GL.GL_REPLACE, GL.GL_REPLACE, GL.GL_REPLACE)
+    GL.glPolygonMode(GL.GL_FRONT_AND_BACK, GL.GL_FILL)
+    _render_geom(this, _NORMAL, headpos, scn, con, skins)
+    GL.glPolygonMode(GL.GL_FRONT_AND_BACK, GL.GL_LINE if flags[mjRND_WIREFRAME] else GL.GL_FILL)
+    GL.glEnable(GL.GL_DEPTH_TEST)
+    GL.glColorMask(1, 1, 1, 1)
+    GL.glStencilFunc(GL.GL_EQUAL, 1, 0xFF)
+    GL.glStencilOp(GL.GL_KEEP, GL.GL_KEEP, GL.GL_KEEP)
+    GL.glEnable(GL.GL_CLIP_PLANE0)
+    m, p = this.mat, this.pos
+    GL.glClipPlane(GL.GL_CLIP_PLANE0, np.array(
+      [-m[2], -m[5], -m[8], p[0] * m[2] + p[1] * m[5] + p[2] * m[8]], np.float64))
+    GL.glFrontFace(GL.GL_CW)
+    GL.glPushMatrix()
+    _reflect(this.pos, this.mat)
+    for j, light in enumerate(lights):
+      _adjust_light(light, j)
+      GL.glEnable(GL.GL_LIGHT0 + j)
+
+    def reflected(other):
+      tinted = dataclasses.replace(other, rgba=other.rgba.copy())
+      tinted.rgba[:3] *= np.float32(this.reflectance)
+      _render_geom(tinted, _NORMAL, headpos, scn, con, skins)
+
+    for other in geoms:
+      if not other.transparent and other.index != g.index:
+        reflected(other)
+    GL.glDepthMask(GL.GL_FALSE)
+    GL.glEnable(GL.GL_BLEND)
+    if flags[mjRND_ADDITIVE]:
+      GL.glBlendFunc(GL.GL_SRC_ALPHA, GL.GL_ONE)
+    else:
+      GL.glBlendFunc(GL.GL_SRC_ALPHA, GL.GL_ONE_MINUS_SRC_ALPHA)
+    for other in transparent:
+      if other.index != g.index:
+        reflected(other)
+    if not flags[mjRND_ADDITIVE]:
+      for other in reversed(transparent):
+        if other.index != g.index:
+          reflected(other)
+    GL.glDepthMask(GL.GL_TRUE)
+    GL.glDisable(GL.GL_BLEND)
+    for j in range(len(lights)):
+      GL.glDisable(GL.GL_LIGHT0 + j)
+    GL.glDisable(GL.GL_STENCIL_TEST)
+    GL.glDisable(GL.GL_CLIP_PLANE0)
+    GL.glPopMatrix()
+    GL.glFrontFace(GL.GL_CCW)
+
+
+_BIAS = np.array([0.5, 0, 0, 0, 0, 0.5, 0, 0, 0, 0, 1, 0, 0.5, 0.5, 0, 1], np.float32)
+
+
+def _render_shadow(i, light, geoms, cam, cam_project, cam_view, viewport, headpos, scn, con,
+                   skins):
+  """Shadow map of light i, then the opaque geoms lit by it where the map says lit."""
+  light_dir = np.asarray(light.dir, np.float32)
+  up = _ortho_vec(light_dir)
+  GL.glMatrixMode(GL.GL_PROJECTION)
+  GL.glLoadIdentity()
+  if con._clip_control:
+    GL.glTranslatef(0, 0, 0.5)
+    GL.glScalef(1, 1, -0.5)
+  else:
+    GL.glScalef(1, 1, -1)
+  near, far = float(cam.frustum_near), float(cam.frustum_far)
+  if int(light.type) == mjtLightType.mjLIGHT_DIRECTIONAL:
+    c = con.shadowClip
+    GL.glOrtho(-c, c, -c, c, near, far)
+  else:
+    fovy = min(2 * float(light.cutoff) * con.shadowScale, 160)
+    h = np.tan(fovy / 360.0 * np.pi) * near
+    GL.glFrustum(-h, h, -h, h, near, far)
+  light_project = GL.glGetFloatv(GL.GL_PROJECTION_MATRIX)
+  GL.glMatrixMode(GL.GL_MODELVIEW)
+  GL.glLoadIdentity()
+  _look_at(np.asarray(light.pos, np.float32), light_dir, up)
+  light_view = GL.glGetFloatv(GL.GL_MODELVIEW_MATRIX)
+
+  GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, con.shadowFBO)
+  GL.glDrawBuffer(GL.GL_NONE)
+  GL.glClear(GL.GL_DEPTH_BUFFER_BIT)
+  GL.glViewport(1, 1, con.shadowSize - 2, con.shadowSize - 2)
+  GL.glShadeModel(GL.GL_FLAT)
+  GL.glDisable(GL.GL_LIGHTING)
+  GL.glColorMask(0, 0, 0, 0)
+  cull_face = GL.glIsEnabled(GL.GL_CULL_FACE)
+  GL.glDisable(GL.GL_CULL_FACE)
+  GL.glEnable(GL.GL_POLYGON_OFFSET_FILL)
+  if con._clip_control:
+    GL.glPolygonOffset(-1.5, -4.0)
+  else:
+    GL.glPolygonOffset(-16.0, -512.0)
+  for g in geoms:
+    _render_geom(g, _SHADOWCAST, headpos, scn, con, skins)
+
+  GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, con.offFBO)
+  GL.glDrawBuffer(GL.GL_COLOR_ATTACHMENT0)
+  GL.glViewport(viewport.left, viewport.bottom, viewport.width, viewport.height)
+  if cull_face:
+    GL.glEnable(GL.GL_CULL_FACE)
+  GL.glDisable(GL.GL_POLYGON_OFFSET_FILL)
+  GL.glShadeModel(GL.GL_SMOOTH)
+  GL.glEnable(GL.GL_LIGHTING)
+  GL.glColorMask(1, 1, 1, 1)
+  GL.glMatrixMode(GL.GL_PROJECTION)
+  GL.glLoadMatrixf(cam_project)
+  GL.glMatrixMode(GL.GL_MODELVIEW)
+  GL.glLoadMatrixf(cam_view)
+
+  # texture matrix = bias * lightProject * lightView (column-major 4x4)
+  lp = np.asarray(light_project, np.float32).reshape(4, 4).T
+  lv = np.asarray(light_view, np.float32).reshape(4, 4).T
+  bias = _BIAS.reshape(4, 4).T.copy()
+  if not con._clip_control:
+    bias[2, 2] = 0.5
+    bias[2, 3] = 0.5
+  texmat = bias @ lp @ lv
+  _set_texture("shadow", True, con, None)
+  GL.glActiveTexture(GL.GL_TEXTURE1)
+  for coord, row in zip((GL.GL_S, GL.GL_T, GL.GL_R, GL.GL_Q), range(4)):
+    GL.glTexGenfv(coord, GL.GL_EYE_PLANE, np.ascontiguousarray(texmat[row], np.float32))
+  GL.glActiveTexture(GL.GL_TEXTURE0)
+  GL.glEnable(GL.GL_ALPHA_TEST)
+  GL.glEnable(GL.GL_BLEND)
+  GL.glBlendFunc(GL.GL_ONE, GL.GL_ONE)
+  GL.glEnable(GL.GL_LIGHT0 + i)
+  for g in geoms:
+    if not g.transparent:
+      _render_geom(g, _SHADOWMAP, headpos, scn, con, skins)
+  GL.glDisable(GL.GL_LIGHT0 + i)
+  GL.glDisable(GL.GL_BLEND)
+  GL.glDisable(GL.GL_ALPHA_TEST)
+  _set_texture("shadow", False, con, None)
+
+
+def _render_skybox(geoms, headpos, cam, flags, scn, con):
+  """Skybox: a textured cylinder around the head, plus haze over the first infinite plane."""
+  GL.glPolygonMode(GL.GL_FRONT_AND_BACK, GL.GL_FILL)
+  texid = int(con.mat_texid[con.skybox_matid, _ROLE_RGB])
+  if texid >= 0:
+    sky = _Geom(-1, 0, -1, con.skybox_matid, 0, -1, 0, np.zeros(3, np.float32),
+                np.zeros(3, np.float32), np.zeros(9, np.float32), np.ones(4, np.float32),
+                0.0, 0.0, 0.0, 0.0, "")
+    GL.glDisable(GL.GL_LIGHTING)
+    GL.glDisable(GL.GL_COLOR_MATERIAL)
+    GL.glCullFace(GL.GL_FRONT)
+    GL.glPushMatrix()
+    GL.glTranslatef(headpos[0], headpos[1], headpos[2])
+    dst = np.float32(cam.frustum_far) * np.float32(0.7)
+    if scn.enabletransform:
+      dst /= np.float32(scn.scale)
+    GL.glScalef(dst, dst, dst)
+    _set_texture("skybox", True, con, sky)
+    GL.glColor4f(1, 1, 1, 1)
+    GL.glCallList(con.baseBuiltin + _CYLINDER)
+    _set_texture("skybox", False, con, sky)
+    if flags[mjRND_HAZE]:
+      for g in geoms:
+        if g.type == _G.mjGEOM_PLANE and g.size[0] == 0 and g.size[1] == 0:
+          m = g.mat
+          elevation = ((headpos[0] - g.pos[0]) * m[2] + (headpos[1] - g.pos[1]) * m[5]
+                       + (headpos[2] - g.pos[2]) * m[8]) / dst
+          if elevation < 0:
+            break
+          GL.glMultMatrixf(np.array([m[0], m[3], m[6], 0, m[1], m[4], m[7], 0,
+                                     m[2], m[5], m[8], 0, 0, 0, 0, 1], np.float32))
+          GL.glTranslatef(0, 0, -elevation)
+          GL.glScalef(1, 1, elevation)
+          GL.glEnable(GL.GL_BLEND)
+          GL.glBlendFunc(GL.GL_SRC_ALPHA, GL.GL_ONE_MINUS_SRC_ALPHA)
+          GL.glCallList(con.baseBuiltin + _HAZE)
+          GL.glDisable(GL.GL_BLEND)
+          break
+    GL.glPopMatrix()
+    GL.glEnable(GL.GL_LIGHTING)
+    GL.glEnable(GL.GL_COLOR_MATERIAL)
+    GL.glCullFace(GL.GL_BACK)
+  GL.glPolygonMode(GL.GL_FRONT_AND_BACK, GL.GL_LINE if flags[mjRND_WIREFRAME] else GL.GL_FILL)
+
+
+# ---- 2D: rectangles and text ----
+
+
+def _init_2d():
+  GL.glDisable(GL.GL_NORMALIZE)
+  GL.glDisable(GL.GL_DEPTH_TEST)
+  GL.glShadeModel(GL.GL_FLAT)
+  GL.glDisable(GL.GL_CULL_FACE)
+  GL.glDisable(GL.GL_LIGHTING)
+  GL.glDisable(GL.GL_COLOR_MATERIAL)
+  GL.glDisable(GL.GL_BLEND)
+  GL.glDisable(GL.GL_FOG)
+  GL.glDisable(GL.GL_TEXTURE_2D)
+  GL.glBlendFunc(GL.GL_SRC_ALPHA, GL.GL_ONE_MINUS_SRC_ALPHA)
+  GL.glPolygonMode(GL.GL_FRONT_AND_BACK, GL.GL_FILL)
+  GL.glMatrixMode(GL.GL_PROJECTION)
+  GL.glLoadIdentity()
+  GL.glOrtho(0, 1, 0, 1, -1, 1)
+  GL.glMatrixMode(GL.GL_MODELVIEW)
+  GL.glLoadIdentity()
+
+
+def mjr_rectangle(viewport, r, g, b, a):
+  """Fill the viewport with a colour, blended when a < 1."""
+  _init_2d()
+  GL.glViewport(viewport.left, viewport.bottom, viewport.width, viewport.height)
+  if a < 1:
+    GL.glEnable(GL.GL_BLEND)
+  GL.glColor4f(r, g, b, a)
+  GL.glBegin(GL.GL_QUADS)
+  for x, y in ((0, 0), (1, 0), (1, 1), (0, 1)):
+    GL.glVertex2f(x, y)
+  GL.glEnd()
+  GL.glDisable(GL.GL_BLEND)
+
+
+def _text_at(text, con, pos, rgb, shadow=False):
+  """Draw text at a 3D position (labels); see mjr_text for the font."""
+  return
