@@ -625,8 +625,9 @@ def _set_texture(kind, state, con, geom):
         for k in range(2):
           if size[k] > 0:
             scl[k] = scl[k] * size[k]
-      GL.glTexGenfv(GL.GL_S, GL.GL_OBJECT_PLANE, np.array([0.5 * scl[0], 0, 0, -0.5], np.float32))
-      GL.glTexGenfv(GL.GL_T, GL.GL_OBJECT_PLANE, np.array([0, -0.5 * scl[1], 0, -0.5], np.float32))
+      # no offset: texture corners at the origin (MuJoCo 3.17, measured against its renderer)
+      GL.glTexGenfv(GL.GL_S, GL.GL_OBJECT_PLANE, np.array([0.5 * scl[0], 0, 0, 0], np.float32))
+      GL.glTexGenfv(GL.GL_T, GL.GL_OBJECT_PLANE, np.array([0, -0.5 * scl[1], 0, 0], np.float32))
     else:
       GL.glDisable(GL.GL_TEXTURE_2D)
       GL.glDisable(GL.GL_TEXTURE_GEN_S)
@@ -871,15 +872,19 @@ def _init_lights(lights):
     for name, value in ((GL.GL_AMBIENT, light.ambient), (GL.GL_DIFFUSE, light.diffuse),
                         (GL.GL_SPECULAR, light.specular)):
       GL.glLightfv(gl_light, name, np.append(np.asarray(value, np.float32)[:3], 1))
-    if int(light.type) == mjtLightType.mjLIGHT_SPOT:
+    if int(light.type) != mjtLightType.mjLIGHT_DIRECTIONAL:
+      # every positional light is a spot light, as in MuJoCo's classic renderer (a point
+      # light's cutoff of 0 makes it contribute nothing there, and so here)
       GL.glLightf(gl_light, GL.GL_SPOT_EXPONENT, float(light.exponent))
       GL.glLightf(gl_light, GL.GL_SPOT_CUTOFF, float(light.cutoff))
       att = np.asarray(light.attenuation, np.float32)
     else:
       GL.glLightf(gl_light, GL.GL_SPOT_EXPONENT, 0)
       GL.glLightf(gl_light, GL.GL_SPOT_CUTOFF, 180)
-      att = (1, 0, 0) if int(light.type) == mjtLightType.mjLIGHT_DIRECTIONAL else \
-        np.asarray(light.attenuation, np.float32)
+      att = np.asarray(light.attenuation, np.float32)
+    if not np.any(att > 0):
+      # scenes give directional and point lights no attenuation: constant, like directional
+      att = (1, 0, 0)
     GL.glLightf(gl_light, GL.GL_CONSTANT_ATTENUATION, float(att[0]))
     GL.glLightf(gl_light, GL.GL_LINEAR_ATTENUATION, float(att[1]))
     GL.glLightf(gl_light, GL.GL_QUADRATIC_ATTENUATION, float(att[2]))
@@ -1160,7 +1165,8 @@ def _render_shadow(i, light, geoms, cam, cam_project, cam_view, viewport, headpo
   else:
     fovy = min(2 * float(light.cutoff) * con.shadowScale, 160)
     h = np.tan(fovy / 360.0 * np.pi) * near
-    GL.glFrustum(-h, h, -h, h, near, far)
+    if h > 0:  # OpenGL ignores an empty frustum (e.g. lights with cutoff 0) with an error
+      GL.glFrustum(-h, h, -h, h, near, far)
   light_project = GL.glGetFloatv(GL.GL_PROJECTION_MATRIX)
   GL.glMatrixMode(GL.GL_MODELVIEW)
   GL.glLoadIdentity()
