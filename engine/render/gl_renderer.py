@@ -857,6 +857,10 @@ def _init_gl(scn, con):
   GL.glMaterialfv(GL.GL_FRONT_AND_BACK, GL.GL_SPECULAR, np.ones(4, np.float32))
   GL.glEnable(GL.GL_COLOR_MATERIAL)
   GL.glColorMaterial(GL.GL_FRONT_AND_BACK, GL.GL_AMBIENT_AND_DIFFUSE)
+  # fog parameters belong to the model (MuJoCo sets them once per OpenGL context)
+  GL.glFogi(GL.GL_FOG_MODE, GL.GL_LINEAR)
+  GL.glFogf(GL.GL_FOG_START, con.fogStart)
+  GL.glFogf(GL.GL_FOG_END, con.fogEnd)
   GL.glFogfv(GL.GL_FOG_COLOR, con.fogRGBA)
 
 
@@ -979,6 +983,8 @@ def mjr_render(viewport, scn, con):
     elif _is_reflective(g):
       found = True
 
+  # several MjrContexts may share one OpenGL context: bind this one's buffer first
+  mjr_restoreBuffer(con)
   _init_gl(scn, con)
   GL.glViewport(viewport.left, viewport.bottom, viewport.width, viewport.height)
   GL.glScissor(viewport.left, viewport.bottom, viewport.width, viewport.height)

@@ -1,0 +1,350 @@
+"""The OpenGL renderer against MuJoCo's own (mjr_render on the same mjvScene, same size).
+
+MuJoCo builds the scene (mjv_updateScene); our renderer and MuJoCo's draw it; we compare
+segmentation ids, depth in metres and RGB. Both run on EGL (Mesa llvmpipe here).
+"""
+
+import gc
+import os
+import threading
+
+os.environ.setdefault("MUJOCO_GL", "egl")  # before mujoco / OpenGL are imported
+
+import mujoco  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+from engine.physics import RenderingUnavailableError  # noqa: E402
+from engine.render import context  # noqa: E402
+from engine.render import gl_renderer as R  # noqa: E402
+
+ASSETS = os.path.join(os.path.dirname(__file__), "..", "..", "assets", "suite")
+H, W = 120, 160
+
+# every geom type, builtin textures (checker plane, cube map, skybox), directional / spot /
+# point lights, an inline mesh and height field, a transparent box and a tracking camera
+SCENE = """
+<mujoco model="render_scene">
+  <visual><quality shadowsize="1024"/></visual>
+  <asset>
+    <texture name="sky" type="skybox" builtin="gradient" rgb1="0.4 0.6 0.8" rgb2="0 0 0"
+             width="64" height="64"/>
+    <texture name="checker" type="2d" builtin="checker" rgb1="0.2 0.3 0.4" rgb2="0.1 0.2 0.3"
+             width="64" height="64" mark="edge" markrgb="0.8 0.8 0.8"/>
+    <texture name="cube" type="cube" builtin="flat" rgb1="0.9 0.5 0.2" rgb2="0.2 0.5 0.9"
+             width="32" height="32" mark="cross" markrgb="1 1 1"/>
+    <material name="floor" texture="checker" texrepeat="4 4" texuniform="true"
+              reflectance="0.2"/>
+    <material name="cubemat" texture="cube" specular="0.8" shininess="0.5"/>
+    <material name="glow" rgba="0.2 0.8 0.2 1" emission="0.6"/>
+    <mesh name="tetra" vertex="0 0 0  0.3 0 0  0 0.3 0  0 0 0.3"/>
+    <hfield name="terrain" nrow="4" ncol="5" size="0.5 0.4 0.2 0.05"
+            elevation="0 0.2 0.4 0.2 0  0.1 0.5 1 0.5 0.1  0 0.3 0.6 0.3 0  0 0 0.2 0 0"/>
+  </asset>
+  <worldbody>
+    <light name="dir" directional="true" pos="0 0 3" dir="0 -0.3 -1" diffuse="0.5 0.5 0.5"
+           castshadow="true"/>
+    <light name="spot" pos="1 -1 2" dir="-0.5 0.5 -1" cutoff="40" exponent="5"
+           diffuse="0.4 0.3 0.3"/>
+    <geom name="floor" type="plane" size="3 3 0.1" material="floor"/>
+    <geom type="sphere" size="0.15" pos="-0.8 0 0.3" rgba="0.8 0.2 0.2 1"/>
+    <geom type="capsule" size="0.08 0.15" pos="-0.4 0.3 0.3" euler="30 0 0" rgba="0.2 0.2 0.8 1"/>
+    <geom type="ellipsoid" size="0.1 0.2 0.12" pos="0 -0.5 0.3" rgba="0.8 0.8 0.2 1"/>
+    <geom type="cylinder" size="0.1 0.2" pos="0.4 0.4 0.3" euler="0 60 0" material="glow"/>
+    <geom type="box" size="0.12 0.1 0.08" pos="0.8 -0.2 0.3" euler="0 0 30" material="cubemat"/>
+    <geom type="mesh" mesh="tetra" pos="0.3 -0.9 0.1" rgba="0.6 0.3 0.7 1"/>
+    <geom type="hfield" hfield="terrain" pos="-0.5 -1 0.05" rgba="0.5 0.6 0.4 1"/>
+    <geom name="glass" type="box" size="0.1 0.1 0.1" pos="0 0.6 0.2" rgba="0.3 0.9 0.9 0.4"/>
+    <body name="mover" pos="0 0 0.7">
+      <freejoint/>
+      <geom type="sphere" size="0.1" rgba="0.9 0.9 0.9 1"/>
+      <light name="point" mode="track" pos="0 0 0.5" type="point" diffuse="0.3 0.3 0.3"/>
+    </body>
+    <camera name="track" mode="trackcom" pos="0 -2.5 1.5" xyaxes="1 0 0 0 0.5 1"/>
+  </worldbody>
+</mujoco>
+"""
+
+
+@pytest.fixture(scope="module")
+def gl():
+  ctx = context.GLContext(W, H)
+  yield ctx
+  ctx.free()
+
+
+class Pair:
+  """One model rendered by MuJoCo and by us from the same mjvScene."""
+
+  def __init__(self, gl, xml=None, path=None, camera=0, model_for_context=None):
+    self.mm = mujoco.MjModel.from_xml_path(path) if path else mujoco.MjModel.from_xml_string(xml)
+    self.md = mujoco.MjData(self.mm)
+    self.md.qvel[:] = 0.3
+    mujoco.mj_step(self.mm, self.md, 3)
+    mujoco.mj_forward(self.mm, self.md)
+    self.camera = camera if self.mm.ncam > camera else -1
+    self.renderer = mujoco.Renderer(self.mm, H, W)
+    self.default_flags = self.renderer.scene.flags.copy()
+    self.gl = gl
+    gl.make_current()
+    self.con = R.MjrContext(model_for_context if model_for_context is not None else self.mm)
+    self.rect = R.MjrRect(0, 0, W, H)
+
+  def close(self):
+    """Free MuJoCo's renderer in its own context: mujoco.Renderer.close deletes its GL objects
+    in whatever context is current, which would be ours (same object ids)."""
+    r = self.renderer
+    if r._gl_context is not None:
+      r._gl_context.make_current()
+      r.close()
+    self.gl.make_current()
+    self.con.free()
+
+  def theirs(self, kind="rgb", flags=None):
+    """MuJoCo's image and the scene it drew (flags: {mjtRndFlag: value} overrides)."""
+    r = self.renderer
+    r.update_scene(self.md, camera=self.camera)
+    np.copyto(r.scene.flags, self.default_flags)  # mjv_updateScene keeps earlier overrides
+    for flag, value in (flags or {}).items():
+      r.scene.flags[flag] = value
+    r.disable_depth_rendering()
+    r.disable_segmentation_rendering()
+    if kind == "depth":
+      r.enable_depth_rendering()
+    elif kind == "seg":
+      r.enable_segmentation_rendering()
+    return r.render().copy(), r.scene
+
+  def ours(self, scn, kind="rgb"):
+    """Our image of scn, top row first, like MuJoCo's Renderer and dm_control."""
+    gc.collect()  # a collected mujoco.Renderer releases the current context: do it now
+    self.gl.make_current()
+    saved = scn.flags.copy()
+    if kind in ("depth", "seg"):
+      scn.flags[R.mjRND_SEGMENT] = 1
+      scn.flags[R.mjRND_IDCOLOR] = 1
+    R.mjr_render(self.rect, scn, self.con)
+    np.copyto(scn.flags, saved)
+    if kind == "depth":
+      depth = np.empty((H, W), np.float32)
+      R.mjr_readPixels(None, depth, self.rect, self.con)
+      return np.flipud(R.depth_to_metres(depth, self.mm))
+    rgb = np.empty((H, W, 3), np.uint8)
+    R.mjr_readPixels(rgb, None, self.rect, self.con)
+    rgb = np.flipud(rgb)
+    if kind == "seg":
+      return decode_segmentation(rgb, scn)
+    return rgb
+
+  def compare(self, flags=None):
+    """(rgb mean abs difference, segmentation agreement, depth agreement at 1e-3 rel.)."""
+    ref, scn = self.theirs("rgb", flags)
+    rgb_mad = np.abs(self.ours(scn, "rgb").astype(int) - ref.astype(int)).mean()
+    ref, scn = self.theirs("seg")
+    seg = np.all(self.ours(scn, "seg") == ref, axis=-1).mean()
+    ref, scn = self.theirs("depth")
+    ours = self.ours(scn, "depth")
+    depth = (np.abs(ours - ref) <= 1e-3 * np.abs(ref)).mean()
+    return rgb_mad, seg, depth
+
+
+def decode_segmentation(rgb, scn):
+  """(objid, objtype) per pixel from the segid+1 colours, as dm_control's Physics.render."""
+  rgb = rgb.astype(np.uint32)
+  segimage = rgb[..., 0] + rgb[..., 1] * 2**8 + rgb[..., 2] * 2**16
+  segid2output = np.full((scn.ngeom + 1, 2), -1, np.int32)
+  for i in range(scn.ngeom):
+    g = scn.geoms[i]
+    if g.segid != -1:
+      segid2output[g.segid + 1] = (g.objid, g.objtype)
+  return segid2output[segimage]
+
+
+@pytest.fixture(scope="module")
+def scene(gl):
+  pair = Pair(gl, xml=SCENE)
+  yield pair
+  pair.close()
+
+
+# measured on Mesa llvmpipe: RGB mean |difference| 0.00-0.01 per channel (a few pixels of
+# multisample edge noise); thresholds leave room for rasterizer differences elsewhere
+RGB_TOL = 0.5
+
+
+@pytest.fixture(scope="module")
+def suite_pairs(gl):
+  """Suite models, kept alive for the module: freeing a mujoco.Renderer releases the EGL
+  context current on this thread, so its garbage collection must not happen mid-render."""
+  pairs = {name: Pair(gl, path=os.path.join(ASSETS, name + ".xml"))
+           for name in ("cartpole", "humanoid")}
+  yield pairs
+  for pair in pairs.values():
+    pair.close()
+
+
+@pytest.mark.parametrize("name", ["scene", "cartpole", "humanoid"])
+def test_images_match_mujoco(scene, suite_pairs, name):
+  pair = scene if name == "scene" else suite_pairs[name]
+  rgb_mad, seg, depth = pair.compare()
+  assert seg >= 0.99, seg
+  assert depth >= 0.99, depth
+  assert rgb_mad < RGB_TOL, rgb_mad
+
+
+@pytest.mark.parametrize("flags", [
+  {mujoco.mjtRndFlag.mjRND_SHADOW: 0},
+  {mujoco.mjtRndFlag.mjRND_REFLECTION: 0},
+  {mujoco.mjtRndFlag.mjRND_SHADOW: 0, mujoco.mjtRndFlag.mjRND_REFLECTION: 0},
+  {mujoco.mjtRndFlag.mjRND_SKYBOX: 0},
+  {mujoco.mjtRndFlag.mjRND_FOG: 1},
+  {mujoco.mjtRndFlag.mjRND_HAZE: 0},
+  {mujoco.mjtRndFlag.mjRND_ADDITIVE: 1},
+  {mujoco.mjtRndFlag.mjRND_SEGMENT: 1},   # random segment colours (Halton)
+], ids=lambda f: "+".join(f"{k.name[6:].lower()}={v}" for k, v in f.items()))
+def test_render_flags_match_mujoco(scene, flags):
+  ref, scn = scene.theirs("rgb", flags)
+  ours = scene.ours(scn, "rgb")
+  mad = np.abs(ours.astype(int) - ref.astype(int)).mean()
+  assert mad < RGB_TOL, mad
+
+
+def test_wireframe_matches_mujoco(scene):
+  """Wireframe lines rasterize a little differently (1-pixel lines): a looser bound."""
+  ref, scn = scene.theirs("rgb", {mujoco.mjtRndFlag.mjRND_WIREFRAME: 1})
+  ours = scene.ours(scn, "rgb")
+  mad = np.abs(ours.astype(int) - ref.astype(int)).mean()
+  assert mad < 3.0, mad
+
+
+def test_flags_change_the_image(scene):
+  """Shadows, reflections and the skybox each show up (the oracle tests are not vacuous)."""
+  base, scn = scene.theirs("rgb")
+  ours = scene.ours(scn, "rgb").astype(int)
+  for flag in (mujoco.mjtRndFlag.mjRND_SHADOW, mujoco.mjtRndFlag.mjRND_REFLECTION,
+               mujoco.mjtRndFlag.mjRND_SKYBOX):
+    _, scn = scene.theirs("rgb", {flag: 0})
+    assert np.abs(scene.ours(scn, "rgb").astype(int) - ours).mean() > 0.3, flag
+
+
+def test_segmentation_names_every_visible_geom(scene):
+  ref, scn = scene.theirs("seg")
+  ours = scene.ours(scn, "seg")
+  geoms = set(map(tuple, ours.reshape(-1, 2)))
+  assert (-1, -1) in geoms                  # sky
+  assert (0, int(mujoco.mjtObj.mjOBJ_GEOM)) in geoms  # the floor
+  assert len(geoms) >= 10
+
+
+def test_depth_is_distance_along_the_view_axis(gl):
+  """A camera 2 m above a plane, looking straight down, sees depth 2 at every pixel."""
+  xml = """<mujoco><worldbody><geom type="plane" size="5 5 1"/>
+    <camera name="down" pos="0.3 -0.2 2"/></worldbody></mujoco>"""
+  pair = Pair(gl, xml=xml)
+  _, scn = pair.theirs("depth")
+  depth = pair.ours(scn, "depth")
+  pair.close()
+  np.testing.assert_allclose(depth, 2.0, rtol=2e-4)
+
+
+def test_read_pixels_depth_maps(scene):
+  """ZERONEAR (default, dm_control's convention) is 1 - ZEROFAR (reversed-z buffer)."""
+  _, scn = scene.theirs("rgb")
+  scene.ours(scn, "rgb")
+  near = np.empty((H, W), np.float32)
+  far = np.empty((H, W), np.float32)
+  R.mjr_readPixels(None, near, scene.rect, scene.con)
+  scene.con.readDepthMap = R.mjDEPTH_ZEROFAR
+  try:
+    R.mjr_readPixels(None, far, scene.rect, scene.con)
+  finally:
+    scene.con.readDepthMap = R.mjDEPTH_ZERONEAR
+  np.testing.assert_allclose(near, 1 - far, atol=1e-7)
+  assert 0 <= near.min() and near.max() <= 1
+
+
+def test_read_pixels_rejects_wrong_buffers(scene):
+  with pytest.raises(ValueError, match="uint8"):
+    R.mjr_readPixels(np.empty((H, W, 3), np.float32), None, scene.rect, scene.con)
+
+
+def test_context_from_our_compiled_model(gl):
+  """MjrContext built from engine.MjModel draws what MuJoCo draws from its own model."""
+  import engine
+  path = os.path.join(ASSETS, "cartpole.xml")
+  pair = Pair(gl, path=path, model_for_context=engine.MjModel.from_xml_path(path))
+  rgb_mad, seg, depth = pair.compare()
+  pair.close()
+  assert seg >= 0.99 and depth >= 0.99 and rgb_mad < RGB_TOL, (rgb_mad, seg, depth)
+
+
+# ---- contexts ----
+
+
+def test_egl_context_renders_and_frees():
+  ctx = context.GLContext(32, 32, backend="egl")
+  assert ctx.backend == "egl"
+  from OpenGL import GL
+  with ctx.make_current():
+    fbo = GL.glGenFramebuffers(1)
+    GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, fbo)
+    rb = GL.glGenRenderbuffers(1)
+    GL.glBindRenderbuffer(GL.GL_RENDERBUFFER, rb)
+    GL.glRenderbufferStorage(GL.GL_RENDERBUFFER, GL.GL_RGBA8, 32, 32)
+    GL.glFramebufferRenderbuffer(GL.GL_FRAMEBUFFER, GL.GL_COLOR_ATTACHMENT0,
+                                 GL.GL_RENDERBUFFER, rb)
+    GL.glClearColor(0.25, 0.5, 1.0, 1.0)
+    GL.glClear(GL.GL_COLOR_BUFFER_BIT)
+    pixels = np.frombuffer(GL.glReadPixels(0, 0, 32, 32, GL.GL_RGB, GL.GL_UNSIGNED_BYTE),
+                           np.uint8).reshape(32, 32, 3)
+    GL.glDeleteRenderbuffers(1, [rb])
+    GL.glDeleteFramebuffers(1, [fbo])
+  np.testing.assert_array_equal(pixels[5, 7], [64, 128, 255])
+  ctx.free()
+  with pytest.raises(RuntimeError, match="freed"):
+    ctx.make_current()
+
+
+def test_context_refuses_other_threads(gl):
+  errors = []
+
+  def use():
+    try:
+      gl.make_current()
+    except RuntimeError as e:
+      errors.append(str(e))
+
+  thread = threading.Thread(target=use)
+  thread.start()
+  thread.join()
+  assert errors and "another thread" in errors[0]
+
+
+def test_unknown_backend_is_a_clear_error(monkeypatch):
+  monkeypatch.setenv("ENGINE_GL", "vulkan")
+  with pytest.raises(RenderingUnavailableError, match="ENGINE_GL.*'vulkan'.*egl, osmesa, glfw"):
+    context.GLContext(8, 8)
+  monkeypatch.delenv("ENGINE_GL")
+  monkeypatch.setenv("MUJOCO_GL", "nonsense")
+  with pytest.raises(RenderingUnavailableError, match="MUJOCO_GL"):
+    context.GLContext(8, 8)
+
+
+@pytest.mark.parametrize("value", ["disable", "off"])
+def test_disabled_rendering_raises(monkeypatch, value):
+  monkeypatch.setenv("MUJOCO_GL", value)
+  with pytest.raises(RenderingUnavailableError, match="disabled"):
+    context.GLContext(8, 8)
+
+
+def test_engine_gl_takes_precedence(monkeypatch):
+  monkeypatch.setenv("MUJOCO_GL", "disable")
+  monkeypatch.setenv("ENGINE_GL", "egl")
+  assert context.candidate_backends() == ("egl",)
+
+
+def test_missing_backend_names_what_to_install(monkeypatch):
+  monkeypatch.setenv("ENGINE_GL", "egl")
+  monkeypatch.setattr(context, "_library_loads", lambda names: False)
+  with pytest.raises(RenderingUnavailableError, match="libEGL.so.1 not found.*apt install"):
+    context.GLContext(8, 8)
