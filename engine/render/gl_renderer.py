@@ -273,6 +273,7 @@ class MjrContext:
     self._make_builtins(int(q.numslices), int(q.numstacks), int(q.numquads),
                         float(vis.map.haze), np.array(vis.rgba.haze, np.float32))
     self._make_skins(m)
+    self._make_font(font_scale)
     GL.glEnable(GL.GL_TEXTURE_CUBE_MAP_SEAMLESS)
     mjr_setBuffer(mjFB_OFFSCREEN, self)
 
@@ -489,6 +490,45 @@ class MjrContext:
           np.asarray(m.skin_texcoord, np.float32).reshape(-1, 2)[tadr:tadr + vnum]))
       else:
         self.skin_texcoord.append(None)
+
+  def _make_font(self, font_scale):
+    """Bitmap fonts as display lists of glBitmap glyphs (makeFont): normal, shadow, big.
+
+    MuJoCo ships its own bitmaps; we rasterize Pillow's bundled font at a pixel size that
+    grows with fontscale (rounded to 50, clamped to [100, 300] as MuJoCo does).
+    """
+    scale = min(300, max(100, 50 * int(round(font_scale / 50.0))))
+    self.fontScale = scale
+    px = int(round(0.1 * scale))
+    self.charWidth, self.charHeight, self.baseFontNormal = self._glyphs(px, dilate=False)
+    _, _, self.baseFontShadow = self._glyphs(px, dilate=True, widths=self.charWidth)
+    self.charWidthBig, self.charHeightBig, self.baseFontBig = self._glyphs(int(1.8 * px),
+                                                                           dilate=False)
+
+  def _glyphs(self, px, dilate, widths=None):
+    from PIL import Image
+    from PIL import ImageDraw
+    from PIL import ImageFilter
+    from PIL import ImageFont
+    font = ImageFont.load_default(size=px)
+    ascent, descent = font.getmetrics()
+    height = ascent + descent + 2
+    base = GL.glGenLists(128)
+    self._lists.append((base, 128))
+    char_width = np.zeros(128, np.int32)
+    for c in range(32, 127):
+      w = widths[c] if widths is not None else max(1, int(np.ceil(font.getlength(chr(c)))) + 1)
+      char_width[c] = w
+      img = Image.new("L", (w, height))
+      ImageDraw.Draw(img).text((0, 1), chr(c), font=font, fill=255)
+      if dilate:
+        img = img.filter(ImageFilter.MaxFilter(3))
+      # glBitmap rows go bottom-up, packed 8 pixels per byte, most significant bit first
+      bits = np.packbits(np.flipud(np.asarray(img) > 96), axis=1)
+      GL.glNewList(base + c, GL.GL_COMPILE)
+      GL.glBitmap(w, height, 0, 0, w, 0, np.ascontiguousarray(bits))
+      GL.glEndList()
+    return char_width, height, base
 
   def free(self):
     """Release the GPU resources (the OpenGL context must be current)."""
@@ -1304,11 +1344,12 @@ def _init_2d():
 
 
 def mjr_rectangle(viewport, r, g, b, a):
-  """Fill the viewport with a colour, blended when a < 1."""
+  """Fill the viewport with a colour, alpha-blended (mjr_rectangle)."""
   _init_2d()
+  if viewport.width <= 0 or viewport.height <= 0:
+    return
   GL.glViewport(viewport.left, viewport.bottom, viewport.width, viewport.height)
-  if a < 1:
-    GL.glEnable(GL.GL_BLEND)
+  GL.glEnable(GL.GL_BLEND)
   GL.glColor4f(r, g, b, a)
   GL.glBegin(GL.GL_QUADS)
   for x, y in ((0, 0), (1, 0), (1, 1), (0, 1)):
@@ -1317,6 +1358,88 @@ def mjr_rectangle(viewport, r, g, b, a):
   GL.glDisable(GL.GL_BLEND)
 
 
+mjFONT_NORMAL, mjFONT_SHADOW, mjFONT_BIG = 0, 1, 2
+
+
+def _text_actual(font, text, con, x, y, z, r, g, b):
+  """mjr_textActual: draw text at a raster position in the current projection."""
+  data = text.encode("ascii", "replace")
+  if not data:
+    return
+  if font == mjFONT_SHADOW:
+    GL.glListBase(con.baseFontShadow)
+    GL.glColor4f(0, 0, 0, 0.5)
+    GL.glRasterPos3f(x, y, z)
+    GL.glCallLists(data)
+    GL.glListBase(con.baseFontNormal)
+  else:
+    GL.glListBase(con.baseFontBig if font == mjFONT_BIG else con.baseFontNormal)
+  GL.glColor4f(r, g, b, 1)
+  GL.glRasterPos3f(x, y, z)
+  GL.glCallLists(data)
+
+
 def _text_at(text, con, pos, rgb, shadow=False):
-  """Draw text at a 3D position (labels); see mjr_text for the font."""
-  return
+  """Geom label at its 3D position, with a shadow (labels in mjr_render)."""
+  _text_actual(mjFONT_SHADOW if shadow else mjFONT_NORMAL, text, con, float(pos[0]),
+               float(pos[1]), float(pos[2]), *rgb)
+
+
+def mjr_text(font, text, con, x, y, r, g, b):
+  """Draw text at (x, y) in relative viewport coordinates [0, 1] (mjr_text)."""
+  _init_2d()
+  _text_actual(font, text, con, x, y, 0, r, g, b)
+
+
+def _draw_overlay(font, viewport, skip, gridpos, rgb, overlay, con):
+  """One column of an overlay on a translucent black box; returns its width (draw_overlay)."""
+  big = font == mjFONT_BIG
+  widths = con.charWidthBig if big else con.charWidth
+  char_height = con.charHeightBig if big else con.charHeight
+  pad = 5
+  lines = overlay.split("\n")
+  nc = max((sum(int(widths[ord(ch)]) if ord(ch) < 128 else 0 for ch in line)
+            for line in lines), default=0)
+  nr = char_height + (len(lines) - 1) * (pad + char_height)
+  w, h = pad + nc + 8, pad + nr
+  left = viewport.left + skip + pad
+  if gridpos in (mjGRID_TOPRIGHT, mjGRID_BOTTOMRIGHT):
+    left = viewport.left + viewport.width - skip - 1 - pad - w
+  bottom = viewport.bottom + pad
+  if gridpos in (mjGRID_TOPLEFT, mjGRID_TOPRIGHT):
+    bottom = viewport.bottom + viewport.height - 1 - pad - h
+  GL.glViewport(left, bottom, w, h)
+  GL.glMatrixMode(GL.GL_PROJECTION)
+  GL.glLoadIdentity()
+  GL.glOrtho(0, w - 1, 0, h - 1, -1, 1)
+  GL.glMatrixMode(GL.GL_MODELVIEW)
+  GL.glLoadIdentity()
+  GL.glEnable(GL.GL_BLEND)
+  GL.glColor4f(0, 0, 0, 0.5)
+  GL.glBegin(GL.GL_QUADS)
+  for x, y in ((0, 0), (0, h), (w, h), (w, 0)):
+    GL.glVertex2f(x, y)
+  GL.glEnd()
+  GL.glDisable(GL.GL_BLEND)
+  y = h - char_height
+  for line in lines:
+    _text_actual(font, line, con, 3, y, 0, *rgb)
+    y -= pad + char_height
+  return w - 2
+
+
+def mjr_overlay(font, gridpos, viewport, overlay, overlay2, con):
+  """Text overlay in a corner of the viewport, in one or two columns (mjr_overlay)."""
+  if viewport.width <= 0 or viewport.height <= 0:
+    return
+  _init_2d()
+  dim, bright = (0.7, 0.7, 0.7), (1.0, 1.0, 1.0)
+  if overlay2:
+    if gridpos in (mjGRID_TOPLEFT, mjGRID_BOTTOMLEFT):
+      skip = _draw_overlay(font, viewport, 0, gridpos, dim, overlay, con)
+      _draw_overlay(font, viewport, skip, gridpos, bright, overlay2, con)
+    else:
+      skip = _draw_overlay(font, viewport, 0, gridpos, bright, overlay2, con)
+      _draw_overlay(font, viewport, skip, gridpos, dim, overlay, con)
+  else:
+    _draw_overlay(font, viewport, 0, gridpos, bright, overlay, con)

@@ -348,3 +348,52 @@ def test_missing_backend_names_what_to_install(monkeypatch):
   monkeypatch.setattr(context, "_library_loads", lambda names: False)
   with pytest.raises(RenderingUnavailableError, match="libEGL.so.1 not found.*apt install"):
     context.GLContext(8, 8)
+
+
+# ---- 2D drawing ----
+
+
+def _read(pair):
+  rgb = np.empty((H, W, 3), np.uint8)
+  R.mjr_readPixels(rgb, None, pair.rect, pair.con)
+  return np.flipud(rgb).astype(int)
+
+
+def test_rectangle_fills_its_viewport(scene):
+  _, scn = scene.theirs("rgb")
+  before = scene.ours(scn, "rgb").astype(int)
+  R.mjr_rectangle(R.MjrRect(10, 20, 30, 40), 1.0, 0.0, 0.0, 1.0)
+  after = _read(scene)
+  # bottom-left origin: rows H-60..H-20 from the top, columns 10..40
+  np.testing.assert_array_equal(after[H - 60:H - 20, 10:40], np.broadcast_to([255, 0, 0],
+                                                                           (40, 30, 3)))
+  outside = np.ones((H, W), bool)
+  outside[H - 60:H - 20, 10:40] = False
+  np.testing.assert_array_equal(after[outside], before[outside])
+
+
+def test_overlay_draws_text_on_a_dark_box(scene):
+  _, scn = scene.theirs("rgb")
+  before = scene.ours(scn, "rgb").astype(int)
+  R.mjr_overlay(R.mjFONT_NORMAL, R.mjGRID_TOPLEFT, scene.rect, "Time", "1.25", scene.con)
+  after = _read(scene)
+  box = after[8:8 + scene.con.charHeight, 8:60]
+  assert (box.min(-1) > 200).any()               # white glyph pixels
+  background = box.max(-1) < 200                 # elsewhere: blended with black
+  darker = box[background] < before[8:8 + scene.con.charHeight, 8:60][background] - 10
+  assert darker.mean() > 0.9
+  np.testing.assert_array_equal(after[H // 2:], before[H // 2:])  # bottom half untouched
+
+
+def test_labels_are_drawn_at_the_geom(scene):
+  _, scn = scene.theirs("rgb")
+  plain = scene.ours(scn, "rgb").astype(int)
+  scn.geoms[1].label = "ball"
+  try:
+    labelled = scene.ours(scn, "rgb").astype(int)
+  finally:
+    scn.geoms[1].label = ""
+  changed = np.argwhere(np.abs(labelled - plain).sum(-1) > 0)
+  assert len(changed) > 20
+  # the sphere at (-0.8, 0, 0.3) is left of the image centre
+  assert changed[:, 1].mean() < W / 2
