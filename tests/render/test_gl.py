@@ -278,6 +278,61 @@ def test_context_from_our_compiled_model(gl):
   assert seg >= 0.99 and depth >= 0.99 and rgb_mad < RGB_TOL, (rgb_mad, seg, depth)
 
 
+# a mesh with texture coordinates, a skin on two bones, an infinite plane (haze) and an
+# orthographic camera
+EXTRA = """
+<mujoco>
+  <asset>
+    <texture name="grid" type="2d" builtin="checker" rgb1="1 0 0" rgb2="0 0 1" width="16"
+             height="16"/>
+    <material name="m" texture="grid"/>
+    <mesh name="quad" vertex="0 0 0  1 0 0  1 1 0  0 1 0  0.5 0.5 0.3"
+          texcoord="0 0  1 0  1 1  0 1  0.5 0.5" face="0 1 4  1 2 4  2 3 4  3 0 4"/>
+  </asset>
+  <worldbody>
+    <light pos="0 0 3" dir="0 0 -1" directional="true"/>
+    <geom type="plane" size="0 0 1" rgba="0.5 0.5 0.5 1"/>
+    <geom type="mesh" mesh="quad" material="m" pos="-0.5 -0.5 0.2"/>
+    <body name="b1" pos="0.6 0 0.5">
+      <joint type="hinge" axis="0 1 0"/>
+      <geom type="capsule" size="0.05 0.2" rgba="0 1 0 0.5"/>
+    </body>
+    <body name="b2" pos="0.9 0 0.5"><geom type="sphere" size="0.05"/></body>
+    <camera name="ortho" projection="orthographic" fovy="2" pos="0 -3 2"
+            xyaxes="1 0 0 0 0.6 0.8"/>
+  </worldbody>
+  <deformable>
+    <skin name="s" vertex="0.5 -0.2 0.3  1.0 -0.2 0.3  0.5 0.2 0.3  1.0 0.2 0.3"
+          face="0 1 2  1 3 2" rgba="0.9 0.6 0.1 1">
+      <bone body="b1" bindpos="-0.6 0 -0.5" bindquat="1 0 0 0" vertid="0 2" vertweight="1 1"/>
+      <bone body="b2" bindpos="-0.9 0 -0.5" bindquat="1 0 0 0" vertid="1 3" vertweight="1 1"/>
+    </skin>
+  </deformable>
+</mujoco>
+"""
+
+
+@pytest.mark.parametrize("camera", [0, -1], ids=["orthographic", "free"])
+@pytest.mark.parametrize("transform", [False, True], ids=["", "transformed"])
+def test_skin_texcoords_and_cameras_match_mujoco(gl, camera, transform):
+  pair = Pair(gl, xml=EXTRA, camera=camera)
+  try:
+    r = pair.renderer
+    r.update_scene(pair.md, camera=pair.camera)
+    scn = r.scene
+    assert scn.nskin == 1
+    if transform:  # the scene's model-to-room transform (mjr_transform)
+      scn.enabletransform = 1
+      scn.scale = 0.7
+      scn.translate[:] = [0.1, 0.2, -0.1]
+      scn.rotate[:] = [0.9659258, 0, 0, 0.258819]
+    ref = r.render().copy()
+    mad = np.abs(pair.ours(scn, "rgb").astype(int) - ref.astype(int)).mean()
+  finally:
+    pair.close()
+  assert mad < RGB_TOL, mad
+
+
 # ---- contexts ----
 
 
