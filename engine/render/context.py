@@ -13,6 +13,7 @@ another thread raises a clear error instead of drawing into whatever context tha
 import ctypes
 import ctypes.util
 import os
+import sys
 import threading
 
 from engine.physics import RenderingUnavailableError
@@ -84,7 +85,6 @@ def _set_pyopengl_platform(backend):
   """
   wanted = _PLATFORM_OF[backend]
   current = os.environ.get("PYOPENGL_PLATFORM", "").lower()
-  import sys
   if "OpenGL" in sys.modules:
     if wanted and current and current != wanted:
       raise RenderingUnavailableError(
@@ -104,6 +104,22 @@ def _set_pyopengl_platform(backend):
   elif current in ("egl", "osmesa"):
     raise RenderingUnavailableError(
       f"cannot use glfw: PYOPENGL_PLATFORM is set to {current!r}")
+
+
+def configure_pyopengl():
+  """Set PYOPENGL_PLATFORM for the backend that will be used, unless OpenGL is imported already.
+
+  Called when this module is imported, so that importing the renderer (which imports OpenGL)
+  binds PyOpenGL to EGL or OSMesa as dm_control's `_render` package does.
+  """
+  if "OpenGL" in sys.modules or os.environ.get("PYOPENGL_PLATFORM"):
+    return
+  try:
+    backend = candidate_backends()[0]
+  except RenderingUnavailableError:
+    return  # reported when a context is asked for
+  if _PLATFORM_OF[backend]:
+    os.environ["PYOPENGL_PLATFORM"] = _PLATFORM_OF[backend]
 
 
 class GLContext:
@@ -353,3 +369,6 @@ class _GLFWContext:
 
 
 _IMPLEMENTATIONS = {"egl": _EGLContext, "osmesa": _OSMesaContext, "glfw": _GLFWContext}
+
+
+configure_pyopengl()

@@ -13,7 +13,9 @@ MuJoCo itself. A current OpenGL context (engine/render/context.py) is required f
 import dataclasses
 
 import numpy as np
-from OpenGL import GL
+
+from engine.render import context  # sets PYOPENGL_PLATFORM before OpenGL loads
+from OpenGL import GL  # noqa: E402,I001
 from OpenGL.raw.GL.VERSION import GL_1_0 as _raw_gl
 
 from engine.enums import mjtGeom
@@ -1443,3 +1445,86 @@ def mjr_overlay(font, gridpos, viewport, overlay, overlay2, con):
       _draw_overlay(font, viewport, skip, gridpos, dim, overlay, con)
   else:
     _draw_overlay(font, viewport, 0, gridpos, bright, overlay, con)
+
+
+# ---- offscreen rendering of a scene to arrays ----
+
+
+class OffscreenRenderer:
+  """Renders scenes of one model to numpy images, as dm_control's Physics.render returns them.
+
+  Owns (or borrows) a GLContext and the model's MjrContext. Images are top row first: RGB
+  uint8 (h, w, 3), depth float32 (h, w) in metres, segmentation int32 (h, w, 2) holding
+  (object id, mjtObj type) with (-1, -1) for the background.
+  """
+
+  def __init__(self, model, height, width, gl_context=None, font_scale=150):
+    glob = model.vis.global_ if hasattr(model.vis, "global_") else getattr(model.vis, "global")
+    for name, size, limit, attr in (("width", width, int(glob.offwidth), "offwidth"),
+                                    ("height", height, int(glob.offheight), "offheight")):
+      if size > limit:
+        raise ValueError(
+          f"image {name} {size} > framebuffer {name} {limit}: reduce the image {name} or "
+          f"set a larger offscreen framebuffer in the model XML: "
+          f'<visual><global {attr}="{size}"/></visual>')
+    self.model = model
+    self.height, self.width = int(height), int(width)
+    self._owns_context = gl_context is None
+    self.gl = gl_context if gl_context is not None else context.GLContext(width, height)
+    self.gl.make_current()
+    self.con = MjrContext(model, font_scale)
+    self.rect = MjrRect(0, 0, self.width, self.height)
+    self._rgb = np.empty((self.height, self.width, 3), np.uint8)
+    self._depth = np.empty((self.height, self.width), np.float32)
+
+  def render(self, scn, depth=False, segmentation=False, overlays=()):
+    """Draw scn and read back RGB, depth (metres) or segmentation (see the class doc).
+
+    overlays: (font, gridpos, text, text2) tuples drawn over an RGB image.
+    """
+    if depth and segmentation:
+      raise ValueError("depth and segmentation cannot both be requested")
+    self.gl.make_current()
+    flags = np.array(scn.flags, copy=True)
+    if depth or segmentation:
+      scn.flags[mjRND_SEGMENT] = 1
+      scn.flags[mjRND_IDCOLOR] = 1
+    try:
+      mjr_render(self.rect, scn, self.con)
+    finally:
+      scn.flags[:] = flags
+    if depth:
+      mjr_readPixels(None, self._depth, self.rect, self.con)
+      return np.flipud(depth_to_metres(self._depth, self.model)).astype(np.float32)
+    if not segmentation:
+      for font, gridpos, text, text2 in overlays:
+        mjr_overlay(font, gridpos, self.rect, text, text2, self.con)
+    mjr_readPixels(self._rgb, None, self.rect, self.con)
+    rgb = np.flipud(self._rgb)
+    if segmentation:
+      return decode_segmentation(rgb, scn)
+    return rgb.copy()
+
+  def close(self):
+    """Free the GPU resources (and the GL context when this renderer created it)."""
+    if self.con is not None:
+      self.gl.make_current()
+      self.con.free()
+      self.con = None
+      if self._owns_context:
+        self.gl.free()
+
+
+def decode_segmentation(rgb, scn):
+  """(object id, object type) per pixel from mjRND_IDCOLOR colours (segid + 1, little endian),
+  -1 for the background: dm_control's Physics.render decoding."""
+  rgb = np.asarray(rgb, np.uint32)
+  segimage = rgb[..., 0] + rgb[..., 1] * 2**8 + rgb[..., 2] * 2**16
+  ngeom = int(scn.ngeom)
+  # the last row catches colours that are no segid (blended edges, overlays)
+  table = np.full((ngeom + 2, 2), -1, np.int32)
+  for i in range(ngeom):
+    g = scn.geoms[i]
+    if g.segid != -1 and 0 <= g.segid + 1 <= ngeom:
+      table[g.segid + 1] = (g.objid, g.objtype)
+  return table[np.minimum(segimage, ngeom + 1)]

@@ -405,6 +405,31 @@ def test_missing_backend_names_what_to_install(monkeypatch):
     context.GLContext(8, 8)
 
 
+def test_offscreen_renderer_returns_dm_control_images(gl, scene):
+  """OffscreenRenderer: RGB, depth in metres and (objid, objtype), top row first."""
+  renderer = R.OffscreenRenderer(scene.mm, H, W, gl_context=gl)
+  try:
+    for kind in ("rgb", "depth", "seg"):
+      ref, scn = scene.theirs(kind)
+      gc.collect()
+      ours = renderer.render(scn, depth=kind == "depth", segmentation=kind == "seg")
+      if kind == "rgb":
+        assert ours.dtype == np.uint8 and ours.shape == (H, W, 3)
+        assert np.abs(ours.astype(int) - ref.astype(int)).mean() < RGB_TOL
+      elif kind == "depth":
+        assert ours.dtype == np.float32 and ours.shape == (H, W)
+        assert (np.abs(ours - ref) <= 1e-3 * ref).mean() >= 0.99
+      else:
+        assert ours.dtype == np.int32 and ours.shape == (H, W, 2)
+        assert np.all(ours == ref, axis=-1).mean() >= 0.99
+    with pytest.raises(ValueError, match="both"):
+      renderer.render(scn, depth=True, segmentation=True)
+  finally:
+    renderer.close()
+  with pytest.raises(ValueError, match="offwidth"):
+    R.OffscreenRenderer(scene.mm, H, 10000, gl_context=gl)
+
+
 # ---- 2D drawing ----
 
 
