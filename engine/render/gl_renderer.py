@@ -1,13 +1,15 @@
 """OpenGL renderer of an abstract scene: the counterpart of MuJoCo's mjr_* functions.
 
-Port of render_gl3.c (mjr_render), render_gl2.c (buffers, pixels, text) and render_context.c
-(mjr_makeContext) on PyOpenGL's fixed-function pipeline, which is what MuJoCo's classic renderer
+Port of render_gl3.c (mjr_render) and render_gl2.c (pixels) on PyOpenGL's fixed-function
+pipeline, which is what MuJoCo's classic renderer
 draws with: the same projection (reversed depth), lights, materials, fog, textures, shadows and
 reflections, so images match MuJoCo's pixel for pixel up to rasterization details.
 
 The scene is any object with the attribute interface of `mujoco.MjvScene` (ngeom, geoms[i].type
 ..., lights, camera[0/1], flags, enabletransform ...), built by engine/render/visualize.py or by
 MuJoCo itself. A current OpenGL context (engine/render/context.py) is required for every call.
+The model's GPU resources (MjrContext) live in gl_resources.py, text and 2D drawing in
+gl_text.py; both are re-exported here, so this module is the whole mjr_* API.
 """
 
 import dataclasses
@@ -16,21 +18,30 @@ import numpy as np
 
 from engine.render import context  # sets PYOPENGL_PLATFORM before OpenGL loads
 from OpenGL import GL  # noqa: E402,I001
-from OpenGL.raw.GL.VERSION import GL_1_0 as _raw_gl
 
 from engine.enums import mjtGeom
 from engine.enums import mjtLightType
 from engine.enums import mjtTexture
-from engine.enums import mjtTextureRole
-from engine.enums import mjtColorSpace
-from engine.render import gl_mesh
+from engine.render import gl_resources
+from engine.render import gl_text
+from engine.render.gl_resources import MjrContext as MjrContext
+from engine.render.gl_resources import mjDEPTH_ZEROFAR as mjDEPTH_ZEROFAR
+from engine.render.gl_resources import mjDEPTH_ZERONEAR as mjDEPTH_ZERONEAR
+from engine.render.gl_resources import mjFB_OFFSCREEN as mjFB_OFFSCREEN
+from engine.render.gl_resources import mjFB_WINDOW as mjFB_WINDOW
+from engine.render.gl_resources import mjr_restoreBuffer as mjr_restoreBuffer
+from engine.render.gl_resources import mjr_setBuffer as mjr_setBuffer
+from engine.render.gl_text import mjFONT_BIG as mjFONT_BIG
+from engine.render.gl_text import mjFONT_NORMAL as mjFONT_NORMAL
+from engine.render.gl_text import mjFONT_SHADOW as mjFONT_SHADOW
+from engine.render.gl_text import mjGRID_BOTTOMLEFT as mjGRID_BOTTOMLEFT
+from engine.render.gl_text import mjGRID_BOTTOMRIGHT as mjGRID_BOTTOMRIGHT
+from engine.render.gl_text import mjGRID_TOPLEFT as mjGRID_TOPLEFT
+from engine.render.gl_text import mjGRID_TOPRIGHT as mjGRID_TOPRIGHT
+from engine.render.gl_text import mjr_overlay as mjr_overlay
+from engine.render.gl_text import mjr_rectangle as mjr_rectangle
+from engine.render.gl_text import mjr_text as mjr_text
 
-# framebuffers (mjtFramebuffer)
-mjFB_WINDOW = 0
-mjFB_OFFSCREEN = 1
-# depth mapping of mjr_readPixels (mjtDepthMap)
-mjDEPTH_ZERONEAR = 0
-mjDEPTH_ZEROFAR = 1
 # rendering flags (mjtRndFlag): indices into scn.flags
 mjRND_SHADOW = 0
 mjRND_WIREFRAME = 1
@@ -43,21 +54,21 @@ mjRND_DEPTH = 7
 mjRND_SEGMENT = 8
 mjRND_IDCOLOR = 9
 mjRND_CULL_FACE = 10
-# grid positions of mjr_overlay (mjtGridPos)
-mjGRID_TOPLEFT, mjGRID_TOPRIGHT, mjGRID_BOTTOMLEFT, mjGRID_BOTTOMRIGHT = 0, 1, 2, 3
 mjCAT_DECOR = 4
 mjMAXLIGHT = 100
 mjMINVAL = 1e-15
 
-# builtin display lists (mjtBuiltin of render_context.h)
-_SPHERE, _SPHERETOP, _SPHEREBOTTOM, _CYLINDER, _CYLINDEROPEN, _HAZE, _BOX, _CONE = range(8)
-_NBUILTIN = 8
+# builtin display lists
+_SPHERE, _SPHERETOP, _SPHEREBOTTOM = gl_resources.SPHERE, gl_resources.SPHERETOP, \
+  gl_resources.SPHEREBOTTOM
+_CYLINDER, _CYLINDEROPEN, _HAZE = gl_resources.CYLINDER, gl_resources.CYLINDEROPEN, \
+  gl_resources.HAZE
+_BOX, _CONE = gl_resources.BOX, gl_resources.CONE
 # geom rendering modes of renderGeom
 _NORMAL, _SHADOWMAP, _SHADOWCAST, _SEGMENT, _IDCOLOR = range(5)
 
 _G = mjtGeom
-_NTEXROLE = int(mjtTextureRole.mjNTEXROLE)
-_ROLE_RGB = int(mjtTextureRole.mjTEXROLE_RGB)
+_ROLE_RGB = gl_resources._ROLE_RGB
 
 
 @dataclasses.dataclass
@@ -212,365 +223,6 @@ def _transform(translate, rotate, scale):
   m[:3, :3] = rot.T        # column-major upload of rot
   m[3, :3] = translate
   GL.glMultMatrixf(m.ravel())
-
-
-class MjrContext:
-  """GPU resources of one model in the current OpenGL context (mjrContext).
-
-  Attributes:
-    offWidth, offHeight: offscreen framebuffer size (m.vis.global_.offwidth/offheight).
-    offSamples: multisamples of the offscreen buffer (clamped to GL_MAX_SAMPLES).
-    currentBuffer: mjFB_WINDOW or mjFB_OFFSCREEN, set by mjr_setBuffer.
-    readDepthMap: mjDEPTH_ZERONEAR (default: 0 at znear, as dm_control expects) or ZEROFAR.
-    ntexture: number of uploaded textures; textureType: their mjtTexture.
-  """
-
-  def __init__(self, model, font_scale=150):
-    m = model
-    vis = m.vis
-    glob = vis.global_ if hasattr(vis, "global_") else getattr(vis, "global")
-    self.fontScale = int(font_scale)
-    self.lineWidth = float(glob.linewidth)
-    self.offWidth = int(glob.offwidth)
-    self.offHeight = int(glob.offheight)
-    self.offSamples = int(vis.quality.offsamples)
-    self.shadowSize = int(vis.quality.shadowsize)
-    extent = float(m.stat.extent)
-    self.shadowClip = extent * float(vis.map.shadowclip)
-    self.shadowScale = float(vis.map.shadowscale)
-    self.fogStart = np.float32(extent * float(vis.map.fogstart))
-    self.fogEnd = np.float32(extent * float(vis.map.fogend))
-    self.fogRGBA = np.array(vis.rgba.fog, np.float32)
-    self.readDepthMap = mjDEPTH_ZERONEAR
-    self.currentBuffer = mjFB_OFFSCREEN
-    self.windowAvailable = False
-    self.ngeom = int(m.ngeom)
-    self._lists = []       # (base, range) of display lists to free
-    self._textures = []
-    self._framebuffers = []
-    self._renderbuffers = []
-
-    version = GL.glGetString(GL.GL_VERSION)
-    if version is None:
-      raise RuntimeError("MjrContext needs a current OpenGL context (engine.render.context)")
-    self._clip_control = bool(GL.glClipControl) if hasattr(GL, "glClipControl") else False
-    GL.glPixelStorei(GL.GL_PACK_ALIGNMENT, 1)
-    GL.glPixelStorei(GL.GL_UNPACK_ALIGNMENT, 1)
-    GL.glFogi(GL.GL_FOG_MODE, GL.GL_LINEAR)
-    GL.glFogf(GL.GL_FOG_START, self.fogStart)
-    GL.glFogf(GL.GL_FOG_END, self.fogEnd)
-    GL.glFogfv(GL.GL_FOG_COLOR, self.fogRGBA)
-    GL.glFogi(GL.GL_FOG_COORD_SRC, GL.GL_FRAGMENT_DEPTH)
-    GL.glHint(GL.GL_FOG_HINT, GL.GL_NICEST)
-
-    self._make_offscreen()
-    self._make_shadow()
-    self._make_materials(m)
-    self._make_textures(m)
-    q = vis.quality
-    zfar = float(vis.map.zfar) * extent
-    self._make_planes(m, int(q.numquads), zfar)
-    self._make_meshes(m)
-    self._make_hfields(m, int(q.numquads))
-    self._make_builtins(int(q.numslices), int(q.numstacks), int(q.numquads),
-                        float(vis.map.haze), np.array(vis.rgba.haze, np.float32))
-    self._make_skins(m)
-    self._make_font(font_scale)
-    GL.glEnable(GL.GL_TEXTURE_CUBE_MAP_SEAMLESS)
-    mjr_setBuffer(mjFB_OFFSCREEN, self)
-
-  # ---- resources ----
-
-  def _compile(self, batches):
-    """Compile vertex-array batches into one new display list; returns its id."""
-    base = GL.glGenLists(1)
-    self._lists.append((base, 1))
-    self._compile_into(base, batches)
-    return base
-
-  def _compile_into(self, list_id, batches):
-    GL.glNewList(list_id, GL.GL_COMPILE)
-    for b in batches:
-      if len(b.vert) == 0:
-        continue
-      GL.glEnableClientState(GL.GL_VERTEX_ARRAY)
-      GL.glEnableClientState(GL.GL_NORMAL_ARRAY)
-      GL.glVertexPointer(3, GL.GL_FLOAT, 0, b.vert)
-      GL.glNormalPointer(GL.GL_FLOAT, 0, b.normal)
-      if b.texcoord is not None:
-        GL.glEnableClientState(GL.GL_TEXTURE_COORD_ARRAY)
-        GL.glTexCoordPointer(2, GL.GL_FLOAT, 0, b.texcoord)
-      if b.color is not None:
-        GL.glEnableClientState(GL.GL_COLOR_ARRAY)
-        GL.glColorPointer(4, GL.GL_FLOAT, 0, b.color)
-      mode = GL.GL_QUADS if b.mode == "quads" else GL.GL_TRIANGLES
-      GL.glDrawArrays(mode, 0, len(b.vert))
-      GL.glDisableClientState(GL.GL_VERTEX_ARRAY)
-      GL.glDisableClientState(GL.GL_NORMAL_ARRAY)
-      GL.glDisableClientState(GL.GL_TEXTURE_COORD_ARRAY)
-      GL.glDisableClientState(GL.GL_COLOR_ARRAY)
-    GL.glEndList()
-
-  def _make_offscreen(self):
-    """Offscreen FBO (multisampled when offsamples > 0) plus its resolve FBO (makeOff)."""
-    w, h = self.offWidth, self.offHeight
-    self.offSamples = min(self.offSamples, int(GL.glGetIntegerv(GL.GL_MAX_SAMPLES)))
-    self.offFBO = self._framebuffer()
-    self._color_depth(w, h, self.offSamples)
-    _check_fbo("offscreen")
-    self.offFBO_r = 0
-    if self.offSamples:
-      self.offFBO_r = self._framebuffer()
-      self._color_depth(w, h, 0)
-      _check_fbo("offscreen resolve")
-
-  def _framebuffer(self):
-    fbo = int(GL.glGenFramebuffers(1))
-    self._framebuffers.append(fbo)
-    GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, fbo)
-    return fbo
-
-  def _color_depth(self, w, h, samples):
-    for fmt, attachment in ((GL.GL_RGBA8, GL.GL_COLOR_ATTACHMENT0),
-                            (GL.GL_DEPTH32F_STENCIL8, GL.GL_DEPTH_STENCIL_ATTACHMENT)):
-      rb = int(GL.glGenRenderbuffers(1))
-      self._renderbuffers.append(rb)
-      GL.glBindRenderbuffer(GL.GL_RENDERBUFFER, rb)
-      if samples:
-        GL.glRenderbufferStorageMultisample(GL.GL_RENDERBUFFER, samples, fmt, w, h)
-      else:
-        GL.glRenderbufferStorage(GL.GL_RENDERBUFFER, fmt, w, h)
-      GL.glFramebufferRenderbuffer(GL.GL_FRAMEBUFFER, attachment, GL.GL_RENDERBUFFER, rb)
-
-  def _make_shadow(self):
-    """Depth texture and FBO for shadow maps (makeShadow)."""
-    self.shadowFBO = 0
-    self.shadowTex = 0
-    if not self.shadowSize:
-      return
-    self.shadowFBO = self._framebuffer()
-    self.shadowTex = int(GL.glGenTextures(1))
-    self._textures.append(self.shadowTex)
-    GL.glActiveTexture(GL.GL_TEXTURE1)
-    GL.glEnable(GL.GL_TEXTURE_2D)
-    GL.glBindTexture(GL.GL_TEXTURE_2D, self.shadowTex)
-    # raw entry point: PyOpenGL's wrapper has no array type for GL_UNSIGNED_INT_24_8
-    _raw_gl.glTexImage2D(GL.GL_TEXTURE_2D, 0, GL.GL_DEPTH24_STENCIL8, self.shadowSize,
-                         self.shadowSize, 0, GL.GL_DEPTH_STENCIL, GL.GL_UNSIGNED_INT_24_8, None)
-    for name, value in ((GL.GL_TEXTURE_MIN_FILTER, GL.GL_NEAREST),
-                        (GL.GL_TEXTURE_MAG_FILTER, GL.GL_NEAREST),
-                        (GL.GL_TEXTURE_WRAP_S, GL.GL_CLAMP_TO_EDGE),
-                        (GL.GL_TEXTURE_WRAP_T, GL.GL_CLAMP_TO_EDGE),
-                        (GL.GL_TEXTURE_COMPARE_MODE, GL.GL_COMPARE_R_TO_TEXTURE),
-                        (GL.GL_TEXTURE_COMPARE_FUNC, GL.GL_GEQUAL),
-                        (GL.GL_DEPTH_TEXTURE_MODE, GL.GL_INTENSITY)):
-      GL.glTexParameteri(GL.GL_TEXTURE_2D, name, value)
-    for coord in (GL.GL_S, GL.GL_T, GL.GL_R, GL.GL_Q):
-      GL.glTexGeni(coord, GL.GL_TEXTURE_GEN_MODE, GL.GL_EYE_LINEAR)
-    GL.glFramebufferTexture2D(GL.GL_FRAMEBUFFER, GL.GL_DEPTH_ATTACHMENT, GL.GL_TEXTURE_2D,
-                              self.shadowTex, 0)
-    GL.glDrawBuffer(GL.GL_NONE)
-    GL.glReadBuffer(GL.GL_NONE)
-    _check_fbo("shadow")
-    GL.glDisable(GL.GL_TEXTURE_2D)
-    GL.glActiveTexture(GL.GL_TEXTURE0)
-
-  def _make_materials(self, m):
-    """Texture ids, repeat and uniform flags of materials with an RGB texture (makeMaterial)."""
-    nmat = int(m.nmat)
-    self.mat_texid = -np.ones((nmat + 1, _NTEXROLE), np.int32)
-    self.mat_texrepeat = np.zeros((nmat + 1, 2), np.float32)
-    self.mat_texuniform = np.zeros(nmat + 1, np.int32)
-    texid = np.asarray(m.mat_texid, np.int32).reshape(nmat, -1) if nmat else None
-    for i in range(nmat):
-      if texid[i, _ROLE_RGB] >= 0:
-        self.mat_texid[i] = texid[i]
-        self.mat_texuniform[i] = int(np.asarray(m.mat_texuniform).reshape(-1)[i])
-        self.mat_texrepeat[i] = np.asarray(m.mat_texrepeat, np.float32).reshape(-1, 2)[i]
-    # the last row holds the skybox: the first skybox texture
-    self.skybox_matid = nmat
-    for i in range(int(m.ntex)):
-      if int(m.tex_type[i]) == mjtTexture.mjTEXTURE_SKYBOX:
-        self.mat_texid[nmat, _ROLE_RGB] = i
-        break
-
-  def _make_textures(self, m):
-    """Upload every texture: 2D with mipmaps, cube and skybox as cube maps (mjr_uploadTexture)."""
-    self.ntexture = int(m.ntex)
-    self.texture = [int(GL.glGenTextures(1)) for _ in range(self.ntexture)]
-    self._textures.extend(self.texture)
-    self.textureType = [int(m.tex_type[i]) for i in range(self.ntexture)]
-    data = np.asarray(m.tex_data, np.uint8).reshape(-1)
-    for i in range(self.ntexture):
-      w, h = int(m.tex_width[i]), int(m.tex_height[i])
-      nc = int(m.tex_nchannel[i])
-      adr = int(m.tex_adr[i])
-      srgb = hasattr(m, "tex_colorspace") and \
-        int(m.tex_colorspace[i]) == mjtColorSpace.mjCOLORSPACE_SRGB
-      GL.glActiveTexture(GL.GL_TEXTURE0)
-      if self.textureType[i] == mjtTexture.mjTEXTURE_2D:
-        if nc not in (3, 4):
-          raise ValueError(f"texture {i}: {nc} channels not supported (3 or 4)")
-        fmt = GL.GL_RGB if nc == 3 else GL.GL_RGBA
-        internal = (GL.GL_SRGB8 if nc == 3 else GL.GL_SRGB8_ALPHA8) if srgb else fmt
-        GL.glBindTexture(GL.GL_TEXTURE_2D, self.texture[i])
-        GL.glTexParameteri(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_WRAP_S, GL.GL_REPEAT)
-        GL.glTexParameteri(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_WRAP_T, GL.GL_REPEAT)
-        GL.glTexParameteri(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_MAG_FILTER, GL.GL_LINEAR)
-        GL.glTexParameteri(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_MIN_FILTER,
-                           GL.GL_LINEAR_MIPMAP_LINEAR)
-        pixels = np.ascontiguousarray(data[adr:adr + w * h * nc])
-        GL.glTexImage2D(GL.GL_TEXTURE_2D, 0, internal, w, h, 0, fmt, GL.GL_UNSIGNED_BYTE, pixels)
-        GL.glGenerateMipmap(GL.GL_TEXTURE_2D)
-      else:
-        GL.glBindTexture(GL.GL_TEXTURE_CUBE_MAP, self.texture[i])
-        for name in (GL.GL_TEXTURE_WRAP_S, GL.GL_TEXTURE_WRAP_T, GL.GL_TEXTURE_WRAP_R):
-          GL.glTexParameteri(GL.GL_TEXTURE_CUBE_MAP, name, GL.GL_CLAMP_TO_EDGE)
-        GL.glTexParameteri(GL.GL_TEXTURE_CUBE_MAP, GL.GL_TEXTURE_MAG_FILTER, GL.GL_LINEAR)
-        GL.glTexParameteri(GL.GL_TEXTURE_CUBE_MAP, GL.GL_TEXTURE_MIN_FILTER,
-                           GL.GL_LINEAR_MIPMAP_LINEAR)
-        face_size = 3 * w * w
-        for k in range(6):
-          start = adr if w == h else adr + k * face_size
-          pixels = np.ascontiguousarray(data[start:start + face_size])
-          GL.glTexImage2D(GL.GL_TEXTURE_CUBE_MAP_POSITIVE_X + k, 0, GL.GL_RGB, w, w, 0,
-                          GL.GL_RGB, GL.GL_UNSIGNED_BYTE, pixels)
-        GL.glGenerateMipmap(GL.GL_TEXTURE_CUBE_MAP)
-
-  def _make_planes(self, m, numquads, zfar):
-    """List 0: unit plane for scene planes without data; then one grid per model plane."""
-    self.basePlane = self._compile(gl_mesh.unit_plane(numquads))
-    self.planeList = {}
-    matids = np.asarray(m.geom_matid).reshape(-1)
-    texrepeat = np.asarray(m.mat_texrepeat, np.float64).reshape(-1, 2)
-    sizes = np.asarray(m.geom_size, np.float64).reshape(-1, 3)
-    nplane = 0
-    for i in range(int(m.ngeom)):
-      if int(m.geom_type[i]) == _G.mjGEOM_PLANE:
-        matid = int(matids[i])
-        rep = texrepeat[matid] if matid >= 0 else (0.0, 0.0)
-        self.planeList[nplane] = self._compile(gl_mesh.model_plane(sizes[i], matid, rep, zfar))
-        nplane += 1
-
-  def _make_meshes(self, m):
-    self.meshList = [self._compile(gl_mesh.mesh(m, i)) for i in range(int(m.nmesh))]
-
-  def _make_hfields(self, m, numquads):
-    self.hfieldList = [self._compile(gl_mesh.hfield(m, i, numquads))
-                       for i in range(int(m.nhfield))]
-
-  def _make_builtins(self, nslice, nstack, numquads, haze, haze_rgba):
-    base = GL.glGenLists(_NBUILTIN)
-    self._lists.append((base, _NBUILTIN))
-    self.baseBuiltin = base
-    shapes = {
-      _SPHERE: gl_mesh.sphere(nslice, nstack),
-      _SPHERETOP: gl_mesh.half_sphere(1, nslice, nstack // 2),
-      _SPHEREBOTTOM: gl_mesh.half_sphere(-1, nslice, nstack // 2),
-      _CYLINDER: gl_mesh.closed_cylinder(nslice, nstack),
-      _CYLINDEROPEN: gl_mesh.cylinder(nslice, nstack),
-      _HAZE: gl_mesh.haze(nslice, haze, haze_rgba),
-      _BOX: gl_mesh.box(numquads),
-      _CONE: gl_mesh.cone_with_base(nslice, nstack),
-    }
-    for k, batches in shapes.items():
-      self._compile_into(base + k, batches)
-
-  def _make_skins(self, m):
-    """Static skin data: faces and texture coordinates; positions come with each scene."""
-    self.nskin = int(getattr(m, "nskin", 0))
-    self.skin_faces = []
-    self.skin_texcoord = []
-    for i in range(self.nskin):
-      fadr, fnum = int(m.skin_faceadr[i]), int(m.skin_facenum[i])
-      self.skin_faces.append(np.ascontiguousarray(
-        np.asarray(m.skin_face, np.uint32).reshape(-1, 3)[fadr:fadr + fnum]))
-      tadr = int(m.skin_texcoordadr[i])
-      if tadr >= 0:
-        vnum = int(m.skin_vertnum[i])
-        self.skin_texcoord.append(np.ascontiguousarray(
-          np.asarray(m.skin_texcoord, np.float32).reshape(-1, 2)[tadr:tadr + vnum]))
-      else:
-        self.skin_texcoord.append(None)
-
-  def _make_font(self, font_scale):
-    """Bitmap fonts as display lists of glBitmap glyphs (makeFont): normal, shadow, big.
-
-    MuJoCo ships its own bitmaps; we rasterize Pillow's bundled font at a pixel size that
-    grows with fontscale (rounded to 50, clamped to [100, 300] as MuJoCo does).
-    """
-    scale = min(300, max(100, 50 * int(round(font_scale / 50.0))))
-    self.fontScale = scale
-    px = int(round(0.1 * scale))
-    self.charWidth, self.charHeight, self.baseFontNormal = self._glyphs(px, dilate=False)
-    _, _, self.baseFontShadow = self._glyphs(px, dilate=True, widths=self.charWidth)
-    self.charWidthBig, self.charHeightBig, self.baseFontBig = self._glyphs(int(1.8 * px),
-                                                                           dilate=False)
-
-  def _glyphs(self, px, dilate, widths=None):
-    from PIL import Image
-    from PIL import ImageDraw
-    from PIL import ImageFilter
-    from PIL import ImageFont
-    font = ImageFont.load_default(size=px)
-    ascent, descent = font.getmetrics()
-    height = ascent + descent + 2
-    base = GL.glGenLists(128)
-    self._lists.append((base, 128))
-    char_width = np.zeros(128, np.int32)
-    for c in range(32, 127):
-      w = widths[c] if widths is not None else max(1, int(np.ceil(font.getlength(chr(c)))) + 1)
-      char_width[c] = w
-      img = Image.new("L", (w, height))
-      ImageDraw.Draw(img).text((0, 1), chr(c), font=font, fill=255)
-      if dilate:
-        img = img.filter(ImageFilter.MaxFilter(3))
-      # glBitmap rows go bottom-up, packed 8 pixels per byte, most significant bit first
-      bits = np.packbits(np.flipud(np.asarray(img) > 96), axis=1)
-      GL.glNewList(base + c, GL.GL_COMPILE)
-      GL.glBitmap(w, height, 0, 0, w, 0, np.ascontiguousarray(bits))
-      GL.glEndList()
-    return char_width, height, base
-
-  def free(self):
-    """Release the GPU resources (the OpenGL context must be current)."""
-    for base, count in self._lists:
-      GL.glDeleteLists(base, count)
-    if self._textures:
-      GL.glDeleteTextures(self._textures)
-    if self._renderbuffers:
-      GL.glDeleteRenderbuffers(len(self._renderbuffers), self._renderbuffers)
-    if self._framebuffers:
-      GL.glDeleteFramebuffers(len(self._framebuffers), self._framebuffers)
-    self._lists, self._textures, self._renderbuffers, self._framebuffers = [], [], [], []
-
-
-def _check_fbo(what):
-  status = GL.glCheckFramebufferStatus(GL.GL_FRAMEBUFFER)
-  if status != GL.GL_FRAMEBUFFER_COMPLETE:
-    raise RuntimeError(f"{what} framebuffer is not complete (status 0x{int(status):x})")
-
-
-# ---- framebuffers and pixels ----
-
-
-def mjr_setBuffer(framebuffer, con):
-  """Bind the offscreen buffer (or the window when one exists and is asked for)."""
-  if framebuffer == mjFB_WINDOW and con.windowAvailable:
-    GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, 0)
-    GL.glReadBuffer(GL.GL_BACK)
-    GL.glDrawBuffer(GL.GL_BACK)
-    con.currentBuffer = mjFB_WINDOW
-  else:
-    GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, con.offFBO)
-    GL.glReadBuffer(GL.GL_COLOR_ATTACHMENT0)
-    GL.glDrawBuffer(GL.GL_COLOR_ATTACHMENT0)
-    con.currentBuffer = mjFB_OFFSCREEN
-
-
-def mjr_restoreBuffer(con):
-  """Make con.currentBuffer current again."""
-  mjr_setBuffer(con.currentBuffer, con)
 
 
 def mjr_readPixels(rgb, depth, viewport, con):
@@ -1106,7 +758,7 @@ def mjr_render(viewport, scn, con):
     GL.glDisable(GL.GL_DEPTH_TEST)
     GL.glDisable(GL.GL_LIGHTING)
     for g in labelled:
-      _text_at(g.label, con, g.pos, (1, 1, 1), shadow=True)
+      gl_text.text_at(g.label, con, g.pos, (1, 1, 1), shadow=True)
     GL.glEnable(GL.GL_DEPTH_TEST)
     GL.glEnable(GL.GL_LIGHTING)
 
@@ -1323,130 +975,6 @@ def _render_skybox(geoms, headpos, cam, flags, scn, con):
   GL.glPolygonMode(GL.GL_FRONT_AND_BACK, GL.GL_LINE if flags[mjRND_WIREFRAME] else GL.GL_FILL)
 
 
-# ---- 2D: rectangles and text ----
-
-
-def _init_2d():
-  GL.glDisable(GL.GL_NORMALIZE)
-  GL.glDisable(GL.GL_DEPTH_TEST)
-  GL.glShadeModel(GL.GL_FLAT)
-  GL.glDisable(GL.GL_CULL_FACE)
-  GL.glDisable(GL.GL_LIGHTING)
-  GL.glDisable(GL.GL_COLOR_MATERIAL)
-  GL.glDisable(GL.GL_BLEND)
-  GL.glDisable(GL.GL_FOG)
-  GL.glDisable(GL.GL_TEXTURE_2D)
-  GL.glBlendFunc(GL.GL_SRC_ALPHA, GL.GL_ONE_MINUS_SRC_ALPHA)
-  GL.glPolygonMode(GL.GL_FRONT_AND_BACK, GL.GL_FILL)
-  GL.glMatrixMode(GL.GL_PROJECTION)
-  GL.glLoadIdentity()
-  GL.glOrtho(0, 1, 0, 1, -1, 1)
-  GL.glMatrixMode(GL.GL_MODELVIEW)
-  GL.glLoadIdentity()
-
-
-def mjr_rectangle(viewport, r, g, b, a):
-  """Fill the viewport with a colour, alpha-blended (mjr_rectangle)."""
-  _init_2d()
-  if viewport.width <= 0 or viewport.height <= 0:
-    return
-  GL.glViewport(viewport.left, viewport.bottom, viewport.width, viewport.height)
-  GL.glEnable(GL.GL_BLEND)
-  GL.glColor4f(r, g, b, a)
-  GL.glBegin(GL.GL_QUADS)
-  for x, y in ((0, 0), (1, 0), (1, 1), (0, 1)):
-    GL.glVertex2f(x, y)
-  GL.glEnd()
-  GL.glDisable(GL.GL_BLEND)
-
-
-mjFONT_NORMAL, mjFONT_SHADOW, mjFONT_BIG = 0, 1, 2
-
-
-def _text_actual(font, text, con, x, y, z, r, g, b):
-  """mjr_textActual: draw text at a raster position in the current projection."""
-  data = text.encode("ascii", "replace")
-  if not data:
-    return
-  if font == mjFONT_SHADOW:
-    GL.glListBase(con.baseFontShadow)
-    GL.glColor4f(0, 0, 0, 0.5)
-    GL.glRasterPos3f(x, y, z)
-    GL.glCallLists(data)
-    GL.glListBase(con.baseFontNormal)
-  else:
-    GL.glListBase(con.baseFontBig if font == mjFONT_BIG else con.baseFontNormal)
-  GL.glColor4f(r, g, b, 1)
-  GL.glRasterPos3f(x, y, z)
-  GL.glCallLists(data)
-
-
-def _text_at(text, con, pos, rgb, shadow=False):
-  """Geom label at its 3D position, with a shadow (labels in mjr_render)."""
-  _text_actual(mjFONT_SHADOW if shadow else mjFONT_NORMAL, text, con, float(pos[0]),
-               float(pos[1]), float(pos[2]), *rgb)
-
-
-def mjr_text(font, text, con, x, y, r, g, b):
-  """Draw text at (x, y) in relative viewport coordinates [0, 1] (mjr_text)."""
-  _init_2d()
-  _text_actual(font, text, con, x, y, 0, r, g, b)
-
-
-def _draw_overlay(font, viewport, skip, gridpos, rgb, overlay, con):
-  """One column of an overlay on a translucent black box; returns its width (draw_overlay)."""
-  big = font == mjFONT_BIG
-  widths = con.charWidthBig if big else con.charWidth
-  char_height = con.charHeightBig if big else con.charHeight
-  pad = 5
-  lines = overlay.split("\n")
-  nc = max((sum(int(widths[ord(ch)]) if ord(ch) < 128 else 0 for ch in line)
-            for line in lines), default=0)
-  nr = char_height + (len(lines) - 1) * (pad + char_height)
-  w, h = pad + nc + 8, pad + nr
-  left = viewport.left + skip + pad
-  if gridpos in (mjGRID_TOPRIGHT, mjGRID_BOTTOMRIGHT):
-    left = viewport.left + viewport.width - skip - 1 - pad - w
-  bottom = viewport.bottom + pad
-  if gridpos in (mjGRID_TOPLEFT, mjGRID_TOPRIGHT):
-    bottom = viewport.bottom + viewport.height - 1 - pad - h
-  GL.glViewport(left, bottom, w, h)
-  GL.glMatrixMode(GL.GL_PROJECTION)
-  GL.glLoadIdentity()
-  GL.glOrtho(0, w - 1, 0, h - 1, -1, 1)
-  GL.glMatrixMode(GL.GL_MODELVIEW)
-  GL.glLoadIdentity()
-  GL.glEnable(GL.GL_BLEND)
-  GL.glColor4f(0, 0, 0, 0.5)
-  GL.glBegin(GL.GL_QUADS)
-  for x, y in ((0, 0), (0, h), (w, h), (w, 0)):
-    GL.glVertex2f(x, y)
-  GL.glEnd()
-  GL.glDisable(GL.GL_BLEND)
-  y = h - char_height
-  for line in lines:
-    _text_actual(font, line, con, 3, y, 0, *rgb)
-    y -= pad + char_height
-  return w - 2
-
-
-def mjr_overlay(font, gridpos, viewport, overlay, overlay2, con):
-  """Text overlay in a corner of the viewport, in one or two columns (mjr_overlay)."""
-  if viewport.width <= 0 or viewport.height <= 0:
-    return
-  _init_2d()
-  dim, bright = (0.7, 0.7, 0.7), (1.0, 1.0, 1.0)
-  if overlay2:
-    if gridpos in (mjGRID_TOPLEFT, mjGRID_BOTTOMLEFT):
-      skip = _draw_overlay(font, viewport, 0, gridpos, dim, overlay, con)
-      _draw_overlay(font, viewport, skip, gridpos, bright, overlay2, con)
-    else:
-      skip = _draw_overlay(font, viewport, 0, gridpos, bright, overlay2, con)
-      _draw_overlay(font, viewport, skip, gridpos, dim, overlay, con)
-  else:
-    _draw_overlay(font, viewport, 0, gridpos, bright, overlay, con)
-
-
 # ---- offscreen rendering of a scene to arrays ----
 
 
@@ -1498,7 +1026,7 @@ class OffscreenRenderer:
       return np.flipud(depth_to_metres(self._depth, self.model)).astype(np.float32)
     if not segmentation:
       for font, gridpos, text, text2 in overlays:
-        mjr_overlay(font, gridpos, self.rect, text, text2, self.con)
+        gl_text.mjr_overlay(font, gridpos, self.rect, text, text2, self.con)
     mjr_readPixels(self._rgb, None, self.rect, self.con)
     rgb = np.flipud(self._rgb)
     if segmentation:
