@@ -363,6 +363,28 @@ def mesh(m, meshid):
   return [_batch("triangles", v.reshape(-1, 3), vn.reshape(-1, 3), texcoord)]
 
 
+def convex_hull(m, meshid):
+  """Flat-shaded triangles of the mesh's convex hull (m.mesh_graph), or None without one."""
+  graphadr = int(m.mesh_graphadr[meshid])
+  if graphadr < 0:
+    return None
+  graph = np.asarray(m.mesh_graph).reshape(-1)
+  numvert, numface = int(graph[graphadr]), int(graph[graphadr + 1])
+  start = graphadr + 2 + 3 * numvert + 3 * numface
+  face = graph[start:start + 3 * numface].astype(np.int64).reshape(-1, 3)
+  vertadr = int(m.mesh_vertadr[meshid])
+  vert = np.asarray(m.mesh_vert, f32).reshape(-1, 3)[vertadr:vertadr + int(m.mesh_vertnum[meshid])]
+  v = vert[face]
+  normal = _face_normals(v[:, 0], v[:, 1], v[:, 2])
+  texcoord = None
+  texadr = int(m.mesh_texcoordadr[meshid]) if hasattr(m, "mesh_texcoordadr") else -1
+  if texadr >= 0:
+    # indexed by vertex id, as MuJoCo does for hulls
+    tc = np.asarray(m.mesh_texcoord, f32).reshape(-1, 2)
+    texcoord = tc[np.minimum(face + texadr, len(tc) - 1)].reshape(-1, 2)
+  return [_batch("triangles", v.reshape(-1, 3), np.repeat(normal, 3, axis=0), texcoord)]
+
+
 def hfield(m, hid, numquads):
   """Height field surface (triangle strips unrolled), its four sides and the bottom."""
   nrow, ncol = int(m.hfield_nrow[hid]), int(m.hfield_ncol[hid])

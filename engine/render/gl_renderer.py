@@ -424,10 +424,11 @@ def _render_geom(g, mode, headpos, scn, con, skins=None):
     GL.glScalef(size[0], size[1], size[2])
     GL.glCallList(base + _BOX)
   elif t in (_G.mjGEOM_MESH, _G.mjGEOM_SDF):
-    # geom dataid of a mesh is 2*meshid (+1 for its convex hull); we draw the mesh itself
+    # a mesh geom's dataid is 2*meshid, plus 1 to draw its convex hull (mjVIS_CONVEXHULL)
     meshid = g.dataid // 2
     if 0 <= meshid < len(con.meshList):
-      GL.glCallList(con.meshList[meshid])
+      hull = con.hullList[meshid] if g.dataid % 2 else None
+      GL.glCallList(hull if hull is not None else con.meshList[meshid])
   elif t in (_G.mjGEOM_ARROW, _G.mjGEOM_ARROW1):
     GL.glScalef(size[0], size[1], size[2] / 6)
     GL.glTranslatef(0, 0, 1)

@@ -272,6 +272,8 @@ class MjrContext:
 
   def _make_meshes(self, m):
     self.meshList = [self._compile(gl_mesh.mesh(m, i)) for i in range(int(m.nmesh))]
+    hulls = [gl_mesh.convex_hull(m, i) for i in range(int(m.nmesh))]
+    self.hullList = [None if h is None else self._compile(h) for h in hulls]
 
   def _make_hfields(self, m, numquads):
     self.hfieldList = [self._compile(gl_mesh.hfield(m, i, numquads))

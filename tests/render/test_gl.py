@@ -430,6 +430,24 @@ def test_offscreen_renderer_returns_dm_control_images(gl, scene):
     R.OffscreenRenderer(scene.mm, H, 10000, gl_context=gl)
 
 
+def test_convex_hulls_match_mujoco(gl):
+  """mjVIS_CONVEXHULL: meshes drawn as their flat-shaded hulls (geom dataid 2*meshid+1)."""
+  pair = Pair(gl, xml=EXTRA, camera=-1)
+  try:
+    option = mujoco.MjvOption()
+    option.flags[mujoco.mjtVisFlag.mjVIS_CONVEXHULL] = 1
+    r = pair.renderer
+    r.update_scene(pair.md, camera=-1, scene_option=option)
+    scn = r.scene
+    assert any(scn.geoms[i].type == mujoco.mjtGeom.mjGEOM_MESH and scn.geoms[i].dataid % 2
+               for i in range(scn.ngeom))
+    ref = r.render().copy()
+    mad = np.abs(pair.ours(scn, "rgb").astype(int) - ref.astype(int)).mean()
+  finally:
+    pair.close()
+  assert mad < RGB_TOL, mad
+
+
 # ---- 2D drawing ----
 
 
