@@ -891,8 +891,7 @@ def _render_shadow(i, light, geoms, cam, cam_project, cam_view, viewport, headpo
   for g in geoms:
     _render_geom(g, _SHADOWCAST, headpos, scn, con, skins)
 
-  GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, con.offFBO)
-  GL.glDrawBuffer(GL.GL_COLOR_ATTACHMENT0)
+  mjr_restoreBuffer(con)
   GL.glViewport(viewport.left, viewport.bottom, viewport.width, viewport.height)
   if cull_face:
     GL.glEnable(GL.GL_CULL_FACE)

@@ -62,6 +62,7 @@ class MjrContext:
     self.readDepthMap = mjDEPTH_ZERONEAR
     self.currentBuffer = mjFB_OFFSCREEN
     self.windowAvailable = False
+    self.windowDoublebuffer = False
     self.ngeom = int(m.ngeom)
     self._lists = []       # (base, range) of display lists to free
     self._textures = []
@@ -72,6 +73,12 @@ class MjrContext:
     if version is None:
       raise RuntimeError("MjrContext needs a current OpenGL context (engine.render.context)")
     self._clip_control = bool(GL.glClipControl) if hasattr(GL, "glClipControl") else False
+    # a window framebuffer exists with GLFW, not with headless EGL/OSMesa contexts
+    GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, 0)
+    status = GL.glCheckFramebufferStatus(GL.GL_FRAMEBUFFER)
+    if status == GL.GL_FRAMEBUFFER_COMPLETE:
+      self.windowAvailable = True
+      self.windowDoublebuffer = bool(GL.glGetBooleanv(GL.GL_DOUBLEBUFFER))
     GL.glPixelStorei(GL.GL_PACK_ALIGNMENT, 1)
     GL.glPixelStorei(GL.GL_UNPACK_ALIGNMENT, 1)
     GL.glFogi(GL.GL_FOG_MODE, GL.GL_LINEAR)
@@ -95,7 +102,8 @@ class MjrContext:
     self._make_skins(m)
     self._make_font(font_scale)
     GL.glEnable(GL.GL_TEXTURE_CUBE_MAP_SEAMLESS)
-    mjr_setBuffer(mjFB_OFFSCREEN, self)
+    # as MuJoCo: the window when there is one, else the offscreen buffer
+    mjr_setBuffer(mjFB_WINDOW, self)
 
   # ---- resources ----
 
@@ -351,11 +359,13 @@ def _check_fbo(what):
 
 
 def mjr_setBuffer(framebuffer, con):
-  """Bind the offscreen buffer (or the window when one exists and is asked for)."""
-  if framebuffer == mjFB_WINDOW and con.windowAvailable:
+  """Bind the window or the offscreen buffer for rendering (mjr_setBuffer); when only one
+  exists, that one whatever was asked."""
+  if con.windowAvailable and (framebuffer == mjFB_WINDOW or not con.offFBO):
     GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, 0)
-    GL.glReadBuffer(GL.GL_BACK)
-    GL.glDrawBuffer(GL.GL_BACK)
+    buffer = GL.GL_BACK if con.windowDoublebuffer else GL.GL_FRONT
+    GL.glReadBuffer(buffer)
+    GL.glDrawBuffer(buffer)
     con.currentBuffer = mjFB_WINDOW
   else:
     GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, con.offFBO)
