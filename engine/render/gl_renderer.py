@@ -266,16 +266,44 @@ def _check_out(array, shape, dtype, name):
                      f"at least shape {shape}")
 
 
-def depth_to_metres(depth, model):
-  """Depth buffer values (ZERONEAR, [0, 1]) to distances in metres, as dm_control's
-  Physics.render converts them: near / (1 - d (1 - near / far)) with near/far from m.vis.map."""
+def depth_to_metres(depth, model, depth_map=mjDEPTH_ZERONEAR):
+  """Depth buffer values in [0, 1] to distances from the camera plane in metres.
+
+  With ZERONEAR (dm_control's convention) this is dm_control's Physics.render conversion
+  near / (1 - d (1 - near / far)), near/far = m.vis.map.znear/zfar * m.stat.extent. ZEROFAR
+  buffers (1 at znear, the renderer's reversed depth) keep float32 precision far away, where
+  1 - d rounds: near / (near / far + d (1 - near / far)), computed in float64.
+  """
   extent = float(model.stat.extent)
   near = float(model.vis.map.znear) * extent
   far = float(model.vis.map.zfar) * extent
-  return near / (1 - np.asarray(depth) * (1 - near / far))
+  depth = np.asarray(depth, np.float64)
+  if depth_map == mjDEPTH_ZEROFAR:
+    return near / (near / far + depth * (1 - near / far))
+  return near / (1 - depth * (1 - near / far))
 
 
 # ---- rendering ----
+
+
+def _texgen_2d(con, geom):
+  """Object-linear s and t planes mapping a geom's local x, y to 2D texture coordinates."""
+  scl = con.mat_texrepeat[geom.matid].astype(np.float32).copy()
+  size = geom.size
+  # pre-scaled geoms (meshes, planes with data) are in physical units already
+  if geom.dataid >= 0:
+    for k in range(2):
+      if size[k] > 0:
+        scl[k] = scl[k] / max(mjMINVAL, size[k])
+  if con.mat_texuniform[geom.matid]:
+    for k in range(2):
+      if size[k] > 0:
+        scl[k] = scl[k] * size[k]
+  # the texture starts at the geom's (-x, +y) corner: size for pre-scaled geoms, 1 for unit
+  # shapes (MuJoCo 3.17, measured against its renderer on planes and boxes)
+  corner = [float(size[k]) if geom.dataid >= 0 else 1.0 for k in range(2)]
+  return (np.array([0.5 * scl[0], 0, 0, 0.5 * scl[0] * corner[0]], np.float32),
+          np.array([0, -0.5 * scl[1], 0, 0.5 * scl[1] * corner[1]], np.float32))
 
 
 def _set_texture(kind, state, con, geom):
@@ -308,20 +336,9 @@ def _set_texture(kind, state, con, geom):
       GL.glBindTexture(GL.GL_TEXTURE_2D, con.texture[texid])
       GL.glTexGeni(GL.GL_S, GL.GL_TEXTURE_GEN_MODE, GL.GL_OBJECT_LINEAR)
       GL.glTexGeni(GL.GL_T, GL.GL_TEXTURE_GEN_MODE, GL.GL_OBJECT_LINEAR)
-      scl = con.mat_texrepeat[geom.matid].astype(np.float32).copy()
-      size = geom.size
-      # pre-scaled geoms (meshes, planes with data) are in physical units already
-      if geom.dataid >= 0:
-        for k in range(2):
-          if size[k] > 0:
-            scl[k] = scl[k] / max(mjMINVAL, size[k])
-      if con.mat_texuniform[geom.matid]:
-        for k in range(2):
-          if size[k] > 0:
-            scl[k] = scl[k] * size[k]
-      # no offset: texture corners at the origin (MuJoCo 3.17, measured against its renderer)
-      GL.glTexGenfv(GL.GL_S, GL.GL_OBJECT_PLANE, np.array([0.5 * scl[0], 0, 0, 0], np.float32))
-      GL.glTexGenfv(GL.GL_T, GL.GL_OBJECT_PLANE, np.array([0, -0.5 * scl[1], 0, 0], np.float32))
+      splane, tplane = _texgen_2d(con, geom)
+      GL.glTexGenfv(GL.GL_S, GL.GL_OBJECT_PLANE, splane)
+      GL.glTexGenfv(GL.GL_T, GL.GL_OBJECT_PLANE, tplane)
     else:
       GL.glDisable(GL.GL_TEXTURE_2D)
       GL.glDisable(GL.GL_TEXTURE_GEN_S)
@@ -1022,8 +1039,14 @@ class OffscreenRenderer:
     finally:
       scn.flags[:] = flags
     if depth:
-      mjr_readPixels(None, self._depth, self.rect, self.con)
-      return np.flipud(depth_to_metres(self._depth, self.model)).astype(np.float32)
+      # read the reversed buffer: converting it directly keeps the precision of far depths
+      self.con.readDepthMap = mjDEPTH_ZEROFAR
+      try:
+        mjr_readPixels(None, self._depth, self.rect, self.con)
+      finally:
+        self.con.readDepthMap = mjDEPTH_ZERONEAR
+      metres = depth_to_metres(self._depth, self.model, mjDEPTH_ZEROFAR)
+      return np.flipud(metres).astype(np.float32)
     if not segmentation:
       for font, gridpos, text, text2 in overlays:
         gl_text.mjr_overlay(font, gridpos, self.rect, text, text2, self.con)
