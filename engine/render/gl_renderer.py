@@ -516,12 +516,14 @@ def _draw_skin(g, scn, con, skins):
   if i >= len(skins) or i >= con.nskin:
     return
   vert, normal = skins[i]
+  if len(vert) < con.skin_vertnum[i] or len(normal) < con.skin_vertnum[i]:
+    return  # the scene does not hold this skin's vertices: drawing would read past them
   GL.glEnableClientState(GL.GL_VERTEX_ARRAY)
   GL.glEnableClientState(GL.GL_NORMAL_ARRAY)
   GL.glVertexPointer(3, GL.GL_FLOAT, 0, vert)
   GL.glNormalPointer(GL.GL_FLOAT, 0, normal)
   tex = con.skin_texcoord[i]
-  if tex is not None:
+  if tex is not None and len(tex) >= con.skin_vertnum[i]:
     GL.glEnableClientState(GL.GL_TEXTURE_COORD_ARRAY)
     GL.glTexCoordPointer(2, GL.GL_FLOAT, 0, tex)
   faces = con.skin_faces[i]

@@ -245,7 +245,7 @@ class MjrContext:
         GL.glTexParameteri(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_MAG_FILTER, GL.GL_LINEAR)
         GL.glTexParameteri(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_MIN_FILTER,
                            GL.GL_LINEAR_MIPMAP_LINEAR)
-        pixels = np.ascontiguousarray(data[adr:adr + w * h * nc])
+        pixels = _texture_bytes(data, adr, w * h * nc, i)
         GL.glTexImage2D(GL.GL_TEXTURE_2D, 0, internal, w, h, 0, fmt, GL.GL_UNSIGNED_BYTE, pixels)
         GL.glGenerateMipmap(GL.GL_TEXTURE_2D)
       else:
@@ -258,7 +258,7 @@ class MjrContext:
         face_size = 3 * w * w
         for k in range(6):
           start = adr if w == h else adr + k * face_size
-          pixels = np.ascontiguousarray(data[start:start + face_size])
+          pixels = _texture_bytes(data, start, face_size, i)
           GL.glTexImage2D(GL.GL_TEXTURE_CUBE_MAP_POSITIVE_X + k, 0, GL.GL_RGB, w, w, 0,
                           GL.GL_RGB, GL.GL_UNSIGNED_BYTE, pixels)
         GL.glGenerateMipmap(GL.GL_TEXTURE_CUBE_MAP)
@@ -308,11 +308,18 @@ class MjrContext:
     """Static skin data: faces and texture coordinates; positions come with each scene."""
     self.nskin = int(getattr(m, "nskin", 0))
     self.skin_faces = []
+    self.skin_vertnum = []
     self.skin_texcoord = []
     for i in range(self.nskin):
       fadr, fnum = int(m.skin_faceadr[i]), int(m.skin_facenum[i])
-      self.skin_faces.append(np.ascontiguousarray(
-        np.asarray(m.skin_face, np.uint32).reshape(-1, 3)[fadr:fadr + fnum]))
+      faces = np.ascontiguousarray(np.asarray(m.skin_face, np.uint32).reshape(-1, 3)
+                                   [fadr:fadr + fnum])
+      # OpenGL indexes the scene's vertex array with these: out-of-range ids would read past it
+      if faces.size and int(faces.max()) >= int(m.skin_vertnum[i]):
+        raise ValueError(f"skin {i}: face vertex id {int(faces.max())} >= vertnum "
+                         f"{int(m.skin_vertnum[i])}")
+      self.skin_faces.append(faces)
+      self.skin_vertnum.append(int(m.skin_vertnum[i]))
       tadr = int(m.skin_texcoordadr[i])
       if tadr >= 0:
         vnum = int(m.skin_vertnum[i])
@@ -347,6 +354,15 @@ class MjrContext:
     if self._framebuffers:
       GL.glDeleteFramebuffers(len(self._framebuffers), self._framebuffers)
     self._lists, self._textures, self._renderbuffers, self._framebuffers = [], [], [], []
+
+
+def _texture_bytes(data, start, count, texid):
+  """count bytes of tex_data from start; OpenGL reads exactly that many, so check they exist."""
+  pixels = np.ascontiguousarray(data[start:start + count])
+  if start < 0 or pixels.size != count:
+    raise ValueError(f"texture {texid}: tex_data holds {pixels.size} bytes at address {start}, "
+                     f"{count} needed")
+  return pixels
 
 
 def _check_fbo(what):
