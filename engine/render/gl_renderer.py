@@ -85,6 +85,7 @@ class _Geom:
   """Per-frame copy of the mjvGeom fields the renderer reads (float32 like MuJoCo)."""
   index: int
   type: int
+  objid: int
   dataid: int
   matid: int
   texcoord: int
@@ -104,8 +105,8 @@ class _Geom:
 
 
 def _read_geom(i, g):
-  return _Geom(i, int(g.type), int(g.dataid), int(g.matid), int(g.texcoord), int(g.segid),
-               int(g.category), np.array(g.size, np.float32).reshape(3),
+  return _Geom(i, int(g.type), int(g.objid), int(g.dataid), int(g.matid), int(g.texcoord),
+               int(g.segid), int(g.category), np.array(g.size, np.float32).reshape(3),
                np.array(g.pos, np.float32).reshape(3), np.array(g.mat, np.float32).reshape(9),
                np.array(g.rgba, np.float32).reshape(4), float(g.emission), float(g.specular),
                float(g.shininess), float(g.reflectance), str(g.label))
@@ -485,6 +486,8 @@ def _render_geom(g, mode, headpos, scn, con, skins=None):
     GL.glEnd()
   elif t == _G.mjGEOM_SKIN and skins is not None:
     _draw_skin(g, scn, con, skins)
+  elif t == _G.mjGEOM_FLEX:
+    _draw_flex(g, scn, con)
   GL.glPopMatrix()
   if textured:
     _set_texture("regular", False, con, g)
@@ -512,8 +515,8 @@ def _line_box(size, con):
 
 def _draw_skin(g, scn, con, skins):
   """Skin of the scene (vertices and normals in world coordinates) with the model's faces."""
-  i = g.objid if hasattr(g, "objid") else 0
-  if i >= len(skins) or i >= con.nskin:
+  i = g.objid
+  if not 0 <= i < min(len(skins), con.nskin):
     return
   vert, normal = skins[i]
   if len(vert) < con.skin_vertnum[i] or len(normal) < con.skin_vertnum[i]:
@@ -531,6 +534,80 @@ def _draw_skin(g, scn, con, skins):
   GL.glDisableClientState(GL.GL_VERTEX_ARRAY)
   GL.glDisableClientState(GL.GL_NORMAL_ARRAY)
   GL.glDisableClientState(GL.GL_TEXTURE_COORD_ARRAY)
+
+
+def _quat_z2vec_mat(vec):
+  """Rotation matrix of mju_quatZ2Vec: the shortest rotation taking +z to vec (unit)."""
+  axis = np.cross([0.0, 0.0, 1.0], vec)
+  s = np.linalg.norm(axis)
+  if s < mjMINVAL:
+    return np.diag([1.0, -1.0, -1.0]) if vec[2] < 0 else np.eye(3)
+  axis /= s
+  angle = np.arctan2(s, vec[2])
+  k = np.array([[0, -axis[2], axis[1]], [axis[2], 0, -axis[0]], [-axis[1], axis[0], 0]])
+  return np.eye(3) + np.sin(angle) * k + (1 - np.cos(angle)) * (k @ k)
+
+
+def _draw_flex(g, scn, con):
+  """Flex: vertex spheres and edge cylinders (unless skinned faces hide them), then faces."""
+  f = g.objid
+  size = g.size
+  faceused = int(scn.flexfaceused[f])
+  hidden = bool(scn.flexskinopt) and faceused > 0
+  texture = GL.glIsEnabled(GL.GL_TEXTURE_2D)
+  if texture:
+    GL.glDisable(GL.GL_TEXTURE_2D)
+  vert = np.asarray(scn.flexvert, np.float32).reshape(-1, 3)
+  vadr, vnum = int(scn.flexvertadr[f]), int(scn.flexvertnum[f])
+  if size[0] > 0 and scn.flexvertopt and not hidden:
+    for v in vert[vadr:vadr + vnum]:
+      GL.glPushMatrix()
+      GL.glTranslatef(*v)
+      GL.glScalef(size[0], size[0], size[0])
+      GL.glCallList(con.baseBuiltin + _SPHERE)
+      GL.glPopMatrix()
+  if size[0] > 0 and scn.flexedgeopt and not hidden:
+    edge = np.asarray(scn.flexedge, np.int64).reshape(-1, 2)
+    eadr, enum = int(scn.flexedgeadr[f]), int(scn.flexedgenum[f])
+    for e0, e1 in edge[eadr:eadr + enum]:
+      v1, v2 = vert[vadr + e0].astype(np.float64), vert[vadr + e1].astype(np.float64)
+      vec = v2 - v1
+      length = np.linalg.norm(vec)
+      rot = _quat_z2vec_mat(vec / length if length > mjMINVAL else np.array([0.0, 0, 1]))
+      mat = np.eye(4, dtype=np.float32)
+      mat[:3, :3] = rot.T  # column-major upload
+      GL.glPushMatrix()
+      GL.glTranslatef(*((v1 + v2) * 0.5))
+      GL.glMultMatrixf(mat.ravel())
+      GL.glScalef(size[0], size[0], length * 0.5)
+      GL.glCallList(con.baseBuiltin + _CYLINDEROPEN)
+      GL.glPopMatrix()
+  if texture:
+    GL.glEnable(GL.GL_TEXTURE_2D)
+  if faceused:
+    fadr = int(scn.flexfaceadr[f])
+    face = np.ascontiguousarray(
+      np.asarray(scn.flexface, np.float32).reshape(-1, 9)[fadr:fadr + faceused])
+    normal = np.ascontiguousarray(
+      np.asarray(scn.flexnormal, np.float32).reshape(-1, 9)[fadr:fadr + faceused])
+    if len(face) < faceused or len(normal) < faceused:
+      return  # the scene does not hold these faces
+    GL.glEnableClientState(GL.GL_VERTEX_ARRAY)
+    GL.glEnableClientState(GL.GL_NORMAL_ARRAY)
+    GL.glVertexPointer(3, GL.GL_FLOAT, 0, face)
+    GL.glNormalPointer(GL.GL_FLOAT, 0, normal)
+    textured = g.texcoord and g.matid >= 0
+    if textured:
+      tex = np.ascontiguousarray(
+        np.asarray(scn.flextexcoord, np.float32).reshape(-1, 6)[fadr:fadr + faceused])
+      textured = len(tex) == faceused
+      if textured:
+        GL.glEnableClientState(GL.GL_TEXTURE_COORD_ARRAY)
+        GL.glTexCoordPointer(2, GL.GL_FLOAT, 0, tex)
+    GL.glDrawArrays(GL.GL_TRIANGLES, 0, 3 * faceused)
+    GL.glDisableClientState(GL.GL_VERTEX_ARRAY)
+    GL.glDisableClientState(GL.GL_NORMAL_ARRAY)
+    GL.glDisableClientState(GL.GL_TEXTURE_COORD_ARRAY)
 
 
 def _halton(index, base):
@@ -954,7 +1031,7 @@ def _render_skybox(geoms, headpos, cam, flags, scn, con):
   GL.glPolygonMode(GL.GL_FRONT_AND_BACK, GL.GL_FILL)
   texid = int(con.mat_texid[con.skybox_matid, _ROLE_RGB])
   if texid >= 0:
-    sky = _Geom(-1, 0, -1, con.skybox_matid, 0, -1, 0, np.zeros(3, np.float32),
+    sky = _Geom(-1, 0, -1, -1, con.skybox_matid, 0, -1, 0, np.zeros(3, np.float32),
                 np.zeros(3, np.float32), np.zeros(9, np.float32), np.ones(4, np.float32),
                 0.0, 0.0, 0.0, 0.0, "")
     GL.glDisable(GL.GL_LIGHTING)

@@ -496,6 +496,41 @@ def test_offscreen_renderer_returns_dm_control_images(gl, scene):
     R.OffscreenRenderer(scene.mm, H, 10000, gl_context=gl)
 
 
+FLEX = """
+<mujoco>
+  <worldbody>
+    <light pos="0 0 3" dir="0 0 -1" directional="true"/>
+    <geom type="plane" size="0 0 1" rgba=".5 .5 .5 1"/>
+    <flexcomp name="cloth" type="grid" count="4 4 1" spacing=".15 .15 .15" pos="0 0 0.5"
+              radius="0.01" dim="2" rgba="0.2 0.6 0.9 1">
+      <edge equality="true"/>
+    </flexcomp>
+    <flexcomp name="rope" type="grid" count="5 1 1" spacing=".1 .1 .1" pos="0.3 0.5 0.3"
+              radius="0.02" dim="1" rgba="0.9 0.3 0.2 1">
+      <edge equality="true"/>
+    </flexcomp>
+  </worldbody>
+</mujoco>
+"""
+
+
+@pytest.mark.parametrize("show", [False, True], ids=["faces", "vertices+edges"])
+def test_flexes_match_mujoco(gl, show):
+  pair = Pair(gl, xml=FLEX, camera=-1)
+  try:
+    option = mujoco.MjvOption()
+    option.flags[mujoco.mjtVisFlag.mjVIS_FLEXVERT] = show
+    option.flags[mujoco.mjtVisFlag.mjVIS_FLEXEDGE] = show
+    r = pair.renderer
+    r.update_scene(pair.md, camera=-1, scene_option=option)
+    assert r.scene.nflex == 2
+    ref = r.render().copy()
+    mad = np.abs(pair.ours(r.scene, "rgb").astype(int) - ref.astype(int)).mean()
+  finally:
+    pair.close()
+  assert mad < RGB_TOL, mad
+
+
 def test_convex_hulls_match_mujoco(gl):
   """mjVIS_CONVEXHULL: meshes drawn as their flat-shaded hulls (geom dataid 2*meshid+1)."""
   pair = Pair(gl, xml=EXTRA, camera=-1)
