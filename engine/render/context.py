@@ -77,6 +77,16 @@ def _library_loads(names):
   return False
 
 
+_LIBRARIES = {"egl": ("libEGL.so.1", "libEGL.so"),
+              "osmesa": ("libOSMesa.so.8", "libOSMesa.so.6", "libOSMesa.so")}
+
+
+def _check_library(backend):
+  """Raise RenderingUnavailableError naming the package to install when a library is missing."""
+  if backend in _LIBRARIES and not _library_loads(_LIBRARIES[backend]):
+    raise RenderingUnavailableError(_INSTALL_HINT[backend])
+
+
 def _set_pyopengl_platform(backend):
   """Point PyOpenGL at the backend's platform before OpenGL is first imported.
 
@@ -137,6 +147,7 @@ class GLContext:
       if name not in _BACKENDS:
         raise RenderingUnavailableError(f"unknown OpenGL backend {name!r}")
       try:
+        _check_library(name)
         _set_pyopengl_platform(name)
         self._impl = _IMPLEMENTATIONS[name](max_width, max_height)
       except RenderingUnavailableError as e:
@@ -165,6 +176,11 @@ class GLContext:
     self._check_thread()
     self._impl.make_current()
     return _Current(self)
+
+  def call(self, func, *args, **kwargs):
+    """Run func(*args, **kwargs) with this context current (dm_control's `ctx.call`)."""
+    self.make_current()
+    return func(*args, **kwargs)
 
   def free(self):
     """Release the context; further use raises."""
@@ -206,8 +222,6 @@ class _EGLContext:
 
   def __init__(self, max_width, max_height):
     del max_width, max_height  # framebuffers are FBOs, no pbuffer needed
-    if not _library_loads(("libEGL.so.1", "libEGL.so")):
-      raise RenderingUnavailableError(_INSTALL_HINT["egl"])
     try:
       from OpenGL import EGL
     except Exception as e:  # PyOpenGL missing or bound to another platform
@@ -306,8 +320,6 @@ class _OSMesaContext:
   """Software OSMesa context drawing into a client-memory buffer (FBOs are used on top)."""
 
   def __init__(self, max_width, max_height):
-    if not _library_loads(("libOSMesa.so.8", "libOSMesa.so.6", "libOSMesa.so")):
-      raise RenderingUnavailableError(_INSTALL_HINT["osmesa"])
     try:
       from OpenGL import GL
       from OpenGL import osmesa

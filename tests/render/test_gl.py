@@ -250,6 +250,22 @@ def test_2d_texture_mapping_matches_mujoco(gl, materials):
   assert mad < RGB_TOL, mad
 
 
+def test_frame_matches_mujoco(scene):
+  """scn.framewidth draws a coloured frame around the viewport."""
+  r = scene.renderer
+  r.update_scene(scene.md, camera=scene.camera)
+  np.copyto(r.scene.flags, scene.default_flags)
+  r.scene.framewidth = 3
+  r.scene.framergb[:] = [0.9, 0.1, 0.1]
+  try:
+    ref = r.render().copy()
+    ours = scene.ours(r.scene, "rgb")
+  finally:
+    r.scene.framewidth = 0
+  np.testing.assert_array_equal(ours[:3], ref[:3])
+  assert np.abs(ours.astype(int) - ref.astype(int)).mean() < RGB_TOL
+
+
 def test_flags_change_the_image(scene):
   """Shadows, reflections and the skybox each show up (the oracle tests are not vacuous)."""
   base, scn = scene.theirs("rgb")
@@ -464,11 +480,39 @@ def test_engine_gl_takes_precedence(monkeypatch):
   assert context.candidate_backends() == ("egl",)
 
 
-def test_missing_backend_names_what_to_install(monkeypatch):
-  monkeypatch.setenv("ENGINE_GL", "egl")
+@pytest.mark.parametrize("backend,message", [
+  ("egl", "libEGL.so.1 not found.*apt install libegl1"),
+  ("osmesa", "libOSMesa not found.*libosmesa6"),
+])
+def test_missing_backend_names_what_to_install(monkeypatch, backend, message):
+  monkeypatch.setenv("ENGINE_GL", backend)
   monkeypatch.setattr(context, "_library_loads", lambda names: False)
-  with pytest.raises(RenderingUnavailableError, match="libEGL.so.1 not found.*apt install"):
+  with pytest.raises(RenderingUnavailableError, match=message):
     context.GLContext(8, 8)
+
+
+def test_context_call_runs_with_the_context_current(gl):
+  from OpenGL import GL
+  with gl.make_current() as ctx:
+    assert ctx.call(GL.glGetString, GL.GL_VERSION)
+
+
+def test_importing_the_renderer_first_selects_egl_headless(tmp_path):
+  """PyOpenGL binds its platform on first import: the renderer sets it before, as dm_control."""
+  import subprocess
+  import sys
+  env = {k: v for k, v in os.environ.items()
+         if k not in ("MUJOCO_GL", "ENGINE_GL", "PYOPENGL_PLATFORM", "DISPLAY",
+                      "WAYLAND_DISPLAY")}
+  code = ("from engine.render import gl_renderer, context\n"
+          "import os\n"
+          "ctx = context.GLContext(8, 8)\n"
+          "print(os.environ['PYOPENGL_PLATFORM'], ctx.backend)\n")
+  root = os.path.join(os.path.dirname(__file__), "..", "..")
+  out = subprocess.run([sys.executable, "-c", code], env=env, cwd=root, capture_output=True,
+                       text=True, timeout=120)
+  assert out.returncode == 0, out.stderr
+  assert out.stdout.split() == ["egl", "egl"]
 
 
 def test_offscreen_renderer_returns_dm_control_images(gl, scene):
