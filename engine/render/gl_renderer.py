@@ -655,9 +655,9 @@ def _init_gl(scn, con):
   GL.glFogfv(GL.GL_FOG_COLOR, con.fogRGBA)
 
 
-def _init_lights(lights):
+def _init_lights(lights, any_light):
   """initLights: colours and attenuation of each light; all left disabled."""
-  ambient = 0.0 if lights else 0.3
+  ambient = 0.0 if any_light else 0.3
   GL.glLightModelfv(GL.GL_LIGHT_MODEL_AMBIENT, np.array([ambient, ambient, ambient, 1],
                                                          np.float32))
   GL.glLightModeli(GL.GL_LIGHT_MODEL_TWO_SIDE, 0)
@@ -750,10 +750,12 @@ def mjr_render(viewport, scn, con):
     return
   flags = [bool(f) for f in scn.flags]
   geoms = [_read_geom(i, scn.geoms[i]) for i in range(ngeom)]
-  lights = [scn.lights[i] for i in range(min(mjMAXLIGHT, int(scn.nlight)))]
+  nscene_light = min(mjMAXLIGHT, int(scn.nlight))
+  # fixed-function OpenGL has GL_MAX_LIGHTS (8) lights; MuJoCo's calls beyond fail silently
+  lights = [scn.lights[i] for i in range(min(nscene_light, con.maxLights))]
   nlight = len(lights)
   skins = _scene_skins(scn)
-  _init_lights(lights)
+  _init_lights(lights, nscene_light > 0)
   headpos = _head_in_model(scn)
 
   # transparent geoms, sorted by distance to the camera

@@ -79,6 +79,7 @@ class MjrContext:
     if status == GL.GL_FRAMEBUFFER_COMPLETE:
       self.windowAvailable = True
       self.windowDoublebuffer = bool(GL.glGetBooleanv(GL.GL_DOUBLEBUFFER))
+    self.maxLights = int(GL.glGetIntegerv(GL.GL_MAX_LIGHTS))
     GL.glPixelStorei(GL.GL_PACK_ALIGNMENT, 1)
     GL.glPixelStorei(GL.GL_UNPACK_ALIGNMENT, 1)
     GL.glFogi(GL.GL_FOG_MODE, GL.GL_LINEAR)

@@ -575,6 +575,24 @@ def test_flexes_match_mujoco(gl, show):
   assert mad < RGB_TOL, mad
 
 
+def test_more_lights_than_opengl_has_match_mujoco(gl):
+  """12 lights (some casting shadows): fixed-function OpenGL lights only 8, in both."""
+  lights = "\n".join(
+    f'<light pos="{np.cos(k):.3f} {np.sin(k):.3f} 2" dir="{-np.cos(k):.3f} {-np.sin(k):.3f} -2" '
+    f'diffuse="0.1 0.1 0.1" castshadow="{str(k % 3 == 0).lower()}"/>' for k in range(11))
+  xml = f"""<mujoco><worldbody>{lights}
+    <geom type="plane" size="2 2 .1" rgba=".5 .5 .5 1"/>
+    <geom type="sphere" size=".2" pos="0 0 .3"/></worldbody></mujoco>"""
+  pair = Pair(gl, xml=xml, camera=-1)
+  try:
+    ref, scn = pair.theirs("rgb")
+    assert scn.nlight == 12
+    mad = np.abs(pair.ours(scn, "rgb").astype(int) - ref.astype(int)).mean()
+  finally:
+    pair.close()
+  assert mad < RGB_TOL, mad
+
+
 def test_convex_hulls_match_mujoco(gl):
   """mjVIS_CONVEXHULL: meshes drawn as their flat-shaded hulls (geom dataid 2*meshid+1)."""
   pair = Pair(gl, xml=EXTRA, camera=-1)
