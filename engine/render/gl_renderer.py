@@ -392,7 +392,7 @@ def _render_geom(g, mode, headpos, scn, con, skins=None):
     emission = _BLACK
   GL.glMaterialfv(GL.GL_FRONT_AND_BACK, GL.GL_EMISSION, emission)
   GL.glColor4fv(rgba)
-  GL.glMaterialf(GL.GL_FRONT_AND_BACK, GL.GL_SHININESS, g.shininess * 128.0)
+  GL.glMaterialf(GL.GL_FRONT_AND_BACK, GL.GL_SHININESS, min(max(g.shininess, 0.0), 1.0) * 128)
   GL.glMaterialfv(GL.GL_FRONT_AND_BACK, GL.GL_SPECULAR,
                   np.array([g.specular, g.specular, g.specular, 1], np.float32))
   if mode == _IDCOLOR:
@@ -670,14 +670,18 @@ def _init_lights(lights, any_light):
     if int(light.type) != mjtLightType.mjLIGHT_DIRECTIONAL:
       # every positional light is a spot light, as in MuJoCo's classic renderer (a point
       # light's cutoff of 0 makes it contribute nothing there, and so here)
-      GL.glLightf(gl_light, GL.GL_SPOT_EXPONENT, float(light.exponent))
-      GL.glLightf(gl_light, GL.GL_SPOT_CUTOFF, float(light.cutoff))
+      # OpenGL rejects (and MuJoCo's C calls then leave unchanged) out-of-range values
+      exponent, cutoff = float(light.exponent), float(light.cutoff)
+      if 0 <= exponent <= 128:
+        GL.glLightf(gl_light, GL.GL_SPOT_EXPONENT, exponent)
+      if 0 <= cutoff <= 90 or cutoff == 180:
+        GL.glLightf(gl_light, GL.GL_SPOT_CUTOFF, cutoff)
       att = np.asarray(light.attenuation, np.float32)
     else:
       GL.glLightf(gl_light, GL.GL_SPOT_EXPONENT, 0)
       GL.glLightf(gl_light, GL.GL_SPOT_CUTOFF, 180)
       att = np.asarray(light.attenuation, np.float32)
-    if not np.any(att > 0):
+    if not np.any(att > 0) or np.any(att < 0):
       # scenes give directional and point lights no attenuation: constant, like directional
       att = (1, 0, 0)
     GL.glLightf(gl_light, GL.GL_CONSTANT_ATTENUATION, float(att[0]))
