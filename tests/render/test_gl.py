@@ -285,6 +285,22 @@ def test_segmentation_names_every_visible_geom(scene):
   assert len(geoms) >= 10
 
 
+def test_segmentation_ids_beyond_one_byte(gl):
+  """300 geoms: segment ids use two colour bytes (segid + 1 = r + 256 g + 65536 b)."""
+  spheres = "\n".join(f'<geom type="box" size=".045 .045 .02" pos="{0.1 * (k % 20) - 1:.2f} '
+                       f'{0.1 * (k // 20) - 0.75:.2f} 0"/>' for k in range(300))
+  xml = f"""<mujoco><worldbody>{spheres}
+    <camera name="top" pos="0 0 3.2"/></worldbody></mujoco>"""
+  pair = Pair(gl, xml=xml)
+  try:
+    ref, scn = pair.theirs("seg")
+    ours = pair.ours(scn, "seg")
+  finally:
+    pair.close()
+  assert len(set(ours[..., 0].ravel())) > 250
+  assert np.all(ours == ref, axis=-1).mean() >= 0.99
+
+
 def test_depth_is_distance_along_the_view_axis(gl):
   """A camera 2 m above a plane, looking straight down, sees depth 2 at every pixel."""
   xml = """<mujoco><worldbody><geom type="plane" size="5 5 1"/>
