@@ -55,6 +55,8 @@ mjRND_SEGMENT = 8
 mjRND_IDCOLOR = 9
 mjRND_CULL_FACE = 10
 mjCAT_DECOR = 4
+# stereo modes (mjtStereo)
+mjSTEREO_NONE, mjSTEREO_QUADBUFFERED, mjSTEREO_SIDEBYSIDE = 0, 1, 2
 mjMAXLIGHT = 100
 mjMINVAL = 1e-15
 
@@ -757,7 +759,6 @@ def mjr_render(viewport, scn, con):
   nscene_light = min(mjMAXLIGHT, int(scn.nlight))
   # fixed-function OpenGL has GL_MAX_LIGHTS (8) lights; MuJoCo's calls beyond fail silently
   lights = [scn.lights[i] for i in range(min(nscene_light, con.maxLights))]
-  nlight = len(lights)
   skins = _scene_skins(scn)
   _init_lights(lights, nscene_light > 0)
   headpos = _head_in_model(scn)
@@ -788,8 +789,42 @@ def mjr_render(viewport, scn, con):
   GL.glEnable(GL.GL_SCISSOR_TEST)
   GL.glClear(GL.GL_COLOR_BUFFER_BIT | GL.GL_DEPTH_BUFFER_BIT)
   GL.glDisable(GL.GL_SCISSOR_TEST)
-  cam_project, cam_view = _set_view(cam, viewport, scn, con)
+  # stereo: two views side by side (no quad-buffered stereo windows here)
+  stereo = int(getattr(scn, "stereo", mjSTEREO_NONE))
+  if stereo == mjSTEREO_QUADBUFFERED:
+    stereo = mjSTEREO_SIDEBYSIDE
+  viewport = MjrRect(viewport.left, viewport.bottom, viewport.width, viewport.height)
+  if stereo == mjSTEREO_SIDEBYSIDE:
+    viewport.width //= 2
+  for view in ((0, 1) if stereo else (-1,)):
+    if stereo == mjSTEREO_SIDEBYSIDE:
+      if view:
+        viewport.left += viewport.width
+      GL.glViewport(viewport.left, viewport.bottom, viewport.width, viewport.height)
+    view_cam = cam if view < 0 else _average_camera(scn.camera[view], scn.camera[view])
+    cam_project, cam_view = _set_view(view_cam, viewport, scn, con)
+    _render_view(viewport, cam, cam_project, cam_view, geoms, transparent, lights, headpos,
+                 flags, scn, con, skins)
 
+  framewidth = int(getattr(scn, "framewidth", 0))
+  if framewidth:
+    rgb = np.asarray(scn.framergb, np.float32)
+    GL.glClearColor(rgb[0], rgb[1], rgb[2], 0)
+    GL.glEnable(GL.GL_SCISSOR_TEST)
+    x, y, w, h = viewport.left, viewport.bottom, viewport.width, viewport.height
+    for rect in ((x, y, w, framewidth), (x, y + h - framewidth, w, framewidth),
+                 (x, y, framewidth, h), (x + w - framewidth, y, framewidth, h)):
+      GL.glScissor(*rect)
+      GL.glClear(GL.GL_COLOR_BUFFER_BIT)
+    GL.glDisable(GL.GL_SCISSOR_TEST)
+  mjr_restoreBuffer(con)
+
+
+def _render_view(viewport, cam, cam_project, cam_view, geoms, transparent, lights, headpos,
+                 flags, scn, con, skins):
+  """One view of mjr_render: segmentation, or reflections, opaque geoms, shadows, skybox,
+  transparent geoms and labels."""
+  nlight = len(lights)
   if flags[mjRND_SEGMENT]:
     GL.glShadeModel(GL.GL_FLAT)
     GL.glDisable(GL.GL_LIGHTING)
@@ -801,7 +836,6 @@ def mjr_render(viewport, scn, con):
     for g in geoms:
       if g.segid >= 0:
         _render_geom(g, mode, headpos, scn, con, skins)
-    mjr_restoreBuffer(con)
     return
 
   if flags[mjRND_REFLECTION]:
@@ -864,19 +898,6 @@ def mjr_render(viewport, scn, con):
       gl_text.text_at(g.label, con, g.pos, (1, 1, 1), shadow=True)
     GL.glEnable(GL.GL_DEPTH_TEST)
     GL.glEnable(GL.GL_LIGHTING)
-
-  framewidth = int(getattr(scn, "framewidth", 0))
-  if framewidth:
-    rgb = np.asarray(scn.framergb, np.float32)
-    GL.glClearColor(rgb[0], rgb[1], rgb[2], 0)
-    GL.glEnable(GL.GL_SCISSOR_TEST)
-    x, y, w, h = viewport.left, viewport.bottom, viewport.width, viewport.height
-    for rect in ((x, y, w, framewidth), (x, y + h - framewidth, w, framewidth),
-                 (x, y, framewidth, h), (x + w - framewidth, y, framewidth, h)):
-      GL.glScissor(*rect)
-      GL.glClear(GL.GL_COLOR_BUFFER_BIT)
-    GL.glDisable(GL.GL_SCISSOR_TEST)
-  mjr_restoreBuffer(con)
 
 
 def _render_reflections(geoms, transparent, lights, headpos, flags, scn, con, skins):

@@ -266,6 +266,19 @@ def test_frame_matches_mujoco(scene):
   assert np.abs(ours.astype(int) - ref.astype(int)).mean() < RGB_TOL
 
 
+def test_side_by_side_stereo_matches_mujoco(scene):
+  r = scene.renderer
+  r.update_scene(scene.md, camera=scene.camera)
+  np.copyto(r.scene.flags, scene.default_flags)
+  r.scene.stereo = mujoco.mjtStereo.mjSTEREO_SIDEBYSIDE
+  try:
+    ref = r.render().copy()
+    ours = scene.ours(r.scene, "rgb")
+  finally:
+    r.scene.stereo = mujoco.mjtStereo.mjSTEREO_NONE
+  assert np.abs(ours.astype(int) - ref.astype(int)).mean() < RGB_TOL
+
+
 def test_flags_change_the_image(scene):
   """Shadows, reflections and the skybox each show up (the oracle tests are not vacuous)."""
   base, scn = scene.theirs("rgb")
