@@ -12,6 +12,7 @@ The model's GPU resources (MjrContext) live in gl_resources.py, text and 2D draw
 gl_text.py; both are re-exported here, so this module is the whole mjr_* API.
 """
 
+import ctypes
 import dataclasses
 
 import numpy as np
@@ -374,6 +375,39 @@ def _set_texture(kind, state, con, geom):
 _BLACK = np.array([0, 0, 0, 1], np.float32)
 
 
+class _FastGL:
+  """Direct ctypes entry points of the calls made for every geom.
+
+  PyOpenGL's wrappers cost ~10 us a call (argument conversion, glGetError); these cost ~1 us,
+  which is most of the per-geom Python time. Like MuJoCo's C calls they do not check errors.
+  Pointer arguments are addresses of live float32 arrays.
+  """
+
+  def __init__(self):
+    from OpenGL import platform
+    lib = platform.PLATFORM.GL
+    f, u, ub, p = ctypes.c_float, ctypes.c_uint, ctypes.c_ubyte, ctypes.c_void_p
+    for name, argtypes in (("glMaterialfv", (u, u, p)), ("glMaterialf", (u, u, f)),
+                           ("glColor4f", (f, f, f, f)), ("glColor4ub", (ub, ub, ub, ub)),
+                           ("glPushMatrix", ()), ("glPopMatrix", ()),
+                           ("glTranslatef", (f, f, f)), ("glScalef", (f, f, f)),
+                           ("glMultMatrixf", (p,)), ("glCallList", (u,))):
+      function = lib[name]  # a fresh function object: PyOpenGL's own are left untouched
+      function.argtypes = argtypes
+      function.restype = None
+      setattr(self, name, function)
+
+
+_FAST = []
+
+
+def _fast_gl():
+  """The _FastGL of this process (the GL library is fixed once PyOpenGL is loaded)."""
+  if not _FAST:
+    _FAST.append(_FastGL())
+  return _FAST[0]
+
+
 def _render_geom(g, mode, headpos, scn, con, skins=None):
   """renderGeom: draw one scene geom in the given mode."""
   t = g.type
@@ -387,86 +421,88 @@ def _render_geom(g, mode, headpos, scn, con, skins=None):
     _set_texture("regular", True, con, g)
   if t == _G.mjGEOM_PLANE and behind and mode == _NORMAL:
     rgba[3] *= np.float32(0.3)
+  fast = _fast_gl()
   if mode == _NORMAL:
     emission = np.array([g.emission * rgba[0], g.emission * rgba[1], g.emission * rgba[2], 1],
                         np.float32)
   else:
     emission = _BLACK
-  GL.glMaterialfv(GL.GL_FRONT_AND_BACK, GL.GL_EMISSION, emission)
-  GL.glColor4fv(rgba)
-  GL.glMaterialf(GL.GL_FRONT_AND_BACK, GL.GL_SHININESS, min(max(g.shininess, 0.0), 1.0) * 128)
-  GL.glMaterialfv(GL.GL_FRONT_AND_BACK, GL.GL_SPECULAR,
-                  np.array([g.specular, g.specular, g.specular, 1], np.float32))
+  fast.glMaterialfv(GL.GL_FRONT_AND_BACK, GL.GL_EMISSION, emission.ctypes.data)
+  fast.glColor4f(*rgba)
+  fast.glMaterialf(GL.GL_FRONT_AND_BACK, GL.GL_SHININESS, min(max(g.shininess, 0.0), 1.0) * 128)
+  specular = np.array([g.specular, g.specular, g.specular, 1], np.float32)
+  fast.glMaterialfv(GL.GL_FRONT_AND_BACK, GL.GL_SPECULAR, specular.ctypes.data)
   if mode == _IDCOLOR:
     seg = g.segid + 1
-    GL.glColor4ub(seg & 0xFF, (seg >> 8) & 0xFF, (seg >> 16) & 0xFF, 0xFF)
+    fast.glColor4ub(seg & 0xFF, (seg >> 8) & 0xFF, (seg >> 16) & 0xFF, 0xFF)
   elif mode == _SEGMENT:
-    GL.glColor4f(0.1 + 0.8 * _halton(g.segid + 10, 2), 0.1 + 0.8 * _halton(g.segid + 10, 3),
-                 0.1 + 0.8 * _halton(g.segid + 10, 5), 1)
+    fast.glColor4f(0.1 + 0.8 * _halton(g.segid + 10, 2), 0.1 + 0.8 * _halton(g.segid + 10, 3),
+                   0.1 + 0.8 * _halton(g.segid + 10, 5), 1)
 
-  GL.glPushMatrix()
+  fast.glPushMatrix()
   if t != _G.mjGEOM_SKIN and t != _G.mjGEOM_FLEX:
-    GL.glTranslatef(g.pos[0], g.pos[1], g.pos[2])
+    fast.glTranslatef(*g.pos)
     m = g.mat
-    GL.glMultMatrixf(np.array([m[0], m[3], m[6], 0, m[1], m[4], m[7], 0,
-                               m[2], m[5], m[8], 0, 0, 0, 0, 1], np.float32))
+    transform = np.array([m[0], m[3], m[6], 0, m[1], m[4], m[7], 0,
+                          m[2], m[5], m[8], 0, 0, 0, 0, 1], np.float32)
+    fast.glMultMatrixf(transform.ctypes.data)
   base = con.baseBuiltin
   if t == _G.mjGEOM_PLANE:
     flip = behind and GL.glGetIntegerv(GL.GL_CULL_FACE_MODE) == GL.GL_BACK
     if flip:
       GL.glCullFace(GL.GL_FRONT)
     if g.dataid >= 0 and g.dataid in con.planeList:
-      GL.glCallList(con.planeList[g.dataid])
+      fast.glCallList(con.planeList[g.dataid])
     else:
-      GL.glScalef(size[0], size[1], 1)
-      GL.glCallList(con.basePlane)
+      fast.glScalef(size[0], size[1], 1)
+      fast.glCallList(con.basePlane)
     if flip:
       GL.glCullFace(GL.GL_BACK)
   elif t == _G.mjGEOM_HFIELD:
     if 0 <= g.dataid < len(con.hfieldList):
-      GL.glCallList(con.hfieldList[g.dataid])
+      fast.glCallList(con.hfieldList[g.dataid])
   elif t in (_G.mjGEOM_SPHERE, _G.mjGEOM_ELLIPSOID):
-    GL.glScalef(size[0], size[1], size[2])
-    GL.glCallList(base + _SPHERE)
+    fast.glScalef(size[0], size[1], size[2])
+    fast.glCallList(base + _SPHERE)
   elif t == _G.mjGEOM_CAPSULE:
     av = np.float32(0.5) * (size[0] + size[1])
-    GL.glScalef(size[0], size[1], size[2])
-    GL.glCallList(base + _CYLINDEROPEN)
-    GL.glScalef(1, 1, av / size[2])
-    GL.glTranslatef(0, 0, (size[2] - av) / av)
-    GL.glCallList(base + _SPHERETOP)
-    GL.glTranslatef(0, 0, 2 * (av - size[2]) / av)
-    GL.glCallList(base + _SPHEREBOTTOM)
+    fast.glScalef(size[0], size[1], size[2])
+    fast.glCallList(base + _CYLINDEROPEN)
+    fast.glScalef(1, 1, av / size[2])
+    fast.glTranslatef(0, 0, (size[2] - av) / av)
+    fast.glCallList(base + _SPHERETOP)
+    fast.glTranslatef(0, 0, 2 * (av - size[2]) / av)
+    fast.glCallList(base + _SPHEREBOTTOM)
   elif t == _G.mjGEOM_CYLINDER:
-    GL.glScalef(size[0], size[1], size[2])
-    GL.glCallList(base + _CYLINDER)
+    fast.glScalef(size[0], size[1], size[2])
+    fast.glCallList(base + _CYLINDER)
   elif t == _G.mjGEOM_BOX:
-    GL.glScalef(size[0], size[1], size[2])
-    GL.glCallList(base + _BOX)
+    fast.glScalef(size[0], size[1], size[2])
+    fast.glCallList(base + _BOX)
   elif t in (_G.mjGEOM_MESH, _G.mjGEOM_SDF):
     # a mesh geom's dataid is 2*meshid, plus 1 to draw its convex hull (mjVIS_CONVEXHULL)
     meshid = g.dataid // 2
     if 0 <= meshid < len(con.meshList):
       hull = con.hullList[meshid] if g.dataid % 2 else None
-      GL.glCallList(hull if hull is not None else con.meshList[meshid])
+      fast.glCallList(hull if hull is not None else con.meshList[meshid])
   elif t in (_G.mjGEOM_ARROW, _G.mjGEOM_ARROW1):
-    GL.glScalef(size[0], size[1], size[2] / 6)
-    GL.glTranslatef(0, 0, 1)
-    GL.glCallList(base + _CYLINDER)
-    GL.glTranslatef(0, 0, 1)
+    fast.glScalef(size[0], size[1], size[2] / 6)
+    fast.glTranslatef(0, 0, 1)
+    fast.glCallList(base + _CYLINDER)
+    fast.glTranslatef(0, 0, 1)
     if t == _G.mjGEOM_ARROW:
-      GL.glScalef(1.75, 1.75, 1)
-    GL.glCallList(base + _CONE)
+      fast.glScalef(1.75, 1.75, 1)
+    fast.glCallList(base + _CONE)
   elif t == _G.mjGEOM_ARROW2:
-    GL.glScalef(size[0], size[1], size[2] / 3)
-    GL.glCallList(base + _CYLINDEROPEN)
-    GL.glScalef(1.75, 1.75, 0.5)
-    GL.glTranslatef(0, 0, -2)
+    fast.glScalef(size[0], size[1], size[2] / 3)
+    fast.glCallList(base + _CYLINDEROPEN)
+    fast.glScalef(1.75, 1.75, 0.5)
+    fast.glTranslatef(0, 0, -2)
     GL.glRotatef(180, 1, 0, 0)
-    GL.glCallList(base + _CONE)
+    fast.glCallList(base + _CONE)
     GL.glRotatef(180, 1, 0, 0)
-    GL.glTranslatef(0, 0, 4)
-    GL.glCallList(base + _CONE)
+    fast.glTranslatef(0, 0, 4)
+    fast.glCallList(base + _CONE)
   elif t == _G.mjGEOM_LINE:
     GL.glLineWidth(max(size[0] * con.lineWidth, 1e-3))
     lighting = GL.glIsEnabled(GL.GL_LIGHTING)
@@ -490,7 +526,7 @@ def _render_geom(g, mode, headpos, scn, con, skins=None):
     _draw_skin(g, scn, con, skins)
   elif t == _G.mjGEOM_FLEX:
     _draw_flex(g, scn, con)
-  GL.glPopMatrix()
+  fast.glPopMatrix()
   if textured:
     _set_texture("regular", False, con, g)
 
