@@ -1,9 +1,9 @@
 """OpenGL renderer of an abstract scene: the counterpart of MuJoCo's mjr_* functions.
 
 Port of render_gl3.c (mjr_render) and render_gl2.c (pixels) on PyOpenGL's fixed-function
-pipeline, which is what MuJoCo's classic renderer
-draws with: the same projection (reversed depth), lights, materials, fog, textures, shadows and
-reflections, so images match MuJoCo's pixel for pixel up to rasterization details.
+pipeline, which is what MuJoCo's classic renderer draws with: the same projection (reversed
+depth), lights, materials, fog, textures, shadows and reflections, so images match MuJoCo's
+pixel for pixel up to rasterization details.
 
 The scene is any object with the attribute interface of `mujoco.MjvScene` (ngeom, geoms[i].type
 ..., lights, camera[0/1], flags, enabletransform ...), built by engine/render/visualize.py or by
@@ -20,9 +20,12 @@ import numpy as np
 from engine.render import context  # sets PYOPENGL_PLATFORM before OpenGL loads
 from OpenGL import GL  # noqa: E402,I001
 
+from engine.enums import mjMINVAL
+from engine.enums import mjtCatBit
 from engine.enums import mjtGeom
 from engine.enums import mjtLightType
 from engine.enums import mjtTexture
+from engine.enums import mjtTextureRole
 from engine.render import gl_resources
 from engine.render import gl_text
 from engine.render.gl_resources import MjrContext as MjrContext
@@ -55,23 +58,15 @@ mjRND_DEPTH = 7
 mjRND_SEGMENT = 8
 mjRND_IDCOLOR = 9
 mjRND_CULL_FACE = 10
-mjCAT_DECOR = 4
 # stereo modes (mjtStereo)
 mjSTEREO_NONE, mjSTEREO_QUADBUFFERED, mjSTEREO_SIDEBYSIDE = 0, 1, 2
 mjMAXLIGHT = 100
-mjMINVAL = 1e-15
 
-# builtin display lists
-_SPHERE, _SPHERETOP, _SPHEREBOTTOM = gl_resources.SPHERE, gl_resources.SPHERETOP, \
-  gl_resources.SPHEREBOTTOM
-_CYLINDER, _CYLINDEROPEN, _HAZE = gl_resources.CYLINDER, gl_resources.CYLINDEROPEN, \
-  gl_resources.HAZE
-_BOX, _CONE = gl_resources.BOX, gl_resources.CONE
 # geom rendering modes of renderGeom
 _NORMAL, _SHADOWMAP, _SHADOWCAST, _SEGMENT, _IDCOLOR = range(5)
 
 _G = mjtGeom
-_ROLE_RGB = gl_resources._ROLE_RGB
+_ROLE_RGB = int(mjtTextureRole.mjTEXROLE_RGB)
 
 
 @dataclasses.dataclass
@@ -411,7 +406,7 @@ def _fast_gl():
 def _render_geom(g, mode, headpos, scn, con, skins=None):
   """renderGeom: draw one scene geom in the given mode."""
   t = g.type
-  if mode == _SHADOWCAST and (t == _G.mjGEOM_LINE or g.category == mjCAT_DECOR):
+  if mode == _SHADOWCAST and (t == _G.mjGEOM_LINE or g.category == mjtCatBit.mjCAT_DECOR):
     return
   size = g.size
   rgba = g.rgba.copy()
@@ -463,22 +458,22 @@ def _render_geom(g, mode, headpos, scn, con, skins=None):
       fast.glCallList(con.hfieldList[g.dataid])
   elif t in (_G.mjGEOM_SPHERE, _G.mjGEOM_ELLIPSOID):
     fast.glScalef(size[0], size[1], size[2])
-    fast.glCallList(base + _SPHERE)
+    fast.glCallList(base + gl_resources.SPHERE)
   elif t == _G.mjGEOM_CAPSULE:
     av = np.float32(0.5) * (size[0] + size[1])
     fast.glScalef(size[0], size[1], size[2])
-    fast.glCallList(base + _CYLINDEROPEN)
+    fast.glCallList(base + gl_resources.CYLINDEROPEN)
     fast.glScalef(1, 1, av / size[2])
     fast.glTranslatef(0, 0, (size[2] - av) / av)
-    fast.glCallList(base + _SPHERETOP)
+    fast.glCallList(base + gl_resources.SPHERETOP)
     fast.glTranslatef(0, 0, 2 * (av - size[2]) / av)
-    fast.glCallList(base + _SPHEREBOTTOM)
+    fast.glCallList(base + gl_resources.SPHEREBOTTOM)
   elif t == _G.mjGEOM_CYLINDER:
     fast.glScalef(size[0], size[1], size[2])
-    fast.glCallList(base + _CYLINDER)
+    fast.glCallList(base + gl_resources.CYLINDER)
   elif t == _G.mjGEOM_BOX:
     fast.glScalef(size[0], size[1], size[2])
-    fast.glCallList(base + _BOX)
+    fast.glCallList(base + gl_resources.BOX)
   elif t in (_G.mjGEOM_MESH, _G.mjGEOM_SDF):
     # a mesh geom's dataid is 2*meshid, plus 1 to draw its convex hull (mjVIS_CONVEXHULL)
     meshid = g.dataid // 2
@@ -488,21 +483,21 @@ def _render_geom(g, mode, headpos, scn, con, skins=None):
   elif t in (_G.mjGEOM_ARROW, _G.mjGEOM_ARROW1):
     fast.glScalef(size[0], size[1], size[2] / 6)
     fast.glTranslatef(0, 0, 1)
-    fast.glCallList(base + _CYLINDER)
+    fast.glCallList(base + gl_resources.CYLINDER)
     fast.glTranslatef(0, 0, 1)
     if t == _G.mjGEOM_ARROW:
       fast.glScalef(1.75, 1.75, 1)
-    fast.glCallList(base + _CONE)
+    fast.glCallList(base + gl_resources.CONE)
   elif t == _G.mjGEOM_ARROW2:
     fast.glScalef(size[0], size[1], size[2] / 3)
-    fast.glCallList(base + _CYLINDEROPEN)
+    fast.glCallList(base + gl_resources.CYLINDEROPEN)
     fast.glScalef(1.75, 1.75, 0.5)
     fast.glTranslatef(0, 0, -2)
     GL.glRotatef(180, 1, 0, 0)
-    fast.glCallList(base + _CONE)
+    fast.glCallList(base + gl_resources.CONE)
     GL.glRotatef(180, 1, 0, 0)
     fast.glTranslatef(0, 0, 4)
-    fast.glCallList(base + _CONE)
+    fast.glCallList(base + gl_resources.CONE)
   elif t == _G.mjGEOM_LINE:
     GL.glLineWidth(max(size[0] * con.lineWidth, 1e-3))
     lighting = GL.glIsEnabled(GL.GL_LIGHTING)
@@ -602,7 +597,7 @@ def _draw_flex(g, scn, con):
       GL.glPushMatrix()
       GL.glTranslatef(*v)
       GL.glScalef(size[0], size[0], size[0])
-      GL.glCallList(con.baseBuiltin + _SPHERE)
+      GL.glCallList(con.baseBuiltin + gl_resources.SPHERE)
       GL.glPopMatrix()
   if size[0] > 0 and scn.flexedgeopt and not hidden:
     edge = np.asarray(scn.flexedge, np.int64).reshape(-1, 2)
@@ -618,7 +613,7 @@ def _draw_flex(g, scn, con):
       GL.glTranslatef(*((v1 + v2) * 0.5))
       GL.glMultMatrixf(mat.ravel())
       GL.glScalef(size[0], size[0], length * 0.5)
-      GL.glCallList(con.baseBuiltin + _CYLINDEROPEN)
+      GL.glCallList(con.baseBuiltin + gl_resources.CYLINDEROPEN)
       GL.glPopMatrix()
   if texture:
     GL.glEnable(GL.GL_TEXTURE_2D)
@@ -1108,7 +1103,7 @@ def _render_skybox(geoms, headpos, cam, flags, scn, con):
     GL.glScalef(dst, dst, dst)
     _set_texture("skybox", True, con, sky)
     GL.glColor4f(1, 1, 1, 1)
-    GL.glCallList(con.baseBuiltin + _CYLINDER)
+    GL.glCallList(con.baseBuiltin + gl_resources.CYLINDER)
     _set_texture("skybox", False, con, sky)
     if flags[mjRND_HAZE]:
       for g in geoms:
@@ -1124,7 +1119,7 @@ def _render_skybox(geoms, headpos, cam, flags, scn, con):
           GL.glScalef(1, 1, elevation)
           GL.glEnable(GL.GL_BLEND)
           GL.glBlendFunc(GL.GL_SRC_ALPHA, GL.GL_ONE_MINUS_SRC_ALPHA)
-          GL.glCallList(con.baseBuiltin + _HAZE)
+          GL.glCallList(con.baseBuiltin + gl_resources.HAZE)
           GL.glDisable(GL.GL_BLEND)
           break
     GL.glPopMatrix()
