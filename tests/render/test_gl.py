@@ -14,9 +14,18 @@ import mujoco  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
+import mujoco.rendering.classic.gl_context as _mujoco_gl_context  # noqa: E402
+
 from engine.physics import RenderingUnavailableError  # noqa: E402
 from engine.render import context  # noqa: E402
 from engine.render import gl_renderer as R  # noqa: E402
+
+# mujoco picks its GL backend when first imported: if another test module imported it before
+# MUJOCO_GL was set, its Renderer would use GLFW, which needs a display; point it at EGL
+if _mujoco_gl_context.GLContext is None or (
+    not os.environ.get("DISPLAY") and "egl" not in _mujoco_gl_context.GLContext.__module__):
+  from mujoco.egl import GLContext as _MujocoEGLContext
+  _mujoco_gl_context.GLContext = _MujocoEGLContext
 
 ASSETS = os.path.join(os.path.dirname(__file__), "..", "..", "assets", "suite")
 H, W = 120, 160
