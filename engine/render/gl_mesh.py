@@ -12,7 +12,17 @@ import dataclasses
 import numpy as np
 
 f32 = np.float32
-PI = f32(np.pi)
+PI = np.pi  # mjPI is a double: MuJoCo computes angles in double and stores them as float
+
+
+def _cos(x):
+  """cosf: float32 cosine of float32 angles (correctly rounded through float64)."""
+  return np.cos(np.asarray(x, f32).astype(np.float64)).astype(f32)
+
+
+def _sin(x):
+  """sinf: float32 sine of float32 angles (correctly rounded through float64)."""
+  return np.sin(np.asarray(x, f32).astype(np.float64)).astype(f32)
 MAXPLANEGRID = 200  # mjMAXPLANEGRID
 
 
@@ -35,17 +45,17 @@ def _batch(mode, vert, normal, texcoord=None, color=None):
 
 def _angles(n):
   """Azimuths of slice boundaries j and j+1, as MuJoCo computes them (float32)."""
-  j = np.arange(n, dtype=f32)
-  az1 = (f32(2) * PI * j) / f32(n)
-  az2 = (f32(2) * PI * (j + f32(1))) / f32(n)
+  j = np.arange(n, dtype=np.float64)
+  az1 = ((2 * PI * j) / n).astype(f32)
+  az2 = ((2 * PI * (j + 1)) / n).astype(f32)
   return az1, az2
 
 
 def _sphere_vertex(az, el, sign):
   """setVertexSphere: vertex on a unit sphere centred at z=sign, and its normal."""
   az, el = np.broadcast_arrays(f32(az) * np.ones(1, f32), f32(el) * np.ones(1, f32))
-  v = np.stack([np.cos(az) * np.cos(el), np.sin(az) * np.cos(el),
-                f32(sign) + np.sin(el)], -1).astype(f32)
+  v = np.stack([_cos(az) * _cos(el), _sin(az) * _cos(el),
+                f32(sign) + _sin(el)], -1).astype(f32)
   n = v.copy()
   n[..., 2] -= f32(sign)
   return v, n
@@ -62,7 +72,7 @@ def sphere(nslice, nstack):
   half = nstack // 2
   tv, tn, qv, qn = [], [], [], []
   for sign in (-1, 1):
-    el1 = f32((f32(0.5) * PI * f32(sign) * f32(half - 1)) / f32(half))
+    el1 = f32((0.5 * PI * sign * (half - 1)) / half)
     v1, n1 = _sphere_vertex(az1, el1, 0)
     v2, n2 = _sphere_vertex(az2, el1, 0)
     v3 = np.zeros_like(v1)
@@ -76,8 +86,8 @@ def sphere(nslice, nstack):
       tn.append(_interleave(n3, n2, n1))
   for sign in (-1, 1):
     for i in range(half - 1):
-      el1 = f32((f32(0.5) * PI * f32(sign) * f32(i)) / f32(half))
-      el2 = f32((f32(0.5) * PI * f32(sign) * f32(i + 1)) / f32(half))
+      el1 = f32((0.5 * PI * sign * i) / half)
+      el2 = f32((0.5 * PI * sign * (i + 1)) / half)
       v1, n1 = _sphere_vertex(az1, el1, 0)
       v2, n2 = _sphere_vertex(az2, el1, 0)
       v3, n3 = _sphere_vertex(az2, el2, 0)
@@ -95,7 +105,7 @@ def sphere(nslice, nstack):
 def half_sphere(sign, nslice, nstack):
   """Half sphere centred at z=sign (capsule caps): +1 top, -1 bottom."""
   az1, az2 = _angles(nslice)
-  el1 = f32((PI / f32(2) * f32(sign) * f32(nstack - 1)) / f32(nstack))
+  el1 = f32((PI / 2 * sign * (nstack - 1)) / nstack)
   v1, n1 = _sphere_vertex(az1, el1, sign)
   v2, n2 = _sphere_vertex(az2, el1, sign)
   v3 = np.zeros_like(v1)
@@ -108,8 +118,8 @@ def half_sphere(sign, nslice, nstack):
     tri = _batch("triangles", _interleave(v3, v2, v1), _interleave(n3, n2, n1))
   qv, qn = [], []
   for i in range(nstack - 1):
-    el1 = f32((PI / f32(2) * f32(sign) * f32(i)) / f32(nstack))
-    el2 = f32((PI / f32(2) * f32(sign) * f32(i + 1)) / f32(nstack))
+    el1 = f32((PI / 2 * sign * i) / nstack)
+    el2 = f32((PI / 2 * sign * (i + 1)) / nstack)
     v1, n1 = _sphere_vertex(az1, el1, sign)
     v2, n2 = _sphere_vertex(az2, el1, sign)
     v3, n3 = _sphere_vertex(az2, el2, sign)
@@ -127,7 +137,7 @@ def half_sphere(sign, nslice, nstack):
 
 
 def _disk_vertex(az, r, sign):
-  return np.stack([np.cos(az) * f32(r), np.sin(az) * f32(r),
+  return np.stack([_cos(az) * f32(r), _sin(az) * f32(r),
                    np.full_like(az, f32(sign))], -1).astype(f32)
 
 
@@ -156,9 +166,9 @@ def disk(sign, nslice, nstack):
 
 def _cone_vertex(az, r):
   scale = f32(1) / np.sqrt(f32(2))
-  v = np.stack([np.cos(az) * f32(r), np.sin(az) * f32(r),
+  v = np.stack([_cos(az) * f32(r), _sin(az) * f32(r),
                 np.full_like(az, f32(1) - f32(r))], -1).astype(f32)
-  n = np.stack([np.cos(az) * scale, np.sin(az) * scale, np.full_like(az, scale)], -1).astype(f32)
+  n = np.stack([_cos(az) * scale, _sin(az) * scale, np.full_like(az, scale)], -1).astype(f32)
   return v, n
 
 
@@ -197,7 +207,7 @@ def cylinder(nslice, nstack):
     h2 = f32(2 * (i + 1)) / f32(nstack) - f32(1)
     vs = []
     for az, h in ((az1, h1), (az2, h1), (az2, h2), (az1, h2)):
-      vs.append(np.stack([np.cos(az), np.sin(az), np.full_like(az, h)], -1).astype(f32))
+      vs.append(np.stack([_cos(az), _sin(az), np.full_like(az, h)], -1).astype(f32))
     ns = []
     for v in vs:
       n = v.copy()
@@ -223,7 +233,7 @@ def haze(nslice, r, rgba):
   """Truncated cone whose alpha fades from the horizon up (skybox haze)."""
   alpha = np.arctan2(f32(1), f32(r))
   beta = f32(0.75 * np.pi) - alpha
-  h = np.sqrt(f32(0.5)) * f32(r) * np.sin(alpha) / np.sin(beta)
+  h = np.sqrt(f32(0.5)) * f32(r) * _sin(alpha) / _sin(beta)
   az1, az2 = _angles(nslice)
   qv, qc = [], []
   for i in range(2):
@@ -232,7 +242,7 @@ def haze(nslice, r, rgba):
     vs = []
     for az, hh in ((az1, h1), (az2, h1), (az2, h2), (az1, h2)):
       rad = f32(1) - f32(r) * (f32(1) - hh)
-      vs.append(np.stack([np.cos(az) * rad, np.sin(az) * rad,
+      vs.append(np.stack([_cos(az) * rad, _sin(az) * rad,
                           np.full_like(az, hh)], -1).astype(f32))
     c1 = np.array([rgba[0], rgba[1], rgba[2], float(i == 1)], f32)
     c2 = np.array([rgba[0], rgba[1], rgba[2], float(i == 0)], f32)
