@@ -1,0 +1,386 @@
+"""OpenGL contexts for rendering: EGL (headless), OSMesa (software), GLFW (hidden window).
+
+The backend is chosen like dm_control's `_render`: the environment variable `ENGINE_GL` (ours,
+taking precedence) or `MUJOCO_GL` names it (egl, osmesa, glfw; disable/off refuses rendering);
+with neither set, EGL is tried first when there is no DISPLAY, else GLFW first, then the others.
+PyOpenGL binds its platform (EGL, OSMesa or GLX) when `OpenGL` is first imported, so
+`PYOPENGL_PLATFORM` is set here before that import, as dm_control does.
+
+A context belongs to the thread that created it (OpenGL state is per thread); using it from
+another thread raises a clear error instead of drawing into whatever context that thread holds.
+"""
+
+import ctypes
+import ctypes.util
+import os
+import sys
+import threading
+
+from engine.physics import RenderingUnavailableError
+
+_DISABLED = ("disable", "disabled", "off", "false", "0")
+_BACKENDS = ("egl", "osmesa", "glfw")
+_PLATFORM_OF = {"egl": "egl", "osmesa": "osmesa", "glfw": None}
+
+# what to install when a library is missing (Debian/Ubuntu package names)
+_INSTALL_HINT = {
+  "egl": "libEGL.so.1 not found (Debian: apt install libegl1 libegl-mesa0 libgl1)",
+  "osmesa": "libOSMesa not found (Debian: apt install libosmesa6)",
+  "glfw": "glfw cannot open a window (needs a DISPLAY and `pip install glfw`)",
+}
+
+
+def requested_backend():
+  """Backend named by ENGINE_GL or MUJOCO_GL (lowercase), '' when neither is set.
+
+  Raises:
+    RenderingUnavailableError: the variable disables rendering or names an unknown backend.
+  """
+  for var in ("ENGINE_GL", "MUJOCO_GL"):
+    value = os.environ.get(var, "").strip().lower()
+    if not value:
+      continue
+    if value in _DISABLED:
+      raise RenderingUnavailableError(f"rendering disabled by {var}={value!r}")
+    if value not in _BACKENDS:
+      raise RenderingUnavailableError(
+        f"invalid value for environment variable {var}: {value!r}; "
+        f"valid values are {', '.join(_BACKENDS)} or disable")
+    return value
+  return ""
+
+
+def candidate_backends():
+  """Backends to try in order: the requested one alone, or the headless-friendly default order."""
+  backend = requested_backend()
+  if backend:
+    return (backend,)
+  if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+    return ("glfw", "egl", "osmesa")
+  return ("egl", "osmesa", "glfw")
+
+
+def _library_loads(names):
+  """True when one of the shared libraries can be loaded."""
+  for name in names:
+    try:
+      ctypes.CDLL(name)
+      return True
+    except OSError:
+      path = ctypes.util.find_library(name.split(".so")[0].removeprefix("lib"))
+      if path:
+        try:
+          ctypes.CDLL(path)
+          return True
+        except OSError:
+          pass
+  return False
+
+
+_LIBRARIES = {"egl": ("libEGL.so.1", "libEGL.so"),
+              "osmesa": ("libOSMesa.so.8", "libOSMesa.so.6", "libOSMesa.so")}
+
+
+def _check_library(backend):
+  """Raise RenderingUnavailableError naming the package to install when a library is missing."""
+  if backend in _LIBRARIES and not _library_loads(_LIBRARIES[backend]):
+    raise RenderingUnavailableError(_INSTALL_HINT[backend])
+
+
+def _set_pyopengl_platform(backend):
+  """Point PyOpenGL at the backend's platform before OpenGL is first imported.
+
+  Raises:
+    RenderingUnavailableError: OpenGL was already imported for an incompatible platform.
+  """
+  wanted = _PLATFORM_OF[backend]
+  current = os.environ.get("PYOPENGL_PLATFORM", "").lower()
+  if "OpenGL" in sys.modules:
+    if wanted and current and current != wanted:
+      raise RenderingUnavailableError(
+        f"cannot use the {backend} backend: PyOpenGL was already imported with "
+        f"PYOPENGL_PLATFORM={current!r}; set MUJOCO_GL/ENGINE_GL before importing OpenGL")
+    if wanted and not current:
+      # imported with the default (GLX) platform: EGL/OSMesa entry points are not bound
+      raise RenderingUnavailableError(
+        f"cannot use the {backend} backend: PyOpenGL was already imported without "
+        f"PYOPENGL_PLATFORM={wanted!r}; set MUJOCO_GL={backend} before importing OpenGL")
+    return
+  if wanted:
+    if current and current != wanted:
+      raise RenderingUnavailableError(
+        f"cannot use the {backend} backend: PYOPENGL_PLATFORM is set to {current!r}")
+    os.environ["PYOPENGL_PLATFORM"] = wanted
+  elif current in ("egl", "osmesa"):
+    raise RenderingUnavailableError(
+      f"cannot use glfw: PYOPENGL_PLATFORM is set to {current!r}")
+
+
+def configure_pyopengl():
+  """Set PYOPENGL_PLATFORM for the backend that will be used, unless OpenGL is imported already.
+
+  Called when this module is imported, so that importing the renderer (which imports OpenGL)
+  binds PyOpenGL to EGL or OSMesa as dm_control's `_render` package does.
+  """
+  if "OpenGL" in sys.modules or os.environ.get("PYOPENGL_PLATFORM"):
+    return
+  try:
+    backend = candidate_backends()[0]
+  except RenderingUnavailableError:
+    return  # reported when a context is asked for
+  if _PLATFORM_OF[backend]:
+    os.environ["PYOPENGL_PLATFORM"] = _PLATFORM_OF[backend]
+
+
+class GLContext:
+  """An OpenGL context on one backend, current on the thread that created it.
+
+  Attributes:
+    backend: 'egl', 'osmesa' or 'glfw'.
+    max_width, max_height: largest framebuffer the caller intends to use (pixels).
+  """
+
+  def __init__(self, max_width=640, max_height=480, backend=None):
+    names = (backend,) if backend else candidate_backends()
+    errors = []
+    for name in names:
+      if name not in _BACKENDS:
+        raise RenderingUnavailableError(f"unknown OpenGL backend {name!r}")
+      try:
+        _check_library(name)
+        _set_pyopengl_platform(name)
+        self._impl = _IMPLEMENTATIONS[name](max_width, max_height)
+      except RenderingUnavailableError as e:
+        errors.append(str(e))
+        continue
+      self.backend = name
+      break
+    else:
+      raise RenderingUnavailableError(
+        "no OpenGL backend could start: " + "; ".join(errors))
+    self.max_width = max_width
+    self.max_height = max_height
+    self._thread = threading.get_ident()
+    self._impl.make_current()
+
+  def _check_thread(self):
+    if self._impl is None:
+      raise RuntimeError("this GLContext was freed")
+    if threading.get_ident() != self._thread:
+      raise RuntimeError(
+        "this GLContext belongs to another thread: OpenGL contexts are bound to the thread "
+        "that created them; create one context per thread")
+
+  def make_current(self):
+    """Make the context current on this thread; also usable as `with ctx.make_current():`."""
+    self._check_thread()
+    self._impl.make_current()
+    return _Current(self)
+
+  def call(self, func, *args, **kwargs):
+    """Run func(*args, **kwargs) with this context current (dm_control's `ctx.call`)."""
+    self.make_current()
+    return func(*args, **kwargs)
+
+  def free(self):
+    """Release the context; further use raises."""
+    if getattr(self, "_impl", None) is not None:
+      if threading.get_ident() == self._thread:
+        self._impl.free()
+      self._impl = None
+
+  def __del__(self):
+    try:
+      self.free()
+    except Exception:  # interpreter shutdown: libraries may be gone already
+      pass
+
+
+class _Current:
+  """Context manager returned by make_current (the context stays current on exit)."""
+
+  def __init__(self, context):
+    self.context = context
+
+  def __enter__(self):
+    return self.context
+
+  def __exit__(self, *exc):
+    return False
+
+
+# ---- EGL ----
+
+_EGL_PLATFORM_DEVICE_EXT = 0x313F
+_EGL_PLATFORM_SURFACELESS_MESA = 0x31DD
+
+
+class _EGLContext:
+  """Headless EGL context (Mesa surfaceless or device platform); rendering goes to FBOs."""
+
+  _display = None
+
+  def __init__(self, max_width, max_height):
+    del max_width, max_height  # framebuffers are FBOs, no pbuffer needed
+    try:
+      from OpenGL import EGL
+    except Exception as e:  # PyOpenGL missing or bound to another platform
+      raise RenderingUnavailableError(f"EGL through PyOpenGL unavailable: {e}") from e
+    self._egl = EGL
+    display = self._get_display()
+    # the default surface type (window) has no configs on headless platforms: ask for pbuffer
+    attributes = (EGL.EGLint * 19)(
+      EGL.EGL_RED_SIZE, 8, EGL.EGL_GREEN_SIZE, 8, EGL.EGL_BLUE_SIZE, 8,
+      EGL.EGL_ALPHA_SIZE, 8, EGL.EGL_DEPTH_SIZE, 24, EGL.EGL_STENCIL_SIZE, 8,
+      EGL.EGL_SURFACE_TYPE, EGL.EGL_PBUFFER_BIT,
+      EGL.EGL_RENDERABLE_TYPE, EGL.EGL_OPENGL_BIT, EGL.EGL_NONE)
+    config = EGL.EGLConfig()
+    count = EGL.EGLint()
+    if not EGL.eglChooseConfig(display, attributes, ctypes.byref(config), 1,
+                               ctypes.byref(count)) or count.value < 1:
+      raise RenderingUnavailableError("EGL found no framebuffer configuration for OpenGL")
+    if not EGL.eglBindAPI(EGL.EGL_OPENGL_API):
+      raise RenderingUnavailableError("EGL cannot bind the desktop OpenGL API")
+    context = EGL.eglCreateContext(display, config, EGL.EGL_NO_CONTEXT, None)
+    if not context:
+      raise RenderingUnavailableError("EGL could not create an OpenGL context")
+    self._context = context
+    self._display_handle = display
+
+  def _get_display(self):
+    """An initialized EGL display: Mesa surfaceless, then the first device, then the default."""
+    if _EGLContext._display is not None:
+      return _EGLContext._display
+    EGL = self._egl
+    candidates = []
+    get_platform_display = _egl_extension("eglGetPlatformDisplayEXT", ctypes.c_void_p,
+                                          (ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p))
+    if get_platform_display is not None:
+      candidates.append(lambda: get_platform_display(_EGL_PLATFORM_SURFACELESS_MESA, None, None))
+      query_devices = _egl_extension(
+        "eglQueryDevicesEXT", ctypes.c_uint,
+        (ctypes.c_int, ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(ctypes.c_int)))
+      if query_devices is not None:
+        def first_device():
+          devices = (ctypes.c_void_p * 8)()
+          num = ctypes.c_int()
+          if not query_devices(8, devices, ctypes.byref(num)) or num.value < 1:
+            return None
+          return get_platform_display(_EGL_PLATFORM_DEVICE_EXT, devices[0], None)
+        candidates.append(first_device)
+    candidates.append(lambda: EGL.eglGetDisplay(EGL.EGL_DEFAULT_DISPLAY))
+    for make in candidates:
+      try:
+        raw = make()
+      except Exception:
+        continue
+      if not raw:
+        continue
+      display = raw if isinstance(raw, EGL.EGLDisplay) else ctypes.cast(raw, EGL.EGLDisplay)
+      major, minor = EGL.EGLint(), EGL.EGLint()
+      try:
+        ok = EGL.eglInitialize(display, ctypes.byref(major), ctypes.byref(minor))
+      except Exception:
+        ok = False
+      if ok:
+        _EGLContext._display = display
+        return display
+    raise RenderingUnavailableError(
+      "EGL could not initialize a display (no surfaceless, device or default platform)")
+
+  def make_current(self):
+    EGL = self._egl
+    if not EGL.eglMakeCurrent(self._display_handle, EGL.EGL_NO_SURFACE, EGL.EGL_NO_SURFACE,
+                              self._context):
+      raise RuntimeError("failed to make the EGL context current")
+
+  def free(self):
+    EGL = self._egl
+    current = EGL.eglGetCurrentContext()
+    if current and ctypes.cast(current, ctypes.c_void_p).value == \
+        ctypes.cast(self._context, ctypes.c_void_p).value:
+      EGL.eglMakeCurrent(self._display_handle, EGL.EGL_NO_SURFACE, EGL.EGL_NO_SURFACE,
+                         EGL.EGL_NO_CONTEXT)
+    EGL.eglDestroyContext(self._display_handle, self._context)
+
+
+def _egl_extension(name, restype, argtypes):
+  """EGL extension function from eglGetProcAddress as a ctypes function, or None."""
+  from OpenGL import EGL
+  address = EGL.eglGetProcAddress(name.encode())
+  if not address:
+    return None
+  return ctypes.CFUNCTYPE(restype, *argtypes)(ctypes.cast(address, ctypes.c_void_p).value)
+
+
+# ---- OSMesa ----
+
+
+class _OSMesaContext:
+  """Software OSMesa context drawing into a client-memory buffer (FBOs are used on top)."""
+
+  def __init__(self, max_width, max_height):
+    try:
+      from OpenGL import GL
+      from OpenGL import osmesa
+    except Exception as e:
+      raise RenderingUnavailableError(f"OSMesa through PyOpenGL unavailable: {e}") from e
+    self._osmesa = osmesa
+    self._gl = GL
+    attributes = [osmesa.OSMESA_FORMAT, osmesa.OSMESA_RGBA, osmesa.OSMESA_DEPTH_BITS, 24,
+                  osmesa.OSMESA_STENCIL_BITS, 8, osmesa.OSMESA_PROFILE,
+                  osmesa.OSMESA_COMPAT_PROFILE, 0]
+    self._context = osmesa.OSMesaCreateContextAttribs(attributes, None)
+    if not self._context:
+      raise RenderingUnavailableError("OSMesa could not create a context")
+    self._width, self._height = max_width, max_height
+    self._buffer = (ctypes.c_ubyte * (4 * max_width * max_height))()
+
+  def make_current(self):
+    if not self._osmesa.OSMesaMakeCurrent(self._context, self._buffer, self._gl.GL_UNSIGNED_BYTE,
+                                          self._width, self._height):
+      raise RuntimeError("failed to make the OSMesa context current")
+
+  def free(self):
+    self._osmesa.OSMesaDestroyContext(self._context)
+
+
+# ---- GLFW ----
+
+
+class _GLFWContext:
+  """A hidden GLFW window's context (also what an on-screen viewer draws with)."""
+
+  def __init__(self, max_width, max_height):
+    try:
+      import glfw
+    except ImportError as e:
+      raise RenderingUnavailableError(_INSTALL_HINT["glfw"]) from e
+    try:
+      ok = glfw.init()
+    except Exception as e:
+      raise RenderingUnavailableError(f"glfw failed to initialize: {e}") from e
+    if not ok:
+      raise RenderingUnavailableError(_INSTALL_HINT["glfw"])
+    glfw.window_hint(glfw.VISIBLE, 0)
+    glfw.window_hint(glfw.DOUBLEBUFFER, 0)
+    try:
+      window = glfw.create_window(max_width, max_height, "invisible", None, None)
+    except Exception as e:
+      raise RenderingUnavailableError(f"glfw could not create a window: {e}") from e
+    if not window:
+      raise RenderingUnavailableError(_INSTALL_HINT["glfw"])
+    self._glfw = glfw
+    self._window = window
+
+  def make_current(self):
+    self._glfw.make_context_current(self._window)
+
+  def free(self):
+    self._glfw.destroy_window(self._window)
+
+
+_IMPLEMENTATIONS = {"egl": _EGLContext, "osmesa": _OSMesaContext, "glfw": _GLFWContext}
+
+
+configure_pyopengl()

@@ -1,0 +1,396 @@
+"""GPU resources of a model for the OpenGL renderer (MuJoCo's mjrContext, render_context.c).
+
+Uploads once per context what every frame reuses: builtin shapes, planes, meshes and height
+fields as display lists (tessellated by gl_mesh.py), textures, the offscreen framebuffer with
+its multisample resolve buffer, the shadow map and the bitmap fonts.
+"""
+
+import numpy as np
+
+import engine.render.context  # noqa: F401  (sets PYOPENGL_PLATFORM before OpenGL loads)
+from OpenGL import GL  # noqa: I001
+from OpenGL.raw.GL.VERSION import GL_1_0 as _raw_gl
+
+from engine.enums import mjtGeom
+from engine.enums import mjtTexture
+from engine.enums import mjtTextureRole
+from engine.enums import mjtColorSpace
+from engine.render import gl_mesh
+from engine.render import gl_text
+
+# framebuffers (mjtFramebuffer)
+mjFB_WINDOW = 0
+mjFB_OFFSCREEN = 1
+# depth mapping of mjr_readPixels (mjtDepthMap)
+mjDEPTH_ZERONEAR = 0
+mjDEPTH_ZEROFAR = 1
+# builtin display lists (mjtBuiltin of render_context.h)
+SPHERE, SPHERETOP, SPHEREBOTTOM, CYLINDER, CYLINDEROPEN, HAZE, BOX, CONE = range(8)
+_NBUILTIN = 8
+
+_NTEXROLE = int(mjtTextureRole.mjNTEXROLE)
+_ROLE_RGB = int(mjtTextureRole.mjTEXROLE_RGB)
+
+
+class MjrContext:
+  """GPU resources of one model in the current OpenGL context (mjrContext).
+
+  Attributes:
+    offWidth, offHeight: offscreen framebuffer size (m.vis.global_.offwidth/offheight).
+    offSamples: multisamples of the offscreen buffer (clamped to GL_MAX_SAMPLES).
+    currentBuffer: mjFB_WINDOW or mjFB_OFFSCREEN, set by mjr_setBuffer.
+    readDepthMap: mjDEPTH_ZERONEAR (default: 0 at znear, as dm_control expects) or ZEROFAR.
+    ntexture: number of uploaded textures; textureType: their mjtTexture.
+  """
+
+  def __init__(self, model, font_scale=150):
+    m = model
+    vis = m.vis
+    glob = vis.global_ if hasattr(vis, "global_") else getattr(vis, "global")
+    self.fontScale = int(font_scale)
+    self.lineWidth = float(glob.linewidth)
+    self.offWidth = int(glob.offwidth)
+    self.offHeight = int(glob.offheight)
+    self.offSamples = int(vis.quality.offsamples)
+    self.shadowSize = int(vis.quality.shadowsize)
+    extent = float(m.stat.extent)
+    self.shadowClip = extent * float(vis.map.shadowclip)
+    self.shadowScale = float(vis.map.shadowscale)
+    self.fogStart = np.float32(extent * float(vis.map.fogstart))
+    self.fogEnd = np.float32(extent * float(vis.map.fogend))
+    self.fogRGBA = np.array(vis.rgba.fog, np.float32)
+    self.readDepthMap = mjDEPTH_ZERONEAR
+    self.currentBuffer = mjFB_OFFSCREEN
+    self.windowAvailable = False
+    self.windowDoublebuffer = False
+    self.ngeom = int(m.ngeom)
+    self._lists = []       # (base, range) of display lists to free
+    self._textures = []
+    self._framebuffers = []
+    self._renderbuffers = []
+
+    version = GL.glGetString(GL.GL_VERSION)
+    if version is None:
+      raise RuntimeError("MjrContext needs a current OpenGL context (engine.render.context)")
+    self._clip_control = bool(GL.glClipControl) if hasattr(GL, "glClipControl") else False
+    # a window framebuffer exists with GLFW, not with headless EGL/OSMesa contexts
+    GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, 0)
+    status = GL.glCheckFramebufferStatus(GL.GL_FRAMEBUFFER)
+    if status == GL.GL_FRAMEBUFFER_COMPLETE:
+      self.windowAvailable = True
+      self.windowDoublebuffer = bool(GL.glGetBooleanv(GL.GL_DOUBLEBUFFER))
+    self.maxLights = int(GL.glGetIntegerv(GL.GL_MAX_LIGHTS))
+    GL.glPixelStorei(GL.GL_PACK_ALIGNMENT, 1)
+    GL.glPixelStorei(GL.GL_UNPACK_ALIGNMENT, 1)
+    GL.glFogi(GL.GL_FOG_MODE, GL.GL_LINEAR)
+    GL.glFogf(GL.GL_FOG_START, self.fogStart)
+    GL.glFogf(GL.GL_FOG_END, self.fogEnd)
+    GL.glFogfv(GL.GL_FOG_COLOR, self.fogRGBA)
+    GL.glFogi(GL.GL_FOG_COORD_SRC, GL.GL_FRAGMENT_DEPTH)
+    GL.glHint(GL.GL_FOG_HINT, GL.GL_NICEST)
+
+    self._make_offscreen()
+    self._make_shadow()
+    self._make_materials(m)
+    self._make_textures(m)
+    q = vis.quality
+    zfar = float(vis.map.zfar) * extent
+    self._make_planes(m, int(q.numquads), zfar)
+    self._make_meshes(m)
+    self._make_hfields(m, int(q.numquads))
+    self._make_builtins(int(q.numslices), int(q.numstacks), int(q.numquads),
+                        float(vis.map.haze), np.array(vis.rgba.haze, np.float32))
+    self._make_skins(m)
+    self._make_font(font_scale)
+    GL.glEnable(GL.GL_TEXTURE_CUBE_MAP_SEAMLESS)
+    # as MuJoCo: the window when there is one, else the offscreen buffer
+    mjr_setBuffer(mjFB_WINDOW, self)
+
+  # ---- resources ----
+
+  def _compile(self, batches):
+    """Compile vertex-array batches into one new display list; returns its id."""
+    base = GL.glGenLists(1)
+    self._lists.append((base, 1))
+    self._compile_into(base, batches)
+    return base
+
+  def _compile_into(self, list_id, batches):
+    GL.glNewList(list_id, GL.GL_COMPILE)
+    for b in batches:
+      if len(b.vert) == 0:
+        continue
+      GL.glEnableClientState(GL.GL_VERTEX_ARRAY)
+      GL.glEnableClientState(GL.GL_NORMAL_ARRAY)
+      GL.glVertexPointer(3, GL.GL_FLOAT, 0, b.vert)
+      GL.glNormalPointer(GL.GL_FLOAT, 0, b.normal)
+      if b.texcoord is not None:
+        GL.glEnableClientState(GL.GL_TEXTURE_COORD_ARRAY)
+        GL.glTexCoordPointer(2, GL.GL_FLOAT, 0, b.texcoord)
+      if b.color is not None:
+        GL.glEnableClientState(GL.GL_COLOR_ARRAY)
+        GL.glColorPointer(4, GL.GL_FLOAT, 0, b.color)
+      mode = GL.GL_QUADS if b.mode == "quads" else GL.GL_TRIANGLES
+      GL.glDrawArrays(mode, 0, len(b.vert))
+      GL.glDisableClientState(GL.GL_VERTEX_ARRAY)
+      GL.glDisableClientState(GL.GL_NORMAL_ARRAY)
+      GL.glDisableClientState(GL.GL_TEXTURE_COORD_ARRAY)
+      GL.glDisableClientState(GL.GL_COLOR_ARRAY)
+    GL.glEndList()
+
+  def _make_offscreen(self):
+    """Offscreen FBO (multisampled when offsamples > 0) plus its resolve FBO (makeOff)."""
+    w, h = self.offWidth, self.offHeight
+    self.offSamples = min(self.offSamples, int(GL.glGetIntegerv(GL.GL_MAX_SAMPLES)))
+    self.offFBO = self._framebuffer()
+    self._color_depth(w, h, self.offSamples)
+    _check_fbo("offscreen")
+    self.offFBO_r = 0
+    if self.offSamples:
+      self.offFBO_r = self._framebuffer()
+      self._color_depth(w, h, 0)
+      _check_fbo("offscreen resolve")
+
+  def _framebuffer(self):
+    fbo = int(GL.glGenFramebuffers(1))
+    self._framebuffers.append(fbo)
+    GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, fbo)
+    return fbo
+
+  def _color_depth(self, w, h, samples):
+    for fmt, attachment in ((GL.GL_RGBA8, GL.GL_COLOR_ATTACHMENT0),
+                            (GL.GL_DEPTH32F_STENCIL8, GL.GL_DEPTH_STENCIL_ATTACHMENT)):
+      rb = int(GL.glGenRenderbuffers(1))
+      self._renderbuffers.append(rb)
+      GL.glBindRenderbuffer(GL.GL_RENDERBUFFER, rb)
+      if samples:
+        GL.glRenderbufferStorageMultisample(GL.GL_RENDERBUFFER, samples, fmt, w, h)
+      else:
+        GL.glRenderbufferStorage(GL.GL_RENDERBUFFER, fmt, w, h)
+      GL.glFramebufferRenderbuffer(GL.GL_FRAMEBUFFER, attachment, GL.GL_RENDERBUFFER, rb)
+
+  def _make_shadow(self):
+    """Depth texture and FBO for shadow maps (makeShadow)."""
+    self.shadowFBO = 0
+    self.shadowTex = 0
+    if not self.shadowSize:
+      return
+    self.shadowFBO = self._framebuffer()
+    self.shadowTex = int(GL.glGenTextures(1))
+    self._textures.append(self.shadowTex)
+    GL.glActiveTexture(GL.GL_TEXTURE1)
+    GL.glEnable(GL.GL_TEXTURE_2D)
+    GL.glBindTexture(GL.GL_TEXTURE_2D, self.shadowTex)
+    # raw entry point: PyOpenGL's wrapper has no array type for GL_UNSIGNED_INT_24_8
+    _raw_gl.glTexImage2D(GL.GL_TEXTURE_2D, 0, GL.GL_DEPTH24_STENCIL8, self.shadowSize,
+                         self.shadowSize, 0, GL.GL_DEPTH_STENCIL, GL.GL_UNSIGNED_INT_24_8, None)
+    for name, value in ((GL.GL_TEXTURE_MIN_FILTER, GL.GL_NEAREST),
+                        (GL.GL_TEXTURE_MAG_FILTER, GL.GL_NEAREST),
+                        (GL.GL_TEXTURE_WRAP_S, GL.GL_CLAMP_TO_EDGE),
+                        (GL.GL_TEXTURE_WRAP_T, GL.GL_CLAMP_TO_EDGE),
+                        (GL.GL_TEXTURE_COMPARE_MODE, GL.GL_COMPARE_R_TO_TEXTURE),
+                        (GL.GL_TEXTURE_COMPARE_FUNC, GL.GL_GEQUAL),
+                        (GL.GL_DEPTH_TEXTURE_MODE, GL.GL_INTENSITY)):
+      GL.glTexParameteri(GL.GL_TEXTURE_2D, name, value)
+    for coord in (GL.GL_S, GL.GL_T, GL.GL_R, GL.GL_Q):
+      GL.glTexGeni(coord, GL.GL_TEXTURE_GEN_MODE, GL.GL_EYE_LINEAR)
+    GL.glFramebufferTexture2D(GL.GL_FRAMEBUFFER, GL.GL_DEPTH_ATTACHMENT, GL.GL_TEXTURE_2D,
+                              self.shadowTex, 0)
+    GL.glDrawBuffer(GL.GL_NONE)
+    GL.glReadBuffer(GL.GL_NONE)
+    _check_fbo("shadow")
+    GL.glDisable(GL.GL_TEXTURE_2D)
+    GL.glActiveTexture(GL.GL_TEXTURE0)
+
+  def _make_materials(self, m):
+    """Texture ids, repeat and uniform flags of materials with an RGB texture (makeMaterial)."""
+    nmat = int(m.nmat)
+    self.mat_texid = -np.ones((nmat + 1, _NTEXROLE), np.int32)
+    self.mat_texrepeat = np.zeros((nmat + 1, 2), np.float32)
+    self.mat_texuniform = np.zeros(nmat + 1, np.int32)
+    texid = np.asarray(m.mat_texid, np.int32).reshape(nmat, -1) if nmat else None
+    for i in range(nmat):
+      if texid[i, _ROLE_RGB] >= 0:
+        self.mat_texid[i] = texid[i]
+        self.mat_texuniform[i] = int(np.asarray(m.mat_texuniform).reshape(-1)[i])
+        self.mat_texrepeat[i] = np.asarray(m.mat_texrepeat, np.float32).reshape(-1, 2)[i]
+    # the last row holds the skybox: the first skybox texture
+    self.skybox_matid = nmat
+    for i in range(int(m.ntex)):
+      if int(m.tex_type[i]) == mjtTexture.mjTEXTURE_SKYBOX:
+        self.mat_texid[nmat, _ROLE_RGB] = i
+        break
+
+  def _make_textures(self, m):
+    """Upload every texture: 2D with mipmaps, cube and skybox as cube maps (mjr_uploadTexture)."""
+    self.ntexture = int(m.ntex)
+    self.texture = [int(GL.glGenTextures(1)) for _ in range(self.ntexture)]
+    self._textures.extend(self.texture)
+    self.textureType = [int(m.tex_type[i]) for i in range(self.ntexture)]
+    data = np.asarray(m.tex_data, np.uint8).reshape(-1)
+    for i in range(self.ntexture):
+      w, h = int(m.tex_width[i]), int(m.tex_height[i])
+      nc = int(m.tex_nchannel[i])
+      adr = int(m.tex_adr[i])
+      srgb = hasattr(m, "tex_colorspace") and \
+        int(m.tex_colorspace[i]) == mjtColorSpace.mjCOLORSPACE_SRGB
+      GL.glActiveTexture(GL.GL_TEXTURE0)
+      if self.textureType[i] == mjtTexture.mjTEXTURE_2D:
+        if nc not in (3, 4):
+          raise ValueError(f"texture {i}: {nc} channels not supported (3 or 4)")
+        fmt = GL.GL_RGB if nc == 3 else GL.GL_RGBA
+        internal = (GL.GL_SRGB8 if nc == 3 else GL.GL_SRGB8_ALPHA8) if srgb else fmt
+        GL.glBindTexture(GL.GL_TEXTURE_2D, self.texture[i])
+        GL.glTexParameteri(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_WRAP_S, GL.GL_REPEAT)
+        GL.glTexParameteri(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_WRAP_T, GL.GL_REPEAT)
+        GL.glTexParameteri(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_MAG_FILTER, GL.GL_LINEAR)
+        GL.glTexParameteri(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_MIN_FILTER,
+                           GL.GL_LINEAR_MIPMAP_LINEAR)
+        pixels = _texture_bytes(data, adr, w * h * nc, i)
+        GL.glTexImage2D(GL.GL_TEXTURE_2D, 0, internal, w, h, 0, fmt, GL.GL_UNSIGNED_BYTE, pixels)
+        GL.glGenerateMipmap(GL.GL_TEXTURE_2D)
+      else:
+        GL.glBindTexture(GL.GL_TEXTURE_CUBE_MAP, self.texture[i])
+        for name in (GL.GL_TEXTURE_WRAP_S, GL.GL_TEXTURE_WRAP_T, GL.GL_TEXTURE_WRAP_R):
+          GL.glTexParameteri(GL.GL_TEXTURE_CUBE_MAP, name, GL.GL_CLAMP_TO_EDGE)
+        GL.glTexParameteri(GL.GL_TEXTURE_CUBE_MAP, GL.GL_TEXTURE_MAG_FILTER, GL.GL_LINEAR)
+        GL.glTexParameteri(GL.GL_TEXTURE_CUBE_MAP, GL.GL_TEXTURE_MIN_FILTER,
+                           GL.GL_LINEAR_MIPMAP_LINEAR)
+        face_size = 3 * w * w
+        for k in range(6):
+          start = adr if w == h else adr + k * face_size
+          pixels = _texture_bytes(data, start, face_size, i)
+          GL.glTexImage2D(GL.GL_TEXTURE_CUBE_MAP_POSITIVE_X + k, 0, GL.GL_RGB, w, w, 0,
+                          GL.GL_RGB, GL.GL_UNSIGNED_BYTE, pixels)
+        GL.glGenerateMipmap(GL.GL_TEXTURE_CUBE_MAP)
+
+  def _make_planes(self, m, numquads, zfar):
+    """List 0: unit plane for scene planes without data; then one grid per model plane."""
+    self.basePlane = self._compile(gl_mesh.unit_plane(numquads))
+    self.planeList = {}
+    matids = np.asarray(m.geom_matid).reshape(-1)
+    texrepeat = np.asarray(m.mat_texrepeat, np.float64).reshape(-1, 2)
+    sizes = np.asarray(m.geom_size, np.float64).reshape(-1, 3)
+    nplane = 0
+    for i in range(int(m.ngeom)):
+      if int(m.geom_type[i]) == mjtGeom.mjGEOM_PLANE:
+        matid = int(matids[i])
+        rep = texrepeat[matid] if matid >= 0 else (0.0, 0.0)
+        self.planeList[nplane] = self._compile(gl_mesh.model_plane(sizes[i], matid, rep, zfar))
+        nplane += 1
+
+  def _make_meshes(self, m):
+    self.meshList = [self._compile(gl_mesh.mesh(m, i)) for i in range(int(m.nmesh))]
+    hulls = [gl_mesh.convex_hull(m, i) for i in range(int(m.nmesh))]
+    self.hullList = [None if h is None else self._compile(h) for h in hulls]
+
+  def _make_hfields(self, m, numquads):
+    self.hfieldList = [self._compile(gl_mesh.hfield(m, i, numquads))
+                       for i in range(int(m.nhfield))]
+
+  def _make_builtins(self, nslice, nstack, numquads, haze, haze_rgba):
+    base = GL.glGenLists(_NBUILTIN)
+    self._lists.append((base, _NBUILTIN))
+    self.baseBuiltin = base
+    shapes = {
+      SPHERE: gl_mesh.sphere(nslice, nstack),
+      SPHERETOP: gl_mesh.half_sphere(1, nslice, nstack // 2),
+      SPHEREBOTTOM: gl_mesh.half_sphere(-1, nslice, nstack // 2),
+      CYLINDER: gl_mesh.closed_cylinder(nslice, nstack),
+      CYLINDEROPEN: gl_mesh.cylinder(nslice, nstack),
+      HAZE: gl_mesh.haze(nslice, haze, haze_rgba),
+      BOX: gl_mesh.box(numquads),
+      CONE: gl_mesh.cone_with_base(nslice, nstack),
+    }
+    for k, batches in shapes.items():
+      self._compile_into(base + k, batches)
+
+  def _make_skins(self, m):
+    """Static skin data: faces and texture coordinates; positions come with each scene."""
+    self.nskin = int(getattr(m, "nskin", 0))
+    self.skin_faces = []
+    self.skin_vertnum = []
+    self.skin_texcoord = []
+    for i in range(self.nskin):
+      fadr, fnum = int(m.skin_faceadr[i]), int(m.skin_facenum[i])
+      faces = np.ascontiguousarray(np.asarray(m.skin_face, np.uint32).reshape(-1, 3)
+                                   [fadr:fadr + fnum])
+      # OpenGL indexes the scene's vertex array with these: out-of-range ids would read past it
+      if faces.size and int(faces.max()) >= int(m.skin_vertnum[i]):
+        raise ValueError(f"skin {i}: face vertex id {int(faces.max())} >= vertnum "
+                         f"{int(m.skin_vertnum[i])}")
+      self.skin_faces.append(faces)
+      self.skin_vertnum.append(int(m.skin_vertnum[i]))
+      tadr = int(m.skin_texcoordadr[i])
+      if tadr >= 0:
+        vnum = int(m.skin_vertnum[i])
+        self.skin_texcoord.append(np.ascontiguousarray(
+          np.asarray(m.skin_texcoord, np.float32).reshape(-1, 2)[tadr:tadr + vnum]))
+      else:
+        self.skin_texcoord.append(None)
+
+  def _make_font(self, font_scale):
+    """Bitmap fonts as display lists of glBitmap glyphs (makeFont): normal, shadow, big.
+
+    MuJoCo ships its own bitmaps; we rasterize Pillow's bundled font at a pixel size that
+    grows with fontscale (rounded to 50, clamped to [100, 300] as MuJoCo does).
+    """
+    scale = min(300, max(100, 50 * int(round(font_scale / 50.0))))
+    self.fontScale = scale
+    px = int(round(0.1 * scale))
+    glyphs = gl_text.make_glyphs
+    self.charWidth, self.charHeight, self.baseFontNormal = glyphs(self, px, dilate=False)
+    _, _, self.baseFontShadow = glyphs(self, px, dilate=True, widths=self.charWidth)
+    self.charWidthBig, self.charHeightBig, self.baseFontBig = glyphs(self, int(1.8 * px),
+                                                                     dilate=False)
+
+  def free(self):
+    """Release the GPU resources (the OpenGL context must be current)."""
+    for base, count in self._lists:
+      GL.glDeleteLists(base, count)
+    if self._textures:
+      GL.glDeleteTextures(self._textures)
+    if self._renderbuffers:
+      GL.glDeleteRenderbuffers(len(self._renderbuffers), self._renderbuffers)
+    if self._framebuffers:
+      GL.glDeleteFramebuffers(len(self._framebuffers), self._framebuffers)
+    self._lists, self._textures, self._renderbuffers, self._framebuffers = [], [], [], []
+
+
+def _texture_bytes(data, start, count, texid):
+  """count bytes of tex_data from start; OpenGL reads exactly that many, so check they exist."""
+  pixels = np.ascontiguousarray(data[start:start + count])
+  if start < 0 or pixels.size != count:
+    raise ValueError(f"texture {texid}: tex_data holds {pixels.size} bytes at address {start}, "
+                     f"{count} needed")
+  return pixels
+
+
+def _check_fbo(what):
+  status = GL.glCheckFramebufferStatus(GL.GL_FRAMEBUFFER)
+  if status != GL.GL_FRAMEBUFFER_COMPLETE:
+    raise RuntimeError(f"{what} framebuffer is not complete (status 0x{int(status):x})")
+
+
+# ---- framebuffers and pixels ----
+
+
+def mjr_setBuffer(framebuffer, con):
+  """Bind the window or the offscreen buffer for rendering (mjr_setBuffer); when only one
+  exists, that one whatever was asked."""
+  if con.windowAvailable and (framebuffer == mjFB_WINDOW or not con.offFBO):
+    GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, 0)
+    buffer = GL.GL_BACK if con.windowDoublebuffer else GL.GL_FRONT
+    GL.glReadBuffer(buffer)
+    GL.glDrawBuffer(buffer)
+    con.currentBuffer = mjFB_WINDOW
+  else:
+    GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, con.offFBO)
+    GL.glReadBuffer(GL.GL_COLOR_ATTACHMENT0)
+    GL.glDrawBuffer(GL.GL_COLOR_ATTACHMENT0)
+    con.currentBuffer = mjFB_OFFSCREEN
+
+
+def mjr_restoreBuffer(con):
+  """Make con.currentBuffer current again."""
+  mjr_setBuffer(con.currentBuffer, con)
