@@ -61,9 +61,18 @@ class Asset:
 
 
 def asset_from_path(path, contents):
-  """An Asset named after file `path` (prefix = base name without extension)."""
+  """An Asset named after file `path` (prefix = base name without extension).
+
+  A file named as exported models name them ('prefix-<sha1 of its contents>.ext') gets its
+  original prefix back, so a model read from its export writes the same file names.
+  """
   base = os.path.basename(path.replace('\\', '/'))
   prefix, ext = os.path.splitext(base)
+  head, sep, digest = prefix.rpartition('-')
+  if sep and len(digest) == 40 and digest == hashlib.sha1(contents).hexdigest():
+    prefix = head
+  elif len(prefix) == 40 and prefix == hashlib.sha1(contents).hexdigest():
+    prefix = ''
   return Asset(contents, ext, prefix)
 
 

@@ -31,6 +31,14 @@ def _bump():
   _revision[0] += 1
 
 
+class UnknownAttributeError(AttributeError):
+  """An attribute or child name the element does not have.
+
+  The message starts with Python's "<tag> object has no attribute 'name'" (code matches that
+  phrase) and says why; `name` and `obj` are set as for a standard AttributeError.
+  """
+
+
 class InvalidChildError(AttributeError, ValueError):
   """A tag that is not a valid child of the element (an AttributeError and a ValueError)."""
 
@@ -97,7 +105,7 @@ class Element:
     with debugging.freeze_current_stack_trace():
       for tag, cspec in espec.children.items():
         if not (cspec.repeated or cspec.on_demand):
-          self._children.append(_make(spec_mod.get(cspec.key), self))
+          self._children.append(_make(cspec, self))
       attributes = dict(attributes or {})
       if constants.DCLASS in attributes:
         attributes[constants.CLASS] = attributes.pop(constants.DCLASS)
@@ -161,7 +169,12 @@ class Element:
 
   def _check_attribute_name(self, name):
     if name not in self._spec.attributes:
-      raise AttributeError(f'{name!r} is not a valid attribute of <{self._spec.tag}>')
+      raise self._no_attribute(name, f'not a valid attribute of <{self._spec.tag}>')
+
+  def _no_attribute(self, name, reason):
+    """The AttributeError for an unknown name: Python's standard phrase, then why."""
+    return UnknownAttributeError(
+      f"<{self._spec.tag}> object has no attribute {name!r}: {reason}", name=name, obj=self)
 
   def _store(self, name=None):
     """The dict holding this element's attribute values (shared once a model is attached)."""
@@ -333,7 +346,7 @@ class Element:
       return self._get_attribute(name)
     if name == constants.DCLASS and constants.CLASS in espec.attributes:
       return self._get_attribute(constants.CLASS)
-    raise AttributeError(f'<{espec.tag}> has no child or attribute {name!r}')
+    raise self._no_attribute(name, f'<{espec.tag}> has no child or attribute of that name')
 
   def __setattr__(self, name, value):
     if name.startswith('_'):
@@ -352,7 +365,7 @@ class Element:
       raise AttributeError(f'<{name}> is a child element of <{self._spec.tag}>: use add() or '
                            'modify its attributes')
     else:
-      raise AttributeError(f'{name!r} is not a valid attribute of <{self._spec.tag}>')
+      raise self._no_attribute(name, f'not a valid attribute of <{self._spec.tag}>')
 
   def __delattr__(self, name):
     if name in self._spec.children:
@@ -365,7 +378,7 @@ class Element:
       return
     attribute_name = constants.CLASS if name == constants.DCLASS else name
     if attribute_name not in self._spec.attributes:
-      raise AttributeError(f'{name!r} is not a valid attribute of <{self._spec.tag}>')
+      raise self._no_attribute(name, f'not a valid attribute of <{self._spec.tag}>')
     if self._spec.attributes[attribute_name].required:
       raise ValueError(f"attribute '{attribute_name}' of <{self._spec.tag}> is required and "
                        'cannot be deleted')
@@ -412,8 +425,7 @@ class Element:
       if not cspec.on_demand or self.get_children(tag) is not None:
         raise ValueError(f'<{self._spec.tag}> already has a <{tag}> child: access it as '
                          f'.{tag} instead of adding one')
-    child = _make(spec_mod.get(cspec.key), self, attributes, repeated=cspec.repeated,
-                  on_demand=cspec.on_demand)
+    child = _make(cspec, self, attributes, repeated=cspec.repeated, on_demand=cspec.on_demand)
     self._children.append(child)
     _bump()
     return child
@@ -428,18 +440,27 @@ class Element:
   def remove(self, affect_attachments=False):
     """Removes this element (a singleton is cleared instead) and everything below it.
 
+    Args:
+      affect_attachments: also act on attached models: detach those attached below this
+        element, and remove the elements attached models contribute to it (removing the
+        <actuator> section of a model removes the actuators of its attached models too).
+
     Raises:
-      ValueError: the subtree holds attached models and `affect_attachments` is False.
+      ValueError: `affect_attachments` is False and this element or one below it holds
+        attached models or content from them (as dm_control).
     """
-    frames = [c for c in self._subtree() if isinstance(c, _AttachmentFrame)]
-    if frames and not affect_attachments:
-      raise ValueError('removing this element detaches attached models: use '
-                       'remove(affect_attachments=True)')
-    for frame in frames:
-      if not frame._removed:
+    subtree = self._subtree()
+    if not affect_attachments and any(el._attachments for el in subtree):
+      raise ValueError('please use remove(affect_attachments=True): removing this element '
+                       'affects attributes or children that belong to an attached model')
+    for frame in subtree:
+      if isinstance(frame, _AttachmentFrame) and not frame._removed:
         frame._attachment.detach()
+    for el in subtree:
+      for attached in list(el._attachments.values()):
+        attached.remove(affect_attachments=True)
     if self._repeated or self._on_demand:
-      for el in self._subtree():
+      for el in subtree:
         el._unregister_identifiers()
         el._removed = True
       if self._parent is not None:
@@ -448,10 +469,9 @@ class Element:
     else:
       for child in list(self._children):
         child.remove(affect_attachments)
-      for name in list(self._attrs):
-        if self._spec.attributes[name].kind == 'identifier':
-          self._unregister_identifiers()
-        self._attrs.pop(name)
+      self._unregister_identifiers()
+      if self._alias is None:
+        self._attrs.clear()
     _bump()
 
   def _subtree(self):
@@ -949,6 +969,8 @@ def _merge_options(target, source, dry_run):
   if not dry_run:
     store.update(merged)
     source._alias = target
+    # recorded so that removing the parent's section knows it affects the attached model
+    target._attachments[source._root.namescope] = source
 
 
 def _unmerge_options(source):
@@ -1127,6 +1149,9 @@ class RootElement(Element):
     frame = self._attachment_frame()
     for section in parent._children:
       section._attachments.pop(scope, None)
+      if section.tag in spec_mod.GLOBAL_OPTION_SECTIONS:
+        for el in section._subtree():
+          el._attachments.pop(scope, None)
     for section in self._children:
       if section.tag in spec_mod.GLOBAL_OPTION_SECTIONS:
         _unmerge_options(section)
