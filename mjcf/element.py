@@ -600,8 +600,8 @@ class Element:
           continue
       else:
         namespace = aspec.namespace
-        if namespace == constants.DEFAULT:
-          continue  # class names stay strings, as written
+        if namespace == constants.DEFAULT and value == 'main':
+          continue  # MuJoCo's name of the global class stays a name, as in dm_control
       target = self._root.find(namespace, value)
       if target is None and namespace == constants.BODY and value == 'world':
         target = self._root.worldbody

@@ -342,8 +342,8 @@ def _committed(m, xml):
     actuator = model.find('actuator', name)
     m.traversal_utils.commit_defaults(actuator)
     values = actuator.get_attributes()
-    if not isinstance(values.get('dclass', ''), str):
-      values['dclass'] = values['dclass'].dclass  # dm_control resolves class names
+    if 'dclass' in values:
+      values['dclass'] = values['dclass'].dclass  # a resolved class name: compare the names
     out.append({k: (v.tolist() if isinstance(v, np.ndarray) else v)
                 for k, v in values.items() if k not in ('joint', 'body')})
   return out
@@ -415,6 +415,28 @@ def test_commit_defaults_of_every_actuator_kind_matches_mujoco(default_kind):
                                    err_msg=f'{default_kind} default, {kind} actuator: {field}')
 
 
+# ---- class references ----
+
+
+def _classes(m):
+  model = m.from_xml_string(
+    '<mujoco><default><default class="a"><geom rgba="1 0 0 1"/></default></default>'
+    '<worldbody><body childclass="a"><geom class="main" size="1"/><geom class="nope" size="1"/>'
+    '<geom class="a" size="1"/></body></worldbody></mujoco>')
+  body = model.worldbody.body[0]
+  values = [body.childclass] + [g.dclass for g in body.geom]
+  return [v if isinstance(v, str) else ('element', v.dclass) for v in values]
+
+
+def test_class_names_resolve_to_default_classes_as_in_dm_control():
+  theirs, ours = _both(_classes)
+  assert ours == theirs == [('element', 'a'), 'main', 'nope', ('element', 'a')]
+  unresolved = mjcf.from_xml_string(
+    '<mujoco><default><default class="a"/></default><worldbody><geom class="a" size="1"/>'
+    '</worldbody></mujoco>', resolve_references=False)
+  assert unresolved.worldbody.geom[0].dclass == 'a'
+
+
 # ---- reading generated XML back ----
 
 
@@ -440,7 +462,8 @@ def test_generated_xml_reads_back_as_the_same_model():
   assert back.worldbody.body[0].joint[0].name is None
   assert back.default.geom.rgba.tolist() == [1, 0, 0, 1]
   assert back.default.default['x'].joint.damping == 1
-  assert back.worldbody.geom[0].dclass == 'x' and back.actuator.motor[0].dclass is None
+  assert back.worldbody.geom[0].dclass is back.default.default['x']
+  assert back.actuator.motor[0].dclass is None
   # with escape_separators the names stay, escaped, as in dm_control
   escaped = mjcf.from_xml_string(xml, escape_separators=True)
   assert escaped.find('joint', '\\\\unnamed_joint_0') is not None
