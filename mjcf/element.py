@@ -39,6 +39,11 @@ class UnknownAttributeError(AttributeError):
   """
 
 
+class RequiredAttributeError(ValueError, AttributeError):
+  """A required attribute is missing or being deleted (dm_control raises AttributeError here,
+  its README says ValueError: this is both)."""
+
+
 class InvalidChildError(AttributeError, ValueError):
   """A tag that is not a valid child of the element (an AttributeError and a ValueError)."""
 
@@ -122,7 +127,7 @@ class Element:
             self._set_attribute(name, attributes[name])
         for name, aspec in espec.attributes.items():
           if aspec.required and name not in self._attrs:
-            raise ValueError(f"attribute '{name}' of <{espec.tag}> is required")
+            raise RequiredAttributeError(f"attribute '{name}' of <{espec.tag}> is required")
       except (ValueError, AttributeError, OSError) as e:
         self._unregister_identifiers()
         raise type(e)(f'while creating <{espec.tag}>: {e}') from None
@@ -209,7 +214,7 @@ class Element:
     store = self._store(name)
     if value is None:
       if aspec.required and name in store:
-        raise ValueError(f"attribute '{name}' of <{self._spec.tag}> is required")
+        raise RequiredAttributeError(f"attribute '{name}' of <{self._spec.tag}> is required")
       store.pop(name, None)
     else:
       store[name] = value
@@ -380,8 +385,8 @@ class Element:
     if attribute_name not in self._spec.attributes:
       raise self._no_attribute(name, f'not a valid attribute of <{self._spec.tag}>')
     if self._spec.attributes[attribute_name].required:
-      raise ValueError(f"attribute '{attribute_name}' of <{self._spec.tag}> is required and "
-                       'cannot be deleted')
+      raise RequiredAttributeError(f"attribute '{attribute_name}' of <{self._spec.tag}> is "
+                                   'required and cannot be deleted')
     self._set_attribute(attribute_name, None)
 
   def __dir__(self):
@@ -420,13 +425,27 @@ class Element:
         attribute is unknown.
       ValueError: an attribute value is invalid, or a singleton child already exists.
     """
+    return self.insert(tag, None, **attributes)
+
+  def insert(self, tag, position, **attributes):
+    """Adds a child element at `position` among this element's own children (None: last).
+
+    The position counts every own child, singletons included, as dm_control's insert does;
+    the order matters in the XML (e.g. the children of a <tendon>).
+
+    Raises:
+      As add().
+    """
     cspec = self._check_child(tag)
     if not cspec.repeated:
       if not cspec.on_demand or self.get_children(tag) is not None:
         raise ValueError(f'<{self._spec.tag}> already has a <{tag}> child: access it as '
                          f'.{tag} instead of adding one')
     child = _make(cspec, self, attributes, repeated=cspec.repeated, on_demand=cspec.on_demand)
-    self._children.append(child)
+    if position is None:
+      self._children.append(child)
+    else:
+      self._children.insert(position, child)
     _bump()
     return child
 
@@ -886,7 +905,11 @@ class _AttachmentFrame(Element):
           attributes[name] = np.array(value)
     object.__setattr__(self, '_site', site)
     object.__setattr__(self, '_attachment', attachment)
-    super().__init__(spec_mod.attachment_frame(), parent, attributes, repeated=True)
+    holder = parent
+    while holder.tag == constants.FRAME:  # <frame>s add no body
+      holder = holder.parent
+    in_world = holder.tag == constants.WORLDBODY
+    super().__init__(spec_mod.attachment_frame(in_world), parent, attributes, repeated=True)
     self._attachments[attachment.namescope] = attachment.worldbody
 
   @property

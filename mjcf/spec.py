@@ -197,15 +197,20 @@ def get(key, repeated=False, on_demand=False):
 
 
 @functools.cache
-def attachment_frame():
-  """Spec of an attachment frame: a nameless <body> holding only joints and an inertial."""
+def attachment_frame(in_world=True):
+  """Spec of an attachment frame: a nameless <body> holding only joints and an inertial.
+
+  Only a frame placed directly in the worldbody may hold a <freejoint> (MuJoCo allows free
+  joints only there; dm_control makes the same distinction).
+  """
   body = get(constants.BODY, True)
   attributes = {n: a for n, a in body.attributes.items() if n != 'name'}
   children = {
     'inertial': get('body/inertial', False, True),
     'joint': get('body/joint', True, False),
-    'freejoint': get('body/freejoint', False, True),
   }
+  if in_world:
+    children['freejoint'] = get('body/freejoint', False, True)
   return ElementSpec(constants.BODY, constants.BODY, attributes, None, constants.BODY, None,
                      repeated=True, children=children)
 

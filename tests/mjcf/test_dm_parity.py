@@ -190,6 +190,34 @@ def test_element_spec_has_dm_control_fields():
     assert mine == dms
 
 
+# ---- attachment frames ----
+
+
+def _frame_children(m):
+  model = m.RootElement()
+  world_site = model.worldbody.add('site')
+  body_site = model.worldbody.add('body').add('site')
+  out = []
+  for frame in (model.attach(m.RootElement(model='a')), world_site.attach(m.RootElement(model='b')),
+                body_site.attach(m.RootElement(model='c'))):
+    kids = []
+    for tag, kwargs in (('freejoint', {}), ('joint', {'type': 'slide'}),
+                        ('inertial', {'mass': 1, 'pos': [0, 0, 0]}), ('geom', {'size': [1]})):
+      try:
+        frame.add(tag, **kwargs)
+        kids.append(tag)
+      except AttributeError as e:
+        assert 'is not a valid child of <body>' in str(e)
+    out.append((frame.spec.name, frame.spec.namespace, frame.spec.identifier, kids))
+  return out
+
+
+def test_frames_take_a_freejoint_only_in_the_worldbody():
+  theirs, ours = _both(_frame_children)
+  assert ours == theirs
+  assert ours[2][3] == ['joint', 'inertial']
+
+
 # ---- remove() and attachments ----
 
 
@@ -467,3 +495,44 @@ def test_generated_xml_reads_back_as_the_same_model():
   # with escape_separators the names stay, escaped, as in dm_control
   escaped = mjcf.from_xml_string(xml, escape_separators=True)
   assert escaped.find('joint', '\\\\unnamed_joint_0') is not None
+
+
+# ---- element API details ----
+
+
+def _insert_order(m):
+  model = m.RootElement()
+  tendon = model.tendon.add('fixed', name='t')
+  tendon.add('joint', joint='a', coef=1)
+  tendon.add('joint', joint='c', coef=3)
+  tendon.insert('joint', 1, joint='b', coef=2)
+  model.worldbody.insert('geom', 0, name='first', size=[1])
+  with pytest.raises(ValueError, match='already'):
+    model.insert('option', 0)
+  return ([j.joint for j in tendon.joint], model.worldbody.all_children()[0].name,
+          tendon.to_xml_string().count('<joint'))
+
+
+def test_insert_places_children_as_dm_control():
+  theirs, ours = _both(_insert_order)
+  assert ours == theirs == (['a', 'b', 'c'], 'first', 3)
+
+
+def _required_errors(m):
+  model = m.RootElement()
+  body = model.worldbody.add('body')
+  out = []
+  for action in (lambda: body.add('inertial', mass=1),
+                 lambda: delattr(body.add('inertial', mass=1, pos=[0, 0, 0]), 'mass')):
+    with pytest.raises(AttributeError) as info:
+      action()
+    out.append('required' in str(info.value))
+  return out
+
+
+def test_required_attributes_raise_what_dm_control_and_its_readme_say():
+  theirs, ours = _both(_required_errors)
+  assert ours == theirs == [True, True]
+  body = mjcf.RootElement().worldbody.add('body')
+  with pytest.raises(ValueError, match='required'):  # the README's type
+    body.add('inertial', mass=1)
