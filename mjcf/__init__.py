@@ -14,6 +14,7 @@ from mjcf import constants as constants
 from mjcf import debugging as debugging
 from mjcf import traversal_utils as traversal_utils
 from mjcf.attribute import Asset as Asset
+from mjcf.constants import PREFIX_SEPARATOR as PREFIX_SEPARATOR
 from mjcf.element import Element as Element
 from mjcf.element import RootElement as RootElement
 from mjcf.export_with_assets import export_with_assets as export_with_assets

@@ -346,20 +346,34 @@ class Physics(engine_physics.Physics):
 
 
 def _export(mjcf_model):
-  """(XML text, assets, DebugContext or None) of a model for the compiler."""
-  context = debugging.DebugContext() if debugging.debug_mode() else None
-  xml = mjcf_model.to_xml_string(debug_context=context)
+  """(XML text, assets, DebugContext) of a model for the compiler."""
+  context = debugging.DebugContext()
+  xml = mjcf_model.to_xml_string(debug_context=context if debugging.debug_mode() else None)
+  context.xml_string = xml
   return xml, mjcf_model.get_assets(), context
 
 
 @contextlib.contextmanager
 def _debug_errors(context):
-  """Adds the Python lines that made the offending element to compile errors (debug mode)."""
+  """Adds the offending line of the generated XML to compile errors and, in debug mode, the
+  Python lines that made its element (as dm_control does)."""
   try:
     yield
   except engine_errors.CompileError as exc:
-    info = context.describe(exc.line, exc.attribute) if context and exc.line else None
-    if info is None:
+    if not exc.line or exc.file:
       raise
-    raise type(exc)(f'{exc.msg}\n  {info}', file=exc.file, line=exc.line, element=exc.element,
+    lines = context.xml_string.split('\n')
+    if not 0 < exc.line <= len(lines):
+      raise
+    parts = [exc.msg, f'  generated XML line {exc.line}: {lines[exc.line - 1].strip()}']
+    if debugging.debug_mode():
+      info = context.describe(exc.line, exc.attribute)
+      if info is not None:
+        parts.append(f'  {info}')
+      if debugging.get_full_dump_dir():
+        context.dump_full_debug_info_to_disk()
+    else:
+      parts.append('  (enable mjcf.debugging.enable_debug_mode() or NUMJOCO_MJCF_DEBUG=1 for the '
+                   'Python lines that made this element)')
+    raise type(exc)('\n'.join(parts), file=exc.file, line=exc.line, element=exc.element,
                     attribute=exc.attribute) from exc
