@@ -35,11 +35,14 @@ class Asset:
     self.extension = extension
     self.prefix = prefix
 
-  def get_vfs_filename(self):
-    """Name of the file in the exported model: prefix, content hash and extension."""
+  def get_vfs_filename(self, filename_with_hash=True):
+    """Name of the file in the exported model: prefix, content hash and extension (without the
+    hash: prefix and extension, or the hash alone when there is no prefix)."""
     digest = hashlib.sha1(self.contents).hexdigest()
     if not self.prefix:
       return digest + self.extension
+    if not filename_with_hash:
+      return self.prefix + self.extension
     prefix = self.prefix
     excess = len(prefix) + len(digest) + len(self.extension) + 1
     excess -= constants.MAX_VFS_FILENAME_LENGTH

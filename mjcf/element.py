@@ -695,7 +695,7 @@ class Element:
     if kind == 'file':
       if opts.filename_with_hash:
         return value.get_vfs_filename()
-      return value.prefix + value.extension
+      return value.get_vfs_filename(filename_with_hash=False)
     return attr_mod.format_value(aspec, value, opts.precision, opts.zero_threshold)
 
   def _default_name_xml(self, value, opts):
@@ -1351,6 +1351,11 @@ class _ElementListView:
   @property
   def tag(self):
     return self._tag
+
+  @property
+  def spec(self):
+    """The ElementSpec of the listed children."""
+    return self._parent.spec.children[self._tag]
 
   @property
   def parent(self):

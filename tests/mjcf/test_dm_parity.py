@@ -598,3 +598,18 @@ def test_bind_reads_writes_and_recomputes_as_dm_control():
   for k, (mine, dms) in enumerate(zip(ours, theirs)):
     np.testing.assert_allclose(np.asarray(mine, float), np.asarray(dms, float), atol=1e-12,
                                err_msg=f'step {k}')
+
+
+def _small_api(m):
+  asset = m.Asset(b'abc', '.stl', 'arm')
+  model = m.RootElement()
+  before = model.namescope.revision
+  model.worldbody.add('body')
+  return (asset.get_vfs_filename(), asset.get_vfs_filename(filename_with_hash=False),
+          m.Asset(b'abc', '.stl').get_vfs_filename(False), model.worldbody.body.spec.name,
+          model.worldbody.body.spec.repeated, model.namescope.revision > before)
+
+
+def test_assets_list_views_and_namescope_revision_as_dm_control():
+  theirs, ours = _both(_small_api)
+  assert ours == theirs
