@@ -621,9 +621,9 @@ class Element:
         namespace = aspec.namespace
         if namespace == constants.DEFAULT and value == 'main':
           continue  # MuJoCo's name of the global class stays a name, as in dm_control
+      # 'world' stays a name (as in dm_control); it is written as the model's world, which is
+      # its attachment frame once attached
       target = self._root.find(namespace, value)
-      if target is None and namespace == constants.BODY and value == 'world':
-        target = self._root.worldbody
       if target is not None:
         self._store(name)[name] = target
     for child in self.all_children():

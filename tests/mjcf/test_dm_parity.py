@@ -613,3 +613,19 @@ def _small_api(m):
 def test_assets_list_views_and_namescope_revision_as_dm_control():
   theirs, ours = _both(_small_api)
   assert ours == theirs
+
+
+def test_world_references_stay_names_and_follow_attachment():
+  xml = ('<mujoco model="c"><worldbody><body name="x"><freejoint/><geom size="1"/></body>'
+         '</worldbody><contact><exclude body1="x" body2="world"/></contact></mujoco>')
+  theirs, ours = _both(lambda m: m.from_xml_string(xml).contact.exclude[0].body2)
+  assert ours == theirs == 'world'
+  parent = mjcf.RootElement(model='p')
+  parent.worldbody.add('body', name='holder').add('site', name='s')
+  child = mjcf.from_xml_string(xml.replace('<freejoint/>', ''))
+  parent.find('site', 's').attach(child)
+  xml_out = parent.to_xml_string()
+  assert 'body1="c/x" body2="c/"' in xml_out  # the child's world is its attachment frame
+  compiled = mujoco.MjModel.from_xml_string(xml_out)
+  signature = compiled.exclude_signature[0]
+  assert {signature >> 16, signature & 0xFFFF} == {compiled.body('c/x').id, compiled.body('c/').id}
