@@ -693,10 +693,27 @@ class Element:
     if value is None or kind == 'basepath':
       return None
     if kind == 'file':
+      value = self._exported_asset(value, opts.prefix_root)
       if opts.filename_with_hash:
         return value.get_vfs_filename()
       return value.get_vfs_filename(filename_with_hash=False)
     return attr_mod.format_value(aspec, value, opts.precision, opts.zero_threshold)
+
+  def _exported_asset(self, asset, prefix_root):
+    """The file as the generated XML uses it: a skin file's bones name their bodies as the XML
+    does (prefixed once the model is attached, as dm_control rewrites them)."""
+    if self._spec.tag != 'skin' or asset.extension.lower() != '.skn':
+      return asset
+    root = self._root
+
+    def rename(name):
+      body = root.find(constants.BODY, name)
+      return body.prefixed_identifier(prefix_root) if body is not None else name
+
+    contents = attr_mod.rename_skin_bodies(asset.contents, rename)
+    if contents == asset.contents:
+      return asset
+    return attr_mod.Asset(contents, asset.extension, asset.prefix)
 
   def _default_name_xml(self, value, opts):
     """A reference to a default class, scoped ('main' is the model's global class)."""
@@ -1198,6 +1215,7 @@ class RootElement(Element):
         if aspec.kind == 'file':
           value = el._attrs.get(name)
           if value is not None:
+            value = el._exported_asset(value, self.namescope)
             out[value.get_vfs_filename()] = value.contents
     return out
 
