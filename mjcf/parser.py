@@ -107,20 +107,30 @@ def _xml_root(data):
   return etree.fromstring(data, parser)
 
 
-def _read_include(name, model_dir, assets, line):
-  if assets and name in assets:
-    data = assets[name]
-    return data.encode() if isinstance(data, str) else data
-  path = os.path.join(model_dir, name)
-  try:
-    with open(path, 'rb') as f:
-      return f.read()
-  except OSError as e:
-    raise FileNotFoundError(f'line {line}: cannot read include file {name!r} ({path}): '
-                            f'{e.strerror}') from None
+def _read_include(name, model_dir, assets, line, include_dir=''):
+  """(bytes, path relative to the model directory) of an include file.
+
+  As MuJoCo: relative to the model directory first, then to the folder of the file holding the
+  <include> (so nested includes may name their siblings); the assets dict before the disk.
+  """
+  tries = [name]
+  if include_dir and not os.path.isabs(name):
+    tries.append(os.path.join(include_dir, name))
+  for relative in tries:
+    for key in (relative, os.path.normpath(relative)):
+      if assets and key in assets:
+        data = assets[key]
+        return (data.encode() if isinstance(data, str) else data), relative
+  for relative in tries:
+    path = os.path.join(model_dir, relative)
+    if os.path.isfile(path):
+      with open(path, 'rb') as f:
+        return f.read(), relative
+  paths = [os.path.join(model_dir, t) for t in tries]
+  raise FileNotFoundError(f'line {line}: cannot read include file {name!r} (tried {paths})')
 
 
-def _expand_includes(xml, model_dir, assets, seen):
+def _expand_includes(xml, model_dir, assets, seen, include_dir=''):
   """Replaces every <include file=...> below `xml` by the children of the included file."""
   for child in list(xml):
     if not isinstance(child.tag, str):
@@ -129,17 +139,19 @@ def _expand_includes(xml, model_dir, assets, seen):
       name = child.get('file')
       if not name:
         raise ValueError(f"line {child.sourceline}: <include> needs a 'file' attribute")
-      if name in seen:
+      data, relative = _read_include(name, model_dir, assets, child.sourceline, include_dir)
+      key = os.path.normpath(relative)
+      if key in seen:
         raise ValueError(f'line {child.sourceline}: file {name!r} is included twice')
-      seen.add(name)
-      included = _xml_root(_read_include(name, model_dir, assets, child.sourceline))
-      _expand_includes(included, model_dir, assets, seen)
+      seen.add(key)
+      included = _xml_root(data)
+      _expand_includes(included, model_dir, assets, seen, os.path.dirname(relative))
       index = list(xml).index(child)
       xml.remove(child)
       for k, grandchild in enumerate([c for c in included if isinstance(c.tag, str)]):
         xml.insert(index + k, grandchild)
     else:
-      _expand_includes(child, model_dir, assets, seen)
+      _expand_includes(child, model_dir, assets, seen, include_dir)
 
 
 # attributes that hold paths or free text: escape_separators leaves their '/' alone (as dm_control)

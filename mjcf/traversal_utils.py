@@ -76,6 +76,19 @@ def _default_class(element):
   return root.default
 
 
+# Attributes of which an element uses one: set on the element (or by a closer class), it
+# replaces any other of its group from defaults (MuJoCo's rule), so those are not committed.
+_ALTERNATIVES = (
+  frozenset({'quat', 'axisangle', 'xyaxes', 'zaxis', 'euler'}),
+  frozenset({'fovy', 'sensorsize'}),
+)
+
+
+def _replaced(name, current):
+  """Whether `name` is one of a group of alternatives of which `current` already has one."""
+  return any(name in group and not group.isdisjoint(current) for group in _ALTERNATIVES)
+
+
 def _shared_actuator_attributes(dclass):
   """Attributes every actuator kind takes from the class's actuator default (<general>'s)."""
   return dclass.spec.children['general'].attributes
@@ -116,7 +129,7 @@ def commit_defaults(element, attributes=None):
             continue
           if shared_only and name not in _shared_actuator_attributes(dclass):
             continue
-          if name in el.spec.attributes and name not in current:
+          if name in el.spec.attributes and name not in current and not _replaced(name, current):
             setattr(el, name, value)
             current[name] = value
       dclass = dclass.parent
