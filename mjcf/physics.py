@@ -135,8 +135,18 @@ class _SynchronizingArray(np.ndarray):
       return out[()]
     return out
 
+  def copy(self, order='C'):
+    """A plain numpy copy (detached from the engine)."""
+    return np.copy(self, order=order)
+
+  def __copy__(self):
+    return self.copy()
+
+  def __deepcopy__(self, memo):
+    return self.copy()
+
   def __reduce__(self):
-    raise NotImplementedError('bound arrays cannot be pickled: copy them first (np.array(x))')
+    raise NotImplementedError('bound arrays cannot be pickled: copy them first (x.copy())')
 
 
 class Binding:

@@ -4,6 +4,7 @@ dm_control is a test-only oracle here: the same inputs go to `dm_control.mjcf` a
 and the results (values, exception types and messages) are compared.
 """
 
+import copy
 import io
 import os
 import zipfile
@@ -629,3 +630,18 @@ def test_world_references_stay_names_and_follow_attachment():
   compiled = mujoco.MjModel.from_xml_string(xml_out)
   signature = compiled.exclude_signature[0]
   assert {signature >> 16, signature & 0xFFFF} == {compiled.body('c/x').id, compiled.body('c/').id}
+
+
+def _copies_of_bound_arrays(m):
+  model = _arm_model(m)
+  physics = m.Physics.from_mjcf_model(model)
+  xpos = physics.bind(model.find('body', 'fore')).xpos
+  copies = [xpos.copy(), copy.copy(xpos), copy.deepcopy(xpos)]
+  for c in copies:
+    c[0] = 99.0  # copies are detached
+  return [type(c).__name__ for c in copies], float(physics.bind(model.find('body', 'fore')).xpos[0])
+
+
+def test_copies_of_bound_arrays_are_plain_arrays():
+  theirs, ours = _both(_copies_of_bound_arrays)
+  assert ours == theirs == (['ndarray'] * 3, 0.0)
