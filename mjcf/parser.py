@@ -205,8 +205,9 @@ class _Generated:
   Exported XML names the model's global defaults class '/' (under the top <default>), names
   unnamed elements '//unnamed_<namespace>_<i>' and refers to them by those names (see
   docs/mjcf.md). Without escape_separators those names would be rejected for their '/', so the
-  class '/' is read as the global defaults, a generated name is dropped (the element is unnamed
-  again) and references to it become the element itself.
+  class '/' is read as the global defaults (a reference to it is dropped, or is 'main' where a
+  childclass would otherwise apply), a generated name is dropped (the element is unnamed again)
+  and references to it become the element itself.
   """
 
   def __init__(self):
@@ -232,7 +233,11 @@ class _Generated:
         own = attributes.pop(name)
       elif aspec.kind in ('reference', 'indirect'):
         if aspec.namespace == constants.DEFAULT and value == constants.PREFIX_SEPARATOR:
-          del attributes[name]  # the global class, which applies anyway
+          # the global class: implied unless a childclass around says otherwise
+          if name == constants.CLASS and not _in_childclass(parent):
+            del attributes[name]
+          else:
+            attributes[name] = 'main'
         elif self.is_generated_name(value):
           # a stand-in (required references must be set), replaced by the element in resolve()
           self.references.append((name, value, line))
@@ -249,6 +254,15 @@ class _Generated:
 
 
 _UNNAMED_PREFIX = constants.PREFIX_SEPARATOR * 2 + 'unnamed_'
+
+
+def _in_childclass(element):
+  """Whether `element` or an element around it sets a childclass."""
+  while element is not None:
+    if constants.CHILDCLASS in element.spec.attributes and element.childclass is not None:
+      return True
+    element = element.parent
+  return False
 
 
 def _is_global_class(xml, parent):
