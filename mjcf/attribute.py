@@ -8,6 +8,7 @@ scoping on export) lives in element.py; this module handles what does not depend
 
 import hashlib
 import os
+import struct
 
 import numpy as np
 
@@ -35,11 +36,14 @@ class Asset:
     self.extension = extension
     self.prefix = prefix
 
-  def get_vfs_filename(self):
-    """Name of the file in the exported model: prefix, content hash and extension."""
+  def get_vfs_filename(self, filename_with_hash=True):
+    """Name of the file in the exported model: prefix, content hash and extension (without the
+    hash: prefix and extension, or the hash alone when there is no prefix)."""
     digest = hashlib.sha1(self.contents).hexdigest()
     if not self.prefix:
       return digest + self.extension
+    if not filename_with_hash:
+      return self.prefix + self.extension
     prefix = self.prefix
     excess = len(prefix) + len(digest) + len(self.extension) + 1
     excess -= constants.MAX_VFS_FILENAME_LENGTH
@@ -61,10 +65,62 @@ class Asset:
 
 
 def asset_from_path(path, contents):
-  """An Asset named after file `path` (prefix = base name without extension)."""
+  """An Asset named after file `path` (prefix = base name without extension).
+
+  A file named as exported models name them ('prefix-<sha1 of its contents>.ext') gets its
+  original prefix back, so a model read from its export writes the same file names.
+  """
   base = os.path.basename(path.replace('\\', '/'))
   prefix, ext = os.path.splitext(base)
+  head, sep, digest = prefix.rpartition('-')
+  if sep and len(digest) == 40 and digest == hashlib.sha1(contents).hexdigest():
+    prefix = head
+  elif len(prefix) == 40 and prefix == hashlib.sha1(contents).hexdigest():
+    prefix = ''
   return Asset(contents, ext, prefix)
+
+
+# MuJoCo's skin files (.skn) name each bone's body in a fixed field of this many bytes
+SKIN_BODY_NAME_LENGTH = 40
+
+
+def rename_skin_bodies(contents, rename):
+  """A .skn file's bytes with each bone's body name replaced by rename(name).
+
+  Layout (MuJoCo's skin file format, little endian): int32 nvert, ntexcoord, nface, nbone;
+  float32 vertices[3 nvert], texcoords[2 ntexcoord]; int32 faces[3 nface]; then per bone: the
+  body name (SKIN_BODY_NAME_LENGTH bytes, NUL padded), float32 bindpos[3], bindquat[4], int32
+  vertex count n, int32 vertex ids[n], float32 weights[n]. Only the names change.
+
+  Raises:
+    ValueError: the contents are too short for their header, or a new name does not fit.
+  """
+  contents = bytes(contents)
+  try:
+    nvert, ntexcoord, nface, nbone = struct.unpack_from('<4i', contents, 0)
+    pos = 16 + 4 * (3 * nvert + 2 * ntexcoord + 3 * nface)
+    out = [contents[:pos]]
+    for _ in range(nbone):
+      field = contents[pos:pos + SKIN_BODY_NAME_LENGTH]
+      if len(field) != SKIN_BODY_NAME_LENGTH:
+        raise ValueError('truncated bone')
+      name = field.split(b'\0', 1)[0].decode()
+      new = rename(name).encode()
+      if len(new) > SKIN_BODY_NAME_LENGTH:
+        raise ValueError(f'body name {new.decode()!r} is longer than the {SKIN_BODY_NAME_LENGTH} '
+                         'bytes a skin file allows')
+      out.append(new + b'\0' * (SKIN_BODY_NAME_LENGTH - len(new)))
+      pos += SKIN_BODY_NAME_LENGTH
+      (count,) = struct.unpack_from('<i', contents, pos + 28)
+      end = pos + 32 + 8 * count
+      if count < 0 or end > len(contents):
+        raise ValueError('truncated bone')
+      out.append(contents[pos:end])
+      pos = end
+  except struct.error:
+    raise ValueError('not a MuJoCo skin file: too short for its header') from None
+  out.append(contents[pos:])
+  return b''.join(out)
 
 
 # ---- validation ----

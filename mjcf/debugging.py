@@ -8,6 +8,7 @@ Recording costs a stack walk per change, so it is off by default.
 """
 
 import contextlib
+import linecache
 import os
 import sys
 
@@ -18,7 +19,7 @@ _SKIPPED_FILES = {os.path.abspath(contextlib.__file__)}
 _ENV_VAR = 'NUMJOCO_MJCF_DEBUG'
 
 _state = {'debug': os.environ.get(_ENV_VAR, '').strip().lower() not in ('', '0', 'false', 'no'),
-          'frozen': None}
+          'frozen': None, 'dump_dir': os.environ.get(_ENV_VAR + '_DUMP_DIR', '')}
 
 
 def debug_mode():
@@ -35,8 +36,22 @@ def disable_debug_mode():
   _state['debug'] = False
 
 
+def get_full_dump_dir():
+  """Directory compile errors dump full debug information to in debug mode ('' for none)."""
+  return _state.get('dump_dir', '')
+
+
+def set_full_dump_dir(dump_path):
+  """Sets that directory (the environment variable NUMJOCO_MJCF_DEBUG_DUMP_DIR sets it too)."""
+  _state['dump_dir'] = dump_path or ''
+
+
 class StackFrame(tuple):
-  """(filename, line number, function name) of one user frame."""
+  """(filename, line number, function name) of one user frame.
+
+  Also readable by dm_control's StackTraceEntry names: `line_number`, `function_name`, `text`
+  (the source line).
+  """
 
   __slots__ = ()
 
@@ -54,6 +69,18 @@ class StackFrame(tuple):
   @property
   def name(self):
     return self[2]
+
+  @property
+  def line_number(self):
+    return self[1]
+
+  @property
+  def function_name(self):
+    return self[2]
+
+  @property
+  def text(self):
+    return linecache.getline(self[0], self[1]).strip()
 
   def __str__(self):
     return f'{self[0]}:{self[1]} in {self[2]}'
@@ -122,6 +149,37 @@ class DebugContext:
       if element is not None and isinstance(p.tag, str):
         self.line_elements[p.sourceline] = element
     return xml_string
+
+  @property
+  def debug_mode(self):
+    return debug_mode()
+
+  @property
+  def default_dump_dir(self):
+    return get_full_dump_dir()
+
+  def dump_full_debug_info_to_disk(self, dump_dir=None):
+    """Writes the generated XML (model.xml) and, for each of its elements, where the element
+    was created and each attribute last set (<line>.dump, by XML line).
+
+    Raises:
+      ValueError: neither `dump_dir` nor the global dump directory is set.
+    """
+    dump_dir = dump_dir or self.default_dump_dir
+    if not dump_dir:
+      raise ValueError('`dump_dir` is not specified')
+    os.makedirs(dump_dir, exist_ok=True)
+    with open(os.path.join(dump_dir, 'model.xml'), 'w') as f:
+      f.write(self.xml_string or '')
+    for line, element in sorted(self.line_elements.items()):
+      out = [f'line {line}: {element}', f'created at {format_stack(element.get_init_stack())}']
+      for name, stack in element.get_last_modified_stacks_for_all_attributes().items():
+        if stack:
+          value = element.get_attribute_xml_string(name)
+          what = f'{name}="{value}"' if value is not None else f'{name} was CLEARED'
+          out.append(f'attribute {what} last set at {format_stack(stack)}')
+      with open(os.path.join(dump_dir, f'{line}.dump'), 'w') as f:
+        f.write('\n'.join(out) + '\n')
 
   def describe(self, line, attribute=None):
     """Where the element on `line` of the generated XML (and its attribute) came from."""

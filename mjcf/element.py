@@ -31,6 +31,19 @@ def _bump():
   _revision[0] += 1
 
 
+class UnknownAttributeError(AttributeError):
+  """An attribute or child name the element does not have.
+
+  The message starts with Python's "<tag> object has no attribute 'name'" (code matches that
+  phrase) and says why; `name` and `obj` are set as for a standard AttributeError.
+  """
+
+
+class RequiredAttributeError(ValueError, AttributeError):
+  """A required attribute is missing or being deleted (dm_control raises AttributeError here,
+  its README says ValueError: this is both)."""
+
+
 class InvalidChildError(AttributeError, ValueError):
   """A tag that is not a valid child of the element (an AttributeError and a ValueError)."""
 
@@ -97,7 +110,7 @@ class Element:
     with debugging.freeze_current_stack_trace():
       for tag, cspec in espec.children.items():
         if not (cspec.repeated or cspec.on_demand):
-          self._children.append(_make(spec_mod.get(cspec.key), self))
+          self._children.append(_make(cspec, self))
       attributes = dict(attributes or {})
       if constants.DCLASS in attributes:
         attributes[constants.CLASS] = attributes.pop(constants.DCLASS)
@@ -114,7 +127,7 @@ class Element:
             self._set_attribute(name, attributes[name])
         for name, aspec in espec.attributes.items():
           if aspec.required and name not in self._attrs:
-            raise ValueError(f"attribute '{name}' of <{espec.tag}> is required")
+            raise RequiredAttributeError(f"attribute '{name}' of <{espec.tag}> is required")
       except (ValueError, AttributeError, OSError) as e:
         self._unregister_identifiers()
         raise type(e)(f'while creating <{espec.tag}>: {e}') from None
@@ -161,7 +174,12 @@ class Element:
 
   def _check_attribute_name(self, name):
     if name not in self._spec.attributes:
-      raise AttributeError(f'{name!r} is not a valid attribute of <{self._spec.tag}>')
+      raise self._no_attribute(name, f'not a valid attribute of <{self._spec.tag}>')
+
+  def _no_attribute(self, name, reason):
+    """The AttributeError for an unknown name: Python's standard phrase, then why."""
+    return UnknownAttributeError(
+      f"<{self._spec.tag}> object has no attribute {name!r}: {reason}", name=name, obj=self)
 
   def _store(self, name=None):
     """The dict holding this element's attribute values (shared once a model is attached)."""
@@ -196,7 +214,7 @@ class Element:
     store = self._store(name)
     if value is None:
       if aspec.required and name in store:
-        raise ValueError(f"attribute '{name}' of <{self._spec.tag}> is required")
+        raise RequiredAttributeError(f"attribute '{name}' of <{self._spec.tag}> is required")
       store.pop(name, None)
     else:
       store[name] = value
@@ -333,7 +351,7 @@ class Element:
       return self._get_attribute(name)
     if name == constants.DCLASS and constants.CLASS in espec.attributes:
       return self._get_attribute(constants.CLASS)
-    raise AttributeError(f'<{espec.tag}> has no child or attribute {name!r}')
+    raise self._no_attribute(name, f'<{espec.tag}> has no child or attribute of that name')
 
   def __setattr__(self, name, value):
     if name.startswith('_'):
@@ -352,7 +370,7 @@ class Element:
       raise AttributeError(f'<{name}> is a child element of <{self._spec.tag}>: use add() or '
                            'modify its attributes')
     else:
-      raise AttributeError(f'{name!r} is not a valid attribute of <{self._spec.tag}>')
+      raise self._no_attribute(name, f'not a valid attribute of <{self._spec.tag}>')
 
   def __delattr__(self, name):
     if name in self._spec.children:
@@ -365,10 +383,10 @@ class Element:
       return
     attribute_name = constants.CLASS if name == constants.DCLASS else name
     if attribute_name not in self._spec.attributes:
-      raise AttributeError(f'{name!r} is not a valid attribute of <{self._spec.tag}>')
+      raise self._no_attribute(name, f'not a valid attribute of <{self._spec.tag}>')
     if self._spec.attributes[attribute_name].required:
-      raise ValueError(f"attribute '{attribute_name}' of <{self._spec.tag}> is required and "
-                       'cannot be deleted')
+      raise RequiredAttributeError(f"attribute '{attribute_name}' of <{self._spec.tag}> is "
+                                   'required and cannot be deleted')
     self._set_attribute(attribute_name, None)
 
   def __dir__(self):
@@ -407,14 +425,27 @@ class Element:
         attribute is unknown.
       ValueError: an attribute value is invalid, or a singleton child already exists.
     """
+    return self.insert(tag, None, **attributes)
+
+  def insert(self, tag, position, **attributes):
+    """Adds a child element at `position` among this element's own children (None: last).
+
+    The position counts every own child, singletons included, as dm_control's insert does;
+    the order matters in the XML (e.g. the children of a <tendon>).
+
+    Raises:
+      As add().
+    """
     cspec = self._check_child(tag)
     if not cspec.repeated:
       if not cspec.on_demand or self.get_children(tag) is not None:
         raise ValueError(f'<{self._spec.tag}> already has a <{tag}> child: access it as '
                          f'.{tag} instead of adding one')
-    child = _make(spec_mod.get(cspec.key), self, attributes, repeated=cspec.repeated,
-                  on_demand=cspec.on_demand)
-    self._children.append(child)
+    child = _make(cspec, self, attributes, repeated=cspec.repeated, on_demand=cspec.on_demand)
+    if position is None:
+      self._children.append(child)
+    else:
+      self._children.insert(position, child)
     _bump()
     return child
 
@@ -428,18 +459,27 @@ class Element:
   def remove(self, affect_attachments=False):
     """Removes this element (a singleton is cleared instead) and everything below it.
 
+    Args:
+      affect_attachments: also act on attached models: detach those attached below this
+        element, and remove the elements attached models contribute to it (removing the
+        <actuator> section of a model removes the actuators of its attached models too).
+
     Raises:
-      ValueError: the subtree holds attached models and `affect_attachments` is False.
+      ValueError: `affect_attachments` is False and this element or one below it holds
+        attached models or content from them (as dm_control).
     """
-    frames = [c for c in self._subtree() if isinstance(c, _AttachmentFrame)]
-    if frames and not affect_attachments:
-      raise ValueError('removing this element detaches attached models: use '
-                       'remove(affect_attachments=True)')
-    for frame in frames:
-      if not frame._removed:
+    subtree = self._subtree()
+    if not affect_attachments and any(el._attachments for el in subtree):
+      raise ValueError('please use remove(affect_attachments=True): removing this element '
+                       'affects attributes or children that belong to an attached model')
+    for frame in subtree:
+      if isinstance(frame, _AttachmentFrame) and not frame._removed:
         frame._attachment.detach()
+    for el in subtree:
+      for attached in list(el._attachments.values()):
+        attached.remove(affect_attachments=True)
     if self._repeated or self._on_demand:
-      for el in self._subtree():
+      for el in subtree:
         el._unregister_identifiers()
         el._removed = True
       if self._parent is not None:
@@ -448,10 +488,9 @@ class Element:
     else:
       for child in list(self._children):
         child.remove(affect_attachments)
-      for name in list(self._attrs):
-        if self._spec.attributes[name].kind == 'identifier':
-          self._unregister_identifiers()
-        self._attrs.pop(name)
+      self._unregister_identifiers()
+      if self._alias is None:
+        self._attrs.clear()
     _bump()
 
   def _subtree(self):
@@ -580,11 +619,11 @@ class Element:
           continue
       else:
         namespace = aspec.namespace
-        if namespace == constants.DEFAULT:
-          continue  # class names stay strings, as written
+        if namespace == constants.DEFAULT and value == 'main':
+          continue  # MuJoCo's name of the global class stays a name, as in dm_control
+      # 'world' stays a name (as in dm_control); it is written as the model's world, which is
+      # its attachment frame once attached
       target = self._root.find(namespace, value)
-      if target is None and namespace == constants.BODY and value == 'world':
-        target = self._root.worldbody
       if target is not None:
         self._store(name)[name] = target
     for child in self.all_children():
@@ -654,10 +693,27 @@ class Element:
     if value is None or kind == 'basepath':
       return None
     if kind == 'file':
+      value = self._exported_asset(value, opts.prefix_root)
       if opts.filename_with_hash:
         return value.get_vfs_filename()
-      return value.prefix + value.extension
+      return value.get_vfs_filename(filename_with_hash=False)
     return attr_mod.format_value(aspec, value, opts.precision, opts.zero_threshold)
+
+  def _exported_asset(self, asset, prefix_root):
+    """The file as the generated XML uses it: a skin file's bones name their bodies as the XML
+    does (prefixed once the model is attached, as dm_control rewrites them)."""
+    if self._spec.tag != 'skin' or asset.extension.lower() != '.skn':
+      return asset
+    root = self._root
+
+    def rename(name):
+      body = root.find(constants.BODY, name)
+      return body.prefixed_identifier(prefix_root) if body is not None else name
+
+    contents = attr_mod.rename_skin_bodies(asset.contents, rename)
+    if contents == asset.contents:
+      return asset
+    return attr_mod.Asset(contents, asset.extension, asset.prefix)
 
   def _default_name_xml(self, value, opts):
     """A reference to a default class, scoped ('main' is the model's global class)."""
@@ -866,7 +922,11 @@ class _AttachmentFrame(Element):
           attributes[name] = np.array(value)
     object.__setattr__(self, '_site', site)
     object.__setattr__(self, '_attachment', attachment)
-    super().__init__(spec_mod.attachment_frame(), parent, attributes, repeated=True)
+    holder = parent
+    while holder.tag == constants.FRAME:  # <frame>s add no body
+      holder = holder.parent
+    in_world = holder.tag == constants.WORLDBODY
+    super().__init__(spec_mod.attachment_frame(in_world), parent, attributes, repeated=True)
     self._attachments[attachment.namescope] = attachment.worldbody
 
   @property
@@ -949,6 +1009,8 @@ def _merge_options(target, source, dry_run):
   if not dry_run:
     store.update(merged)
     source._alias = target
+    # recorded so that removing the parent's section knows it affects the attached model
+    target._attachments[source._root.namescope] = source
 
 
 def _unmerge_options(source):
@@ -1127,6 +1189,9 @@ class RootElement(Element):
     frame = self._attachment_frame()
     for section in parent._children:
       section._attachments.pop(scope, None)
+      if section.tag in spec_mod.GLOBAL_OPTION_SECTIONS:
+        for el in section._subtree():
+          el._attachments.pop(scope, None)
     for section in self._children:
       if section.tag in spec_mod.GLOBAL_OPTION_SECTIONS:
         _unmerge_options(section)
@@ -1150,6 +1215,7 @@ class RootElement(Element):
         if aspec.kind == 'file':
           value = el._attrs.get(name)
           if value is not None:
+            value = el._exported_asset(value, self.namescope)
             out[value.get_vfs_filename()] = value.contents
     return out
 
@@ -1303,6 +1369,11 @@ class _ElementListView:
   @property
   def tag(self):
     return self._tag
+
+  @property
+  def spec(self):
+    """The ElementSpec of the listed children."""
+    return self._parent.spec.children[self._tag]
 
   @property
   def parent(self):

@@ -19,6 +19,7 @@ from engine import errors as engine_errors
 from engine.compiler import compile_model
 
 from mjcf import attribute as attr_mod
+from mjcf import element as element_mod
 
 
 def _names(arrays, adr_field):
@@ -105,7 +106,7 @@ def _blocks(elements, table, pick, opts):
 
 def _in_attachment_frame(element):
   parent = element.parent
-  return parent is not None and parent.spec.namespace == 'attachment_frame'
+  return isinstance(parent, element_mod._AttachmentFrame)
 
 
 def _candidates(model):
@@ -117,7 +118,8 @@ def _candidates(model):
   return {
     'joint': ([j for j in joints if not _in_attachment_frame(j)], joints,
               model.find_all('joint')),
-    'body': ([b for b in bodies if b.spec.namespace == 'body'], bodies, model.find_all('body')),
+    'body': ([b for b in bodies if not isinstance(b, element_mod._AttachmentFrame)], bodies,
+             model.find_all('body')),
     'actuator': (actuators, model.find_all('actuator')),
   }
 

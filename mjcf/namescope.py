@@ -96,5 +96,15 @@ class NameScope:
     """{identifier: element} of one namespace (a copy)."""
     return dict(self._namespaces[namespace])
 
+  @property
+  def revision(self):
+    """A counter that changes whenever any model's tree or identifiers change."""
+    from mjcf import element  # pylint: disable=g-import-not-at-top
+    return element._revision[0]
+
+  def increment_revision(self):
+    from mjcf import element  # pylint: disable=g-import-not-at-top
+    element._bump()
+
   def __repr__(self):
     return f'NameScope({self.name!r})'

@@ -7,6 +7,8 @@ of one kind under <mujoco> (two <asset> blocks, say) merge into the model's sing
 """
 
 import os
+import posixpath
+import zipfile
 
 from lxml import etree
 
@@ -34,9 +36,21 @@ def from_xml_string(xml_string, escape_separators=False, model_dir='', resolve_r
 
 def from_file(file_handle, escape_separators=False, model_dir='', resolve_references=True,
               assets=None):
-  """Parses an open MJCF file (text or binary) into a RootElement; see from_xml_string."""
-  return from_xml_string(file_handle.read(), escape_separators, model_dir, resolve_references,
-                         assets)
+  """Parses an MJCF file into a RootElement; see from_xml_string for the other arguments.
+
+  Args:
+    file_handle: an open file (text or binary) or any object with read(), or a path (as
+      lxml's parse accepts); a path with no `model_dir` makes its directory the model
+      directory.
+  """
+  if hasattr(file_handle, 'read'):
+    data = file_handle.read()
+  else:
+    path = os.fspath(file_handle)
+    with open(path, 'rb') as f:
+      data = f.read()
+    model_dir = model_dir or os.path.dirname(path)
+  return from_xml_string(data, escape_separators, model_dir, resolve_references, assets)
 
 
 def from_path(path, escape_separators=False, resolve_references=True, assets=None,
@@ -50,25 +64,73 @@ def from_path(path, escape_separators=False, resolve_references=True, assets=Non
   return from_xml_string(data, escape_separators, model_dir, resolve_references, assets)
 
 
+def from_zip(path, model_file='model.xml', escape_separators=False, resolve_references=True):
+  """Parses a zipped model (as export_with_assets_as_zip writes it) into a RootElement.
+
+  The other files of the archive are the model's assets, named relative to the XML file's
+  folder.
+
+  Args:
+    path: the zip file (a path or an open binary file).
+    model_file: which XML file is the model when the archive holds several (compared with the
+      archive names, e.g. 'arm/arm.xml'); ignored when there is only one.
+    escape_separators, resolve_references: as in from_xml_string.
+
+  Raises:
+    ValueError: `path` is not a zip file, holds no XML file, or holds several and none is
+      named `model_file`.
+  """
+  if not zipfile.is_zipfile(path):
+    raise ValueError(f'File {path} is not a zip file.')
+  if hasattr(path, 'seek'):
+    path.seek(0)
+  with zipfile.ZipFile(path, 'r') as archive:
+    names = [n for n in archive.namelist() if not n.endswith('/')]
+    xml_files = [n for n in names if n.endswith('.xml')]
+    if not xml_files:
+      raise ValueError(f'No XML file found in {path}.')
+    if len(xml_files) == 1:
+      xml_name = xml_files[0]
+    elif model_file in xml_files:
+      xml_name = model_file
+    else:
+      raise ValueError(f'Multiple XML files found in {path}, but none named {model_file}.')
+    folder = posixpath.dirname(xml_name)
+    assets = {posixpath.relpath(n, folder or '.'): archive.read(n)
+              for n in names if n != xml_name}
+    xml_string = archive.read(xml_name)
+  return from_xml_string(xml_string, escape_separators, '', resolve_references, assets)
+
+
 def _xml_root(data):
   parser = etree.XMLParser(remove_comments=True, remove_pis=True, resolve_entities=False)
   return etree.fromstring(data, parser)
 
 
-def _read_include(name, model_dir, assets, line):
-  if assets and name in assets:
-    data = assets[name]
-    return data.encode() if isinstance(data, str) else data
-  path = os.path.join(model_dir, name)
-  try:
-    with open(path, 'rb') as f:
-      return f.read()
-  except OSError as e:
-    raise FileNotFoundError(f'line {line}: cannot read include file {name!r} ({path}): '
-                            f'{e.strerror}') from None
+def _read_include(name, model_dir, assets, line, include_dir=''):
+  """(bytes, path relative to the model directory) of an include file.
+
+  As MuJoCo: relative to the model directory first, then to the folder of the file holding the
+  <include> (so nested includes may name their siblings); the assets dict before the disk.
+  """
+  tries = [name]
+  if include_dir and not os.path.isabs(name):
+    tries.append(os.path.join(include_dir, name))
+  for relative in tries:
+    for key in (relative, os.path.normpath(relative)):
+      if assets and key in assets:
+        data = assets[key]
+        return (data.encode() if isinstance(data, str) else data), relative
+  for relative in tries:
+    path = os.path.join(model_dir, relative)
+    if os.path.isfile(path):
+      with open(path, 'rb') as f:
+        return f.read(), relative
+  paths = [os.path.join(model_dir, t) for t in tries]
+  raise FileNotFoundError(f'line {line}: cannot read include file {name!r} (tried {paths})')
 
 
-def _expand_includes(xml, model_dir, assets, seen):
+def _expand_includes(xml, model_dir, assets, seen, include_dir=''):
   """Replaces every <include file=...> below `xml` by the children of the included file."""
   for child in list(xml):
     if not isinstance(child.tag, str):
@@ -77,17 +139,25 @@ def _expand_includes(xml, model_dir, assets, seen):
       name = child.get('file')
       if not name:
         raise ValueError(f"line {child.sourceline}: <include> needs a 'file' attribute")
-      if name in seen:
+      data, relative = _read_include(name, model_dir, assets, child.sourceline, include_dir)
+      key = os.path.normpath(relative)
+      if key in seen:
         raise ValueError(f'line {child.sourceline}: file {name!r} is included twice')
-      seen.add(name)
-      included = _xml_root(_read_include(name, model_dir, assets, child.sourceline))
-      _expand_includes(included, model_dir, assets, seen)
+      seen.add(key)
+      included = _xml_root(data)
+      _expand_includes(included, model_dir, assets, seen, os.path.dirname(relative))
       index = list(xml).index(child)
       xml.remove(child)
       for k, grandchild in enumerate([c for c in included if isinstance(c.tag, str)]):
         xml.insert(index + k, grandchild)
     else:
-      _expand_includes(child, model_dir, assets, seen)
+      _expand_includes(child, model_dir, assets, seen, include_dir)
+
+
+# attributes that hold paths or free text: escape_separators leaves their '/' alone (as dm_control)
+_UNESCAPED = frozenset({
+  'data', 'file', 'meshdir', 'assetdir', 'texturedir', 'content_type', 'fileleft', 'fileright',
+  'fileback', 'filefront', 'fileup', 'filedown', 'plugin', 'key', 'value'})
 
 
 def _escape(value):
@@ -106,7 +176,10 @@ def _parse(xml, escape_separators, model_dir, resolve_references, assets):
       for name in ('meshdir', 'texturedir', 'assetdir'):
         if compiler.get(name):
           root.compiler._attrs[name] = compiler.get(name)
-    _parse_children(xml, root, escape_separators)
+    generated = None if escape_separators else _Generated()
+    _parse_children(xml, root, escape_separators, generated)
+    if generated is not None:
+      generated.resolve()
     if resolve_references:
       root.resolve_references()
   return root
@@ -126,13 +199,93 @@ def _overlay(element, attributes):
   return out
 
 
-def _parse_children(xml, parent, escape_separators):
+class _Generated:
+  """What PyMJCF's own XML output adds, read back as the model it was written from.
+
+  Exported XML names the model's global defaults class '/' (under the top <default>), names
+  unnamed elements '//unnamed_<namespace>_<i>' and refers to them by those names (see
+  docs/mjcf.md). Without escape_separators those names would be rejected for their '/', so the
+  class '/' is read as the global defaults (a reference to it is dropped, or is 'main' where a
+  childclass would otherwise apply), a generated name is dropped (the element is unnamed again)
+  and references to it become the element itself.
+  """
+
+  def __init__(self):
+    self.elements = {}  # generated name -> element
+    self.references = []  # (element, attribute, generated name, line)
+
+  @staticmethod
+  def is_generated_name(value):
+    return value.startswith(_UNNAMED_PREFIX)
+
+  def take(self, parent, tag, attributes, line):
+    """Removes generated names from `attributes`; returns the element's own generated name."""
+    spec = parent.spec.children.get(tag)
+    if spec is None:
+      return None
+    own = None
+    for name in list(attributes):
+      value = attributes[name]
+      aspec = spec.attributes.get(name)
+      if aspec is None:
+        continue
+      if aspec.kind == 'identifier' and self.is_generated_name(value):
+        own = attributes.pop(name)
+      elif aspec.kind in ('reference', 'indirect'):
+        if aspec.namespace == constants.DEFAULT and value == constants.PREFIX_SEPARATOR:
+          # the global class: implied unless a childclass around says otherwise
+          if name == constants.CLASS and not _in_childclass(parent):
+            del attributes[name]
+          else:
+            attributes[name] = 'main'
+        elif self.is_generated_name(value):
+          # a stand-in (required references must be set), replaced by the element in resolve()
+          self.references.append((name, value, line))
+          attributes[name] = _escape(value)
+    return own
+
+  def resolve(self):
+    for element, name, value, line in self.references:
+      target = self.elements.get(value)
+      if target is None:
+        raise ValueError(f'line {line}: <{element.tag}> {name}={value!r} names no element of '
+                         'the model')
+      element._set_attribute(name, target)
+
+
+_UNNAMED_PREFIX = constants.PREFIX_SEPARATOR * 2 + 'unnamed_'
+
+
+def _in_childclass(element):
+  """Whether `element` or an element around it sets a childclass."""
+  while element is not None:
+    if constants.CHILDCLASS in element.spec.attributes and element.childclass is not None:
+      return True
+    element = element.parent
+  return False
+
+
+def _is_global_class(xml, parent):
+  """Whether `xml` is the <default class="/"> PyMJCF writes for a model's global defaults."""
+  return (xml.tag == constants.DEFAULT and xml.get(constants.CLASS) == constants.PREFIX_SEPARATOR
+          and parent.tag == constants.DEFAULT and isinstance(parent.parent,
+                                                              element_mod.RootElement))
+
+
+def _parse_children(xml, parent, escape_separators, generated=None):
   for child in xml:
     if not isinstance(child.tag, str):
       continue
+    if generated is not None and _is_global_class(child, parent):
+      _parse_children(child, parent, escape_separators, generated)
+      continue
     attributes = dict(child.attrib)
+    own_name = None
     if escape_separators:
-      attributes = {k: _escape(v) for k, v in attributes.items()}
+      attributes = {k: v if k in _UNESCAPED else _escape(v) for k, v in attributes.items()}
+    elif generated is not None:
+      references_before = len(generated.references)
+      own_name = generated.take(parent, child.tag, attributes, child.sourceline)
     try:
       cspec = parent._check_child(child.tag)
       if cspec.repeated or (cspec.on_demand and parent.get_children(child.tag) is None):
@@ -143,4 +296,9 @@ def _parse_children(xml, parent, escape_separators):
     except (ValueError, AttributeError, OSError) as e:
       raise type(e)(f'line {child.sourceline}: error while parsing element <{child.tag}>: '
                     f'{e}') from None
-    _parse_children(child, element, escape_separators)
+    if generated is not None and not escape_separators:
+      if own_name is not None:
+        generated.elements[own_name] = element
+      for k in range(references_before, len(generated.references)):
+        generated.references[k] = (element,) + generated.references[k]
+    _parse_children(child, element, escape_separators, generated)

@@ -81,29 +81,72 @@ def _binding_namespace(element):
   return element.spec.namespace
 
 
-class _SynchronizingArray(np.ndarray):
-  """A copy of some engine entries that writes item assignments back to them."""
+# Writing these data fields makes the derived quantities stale (dm_control's list); reading any
+# other field of a binding first runs forward() when the physics is stale.
+_DATA_TRIGGERS_DIRTY = frozenset({'qpos', 'qvel', 'act', 'ctrl', 'qfrc_applied', 'xfrc_applied'})
+# model fields whose writes leave the simulation unchanged (appearance only)
+_MODEL_DOESNT_TRIGGER_DIRTY = frozenset({'rgba', 'matid', 'emission', 'specular', 'shininess',
+                                         'reflectance', 'needstage'})
+# Writing a frame's pos/quat through a binding clears the flags that let the engine skip it
+# (`*_sameframe`: the frame coincides with another; `body_simple`), as dm_control does, so that
+# the new values are used.
+_DISABLE_ON_WRITE = {
+  'body_pos': ('sameframe',), 'body_quat': ('sameframe',),
+  'geom_pos': ('sameframe',), 'geom_quat': ('sameframe',),
+  'site_pos': ('sameframe',), 'site_quat': ('sameframe',),
+  'body_ipos': ('simple', 'sameframe'), 'body_iquat': ('simple', 'sameframe'),
+}
 
-  def __new__(cls, values, target, index):
+
+class _SynchronizingArray(np.ndarray):
+  """The entries of bound elements: item assignments write through to the engine's arrays.
+
+  For one element the array is a view of the engine's memory (it follows the simulation); for a
+  list it is a copy that writes assigned items back.
+  """
+
+  def __new__(cls, values, target, index, binding, name):
     obj = np.asarray(values).view(cls)
     obj._target = target
     obj._index = index
+    obj._binding = binding
+    obj._name = name
     return obj
 
   def __array_finalize__(self, obj):
     self._target = None
     self._index = None
+    self._binding = None
+    self._name = None
 
   def __setitem__(self, index, value):
+    binding = self._binding
+    if binding is not None:
+      binding._before_access(self._name)
     super().__setitem__(index, value)
     if self._target is not None:
       self._target[self._index] = np.asarray(self)
+    if binding is not None:
+      binding._after_write(self._name)
 
   def __array_wrap__(self, obj, context=None, return_scalar=False):
     out = np.asarray(obj).view(np.ndarray)
     if return_scalar and out.ndim == 0:
       return out[()]
     return out
+
+  def copy(self, order='C'):
+    """A plain numpy copy (detached from the engine)."""
+    return np.copy(self, order=order)
+
+  def __copy__(self):
+    return self.copy()
+
+  def __deepcopy__(self, memo):
+    return self.copy()
+
+  def __reduce__(self):
+    raise NotImplementedError('bound arrays cannot be pickled: copy them first (x.copy())')
 
 
 class Binding:
@@ -112,6 +155,9 @@ class Binding:
   Reading an attribute gives the field's entries for the elements (one element: its own row or
   block; a list: one row per element, or the concatenated blocks for joints' qpos/qvel and the
   like). Assigning an attribute, or items of what was read, writes into the engine's arrays.
+  `binding['pos']` and `binding['pos', 2]` (field, columns) work too. As in dm_control,
+  writing state or model fields marks the physics stale, and reading a derived field of a stale
+  physics first runs `physics.forward()`.
 
   Attributes:
     element_id: id of the element(s) in the compiled model.
@@ -130,7 +176,7 @@ class Binding:
     object.__setattr__(self, '_cache', {})
 
   def _lookup(self, name):
-    """(engine array, numpy index of the bound elements) of one attribute, cached."""
+    """(engine array, numpy index of the bound elements, field name) of one attribute."""
     entry = self._cache.get(name)
     if entry is not None:
       return entry
@@ -138,7 +184,8 @@ class Binding:
     try:
       struct, field = table[name]
     except KeyError:
-      raise AttributeError(f'{name!r} is not a field of {self._namespace} elements; available: '
+      raise AttributeError(f'bound element <{self._namespace}> object has no attribute '
+                           f'{name!r}: not a field of {self._namespace} elements; available: '
                            f'{sorted(table)}') from None
     named = self._physics.named
     indexer = getattr(named.model if struct == 'model' else named.data, field)
@@ -147,22 +194,67 @@ class Binding:
     except KeyError as e:
       raise KeyError(f'cannot bind {self._namespace} elements {self._names} to field {field!r} '
                      f'of the compiled model: {e}') from None
-    entry = (np.asarray(indexer), index)
+    if struct == 'data':
+      dirty = name in _DATA_TRIGGERS_DIRTY
+    else:
+      dirty = name not in _MODEL_DOESNT_TRIGGER_DIRTY
+    entry = (np.asarray(indexer), index, field, dirty)
     self._cache[name] = entry
     return entry
+
+  def _before_access(self, name):
+    """Runs forward() before reading or writing a derived field of a stale physics."""
+    if not self._lookup(name)[3] and self._physics.is_dirty:
+      self._physics.forward()
+
+  def _after_write(self, name):
+    _, _, field, dirty = self._lookup(name)
+    for other in _DISABLE_ON_WRITE.get(field, ()):
+      array, index, _, _ = self._lookup(other)
+      array[index] = 0
+    if dirty:
+      self._physics.mark_as_dirty()
 
   def __getattr__(self, name):
     if name.startswith('__'):
       raise AttributeError(name)
-    array, index = self._lookup(name)
+    self._before_access(name)
+    array, index, _, _ = self._lookup(name)
     value = array[index]
-    if isinstance(value, np.ndarray) and not self._single:
-      return _SynchronizingArray(value, array, index)
+    if isinstance(value, np.ndarray):
+      target = None if np.shares_memory(value, array) else array
+      return _SynchronizingArray(value, target, index, self, name)
     return value
 
   def __setattr__(self, name, value):
-    array, index = self._lookup(name)
+    self._before_access(name)
+    array, index, _, _ = self._lookup(name)
     array[index] = value
+    self._after_write(name)
+
+  def _item(self, key):
+    """(attribute name, engine array, index) of `binding[name]` or `binding[name, columns]`."""
+    if isinstance(key, tuple):
+      name, columns = key
+    else:
+      name, columns = key, None
+    array, index, _, _ = self._lookup(name)
+    if columns is None:
+      return name, array, index
+    if isinstance(index, slice) or np.isscalar(index) or np.ndim(columns) != 1:
+      return name, array, (index, columns)
+    return name, array, np.ix_(np.asarray(index), np.asarray(columns))
+
+  def __getitem__(self, key):
+    name, array, index = self._item(key)
+    self._before_access(name)
+    return array[index].copy()
+
+  def __setitem__(self, key, value):
+    name, array, index = self._item(key)
+    self._before_access(name)
+    array[index] = value
+    self._after_write(name)
 
   @property
   def element_id(self):
@@ -176,6 +268,23 @@ class Binding:
 
   def __repr__(self):
     return f'<Binding of {self._namespace} {self._key!r}>'
+
+
+class _EmptyBinding:
+  """The binding of an empty list: every field reads as an empty array (as dm_control)."""
+
+  __slots__ = ()
+
+  def __getattr__(self, name):
+    if name.startswith('__'):
+      raise AttributeError(name)
+    return np.empty(0)
+
+  def __setattr__(self, name, value):
+    raise ValueError('Cannot assign a value to an empty binding.')
+
+
+_EMPTY_BINDING = _EmptyBinding()
 
 
 class Physics(engine_physics.Physics):
@@ -201,6 +310,24 @@ class Physics(engine_physics.Physics):
   def _reload_from_data(self, data):
     super()._reload_from_data(data)
     self._bindings = {}
+    self._dirty = False
+
+  @property
+  def is_dirty(self):
+    """Whether state or model fields were written through a binding since the last forward()."""
+    return self._dirty
+
+  def mark_as_dirty(self):
+    """Marks the derived quantities as stale: bindings run forward() before reading them."""
+    self._dirty = True
+
+  def forward(self):
+    super().forward()
+    self._dirty = False
+
+  def after_reset(self):
+    super().after_reset()
+    self._dirty = False
 
   def bind(self, mjcf_elements):
     """A Binding of one element or a list of elements of the same kind.
@@ -211,7 +338,7 @@ class Physics(engine_physics.Physics):
     single = isinstance(mjcf_elements, element_mod.Element)
     elements = (mjcf_elements,) if single else tuple(mjcf_elements)
     if not elements:
-      raise ValueError('cannot bind an empty list of elements')
+      return _EMPTY_BINDING
     cache_key = (single,) + tuple(id(e) for e in elements)
     cached = self._bindings.get(cache_key)
     if cached is not None and all(a is b for a, b in zip(cached._elements, elements)):
@@ -229,20 +356,34 @@ class Physics(engine_physics.Physics):
 
 
 def _export(mjcf_model):
-  """(XML text, assets, DebugContext or None) of a model for the compiler."""
-  context = debugging.DebugContext() if debugging.debug_mode() else None
-  xml = mjcf_model.to_xml_string(debug_context=context)
+  """(XML text, assets, DebugContext) of a model for the compiler."""
+  context = debugging.DebugContext()
+  xml = mjcf_model.to_xml_string(debug_context=context if debugging.debug_mode() else None)
+  context.xml_string = xml
   return xml, mjcf_model.get_assets(), context
 
 
 @contextlib.contextmanager
 def _debug_errors(context):
-  """Adds the Python lines that made the offending element to compile errors (debug mode)."""
+  """Adds the offending line of the generated XML to compile errors and, in debug mode, the
+  Python lines that made its element (as dm_control does)."""
   try:
     yield
   except engine_errors.CompileError as exc:
-    info = context.describe(exc.line, exc.attribute) if context and exc.line else None
-    if info is None:
+    if not exc.line or exc.file:
       raise
-    raise type(exc)(f'{exc.msg}\n  {info}', file=exc.file, line=exc.line, element=exc.element,
+    lines = context.xml_string.split('\n')
+    if not 0 < exc.line <= len(lines):
+      raise
+    parts = [exc.msg, f'  generated XML line {exc.line}: {lines[exc.line - 1].strip()}']
+    if debugging.debug_mode():
+      info = context.describe(exc.line, exc.attribute)
+      if info is not None:
+        parts.append(f'  {info}')
+      if debugging.get_full_dump_dir():
+        context.dump_full_debug_info_to_disk()
+    else:
+      parts.append('  (enable mjcf.debugging.enable_debug_mode() or NUMJOCO_MJCF_DEBUG=1 for the '
+                   'Python lines that made this element)')
+    raise type(exc)('\n'.join(parts), file=exc.file, line=exc.line, element=exc.element,
                     attribute=exc.attribute) from exc

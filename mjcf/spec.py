@@ -87,40 +87,53 @@ class AttributeSpec:
   take_max: bool = False
 
 
-@dataclasses.dataclass(frozen=True)
-class ChildSpec:
-  """How an element kind appears under a parent.
-
-  Attributes:
-    key: schema key of the child element.
-    repeated: any number of such children (a list view), else a singleton.
-    on_demand: a singleton that exists only once added.
-  """
-  key: str
-  repeated: bool
-  on_demand: bool
-
-
-@dataclasses.dataclass(eq=False)
 class ElementSpec:
-  """One element kind.
+  """One element kind at one place of the schema (dm_control's ElementSpec fields, and more).
 
   Attributes:
-    key: schema key ('body', 'tendon/fixed/joint', 'default/geom', ...).
-    tag: XML tag.
-    attributes: name -> AttributeSpec, in the schema's order.
-    children: tag -> ChildSpec, in the schema's order.
+    name: XML tag (dm_control's name for it); `tag` is the same.
+    repeated: any number of such elements under their parent (a list view), else a singleton.
+    on_demand: a singleton that exists only once added (<inertial>, <freejoint>).
+    identifier: name of the identifier attribute ('name', or 'class' for <default>), or None.
     namespace: namespace of the element's identifier (None if it has none).
-    identifier: name of the identifier attribute ('name', or 'class' for <default>).
+    attributes: name -> AttributeSpec, in the schema's order.
+    children: tag -> ElementSpec of each allowed child, in the schema's order.
+    key: schema key ('body', 'tendon/fixed/joint', 'default/geom', ...).
     supported: False for valid MJCF the engine does not simulate yet.
   """
-  key: str
-  tag: str
-  attributes: dict
-  children: dict
-  namespace: str | None
-  identifier: str | None
-  supported: bool = True
+
+  __slots__ = ('key', 'tag', 'attributes', 'namespace', 'identifier', 'supported', 'repeated',
+               'on_demand', '_children', '_child_cards')
+
+  def __init__(self, key, tag, attributes, child_cards, namespace, identifier, supported=True,
+               repeated=False, on_demand=False, children=None):
+    self.key = key
+    self.tag = tag
+    self.attributes = attributes
+    self.namespace = namespace
+    self.identifier = identifier
+    self.supported = supported
+    self.repeated = repeated
+    self.on_demand = on_demand
+    # children are built on first access: <default> contains itself
+    self._child_cards = child_cards
+    self._children = children
+
+  @property
+  def name(self):
+    return self.tag
+
+  @property
+  def children(self):
+    if self._children is None:
+      self._children = {tag: get(ckey, *cardinality(self.key, ckey, card))
+                        for tag, (ckey, card) in self._child_cards.items()}
+    return self._children
+
+  def __repr__(self):
+    return (f'ElementSpec(name={self.tag!r}, repeated={self.repeated}, '
+            f'on_demand={self.on_demand}, identifier={self.identifier!r}, '
+            f'namespace={self.namespace!r})')
 
 
 def namespace_name(ns):
@@ -161,40 +174,45 @@ def _attribute(key, elem, attr):
   return AttributeSpec(**kw)
 
 
-def _child(parent_key, child_key, card):
-  """ChildSpec of one allowed child."""
+def cardinality(parent_key, child_key, card):
+  """(repeated, on_demand) of a child kind under a parent kind (schema card '?', '*', ...)."""
   if parent_key == schema.ROOT:
-    return ChildSpec(child_key, repeated=False, on_demand=False)
+    return False, False
   if (parent_key, child_key) in _ON_DEMAND:
-    return ChildSpec(child_key, repeated=False, on_demand=True)
+    return False, True
   if card == '?':
-    return ChildSpec(child_key, repeated=False, on_demand=False)
-  return ChildSpec(child_key, repeated=True, on_demand=False)
+    return False, False
+  return True, False
 
 
 @functools.cache
-def get(key):
-  """The ElementSpec of schema key `key`, built once."""
+def get(key, repeated=False, on_demand=False):
+  """The ElementSpec of schema key `key` at a place with this cardinality, built once."""
   elem = schema.ELEMENTS[key]
   attributes = {name: _attribute(key, elem, a) for name, a in elem.attrs.items()}
-  children = {tag: _child(key, ckey, card) for tag, (ckey, card) in elem.children.items()}
   identifier = next((a.name for a in attributes.values() if a.kind == 'identifier'), None)
   namespace = attributes[identifier].namespace if identifier else None
-  return ElementSpec(key, elem.tag, attributes, children, namespace, identifier, elem.supported)
+  return ElementSpec(key, elem.tag, attributes, dict(elem.children), namespace, identifier,
+                     elem.supported, repeated, on_demand)
 
 
 @functools.cache
-def attachment_frame():
-  """Spec of an attachment frame: a nameless <body> holding only joints and an inertial."""
-  body = get(constants.BODY)
+def attachment_frame(in_world=True):
+  """Spec of an attachment frame: a nameless <body> holding only joints and an inertial.
+
+  Only a frame placed directly in the worldbody may hold a <freejoint> (MuJoCo allows free
+  joints only there; dm_control makes the same distinction).
+  """
+  body = get(constants.BODY, True)
   attributes = {n: a for n, a in body.attributes.items() if n != 'name'}
   children = {
-    'inertial': ChildSpec('body/inertial', repeated=False, on_demand=True),
-    'joint': ChildSpec('body/joint', repeated=True, on_demand=False),
-    'freejoint': ChildSpec('body/freejoint', repeated=False, on_demand=True),
+    'inertial': get('body/inertial', False, True),
+    'joint': get('body/joint', True, False),
   }
-  return ElementSpec(constants.BODY, constants.BODY, attributes, children,
-                     constants.ATTACHMENT_FRAME, None)
+  if in_world:
+    children['freejoint'] = get('body/freejoint', False, True)
+  return ElementSpec(constants.BODY, constants.BODY, attributes, None, constants.BODY, None,
+                     repeated=True, children=children)
 
 
 def root():

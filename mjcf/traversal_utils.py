@@ -8,6 +8,15 @@ _DEFAULT_TAG = {
   'connect': 'equality', 'weld': 'equality',
 }
 
+# Actuator kinds. In MuJoCo every actuator element of a default class writes the class's one
+# actuator default, so an actuator takes the attributes all actuator kinds share (ctrlrange,
+# forcerange, gear, ...: those of <general>) from any of them; a kind's own parameters (kp, kv,
+# area, gain, ...) are only taken from its own kind, since MuJoCo's shortcuts reset them. When
+# several kinds of one class set a shared attribute, the first in dm_control's order wins (its
+# six kinds, then the others).
+_ACTUATOR_TAGS = ('general', 'motor', 'position', 'velocity', 'cylinder', 'muscle',
+                  'intvelocity', 'damper', 'adhesion')
+
 
 def get_freejoint(element):
   """The free joint of a body (a <freejoint> or a joint of type 'free'), or None."""
@@ -67,6 +76,24 @@ def _default_class(element):
   return root.default
 
 
+# Attributes of which an element uses one: set on the element (or by a closer class), it
+# replaces any other of its group from defaults (MuJoCo's rule), so those are not committed.
+_ALTERNATIVES = (
+  frozenset({'quat', 'axisangle', 'xyaxes', 'zaxis', 'euler'}),
+  frozenset({'fovy', 'sensorsize'}),
+)
+
+
+def _replaced(name, current):
+  """Whether `name` is one of a group of alternatives of which `current` already has one."""
+  return any(name in group and not group.isdisjoint(current) for group in _ALTERNATIVES)
+
+
+def _shared_actuator_attributes(dclass):
+  """Attributes every actuator kind takes from the class's actuator default (<general>'s)."""
+  return dclass.spec.children['general'].attributes
+
+
 def commit_defaults(element, attributes=None):
   """Writes the values `element` and its descendants get from default classes into them.
 
@@ -83,18 +110,26 @@ def commit_defaults(element, attributes=None):
     stack.extend(reversed(el.all_children()))
     if constants.CLASS not in el.spec.attributes or el.tag == constants.DEFAULT:
       continue
-    tag = _DEFAULT_TAG.get(el.tag, el.tag)
-    if el.parent is not None and el.parent.tag == 'equality':
-      tag = 'equality'
+    if el.tag in _ACTUATOR_TAGS and el.parent is not None and el.parent.tag == 'actuator':
+      tags = _ACTUATOR_TAGS
+    elif el.parent is not None and el.parent.tag == 'equality':
+      tags = ('equality',)
+    else:
+      tags = (_DEFAULT_TAG.get(el.tag, el.tag),)
     dclass = _default_class(el)
     current = el.get_attributes()
     while dclass is not None and dclass.tag == constants.DEFAULT:
-      if tag in dclass.spec.children:
+      for tag in tags:
+        if tag not in dclass.spec.children:
+          continue
         settings = dclass.get_children(tag)
+        shared_only = tag != el.tag and tag in _ACTUATOR_TAGS
         for name, value in settings.get_attributes().items():
           if attributes is not None and name not in attributes:
             continue
-          if name in el.spec.attributes and name not in current:
+          if shared_only and name not in _shared_actuator_attributes(dclass):
+            continue
+          if name in el.spec.attributes and name not in current and not _replaced(name, current):
             setattr(el, name, value)
             current[name] = value
       dclass = dclass.parent

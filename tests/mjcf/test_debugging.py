@@ -75,3 +75,37 @@ def test_compile_errors_are_unchanged_without_debug_mode():
   with pytest.raises(engine.CompileError) as info:
     mjcf.Physics.from_mjcf_model(model)
   assert __file__ not in str(info.value)
+
+
+def test_compile_errors_show_the_generated_xml_line():
+  model = mjcf.RootElement()
+  body = model.worldbody.add('body', name='b')
+  body.add('geom', name='bad', type='box', size=[0.1, -0.2, 0.3])
+  with pytest.raises(engine.CompileError) as info:
+    mjcf.Physics.from_mjcf_model(model)
+  message = str(info.value)
+  # as dm_control's message: the offending line of the generated XML, and how to learn more
+  assert '<geom name="bad"' in message and 'enable_debug_mode' in message
+  assert info.value.line is not None
+
+
+def test_full_debug_dump(debug_mode, tmp_path):  # pylint: disable=redefined-outer-name,unused-argument
+  model = mjcf.RootElement()
+  bad = model.worldbody.add('geom', name='bad', type='box', size=[1, 1, 1])
+  bad.size = [0.1, -0.2, 0.3]
+  set_line = sys._getframe().f_lineno - 1
+  debugging.set_full_dump_dir(str(tmp_path))
+  try:
+    with pytest.raises(engine.CompileError):
+      mjcf.Physics.from_mjcf_model(model)
+  finally:
+    debugging.set_full_dump_dir('')
+  assert debugging.get_full_dump_dir() == ''
+  assert '<geom name="bad"' in (tmp_path / 'model.xml').read_text()
+  dumps = [p.read_text() for p in tmp_path.glob('*.dump')]
+  assert any(f'{__file__}:{set_line}' in d and 'size="0.1 -0.2 0.3"' in d for d in dumps)
+  frame = bad.get_last_modified_stacks_for_all_attributes()['size'][-1]
+  # dm_control's StackTraceEntry field names
+  assert frame.line_number == set_line and frame.function_name == 'test_full_debug_dump'
+  assert frame.text == 'bad.size = [0.1, -0.2, 0.3]'
+  assert mjcf.PREFIX_SEPARATOR == '/'

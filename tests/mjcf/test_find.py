@@ -87,7 +87,7 @@ def test_find_all_with_attachments():
   model, foo, bar, site = _model()
   child = _child()
   frame = site.attach(child)
-  free = frame.add('freejoint')
+  slide = frame.add('joint', type='slide')  # a frame below a body takes no freejoint
   geoms = model.find_all('geom')
   assert [g.full_identifier for g in geoms] == ['my_geom', 'child/my_geom', 'floor']
   own = model.find_all('geom', exclude_attachments=True)
@@ -96,7 +96,7 @@ def test_find_all_with_attachments():
   assert bodies == [foo, bar, frame, child.find('body', 'arm')]  # frames count as bodies
   assert model.find_all('body', exclude_attachments=True) == [foo, bar, frame]
   joints = model.find_all('joint')
-  assert joints == [foo.freejoint, bar.joint[0], free, child.find('joint', 'shoulder')]
+  assert joints == [foo.freejoint, bar.joint[0], slide, child.find('joint', 'shoulder')]
   assert [a.full_identifier for a in model.find_all('actuator')] == ['m', 'p', 'child/v']
   assert model.find_all('attachment_frame') == [frame]
   assert bar.find_all('geom', immediate_children_only=True) == [bar.geom[0]]

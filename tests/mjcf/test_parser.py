@@ -37,7 +37,9 @@ def test_from_xml_string_traversal():
   model = mjcf.from_xml_string(_README_MODEL)
   assert isinstance(model, mjcf.RootElement) and model.model == 'test'
   my_geom = model.worldbody.body['foo'].body['bar'].geom['my_geom']
-  assert my_geom.name == 'my_geom' and my_geom.dclass == 'brick'
+  # class names resolve to the default classes, as in dm_control
+  assert my_geom.name == 'my_geom' and my_geom.dclass is model.default.default['brick']
+  assert my_geom.dclass.dclass == 'brick'
   np.testing.assert_array_equal(my_geom.pos, [0, 1, 2])
   # values are what the XML says: defaults are not applied
   np.testing.assert_array_equal(model.default.default['brick'].geom.rgba, [1, 0, 0, 1])

@@ -122,8 +122,10 @@ def test_bind_errors_and_caching():
     physics.bind(hinge).bogus  # pylint: disable=expression-not-assigned
   with pytest.raises(ValueError):
     physics.bind([hinge, model.find('body', 'b')])
+  empty = physics.bind([])  # as dm_control: fields read empty, writes fail
+  assert empty.qpos.shape == (0,)
   with pytest.raises(ValueError):
-    physics.bind([])
+    empty.qpos = 1
   with pytest.raises(ValueError):
     physics.bind(model.worldbody.body['b'].site['tip'].parent.parent.parent.option)
   assert physics.bind(hinge) is physics.bind(hinge)

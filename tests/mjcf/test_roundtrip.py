@@ -18,10 +18,8 @@ from engine.compiler import compile_model
 pytestmark = [pytest.mark.filterwarnings('ignore:compiler attribute:DeprecationWarning'),
               pytest.mark.filterwarnings('ignore:statistic attribute:DeprecationWarning')]
 
-# PyMJCF (ours and dm_control's) reads includes and assets from the main file's folder, not
-# from the including file's as MuJoCo does: the corpus arm's nested includes are MuJoCo-only
-_MODELS = sorted(p for p in (pathlib.Path(__file__).resolve().parent.parent / 'models').glob(
-  '*/*.xml') if p.name != 'arm.xml' or p.parent.name != 'realworld')
+# nested includes are found relative to the including file's folder too, as MuJoCo does
+_MODELS = sorted((pathlib.Path(__file__).resolve().parent.parent / 'models').glob('*/*.xml'))
 # what generated XML may change: element names (unnamed ones get names) and file paths
 _NAME_SIZES = ('nnames', 'npaths')
 
@@ -86,6 +84,13 @@ def test_roundtrip_is_a_fixed_point():
   first, _ = _roundtrip(path)
   second = mjcf.from_xml_string(first, escape_separators=True)
   assert compile_model(xml=second.to_xml_string()).sizes == compile_model(xml=first).sizes
+
+
+@pytest.mark.parametrize('path', _MODELS, ids=lambda p: f'{p.parent.name}/{p.name}')
+def test_generated_xml_reads_back_without_escaping(path):
+  """The generated XML, read again (no escape_separators), generates the same XML."""
+  xml, assets = _roundtrip(path)
+  assert mjcf.from_xml_string(xml, assets=assets).to_xml_string() == xml
 
 
 def test_every_visual_attribute_set_through_the_object_model():

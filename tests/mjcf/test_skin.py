@@ -2,6 +2,7 @@
 
 import mujoco
 import numpy as np
+import pytest
 
 import mjcf
 from tests.engine.test_skin import _SKN
@@ -45,3 +46,33 @@ def test_bone_bodies_follow_the_namescope():
   ids = [mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_BODY, n) for n in ('arm/upper', 'arm/lower')]
   assert list(m.skin_bonebodyid) == ids
   assert mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_SKIN, 0) == 'arm/box'
+
+
+def test_skin_files_of_attached_models_name_the_prefixed_bodies():
+  """A .skn file names its bones' bodies; attached, they are renamed (as dm_control does)."""
+  from dm_control import mjcf as dm_mjcf  # test-only oracle
+  xml = _model(skins='<skin file="tri.skn"/>').replace('<freejoint/>', '')
+  compiled = []
+  for m in (dm_mjcf, mjcf):
+    child = m.from_xml_string(xml, assets={'tri.skn': _SKN})
+    child.model = 'arm'
+    parent = m.RootElement(model='parent')
+    parent.attach(child)
+    compiled.append(mujoco.MjModel.from_xml_string(parent.to_xml_string(), parent.get_assets()))
+  theirs, ours = compiled
+  _same_skins(theirs, ours)
+  assert [ours.body(i).name for i in ours.skin_bonebodyid] == ['arm/upper', 'arm/lower']
+  # the child alone still writes its file unchanged
+  child = mjcf.from_xml_string(xml, assets={'tri.skn': _SKN})
+  assert list(child.get_assets().values()) == [_SKN]
+
+
+def test_skin_body_names_must_fit_the_file_format():
+  from mjcf import attribute
+  assert attribute.rename_skin_bodies(_SKN, lambda name: name) == _SKN
+  renamed = attribute.rename_skin_bodies(_SKN, lambda name: 'x' * 40)
+  assert len(renamed) == len(_SKN) and renamed.count(b'x' * 40) >= 1
+  with pytest.raises(ValueError, match='longer than the 40 bytes'):
+    attribute.rename_skin_bodies(_SKN, lambda name: 'x' * 41)
+  with pytest.raises(ValueError, match='too short'):
+    attribute.rename_skin_bodies(b'\0\0', lambda name: name)

@@ -99,3 +99,32 @@ def test_commit_defaults_selected_attributes_and_attached_models():
   parent.attach(child)
   mjcf.commit_defaults(parent)
   np.testing.assert_array_equal(child.find('geom', 'plain').rgba, [1, 0, 0, 1])  # its own
+
+
+def test_commit_defaults_keeps_every_test_model_the_same():
+  """Committing all defaults into a model's elements compiles (MuJoCo) to the same model.
+
+  An element's own orientation (or a closer class's) replaces a default's other orientation
+  specifier, and a camera's sensorsize a default fovy, so those are not committed.
+  """
+  import glob
+  import os
+
+  import mujoco
+
+  root = os.path.join(os.path.dirname(os.path.dirname(__file__)), 'models')
+  checked = 0
+  for path in sorted(glob.glob(os.path.join(root, '**', '*.xml'), recursive=True)):
+    if os.sep + 'parts' + os.sep in path:
+      continue  # fragments included by other models
+    model = mjcf.from_path(path)
+    before = mujoco.MjModel.from_xml_string(model.to_xml_string(), model.get_assets())
+    mjcf.commit_defaults(model)
+    after = mujoco.MjModel.from_xml_string(model.to_xml_string(), model.get_assets())
+    for name in dir(before):
+      value = getattr(before, name)
+      if not name.startswith('_') and isinstance(value, np.ndarray) and value.dtype != object:
+        np.testing.assert_array_equal(getattr(after, name), value,
+                                      err_msg=f'{os.path.relpath(path, root)}: {name}')
+    checked += 1
+  assert checked >= 40
