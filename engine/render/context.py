@@ -172,15 +172,19 @@ class GLContext:
         "that created them; create one context per thread")
 
   def make_current(self):
-    """Make the context current on this thread; also usable as `with ctx.make_current():`."""
+    """Make the context current on this thread. As `with ctx.make_current():` the context that
+    was current before (another library's, e.g. dm_control's or mujoco's) is current again
+    after the block: those libraries assume their context stays current between their calls."""
     self._check_thread()
+    previous = self._impl.current()
     self._impl.make_current()
-    return _Current(self)
+    return _Current(self, previous)
 
   def call(self, func, *args, **kwargs):
-    """Run func(*args, **kwargs) with this context current (dm_control's `ctx.call`)."""
-    self.make_current()
-    return func(*args, **kwargs)
+    """Run func(*args, **kwargs) with this context current (dm_control's `ctx.call`); the
+    previously current context is current again afterwards."""
+    with self.make_current():
+      return func(*args, **kwargs)
 
   def free(self):
     """Release the context; further use raises."""
@@ -197,15 +201,19 @@ class GLContext:
 
 
 class _Current:
-  """Context manager returned by make_current (the context stays current on exit)."""
+  """Context manager returned by make_current: restores the previously current context."""
 
-  def __init__(self, context):
+  def __init__(self, context, previous):
     self.context = context
+    self._previous = previous
 
   def __enter__(self):
     return self.context
 
   def __exit__(self, *exc):
+    impl = self.context._impl
+    if impl is not None and self._previous is not None:
+      impl.restore(self._previous)
     return False
 
 
@@ -294,14 +302,29 @@ class _EGLContext:
                               self._context):
       raise RuntimeError("failed to make the EGL context current")
 
+  def current(self):
+    """(display, draw, read, context) current on this thread if it is another context's."""
+    EGL = self._egl
+    context = EGL.eglGetCurrentContext()
+    if not context or _address(context) == _address(self._context):
+      return None
+    return (EGL.eglGetCurrentDisplay(), EGL.eglGetCurrentSurface(EGL.EGL_DRAW),
+            EGL.eglGetCurrentSurface(EGL.EGL_READ), context)
+
+  def restore(self, previous):
+    self._egl.eglMakeCurrent(*previous)
+
   def free(self):
     EGL = self._egl
     current = EGL.eglGetCurrentContext()
-    if current and ctypes.cast(current, ctypes.c_void_p).value == \
-        ctypes.cast(self._context, ctypes.c_void_p).value:
+    if current and _address(current) == _address(self._context):
       EGL.eglMakeCurrent(self._display_handle, EGL.EGL_NO_SURFACE, EGL.EGL_NO_SURFACE,
                          EGL.EGL_NO_CONTEXT)
     EGL.eglDestroyContext(self._display_handle, self._context)
+
+
+def _address(handle):
+  return ctypes.cast(handle, ctypes.c_void_p).value
 
 
 def _egl_extension(name, restype, argtypes):
@@ -341,6 +364,13 @@ class _OSMesaContext:
                                           self._width, self._height):
       raise RuntimeError("failed to make the OSMesa context current")
 
+  def current(self):
+    """OSMesa cannot make a context current again without its buffer: nothing to restore."""
+    return None
+
+  def restore(self, previous):
+    pass
+
   def free(self):
     self._osmesa.OSMesaDestroyContext(self._context)
 
@@ -375,6 +405,16 @@ class _GLFWContext:
 
   def make_current(self):
     self._glfw.make_context_current(self._window)
+
+  def current(self):
+    """The window whose context is current on this thread, if it is another one."""
+    window = self._glfw.get_current_context()
+    if not window or _address(window) == _address(self._window):
+      return None
+    return window
+
+  def restore(self, previous):
+    self._glfw.make_context_current(previous)
 
   def free(self):
     self._glfw.destroy_window(self._window)

@@ -348,22 +348,12 @@ def mesh(m, meshid):
   v = vert[face]                                         # (nface, 3, 3)
   facenormal = _face_normals(v[:, 0], v[:, 1], v[:, 2])
   texcoord = None
-  has_normals = hasattr(m, "mesh_normal") and hasattr(m, "mesh_facenormal")
-  if has_normals:
-    normaladr = int(m.mesh_normaladr[meshid])
-    normal = np.asarray(m.mesh_normal, f32).reshape(-1, 3)
-    fn = np.asarray(m.mesh_facenormal, np.int64).reshape(-1, 3)[faceadr:faceadr + nface]
-    vn = normal[fn + normaladr]
-  else:
-    # no compiled vertex normals: area-weighted average of the adjacent faces' normals
-    area = np.cross(v[:, 1] - v[:, 0], v[:, 2] - v[:, 0]).astype(np.float64)
-    acc = np.zeros((nvert, 3))
-    for k in range(3):
-      np.add.at(acc, face[:, k], area)
-    acc /= np.maximum(np.linalg.norm(acc, axis=1, keepdims=True), 1e-30)
-    vn = acc.astype(f32)[face]
-  texadr = int(m.mesh_texcoordadr[meshid]) if hasattr(m, "mesh_texcoordadr") else -1
-  if texadr >= 0 and hasattr(m, "mesh_facetexcoord"):
+  normaladr = int(m.mesh_normaladr[meshid])
+  normal = np.asarray(m.mesh_normal, f32).reshape(-1, 3)
+  fn = np.asarray(m.mesh_facenormal, np.int64).reshape(-1, 3)[faceadr:faceadr + nface]
+  vn = normal[fn + normaladr]
+  texadr = int(m.mesh_texcoordadr[meshid])
+  if texadr >= 0:
     tc = np.asarray(m.mesh_texcoord, f32).reshape(-1, 2)
     ft = np.asarray(m.mesh_facetexcoord, np.int64).reshape(-1, 3)[faceadr:faceadr + nface]
     texcoord = tc[ft + texadr].reshape(-1, 2)
@@ -387,7 +377,7 @@ def convex_hull(m, meshid):
   v = vert[face]
   normal = _face_normals(v[:, 0], v[:, 1], v[:, 2])
   texcoord = None
-  texadr = int(m.mesh_texcoordadr[meshid]) if hasattr(m, "mesh_texcoordadr") else -1
+  texadr = int(m.mesh_texcoordadr[meshid])
   if texadr >= 0:
     # indexed by vertex id, as MuJoCo does for hulls
     tc = np.asarray(m.mesh_texcoord, f32).reshape(-1, 2)

@@ -269,17 +269,18 @@ def depth_to_metres(depth, model, depth_map=mjDEPTH_ZERONEAR):
   """Depth buffer values in [0, 1] to distances from the camera plane in metres.
 
   With ZERONEAR (dm_control's convention) this is dm_control's Physics.render conversion
-  near / (1 - d (1 - near / far)), near/far = m.vis.map.znear/zfar * m.stat.extent. ZEROFAR
+  near / (1 - d (1 - near / far)), near/far = m.vis.map.znear/zfar * m.stat.extent, in the
+  precision of `depth` (float32 buffers give dm_control's float32 numbers). ZEROFAR
   buffers (1 at znear, the renderer's reversed depth) keep float32 precision far away, where
   1 - d rounds: near / (near / far + d (1 - near / far)), computed in float64.
   """
   extent = float(model.stat.extent)
   near = float(model.vis.map.znear) * extent
   far = float(model.vis.map.zfar) * extent
-  depth = np.asarray(depth, np.float64)
   if depth_map == mjDEPTH_ZEROFAR:
-    return near / (near / far + depth * (1 - near / far))
-  return near / (1 - depth * (1 - near / far))
+    return near / (near / far + np.asarray(depth, np.float64) * (1 - near / far))
+  # in the buffer's precision (float32 with Python-float factors), as dm_control computes it
+  return near / (1 - np.asarray(depth) * (1 - near / far))
 
 
 # ---- rendering ----
@@ -779,6 +780,7 @@ def mjr_render(viewport, scn, con):
   """Render the scene into the current buffer's viewport (mjr_render, render_gl3.c)."""
   if viewport.width <= 0 or viewport.height <= 0:
     return
+  con.use_builtins_for(viewport)
   cam = _average_camera(scn.camera[0], scn.camera[1])
   ngeom = int(scn.ngeom)
   if cam.frustum_near < mjMINVAL:
@@ -1001,6 +1003,28 @@ def _render_reflections(geoms, transparent, lights, headpos, flags, scn, con, sk
 _BIAS = np.array([0.5, 0, 0, 0, 0, 0.5, 0, 0, 0, 0, 1, 0, 0.5, 0.5, 0, 1], np.float32)
 
 
+# shadow-map texels per image pixel (along the image's larger side), see _render_shadow
+SHADOW_TEXELS_PER_PIXEL = 4
+
+
+def set_small_image_shortcuts(enabled: bool):
+  """Small images are drawn faster than MuJoCo draws them (on by default): shadow maps sized to
+  the image (SHADOW_TEXELS_PER_PIXEL) and builtin shapes with half the facets at
+  gl_resources.SMALL_IMAGE pixels and below. Segmentation stays within a pixel of MuJoCo's, depth
+  on curved surfaces within about 1 %, shadow edges are softer. Off: MuJoCo's drawing at every
+  size."""
+  global SHADOW_TEXELS_PER_PIXEL
+  SHADOW_TEXELS_PER_PIXEL = 4 if enabled else 10**9
+  gl_resources.SMALL_IMAGE = 128 if enabled else 0
+
+
+def shadow_map_size(con, viewport) -> int:
+  """Side of the shadow map drawn for this viewport: MuJoCo's shadowsize, or less for small
+  images (SHADOW_TEXELS_PER_PIXEL texels per pixel, at least 256)."""
+  wanted = SHADOW_TEXELS_PER_PIXEL * max(int(viewport.width), int(viewport.height))
+  return int(min(con.shadowSize, max(256, wanted)))
+
+
 def _render_shadow(i, light, geoms, cam, cam_project, cam_view, viewport, headpos, scn, con,
                    skins):
   """Shadow map of light i, then the opaque geoms lit by it where the map says lit."""
@@ -1028,10 +1052,21 @@ def _render_shadow(i, light, geoms, cam, cam_project, cam_view, viewport, headpo
   _look_at(np.asarray(light.pos, np.float32), light_dir, up)
   light_view = GL.glGetFloatv(GL.GL_MODELVIEW_MATRIX)
 
+  # the shadow map uses MuJoCo's shadowsize texels at most, and no more than the image can
+  # show (SHADOW_TEXELS_PER_PIXEL per pixel of its larger side): at small image sizes drawing a
+  # 2048x2048 map is most of the frame time
+  size = shadow_map_size(con, viewport)
   GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, con.shadowFBO)
   GL.glDrawBuffer(GL.GL_NONE)
-  GL.glClear(GL.GL_DEPTH_BUFFER_BIT)
-  GL.glViewport(1, 1, con.shadowSize - 2, con.shadowSize - 2)
+  if size < con.shadowSize:
+    # clear only the part in use (and its margin, which clamped lookups read)
+    GL.glEnable(GL.GL_SCISSOR_TEST)
+    GL.glScissor(0, 0, size + 1, size + 1)
+    GL.glClear(GL.GL_DEPTH_BUFFER_BIT)
+    GL.glDisable(GL.GL_SCISSOR_TEST)
+  else:
+    GL.glClear(GL.GL_DEPTH_BUFFER_BIT)
+  GL.glViewport(1, 1, size - 2, size - 2)
   GL.glShadeModel(GL.GL_FLAT)
   GL.glDisable(GL.GL_LIGHTING)
   GL.glColorMask(0, 0, 0, 0)
@@ -1066,6 +1101,7 @@ def _render_shadow(i, light, geoms, cam, cam_project, cam_view, viewport, headpo
     bias[2, 2] = 0.5
     bias[2, 3] = 0.5
   texmat = bias @ lp @ lv
+  texmat[0:2] *= size / con.shadowSize  # the map covers [0, size) of the texture
   _set_texture("shadow", True, con, None)
   GL.glActiveTexture(GL.GL_TEXTURE1)
   for coord, row in zip((GL.GL_S, GL.GL_T, GL.GL_R, GL.GL_Q), range(4)):
@@ -1140,8 +1176,10 @@ class OffscreenRenderer:
   (object id, mjtObj type) with (-1, -1) for the background.
   """
 
-  def __init__(self, model, height, width, gl_context=None, font_scale=150):
-    glob = model.vis.global_ if hasattr(model.vis, "global_") else getattr(model.vis, "global")
+  def __init__(self, model, height, width, gl_context=None, font_scale=150, mjr_context=None):
+    """`gl_context` and `mjr_context` (the model's uploaded MjrContext on that GL context) are
+    borrowed when given, else made here and freed by close()."""
+    glob = model.vis.global_
     for name, size, limit, attr in (("width", width, int(glob.offwidth), "offwidth"),
                                     ("height", height, int(glob.offheight), "offheight")):
       if size > limit:
@@ -1152,29 +1190,40 @@ class OffscreenRenderer:
     self.model = model
     self.height, self.width = int(height), int(width)
     self._owns_context = gl_context is None
+    self._owns_mjr = mjr_context is None
     self.gl = gl_context if gl_context is not None else context.GLContext(width, height)
-    self.gl.make_current()
-    self.con = MjrContext(model, font_scale)
+    self.con = mjr_context if mjr_context is not None else self.gl.call(MjrContext, model,
+                                                                          font_scale)
     self.rect = MjrRect(0, 0, self.width, self.height)
     self._rgb = np.empty((self.height, self.width, 3), np.uint8)
     self._depth = np.empty((self.height, self.width), np.float32)
 
-  def render(self, scn, depth=False, segmentation=False, overlays=()):
+  def render(self, scn, depth=False, segmentation=False, overlays=(), dm_control_depth=False):
     """Draw scn and read back RGB, depth (metres) or segmentation (see the class doc).
 
-    overlays: (font, gridpos, text, text2) tuples drawn over an RGB image.
+    overlays: (font, gridpos, text, text2) tuples drawn over an RGB image. Depth is drawn as
+    mujoco.Renderer draws it (flat segmentation colours, reversed buffer converted in float64),
+    or with `dm_control_depth` as dm_control's Physics.render (the full RGB drawing, the [0, 1]
+    buffer converted in float32), so that each gives its library's numbers. The GL context that
+    was current before is current again afterwards.
     """
     if depth and segmentation:
       raise ValueError("depth and segmentation cannot both be requested")
-    self.gl.make_current()
+    with self.gl.make_current():
+      return self._render(scn, depth, segmentation, overlays, dm_control_depth)
+
+  def _render(self, scn, depth, segmentation, overlays, dm_control_depth):
     flags = np.array(scn.flags, copy=True)
-    if depth or segmentation:
+    if segmentation or (depth and not dm_control_depth):
       scn.flags[mjRND_SEGMENT] = 1
       scn.flags[mjRND_IDCOLOR] = 1
     try:
       mjr_render(self.rect, scn, self.con)
     finally:
       scn.flags[:] = flags
+    if depth and dm_control_depth:
+      mjr_readPixels(None, self._depth, self.rect, self.con)
+      return np.flipud(depth_to_metres(self._depth, self.model))
     if depth:
       # read the reversed buffer: converting it directly keeps the precision of far depths
       self.con.readDepthMap = mjDEPTH_ZEROFAR
@@ -1194,10 +1243,10 @@ class OffscreenRenderer:
     return rgb.copy()
 
   def close(self):
-    """Free the GPU resources (and the GL context when this renderer created it)."""
+    """Free the GPU resources and the GL context that this renderer made (not borrowed ones)."""
     if self.con is not None:
-      self.gl.make_current()
-      self.con.free()
+      if self._owns_mjr:
+        self.gl.call(self.con.free)
       self.con = None
       if self._owns_context:
         self.gl.free()

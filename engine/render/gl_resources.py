@@ -32,6 +32,10 @@ _NTEXROLE = int(mjtTextureRole.mjNTEXROLE)
 _ROLE_RGB = int(mjtTextureRole.mjTEXROLE_RGB)
 
 
+# images whose larger side is at most this many pixels use coarser builtin shapes
+SMALL_IMAGE = 128
+
+
 class MjrContext:
   """GPU resources of one model in the current OpenGL context (mjrContext).
 
@@ -98,8 +102,11 @@ class MjrContext:
     self._make_planes(m, int(q.numquads), zfar)
     self._make_meshes(m)
     self._make_hfields(m, int(q.numquads))
-    self._make_builtins(int(q.numslices), int(q.numstacks), int(q.numquads),
-                        float(vis.map.haze), np.array(vis.rgba.haze, np.float32))
+    self._builtin_shape = (int(q.numslices), int(q.numstacks), int(q.numquads),
+                           float(vis.map.haze), np.array(vis.rgba.haze, np.float32))
+    self.baseBuiltinFull = self._make_builtins(*self._builtin_shape)
+    self.baseBuiltin = self.baseBuiltinFull
+    self.baseBuiltinSmall = None
     self._make_skins(m)
     self._make_font(font_scale)
     GL.glEnable(GL.GL_TEXTURE_CUBE_MAP_SEAMLESS)
@@ -288,10 +295,23 @@ class MjrContext:
     self.hfieldList = [self._compile(gl_mesh.hfield(m, i, numquads))
                        for i in range(int(m.nhfield))]
 
-  def _make_builtins(self, nslice, nstack, numquads, haze, haze_rgba):
+  def use_builtins_for(self, viewport):
+    """Selects the builtin shapes for an image: MuJoCo's tessellation (m.vis.quality), or half
+    the slices and stacks when the image's larger side is at most SMALL_IMAGE pixels, where a
+    sphere spans a few pixels and vertex work would be most of the frame time."""
+    if max(int(viewport.width), int(viewport.height)) > SMALL_IMAGE:
+      self.baseBuiltin = self.baseBuiltinFull
+      return
+    if self.baseBuiltinSmall is None:
+      nslice, nstack, numquads, haze, haze_rgba = self._builtin_shape
+      self.baseBuiltinSmall = self._make_builtins(max(8, nslice // 2), max(4, nstack // 2),
+                                                  numquads, haze, haze_rgba)
+    self.baseBuiltin = self.baseBuiltinSmall
+
+  def _make_builtins(self, nslice, nstack, numquads, haze, haze_rgba) -> int:
+    """Display lists of the builtin shapes; returns the first list id."""
     base = GL.glGenLists(_NBUILTIN)
     self._lists.append((base, _NBUILTIN))
-    self.baseBuiltin = base
     shapes = {
       SPHERE: gl_mesh.sphere(nslice, nstack),
       SPHERETOP: gl_mesh.half_sphere(1, nslice, nstack // 2),
@@ -304,6 +324,7 @@ class MjrContext:
     }
     for k, batches in shapes.items():
       self._compile_into(base + k, batches)
+    return base
 
   def _make_skins(self, m):
     """Static skin data: faces and texture coordinates; positions come with each scene."""
