@@ -5,12 +5,13 @@ on the same OpenGL (EGL here). Segmentation maps must agree on at least 97 % of 
 depth (metres) within 1 % (median relative error over the pixels where both see the same
 object), and RGB must be recognisably the same picture (PSNR above a floor; the value is
 printed). A failing comparison saves a side-by-side PNG (ours | MuJoCo | difference) in
-$RENDER_ARTIFACTS (default: the pytest temporary directory).
+$RENDER_ARTIFACTS (default: render-artifacts in the system's temporary directory).
 """
 
 import gc
 import os
 import pathlib
+import tempfile
 
 import numpy as np
 import pytest
@@ -46,7 +47,8 @@ def _physics_pair(name):
 
 
 def _save(name, ours, theirs):
-  folder = pathlib.Path(os.environ.get("RENDER_ARTIFACTS", "render-artifacts"))
+  folder = pathlib.Path(os.environ.get("RENDER_ARTIFACTS",
+                                       pathlib.Path(tempfile.gettempdir()) / "render-artifacts"))
   folder.mkdir(parents=True, exist_ok=True)
   from PIL import Image
   diff = np.abs(ours.astype(int) - theirs.astype(int)).astype(np.uint8)
