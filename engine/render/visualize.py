@@ -202,6 +202,30 @@ class _Store:
       setattr(self, name, self.records[name])
 
 
+class _Views:
+  """A read-only sequence of n row views of a _Store, each made when indexed (a scene is made
+  for every Physics.render call: a tuple of 1000 views would cost more than the drawing)."""
+
+  def __init__(self, view, store, n):
+    self._view, self._store, self._n = view, store, n
+
+  def __len__(self):
+    return self._n
+
+  def __getitem__(self, i):
+    if isinstance(i, slice):
+      return [self[k] for k in range(*i.indices(self._n))]
+    i = int(i)
+    if i < 0:
+      i += self._n
+    if not 0 <= i < self._n:
+      raise IndexError(f"index {i} out of range for {self._n} elements")
+    return self._view(self._store, i)
+
+  def __iter__(self):
+    return (self._view(self._store, i) for i in range(self._n))
+
+
 def _view_class(name, spec, doc, extra=(), new_store=None):
   """A class whose instances view one row of a _Store; scalars read back as Python numbers.
   A view made without a store gets its own one-record store (`new_store()`)."""
@@ -372,11 +396,11 @@ class MjvScene:
     self.maxgeom = maxgeom
     self.ngeom = 0
     self.geom_arrays = _GeomStore(maxgeom)
-    self.geoms = tuple(MjvGeom(self.geom_arrays, i) for i in range(maxgeom))
+    self.geoms = _Views(MjvGeom, self.geom_arrays, maxgeom)
     self.geomorder = np.zeros(maxgeom, np.int32)
     self.nlight = 0
     self.light_arrays = _Store(_LIGHT_SPEC, mjMAXLIGHT)
-    self.lights = tuple(MjvLight(self.light_arrays, i) for i in range(mjMAXLIGHT))
+    self.lights = _Views(MjvLight, self.light_arrays, mjMAXLIGHT)
     self.camera = (MjvGLCamera(), MjvGLCamera())
     self.enabletransform = 0
     self.translate = np.zeros(3, np.float32)
