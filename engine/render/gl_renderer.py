@@ -46,20 +46,19 @@ from engine.render.gl_text import mjr_overlay as mjr_overlay
 from engine.render.gl_text import mjr_rectangle as mjr_rectangle
 from engine.render.gl_text import mjr_text as mjr_text
 
-# rendering flags (mjtRndFlag): indices into scn.flags
-mjRND_SHADOW = 0
-mjRND_WIREFRAME = 1
-mjRND_REFLECTION = 2
-mjRND_ADDITIVE = 3
-mjRND_SKYBOX = 4
-mjRND_FOG = 5
-mjRND_HAZE = 6
-mjRND_DEPTH = 7
-mjRND_SEGMENT = 8
-mjRND_IDCOLOR = 9
-mjRND_CULL_FACE = 10
-# stereo modes (mjtStereo)
-mjSTEREO_NONE, mjSTEREO_QUADBUFFERED, mjSTEREO_SIDEBYSIDE = 0, 1, 2
+from engine.enums import mjRND_ADDITIVE
+from engine.enums import mjRND_CULL_FACE
+from engine.enums import mjRND_FOG
+from engine.enums import mjRND_HAZE
+from engine.enums import mjRND_IDCOLOR
+from engine.enums import mjRND_REFLECTION
+from engine.enums import mjRND_SEGMENT
+from engine.enums import mjRND_SHADOW
+from engine.enums import mjRND_SKYBOX
+from engine.enums import mjRND_WIREFRAME
+from engine.enums import mjSTEREO_NONE
+from engine.enums import mjSTEREO_QUADBUFFERED
+from engine.enums import mjSTEREO_SIDEBYSIDE
 mjMAXLIGHT = 100
 
 # geom rendering modes of renderGeom
@@ -736,11 +735,9 @@ def _adjust_light(light, n):
     GL.glLightfv(GL.GL_LIGHT0 + n, GL.GL_POSITION, np.array([p[0], p[1], p[2], 1], np.float32))
 
 
-def _set_view(cam, viewport, scn, con):
-  """setView: projection (reversed depth) and modelview of the averaged camera."""
-  halfwidth = cam.frustum_width if cam.frustum_width else \
-    np.float32(0.5) * np.float32(viewport.width) / np.float32(viewport.height) * \
-    (cam.frustum_top - cam.frustum_bottom)
+def _reversed_depth_projection(con):
+  """Loads the projection matrix's reversed-depth part (1 at the near plane, as MuJoCo): the
+  caller multiplies the frustum onto it."""
   GL.glMatrixMode(GL.GL_PROJECTION)
   GL.glLoadIdentity()
   if con._clip_control:
@@ -748,6 +745,14 @@ def _set_view(cam, viewport, scn, con):
     GL.glScalef(1, 1, -0.5)
   else:
     GL.glScalef(1, 1, -1)
+
+
+def _set_view(cam, viewport, scn, con):
+  """setView: projection (reversed depth) and modelview of the averaged camera."""
+  halfwidth = cam.frustum_width if cam.frustum_width else \
+    np.float32(0.5) * np.float32(viewport.width) / np.float32(viewport.height) * \
+    (cam.frustum_top - cam.frustum_bottom)
+  _reversed_depth_projection(con)
   args = (cam.frustum_center - halfwidth, cam.frustum_center + halfwidth, cam.frustum_bottom,
           cam.frustum_top, cam.frustum_near, cam.frustum_far)
   (GL.glOrtho if cam.orthographic else GL.glFrustum)(*(float(a) for a in args))
@@ -1030,13 +1035,7 @@ def _render_shadow(i, light, geoms, cam, cam_project, cam_view, viewport, headpo
   """Shadow map of light i, then the opaque geoms lit by it where the map says lit."""
   light_dir = np.asarray(light.dir, np.float32)
   up = _ortho_vec(light_dir)
-  GL.glMatrixMode(GL.GL_PROJECTION)
-  GL.glLoadIdentity()
-  if con._clip_control:
-    GL.glTranslatef(0, 0, 0.5)
-    GL.glScalef(1, 1, -0.5)
-  else:
-    GL.glScalef(1, 1, -1)
+  _reversed_depth_projection(con)
   near, far = float(cam.frustum_near), float(cam.frustum_far)
   if int(light.type) == mjtLightType.mjLIGHT_DIRECTIONAL:
     c = con.shadowClip
