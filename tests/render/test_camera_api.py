@@ -242,12 +242,12 @@ def test_suite_main_saves_frames(tmp_path):
   assert "saved 10 frames" in run.stdout
 
 
-def _render_in_subprocess(backend):
+def _render_in_subprocess(backend, **env_vars):
   code = ("import numpy as np, sys, engine\nfrom suite import common\n"
           "p = engine.Physics.from_xml_string(common.read_model('cartpole.xml'), common.ASSETS)\n"
           "np.save(sys.stdout.buffer, p.render(60, 80, 0))\n"
           "print(p.contexts.gl.backend, file=sys.stderr)\n")
-  env = dict(os.environ, MUJOCO_GL=backend)
+  env = dict(os.environ, MUJOCO_GL=backend, **env_vars)
   env.pop("PYOPENGL_PLATFORM", None)  # this process's (EGL) choice, inherited otherwise
   out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, timeout=300)
   assert out.returncode == 0, out.stderr.decode()
@@ -265,3 +265,22 @@ def test_osmesa_draws_what_egl_draws():
   # the same picture; edges differ where the two drivers antialias differently (measured: 5 % of
   # the pixels, mean |difference| 0.9 of 255)
   assert np.abs(egl.astype(int) - osmesa.astype(int)).mean() < 2.0
+
+
+def test_glfw_draws_what_egl_draws_on_an_x_server():
+  import shutil
+  if shutil.which("Xvfb") is None:
+    pytest.skip("Xvfb is not installed (Debian: xvfb; .ci/run installs it)")
+  display = f":{90 + os.getpid() % 500}"
+  server = subprocess.Popen(["Xvfb", display, "-screen", "0", "640x480x24"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+  try:
+    import time
+    time.sleep(1.0)
+    glfw, name = _render_in_subprocess("glfw", DISPLAY=display)
+  finally:
+    server.terminate()
+    server.wait(timeout=30)
+  egl, _ = _render_in_subprocess("egl")
+  assert name == "glfw"
+  assert np.abs(egl.astype(int) - glfw.astype(int)).mean() < 2.0
