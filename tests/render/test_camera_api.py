@@ -296,3 +296,14 @@ def test_glfw_draws_what_egl_draws_on_an_x_server():
   egl, _ = _render_in_subprocess("egl")
   assert name == "glfw"
   assert np.abs(egl.astype(int) - glfw.astype(int)).mean() < 2.0
+
+
+def test_physics_only_use_never_loads_opengl():
+  code = ("import sys, engine, suite\n"
+          "env = suite.load('cartpole', 'swingup')\n"
+          "env.reset(); env.step([0.1])\n"
+          "gl = ('OpenGL', 'glfw', 'engine.render')\n"
+          "print(sorted(m for m in sys.modules if m.startswith(gl)))\n")
+  out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+  assert out.returncode == 0, out.stderr
+  assert out.stdout.strip().splitlines()[-1] == "[]"
