@@ -223,6 +223,11 @@ def _transform(translate, rotate, scale):
   GL.glMultMatrixf(m.ravel())
 
 
+def mjr_uploadHField(m, con, hfieldid):
+  """Redraws a height field after m.hfield_data changed (current context: the one of con)."""
+  con.upload_hfield(m, hfieldid)
+
+
 def mjr_readPixels(rgb, depth, viewport, con):
   """Read RGB (uint8 (h, w, 3)) and/or depth (float32 (h, w)) of the viewport, bottom row first.
 
@@ -1212,6 +1217,7 @@ class OffscreenRenderer:
       return self._render(scn, depth, segmentation, overlays, dm_control_depth)
 
   def _render(self, scn, depth, segmentation, overlays, dm_control_depth):
+    self.con.refresh_hfields(self.model)
     flags = np.array(scn.flags, copy=True)
     if segmentation or (depth and not dm_control_depth):
       scn.flags[mjRND_SEGMENT] = 1

@@ -292,8 +292,28 @@ class MjrContext:
     self.hullList = [None if h is None else self._compile(h) for h in hulls]
 
   def _make_hfields(self, m, numquads):
+    self._numquads = numquads
     self.hfieldList = [self._compile(gl_mesh.hfield(m, i, numquads))
                        for i in range(int(m.nhfield))]
+    # the elevations drawn, to notice edits of m.hfield_data (see refresh_hfields)
+    self._hfield_drawn = np.array(m.hfield_data, copy=True)
+
+  def upload_hfield(self, m, hfieldid):
+    """Redraws height field hfieldid from m.hfield_data (mjr_uploadHField); current context."""
+    self._compile_into(self.hfieldList[hfieldid], gl_mesh.hfield(m, hfieldid, self._numquads))
+    adr, n = int(m.hfield_adr[hfieldid]), int(m.hfield_nrow[hfieldid] * m.hfield_ncol[hfieldid])
+    self._hfield_drawn[adr:adr + n] = m.hfield_data[adr:adr + n]
+
+  def refresh_hfields(self, m):
+    """Uploads the height fields whose m.hfield_data changed since they were drawn (tasks such
+    as the quadruped's escape make new terrain each episode; MuJoCo needs mjr_uploadHField)."""
+    data = m.hfield_data
+    if np.array_equal(data, self._hfield_drawn):
+      return
+    for i in range(int(m.nhfield)):
+      adr, n = int(m.hfield_adr[i]), int(m.hfield_nrow[i] * m.hfield_ncol[i])
+      if not np.array_equal(data[adr:adr + n], self._hfield_drawn[adr:adr + n]):
+        self.upload_hfield(m, i)
 
   def use_builtins_for(self, viewport):
     """Selects the builtin shapes for an image: MuJoCo's tessellation (m.vis.quality), or half

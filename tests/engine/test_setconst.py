@@ -27,7 +27,7 @@ _IDS = [f"{p.parent.name}/{p.stem}" for p in _PATHS]
 # Frames derived from mesh inertia match MuJoCo's to ~1e-13 (engine/compiler/mesh.py:
 # mesh_eig3), within the common 1e-9; mesh_vert is float32 in MuJoCo and may round to the
 # neighbouring float32 value.
-_F32_FIELDS = {"mesh_vert"}
+_F32_FIELDS = {"mesh_vert", "mesh_normal"}  # float32 in MuJoCo: one float32 rounding apart
 
 
 def _compare_models(m, mjm, label):

@@ -307,3 +307,20 @@ def test_physics_only_use_never_loads_opengl():
   out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
   assert out.returncode == 0, out.stderr
   assert out.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_edited_height_fields_are_redrawn():
+  """A task that writes new terrain into hfield_data (quadruped escape) sees it in the next
+  image, as a Physics made with that terrain would draw it (dm_control uploads it by hand)."""
+  xml = """<mujoco><asset><hfield name="h" nrow="20" ncol="20" size="1 1 .5 .1"/></asset>
+    <worldbody><light pos="0 0 3"/><geom type="hfield" hfield="h"/>
+    <camera name="c" pos="0 -2 2" xyaxes="1 0 0 0 .7 .7"/></worldbody></mujoco>"""
+  physics = engine.Physics.from_xml_string(xml)
+  flat = physics.render(60, 80, 0, depth=True)
+  bumps = np.random.RandomState(0).uniform(0, 1, physics.model.hfield_data.shape)
+  physics.model.hfield_data[:] = bumps
+  redrawn = physics.render(60, 80, 0, depth=True)
+  fresh = engine.Physics.from_xml_string(xml)
+  fresh.model.hfield_data[:] = bumps
+  np.testing.assert_array_equal(redrawn, fresh.render(60, 80, 0, depth=True))
+  assert not np.allclose(redrawn, flat)
