@@ -114,7 +114,7 @@ _RENDER_NAMES = frozenset((
   "MjvScene", "MjvGeom", "MjvLight", "MjvGLCamera", "MjrContext", "MjrRect", "mjv_updateScene",
   "mjv_defaultFreeCamera", "mjv_defaultOption", "mjv_defaultCamera", "mjv_defaultPerturb",
   "mjv_initGeom", "mjv_connector", "mjr_render", "mjr_readPixels", "mjr_setBuffer",
-  "mjr_overlay", "GLContext"))
+  "mjr_overlay", "mjr_uploadHField", "GLContext"))
 
 
 def __getattr__(name):

@@ -298,6 +298,11 @@ class MjrContext:
     # the elevations drawn, to notice edits of m.hfield_data (see refresh_hfields)
     self._hfield_drawn = np.array(m.hfield_data, copy=True)
 
+  @property
+  def ptr(self):
+    """This context (dm_control code passes `contexts.mujoco.ptr` to mjr_* functions)."""
+    return self
+
   def upload_hfield(self, m, hfieldid):
     """Redraws height field hfieldid from m.hfield_data (mjr_uploadHField); current context."""
     self._compile_into(self.hfieldList[hfieldid], gl_mesh.hfield(m, hfieldid, self._numquads))

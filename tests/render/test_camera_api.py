@@ -324,3 +324,16 @@ def test_edited_height_fields_are_redrawn():
   fresh.model.hfield_data[:] = bumps
   np.testing.assert_array_equal(redrawn, fresh.render(60, 80, 0, depth=True))
   assert not np.allclose(redrawn, flat)
+
+
+def test_dm_control_style_hfield_upload_runs_unchanged():
+  """dm_control's tasks upload edited terrain with
+  `with physics.contexts.gl.make_current() as ctx: ctx.call(mjr_uploadHField, ...)`."""
+  xml = """<mujoco><asset><hfield name="h" nrow="10" ncol="10" size="1 1 .5 .1"/></asset>
+    <worldbody><geom type="hfield" hfield="h"/></worldbody></mujoco>"""
+  physics = engine.Physics.from_xml_string(xml)
+  physics.model.hfield_data[:] = np.linspace(0, 1, physics.model.hfield_data.size)
+  if physics.contexts:
+    with physics.contexts.gl.make_current() as ctx:
+      ctx.call(engine.mjr_uploadHField, physics.model.ptr, physics.contexts.mujoco.ptr, 0)
+  np.testing.assert_array_equal(physics.contexts.mujoco._hfield_drawn, physics.model.hfield_data)
