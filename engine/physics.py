@@ -611,7 +611,9 @@ class Physics:
     self._reload_from_data(data)
 
   def free(self):
-    """No-op: memory is managed by Python (dm_control frees native structs here)."""
+    """Releases the rendering contexts, if any (memory is otherwise managed by Python)."""
+    if self.__dict__.get("_render_contexts") is not None:
+      _renderer().free_contexts(self)
 
   def enable_profiling(self):
     """No-op: the engine has no timers (MuJoCo's mjData.timer is not implemented)."""

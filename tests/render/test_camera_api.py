@@ -337,3 +337,13 @@ def test_dm_control_style_hfield_upload_runs_unchanged():
     with physics.contexts.gl.make_current() as ctx:
       ctx.call(engine.mjr_uploadHField, physics.model.ptr, physics.contexts.mujoco.ptr, 0)
   np.testing.assert_array_equal(physics.contexts.mujoco._hfield_drawn, physics.model.hfield_data)
+
+
+def test_free_releases_the_contexts():
+  physics = engine.Physics.from_xml_string(XML)
+  first = physics.render(30, 40)
+  gl = physics.contexts.gl
+  physics.free()
+  with pytest.raises(RuntimeError, match="freed"):
+    gl.make_current()
+  np.testing.assert_array_equal(physics.render(30, 40), first)  # new contexts on demand
