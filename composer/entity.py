@@ -10,11 +10,11 @@ each entity's hooks at the MJCF stage (`initialize_episode_mjcf`), after compila
 
 import abc
 import collections
+import logging
 import os
 import weakref
 
 import numpy as np
-from absl import logging
 
 import mjcf
 from composer import define

@@ -15,11 +15,11 @@ Each stage calls the task's hook, then the entities' (depth first), then the ext
 """
 
 import enum
+import logging
 import weakref
 
 import dm_env
 import numpy as np
-from absl import logging
 
 import mjcf
 from composer import observation

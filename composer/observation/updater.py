@@ -9,9 +9,9 @@ would return; `update` runs after each physics step and takes the readings due.
 import collections
 import functools
 import inspect
+import logging
 
 import numpy as np
-from absl import logging
 from dm_env import specs
 
 from composer.observation import obs_buffer
