@@ -123,9 +123,11 @@ def test_variation_options_draw_from_the_environment_random_state():
       out.append(u.get_observation()['x'])
     return np.array(out)
 
+  from composer.variation import distributions
   ours = run(base, lambda random_state: random_state.randint(0, 5))
   theirs = run(dm_base, dm_distributions.UniformInteger(0, 5))
   np.testing.assert_array_equal(ours, theirs)
+  np.testing.assert_array_equal(run(base, distributions.UniformInteger(0, 5)), theirs)
   assert len(np.unique(ours)) > 5  # the readings moved on
 
 
