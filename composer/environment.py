@@ -182,10 +182,13 @@ class _CommonEnvironment:
     """Compiles the model if its MJCF (XML and assets) changed since the last compilation;
     otherwise copies the physics compiled then (fresh model and data, as a recompile)."""
     model = self._task.root_entity.mjcf_model
-    signature = (model.to_xml_string(), model.get_assets())
-    if self._compiled_physics is None or signature != self._compiled_signature:
-      self._compiled_physics = mjcf.Physics.from_mjcf_model(model)
-      self._compiled_signature = signature
+    xml, assets = model.to_xml_string(), model.get_assets()
+    if self._compiled_physics is None or (xml, assets) != self._compiled_signature:
+      if mjcf.debugging.debug_mode():  # errors name the Python lines that made the elements
+        self._compiled_physics = mjcf.Physics.from_mjcf_model(model)
+      else:  # compile the text just exported rather than export again
+        self._compiled_physics = mjcf.Physics.from_xml_string(xml, assets=assets)
+      self._compiled_signature = (xml, assets)
       self.num_compilations += 1
     self._physics = self._compiled_physics.copy()
     self._physics.legacy_step = self._legacy_step
