@@ -187,3 +187,18 @@ def test_camera_observables():
   segmentation = observable.MJCFCamera(camera, segmentation=True)
   assert segmentation.array_spec == dm_mjcf_obs.MJCFCamera(
     dm_camera, segmentation=True).array_spec
+
+
+def test_floor_arena_compiles_like_dm_control():
+  from dm_control import mjcf as dm_mjcf
+  from dm_control.locomotion.arenas import floors
+  from composer import arenas
+  ours = mjcf.Physics.from_mjcf_model(arenas.Floor(size=(3, 4)).mjcf_model)
+  theirs = dm_mjcf.Physics.from_mjcf_model(floors.Floor(size=(3, 4)).mjcf_model)
+  for field in ('geom_size', 'geom_matid', 'mat_texrepeat', 'mat_reflectance', 'tex_width',
+                'tex_height', 'cam_fovy', 'cam_pos'):
+    np.testing.assert_allclose(getattr(ours.model, field), getattr(theirs.model, field),
+                               rtol=1e-6, err_msg=field)
+  np.testing.assert_array_equal(ours.model.tex_data, theirs.model.tex_data)
+  with pytest.raises(NotImplementedError, match="only 'default'"):
+    arenas.Floor(aesthetic='outdoor_natural')
