@@ -106,9 +106,9 @@ class PropPlacer(initializer.Initializer):
     def place_props():
       for prop in self._props:
         self._restore_contacts(physics, prop, saved)
+        # As in dm_control, for a free prop these are views of qpos: relative variations
+        # (noises) apply to the pose of the previous attempt.
         initial_position, initial_quaternion = prop.get_pose(physics)
-        initial_position, initial_quaternion = (np.array(initial_position),
-                                                np.array(initial_quaternion))
         position, quaternion = initial_position, initial_quaternion
         for _ in range(self._max_attempts_per_prop):
           position = evaluate(self._position, initial_value=initial_position,

@@ -137,3 +137,21 @@ def test_position_detector_matches_dm_control(retain):
     history[ours] = record
   assert history[True] == history[False]
   assert any(n for _, n in history[True])
+
+
+def test_prop_placer_with_noise_matches_dm_control():
+  """Relative (noise) position variations: same accepted poses as dm_control."""
+  poses = {}
+  for ours in (False, True):
+    (comp, _, inits, _, dists), _, boxes, physics = _scene(ours, 3)
+    for i, box in enumerate(boxes):
+      box.set_pose(physics, [0.0, 0.0, 0.12 + 0.001 * i])
+    if ours:
+      from composer.variation import noises as noise_lib
+    else:
+      from dm_control.composer.variation import noises as noise_lib
+    placer = inits.PropPlacer(boxes, position=noise_lib.Additive(dists.Normal(
+      [0, 0, 0], [0.1, 0.1, 0])), max_attempts_per_prop=200)
+    placer(physics, np.random.RandomState(3))
+    poses[ours] = np.concatenate([np.concatenate(b.get_pose(physics)) for b in boxes])
+  np.testing.assert_allclose(poses[True], poses[False], rtol=0, atol=1e-12)
