@@ -149,3 +149,37 @@ def test_timesteps():
   with pytest.raises(ValueError, match='integer multiple'):
     task.physics_timestep = 0.003
   assert task.get_reward(None) == 0.0
+
+
+def test_model_wrapper_entity_null_task_and_options():
+  """A parsed model wrapped in an entity runs under NullTask; n_sub_steps overrides the
+  control timestep; recompile_mjcf_every_episode=False runs the MJCF hooks once."""
+  import mjcf
+  model = mjcf.from_xml_string("""
+    <mujoco model="pendulum">
+      <worldbody><body><joint name="swing" type="hinge" axis="0 1 0"/>
+        <geom type="capsule" fromto="0 0 0 0 0 -0.5" size="0.05"/></body></worldbody>
+      <actuator><motor name="torque" joint="swing" ctrlrange="-1 1"/></actuator>
+    </mujoco>""")
+  wrapped = composer.ModelWrapperEntity(model)
+  calls = []
+
+  class Counting(composer.NullTask):
+    def initialize_episode_mjcf(self, random_state):
+      calls.append('mjcf')
+
+  env = composer.Environment(Counting(wrapped), n_sub_steps=3,
+                             recompile_mjcf_every_episode=False, time_limit=0.012)
+  assert env.control_timestep() == pytest.approx(0.006)
+  assert env.action_spec().name == 'torque'
+  steps = [env.reset()] + [env.step([0.5]) for _ in range(2)]
+  assert steps[-1].last() and steps[-1].reward == 0.0
+  assert env.physics.data.time == pytest.approx(0.012)
+  env.reset()
+  assert calls == ['mjcf']
+  assert env.observation_spec() == {}
+
+
+def test_invalid_padding_argument():
+  with pytest.raises(ValueError, match='ObservationPadding'):
+    composer.Environment(composer.NullTask(composer.Arena()), delayed_observation_padding=0)
