@@ -183,3 +183,30 @@ def test_model_wrapper_entity_null_task_and_options():
 def test_invalid_padding_argument():
   with pytest.raises(ValueError, match='ObservationPadding'):
     composer.Environment(composer.NullTask(composer.Arena()), delayed_observation_padding=0)
+
+
+def test_entities_added_between_episodes():
+  """An entity attached in initialize_episode_mjcf is compiled in, its hooks run and its
+  enabled observables appear from that episode on."""
+  from composer import props
+  arena = composer.Arena()
+  seen = []
+
+  class Ball(props.Primitive):
+    def initialize_episode(self, physics, random_state):
+      seen.append(self.mjcf_model.model)
+
+  class Growing(composer.NullTask):
+    def initialize_episode_mjcf(self, random_state):
+      ball = Ball('sphere', [0.1], name=f'ball{len(list(arena.iter_entities()))}')
+      ball.observables.position.enabled = True
+      arena.add_free_entity(ball)
+
+  env = composer.Environment(Growing(arena))
+  first = env.reset()
+  second = env.reset()
+  assert list(first.observation) == ['ball1/position']
+  assert list(second.observation) == ['ball1/position', 'ball2/position']
+  assert seen == ['ball1', 'ball1', 'ball2']
+  assert env.num_compilations == 3
+  assert env.physics.model.nbody == 3
