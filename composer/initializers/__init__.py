@@ -1,0 +1,4 @@
+"""Initializers of episode states."""
+
+from composer.initializers.prop_initializer import PropPlacer as PropPlacer
+from composer.initializers.utils import JointStaticIsolator as JointStaticIsolator
