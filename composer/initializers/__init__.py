@@ -2,3 +2,4 @@
 
 from composer.initializers.prop_initializer import PropPlacer as PropPlacer
 from composer.initializers.utils import JointStaticIsolator as JointStaticIsolator
+from composer.initializers.joints import JointsInitializer as JointsInitializer
