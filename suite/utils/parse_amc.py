@@ -15,6 +15,7 @@ import collections
 
 import numpy as np
 
+from engine import math as mjmath
 from engine import mju_mulQuat
 from engine import mju_negQuat
 from engine import mju_quat2Vel
@@ -122,7 +123,7 @@ class _FrameToQpos:
     if self.free is None:
       raise ValueError("The model has no free joint to carry the motion's root.")
     # a quarter turn about x: the y-up root frame stands up in the z-up world
-    self.up = _euler_zyx_quat(90, 0, 0)
+    self.up = mjmath.euler2quat(90, 0, 0)
 
   def __call__(self, frame):
     qpos = np.zeros(self.nq)
@@ -133,7 +134,7 @@ class _FrameToQpos:
         translation = [root.get(c, 0.0) for c in ("tx", "ty", "tz")]
         adr = self.free[0]
         qpos[adr:adr + 3] = self._ROOT_AXES @ translation * CONVERSION_LENGTH
-        rotation = _euler_zyx_quat(root.get("rx", 0.0), root.get("ry", 0.0), root.get("rz", 0.0))
+        rotation = mjmath.euler2quat(root.get("rx", 0.0), root.get("ry", 0.0), root.get("rz", 0.0))
         mju_mulQuat(qpos[adr + 3:adr + 7], self.up, rotation)
         continue
       for channel, value in zip(channels, values):
@@ -152,18 +153,6 @@ class _FrameToQpos:
     for adr, dof in self.hinges.values():
       qvel[dof] = (after[adr] - before[adr]) / dt
     return qvel
-
-
-def _euler_zyx_quat(rx, ry, rz):
-  """The quaternion of rotations rz about z, then ry about y, then rx about x (degrees) in the
-  rotated frames: q = qz * qy * qx."""
-  cx, sx = np.cos(np.deg2rad(rx / 2)), np.sin(np.deg2rad(rx / 2))
-  cy, sy = np.cos(np.deg2rad(ry / 2)), np.sin(np.deg2rad(ry / 2))
-  cz, sz = np.cos(np.deg2rad(rz / 2)), np.sin(np.deg2rad(rz / 2))
-  return np.array([cz * cy * cx + sz * sy * sx,
-                   cz * cy * sx - sz * sy * cx,
-                   cz * sy * cx + sz * cy * sx,
-                   sz * cy * cx - cz * sy * sx])
 
 
 def _angular_velocity(quat_before, quat_after, dt):
