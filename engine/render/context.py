@@ -133,7 +133,8 @@ def configure_pyopengl():
 
 
 class GLContext:
-  """An OpenGL context on one backend, current on the thread that created it.
+  """An OpenGL context on one backend, bound to the thread that created it and current there
+  after creation unless another library's context was current (that one stays current).
 
   Attributes:
     backend: 'egl', 'osmesa' or 'glfw'.
@@ -161,7 +162,12 @@ class GLContext:
     self.max_width = max_width
     self.max_height = max_height
     self._thread = threading.get_ident()
+    # another library's context stays current: dm_control remembers which of its contexts is
+    # current and would otherwise draw into this one
+    previous = self._impl.current()
     self._impl.make_current()
+    if previous is not None:
+      self._impl.restore(previous)
 
   def _check_thread(self):
     if self._impl is None:

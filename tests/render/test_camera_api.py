@@ -347,3 +347,16 @@ def test_free_releases_the_contexts():
   with pytest.raises(RuntimeError, match="freed"):
     gl.make_current()
   np.testing.assert_array_equal(physics.render(30, 40), first)  # new contexts on demand
+
+
+def test_making_our_context_keeps_dm_controls_current(pair):
+  # dm_control remembers which of its contexts is current and skips making it current again:
+  # a context we create must leave dm_control's current, or dm_control draws into ours
+  ours, theirs = pair
+  ours.forward()
+  theirs.forward()
+  before = theirs.render(60, 80, 1)
+  fresh = engine.Physics.from_xml_string(XML)
+  fresh.render(60, 80, 1)
+  np.testing.assert_array_equal(theirs.render(60, 80, 1), before)
+  fresh.free()
