@@ -24,6 +24,7 @@ def _sin(x):
   """sinf: float32 sine of float32 angles (correctly rounded through float64)."""
   return np.sin(np.asarray(x, f32).astype(np.float64)).astype(f32)
 MAXPLANEGRID = 200  # mjMAXPLANEGRID
+PLANE_TILES, PLANE_TILE_CELLS = 8, 16  # tiles of a plane's grid, see plane_tiles
 
 
 @dataclasses.dataclass
@@ -296,8 +297,9 @@ def unit_plane(numquads):
   return _grid_quads(g, g)
 
 
-def model_plane(size, matid, texrepeat, zfar):
-  """Grid of one plane geom as makePlane builds it: padded finite or far-reaching infinite."""
+def plane_grid_lines(size, matid, texrepeat, zfar):
+  """Grid lines (gx, gy) of one plane geom as makePlane builds it: padded finite or
+  far-reaching infinite. Its quads are what the fixed-function lighting is evaluated on."""
   grids = []
   for k in range(2):
     sz = float(size[k])
@@ -325,7 +327,37 @@ def model_plane(size, matid, texrepeat, zfar):
       d = (2.1 * zfar + 2 * sx) / MAXPLANEGRID
       g = d * np.arange(MAXPLANEGRID + 1) - d * (MAXPLANEGRID // 2)
     grids.append(g)
-  return _grid_quads(grids[0], grids[1])
+  return grids[0], grids[1]
+
+
+def model_plane(size, matid, texrepeat, zfar):
+  """All quads of one plane geom's grid (plane_grid_lines)."""
+  return _grid_quads(*plane_grid_lines(size, matid, texrepeat, zfar))
+
+
+def plane_tiles(gx, gy, per_side=PLANE_TILES, min_cells=PLANE_TILE_CELLS):
+  """The grid of a plane cut into at most per_side^2 rectangular tiles of at least min_cells
+  quads a side, so that a frame can skip the tiles outside the view: [(batches, corners)],
+  corners (4, 4) homogeneous plane-local points of the tile's rectangle."""
+  def cuts(g):
+    n = len(g) - 1
+    step = max(min_cells, -(-n // per_side))
+    return list(range(0, n, step)) + [n]
+  tiles = []
+  cx, cy = cuts(gx), cuts(gy)
+  for i0, i1 in zip(cx[:-1], cx[1:]):
+    for j0, j1 in zip(cy[:-1], cy[1:]):
+      x, y = gx[i0:i1 + 1], gy[j0:j1 + 1]
+      corners = np.array([[x[0], y[0], 0, 1], [x[-1], y[0], 0, 1], [x[-1], y[-1], 0, 1],
+                          [x[0], y[-1], 0, 1]], f32)
+      tiles.append((_grid_quads(x, y), corners))
+  return tiles
+
+
+def plane_outline(gx, gy):
+  """The whole plane as one quad: where only its coverage and depth count (stencil masks,
+  shadow maps), not lighting interpolated over its grid."""
+  return _grid_quads(np.array([gx[0], gx[-1]]), np.array([gy[0], gy[-1]]))
 
 
 def _face_normals(v1, v2, v3):

@@ -61,8 +61,8 @@ from engine.enums import mjSTEREO_QUADBUFFERED
 from engine.enums import mjSTEREO_SIDEBYSIDE
 mjMAXLIGHT = 100
 
-# geom rendering modes of renderGeom
-_NORMAL, _SHADOWMAP, _SHADOWCAST, _SEGMENT, _IDCOLOR = range(5)
+# geom rendering modes of renderGeom; _STENCIL: coverage only (reflection masks)
+_NORMAL, _SHADOWMAP, _SHADOWCAST, _SEGMENT, _IDCOLOR, _STENCIL = range(6)
 
 _G = mjtGeom
 _ROLE_RGB = int(mjtTextureRole.mjTEXROLE_RGB)
@@ -408,10 +408,46 @@ def _fast_gl():
   return _FAST[0]
 
 
+def _draw_visible_tiles(lists, corners, fast):
+  """Call the display lists of the plane tiles that can reach the viewport: a tile is skipped
+  when all its corners lie outside one side of the current clip volume (or behind the eye),
+  which leaves the picture unchanged (the grid's vertices are the same)."""
+  mvp = GL.glGetFloatv(GL.GL_MODELVIEW_MATRIX) @ GL.glGetFloatv(GL.GL_PROJECTION_MATRIX)
+  clip = corners @ mvp  # row vectors: the arrays read back are the transposed matrices
+  x, y, w = clip[..., 0], clip[..., 1], clip[..., 3]
+  outside = ((x < -w).all(1) | (x > w).all(1) | (y < -w).all(1) | (y > w).all(1)
+             | (w <= 0).all(1))
+  for list_id in lists[~outside]:
+    fast.glCallList(int(list_id))
+
+
+def _draw_plane_stencil(g, con):
+  """A plane's coverage for the reflection stencil: its outline, without lighting or texture."""
+  fast = _fast_gl()
+  fast.glPushMatrix()
+  fast.glTranslatef(*g.pos)
+  fast.glMultMatrixf(_gl_matrix(g.mat).ctypes.data)
+  if g.dataid >= 0 and g.dataid in con.planeOutline:
+    fast.glCallList(con.planeOutline[g.dataid])
+  else:
+    fast.glScalef(g.size[0], g.size[1], 1)
+    fast.glCallList(con.basePlane)
+  fast.glPopMatrix()
+
+
+def _gl_matrix(m):
+  """Column-major 4x4 rotation from a row-major 3x3 (float32, for glMultMatrixf)."""
+  return np.array([m[0], m[3], m[6], 0, m[1], m[4], m[7], 0, m[2], m[5], m[8], 0, 0, 0, 0, 1],
+                  np.float32)
+
+
 def _render_geom(g, mode, headpos, scn, con, skins=None):
   """renderGeom: draw one scene geom in the given mode."""
   t = g.type
   if mode == _SHADOWCAST and (t == _G.mjGEOM_LINE or g.category == mjtCatBit.mjCAT_DECOR):
+    return
+  if mode == _STENCIL and t == _G.mjGEOM_PLANE:
+    _draw_plane_stencil(g, con)
     return
   size = g.size
   rgba = g.rgba.copy()
@@ -442,17 +478,18 @@ def _render_geom(g, mode, headpos, scn, con, skins=None):
   fast.glPushMatrix()
   if t != _G.mjGEOM_SKIN and t != _G.mjGEOM_FLEX:
     fast.glTranslatef(*g.pos)
-    m = g.mat
-    transform = np.array([m[0], m[3], m[6], 0, m[1], m[4], m[7], 0,
-                          m[2], m[5], m[8], 0, 0, 0, 0, 1], np.float32)
+    transform = _gl_matrix(g.mat)
     fast.glMultMatrixf(transform.ctypes.data)
   base = con.baseBuiltin
   if t == _G.mjGEOM_PLANE:
     flip = behind and GL.glGetIntegerv(GL.GL_CULL_FACE_MODE) == GL.GL_BACK
     if flip:
       GL.glCullFace(GL.GL_FRONT)
-    if g.dataid >= 0 and g.dataid in con.planeList:
-      fast.glCallList(con.planeList[g.dataid])
+    if g.dataid >= 0 and g.dataid in con.planeTiles:
+      if mode == _SHADOWCAST and not scn.flags[mjRND_WIREFRAME]:  # depth only: no grid needed
+        fast.glCallList(con.planeOutline[g.dataid])
+      else:
+        _draw_visible_tiles(*con.planeTiles[g.dataid], fast)
     else:
       fast.glScalef(size[0], size[1], 1)
       fast.glCallList(con.basePlane)
@@ -958,11 +995,17 @@ def _render_reflections(geoms, transparent, lights, headpos, flags, scn, con, sk
     GL.glDisable(GL.GL_DEPTH_TEST)
     GL.glColorMask(0, 0, 0, 0)
     GL.glEnable(GL.GL_STENCIL_TEST)
+    GL.glEnable(GL.GL_SCISSOR_TEST)
     GL.glClear(GL.GL_STENCIL_BUFFER_BIT)
+    GL.glDisable(GL.GL_SCISSOR_TEST)
     GL.glStencilFunc(GL.GL_ALWAYS, 1, 0xFF)
     GL.glStencilOp(GL.GL_REPLACE, GL.GL_REPLACE, GL.GL_REPLACE)
     GL.glPolygonMode(GL.GL_FRONT_AND_BACK, GL.GL_FILL)
-    _render_geom(this, _NORMAL, headpos, scn, con, skins)
+    GL.glPushAttrib(GL.GL_ENABLE_BIT)  # colour is masked: no lighting, fog or textures
+    GL.glDisable(GL.GL_LIGHTING)
+    GL.glDisable(GL.GL_FOG)
+    _render_geom(this, _STENCIL, headpos, scn, con, skins)
+    GL.glPopAttrib()
     GL.glPolygonMode(GL.GL_FRONT_AND_BACK, GL.GL_LINE if flags[mjRND_WIREFRAME] else GL.GL_FILL)
     GL.glEnable(GL.GL_DEPTH_TEST)
     GL.glColorMask(1, 1, 1, 1)

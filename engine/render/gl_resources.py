@@ -272,9 +272,11 @@ class MjrContext:
         GL.glGenerateMipmap(GL.GL_TEXTURE_CUBE_MAP)
 
   def _make_planes(self, m, numquads, zfar):
-    """List 0: unit plane for scene planes without data; then one grid per model plane."""
+    """List 0: unit plane for scene planes without data; then per model plane its grid in
+    tiles (planeTiles: list ids and tile corners, for culling) and its outline (planeOutline)."""
     self.basePlane = self._compile(gl_mesh.unit_plane(numquads))
-    self.planeList = {}
+    self.planeTiles = {}
+    self.planeOutline = {}
     matids = np.asarray(m.geom_matid).reshape(-1)
     texrepeat = np.asarray(m.mat_texrepeat, np.float64).reshape(-1, 2)
     sizes = np.asarray(m.geom_size, np.float64).reshape(-1, 3)
@@ -283,7 +285,15 @@ class MjrContext:
       if int(m.geom_type[i]) == mjtGeom.mjGEOM_PLANE:
         matid = int(matids[i])
         rep = texrepeat[matid] if matid >= 0 else (0.0, 0.0)
-        self.planeList[nplane] = self._compile(gl_mesh.model_plane(sizes[i], matid, rep, zfar))
+        gx, gy = gl_mesh.plane_grid_lines(sizes[i], matid, rep, zfar)
+        tiles = gl_mesh.plane_tiles(gx, gy)
+        base = GL.glGenLists(len(tiles))
+        self._lists.append((base, len(tiles)))
+        for k, (batches, _) in enumerate(tiles):
+          self._compile_into(base + k, batches)
+        self.planeTiles[nplane] = (base + np.arange(len(tiles), dtype=np.uint32),
+                                   np.stack([corners for _, corners in tiles]))
+        self.planeOutline[nplane] = self._compile(gl_mesh.plane_outline(gx, gy))
         nplane += 1
 
   def _make_meshes(self, m):
