@@ -99,6 +99,7 @@ class _Geom:
   label: str
   transparent: bool = False
   camdist: float = 0.0
+  builtin: int = -1  # first display list of the builtin shapes to draw it with (_pick_detail)
 
 
 def _read_geom(i, g):
@@ -311,67 +312,70 @@ def _texgen_2d(con, geom):
 
 
 def _set_texture(kind, state, con, geom):
-  """settexture: enable or disable texture mapping for a geom, the skybox or the shadow map."""
+  """settexture: enable or disable texture mapping for a geom, the skybox or the shadow map.
+
+  Texturing is off between draws, so a geom without a texture needs no calls."""
   texid = -1
   if geom is not None and geom.matid >= 0:
     texid = int(con.mat_texid[geom.matid, _ROLE_RGB])
+  fast = _fast_gl()
   if kind == "shadow":
-    GL.glActiveTexture(GL.GL_TEXTURE1)
-    func = GL.glEnable if state else GL.glDisable
+    fast.glActiveTexture(GL.GL_TEXTURE1)
+    func = fast.glEnable if state else fast.glDisable
     for cap in (GL.GL_TEXTURE_2D, GL.GL_TEXTURE_GEN_S, GL.GL_TEXTURE_GEN_T, GL.GL_TEXTURE_GEN_R,
                 GL.GL_TEXTURE_GEN_Q):
       func(cap)
     if state:
-      GL.glBindTexture(GL.GL_TEXTURE_2D, con.shadowTex)
-    GL.glActiveTexture(GL.GL_TEXTURE0)
+      fast.glBindTexture(GL.GL_TEXTURE_2D, con.shadowTex)
+    fast.glActiveTexture(GL.GL_TEXTURE0)
     return
-  GL.glActiveTexture(GL.GL_TEXTURE0)
+  if texid < 0:
+    return
+  fast.glActiveTexture(GL.GL_TEXTURE0)
   if kind == "regular" and geom.texcoord:
-    if state and texid >= 0:
-      GL.glEnable(GL.GL_TEXTURE_2D)
-      GL.glBindTexture(GL.GL_TEXTURE_2D, con.texture[texid])
-    else:
-      GL.glDisable(GL.GL_TEXTURE_2D)
-  elif kind == "regular" and texid >= 0 and con.textureType[texid] == mjtTexture.mjTEXTURE_2D:
     if state:
-      GL.glEnable(GL.GL_TEXTURE_2D)
-      GL.glEnable(GL.GL_TEXTURE_GEN_S)
-      GL.glEnable(GL.GL_TEXTURE_GEN_T)
-      GL.glBindTexture(GL.GL_TEXTURE_2D, con.texture[texid])
-      GL.glTexGeni(GL.GL_S, GL.GL_TEXTURE_GEN_MODE, GL.GL_OBJECT_LINEAR)
-      GL.glTexGeni(GL.GL_T, GL.GL_TEXTURE_GEN_MODE, GL.GL_OBJECT_LINEAR)
-      splane, tplane = _texgen_2d(con, geom)
-      GL.glTexGenfv(GL.GL_S, GL.GL_OBJECT_PLANE, splane)
-      GL.glTexGenfv(GL.GL_T, GL.GL_OBJECT_PLANE, tplane)
+      fast.glEnable(GL.GL_TEXTURE_2D)
+      fast.glBindTexture(GL.GL_TEXTURE_2D, con.texture[texid])
     else:
-      GL.glDisable(GL.GL_TEXTURE_2D)
-      GL.glDisable(GL.GL_TEXTURE_GEN_S)
-      GL.glDisable(GL.GL_TEXTURE_GEN_T)
+      fast.glDisable(GL.GL_TEXTURE_2D)
+  elif kind == "regular" and con.textureType[texid] == mjtTexture.mjTEXTURE_2D:
+    if state:
+      fast.glEnable(GL.GL_TEXTURE_2D)
+      fast.glEnable(GL.GL_TEXTURE_GEN_S)
+      fast.glEnable(GL.GL_TEXTURE_GEN_T)
+      fast.glBindTexture(GL.GL_TEXTURE_2D, con.texture[texid])
+      fast.glTexGeni(GL.GL_S, GL.GL_TEXTURE_GEN_MODE, GL.GL_OBJECT_LINEAR)
+      fast.glTexGeni(GL.GL_T, GL.GL_TEXTURE_GEN_MODE, GL.GL_OBJECT_LINEAR)
+      splane, tplane = _texgen_2d(con, geom)
+      fast.glTexGenfv(GL.GL_S, GL.GL_OBJECT_PLANE, splane.ctypes.data)
+      fast.glTexGenfv(GL.GL_T, GL.GL_OBJECT_PLANE, tplane.ctypes.data)
+    else:
+      fast.glDisable(GL.GL_TEXTURE_2D)
+      fast.glDisable(GL.GL_TEXTURE_GEN_S)
+      fast.glDisable(GL.GL_TEXTURE_GEN_T)
   else:
-    if state and texid >= 0:
-      GL.glEnable(GL.GL_TEXTURE_CUBE_MAP)
+    if state:
+      fast.glEnable(GL.GL_TEXTURE_CUBE_MAP)
       for cap in (GL.GL_TEXTURE_GEN_S, GL.GL_TEXTURE_GEN_T, GL.GL_TEXTURE_GEN_R):
-        GL.glEnable(cap)
+        fast.glEnable(cap)
       for coord in (GL.GL_S, GL.GL_T, GL.GL_R):
-        GL.glTexGeni(coord, GL.GL_TEXTURE_GEN_MODE, GL.GL_OBJECT_LINEAR)
-      GL.glBindTexture(GL.GL_TEXTURE_CUBE_MAP, con.texture[texid])
+        fast.glTexGeni(coord, GL.GL_TEXTURE_GEN_MODE, GL.GL_OBJECT_LINEAR)
+      fast.glBindTexture(GL.GL_TEXTURE_CUBE_MAP, con.texture[texid])
       if kind == "regular":
-        uniform = con.mat_texuniform[geom.matid]
-        s = geom.size if uniform else (1.0, 1.0, 1.0)
-        GL.glTexGenfv(GL.GL_S, GL.GL_OBJECT_PLANE, np.array([s[0], 0, 0, 0], np.float32))
-        GL.glTexGenfv(GL.GL_T, GL.GL_OBJECT_PLANE, np.array([0, s[1], 0, 0], np.float32))
-        GL.glTexGenfv(GL.GL_R, GL.GL_OBJECT_PLANE, np.array([0, 0, s[2], 0], np.float32))
+        s = geom.size if con.mat_texuniform[geom.matid] else (1.0, 1.0, 1.0)
+        planes = np.array([[s[0], 0, 0, 0], [0, s[1], 0, 0], [0, 0, s[2], 0]], np.float32)
       else:
         # skybox: rotate 90 degrees about x so that the cube's +y is up
-        GL.glTexGenfv(GL.GL_S, GL.GL_OBJECT_PLANE, np.array([1, 0, 0, 0], np.float32))
-        GL.glTexGenfv(GL.GL_T, GL.GL_OBJECT_PLANE, np.array([0, 0, 1, 0], np.float32))
-        GL.glTexGenfv(GL.GL_R, GL.GL_OBJECT_PLANE, np.array([0, -1, 0, 0], np.float32))
+        planes = _SKYBOX_PLANES
+      for coord, plane in zip((GL.GL_S, GL.GL_T, GL.GL_R), planes):
+        fast.glTexGenfv(coord, GL.GL_OBJECT_PLANE, plane.ctypes.data)
     else:
-      GL.glDisable(GL.GL_TEXTURE_CUBE_MAP)
+      fast.glDisable(GL.GL_TEXTURE_CUBE_MAP)
       for cap in (GL.GL_TEXTURE_GEN_S, GL.GL_TEXTURE_GEN_T, GL.GL_TEXTURE_GEN_R):
-        GL.glDisable(cap)
+        fast.glDisable(cap)
 
 
+_SKYBOX_PLANES = np.array([[1, 0, 0, 0], [0, 0, 1, 0], [0, -1, 0, 0]], np.float32)
 _BLACK = np.array([0, 0, 0, 1], np.float32)
 
 
@@ -386,12 +390,15 @@ class _FastGL:
   def __init__(self):
     from OpenGL import platform
     lib = platform.PLATFORM.GL
-    f, u, ub, p = ctypes.c_float, ctypes.c_uint, ctypes.c_ubyte, ctypes.c_void_p
+    f, u, i, ub, p = ctypes.c_float, ctypes.c_uint, ctypes.c_int, ctypes.c_ubyte, ctypes.c_void_p
     for name, argtypes in (("glMaterialfv", (u, u, p)), ("glMaterialf", (u, u, f)),
                            ("glColor4f", (f, f, f, f)), ("glColor4ub", (ub, ub, ub, ub)),
                            ("glPushMatrix", ()), ("glPopMatrix", ()),
                            ("glTranslatef", (f, f, f)), ("glScalef", (f, f, f)),
-                           ("glMultMatrixf", (p,)), ("glCallList", (u,))):
+                           ("glMultMatrixf", (p,)), ("glCallList", (u,)),
+                           ("glEnable", (u,)), ("glDisable", (u,)),
+                           ("glActiveTexture", (u,)), ("glBindTexture", (u, u)),
+                           ("glTexGeni", (u, u, i)), ("glTexGenfv", (u, u, p))):
       function = lib[name]  # a fresh function object: PyOpenGL's own are left untouched
       function.argtypes = argtypes
       function.restype = None
@@ -480,7 +487,7 @@ def _render_geom(g, mode, headpos, scn, con, skins=None):
     fast.glTranslatef(*g.pos)
     transform = _gl_matrix(g.mat)
     fast.glMultMatrixf(transform.ctypes.data)
-  base = con.baseBuiltin
+  base = g.builtin if g.builtin >= 0 else con.baseBuiltin
   if t == _G.mjGEOM_PLANE:
     flip = behind and GL.glGetIntegerv(GL.GL_CULL_FACE_MODE) == GL.GL_BACK
     if flip:
@@ -723,6 +730,11 @@ def _init_gl(scn, con):
   GL.glMaterialfv(GL.GL_FRONT_AND_BACK, GL.GL_SPECULAR, np.ones(4, np.float32))
   GL.glEnable(GL.GL_COLOR_MATERIAL)
   GL.glColorMaterial(GL.GL_FRONT_AND_BACK, GL.GL_AMBIENT_AND_DIFFUSE)
+  # texturing stays off between draws (_set_texture relies on it)
+  GL.glActiveTexture(GL.GL_TEXTURE0)
+  for cap in (GL.GL_TEXTURE_2D, GL.GL_TEXTURE_CUBE_MAP, GL.GL_TEXTURE_GEN_S, GL.GL_TEXTURE_GEN_T,
+              GL.GL_TEXTURE_GEN_R):
+    GL.glDisable(cap)
   # fog parameters belong to the model (MuJoCo sets them once per OpenGL context)
   GL.glFogi(GL.GL_FOG_MODE, GL.GL_LINEAR)
   GL.glFogf(GL.GL_FOG_START, con.fogStart)
@@ -853,6 +865,7 @@ def mjr_render(viewport, scn, con):
         g.camdist = 1e10
       transparent.append(g)
   transparent.sort(key=lambda g: g.camdist)
+  _pick_detail(geoms, cam, headpos, viewport, scn, con)
   # only one reflective geom
   found = False
   for g in geoms:
@@ -1060,14 +1073,48 @@ _BIAS = np.array([0.5, 0, 0, 0, 0, 0.5, 0, 0, 0, 0, 1, 0, 0.5, 0.5, 0, 1], np.fl
 SHADOW_TEXELS_PER_PIXEL = 4
 
 
+# projected radius in pixels below which spheres, capsules, cylinders, ellipsoids, boxes and
+# arrows are drawn with half / a quarter of MuJoCo's facets (their outline then stays within
+# about 0.4 pixel of the finer one), see _pick_detail
+DETAIL_PIXELS = (16.0, 4.0)
+_DETAIL_TYPES = frozenset(int(t) for t in (
+  _G.mjGEOM_SPHERE, _G.mjGEOM_ELLIPSOID, _G.mjGEOM_CAPSULE, _G.mjGEOM_CYLINDER, _G.mjGEOM_BOX,
+  _G.mjGEOM_ARROW, _G.mjGEOM_ARROW1, _G.mjGEOM_ARROW2))
+
+
+def _pick_detail(geoms, cam, headpos, viewport, scn, con):
+  """Set each geom's builtin shapes (g.builtin) from the radius its rounded part spans in this
+  image: a sphere a few pixels wide needs no 28x16 tessellation. One choice per frame serves
+  every pass (shadow maps, reflections), so a geom casts the shadow of the shape drawn."""
+  half_px, quarter_px = DETAIL_PIXELS
+  span = float(cam.frustum_top) - float(cam.frustum_bottom)
+  near = float(cam.frustum_near)
+  if half_px <= 0 or span <= 0 or scn.enabletransform:
+    return
+  forward = cam.forward.astype(np.float64)
+  for g in geoms:
+    if g.type not in _DETAIL_TYPES:
+      continue
+    s = g.size
+    radius = float(max(s) if g.type in (_G.mjGEOM_BOX, _G.mjGEOM_ELLIPSOID, _G.mjGEOM_SPHERE)
+                   else max(s[0], s[1]))
+    if cam.orthographic:
+      pixels = radius * viewport.height / span
+    else:
+      depth = float(np.dot(g.pos - headpos, forward)) - _rbound(g)
+      pixels = radius * viewport.height * near / (span * max(depth, near))
+    g.builtin = con.builtins(2 if pixels < quarter_px else 1 if pixels < half_px else 0)
+
+
 def set_small_image_shortcuts(enabled: bool):
-  """Small images are drawn faster than MuJoCo draws them (on by default): shadow maps sized to
-  the image (SHADOW_TEXELS_PER_PIXEL) and builtin shapes with half the facets at
-  gl_resources.SMALL_IMAGE pixels and below. Segmentation stays within a pixel of MuJoCo's, depth
-  on curved surfaces within about 1 %, shadow edges are softer. Off: MuJoCo's drawing at every
-  size."""
-  global SHADOW_TEXELS_PER_PIXEL
+  """Draw faster than MuJoCo where the image cannot show the difference (on by default): shadow
+  maps sized to the image (SHADOW_TEXELS_PER_PIXEL), builtin shapes with fewer facets where they
+  span few pixels (DETAIL_PIXELS), the skybox with half the facets at gl_resources.SMALL_IMAGE
+  pixels and below. Segmentation stays within a pixel of MuJoCo's, depth on curved surfaces
+  within about 1 %, shadow edges are softer. Off: MuJoCo's drawing at every size."""
+  global SHADOW_TEXELS_PER_PIXEL, DETAIL_PIXELS
   SHADOW_TEXELS_PER_PIXEL = 4 if enabled else 10**9
+  DETAIL_PIXELS = (16.0, 4.0) if enabled else (0.0, 0.0)
   gl_resources.SMALL_IMAGE = 128 if enabled else 0
 
 

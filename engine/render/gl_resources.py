@@ -104,9 +104,8 @@ class MjrContext:
     self._make_hfields(m, int(q.numquads))
     self._builtin_shape = (int(q.numslices), int(q.numstacks), int(q.numquads),
                            float(vis.map.haze), np.array(vis.rgba.haze, np.float32))
-    self.baseBuiltinFull = self._make_builtins(*self._builtin_shape)
-    self.baseBuiltin = self.baseBuiltinFull
-    self.baseBuiltinSmall = None
+    self._builtin_levels = {}
+    self.baseBuiltin = self.builtins(0)
     self._make_skins(m)
     self._make_font(font_scale)
     GL.glEnable(GL.GL_TEXTURE_CUBE_MAP_SEAMLESS)
@@ -330,18 +329,25 @@ class MjrContext:
       if not np.array_equal(data[adr:adr + n], self._hfield_drawn[adr:adr + n]):
         self.upload_hfield(m, i)
 
-  def use_builtins_for(self, viewport):
-    """Selects the builtin shapes for an image: MuJoCo's tessellation (m.vis.quality), or half
-    the slices and stacks when the image's larger side is at most SMALL_IMAGE pixels, where a
-    sphere spans a few pixels and vertex work would be most of the frame time."""
-    if max(int(viewport.width), int(viewport.height)) > SMALL_IMAGE:
-      self.baseBuiltin = self.baseBuiltinFull
-      return
-    if self.baseBuiltinSmall is None:
+  def builtins(self, level):
+    """First display list of the builtin shapes at a level of detail: 0 MuJoCo's tessellation
+    (m.vis.quality), 1 half its slices and stacks, 2 a quarter (and boxes with fewer quads),
+    for shapes that span few pixels, where vertex work would be most of the frame time."""
+    base = self._builtin_levels.get(level)
+    if base is None:
       nslice, nstack, numquads, haze, haze_rgba = self._builtin_shape
-      self.baseBuiltinSmall = self._make_builtins(max(8, nslice // 2), max(4, nstack // 2),
-                                                  numquads, haze, haze_rgba)
-    self.baseBuiltin = self.baseBuiltinSmall
+      if level:
+        nslice, nstack = max(8, nslice // (2 * level)), max(4, nstack // (2 * level))
+        numquads = max(1, numquads // (4 ** (level - 1)))
+      base = self._make_builtins(nslice, nstack, numquads, haze, haze_rgba)
+      self._builtin_levels[level] = base
+    return base
+
+  def use_builtins_for(self, viewport):
+    """Selects the builtin shapes of the skybox and decorations drawn without a scene geom:
+    MuJoCo's, or half as detailed when the image's larger side is at most SMALL_IMAGE pixels."""
+    small = max(int(viewport.width), int(viewport.height)) <= SMALL_IMAGE
+    self.baseBuiltin = self.builtins(1 if small else 0)
 
   def _make_builtins(self, nslice, nstack, numquads, haze, haze_rgba) -> int:
     """Display lists of the builtin shapes; returns the first list id."""

@@ -108,7 +108,9 @@ def test_movable_camera_pose_and_select_match_dm_control(pair):
   np.testing.assert_allclose(pose.lookat, b.get_pose().lookat)
   assert (pose.distance, pose.azimuth, pose.elevation) == (1.5, 30, -40)
   seg = a.render(segmentation=True)
-  np.testing.assert_array_equal(seg, b.render(segmentation=True))
+  # the ball spans ~10 pixels: drawn with half MuJoCo's facets (gl_renderer.DETAIL_PIXELS),
+  # its outline moves by at most a quarter pixel
+  assert np.mean(np.all(seg == b.render(segmentation=True), axis=-1)) > 0.999
   for cursor in ((0.5, 0.5), (0.05, 0.95), (0.3, 0.2)):
     ours_sel, theirs_sel = a.select(cursor), b.select(cursor)
     assert (ours_sel.body, ours_sel.geom, ours_sel.skin) == \
