@@ -951,7 +951,9 @@ def _render_view(viewport, cam, cam_project, cam_view, geoms, transparent, light
   for i in range(nlight):
     GL.glDisable(GL.GL_LIGHT0 + i)
 
-  # shadows: add the light of each shadow-casting light where its shadow map says lit
+  # shadows: add the light of each shadow-casting light where its shadow map says lit. Flushing
+  # first lets Mesa's llvmpipe threads rasterize the passes above while these are submitted
+  GL.glFlush()
   GL.glFogfv(GL.GL_FOG_COLOR, np.zeros(4, np.float32))
   if flags[mjRND_SHADOW] and con.shadowFBO:
     for i, light in enumerate(lights):
