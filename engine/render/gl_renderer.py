@@ -14,6 +14,7 @@ gl_text.py; both are re-exported here, so this module is the whole mjr_* API.
 
 import ctypes
 import dataclasses
+import math
 
 import numpy as np
 
@@ -100,14 +101,19 @@ class _Geom:
   transparent: bool = False
   camdist: float = 0.0
   builtin: int = -1  # first display list of the builtin shapes to draw it with (_pick_detail)
+  transform: np.ndarray = None  # GL matrix of mat, and the specular colour, set by _read_geom
+  specular_rgba: np.ndarray = None
 
 
 def _read_geom(i, g):
-  return _Geom(i, int(g.type), int(g.objid), int(g.dataid), int(g.matid), int(g.texcoord),
+  geom = _Geom(i, int(g.type), int(g.objid), int(g.dataid), int(g.matid), int(g.texcoord),
                int(g.segid), int(g.category), np.array(g.size, np.float32).reshape(3),
                np.array(g.pos, np.float32).reshape(3), np.array(g.mat, np.float32).reshape(9),
                np.array(g.rgba, np.float32).reshape(4), float(g.emission), float(g.specular),
                float(g.shininess), float(g.reflectance), str(g.label))
+  geom.transform = _gl_matrix(geom.mat)
+  geom.specular_rgba = np.array([geom.specular, geom.specular, geom.specular, 1], np.float32)
+  return geom
 
 
 def _rbound(g):
@@ -125,9 +131,18 @@ def _rbound(g):
 
 
 def _normalize(v):
-  v = np.asarray(v, np.float64)
-  n = np.linalg.norm(v)
-  return v / n if n > mjMINVAL else v
+  """v / |v| in float64 (v unchanged when tiny); plain floats: numpy's overhead on 3-vectors
+  would be most of the per-frame camera work."""
+  x, y, z = float(v[0]), float(v[1]), float(v[2])
+  n = math.sqrt(x * x + y * y + z * z)
+  return np.array([x / n, y / n, z / n] if n > mjMINVAL else [x, y, z])
+
+
+def _cross32(a, b):
+  """Cross product of two 3-vectors in float32 arithmetic (as numpy's on float32 arrays)."""
+  a0, a1, a2 = (np.float32(x) for x in a[:3])
+  b0, b1, b2 = (np.float32(x) for x in b[:3])
+  return np.array([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], np.float32)
 
 
 def _quat2mat(q):
@@ -190,19 +205,20 @@ def _is_reflective(g):
 def _look_at(eye, forward, up):
   """mjr_lookAt: multiply the current matrix by a view matrix from eye, forward and up."""
   f = _normalize(forward).astype(np.float32)
-  s = _normalize(np.cross(f, up)).astype(np.float32)
-  u = _normalize(np.cross(s, f)).astype(np.float32)
+  s = _normalize(_cross32(f, up)).astype(np.float32)
+  u = _normalize(_cross32(s, f)).astype(np.float32)
   mat = np.array([s[0], u[0], -f[0], 0, s[1], u[1], -f[1], 0, s[2], u[2], -f[2], 0,
                   -np.dot(s, eye), -np.dot(u, eye), np.dot(f, eye), 1], np.float32)
   GL.glMultMatrixf(mat)
 
 
 def _ortho_vec(v):
-  """mjr_orthoVec: a unit vector orthogonal to v (up direction for light views)."""
-  res = np.cross(v, [-1.0, 0.0, 0.0])
-  if np.dot(res, res) > 0.01:
-    return _normalize(res).astype(np.float32)
-  return _normalize(np.cross(v, [0.0, 1.0, 0.0])).astype(np.float32)
+  """mjr_orthoVec: a unit vector orthogonal to v (up direction for light views): v x (-1, 0, 0),
+  else v x (0, 1, 0)."""
+  x, y, z = float(v[0]), float(v[1]), float(v[2])
+  if y * y + z * z > 0.01:
+    return _normalize((0.0, -z, y)).astype(np.float32)
+  return _normalize((-z, 0.0, x)).astype(np.float32)
 
 
 def _reflect(pos, mat):
@@ -419,6 +435,10 @@ def _draw_visible_tiles(lists, corners, fast):
   """Call the display lists of the plane tiles that can reach the viewport: a tile is skipped
   when all its corners lie outside one side of the current clip volume (or behind the eye),
   which leaves the picture unchanged (the grid's vertices are the same)."""
+  if len(lists) <= 4:  # culling would cost more than it saves
+    for list_id in lists:
+      fast.glCallList(int(list_id))
+    return
   mvp = GL.glGetFloatv(GL.GL_MODELVIEW_MATRIX) @ GL.glGetFloatv(GL.GL_PROJECTION_MATRIX)
   clip = corners @ mvp  # row vectors: the arrays read back are the transposed matrices
   x, y, w = clip[..., 0], clip[..., 1], clip[..., 3]
@@ -433,7 +453,7 @@ def _draw_plane_stencil(g, con):
   fast = _fast_gl()
   fast.glPushMatrix()
   fast.glTranslatef(*g.pos)
-  fast.glMultMatrixf(_gl_matrix(g.mat).ctypes.data)
+  fast.glMultMatrixf(g.transform.ctypes.data)
   if g.dataid >= 0 and g.dataid in con.planeOutline:
     fast.glCallList(con.planeOutline[g.dataid])
   else:
@@ -457,12 +477,13 @@ def _render_geom(g, mode, headpos, scn, con, skins=None):
     _draw_plane_stencil(g, con)
     return
   size = g.size
-  rgba = g.rgba.copy()
-  behind = _is_behind(headpos, g.pos, g.mat)
+  rgba = g.rgba
+  behind = t == _G.mjGEOM_PLANE and _is_behind(headpos, g.pos, g.mat)
   textured = g.matid >= 0 and mode in (_NORMAL, _SHADOWMAP)
   if textured:
     _set_texture("regular", True, con, g)
-  if t == _G.mjGEOM_PLANE and behind and mode == _NORMAL:
+  if behind and mode == _NORMAL:
+    rgba = rgba.copy()
     rgba[3] *= np.float32(0.3)
   fast = _fast_gl()
   if mode == _NORMAL:
@@ -473,8 +494,7 @@ def _render_geom(g, mode, headpos, scn, con, skins=None):
   fast.glMaterialfv(GL.GL_FRONT_AND_BACK, GL.GL_EMISSION, emission.ctypes.data)
   fast.glColor4f(*rgba)
   fast.glMaterialf(GL.GL_FRONT_AND_BACK, GL.GL_SHININESS, min(max(g.shininess, 0.0), 1.0) * 128)
-  specular = np.array([g.specular, g.specular, g.specular, 1], np.float32)
-  fast.glMaterialfv(GL.GL_FRONT_AND_BACK, GL.GL_SPECULAR, specular.ctypes.data)
+  fast.glMaterialfv(GL.GL_FRONT_AND_BACK, GL.GL_SPECULAR, g.specular_rgba.ctypes.data)
   if mode == _IDCOLOR:
     seg = g.segid + 1
     fast.glColor4ub(seg & 0xFF, (seg >> 8) & 0xFF, (seg >> 16) & 0xFF, 0xFF)
@@ -485,8 +505,7 @@ def _render_geom(g, mode, headpos, scn, con, skins=None):
   fast.glPushMatrix()
   if t != _G.mjGEOM_SKIN and t != _G.mjGEOM_FLEX:
     fast.glTranslatef(*g.pos)
-    transform = _gl_matrix(g.mat)
-    fast.glMultMatrixf(transform.ctypes.data)
+    fast.glMultMatrixf(g.transform.ctypes.data)
   base = g.builtin if g.builtin >= 0 else con.baseBuiltin
   if t == _G.mjGEOM_PLANE:
     flip = behind and GL.glGetIntegerv(GL.GL_CULL_FACE_MODE) == GL.GL_BACK
