@@ -209,7 +209,7 @@ def _look_at(eye, forward, up):
   u = _normalize(_cross32(s, f)).astype(np.float32)
   mat = np.array([s[0], u[0], -f[0], 0, s[1], u[1], -f[1], 0, s[2], u[2], -f[2], 0,
                   -np.dot(s, eye), -np.dot(u, eye), np.dot(f, eye), 1], np.float32)
-  GL.glMultMatrixf(mat)
+  _fast_gl().mult_matrix(mat)
 
 
 def _ortho_vec(v):
@@ -228,7 +228,7 @@ def _reflect(pos, mat):
   r = np.eye(4, dtype=np.float32)
   r[:3, :3] -= 2 * vvt
   r[3, :3] = 2 * vvt @ np.asarray(pos, np.float32)
-  GL.glMultMatrixf(r.ravel())  # symmetric 3x3 block: row-major equals column-major
+  _fast_gl().mult_matrix(r.ravel())  # symmetric 3x3 block: row-major equals column-major
 
 
 def _transform(translate, rotate, scale):
@@ -237,7 +237,7 @@ def _transform(translate, rotate, scale):
   m = np.eye(4, dtype=np.float32)
   m[:3, :3] = rot.T        # column-major upload of rot
   m[3, :3] = translate
-  GL.glMultMatrixf(m.ravel())
+  _fast_gl().mult_matrix(m.ravel())
 
 
 def mjr_uploadHField(m, con, hfieldid):
@@ -414,11 +414,42 @@ class _FastGL:
                            ("glMultMatrixf", (p,)), ("glCallList", (u,)),
                            ("glEnable", (u,)), ("glDisable", (u,)),
                            ("glActiveTexture", (u,)), ("glBindTexture", (u, u)),
-                           ("glTexGeni", (u, u, i)), ("glTexGenfv", (u, u, p))):
+                           ("glTexGeni", (u, u, i)), ("glTexGenfv", (u, u, p)),
+                           ("glLightfv", (u, u, p)), ("glLightModelfv", (u, p)),
+                           ("glFogfv", (u, p)), ("glLoadMatrixf", (p,)),
+                           ("glGetFloatv", (u, p)), ("glClipPlane", (u, p))):
       function = lib[name]  # a fresh function object: PyOpenGL's own are left untouched
       function.argtypes = argtypes
       function.restype = None
       setattr(self, name, function)
+
+  # the array-taking calls, from anything numpy converts (the array lives through the call)
+
+  def light(self, light, pname, values):
+    a = np.ascontiguousarray(values, np.float32)
+    self.glLightfv(light, pname, a.ctypes.data)
+
+  def fog_color(self, values):
+    a = np.ascontiguousarray(values, np.float32)
+    self.glFogfv(GL.GL_FOG_COLOR, a.ctypes.data)
+
+  def mult_matrix(self, values):
+    a = np.ascontiguousarray(values, np.float32)
+    self.glMultMatrixf(a.ctypes.data)
+
+  def load_matrix(self, values):
+    a = np.ascontiguousarray(values, np.float32)
+    self.glLoadMatrixf(a.ctypes.data)
+
+  def eye_plane(self, coord, values):
+    a = np.ascontiguousarray(values, np.float32)
+    self.glTexGenfv(coord, GL.GL_EYE_PLANE, a.ctypes.data)
+
+  def matrix(self, pname):
+    """The current GL_MODELVIEW_MATRIX or GL_PROJECTION_MATRIX, as PyOpenGL returns it."""
+    out = np.empty((4, 4), np.float32)
+    self.glGetFloatv(pname, out.ctypes.data)
+    return out
 
 
 _FAST = []
@@ -439,7 +470,7 @@ def _draw_visible_tiles(lists, corners, fast):
     for list_id in lists:
       fast.glCallList(int(list_id))
     return
-  mvp = GL.glGetFloatv(GL.GL_MODELVIEW_MATRIX) @ GL.glGetFloatv(GL.GL_PROJECTION_MATRIX)
+  mvp = fast.matrix(GL.GL_MODELVIEW_MATRIX) @ fast.matrix(GL.GL_PROJECTION_MATRIX)
   clip = corners @ mvp  # row vectors: the arrays read back are the transposed matrices
   x, y, w = clip[..., 0], clip[..., 1], clip[..., 3]
   outside = ((x < -w).all(1) | (x > w).all(1) | (y < -w).all(1) | (y > w).all(1)
@@ -758,11 +789,12 @@ def _init_gl(scn, con):
   GL.glFogi(GL.GL_FOG_MODE, GL.GL_LINEAR)
   GL.glFogf(GL.GL_FOG_START, con.fogStart)
   GL.glFogf(GL.GL_FOG_END, con.fogEnd)
-  GL.glFogfv(GL.GL_FOG_COLOR, con.fogRGBA)
+  _fast_gl().fog_color(con.fogRGBA)
 
 
 def _init_lights(lights, any_light):
   """initLights: colours and attenuation of each light; all left disabled."""
+  fast = _fast_gl()
   ambient = 0.0 if any_light else 0.3
   GL.glLightModelfv(GL.GL_LIGHT_MODEL_AMBIENT, np.array([ambient, ambient, ambient, 1],
                                                          np.float32))
@@ -772,7 +804,7 @@ def _init_lights(lights, any_light):
     gl_light = GL.GL_LIGHT0 + i
     for name, value in ((GL.GL_AMBIENT, light.ambient), (GL.GL_DIFFUSE, light.diffuse),
                         (GL.GL_SPECULAR, light.specular)):
-      GL.glLightfv(gl_light, name, np.append(np.asarray(value, np.float32)[:3], 1))
+      fast.light(gl_light, name, np.append(np.asarray(value, np.float32)[:3], 1))
     if int(light.type) != mjtLightType.mjLIGHT_DIRECTIONAL:
       # every positional light is a spot light, as in MuJoCo's classic renderer (a point
       # light's cutoff of 0 makes it contribute nothing there, and so here)
@@ -798,14 +830,14 @@ def _init_lights(lights, any_light):
 
 def _adjust_light(light, n):
   """adjustLight: position and direction of light n in the current (world) frame."""
+  fast = _fast_gl()
   d = np.asarray(light.dir, np.float32)
   p = np.asarray(light.pos, np.float32)
   if int(light.type) == mjtLightType.mjLIGHT_DIRECTIONAL:
-    GL.glLightfv(GL.GL_LIGHT0 + n, GL.GL_POSITION, np.array([-d[0], -d[1], -d[2], 0], np.float32))
+    fast.light(GL.GL_LIGHT0 + n, GL.GL_POSITION, (-d[0], -d[1], -d[2], 0))
   else:
-    GL.glLightfv(GL.GL_LIGHT0 + n, GL.GL_SPOT_DIRECTION, np.array([d[0], d[1], d[2], 0],
-                                                                    np.float32))
-    GL.glLightfv(GL.GL_LIGHT0 + n, GL.GL_POSITION, np.array([p[0], p[1], p[2], 1], np.float32))
+    fast.light(GL.GL_LIGHT0 + n, GL.GL_SPOT_DIRECTION, (d[0], d[1], d[2], 0))
+    fast.light(GL.GL_LIGHT0 + n, GL.GL_POSITION, (p[0], p[1], p[2], 1))
 
 
 def _reversed_depth_projection(con):
@@ -829,13 +861,13 @@ def _set_view(cam, viewport, scn, con):
   args = (cam.frustum_center - halfwidth, cam.frustum_center + halfwidth, cam.frustum_bottom,
           cam.frustum_top, cam.frustum_near, cam.frustum_far)
   (GL.glOrtho if cam.orthographic else GL.glFrustum)(*(float(a) for a in args))
-  cam_project = GL.glGetFloatv(GL.GL_PROJECTION_MATRIX)
+  cam_project = _fast_gl().matrix(GL.GL_PROJECTION_MATRIX)
   GL.glMatrixMode(GL.GL_MODELVIEW)
   GL.glLoadIdentity()
   _look_at(cam.pos, cam.forward, cam.up)
   if scn.enabletransform:
     _transform(scn.translate, scn.rotate, scn.scale)
-  cam_view = GL.glGetFloatv(GL.GL_MODELVIEW_MATRIX)
+  cam_view = _fast_gl().matrix(GL.GL_MODELVIEW_MATRIX)
   return cam_project, cam_view
 
 
@@ -973,13 +1005,13 @@ def _render_view(viewport, cam, cam_project, cam_view, geoms, transparent, light
   # shadows: add the light of each shadow-casting light where its shadow map says lit. Flushing
   # first lets Mesa's llvmpipe threads rasterize the passes above while these are submitted
   GL.glFlush()
-  GL.glFogfv(GL.GL_FOG_COLOR, np.zeros(4, np.float32))
+  _fast_gl().fog_color(np.zeros(4, np.float32))
   if flags[mjRND_SHADOW] and con.shadowFBO:
     for i, light in enumerate(lights):
       if light.castshadow:
         _render_shadow(i, light, geoms, cam, cam_project, cam_view, viewport, headpos, scn,
                        con, skins)
-  GL.glFogfv(GL.GL_FOG_COLOR, con.fogRGBA)
+  _fast_gl().fog_color(con.fogRGBA)
 
   if flags[mjRND_SKYBOX]:
     _render_skybox(geoms, headpos, cam, flags, scn, con)
@@ -1161,11 +1193,11 @@ def _render_shadow(i, light, geoms, cam, cam_project, cam_view, viewport, headpo
     h = np.tan(fovy / 360.0 * np.pi) * near
     if h > 0:  # OpenGL ignores an empty frustum (e.g. lights with cutoff 0) with an error
       GL.glFrustum(-h, h, -h, h, near, far)
-  light_project = GL.glGetFloatv(GL.GL_PROJECTION_MATRIX)
+  light_project = _fast_gl().matrix(GL.GL_PROJECTION_MATRIX)
   GL.glMatrixMode(GL.GL_MODELVIEW)
   GL.glLoadIdentity()
   _look_at(np.asarray(light.pos, np.float32), light_dir, up)
-  light_view = GL.glGetFloatv(GL.GL_MODELVIEW_MATRIX)
+  light_view = _fast_gl().matrix(GL.GL_MODELVIEW_MATRIX)
 
   # the shadow map uses MuJoCo's shadowsize texels at most, and no more than the image can
   # show (SHADOW_TEXELS_PER_PIXEL per pixel of its larger side): at small image sizes drawing a
@@ -1204,9 +1236,9 @@ def _render_shadow(i, light, geoms, cam, cam_project, cam_view, viewport, headpo
   GL.glEnable(GL.GL_LIGHTING)
   GL.glColorMask(1, 1, 1, 1)
   GL.glMatrixMode(GL.GL_PROJECTION)
-  GL.glLoadMatrixf(cam_project)
+  _fast_gl().load_matrix(cam_project)
   GL.glMatrixMode(GL.GL_MODELVIEW)
-  GL.glLoadMatrixf(cam_view)
+  _fast_gl().load_matrix(cam_view)
 
   # texture matrix = bias * lightProject * lightView (column-major 4x4)
   lp = np.asarray(light_project, np.float32).reshape(4, 4).T
@@ -1220,7 +1252,7 @@ def _render_shadow(i, light, geoms, cam, cam_project, cam_view, viewport, headpo
   _set_texture("shadow", True, con, None)
   GL.glActiveTexture(GL.GL_TEXTURE1)
   for coord, row in zip((GL.GL_S, GL.GL_T, GL.GL_R, GL.GL_Q), range(4)):
-    GL.glTexGenfv(coord, GL.GL_EYE_PLANE, np.ascontiguousarray(texmat[row], np.float32))
+    _fast_gl().eye_plane(coord, texmat[row])
   GL.glActiveTexture(GL.GL_TEXTURE0)
   GL.glEnable(GL.GL_ALPHA_TEST)
   GL.glEnable(GL.GL_BLEND)
