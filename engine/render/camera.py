@@ -95,6 +95,7 @@ def _free(ctx: Contexts):
 
 def free_contexts(physics):
   """Releases the rendering contexts of `physics`, if any (the next render makes new ones)."""
+  physics.__dict__.pop("_render_cameras", None)
   ctx = physics.__dict__.pop("_render_contexts", None)
   if ctx is not None:
     _free(ctx[1])
@@ -333,11 +334,30 @@ class TextOverlay:
     mjr_overlay(self.style, self.position, rect, self.title, self.body, context)
 
 
+def _camera_for(physics, height, width, camera_id):
+  """The Camera that `Physics.render` drew this size and camera with before, or a new one (its
+  scene buffers and options cost about as much as drawing a small image), made anew for a new
+  model."""
+  model = physics.model.ptr
+  cache = physics.__dict__.get("_render_cameras")
+  if cache is None or cache[0] is not model:
+    cache = physics.__dict__["_render_cameras"] = (model, {})
+  key = (int(height), int(width), camera_id)
+  camera = cache[1].get(key)
+  if camera is None:
+    camera = cache[1][key] = Camera(physics, height=height, width=width, camera_id=camera_id)
+  return camera
+
+
 def render_physics(physics, height=240, width=320, camera_id=-1, overlays=(), depth=False,
                    segmentation=False, scene_option=None, render_flag_overrides=None,
                    scene_callback=None):
   """`Physics.render`: one image from a camera of `physics` (see Camera.render)."""
-  camera = Camera(physics, height=height, width=width, camera_id=camera_id,
-                  scene_callback=scene_callback)
-  return camera.render(overlays=overlays, depth=depth, segmentation=segmentation,
-                       scene_option=scene_option, render_flag_overrides=render_flag_overrides)
+  camera = _camera_for(physics, height, width, camera_id)
+  camera._physics, camera._scene_callback = physics, scene_callback
+  try:
+    return camera.render(overlays=overlays, depth=depth, segmentation=segmentation,
+                         scene_option=scene_option, render_flag_overrides=render_flag_overrides)
+  finally:
+    # the cache lives in the physics: no reference back to it between calls
+    camera._physics = camera._scene_callback = None

@@ -362,3 +362,26 @@ def test_making_our_context_keeps_dm_controls_current(pair):
   fresh.render(60, 80, 1)
   np.testing.assert_array_equal(theirs.render(60, 80, 1), before)
   fresh.free()
+
+
+def test_physics_render_reuses_cameras_without_holding_the_physics():
+  # Physics.render keeps its cameras between calls (per size and camera), and no reference
+  # cycle through them: a physics nobody uses is freed at once, its GL context with it
+  import weakref
+  physics = engine.Physics.from_xml_string(XML)
+  first = physics.render(60, 80, 0)
+  free_camera = physics.render(60, 80, -1)
+  physics.data.qpos[2] += 0.2
+  physics.forward()
+  moved = physics.render(60, 80, 0)
+  assert not np.array_equal(first, free_camera) and not np.array_equal(first, moved)
+  physics.data.qpos[2] -= 0.2
+  physics.forward()
+  np.testing.assert_array_equal(physics.render(60, 80, 0), first)
+  ref = weakref.ref(physics)
+  gc.disable()
+  try:
+    del physics
+    assert ref() is None
+  finally:
+    gc.enable()
