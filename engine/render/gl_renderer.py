@@ -1159,7 +1159,7 @@ def _pick_detail(geoms, cam, headpos, viewport, scn, con):
     g.builtin = con.builtins(2 if pixels < quarter_px else 1 if pixels < half_px else 0)
 
 
-def set_small_image_shortcuts(enabled: bool):
+def set_render_shortcuts(enabled: bool):
   """Draw faster than MuJoCo where the image cannot show the difference (on by default): shadow
   maps sized to the image (SHADOW_TEXELS_PER_PIXEL), builtin shapes with fewer facets where they
   span few pixels (DETAIL_PIXELS), the skybox with half the facets at gl_resources.SMALL_IMAGE

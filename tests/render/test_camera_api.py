@@ -175,8 +175,8 @@ def test_renderer_matches_mujoco_renderer():
           a, b = ours.render(), theirs.render()
           assert a.shape == b.shape and a.dtype == b.dtype
           if mode == "depth":
-            # at this small size spheres are drawn with half the facets (see
-            # engine.render.set_small_image_shortcuts): depth on them is within 1 %
+            # spheres spanning few pixels are drawn with fewer facets (see
+            # engine.render.set_render_shortcuts): depth on them is within 1 %
             assert np.mean(np.abs(a - b) <= 1e-2 * b) > 0.97
           else:
             assert np.mean(np.all(a == b, axis=-1)) > 0.99

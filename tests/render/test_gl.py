@@ -172,12 +172,12 @@ def decode_segmentation(rgb, scn):
 
 
 @pytest.fixture(autouse=True)
-def mujoco_detail(monkeypatch):
+def mujoco_detail():
   """These tests check MuJoCo's drawing itself: full-size shadow maps and MuJoCo's tessellation
-  at every image size (the small-image shortcuts have their own test)."""
-  monkeypatch.setattr(R, "SHADOW_TEXELS_PER_PIXEL", 10**6)
-  monkeypatch.setattr(R, "DETAIL_PIXELS", (0.0, 0.0))
-  monkeypatch.setattr(gl_resources, "SMALL_IMAGE", 0)
+  at every image size (the render shortcuts have their own test)."""
+  R.set_render_shortcuts(False)
+  yield
+  R.set_render_shortcuts(True)
 
 
 @pytest.fixture(scope="module")
