@@ -82,8 +82,8 @@ def element_size(m, element):
   return 0
 
 
-@stage(M, i8, restype=i8, lazy=True)
-def state_size(m, sig):
+@jit
+def size_of(m, sig):
   """Port of mj_stateSize: number of values in a state with signature `sig`."""
   size = 0
   for i in range(mjNSTATE):
@@ -91,6 +91,21 @@ def state_size(m, sig):
     if element & sig:
       size += element_size(m, element)
   return size
+
+
+@jit
+def _put(dst, dadr, src):
+  """dst[dadr:dadr + len(src)] = src, element by element: a slice would take a reference to
+  dst, which rollout threads sharing it would contend for."""
+  for i in range(src.shape[0]):
+    dst[dadr + i] = src[i]
+
+
+@jit
+def _take(dst, src, sadr):
+  """dst[:] = src[sadr:sadr + len(dst)], element by element (see _put)."""
+  for i in range(dst.shape[0]):
+    dst[i] = src[sadr + i]
 
 
 @jit
@@ -111,10 +126,11 @@ def _fill_2d(dst2d, src, sadr):
       n += 1
 
 
-@stage(M, D, vec, i8, lazy=True)
-def get_state(m, d, state, sig):
-  """Port of mj_getState: copies the components selected by `sig` into `state`."""
-  adr = 0
+@jit
+def read_state_at(m, d, state, start, sig):
+  """Port of mj_getState: copies the components selected by `sig` into `state`, from index
+  `start` on (rollouts write rows of one flat array without slicing it)."""
+  adr = start
   for i in range(mjNSTATE):
     element = 1 << i
     if not element & sig:
@@ -123,19 +139,19 @@ def get_state(m, d, state, sig):
     if element == mjSTATE_TIME:
       state[adr] = d.time[0]
     elif element == mjSTATE_QPOS:
-      state[adr:adr + size] = d.qpos
+      _put(state, adr, d.qpos)
     elif element == mjSTATE_QVEL:
-      state[adr:adr + size] = d.qvel
+      _put(state, adr, d.qvel)
     elif element == mjSTATE_ACT:
-      state[adr:adr + size] = d.act
+      _put(state, adr, d.act)
     elif element == mjSTATE_HISTORY:
-      state[adr:adr + size] = d.history
+      _put(state, adr, d.history)
     elif element == mjSTATE_WARMSTART:
-      state[adr:adr + size] = d.qacc_warmstart
+      _put(state, adr, d.qacc_warmstart)
     elif element == mjSTATE_CTRL:
-      state[adr:adr + size] = d.ctrl
+      _put(state, adr, d.ctrl)
     elif element == mjSTATE_QFRC_APPLIED:
-      state[adr:adr + size] = d.qfrc_applied
+      _put(state, adr, d.qfrc_applied)
     elif element == mjSTATE_XFRC_APPLIED:
       _copy_flat(state, adr, d.xfrc_applied)
     elif element == mjSTATE_EQ_ACTIVE:
@@ -146,14 +162,15 @@ def get_state(m, d, state, sig):
     elif element == mjSTATE_MOCAP_QUAT:
       _copy_flat(state, adr, d.mocap_quat)
     elif element == mjSTATE_USERDATA:
-      state[adr:adr + size] = d.userdata
+      _put(state, adr, d.userdata)
     adr += size
 
 
-@stage(M, D, vec, i8, lazy=True)
-def set_state(m, d, state, sig):
-  """Port of mj_setState: copies the components selected by `sig` from `state` into `d`."""
-  adr = 0
+@jit
+def write_state_at(m, d, state, start, sig):
+  """Port of mj_setState: copies the components selected by `sig` from `state` into `d`,
+  reading from index `start` on."""
+  adr = start
   for i in range(mjNSTATE):
     element = 1 << i
     if not element & sig:
@@ -162,19 +179,19 @@ def set_state(m, d, state, sig):
     if element == mjSTATE_TIME:
       d.time[0] = state[adr]
     elif element == mjSTATE_QPOS:
-      d.qpos[:] = state[adr:adr + size]
+      _take(d.qpos, state, adr)
     elif element == mjSTATE_QVEL:
-      d.qvel[:] = state[adr:adr + size]
+      _take(d.qvel, state, adr)
     elif element == mjSTATE_ACT:
-      d.act[:] = state[adr:adr + size]
+      _take(d.act, state, adr)
     elif element == mjSTATE_HISTORY:
-      d.history[:] = state[adr:adr + size]
+      _take(d.history, state, adr)
     elif element == mjSTATE_WARMSTART:
-      d.qacc_warmstart[:] = state[adr:adr + size]
+      _take(d.qacc_warmstart, state, adr)
     elif element == mjSTATE_CTRL:
-      d.ctrl[:] = state[adr:adr + size]
+      _take(d.ctrl, state, adr)
     elif element == mjSTATE_QFRC_APPLIED:
-      d.qfrc_applied[:] = state[adr:adr + size]
+      _take(d.qfrc_applied, state, adr)
     elif element == mjSTATE_XFRC_APPLIED:
       _fill_2d(d.xfrc_applied, state, adr)
     elif element == mjSTATE_EQ_ACTIVE:
@@ -185,8 +202,24 @@ def set_state(m, d, state, sig):
     elif element == mjSTATE_MOCAP_QUAT:
       _fill_2d(d.mocap_quat, state, adr)
     elif element == mjSTATE_USERDATA:
-      d.userdata[:] = state[adr:adr + size]
+      _take(d.userdata, state, adr)
     adr += size
+
+
+@jit
+def read_state(m, d, state, sig):
+  read_state_at(m, d, state, 0, sig)
+
+
+@jit
+def write_state(m, d, state, sig):
+  write_state_at(m, d, state, 0, sig)
+
+
+# the Python API's stages; jitted code (rollouts) calls the helpers above directly
+state_size = stage(M, i8, restype=i8, lazy=True)(size_of)
+get_state = stage(M, D, vec, i8, lazy=True)(read_state)
+set_state = stage(M, D, vec, i8, lazy=True)(write_state)
 
 
 @stage(M, vec, i8, vec, i8, lazy=True)

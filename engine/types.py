@@ -270,6 +270,26 @@ class MjModel:
     self._struct = _make_handle(_stage.make_model, _structs.MODEL_MEMBERS, values)
     self._ptr = _stage.address_of(self._struct)
 
+  def thread_handle(self, k: int) -> int:
+    """Address of alias k of this model's handle: another struct over the same arrays (k=0:
+    the model's own). Threads stepping one model use one alias each: every jitted call taking a
+    handle updates the handle's reference count, and two threads doing that on one handle take
+    turns on its cache line (two threads ran slower than one)."""
+    if k == 0:
+      return self._ptr
+    owner, aliases = self.__dict__.get("_aliases", (None, []))
+    if owner is not self._struct:  # the handle was rebuilt: so are its aliases
+      aliases = []
+      self.__dict__["_aliases"] = (self._struct, aliases)
+    while len(aliases) < k:
+      values = dict(self._arrays)
+      values.update(self._sizes)
+      for name in ("opt", "stat"):
+        view = getattr(self, name)
+        values[name] = _make_handle(view._CTOR, view._MEMBERS, view._arrays)
+      aliases.append(_make_handle(_stage.make_model, _structs.MODEL_MEMBERS, values))
+    return _stage.address_of(aliases[k - 1])
+
   # ---- construction ----
   @classmethod
   def from_xml_string(cls, xml: str, assets: dict | None = None) -> "MjModel":
