@@ -38,7 +38,9 @@ XML = """
     <motor joint="pitch" gear="2"/>
     <general joint="yaw" dyntype="filter" dynprm="1" gainprm="10"/>
   </actuator>
-  <sensor><accelerometer site="s"/><jointpos joint="pitch"/><framepos objtype="body" objname="ball"/></sensor>
+  <sensor>
+    <accelerometer site="s"/><jointpos joint="pitch"/><framepos objtype="body" objname="ball"/>
+  </sensor>
 </mujoco>
 """
 
@@ -166,7 +168,8 @@ def test_diverging_rollout_keeps_its_last_state(models):
   theirs = mujoco_rollout.rollout(mjm, mujoco.MjData(mjm), x0, control)
   _close(ours[0], theirs[0])
   # after the warning, every remaining step holds the same state
-  np.testing.assert_array_equal(ours[0][1, 6:], np.broadcast_to(ours[0][1, 6], ours[0][1, 6:].shape))
+  frozen = ours[0][1, 6:]
+  np.testing.assert_array_equal(frozen, np.broadcast_to(frozen[0], frozen.shape))
 
 
 def test_bad_arguments_raise(models):
