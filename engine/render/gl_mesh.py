@@ -330,11 +330,6 @@ def plane_grid_lines(size, matid, texrepeat, zfar):
   return grids[0], grids[1]
 
 
-def model_plane(size, matid, texrepeat, zfar):
-  """All quads of one plane geom's grid (plane_grid_lines)."""
-  return _grid_quads(*plane_grid_lines(size, matid, texrepeat, zfar))
-
-
 def plane_tiles(gx, gy, per_side=PLANE_TILES, min_cells=PLANE_TILE_CELLS):
   """The grid of a plane cut into at most per_side^2 rectangular tiles of at least min_cells
   quads a side, so that a frame can skip the tiles outside the view: [(batches, corners)],

@@ -415,9 +415,8 @@ class _FastGL:
                            ("glEnable", (u,)), ("glDisable", (u,)),
                            ("glActiveTexture", (u,)), ("glBindTexture", (u, u)),
                            ("glTexGeni", (u, u, i)), ("glTexGenfv", (u, u, p)),
-                           ("glLightfv", (u, u, p)), ("glLightModelfv", (u, p)),
-                           ("glFogfv", (u, p)), ("glLoadMatrixf", (p,)),
-                           ("glGetFloatv", (u, p)), ("glClipPlane", (u, p))):
+                           ("glLightfv", (u, u, p)), ("glFogfv", (u, p)),
+                           ("glLoadMatrixf", (p,)), ("glGetFloatv", (u, p))):
       function = lib[name]  # a fresh function object: PyOpenGL's own are left untouched
       function.argtypes = argtypes
       function.restype = None
