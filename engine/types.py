@@ -347,6 +347,87 @@ class MjModel:
 _add_properties(MjModel, F.MODEL_FIELDS, "MjModel")
 
 
+class ModelBatch:
+  """n models that share every array of `model` except `fields`, which get one row per world:
+  per-world masses, sizes, colours, gains... without n copies of the model.
+
+  `batch.body_mass` is the (n, nbody) array of the per-world values (edit it in place);
+  `batch[i]` (or iterating) gives world i's model, to pass to engine.rollout.rollout as a
+  sequence of models, or to mj_step. Fields outside `fields` stay shared: an edit of
+  `model.geom_rgba` shows in every world. The options (timestep, gravity) are shared.
+  """
+
+  def __init__(self, model: MjModel, n: int, fields=()):
+    n = int(n)
+    if n < 1:
+      raise ValueError(f"a ModelBatch needs at least one world, got n={n}")
+    rows = {}
+    for name in fields:
+      value = model._arrays.get(name)
+      if not isinstance(value, np.ndarray):
+        raise ValueError(f"MjModel has no array field {name!r} to vary per world")
+      rows[name] = np.ascontiguousarray(np.repeat(value[None], n, axis=0))
+    self.model = model
+    self._rows = rows
+    self._worlds = [_WorldModel(model, {k: v[i] for k, v in rows.items()}) for i in range(n)]
+
+  def __len__(self):
+    return len(self._worlds)
+
+  def __getitem__(self, i):
+    return self._worlds[i]
+
+  def __iter__(self):
+    return iter(self._worlds)
+
+  def __getattr__(self, name):
+    rows = self.__dict__.get("_rows", {})
+    if name in rows:
+      return rows[name]
+    raise AttributeError(f"'ModelBatch' has no per-world field '{name}' (fields: "
+                         f"{sorted(rows)})")
+
+
+class _WorldModel:
+  """One world of a ModelBatch: the shared model with some arrays replaced by row views.
+  Reads every other attribute (sizes, arrays, options) from the shared model."""
+
+  def __init__(self, model: MjModel, own: dict):
+    self._model = model
+    self._own = own
+    self._build_struct()
+
+  def _build_struct(self):
+    m = self._model
+    values = dict(m._arrays)
+    values.update(self._own)
+    values.update(m._sizes)
+    values["opt"] = m.opt._struct
+    values["stat"] = m.stat._struct
+    self._values = values
+    self._struct = _make_handle(_stage.make_model, _structs.MODEL_MEMBERS, values)
+    self._ptr = _stage.address_of(self._struct)
+
+  def thread_handle(self, k: int) -> int:
+    """As MjModel.thread_handle: alias k of this world's handle, for thread k."""
+    if k == 0:
+      return self._ptr
+    aliases = self.__dict__.setdefault("_aliases", [])
+    while len(aliases) < k:
+      values = dict(self._values)
+      for name in ("opt", "stat"):
+        view = getattr(self._model, name)
+        values[name] = _make_handle(view._CTOR, view._MEMBERS, view._arrays)
+      aliases.append(_make_handle(_stage.make_model, _structs.MODEL_MEMBERS, values))
+    return _stage.address_of(aliases[k - 1])
+
+  def __getattr__(self, name):
+    own = self.__dict__.get("_own", {})
+    if name in own:
+      return own[name]
+    return getattr(self.__dict__["_model"], name)
+
+
 def _skin_arrays(skin: dict) -> dict:
   """Own copies of the host-side skin sizes and arrays (empty when the model has no skins)."""
   out = {f.name: int(skin.get(f.name, 0)) for f in _skin.SKIN_SIZES}

@@ -220,3 +220,33 @@ def test_suite_model_matches_mujoco():
   ours = R.rollout(m, [engine.MjData(m), engine.MjData(m)], x0, control)
   theirs = mujoco_rollout.rollout(mjm, [mujoco.MjData(mjm), mujoco.MjData(mjm)], x0, control)
   np.testing.assert_allclose(ours[0], theirs[0], rtol=1e-6, atol=1e-6)
+
+
+def test_model_batch_varies_fields_per_world_without_copies(models):
+  mjm, m = models
+  batch = engine.ModelBatch(m, 3, ["body_mass", "geom_size"])
+  assert batch.body_mass.shape == (3, m.nbody)
+  batch.body_mass[:, 1] = (0.5, 1.0, 3.0)
+  batch.geom_size[2, 1, 0] = 0.15   # world 2: a larger box
+  # unlisted fields are the model's own memory; listed ones are rows of the batch
+  assert np.shares_memory(batch[1].dof_damping, m.dof_damping)
+  assert np.shares_memory(batch[1].body_mass, batch.body_mass)
+  x0 = _initial_states(m, 1)
+  control = np.random.RandomState(7).randn(1, 40, m.nu)
+  ours = R.rollout(batch, [engine.MjData(m), engine.MjData(m)], x0, control)
+  copies, theirs_models = [], []
+  for i in range(3):
+    a, b = engine.MjModel.from_xml_string(XML), mujoco.MjModel.from_xml_string(XML)
+    for model in (a, b):
+      model.body_mass[:] = batch.body_mass[i]
+      model.geom_size[:] = batch.geom_size[i]
+    copies.append(a)
+    theirs_models.append(b)
+  np.testing.assert_array_equal(ours[0], R.rollout(copies, engine.MjData(m), x0, control)[0])
+  theirs = mujoco_rollout.rollout(theirs_models, mujoco.MjData(mjm), x0, control)
+  _close(ours[0], theirs[0])
+  # a world steps on its own too
+  d = engine.MjData(m)
+  engine.mj_step(batch[2], d)
+  with pytest.raises(ValueError, match="no array field 'nope'"):
+    engine.ModelBatch(m, 2, ["nope"])
