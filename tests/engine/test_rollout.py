@@ -250,3 +250,20 @@ def test_model_batch_varies_fields_per_world_without_copies(models):
   engine.mj_step(batch[2], d)
   with pytest.raises(ValueError, match="no array field 'nope'"):
     engine.ModelBatch(m, 2, ["nope"])
+
+
+def test_cem_example_swings_the_pole_up_and_replays_step_by_step():
+  from examples import cem_swingup
+  from suite import common
+  best, history = cem_swingup.plan(iterations=5, samples=64, horizon=300, verbose=False)
+  assert max(history) > 0.5  # a hanging pole scores 0
+  # the best plan, stepped with mj_step one step at a time, scores what its rollout scored
+  m = engine.MjModel.from_xml_string(common.read_model("cartpole.xml"), common.ASSETS)
+  d = engine.MjData(m)
+  d.qpos[1] = np.pi
+  states = np.zeros((1, len(best), engine.mj_stateSize(m, FULL)))
+  for t, u in enumerate(best):
+    d.ctrl[:] = u
+    engine.mj_step(m, d)
+    engine.mj_getState(m, d, states[0, t], FULL)
+  assert cem_swingup.score(states)[0] == history[-1]
