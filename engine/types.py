@@ -349,27 +349,34 @@ _add_properties(MjModel, F.MODEL_FIELDS, "MjModel")
 
 class ModelBatch:
   """n models that share every array of `model` except `fields`, which get one row per world:
-  per-world masses, sizes, colours, gains... without n copies of the model.
+  per-world masses, sizes, colours, gains, timesteps... without n copies of the model.
 
-  `batch.body_mass` is the (n, nbody) array of the per-world values (edit it in place);
-  `batch[i]` (or iterating) gives world i's model, to pass to engine.rollout.rollout as a
-  sequence of models, or to mj_step. Fields outside `fields` stay shared: an edit of
-  `model.geom_rgba` shows in every world. The options (timestep, gravity) are shared.
+  `fields` names model arrays ("body_mass") or options ("opt.timestep", "opt.gravity").
+  `batch.body_mass` is the (n, nbody) array of the per-world values and `batch.opt_gravity` the
+  (n, 3) one (edit them in place); `batch[i]` (or iterating) gives world i's model, to pass to
+  engine.rollout.rollout as a sequence of models, or to mj_step. Everything else stays shared:
+  an edit of `model.geom_rgba` shows in every world (and `batch[i].opt` is the model's; the
+  per-world options are `batch.opt_<name>`).
   """
 
   def __init__(self, model: MjModel, n: int, fields=()):
     n = int(n)
     if n < 1:
       raise ValueError(f"a ModelBatch needs at least one world, got n={n}")
-    rows = {}
+    rows, opt_rows = {}, {}
     for name in fields:
-      value = model._arrays.get(name)
+      source, key, table = model._arrays, name, rows
+      if name.startswith("opt."):
+        source, key, table = model.opt._arrays, name[4:], opt_rows
+      value = source.get(key)
       if not isinstance(value, np.ndarray):
         raise ValueError(f"MjModel has no array field {name!r} to vary per world")
-      rows[name] = np.ascontiguousarray(np.repeat(value[None], n, axis=0))
+      table[key] = np.ascontiguousarray(np.repeat(value[None], n, axis=0))
     self.model = model
     self._rows = rows
-    self._worlds = [_WorldModel(model, {k: v[i] for k, v in rows.items()}) for i in range(n)]
+    self._opt_rows = opt_rows
+    self._worlds = [_WorldModel(model, {k: v[i] for k, v in rows.items()},
+                                {k: v[i] for k, v in opt_rows.items()}) for i in range(n)]
 
   def __len__(self):
     return len(self._worlds)
@@ -382,31 +389,34 @@ class ModelBatch:
 
   def __getattr__(self, name):
     rows = self.__dict__.get("_rows", {})
+    opt_rows = self.__dict__.get("_opt_rows", {})
     if name in rows:
       return rows[name]
+    if name.startswith("opt_") and name[4:] in opt_rows:
+      return opt_rows[name[4:]]
     raise AttributeError(f"'ModelBatch' has no per-world field '{name}' (fields: "
-                         f"{sorted(rows)})")
+                         f"{sorted(rows) + ['opt_' + k for k in sorted(opt_rows)]})")
 
 
 class _WorldModel:
-  """One world of a ModelBatch: the shared model with some arrays replaced by row views.
-  Reads every other attribute (sizes, arrays, options) from the shared model."""
+  """One world of a ModelBatch: the shared model with some arrays (and options) replaced by
+  row views. Reads every other attribute (sizes, arrays, options) from the shared model."""
 
-  def __init__(self, model: MjModel, own: dict):
+  def __init__(self, model: MjModel, own: dict, own_opt: dict):
     self._model = model
     self._own = own
-    self._build_struct()
-
-  def _build_struct(self):
-    m = self._model
-    values = dict(m._arrays)
-    values.update(self._own)
-    values.update(m._sizes)
-    values["opt"] = m.opt._struct
-    values["stat"] = m.stat._struct
-    self._values = values
-    self._struct = _make_handle(_stage.make_model, _structs.MODEL_MEMBERS, values)
+    self._opt_arrays = {**model.opt._arrays, **own_opt}
+    self._values = {**model._arrays, **own, **model._sizes}
+    self._struct = self._handle()
     self._ptr = _stage.address_of(self._struct)
+
+  def _handle(self):
+    """A new struct over this world's arrays, with its own option and statistic structs."""
+    values = dict(self._values)
+    opt, stat = self._model.opt, self._model.stat
+    values["opt"] = _make_handle(opt._CTOR, opt._MEMBERS, self._opt_arrays)
+    values["stat"] = _make_handle(stat._CTOR, stat._MEMBERS, stat._arrays)
+    return _make_handle(_stage.make_model, _structs.MODEL_MEMBERS, values)
 
   def thread_handle(self, k: int) -> int:
     """As MjModel.thread_handle: alias k of this world's handle, for thread k."""
@@ -414,11 +424,7 @@ class _WorldModel:
       return self._ptr
     aliases = self.__dict__.setdefault("_aliases", [])
     while len(aliases) < k:
-      values = dict(self._values)
-      for name in ("opt", "stat"):
-        view = getattr(self._model, name)
-        values[name] = _make_handle(view._CTOR, view._MEMBERS, view._arrays)
-      aliases.append(_make_handle(_stage.make_model, _structs.MODEL_MEMBERS, values))
+      aliases.append(self._handle())
     return _stage.address_of(aliases[k - 1])
 
   def __getattr__(self, name):

@@ -224,10 +224,12 @@ def test_suite_model_matches_mujoco():
 
 def test_model_batch_varies_fields_per_world_without_copies(models):
   mjm, m = models
-  batch = engine.ModelBatch(m, 3, ["body_mass", "geom_size"])
-  assert batch.body_mass.shape == (3, m.nbody)
+  batch = engine.ModelBatch(m, 3, ["body_mass", "geom_size", "opt.timestep", "opt.gravity"])
+  assert batch.body_mass.shape == (3, m.nbody) and batch.opt_gravity.shape == (3, 3)
   batch.body_mass[:, 1] = (0.5, 1.0, 3.0)
   batch.geom_size[2, 1, 0] = 0.15   # world 2: a larger box
+  batch.opt_timestep[1] = 0.0025
+  batch.opt_gravity[2] = (0, 1, -5)
   # unlisted fields are the model's own memory; listed ones are rows of the batch
   assert np.shares_memory(batch[1].dof_damping, m.dof_damping)
   assert np.shares_memory(batch[1].body_mass, batch.body_mass)
@@ -240,6 +242,8 @@ def test_model_batch_varies_fields_per_world_without_copies(models):
     for model in (a, b):
       model.body_mass[:] = batch.body_mass[i]
       model.geom_size[:] = batch.geom_size[i]
+      model.opt.timestep = batch.opt_timestep[i].item()
+      model.opt.gravity[:] = batch.opt_gravity[i]
     copies.append(a)
     theirs_models.append(b)
   np.testing.assert_array_equal(ours[0], R.rollout(copies, engine.MjData(m), x0, control)[0])
