@@ -6,7 +6,8 @@ For each suite model both engines roll out N trajectories of T steps from the sa
 states (the model's reference pose with random velocities) under the same random controls,
 on 1 thread (one MjData) and on 2 threads (two MjData), and report steps per second (N*T over
 the best of 3 calls) and the ratio ours / MuJoCo (higher is better). The first call of each
-configuration is a warm-up (our parallel driver compiles there, about a second).
+configuration is a warm-up (our parallel driver compiles there, about a second). Then the
+memory of one world: an MjData (the model is shared by all worlds).
 """
 
 import argparse
@@ -82,6 +83,17 @@ def main(argv=None):
         lambda: mujoco_rollout.rollout(theirs_model, their_datas, x0, control),
         args.nbatch, args.nstep)
       print(f"| {name} | {nthread} | {ours:,.0f} | {theirs:,.0f} | {ours / theirs:.2f} |")
+  print("\nmemory per world (one MjData; the model is shared):")
+  for name in args.models.split(","):
+    xml = common.read_model(f"{name}.xml")
+    d = engine.MjData(engine.MjModel.from_xml_string(xml, common.ASSETS))
+    ours = sum(a.nbytes for a in d._arrays.values() if isinstance(a, np.ndarray))
+    line = f"  {name}: ours {ours / 1e6:.2f} MB"
+    if mujoco:
+      md = mujoco.MjData(mujoco.MjModel.from_xml_string(xml, common.ASSETS))
+      line += (f", MuJoCo {(md.nbuffer + md.narena) / 1e6:.2f} MB (buffer {md.nbuffer / 1e3:.0f}"
+               f" kB + arena {md.narena / 1e6:.1f} MB)")
+    print(line)
 
 
 if __name__ == "__main__":
