@@ -271,3 +271,26 @@ def test_cem_example_swings_the_pole_up_and_replays_step_by_step():
     engine.mj_step(m, d)
     engine.mj_getState(m, d, states[0, t], FULL)
   assert cem_swingup.score(states)[0] == history[-1]
+
+
+def _rollout_in_child(m, x0, queue):
+  with pytest.warns(RuntimeWarning, match="forked"):
+    state, _ = R.rollout(m, [engine.MjData(m), engine.MjData(m)], x0, nstep=30)
+  queue.put(state)
+
+
+def test_forked_child_rolls_out_on_one_thread_with_the_same_result(models):
+  # OpenMP kills a child forked after the parent used the thread pool, as soon as it enters
+  # it; the child runs serially instead (bitwise the same trajectories) and says why
+  import multiprocessing
+  _, m = models
+  x0 = _initial_states(m, 4, seed=8)
+  parent, _ = R.rollout(m, [engine.MjData(m), engine.MjData(m)], x0, nstep=30)
+  context = multiprocessing.get_context("fork")
+  queue = context.Queue()
+  child = context.Process(target=_rollout_in_child, args=(m, x0, queue))
+  child.start()
+  state = queue.get(timeout=120)
+  child.join(60)
+  assert child.exitcode == 0
+  np.testing.assert_array_equal(state, parent)
