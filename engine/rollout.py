@@ -333,7 +333,9 @@ def rollout(model, data, initial_state, control=None, *, control_spec=mjSTATE_CT
             skip_checks=False, nstep=None, initial_warmstart=None, state=None,
             sensordata=None, chunk_size=None, persistent_pool=False):
   """Rolls out open-loop trajectories (mujoco.rollout.rollout); see the module docstring and
-  Rollout.rollout. With several data the trajectories run on that many threads."""
+  Rollout.rollout. With several data the trajectories run on that many threads (at most
+  NUMBA_NUM_THREADS). `persistent_pool` is accepted for mujoco's signature: numba's thread pool
+  lives for the process anyway."""
   datas = [data] if hasattr(data, "_ptr") else list(data)
   runner = Rollout(nthread=len(datas) if len(datas) > 1 else 0)
   return runner.rollout(model, datas, initial_state, control, control_spec=control_spec,
