@@ -1018,19 +1018,8 @@ def _render_view(viewport, cam, cam_project, cam_view, geoms, transparent, light
   # transparent geoms: front to back, then back to front unless additive
   for i in range(nlight):
     GL.glEnable(GL.GL_LIGHT0 + i)
-  GL.glDepthMask(GL.GL_FALSE)
-  GL.glEnable(GL.GL_BLEND)
-  if flags[mjRND_ADDITIVE]:
-    GL.glBlendFunc(GL.GL_SRC_ALPHA, GL.GL_ONE)
-  else:
-    GL.glBlendFunc(GL.GL_SRC_ALPHA, GL.GL_ONE_MINUS_SRC_ALPHA)
-  for g in transparent:
-    _render_geom(g, _NORMAL, headpos, scn, con, skins)
-  if not flags[mjRND_ADDITIVE]:
-    for g in reversed(transparent):
-      _render_geom(g, _NORMAL, headpos, scn, con, skins)
-  GL.glDepthMask(GL.GL_TRUE)
-  GL.glDisable(GL.GL_BLEND)
+  _blend_transparent(transparent, flags,
+                     lambda g: _render_geom(g, _NORMAL, headpos, scn, con, skins))
   for i in range(nlight):
     GL.glDisable(GL.GL_LIGHT0 + i)
 
@@ -1043,6 +1032,24 @@ def _render_view(viewport, cam, cam_project, cam_view, geoms, transparent, light
       gl_text.text_at(g.label, con, g.pos, (1, 1, 1), shadow=True)
     GL.glEnable(GL.GL_DEPTH_TEST)
     GL.glEnable(GL.GL_LIGHTING)
+
+
+def _blend_transparent(transparent, flags, draw):
+  """Draw transparent geoms blended, without depth writes: front to back, then back to front
+  unless blending is additive (as MuJoCo, in the main view and in reflections)."""
+  GL.glDepthMask(GL.GL_FALSE)
+  GL.glEnable(GL.GL_BLEND)
+  if flags[mjRND_ADDITIVE]:
+    GL.glBlendFunc(GL.GL_SRC_ALPHA, GL.GL_ONE)
+  else:
+    GL.glBlendFunc(GL.GL_SRC_ALPHA, GL.GL_ONE_MINUS_SRC_ALPHA)
+  for g in transparent:
+    draw(g)
+  if not flags[mjRND_ADDITIVE]:
+    for g in reversed(transparent):
+      draw(g)
+  GL.glDepthMask(GL.GL_TRUE)
+  GL.glDisable(GL.GL_BLEND)
 
 
 def _render_reflections(geoms, transparent, lights, headpos, flags, scn, con, skins):
@@ -1095,21 +1102,7 @@ def _render_reflections(geoms, transparent, lights, headpos, flags, scn, con, sk
     for other in geoms:
       if not other.transparent and other.index != g.index:
         reflected(other)
-    GL.glDepthMask(GL.GL_FALSE)
-    GL.glEnable(GL.GL_BLEND)
-    if flags[mjRND_ADDITIVE]:
-      GL.glBlendFunc(GL.GL_SRC_ALPHA, GL.GL_ONE)
-    else:
-      GL.glBlendFunc(GL.GL_SRC_ALPHA, GL.GL_ONE_MINUS_SRC_ALPHA)
-    for other in transparent:
-      if other.index != g.index:
-        reflected(other)
-    if not flags[mjRND_ADDITIVE]:
-      for other in reversed(transparent):
-        if other.index != g.index:
-          reflected(other)
-    GL.glDepthMask(GL.GL_TRUE)
-    GL.glDisable(GL.GL_BLEND)
+    _blend_transparent([o for o in transparent if o.index != g.index], flags, reflected)
     for j in range(len(lights)):
       GL.glDisable(GL.GL_LIGHT0 + j)
     GL.glDisable(GL.GL_STENCIL_TEST)
