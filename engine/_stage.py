@@ -124,6 +124,15 @@ class Stage:
     # a Python call with other argument types raises instead of compiling a second version
     self.dispatcher.disable_compile()
 
+  def address(self) -> int:
+    """The stage's native entry point (compiled or loaded first), for `call_at` from jitted
+    code that chooses the function at run time (a task's observation kernel, say)."""
+    if _jit.DISABLE_JIT:
+      return self
+    if not self._cell.value:
+      self.compile()
+    return self._cell.value
+
   def _lower_call(self, context, builder, sig, args):
     """Code for a jitted call: load the address from the cell, call with numba's convention."""
     module = builder.module
@@ -132,19 +141,47 @@ class Stage:
     except KeyError:
       cell = ir.GlobalVariable(module, ir.IntType(8).as_pointer(), name=self.symbol)
       cell.linkage = "external"
-    cc = context.call_conv
-    fnty = cc.get_function_type(sig.return_type, sig.args)
-    fn = builder.bitcast(builder.load(cell), fnty.as_pointer())
-    retty = fnty.args[0].pointee
-    retval = cgutils.alloca_once(builder, retty)
-    builder.store(cgutils.get_null_value(retty), retval)
-    excinfo = cgutils.alloca_once(builder, fnty.args[1].pointee, name="excinfo")
-    argvals = list(cc._get_arg_packer(sig.args).as_arguments(builder, args))
-    status = cc._get_return_status(builder, builder.call(fn, [retval, excinfo] + argvals),
-                                   builder.load(excinfo))
-    with cgutils.if_unlikely(builder, status.is_error):
-      cc.return_status_propagate(builder, status)
-    return context.get_returned_value(builder, sig.return_type, builder.load(retval))
+    return _call_native(context, builder, sig, args, builder.load(cell))
+
+
+def _call_native(context, builder, sig, args, address):
+  """Calls the function at `address` (a pointer value) compiled with numba's calling convention
+  for `sig`, propagating its exceptions."""
+  cc = context.call_conv
+  fnty = cc.get_function_type(sig.return_type, sig.args)
+  fn = builder.bitcast(address, fnty.as_pointer())
+  retty = fnty.args[0].pointee
+  retval = cgutils.alloca_once(builder, retty)
+  builder.store(cgutils.get_null_value(retty), retval)
+  excinfo = cgutils.alloca_once(builder, fnty.args[1].pointee, name="excinfo")
+  argvals = list(cc._get_arg_packer(sig.args).as_arguments(builder, args))
+  status = cc._get_return_status(builder, builder.call(fn, [retval, excinfo] + argvals),
+                                 builder.load(excinfo))
+  with cgutils.if_unlikely(builder, status.is_error):
+    cc.return_status_propagate(builder, status)
+  return context.get_returned_value(builder, sig.return_type, builder.load(retval))
+
+
+def address_caller(restype, *argtypes):
+  """`call(address, a0, a1, a2, a3)`: in jitted code, calls the stage of signature
+  restype(*argtypes) (four arguments) whose `address()` is given, so that one compiled caller
+  serves every such stage (without the JIT, `address` is the stage itself)."""
+  if len(argtypes) != 4:
+    raise NotImplementedError("address_caller supports stages of four arguments")
+  if _jit.DISABLE_JIT:
+    return lambda address, *args: address.py_func(*args)
+  signature = restype(types.intp, *argtypes)
+  inner = restype(*argtypes)
+
+  def codegen(context, builder, sig, args):
+    fnptr = builder.inttoptr(args[0], ir.IntType(8).as_pointer())
+    return _call_native(context, builder, inner, args[1:], fnptr)
+
+  # numba lowers an intrinsic's arguments by name: no *args
+  def call(typingctx, address, a0, a1, a2, a3):
+    return signature, codegen
+
+  return intrinsic(call)
 
 
 @typeof_impl.register(Stage)

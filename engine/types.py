@@ -354,9 +354,9 @@ class ModelBatch:
   `fields` names model arrays ("body_mass") or options ("opt.timestep", "opt.gravity").
   `batch.body_mass` is the (n, nbody) array of the per-world values and `batch.opt_gravity` the
   (n, 3) one (edit them in place); `batch[i]` (or iterating) gives world i's model, to pass to
-  engine.rollout.rollout as a sequence of models, or to mj_step. Everything else stays shared:
-  an edit of `model.geom_rgba` shows in every world (and `batch[i].opt` is the model's; the
-  per-world options are `batch.opt_<name>`).
+  engine.rollout.rollout as a sequence of models, to mj_step, or to engine.Physics.from_model;
+  its `body_mass` and `opt` are world i's. Everything else stays shared: an edit of
+  `model.geom_rgba` shows in every world.
   """
 
   def __init__(self, model: MjModel, n: int, fields=()):
@@ -400,13 +400,15 @@ class ModelBatch:
 
 class _WorldModel:
   """One world of a ModelBatch: the shared model with some arrays (and options) replaced by
-  row views. Reads every other attribute (sizes, arrays, options) from the shared model."""
+  row views. Reads every other attribute (sizes, arrays, statistics) from the shared model."""
 
   def __init__(self, model: MjModel, own: dict, own_opt: dict):
     self._model = model
     self._own = own
+    self._arrays = {**model._arrays, **own}
     self._opt_arrays = {**model.opt._arrays, **own_opt}
-    self._values = {**model._arrays, **own, **model._sizes}
+    self.opt = MjOption(self._opt_arrays)  # the options as this world's handle sees them
+    self._values = {**self._arrays, **model._sizes}
     self._struct = self._handle()
     self._ptr = _stage.address_of(self._struct)
 

@@ -28,7 +28,8 @@ def _find_domains() -> dict:
 
 
 # modules of the package that are infrastructure, not domains
-_NOT_DOMAINS = ("base", "common", "control", "rewards", "viewer")
+_NOT_DOMAINS = ("base", "common", "control", "distributed", "kernels", "rewards", "vector",
+                "viewer")
 
 _DOMAINS = _find_domains()
 
@@ -60,8 +61,12 @@ TASKS_BY_DOMAIN = _get_tasks_by_domain(ALL_TASKS)
 
 
 def load(domain_name, task_name, task_kwargs=None, environment_kwargs=None,
-         visualize_reward=False):
+         visualize_reward=False, num_envs=None, **vector_kwargs):
   """The environment of task `task_name` of domain `domain_name`.
+
+  With `num_envs` = N: a suite.vector.VectorEnvironment of N worlds of the task, stepped
+  together (batched actions, observations, rewards; see suite/vector.py, which also lists the
+  `vector_kwargs`: first_world, num_threads, physics_errors). Its seed is task_kwargs["random"].
 
   Args:
     domain_name: e.g. "cartpole" (suite.TASKS_BY_DOMAIN lists them all).
@@ -74,6 +79,17 @@ def load(domain_name, task_name, task_kwargs=None, environment_kwargs=None,
   Raises:
     ValueError: unknown domain or task (the message lists the valid names).
   """
+  if num_envs is not None:
+    from suite import vector
+
+    if visualize_reward:
+      raise ValueError("visualize_reward recolours a single model; a vectorised environment "
+                       "shares one model between its worlds")
+    return vector.load(domain_name, task_name, num_envs, task_kwargs, environment_kwargs,
+                       **vector_kwargs)
+  if vector_kwargs:
+    raise TypeError(f"load() got unexpected keyword arguments {sorted(vector_kwargs)} (they "
+                    f"apply with num_envs)")
   return build_environment(domain_name, task_name, task_kwargs, environment_kwargs,
                            visualize_reward)
 

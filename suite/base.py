@@ -1,11 +1,15 @@
 """The base of every suite task: its random state, actions as controls, reward colouring
-(dm_control's `suite.base`)."""
+(dm_control's `suite.base`), and the observations and rewards of tasks written as kernels."""
+
+import collections
+import math
 
 import numpy as np
 from dm_env import specs
 
 from engine import mjMAXVAL
 from suite import control
+from suite import kernels
 
 # materials recoloured by reward (visualize_reward=True), blended from their two twins
 _MATERIALS = ("self", "effector", "target")
@@ -26,11 +30,22 @@ def action_spec(physics):
 class Task(control.Task):
   """A suite task: owns a numpy RandomState, writes actions to the controls.
 
+  A task whose observation and reward are kernels (suite/kernels.py) sets `observe_kernel`,
+  `reward_kernel` and defines `observation_layout` (and `kernel_params` if its kernels need
+  ids or flags): get_observation, get_reward and get_termination then run those kernels, as
+  the batched step of a vectorised environment (suite/vector.py) does for all its worlds.
+
   Attributes:
     random: the RandomState every random choice of the task draws from (the order of the
       draws is part of the seed-level contract with dm_control).
     visualize_reward: recolour the `self`, `effector` and `target` materials by reward.
+    model_fields: the model arrays the task changes at episode start; each world of a
+      vectorised environment has its own rows of them (engine.ModelBatch).
   """
+
+  observe_kernel = None
+  reward_kernel = None
+  model_fields = ()
 
   def __init__(self, random=None):
     """`random`: a RandomState, a seed for one, or None (seeded by numpy from the OS)."""
@@ -74,6 +89,39 @@ class Task(control.Task):
     """Call at the end of a subclass's initialize_episode: resets the reward colours."""
     self.after_step(physics)
 
+  # ---- kernels ----
+
+  def observation_layout(self, physics) -> tuple:
+    """((key, shape), ...) of the observation the observe kernel writes, in order."""
+    raise NotImplementedError(f"{type(self).__name__} has no observation kernel")
+
+  def kernel_params(self, physics) -> np.ndarray:
+    """The float vector the kernels get as `params` (ids, addresses, flags)."""
+    return np.empty(0)
+
+  def get_observation(self, physics):
+    """The observe kernel's output as an ordered dict (tasks without kernels override this)."""
+    layout = self.observation_layout(physics)
+    flat = np.empty(observation_size(layout))
+    kernels.run(self.observe_kernel, physics, self.kernel_params(physics), flat)
+    return split_observation(flat, layout)
+
+  def get_reward(self, physics):
+    """The reward kernel's reward (tasks without kernels override this)."""
+    return self._reward_and_discount(physics)[kernels.REWARD]
+
+  def get_termination(self, physics):
+    """The reward kernel's discount, None while it is NaN (no kernel: the episode goes on)."""
+    if self.reward_kernel is None:
+      return None
+    discount = self._reward_and_discount(physics)[kernels.DISCOUNT]
+    return None if math.isnan(discount) else discount
+
+  def _reward_and_discount(self, physics):
+    out = np.empty(2)
+    kernels.run(self.reward_kernel, physics, self.kernel_params(physics), out)
+    return out
+
   @property
   def visualize_reward(self):
     return self._visualize_reward
@@ -83,6 +131,23 @@ class Task(control.Task):
     if not isinstance(value, bool):
       raise ValueError(f"Expected a boolean, got {type(value)}.")
     self._visualize_reward = value
+
+
+def observation_size(layout) -> int:
+  return sum(math.prod(shape) for _, shape in layout)
+
+
+def split_observation(flat, layout) -> dict:
+  """An ordered dict of the observation keys over the last axis of `flat` (views; a key of
+  shape () is a scalar, or one value per world for a batch)."""
+  observation = collections.OrderedDict()
+  start = 0
+  for key, shape in layout:
+    size = math.prod(shape)
+    part = flat[..., start:start + size]
+    observation[key] = part.reshape(flat.shape[:-1] + tuple(shape))[()]
+    start += size
+  return observation
 
 
 def _set_reward_colors(physics, reward):

@@ -4,16 +4,14 @@ Tasks: balance and swingup, each with a dense and a sparse reward (benchmarking)
 swing-up of two or three stacked poles.
 """
 
-import collections
-
 import numpy as np
 
 import mjcf
 from suite import base
 from suite import common
 from suite import control
+from suite import kernels
 from suite.utils import containers
-from suite.utils import rewards
 
 _DEFAULT_TIME_LIMIT = 10
 
@@ -114,11 +112,53 @@ class Physics(control.Physics):
     return position
 
 
+@kernels.kernel
+def observe(m, d, params, out):
+  """position: cart x, then (zz, xz) of each pole's rotation; velocity: qvel."""
+  out[0] = d.qpos[0]
+  k = 1
+  for b in range(2, m.nbody):
+    out[k] = d.xmat[b, 8]
+    out[k + 1] = d.xmat[b, 2]
+    k += 2
+  for i in range(m.nv):
+    out[k + i] = d.qvel[i]
+
+
+@kernels.kernel
+def reward(m, d, params, out):
+  """Sparse (params[0] = 1): centred and every pole upright. Dense: mean uprightness times
+  soft terms for centring, small control and small angular velocities."""
+  cart = d.qpos[0]
+  if params[0]:
+    value = kernels.tolerance(cart, -0.25, 0.25, 0.0, kernels.GAUSSIAN, 0.1)
+    for b in range(2, m.nbody):
+      value *= kernels.tolerance(d.xmat[b, 8], 0.995, 1.0, 0.0, kernels.GAUSSIAN, 0.1)
+  else:
+    upright = 0.0
+    for b in range(2, m.nbody):
+      upright += (d.xmat[b, 8] + 1) / 2
+    upright /= m.nbody - 2
+    centered = (1 + kernels.tolerance(cart, 0.0, 0.0, 2.0, kernels.GAUSSIAN, 0.1)) / 2
+    small_control = kernels.tolerance(d.ctrl[0], 0.0, 0.0, 1.0, kernels.QUADRATIC, 0.0)
+    small_control = (4 + small_control) / 5
+    small_velocity = 1.0
+    for i in range(1, m.nv):
+      small_velocity = min(small_velocity,
+                           kernels.tolerance(d.qvel[i], 0.0, 0.0, 5.0, kernels.GAUSSIAN, 0.1))
+    small_velocity = (1 + small_velocity) / 2
+    value = upright * small_control * small_velocity * centered
+  out[kernels.REWARD] = value
+  out[kernels.DISCOUNT] = np.nan
+
+
 class Balance(base.Task):
   """Balance (or swing up and balance) the poles: upright, centred, calm, cheap control."""
 
   _CART_RANGE = (-0.25, 0.25)
   _ANGLE_COSINE_RANGE = (0.995, 1)
+  observe_kernel = observe
+  reward_kernel = reward
 
   def __init__(self, swing_up, sparse, random=None):
     """`swing_up`: start hanging down instead of near upright; `sparse`: reward 1 only when
@@ -142,22 +182,9 @@ class Balance(base.Task):
     physics.named.data.qvel[:] = 0.01 * self.random.randn(nv)
     super().initialize_episode(physics)
 
-  def get_observation(self, physics):
-    obs = collections.OrderedDict()
-    obs["position"] = physics.bounded_position()
-    obs["velocity"] = physics.data.qvel.copy()
-    return obs
+  def observation_layout(self, physics):
+    nv = physics.model.nv
+    return (("position", (1 + 2 * (nv - 1),)), ("velocity", (nv,)))
 
-  def get_reward(self, physics):
-    if self._sparse:
-      centered = rewards.tolerance(physics.cart_position(), self._CART_RANGE)
-      upright = rewards.tolerance(physics.pole_angle_cosine(), self._ANGLE_COSINE_RANGE).prod()
-      return centered * upright
-    upright = (physics.pole_angle_cosine() + 1) / 2
-    centered = (1 + rewards.tolerance(physics.cart_position(), margin=2)) / 2
-    small_control = rewards.tolerance(physics.data.ctrl, margin=1, value_at_margin=0,
-                                      sigmoid="quadratic")[0]
-    small_control = (4 + small_control) / 5
-    small_velocity = rewards.tolerance(physics.angular_vel(), margin=5).min()
-    small_velocity = (1 + small_velocity) / 2
-    return upright.mean() * small_control * small_velocity * centered
+  def kernel_params(self, physics):
+    return np.array([float(self._sparse)])

@@ -1,12 +1,12 @@
 """Cheetah: a planar two-legged runner; reward for running forward fast (run)."""
 
-import collections
+import numpy as np
 
 from suite import base
 from suite import common
 from suite import control
+from suite import kernels
 from suite.utils import containers
-from suite.utils import rewards
 
 _DEFAULT_TIME_LIMIT = 10
 _RUN_SPEED = 10  # m/s of the torso's centre of mass that earns the full reward
@@ -41,8 +41,29 @@ class Physics(control.Physics):
     return self.data.sensordata[self._speed_adr]
 
 
+@kernels.kernel
+def observe(m, d, params, out):
+  """position: qpos without the root's x (the task is translation invariant); velocity."""
+  for i in range(1, m.nq):
+    out[i - 1] = d.qpos[i]
+  for i in range(m.nv):
+    out[m.nq - 1 + i] = d.qvel[i]
+
+
+@kernels.kernel
+def reward(m, d, params, out):
+  """Forward speed (the sensor at params[0]), linearly up to 10 m/s."""
+  speed = d.sensordata[int(params[0])]
+  out[kernels.REWARD] = kernels.tolerance(speed, _RUN_SPEED, np.inf, _RUN_SPEED,
+                                          kernels.LINEAR, 0.0)
+  out[kernels.DISCOUNT] = np.nan
+
+
 class Cheetah(base.Task):
   """Rewards forward speed, linearly up to 10 m/s."""
+
+  observe_kernel = observe
+  reward_kernel = reward
 
   def initialize_episode(self, physics):
     """Limited joints uniform in their ranges, then 200 physics steps with zero control so the
@@ -56,13 +77,8 @@ class Cheetah(base.Task):
     physics.data.time = 0
     super().initialize_episode(physics)
 
-  def get_observation(self, physics):
-    """Positions without the root's x (the task is translation invariant), velocities."""
-    obs = collections.OrderedDict()
-    obs["position"] = physics.data.qpos[1:].copy()
-    obs["velocity"] = physics.data.qvel.copy()
-    return obs
+  def observation_layout(self, physics):
+    return (("position", (physics.model.nq - 1,)), ("velocity", (physics.model.nv,)))
 
-  def get_reward(self, physics):
-    return rewards.tolerance(physics.speed(), bounds=(_RUN_SPEED, float("inf")),
-                             margin=_RUN_SPEED, value_at_margin=0, sigmoid="linear")
+  def kernel_params(self, physics):
+    return np.array([float(physics._speed_adr)])

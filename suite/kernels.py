@@ -1,0 +1,153 @@
+"""Task kernels: observations and rewards as numba functions, shared by the single environment
+and the vectorised one (suite/vector.py), so the two cannot drift.
+
+A task with kernels (suite/base.py) names two functions of the fixed signature
+
+  observe(m, d, params, out)   writes the flat observation, key after key, into `out`
+  reward(m, d, params, out)    writes the reward to out[0] and the discount to out[1]
+                               (NaN: the episode goes on; see `get_termination`)
+
+where `params` is the float vector the task's `kernel_params(physics)` returns (object ids,
+sensor addresses, flags). `@kernel` compiles such a function once, on its own and cached (a
+lazy stage, engine/_stage.py); jitted code calls it through its address, so the one compiled
+batched step below serves every task and a new task compiles only its own two functions.
+
+`step_worlds` runs, for each world of a batch, what `control.Environment.step` does: action
+into ctrl, `nsub` physics steps, reward and discount, observation; `step_worlds_parallel`
+spreads the worlds over numba's threads. `tolerance` is `suite.utils.rewards.tolerance` for
+jitted code, with the sigmoid given by its index in `SIGMOIDS`.
+"""
+
+import math
+
+import numba
+import numpy as np
+from numba.core import types
+
+from engine import driver as _driver
+from engine._jit import entry
+from engine._jit import jit
+from engine._stage import D
+from engine._stage import M
+from engine._stage import address_caller
+from engine._stage import handle_at
+from engine._stage import stage
+from engine._stage import vec
+from suite.utils.rewards import SIGMOIDS
+
+GAUSSIAN, HYPERBOLIC, LONG_TAIL, RECIPROCAL, COSINE, LINEAR, QUADRATIC, TANH_SQUARED = range(8)
+assert SIGMOIDS[LINEAR] == "linear" and SIGMOIDS[TANH_SQUARED] == "tanh_squared"
+
+# the result row of the reward kernel
+REWARD, DISCOUNT = 0, 1
+
+
+def kernel(py_func):
+  """Declares a task kernel: py_func(m, d, params, out), compiled once and cached."""
+  return stage(M, D, vec, vec, lazy=True)(py_func)
+
+
+_call = address_caller(types.none, M, D, vec, vec)
+
+
+def run(kernel_stage, physics, params, out) -> None:
+  """Runs a kernel on one Physics (the single environment's path)."""
+  kernel_stage(physics.model.ptr._struct, physics.data.ptr._struct, params, out)
+
+
+# ---- reward shaping in jitted code ----
+
+
+@jit
+def _sigmoid(x, value_at_1, sigmoid):
+  """The sigmoid with index `sigmoid` at distance x >= 0 (in margins), value_at_1 at x = 1:
+  the formulas of suite/utils/rewards.py."""
+  if sigmoid == GAUSSIAN:
+    scale = math.sqrt(-2 * math.log(value_at_1))
+    return math.exp(-0.5 * (x * scale) ** 2)
+  if sigmoid == HYPERBOLIC:
+    scale = math.acosh(1 / value_at_1)
+    return 1 / math.cosh(x * scale)
+  if sigmoid == LONG_TAIL:
+    scale = math.sqrt(1 / value_at_1 - 1)
+    return 1 / ((x * scale) ** 2 + 1)
+  if sigmoid == RECIPROCAL:
+    scale = 1 / value_at_1 - 1
+    return 1 / (abs(x) * scale + 1)
+  if sigmoid == COSINE:
+    scaled_x = x * (math.acos(2 * value_at_1 - 1) / math.pi)
+    return (1 + math.cos(math.pi * scaled_x)) / 2 if abs(scaled_x) < 1 else 0.0
+  if sigmoid == LINEAR:
+    scaled_x = x * (1 - value_at_1)
+    return 1 - scaled_x if abs(scaled_x) < 1 else 0.0
+  if sigmoid == QUADRATIC:
+    scaled_x = x * math.sqrt(1 - value_at_1)
+    return 1 - scaled_x ** 2 if abs(scaled_x) < 1 else 0.0
+  scale = math.atanh(math.sqrt(1 - value_at_1))  # TANH_SQUARED
+  return 1 - math.tanh(x * scale) ** 2
+
+
+@jit
+def tolerance(x, lower, upper, margin, sigmoid, value_at_margin):
+  """1 inside [lower, upper]; outside, 0 with margin 0, else the sigmoid of the distance to
+  the nearest bound in margins (suite.utils.rewards.tolerance for one float)."""
+  if lower <= x <= upper:
+    return 1.0
+  if margin == 0:
+    return 0.0
+  d = (lower - x if x < lower else x - upper) / margin
+  return _sigmoid(d, value_at_margin, sigmoid)
+
+
+# ---- the batched step ----
+
+
+@jit
+def _step_range(mptrs, dptrs, worlds, start, end, actions, op, nsub, observe, reward, params,
+                obs, result, fired):
+  """Worlds worlds[start:end]: ctrl from the action row, nsub steps of operation `op`, then
+  (unless a warning fired, as the single environment raises there) reward and observation."""
+  for j in range(start, end):
+    w = worlds[j]
+    m = handle_at(mptrs[w], M)
+    d = handle_at(dptrs[w], D)
+    for k in range(d.ctrl.shape[0]):
+      d.ctrl[k] = actions[w, k]
+    fired[w] = _driver._run(mptrs[w], dptrs[w], op, nsub, 0, 0)
+    if fired[w] == 0:
+      if reward:
+        _call(reward, m, d, params[w], result[w])
+      if observe:
+        _call(observe, m, d, params[w], obs[w])
+
+
+@entry
+def step_worlds(mptrs, dptrs, worlds, actions, op, nsub, observe, reward, params, obs, result,
+                fired):
+  """Steps worlds `worlds` (indices into the per-world arrays) on the calling thread.
+
+  mptrs, dptrs: model and data handle addresses per world; actions (nworld, nu); op, nsub: the
+  engine operation (OP_LEGACY_STEP or OP_STEP) and its count; observe, reward: kernel
+  addresses (0: none); params (nworld, nparam); obs (nworld, nobs) and result (nworld, 2) are
+  written; fired (nworld,) gets the warning bitmask of each world's step (0: none).
+  """
+  _step_range(mptrs, dptrs, worlds, 0, worlds.shape[0], actions, op, nsub, observe, reward,
+              params, obs, result, fired)
+
+
+def _step_chunks(mptrs, dptrs, worlds, chunk, actions, op, nsub, observe, reward, params, obs,
+                 result, fired):
+  """step_worlds over numba's threads, `chunk` worlds per task; row `thread` of mptrs holds
+  that thread's own model handles (engine.MjModel.thread_handle)."""
+  nchunk = (worlds.shape[0] + chunk - 1) // chunk
+  for c in numba.prange(nchunk):
+    start = np.int64(c) * chunk
+    end = min(start + chunk, worlds.shape[0])
+    thread = numba.get_thread_id()
+    _step_range(mptrs[thread], dptrs, worlds, start, end, actions, op, nsub, observe, reward,
+                params, obs, result, fired)
+
+
+# the parallel driver: uncached, as every parallel=True function of the project (NUMBA.md);
+# it compiles in about a second, its callees being stages
+step_worlds_parallel = numba.njit(_step_chunks, parallel=True, nogil=True, error_model="numpy")

@@ -1,0 +1,327 @@
+"""Vectorised suite environments: N worlds of one task stepped by one jitted call.
+
+  env = suite.load("cartpole", "swingup", task_kwargs={"random": 0}, num_envs=256)
+  time_step = env.reset()                       # every world starts an episode
+  time_step = env.step(np.zeros((256, 1)))      # actions (N, nu)
+  time_step.observation["position"].shape       # (256, 3); reward, discount: (256,)
+
+`step` does, for every world, what `control.Environment.step` does for one: the action into
+the controls, the physics steps of one control step, the reward, the discount and the
+observation, in one call of a numba function over all worlds (on numba's threads when it has
+more than one and the batch is large enough). For a task with kernels (suite/kernels.py) the
+observation and reward are computed inside that call by the same functions the single
+environment runs; a task without them gets its observation and reward from the task's Python
+methods after the batched physics step.
+
+Episodes. World i follows dm_env's rules on its own: a step after its LAST step starts a new
+episode instead (that step is FIRST, with reward 0 and discount 1, and the world's action is
+ignored), so each world's sequence of time steps is the one a single environment would give.
+`reset()` starts a new episode in every world.
+
+Seeds. A vectorised environment with seed s seeds world i's task with `world_seed(s, i)`
+(numpy's SeedSequence of the pair (s, i)); world i's trajectory is then that of
+`suite.load(domain, task, task_kwargs={"random": world_seed(s, i)})` under the same actions.
+Without a seed, s is drawn from the OS and kept in `env.seed`.
+
+Model. The worlds share one compiled model; the arrays a task edits at episode start (its
+`model_fields`, e.g. a target's position) are per world (engine.ModelBatch), so no world sees
+another's edits.
+"""
+
+import collections
+import copy
+import warnings
+
+import dm_env
+import numba
+import numpy as np
+from dm_env import specs
+
+import engine
+from engine import driver as _driver
+from engine import rollout as _rollout
+from engine.physics import DataWrapper
+from engine.physics import ModelWrapper
+from suite import base
+from suite import control
+from suite import kernels
+
+# worlds per thread task when the batch is stepped on several threads; fewer worlds than
+# this per thread run on the calling thread
+_CHUNK = 16
+
+
+def world_seed(seed: int, world: int) -> int:
+  """The seed of world `world` of a vectorised environment seeded `seed` (a 32-bit int)."""
+  return int(np.random.SeedSequence([int(seed), int(world)]).generate_state(1)[0])
+
+
+def load(domain_name, task_name, num_envs, task_kwargs=None, environment_kwargs=None,
+         first_world=0, num_threads=None, physics_errors="raise"):
+  """A VectorEnvironment of `num_envs` worlds of a suite task (suite.load with num_envs).
+
+  Args:
+    domain_name, task_name: as suite.load.
+    num_envs: number of worlds N.
+    task_kwargs: as suite.load; "random" is the seed s of the batch (an int or None), not a
+      RandomState.
+    environment_kwargs: as suite.load (time_limit goes in task_kwargs, as there).
+    first_world: the index of world 0 in the seed derivation (world i is seeded with
+      world_seed(s, first_world + i)), for batches that are parts of a larger one.
+    num_threads: threads to step on (default: numba's thread count; 1: the calling thread).
+    physics_errors: "raise" (as the single environment: PhysicsError names the worlds) or
+      "end_episode" (the world's step is LAST with discount 0 and a warning; it restarts at
+      its next step).
+
+  Raises:
+    ValueError: bad num_envs, a RandomState as seed, or an unknown domain or task.
+  """
+  import suite  # the package imports this module
+
+  num_envs = int(num_envs)
+  if num_envs < 1:
+    raise ValueError(f"num_envs must be at least 1, got {num_envs}")
+  task_kwargs = dict(task_kwargs or {})
+  seed = task_kwargs.pop("random", None)
+  if isinstance(seed, np.random.RandomState):
+    raise ValueError("a vectorised environment derives one seed per world from an int seed; "
+                     "pass task_kwargs={'random': int} (or None), not a RandomState")
+  if seed is None:
+    seed = np.random.SeedSequence().entropy
+  seed = int(seed)
+  seeds = [world_seed(seed, first_world + i) for i in range(num_envs)]
+
+  def build(world_seed_):
+    return suite.build_environment(domain_name, task_name, dict(task_kwargs, random=world_seed_),
+                                   environment_kwargs)
+
+  first = build(seeds[0])
+  if getattr(first.task, "model_from_seed", False):
+    worlds = [first] + [build(s) for s in seeds[1:]]  # the model itself is drawn (lqr)
+  else:
+    batch = engine.ModelBatch(first.physics.model.ptr, num_envs, first.task.model_fields)
+    worlds = [_clone(first, batch[i], s) for i, s in enumerate(seeds)]
+  return VectorEnvironment(worlds, seed=seed, num_threads=num_threads,
+                           physics_errors=physics_errors)
+
+
+def _clone(env, world_model, seed):
+  """A copy of environment `env` over `world_model`, with its task reseeded by `seed`."""
+  physics_type = type(env.physics)
+  physics = physics_type(DataWrapper(engine.MjData(world_model), ModelWrapper(world_model)))
+  physics.legacy_step = env.physics.legacy_step
+  task = copy.deepcopy(env.task)
+  task._random = np.random.RandomState(seed)
+  clone = copy.copy(env)
+  clone._physics, clone._task = physics, task
+  clone._step_count, clone._reset_next_step = 0, True
+  return clone
+
+
+class VectorEnvironment:
+  """N worlds of one task behind batched dm_env-style calls (see the module docstring).
+
+  Attributes:
+    num_envs: N.
+    seed: the seed the worlds' seeds derive from.
+    worlds: the N single environments (control.Environment) the batch is made of, sharing
+      their physics and tasks with it; read or render them, but step them only through the
+      batch.
+  """
+
+  def __init__(self, worlds, seed=None, num_threads=None, physics_errors="raise"):
+    if physics_errors not in ("raise", "end_episode"):
+      raise ValueError(f"physics_errors must be 'raise' or 'end_episode', got {physics_errors!r}")
+    self.worlds = list(worlds)
+    self.num_envs = n = len(self.worlds)
+    self.seed = seed
+    self._physics_errors = physics_errors
+    first = self.worlds[0]
+    self._task_type = type(first.task)
+    physics = first.physics
+    self._nu = physics.model.nu
+    self._op = _driver.OP_LEGACY_STEP if physics.legacy_step else _driver.OP_STEP
+    self._nsub = first._n_sub_steps
+    self._step_limit = first._step_limit
+    self._flat = first._flat_observation
+    task = first.task
+    self._kernels = isinstance(task, base.Task) and task.observe_kernel is not None
+    if self._kernels:
+      self._layout = task.observation_layout(physics)
+      self._observe = task.observe_kernel.address()
+      self._reward = task.reward_kernel.address()
+      nobs = base.observation_size(self._layout)
+      nparam = len(task.kernel_params(physics))
+    else:
+      self._layout, self._observe, self._reward, nobs, nparam = None, 0, 0, 0, 0
+    self._obs = np.zeros((n, nobs))
+    self._params = np.zeros((n, nparam))
+    self._result = np.zeros((n, 2))
+    self._fired = np.zeros(n, np.int64)
+    self._actions = np.zeros((n, self._nu))
+    self._dptrs = np.array([w.physics.data.ptr._ptr for w in self.worlds], np.int64)
+    self._models = [w.physics.model.ptr for w in self.worlds]
+    self._nthread = min(int(num_threads or numba.get_num_threads()), numba.get_num_threads())
+    self._mptrs = np.array([[m.thread_handle(t) for m in self._models]
+                            for t in range(max(1, self._nthread))], np.int64)
+    self._step_count = np.zeros(n, np.int64)
+    self._needs_reset = np.ones(n, bool)
+    self._python_obs = [None] * n  # observations of a task without kernels
+
+  # ---- dm_env-style API ----
+
+  def reset(self):
+    """Starts a new episode in every world; returns FIRST time steps."""
+    every = np.ones(self.num_envs, bool)
+    self._reset_worlds(every)
+    return self._time_step(np.full(self.num_envs, dm_env.StepType.FIRST, np.uint8),
+                           np.zeros(self.num_envs), np.ones(self.num_envs))
+
+  def step(self, actions):
+    """Steps every world with its row of `actions` (N, nu); worlds whose last step was LAST
+    start a new episode instead. Returns batched time steps (see the module docstring).
+
+    Raises:
+      ValueError: actions of the wrong shape or not numbers.
+      PhysicsError: a world's step raised a MuJoCo warning (with physics_errors="raise").
+    """
+    actions = self._check_actions(actions)
+    n = self.num_envs
+    step_type = np.full(n, dm_env.StepType.MID, np.uint8)
+    starting = self._needs_reset.copy()
+    stepping = np.flatnonzero(~starting)
+    if len(stepping):
+      self._step_worlds(stepping, actions)
+    reward = self._result[:, kernels.REWARD].copy()
+    discount = np.ones(n)
+    if len(stepping):
+      self._step_count[stepping] += 1
+      ended = np.zeros(n, bool)
+      ended[stepping] = self._step_count[stepping] >= self._step_limit
+      terminal = self._result[:, kernels.DISCOUNT]
+      stopped = np.zeros(n, bool)
+      stopped[stepping] = ~np.isnan(terminal[stepping])
+      stopped &= ~ended
+      discount[stopped] = terminal[stopped]
+      failed = np.zeros(n, bool)
+      failed[stepping] = self._fired[stepping] != 0
+      reward[failed], discount[failed] = 0.0, 0.0
+      last = ended | stopped | failed
+      step_type[last] = dm_env.StepType.LAST
+      self._needs_reset |= last
+      if failed.any():
+        self._report_physics_errors(np.flatnonzero(failed))
+    if starting.any():
+      self._reset_worlds(starting)
+      step_type[starting] = dm_env.StepType.FIRST
+      reward[starting], discount[starting] = 0.0, 1.0
+    return self._time_step(step_type, reward, discount)
+
+  def action_spec(self):
+    """The spec of one world's action; step takes a batch (N, nu) of them."""
+    return self.worlds[0].action_spec()
+
+  def observation_spec(self):
+    """The spec of one world's observation; step returns each key with a leading N axis."""
+    return self.worlds[0].observation_spec()
+
+  def reward_spec(self):
+    return specs.Array(shape=(self.num_envs,), dtype=float, name="reward")
+
+  def discount_spec(self):
+    return specs.BoundedArray(shape=(self.num_envs,), dtype=float, minimum=0.0, maximum=1.0,
+                              name="discount")
+
+  def control_timestep(self):
+    return self.worlds[0].control_timestep()
+
+  @property
+  def physics(self):
+    """World 0's physics (each world's is `env.worlds[i].physics`)."""
+    return self.worlds[0].physics
+
+  def close(self):
+    """Nothing to release (kept for dm_env's interface)."""
+
+  # ---- internals ----
+
+  def _check_actions(self, actions):
+    shape = (self.num_envs, self._nu)
+    try:
+      array = np.asarray(actions, dtype=np.float64)
+    except (TypeError, ValueError):
+      raise ValueError(f"actions must be numbers of shape {shape}") from None
+    if array.shape != shape:
+      if self._nu == 1 and array.shape == (self.num_envs,):
+        array = array.reshape(shape)  # one actuator: one action per world
+      else:
+        raise ValueError(f"actions have shape {array.shape}; this environment takes "
+                         f"{shape}: one row of {self._nu} controls per world")
+    np.copyto(self._actions, array)
+    return self._actions
+
+  def _step_worlds(self, worlds, actions):
+    """One jitted call: physics, and with kernels reward and observation, of `worlds`."""
+    worlds = worlds.astype(np.int64)
+    self._result[:, kernels.DISCOUNT] = np.nan
+    args = (actions, self._op, self._nsub, self._observe, self._reward, self._params,
+            self._obs, self._result, self._fired)
+    if self._nthread > 1 and len(worlds) >= 2 * _CHUNK and _rollout._threads_usable():
+      with _rollout._POOL["lock"]:
+        previous = numba.get_num_threads()
+        numba.set_num_threads(self._nthread)  # one row of model handles per thread id
+        try:
+          kernels.step_worlds_parallel(self._mptrs, self._dptrs, worlds, _CHUNK, *args)
+        finally:
+          numba.set_num_threads(previous)
+    else:
+      kernels.step_worlds(self._mptrs[0], self._dptrs, worlds, *args)
+    if not self._kernels:
+      for w in worlds:
+        if self._fired[w] == 0:
+          self._evaluate_in_python(w)
+
+  def _evaluate_in_python(self, w):
+    """Reward, discount and observation of world w from its task's Python methods."""
+    env = self.worlds[w]
+    task, physics = env.task, env.physics
+    task.after_step(physics)
+    self._result[w, kernels.REWARD] = task.get_reward(physics)
+    termination = task.get_termination(physics)
+    self._result[w, kernels.DISCOUNT] = np.nan if termination is None else termination
+    self._python_obs[w] = env._observation()
+
+  def _reset_worlds(self, mask):
+    """A new episode in the worlds of `mask`, as control.Environment.reset does."""
+    for w in np.flatnonzero(mask):
+      env = self.worlds[w]
+      with env.physics.reset_context():
+        env.task.initialize_episode(env.physics)
+      if self._kernels:
+        self._params[w] = env.task.kernel_params(env.physics)
+        kernels.run(env.task.observe_kernel, env.physics, self._params[w], self._obs[w])
+      else:
+        self._python_obs[w] = env._observation()
+    self._step_count[mask] = 0
+    self._needs_reset[mask] = False
+
+  def _report_physics_errors(self, failed):
+    names = [", ".join(k.name for k in _driver.fired_kinds(int(self._fired[w]))) for w in failed]
+    message = (f"the physics of world(s) {failed.tolist()} raised MuJoCo warnings ({names}); "
+               f"their episodes restart at the next step")
+    if self._physics_errors == "raise":
+      raise engine.PhysicsError(message)
+    warnings.warn(message + " (their last step has discount 0)", _driver.PhysicsWarning,
+                  stacklevel=3)
+
+  def _time_step(self, step_type, reward, discount):
+    if not self._kernels:
+      observation = {key: np.stack([np.asarray(o[key]) for o in self._python_obs])
+                     for key in self._python_obs[0]}
+      observation = type(self._python_obs[0])(observation)
+      return dm_env.TimeStep(step_type, reward, discount, observation)
+    if self._flat:  # the kernel's layout is already the flat one, key after key
+      observation = collections.OrderedDict([(control.FLAT_OBSERVATION_KEY, self._obs.copy())])
+    else:
+      observation = base.split_observation(self._obs.copy(), self._layout)
+    return dm_env.TimeStep(step_type, reward, discount, observation)

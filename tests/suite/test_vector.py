@@ -1,0 +1,137 @@
+"""Vectorised suite environments (suite/vector.py): world i of a batch is the single
+environment seeded world_seed(s, i), step by step and bitwise, across episode ends; threads
+give the serial numbers; the jitted reward shaping equals the Python one."""
+
+import dm_env
+import numpy as np
+import pytest
+
+import engine
+import suite
+from engine._jit import python_callable
+from suite import kernels
+from suite import vector
+from suite.utils import rewards
+
+
+def _rollout_batch(env, actions):
+  steps = [env.reset()]
+  steps += [env.step(a) for a in actions]
+  return steps
+
+
+def _assert_world_is_single_env(steps, world, single, actions):
+  """The time steps of `world` in the batch equal those of `single` under its actions."""
+  t = single.reset()
+  for k in range(len(steps)):
+    batch = steps[k]
+    assert batch.step_type[world] == t.step_type, (world, k)
+    if t.reward is None:  # FIRST: the batch reports reward 0, discount 1
+      assert batch.reward[world] == 0.0 and batch.discount[world] == 1.0
+    else:
+      assert batch.reward[world] == t.reward, (world, k)
+      assert batch.discount[world] == t.discount, (world, k)
+    for key, value in t.observation.items():
+      np.testing.assert_array_equal(batch.observation[key][world], value, err_msg=f"{k} {key}")
+    if k < len(actions):
+      t = single.step(actions[k][world])
+
+
+@pytest.mark.parametrize("domain,task", [("cartpole", "swingup"), ("cheetah", "run")])
+def test_every_world_is_the_single_environment_of_its_seed(domain, task):
+  # a short time limit so that every world ends an episode and starts the next one
+  kwargs = {"random": 7, "time_limit": 0.1}
+  env = suite.load(domain, task, task_kwargs=kwargs, num_envs=3)
+  spec = env.action_spec()
+  rng = np.random.RandomState(0)
+  nstep = int(round(0.1 / env.control_timestep())) + 4
+  actions = [rng.uniform(spec.minimum, spec.maximum, (3, spec.shape[0])) for _ in range(nstep)]
+  steps = _rollout_batch(env, actions)
+  assert steps[0].observation["position"].shape[0] == 3
+  kinds = {int(s) for t in steps for s in t.step_type}
+  assert kinds == {0, 1, 2}, "the run should cross an episode end"
+  for world in range(3):
+    single = suite.load(domain, task, task_kwargs=dict(kwargs,
+                                                       random=vector.world_seed(7, world)))
+    _assert_world_is_single_env(steps, world, single, actions)
+
+
+def test_threads_give_the_serial_numbers():
+  def run(threads):
+    env = suite.load("cartpole", "swingup", task_kwargs={"random": 1}, num_envs=80,
+                     num_threads=threads)
+    rng = np.random.RandomState(2)
+    steps = _rollout_batch(env, [rng.uniform(-1, 1, (80, 1)) for _ in range(20)])
+    return (np.stack([t.observation["velocity"] for t in steps]),
+            np.stack([t.reward for t in steps]))
+
+  serial, parallel = run(1), run(2)
+  np.testing.assert_array_equal(serial[0], parallel[0])
+  np.testing.assert_array_equal(serial[1], parallel[1])
+
+
+def test_seeds_differ_per_world_and_first_world_shifts_them():
+  env = suite.load("cartpole", "swingup", task_kwargs={"random": 5}, num_envs=4)
+  obs = env.reset().observation["position"]
+  assert len({tuple(row) for row in obs}) == 4
+  tail = suite.load("cartpole", "swingup", task_kwargs={"random": 5}, num_envs=2,
+                    first_world=2)
+  np.testing.assert_array_equal(tail.reset().observation["position"], obs[2:])
+  assert vector.world_seed(5, 0) != vector.world_seed(6, 0)
+
+
+def test_flat_observation_and_specs():
+  env = suite.load("cartpole", "balance", task_kwargs={"random": 0}, num_envs=2,
+                   environment_kwargs={"flat_observation": True})
+  single = suite.load("cartpole", "balance", task_kwargs={"random": vector.world_seed(0, 1)},
+                      environment_kwargs={"flat_observation": True})
+  np.testing.assert_array_equal(env.reset().observation["observations"][1],
+                                single.reset().observation["observations"])
+  assert env.observation_spec()["observations"].shape == (5,)
+  assert env.action_spec().shape == (1,)
+  assert env.reward_spec().shape == (2,)
+
+
+def test_bad_actions_and_arguments_raise_clear_errors():
+  env = suite.load("cheetah", "run", task_kwargs={"random": 0}, num_envs=2)
+  env.reset()
+  with pytest.raises(ValueError, match=r"takes \(2, 6\)"):
+    env.step(np.zeros((2, 5)))
+  with pytest.raises(ValueError, match="numbers"):
+    env.step([["a"] * 6] * 2)
+  with pytest.raises(ValueError, match="RandomState"):
+    suite.load("cheetah", "run", task_kwargs={"random": np.random.RandomState(0)}, num_envs=2)
+  with pytest.raises(ValueError, match="at least 1"):
+    suite.load("cheetah", "run", num_envs=0)
+  with pytest.raises(TypeError, match="num_envs"):
+    suite.load("cheetah", "run", num_threads=2)
+
+
+def test_a_world_whose_physics_fails_raises_or_ends_its_episode():
+  env = suite.load("cartpole", "swingup", task_kwargs={"random": 0}, num_envs=3)
+  env.reset()
+  actions = np.zeros((3, 1))
+  actions[1] = np.nan  # mjWARN_BADCTRL in world 1 only
+  with pytest.raises(engine.PhysicsError, match=r"world\(s\) \[1\]"):
+    env.step(actions)
+  assert env.step(np.zeros((3, 1))).step_type[1] == dm_env.StepType.FIRST
+
+  env = suite.load("cartpole", "swingup", task_kwargs={"random": 0}, num_envs=3,
+                   physics_errors="end_episode")
+  env.reset()
+  with pytest.warns(engine.PhysicsWarning, match="BADCTRL"):
+    t = env.step(actions)
+  assert list(t.step_type) == [1, 2, 1] and t.discount[1] == 0.0
+
+
+@pytest.mark.parametrize("sigmoid", rewards.SIGMOIDS)
+def test_jitted_tolerance_is_the_python_one(sigmoid):
+  jitted = python_callable(kernels.tolerance)
+  index = rewards.SIGMOIDS.index(sigmoid)
+  value_at_margin = 0.0 if sigmoid in ("cosine", "linear", "quadratic") else 0.1
+  for x in np.linspace(-3.0, 4.0, 57):
+    expected = rewards.tolerance(x, bounds=(-0.5, 1.0), margin=1.3, sigmoid=sigmoid,
+                                 value_at_margin=value_at_margin)
+    got = jitted(x, -0.5, 1.0, 1.3, index, value_at_margin)
+    assert got == pytest.approx(expected, rel=1e-14, abs=1e-15), x
+  assert jitted(2.0, -0.5, 1.0, 0.0, index, value_at_margin) == 0.0
