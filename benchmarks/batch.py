@@ -1,13 +1,23 @@
-"""Batched simulation speed: steps per second of engine.rollout vs mujoco.rollout.
+"""Batched simulation speed: engine.rollout vs mujoco.rollout, and vectorised suite
+environments vs dm_control and EnvPool.
 
-Run: python benchmarks/batch.py [--nbatch N] [--nstep T] [--models cartpole,cheetah,humanoid]
+Run: python benchmarks/batch.py [--part rollout|envs|all] [--nbatch N] [--nstep T]
+       [--models cartpole,cheetah,humanoid] [--tasks cartpole/swingup,cheetah/run]
+       [--num-envs 1,16,256,4096]
 
-For each suite model both engines roll out N trajectories of T steps from the same initial
-states (the model's reference pose with random velocities) under the same random controls,
-on 1 thread (one MjData) and on 2 threads (two MjData), and report steps per second (N*T over
-the best of 3 calls) and the ratio ours / MuJoCo (higher is better). The first call of each
-configuration is a warm-up (our parallel driver compiles there, about a second). Then the
-memory of one world: an MjData (the model is shared by all worlds).
+Rollouts: for each suite model both engines roll out N trajectories of T steps from the same
+initial states (the model's reference pose with random velocities) under the same random
+controls, on 1 thread (one MjData) and on 2 threads (two MjData), and report steps per second
+(N*T over the best of 3 calls) and the ratio ours / MuJoCo (higher is better). The first call
+of each configuration is a warm-up (our parallel driver compiles there, about a second). Then
+the memory of one world: an MjData (the model is shared by all worlds).
+
+Environments: environment steps per second (one step = one action of one world, with its
+physics, reward and observation) of `suite.load(..., num_envs=N)` on all threads, against a
+Python loop over one dm_control environment (dm_control's way to step several: one after the
+other) and over one of ours, and EnvPool's dm_control task with N environments on all threads
+(a C++ thread pool over MuJoCo), where installed. Random actions; steps inside episodes (the
+reset of all worlds is timed apart, per world); best of 3 rounds.
 """
 
 import argparse
@@ -56,12 +66,116 @@ def _steps_per_second(run, nbatch, nstep):
   return nbatch * nstep / best
 
 
+def _best_rate(run, count, rounds=3):
+  """count / the best time of `rounds` calls of run()."""
+  best = float("inf")
+  for _ in range(rounds):
+    t0 = time.perf_counter()
+    run()
+    best = min(best, time.perf_counter() - t0)
+  return count / best
+
+
+def _loop_rate(env, nstep):
+  """Env steps/s of a Python loop over one dm_env environment (random actions)."""
+  spec = env.action_spec()
+  actions = np.random.RandomState(0).uniform(spec.minimum, spec.maximum,
+                                             (nstep,) + spec.shape)
+  env.reset()
+
+  def run():
+    for a in actions:
+      env.step(a)
+
+  return _best_rate(run, nstep)
+
+
+def _vector_rate(env, nstep):
+  """Env steps/s of a vectorised environment; and its reset time per world."""
+  spec = env.action_spec()
+  actions = np.random.RandomState(0).uniform(spec.minimum, spec.maximum,
+                                             (nstep, env.num_envs) + spec.shape)
+  t0 = time.perf_counter()
+  env.reset()
+  reset = (time.perf_counter() - t0) / env.num_envs
+  env.step(actions[0])  # warm-up: the parallel driver compiles on its first call
+
+  def run():
+    for a in actions:
+      env.step(a)
+
+  return _best_rate(run, nstep * env.num_envs), reset
+
+
+def _envpool_rate(task_id, num_envs, nstep):
+  import envpool
+
+  env = envpool.make_dm(task_id, num_envs=num_envs, batch_size=num_envs,
+                        num_threads=os.cpu_count())
+  spec = env.action_spec()
+  actions = np.random.RandomState(0).uniform(spec.minimum, spec.maximum,
+                                             (nstep, num_envs) + spec.shape)
+  ids = np.arange(num_envs)
+  env.reset()
+
+  def run():
+    for a in actions:
+      env.step(a, ids)
+
+  return _best_rate(run, nstep * num_envs)
+
+
+def bench_envs(tasks, sizes, budget=2.0e5):
+  """The environment table; `budget` bounds the env steps of one measurement."""
+  import suite
+
+  try:
+    from dm_control import suite as dm_suite
+  except ImportError:
+    dm_suite = None
+  try:
+    import envpool  # noqa: F401
+  except ImportError:
+    envpool = None
+  print(f"\nvectorised environments: env steps/s (best of 3), {os.cpu_count()} cores")
+  print("| task | N | ours vectorised | reset ms/world | ours loop | dm_control loop | "
+        "EnvPool | ours / dm_control | ours / EnvPool |")
+  print("|---|---|---|---|---|---|---|---|---|")
+  for task in tasks:
+    domain, name = task.split("/")
+    ours_loop = _loop_rate(suite.load(domain, name, task_kwargs={"random": 0}), 500)
+    theirs_loop = (_loop_rate(dm_suite.load(domain, name, task_kwargs={"random": 0}), 500)
+                   if dm_suite else None)
+    pool_id = "".join(part.capitalize() for part in (domain + "_" + name).split("_")) + "-v1"
+    for n in sizes:
+      nstep = int(max(5, min(200, budget // n)))
+      env = suite.load(domain, name, task_kwargs={"random": 0}, num_envs=n)
+      ours, reset = _vector_rate(env, nstep)
+      del env
+      pool = _envpool_rate(pool_id, n, nstep) if envpool else None
+      cells = [f"{ours:,.0f}", f"{reset * 1e3:.2f}", f"{ours_loop:,.0f}",
+               f"{theirs_loop:,.0f}" if theirs_loop else "-", f"{pool:,.0f}" if pool else "-",
+               f"{ours / theirs_loop:.1f}" if theirs_loop else "-",
+               f"{ours / pool:.2f}" if pool else "-"]
+      print(f"| {task} | {n} | " + " | ".join(cells) + " |")
+
+
 def main(argv=None):
   parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+  parser.add_argument("--part", choices=("rollout", "envs", "all"), default="all")
   parser.add_argument("--nbatch", type=int, default=64)
   parser.add_argument("--nstep", type=int, default=200)
   parser.add_argument("--models", default="cartpole,cheetah,humanoid")
+  parser.add_argument("--tasks", default="cartpole/swingup,cheetah/run")
+  parser.add_argument("--num-envs", default="1,16,256,4096")
   args = parser.parse_args(argv)
+  if args.part in ("rollout", "all"):
+    bench_rollout(args)
+  if args.part in ("envs", "all"):
+    bench_envs(args.tasks.split(","), [int(n) for n in args.num_envs.split(",")])
+
+
+def bench_rollout(args):
   print(f"engine.rollout vs mujoco.rollout: {args.nbatch} trajectories x {args.nstep} steps, "
         f"steps/s (best of 3), {os.cpu_count()} cores")
   print("| model | threads | ours steps/s | MuJoCo steps/s | ratio |")

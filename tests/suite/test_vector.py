@@ -135,3 +135,25 @@ def test_jitted_tolerance_is_the_python_one(sigmoid):
     got = jitted(x, -0.5, 1.0, 1.3, index, value_at_margin)
     assert got == pytest.approx(expected, rel=1e-14, abs=1e-15), x
   assert jitted(2.0, -0.5, 1.0, 0.0, index, value_at_margin) == 0.0
+
+
+def test_gymnasium_adapter_follows_the_batch():
+  pytest.importorskip("gymnasium")
+  from suite import gym_vector
+
+  env = gym_vector.GymVectorEnv(suite.load("cartpole", "balance", num_envs=3,
+                                           task_kwargs={"time_limit": 0.05}))
+  obs, _ = env.reset(seed=4)
+  twin = suite.load("cartpole", "balance", num_envs=3,
+                    task_kwargs={"random": 4, "time_limit": 0.05})
+  np.testing.assert_array_equal(obs["position"], twin.reset().observation["position"])
+  assert env.observation_space["position"].shape == (3, 3)
+  assert env.single_action_space.shape == (1,)
+  actions = np.zeros((3, 1))
+  for _ in range(5):
+    obs, reward, terminated, truncated, _ = env.step(actions)
+    t = twin.step(actions)
+    np.testing.assert_array_equal(reward, t.reward)
+  assert truncated.all() and not terminated.any()  # the 0.05 s time limit, 5 steps
+  obs, reward, terminated, truncated, _ = env.step(actions)
+  assert not truncated.any() and (reward == 0).all()  # next-step autoreset
