@@ -256,6 +256,29 @@ def test_model_batch_varies_fields_per_world_without_copies(models):
     engine.ModelBatch(m, 2, ["nope"])
 
 
+def test_a_physics_over_a_batch_world_sees_its_own_fields_and_options(models):
+  _, m = models
+  batch = engine.ModelBatch(m, 2, ["geom_size", "opt.gravity"])
+  batch.geom_size[1, 1] = (0.2, 0.05, 0.08)   # world 1: a longer box
+  batch.opt_gravity[1] = (0, 0, -2)
+  world = engine.Physics.from_model(batch[1])
+  np.testing.assert_array_equal(world.named.model.geom_size[1], (0.2, 0.05, 0.08))
+  np.testing.assert_array_equal(world.model.opt.gravity, (0, 0, -2))
+  twin = engine.Physics.from_xml_string(XML)   # a full copy edited the same way
+  twin.model.geom_size[1] = (0.2, 0.05, 0.08)
+  twin.model.opt.gravity[:] = (0, 0, -2)
+  for physics in (world, twin):
+    with physics.reset_context():  # forward without actuation: the world's handle too
+      physics.data.qpos[2] = 0.1  # the box starts half inside the floor
+    physics.step(30)
+  assert world.data.ncon > 0
+  np.testing.assert_array_equal(world.data.qpos, twin.data.qpos)
+  np.testing.assert_array_equal(world.data.efc_force, twin.data.efc_force)
+  # world 0 and the shared model are untouched
+  np.testing.assert_array_equal(batch[0].opt.gravity, m.opt.gravity)
+  np.testing.assert_array_equal(m.geom_size[1], (0.1, 0.05, 0.08))
+
+
 def test_cem_example_swings_the_pole_up_and_replays_step_by_step():
   from examples import cem_swingup
   from suite import common
