@@ -4,7 +4,6 @@ Tasks: swingup (dense reward) and swingup_sparse (reward only at the target), bo
 benchmarking.
 """
 
-import collections
 import functools
 
 import numpy as np
@@ -12,8 +11,8 @@ import numpy as np
 from suite import base
 from suite import common
 from suite import control
+from suite import kernels
 from suite.utils import containers
-from suite.utils import rewards
 
 _DEFAULT_TIME_LIMIT = 10
 
@@ -77,8 +76,39 @@ class Physics(control.Physics):
     return np.concatenate((self.horizontal(), self.vertical()))
 
 
+@kernels.kernel
+def observe(m, d, params, out):
+  """orientations: both arms' xz rotation entries, then both zz entries; velocity: qvel.
+  params: (upper arm body, lower arm body, ...)."""
+  upper, lower = int(params[0]), int(params[1])
+  out[0] = d.xmat[upper, 2]
+  out[1] = d.xmat[lower, 2]
+  out[2] = d.xmat[upper, 8]
+  out[3] = d.xmat[lower, 8]
+  for i in range(m.nv):
+    out[4 + i] = d.qvel[i]
+
+
+@kernels.kernel
+def reward(m, d, params, out):
+  """1 with the tip inside the target sphere; outside, 0 (sparse, params[4] = 1) or a Gaussian
+  fall-off to 0.1 at 1 m. params: (upper arm, lower arm, target site, tip site, sparse)."""
+  target, tip = int(params[2]), int(params[3])
+  distance = 0.0
+  for k in range(3):
+    distance += (d.site_xpos[target, k] - d.site_xpos[tip, k]) ** 2
+  distance = np.sqrt(distance)
+  margin = 0.0 if params[4] else 1.0
+  out[kernels.REWARD] = kernels.tolerance(distance, 0.0, m.site_size[target, 0], margin,
+                                          kernels.GAUSSIAN, 0.1)
+  out[kernels.DISCOUNT] = np.nan
+
+
 class Balance(base.Task):
   """Rewards bringing the tip inside the target sphere (dense: a Gaussian fall-off)."""
+
+  observe_kernel = observe
+  reward_kernel = reward
 
   def __init__(self, sparse, random=None):
     """`sparse`: reward 1 inside the target and 0 elsewhere, instead of a smooth fall-off."""
@@ -90,12 +120,10 @@ class Balance(base.Task):
     physics.named.data.qpos[["shoulder", "elbow"]] = self.random.uniform(-np.pi, np.pi, 2)
     super().initialize_episode(physics)
 
-  def get_observation(self, physics):
-    obs = collections.OrderedDict()
-    obs["orientations"] = physics.orientations()
-    obs["velocity"] = physics.data.qvel.copy()
-    return obs
+  def observation_layout(self, physics):
+    return (("orientations", (4,)), ("velocity", (physics.model.nv,)))
 
-  def get_reward(self, physics):
-    return rewards.tolerance(physics.to_target(), bounds=(0, physics.target_radius()),
-                             margin=0 if self._sparse else 1)
+  def kernel_params(self, physics):
+    upper, lower = physics._arms
+    target, tip = physics._sites
+    return np.array([upper, lower, target, tip, self._sparse], dtype=float)

@@ -1,11 +1,13 @@
 """Ball-in-cup: swing a ball tied to a cup by a string up into the cup (catch)."""
 
-import collections
 import functools
+
+import numpy as np
 
 from suite import base
 from suite import common
 from suite import control
+from suite import kernels
 from suite.utils import containers
 
 _DEFAULT_TIME_LIMIT = 20  # seconds
@@ -51,8 +53,34 @@ class Physics(control.Physics):
     return float(abs(dx) < half_x and abs(dz) < half_z)
 
 
+@kernels.kernel
+def observe(m, d, params, out):
+  """position: qpos; velocity: qvel."""
+  for i in range(m.nq):
+    out[i] = d.qpos[i]
+  for i in range(m.nv):
+    out[m.nq + i] = d.qvel[i]
+
+
+@kernels.kernel
+def reward(m, d, params, out):
+  """1 while the whole ball is inside the target box in x and z, else 0.
+  params: (target site, ball body, ball geom)."""
+  target, ball, ball_geom = int(params[0]), int(params[1]), int(params[2])
+  radius = m.geom_size[ball_geom, 0]
+  inside = True
+  for k in (0, 2):
+    offset = d.site_xpos[target, k] - d.xpos[ball, k]
+    inside = inside and abs(offset) < m.site_size[target, k] - radius
+  out[kernels.REWARD] = 1.0 if inside else 0.0
+  out[kernels.DISCOUNT] = np.nan
+
+
 class BallInCup(base.Task):
   """Rewards having the ball inside the cup (sparse)."""
+
+  observe_kernel = observe
+  reward_kernel = reward
 
   def initialize_episode(self, physics):
     """The ball at x ~ U(-.2, .2), z ~ U(.2, .5), redrawn until it touches nothing; the cup
@@ -65,11 +93,8 @@ class BallInCup(base.Task):
       penetrating = physics.data.ncon > 0
     super().initialize_episode(physics)
 
-  def get_observation(self, physics):
-    obs = collections.OrderedDict()
-    obs["position"] = physics.position()
-    obs["velocity"] = physics.velocity()
-    return obs
+  def observation_layout(self, physics):
+    return (("position", (physics.model.nq,)), ("velocity", (physics.model.nv,)))
 
-  def get_reward(self, physics):
-    return physics.in_target()
+  def kernel_params(self, physics):
+    return np.array(physics._ids, dtype=float)

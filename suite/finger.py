@@ -4,14 +4,16 @@ Tasks (all benchmarking): spin (keep the spinner turning fast) and turn_easy / t
 (turn the spinner's tip into a large or small target on its circle).
 """
 
-import collections
 import functools
+import math
 
 import numpy as np
 
+from engine._jit import jit
 from suite import base
 from suite import common
 from suite import control
+from suite import kernels
 from suite.utils import containers
 from suite.utils import randomizers
 
@@ -119,8 +121,78 @@ class Physics(control.Physics):
     return np.linalg.norm(self.to_target()) - self.model.site_size[self._target_site, 0]
 
 
+# the kernels' params: sensordata addresses of the sensors (the x entry of the positions),
+# then the target site and 1 for a turn task (its observation adds the target)
+_SENSORS = ("proximal", "distal", "proximal_velocity", "distal_velocity", "hinge_velocity",
+            "tip", "target", "spinner", "touchtop", "touchbottom")
+(_PROXIMAL, _DISTAL, _PROXIMAL_VELOCITY, _DISTAL_VELOCITY, _HINGE_VELOCITY, _TIP, _TARGET,
+ _SPINNER, _TOUCH_TOP, _TOUCH_BOTTOM, _TARGET_SITE, _TURN) = range(12)
+
+
+@jit
+def _dist_to_target(s, params, target_radius):
+  """Distance in (x, z) from the spinner's tip to the edge of the target (negative inside),
+  from the sensordata s."""
+  tip, target, spinner = int(params[_TIP]), int(params[_TARGET]), int(params[_SPINNER])
+  dx = (s[target] - s[spinner]) - (s[tip] - s[spinner])
+  dz = (s[target + 2] - s[spinner + 2]) - (s[tip + 2] - s[spinner + 2])
+  return math.sqrt(dx * dx + dz * dz) - target_radius
+
+
+@kernels.kernel
+def observe(m, d, params, out):
+  """position: the finger's joint angles, then the tip's (x, z) relative to the spinner;
+  velocity: the three joints'; touch: log(1 + touch) of the top and bottom sensors. Turn
+  (params[_TURN] = 1) adds target_position, the target's (x, z) relative to the spinner, and
+  dist_to_target, the distance from the tip to the target's edge."""
+  s = d.sensordata
+  tip, target, spinner = int(params[_TIP]), int(params[_TARGET]), int(params[_SPINNER])
+  out[0] = s[int(params[_PROXIMAL])]
+  out[1] = s[int(params[_DISTAL])]
+  out[2] = s[tip] - s[spinner]
+  out[3] = s[tip + 2] - s[spinner + 2]
+  out[4] = s[int(params[_PROXIMAL_VELOCITY])]
+  out[5] = s[int(params[_DISTAL_VELOCITY])]
+  out[6] = s[int(params[_HINGE_VELOCITY])]
+  out[7] = math.log1p(s[int(params[_TOUCH_TOP])])
+  out[8] = math.log1p(s[int(params[_TOUCH_BOTTOM])])
+  if params[_TURN]:
+    out[9] = s[target] - s[spinner]
+    out[10] = s[target + 2] - s[spinner + 2]
+    out[11] = _dist_to_target(s, params, m.site_size[int(params[_TARGET_SITE]), 0])
+
+
+@kernels.kernel
+def spin_reward(m, d, params, out):
+  """1 while the spinner turns at 15 rad/s or more about -y, else 0."""
+  spinning = d.sensordata[int(params[_HINGE_VELOCITY])] <= -_SPIN_VELOCITY
+  out[kernels.REWARD] = 1.0 if spinning else 0.0
+  out[kernels.DISCOUNT] = np.nan
+
+
+@kernels.kernel
+def turn_reward(m, d, params, out):
+  """1 while the spinner's tip is inside the target, else 0."""
+  radius = m.site_size[int(params[_TARGET_SITE]), 0]
+  out[kernels.REWARD] = 1.0 if _dist_to_target(d.sensordata, params, radius) <= 0 else 0.0
+  out[kernels.DISCOUNT] = np.nan
+
+
+def _kernel_params(physics, turn):
+  """The params of the kernels (see _SENSORS): addresses, target site, turn flag."""
+  adr = physics._adr
+  return np.array([adr[name] for name in _SENSORS] + [physics._target_site, turn], dtype=float)
+
+
+_BASE_LAYOUT = (("position", (4,)), ("velocity", (3,)), ("touch", (2,)))
+
+
 class Spin(base.Task):
   """Rewards the spinner turning at 15 rad/s or more (sparse)."""
+
+  observe_kernel = observe
+  reward_kernel = spin_reward
+  model_fields = ("site_rgba", "dof_damping")  # the hidden sites, the spinner's damping
 
   def initialize_episode(self, physics):
     """Hides the target and tip, sets the spinner's damping, then a contact-free random
@@ -131,19 +203,19 @@ class Spin(base.Task):
     _set_random_joint_angles(physics, self.random)
     super().initialize_episode(physics)
 
-  def get_observation(self, physics):
-    obs = collections.OrderedDict()
-    obs["position"] = physics.bounded_position()
-    obs["velocity"] = physics.velocity()
-    obs["touch"] = physics.touch()
-    return obs
+  def observation_layout(self, physics):
+    return _BASE_LAYOUT
 
-  def get_reward(self, physics):
-    return float(physics.hinge_velocity() <= -_SPIN_VELOCITY)
+  def kernel_params(self, physics):
+    return _kernel_params(physics, turn=False)
 
 
 class Turn(base.Task):
   """Rewards the spinner's tip being inside the target (sparse)."""
+
+  observe_kernel = observe
+  reward_kernel = turn_reward
+  model_fields = ("site_pos", "site_size")  # the target's place and radius
 
   def __init__(self, target_radius, random=None):
     """`target_radius`: the target's radius, set on the model every episode."""
@@ -163,17 +235,11 @@ class Turn(base.Task):
     _set_random_joint_angles(physics, self.random)
     super().initialize_episode(physics)
 
-  def get_observation(self, physics):
-    obs = collections.OrderedDict()
-    obs["position"] = physics.bounded_position()
-    obs["velocity"] = physics.velocity()
-    obs["touch"] = physics.touch()
-    obs["target_position"] = physics.target_position()
-    obs["dist_to_target"] = physics.dist_to_target()
-    return obs
+  def observation_layout(self, physics):
+    return _BASE_LAYOUT + (("target_position", (2,)), ("dist_to_target", ()))
 
-  def get_reward(self, physics):
-    return float(physics.dist_to_target() <= 0)
+  def kernel_params(self, physics):
+    return _kernel_params(physics, turn=True)
 
 
 def _set_random_joint_angles(physics, random, max_attempts=_MAX_ATTEMPTS):

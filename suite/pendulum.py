@@ -1,14 +1,12 @@
 """Pendulum: swing a weakly actuated pendulum up and keep it there (swingup)."""
 
-import collections
-
 import numpy as np
 
 from suite import base
 from suite import common
 from suite import control
+from suite import kernels
 from suite.utils import containers
-from suite.utils import rewards
 
 _DEFAULT_TIME_LIMIT = 20
 _ANGLE_BOUND = 8  # degrees from upright that count as "up"
@@ -50,18 +48,37 @@ class Physics(control.Physics):
     return self.data.xmat[self._pole, [8, 2]]
 
 
+@kernels.kernel
+def observe(m, d, params, out):
+  """orientation: the pole's rotation entries (zz, xz); velocity: the hinge's.
+  params: (pole body, hinge dof)."""
+  pole = int(params[0])
+  out[0] = d.xmat[pole, 8]
+  out[1] = d.xmat[pole, 2]
+  out[2] = d.qvel[int(params[1])]
+
+
+@kernels.kernel
+def reward(m, d, params, out):
+  """1 while the pole is within 8 degrees of upright (its zz entry above cos 8 deg), else 0."""
+  pole = int(params[0])
+  out[kernels.REWARD] = kernels.tolerance(d.xmat[pole, 8], _COSINE_BOUND, 1.0, 0.0,
+                                          kernels.GAUSSIAN, 0.1)
+  out[kernels.DISCOUNT] = np.nan
+
+
 class SwingUp(base.Task):
   """Starts at a uniform random angle; sparse reward near upright."""
+
+  observe_kernel = observe
+  reward_kernel = reward
 
   def initialize_episode(self, physics):
     physics.named.data.qpos["hinge"] = self.random.uniform(-np.pi, np.pi)
     super().initialize_episode(physics)
 
-  def get_observation(self, physics):
-    obs = collections.OrderedDict()
-    obs["orientation"] = physics.pole_orientation()
-    obs["velocity"] = physics.angular_velocity()
-    return obs
+  def observation_layout(self, physics):
+    return (("orientation", (2,)), ("velocity", (1,)))
 
-  def get_reward(self, physics):
-    return rewards.tolerance(physics.pole_vertical(), (_COSINE_BOUND, 1))
+  def kernel_params(self, physics):
+    return np.array([float(physics._pole), float(physics._hinge_dof)])

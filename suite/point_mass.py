@@ -4,7 +4,6 @@ Tasks: easy (benchmarking; the two motors push along x and y) and hard (each epi
 motors push along two random, not nearly parallel, directions).
 """
 
-import collections
 import functools
 
 import numpy as np
@@ -12,9 +11,9 @@ import numpy as np
 from suite import base
 from suite import common
 from suite import control
+from suite import kernels
 from suite.utils import containers
 from suite.utils import randomizers
-from suite.utils import rewards
 
 _DEFAULT_TIME_LIMIT = 20
 _MAX_PARALLEL = 0.9  # largest |cos| allowed between the two random actuation directions
@@ -66,8 +65,40 @@ class Physics(control.Physics):
     return self.model.geom_size[self._geoms[0], 0]
 
 
+@kernels.kernel
+def observe(m, d, params, out):
+  """position: qpos; velocity: qvel."""
+  for i in range(m.nq):
+    out[i] = d.qpos[i]
+  for i in range(m.nv):
+    out[m.nq + i] = d.qvel[i]
+
+
+@kernels.kernel
+def reward(m, d, params, out):
+  """Being at the target (1 inside it, a Gaussian fall-off to 0.1 one radius outside) times
+  (4 + mean of the controls' quadratic smallness) / 5. params: (target geom, mass geom)."""
+  target, mass = int(params[0]), int(params[1])
+  distance = 0.0
+  for k in range(3):
+    distance += (d.geom_xpos[target, k] - d.geom_xpos[mass, k]) ** 2
+  distance = np.sqrt(distance)
+  radius = m.geom_size[target, 0]
+  near_target = kernels.tolerance(distance, 0.0, radius, radius, kernels.GAUSSIAN, 0.1)
+  control_reward = 0.0
+  for k in range(m.nu):
+    control_reward += kernels.tolerance(d.ctrl[k], 0.0, 0.0, 1.0, kernels.QUADRATIC, 0.0)
+  small_control = (control_reward / m.nu + 4) / 5
+  out[kernels.REWARD] = near_target * small_control
+  out[kernels.DISCOUNT] = np.nan
+
+
 class PointMass(base.Task):
   """Rewards being at the target (Gaussian fall-off) with small controls."""
+
+  observe_kernel = observe
+  reward_kernel = reward
+  model_fields = ("wrap_prm",)  # hard: the tendons' random directions
 
   def __init__(self, randomize_gains, random=None):
     """`randomize_gains`: each episode, let the motors push along two random unit directions
@@ -92,17 +123,8 @@ class PointMass(base.Task):
       physics.model.wrap_prm[2:4] = dir2
     super().initialize_episode(physics)
 
-  def get_observation(self, physics):
-    obs = collections.OrderedDict()
-    obs["position"] = physics.position()
-    obs["velocity"] = physics.velocity()
-    return obs
+  def observation_layout(self, physics):
+    return (("position", (physics.model.nq,)), ("velocity", (physics.model.nv,)))
 
-  def get_reward(self, physics):
-    radius = physics.target_radius()
-    near_target = rewards.tolerance(physics.mass_to_target_dist(), bounds=(0, radius),
-                                    margin=radius)
-    control_reward = rewards.tolerance(physics.data.ctrl, margin=1, value_at_margin=0,
-                                       sigmoid="quadratic").mean()
-    small_control = (control_reward + 4) / 5
-    return near_target * small_control
+  def kernel_params(self, physics):
+    return np.array(physics._geoms, dtype=float)

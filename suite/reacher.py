@@ -3,7 +3,6 @@
 Tasks: easy (a 5 cm target) and hard (a 1.5 cm target), both benchmarking.
 """
 
-import collections
 import functools
 
 import numpy as np
@@ -11,9 +10,9 @@ import numpy as np
 from suite import base
 from suite import common
 from suite import control
+from suite import kernels
 from suite.utils import containers
 from suite.utils import randomizers
-from suite.utils import rewards
 
 _DEFAULT_TIME_LIMIT = 20
 _BIG_TARGET = 0.05
@@ -67,8 +66,38 @@ class Physics(control.Physics):
     return self.model.geom_size[self._geoms, 0].sum()
 
 
+@kernels.kernel
+def observe(m, d, params, out):
+  """position: qpos; to_target: the target's (x, y) relative to the fingertip; velocity: qvel.
+  params: (target geom, fingertip geom)."""
+  target, finger = int(params[0]), int(params[1])
+  for i in range(m.nq):
+    out[i] = d.qpos[i]
+  for k in range(2):
+    out[m.nq + k] = d.geom_xpos[target, k] - d.geom_xpos[finger, k]
+  for i in range(m.nv):
+    out[m.nq + 2 + i] = d.qvel[i]
+
+
+@kernels.kernel
+def reward(m, d, params, out):
+  """1 while the fingertip touches the target ((x, y) distance of the centres at most the sum
+  of the radii), else 0."""
+  target, finger = int(params[0]), int(params[1])
+  dx = d.geom_xpos[target, 0] - d.geom_xpos[finger, 0]
+  dy = d.geom_xpos[target, 1] - d.geom_xpos[finger, 1]
+  touch_distance = m.geom_size[target, 0] + m.geom_size[finger, 0]
+  out[kernels.REWARD] = kernels.tolerance(np.sqrt(dx * dx + dy * dy), 0.0, touch_distance, 0.0,
+                                          kernels.GAUSSIAN, 0.1)
+  out[kernels.DISCOUNT] = np.nan
+
+
 class Reacher(base.Task):
   """Rewards the fingertip touching the target (sparse)."""
+
+  observe_kernel = observe
+  reward_kernel = reward
+  model_fields = ("geom_size", "geom_pos")  # the target's radius and place
 
   def __init__(self, target_size, random=None):
     """`target_size`: the target's radius, set on the model every episode."""
@@ -86,12 +115,9 @@ class Reacher(base.Task):
     physics.named.model.geom_pos["target", "y"] = radius * np.cos(angle)
     super().initialize_episode(physics)
 
-  def get_observation(self, physics):
-    obs = collections.OrderedDict()
-    obs["position"] = physics.position()
-    obs["to_target"] = physics.finger_to_target()
-    obs["velocity"] = physics.velocity()
-    return obs
+  def observation_layout(self, physics):
+    model = physics.model
+    return (("position", (model.nq,)), ("to_target", (2,)), ("velocity", (model.nv,)))
 
-  def get_reward(self, physics):
-    return rewards.tolerance(physics.finger_to_target_dist(), (0, physics.touch_distance()))
+  def kernel_params(self, physics):
+    return physics._geoms.astype(float)
