@@ -1,19 +1,20 @@
 """Fish: a 3-D swimmer in a dense fluid; keep upright, or swim to a target (upright, swim)."""
 
-import collections
+import math
 
 import numpy as np
 
 from suite import base
 from suite import common
 from suite import control
+from suite import kernels
 from suite.utils import containers
-from suite.utils import rewards
 
 _DEFAULT_TIME_LIMIT = 40
 _CONTROL_TIMESTEP = .04
 _JOINTS = ("tail1", "tail_twist", "tail2", "finright_roll", "finright_pitch", "finleft_roll",
            "finleft_pitch")
+_NUM_JOINTS = len(_JOINTS)
 
 SUITE = containers.TaggedTasks()
 
@@ -89,8 +90,74 @@ def _randomize_pose(task, physics):
     qpos[joint] = task.random.uniform(-.2, .2)
 
 
+# the layout of kernel_params: the torso body, the mouth and target geoms, the swim flag, then
+# the qpos addresses of the seven _JOINTS
+_TORSO, _MOUTH, _TARGET, _SWIM, _FIRST_JOINT_QPOS = range(5)
+
+
+@kernels.kernel
+def observe(m, d, params, out):
+  """joint_angles (the seven _JOINTS), upright (torso rotation entry zz), when swimming the
+  target in the mouth's frame, velocity (qvel)."""
+  for j in range(_NUM_JOINTS):
+    out[j] = d.qpos[int(params[_FIRST_JOINT_QPOS + j])]
+  k = _NUM_JOINTS
+  out[k] = d.xmat[int(params[_TORSO]), 8]
+  k += 1
+  if params[_SWIM]:
+    mouth, target = int(params[_MOUTH]), int(params[_TARGET])
+    for j in range(3):  # the row vector target - mouth times the mouth's rotation matrix
+      value = 0.0
+      for i in range(3):
+        value += (d.geom_xpos[target, i] - d.geom_xpos[mouth, i]) * d.geom_xmat[mouth, 3 * i + j]
+      out[k + j] = value
+    k += 3
+  for i in range(m.nv):
+    out[k + i] = d.qvel[i]
+
+
+@kernels.kernel
+def reward(m, d, params, out):
+  """Upright: zz near 1 (gaussian over a margin of 1). Swim: 7/8 for the mouth touching the
+  target (centres at most the sum of the radii apart, gaussian over twice that), 1/8 for
+  being upright."""
+  upright = d.xmat[int(params[_TORSO]), 8]
+  if params[_SWIM]:
+    mouth, target = int(params[_MOUTH]), int(params[_TARGET])
+    squared_distance = 0.0
+    for j in range(3):  # the distance is the same in the mouth's frame
+      delta = 0.0
+      for i in range(3):
+        delta += (d.geom_xpos[target, i] - d.geom_xpos[mouth, i]) * d.geom_xmat[mouth, 3 * i + j]
+      squared_distance += delta * delta
+    radii = m.geom_size[mouth, 0] + m.geom_size[target, 0]
+    in_target = kernels.tolerance(math.sqrt(squared_distance), 0.0, radii, 2 * radii,
+                                  kernels.GAUSSIAN, 0.1)
+    is_upright = 0.5 * (upright + 1)
+    value = (7 * in_target + is_upright) / 8
+  else:
+    value = kernels.tolerance(upright, 1.0, 1.0, 1.0, kernels.GAUSSIAN, 0.1)
+  out[kernels.REWARD] = value
+  out[kernels.DISCOUNT] = np.nan
+
+
+def _observation_layout(physics, swim):
+  target = (("target", (3,)),) if swim else ()
+  return (("joint_angles", (_NUM_JOINTS,)), ("upright", ()), *target,
+          ("velocity", (physics.model.nv,)))
+
+
+def _kernel_params(physics, swim):
+  return np.array([physics._torso, physics._mouth, physics._target, swim,
+                   *physics._joint_qpos], float)
+
+
 class Upright(base.Task):
   """Rewards an upright torso (zz near 1)."""
+
+  observe_kernel = observe
+  reward_kernel = reward
+  model_fields = ("geom_rgba",)
 
   def initialize_episode(self, physics):
     """A random pose; the target is hidden (transparent), as it plays no part."""
@@ -98,20 +165,20 @@ class Upright(base.Task):
     physics.named.model.geom_rgba["target", 3] = 0
     super().initialize_episode(physics)
 
-  def get_observation(self, physics):
+  def observation_layout(self, physics):
     """Joint angles, uprightness, velocities."""
-    obs = collections.OrderedDict()
-    obs["joint_angles"] = physics.joint_angles()
-    obs["upright"] = physics.upright()
-    obs["velocity"] = physics.data.qvel.copy()
-    return obs
+    return _observation_layout(physics, swim=False)
 
-  def get_reward(self, physics):
-    return rewards.tolerance(physics.upright(), bounds=(1, 1), margin=1)
+  def kernel_params(self, physics):
+    return _kernel_params(physics, swim=False)
 
 
 class Swim(base.Task):
   """Rewards reaching the target with the mouth (7/8), and being upright (1/8)."""
+
+  observe_kernel = observe
+  reward_kernel = reward
+  model_fields = ("geom_pos",)
 
   def initialize_episode(self, physics):
     """A random pose; the target at x, y uniform in +-0.4 and z uniform in [0.1, 0.3]."""
@@ -122,19 +189,9 @@ class Swim(base.Task):
     target[2] = self.random.uniform(.1, .3)
     super().initialize_episode(physics)
 
-  def get_observation(self, physics):
+  def observation_layout(self, physics):
     """Joint angles, uprightness, the target in the mouth's frame, velocities."""
-    obs = collections.OrderedDict()
-    obs["joint_angles"] = physics.joint_angles()
-    obs["upright"] = physics.upright()
-    obs["target"] = physics.mouth_to_target()
-    obs["velocity"] = physics.data.qvel.copy()
-    return obs
+    return _observation_layout(physics, swim=True)
 
-  def get_reward(self, physics):
-    # touching: the distance between centres is at most the sum of the two radii
-    radii = physics.model.geom_size[[physics._mouth, physics._target], 0].sum()
-    in_target = rewards.tolerance(physics.mouth_to_target_distance(), bounds=(0, radii),
-                                  margin=2 * radii)
-    is_upright = 0.5 * (physics.upright() + 1)
-    return (7 * in_target + is_upright) / 8
+  def kernel_params(self, physics):
+    return _kernel_params(physics, swim=True)

@@ -1,15 +1,15 @@
 """Hopper: a one-legged planar robot; stand up, then hop forward (stand, hop)."""
 
-import collections
+import math
 
 import numpy as np
 
 from suite import base
 from suite import common
 from suite import control
+from suite import kernels
 from suite.utils import containers
 from suite.utils import randomizers
-from suite.utils import rewards
 
 _DEFAULT_TIME_LIMIT = 20
 _CONTROL_TIMESTEP = .02
@@ -68,8 +68,49 @@ class Physics(control.Physics):
     return np.log1p(self.data.sensordata[self._touch_adr])
 
 
+# the layout of kernel_params
+_TORSO, _FOOT, _SPEED_ADR, _TOE_ADR, _HEEL_ADR, _HOPPING = range(6)
+
+
+@kernels.kernel
+def observe(m, d, params, out):
+  """position: qpos without the root's x; velocity: qvel; touch: log(1 + touch) of the toe
+  and heel sensors."""
+  for i in range(1, m.nq):
+    out[i - 1] = d.qpos[i]
+  k = m.nq - 1
+  for i in range(m.nv):
+    out[k + i] = d.qvel[i]
+  k += m.nv
+  out[k] = math.log1p(d.sensordata[int(params[_TOE_ADR])])
+  out[k + 1] = math.log1p(d.sensordata[int(params[_HEEL_ADR])])
+
+
+@kernels.kernel
+def reward(m, d, params, out):
+  """Standing (torso's centre of mass 0.6 to 2 m above the foot's) times, when hopping,
+  forward speed linearly up to 2 m/s, else small controls (mean, quadratic)."""
+  height = d.xipos[int(params[_TORSO]), 2] - d.xipos[int(params[_FOOT]), 2]
+  standing = kernels.tolerance(height, _STAND_HEIGHT, 2.0, 0.0, kernels.GAUSSIAN, 0.1)
+  if params[_HOPPING]:
+    hopping = kernels.tolerance(d.sensordata[int(params[_SPEED_ADR])], _HOP_SPEED, np.inf,
+                                _HOP_SPEED / 2, kernels.LINEAR, 0.5)
+    value = standing * hopping
+  else:
+    small_control = 0.0
+    for i in range(m.nu):
+      small_control += kernels.tolerance(d.ctrl[i], 0.0, 0.0, 1.0, kernels.QUADRATIC, 0.0)
+    small_control = (small_control / m.nu + 4) / 5
+    value = standing * small_control
+  out[kernels.REWARD] = value
+  out[kernels.DISCOUNT] = np.nan
+
+
 class Hopper(base.Task):
   """Rewards standing (torso high above the foot): with small controls, or while hopping."""
+
+  observe_kernel = observe
+  reward_kernel = reward
 
   def __init__(self, hopping, random=None):
     """`hopping`: reward forward speed instead of small controls."""
@@ -81,21 +122,12 @@ class Hopper(base.Task):
     randomizers.randomize_limited_and_rotational_joints(physics, self.random)
     super().initialize_episode(physics)
 
-  def get_observation(self, physics):
+  def observation_layout(self, physics):
     """Positions without the root's x (translation invariant), velocities, foot touch."""
-    obs = collections.OrderedDict()
-    obs["position"] = physics.data.qpos[1:].copy()
-    obs["velocity"] = physics.data.qvel.copy()
-    obs["touch"] = physics.touch()
-    return obs
+    model = physics.model
+    return (("position", (model.nq - 1,)), ("velocity", (model.nv,)), ("touch", (2,)))
 
-  def get_reward(self, physics):
-    standing = rewards.tolerance(physics.height(), (_STAND_HEIGHT, 2))
-    if self._hopping:
-      hopping = rewards.tolerance(physics.speed(), bounds=(_HOP_SPEED, float("inf")),
-                                  margin=_HOP_SPEED / 2, value_at_margin=0.5, sigmoid="linear")
-      return standing * hopping
-    small_control = rewards.tolerance(physics.control(), margin=1, value_at_margin=0,
-                                      sigmoid="quadratic").mean()
-    small_control = (small_control + 4) / 5
-    return standing * small_control
+  def kernel_params(self, physics):
+    toe, heel = physics._touch_adr
+    return np.array([physics._torso, physics._foot, physics._speed_adr, toe, heel,
+                     self._hopping], float)

@@ -4,16 +4,16 @@ Tasks: stand, walk and run (benchmarking), and run_pure_state, which observes th
 (qpos, qvel) instead of the egocentric features.
 """
 
-import collections
+import math
 
 import numpy as np
 
 from suite import base
 from suite import common
 from suite import control
+from suite import kernels
 from suite.utils import containers
 from suite.utils import randomizers
-from suite.utils import rewards
 
 _DEFAULT_TIME_LIMIT = 25
 _CONTROL_TIMESTEP = .025
@@ -116,8 +116,100 @@ class Physics(control.Physics):
             @ frame).ravel()
 
 
+# the layout of kernel_params (shared with humanoid_CMU): the torso, head and extremity
+# (4) body ids, the address of the centre-of-mass velocity sensor, the rotation entry of the
+# torso whose value is "upright" (zz here, zy for the CMU thorax), the move speed, pure state
+_TORSO_ID, _HEAD_ID, _FIRST_EXTREMITY_ID = 0, 1, 2
+_COM_ADR, _UPRIGHT_ENTRY, _MOVE_SPEED, _PURE_STATE = 6, 7, 8, 9
+
+
+@kernels.kernel
+def observe(m, d, params, out):
+  """Pure state: position (qpos), velocity (qvel). Otherwise joint_angles (qpos after the free
+  joint), head_height, extremities (hands and feet relative to the torso, in its frame),
+  torso_vertical (rotation entries zx, zy, zz), com_velocity, velocity (qvel)."""
+  if params[_PURE_STATE]:
+    for i in range(m.nq):
+      out[i] = d.qpos[i]
+    for i in range(m.nv):
+      out[m.nq + i] = d.qvel[i]
+    return
+  torso = int(params[_TORSO_ID])
+  k = 0
+  for i in range(7, m.nq):
+    out[k] = d.qpos[i]
+    k += 1
+  out[k] = d.xpos[int(params[_HEAD_ID]), 2]
+  k += 1
+  for e in range(4):
+    body = int(params[_FIRST_EXTREMITY_ID + e])
+    dx = d.xpos[body, 0] - d.xpos[torso, 0]
+    dy = d.xpos[body, 1] - d.xpos[torso, 1]
+    dz = d.xpos[body, 2] - d.xpos[torso, 2]
+    for j in range(3):  # the row vector (dx, dy, dz) times the torso's rotation matrix
+      out[k + j] = dx * d.xmat[torso, j] + dy * d.xmat[torso, 3 + j] + dz * d.xmat[torso, 6 + j]
+    k += 3
+  for j in range(3):
+    out[k + j] = d.xmat[torso, 6 + j]
+  k += 3
+  com = int(params[_COM_ADR])
+  for j in range(3):
+    out[k + j] = d.sensordata[com + j]
+  k += 3
+  for i in range(m.nv):
+    out[k + i] = d.qvel[i]
+
+
+@kernels.kernel
+def reward(m, d, params, out):
+  """standing (head height) * upright * small controls (mean, quadratic), times: with move
+  speed 0, staying still (horizontal centre-of-mass velocity); else the horizontal speed,
+  linearly up to the move speed."""
+  torso = int(params[_TORSO_ID])
+  standing = kernels.tolerance(d.xpos[int(params[_HEAD_ID]), 2], _STAND_HEIGHT, np.inf,
+                               _STAND_HEIGHT / 4, kernels.GAUSSIAN, 0.1)
+  upright = kernels.tolerance(d.xmat[torso, int(params[_UPRIGHT_ENTRY])], 0.9, np.inf, 1.9,
+                              kernels.LINEAR, 0.0)
+  small_control = 0.0
+  for i in range(m.nu):
+    small_control += kernels.tolerance(d.ctrl[i], 0.0, 0.0, 1.0, kernels.QUADRATIC, 0.0)
+  small_control = (4 + small_control / m.nu) / 5
+  com = int(params[_COM_ADR])
+  vx, vy = d.sensordata[com], d.sensordata[com + 1]
+  move_speed = params[_MOVE_SPEED]
+  if move_speed == 0:
+    dont_move = (kernels.tolerance(vx, 0.0, 0.0, 2.0, kernels.GAUSSIAN, 0.1)
+                 + kernels.tolerance(vy, 0.0, 0.0, 2.0, kernels.GAUSSIAN, 0.1)) / 2
+    value = small_control * (standing * upright) * dont_move
+  else:
+    move = kernels.tolerance(math.sqrt(vx * vx + vy * vy), move_speed, np.inf, move_speed,
+                             kernels.LINEAR, 0.0)
+    move = (5 * move + 1) / 6
+    value = small_control * (standing * upright) * move
+  out[kernels.REWARD] = value
+  out[kernels.DISCOUNT] = np.nan
+
+
+def observation_layout(physics, pure_state):
+  """The observation keys and shapes of the kernel `observe` (humanoid and humanoid_CMU)."""
+  model = physics.model
+  if pure_state:
+    return (("position", (model.nq,)), ("velocity", (model.nv,)))
+  return (("joint_angles", (model.nq - 7,)), ("head_height", ()), ("extremities", (12,)),
+          ("torso_vertical", (3,)), ("com_velocity", (3,)), ("velocity", (model.nv,)))
+
+
+def kernel_params(physics, upright_entry, move_speed, pure_state):
+  """The params of the kernels (humanoid and humanoid_CMU): see their layout above."""
+  return np.array([physics._torso_id, physics._head_id, *physics._extremity_ids,
+                   physics._com_velocity.start, upright_entry, move_speed, pure_state], float)
+
+
 class Humanoid(base.Task):
   """Rewards a high head, an upright torso and small controls, times a speed term."""
+
+  observe_kernel = observe
+  reward_kernel = reward
 
   def __init__(self, move_speed, pure_state, random=None):
     """`move_speed`: the horizontal speed to reach (0: stand still); `pure_state`: observe
@@ -135,40 +227,8 @@ class Humanoid(base.Task):
       penetrating = physics.data.ncon > 0
     super().initialize_episode(physics)
 
-  def get_observation(self, physics):
-    obs = collections.OrderedDict()
-    if self._pure_state:
-      obs["position"] = physics.position()
-      obs["velocity"] = physics.velocity()
-    else:
-      obs["joint_angles"] = physics.joint_angles()
-      obs["head_height"] = physics.head_height()
-      obs["extremities"] = physics.extremities()
-      obs["torso_vertical"] = physics.torso_vertical_orientation()
-      obs["com_velocity"] = physics.center_of_mass_velocity()
-      obs["velocity"] = physics.velocity()
-    return obs
+  def observation_layout(self, physics):
+    return observation_layout(physics, self._pure_state)
 
-  def get_reward(self, physics):
-    return stand_move_reward(physics.head_height(), physics.torso_upright(), physics.control(),
-                             physics.center_of_mass_velocity(), self._move_speed)
-
-
-def stand_move_reward(head_height, upright, control, com_velocity, move_speed):
-  """The humanoid reward (shared with humanoid_CMU): standing * upright * small control *
-  (still when `move_speed` is 0, else fast enough horizontally)."""
-  standing = rewards.tolerance(head_height, bounds=(_STAND_HEIGHT, float("inf")),
-                               margin=_STAND_HEIGHT / 4)
-  upright = rewards.tolerance(upright, bounds=(0.9, float("inf")), sigmoid="linear", margin=1.9,
-                              value_at_margin=0)
-  small_control = rewards.tolerance(control, margin=1, value_at_margin=0,
-                                    sigmoid="quadratic").mean()
-  small_control = (4 + small_control) / 5
-  if move_speed == 0:
-    dont_move = rewards.tolerance(com_velocity[:2], margin=2).mean()
-    return small_control * (standing * upright) * dont_move
-  speed = np.linalg.norm(com_velocity[:2])
-  move = rewards.tolerance(speed, bounds=(move_speed, float("inf")), margin=move_speed,
-                           value_at_margin=0, sigmoid="linear")
-  move = (5 * move + 1) / 6
-  return small_control * (standing * upright) * move
+  def kernel_params(self, physics):
+    return kernel_params(physics, 8, self._move_speed, self._pure_state)  # upright: zz

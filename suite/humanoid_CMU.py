@@ -4,8 +4,6 @@ Tasks (extra): stand, walk and run, with the humanoid domain's rewards. The mode
 is y-up (as the mocap data), so the thorax's "up" axis is its local y axis.
 """
 
-import collections
-
 from suite import base
 from suite import common
 from suite import control
@@ -69,7 +67,11 @@ class Physics(humanoid.Physics):
 
 
 class HumanoidCMU(base.Task):
-  """Rewards a high head, an upright thorax and small controls, times a speed term."""
+  """Rewards a high head, an upright thorax and small controls, times a speed term (the
+  humanoid's kernels)."""
+
+  observe_kernel = humanoid.observe
+  reward_kernel = humanoid.reward
 
   def __init__(self, move_speed, random=None):
     """`move_speed`: the horizontal speed to reach (0: stand still)."""
@@ -85,17 +87,8 @@ class HumanoidCMU(base.Task):
       penetrating = physics.data.ncon > 0
     super().initialize_episode(physics)
 
-  def get_observation(self, physics):
-    obs = collections.OrderedDict()
-    obs["joint_angles"] = physics.joint_angles()
-    obs["head_height"] = physics.head_height()
-    obs["extremities"] = physics.extremities()
-    obs["torso_vertical"] = physics.torso_vertical_orientation()
-    obs["com_velocity"] = physics.center_of_mass_velocity()
-    obs["velocity"] = physics.velocity()
-    return obs
+  def observation_layout(self, physics):
+    return humanoid.observation_layout(physics, pure_state=False)
 
-  def get_reward(self, physics):
-    return humanoid.stand_move_reward(physics.head_height(), physics.thorax_upright(),
-                                      physics.control(), physics.center_of_mass_velocity(),
-                                      self._move_speed)
+  def kernel_params(self, physics):
+    return humanoid.kernel_params(physics, 7, self._move_speed, False)  # upright: zy

@@ -1,7 +1,7 @@
 """Swimmer: a planar chain of n links in a dense fluid; swim the nose to a target (swimmer6,
 swimmer15, and `swimmer(n_links)` for other lengths)."""
 
-import collections
+import math
 
 import numpy as np
 
@@ -9,9 +9,9 @@ import mjcf
 from suite import base
 from suite import common
 from suite import control
+from suite import kernels
 from suite.utils import containers
 from suite.utils import randomizers
-from suite.utils import rewards
 
 _DEFAULT_TIME_LIMIT = 30
 _CONTROL_TIMESTEP = .03
@@ -119,8 +119,56 @@ class Physics(control.Physics):
     return self.data.qpos[3:].copy()
 
 
+# the layout of kernel_params: the head body, the target geom, the addresses of the nose and
+# target position sensors and of the first (velocimeter, gyro) pair
+_HEAD, _TARGET, _NOSE_ADR, _TARGET_ADR, _BODY_VEL_ADR = range(5)
+
+
+@kernels.kernel
+def observe(m, d, params, out):
+  """joints: qpos after the root (x, y, yaw); to_target: x, y of the nose-to-target vector in
+  the head's frame; body_velocities: each body's velocimeter x, y and gyro z."""
+  k = 0
+  for i in range(3, m.nq):
+    out[k] = d.qpos[i]
+    k += 1
+  head = int(params[_HEAD])
+  nose, target = int(params[_NOSE_ADR]), int(params[_TARGET_ADR])
+  for j in range(2):  # the row vector target - nose times the head's rotation matrix
+    value = 0.0
+    for i in range(3):
+      value += (d.sensordata[target + i] - d.sensordata[nose + i]) * d.xmat[head, 3 * i + j]
+    out[k + j] = value
+  k += 2
+  for adr in range(int(params[_BODY_VEL_ADR]), m.nsensordata, 6):
+    out[k] = d.sensordata[adr]
+    out[k + 1] = d.sensordata[adr + 1]
+    out[k + 2] = d.sensordata[adr + 5]
+    k += 3
+
+
+@kernels.kernel
+def reward(m, d, params, out):
+  """The nose inside the target sphere; outside, a long tail over 5 target radii."""
+  head = int(params[_HEAD])
+  nose, target = int(params[_NOSE_ADR]), int(params[_TARGET_ADR])
+  x = y = 0.0
+  for i in range(3):
+    delta = d.sensordata[target + i] - d.sensordata[nose + i]
+    x += delta * d.xmat[head, 3 * i]
+    y += delta * d.xmat[head, 3 * i + 1]
+  target_size = m.geom_size[int(params[_TARGET]), 0]
+  out[kernels.REWARD] = kernels.tolerance(math.sqrt(x * x + y * y), 0.0, target_size,
+                                          5 * target_size, kernels.LONG_TAIL, 0.1)
+  out[kernels.DISCOUNT] = np.nan
+
+
 class Swimmer(base.Task):
   """Rewards the nose reaching the target (falling off with a long tail beyond its radius)."""
+
+  observe_kernel = observe
+  reward_kernel = reward
+  model_fields = ("geom_pos", "light_pos")
 
   def initialize_episode(self, physics):
     """Random root yaw and joint angles; the target (and its light) uniform in +-0.3 with
@@ -136,15 +184,13 @@ class Swimmer(base.Task):
     model.light_pos["target_light", "y"] = ypos
     super().initialize_episode(physics)
 
-  def get_observation(self, physics):
+  def observation_layout(self, physics):
     """Joint angles, the target in the head's frame, body velocities."""
-    obs = collections.OrderedDict()
-    obs["joints"] = physics.joints()
-    obs["to_target"] = physics.nose_to_target()
-    obs["body_velocities"] = physics.body_velocities()
-    return obs
+    model = physics.model
+    nbody_velocities = (model.nsensordata - physics._body_vel_adr) // 6
+    return (("joints", (model.nq - 3,)), ("to_target", (2,)),
+            ("body_velocities", (3 * nbody_velocities,)))
 
-  def get_reward(self, physics):
-    target_size = physics.target_size()
-    return rewards.tolerance(physics.nose_to_target_dist(), bounds=(0, target_size),
-                             margin=5 * target_size, sigmoid="long_tail")
+  def kernel_params(self, physics):
+    return np.array([physics._head, physics._target, physics._nose_adr, physics._target_adr,
+                     physics._body_vel_adr], float)

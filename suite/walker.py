@@ -1,13 +1,13 @@
 """Walker: a planar biped; stand, walk or run forward (stand, walk, run)."""
 
-import collections
+import numpy as np
 
 from suite import base
 from suite import common
 from suite import control
+from suite import kernels
 from suite.utils import containers
 from suite.utils import randomizers
-from suite.utils import rewards
 
 _DEFAULT_TIME_LIMIT = 25
 _CONTROL_TIMESTEP = .025
@@ -74,8 +74,45 @@ class Physics(control.Physics):
     return self.data.xmat[1:, [0, 2]].ravel()
 
 
+@kernels.kernel
+def observe(m, d, params, out):
+  """orientations: xx, xz of every body but the world; height: the torso's z (body
+  params[0]); velocity: qvel."""
+  k = 0
+  for b in range(1, m.nbody):
+    out[k] = d.xmat[b, 0]
+    out[k + 1] = d.xmat[b, 2]
+    k += 2
+  out[k] = d.xpos[int(params[0]), 2]
+  for i in range(m.nv):
+    out[k + 1 + i] = d.qvel[i]
+
+
+@kernels.kernel
+def reward(m, d, params, out):
+  """A high, upright torso (body params[0]); with a move speed params[2] > 0, times forward
+  speed (the sensor at params[1]) linearly up to that speed."""
+  torso = int(params[0])
+  standing = kernels.tolerance(d.xpos[torso, 2], _STAND_HEIGHT, np.inf, _STAND_HEIGHT / 2,
+                               kernels.GAUSSIAN, 0.1)
+  upright = (1 + d.xmat[torso, 8]) / 2
+  stand_reward = (3 * standing + upright) / 4
+  move_speed = params[2]
+  if move_speed == 0:
+    value = stand_reward
+  else:
+    move_reward = kernels.tolerance(d.sensordata[int(params[1])], move_speed, np.inf,
+                                    move_speed / 2, kernels.LINEAR, 0.5)
+    value = stand_reward * (5 * move_reward + 1) / 6
+  out[kernels.REWARD] = value
+  out[kernels.DISCOUNT] = np.nan
+
+
 class PlanarWalker(base.Task):
   """Rewards a high, upright torso; with a target speed, also moving forward at that speed."""
+
+  observe_kernel = observe
+  reward_kernel = reward
 
   def __init__(self, move_speed, random=None):
     """`move_speed`: forward speed (m/s) for the full reward; 0 rewards standing only."""
@@ -87,23 +124,11 @@ class PlanarWalker(base.Task):
     randomizers.randomize_limited_and_rotational_joints(physics, self.random)
     super().initialize_episode(physics)
 
-  def get_observation(self, physics):
+  def observation_layout(self, physics):
     """Body orientations, torso height and velocities (no absolute x: translation invariant)."""
-    obs = collections.OrderedDict()
-    obs["orientations"] = physics.orientations()
-    obs["height"] = physics.torso_height()
-    obs["velocity"] = physics.data.qvel.copy()
-    return obs
+    model = physics.model
+    return (("orientations", (2 * (model.nbody - 1),)), ("height", ()),
+            ("velocity", (model.nv,)))
 
-  def get_reward(self, physics):
-    standing = rewards.tolerance(physics.torso_height(), bounds=(_STAND_HEIGHT, float("inf")),
-                                 margin=_STAND_HEIGHT / 2)
-    upright = (1 + physics.torso_upright()) / 2
-    stand_reward = (3 * standing + upright) / 4
-    if self._move_speed == 0:
-      return stand_reward
-    move_reward = rewards.tolerance(physics.horizontal_velocity(),
-                                    bounds=(self._move_speed, float("inf")),
-                                    margin=self._move_speed / 2, value_at_margin=0.5,
-                                    sigmoid="linear")
-    return stand_reward * (5 * move_reward + 1) / 6
+  def kernel_params(self, physics):
+    return np.array([physics._torso, physics._speed_adr, self._move_speed], float)
