@@ -157,3 +157,43 @@ def test_gymnasium_adapter_follows_the_batch():
   assert truncated.all() and not terminated.any()  # the 0.05 s time limit, 5 steps
   obs, reward, terminated, truncated, _ = env.step(actions)
   assert not truncated.any() and (reward == 0).all()  # next-step autoreset
+
+
+def test_a_task_without_kernels_is_stepped_with_its_python_methods():
+  from suite import cartpole
+  from suite import control
+
+  class PythonBalance(cartpole.Balance):
+    """Observation and reward in Python only (as a user's own task might be)."""
+
+    observe_kernel = reward_kernel = None
+
+    def get_observation(self, physics):
+      return {"angle": physics.data.qpos[1:].copy()}
+
+    def get_reward(self, physics):
+      return float(physics.data.xmat[2, 8])
+
+  def make(seed):
+    physics = cartpole.Physics.from_xml_string(*cartpole.get_model_and_assets())
+    task = PythonBalance(swing_up=True, sparse=False, random=seed)
+    return control.Environment(physics, task, time_limit=0.1)
+
+  env = vector.VectorEnvironment([make(s) for s in (1, 2)])
+  actions = [np.full((2, 1), 0.3)] * 14
+  steps = _rollout_batch(env, actions)
+  for world, seed in enumerate((1, 2)):
+    _assert_world_is_single_env(steps, world, make(seed), actions)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("domain,task", suite.ALL_TASKS)
+def test_every_task_batches_as_its_single_environments(domain, task):
+  env = suite.load(domain, task, task_kwargs={"random": 2}, num_envs=2)
+  spec = env.action_spec()
+  rng = np.random.RandomState(0)
+  lo, hi = np.maximum(spec.minimum, -1), np.minimum(spec.maximum, 1)
+  actions = [rng.uniform(lo, hi, (2,) + spec.shape) for _ in range(3)]
+  steps = _rollout_batch(env, actions)
+  single = suite.load(domain, task, task_kwargs={"random": vector.world_seed(2, 1)})
+  _assert_world_is_single_env(steps, 1, single, actions)
