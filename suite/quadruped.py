@@ -316,8 +316,8 @@ def observe_move(m, d, params, out):
 
 @kernels.kernel
 def reward_move(m, d, params, out):
-  """Upright times the forward speed (velocimeter x), linearly up to the desired speed where
-  it is 0.5 at speed 0."""
+  """Upright times the speed factor of the forward speed (velocimeter x): 1 from the desired
+  speed on, falling linearly to 0.5 at rest."""
   speed = params[_DESIRED_SPEED]
   move_reward = kernels.tolerance(d.sensordata[int(params[_VELOCIMETER])], speed, np.inf, speed,
                                   kernels.LINEAR, 0.5)
