@@ -4,19 +4,20 @@ Tasks (all extra, without reward visualisation): stand; walk, trot and run at 1,
 fetch a thrown ball and bring it to the target at the centre of a walled arena (hard).
 """
 
-import collections
+import math
 
 import numpy as np
 
 import engine
 import mjcf
+from engine._jit import jit
 from engine.enums import mjJNT_HINGE
 from engine.enums import mjOBJ_JOINT
 from suite import base
 from suite import common
 from suite import control
+from suite import kernels
 from suite.utils import containers
-from suite.utils import rewards
 
 _DEFAULT_TIME_LIMIT = 15
 _CONTROL_TIMESTEP = 0.015
@@ -32,11 +33,25 @@ _TROT_SPEED = 3
 _RUN_SPEED = 9
 
 _STAND_HEIGHT_FRACTION = 0.9  # of the torso and pelvis heights in the default pose
-_MIN_UPRIGHT_COSINE = np.cos(np.deg2rad(30))
+_MIN_UPRIGHT_COSINE = float(np.cos(np.deg2rad(30)))
+_HINGE = int(mjJNT_HINGE)
 
 # the fetch props, removed from the model for the other tasks
 _BALL_GEOMS = ("target", "wall_px", "wall_py", "wall_nx", "wall_ny")
 _BALL_CAMERAS = ("ball", "head")
+
+# the layout of the kernel parameters: the model's ids (Physics._kernel_ids)...
+_TORSO, _PELVIS, _SKULL, _FLOOR = range(4)  # bodies, and the floor geom
+_INERTIAL = 4  # sensors: accelerometer, velocimeter, gyro
+_VELOCIMETER = _INERTIAL + 1
+_TORSO_LINVEL = 7  # sensor
+_TOUCH = 8  # sensors: palm_L, palm_R, sole_L, sole_R
+_FORCES = 12  # sensors: foot_L, foot_R, hand_L, hand_R
+_BALL_QPOS, _BALL_DOF, _HEAD, _UPPER_BITE, _LOWER_BITE, _TARGET = range(16, 22)  # fetch, or -1
+# ...then the task's
+_STAND_HEIGHT = 22  # torso and pelvis
+_BODY_WEIGHT = 24
+_MOVE_SPEED = 25  # Move
 
 SUITE = containers.TaggedTasks()
 
@@ -131,6 +146,7 @@ class Physics(control.Physics):
     self._touch = sensor("palm_L", "palm_R", "sole_L", "sole_R")
     self._forces = sensor("foot_L", "foot_R", "hand_L", "hand_R")
     self._floor = model.name2id("floor", "geom")
+    fetch = [-1] * 6
     ball = engine.mj_name2id(model.ptr, mjOBJ_JOINT, "ball_root")
     if ball >= 0:  # the fetch props
       self._ball_qpos = model.jnt_qposadr[ball] + np.arange(3)
@@ -138,6 +154,12 @@ class Physics(control.Physics):
       self._head = model.name2id("head", "site")
       self._bite = ids("site", "upper_bite", "lower_bite")
       self._target = model.name2id("target", "geom")
+      fetch = [self._ball_qpos[0], self._ball_dof[0], self._head, *self._bite, self._target]
+    # the model's part of the kernel parameters (see their layout at the top)
+    self._kernel_ids = np.concatenate((
+      ids("body", "torso", "pelvis", "skull"), [self._floor],
+      ids("sensor", "accelerometer", "velocimeter", "gyro", "torso_linvel", "palm_L", "palm_R",
+          "sole_L", "sole_R", "foot_L", "foot_R", "hand_L", "hand_R"), fetch)).astype(float)
 
   def torso_pelvis_height(self):
     """World heights of the torso and the pelvis."""
@@ -214,9 +236,167 @@ class Physics(control.Physics):
     return (data.geom_xpos[self._target] - data.site_xpos[self._head]) @ head
 
 
+@jit
+def _copy_sensor(m, d, sensor, out, k):
+  """The readings of sensor `sensor` into out from k. Returns the index after them."""
+  adr = m.sensor_adr[sensor]
+  for j in range(m.sensor_dim[sensor]):
+    out[k + j] = d.sensordata[adr + j]
+  return k + m.sensor_dim[sensor]
+
+
+@jit
+def _in_frame(xmat, x, y, z, out, k):
+  """The vector (x, y, z) in the frame of the rotation row `xmat` (x @ R) into out[k:k + 3]."""
+  for j in range(3):
+    out[k + j] = x * xmat[j] + y * xmat[3 + j] + z * xmat[6 + j]
+
+
+@jit
+def _observe_stand(m, d, params, out):
+  """joint_angles and joint_velocites (of the hinges), torso_pelvis_height, z_projection
+  (rotation row z of skull, torso and pelvis), torso_com_velocity (in the torso frame),
+  inertial_sensors, foot_forces, touch_sensors, actuator_state. Returns the index in `out`
+  after them."""
+  k = 0
+  for j in range(m.njnt):
+    if m.jnt_type[j] == _HINGE:
+      out[k] = d.qpos[m.jnt_qposadr[j]]
+      k += 1
+  for j in range(m.njnt):
+    if m.jnt_type[j] == _HINGE:
+      out[k] = d.qvel[m.jnt_dofadr[j]]
+      k += 1
+  out[k] = d.xpos[int(params[_TORSO]), 2]
+  out[k + 1] = d.xpos[int(params[_PELVIS]), 2]
+  k += 2
+  for body in (int(params[_SKULL]), int(params[_TORSO]), int(params[_PELVIS])):
+    for j in range(3):
+      out[k + j] = d.xmat[body, 6 + j]
+    k += 3
+  adr = m.sensor_adr[int(params[_TORSO_LINVEL])]
+  _in_frame(d.xmat[int(params[_TORSO])], d.sensordata[adr], d.sensordata[adr + 1],
+            d.sensordata[adr + 2], out, k)
+  k += 3
+  for i in range(3):
+    k = _copy_sensor(m, d, int(params[_INERTIAL + i]), out, k)
+  for i in range(4):
+    k = _copy_sensor(m, d, int(params[_FORCES + i]), out, k)
+  for i in range(4):
+    k = _copy_sensor(m, d, int(params[_TOUCH + i]), out, k)
+  for i in range(m.na):
+    out[k + i] = d.act[i]
+  return k + m.na
+
+
+@jit
+def _stand_reward(m, d, params):
+  """Product of the height (torso and pelvis at their standing heights), upright (skull,
+  torso and pelvis within 30 degrees) and weight-bearing (palms and soles) factors."""
+  torso_lower, pelvis_lower = params[_STAND_HEIGHT], params[_STAND_HEIGHT + 1]
+  value = (kernels.tolerance(d.xpos[int(params[_TORSO]), 2], torso_lower, np.inf, torso_lower,
+                             kernels.GAUSSIAN, 0.1)
+           * kernels.tolerance(d.xpos[int(params[_PELVIS]), 2], pelvis_lower, np.inf,
+                               pelvis_lower, kernels.GAUSSIAN, 0.1))
+  for body in (int(params[_SKULL]), int(params[_TORSO]), int(params[_PELVIS])):
+    value *= kernels.tolerance(d.xmat[body, 8], _MIN_UPRIGHT_COSINE, np.inf,
+                               1 + _MIN_UPRIGHT_COSINE, kernels.LINEAR, 0.0)
+  touch = 0.0
+  for i in range(4):
+    sensor = int(params[_TOUCH + i])
+    adr = m.sensor_adr[sensor]
+    for j in range(m.sensor_dim[sensor]):
+      touch += d.sensordata[adr + j]
+  weight = params[_BODY_WEIGHT]
+  return value * kernels.tolerance(touch, weight, np.inf, weight, kernels.LINEAR, 0.9)
+
+
+@kernels.kernel
+def observe_stand(m, d, params, out):
+  """The observations of stand and the move tasks (_observe_stand)."""
+  _observe_stand(m, d, params, out)
+
+
+@kernels.kernel
+def reward_stand(m, d, params, out):
+  """Standing (_stand_reward)."""
+  out[kernels.REWARD] = _stand_reward(m, d, params)
+  out[kernels.DISCOUNT] = np.nan
+
+
+@kernels.kernel
+def reward_move(m, d, params, out):
+  """Standing times (4 forward + 1) / 5, forward: the dog's speed along the torso's x axis,
+  1 between the move speed and twice it, linear to 0 a margin max(1, speed) away."""
+  adr = m.sensor_adr[int(params[_TORSO_LINVEL])]
+  torso = int(params[_TORSO])
+  speed = (d.sensordata[adr] * d.xmat[torso, 0] + d.sensordata[adr + 1] * d.xmat[torso, 3]
+           + d.sensordata[adr + 2] * d.xmat[torso, 6])
+  move_speed = params[_MOVE_SPEED]
+  forward = kernels.tolerance(speed, move_speed, 2 * move_speed, max(1.0, move_speed),
+                              kernels.LINEAR, 0.0)
+  out[kernels.REWARD] = _stand_reward(m, d, params) * (4 * forward + 1) / 5
+  out[kernels.DISCOUNT] = np.nan
+
+
+@kernels.kernel
+def observe_fetch(m, d, params, out):
+  """Stand's observations, then ball_state (the ball's position relative to the head site and
+  its velocity relative to the head's velocimeter) and target_position (relative to the head
+  site), in the head site's frame."""
+  k = _observe_stand(m, d, params, out)
+  head = int(params[_HEAD])
+  ball, ball_dof = int(params[_BALL_QPOS]), int(params[_BALL_DOF])
+  frame = d.site_xmat[head]
+  _in_frame(frame, d.qpos[ball] - d.site_xpos[head, 0], d.qpos[ball + 1] - d.site_xpos[head, 1],
+            d.qpos[ball + 2] - d.site_xpos[head, 2], out, k)
+  _in_frame(frame, d.qvel[ball_dof], d.qvel[ball_dof + 1], d.qvel[ball_dof + 2], out, k + 3)
+  adr = m.sensor_adr[int(params[_VELOCIMETER])]
+  for j in range(3):
+    out[k + 3 + j] -= d.sensordata[adr + j]
+  target = int(params[_TARGET])
+  _in_frame(frame, d.geom_xpos[target, 0] - d.site_xpos[head, 0],
+            d.geom_xpos[target, 1] - d.site_xpos[head, 1],
+            d.geom_xpos[target, 2] - d.site_xpos[head, 2], out, k + 6)
+
+
+@jit
+def _ball_distance(d, ball, x, y, z):
+  """Distance from the ball (its qpos address) to (x, y, z)."""
+  dx, dy, dz = d.qpos[ball] - x, d.qpos[ball + 1] - y, d.qpos[ball + 2] - z
+  return math.sqrt(dx * dx + dy * dy + dz * dz)
+
+
+@kernels.kernel
+def reward_fetch(m, d, params, out):
+  """Standing times reach (1 once the ball is within twice the target's radius, else the ball
+  in the mouth: reciprocal in its mean distance to the bite sites, as (6 reach + 1) / 7) times
+  (fetch + 1) / 2, fetch reciprocal in the ball's distance to the target over the floor."""
+  ball, target = int(params[_BALL_QPOS]), int(params[_TARGET])
+  to_target = _ball_distance(d, ball, d.geom_xpos[target, 0], d.geom_xpos[target, 1],
+                             d.geom_xpos[target, 2])
+  if to_target < 2 * m.geom_size[target, 0]:
+    reach = 1.0  # delivered: the ball need not stay in the mouth
+  else:
+    to_mouth = 0.0
+    for site in (int(params[_UPPER_BITE]), int(params[_LOWER_BITE])):
+      to_mouth += _ball_distance(d, ball, d.site_xpos[site, 0], d.site_xpos[site, 1],
+                                 d.site_xpos[site, 2])
+    reach = kernels.tolerance(to_mouth / 2, 0.0, 0.005, 2.0, kernels.RECIPROCAL, 0.1)
+    reach = (6 * reach + 1) / 7
+  fetch = kernels.tolerance(to_target, 0.0, 0.1, m.geom_size[int(params[_FLOOR]), 0],
+                            kernels.RECIPROCAL, 0.1)
+  out[kernels.REWARD] = _stand_reward(m, d, params) * reach * (fetch + 1) / 2
+  out[kernels.DISCOUNT] = np.nan
+
+
 class Stand(base.Task):
   """Rewards standing: torso and pelvis high, skull, torso and pelvis upright, weight on the
   palms and soles."""
+
+  observe_kernel = observe_stand
+  reward_kernel = reward_stand
+  _move_speed = np.nan  # Move's
 
   def __init__(self, random=None):
     super().__init__(random=random)
@@ -236,52 +416,38 @@ class Stand(base.Task):
     physics.data.qvel[[0, 1, 5]] = 2 * self.random.randn(3)  # root x, y velocity and yaw rate
     physics.data.act[:] = self.random.uniform(-1, 1, physics.model.na)
 
-  def get_observation(self, physics):
-    obs = collections.OrderedDict()
-    obs["joint_angles"] = physics.joint_angles()
-    obs["joint_velocites"] = physics.joint_velocities()  # dm_control's spelling
-    obs["torso_pelvis_height"] = physics.torso_pelvis_height()
-    obs["z_projection"] = physics.z_projection()
-    obs["torso_com_velocity"] = physics.torso_com_velocity()
-    obs["inertial_sensors"] = physics.inertial_sensors()
-    obs["foot_forces"] = physics.foot_forces()
-    obs["touch_sensors"] = physics.touch_sensors()
-    obs["actuator_state"] = physics.data.act.copy()
-    return obs
+  def observation_layout(self, physics):
+    model = physics.model
+    nhinge = len(physics._hinge_qpos)
+    return (("joint_angles", (nhinge,)), ("joint_velocites", (nhinge,)),  # dm_control's spelling
+            ("torso_pelvis_height", (2,)), ("z_projection", (9,)), ("torso_com_velocity", (3,)),
+            ("inertial_sensors", (len(physics._inertial),)),
+            ("foot_forces", (len(physics._forces),)), ("touch_sensors", (len(physics._touch),)),
+            ("actuator_state", (model.na,)))
 
-  def stand_reward(self, physics):
-    """Product of the height, upright and weight-bearing factors."""
-    heights = physics.torso_pelvis_height()
-    height = [rewards.tolerance(h, bounds=(lo, np.inf), margin=lo)
-              for h, lo in zip(heights, self._stand_height)]
-    upright = rewards.tolerance(physics.upright(), bounds=(_MIN_UPRIGHT_COSINE, np.inf),
-                                margin=1 + _MIN_UPRIGHT_COSINE, sigmoid="linear",
-                                value_at_margin=0)
-    touch = rewards.tolerance(physics.touch_sensors().sum(), bounds=(self._body_weight, np.inf),
-                              margin=self._body_weight, sigmoid="linear", value_at_margin=0.9)
-    return np.prod(height) * np.prod(upright) * touch
-
-  def get_reward(self, physics):
-    return self.stand_reward(physics)
+  def kernel_params(self, physics):
+    """The model's ids, then the standing heights and the body weight of this episode (NaN
+    before the first) and the move speed (NaN but in Move)."""
+    stand_height = np.full(2, np.nan) if self._stand_height is None else self._stand_height
+    body_weight = np.nan if self._body_weight is None else self._body_weight
+    return np.concatenate((physics._kernel_ids, stand_height, [body_weight, self._move_speed]))
 
 
 class Move(Stand):
   """Rewards standing and moving forward (along the torso's x axis) at `move_speed`."""
 
+  reward_kernel = reward_move
+
   def __init__(self, move_speed, random=None):
     super().__init__(random=random)
     self._move_speed = move_speed
 
-  def get_reward(self, physics):
-    speed = physics.torso_com_velocity()[0]
-    forward = rewards.tolerance(speed, bounds=(self._move_speed, 2 * self._move_speed),
-                                margin=max(1, self._move_speed), sigmoid="linear",
-                                value_at_margin=0)
-    return self.stand_reward(physics) * (4 * forward + 1) / 5
-
 
 class Fetch(Stand):
   """Rewards standing, holding the ball in the mouth and bringing it to the target."""
+
+  observe_kernel = observe_fetch
+  reward_kernel = reward_fetch
 
   def initialize_episode(self, physics):
     """The dog as in Stand; the ball thrown from a circle of radius 0.75 x floor size toward
@@ -297,20 +463,6 @@ class Fetch(Stand):
     physics.named.data.qpos["ball_root"][:3] = [position[0], position[1], 0.05]
     physics.named.data.qvel["ball_root"][:3] = [*(speed * direction), vertical]
 
-  def get_observation(self, physics):
-    obs = super().get_observation(physics)
-    obs["ball_state"] = physics.ball_in_head_frame()
-    obs["target_position"] = physics.target_in_head_frame()
-    return obs
-
-  def get_reward(self, physics):
-    to_target = physics.ball_to_target_distance()
-    if to_target < 2 * physics.target_radius():
-      reach = 1.0  # delivered: the ball need not stay in the mouth
-    else:
-      reach = rewards.tolerance(physics.ball_to_mouth_distance(), bounds=(0, 0.005), margin=2,
-                                sigmoid="reciprocal")
-      reach = (6 * reach + 1) / 7
-    fetch = rewards.tolerance(to_target, bounds=(0, 0.1), margin=physics.floor_size(),
-                              sigmoid="reciprocal")
-    return self.stand_reward(physics) * reach * (fetch + 1) / 2
+  def observation_layout(self, physics):
+    return super().observation_layout(physics) + (("ball_state", (6,)),
+                                                  ("target_position", (3,)))

@@ -5,7 +5,7 @@ regulator). Tasks (extra): lqr_2_1 (2 bodies, 1 motor) and lqr_6_2 (6 bodies, 2 
 model is generated per construction; its joint stiffnesses come from the task's random state.
 """
 
-import collections
+import math
 
 import numpy as np
 
@@ -13,6 +13,7 @@ import mjcf
 from suite import base
 from suite import common
 from suite import control
+from suite import kernels
 from suite.utils import containers
 
 _DEFAULT_TIME_LIMIT = float("inf")
@@ -87,8 +88,44 @@ class Physics(control.Physics):
     return np.linalg.norm(self.state())
 
 
+@kernels.kernel
+def observe(m, d, params, out):
+  """position: qpos; velocity: qvel."""
+  for i in range(m.nq):
+    out[i] = d.qpos[i]
+  for i in range(m.nv):
+    out[m.nq + i] = d.qvel[i]
+
+
+@kernels.kernel
+def reward(m, d, params, out):
+  """1 - (|qpos|^2 / 2 + control_cost_coef (params[0]) * |ctrl|^2 / 2); discount 0 once the
+  norm of the state (qpos, qvel, act) is below 1e-6."""
+  position_cost = 0.0
+  for i in range(m.nq):
+    position_cost += d.qpos[i] * d.qpos[i]
+  control_cost = 0.0
+  for i in range(m.nu):
+    control_cost += d.ctrl[i] * d.ctrl[i]
+  out[kernels.REWARD] = 1 - (0.5 * position_cost + 0.5 * control_cost * params[0])
+  state = position_cost
+  for i in range(m.nv):
+    state += d.qvel[i] * d.qvel[i]
+  for i in range(m.na):
+    state += d.act[i] * d.act[i]
+  out[kernels.DISCOUNT] = 0.0 if math.sqrt(state) < _TERMINATION_NORM else np.nan
+
+
 class LQRLevel(base.Task):
-  """Rewards 1 minus the quadratic cost of position and control; ends once at rest."""
+  """Rewards 1 minus the quadratic cost of position and control; ends once at rest.
+
+  The model is drawn from the seed (`model_from_seed`): a vectorised environment builds each
+  world with its own model instead of sharing one.
+  """
+
+  observe_kernel = observe
+  reward_kernel = reward
+  model_from_seed = True
 
   def __init__(self, control_cost_coef, random=None):
     """`control_cost_coef`: the weight of the control cost relative to the position cost."""
@@ -108,26 +145,12 @@ class LQRLevel(base.Task):
     physics.data.qpos[:] = np.sqrt(2) * unit / np.linalg.norm(unit)
     super().initialize_episode(physics)
 
-  def get_observation(self, physics):
-    obs = collections.OrderedDict()
-    obs["position"] = physics.position()
-    obs["velocity"] = physics.velocity()
-    return obs
+  def observation_layout(self, physics):
+    return (("position", (physics.model.nq,)), ("velocity", (physics.model.nv,)))
 
-  def get_reward(self, physics):
-    """1 - (|qpos|^2 / 2 + control_cost_coef * |ctrl|^2 / 2): unbounded below."""
-    position = physics.position()
-    state_cost = 0.5 * np.dot(position, position)
-    control_signal = physics.control()
-    control_l2_norm = 0.5 * np.dot(control_signal, control_signal)
-    return 1 - (state_cost + control_l2_norm * self._control_cost_coef)
+  def kernel_params(self, physics):
+    return np.array([float(self._control_cost_coef)])
 
   def get_evaluation(self, physics):
     """Whether the state is within 0.01 of rest (the success criterion)."""
     return physics.state_norm() <= _SUCCESS_NORM
-
-  def get_termination(self, physics):
-    """Discount 0 once the state norm falls below 1e-6, else None (continue)."""
-    if physics.state_norm() < _TERMINATION_NORM:
-      return 0.0
-    return None

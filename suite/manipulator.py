@@ -4,16 +4,17 @@ Tasks: bring the ball (benchmarking) or the peg to a ghost target anywhere in th
 or insert the ball into a cup / the peg into a slot placed at the target. All are hard.
 """
 
-import collections
+import math
 
 import numpy as np
 
 import mjcf
+from engine._jit import jit
 from suite import base
 from suite import common
 from suite import control
+from suite import kernels
 from suite.utils import containers
-from suite.utils import rewards
 
 _CLOSE = .01  # metres: a site this close to its target counts as there
 _CONTROL_TIMESTEP = .01  # seconds: 10 physics steps of 1 ms
@@ -23,6 +24,19 @@ _P_IN_TARGET = .1  # probability that an episode starts with the prop at the tar
 _ARM_JOINTS = ("arm_root", "arm_shoulder", "arm_elbow", "arm_wrist", "finger", "fingertip",
                "thumb", "thumbtip")
 _ALL_PROPS = ("ball", "target_ball", "cup", "peg", "target_peg", "slot")
+_NARM = len(_ARM_JOINTS)
+# the reward's site pairs: the ball and its target, or the peg's grasp, pinch, centre and tip
+_BALL_SITES = ("ball", "target_ball")
+_PEG_SITES = ("peg_grasp", "grasp", "peg_pinch", "pinch", "peg", "target_peg", "target_peg_tip",
+              "peg_tip")
+
+# the layout of Bring's kernel parameters
+_FULLY_OBSERVABLE, _USE_PEG = 0, 1
+_ARM_QPOS = 2  # qpos addresses of _ARM_JOINTS
+_ARM_DOF = _ARM_QPOS + _NARM  # their dof addresses
+_BODIES = _ARM_DOF + _NARM  # hand, prop and target body ids
+_PROP_DOF = _BODIES + 3  # dofs of the prop's x, z and angle joints
+_SITES = _PROP_DOF + 3  # _BALL_SITES or _PEG_SITES ids
 
 SUITE = containers.TaggedTasks()
 
@@ -115,35 +129,11 @@ class Physics(control.Physics):
     return np.linalg.norm(diff)
 
 
-class ArmIndices:
-  """Model addresses the arm tasks read every step (names resolved once per model).
-
-  Attributes:
-    model: the model the addresses belong to.
-    arm_qpos, arm_dof: qpos and qvel addresses of _ARM_JOINTS, in that order.
-    hand: the hand's body id.
-  """
-
-  def __init__(self, physics):
-    model = physics.model
-    self.model = model.ptr
-    joints = [model.name2id(name, "joint") for name in _ARM_JOINTS]
-    self.arm_qpos = model.jnt_qposadr[joints]
-    self.arm_dof = model.jnt_dofadr[joints]
-    self.hand = model.name2id("hand", "body")
-
-  def arm_observation(self, physics, obs):
-    """Adds arm_pos (sin, cos of each arm joint), arm_vel and touch to `obs`."""
-    angles = physics.data.qpos[self.arm_qpos]
-    obs["arm_pos"] = np.vstack([np.sin(angles), np.cos(angles)]).T
-    obs["arm_vel"] = physics.data.qvel[self.arm_dof]
-    obs["touch"] = np.log1p(physics.data.sensordata)
-
-
-def body_2d_poses(physics, bodies):
-  """Rows (x, z, qw, qy) of the bodies with ids `bodies`."""
-  data = physics.data
-  return np.hstack([data.xpos[bodies][:, ::2], data.xquat[bodies][:, ::2]])
+def arm_addresses(physics):
+  """qpos and dof addresses of _ARM_JOINTS, in that order (the arm observation's)."""
+  model = physics.model
+  joints = [model.name2id(name, "joint") for name in _ARM_JOINTS]
+  return model.jnt_qposadr[joints], model.jnt_dofadr[joints]
 
 
 def randomize_arm(physics, random):
@@ -160,8 +150,81 @@ def randomize_arm(physics, random):
   qpos["finger"] = qpos["thumb"]
 
 
+@jit
+def _observe_arm(m, d, params, out):
+  """arm_pos: (sin, cos) of each arm joint (rows of 2); arm_vel; touch: log(1 + reading) of
+  every sensor. Returns the index in `out` after them."""
+  for i in range(_NARM):
+    angle = d.qpos[int(params[_ARM_QPOS + i])]
+    out[2 * i] = math.sin(angle)
+    out[2 * i + 1] = math.cos(angle)
+  k = 2 * _NARM
+  for i in range(_NARM):
+    out[k + i] = d.qvel[int(params[_ARM_DOF + i])]
+  k += _NARM
+  for i in range(m.nsensordata):
+    out[k + i] = math.log1p(d.sensordata[i])
+  return k + m.nsensordata
+
+
+@jit
+def _body_2d_pose(d, body, out, k):
+  """(x, z, qw, qy) of body `body` into out[k:k + 4]."""
+  out[k] = d.xpos[body, 0]
+  out[k + 1] = d.xpos[body, 2]
+  out[k + 2] = d.xquat[body, 0]
+  out[k + 3] = d.xquat[body, 2]
+
+
+@jit
+def _site_distance(d, site1, site2):
+  dx = d.site_xpos[site1, 0] - d.site_xpos[site2, 0]
+  dy = d.site_xpos[site1, 1] - d.site_xpos[site2, 1]
+  dz = d.site_xpos[site1, 2] - d.site_xpos[site2, 2]
+  return math.sqrt(dx * dx + dy * dy + dz * dz)
+
+
+@jit
+def _pair_is_close(d, params, pair):
+  """1 when the sites of pair `pair` of _SITES are within _CLOSE, gaussian beyond (0.1 at
+  2 _CLOSE further)."""
+  distance = _site_distance(d, int(params[_SITES + 2 * pair]), int(params[_SITES + 2 * pair + 1]))
+  return kernels.tolerance(distance, 0.0, _CLOSE, 2 * _CLOSE, kernels.GAUSSIAN, 0.1)
+
+
+@kernels.kernel
+def observe(m, d, params, out):
+  """The arm (see _observe_arm); fully observable: then the hand, prop and target poses and
+  the prop's velocities (x, z, angle)."""
+  k = _observe_arm(m, d, params, out)
+  if params[_FULLY_OBSERVABLE]:
+    _body_2d_pose(d, int(params[_BODIES]), out, k)
+    _body_2d_pose(d, int(params[_BODIES + 1]), out, k + 4)
+    for i in range(3):
+      out[k + 8 + i] = d.qvel[int(params[_PROP_DOF + i])]
+    _body_2d_pose(d, int(params[_BODIES + 2]), out, k + 11)
+
+
+@kernels.kernel
+def reward(m, d, params, out):
+  """Ball: closeness of ball and target. Peg: the larger of bringing (peg and its tip at the
+  target's) and a third of grasping (the peg's grasp and pinch points at the gripper's)."""
+  if not params[_USE_PEG]:
+    value = _pair_is_close(d, params, 0)
+  else:
+    grasping = (_pair_is_close(d, params, 0) + _pair_is_close(d, params, 1)) / 2
+    bringing = (_pair_is_close(d, params, 2) + _pair_is_close(d, params, 3)) / 2
+    value = max(bringing, grasping / 3)
+  out[kernels.REWARD] = value
+  out[kernels.DISCOUNT] = np.nan
+
+
 class Bring(base.Task):
   """Rewards the prop (ball or peg) being at the target, optionally inside a receptacle."""
+
+  observe_kernel = observe
+  reward_kernel = reward
+  model_fields = ("body_pos", "body_quat")  # the target (and receptacle) placed per episode
 
   def __init__(self, use_peg, insert, fully_observable, random=None):
     """`use_peg`: the prop is the peg, else the ball; `insert`: the target sits in the slot
@@ -174,24 +237,8 @@ class Bring(base.Task):
     self._target = "target_peg" if use_peg else "target_ball"
     self._receptacle = "slot" if use_peg else "cup"
     self._object_joints = [f"{self._object}_{axis}" for axis in "xzy"]
-    self._indices = None
+    self._params = None  # (model, the kernel parameters for it)
     super().__init__(random=random)
-
-  def _get_indices(self, physics):
-    """The task's model addresses for `physics`' model (computed once per model)."""
-    indices = self._indices
-    if indices is None or indices.model is not physics.model.ptr:
-      model = physics.model
-      indices = ArmIndices(physics)
-      indices.bodies = np.array([model.name2id(name, "body") for name in
-                                 ("hand", self._object, self._target)])
-      joints = [model.name2id(name, "joint") for name in self._object_joints]
-      indices.object_dof = model.jnt_dofadr[joints]
-      sites = ("peg_grasp", "grasp", "peg_pinch", "pinch", "peg", "target_peg",
-               "target_peg_tip", "peg_tip") if self._use_peg else ("ball", "target_ball")
-      indices.sites = np.array([model.name2id(name, "site") for name in sites])
-      self._indices = indices
-    return indices
 
   def initialize_episode(self, physics):
     """Draws arm, target and prop until the configuration has no contact.
@@ -237,34 +284,30 @@ class Bring(base.Task):
         break
     super().initialize_episode(physics)
 
-  def get_observation(self, physics):
+  def observation_layout(self, physics):
     """Arm angles (sin, cos), velocities and touch; with full observability also the hand,
     prop and target poses (x, z, qw, qy) and the prop's velocities (x, z, angle)."""
-    indices = self._get_indices(physics)
-    obs = collections.OrderedDict()
-    indices.arm_observation(physics, obs)
+    layout = (("arm_pos", (_NARM, 2)), ("arm_vel", (_NARM,)),
+              ("touch", (physics.model.nsensordata,)))
     if self._fully_observable:
-      hand, obj, target = body_2d_poses(physics, indices.bodies)
-      obs["hand_pos"] = hand
-      obs["object_pos"] = obj
-      obs["object_vel"] = physics.data.qvel[indices.object_dof]
-      obs["target_pos"] = target
-    return obs
+      layout += (("hand_pos", (4,)), ("object_pos", (4,)), ("object_vel", (3,)),
+                 ("target_pos", (4,)))
+    return layout
 
-  def get_reward(self, physics):
-    """Ball: closeness of ball and target. Peg: the larger of bringing (peg and its tip at the
-    target's) and a third of grasping (the peg's grasp and pinch points at the gripper's)."""
-    xpos = physics.data.site_xpos[self._get_indices(physics).sites]
-    if not self._use_peg:
-      return _is_close(np.linalg.norm(xpos[0] - xpos[1]))
-    grasp, pinch, bring, bring_tip = _is_close(np.linalg.norm(xpos[0::2] - xpos[1::2], axis=1))
-    grasping = (grasp + pinch) / 2
-    bringing = (bring + bring_tip) / 2
-    return max(bringing, grasping / 3)
-
-
-def _is_close(distance):
-  return rewards.tolerance(distance, (0, _CLOSE), _CLOSE * 2)
+  def kernel_params(self, physics):
+    """Flags and model addresses (see the layout above the kernels), computed once per
+    model."""
+    model = physics.model
+    if self._params is None or self._params[0] is not model.ptr:
+      arm_qpos, arm_dof = arm_addresses(physics)
+      bodies = [model.name2id(name, "body") for name in ("hand", self._object, self._target)]
+      joints = [model.name2id(name, "joint") for name in self._object_joints]
+      sites = [model.name2id(name, "site")
+               for name in (_PEG_SITES if self._use_peg else _BALL_SITES)]
+      params = np.concatenate(([self._fully_observable, self._use_peg], arm_qpos, arm_dof,
+                               bodies, model.jnt_dofadr[joints], sites)).astype(float)
+      self._params = (model.ptr, params)
+    return self._params[1]
 
 
 def _place(model, body, x, z, angle):

@@ -5,20 +5,21 @@ random bumpy terrain, seen through 20 rangefinders) and fetch (bring a ball to t
 the middle of a walled arena).
 """
 
-import collections
+import math
 
 import numpy as np
 
 import engine
 import mjcf
+from engine._jit import jit
 from engine.enums import mjtJoint
 from engine.enums import mjtObj
 from engine.enums import mjtSensor
 from suite import base
 from suite import common
 from suite import control
+from suite import kernels
 from suite.utils import containers
-from suite.utils import rewards
 from suite.utils import zoom
 
 _DEFAULT_TIME_LIMIT = 20
@@ -34,6 +35,18 @@ _TERRAIN_BUMP_SCALE = 2
 _TERRAIN_SMOOTHNESS = 0.15
 
 _WALLS = ("wall_px", "wall_py", "wall_nx", "wall_ny")
+
+# joint and sensor types the observations select (as ints for the kernels)
+_HINGE = int(mjtJoint.mjJNT_HINGE)
+_IMU_SENSORS = (int(mjtSensor.mjSENS_ACCELEROMETER), int(mjtSensor.mjSENS_GYRO))
+_FORCE_TORQUE_SENSORS = (int(mjtSensor.mjSENS_FORCE), int(mjtSensor.mjSENS_TORQUE))
+_RANGEFINDER = int(mjtSensor.mjSENS_RANGEFINDER)
+
+# the layout of the kernel parameters: every task's, then its own
+_TORSO, _VELOCIMETER, _UPRIGHT_COSINE = range(3)  # torso body, velocimeter's first reading
+_DESIRED_SPEED = 3  # Move
+_WORKSPACE = 3  # Escape and Fetch: the workspace site
+_ROOT_DOF, _BALL, _TARGET, _BALL_DOF, _FLOOR, _BALL_GEOM = range(4, 10)  # Fetch
 
 SUITE = containers.TaggedTasks()
 
@@ -118,12 +131,12 @@ class Physics(control.Physics):
     """Addresses read every step: hinge coordinates, sensor blocks by type, body, site and
     joint ids (-1 for the ball and target where the variant has none)."""
     m = self.model
-    hinges = np.nonzero(m.jnt_type == mjtJoint.mjJNT_HINGE)[0]
+    hinges = np.nonzero(m.jnt_type == _HINGE)[0]
     self._hinge_qpos = m.jnt_qposadr[hinges]
     self._hinge_dof = m.jnt_dofadr[hinges]
-    self._imu = self._sensor_indices(mjtSensor.mjSENS_ACCELEROMETER, mjtSensor.mjSENS_GYRO)
-    self._force_torque = self._sensor_indices(mjtSensor.mjSENS_FORCE, mjtSensor.mjSENS_TORQUE)
-    self._rangefinder = self._sensor_indices(mjtSensor.mjSENS_RANGEFINDER)
+    self._imu = self._sensor_indices(*_IMU_SENSORS)
+    self._force_torque = self._sensor_indices(*_FORCE_TORQUE_SENSORS)
+    self._rangefinder = self._sensor_indices(_RANGEFINDER)
     velocimeter = self._id(mjtObj.mjOBJ_SENSOR, "velocimeter")
     self._velocimeter = slice(m.sensor_adr[velocimeter], m.sensor_adr[velocimeter] + 3)
     self._torso = self._id(mjtObj.mjOBJ_BODY, "torso")
@@ -133,6 +146,8 @@ class Physics(control.Physics):
     self._target = self._id(mjtObj.mjOBJ_SITE, "target")
     ball_root = self._id(mjtObj.mjOBJ_JOINT, "ball_root")
     self._ball_dof = m.jnt_dofadr[ball_root] if ball_root >= 0 else -1
+    self._floor = self._id(mjtObj.mjOBJ_GEOM, "floor")
+    self._ball_geom = self._id(mjtObj.mjOBJ_GEOM, "ball")
 
   def _id(self, objtype, name):
     return engine.mj_name2id(self.model.ptr, objtype, name)
@@ -140,7 +155,7 @@ class Physics(control.Physics):
   def _sensor_indices(self, *types):
     """sensordata indices of the sensors of `types`, in sensor order."""
     m = self.model
-    ids = np.nonzero(np.isin(m.sensor_type, [int(t) for t in types]))[0]
+    ids = np.nonzero(np.isin(m.sensor_type, types))[0]
     return np.array([m.sensor_adr[i] + k for i in ids for k in range(m.sensor_dim[i])],
                     dtype=np.intp)
 
@@ -238,24 +253,164 @@ def _find_non_contacting_height(physics, orientation, x_pos=0.0, y_pos=0.0):
       raise RuntimeError("Failed to find a non-contacting configuration.")
 
 
-def _common_observations(physics):
-  """The observations of every quadruped task."""
-  obs = collections.OrderedDict()
-  obs["egocentric_state"] = physics.egocentric_state()
-  obs["torso_velocity"] = physics.torso_velocity()
-  obs["torso_upright"] = physics.torso_upright()
-  obs["imu"] = physics.imu()
-  obs["force_torque"] = physics.force_torque()
-  return obs
+@jit
+def _copy_sensors(m, d, type1, type2, out, k, arcsinh):
+  """The readings of the sensors of type `type1` or `type2`, in sensor order, into out from k
+  (their arcsinh with `arcsinh`). Returns the index after them."""
+  for i in range(m.nsensor):
+    if m.sensor_type[i] == type1 or m.sensor_type[i] == type2:
+      adr = m.sensor_adr[i]
+      for j in range(m.sensor_dim[i]):
+        value = d.sensordata[adr + j]
+        out[k] = math.asinh(value) if arcsinh else value
+        k += 1
+  return k
 
 
-def _upright_reward(physics, deviation_angle=0):
-  """1 when the torso is within `deviation_angle` degrees of upright, falling linearly to 0
-  upside down."""
-  deviation = np.cos(np.deg2rad(deviation_angle))
-  # a float rather than the 0-d observation array: the same value, a faster tolerance
-  return rewards.tolerance(float(physics.torso_upright()), bounds=(deviation, float("inf")),
-                           sigmoid="linear", margin=1 + deviation, value_at_margin=0)
+@jit
+def _observe_common(m, d, params, out):
+  """egocentric_state (hinge angles, hinge velocities, activations), torso_velocity,
+  torso_upright, imu, force_torque (arcsinh): the observations of every task. Returns the
+  index in `out` after them."""
+  k = 0
+  for j in range(m.njnt):
+    if m.jnt_type[j] == _HINGE:
+      out[k] = d.qpos[m.jnt_qposadr[j]]
+      k += 1
+  for j in range(m.njnt):
+    if m.jnt_type[j] == _HINGE:
+      out[k] = d.qvel[m.jnt_dofadr[j]]
+      k += 1
+  for i in range(m.na):
+    out[k + i] = d.act[i]
+  k += m.na
+  velocimeter = int(params[_VELOCIMETER])
+  for i in range(3):
+    out[k + i] = d.sensordata[velocimeter + i]
+  out[k + 3] = d.xmat[int(params[_TORSO]), 8]
+  k = _copy_sensors(m, d, _IMU_SENSORS[0], _IMU_SENSORS[1], out, k + 4, False)
+  return _copy_sensors(m, d, _FORCE_TORQUE_SENSORS[0], _FORCE_TORQUE_SENSORS[1], out, k, True)
+
+
+@jit
+def _to_torso_frame(d, torso, x, y, z, out, k):
+  """The vector (x, y, z) in the torso's frame (rotated, not translated) into out[k:k + 3]."""
+  for j in range(3):
+    out[k + j] = x * d.xmat[torso, j] + y * d.xmat[torso, 3 + j] + z * d.xmat[torso, 6 + j]
+
+
+@jit
+def _upright_reward(d, params):
+  """1 when the torso's tilt has a cosine of at least params[_UPRIGHT_COSINE], falling
+  linearly to 0 upside down."""
+  deviation = params[_UPRIGHT_COSINE]
+  return kernels.tolerance(d.xmat[int(params[_TORSO]), 8], deviation, np.inf, 1 + deviation,
+                           kernels.LINEAR, 0.0)
+
+
+@kernels.kernel
+def observe_move(m, d, params, out):
+  """The observations of every task (_observe_common)."""
+  _observe_common(m, d, params, out)
+
+
+@kernels.kernel
+def reward_move(m, d, params, out):
+  """Upright times the speed factor of the forward speed (velocimeter x): 1 from the desired
+  speed on, falling linearly to 0.5 at rest."""
+  speed = params[_DESIRED_SPEED]
+  move_reward = kernels.tolerance(d.sensordata[int(params[_VELOCIMETER])], speed, np.inf, speed,
+                                  kernels.LINEAR, 0.5)
+  out[kernels.REWARD] = _upright_reward(d, params) * move_reward
+  out[kernels.DISCOUNT] = np.nan
+
+
+@kernels.kernel
+def observe_escape(m, d, params, out):
+  """Every task's observations, then origin (the world origin in the torso frame) and
+  rangefinder (tanh of the distances; 1 for rays that hit nothing, reading -1)."""
+  k = _observe_common(m, d, params, out)
+  torso = int(params[_TORSO])
+  _to_torso_frame(d, torso, -d.xpos[torso, 0], -d.xpos[torso, 1], -d.xpos[torso, 2], out, k)
+  k += 3
+  for i in range(m.nsensor):
+    if m.sensor_type[i] == _RANGEFINDER:
+      adr = m.sensor_adr[i]
+      for j in range(m.sensor_dim[i]):
+        reading = d.sensordata[adr + j]
+        out[k] = 1.0 if reading == -1.0 else math.tanh(reading)
+        k += 1
+
+
+@kernels.kernel
+def reward_escape(m, d, params, out):
+  """Upright within 20 degrees times the workspace's distance from the origin, linearly from
+  0 at the origin to 1 at the terrain's half-extent."""
+  workspace = int(params[_WORKSPACE])
+  distance = 0.0
+  for i in range(3):
+    distance += d.site_xpos[workspace, i] ** 2
+  distance = math.sqrt(distance)
+  terrain_size = m.hfield_size[_HEIGHTFIELD_ID, 0]
+  escape_reward = kernels.tolerance(distance, terrain_size, np.inf, terrain_size, kernels.LINEAR,
+                                    0.0)
+  out[kernels.REWARD] = _upright_reward(d, params) * escape_reward
+  out[kernels.DISCOUNT] = np.nan
+
+
+@kernels.kernel
+def observe_fetch(m, d, params, out):
+  """Every task's observations, then ball_state (the ball's position relative to the torso,
+  its linear velocity relative to the torso's root velocity and its angular velocity) and
+  target_position (relative to the torso), all in the torso frame."""
+  k = _observe_common(m, d, params, out)
+  torso, ball, target = int(params[_TORSO]), int(params[_BALL]), int(params[_TARGET])
+  ball_dof, root_dof = int(params[_BALL_DOF]), int(params[_ROOT_DOF])
+  _to_torso_frame(d, torso, d.xpos[ball, 0] - d.xpos[torso, 0],
+                  d.xpos[ball, 1] - d.xpos[torso, 1], d.xpos[ball, 2] - d.xpos[torso, 2], out, k)
+  _to_torso_frame(d, torso, d.qvel[ball_dof] - d.qvel[root_dof],
+                  d.qvel[ball_dof + 1] - d.qvel[root_dof + 1],
+                  d.qvel[ball_dof + 2] - d.qvel[root_dof + 2], out, k + 3)
+  _to_torso_frame(d, torso, d.qvel[ball_dof + 3], d.qvel[ball_dof + 4], d.qvel[ball_dof + 5],
+                  out, k + 6)
+  _to_torso_frame(d, torso, d.site_xpos[target, 0] - d.xpos[torso, 0],
+                  d.site_xpos[target, 1] - d.xpos[torso, 1],
+                  d.site_xpos[target, 2] - d.xpos[torso, 2], out, k + 9)
+
+
+@kernels.kernel
+def reward_fetch(m, d, params, out):
+  """Upright times reaching the ball (the workspace's horizontal distance to it) times, half
+  of it, bringing the ball to the target (horizontal distance), both linear over the arena
+  (the floor's diagonal)."""
+  ball, workspace, target = int(params[_BALL]), int(params[_WORKSPACE]), int(params[_TARGET])
+  arena_radius = m.geom_size[int(params[_FLOOR]), 0] * math.sqrt(2)
+  reach_radius = m.site_size[workspace, 0] + m.geom_size[int(params[_BALL_GEOM]), 0]
+  to_ball = math.hypot(d.site_xpos[workspace, 0] - d.xpos[ball, 0],
+                       d.site_xpos[workspace, 1] - d.xpos[ball, 1])
+  reach_reward = kernels.tolerance(to_ball, 0.0, reach_radius, arena_radius, kernels.LINEAR,
+                                   0.0)
+  to_target = math.hypot(d.site_xpos[target, 0] - d.xpos[ball, 0],
+                         d.site_xpos[target, 1] - d.xpos[ball, 1])
+  fetch_reward = kernels.tolerance(to_target, 0.0, m.site_size[target, 0], arena_radius,
+                                   kernels.LINEAR, 0.0)
+  reach_then_fetch = reach_reward * (0.5 + 0.5 * fetch_reward)
+  out[kernels.REWARD] = _upright_reward(d, params) * reach_then_fetch
+  out[kernels.DISCOUNT] = np.nan
+
+
+def _observation_layout(physics):
+  """The layout of _observe_common."""
+  return (("egocentric_state", (2 * len(physics._hinge_qpos) + physics.model.na,)),
+          ("torso_velocity", (3,)), ("torso_upright", ()), ("imu", (len(physics._imu),)),
+          ("force_torque", (len(physics._force_torque),)))
+
+
+def _kernel_params(physics, deviation_angle, *task_params):
+  """Every task's kernel parameters (the torso, the velocimeter, the cosine of the upright
+  reward's `deviation_angle` in degrees), then the task's."""
+  return np.array([physics._torso, physics._velocimeter.start,
+                   np.cos(np.deg2rad(deviation_angle)), *task_params], dtype=float)
 
 
 def _random_orientation(random):
@@ -267,6 +422,9 @@ def _random_orientation(random):
 class Move(base.Task):
   """Rewards moving forward (torso x velocity) at `desired_speed` or faster, upright."""
 
+  observe_kernel = observe_move
+  reward_kernel = reward_move
+
   def __init__(self, desired_speed, random=None):
     """`desired_speed`: the torso speed (m/s) at and above which the speed factor is 1."""
     self._desired_speed = desired_speed
@@ -277,19 +435,23 @@ class Move(base.Task):
     _find_non_contacting_height(physics, _random_orientation(self.random))
     super().initialize_episode(physics)
 
-  def get_observation(self, physics):
-    return _common_observations(physics)
+  def observation_layout(self, physics):
+    return _observation_layout(physics)
 
-  def get_reward(self, physics):
-    move_reward = rewards.tolerance(physics.torso_velocity()[0],
-                                    bounds=(self._desired_speed, float("inf")),
-                                    margin=self._desired_speed, value_at_margin=0.5,
-                                    sigmoid="linear")
-    return _upright_reward(physics) * move_reward
+  def kernel_params(self, physics):
+    return _kernel_params(physics, 0, self._desired_speed)
 
 
 class Escape(base.Task):
-  """Rewards getting far from the origin (out of the terrain's bowl), roughly upright."""
+  """Rewards getting far from the origin (out of the terrain's bowl), roughly upright.
+
+  Each episode draws new terrain into the model's height field (`hfield_data`, per world in a
+  vectorised environment); a renderer redraws it when it notices the change.
+  """
+
+  observe_kernel = observe_escape
+  reward_kernel = reward_escape
+  model_fields = ("hfield_data",)
 
   def initialize_episode(self, physics):
     """New terrain (a bowl times random smooth bumps), then a random orientation at the
@@ -313,23 +475,19 @@ class Escape(base.Task):
     super().initialize_episode(physics)
     _find_non_contacting_height(physics, _random_orientation(self.random))
 
-  def get_observation(self, physics):
-    obs = _common_observations(physics)
-    obs["origin"] = physics.origin()
-    obs["rangefinder"] = physics.rangefinder()
-    return obs
+  def observation_layout(self, physics):
+    return _observation_layout(physics) + (("origin", (3,)),
+                                           ("rangefinder", (len(physics._rangefinder),)))
 
-  def get_reward(self, physics):
-    # the terrain's half-extent: distance 0 scores 0, the field's edge and beyond score 1
-    terrain_size = physics.model.hfield_size[_HEIGHTFIELD_ID, 0]
-    escape_reward = rewards.tolerance(float(physics.origin_distance()),
-                                      bounds=(terrain_size, float("inf")), margin=terrain_size,
-                                      value_at_margin=0, sigmoid="linear")
-    return _upright_reward(physics, deviation_angle=20) * escape_reward
+  def kernel_params(self, physics):
+    return _kernel_params(physics, 20, physics._workspace)
 
 
 class Fetch(base.Task):
   """Rewards reaching the ball and, once there, bringing it to the target, upright."""
+
+  observe_kernel = observe_fetch
+  reward_kernel = reward_fetch
 
   def initialize_episode(self, physics):
     """Random yaw and position of the quadruped (lifted until contact-free), then the ball
@@ -345,23 +503,9 @@ class Fetch(base.Task):
     qvel["ball_root"][:2] = 5 * self.random.randn(2)
     super().initialize_episode(physics)
 
-  def get_observation(self, physics):
-    obs = _common_observations(physics)
-    obs["ball_state"] = physics.ball_state()
-    obs["target_position"] = physics.target_position()
-    return obs
+  def observation_layout(self, physics):
+    return _observation_layout(physics) + (("ball_state", (9,)), ("target_position", (3,)))
 
-  def get_reward(self, physics):
-    model = physics.named.model
-    arena_radius = model.geom_size["floor", 0] * np.sqrt(2)
-    workspace_radius = model.site_size["workspace", 0]
-    ball_radius = model.geom_size["ball", 0]
-    reach_reward = rewards.tolerance(physics.self_to_ball_distance(),
-                                     bounds=(0, workspace_radius + ball_radius),
-                                     sigmoid="linear", margin=arena_radius, value_at_margin=0)
-    target_radius = model.site_size["target", 0]
-    fetch_reward = rewards.tolerance(physics.ball_to_target_distance(),
-                                     bounds=(0, target_radius), sigmoid="linear",
-                                     margin=arena_radius, value_at_margin=0)
-    reach_then_fetch = reach_reward * (0.5 + 0.5 * fetch_reward)
-    return _upright_reward(physics) * reach_then_fetch
+  def kernel_params(self, physics):
+    return _kernel_params(physics, 0, physics._workspace, physics._root_dof, physics._ball,
+                          physics._target, physics._ball_dof, physics._floor, physics._ball_geom)

@@ -4,22 +4,32 @@ Tasks: stack_2 and stack_4 (two or four boxes; both hard). The target is a ghost
 random x, at the height of the top box of a stack of 1..n boxes.
 """
 
-import collections
+import math
 
 import numpy as np
 
 import mjcf
+from engine._jit import jit
 from suite import base
 from suite import common
 from suite import control
+from suite import kernels
 from suite import manipulator
 from suite.utils import containers
-from suite.utils import rewards
 
 _CLOSE = .01  # metres: the hand must be this far beyond 0.1 m from the target to count as away
 _CONTROL_TIMESTEP = .01  # seconds: 10 physics steps of 1 ms
 _TIME_LIMIT = 10  # seconds
 _MAX_BOXES = 4  # boxes in the model file
+_NARM = len(manipulator._ARM_JOINTS)  # arm joints observed
+
+# the layout of Stack's kernel parameters
+_FULLY_OBSERVABLE, _N_BOXES = 0, 1
+_ARM_QPOS = 2  # qpos addresses of the arm joints
+_ARM_DOF = _ARM_QPOS + _NARM  # their dof addresses
+_HAND, _TARGET_BODY, _GRASP_SITE, _TARGET_SITE, _TARGET_GEOM = range(_ARM_DOF + _NARM,
+                                                                     _ARM_DOF + _NARM + 5)
+_BOXES = _TARGET_GEOM + 1  # n box body ids, then their n site ids, then their 3 n dofs
 
 SUITE = containers.TaggedTasks()
 
@@ -60,8 +70,87 @@ class Physics(manipulator.Physics):
   """The planar arm's quantities (see manipulator.Physics)."""
 
 
+# The kernels repeat manipulator's arm observation rather than call it: numba's cache of a
+# kernel notices edits of the kernel's own file only.
+
+
+@jit
+def _observe_arm(m, d, params, out):
+  """arm_pos: (sin, cos) of each arm joint (rows of 2); arm_vel; touch: log(1 + reading) of
+  every sensor. Returns the index in `out` after them."""
+  for i in range(_NARM):
+    angle = d.qpos[int(params[_ARM_QPOS + i])]
+    out[2 * i] = math.sin(angle)
+    out[2 * i + 1] = math.cos(angle)
+  k = 2 * _NARM
+  for i in range(_NARM):
+    out[k + i] = d.qvel[int(params[_ARM_DOF + i])]
+  k += _NARM
+  for i in range(m.nsensordata):
+    out[k + i] = math.log1p(d.sensordata[i])
+  return k + m.nsensordata
+
+
+@jit
+def _body_2d_pose(d, body, out, k):
+  """(x, z, qw, qy) of body `body` into out[k:k + 4]."""
+  out[k] = d.xpos[body, 0]
+  out[k + 1] = d.xpos[body, 2]
+  out[k + 2] = d.xquat[body, 0]
+  out[k + 3] = d.xquat[body, 2]
+
+
+@jit
+def _site_distance(d, site1, site2):
+  dx = d.site_xpos[site1, 0] - d.site_xpos[site2, 0]
+  dy = d.site_xpos[site1, 1] - d.site_xpos[site2, 1]
+  dz = d.site_xpos[site1, 2] - d.site_xpos[site2, 2]
+  return math.sqrt(dx * dx + dy * dy + dz * dz)
+
+
+@kernels.kernel
+def observe(m, d, params, out):
+  """The arm (see _observe_arm); fully observable: then the hand and box poses (x, z, qw, qy),
+  the box velocities (x, angle, z) and the target's (x, z)."""
+  k = _observe_arm(m, d, params, out)
+  if params[_FULLY_OBSERVABLE]:
+    n = int(params[_N_BOXES])
+    _body_2d_pose(d, int(params[_HAND]), out, k)
+    k += 4
+    for i in range(n):
+      _body_2d_pose(d, int(params[_BOXES + i]), out, k + 4 * i)
+    k += 4 * n
+    for i in range(3 * n):
+      out[k + i] = d.qvel[int(params[_BOXES + 2 * n + i])]
+    k += 3 * n
+    target = int(params[_TARGET_BODY])
+    out[k] = d.xpos[target, 0]
+    out[k + 1] = d.xpos[target, 2]
+
+
+@kernels.kernel
+def reward(m, d, params, out):
+  """box_close (the nearest box to the target, gaussian within two box half-sizes) times
+  hand_far (the grasp site at least 0.1 m from the target)."""
+  n = int(params[_N_BOXES])
+  target = int(params[_TARGET_SITE])
+  box_size = m.geom_size[int(params[_TARGET_GEOM]), 0]
+  box_distance = np.inf
+  for i in range(n):
+    box_distance = min(box_distance, _site_distance(d, int(params[_BOXES + n + i]), target))
+  box_is_close = kernels.tolerance(box_distance, 0.0, 0.0, 2 * box_size, kernels.GAUSSIAN, 0.1)
+  hand_distance = _site_distance(d, int(params[_GRASP_SITE]), target)
+  hand_is_far = kernels.tolerance(hand_distance, 0.1, np.inf, _CLOSE, kernels.GAUSSIAN, 0.1)
+  out[kernels.REWARD] = box_is_close * hand_is_far
+  out[kernels.DISCOUNT] = np.nan
+
+
 class Stack(base.Task):
   """Rewards a box at the target while the hand is away from it."""
+
+  observe_kernel = observe
+  reward_kernel = reward
+  model_fields = ("body_pos",)  # the target placed per episode
 
   def __init__(self, n_boxes, fully_observable, random=None):
     """`n_boxes`: boxes in the model (box0..); `fully_observable`: observe the hand, box and
@@ -70,25 +159,8 @@ class Stack(base.Task):
     self._box_names = [f"box{k}" for k in range(n_boxes)]
     self._box_joint_names = [f"{box}_{axis}" for box in self._box_names for axis in "xyz"]
     self._fully_observable = fully_observable
-    self._indices = None
+    self._params = None  # (model, the kernel parameters for it)
     super().__init__(random=random)
-
-  def _get_indices(self, physics):
-    """The task's model addresses for `physics`' model (computed once per model)."""
-    indices = self._indices
-    if indices is None or indices.model is not physics.model.ptr:
-      model = physics.model
-      indices = manipulator.ArmIndices(physics)
-      indices.boxes = np.array([model.name2id(name, "body") for name in self._box_names])
-      indices.target = model.name2id("target", "body")
-      joints = [model.name2id(name, "joint") for name in self._box_joint_names]
-      indices.box_dof = model.jnt_dofadr[joints]
-      indices.box_sites = np.array([model.name2id(name, "site") for name in self._box_names])
-      indices.grasp_site = model.name2id("grasp", "site")
-      indices.target_site = model.name2id("target", "site")
-      indices.target_geom = model.name2id("target", "geom")
-      self._indices = indices
-    return indices
 
   def initialize_episode(self, physics):
     """Draws arm, target and boxes until the configuration has no contact.
@@ -117,29 +189,29 @@ class Stack(base.Task):
         break
     super().initialize_episode(physics)
 
-  def get_observation(self, physics):
+  def observation_layout(self, physics):
     """Arm angles (sin, cos), velocities and touch; with full observability also the hand and
     box poses (x, z, qw, qy), the box velocities (x, angle, z) and the target's (x, z)."""
-    indices = self._get_indices(physics)
-    obs = collections.OrderedDict()
-    indices.arm_observation(physics, obs)
+    n = self._n_boxes
+    layout = (("arm_pos", (_NARM, 2)), ("arm_vel", (_NARM,)),
+              ("touch", (physics.model.nsensordata,)))
     if self._fully_observable:
-      data = physics.data
-      obs["hand_pos"] = manipulator.body_2d_poses(physics, [indices.hand])[0]
-      obs["box_pos"] = manipulator.body_2d_poses(physics, indices.boxes)
-      obs["box_vel"] = data.qvel[indices.box_dof]
-      obs["target_pos"] = data.xpos[indices.target, ::2].copy()
-    return obs
+      layout += (("hand_pos", (4,)), ("box_pos", (n, 4)), ("box_vel", (3 * n,)),
+                 ("target_pos", (2,)))
+    return layout
 
-  def get_reward(self, physics):
-    """box_close (the nearest box to the target, gaussian within two box half-sizes) times
-    hand_far (the grasp site at least 0.1 m from the target)."""
-    indices = self._get_indices(physics)
-    site_xpos = physics.data.site_xpos
-    target = site_xpos[indices.target_site]
-    box_size = physics.model.geom_size[indices.target_geom, 0]
-    box_distance = np.linalg.norm(site_xpos[indices.box_sites] - target, axis=1).min()
-    box_is_close = rewards.tolerance(box_distance, margin=2 * box_size)
-    hand_distance = np.linalg.norm(site_xpos[indices.grasp_site] - target)
-    hand_is_far = rewards.tolerance(hand_distance, (.1, float("inf")), _CLOSE)
-    return box_is_close * hand_is_far
+  def kernel_params(self, physics):
+    """Flags and model addresses (see the layout at the top), computed once per model."""
+    model = physics.model
+    if self._params is None or self._params[0] is not model.ptr:
+      arm_qpos, arm_dof = manipulator.arm_addresses(physics)
+      ids = [model.name2id("hand", "body"), model.name2id("target", "body"),
+             model.name2id("grasp", "site"), model.name2id("target", "site"),
+             model.name2id("target", "geom")]
+      boxes = [model.name2id(name, "body") for name in self._box_names]
+      box_sites = [model.name2id(name, "site") for name in self._box_names]
+      joints = [model.name2id(name, "joint") for name in self._box_joint_names]
+      params = np.concatenate(([self._fully_observable, self._n_boxes], arm_qpos, arm_dof, ids,
+                               boxes, box_sites, model.jnt_dofadr[joints])).astype(float)
+      self._params = (model.ptr, params)
+    return self._params[1]
