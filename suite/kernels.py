@@ -18,12 +18,16 @@ spreads the worlds over numba's threads. `tolerance` is `suite.utils.rewards.tol
 jitted code, with the sigmoid given by its index in `SIGMOIDS`.
 """
 
+import hashlib
 import math
+import os
+import pathlib
 
 import numba
 import numpy as np
 from numba.core import types
 
+from engine import _jit
 from engine import driver as _driver
 from engine._jit import entry
 from engine._jit import jit
@@ -42,9 +46,30 @@ assert SIGMOIDS[LINEAR] == "linear" and SIGMOIDS[TANH_SQUARED] == "tanh_squared"
 REWARD, DISCOUNT = 0, 1
 
 
+def _cache_dir() -> str:
+  """Where the kernels are cached: the engine's cache directory keyed by the suite's sources
+  too. A kernel compiles in helpers from other files (`tolerance` here, a domain's shared
+  helpers) and numba notices edits of the kernel's own file only."""
+  if "NUMBA_CACHE_DIR" in os.environ:
+    return os.environ["NUMBA_CACHE_DIR"]
+  digest = hashlib.sha1()
+  for path in sorted(pathlib.Path(__file__).parent.rglob("*.py")):
+    digest.update(path.name.encode())
+    digest.update(path.read_bytes())
+  return f"{_jit.CACHE_DIR}-suite-{digest.hexdigest()[:16]}"
+
+
+_CACHE_DIR = None if _jit.DISABLE_JIT else _cache_dir()
+
+
 def kernel(py_func):
   """Declares a task kernel: py_func(m, d, params, out), compiled once and cached."""
-  return stage(M, D, vec, vec, lazy=True)(py_func)
+  previous = numba.config.CACHE_DIR
+  numba.config.CACHE_DIR = _CACHE_DIR  # read by the dispatcher's cache as it is created
+  try:
+    return stage(M, D, vec, vec, lazy=True)(py_func)
+  finally:
+    numba.config.CACHE_DIR = previous
 
 
 _call = address_caller(types.none, M, D, vec, vec)
