@@ -9,8 +9,8 @@ Both checks run in subprocesses so that such a death fails the test instead of t
   actuators, tendons and contacts on and off (tests/fuzz.py), stepped with the normal build;
   the process must exit with status 0 and print no allocator error.
 - Bounds-checked: the same fuzz models plus a representative subset of the engine's oracle
-  tests and the suite's task kernels, run with NUMBA_BOUNDSCHECK=1 (its own numba cache, see engine/_jit.py), where an
-  out-of-bounds index raises IndexError at the faulty line.
+  tests and the suite's task kernels, run with NUMBA_BOUNDSCHECK=1 (its own numba cache, see
+  engine/_jit.py), where an out-of-bounds index raises IndexError at the faulty line.
 """
 
 import os
@@ -69,6 +69,7 @@ BOUNDSCHECKED_TESTS = [
   "tests/suite/test_vector.py",
   "tests/suite/test_vector_simple.py",
   "tests/suite/test_vector_locomotion.py",
+  "tests/suite/test_vector_complex.py",
 ]
 
 
