@@ -54,15 +54,6 @@ class Physics(control.Physics):
 
 
 @kernels.kernel
-def observe(m, d, params, out):
-  """position: qpos; velocity: qvel."""
-  for i in range(m.nq):
-    out[i] = d.qpos[i]
-  for i in range(m.nv):
-    out[m.nq + i] = d.qvel[i]
-
-
-@kernels.kernel
 def reward(m, d, params, out):
   """1 while the whole ball is inside the target box in x and z, else 0.
   params: (target site, ball body, ball geom)."""
@@ -79,7 +70,7 @@ def reward(m, d, params, out):
 class BallInCup(base.Task):
   """Rewards having the ball inside the cup (sparse)."""
 
-  observe_kernel = observe
+  observe_kernel = kernels.observe_position_velocity
   reward_kernel = reward
 
   def initialize_episode(self, physics):
@@ -94,7 +85,7 @@ class BallInCup(base.Task):
     super().initialize_episode(physics)
 
   def observation_layout(self, physics):
-    return (("position", (physics.model.nq,)), ("velocity", (physics.model.nv,)))
+    return kernels.position_velocity_layout(physics)
 
   def kernel_params(self, physics):
     return np.array(physics._ids, dtype=float)

@@ -80,6 +80,20 @@ def run(kernel_stage, physics, params, out) -> None:
   kernel_stage(physics.model.ptr._struct, physics.data.ptr._struct, params, out)
 
 
+@kernel
+def observe_position_velocity(m, d, params, out):
+  """position: qpos; velocity: qvel (the whole observation of several tasks)."""
+  for i in range(m.nq):
+    out[i] = d.qpos[i]
+  for i in range(m.nv):
+    out[m.nq + i] = d.qvel[i]
+
+
+def position_velocity_layout(physics):
+  """The layout of observe_position_velocity."""
+  return (("position", (physics.model.nq,)), ("velocity", (physics.model.nv,)))
+
+
 # ---- reward shaping in jitted code ----
 
 

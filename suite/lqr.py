@@ -89,15 +89,6 @@ class Physics(control.Physics):
 
 
 @kernels.kernel
-def observe(m, d, params, out):
-  """position: qpos; velocity: qvel."""
-  for i in range(m.nq):
-    out[i] = d.qpos[i]
-  for i in range(m.nv):
-    out[m.nq + i] = d.qvel[i]
-
-
-@kernels.kernel
 def reward(m, d, params, out):
   """1 - (|qpos|^2 / 2 + control_cost_coef (params[0]) * |ctrl|^2 / 2); discount 0 once the
   norm of the state (qpos, qvel, act) is below 1e-6."""
@@ -123,7 +114,7 @@ class LQRLevel(base.Task):
   world with its own model instead of sharing one.
   """
 
-  observe_kernel = observe
+  observe_kernel = kernels.observe_position_velocity
   reward_kernel = reward
   model_from_seed = True
 
@@ -146,7 +137,7 @@ class LQRLevel(base.Task):
     super().initialize_episode(physics)
 
   def observation_layout(self, physics):
-    return (("position", (physics.model.nq,)), ("velocity", (physics.model.nv,)))
+    return kernels.position_velocity_layout(physics)
 
   def kernel_params(self, physics):
     return np.array([float(self._control_cost_coef)])

@@ -66,15 +66,6 @@ class Physics(control.Physics):
 
 
 @kernels.kernel
-def observe(m, d, params, out):
-  """position: qpos; velocity: qvel."""
-  for i in range(m.nq):
-    out[i] = d.qpos[i]
-  for i in range(m.nv):
-    out[m.nq + i] = d.qvel[i]
-
-
-@kernels.kernel
 def reward(m, d, params, out):
   """Being at the target (1 inside it, a Gaussian fall-off to 0.1 one radius outside) times
   (4 + mean of the controls' quadratic smallness) / 5. params: (target geom, mass geom)."""
@@ -96,7 +87,7 @@ def reward(m, d, params, out):
 class PointMass(base.Task):
   """Rewards being at the target (Gaussian fall-off) with small controls."""
 
-  observe_kernel = observe
+  observe_kernel = kernels.observe_position_velocity
   reward_kernel = reward
   model_fields = ("wrap_prm",)  # hard: the tendons' random directions
 
@@ -124,7 +115,7 @@ class PointMass(base.Task):
     super().initialize_episode(physics)
 
   def observation_layout(self, physics):
-    return (("position", (physics.model.nq,)), ("velocity", (physics.model.nv,)))
+    return kernels.position_velocity_layout(physics)
 
   def kernel_params(self, physics):
     return np.array(physics._geoms, dtype=float)

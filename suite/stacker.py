@@ -4,12 +4,9 @@ Tasks: stack_2 and stack_4 (two or four boxes; both hard). The target is a ghost
 random x, at the height of the top box of a stack of 1..n boxes.
 """
 
-import math
-
 import numpy as np
 
 import mjcf
-from engine._jit import jit
 from suite import base
 from suite import common
 from suite import control
@@ -21,12 +18,12 @@ _CLOSE = .01  # metres: the hand must be this far beyond 0.1 m from the target t
 _CONTROL_TIMESTEP = .01  # seconds: 10 physics steps of 1 ms
 _TIME_LIMIT = 10  # seconds
 _MAX_BOXES = 4  # boxes in the model file
-_NARM = len(manipulator._ARM_JOINTS)  # arm joints observed
+_NARM = manipulator._NARM  # arm joints observed
 
 # the layout of Stack's kernel parameters
 _FULLY_OBSERVABLE, _N_BOXES = 0, 1
-_ARM_QPOS = 2  # qpos addresses of the arm joints
-_ARM_DOF = _ARM_QPOS + _NARM  # their dof addresses
+_ARM_QPOS = manipulator._ARM_QPOS  # qpos addresses of the arm joints
+_ARM_DOF = manipulator._ARM_DOF  # their dof addresses
 _HAND, _TARGET_BODY, _GRASP_SITE, _TARGET_SITE, _TARGET_GEOM = range(_ARM_DOF + _NARM,
                                                                      _ARM_DOF + _NARM + 5)
 _BOXES = _TARGET_GEOM + 1  # n box body ids, then their n site ids, then their 3 n dofs
@@ -70,42 +67,10 @@ class Physics(manipulator.Physics):
   """The planar arm's quantities (see manipulator.Physics)."""
 
 
-# The kernels repeat manipulator's arm observation rather than call it: numba's cache of a
-# kernel notices edits of the kernel's own file only.
-
-
-@jit
-def _observe_arm(m, d, params, out):
-  """arm_pos: (sin, cos) of each arm joint (rows of 2); arm_vel; touch: log(1 + reading) of
-  every sensor. Returns the index in `out` after them."""
-  for i in range(_NARM):
-    angle = d.qpos[int(params[_ARM_QPOS + i])]
-    out[2 * i] = math.sin(angle)
-    out[2 * i + 1] = math.cos(angle)
-  k = 2 * _NARM
-  for i in range(_NARM):
-    out[k + i] = d.qvel[int(params[_ARM_DOF + i])]
-  k += _NARM
-  for i in range(m.nsensordata):
-    out[k + i] = math.log1p(d.sensordata[i])
-  return k + m.nsensordata
-
-
-@jit
-def _body_2d_pose(d, body, out, k):
-  """(x, z, qw, qy) of body `body` into out[k:k + 4]."""
-  out[k] = d.xpos[body, 0]
-  out[k + 1] = d.xpos[body, 2]
-  out[k + 2] = d.xquat[body, 0]
-  out[k + 3] = d.xquat[body, 2]
-
-
-@jit
-def _site_distance(d, site1, site2):
-  dx = d.site_xpos[site1, 0] - d.site_xpos[site2, 0]
-  dy = d.site_xpos[site1, 1] - d.site_xpos[site2, 1]
-  dz = d.site_xpos[site1, 2] - d.site_xpos[site2, 2]
-  return math.sqrt(dx * dx + dy * dy + dz * dz)
+# the arm observation and the geometry helpers are manipulator's (same params layout)
+_observe_arm = manipulator._observe_arm
+_body_2d_pose = manipulator._body_2d_pose
+_site_distance = manipulator._site_distance
 
 
 @kernels.kernel
