@@ -108,6 +108,22 @@ def _vector_rate(env, nstep):
 
 
 def _envpool_rate(task_id, num_envs, nstep):
+  """EnvPool's env steps/s, measured in a child process: EnvPool's MuJoCo data take several MB
+  per environment, and where they exhaust memory the kernel kills the child, not this run.
+  Returns the rate or a short text saying why there is none."""
+  import multiprocessing
+
+  context = multiprocessing.get_context("spawn")
+  queue = context.Queue()
+  child = context.Process(target=_envpool_child, args=(task_id, num_envs, nstep, queue))
+  child.start()
+  child.join()
+  if child.exitcode != 0:
+    return "killed (out of memory)" if child.exitcode == -9 else f"failed ({child.exitcode})"
+  return queue.get()
+
+
+def _envpool_child(task_id, num_envs, nstep, queue):
   import envpool
 
   env = envpool.make_dm(task_id, num_envs=num_envs, batch_size=num_envs,
@@ -122,13 +138,14 @@ def _envpool_rate(task_id, num_envs, nstep):
     for a in actions:
       env.step(a, ids)
 
-  return _best_rate(run, nstep * num_envs)
+  queue.put(_best_rate(run, nstep * num_envs))
 
 
 def bench_envs(tasks, sizes, budget=2.0e5):
   """The environment table; `budget` bounds the env steps of one measurement."""
   import suite
 
+  os.environ.setdefault("MUJOCO_GL", "disable")  # dm_control: physics only, no GL context
   try:
     from dm_control import suite as dm_suite
   except ImportError:
@@ -153,10 +170,12 @@ def bench_envs(tasks, sizes, budget=2.0e5):
       ours, reset = _vector_rate(env, nstep)
       del env
       pool = _envpool_rate(pool_id, n, nstep) if envpool else None
+      measured = isinstance(pool, float)
       cells = [f"{ours:,.0f}", f"{reset * 1e3:.2f}", f"{ours_loop:,.0f}",
-               f"{theirs_loop:,.0f}" if theirs_loop else "-", f"{pool:,.0f}" if pool else "-",
+               f"{theirs_loop:,.0f}" if theirs_loop else "-",
+               f"{pool:,.0f}" if measured else (pool or "-"),
                f"{ours / theirs_loop:.1f}" if theirs_loop else "-",
-               f"{ours / pool:.2f}" if pool else "-"]
+               f"{ours / pool:.2f}" if measured else "-"]
       print(f"| {task} | {n} | " + " | ".join(cells) + " |")
 
 

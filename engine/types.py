@@ -99,6 +99,30 @@ def _alloc(rows, sizes: dict) -> dict:
   return {f.name: np.zeros(f.shape(sizes), dtype=f.dtype) for f in rows}
 
 
+_LINE = 64  # bytes of a cache line
+
+
+def _alloc_arena(rows, sizes: dict) -> dict:
+  """Zeroed arrays carved out of one buffer, as MuJoCo's arena: the smallest first, each on
+  its own cache line, so that what a step touches (state, kinematics, the first contact and
+  constraint rows) is dense in memory and the large, mostly idle capacity arrays come last.
+  Thousands of worlds stepped in turn then miss the caches far less."""
+  shapes = [(f.name, f.shape(sizes), np.dtype(f.dtype)) for f in rows]
+  nbytes = [int(np.prod(shape)) * dtype.itemsize for _, shape, dtype in shapes]
+  order = sorted(range(len(shapes)), key=nbytes.__getitem__)
+  offsets, total = {}, 0
+  for i in order:
+    offsets[i] = total
+    total += -(-nbytes[i] // _LINE) * _LINE
+  buffer = np.zeros(total + _LINE, np.uint8)
+  start = -buffer.ctypes.data % _LINE  # the first array on a line boundary
+  arrays = {}
+  for i, (name, shape, dtype) in enumerate(shapes):
+    at = start + offsets[i]
+    arrays[name] = buffer[at:at + nbytes[i]].view(dtype).reshape(shape)
+  return arrays
+
+
 class _StructView:
   """Base of MjOption and MjStatistic: a small struct of named arrays."""
 
@@ -540,7 +564,7 @@ class MjData:
 
   def __init__(self, model: MjModel):
     self.model = model
-    self._arrays = _alloc(F.DATA_FIELDS, {**model._sizes, **data_capacity(model)})
+    self._arrays = _alloc_arena(F.DATA_FIELDS, {**model._sizes, **data_capacity(model)})
     self._build_struct()
     io.mj_resetData(model, self)
 
@@ -558,7 +582,10 @@ class MjData:
 
   def __setstate__(self, state):
     self.model = state["model"]
-    self._arrays = {k: np.array(v, copy=True) for k, v in state["arrays"].items()}
+    sizes = {**self.model._sizes, **data_capacity(self.model)}
+    self._arrays = _alloc_arena(F.DATA_FIELDS, sizes)
+    for name, value in state["arrays"].items():
+      self._arrays[name][...] = value
     self._build_struct()
 
   def __copy__(self):

@@ -98,9 +98,11 @@ def load(domain_name, task_name, num_envs, task_kwargs=None, environment_kwargs=
   first = build(seeds[0])
   if getattr(first.task, "model_from_seed", False):
     worlds = [first] + [build(s) for s in seeds[1:]]  # the model itself is drawn (lqr)
-  else:
+  elif first.task.model_fields:
     batch = engine.ModelBatch(first.physics.model.ptr, num_envs, first.task.model_fields)
     worlds = [_clone(first, batch[i], s) for i, s in enumerate(seeds)]
+  else:  # one model for all: its handle stays in the caches from world to world
+    worlds = [_clone(first, first.physics.model.ptr, s) for s in seeds]
   return VectorEnvironment(worlds, seed=seed, num_threads=num_threads,
                            physics_errors=physics_errors)
 
@@ -110,8 +112,8 @@ def _clone(env, world_model, seed):
   physics_type = type(env.physics)
   physics = physics_type(DataWrapper(engine.MjData(world_model), ModelWrapper(world_model)))
   physics.legacy_step = env.physics.legacy_step
-  task = copy.deepcopy(env.task)
-  task._random = np.random.RandomState(seed)
+  random = np.random.RandomState(seed)
+  task = copy.deepcopy(env.task, {id(env.task.random): random})  # all but the random state
   clone = copy.copy(env)
   clone._physics, clone._task = physics, task
   clone._step_count, clone._reset_next_step = 0, True
@@ -137,7 +139,12 @@ class VectorEnvironment:
     self.seed = seed
     self._physics_errors = physics_errors
     first = self.worlds[0]
-    self._task_type = type(first.task)
+    for world in self.worlds[1:]:
+      if (type(world.task) is not type(first.task) or world._n_sub_steps != first._n_sub_steps
+          or world._step_limit != first._step_limit
+          or world.physics.model.nu != first.physics.model.nu):
+        raise ValueError("the worlds of a VectorEnvironment must be environments of one task "
+                         "(same task class, control step, time limit and actuators)")
     physics = first.physics
     self._nu = physics.model.nu
     self._op = _driver.OP_LEGACY_STEP if physics.legacy_step else _driver.OP_STEP

@@ -197,3 +197,10 @@ def test_every_task_batches_as_its_single_environments(domain, task):
   steps = _rollout_batch(env, actions)
   single = suite.load(domain, task, task_kwargs={"random": vector.world_seed(2, 1)})
   _assert_world_is_single_env(steps, 1, single, actions)
+
+
+def test_worlds_of_different_tasks_are_refused():
+  a = suite.load("cartpole", "swingup", task_kwargs={"random": 0})
+  b = suite.load("cartpole", "swingup", task_kwargs={"random": 1, "time_limit": 3})
+  with pytest.raises(ValueError, match="one task"):
+    vector.VectorEnvironment([a, b])
