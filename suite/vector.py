@@ -46,8 +46,7 @@ from suite import base
 from suite import control
 from suite import kernels
 
-# worlds per thread task when the batch is stepped on several threads; fewer worlds than
-# this per thread run on the calling thread
+# at most this many worlds per task on the threads (smaller batches: four tasks per thread)
 _CHUNK = 16
 
 
@@ -273,12 +272,13 @@ class VectorEnvironment:
     self._result[:, kernels.DISCOUNT] = np.nan
     args = (actions, self._op, self._nsub, self._observe, self._reward, self._params,
             self._obs, self._result, self._fired)
-    if self._nthread > 1 and len(worlds) >= 2 * _CHUNK and _rollout._threads_usable():
+    if self._nthread > 1 and len(worlds) >= 2 * self._nthread and _rollout._threads_usable():
+      chunk = max(1, min(_CHUNK, len(worlds) // (4 * self._nthread)))
       with _rollout._POOL["lock"]:
         previous = numba.get_num_threads()
         numba.set_num_threads(self._nthread)  # one row of model handles per thread id
         try:
-          kernels.step_worlds_parallel(self._mptrs, self._dptrs, worlds, _CHUNK, *args)
+          kernels.step_worlds_parallel(self._mptrs, self._dptrs, worlds, chunk, *args)
         finally:
           numba.set_num_threads(previous)
     else:
