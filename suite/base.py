@@ -3,6 +3,7 @@
 
 import collections
 import math
+import weakref
 
 import numpy as np
 from dm_env import specs
@@ -45,6 +46,7 @@ class Task(control.Task):
 
   observe_kernel = None
   reward_kernel = None
+  terminates = False  # whether the reward kernel can end an episode (its discount)
   model_fields = ()
 
   def __init__(self, random=None):
@@ -101,18 +103,29 @@ class Task(control.Task):
 
   def get_observation(self, physics):
     """The observe kernel's output as an ordered dict (tasks without kernels override this)."""
-    layout = self.observation_layout(physics)
-    flat = np.empty(observation_size(layout))
+    layout, size = self._layout_of(physics)
+    flat = np.empty(size)
     kernels.run(self.observe_kernel, physics, self.kernel_params(physics), flat)
     return split_observation(flat, layout)
+
+  def _layout_of(self, physics):
+    """observation_layout and its size, kept per model (a weak reference: a copy of the task
+    does not copy the model)."""
+    model = physics.model.ptr
+    cached = self.__dict__.get("_layout_cache")
+    if cached is None or cached[0]() is not model:
+      layout = self.observation_layout(physics)
+      cached = self._layout_cache = (weakref.ref(model), layout, observation_size(layout))
+    return cached[1], cached[2]
 
   def get_reward(self, physics):
     """The reward kernel's reward (tasks without kernels override this)."""
     return self._reward_and_discount(physics)[kernels.REWARD]
 
   def get_termination(self, physics):
-    """The reward kernel's discount, None while it is NaN (no kernel: the episode goes on)."""
-    if self.reward_kernel is None:
+    """The reward kernel's discount, None while it is NaN (a task that never terminates: None
+    without running it)."""
+    if self.reward_kernel is None or not self.terminates:
       return None
     discount = self._reward_and_discount(physics)[kernels.DISCOUNT]
     return None if math.isnan(discount) else discount

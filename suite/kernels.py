@@ -5,7 +5,8 @@ A task with kernels (suite/base.py) names two functions of the fixed signature
 
   observe(m, d, params, out)   writes the flat observation, key after key, into `out`
   reward(m, d, params, out)    writes the reward to out[0] and the discount to out[1]
-                               (NaN: the episode goes on; see `get_termination`)
+                               (NaN: the episode goes on; a task whose discount can be
+                               otherwise sets `terminates = True`)
 
 where `params` is the float vector the task's `kernel_params(physics)` returns (object ids,
 sensor addresses, flags). `@kernel` compiles such a function once, on its own and cached (a
@@ -75,9 +76,15 @@ def kernel(py_func):
 _call = address_caller(types.none, M, D, vec, vec)
 
 
+@entry
+def _run_at(address, mptr, dptr, params, out):
+  _call(address, handle_at(mptr, M), handle_at(dptr, D), params, out)
+
+
 def run(kernel_stage, physics, params, out) -> None:
-  """Runs a kernel on one Physics (the single environment's path)."""
-  kernel_stage(physics.model.ptr._struct, physics.data.ptr._struct, params, out)
+  """Runs a kernel on one Physics (the single environment's path; addresses cross into numba
+  in nanoseconds, struct handles in microseconds)."""
+  _run_at(kernel_stage.address(), physics.model.ptr._ptr, physics.data.ptr._ptr, params, out)
 
 
 @kernel

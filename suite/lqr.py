@@ -117,6 +117,7 @@ class LQRLevel(base.Task):
   observe_kernel = kernels.observe_position_velocity
   reward_kernel = reward
   model_from_seed = True
+  terminates = True
 
   def __init__(self, control_cost_coef, random=None):
     """`control_cost_coef`: the weight of the control cost relative to the position cost."""

@@ -112,7 +112,9 @@ def _clone(env, world_model, seed):
   physics = physics_type(DataWrapper(engine.MjData(world_model), ModelWrapper(world_model)))
   physics.legacy_step = env.physics.legacy_step
   random = np.random.RandomState(seed)
-  task = copy.deepcopy(env.task, {id(env.task.random): random})  # all but the random state
+  # a new random state; the model a task may keep ids of stays shared
+  model = env.physics.model.ptr
+  task = copy.deepcopy(env.task, {id(env.task.random): random, id(model): model})
   clone = copy.copy(env)
   clone._physics, clone._task = physics, task
   clone._step_count, clone._reset_next_step = 0, True
