@@ -109,4 +109,7 @@ def build_environment(domain_name, task_name, task_kwargs=None, environment_kwar
     task_kwargs["environment_kwargs"] = environment_kwargs
   env = domain.SUITE[task_name](**task_kwargs)
   env.task.visualize_reward = visualize_reward
+  for kernel in (env.task.observe_kernel, env.task.reward_kernel):
+    if kernel is not None:
+      kernel.address()  # compiled (once per install) or loaded here, not in the first steps
   return env
