@@ -175,6 +175,10 @@ class VectorEnvironment:
     self._step_count = np.zeros(n, np.int64)
     self._needs_reset = np.ones(n, bool)
     self._python_obs = [None] * n  # observations of a task without kernels
+    if self._nthread > 1 and n >= 2 * self._nthread:
+      # the parallel driver is not cached (NUMBA.md): compile it now (about a second, once
+      # per process), with no world to step, rather than in the first step
+      self._step_worlds(np.empty(0, np.int64), self._actions, parallel=True)
 
   # ---- dm_env-style API ----
 
@@ -268,13 +272,15 @@ class VectorEnvironment:
     np.copyto(self._actions, array)
     return self._actions
 
-  def _step_worlds(self, worlds, actions):
+  def _step_worlds(self, worlds, actions, parallel=None):
     """One jitted call: physics, and with kernels reward and observation, of `worlds`."""
     worlds = worlds.astype(np.int64)
     self._result[:, kernels.DISCOUNT] = np.nan
     args = (actions, self._op, self._nsub, self._observe, self._reward, self._params,
             self._obs, self._result, self._fired)
-    if self._nthread > 1 and len(worlds) >= 2 * self._nthread and _rollout._threads_usable():
+    if parallel is None:
+      parallel = self._nthread > 1 and len(worlds) >= 2 * self._nthread
+    if parallel and _rollout._threads_usable():
       chunk = max(1, min(_CHUNK, len(worlds) // (4 * self._nthread)))
       with _rollout._POOL["lock"]:
         previous = numba.get_num_threads()
