@@ -70,6 +70,7 @@ BOUNDSCHECKED_TESTS = [
   "tests/suite/test_vector_simple.py",
   "tests/suite/test_vector_locomotion.py",
   "tests/suite/test_vector_complex.py",
+  "tests/suite/test_kernels_all_tasks.py",
 ]
 
 
