@@ -25,7 +25,10 @@ Without a seed, s is drawn from the OS and kept in `env.seed`.
 
 Model. The worlds share one compiled model; the arrays a task edits at episode start (its
 `model_fields`, e.g. a target's position) are per world (engine.ModelBatch), so no world sees
-another's edits.
+another's edits. lqr, whose model is drawn from the seed, compiles one model per world.
+
+Your own tasks: `VectorEnvironment([control.Environment(...), ...])` batches environments of
+one task built any way (with kernels, or with Python observations and rewards).
 """
 
 import collections
