@@ -37,23 +37,32 @@ def _assert_world_is_single_env(steps, world, single, actions):
       t = single.step(actions[k][world])
 
 
-@pytest.mark.parametrize("domain,task", [("cartpole", "swingup"), ("cheetah", "run")])
-def test_every_world_is_the_single_environment_of_its_seed(domain, task):
-  # a short time limit so that every world ends an episode and starts the next one
-  kwargs = {"random": 7, "time_limit": 0.1}
-  env = suite.load(domain, task, task_kwargs=kwargs, num_envs=3)
+def assert_worlds_are_their_single_environments(domain, task, time_limit, seed=7,
+                                                num_envs=3):
+  """Steps a batch past an episode end (`time_limit` of a few control steps) under random
+  actions in the action spec (within +-1 where unbounded) and checks every world against the
+  single environment seeded world_seed(seed, world)."""
+  kwargs = {"random": seed, "time_limit": time_limit}
+  env = suite.load(domain, task, task_kwargs=kwargs, num_envs=num_envs)
   spec = env.action_spec()
   rng = np.random.RandomState(0)
-  nstep = int(round(0.1 / env.control_timestep())) + 4
-  actions = [rng.uniform(spec.minimum, spec.maximum, (3, spec.shape[0])) for _ in range(nstep)]
+  low, high = np.maximum(spec.minimum, -1), np.minimum(spec.maximum, 1)
+  nstep = int(round(time_limit / env.control_timestep())) + 3
+  actions = [rng.uniform(low, high, (num_envs,) + spec.shape) for _ in range(nstep)]
   steps = _rollout_batch(env, actions)
-  assert steps[0].observation["position"].shape[0] == 3
+  for key, value in steps[0].observation.items():
+    assert value.shape[0] == num_envs, key
   kinds = {int(s) for t in steps for s in t.step_type}
   assert kinds == {0, 1, 2}, "the run should cross an episode end"
-  for world in range(3):
+  for world in range(num_envs):
     single = suite.load(domain, task, task_kwargs=dict(kwargs,
-                                                       random=vector.world_seed(7, world)))
+                                                       random=vector.world_seed(seed, world)))
     _assert_world_is_single_env(steps, world, single, actions)
+
+
+@pytest.mark.parametrize("domain,task", [("cartpole", "swingup"), ("cheetah", "run")])
+def test_every_world_is_the_single_environment_of_its_seed(domain, task):
+  assert_worlds_are_their_single_environments(domain, task, time_limit=0.1)
 
 
 def test_threads_give_the_serial_numbers():

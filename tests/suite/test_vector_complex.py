@@ -7,9 +7,7 @@ import numpy as np
 import pytest
 
 import suite
-from suite import vector
-from tests.suite.test_vector import _assert_world_is_single_env
-from tests.suite.test_vector import _rollout_batch
+from tests.suite.test_vector import assert_worlds_are_their_single_environments
 
 
 @pytest.mark.parametrize("domain,task,time_limit", [
@@ -20,20 +18,8 @@ from tests.suite.test_vector import _rollout_batch
   ("lqr", "lqr_2_1", 0.09),  # one model per world, drawn from its seed
 ])
 def test_every_world_is_the_single_environment_of_its_seed(domain, task, time_limit):
-  kwargs = {"random": 7, "time_limit": time_limit}
-  env = suite.load(domain, task, task_kwargs=kwargs, num_envs=3)
-  spec = env.action_spec()
-  rng = np.random.RandomState(0)
-  low, high = np.maximum(spec.minimum, -1), np.minimum(spec.maximum, 1)  # lqr: unbounded
-  nstep = int(round(time_limit / env.control_timestep())) + 3
-  actions = [rng.uniform(low, high, (3, spec.shape[0])) for _ in range(nstep)]
-  steps = _rollout_batch(env, actions)
-  kinds = {int(s) for t in steps for s in t.step_type}
-  assert kinds == {0, 1, 2}, "the run should cross an episode end"
-  for world in range(3):
-    single = suite.load(domain, task, task_kwargs=dict(kwargs,
-                                                       random=vector.world_seed(7, world)))
-    _assert_world_is_single_env(steps, world, single, actions)
+  assert_worlds_are_their_single_environments(domain, task, time_limit)
+
 
 
 def test_lqr_world_at_rest_terminates_alone():
