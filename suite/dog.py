@@ -34,7 +34,6 @@ _RUN_SPEED = 9
 
 _STAND_HEIGHT_FRACTION = 0.9  # of the torso and pelvis heights in the default pose
 _MIN_UPRIGHT_COSINE = float(np.cos(np.deg2rad(30)))
-_HINGE = int(mjJNT_HINGE)
 
 # the fetch props, removed from the model for the other tasks
 _BALL_GEOMS = ("target", "wall_px", "wall_py", "wall_nx", "wall_ny")
@@ -258,15 +257,7 @@ def _observe_stand(m, d, params, out):
   (rotation row z of skull, torso and pelvis), torso_com_velocity (in the torso frame),
   inertial_sensors, foot_forces, touch_sensors, actuator_state. Returns the index in `out`
   after them."""
-  k = 0
-  for j in range(m.njnt):
-    if m.jnt_type[j] == _HINGE:
-      out[k] = d.qpos[m.jnt_qposadr[j]]
-      k += 1
-  for j in range(m.njnt):
-    if m.jnt_type[j] == _HINGE:
-      out[k] = d.qvel[m.jnt_dofadr[j]]
-      k += 1
+  k = kernels.write_hinge_state(m, d, out, 0)
   out[k] = d.xpos[int(params[_TORSO]), 2]
   out[k + 1] = d.xpos[int(params[_PELVIS]), 2]
   k += 2

@@ -38,6 +38,7 @@ from engine._stage import address_caller
 from engine._stage import handle_at
 from engine._stage import stage
 from engine._stage import vec
+from engine.enums import mjJNT_HINGE
 from suite.utils.rewards import SIGMOIDS
 
 GAUSSIAN, HYPERBOLIC, LONG_TAIL, RECIPROCAL, COSINE, LINEAR, QUADRATIC, TANH_SQUARED = range(8)
@@ -45,6 +46,8 @@ assert SIGMOIDS[LINEAR] == "linear" and SIGMOIDS[TANH_SQUARED] == "tanh_squared"
 
 # the result row of the reward kernel
 REWARD, DISCOUNT = 0, 1
+
+_HINGE = int(mjJNT_HINGE)
 
 
 def _cache_dir() -> str:
@@ -94,6 +97,21 @@ def observe_position_velocity(m, d, params, out):
     out[i] = d.qpos[i]
   for i in range(m.nv):
     out[m.nq + i] = d.qvel[i]
+
+
+@jit
+def write_hinge_state(m, d, out, k):
+  """The hinge joints' angles, then their velocities, into out from index k; returns the
+  index after them (dog's and quadruped's observations start so)."""
+  for j in range(m.njnt):
+    if m.jnt_type[j] == _HINGE:
+      out[k] = d.qpos[m.jnt_qposadr[j]]
+      k += 1
+  for j in range(m.njnt):
+    if m.jnt_type[j] == _HINGE:
+      out[k] = d.qvel[m.jnt_dofadr[j]]
+      k += 1
+  return k
 
 
 def position_velocity_layout(physics):

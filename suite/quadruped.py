@@ -272,15 +272,7 @@ def _observe_common(m, d, params, out):
   """egocentric_state (hinge angles, hinge velocities, activations), torso_velocity,
   torso_upright, imu, force_torque (arcsinh): the observations of every task. Returns the
   index in `out` after them."""
-  k = 0
-  for j in range(m.njnt):
-    if m.jnt_type[j] == _HINGE:
-      out[k] = d.qpos[m.jnt_qposadr[j]]
-      k += 1
-  for j in range(m.njnt):
-    if m.jnt_type[j] == _HINGE:
-      out[k] = d.qvel[m.jnt_dofadr[j]]
-      k += 1
+  k = kernels.write_hinge_state(m, d, out, 0)
   for i in range(m.na):
     out[k + i] = d.act[i]
   k += m.na
