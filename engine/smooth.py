@@ -18,6 +18,7 @@ increasing order, then the diagonal.
 
 import numpy as np
 
+from engine._jit import inline_jit
 from engine._jit import jit
 from engine._jit import local_array
 from engine._stage import D
@@ -95,7 +96,7 @@ def _dot6(a, b):
   return res + (a[4] * b[4] + a[5] * b[5])
 
 
-@jit
+@inline_jit
 def _mul_dof_vec(res, dof, adr, vec, n):
   """Port of mju_mulDofVec: res = dof[adr:adr+n]' * vec[adr:adr+n] (6-vector)."""
   if n == 1:
@@ -148,11 +149,13 @@ def local2global_pos(d, xpos, pos, body, sameframe):
       xpos[k] += d.xpos[body, k]
 
 
-@jit
+@inline_jit
 def _place(d, xpos, xmat, i, pos, quat, body, sameframe):
   """mj_local2Global for row i of an object table: xpos[i] and xmat[i] from the frame of
   `body` and the local pos[i], quat[i], with the sameframe shortcuts. Indexes the tables
-  instead of taking row views, which the per-object loops of mj_kinematics would pay for."""
+  instead of taking row views, which the per-object loops of mj_kinematics would pay for,
+  and is inlined: a call passing five arrays costs more than the work (measured: humanoid's
+  61 objects 1.85 -> 0.81 µs)."""
   if sameframe == mjSAMEFRAME_BODY:
     for k in range(3):
       xpos[i, k] = d.xpos[body, k]
@@ -764,7 +767,7 @@ def subtree_vel(m, d):
 # ---- RNE ----
 
 
-@jit
+@inline_jit
 def _body_force(d, i, cacc, res, tmp, tmp1):
   """res = cinert * cacc + cvel x* (cinert * cvel) for body i (RNE body force)."""
   mju_mulInertVec(res, d.cinert[i], cacc)
