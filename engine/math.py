@@ -392,7 +392,7 @@ def dot_at(vec1, adr1, vec2, adr2, n):
   return res
 
 
-@jit
+@inline_jit
 def add_to_scl_at(res, adr_res, vec, adr_vec, scl, n):
   """mju_addToScl on res[adr_res:adr_res+n] += vec[adr_vec:adr_vec+n]*scl, without slicing."""
   for i in range(n):
@@ -1141,7 +1141,7 @@ def mju_crossMotion(res, vel, v):
   res[5] = r5
 
 
-@jit
+@inline_jit
 def mju_crossForce(res, vel, f):
   """Port of mju_crossForce, engine_util_spatial.c: spatial cross product vel x* f (force)."""
   r0 = -vel[2] * f[1] + vel[1] * f[2]
@@ -1163,7 +1163,7 @@ def mju_crossForce(res, vel, f):
   res[5] = r5
 
 
-@jit
+@inline_jit
 def mju_inertCom(res, inert, mat, dif, mass):
   """Port of mju_inertCom, engine_util_spatial.c: 10-vector com-frame inertia (cinert layout).
 
@@ -1204,7 +1204,7 @@ def mju_inertCom(res, inert, mat, dif, mass):
   res[9] = mass
 
 
-@jit
+@inline_jit
 def mju_mulInertVec(res, i, v):
   """Port of mju_mulInertVec, engine_util_spatial.c: 6D inertia (10-vector) times 6D vector."""
   r0 = i[0] * v[0] + i[3] * v[1] + i[4] * v[2] - i[8] * v[4] + i[7] * v[5]

@@ -115,7 +115,7 @@ def _mul_dof_vec(res, dof, adr, vec, n):
           res[k] += dof[adr + r, k] * v
 
 
-@jit
+@inline_jit
 def _dof_com(res, axis, offset, slide):
   """Port of mju_dofCom: motion axis in the com frame (slide: no offset)."""
   if slide:
