@@ -10,6 +10,7 @@ import math
 
 import numpy as np
 
+from engine._jit import inline_jit
 from engine._jit import jit
 from engine.enums import mjCNSTR_CONTACT_ELLIPTIC
 from engine.enums import mjCNSTRSTATE_CONE
@@ -36,7 +37,7 @@ def is_sparse(m):
   return jac == mjJAC_SPARSE or (jac == mjJAC_AUTO and m.nv >= 60)
 
 
-@jit
+@inline_jit
 def jac_row_dot(m, d, sparse, i, vec):
   """Row i of the constraint Jacobian dotted with the nv-vector vec (C's summation order)."""
   if sparse:
@@ -45,7 +46,7 @@ def jac_row_dot(m, d, sparse, i, vec):
   return dot_at(d.efc_J, i * m.nv, vec, 0, m.nv)
 
 
-@jit
+@inline_jit
 def jac_row_dense(m, d, sparse, i, res):
   """res = row i of the constraint Jacobian as a dense nv-vector."""
   if sparse:
@@ -103,12 +104,12 @@ def mul_jac_t_vec(m, d, res, vec):
 # ---- constraint update ----
 
 
-@jit
+@inline_jit
 def _scaled(x, f, divide):
   return x / f if divide else x * f
 
 
-@jit
+@inline_jit
 def _norm_scaled(jar, adr, friction, n, divide):
   """Norm of (jar[adr+j]*friction[j], j < n), or of jar/friction when divide, summed in
   mju_norm's order."""
@@ -371,7 +372,7 @@ def dual_state(m, d, state):
 # ---- workspace ----
 
 
-@jit
+@inline_jit
 def jac_row_dot_at(m, d, sparse, i, vec, off):
   """Row i of the constraint Jacobian dotted with vec[off:off+nv]."""
   if sparse:
