@@ -8,10 +8,11 @@ from numba.experimental import structref
 
 from engine._jit import borrowed
 from engine._jit import jit
+from engine._jit import register_handle
 from engine._jit import zero
 
 
-@structref.register
+@register_handle
 class OptionType(types.StructRef):
   def preprocess_fields(self, fields):
     return tuple((n, types.unliteral(t)) for n, t in fields)
@@ -150,7 +151,7 @@ def make_option(
   return s
 
 
-@structref.register
+@register_handle
 class StatisticType(types.StructRef):
   def preprocess_fields(self, fields):
     return tuple((n, types.unliteral(t)) for n, t in fields)
@@ -193,7 +194,7 @@ def make_statistic(
   return s
 
 
-@structref.register
+@register_handle
 class ModelType(types.StructRef):
   def preprocess_fields(self, fields):
     return tuple((n, types.unliteral(t)) for n, t in fields)
@@ -1576,7 +1577,7 @@ def make_model(
   return s
 
 
-@structref.register
+@register_handle
 class DataType(types.StructRef):
   def preprocess_fields(self, fields):
     return tuple((n, types.unliteral(t)) for n, t in fields)

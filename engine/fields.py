@@ -859,6 +859,7 @@ def generate_structs_source() -> str:
     "",
     "from engine._jit import borrowed",
     "from engine._jit import jit",
+    "from engine._jit import register_handle",
     "from engine._jit import zero",
     "",
   ]
@@ -868,7 +869,7 @@ def generate_structs_source() -> str:
     upper = name.upper()
     out += [
       "",
-      "@structref.register",
+      "@register_handle",
       f"class {name}Type(types.StructRef):",
       "  def preprocess_fields(self, fields):",
       "    return tuple((n, types.unliteral(t)) for n, t in fields)",

@@ -19,6 +19,7 @@ import numpy as np
 from engine._jit import inline_jit
 from engine._jit import jit
 from engine._jit import python_callable
+from engine._jit import sum4_products
 from engine.enums import mjMAXVAL, mjMINVAL, mjPI
 
 # ---- scalars ----
@@ -357,29 +358,15 @@ def dot_at(vec1, adr1, vec2, adr2, n):
   res = 0.0
   if n <= 0:
     return res
-  # unsigned indices: numba then skips the negative-index wraparound in the loop
-  nn = np.uint64(n)
-  a = np.uint64(adr1)
-  b = np.uint64(adr2)
+  # four interleaved partial sums, as one 4-lane vector
+  if n >= 4:
+    res = sum4_products(vec1, adr1, vec2, adr2, n // 4)
+
+  # unsigned indices: numba then skips the negative-index wraparound
+  a = np.uint64(adr1 + n - n % 4)
+  b = np.uint64(adr2 + n - n % 4)
   one = np.uint64(1)
   two = np.uint64(2)
-  three = np.uint64(3)
-
-  # four interleaved partial sums
-  if n >= 4:
-    s0 = 0.0
-    s1 = 0.0
-    s2 = 0.0
-    s3 = 0.0
-    end = a + (nn - nn % np.uint64(4))
-    while a < end:
-      s0 += vec1[a] * vec2[b]
-      s1 += vec1[a + one] * vec2[b + one]
-      s2 += vec1[a + two] * vec2[b + two]
-      s3 += vec1[a + three] * vec2[b + three]
-      a += np.uint64(4)
-      b += np.uint64(4)
-    res = (s0 + s2) + (s1 + s3)
 
   # remaining 1-3 elements, summed first and then added
   left = n % 4
@@ -1277,7 +1264,27 @@ def mju_cholFactor(mat, n, mindiag):
   is replaced by mindiag, lowers the returned rank and zeroes its column below the diagonal
   (as MuJoCo 3.17 does).
   """
-  return _chol_factor(mat, n, mindiag, mat, False)
+  # unsigned indices: numba then skips the negative-index wraparound (1.6 -> 1.1 us at n=27)
+  rank = n
+  un = np.uint64(n)
+  for j in range(un):
+    jn = j * un
+    tmp = mat[jn + j] - dot_at(mat, jn, mat, jn, j)
+
+    # small pivot: clamp, count, zero the column below
+    if tmp < mindiag:
+      rank -= 1
+      mat[jn + j] = math.sqrt(mindiag)
+      for i in range(j + np.uint64(1), un):
+        mat[i * un + j] = 0.0
+      continue
+    mat[jn + j] = math.sqrt(tmp)
+
+    # column below the diagonal
+    tmp = 1 / mat[jn + j]
+    for i in range(j + np.uint64(1), un):
+      mat[i * un + j] = (mat[i * un + j] - dot_at(mat, i * un, mat, jn, j)) * tmp
+  return rank
 
 
 @jit
@@ -1297,17 +1304,11 @@ def chol_factor_envelope(mat, n, mindiag, first):
         f = k
         break
     first[i] = f
-  return _chol_factor(mat, n, mindiag, first, True)
 
-
-@jit
-def _chol_factor(mat, n, mindiag, first, envelope):
-  """Column-by-column Cholesky; with `envelope`, rows start at first[i] (else at 0, which
-  is exactly MuJoCo's dense summation)."""
   rank = n
   for j in range(n):
     # new diagonal
-    fj = int(first[j]) if envelope else 0
+    fj = int(first[j])
     tmp = mat[j * (n + 1)] - dot_at(mat, j * n + fj, mat, j * n + fj, j - fj)
 
     # small pivot: clamp, count, zero the column below
@@ -1322,7 +1323,7 @@ def _chol_factor(mat, n, mindiag, first, envelope):
     # column below the diagonal (rows whose envelope starts right of j are zero there)
     tmp = 1 / mat[j * (n + 1)]
     for i in range(j + 1, n):
-      fi = int(first[i]) if envelope else 0
+      fi = int(first[i])
       if fi > j:
         continue
       f = max(fi, fj)

@@ -125,33 +125,33 @@ def factor_i(d, mat, diaginv, nv, rownnz, rowadr, colind):
 @jit
 def solve_ld(x, qld, qldiaginv, nv, n, rownnz, rowadr, colind):
   """Port of mj_solveLD: in place x = inv(L'*D*L) x for n vectors stored back to back."""
+  for k in range(n):
+    _solve_ld_vector(x, k * nv, qld, qldiaginv, nv, rownnz, rowadr, colind)
+
+
+@jit
+def _solve_ld_vector(x, off, qld, qldiaginv, nv, rownnz, rowadr, colind):
+  """solve_ld on the one vector x[off:off+nv] (the vectors are independent)."""
   # x <- inv(L') x (unsigned indices: no negative-index wraparound in the loops)
-  total = np.uint64(n * nv)
-  step = np.uint64(nv)
+  base = np.uint64(off)
   for i in range(nv - 1, -1, -1):
-    if rownnz[i] == 1:
-      continue
-    start = np.uint64(rowadr[i])
-    end = start + np.uint64(rownnz[i] - 1)
-    for off in range(np.uint64(0), total, step):
-      xi = x[off + np.uint64(i)]
-      if xi:
-        for adr in range(start, end):
-          x[off + np.uint64(colind[adr])] -= qld[adr] * xi
+    xi = x[base + np.uint64(i)]
+    if xi and rownnz[i] > 1:
+      start = np.uint64(rowadr[i])
+      end = start + np.uint64(rownnz[i] - 1)
+      for adr in range(start, end):
+        x[base + np.uint64(colind[adr])] -= qld[adr] * xi
 
   # x <- inv(D) x
   for i in range(nv):
-    invd = qldiaginv[i]
-    for off in range(0, n * nv, nv):
-      x[off + i] *= invd
+    x[base + np.uint64(i)] *= qldiaginv[i]
 
   # x <- inv(L) x
   for i in range(nv):
     nnz = rownnz[i] - 1
     if nnz > 0:
       adr = rowadr[i]
-      for off in range(0, n * nv, nv):
-        x[off + i] -= dot_sparse(qld, adr, x, off, nnz, colind, adr)
+      x[base + np.uint64(i)] -= dot_sparse(qld, adr, x, off, nnz, colind, adr)
 
 
 @jit
