@@ -328,7 +328,9 @@ def _sum4_products_python(vec1, adr1, vec2, adr2, nblock):
 # sum4_products(vec1, adr1, vec2, adr2, nblock): the products vec1[adr1+i]*vec2[adr2+i],
 # i < 4*nblock, summed in four interleaved partial sums s0..s3 combined as (s0+s2)+(s1+s3):
 # the order of MuJoCo's mju_dot, whose AVX build keeps the four sums in one 4-lane register.
-# Here too: one vector multiply and add per four products (numba leaves scalar code).
+# Here too: one vector multiply and add per four products (numba leaves scalar code). Its
+# loads are not bounds-checked under NUMBA_BOUNDSCHECK: dot_at's tail products, indexed
+# normally, lie past them.
 sum4_products = _sum4_products_python if DISABLE_JIT else _sum4_products_jit
 
 
