@@ -50,6 +50,10 @@ REWARD, DISCOUNT = 0, 1
 _HINGE = int(mjJNT_HINGE)
 
 
+# files no kernel compiles from: editing them keeps the cached kernels
+_NO_KERNELS = ("viewer.py", "__main__.py")
+
+
 def _cache_dir() -> str:
   """Where the kernels are cached: the engine's cache directory keyed by the suite's sources
   too. A kernel compiles in helpers from other files (`tolerance` here, a domain's shared
@@ -58,6 +62,8 @@ def _cache_dir() -> str:
     return os.environ["NUMBA_CACHE_DIR"]
   digest = hashlib.sha1()
   for path in sorted(pathlib.Path(__file__).parent.rglob("*.py")):
+    if path.name in _NO_KERNELS:
+      continue
     digest.update(path.name.encode())
     digest.update(path.read_bytes())
   return f"{_jit.CACHE_DIR}-suite-{digest.hexdigest()[:16]}"

@@ -559,6 +559,8 @@ def _render_geom(g, mode, headpos, scn, con, skins=None):
     fast.glCallList(base + gl_resources.SPHERE)
   elif t == _G.mjGEOM_CAPSULE:
     av = np.float32(0.5) * (size[0] + size[1])
+    # a zero-length capsule (a perturbation's spring as it starts) is a sphere
+    size = (size[0], size[1], max(size[2], np.float32(1e-6) * av, np.float32(1e-12)))
     fast.glScalef(size[0], size[1], size[2])
     fast.glCallList(base + gl_resources.CYLINDEROPEN)
     fast.glScalef(1, 1, av / size[2])

@@ -1,0 +1,155 @@
+"""A visible GLFW window with a double-buffered OpenGL context, for the viewers.
+
+The window forwards GLFW's input callbacks to a handler object (methods `on_key`,
+`on_mouse_button`, `on_cursor`, `on_scroll`, `on_drop`, `on_resize`), so that the same
+handler can be driven by scripted events in tests. A window and its context belong to the
+thread that made them.
+"""
+
+import os
+
+from engine.physics import RenderingUnavailableError
+
+
+def _glfw():
+  """The glfw module, initialised; RenderingUnavailableError with the reason when no window can
+  open (no glfw, no X server or Wayland compositor)."""
+  if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+    raise RenderingUnavailableError(
+      "the viewer needs a display: no DISPLAY or WAYLAND_DISPLAY is set (on a headless "
+      "machine run it under a virtual X server, e.g. `xvfb-run -a python -m engine.viewer`)")
+  try:
+    import glfw
+  except ImportError as e:
+    raise RenderingUnavailableError("the viewer needs glfw: pip install glfw") from e
+  try:
+    ok = glfw.init()
+  except Exception as e:
+    raise RenderingUnavailableError(f"glfw failed to initialize: {e}") from e
+  if not ok:
+    raise RenderingUnavailableError(
+      f"glfw could not connect to the display {os.environ.get('DISPLAY', '')!r}")
+  return glfw
+
+
+def _context_api(glfw):
+  """GLFW's context creation API matching the platform PyOpenGL bound when it was imported:
+  GLX's native contexts, or EGL ones when MUJOCO_GL=egl chose EGL for offscreen rendering
+  (PyOpenGL keeps per-context state that it finds through its own platform)."""
+  import OpenGL.platform
+  platform = type(OpenGL.platform.PLATFORM).__name__.lower()
+  if "osmesa" in platform:
+    raise RenderingUnavailableError(
+      "the viewer cannot draw with PyOpenGL bound to OSMesa (MUJOCO_GL or ENGINE_GL=osmesa): "
+      "unset it, or set it to glfw or egl, for a process that opens viewer windows")
+  return glfw.EGL_CONTEXT_API if "egl" in platform else glfw.NATIVE_CONTEXT_API
+
+
+def _software_renderer() -> bool:
+  """Whether the current OpenGL context rasterizes on the CPU."""
+  from OpenGL import GL
+  renderer = (GL.glGetString(GL.GL_RENDERER) or b"").decode(errors="replace").lower()
+  return any(name in renderer for name in ("llvmpipe", "softpipe", "swrast", "software"))
+
+
+class Window:
+  """A visible, resizable window whose OpenGL context is current on the creating thread.
+
+  Args:
+    title: window title.
+    width, height: initial size in screen coordinates.
+    handler: receives the input callbacks (see the module doc); may be set later.
+  """
+
+  def __init__(self, title="engine viewer", width=1280, height=720, handler=None):
+    glfw = _glfw()
+    self._glfw = glfw
+    window = self._create(title, width, height, samples=4)
+    if _software_renderer():
+      # multisampling costs software rasterizers (Mesa's llvmpipe) ~40% of the frame rate
+      glfw.destroy_window(window)
+      window = self._create(title, width, height, samples=0)
+    self.handle = window
+    self.handler = handler
+    glfw.swap_interval(1)
+    glfw.set_key_callback(window, self._key)
+    glfw.set_mouse_button_callback(window, self._mouse_button)
+    glfw.set_cursor_pos_callback(window, self._cursor)
+    glfw.set_scroll_callback(window, self._scroll)
+    glfw.set_drop_callback(window, self._drop)
+    glfw.set_framebuffer_size_callback(window, self._resize)
+
+  def _create(self, title, width, height, samples):
+    glfw = self._glfw
+    glfw.default_window_hints()
+    glfw.window_hint(glfw.SAMPLES, samples)
+    glfw.window_hint(glfw.DOUBLEBUFFER, 1)
+    glfw.window_hint(glfw.VISIBLE, 1)
+    glfw.window_hint(glfw.CONTEXT_CREATION_API, _context_api(glfw))
+    window = glfw.create_window(int(width), int(height), title, None, None)
+    if not window and samples:
+      # some X servers offer no multisampled visual
+      return self._create(title, width, height, 0)
+    if not window:
+      raise RenderingUnavailableError("glfw could not create an OpenGL window")
+    glfw.make_context_current(window)
+    return window
+
+  # ---- state ----
+
+  def framebuffer_size(self):
+    """(width, height) of the drawable in pixels (differs from the window size on HiDPI)."""
+    return self._glfw.get_framebuffer_size(self.handle)
+
+  def window_size(self):
+    return self._glfw.get_window_size(self.handle)
+
+  def should_close(self) -> bool:
+    return bool(self._glfw.window_should_close(self.handle))
+
+  def request_close(self):
+    self._glfw.set_window_should_close(self.handle, 1)
+
+  def set_title(self, title):
+    self._glfw.set_window_title(self.handle, title)
+
+  def poll_events(self):
+    self._glfw.poll_events()
+
+  def swap_buffers(self):
+    self._glfw.swap_buffers(self.handle)
+
+  def make_current(self):
+    self._glfw.make_context_current(self.handle)
+
+  def close(self):
+    if self.handle is not None:
+      self._glfw.destroy_window(self.handle)
+      self.handle = None
+      self._glfw.poll_events()  # let the X server see the window go
+
+  # ---- GLFW callbacks, forwarded with sizes the handler needs ----
+
+  def _key(self, window, key, scancode, action, mods):
+    if self.handler is not None:
+      self.handler.on_key(key, action, mods)
+
+  def _mouse_button(self, window, button, action, mods):
+    if self.handler is not None:
+      self.handler.on_mouse_button(button, action, mods)
+
+  def _cursor(self, window, x, y):
+    if self.handler is not None:
+      self.handler.on_cursor(x, y)
+
+  def _scroll(self, window, dx, dy):
+    if self.handler is not None:
+      self.handler.on_scroll(dx, dy)
+
+  def _drop(self, window, paths):
+    if self.handler is not None and paths:
+      self.handler.on_drop(list(paths))
+
+  def _resize(self, window, width, height):
+    if self.handler is not None:
+      self.handler.on_resize(width, height)

@@ -1,0 +1,183 @@
+"""Watch a policy act in an environment: `suite.viewer.launch(environment_loader, policy)`.
+
+Works for any dm_env environment with a `.physics` (suite and composer), like dm_control's
+`viewer.launch`. The environment is stepped in real time with the policy's actions (zeros when
+there is no policy), and restarted when an episode ends; the info overlay shows the time, the
+step, the last reward, the episode's return and the measured real-time factor. The keys are the
+model viewer's (F1 lists them): space pauses, the right arrow takes one environment step while
+paused, backspace restarts the episode, ctrl + drag pushes the selected body.
+
+    python -m suite.viewer walker walk --policy random
+"""
+
+import argparse
+import sys
+import time
+import traceback
+
+import numpy as np
+
+from engine.physics import RenderingUnavailableError
+from engine.viewer.session import STEP_BUDGET
+from engine.viewer.session import App
+from engine.viewer.session import RealTimeClock
+
+
+def _zero_action(spec):
+  """The action closest to zero that the spec allows."""
+  return np.clip(np.zeros(spec.shape, spec.dtype), spec.minimum, spec.maximum)
+
+
+def random_policy(environment, seed=0):
+  """A policy drawing actions uniformly within the action spec's bounds."""
+  spec = environment.action_spec()
+  rng = np.random.RandomState(seed)
+  lo = np.broadcast_to(spec.minimum, spec.shape)
+  hi = np.broadcast_to(spec.maximum, spec.shape)
+
+  def policy(time_step):
+    del time_step
+    return rng.uniform(lo, hi).astype(spec.dtype)
+  return policy
+
+
+class EnvironmentViewer(App):
+  """A window that runs `policy` in an environment in real time (see the module doc).
+
+  Args:
+    environment_loader: an environment, or a callable returning one.
+    policy: callable(time_step) -> action, or None for zero actions.
+  """
+
+  def __init__(self, environment_loader, policy=None, title=None, width=1280, height=720):
+    env = environment_loader
+    if callable(env) and not hasattr(env, "step"):
+      env = env()
+    if not hasattr(env, "physics"):
+      raise TypeError(f"the environment {type(env).__name__} has no .physics to show")
+    self.env = env
+    self.policy = policy
+    self.time_step = env.reset()
+    physics = env.physics
+    super().__init__(physics.model.ptr, physics.data.ptr,
+                     title or f"engine viewer: {type(env).__name__}", width, height)
+    self.clock = RealTimeClock()
+    self.episode = 0
+    self.steps = 0              # in this episode
+    self.total_steps = 0
+    self.reward = None
+    self.episode_return = 0.0
+    self._applied = np.zeros((physics.model.ptr.nbody, 6))
+    self._show_info()
+    self.viewer.update_scene()
+
+  def _restart(self):
+    self.time_step = self.env.reset()
+    m, d = self.env.physics.model.ptr, self.env.physics.data.ptr
+    if m is not self.viewer.m or d is not self.viewer.d:
+      # a composer environment may compile a new model at reset
+      self.viewer.set_model(m, d)
+    self._applied = np.zeros((m.nbody, 6))
+    self.episode += 1
+    self.steps = 0
+    self.reward = None
+    self.episode_return = 0.0
+    self.clock.resync()
+
+  def _action(self):
+    if self.policy is None:
+      return _zero_action(self.env.action_spec())
+    return self.policy(self.time_step)
+
+  def env_step(self):
+    """One environment step with the policy's action (a restart after the last step)."""
+    if self.time_step.last():
+      self._restart()
+      return
+    self.viewer.apply_perturbation(self.viewer.d, self._applied)
+    try:
+      action = self._action()
+    except Exception:  # the user's policy failed: pause and show it, keep the window
+      traceback.print_exc()
+      self.viewer.paused = True
+      self.viewer.notify("the policy raised an exception (see the terminal); paused", 10)
+      return
+    self.time_step = self.env.step(action)
+    self.steps += 1
+    self.total_steps += 1
+    self.reward = self.time_step.reward
+    if self.reward is not None:
+      self.episode_return += float(np.sum(self.reward))
+
+  def advance(self):
+    v = self.viewer
+    if v.take_load() is not None:
+      v.notify("this window shows an environment: files cannot be opened here", 5)
+    if v.take_reset():
+      self._restart()
+    v.process(v.d)
+    if v.paused:
+      for _ in range(v.take_steps()):
+        self.env_step()
+      self.clock.resync()
+    else:
+      start = time.perf_counter()
+      dt = float(self.env.control_timestep())
+      while (not v.paused and self.clock.steps(v.d.time, dt, v.speed)
+             and time.perf_counter() - start < STEP_BUDGET):
+        self.env_step()
+    v.measure_time(v.d.time)
+    self._show_info()
+    v.update_scene()
+
+  def _show_info(self):
+    reward = "-" if self.reward is None else np.array2string(np.asarray(self.reward),
+                                                             precision=3)
+    self.viewer.info = [("Episode", str(self.episode)), ("Step", str(self.steps)),
+                        ("Reward", reward), ("Return", f"{self.episode_return:.2f}")]
+
+
+def launch(environment_loader, policy=None, title=None, width=1280, height=720):
+  """Open a window running `policy` in the environment until it is closed (see module doc)."""
+  EnvironmentViewer(environment_loader, policy, title, width, height).run()
+
+
+def main(argv=None) -> int:
+  import suite
+  parser = argparse.ArgumentParser(prog="python -m suite.viewer",
+                                   description="Watch a policy in a suite task.")
+  parser.add_argument("domain")
+  parser.add_argument("task")
+  parser.add_argument("--policy", choices=("random", "zero"), default="random")
+  parser.add_argument("--seed", type=int, default=0)
+  parser.add_argument("--width", type=int, default=1280)
+  parser.add_argument("--height", type=int, default=720)
+  parser.add_argument("--frames", type=int, help="exit after N frames")
+  parser.add_argument("--screenshot", metavar="FILE.png", help="save the last frame")
+  args = parser.parse_args(argv)
+  if args.frames is not None and args.frames < 1:
+    parser.error("--frames must be at least 1")
+  if args.screenshot and args.frames is None:
+    parser.error("--screenshot needs --frames")
+  try:
+    env = suite.load(args.domain, args.task, task_kwargs={"random": args.seed})
+  except ValueError as e:
+    parser.error(str(e))
+  policy = random_policy(env, args.seed) if args.policy == "random" else None
+  try:
+    app = EnvironmentViewer(env, policy, f"{args.domain} {args.task}", args.width, args.height)
+  except RenderingUnavailableError as e:
+    print(f"error: {e}", file=sys.stderr)
+    return 1
+  t0 = time.perf_counter()
+  frames = app.run(frames=args.frames, screenshot=args.screenshot)
+  wall = time.perf_counter() - t0
+  print(f"{frames} frames in {wall:.2f} s ({frames / wall:.1f} frames/s); "
+        f"episode {app.episode}, step {app.steps}, return {app.episode_return:.2f}")
+  if args.screenshot:
+    print(f"saved the last frame to {args.screenshot}")
+  return 0
+
+
+if __name__ == "__main__":
+  sys.exit(main())

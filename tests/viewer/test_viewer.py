@@ -1,0 +1,345 @@
+"""The interactive viewers on a virtual X server (Xvfb): windows open and draw, scripted keys
+pause, step and reset, a scripted ctrl+drag pushes a body, a passive viewer follows a loop.
+
+Each check runs in a subprocess with DISPLAY set to the Xvfb server (PyOpenGL binds its
+platform per process, and a crash in a GL driver cannot take pytest down). Scripted input
+calls the handler methods GLFW's callbacks call (`on_key`, `on_mouse_button`, `on_cursor`).
+The tests skip only when no X server can start (no Xvfb binary); CI installs xvfb.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+# a free box floating without gravity at the origin (the default camera looks at it), a
+# pendulum on a hinge beside it, a fixed camera
+MODEL = """
+<mujoco>
+  <option gravity="0 0 0" timestep="0.002"/>
+  <worldbody>
+    <light pos="0 0 3"/>
+    <camera name="side" pos="0 -2 0" xyaxes="1 0 0 0 0 1"/>
+    <body name="box">
+      <freejoint/>
+      <geom type="box" size=".1 .1 .1" rgba=".9 .3 .2 1"/>
+    </body>
+    <body name="arm" pos="0.3 0 0">
+      <joint name="hinge" type="hinge" axis="0 1 0" damping="0.01"/>
+      <geom type="capsule" fromto="0 0 0 0 0 -0.1" size="0.01"/>
+    </body>
+  </worldbody>
+</mujoco>
+"""
+
+
+@pytest.fixture(scope="module")
+def display():
+  """DISPLAY of an Xvfb server started for these tests."""
+  xvfb = shutil.which("Xvfb")
+  if xvfb is None:
+    pytest.skip("no X server can start: Xvfb is not installed (Debian: apt install xvfb)")
+  read, write = os.pipe()
+  proc = subprocess.Popen([xvfb, "-displayfd", str(write), "-screen", "0", "1280x1024x24",
+                           "-nolisten", "tcp"], pass_fds=(write,), stderr=subprocess.DEVNULL)
+  os.close(write)
+  with os.fdopen(read) as f:
+    number = f.readline().strip()
+  if not number:
+    proc.kill()
+    pytest.skip("no X server can start: Xvfb exited without a display number")
+  yield f":{number}"
+  proc.terminate()
+  proc.wait(timeout=10)
+
+
+def run(display, args, timeout=240, returncode=0, **extra_env):
+  env = dict(os.environ, DISPLAY=display, PYTHONPATH=ROOT)
+  env.pop("MUJOCO_GL", None)
+  env.pop("PYOPENGL_PLATFORM", None)
+  env.update(extra_env)
+  proc = subprocess.run([sys.executable, *args], env=env, cwd=ROOT, capture_output=True,
+                        text=True, timeout=timeout)
+  assert proc.returncode == returncode, proc.stdout + proc.stderr
+  return proc.stdout + proc.stderr
+
+
+def run_script(display, code, tmp_path):
+  """Run `code` (which prints one JSON line last) in a subprocess on the display."""
+  script = tmp_path / "script.py"
+  script.write_text(f"MODEL = {MODEL!r}\n" + textwrap.dedent(code))
+  out = run(display, [str(script)])
+  return json.loads(out.strip().splitlines()[-1])
+
+
+def assert_drawn(path):
+  from PIL import Image
+  image = np.asarray(Image.open(path).convert("RGB")).astype(float)
+  assert image.shape[2] == 3 and image.shape[0] > 100
+  # a drawn scene: many distinct colours, not a cleared buffer
+  assert image.std() > 10
+  assert len(np.unique(image.reshape(-1, 3), axis=0)) > 50
+  return image
+
+
+def test_model_viewer_cli_draws_frames(display, tmp_path):
+  model = tmp_path / "model.xml"
+  model.write_text(MODEL)
+  shot = tmp_path / "shot.png"
+  out = run(display, ["-m", "engine.viewer", str(model), "--frames", "5", "--screenshot",
+                      str(shot), "--width", "320", "--height", "240"])
+  assert "5 frames" in out and "frames/s" in out
+  image = assert_drawn(shot)
+  assert image.shape == (240, 320, 3)
+  # the red box is in the middle of the picture
+  r, g, b = image[100:140, 140:180].mean(axis=(0, 1))
+  assert r > 1.5 * g and r > 1.5 * b
+
+
+def test_viewer_draws_with_pyopengl_bound_to_egl(display, tmp_path):
+  """MUJOCO_GL=egl (common on RL machines) binds PyOpenGL to EGL: the window then uses an EGL
+  context, and its pixels are the same picture."""
+  model = tmp_path / "model.xml"
+  model.write_text(MODEL)
+  shot = tmp_path / "shot.png"
+  run(display, ["-m", "engine.viewer", str(model), "--frames", "3", "--screenshot", str(shot),
+                "--width", "320", "--height", "240", "--paused"], MUJOCO_GL="egl")
+  assert_drawn(shot)
+  out = run(display, ["-m", "engine.viewer", str(model), "--frames", "1"], returncode=1,
+            MUJOCO_GL="osmesa")
+  assert "OSMesa" in out and "unset it" in out
+
+
+def test_suite_viewer_cli_runs_a_policy(display, tmp_path):
+  shot = tmp_path / "shot.png"
+  out = run(display, ["-m", "suite.viewer", "cartpole", "swingup", "--policy", "random",
+                      "--frames", "20", "--screenshot", str(shot), "--width", "320",
+                      "--height", "240"])
+  assert "20 frames" in out and "return" in out
+  assert_drawn(shot)
+  step = int(out.split("step ")[1].split(",")[0])
+  assert step > 0  # the environment was stepped
+
+
+def test_no_display_is_a_clear_error(tmp_path):
+  env = dict(os.environ, PYTHONPATH=ROOT)
+  env.pop("DISPLAY", None)
+  env.pop("WAYLAND_DISPLAY", None)
+  proc = subprocess.run([sys.executable, "-m", "engine.viewer", "--frames", "1"], env=env,
+                        cwd=ROOT, capture_output=True, text=True, timeout=120)
+  assert proc.returncode == 1
+  assert "needs a display" in proc.stderr and "xvfb-run" in proc.stderr
+
+
+def test_keys_pause_step_reset_speed_camera(display, tmp_path):
+  result = run_script(display, """
+    import json, glfw, numpy as np, engine
+    from engine.viewer import ModelViewer
+    m = engine.MjModel.from_xml_string(MODEL)
+    d = engine.MjData(m)
+    d.qvel[6] = 3.0                  # the pendulum swings
+    app = ModelViewer(m, d, width=320, height=240)
+    v = app.viewer
+    out = {}
+    for _ in range(5):
+      app.frame()
+    out["ran"] = d.time
+    v.on_key(glfw.KEY_SPACE, glfw.PRESS, 0)
+    app.frame(); t = d.time
+    for _ in range(5):
+      app.frame()
+    out["paused"] = [t, d.time]
+    v.on_key(glfw.KEY_RIGHT, glfw.PRESS, 0)
+    app.frame()
+    out["stepped"] = d.time - t
+    v.on_key(glfw.KEY_BACKSPACE, glfw.PRESS, 0)
+    app.frame()
+    out["reset"] = [d.time, d.qpos.tolist(), m.qpos0.tolist(), float(np.abs(d.qvel).max())]
+    v.on_key(glfw.KEY_MINUS, glfw.PRESS, 0)
+    out["slower"] = v.speed
+    v.on_key(glfw.KEY_EQUAL, glfw.PRESS, 0); v.on_key(glfw.KEY_EQUAL, glfw.PRESS, 0)
+    out["faster"] = v.speed
+    v.on_key(glfw.KEY_RIGHT_BRACKET, glfw.PRESS, 0)
+    out["camera"] = [int(v.cam.type), int(v.cam.fixedcamid)]
+    before = app.frame(read=True)
+    v.on_key(glfw.KEY_ESCAPE, glfw.PRESS, 0)
+    out["free"] = int(v.cam.type)
+    v.on_key(glfw.KEY_C, glfw.PRESS, 0)
+    out["contacts"] = int(v.opt.flags[engine.mjVIS_CONTACTPOINT])
+    v.on_key(glfw.KEY_0, glfw.PRESS, 0)
+    out["group0"] = int(v.opt.geomgroup[0])
+    plain = app.frame(read=True)
+    v.on_key(glfw.KEY_F1, glfw.PRESS, 0)
+    helped = app.frame(read=True)
+    out["help_changed"] = float(np.abs(helped.astype(float) - plain).mean())
+    out["fixed_vs_free"] = float(np.abs(before.astype(float) - plain).mean())
+    app.close()
+    print(json.dumps(out))
+  """, tmp_path)
+  assert result["ran"] > 0
+  t0, t1 = result["paused"]
+  assert t1 == t0                                    # space: no time passes
+  assert result["stepped"] == pytest.approx(0.002)   # right arrow: exactly one timestep
+  time, qpos, qpos0, speed = result["reset"]         # backspace: the initial state
+  assert time == 0 and qpos == qpos0 and speed == 0
+  assert result["slower"] == pytest.approx(0.8)
+  assert result["faster"] == pytest.approx(2.0)
+  assert result["camera"] == [int(2), 0]             # ']' -> the model's camera 0 (FIXED)
+  assert result["free"] == 0
+  assert result["contacts"] == 1
+  assert result["group0"] == 0
+  assert result["help_changed"] > 1                  # F1 drew the help overlay
+  assert result["fixed_vs_free"] > 1
+
+
+def test_ctrl_drag_pushes_the_selected_body(display, tmp_path):
+  result = run_script(display, """
+    import json, glfw, numpy as np, engine
+    from engine.viewer import ModelViewer
+    m = engine.MjModel.from_xml_string(MODEL)
+    d = engine.MjData(m)
+    app = ModelViewer(m, d, width=320, height=240)
+    v = app.viewer
+    app.frame()
+    w, h = app.window.window_size()
+    # double-click the box in the middle of the window
+    v.on_cursor(w / 2, h / 2)
+    for _ in range(2):
+      v.on_mouse_button(glfw.MOUSE_BUTTON_LEFT, glfw.PRESS, 0)
+      v.on_mouse_button(glfw.MOUSE_BUTTON_LEFT, glfw.RELEASE, 0)
+    app.frame()
+    out = {"selected": int(v.pert.select)}
+    # ctrl + left drag to the right, held for some frames
+    v.on_mouse_button(glfw.MOUSE_BUTTON_LEFT, glfw.PRESS, glfw.MOD_CONTROL)
+    app.frame()
+    for k in range(10):
+      v.on_cursor(w / 2 + 8 * (k + 1), h / 2)
+    for _ in range(15):
+      app.frame()
+    out["force_while_dragging"] = float(np.abs(d.xfrc_applied[1]).max())
+    v.on_mouse_button(glfw.MOUSE_BUTTON_LEFT, glfw.RELEASE, glfw.MOD_CONTROL)
+    app.frame()
+    out["force_after_release"] = float(np.abs(d.xfrc_applied[1]).max())
+    out["pos"] = d.xpos[1].tolist()
+    out["time"] = d.time
+    right = np.cross(v.scn.camera[0].forward, v.scn.camera[0].up)
+    out["right"] = right.tolist()
+    # ctrl + right drag twists it
+    v.on_mouse_button(glfw.MOUSE_BUTTON_RIGHT, glfw.PRESS, glfw.MOD_CONTROL)
+    app.frame()
+    for k in range(10):
+      v.on_cursor(w / 2 + 80, h / 2 + 8 * (k + 1))
+    for _ in range(15):
+      app.frame()
+    v.on_mouse_button(glfw.MOUSE_BUTTON_RIGHT, glfw.RELEASE, glfw.MOD_CONTROL)
+    app.frame()
+    out["quat"] = d.xquat[1].tolist()
+    app.close()
+    # the same number of steps without the mouse
+    ref = engine.MjData(m)
+    engine.mj_step(m, ref, int(round(out["time"] / m.opt.timestep)))
+    out["ref_pos"] = ref.xpos[1].tolist()
+    print(json.dumps(out))
+  """, tmp_path)
+  assert result["selected"] == 1                    # the box
+  assert result["force_while_dragging"] > 0
+  assert result["force_after_release"] == 0         # the viewer takes its force back
+  moved = np.array(result["pos"]) - np.array(result["ref_pos"])
+  assert np.linalg.norm(result["ref_pos"]) < 1e-12  # unperturbed, it stays put
+  assert moved @ np.array(result["right"]) > 0.01   # pulled toward the drag (screen right)
+  quat = np.array(result["quat"])
+  assert abs(abs(quat[0]) - 1) > 1e-3               # twisted
+
+
+def test_passive_viewer_follows_the_users_loop(display, tmp_path):
+  result = run_script(display, """
+    import json, time, numpy as np, engine, engine.viewer
+    from engine.render.visualize import mjv_initGeom
+    m = engine.MjModel.from_xml_string(MODEL)
+    d = engine.MjData(m)
+    d.qvel[6] = 3.0
+    d.xfrc_applied[1, 2] = 0.25                     # the user's own force
+    out = {}
+    keys = []
+    with engine.viewer.launch_passive(m, d, key_callback=keys.append) as h:
+      out["running"] = h.is_running()
+      g = h.user_scn
+      mjv_initGeom(g.geoms[0], engine.mjGEOM_SPHERE, np.array([0.05, 0, 0]),
+                   np.array([0.0, 0.0, 0.5]), np.eye(3).ravel(), np.array([0, 1, 0, 1.0]))
+      g.ngeom = 1
+      for _ in range(50):
+        engine.mj_step(m, d)
+        h.sync()
+        time.sleep(0.01)
+      frames = h.frames
+      time.sleep(0.3)
+      with h.lock():
+        v = h._viewer
+        scn = v.scn
+        out["user_geom"] = scn.geom_arrays.pos[scn.ngeom - 1].tolist()
+        # the scene shows the data of the last sync: the arm's capsule is where d has it
+        arm = [i for i in range(scn.ngeom) if scn.geom_arrays.objtype[i] == engine.mjOBJ_GEOM
+               and scn.geom_arrays.objid[i] == 1][0]
+        out["arm_scene"] = scn.geom_arrays.pos[arm].tolist()
+        out["arm_data"] = d.geom_xpos[1].tolist()
+        # space goes to the user's key callback: the caller owns the simulation
+        import glfw
+        v.on_key(glfw.KEY_SPACE, glfw.PRESS, 0)
+        # the mouse pulls the box (selected as if double-clicked)
+        v.pert.select = 1
+        v.pert.localpos[:] = 0
+        v._start_perturbation(d, engine.mjPERT_TRANSLATE)
+        v.pert.refselpos[:] = [0.3, 0, 0]
+      h.sync()
+      out["pulled"] = d.xfrc_applied[1].tolist()
+      with h.lock():
+        h._viewer.pert.active = 0
+      h.sync()
+      out["released"] = d.xfrc_applied[1].tolist()
+      out["frames"] = [frames, h.frames]
+    out["closed"] = h.is_running()
+    out["keys"] = keys
+    print(json.dumps(out))
+  """, tmp_path)
+  assert result["running"]
+  assert result["frames"][0] > 0 and result["frames"][1] >= result["frames"][0]
+  assert result["user_geom"] == pytest.approx([0, 0, 0.5])
+  assert result["arm_scene"] == pytest.approx(result["arm_data"], abs=1e-6)
+  assert result["pulled"][0] > 0                    # toward the reference point at +x
+  assert result["released"] == [0, 0, 0.25, 0, 0, 0]  # the user's force, untouched
+  assert result["closed"] is False
+  assert result["keys"] == [32]                     # GLFW_KEY_SPACE
+
+
+def test_dropping_a_file_loads_it_and_a_bad_file_is_reported(display, tmp_path):
+  good = tmp_path / "good.xml"
+  good.write_text(MODEL)
+  bad = tmp_path / "bad.xml"
+  bad.write_text("<mujoco><worldbody><geom type='nosuchtype'/></worldbody></mujoco>")
+  result = run_script(display, f"""
+    import json
+    from engine.viewer import ModelViewer
+    app = ModelViewer(width=320, height=240)       # no model: waits for a file
+    out = {{"empty": int(app.model.nbody)}}
+    app.frame()
+    app.viewer.on_drop([{str(good)!r}])
+    app.frame()
+    out["loaded"] = int(app.model.nbody)
+    app.viewer.on_drop([{str(bad)!r}])
+    app.frame()
+    out["kept"] = int(app.model.nbody)
+    out["message"] = app.viewer.message
+    app.close()
+    print(json.dumps(out))
+  """, tmp_path)
+  assert result["empty"] == 1
+  assert result["loaded"] == 3
+  assert result["kept"] == 3
+  assert "could not load" in result["message"] and "nosuchtype" in result["message"]
