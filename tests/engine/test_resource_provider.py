@@ -521,3 +521,20 @@ def test_resource_names_are_absolute():
 def test_exported_from_engine():
   assert engine.register_resource_provider is A.register_resource_provider
 
+
+
+def test_zip_example(tmp_path, capsys):
+  from examples import zip_model
+
+  m, d = zip_model.main(['--steps', '50'])
+  out = capsys.readouterr().out
+  assert 'zip:robot/parts/pyramid.xml' in out and 'zip:robot/meshes/pyramid.obj' in out
+  assert A.find_resource_provider('zip:x') is None  # the example unregisters its provider
+  with zipfile.ZipFile(io.BytesIO(zip_model.build_zip())) as z:
+    z.extractall(tmp_path)
+  mjm = mujoco.MjModel.from_xml_path(str(tmp_path / 'robot' / 'robot.xml'))
+  mjd = mujoco.MjData(mjm)
+  mujoco.mj_step(mjm, mjd, 50)
+  for name in ('mesh_vert', 'tex_data', 'body_mass', 'geom_pos'):
+    np.testing.assert_allclose(getattr(m, name), getattr(mjm, name), atol=1e-12, err_msg=name)
+  np.testing.assert_allclose(d.qpos, mjd.qpos, atol=1e-9)
