@@ -39,6 +39,7 @@ from engine.passive import mj_passive as mj_passive
 from engine.binary import mj_loadModel as mj_loadModel
 from engine.binary import mj_saveModel as mj_saveModel
 from engine.binary import mj_sizeModel as mj_sizeModel
+from engine.compiler.assets import register_resource_provider as register_resource_provider
 from engine.physics import Physics as Physics
 from engine.physics import action_spec as action_spec
 from engine.physics import PhysicsError as PhysicsError

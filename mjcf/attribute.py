@@ -12,6 +12,7 @@ import struct
 
 import numpy as np
 
+from engine.compiler import assets as engine_assets
 from mjcf import constants
 
 
@@ -68,8 +69,11 @@ def asset_from_path(path, contents):
   """An Asset named after file `path` (prefix = base name without extension).
 
   A file named as exported models name them ('prefix-<sha1 of its contents>.ext') gets its
-  original prefix back, so a model read from its export writes the same file names.
+  original prefix back, so a model read from its export writes the same file names. A data URI
+  ("data:model/obj;base64,...") has no name: no prefix, the extension of its media type.
   """
+  if engine_assets.data_uri_media_type(path) is not None:
+    return Asset(contents, engine_assets.decoder_name(path)[len(path):])
   base = os.path.basename(path.replace('\\', '/'))
   prefix, ext = os.path.splitext(base)
   head, sep, digest = prefix.rpartition('-')

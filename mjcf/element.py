@@ -14,6 +14,7 @@ import os
 from lxml import etree
 import numpy as np
 
+from engine.compiler import assets as engine_assets
 from mjcf import attribute as attr_mod
 from mjcf import constants
 from mjcf import debugging
@@ -293,7 +294,17 @@ class Element:
       return None
     scope = self.namescope
     base = self._root._basepath(aspec.path_kind)
-    candidates = [os.path.join(base, value) if base else value, value]
+    candidates = list(dict.fromkeys(
+      [engine_assets.combine_path(base, value) if base else value, value]))
+    # resource providers matching the name combined with the model directory, as the compiler
+    paths = [engine_assets.combine_path(scope.model_dir, n) for n in candidates]
+    failed = []
+    for path in paths:
+      if engine_assets.find_resource_provider(path):
+        try:
+          return attr_mod.asset_from_path(value, engine_assets.read_resource(path))
+        except FileNotFoundError as e:
+          failed.append(str(e))
     for name in candidates:
       if name in scope.assets:
         return attr_mod.asset_from_path(value, scope.assets[name])
@@ -301,14 +312,15 @@ class Element:
     for name, contents in scope.assets.items():
       if os.path.basename(name.replace('\\', '/')) == basename:
         return attr_mod.asset_from_path(value, contents)
-    for name in candidates:
-      path = os.path.join(scope.model_dir, name)
-      if os.path.isfile(path):
+    for path in paths:
+      if not engine_assets.find_resource_provider(path) and os.path.isfile(path):
         with open(path, 'rb') as f:
           return attr_mod.asset_from_path(value, f.read())
+    shown = [engine_assets.shown_name(n) for n in candidates]
     raise FileNotFoundError(
-      f"<{self._spec.tag}> {aspec.name}={value!r}: file not found in the assets dict or in "
-      f"{scope.model_dir or os.getcwd()!r} (tried {candidates})")
+      f"<{self._spec.tag}> {aspec.name}={engine_assets.shown_name(value)!r}: file not found: "
+      + ''.join(f'{e}; ' for e in failed) + 'not in the assets dict or in '
+      f"{scope.model_dir or os.getcwd()!r} (tried {shown})")
 
   def get_attributes(self):
     """{name: value} of the attributes that are set (`class` as 'dclass')."""

@@ -12,6 +12,7 @@ import zipfile
 
 from lxml import etree
 
+from engine.compiler import assets as engine_assets
 from mjcf import constants
 from mjcf import debugging
 from mjcf import element as element_mod
@@ -40,27 +41,30 @@ def from_file(file_handle, escape_separators=False, model_dir='', resolve_refere
 
   Args:
     file_handle: an open file (text or binary) or any object with read(), or a path (as
-      lxml's parse accepts); a path with no `model_dir` makes its directory the model
-      directory.
+      lxml's parse accepts, or a name with a resource provider's prefix); a path with no
+      `model_dir` makes its directory the model directory.
   """
   if hasattr(file_handle, 'read'):
     data = file_handle.read()
   else:
     path = os.fspath(file_handle)
-    with open(path, 'rb') as f:
-      data = f.read()
-    model_dir = model_dir or os.path.dirname(path)
+    data = engine_assets.read_resource(path)
+    model_dir = model_dir or engine_assets.resource_dir(path)
   return from_xml_string(data, escape_separators, model_dir, resolve_references, assets)
 
 
 def from_path(path, escape_separators=False, resolve_references=True, assets=None,
               model_dir=None):
-  """Parses an MJCF file into a RootElement; its directory is the model directory."""
+  """Parses an MJCF file into a RootElement; its directory is the model directory.
+
+  `path` may name a resource of a registered provider ("zip:models/robot.xml", a "data:" URI):
+  the model is read through it and its relative file names resolve against the provider's
+  directory (engine.register_resource_provider).
+  """
   path = os.fspath(path)
   if model_dir is None:
-    model_dir = os.path.dirname(path)
-  with open(path, 'rb') as f:
-    data = f.read()
+    model_dir = engine_assets.resource_dir(path)
+  data = engine_assets.read_resource(path)
   return from_xml_string(data, escape_separators, model_dir, resolve_references, assets)
 
 
@@ -111,23 +115,31 @@ def _read_include(name, model_dir, assets, line, include_dir=''):
   """(bytes, path relative to the model directory) of an include file.
 
   As MuJoCo: relative to the model directory first, then to the folder of the file holding the
-  <include> (so nested includes may name their siblings); the assets dict before the disk.
+  <include> (so nested includes may name their siblings); a resource provider matching the
+  combined name, then the assets dict, then the disk.
   """
   tries = [name]
-  if include_dir and not os.path.isabs(name):
-    tries.append(os.path.join(include_dir, name))
+  if include_dir and not engine_assets.is_absolute(name):
+    tries.append(engine_assets.combine_path(include_dir, name))
+  paths = [engine_assets.combine_path(model_dir, t) for t in tries]
+  failed = []
+  for relative, path in zip(tries, paths):
+    if engine_assets.find_resource_provider(path):
+      try:
+        return engine_assets.read_resource(path), relative
+      except FileNotFoundError as e:
+        failed.append(f'{e}; ')
   for relative in tries:
     for key in (relative, os.path.normpath(relative)):
       if assets and key in assets:
         data = assets[key]
         return (data.encode() if isinstance(data, str) else data), relative
-  for relative in tries:
-    path = os.path.join(model_dir, relative)
-    if os.path.isfile(path):
+  for relative, path in zip(tries, paths):
+    if not engine_assets.find_resource_provider(path) and os.path.isfile(path):
       with open(path, 'rb') as f:
         return f.read(), relative
-  paths = [os.path.join(model_dir, t) for t in tries]
-  raise FileNotFoundError(f'line {line}: cannot read include file {name!r} (tried {paths})')
+  raise FileNotFoundError(f'line {line}: cannot read include file {name!r} '
+                          f'({"".join(failed)}tried {paths})')
 
 
 def _expand_includes(xml, model_dir, assets, seen, include_dir=''):
@@ -145,7 +157,7 @@ def _expand_includes(xml, model_dir, assets, seen, include_dir=''):
         raise ValueError(f'line {child.sourceline}: file {name!r} is included twice')
       seen.add(key)
       included = _xml_root(data)
-      _expand_includes(included, model_dir, assets, seen, os.path.dirname(relative))
+      _expand_includes(included, model_dir, assets, seen, engine_assets.resource_dir(relative))
       index = list(xml).index(child)
       xml.remove(child)
       for k, grandchild in enumerate([c for c in included if isinstance(c.tag, str)]):

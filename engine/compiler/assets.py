@@ -1,13 +1,26 @@
-"""Asset files for the MJCF compiler: file lookup, height fields and textures.
+"""Asset files for the MJCF compiler: resource providers, file lookup, height fields, textures.
 
-Plain Python + numpy + pillow (ports of mjCHField and mjCTexture, user_objects.cc). The compiler
-(build.py) calls:
+Plain Python + numpy + pillow (ports of mjCHField and mjCTexture, user_objects.cc, and of the
+resource providers: mjp_registerResourceProvider, mju_openResource). The compiler (build.py)
+calls:
 
-- `AssetStore(assets, model_dir).read(filename, kind_dir="") -> bytes`: the user's `assets` dict
-  first (key as written in the MJCF, then with the directory prefix applied, then the bare file
-  name), then the disk at `model_dir/kind_dir/filename` (kind_dir is the compiler's meshdir /
-  texturedir / assetdir, possibly absolute; an absolute filename is used as is). Raises
-  FileNotFoundError naming the file and every place searched.
+- Resource providers (MuJoCo's mjpResourceProvider): `register_resource_provider(prefix, open,
+  read, close, getdir=None, modified=None)` makes every file name starting with "prefix:"
+  (case-insensitive) load through Python callbacks; `unregister_resource_provider(prefix)`,
+  `resource_providers()`, `find_resource_provider(name)`; `open_resource(name) -> Resource`
+  (read / modified / close), `read_resource(name) -> bytes` and `resource_dir(name)` (the
+  directory names inside a resource resolve against) serve providers and the file system alike.
+  A "data:" provider (RFC 2397 data URIs, base64 or percent-encoded) is registered at import.
+  Errors: a provider's failure to open a name is a FileNotFoundError naming it and the prefix
+  (MissingFileError, also a CompileError, when compiling); a callback that raises is a
+  ResourceError naming the resource (ResourceCompileError when compiling).
+- `AssetStore(assets, model_dir).read(filename, kind_dir="") -> bytes`: the name combined with
+  the model and asset directories (`model_dir/kind_dir/filename`; kind_dir is the compiler's
+  meshdir / texturedir / assetdir, possibly absolute; an absolute filename, or one with a
+  provider's prefix, is used as is) through its resource provider if one matches; then the
+  user's `assets` dict (key as written in the MJCF, then with the directory prefix applied,
+  then the bare file name); then the disk. Raises FileNotFoundError naming the file and every
+  place searched (and the provider that failed).
 - Height fields: `load_hfield(data, filename) -> (nrow, ncol, elevation (nrow*ncol,) float64)` for
   PNG (grey levels, first image row = last hfield row, as MuJoCo) or MuJoCo's binary format
   (int32 nrow, int32 ncol, float32 data row-major); `normalize_hfield(elevation)` scales to [0, 1]
@@ -23,16 +36,24 @@ Plain Python + numpy + pillow (ports of mjCHField and mjCTexture, user_objects.c
   image (`cube_texture_from_grid`) or six (`cube_texture_from_faces`).
 """
 
+import base64
+import binascii
+import dataclasses
 import functools
 import io
 import math
 import os
+import re
 import struct
+import threading
+import urllib.parse
+from collections.abc import Callable
 
 import numpy as np
 
 from engine._jit import entry
 from engine.compiler.build_math import mjEPS
+from engine.errors import CompileError
 from engine.enums import mjTEXTURE_2D
 from engine.enums import mjTEXTURE_CUBE
 from engine.enums import mjTEXTURE_SKYBOX
@@ -40,23 +61,309 @@ from engine.enums import mjTEXTURE_SKYBOX
 TEXTURE_TYPES = {"2d": mjTEXTURE_2D, "cube": mjTEXTURE_CUBE, "skybox": mjTEXTURE_SKYBOX}
 
 
+# ----------------------------------------------------------------------------- resource providers
+
+
+class ResourceError(OSError):
+  """A resource provider's callback failed (raised, or returned no bytes); names the resource."""
+
+
+class MissingFileError(CompileError, FileNotFoundError):
+  """A file the model names was found nowhere (a compile error that is also FileNotFoundError)."""
+
+
+class ResourceCompileError(CompileError, ResourceError):
+  """A resource provider failed while compiling a model (located at the element naming it)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class ResourceProvider:
+  """A registered resource provider (MuJoCo's mjpResourceProvider), with Python callbacks.
+
+  Attributes:
+    prefix: URI scheme matched, case-insensitively, as "prefix:" at the start of a name.
+    open: open(name) -> handle, or None / False when the resource cannot be opened.
+    read: read(handle) -> bytes (bytes-like or str) of the whole resource.
+    close: close(handle), called once after every successful open.
+    getdir: optional getdir(name) -> directory part of name (relative references inside the
+      resource are combined with it); default: name up to its last '/' (or "prefix:").
+    modified: optional modified(handle, timestamp) -> whether the resource changed since
+      timestamp (an opaque value the caller recorded); without it a resource always counts as
+      modified, as in MuJoCo.
+  """
+  prefix: str
+  open: Callable
+  read: Callable
+  close: Callable
+  getdir: Callable | None = None
+  modified: Callable | None = None
+
+
+_CALLBACKS = ("open", "read", "close", "getdir", "modified")
+_PROVIDERS = {}  # lowercase prefix -> ResourceProvider
+_PROVIDERS_LOCK = threading.Lock()
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*")
+
+
+def register_resource_provider(prefix: str, open: Callable, read: Callable, close: Callable,
+                               getdir: Callable | None = None,
+                               modified: Callable | None = None) -> ResourceProvider:
+  """Registers callbacks that load every file whose name starts with "prefix:".
+
+  Port of mjp_registerResourceProvider, with Python callbacks. The model
+  file, <include> files, meshes, textures (cube faces too), height fields and skins of
+  MjModel.from_xml_path / from_xml_string and of mjcf go through it once registered.
+
+  Args:
+    prefix: URI scheme syntax (a letter, then letters, digits, '+', '-', '.').
+    open, read, close, getdir, modified: the callbacks; see ResourceProvider.
+
+  Returns:
+    The registered provider (the existing one when the same callbacks are registered again).
+
+  Raises:
+    ValueError: invalid prefix, or the prefix is taken by other callbacks.
+    TypeError: a callback is not callable.
+  """
+  if not isinstance(prefix, str) or not _SCHEME.fullmatch(prefix):
+    raise ValueError(f"invalid resource provider prefix {prefix!r}: expected URI scheme syntax "
+                     "(a letter, then letters, digits, '+', '-' or '.')")
+  for cbname, cb, required in (("open", open, True), ("read", read, True),
+                               ("close", close, True), ("getdir", getdir, False),
+                               ("modified", modified, False)):
+    if (cb is not None or required) and not callable(cb):
+      raise TypeError(f"resource provider '{prefix}': {cbname} must be callable, got {cb!r}")
+  provider = ResourceProvider(prefix, open, read, close, getdir, modified)
+  key = prefix.lower()
+  with _PROVIDERS_LOCK:
+    old = _PROVIDERS.get(key)
+    if old is not None:
+      if all(getattr(old, f) == getattr(provider, f) for f in _CALLBACKS):
+        return old
+      raise ValueError(f"a resource provider with prefix '{old.prefix}' is already registered "
+                       "with other callbacks")
+    _PROVIDERS[key] = provider
+  return provider
+
+
+def unregister_resource_provider(prefix: str) -> bool:
+  """Removes the provider of `prefix` (any case); False if none was registered."""
+  with _PROVIDERS_LOCK:
+    return _PROVIDERS.pop(str(prefix).lower(), None) is not None
+
+
+def resource_providers() -> tuple:
+  """The registered providers (ResourceProvider), in registration order."""
+  with _PROVIDERS_LOCK:
+    return tuple(_PROVIDERS.values())
+
+
+def find_resource_provider(name: str) -> ResourceProvider | None:
+  """The provider whose "prefix:" starts `name` (case-insensitive), or None."""
+  if not _PROVIDERS or not isinstance(name, str):
+    return None
+  colon = name.find(":")
+  if colon < 1:
+    return None
+  return _PROVIDERS.get(name[:colon].lower())
+
+
+def shown_name(name: str, limit: int = 80) -> str:
+  """A resource name for messages (data URIs can be megabytes long)."""
+  return name if len(name) <= limit else name[:limit - 3] + "..."
+
+
+def _call(provider, cbname, name, *args):
+  """One provider callback; an exception becomes ResourceError naming the resource."""
+  try:
+    return getattr(provider, cbname)(*args)
+  except Exception as e:
+    raise ResourceError(f"resource provider '{provider.prefix}': {cbname} failed for resource "
+                        f"'{shown_name(name)}': {type(e).__name__}: {e}") from e
+
+
+def resource_dir(name: str) -> str:
+  """Directory of a resource, against which names written inside it resolve.
+
+  Port of mju_getResourceDir: the provider's getdir; otherwise the name up to and including its
+  last '/' or '\\' (so "zip:models/robot.xml" -> "zip:models/"). Unlike MuJoCo, a provider
+  name with no directory keeps its "prefix:" ("zip:robot.xml" -> "zip:"), so the files it names
+  stay with the same provider. A file-system name gives os.path.dirname.
+  """
+  provider = find_resource_provider(name)
+  if provider is None:
+    return os.path.dirname(name)
+  if provider.getdir is not None:
+    out = _call(provider, "getdir", name, name)
+    if not isinstance(out, str):
+      raise ResourceError(f"resource provider '{provider.prefix}': getdir returned {out!r} for "
+                          f"resource '{shown_name(name)}', expected a str")
+    return out
+  cut = max(name.rfind("/"), name.rfind("\\"))
+  return name[:cut + 1] if cut >= 0 else name[:name.find(":") + 1]
+
+
+class Resource:
+  """An open resource (MuJoCo's mjResource): a provider's handle, or a file on disk.
+
+  Use as a context manager (`with open_resource(name) as r: data = r.read()`), or call close().
+
+  Attributes:
+    name: the resource name.
+    provider: the ResourceProvider serving it (None for a file).
+    handle: what the provider's open returned (the path for a file).
+  """
+
+  def __init__(self, name, provider, handle):
+    self.name, self.provider, self.handle = name, provider, handle
+    self._open = True
+
+  def read(self) -> bytes:
+    """The resource's bytes (port of mju_readResource).
+
+    Raises:
+      ResourceError: the read callback raised or returned neither bytes nor str.
+    """
+    p = self.provider
+    if p is None:
+      with open(self.handle, "rb") as f:
+        return f.read()
+    data = _call(p, "read", self.name, self.handle)
+    if isinstance(data, str):
+      return data.encode()
+    if isinstance(data, (bytes, bytearray, memoryview)):
+      return bytes(data)
+    raise ResourceError(f"resource provider '{p.prefix}': read returned {type(data).__name__} "
+                        f"for resource '{shown_name(self.name)}', expected bytes")
+
+  def modified(self, timestamp) -> bool:
+    """Whether the resource changed since `timestamp` (mju_isModifiedResource).
+
+    A provider without a modified callback always answers True; a file compares timestamp
+    with its modification time (os.path.getmtime).
+    """
+    p = self.provider
+    if p is None:
+      return os.path.getmtime(self.handle) != timestamp
+    if p.modified is None:
+      return True
+    return bool(_call(p, "modified", self.name, self.handle, timestamp))
+
+  def close(self):
+    """Releases the provider's handle (once; later calls do nothing)."""
+    if self._open:
+      self._open = False
+      if self.provider is not None:
+        _call(self.provider, "close", self.name, self.handle)
+
+  def __enter__(self):
+    return self
+
+  def __exit__(self, *exc):
+    self.close()
+
+
+def open_resource(name: str) -> Resource:
+  """Opens `name` with the provider matching its prefix, else from the file system.
+
+  Port of mju_openResource (without the VFS: the assets dict is AssetStore's).
+
+  Raises:
+    FileNotFoundError: the provider's open failed (the message names the resource and the
+      prefix), or no such file.
+    ResourceError: the provider's open raised.
+  """
+  provider = find_resource_provider(name)
+  if provider is None:
+    if not os.path.isfile(name):
+      raise FileNotFoundError(f"file '{name}' not found")
+    return Resource(name, None, name)
+  handle = _call(provider, "open", name, name)
+  if handle is None or handle is False:
+    raise FileNotFoundError(f"could not open resource '{shown_name(name)}' with the resource "
+                            f"provider for prefix '{provider.prefix}'")
+  return Resource(name, provider, handle)
+
+
+def read_resource(name: str) -> bytes:
+  """The bytes of resource `name` (open_resource, read, close)."""
+  with open_resource(name) as r:
+    return r.read()
+
+
+# ----------------------------------------------------------------------------------- data URIs
+
+
+def data_uri_media_type(name: str) -> str | None:
+  """The media type of a "data:" name ('model/obj'), '' if it names none, None if no data URI."""
+  if not isinstance(name, str) or name[:5].lower() != "data:":
+    return None
+  head = name.partition(",")[0]
+  return head[5:].split(";")[0].strip().lower()
+
+
+CONTENT_TYPE_EXTENSIONS = {
+  "image/png": ".png", "image/ktx": ".ktx", "model/stl": ".stl", "model/obj": ".obj",
+  "model/vnd.mujoco.msh": ".msh", "image/vnd.mujoco.hfield": ".bin"}
+
+
+def decoder_name(name: str) -> str:
+  """`name` with the extension the decoders dispatch on appended, for a data URI whose media
+  type is one of CONTENT_TYPE_EXTENSIONS; other names unchanged."""
+  ext = CONTENT_TYPE_EXTENSIONS.get(data_uri_media_type(name) or "")
+  return name + ext if ext else name
+
+
+def _data_open(name):
+  """The payload of an RFC 2397 data URI (base64 or percent-encoded); None if malformed."""
+  head, sep, payload = name.partition(",")
+  if not sep:
+    return None
+  if head.split(";")[-1].strip().lower() != "base64":
+    return urllib.parse.unquote_to_bytes(payload)
+  try:
+    return base64.b64decode("".join(payload.split()), validate=True)
+  except (binascii.Error, ValueError):
+    return None
+
+
+def _data_read(handle):
+  return handle
+
+
+def _data_close(handle):
+  pass
+
+
+def _data_getdir(name):
+  return ""  # a data URI holds everything; names inside it resolve as for a string model
+
+
+register_resource_provider("data", _data_open, _data_read, _data_close, _data_getdir)
+
+
 # ----------------------------------------------------------------------------------- file system
 
 
-def _combine(path1: str, path2: str) -> str:
-  """Joins two paths as MuJoCo's FilePath::Combine (an absolute path2 wins)."""
-  if not path1 or _is_abs(path2):
+def combine_path(path1: str, path2: str) -> str:
+  """Joins two paths as MuJoCo's FilePath::Combine (an absolute path2 wins).
+
+  A directory that is a provider's bare "prefix:" is joined without a slash ("zip:" + "a.stl").
+  """
+  if not path1 or is_absolute(path2):
     return path2
-  if path1[-1] in "/\\":
+  if path1[-1] in "/\\" or (path1[-1] == ":" and find_resource_provider(path1)):
     return path1 + path2
   return path1 + "/" + path2
 
 
-def _is_abs(path: str) -> bool:
-  """Absolute path as MuJoCo sees it: leading slash, drive letter, or a scheme prefix."""
+def is_absolute(path: str) -> bool:
+  """Absolute path as MuJoCo sees it: leading slash, drive letter, a scheme prefix ("x:/"), or
+  the prefix of a registered resource provider."""
   if not path:
     return False
-  return path[0] in "/\\" or ":/" in path or ":\\" in path
+  return (path[0] in "/\\" or ":/" in path or ":\\" in path
+          or find_resource_provider(path) is not None)
 
 
 def _basename(path: str) -> str:
@@ -66,13 +373,16 @@ def _basename(path: str) -> str:
 class AssetStore:
   """Resolves asset file names written in MJCF to their bytes.
 
-  Lookup order: the assets dict under the name as written, under the name with the directory
-  prefix applied, then any key with the same base name (MuJoCo's virtual file system ignores
-  directories when matching); then the disk.
+  Lookup order: the name combined with the model and asset directories through the resource
+  provider matching its prefix (a provider's failure to open it moves on); the assets dict under
+  the name as written, under the name with the directory prefix applied, then any key with the
+  same base name (MuJoCo's virtual file system ignores directories when matching); then the
+  disk.
 
   Attributes:
     assets: user-provided {filename: bytes}, searched before the disk.
-    model_dir: directory of the model file (empty for a model given as a string).
+    model_dir: directory of the model file (empty for a model given as a string); a provider's
+      directory ("zip:models/") for a model loaded through one.
   """
 
   def __init__(self, assets: dict | None, model_dir: str):
@@ -83,15 +393,15 @@ class AssetStore:
       self._bybase.setdefault(_basename(k), k)
 
   def candidates(self, filename: str, kind_dir: str = ""):
-    """(asset keys, disk paths) tried for filename, in search order."""
+    """(asset keys, combined paths: resource names or disk paths) tried for filename, in order."""
     keys = [filename]
-    prefixed = _combine(kind_dir, filename) if kind_dir else filename
+    prefixed = combine_path(kind_dir, filename) if kind_dir else filename
     if prefixed not in keys:
       keys.append(prefixed)
     base = self._bybase.get(_basename(filename))
     if base is not None and base not in keys:
       keys.append(base)
-    disk = _combine(self.model_dir, prefixed) if self.model_dir else prefixed
+    disk = combine_path(self.model_dir, prefixed) if self.model_dir else prefixed
     return keys, [disk]
 
   def read(self, filename: str, kind_dir: str = "") -> bytes:
@@ -102,20 +412,33 @@ class AssetStore:
       kind_dir: the compiler's meshdir / texturedir (may be absolute, may be empty).
 
     Raises:
-      FileNotFoundError: not in the assets dict and not on disk; the message lists every key and
-        path tried.
+      FileNotFoundError: no provider opened it, not in the assets dict and not on disk; the
+        message names the failing provider and lists every key and path tried.
+      ResourceError: a resource provider's callback raised.
     """
     keys, paths = self.candidates(filename, kind_dir)
+    failed = []
+    # resource providers
+    for p in paths:
+      if find_resource_provider(p) is not None:
+        try:
+          return read_resource(p)
+        except FileNotFoundError as e:
+          failed.append(str(e))
+    # assets dict
     for k in keys:
       if k in self.assets:
         data = self.assets[k]
         return data.encode() if isinstance(data, str) else bytes(data)
-    for p in paths:
+    # file system
+    disk = [p for p in paths if find_resource_provider(p) is None]
+    for p in disk:
       if os.path.isfile(p):
         with open(p, "rb") as f:
           return f.read()
-    places = [f"assets[{k!r}]" for k in keys] + [repr(p) for p in paths]
-    raise FileNotFoundError(f"file '{filename}' not found; searched " + ", ".join(places))
+    places = [f"assets[{shown_name(k)!r}]" for k in keys] + [repr(p) for p in disk]
+    raise FileNotFoundError(f"file '{shown_name(filename)}' not found; "
+                            + "; ".join(failed + ["searched " + ", ".join(places)]))
 
 
 # ---------------------------------------------------------------------------------- PNG decoding

@@ -33,19 +33,17 @@ _BUILTIN = {v: k for k, v in schema.KEYWORDS['builtin'].items()}
 _CUBEFILES = ('fileright', 'fileleft', 'fileup', 'filedown', 'filefront', 'fileback')
 
 
-_CONTENT_EXT = {'image/png': '.png', 'image/ktx': '.ktx', 'model/stl': '.stl',
-                'model/obj': '.obj', 'model/vnd.mujoco.msh': '.msh',
-                'image/vnd.mujoco.hfield': '.bin'}
-
-
 def _typed_name(node, name, content_type):
-  """File name whose extension matches content_type (decoders dispatch on the extension)."""
+  """File name whose extension matches content_type (decoders dispatch on the extension).
+
+  Without content_type, a data URI's media type ("data:model/obj;base64,...") sets it.
+  """
   if not content_type:
-    return name
+    return afile.decoder_name(name)
   ctype = content_type.split(';')[0].strip()
-  if ctype not in _CONTENT_EXT:
+  if ctype not in afile.CONTENT_TYPE_EXTENSIONS:
     raise node.error(f"unsupported content type: '{content_type}'", 'content_type')
-  return name + _CONTENT_EXT[ctype]
+  return name + afile.CONTENT_TYPE_EXTENSIONS[ctype]
 
 
 def _strip(path):
@@ -177,18 +175,20 @@ class Assets:
     An element from an included file in another folder falls back, as in MuJoCo, to that
     folder (without the asset dir).
     """
-    if self.ctx.strippath:
+    if self.ctx.strippath and not afile.find_resource_provider(name):
       name = name.replace('\\', '/').split('/')[-1]
     try:
       return self.store.read(name, subdir)
     except FileNotFoundError as e:
       folder = posixpath.dirname((node.file or "").replace("\\", "/"))
-      if folder and not afile._is_abs(name):
+      if folder and not afile.is_absolute(name):
         try:
-          return self.store.read(afile._combine(folder, name))
-        except FileNotFoundError:
+          return self.store.read(afile.combine_path(folder, name))
+        except OSError:
           pass
-      raise node.error(str(e), attr) from None
+      raise node.error(str(e), attr, cls=afile.MissingFileError) from None
+    except afile.ResourceError as e:
+      raise node.error(str(e), attr, cls=afile.ResourceCompileError) from e
 
   def read_file(self, node, name, subdir):
     """Bytes of an asset file of another build module (skins), found as meshes are."""
@@ -196,11 +196,13 @@ class Assets:
 
   def _path(self, name, subdir):
     """Resource path MuJoCo records for a file: model dir + asset dir + name, normalized."""
+    if afile.find_resource_provider(name):
+      return name  # a resource name (a data URI, say) as written
     if self.ctx.strippath:
       return name.replace('\\', '/').split('/')[-1]
-    path = afile._combine(subdir, name) if subdir else name
+    path = afile.combine_path(subdir, name) if subdir else name
     if self.ctx.model_dir:
-      path = afile._combine(self.ctx.model_dir, path)
+      path = afile.combine_path(self.ctx.model_dir, path)
     return posixpath.normpath(path)
 
   def discard_meshes(self, geoms):
@@ -346,8 +348,8 @@ class Assets:
         for attr in _CUBEFILES:
           if s.get(attr):
             raw = self._read_file(n, s[attr], self.ctx.texturedir, attr)
-            fw, fh, _, fdata, _ = afile.load_texture_file(raw, s[attr], 3, s['hflip'],
-                                                          s['vflip'])
+            fw, fh, _, fdata, _ = afile.load_texture_file(raw, afile.decoder_name(s[attr]), 3,
+                                                          s['hflip'], s['vflip'])
             faces.append((fw, fh, fdata))
           else:
             faces.append(None)

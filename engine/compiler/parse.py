@@ -15,8 +15,8 @@ import os
 
 from lxml import etree
 
+from engine.compiler import assets as afile
 from engine.compiler import schema
-from engine.compiler.assets import AssetStore
 from engine.errors import CompileError
 
 
@@ -58,7 +58,8 @@ class Node:
 
 
 class _Reader:
-  """Reads included files through the asset store (assets dict first, then the model dir).
+  """Reads included files through the asset store (resource providers, the assets dict, then
+  the model dir).
 
   Like MuJoCo, a relative include file is looked up relative to the model file's folder first
   and then relative to the folder of the file holding the <include>, so nested includes may
@@ -66,19 +67,23 @@ class _Reader:
   """
 
   def __init__(self, assets, model_dir):
-    self.store = AssetStore(assets, model_dir or '')
+    self.store = afile.AssetStore(assets, model_dir or '')
     self.included = set()
 
   def read(self, name, node_line, node_file, include_dir=''):
     """(bytes, path relative to the model folder) of an include file."""
     tries = [name]
-    if include_dir and not os.path.isabs(name):
-      tries.append(os.path.join(include_dir, name))
+    if include_dir and not afile.is_absolute(name):
+      tries.append(afile.combine_path(include_dir, name))
     errors = []
     for full in tries:
       try:
         data = self.store.read(full)
-      except (FileNotFoundError, OSError) as e:
+      except afile.ResourceError as e:
+        raise afile.ResourceCompileError(f"could not read include file '{name}': {e}",
+                                         file=node_file, line=node_line, element='include',
+                                         attribute='file') from e
+      except OSError as e:
         errors.append(str(e))
         continue
       if os.path.normpath(full) in self.included:
@@ -86,8 +91,9 @@ class _Reader:
                            element='include', attribute='file')
       self.included.add(os.path.normpath(full))
       return data, full
-    raise CompileError(f"could not read include file '{name}': {'; '.join(errors)}",
-                       file=node_file, line=node_line, element='include', attribute='file')
+    raise afile.MissingFileError(f"could not read include file '{name}': {'; '.join(errors)}",
+                                 file=node_file, line=node_line, element='include',
+                                 attribute='file')
 
 
 def _repair_tinyxml(data):
@@ -323,8 +329,31 @@ class _Builder:
     if not any(isinstance(c.tag, str) for c in root):
       raise CompileError(f"empty include file '{name}'", file=file, line=line,
                          element='include', attribute='file')
-    self.dirs[full] = os.path.dirname(full)
+    self.dirs[full] = afile.resource_dir(full)
     self.children(root, node, full)
+
+
+def _read_model_resource(path, assets):
+  """(bytes, model directory, file name) of a model file named with a provider's prefix.
+
+  The provider first, then the assets dict under the name relative to the model directory (as
+  for a model on disk); the directory is the provider's (resource_dir). The file name is the
+  name relative to that directory; a resource that has no directory of its own (a data URI)
+  has none, like a model given as text.
+  """
+  try:
+    model_dir = afile.resource_dir(path)
+    file = path[len(model_dir):] if path.startswith(model_dir) else ''
+    if not file or '/' in file or '\\' in file:
+      file = None
+    try:
+      return afile.read_resource(path), model_dir, file
+    except FileNotFoundError as e:
+      if assets and file is not None and file in assets:
+        return assets[file], model_dir, file
+      raise afile.MissingFileError(f'could not read model file: {e}') from None
+  except afile.ResourceError as e:
+    raise afile.ResourceCompileError(f'could not read model file: {e}') from e
 
 
 def parse(xml=None, path=None, assets=None):
@@ -345,16 +374,22 @@ def parse(xml=None, path=None, assets=None):
   file = None
   if path is not None:
     path = os.fspath(path)
-    model_dir = os.path.dirname(path)
-    file = os.path.basename(path)
-    if assets and file in assets:
-      xml = assets[file]
+    if afile.find_resource_provider(path):
+      xml, model_dir, file = _read_model_resource(path, assets)
     else:
-      try:
-        with open(path, 'rb') as f:
-          xml = f.read()
-      except OSError as e:
-        raise CompileError(f"could not read model file '{path}': {e.strerror}") from None
+      model_dir = os.path.dirname(path)
+      file = os.path.basename(path)
+      if assets and file in assets:
+        xml = assets[file]
+      else:
+        try:
+          with open(path, 'rb') as f:
+            xml = f.read()
+        except FileNotFoundError as e:
+          raise afile.MissingFileError(
+            f"could not read model file '{path}': {e.strerror}") from None
+        except OSError as e:
+          raise CompileError(f"could not read model file '{path}': {e.strerror}") from None
   root = _xml_root(xml, file)
   if root.tag != schema.ROOT:
     raise CompileError(f"root element must be 'mujoco', got '{root.tag}'", file=file,
