@@ -123,9 +123,12 @@ class EnvironmentViewer(App):
     else:
       start = time.perf_counter()
       dt = float(self.env.control_timestep())
+      n = 0
       while (not v.paused and self.clock.steps(v.d.time, dt, v.speed)
              and time.perf_counter() - start < STEP_BUDGET):
         self.env_step()
+        n += 1
+      v.measure_steps(n, time.perf_counter() - start)
     v.measure_time(v.d.time)
     self._show_info()
     v.update_scene()

@@ -182,10 +182,13 @@ class ModelViewer(App):
     else:
       start = time.perf_counter()
       timestep = float(m.opt.timestep)
+      n = 0
       while (self.clock.steps(d.time, timestep, v.speed)
              and time.perf_counter() - start < STEP_BUDGET):
         v.apply_perturbation(d, self._applied)
         mj_step(m, d)
+        n += 1
+      v.measure_steps(n, time.perf_counter() - start)
     v.measure_time(d.time)
     v.update_scene(d)
 
@@ -274,8 +277,10 @@ class Handle:
     """The lock under which the viewer reads the data (a context manager)."""
     return self._lock
 
-  def sync(self):
-    """Show the current data, and apply the mouse's perturbation to it."""
+  def sync(self, state_only=False):
+    """Show the current data, and apply the mouse's perturbation to it. (`state_only` is
+    accepted for mujoco.viewer's signature: the whole scene is always rebuilt.)"""
+    del state_only
     with self._lock:
       v = self._viewer
       if v is None:
@@ -286,6 +291,13 @@ class Handle:
       v.measure_time(self._d.time)
       self._dirty = True
     glfw.post_empty_event()
+
+  def update_hfield(self, hfieldid):
+    """Draw height field `hfieldid` anew after m.hfield_data changed (every frame compares
+    the height fields with what was uploaded, so this only asks for a new frame)."""
+    if not 0 <= int(hfieldid) < self._m.nhfield:
+      raise ValueError(f"hfieldid {hfieldid} out of range [0, {self._m.nhfield})")
+    self._dirty = True
 
   def close(self):
     """Close the window and wait for the drawing thread to end."""

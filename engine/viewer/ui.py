@@ -160,6 +160,8 @@ class Viewer:
     self._last_press = (-1, -1.0)   # button, time
     self._fps = _Rate()
     self._rtf = _Rate()
+    self._step_rate = _Rate()   # (steps, seconds stepping) over the last second
+    self._step_count, self._step_time = 0, 0.0
     self.con = None
     self.set_model(model, data)
 
@@ -264,6 +266,7 @@ class Viewer:
     frame as RGB uint8 (h, w, 3), top row first. Call swap() to show it."""
     self.window.make_current()
     rect = self.viewport()
+    self.con.refresh_hfields(self.m)
     mjr_setBuffer(mjFB_WINDOW, self.con)
     mjr_render(rect, self.scn, self.con)
     self._draw_overlays(rect)
@@ -277,6 +280,13 @@ class Viewer:
 
   def swap(self):
     self.window.swap_buffers()
+
+  def measure_steps(self, nstep, seconds):
+    """Record the wall time of nstep steps, for the info overlay's mean over the last second."""
+    if nstep:
+      self._step_count += nstep
+      self._step_time += seconds
+      self._step_rate.tick((self._step_count, self._step_time))
 
   def measure_time(self, sim_time):
     """Record the simulation time, for the measured real-time factor."""
@@ -307,6 +317,9 @@ class Viewer:
             ("Speed", f"{SPEEDS[self.speed_index]:g}% of real time"
              + (f" (measured {100 * rtf:.0f}%)" if rtf is not None else "")),
             ("FPS", f"{self._fps.rate() or 0:.0f}")]
+    per_step = self._step_rate.ratio()
+    if per_step is not None:
+      rows.append(("Step time", f"{1e6 * per_step:.1f} us"))
     rows += [(name, str(value)) for name, value in self.info]
     niter = int(d.solver_niter[0]) if len(d.solver_niter) else 0
     rows += [("Solver", f"{niter} iterations"),
@@ -534,7 +547,8 @@ class Viewer:
 
 
 class _Rate:
-  """Rate of a growing counter (frames, simulation seconds) over the last second of wall time."""
+  """Rate of a growing counter (frames, simulation seconds) over the last second of wall time,
+  or the ratio of two growing counters (seconds per step)."""
 
   def __init__(self):
     self._samples = []
@@ -552,6 +566,13 @@ class _Rate:
     if t1 - t0 <= 0 or v1 < v0:
       return None
     return (v1 - v0) / (t1 - t0)
+
+  def ratio(self):
+    """For (count, total) samples: the growth of total per unit of count."""
+    if len(self._samples) < 2:
+      return None
+    (n0, s0), (n1, s1) = self._samples[0][1], self._samples[-1][1]
+    return (s1 - s0) / (n1 - n0) if n1 > n0 else None
 
 
 def wall_time_steps(elapsed_wall, elapsed_sim, speed, timestep, budget_steps):

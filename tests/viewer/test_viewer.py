@@ -171,6 +171,29 @@ def test_keys_pause_step_reset_speed_camera(display, tmp_path):
     before = app.frame(read=True)
     v.on_key(glfw.KEY_ESCAPE, glfw.PRESS, 0)
     out["free"] = int(v.cam.type)
+    # mouse: left drag orbits, right drag pans, scroll zooms
+    az, look, dist = v.cam.azimuth, v.cam.lookat.copy(), v.cam.distance
+    v.on_cursor(100, 100)
+    v.on_mouse_button(glfw.MOUSE_BUTTON_LEFT, glfw.PRESS, 0)
+    v.on_cursor(130, 100)
+    v.on_mouse_button(glfw.MOUSE_BUTTON_LEFT, glfw.RELEASE, 0)
+    out["orbit"] = v.cam.azimuth - az
+    v.on_mouse_button(glfw.MOUSE_BUTTON_RIGHT, glfw.PRESS, 0)
+    v.on_cursor(100, 130)
+    v.on_mouse_button(glfw.MOUSE_BUTTON_RIGHT, glfw.RELEASE, 0)
+    out["pan"] = float(np.linalg.norm(v.cam.lookat - look))
+    v.on_scroll(0, -2)                  # wheel toward the user: closer, as in MuJoCo
+    out["zoom"] = v.cam.distance - dist
+    # ctrl + right double-click on the box tracks it
+    w, h = app.window.window_size()
+    v.on_cursor(w / 2, h / 2)
+    v.free_camera(); v.cam.lookat[:] = 0; app.frame()
+    for _ in range(2):
+      v.on_mouse_button(glfw.MOUSE_BUTTON_RIGHT, glfw.PRESS, glfw.MOD_CONTROL)
+      v.on_mouse_button(glfw.MOUSE_BUTTON_RIGHT, glfw.RELEASE, glfw.MOD_CONTROL)
+    app.frame()
+    out["track"] = [int(v.cam.type), int(v.cam.trackbodyid)]
+    v.on_key(glfw.KEY_ESCAPE, glfw.PRESS, 0)
     v.on_key(glfw.KEY_C, glfw.PRESS, 0)
     out["contacts"] = int(v.opt.flags[engine.mjVIS_CONTACTPOINT])
     v.on_key(glfw.KEY_0, glfw.PRESS, 0)
@@ -193,6 +216,9 @@ def test_keys_pause_step_reset_speed_camera(display, tmp_path):
   assert result["faster"] == pytest.approx(2.0)
   assert result["camera"] == [int(2), 0]             # ']' -> the model's camera 0 (FIXED)
   assert result["free"] == 0
+  assert result["orbit"] == pytest.approx(-30 / 240 * 180)   # mjv_moveCamera: 180 deg/height
+  assert result["pan"] > 0 and result["zoom"] < 0
+  assert result["track"] == [1, 1]                  # TRACKING the box
   assert result["contacts"] == 1
   assert result["group0"] == 0
   assert result["help_changed"] > 1                  # F1 drew the help overlay
@@ -343,3 +369,27 @@ def test_dropping_a_file_loads_it_and_a_bad_file_is_reported(display, tmp_path):
   assert result["loaded"] == 3
   assert result["kept"] == 3
   assert "could not load" in result["message"] and "nosuchtype" in result["message"]
+
+
+def test_environment_viewer_follows_a_composer_environment(display, tmp_path):
+  """A composer environment that compiles a new model every episode (varied sizes): the
+  viewer restarts at LAST and shows the new model."""
+  result = run_script(display, """
+    import json
+    from examples.composer_run_to_target import make_environment
+    from suite.viewer import EnvironmentViewer
+    app = EnvironmentViewer(lambda: make_environment(vary_sizes=True, seed=0, time_limit=0.1),
+                            width=320, height=240)
+    app.viewer.speed_index = 0                       # 8x real time
+    models = {id(app.viewer.m)}
+    for _ in range(60):
+      app.frame()
+      models.add(id(app.viewer.m))
+    out = {"episodes": app.episode, "models": len(models),
+           "same": app.viewer.m is app.env.physics.model.ptr,
+           "steps": app.total_steps}
+    app.close()
+    print(json.dumps(out))
+  """, tmp_path)
+  assert result["episodes"] >= 2 and result["steps"] > 10
+  assert result["models"] >= 2 and result["same"]
