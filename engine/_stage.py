@@ -163,11 +163,11 @@ def _call_native(context, builder, sig, args, address):
 
 
 def address_caller(restype, *argtypes):
-  """`call(address, a0, a1, a2, a3)`: in jitted code, calls the stage of signature
-  restype(*argtypes) (four arguments) whose `address()` is given, so that one compiled caller
-  serves every such stage (without the JIT, `address` is the stage itself)."""
-  if len(argtypes) != 4:
-    raise NotImplementedError("address_caller supports stages of four arguments")
+  """`call(address, a0, ...)`: in jitted code, calls the stage of signature restype(*argtypes)
+  (three to five arguments) whose `address()` is given, so that one compiled caller serves
+  every such stage (without the JIT, `address` is the stage itself)."""
+  if not 3 <= len(argtypes) <= 5:
+    raise NotImplementedError("address_caller supports stages of three to five arguments")
   if _jit.DISABLE_JIT:
     return lambda address, *args: address.py_func(*args)
   signature = restype(types.intp, *argtypes)
@@ -178,10 +178,16 @@ def address_caller(restype, *argtypes):
     return _call_native(context, builder, inner, args[1:], fnptr)
 
   # numba lowers an intrinsic's arguments by name: no *args
-  def call(typingctx, address, a0, a1, a2, a3):
+  def call3(typingctx, address, a0, a1, a2):
     return signature, codegen
 
-  return intrinsic(call)
+  def call4(typingctx, address, a0, a1, a2, a3):
+    return signature, codegen
+
+  def call5(typingctx, address, a0, a1, a2, a3, a4):
+    return signature, codegen
+
+  return intrinsic((call3, call4, call5)[len(argtypes) - 3])
 
 
 @typeof_impl.register(Stage)

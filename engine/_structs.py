@@ -273,6 +273,10 @@ MODEL_TYPE = ModelType([
   ("njmax", types.int64),
   ("nconmax", types.int64),
   ("nuserdata", types.int64),
+  ("nplugin", types.int64),
+  ("npluginattr", types.int64),
+  ("npluginstate", types.int64),
+  ("npluginparam", types.int64),
   ("nsensordata", types.int64),
   ("nhistory", types.int64),
   ("qpos0", types.float64[::1]),
@@ -546,6 +550,19 @@ MODEL_TYPE = ModelType([
   ("D_colind", types.int32[::1]),
   ("mapM2D", types.int32[::1]),
   ("mapD2M", types.int32[::1]),
+  ("body_plugin", types.int32[::1]),
+  ("geom_plugin", types.int32[::1]),
+  ("actuator_plugin", types.int32[::1]),
+  ("sensor_plugin", types.int32[::1]),
+  ("plugin", types.int32[::1]),
+  ("plugin_stateadr", types.int32[::1]),
+  ("plugin_statenum", types.int32[::1]),
+  ("plugin_capability", types.int32[::1]),
+  ("plugin_needstage", types.int32[::1]),
+  ("plugin_fn", types.int64[:, ::1]),
+  ("plugin_paramadr", types.int32[::1]),
+  ("plugin_paramnum", types.int32[::1]),
+  ("plugin_param", types.float64[::1]),
 ])
 MODEL_MEMBERS = (
   "opt",
@@ -615,6 +632,10 @@ MODEL_MEMBERS = (
   "njmax",
   "nconmax",
   "nuserdata",
+  "nplugin",
+  "npluginattr",
+  "npluginstate",
+  "npluginparam",
   "nsensordata",
   "nhistory",
   "qpos0",
@@ -888,6 +909,19 @@ MODEL_MEMBERS = (
   "D_colind",
   "mapM2D",
   "mapD2M",
+  "body_plugin",
+  "geom_plugin",
+  "actuator_plugin",
+  "sensor_plugin",
+  "plugin",
+  "plugin_stateadr",
+  "plugin_statenum",
+  "plugin_capability",
+  "plugin_needstage",
+  "plugin_fn",
+  "plugin_paramadr",
+  "plugin_paramnum",
+  "plugin_param",
 )
 
 
@@ -959,6 +993,10 @@ def make_model(
   njmax,
   nconmax,
   nuserdata,
+  nplugin,
+  npluginattr,
+  npluginstate,
+  npluginparam,
   nsensordata,
   nhistory,
   qpos0,
@@ -1232,6 +1270,19 @@ def make_model(
   D_colind,
   mapM2D,
   mapD2M,
+  body_plugin,
+  geom_plugin,
+  actuator_plugin,
+  sensor_plugin,
+  plugin,
+  plugin_stateadr,
+  plugin_statenum,
+  plugin_capability,
+  plugin_needstage,
+  plugin_fn,
+  plugin_paramadr,
+  plugin_paramnum,
+  plugin_param,
 ):
   s = structref.new(MODEL_TYPE)
   s.opt = opt
@@ -1301,6 +1352,10 @@ def make_model(
   s.njmax = njmax
   s.nconmax = nconmax
   s.nuserdata = nuserdata
+  s.nplugin = nplugin
+  s.npluginattr = npluginattr
+  s.npluginstate = npluginstate
+  s.npluginparam = npluginparam
   s.nsensordata = nsensordata
   s.nhistory = nhistory
   s.qpos0 = borrowed(qpos0)
@@ -1574,6 +1629,19 @@ def make_model(
   s.D_colind = borrowed(D_colind)
   s.mapM2D = borrowed(mapM2D)
   s.mapD2M = borrowed(mapD2M)
+  s.body_plugin = borrowed(body_plugin)
+  s.geom_plugin = borrowed(geom_plugin)
+  s.actuator_plugin = borrowed(actuator_plugin)
+  s.sensor_plugin = borrowed(sensor_plugin)
+  s.plugin = borrowed(plugin)
+  s.plugin_stateadr = borrowed(plugin_stateadr)
+  s.plugin_statenum = borrowed(plugin_statenum)
+  s.plugin_capability = borrowed(plugin_capability)
+  s.plugin_needstage = borrowed(plugin_needstage)
+  s.plugin_fn = borrowed(plugin_fn)
+  s.plugin_paramadr = borrowed(plugin_paramadr)
+  s.plugin_paramnum = borrowed(plugin_paramnum)
+  s.plugin_param = borrowed(plugin_param)
   return s
 
 
@@ -1615,6 +1683,7 @@ DATA_TYPE = DataType([
   ("qacc", types.float64[::1]),
   ("act_dot", types.float64[::1]),
   ("userdata", types.float64[::1]),
+  ("plugin_state", types.float64[::1]),
   ("sensordata", types.float64[::1]),
   ("history", types.float64[::1]),
   ("xpos", types.float64[:, ::1]),
@@ -1807,6 +1876,7 @@ DATA_MEMBERS = (
   "qacc",
   "act_dot",
   "userdata",
+  "plugin_state",
   "sensordata",
   "history",
   "xpos",
@@ -2001,6 +2071,7 @@ def make_data(
   qacc,
   act_dot,
   userdata,
+  plugin_state,
   sensordata,
   history,
   xpos,
@@ -2193,6 +2264,7 @@ def make_data(
   s.qacc = borrowed(qacc)
   s.act_dot = borrowed(act_dot)
   s.userdata = borrowed(userdata)
+  s.plugin_state = borrowed(plugin_state)
   s.sensordata = borrowed(sensordata)
   s.history = borrowed(history)
   s.xpos = borrowed(xpos)
@@ -2389,6 +2461,7 @@ def zero_data(d):
   zero(d.qacc)
   zero(d.act_dot)
   zero(d.userdata)
+  zero(d.plugin_state)
   zero(d.sensordata)
   zero(d.history)
   zero(d.xpos)

@@ -19,6 +19,7 @@ contacts: their force is computed, their moment comes from mj_transmission.
 import math
 
 from engine import history as _history
+from engine import plugin_call
 from engine._jit import jit
 from engine._jit import local_array
 from engine._stage import stage
@@ -582,7 +583,7 @@ def _actuator_forces(m, d):
   ctrl = d.scratch_ctrl
   tendon_frclimited = False
   for i in range(m.nactuator):
-    if actuator_disabled(m, i):
+    if actuator_disabled(m, i) or m.actuator_plugin[i] >= 0:
       continue
     gaintype = m.actuator_gaintype[i]
     if gaintype == mjGAIN_SO3:
@@ -681,9 +682,14 @@ def fwd_actuation(m, d):
   # controls: delayed, clamped, all zero if any is bad
   _load_controls(m, d, not m.opt.disableflags[0] & mjDSBL_CLAMPCTRL)
 
-  # activation dynamics and forces
+  # activation dynamics and forces; actuator plugins after the built-in types
   _act_dot(m, d)
-  if _actuator_forces(m, d):
+  if m.nplugin:
+    plugin_call.act_dot(m, d)
+  tendon_frclimited = _actuator_forces(m, d)
+  if m.nplugin:
+    plugin_call.compute(m, d, plugin_call.mjPLUGIN_ACTUATOR)
+  if tendon_frclimited:
     _clamp_tendon_forces(m, d)
 
   # per-actuator force limits (SO3: the norm of the torque)

@@ -6,7 +6,8 @@ properties, copying, reset and named indexing. Names, dtypes and shapes are
 MuJoCo's (3.17); a test compares them with the pinned `mujoco` bindings.
 
 Each table row is `name dtype dims  doc`:
-  dtype: f8 float64, f4 float32, i4 int32, i8 int64, u1 uint8 (mjtByte), b1 bool (mjtBool),
+  dtype: f8 float64, f4 float32, i4 int32, i8 int64, u1 uint8 (mjtByte), i1 int8 (char),
+         b1 bool (mjtBool),
          S bytes (Python only)
   dims:  comma-separated size names, integers or constants (`nbody,3`, `nv`,
          `nkey,nmocap*3`); `-` marks a scalar. Scalar sizes are immutable ints;
@@ -41,7 +42,7 @@ class Field:
 
   Attributes:
     name: MuJoCo's field name.
-    dtype: numpy dtype string ('f8', 'f4', 'i4', 'i8', 'u1', 'b1', 'S').
+    dtype: numpy dtype string ('f8', 'f4', 'i4', 'i8', 'u1', 'i1', 'b1', 'S').
     dims: tuple of size names, constants or ints; () for a scalar.
     doc: what the field means.
     kernel: whether numba kernels see the field (False: Python side only).
@@ -157,6 +158,10 @@ nemax          i8 -  capacity for equality constraint rows
 njmax          i8 -  capacity for constraint rows (-1: decided by memory)
 nconmax        i8 -  capacity for contacts (-1: decided by memory)
 nuserdata      i8 -  user data numbers in MjData
+nplugin        i8 -  number of plugin instances
+npluginattr    i8 -  characters in all plugin instances' config values
+npluginstate   i8 -  numbers in all plugin instances' states (d.plugin_state)
+npluginparam   i8 -  numbers in all plugin instances' parameters (ours: m.plugin_param)
 nsensordata    i8 -  numbers output by all sensors
 nhistory       i8 -  numbers in the actuator and sensor history buffers
 """)
@@ -220,6 +225,7 @@ site_group jnt_group tendon_group site_matid tendon_matid
 mesh_bvhadr mesh_bvhnum mesh_normaladr mesh_normalnum mesh_texcoordadr mesh_texcoordnum mesh_normal
 mesh_texcoord
 mesh_facenormal mesh_facetexcoord
+plugin_attr plugin_attradr name_pluginadr
 """.split())
 
 # ---- MjModel arrays ----
@@ -582,15 +588,27 @@ D_diag                i4 nv               position of the diagonal within each f
 D_colind              i4 nD               column of each nonzero of the full pattern
 mapM2D                i4 nD               map from the full pattern to the reduced layout
 mapD2M                i4 nC               map from the reduced layout to the full pattern
+body_plugin           i4 nbody            plugin instance of the body, -1 if none
+geom_plugin           i4 ngeom            plugin instance of the geom, -1 if none
+actuator_plugin       i4 nu               plugin instance of the actuator, -1 if none
+sensor_plugin         i4 nsensor          plugin instance of the sensor, -1 if none
+plugin                i4 nplugin          registered plugin (its slot) of each instance
+plugin_stateadr       i4 nplugin          address of the instance's state in d.plugin_state
+plugin_statenum       i4 nplugin          numbers in the instance's state
+plugin_attr           i1 npluginattr      config values, attribute order, each null-terminated
+plugin_attradr        i4 nplugin          address of the instance's config values in plugin_attr
+name_pluginadr        i4 nplugin          address of each plugin instance name
+plugin_capability     i4 nplugin          (ours) mjtPluginCapabilityBit flags of its plugin
+plugin_needstage      i4 nplugin          (ours) mjtStage after which its sensors are computed
+plugin_fn             i8 nplugin,8        (ours) entry points of its jitted callbacks (this process)
+plugin_paramadr       i4 nplugin          (ours) address of its parameters in plugin_param
+plugin_paramnum       i4 nplugin          (ours) numbers in the instance's parameters
+plugin_param          f8 npluginparam     (ours) numbers its plugin's init derived at load
 """, _MODEL_PYTHON_ONLY)
 
 # MjModel arrays of MuJoCo 3.17 that the compiler builds (and tests compare with MuJoCo's) but
 # MjModel does not expose yet, with MuJoCo's dtypes; their dims are documentation only
 COMPILER_ONLY_FIELDS = _parse("""
-body_plugin           i4 nbody            plugin instance of the body, -1 if none
-geom_plugin           i4 ngeom            plugin instance of the geom, -1 if none
-actuator_plugin       i4 nu               plugin instance of the actuator, -1 if none
-sensor_plugin         i4 nsensor          plugin instance of the sensor, -1 if none
 tree_sleep_policy     i4 ntree            sleep policy of each kinematic tree
 names_map             i4 nnames_map       hash map of the names
 paths                 S  npaths           file paths of the assets
@@ -601,7 +619,6 @@ skin_pathadr          i4 nskin            address of the skin's path, -1 if none
 tex_contenttypeadr    i4 ntex             address of the texture's content type, -1 if none
 name_flexadr          i4 nflex            address of each flex name
 name_skinadr          i4 nskin            address of each skin name
-name_pluginadr        i4 nplugin          address of each plugin instance name
 """)
 
 # ---- MjData ----
@@ -632,6 +649,7 @@ mocap_quat        f8 nmocap,4       orientations of mocap bodies
 qacc              f8 nv             acceleration
 act_dot           f8 na             time derivative of the activation
 userdata          f8 nuserdata      user data, not touched by the engine
+plugin_state      f8 npluginstate   state of the plugin instances
 sensordata        f8 nsensordata    sensor outputs
 history           f8 nhistory       history buffers of delayed actuators and sensors
 xpos              f8 nbody,3        Cartesian body position
@@ -811,6 +829,10 @@ scratch_Hcone         f8 nv*nv          Newton: the factor updated with the cone
 """)
 
 INTERNAL_PREFIX = "scratch_"
+# model sizes and fields of ours that MuJoCo's MjModel does not have ("(ours)" above)
+ENGINE_ONLY_MODEL = frozenset(("npluginparam", "plugin_capability", "plugin_needstage",
+                               "plugin_fn", "plugin_paramadr", "plugin_paramnum",
+                               "plugin_param"))
 # data fields that are not MjData attributes: warning_* (d.warning), contact_* (d.contact),
 # solver_stat (d.solver) and the scratch workspaces
 DATA_NON_ATTRIBUTE_PREFIXES = ("warning_", "contact_", "solver_stat", INTERNAL_PREFIX)
@@ -823,7 +845,8 @@ MODEL_SIZE_NAMES = tuple(f.name for f in MODEL_SIZES)
 # checks it is up to date). Regenerate with `python -m engine.fields`.
 
 _NB_DTYPES = {
-  "f8": "float64", "f4": "float32", "i4": "int32", "i8": "int64", "u1": "uint8", "b1": "boolean"
+  "f8": "float64", "f4": "float32", "i4": "int32", "i8": "int64", "u1": "uint8", "i1": "int8",
+  "b1": "boolean"
 }
 
 STRUCTS = (

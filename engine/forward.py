@@ -11,6 +11,7 @@ import math
 import numpy as np
 
 from engine import actuation as _actuation
+from engine import plugin_call
 from engine import constraint as _constraint
 from engine import derivative as _derivative
 from engine import history as _history
@@ -270,6 +271,8 @@ def advance(m, d, act_dot, qacc, qvel, use_qvel):
   else:
     _support.integrate_pos(m, d.qpos, d.qvel, h)
   d.time[0] += h
+  if m.nplugin:
+    plugin_call.advance(m, d)
   d.qacc_warmstart[:] = d.qacc
 
 

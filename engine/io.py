@@ -2,6 +2,7 @@
 
 from engine import _structs
 from engine import history as _history
+from engine import plugin_call
 from engine._stage import D
 from engine._stage import M
 from engine._stage import i8
@@ -14,6 +15,8 @@ def reset_data(m, d):
   history buffers' initial times."""
   _structs.zero_data(d)
   _history.init(m, d)
+  if m.nplugin:
+    plugin_call.reset(m, d)
   for i in range(m.nq):
     d.qpos[i] = m.qpos0[i]
   for i in range(m.neq):

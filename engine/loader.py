@@ -38,14 +38,14 @@ def compile_xml(xml: str | None, path: str | None, assets: dict | None,
   skin.update({f.name: sizes[f.name] for f in build_skin.SKIN_SIZES})
   skin["name_skinadr"] = arrays["name_skinadr"]  # mj_name2id of skins
   extras = {"vis": c.vis, "stat_user": c.stat_user, "springdamper": c.compiler["springdamper"],
-            "lengthrange": c.compiler["lengthrange"], "skin": skin}
+            "lengthrange": c.compiler["lengthrange"], "skin": skin,
+            "plugin_names": list(c.plugin_names)}
   return sizes, arrays, c.opt, extras, problems
 
 
 # features of MuJoCo 3.17 that compile but are not simulated yet, by field and value
 _UNSUPPORTED = (
   ("sensor_type", enums.mjSENS_TACTILE, "tactile sensor (contacts)"),
-  ("sensor_type", enums.mjSENS_PLUGIN, "plugin sensor"),
 )
 
 

@@ -14,6 +14,7 @@ mjcb_passive callback.
 
 import math
 
+from engine import plugin_call
 from engine._jit import jit
 from engine._jit import local_array
 from engine._stage import stage
@@ -546,6 +547,10 @@ def passive(m, d):
     for i in range(nv):
       if not m.jnt_actgravcomp[m.dof_jntid[i]]:
         d.qfrc_passive[i] += d.qfrc_gravcomp[i]
+
+  # passive-force plugins add to qfrc_passive (the cable's bending and twisting)
+  if m.nplugin:
+    plugin_call.compute(m, d, plugin_call.mjPLUGIN_PASSIVE)
 
 
 def mj_passive(m, d) -> None:

@@ -33,6 +33,7 @@ import math
 import numpy as np
 
 from engine import history as _history
+from engine import plugin_call
 from engine._jit import jit
 from engine._jit import local_array
 from engine._stage import stage
@@ -1090,6 +1091,22 @@ def _slot(m, d, i):
   return d.sensordata[adr:adr + m.sensor_dim[i]]
 
 
+@jit
+def _plugin_sensors(m, d, stage):
+  """compute(m, d, i, mjPLUGIN_SENSOR) of the sensor plugins computed at `stage`, then the
+  cutoff of their sensors (the end of mj_sensorPos/Vel/Acc)."""
+  for i in range(m.nplugin):
+    if (not m.plugin_capability[i] & plugin_call.mjPLUGIN_SENSOR
+        or m.plugin_needstage[i] != stage):
+      continue
+    fn = m.plugin_fn[i, plugin_call.FN_COMPUTE]
+    if fn:
+      plugin_call.call_compute(fn, m, d, i, plugin_call.mjPLUGIN_SENSOR)
+    for s in range(m.nsensor):
+      if m.sensor_plugin[s] == i:
+        _apply_cutoff(m, s, _slot(m, d, s))
+
+
 # each stage loops over its sensors itself, so it compiles only its own stage's sensors; a
 # delayed sensor, or an interval sensor between samples, is read from its history buffer
 
@@ -1107,6 +1124,8 @@ def sensor_pos(m, d):
       else:
         _compute_pos(m, d, i, out)
         _apply_cutoff(m, i, out)
+  if m.nplugin:
+    _plugin_sensors(m, d, mjSTAGE_POS)
 
 
 @stage()
@@ -1123,6 +1142,8 @@ def sensor_vel(m, d):
       else:
         _compute_vel(m, d, i, out)
         _apply_cutoff(m, i, out)
+  if m.nplugin:
+    _plugin_sensors(m, d, mjSTAGE_VEL)
 
 
 @stage()
@@ -1139,6 +1160,8 @@ def sensor_acc(m, d):
       else:
         _compute_acc(m, d, i, out)
         _apply_cutoff(m, i, out)
+  if m.nplugin:
+    _plugin_sensors(m, d, mjSTAGE_ACC)
 
 
 @jit

@@ -18,7 +18,7 @@ of a signature (`mjtState`), concatenated in bit order:
   mjSTATE_MOCAP_POS      mocap_pos        3*nmocap
   mjSTATE_MOCAP_QUAT     mocap_quat       4*nmocap
   mjSTATE_USERDATA       userdata         nuserdata
-  mjSTATE_PLUGIN         plugin_state     0 (plugins are not implemented)
+  mjSTATE_PLUGIN         plugin_state     npluginstate
 
 Common signatures: mjSTATE_PHYSICS (qpos, qvel, act, history), mjSTATE_FULLPHYSICS
 (adds time and plugin state), mjSTATE_USER (the inputs) and mjSTATE_INTEGRATION
@@ -42,6 +42,7 @@ from engine.enums import mjSTATE_EQ_ACTIVE
 from engine.enums import mjSTATE_HISTORY
 from engine.enums import mjSTATE_MOCAP_POS
 from engine.enums import mjSTATE_MOCAP_QUAT
+from engine.enums import mjSTATE_PLUGIN
 from engine.enums import mjSTATE_QFRC_APPLIED
 from engine.enums import mjSTATE_QPOS
 from engine.enums import mjSTATE_QVEL
@@ -78,7 +79,8 @@ def element_size(m, element):
     return m.nuserdata
   if element == mjSTATE_HISTORY:
     return m.nhistory
-  # plugin state: not implemented, always empty
+  if element == mjSTATE_PLUGIN:
+    return m.npluginstate
   return 0
 
 
@@ -163,6 +165,8 @@ def read_state_at(m, d, state, start, sig):
       _copy_flat(state, adr, d.mocap_quat)
     elif element == mjSTATE_USERDATA:
       _put(state, adr, d.userdata)
+    elif element == mjSTATE_PLUGIN:
+      _put(state, adr, d.plugin_state)
     adr += size
 
 
@@ -203,6 +207,8 @@ def write_state_at(m, d, state, start, sig):
       _fill_2d(d.mocap_quat, state, adr)
     elif element == mjSTATE_USERDATA:
       _take(d.userdata, state, adr)
+    elif element == mjSTATE_PLUGIN:
+      _take(d.plugin_state, state, adr)
     adr += size
 
 

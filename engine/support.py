@@ -466,6 +466,7 @@ _NAME_FIELDS = {
   enums.mjOBJ_TEXT: ("name_textadr", "ntext"),
   enums.mjOBJ_TUPLE: ("name_tupleadr", "ntuple"),
   enums.mjOBJ_KEY: ("name_keyadr", "nkey"),
+  enums.mjOBJ_PLUGIN: ("name_pluginadr", "nplugin"),
 }
 
 

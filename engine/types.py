@@ -284,6 +284,9 @@ class MjModel:
     self.vis = MjVisual(self._extras.get("vis"))
     self._skin = _skin_arrays(self._extras.get("skin") or {})
     self._extras["skin"] = self._skin
+    if self._sizes["nplugin"]:
+      from engine import plugin  # only models with plugins need it
+      plugin.bind(self)
     self._build_struct()
 
   def _build_struct(self):

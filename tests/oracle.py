@@ -17,9 +17,14 @@ from engine import types as T
 
 def from_mujoco(mjm) -> T.MjModel:
   """Our MjModel with every field copied from a compiled mujoco.MjModel."""
-  sizes = {n: getattr(mjm, n) for n in F.MODEL_SIZE_NAMES}
+  if mjm.nplugin:
+    raise ValueError("from_mujoco: models with plugins bind to our registry by name; compile "
+                     "them with engine.MjModel.from_xml_string")
+  sizes = {n: getattr(mjm, n) for n in F.MODEL_SIZE_NAMES if n not in F.ENGINE_ONLY_MODEL}
   arrays = {}
   for f in F.MODEL_FIELDS:
+    if f.name in F.ENGINE_ONLY_MODEL:
+      continue
     v = getattr(mjm, f.name)
     arrays[f.name] = bytes(v) if f.dtype == "S" else np.array(v)
   opt = T.MjOption()

@@ -90,7 +90,7 @@ def read_actuator(spec, node, in_default):
   # shortcut over a class last written by another kind: take the gain/bias/dynamics family
   # this kind last wrote in the class chain (or MuJoCo's defaults)
   spec['_fam'] = dict(spec.get('_fam') or {})
-  if kind != 'general':
+  if kind not in ('general', 'plugin'):
     # general-only attributes are not carried into a shortcut
     spec['actearly'] = False
     spec['actdim'] = -1
@@ -209,7 +209,7 @@ def read_actuator(spec, node, in_default):
   if err:
     raise node.error(err)
   spec['_kind'] = kind
-  if kind != 'general':
+  if kind not in ('general', 'plugin'):
     spec['_fam'][kind] = {k: spec[k] for k in _FAMILY}
 
 

@@ -21,6 +21,7 @@ from engine.compiler import build_fuse
 from engine.compiler import build_math as bm
 from engine.compiler import build_misc
 from engine.compiler import build_replicate
+from engine.compiler import build_plugin
 from engine.compiler import build_sensor
 from engine.compiler import build_skin
 from engine.compiler import build_tendon
@@ -92,6 +93,7 @@ class CompiledModel:
     compiler: what mj_setConst still needs: 'lengthrange' (<compiler><lengthrange> options),
       'springdamper' ((njnt, 2) timeconst and dampratio per joint, zero if unused; MuJoCo
       turns them into jnt_stiffness and dof_damping after setConst), 'settotalmass'.
+    plugin_names: the plugin of each plugin instance (bound to the registry at load).
   """
   sizes: dict
   arrays: dict
@@ -99,6 +101,7 @@ class CompiledModel:
   vis: dict
   stat_user: dict
   compiler: dict
+  plugin_names: list = dataclasses.field(default_factory=list)
 
 
 class Ctx:
@@ -343,6 +346,7 @@ def compile_model(xml=None, path=None, assets=None):
   lists.update(misc)
   lists.update(ctx.assets.lists())
   lists['skin'] = build_skin.make(ctx, root)
+  lists['plugin'] = build_plugin.make(ctx, root, lists)
 
   # ids, names, user sizes
   for kind in ('body', 'joint', 'geom', 'site', 'camera', 'light', 'tendon', 'actuator',
@@ -391,6 +395,7 @@ def compile_model(xml=None, path=None, assets=None):
   build_tendon.arrays(ctx, lists, sizes, arrays)
   build_actuator.arrays(ctx, lists, sizes, arrays)
   build_sensor.arrays(ctx, lists, sizes, arrays)
+  plugin_names = build_plugin.arrays(ctx, lists, sizes, arrays)
   _keyframes(ctx, lists, sizes, arrays)
   _finalize(ctx, lists, sizes, arrays)
 
@@ -411,7 +416,7 @@ def compile_model(xml=None, path=None, assets=None):
     'springdamper': np.array([j.spec['springdamper'] for j in lists['joint']],
                              np.float64).reshape(-1, 2),
   }
-  return CompiledModel(sizes, arrays, opt, vis, ctx.stat_user, compiler)
+  return CompiledModel(sizes, arrays, opt, vis, ctx.stat_user, compiler, plugin_names)
 
 
 def _discard_visual(ctx, root, lists):
@@ -677,8 +682,7 @@ def _finalize(ctx, lists, sizes, arrays):
   # remaining sizes (features that raise UnsupportedError have none)
   for name in ('nflex', 'nflexnode', 'nflexvert', 'nflexedge', 'nflexelem', 'nflexelemdata',
                'nflexstiffness', 'nflexbending', 'nefm0dof', 'nefm0L', 'nefmCvert',
-               'nflexelemedge', 'nflexshelldata', 'nflextexcoord', 'nJfe', 'nJfv', 'nplugin',
-               'npluginattr', 'npluginstate'):
+               'nflexelemedge', 'nflexshelldata', 'nflextexcoord', 'nJfe', 'nJfv'):
     sizes[name] = 0
   sizes['nemax'] = sum(3 if e.type == mjEQ_CONNECT else (7 if e.type == mjEQ_WELD else 1)
                        for e in lists['equality'])

@@ -15,6 +15,7 @@ from engine.enums import mjBIAS_USER
 from engine.enums import mjCHART_EXPMAP
 from engine.enums import mjCHART_QUAT
 from engine.enums import mjDYN_DCMOTOR
+from engine.enums import mjDYN_FILTER
 from engine.enums import mjDYN_FILTEREXACT
 from engine.enums import mjDYN_INTEGRATOR
 from engine.enums import mjDYN_NONE
@@ -145,7 +146,21 @@ def compile_all(ctx, lists):
     # activation dimension (pid: one state per integral / slew-rate feature, checked below)
     dyn = s['dyntype']
     actdim = s['actdim']
-    if dyn != mjDYN_PID:
+    inst = getattr(act, 'plugin_inst', None)
+    if inst is not None:
+      # actuator plugins: as many activations as the plugin asks for (its actdim hook)
+      if actdim < 0:
+        actdim = int(dyn not in (mjDYN_NONE, mjDYN_DCMOTOR))
+      hook = inst.plugin.actdim
+      expected = hook(inst.config) if callable(hook) else hook
+      if expected is not None:
+        # the built-in dynamics keep their own activation, the last one
+        expected = int(expected) + int(dyn in (mjDYN_FILTER, mjDYN_FILTEREXACT,
+                                              mjDYN_INTEGRATOR))
+      if expected is not None and actdim != expected:
+        raise n.error(f'actuator {act.id} has actdim {actdim}, expected {expected}. Add '
+                      f'actdim="{expected}" to the actuator plugin element.', 'actdim')
+    elif dyn != mjDYN_PID:
       if actdim > 1 and dyn not in (mjDYN_USER, mjDYN_DCMOTOR):
         raise n.error("actdim > 1 is only allowed for dyntype 'user', 'dcmotor' and 'pid'",
                        'actdim')

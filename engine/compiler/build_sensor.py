@@ -69,6 +69,7 @@ from engine.enums import mjSENS_TENDONPOS
 from engine.enums import mjSENS_TENDONVEL
 from engine.enums import mjSENS_TORQUE
 from engine.enums import mjSENS_TOUCH
+from engine.enums import mjSENS_PLUGIN
 from engine.enums import mjSENS_USER
 from engine.enums import mjSENS_VELOCIMETER
 from engine.enums import mjSTAGE_ACC
@@ -304,6 +305,26 @@ def compile_all(ctx, lists):
         sen.needstage = mjSTAGE_VEL
       else:
         sen.needstage = mjSTAGE_POS
+
+    elif tag == 'plugin':
+      inst = sen.plugin_inst
+      sen.type, sen.datatype = mjSENS_PLUGIN, mjDATATYPE_REAL
+      sen.needstage = inst.plugin.needstage
+      sen.dim = inst.plugin.sensor_size(inst.config, sen.id)
+      if sen.dim < 0:
+        raise n.error(f"plugin '{inst.plugin.name}' gives sensor {sen.id} a negative size")
+      for tattr, nattr, ref in (('objtype', 'objname', False), ('reftype', 'refname', True)):
+        if tattr in a or nattr in a:
+          if tattr not in a or nattr not in a:
+            raise n.error(f'{tattr} and {nattr} must be given together', tattr)
+          otype = build_misc.OBJ_TYPES.get(a[tattr])
+          if otype not in build_misc.OBJ_NAMESPACE:
+            raise n.error(f"unknown object type '{a[tattr]}'", tattr)
+          obj = ctx.lookup(build_misc.OBJ_NAMESPACE[otype], a[nattr], n, nattr)
+          if ref:
+            sen.reftype, sen.refid = otype, obj.id
+          else:
+            sen.objtype, sen.objid = otype, obj.id
 
     elif tag == 'user':
       sen.type = mjSENS_USER

@@ -151,6 +151,8 @@ class TreeBuilder:
         if body is self.world:
           raise c.error('World body cannot have inertia')
         self.inertial(c, body, frame)
+      elif tag == 'plugin' and body is not self.world:
+        pass  # a passive-force plugin instance: build_plugin resolves it
       else:
         raise c.error(f"element '{tag}' is not supported yet", cls=self.ctx.Unsupported)
 

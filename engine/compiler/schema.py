@@ -462,7 +462,7 @@ _ELEMENTS = r"""
 @extension
   + extension/plugin *
 
-@extension/plugin unsupported
+@extension/plugin
   plugin       str
   + extension/plugin/instance *
 
@@ -768,7 +768,7 @@ _ELEMENTS = r"""
   texture      ref:texture !nodef
   exclusive directional type
 
-@body/plugin tag=plugin unsupported
+@body/plugin tag=plugin
   use plugin_ref
   + config *
 
@@ -1212,7 +1212,7 @@ _ELEMENTS = r"""
   lugre        real[1..5]
   input        flags:input
 
-@actuator/plugin unsupported
+@actuator/plugin
   use actuator_base
   use plugin_ref
   use limits
@@ -1512,7 +1512,7 @@ _ELEMENTS = r"""
   noise        real       = 0
   user         real[]
 
-@sensor/plugin unsupported
+@sensor/plugin
   name         id:sensor
   use plugin_ref
   cutoff       real       = 0

@@ -44,7 +44,7 @@ def models():
 
 
 _NP_KIND = {"f8": np.float64, "f4": np.float32, "i4": np.int32, "i8": np.int64, "u1": np.uint8,
-            "b1": np.bool_}
+            "i1": np.int8, "b1": np.bool_}
 
 
 def _check(field, theirs, sizes):
@@ -60,8 +60,13 @@ def _check(field, theirs, sizes):
 
 def test_model_fields_match_mujoco(models):
   mjm, _ = models
-  sizes = {f.name: getattr(mjm, f.name) for f in F.MODEL_SIZES}
+  sizes = {f.name: getattr(mjm, f.name) for f in F.MODEL_SIZES
+           if f.name not in F.ENGINE_ONLY_MODEL}
+  sizes["npluginparam"] = 0
   for f in F.MODEL_SIZES + F.MODEL_FIELDS:
+    if f.name in F.ENGINE_ONLY_MODEL:
+      assert not hasattr(mjm, f.name), f"{f.name} is MuJoCo's: not ours only"
+      continue
     assert hasattr(mjm, f.name), f"mujoco.MjModel has no field {f.name}"
     _check(f, getattr(mjm, f.name), sizes)
   for f in F.OPTION_FIELDS:
@@ -74,7 +79,8 @@ def test_data_fields_match_mujoco(models):
   mjm, mjd = models
   mujoco.mj_forward(mjm, mjd)
   assert mjd.ncon > 0 and mjd.nefc > 0
-  sizes = {f.name: getattr(mjm, f.name) for f in F.MODEL_SIZES}
+  sizes = {f.name: getattr(mjm, f.name) for f in F.MODEL_SIZES
+           if f.name not in F.ENGINE_ONLY_MODEL}
   sizes.update(nconcap=mjd.ncon, nefccap=mjd.nefc, nJcap=mjd.nJ)
   for f in F.DATA_FIELDS:
     if f.name in _DATA_INTERNAL or f.name.startswith(F.INTERNAL_PREFIX):
