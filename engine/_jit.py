@@ -26,7 +26,7 @@ ENGINE_DIR = pathlib.Path(__file__).resolve().parent
 
 # plain-Python parts of the engine that no jitted code imports (tests/engine/test_layout.py
 # checks it): editing them cannot make a cached function stale
-PYTHON_ONLY = ("compiler", "render", "viewer", "__init__.py", "binary.py", "loader.py",
+PYTHON_ONLY = ("compiler", "render", "viewer", "plugins", "__init__.py", "binary.py", "loader.py",
                "types.py", "physics.py", "index.py", "warmup.py", "__main__.py")
 
 
