@@ -16,6 +16,7 @@ import numpy as np
 from engine.compiler import build_actuator
 from engine.compiler import build_assets
 from engine.compiler import build_bvh
+from engine.compiler import build_composite
 from engine.compiler.build_common import arr as _arr
 from engine.compiler import build_fuse
 from engine.compiler import build_math as bm
@@ -331,9 +332,10 @@ def compile_model(xml=None, path=None, assets=None):
   ctx.defaults = dmod.Defaults(root)
   ctx.assets = build_assets.Assets(ctx, root)
 
-  # kinematic tree (replicates expanded into frames first)
+  # kinematic tree (replicates expanded into frames, composites into bodies first)
   for wb in root.find('worldbody'):
     build_replicate.expand(wb, ctx.degree, ctx.eulerseq)
+  build_composite.expand(ctx, root)
   tb = bt.TreeBuilder(ctx)
   world = tb.build(root)
   lists = bt.make_lists(world)

@@ -79,6 +79,9 @@ def make(ctx, root, lists):
       if a.get('plugin') and a['plugin'] != inst.plugin.name:
         raise node.error(f"plugin '{a['plugin']}' does not match instance '{inst.name}' of "
                          f"plugin '{inst.plugin.name}'", 'plugin')
+    elif getattr(node, 'composite_instance', None) is not None \
+        and 'inst' in node.composite_instance:
+      inst = node.composite_instance['inst']  # a composite's bodies share one instance
     else:
       name = a.get('plugin')
       if not name:
@@ -88,6 +91,10 @@ def make(ctx, root, lists):
         raise node.error(f"plugin '{name}' is used but not declared in <extension>" +
                          ("" if registered else " (nor registered)"), 'plugin')
       inst = Instance(node, declared[name], _config(node, declared[name]))
+      shared = getattr(node, 'composite_instance', None)
+      if shared is not None:
+        inst.name = shared['name']
+        shared['inst'] = inst
       instances.append(inst)
     if not inst.plugin.capabilities & capability:
       raise node.error(f"plugin '{inst.plugin.name}' cannot be used in {what}", 'plugin')

@@ -81,6 +81,7 @@ KEYWORDS = {
   'raydata': {'dist': 1, 'dir': 2, 'origin': 4, 'point': 8, 'normal': 16, 'depth': 32},
   'reduce': {'none': 0, 'mindist': 1, 'maxforce': 2, 'netforce': 3},
   'comp': {'particle': 0, 'grid': 1, 'rope': 2, 'loop': 3, 'cable': 4, 'cloth': 5},
+  'compkind': {'main': 0},
 }
 
 # attribute groups spliced with `use`
@@ -772,7 +773,7 @@ _ELEMENTS = r"""
   use plugin_ref
   + config *
 
-@composite unsupported
+@composite
   prefix       str
   type         kw:comp    !req
   count        int[1..3]
@@ -789,23 +790,23 @@ _ELEMENTS = r"""
   + body/plugin *
 
 @composite/joint
-  kind         str        !req
-  group        str
-  stiffness    str
-  damping      str
-  armature     str
-  solreffix    str
-  solimpfix    str
-  type         str
-  axis         str
-  limited      str
-  range        str
-  margin       str
-  solreflimit  str
-  solimplimit  str
-  frictionloss str
-  solreffriction str
-  solimpfriction str
+  kind         kw:compkind !req
+  group        int
+  stiffness    real
+  damping      real
+  armature     real
+  solreffix    real[1..2]
+  solimpfix    real[1..5]
+  type         kw:joint
+  axis         real[3]
+  limited      kw:limited
+  range        real[2]
+  margin       real
+  solreflimit  real[1..2]
+  solimplimit  real[1..5]
+  frictionloss real
+  solreffriction real[1..2]
+  solimpfriction real[1..5]
 
 @composite/skin
   texcoord     str
@@ -816,32 +817,32 @@ _ELEMENTS = r"""
   subgrid      str
 
 @composite/geom
-  type         str
-  contype      str
-  conaffinity  str
-  condim       str
-  group        str
-  priority     str
-  size         str
-  material     str
-  rgba         str
-  friction     str
-  mass         str
-  density      str
-  solmix       str
-  solref       str
-  solimp       str
-  margin       str
-  gap          str
+  type         kw:geom
+  contype      int
+  conaffinity  int
+  condim       int
+  group        int
+  priority     int
+  size         real[1..3]
+  material     ref:material
+  rgba         real[4]
+  friction     real[1..3]
+  mass         real
+  density      real
+  solmix       real
+  solref       real[1..2]
+  solimp       real[1..5]
+  margin       real
+  gap          real
   surfacevel   str
   adhesion     str
 
 @composite/site
-  group        str
-  size         str
-  material     str
+  group        int
+  size         real[1..3]
+  material     ref:material
   mesh         str
-  rgba         str
+  rgba         real[4]
 
 @flexcomp ns=flex unsupported
   name         id:flex    !req
