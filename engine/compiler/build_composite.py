@@ -44,7 +44,7 @@ _JOINT_ATTRS = ('group', 'stiffness', 'damping', 'armature', 'range', 'margin', 
 _JOINT_TUPLE = ('stiffness', 'damping')  # scalars in <composite>, arrays on <joint>
 _GEOM_ATTRS = ('type', 'size', 'contype', 'conaffinity', 'condim', 'group', 'priority',
                'friction', 'solmix', 'solref', 'solimp', 'margin', 'gap', 'material', 'rgba',
-               'mass', 'density')
+               'mass', 'density', 'adhesion', 'surfacevel')
 _SITE_ATTRS = ('size', 'group', 'material', 'rgba')
 
 

@@ -834,8 +834,8 @@ _ELEMENTS = r"""
   solimp       real[1..5]
   margin       real
   gap          real
-  surfacevel   str
-  adhesion     str
+  surfacevel   real[1..6]
+  adhesion     real
 
 @composite/site
   group        int

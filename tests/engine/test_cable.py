@@ -85,11 +85,27 @@ MODELS = {
   'vertex_free': _cable('vertex="0 0 1  0.1 0 1.05  0.25 0.02 1.1  0.3 0.1 1  0.5 0.1 1" '
                         'initial="free" prefix="v:"',
                         '<joint kind="main" damping=".01" armature=".02"/>'
-                        '<geom type="capsule" size=".02" density="300"/><site group="1"/>'),
-  'two_cables': _cable('curve="0 s" count="4" size="0.5" prefix="a"').replace(
+                        '<geom type="capsule" size=".02" density="300" adhesion="0.5" '
+                        'surfacevel="0.1 0.2"/><site group="1"/>'),
+  'two_cables': _cable(
+    'curve="0 s" count="4" size="0.5" prefix="a"',
+    '<joint kind="main" range="0 1" margin="0.01" solreflimit="0.03 1" '
+    'solimplimit="0.8 0.9 0.01" solreffriction="0.03 2" solimpfriction="0.7 0.8 0.02"/>'
+    '<geom type="capsule" size=".01" material="m" contype="2" conaffinity="3" group="1" '
+    'priority="1" solmix="0.5" solref="0.01 2" solimp="0.8 0.9 0.01" margin="0.1" gap="0.05"/>'
+    '<site material="m" size="0.02 0.03"/>',
+    head='\n  <asset><material name="m" rgba="0 1 0 1"/></asset>').replace(
     '</worldbody>', '<composite type="cable" curve="0 0 s" count="5" size="0.4" offset="1 0 0" '
     'prefix="b"><plugin plugin="mujoco.elasticity.cable"/><geom type="cylinder" size=".01"/>'
     '</composite>\n  </worldbody>'),
+  'explicit_instance': _cable(
+    'curve="s sin(s)" count="9 1 1" size="1 0.1 1" offset="0 0 1" initial="none" prefix="c"',
+    plugin=False).replace(
+    '<plugin plugin="mujoco.elasticity.cable"/></extension>',
+    '<plugin plugin="mujoco.elasticity.cable"><instance name="foo"><config key="twist" '
+    'value="1e5"/><config key="bend" value="3e5"/></instance></plugin></extension>').replace(
+    '<geom type="capsule"', '<plugin plugin="mujoco.elasticity.cable" instance="foo"/>'
+    '<geom type="capsule"'),
   'no_plugin': _cable('curve="s" count="6" size="1" initial="none"', plugin=False),
   'hanging': HANGING,
   'cantilever': CANTILEVER,
@@ -151,6 +167,7 @@ def _states(xml, qvel_noise, seed=0):
 @pytest.mark.parametrize('name, nstep, noise', [
   ('hanging', 300, 0.2), ('cantilever', 300, 0.0), ('flat_helix', 200, 0.0),
   ('line', 200, 0.5), ('cos_in_class', 200, 0.5), ('vertex_free', 100, 0.3),
+  ('explicit_instance', 200, 0.3),
 ])
 def test_steps_equal_mujoco(name, nstep, noise):
   """The same state stepped in both engines: bitwise equal in practice; asserted at 1e-9."""
@@ -267,3 +284,22 @@ def test_count_three_fails_as_in_mujoco():
     mujoco.MjModel.from_xml_string(xml)
   e = _error(xml)
   assert 'B_1' in str(e)
+
+
+def test_bodies_must_be_contiguous():
+  xml = """<mujoco>
+  <extension><plugin plugin="mujoco.elasticity.cable"/></extension>
+  <worldbody>
+    <body><joint type="ball"/><geom type="capsule" size=".01" fromto="0 0 0 .1 0 0"/>
+      <plugin instance="c"/></body>
+    <body><joint type="ball"/><geom size=".01"/></body>
+    <body><joint type="ball"/><geom type="capsule" size=".01" fromto="0 0 0 .1 0 0"/>
+      <plugin instance="c"/></body>
+  </worldbody>
+</mujoco>""".replace('<extension><plugin plugin="mujoco.elasticity.cable"/>',
+                     '<extension><plugin plugin="mujoco.elasticity.cable"><instance name="c"/>'
+                     '</plugin>')
+  with pytest.raises(Exception):
+    mujoco.MjData(mujoco.MjModel.from_xml_string(xml))
+  e = _error(xml, Exception)
+  assert 'contiguous' in str(e)
