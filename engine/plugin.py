@@ -248,7 +248,10 @@ def bind(m):
     arrays["plugin_needstage"][i] = plugin.needstage
     for cb, (col, _) in _CALLBACKS.items():
       arrays["plugin_fn"][i, col] = plugin.address(cb)
-    values = np.zeros(0) if plugin.init is None else plugin.init(m, i)
+    try:
+      values = np.zeros(0) if plugin.init is None else plugin.init(m, i)
+    except (ValueError, TypeError, IndexError) as e:
+      raise CompileError(f"plugin '{name}' (instance {i}): {e}") from e
     values = np.ascontiguousarray(values, np.float64).ravel()
     arrays["plugin_paramadr"][i] = sum(len(p) for p in params)
     arrays["plugin_paramnum"][i] = len(values)

@@ -1,6 +1,6 @@
 """MuJoCo's first-party engine plugins, reimplemented on engine.plugin's API.
 
-- `pid`: the `mujoco.pid` actuator.
+- `pid`: the `mujoco.pid` actuator; `touch_grid`: the `mujoco.sensor.touch_grid` sensor.
 - `sdf_shapes`: the signed distance fields of the `mujoco.sdf.*` plugins (torus, bolt, nut,
   gear, bowl): config parsing, distance, gradient and bounding box; `marching_cubes`: the mesh
   MuJoCo's compiler builds for `<mesh><plugin instance="..."/></mesh>` from such a field (SDF
@@ -17,7 +17,7 @@ calls live in the same file or in the engine proper. Nothing here imports `mujoc
 import numpy as np
 
 # modules whose SPEC (engine.plugin.register_plugin's arguments) registers a plugin
-FIRST_PARTY = ("engine.plugins.pid",)
+FIRST_PARTY = ("engine.plugins.pid", "engine.plugins.touch_grid")
 # MuJoCo 3.17's first-party plugins: a model naming one we have not implemented is refused as
 # unsupported (not as an unknown plugin)
 MUJOCO_PLUGINS = ("mujoco.pid", "mujoco.elasticity.cable", "mujoco.elasticity.shell",

@@ -268,3 +268,51 @@ def test_pid_matches_mujoco():
   np.testing.assert_allclose(d.act, mjd.act, rtol=0, atol=1e-12)
   np.testing.assert_allclose(d.qpos, mjd.qpos, rtol=0, atol=1e-12)
   np.testing.assert_allclose(d.actuator_force, mjd.actuator_force, rtol=0, atol=1e-10)
+
+
+# ---- mujoco.sensor.touch_grid against MuJoCo ----
+
+TOUCH = """
+<mujoco>
+  <option timestep="0.002"/>
+  <extension><plugin plugin="mujoco.sensor.touch_grid"/></extension>
+  <worldbody>
+    <geom type="plane" size="2 2 .1"/>
+    <body pos="0 0 .2" euler="3 5 0"><freejoint/>
+      <geom type="box" size=".1 .07 .05" friction="1 .01 .001" condim="{condim}"/>
+      <site name="s" pos=".02 0 .03"/></body>
+    <body pos=".3 0 .1"><freejoint/><geom type="sphere" size=".05"/></body>
+  </worldbody>
+  <sensor>
+    <plugin plugin="mujoco.sensor.touch_grid" objtype="site" objname="s">
+      <config key="nchannel" value="{nchannel}"/><config key="size" value="5 4"/>
+      <config key="fov" value="70 50"/><config key="gamma" value="{gamma}"/>
+    </plugin>
+  </sensor>
+</mujoco>
+"""
+
+
+@pytest.mark.parametrize("condim, nchannel, gamma", [(3, 3, 0), (6, 6, 0.5)])
+def test_touch_grid_matches_mujoco(condim, nchannel, gamma):
+  """The box lands and settles on its four corners; each step starts from the same state in
+  both engines, so the taxels see the same contacts and forces."""
+  xml = TOUCH.format(condim=condim, nchannel=nchannel, gamma=gamma)
+  m, mjm = engine.MjModel.from_xml_string(xml), mujoco.MjModel.from_xml_string(xml)
+  d, mjd = engine.MjData(m), mujoco.MjData(mjm)
+  assert m.nsensordata == mjm.nsensordata == nchannel * 20
+  touched = 0
+  for _ in range(150):
+    engine.mj_step(m, d)
+    mjd.qpos[:], mjd.qvel[:], mjd.qacc_warmstart[:] = d.qpos, d.qvel, d.qacc_warmstart
+    engine.mj_forward(m, d)
+    mujoco.mj_forward(mjm, mjd)
+    np.testing.assert_allclose(d.sensordata, mjd.sensordata, rtol=0, atol=1e-10)
+    touched = max(touched, np.count_nonzero(mjd.sensordata))
+  assert touched >= 4 * nchannel  # the corners fall into several taxels of every channel
+
+
+def test_touch_grid_config_errors():
+  bad = TOUCH.format(condim=3, nchannel=3, gamma=0).replace('value="70 50"', 'value="200 50"')
+  with pytest.raises(engine.CompileError, match=r"fov\[0\]` must be a float between"):
+    engine.MjModel.from_xml_string(bad)
