@@ -143,6 +143,21 @@ def test_passive_plugin_equals_a_joint_spring():
   np.testing.assert_allclose(d1.qpos, d2.qpos, rtol=0, atol=1e-12)
 
 
+def test_one_instance_serves_several_bodies():
+  """One-to-many: an explicit instance referenced by two bodies acts on both."""
+  body = '<body pos="{x} 0 0"><joint type="hinge" axis="0 1 0"/><geom size=".1"/>{p}</body>'
+  xml = ('<mujoco><extension><plugin plugin="test.spring"><instance name="k">'
+         '<config key="stiffness" value="2"/></instance></plugin></extension><worldbody>'
+         + body.format(x=0, p='<plugin instance="k"/>')
+         + body.format(x=1, p='<plugin instance="k"/>') + '</worldbody></mujoco>')
+  m = engine.MjModel.from_xml_string(xml)
+  assert m.nplugin == 1 and m.body_plugin.tolist() == [-1, 0, 0]
+  d = engine.MjData(m)
+  d.qpos[:] = [0.3, -0.2]
+  engine.mj_forward(m, d)
+  np.testing.assert_allclose(d.qfrc_passive, [-0.6, 0.4], rtol=0, atol=1e-15)
+
+
 def test_pickled_model_binds_its_plugins_again():
   m = engine.MjModel.from_xml_string(LPF)
   m2 = pickle.loads(pickle.dumps(m))
