@@ -590,7 +590,7 @@ mapM2D                i4 nD               map from the full pattern to the reduc
 mapD2M                i4 nC               map from the reduced layout to the full pattern
 body_plugin           i4 nbody            plugin instance of the body, -1 if none
 geom_plugin           i4 ngeom            plugin instance of the geom, -1 if none
-actuator_plugin       i4 nu               plugin instance of the actuator, -1 if none
+actuator_plugin       i4 nactuator        plugin instance of the actuator, -1 if none
 sensor_plugin         i4 nsensor          plugin instance of the sensor, -1 if none
 plugin                i4 nplugin          registered plugin (its slot) of each instance
 plugin_stateadr       i4 nplugin          address of the instance's state in d.plugin_state

@@ -33,6 +33,7 @@ when it loads there, so the plugins must be registered there too.
 """
 
 import dataclasses
+import importlib
 import re
 
 import numpy as np
@@ -40,6 +41,7 @@ from numba.core import types
 
 from engine import _jit
 from engine import plugin_call
+from engine import plugins
 from engine._stage import D
 from engine._stage import M
 from engine.enums import mjSTAGE_ACC
@@ -176,18 +178,14 @@ def plugin_at_slot(slot) -> Plugin | None:
 
 
 def _register_first_party():
-  from engine.plugins import register_all
-  register_all()
+  for module in plugins.FIRST_PARTY:
+    register_plugin(**importlib.import_module(module).SPEC)
 
 
 def plugin_config(m, instance) -> dict:
   """{attribute: value} of plugin instance `instance` of model m (mj_getPluginConfig for all
   attributes; '' where the model gives none)."""
-  plugin = _instance_plugin(m, instance)
-  attr = bytes(np.asarray(m.plugin_attr, np.int8).view(np.uint8))
-  adr = int(m.plugin_attradr[instance])
-  values = attr[adr:].split(b"\0")
-  return {a: values[k].decode() for k, a in enumerate(plugin.attributes)}
+  return plugins.config_values(m, instance, _instance_plugin(m, instance).attributes)
 
 
 def _instance_plugin(m, instance) -> Plugin:
@@ -250,7 +248,10 @@ def bind(m):
     arrays["plugin_needstage"][i] = plugin.needstage
     for cb, (col, _) in _CALLBACKS.items():
       arrays["plugin_fn"][i, col] = plugin.address(cb)
-    values = np.zeros(0) if plugin.init is None else plugin.init(m, i)
+    try:
+      values = np.zeros(0) if plugin.init is None else plugin.init(m, i)
+    except (ValueError, TypeError, IndexError) as e:
+      raise CompileError(f"plugin '{name}' (instance {i}): {e}") from e
     values = np.ascontiguousarray(values, np.float64).ravel()
     arrays["plugin_paramadr"][i] = sum(len(p) for p in params)
     arrays["plugin_paramnum"][i] = len(values)

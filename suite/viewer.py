@@ -18,6 +18,7 @@ import traceback
 import numpy as np
 
 from engine.physics import RenderingUnavailableError
+from engine.viewer import session
 from engine.viewer.session import STEP_BUDGET
 from engine.viewer.session import App
 from engine.viewer.session import RealTimeClock
@@ -153,15 +154,9 @@ def main(argv=None) -> int:
   parser.add_argument("task")
   parser.add_argument("--policy", choices=("random", "zero"), default="random")
   parser.add_argument("--seed", type=int, default=0)
-  parser.add_argument("--width", type=int, default=1280)
-  parser.add_argument("--height", type=int, default=720)
-  parser.add_argument("--frames", type=int, help="exit after N frames")
-  parser.add_argument("--screenshot", metavar="FILE.png", help="save the last frame")
+  session.add_window_arguments(parser)
   args = parser.parse_args(argv)
-  if args.frames is not None and args.frames < 1:
-    parser.error("--frames must be at least 1")
-  if args.screenshot and args.frames is None:
-    parser.error("--screenshot needs --frames")
+  session.check_window_arguments(parser, args)
   try:
     env = suite.load(args.domain, args.task, task_kwargs={"random": args.seed})
   except ValueError as e:
@@ -172,15 +167,8 @@ def main(argv=None) -> int:
   except RenderingUnavailableError as e:
     print(f"error: {e}", file=sys.stderr)
     return 1
-  t0 = time.perf_counter()
-  frames = app.run(frames=args.frames, screenshot=args.screenshot)
-  wall = time.perf_counter() - t0
-  print(f"{frames} frames in {wall:.2f} s ({frames / wall:.1f} frames/s); "
-        f"episode {app.episode}, step {app.steps}, return {app.episode_return:.2f}")
-  if args.screenshot:
-    print(f"saved the last frame to {args.screenshot}")
-  return 0
-
+  return session.run_command_line(
+    app, args, lambda a: f"episode {a.episode}, step {a.steps}, return {a.episode_return:.2f}")
 
 if __name__ == "__main__":
   sys.exit(main())

@@ -17,9 +17,6 @@ from engine import types as T
 
 def from_mujoco(mjm) -> T.MjModel:
   """Our MjModel with every field copied from a compiled mujoco.MjModel."""
-  if mjm.nplugin:
-    raise ValueError("from_mujoco: models with plugins bind to our registry by name; compile "
-                     "them with engine.MjModel.from_xml_string")
   sizes = {n: getattr(mjm, n) for n in F.MODEL_SIZE_NAMES if n not in F.ENGINE_ONLY_MODEL}
   arrays = {}
   for f in F.MODEL_FIELDS:
@@ -39,7 +36,28 @@ def from_mujoco(mjm) -> T.MjModel:
     # the bindings read some rgba entries back empty: those keep our defaults
     vis[tag] = {n: getattr(group, n) for n in dir(group)
                 if not n.startswith("_") and np.size(getattr(group, n))}
-  return T.MjModel(sizes, arrays, opt, stat, {"vis": vis})
+  extras = {"vis": vis, "plugin_names": [_mujoco_plugin_name(s) for s in mjm.plugin]}
+  return T.MjModel(sizes, arrays, opt, stat, extras)
+
+
+# a model with one instance of each first-party plugin our engine has
+_PROBES = {
+  "mujoco.pid": '<worldbody><body><joint name="j"/><geom size=".1"/></body></worldbody>'
+                '<actuator><plugin joint="j" instance="p"/></actuator>',
+}
+_SLOT_NAMES = {}
+
+
+def _mujoco_plugin_name(slot) -> str:
+  """Name of the plugin in slot `slot` of the mujoco package's registry (our models bind
+  their instances by name), found by compiling a one-instance model of each plugin."""
+  if not _SLOT_NAMES:
+    for name, body in _PROBES.items():
+      probe = mujoco.MjModel.from_xml_string(
+        f'<mujoco><extension><plugin plugin="{name}"><instance name="p"/></plugin>'
+        f'</extension>{body}</mujoco>')
+      _SLOT_NAMES[int(probe.plugin[0])] = name
+  return _SLOT_NAMES[int(slot)]
 
 
 def load(xml: str):

@@ -27,6 +27,19 @@ def _find_plugin(name):
   return _plugin.find_plugin(name)
 
 
+def _plugin_for(ctx, node, name):
+  """The registered plugin `name`; a clear error naming the element when there is none."""
+  plugin = _find_plugin(name)
+  if plugin is not None:
+    return plugin
+  from engine.plugins import MUJOCO_PLUGINS
+  if name in MUJOCO_PLUGINS:
+    raise node.error(f"MuJoCo's plugin '{name}' is not supported yet", 'plugin',
+                     cls=ctx.Unsupported)
+  raise node.error(f"unrecognized plugin '{name}': register it first with "
+                   "engine.plugin.register_plugin", 'plugin')
+
+
 def _config(node, plugin):
   """{attribute: value} of the <config> children of node, every attribute present."""
   config = {a: '' for a in plugin.attributes}
@@ -57,10 +70,7 @@ def make(ctx, root, lists):
       name = p.attrs.get('plugin')
       if not name:
         raise p.error('plugin name is missing', 'plugin')
-      plugin = _find_plugin(name)
-      if plugin is None:
-        raise p.error(f"unrecognized plugin '{name}': register it first with "
-                      "engine.plugin.register_plugin", 'plugin')
+      plugin = _plugin_for(ctx, p, name)
       declared[name] = plugin
       for inst in p.children:
         instances.append(Instance(inst, plugin, _config(inst, plugin), inst.attrs['name']))
@@ -87,9 +97,8 @@ def make(ctx, root, lists):
       if not name:
         raise node.error('a <plugin> element needs plugin= or instance=', 'plugin')
       if name not in declared:
-        registered = _find_plugin(name) is not None
-        raise node.error(f"plugin '{name}' is used but not declared in <extension>" +
-                         ("" if registered else " (nor registered)"), 'plugin')
+        _plugin_for(ctx, node, name)
+        raise node.error(f"plugin '{name}' is used but not declared in <extension>", 'plugin')
       inst = Instance(node, declared[name], _config(node, declared[name]))
       shared = getattr(node, 'composite_instance', None)
       if shared is not None:
@@ -120,8 +129,9 @@ def make(ctx, root, lists):
 
 
 def arrays(ctx, lists, sizes, arrays):
-  """plugin_*, body_/actuator_/sensor_plugin arrays and sizes; the plugins' names go to the
-  model's extras (they bind the instances to this process's registry at load)."""
+  """plugin_*, body_/actuator_/sensor_plugin arrays and sizes; returns the plugins' names,
+  which bind the instances to this process's registry when the MjModel is made (m.plugin,
+  the registry slots, are filled then)."""
   instances = lists['plugin']
   attr, attradr, stateadr, statenum = bytearray(), [], [], []
   for inst in instances:
@@ -136,7 +146,6 @@ def arrays(ctx, lists, sizes, arrays):
   sizes['nplugin'] = len(instances)
   sizes['npluginattr'] = len(attr)
   sizes['npluginstate'] = sum(statenum)
-  arrays['plugin'] = np.array([i.plugin.slot for i in instances], np.int32)
   arrays['plugin_attr'] = np.frombuffer(bytes(attr), np.int8).copy()
   arrays['plugin_attradr'] = np.array(attradr, np.int32)
   arrays['plugin_stateadr'] = np.array(stateadr, np.int32)

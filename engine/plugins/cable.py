@@ -21,7 +21,7 @@ import math
 
 import numpy as np
 
-from engine import plugin as _plugin
+from engine import plugin_call
 from engine._jit import jit
 from engine._jit import local_array
 from engine.enums import mjGEOM_BOX
@@ -37,6 +37,7 @@ from engine.math import mju_mulQuat
 from engine.math import mju_negQuat
 from engine.math import mju_quat2Vel
 from engine.math import mju_rotVecQuat
+from engine.plugins import config_values
 from engine.support import apply_ft
 
 ATTRIBUTES = ("twist", "bend", "flat", "vmax")
@@ -172,7 +173,7 @@ def _quat2vel(q):
 
 def _init(m, instance):
   """The instance's bodies, rest curvatures and stiffnesses (Cable's constructor)."""
-  config = _plugin.plugin_config(m, instance)
+  config = config_values(m, instance, ATTRIBUTES)
   G, E, vmax = (_number(config, k) for k in ("twist", "bend", "vmax"))
   if G is None or E is None:
     raise ValueError("mujoco.elasticity.cable: invalid parameter specification (twist and "
@@ -281,7 +282,5 @@ def compute(m, d, instance, capability):
     apply_ft(m, d, zero, xfrc, d.xpos[i], i, d.qfrc_passive)
 
 
-def register():
-  return _plugin.register_plugin(
-    "mujoco.elasticity.cable", _plugin.mjPLUGIN_PASSIVE, ATTRIBUTES, init=_init,
-    compute=compute)
+SPEC = dict(name="mujoco.elasticity.cable", capabilities=plugin_call.mjPLUGIN_PASSIVE,
+            attributes=ATTRIBUTES, init=_init, compute=compute)

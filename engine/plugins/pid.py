@@ -12,7 +12,8 @@ import math
 
 import numpy as np
 
-from engine import plugin as _plugin
+from engine import plugin_call
+from engine.plugins import config_values
 from engine._jit import jit
 from engine.enums import mjDYN_FILTEREXACT
 from engine.enums import mjDYN_NONE
@@ -40,7 +41,7 @@ def _actdim(config):
 
 def _init(m, instance):
   """The gains, the integral clamp (imax / ki) and the one actuator the instance drives."""
-  config = _plugin.plugin_config(m, instance)
+  config = config_values(m, instance, ATTRIBUTES)
   kp, ki, kd = ((_number(config, k) or 0.0) for k in ("kp", "ki", "kd"))
   imax = _number(config, "imax")
   has_imax = imax is not None and ki != 0
@@ -131,7 +132,5 @@ def compute(m, d, instance, capability):
   d.actuator_force[i] = p[KP] * error + p[KD] * error_dot + p[KI] * integral
 
 
-def register():
-  return _plugin.register_plugin(
-    "mujoco.pid", _plugin.mjPLUGIN_ACTUATOR, ATTRIBUTES, actdim=_actdim, init=_init,
-    act_dot=act_dot, compute=compute)
+SPEC = dict(name="mujoco.pid", capabilities=plugin_call.mjPLUGIN_ACTUATOR, attributes=ATTRIBUTES,
+            actdim=_actdim, init=_init, act_dot=act_dot, compute=compute)

@@ -84,6 +84,33 @@ class App:
       self.window.close()
 
 
+def add_window_arguments(parser):
+  """The command-line options both viewers take: window size, and --frames N --screenshot
+  FILE.png for scripts and tests on a virtual display."""
+  parser.add_argument("--width", type=int, default=1280)
+  parser.add_argument("--height", type=int, default=720)
+  parser.add_argument("--frames", type=int, help="exit after N frames")
+  parser.add_argument("--screenshot", metavar="FILE.png", help="save the last frame")
+
+
+def check_window_arguments(parser, args):
+  if args.frames is not None and args.frames < 1:
+    parser.error("--frames must be at least 1")
+  if args.screenshot and args.frames is None:
+    parser.error("--screenshot needs --frames")
+
+
+def run_command_line(app, args, summary) -> int:
+  """Run `app` for the command line and print the frame rate and summary(app)."""
+  t0 = time.perf_counter()
+  frames = app.run(frames=args.frames, screenshot=args.screenshot)
+  wall = time.perf_counter() - t0
+  print(f"{frames} frames in {wall:.2f} s ({frames / wall:.1f} frames/s); {summary(app)}")
+  if args.screenshot:
+    print(f"saved the last frame to {args.screenshot}")
+  return 0
+
+
 class RealTimeClock:
   """Keeps simulation time level with the wall clock times the viewer's speed."""
 

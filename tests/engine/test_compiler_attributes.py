@@ -114,6 +114,10 @@ _DEFAULT_SOURCE = {key: src[0] for key, src, _, _ in schema._DEFAULT_PROJECTIONS
 
 # read by defaults.py while it builds the default classes (untraced)
 _HANDLED = {('default', 'class')}
+# sensor and body plugin attributes: compiled by tests/engine/test_plugin.py (touch_grid against
+# MuJoCo, test-registered plugins); no model of the traced corpus uses them
+_HANDLED |= {('sensor/plugin', a) for a in schema.ELEMENTS['sensor/plugin'].attrs}
+_HANDLED |= {('body/plugin', a) for a in schema.ELEMENTS['body/plugin'].attrs}
 
 # (element key, attribute): (MJCF without, MJCF with the attribute); MuJoCo compiles both to the
 # same model

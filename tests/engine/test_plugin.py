@@ -143,6 +143,21 @@ def test_passive_plugin_equals_a_joint_spring():
   np.testing.assert_allclose(d1.qpos, d2.qpos, rtol=0, atol=1e-12)
 
 
+def test_one_instance_serves_several_bodies():
+  """One-to-many: an explicit instance referenced by two bodies acts on both."""
+  body = '<body pos="{x} 0 0"><joint type="hinge" axis="0 1 0"/><geom size=".1"/>{p}</body>'
+  xml = ('<mujoco><extension><plugin plugin="test.spring"><instance name="k">'
+         '<config key="stiffness" value="2"/></instance></plugin></extension><worldbody>'
+         + body.format(x=0, p='<plugin instance="k"/>')
+         + body.format(x=1, p='<plugin instance="k"/>') + '</worldbody></mujoco>')
+  m = engine.MjModel.from_xml_string(xml)
+  assert m.nplugin == 1 and m.body_plugin.tolist() == [-1, 0, 0]
+  d = engine.MjData(m)
+  d.qpos[:] = [0.3, -0.2]
+  engine.mj_forward(m, d)
+  np.testing.assert_allclose(d.qfrc_passive, [-0.6, 0.4], rtol=0, atol=1e-15)
+
+
 def test_pickled_model_binds_its_plugins_again():
   m = engine.MjModel.from_xml_string(LPF)
   m2 = pickle.loads(pickle.dumps(m))
@@ -268,3 +283,51 @@ def test_pid_matches_mujoco():
   np.testing.assert_allclose(d.act, mjd.act, rtol=0, atol=1e-12)
   np.testing.assert_allclose(d.qpos, mjd.qpos, rtol=0, atol=1e-12)
   np.testing.assert_allclose(d.actuator_force, mjd.actuator_force, rtol=0, atol=1e-10)
+
+
+# ---- mujoco.sensor.touch_grid against MuJoCo ----
+
+TOUCH = """
+<mujoco>
+  <option timestep="0.002"/>
+  <extension><plugin plugin="mujoco.sensor.touch_grid"/></extension>
+  <worldbody>
+    <geom type="plane" size="2 2 .1"/>
+    <body pos="0 0 .2" euler="3 5 0"><freejoint/>
+      <geom type="box" size=".1 .07 .05" friction="1 .01 .001" condim="{condim}"/>
+      <site name="s" pos=".02 0 .03"/></body>
+    <body pos=".3 0 .1"><freejoint/><geom type="sphere" size=".05"/></body>
+  </worldbody>
+  <sensor>
+    <plugin plugin="mujoco.sensor.touch_grid" objtype="site" objname="s">
+      <config key="nchannel" value="{nchannel}"/><config key="size" value="5 4"/>
+      <config key="fov" value="70 50"/><config key="gamma" value="{gamma}"/>
+    </plugin>
+  </sensor>
+</mujoco>
+"""
+
+
+@pytest.mark.parametrize("condim, nchannel, gamma", [(3, 3, 0), (6, 6, 0.5)])
+def test_touch_grid_matches_mujoco(condim, nchannel, gamma):
+  """The box lands and settles on its four corners; each step starts from the same state in
+  both engines, so the taxels see the same contacts and forces."""
+  xml = TOUCH.format(condim=condim, nchannel=nchannel, gamma=gamma)
+  m, mjm = engine.MjModel.from_xml_string(xml), mujoco.MjModel.from_xml_string(xml)
+  d, mjd = engine.MjData(m), mujoco.MjData(mjm)
+  assert m.nsensordata == mjm.nsensordata == nchannel * 20
+  touched = 0
+  for _ in range(150):
+    engine.mj_step(m, d)
+    mjd.qpos[:], mjd.qvel[:], mjd.qacc_warmstart[:] = d.qpos, d.qvel, d.qacc_warmstart
+    engine.mj_forward(m, d)
+    mujoco.mj_forward(mjm, mjd)
+    np.testing.assert_allclose(d.sensordata, mjd.sensordata, rtol=0, atol=1e-10)
+    touched = max(touched, np.count_nonzero(mjd.sensordata))
+  assert touched >= 4 * nchannel  # the corners fall into several taxels of every channel
+
+
+def test_touch_grid_config_errors():
+  bad = TOUCH.format(condim=3, nchannel=3, gamma=0).replace('value="70 50"', 'value="200 50"')
+  with pytest.raises(engine.CompileError, match=r"fov\[0\]` must be a float between"):
+    engine.MjModel.from_xml_string(bad)
