@@ -20,6 +20,8 @@ import math
 import numpy as np
 
 from engine.compiler import build_math as bm
+from engine.compiler import schema
+from engine.compiler.defaults import SLOT_SOURCE
 from engine.compiler.parse import Node
 from engine.compiler.specs import template
 from engine.enums import mjJNT_BALL
@@ -36,8 +38,7 @@ _SHAPES = ('s', 'cos(s)', 'sin(s)', '0')
 _DEPRECATED = {
   'particle': 'replicate', 'grid': 'flex', 'rope': 'cable', 'loop': 'flexcomp', 'cloth': 'shell',
 }
-_TYPE_NAMES = {v: k for k, v in __import__('engine.compiler.schema', fromlist=['KEYWORDS'])
-               .KEYWORDS['comp'].items()}
+_TYPE_NAMES = {v: k for k, v in schema.KEYWORDS['comp'].items()}
 # composite <joint> attributes copied onto the cable's joints (MuJoCo's reader takes these)
 _JOINT_ATTRS = ('group', 'stiffness', 'damping', 'armature', 'range', 'margin', 'solreflimit',
                 'solimplimit', 'solreffriction', 'solimpfriction', 'frictionloss')
@@ -73,18 +74,13 @@ def _walk(ctx, node, out):
     if c.tag == 'composite':
       if CLASS not in ctx.defaults.classes:
         ctx.defaults.classes[CLASS] = {slot: template(src) for slot, src in
-                                       _slot_sources().items()}
+                                       SLOT_SOURCE.items()}
         ctx.defaults.parent[CLASS] = None
       children.append(_cable(c, node, out))
     else:
       _walk(ctx, c, out)
       children.append(c)
   node.children = children
-
-
-def _slot_sources():
-  from engine.compiler.defaults import SLOT_SOURCE
-  return SLOT_SOURCE
 
 
 # ---------------------------------------------------------------- reading the element
