@@ -44,6 +44,8 @@ def from_mujoco(mjm) -> T.MjModel:
 _PROBES = {
   "mujoco.pid": '<worldbody><body><joint name="j"/><geom size=".1"/></body></worldbody>'
                 '<actuator><plugin joint="j" instance="p"/></actuator>',
+  "mujoco.elasticity.cable": '<worldbody><body><joint/><geom size=".1"/><plugin instance="p"/>'
+                             '</body></worldbody>',
 }
 _SLOT_NAMES = {}
 

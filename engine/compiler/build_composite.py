@@ -150,6 +150,9 @@ def _read(comp):
     elif c.tag == 'site' and not site:
       site = {k: c.attrs[k] for k in _SITE_ATTRS if k in c.attrs}
     elif c.tag == 'joint':
+      if c.attrs.get('kind') != schema.KEYWORDS['compkind']['main']:
+        raise c.error("cable composites take joints of kind 'main' only", 'kind',
+                      cls=UnsupportedError)
       if joint:
         raise c.error('only particles are allowed to have multiple joints', 'kind')
       joint = {k: ((c.attrs[k],) if k in _JOINT_TUPLE else c.attrs[k])

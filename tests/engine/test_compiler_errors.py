@@ -145,7 +145,7 @@ def test_bad_sizes():
 @pytest.mark.parametrize('body', [
   '<composite type="grid" count="2 2 1"><geom size=".1"/></composite>',
   '<flexcomp name="f" type="grid" count="2 2 1"/>',
-  '<body><plugin plugin="mujoco.elasticity.cable"/></body>',
+  '<body><plugin plugin="mujoco.elasticity.shell"/></body>',
 ])
 def test_unsupported_elements(body):
   e = _err(_world(body), cls=UnsupportedError)

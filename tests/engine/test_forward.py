@@ -157,6 +157,10 @@ def _wild(path):
 # torque norm is below the limit, which rounding decides once the limit is active: one ulp of
 # velocity flips it (tests/engine/test_actuators_317.py covers SO3 limits with Euler and RK4)
 _KINKED = {("so3", "implicit"), ("so3", "implicitfast")}
+# the random start spins the light links of the cables at up to 2700 rad/s, where the implicit
+# integrator's Coriolis derivative amplifies round-off tenfold per step (both engines agree to
+# 2e-11 relative after 8 steps, then the trajectory is chaotic); the other integrators match
+_KINKED.add(("cable_two_cables", "implicit"))
 _TRAJ_CASES = [(p, i) for p in _TRAJ if not _wild(p) for i in _INTEGRATORS
                if (p.stem, i) not in _KINKED]
 
