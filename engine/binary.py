@@ -97,9 +97,6 @@ def model_from_bytes(data: bytes):
 def mj_saveModel(m, filename=None, buffer=None):
   """Saves `m` to `filename` and/or into `buffer` (a writable uint8 array of at least
   mj_sizeModel(m) bytes), as mujoco.mj_saveModel."""
-  if m.nplugin:
-    raise errors.UnsupportedError("mj_saveModel: models with engine plugins cannot be saved as MJB "
-                           "yet (save the MJCF, or pickle the model)")
   data = model_to_bytes(m)
   if filename is not None:
     with open(os.fspath(filename), "wb") as f:

@@ -169,6 +169,18 @@ def test_pickled_model_binds_its_plugins_again():
   assert d1.plugin_state.tolist() == d2.plugin_state.tolist()
 
 
+def test_saved_model_binds_its_plugins_when_loaded(tmp_path):
+  m = engine.MjModel.from_xml_string(PID)
+  engine.mj_saveModel(m, tmp_path / "pid.mjb")
+  m2 = engine.mj_loadModel(tmp_path / "pid.mjb")
+  assert m2.nplugin == 3 and m2.plugin_param.tolist() == m.plugin_param.tolist()
+  d1, d2 = engine.MjData(m), engine.MjData(m2)
+  d1.ctrl[:] = d2.ctrl[:] = [0.5, 0.3, 0.2]
+  engine.mj_step(m, d1, 50)
+  engine.mj_step(m2, d2, 50)
+  assert d1.qpos.tolist() == d2.qpos.tolist() and d1.act.tolist() == d2.act.tolist()
+
+
 def test_model_without_plugins_never_loads_the_plugin_registry():
   code = ("import sys, engine; m = engine.MjModel.from_xml_string('<mujoco><worldbody><body>"
           "<freejoint/><geom size=\".1\"/></body></worldbody></mujoco>'); d = engine.MjData(m);"
