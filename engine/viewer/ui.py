@@ -313,10 +313,12 @@ class Viewer:
     """(name, value) rows of the info overlay: time, speed, frame rate, solver, warnings."""
     m, d = self.m, self.d
     rtf = self._rtf.rate()
-    rows = [("Time", f"{d.time:.3f}"),
-            ("Speed", f"{SPEEDS[self.speed_index]:g}% of real time"
-             + (f" (measured {100 * rtf:.0f}%)" if rtf is not None else "")),
-            ("FPS", f"{self._fps.rate() or 0:.0f}")]
+    measured = f"measured {100 * rtf:.0f}%" if rtf is not None else ""
+    if self.controls_simulation:
+      speed = f"{SPEEDS[self.speed_index]:g}% of real time" + (f" ({measured})" * bool(measured))
+    else:  # the caller's loop sets the pace
+      speed = measured or "-"
+    rows = [("Time", f"{d.time:.3f}"), ("Speed", speed), ("FPS", f"{self._fps.rate() or 0:.0f}")]
     per_step = self._step_rate.ratio()
     if per_step is not None:
       rows.append(("Step time", f"{1e6 * per_step:.1f} us"))
