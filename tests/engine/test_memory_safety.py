@@ -65,6 +65,8 @@ BOUNDSCHECKED_TESTS = [
   "tests/engine/test_support.py",
   "tests/engine/test_state.py",
   "tests/engine/test_ray.py",
+  # plugin callbacks (pid, touch_grid, Python plugins; the corpus has pid and cable models)
+  "tests/engine/test_plugin.py",
   # the task kernels of the vectorised suite (suite/kernels.py), one task per domain
   "tests/suite/test_vector.py",
   "tests/suite/test_vector_simple.py",
