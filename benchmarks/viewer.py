@@ -14,8 +14,6 @@ window), one mj_step between frames: once with the model's multisampling and onc
 import argparse
 import os
 import pathlib
-import shutil
-import subprocess
 import sys
 import time
 
@@ -27,15 +25,8 @@ def _start_xvfb():
   """Start Xvfb and set DISPLAY; returns the process (None when a display is already set)."""
   if os.environ.get("DISPLAY"):
     return None
-  xvfb = shutil.which("Xvfb")
-  if xvfb is None:
-    sys.exit("no DISPLAY and no Xvfb to start one (Debian: apt install xvfb)")
-  read, write = os.pipe()
-  proc = subprocess.Popen([xvfb, "-displayfd", str(write), "-screen", "0", "1920x1080x24",
-                           "-nolisten", "tcp"], pass_fds=(write,), stderr=subprocess.DEVNULL)
-  os.close(write)
-  with os.fdopen(read) as f:
-    os.environ["DISPLAY"] = ":" + f.readline().strip()
+  from engine.viewer.window import start_virtual_display
+  proc, os.environ["DISPLAY"] = start_virtual_display()
   return proc
 
 

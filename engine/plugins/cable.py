@@ -24,6 +24,7 @@ import numpy as np
 from engine import plugin_call
 from engine._jit import jit
 from engine._jit import local_array
+from engine._jit import python_callable
 from engine.enums import mjGEOM_BOX
 from engine.enums import mjGEOM_CAPSULE
 from engine.enums import mjGEOM_CYLINDER
@@ -31,9 +32,10 @@ from engine.enums import mjJNT_BALL
 from engine.enums import mjJNT_FREE
 from engine.enums import mjJNT_HINGE
 from engine.enums import mjJNT_SLIDE
-from engine.enums import mjMINVAL
 from engine.enums import mjPI
 from engine.math import mju_mulQuat
+from engine.math import mju_normalize4
+from engine.math import mju_quat2Mat
 from engine.math import mju_negQuat
 from engine.math import mju_quat2Vel
 from engine.math import mju_rotVecQuat
@@ -59,43 +61,12 @@ def _number(config, key):
 # ---- the model at qpos0 (what the plugin's constructor gets from mj_kinematics) ----
 
 
-def _normalize4(q):
-  norm = math.sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3])
-  if norm < mjMINVAL:
-    return [1.0, 0.0, 0.0, 0.0]
-  if abs(norm - 1) > mjMINVAL:
-    inv = 1 / norm
-    return [v * inv for v in q]
-  return list(q)
-
-
-def _mulquat(a, b):
-  return [a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3],
-          a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2],
-          a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1],
-          a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0]]
-
-
-def _rotvec(v, q):
-  if v[0] == 0 and v[1] == 0 and v[2] == 0:
-    return [0.0, 0.0, 0.0]
-  if q[0] == 1 and q[1] == 0 and q[2] == 0 and q[3] == 0:
-    return [v[0], v[1], v[2]]
-  w, x, y, z = q
-  t0 = w * v[0] + y * v[2] - z * v[1]
-  t1 = w * v[1] + z * v[0] - x * v[2]
-  t2 = w * v[2] + x * v[1] - y * v[0]
-  return [v[0] + 2 * (y * t2 - z * t1), v[1] + 2 * (z * t0 - x * t2),
-          v[2] + 2 * (x * t1 - y * t0)]
-
-
-def _quat2mat(q):
-  w, x, y, z = q
-  if w == 1 and x == 0 and y == 0 and z == 0:
-    return [1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0]
-  return [w * w + x * x - y * y - z * z, 2 * (x * y - w * z), 2 * (x * z + w * y),
-          2 * (x * y + w * z), w * w - x * x + y * y - z * z, 2 * (y * z - w * x),
-          2 * (x * z - w * y), 2 * (y * z + w * x), w * w - x * x - y * y + z * z]
+# the engine's own quaternion operations (MuJoCo's order), callable from Python
+_normalize4 = python_callable(mju_normalize4)
+_mulquat = python_callable(mju_mulQuat)
+_rotvec = python_callable(mju_rotVecQuat)
+_quat2mat = python_callable(mju_quat2Mat)
+_quat2vel = python_callable(mju_quat2Vel)
 
 
 def _kinematics0(m):
@@ -103,43 +74,50 @@ def _kinematics0(m):
   the plugin's constructor does before it calls mj_kinematics)."""
   nbody = int(m._sizes["nbody"])
   qpos = np.asarray(m.qpos0, np.float64)
-  xpos = [[0.0, 0.0, 0.0]]
-  xquat = [[1.0, 0.0, 0.0, 0.0]]
-  xmat = [_quat2mat(xquat[0])]
+  xpos = np.zeros((nbody, 3))
+  xquat = np.zeros((nbody, 4))
+  xquat[0, 0] = 1.0
+  xmat = np.zeros((nbody, 9))
+  _quat2mat(xmat[0], xquat[0])
+  tmp = np.empty(3)
   for i in range(1, nbody):
     jntadr, jntnum = int(m.body_jntadr[i]), int(m.body_jntnum[i])
+    pos, quat = xpos[i], xquat[i]
     if jntnum == 1 and m.jnt_type[jntadr] == mjJNT_FREE:
       qadr = int(m.jnt_qposadr[jntadr])
-      pos = [float(v) for v in qpos[qadr:qadr + 3]]
-      quat = _normalize4([float(v) for v in qpos[qadr + 3:qadr + 7]])
+      pos[:] = qpos[qadr:qadr + 3]
+      quat[:] = qpos[qadr + 3:qadr + 7]
+      _normalize4(quat)
     else:
       pid = int(m.body_parentid[i])
-      bpos = [float(v) for v in m.body_pos[i]]
-      qloc = [1.0, 0.0, 0.0, 0.0] if m.body_mocapid[i] >= 0 else \
-        [float(v) for v in m.body_quat[i]]
+      bpos = np.asarray(m.body_pos[i], np.float64)
+      qloc = np.array([1.0, 0, 0, 0]) if m.body_mocapid[i] >= 0 else \
+        np.asarray(m.body_quat[i], np.float64)
       if pid:
         r = xmat[pid]
-        pos = [r[3 * k] * bpos[0] + r[3 * k + 1] * bpos[1] + r[3 * k + 2] * bpos[2]
-               + xpos[pid][k] for k in range(3)]
-        quat = _mulquat(xquat[pid], qloc)
+        for k in range(3):
+          pos[k] = r[3 * k] * bpos[0] + r[3 * k + 1] * bpos[1] + r[3 * k + 2] * bpos[2] \
+            + xpos[pid, k]
+        _mulquat(quat, xquat[pid], qloc)
       else:
-        pos, quat = bpos, qloc
+        pos[:], quat[:] = bpos, qloc
       for j in range(jntadr, jntadr + jntnum):
         qadr, jtype = int(m.jnt_qposadr[j]), int(m.jnt_type[j])
-        jpos = [float(v) for v in m.jnt_pos[j]]
-        anchor = [a + b for a, b in zip(_rotvec(jpos, quat), pos)]
+        jpos = np.asarray(m.jnt_pos[j], np.float64)
+        _rotvec(tmp, jpos, quat)
+        anchor = tmp + pos
         if jtype == mjJNT_SLIDE:
           continue  # qpos0 moves nothing
         if jtype == mjJNT_BALL:
-          quat = _mulquat(quat, _normalize4([float(v) for v in qpos[qadr:qadr + 4]]))
+          qball = np.array(qpos[qadr:qadr + 4])
+          _normalize4(qball)
+          _mulquat(quat, quat, qball)
         elif jtype != mjJNT_HINGE:
           continue
-        off = _rotvec(jpos, quat)
-        pos = [anchor[k] - off[k] for k in range(3)]
-      quat = _normalize4(quat)
-    xpos.append(pos)
-    xquat.append(quat)
-    xmat.append(_quat2mat(quat))
+        _rotvec(tmp, jpos, quat)
+        pos[:] = anchor - tmp
+      _normalize4(quat)
+    _quat2mat(xmat[i], quat)
   return xpos
 
 
@@ -154,21 +132,6 @@ def _section(gtype, size):
     j = a * b ** 3 * (16.0 / 3.0 - 3.36 * b / a * (1 - b ** 4 / a ** 4 / 12))
     return j, (2 * w) ** 3 * 2 * h / 12.0, (2 * h) ** 3 * 2 * w / 12.0
   return 0.0, 0.0, 0.0
-
-
-def _quat2vel(q):
-  """mju_quat2Vel(q, dt=1) in plain Python."""
-  norm = math.sqrt(q[1] * q[1] + q[2] * q[2] + q[3] * q[3])
-  if norm < mjMINVAL:
-    axis = [1.0, 0.0, 0.0]
-  else:
-    inv = 1 / norm
-    axis = [q[1] * inv, q[2] * inv, q[3] * inv]
-  speed = 2 * math.atan2(norm, q[0])
-  if speed > mjPI:
-    speed -= 2 * mjPI
-  speed /= 1.0
-  return [a * speed for a in axis]
 
 
 def _init(m, instance):
@@ -200,10 +163,14 @@ def _init(m, instance):
     row[0], row[1] = prev, nxt
     if prev and not flat:
       qadr = int(m.jnt_qposadr[m.body_jntadr[i]] + m.body_dofnum[i] - 3)
-      qa = [float(v) for v in m.body_quat[i]]
-      qb = [float(v) for v in qpos0[qadr:qadr + 4]]
+      qb = qpos0[qadr:qadr + 4]
       # mju_subQuat(omega0, body_quat, qpos): rotation vector of neg(qpos) * body_quat
-      row[2:5] = _quat2vel(_mulquat([qb[0], -qb[1], -qb[2], -qb[3]], qa))
+      dif = np.empty(4)
+      _mulquat(dif, np.array([qb[0], -qb[1], -qb[2], -qb[3]]),
+               np.asarray(m.body_quat[i], np.float64))
+      omega = np.empty(3)
+      _quat2vel(omega, dif, 1.0)
+      row[2:5] = omega
     g = int(m.body_geomadr[i])
     J, Iy, Iz = _section(int(m.geom_type[g]), [float(v) for v in m.geom_size[g]])
     row[5], row[6], row[7] = J * G, Iy * E, Iz * E

@@ -11,6 +11,30 @@ import os
 from engine.physics import RenderingUnavailableError
 
 
+def start_virtual_display():
+  """Start an Xvfb X server on a free display: (its process, DISPLAY string such as ':1').
+  For headless machines (scripts, tests, benchmarks); terminate the process when done.
+
+  Raises:
+    RenderingUnavailableError: Xvfb is not installed or does not start.
+  """
+  import shutil
+  import subprocess
+  xvfb = shutil.which("Xvfb")
+  if xvfb is None:
+    raise RenderingUnavailableError("Xvfb is not installed (Debian: apt install xvfb)")
+  read, write = os.pipe()
+  proc = subprocess.Popen([xvfb, "-displayfd", str(write), "-screen", "0", "1920x1080x24",
+                           "-nolisten", "tcp"], pass_fds=(write,), stderr=subprocess.DEVNULL)
+  os.close(write)
+  with os.fdopen(read) as f:
+    number = f.readline().strip()
+  if not number:
+    proc.kill()
+    raise RenderingUnavailableError("Xvfb exited without a display number")
+  return proc, f":{number}"
+
+
 def _glfw():
   """The glfw module, initialised; RenderingUnavailableError with the reason when no window can
   open (no glfw, no X server or Wayland compositor)."""

@@ -40,22 +40,18 @@ MODEL = """
 """
 
 
+# the window tests need an X server; .ci/run installs Xvfb, so in CI none is skipped
+needs_xvfb = pytest.mark.skipif(
+  shutil.which("Xvfb") is None,
+  reason="no X server can start: Xvfb is not installed (Debian: apt install xvfb)")
+
+
 @pytest.fixture(scope="module")
 def display():
   """DISPLAY of an Xvfb server started for these tests."""
-  xvfb = shutil.which("Xvfb")
-  if xvfb is None:
-    pytest.skip("no X server can start: Xvfb is not installed (Debian: apt install xvfb)")
-  read, write = os.pipe()
-  proc = subprocess.Popen([xvfb, "-displayfd", str(write), "-screen", "0", "1280x1024x24",
-                           "-nolisten", "tcp"], pass_fds=(write,), stderr=subprocess.DEVNULL)
-  os.close(write)
-  with os.fdopen(read) as f:
-    number = f.readline().strip()
-  if not number:
-    proc.kill()
-    pytest.skip("no X server can start: Xvfb exited without a display number")
-  yield f":{number}"
+  from engine.viewer.window import start_virtual_display
+  proc, number = start_virtual_display()
+  yield number
   proc.terminate()
   proc.wait(timeout=10)
 
@@ -89,6 +85,7 @@ def assert_drawn(path):
   return image
 
 
+@needs_xvfb
 def test_model_viewer_cli_draws_frames(display, tmp_path):
   model = tmp_path / "model.xml"
   model.write_text(MODEL)
@@ -103,6 +100,7 @@ def test_model_viewer_cli_draws_frames(display, tmp_path):
   assert r > 1.5 * g and r > 1.5 * b
 
 
+@needs_xvfb
 def test_viewer_draws_with_pyopengl_bound_to_egl(display, tmp_path):
   """MUJOCO_GL=egl (common on RL machines) binds PyOpenGL to EGL: the window then uses an EGL
   context, and its pixels are the same picture."""
@@ -117,6 +115,7 @@ def test_viewer_draws_with_pyopengl_bound_to_egl(display, tmp_path):
   assert "OSMesa" in out and "unset it" in out
 
 
+@needs_xvfb
 def test_suite_viewer_cli_runs_a_policy(display, tmp_path):
   shot = tmp_path / "shot.png"
   out = run(display, ["-m", "suite.viewer", "cartpole", "swingup", "--policy", "random",
@@ -138,6 +137,7 @@ def test_no_display_is_a_clear_error(tmp_path):
   assert "needs a display" in proc.stderr and "xvfb-run" in proc.stderr
 
 
+@needs_xvfb
 def test_keys_pause_step_reset_speed_camera(display, tmp_path):
   result = run_script(display, """
     import json, glfw, numpy as np, engine
@@ -225,6 +225,7 @@ def test_keys_pause_step_reset_speed_camera(display, tmp_path):
   assert result["fixed_vs_free"] > 1
 
 
+@needs_xvfb
 def test_ctrl_drag_pushes_the_selected_body(display, tmp_path):
   result = run_script(display, """
     import json, glfw, numpy as np, engine
@@ -284,6 +285,7 @@ def test_ctrl_drag_pushes_the_selected_body(display, tmp_path):
   assert abs(abs(quat[0]) - 1) > 1e-3               # twisted
 
 
+@needs_xvfb
 def test_passive_viewer_follows_the_users_loop(display, tmp_path):
   result = run_script(display, """
     import json, time, numpy as np, engine, engine.viewer
@@ -344,6 +346,7 @@ def test_passive_viewer_follows_the_users_loop(display, tmp_path):
   assert result["keys"] == [32]                     # GLFW_KEY_SPACE
 
 
+@needs_xvfb
 def test_dropping_a_file_loads_it_and_a_bad_file_is_reported(display, tmp_path):
   good = tmp_path / "good.xml"
   good.write_text(MODEL)
@@ -371,6 +374,7 @@ def test_dropping_a_file_loads_it_and_a_bad_file_is_reported(display, tmp_path):
   assert "could not load" in result["message"] and "nosuchtype" in result["message"]
 
 
+@needs_xvfb
 def test_environment_viewer_follows_a_composer_environment(display, tmp_path):
   """A composer environment that compiles a new model every episode (varied sizes): the
   viewer restarts at LAST and shows the new model."""
