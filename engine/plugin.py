@@ -178,8 +178,10 @@ def plugin_at_slot(slot) -> Plugin | None:
 
 
 def _register_first_party():
-  for module in plugins.FIRST_PARTY:
-    register_plugin(**importlib.import_module(module).SPEC)
+  for name in plugins.FIRST_PARTY:
+    module = importlib.import_module(name)
+    for spec in getattr(module, "SPECS", None) or [module.SPEC]:
+      register_plugin(**spec)
 
 
 def plugin_config(m, instance) -> dict:
