@@ -22,7 +22,10 @@ whose fields are MuJoCo's, e.g. m.actuator_plugin, d.plugin_state, d.sensordata)
 Python hooks, run when a model compiles or loads:
   nstate(config) -> int, nsensordata(config, sensor_id) -> int, actdim(config) -> int or None
   (the activations each actuator of the instance needs), init(m, instance) -> float array of
-  parameters the callbacks read at m.plugin_param[m.plugin_paramadr[instance]:...].
+  parameters the callbacks read at m.plugin_param[m.plugin_paramadr[instance]:...];
+  for SDF plugins whose field meshes a `<mesh><plugin instance=.../></mesh>`:
+  sdf_aabb(config) -> (6,) bounding box (center, half-sizes) and
+  sdf_staticdistance(config, points (n, 3)) -> (n,) distances (marching cubes samples them).
 `config` is the instance's {attribute: value string} (missing attributes read '').
 
 Each callback compiles once, on its own (cached on disk like the engine), when the first model

@@ -234,8 +234,13 @@ class Assets:
       raise n.error('mesh materials are not supported yet', 'material',
                     cls=self.ctx.Unsupported)
     kw = {}
+    inst = getattr(m, 'plugin_inst', None)
     try:
-      if s.get('file'):
+      if inst is not None:
+        if s.get('file') or s.get('vertex') is not None:
+          raise n.error('mesh with a plugin and file or vertex data', 'file')
+        vert, face, kw['normal'] = self._plugin_mesh(m, inst)
+      elif s.get('file'):
         if s.get('vertex') is not None:
           raise n.error('mesh with file and vertex data', 'vertex')
         data = self._read_file(n, s['file'], self.ctx.meshdir)
@@ -263,7 +268,8 @@ class Assets:
       info = meshlib.process_mesh(
         vert, face, scale=s['scale'], inertia=inertia, refpos=s['refpos'],
         refquat=s['refquat'], maxhullvert=s['maxhullvert'],
-        needhull=needhull or inertia == 'convex', smoothnormal=bool(s['smoothnormal']), **kw)
+        needhull=needhull or inertia == 'convex', smoothnormal=bool(s['smoothnormal']),
+        keep_frame=inst is not None, **kw)
     except ValueError as e:
       raise n.error(f"mesh '{m.name}': {e}", 'file' if s.get('file') else 'vertex') from None
     if s.get('file'):
@@ -271,6 +277,17 @@ class Assets:
       while len(_MESH_CACHE) > _MESH_CACHE_SIZE:
         _MESH_CACHE.popitem(last=False)
     self._set_info(m, info)
+
+  def _plugin_mesh(self, m, inst):
+    """Marching-cubes mesh of an SDF plugin instance's field (mjCMesh::LoadSDF)."""
+    plugin = inst.plugin
+    if plugin.sdf_aabb is None or plugin.sdf_staticdistance is None:
+      raise m.error(f"plugin '{plugin.name}' cannot make a mesh: it registers no sdf_aabb "
+                    "and sdf_staticdistance", 'plugin')
+    from engine.plugins import marching_cubes
+    return marching_cubes.field_mesh(
+      plugin.sdf_aabb(inst.config), lambda p: plugin.sdf_staticdistance(inst.config, p),
+      f"mesh '{m.name}' (plugin '{plugin.name}')")
 
   @staticmethod
   def _set_info(m, info):

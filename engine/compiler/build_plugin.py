@@ -1,10 +1,10 @@
 """Engine plugin instances (mjCPlugin): `<extension>` declarations, explicit `<instance>`s,
-implicit instances created in place by `<plugin>` under bodies, actuators and sensors, and the
-plugin_* arrays.
+implicit instances created in place by `<plugin>` under meshes, bodies, geoms, actuators and
+sensors, and the plugin_* arrays.
 
-Explicit instances come first, in document order, then the implicit ones (bodies in tree order,
-actuators, sensors), as MuJoCo numbers them. A config value is kept as text (plugin_attr,
-null-terminated, in the plugin's attribute order); the plugin's own hooks read it.
+Explicit instances come first, in document order, then the implicit ones (meshes, bodies in tree
+order, geoms, actuators, sensors), as MuJoCo numbers them. A config value is kept as text
+(plugin_attr, null-terminated, in the plugin's attribute order); the plugin's own hooks read it.
 """
 
 import numpy as np
@@ -112,11 +112,20 @@ def make(ctx, root, lists):
 
   from engine.plugin_call import mjPLUGIN_ACTUATOR
   from engine.plugin_call import mjPLUGIN_PASSIVE
+  from engine.plugin_call import mjPLUGIN_SDF
   from engine.plugin_call import mjPLUGIN_SENSOR
+  for mesh in lists['mesh']:
+    for c in mesh.node.children:
+      if c.tag == 'plugin':
+        mesh.plugin_inst = resolve(c, mjPLUGIN_SDF, 'a mesh (signed distance fields only)')
   for body in lists['body'][1:]:
     for c in body.node.children:
       if c.tag == 'plugin':
         body.plugin_inst = resolve(c, mjPLUGIN_PASSIVE, 'a body (passive forces)')
+  for geom in lists['geom']:
+    for c in geom.node.children:
+      if c.tag == 'plugin':
+        geom.plugin_inst = resolve(c, mjPLUGIN_SDF, 'a geom (signed distance fields only)')
   for act in lists['actuator']:
     if act.node.tag == 'plugin':
       act.plugin_inst = resolve(act.node, mjPLUGIN_ACTUATOR, 'an actuator')
@@ -150,8 +159,8 @@ def arrays(ctx, lists, sizes, arrays):
   arrays['plugin_attradr'] = np.array(attradr, np.int32)
   arrays['plugin_stateadr'] = np.array(stateadr, np.int32)
   arrays['plugin_statenum'] = np.array(statenum, np.int32)
-  for kind, field in (('body', 'body_plugin'), ('actuator', 'actuator_plugin'),
-                      ('sensor', 'sensor_plugin')):
+  for kind, field in (('body', 'body_plugin'), ('geom', 'geom_plugin'),
+                      ('actuator', 'actuator_plugin'), ('sensor', 'sensor_plugin')):
     ids = [getattr(o, 'plugin_inst', None) for o in lists[kind]]
     arrays[field] = np.array([-1 if i is None else i.id for i in ids], np.int32)
   return [inst.plugin.name for inst in instances]

@@ -374,8 +374,9 @@ def compile_geom(ctx, g):
     raise g.error('mesh geom must have a mesh', 'mesh')
   if (gtype == mjGEOM_HFIELD) != (g.hfield is not None):
     raise g.error('hfield geom must have valid hfield', 'hfield')
-  if gtype == mjGEOM_SDF:
-    raise g.node.error('sdf geoms are not supported yet', 'type', cls=ctx.Unsupported)
+  if gtype == mjGEOM_SDF and not any(c.tag == 'plugin' for c in g.node.children):
+    # MuJoCo compiles this and then fails in collision; we say why here
+    raise g.error('sdf geom needs a <plugin> child naming its signed distance field', 'type')
   if gtype == mjGEOM_PLANE and g.body.weldid != 0:
     raise g.error('plane only allowed in static bodies', 'type')
   g.contype, g.conaffinity = s['contype'], s['conaffinity']

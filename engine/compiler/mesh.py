@@ -1345,7 +1345,7 @@ def _check_orientation(vert, face):
 
 def process_mesh(vert, face, scale=(1.0, 1.0, 1.0), inertia="legacy", refpos=None, refquat=None,
                  maxhullvert=-1, needhull=False, normal=None, facenormal=None, texcoord=None,
-                 facetexcoord=None, smoothnormal=False) -> MeshInfo:
+                 facetexcoord=None, smoothnormal=False, keep_frame=False) -> MeshInfo:
   """Port of mjCMesh::Process, user_mesh.cc: compile a mesh into MuJoCo's mesh frame.
 
   Steps: flip the winding if the scale mirrors; build the hull if needed; vertex normals; apply
@@ -1364,6 +1364,9 @@ def process_mesh(vert, face, scale=(1.0, 1.0, 1.0), inertia="legacy", refpos=Non
     needhull: build the hull graph (a colliding geom uses this mesh).
     normal, facenormal, texcoord, facetexcoord: from the file (see decode_mesh), or None.
     smoothnormal: `<mesh smoothnormal>`.
+    keep_frame: leave the vertices in the asset's frame (mesh_pos 0, mesh_quat identity), as
+      MuJoCo does for meshes made from an SDF plugin, whose field is evaluated in that frame;
+      the inertia is still the principal moments, reported in that frame unrotated (as MuJoCo).
 
   Returns:
     MeshInfo.
@@ -1472,6 +1475,8 @@ def process_mesh(vert, face, scale=(1.0, 1.0, 1.0), inertia="legacy", refpos=Non
                     0.5 * _csqrt(6 * (e0 + e1 - e2) / vref)])
 
   # translate to the centroid, rotate into the principal axes
+  if keep_frame:
+    com, quat = np.zeros(3), np.array([1.0, 0.0, 0.0, 0.0])
   mat = _quat2mat([quat[0], -quat[1], -quat[2], -quat[3]])
   v = _mulmat_rows(v - com, mat)
   aamm = np.concatenate([np.minimum(v.min(axis=0), 1e10), np.maximum(v.max(axis=0), -1e10)])

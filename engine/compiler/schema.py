@@ -503,7 +503,7 @@ _ELEMENTS = r"""
   material     ref:material !nodef
   + asset/mesh/plugin *
 
-@asset/mesh/plugin unsupported
+@asset/mesh/plugin
   use plugin_ref
   + config *
 
@@ -702,7 +702,7 @@ _ELEMENTS = r"""
   user         real[]
   + geom/plugin *
 
-@geom/plugin tag=plugin unsupported
+@geom/plugin tag=plugin
   use plugin_ref
   + config *
 

@@ -4,9 +4,9 @@
   `cable`: the `mujoco.elasticity.cable` passive force (bending and twisting of the body chains
   that <composite type="cable"> makes).
 - `sdf_shapes`: the signed distance fields of the `mujoco.sdf.*` plugins (torus, bolt, nut,
-  gear, bowl): config parsing, distance, gradient and bounding box; `marching_cubes`: the mesh
-  MuJoCo's compiler builds for `<mesh><plugin instance="..."/></mesh>` from such a field (SDF
-  collision and the compiler's use of them are not wired yet).
+  gear, bowl): config parsing, distance, gradient and bounding box, registered by `sdf`;
+  `marching_cubes`: the mesh MuJoCo's compiler builds for `<mesh><plugin instance="..."/></mesh>`
+  from such a field.
 
 They register on first lookup (engine.plugin.find_plugin of a "mujoco." name; FIRST_PARTY
 lists them), so a model
@@ -19,7 +19,8 @@ calls live in the same file or in the engine proper. Nothing here imports `mujoc
 import numpy as np
 
 # modules whose SPEC (engine.plugin.register_plugin's arguments) registers a plugin
-FIRST_PARTY = ("engine.plugins.pid", "engine.plugins.touch_grid", "engine.plugins.cable")
+FIRST_PARTY = ("engine.plugins.pid", "engine.plugins.touch_grid", "engine.plugins.cable",
+               "engine.plugins.sdf")
 # MuJoCo 3.17's first-party plugins: a model naming one we have not implemented is refused as
 # unsupported (not as an unknown plugin)
 MUJOCO_PLUGINS = ("mujoco.pid", "mujoco.elasticity.cable", "mujoco.elasticity.shell",

@@ -12,17 +12,11 @@ runs marching cubes (the MarchingCubeCpp library, MC.h) on the float32 samples:
   one cell (the one for which it is the farthest edge along the other two axes, or the nearest
   on the grid's low boundary), in MC.h's per-cell edge order (the x edges, then y, then z). We
   reproduce that order, so our vertex array equals MuJoCo's m.mesh_vert;
-- faces: per cell, the triangles of the isosurface polygons of its sign configuration;
-  ambiguous cube faces (two diagonal inside corners) keep those corners apart, as MC.h's table
-  does for every one of the 256 configurations. Our table is generated here (`_triangle_table`):
-  same polygons with the same orientation as MC.h's, so the same face count and the same
-  surface; inside each polygon of 4-7 vertices we fan from its first vertex, where MC.h's
-  hand-made table uses other diagonals in about three quarters of those polygons. So
-  m.mesh_face differs from ours in the choice of diagonals and in order (60-83 % of the
-  triangles are the same), and so do the volume (measured 2e-5 to 8e-4 relative, most for the
-  gear's thin teeth), the area (to 1.5e-4) and the mass and inertia MuJoCo derives from them.
-  `marching_cubes(..., table=...)` takes another triangulation: with MC.h's (read back from
-  MuJoCo's meshes in tests/engine/test_sdf_shapes.py) the faces are MuJoCo's exactly;
+- faces: per cell, the triangles MC.h's table lists for its sign configuration (`_MC_TRIS`,
+  the library's public-domain data), so m.mesh_face, and the volume, mass and inertia MuJoCo
+  derives from it, are MuJoCo's. `_triangle_table` derives the configurations' polygons
+  independently (ambiguous cube faces keep diagonal inside corners apart) and fans them; the
+  tests check that MC.h's triangles bound exactly those polygons;
 - normals: per vertex, the normalized float32 sum of the triangles' cross products, taken in grid
   index units (not scaled by the grid spacing), as MC.h does; they follow our triangles.
 
@@ -30,8 +24,10 @@ MuJoCo then compiles the mesh without merging vertices (coincident ones, from sa
 0, stay apart) and keeps it in the SDF frame (m.mesh_pos = 0, m.mesh_quat = identity,
 measured), renormalizing the normals (a degenerate one, NaN here, becomes (0, 0, 1)).
 
-Entry point: `sdf_mesh(plugin, config) -> (vert (n, 3) float64 of float32 values, face (m, 3)
-int32, normal (n, 3) float32)`; `marching_cubes(field, box)` for a field already sampled.
+Entry points: `sdf_mesh(plugin, config) -> (vert (n, 3) float64 of float32 values, face (m, 3)
+int32, normal (n, 3) float32)` for the first-party plugins; `field_mesh(box, distance)` for any
+plugin's field (what the compiler calls); `marching_cubes(field, box)` for a field already
+sampled.
 """
 
 import math
@@ -124,7 +120,88 @@ def _triangle_table():
   return table, count
 
 
-_TABLE, _NTRI = _triangle_table()
+# MarchingCubeCpp's triangulation (MC.h, public domain), the table MuJoCo's compiler meshes
+# with: per configuration, the triangle count in the low 4 bits, then 4-bit cube edge ids
+_MC_TRIS = (
+  0x0000000000000000, 0x0000000000008401, 0x0000000000009051, 0x0000000009845942,
+  0x0000000000004a11, 0x0000000008a10812, 0x0000000000594a12, 0x0000008a99a5a153,
+  0x00000000000051b1, 0x0000000004081b52, 0x000000000b901b02, 0x00000098bb818413,
+  0x00000000054ab5a2, 0x000000ab88b0b503, 0x000000b9aa949043, 0x000000000b98ab82,
+  0x0000000000006821, 0x0000000006402602, 0x0000000008260592, 0x0000004566525923,
+  0x000000000682a142, 0x00000002112a26a3, 0x0000004a12685903, 0x000592152126a164,
+  0x000000000b516822, 0x00000051b0264063, 0x00000082601b90b3, 0x000b919619261644,
+  0x000000682ab54a53, 0x000250ab5a526a24, 0x00090494ab9a6824, 0x000000ab9a926a23,
+  0x0000000000007291, 0x0000000002978402, 0x0000000005720522, 0x0000005744787283,
+  0x0000000009724a12, 0x0000002978a10813, 0x00000014a5720523, 0x00018a5711787284,
+  0x00000000097251b2, 0x0000009721b58403, 0x0000000122171b73, 0x000b717211242844,
+  0x00000097254ab5a3, 0x000b50b08ab82974, 0x0002070a704a7ab4, 0x0000008ab8b72873,
+  0x0000000007689782, 0x0000006477494093, 0x0000007655606803, 0x0000000005747642,
+  0x0000004a18976873, 0x000109619a166974, 0x00068060576514a4, 0x00000057656a15a3,
+  0x000000b517689783, 0x000409497647b514, 0x000b0176bb606804, 0x000000764741b713,
+  0x000976896b54ab44, 0x0970b506a0ab0765, 0x04a0680b70760ab5, 0x000000000ab6b762,
+  0x000000000000a631, 0x00000000084063a2, 0x000000000590a632, 0x000000a634598493,
+  0x0000000004631432, 0x0000001033060863, 0x0000000594631433, 0x0003158356388594,
+  0x0000000001b5a632, 0x000000a63084b513, 0x0000003a6b901b03, 0x00084181b98b3a64,
+  0x00000046556b63b3, 0x000b503b03086384, 0x000604b90b063b64, 0x000000b98b863b63,
+  0x000000000a823a22, 0x0000002300343a43, 0x00000090523a82a3, 0x000392459493a434,
+  0x0000003122181483, 0x0000000002303102, 0x0001481823129054, 0x0000002312159253,
+  0x0000001b5a823a23, 0x0003a434023051b4, 0x000901b91823a834, 0x41b43a4924234b95,
+  0x00023b42b8244b54, 0x00000002303b50b3, 0x48249043b4b94235, 0x000000000b939232,
+  0x00000000063a2972, 0x0000008403a69723, 0x00000063a2057253, 0x000728784574a634,
+  0x0000007293146343, 0x0000860631037294, 0x0007205706314614, 0x8638728158578315,
+  0x000000b51297a633, 0x000b512973a68404, 0x0001b717201263a4, 0x28424172171ba635,
+  0x00063b6b54659724, 0x3b53506306089725, 0xb72b63b04b46b205, 0x000728b783b83864,
+  0x00000089aa939733, 0x00097309303a40a4, 0x0005707a073a0a84, 0x000000457473a433,
+  0x0001738978714814, 0x0000003103097393, 0x8058148738318575, 0x0000000005717312,
+  0x00097393a89a1b54, 0x09707340343ab515, 0x73a71b7807017a85, 0x0001b7417a47a734,
+  0x3b53973483893545, 0x000b503b07307094, 0x000000000b734802, 0x0000000000003b71,
+  0x000000000000b371, 0x0000000007b38402, 0x0000000007b39052, 0x0000007b39845943,
+  0x000000000a1437b2, 0x000000b37108a183, 0x00000059037b4a13, 0x000a15a598a97b34,
+  0x0000000007513712, 0x0000004081375173, 0x0000001300393793, 0x0007139877818414,
+  0x0000005477434a33, 0x000750a7037aa084, 0x00079390330a04a4, 0x00000098a9a37933,
+  0x00000000037b6822, 0x00000037b6402603, 0x0000007b30596823, 0x00059252645637b4,
+  0x00000068214a7b33, 0x00026a2a1021b374, 0x0007b30592684a14, 0x159192a12a267b35,
+  0x0000002687513713, 0x0005137534026424, 0x0003793901308264, 0x9269379419139645,
+  0x0004a34375472684, 0xa37a26a50a02a755, 0x04a0a39039376825, 0x000379a396a96924,
+  0x0000000009b32932, 0x0000000849b32933, 0x00000020330b05b3, 0x00032b24b284b454,
+  0x000000a14329b393, 0x000b329b2a108a04, 0x00005b0b3203a144, 0x5b35a152858a5325,
+  0x0000003211252953, 0x0002952513214084, 0x0000000003201302, 0x0000001321284183,
+  0x0009325499434a34, 0x5085295a353258a5, 0x000000320304a343, 0x0000000008a2a322,
+  0x0000009b88b6b363, 0x0000649b00b6b364, 0x0005b0b300383684, 0x00000064565b36b3,
+  0x000b36b689b84a14, 0x6a16b360969b6105, 0x368380b30b054a15, 0x000b365b615616a4,
+  0x0001353853685894, 0x9519409369649135, 0x0000000130368063, 0x0000000006434132,
+  0x36834a3953543895, 0x0000000009506a32, 0x0004a30438038364, 0x0000000000006a31,
+  0x000000000ba67b62, 0x00000084067ba6b3, 0x000000590ba67b63, 0x0007ba67a5984584,
+  0x0000006744717b13, 0x0000b167b6b08604, 0x0007b17146740594, 0x15917b1861671985,
+  0x00000075665a51a3, 0x00051a5a67568404, 0x0000191691a69674, 0x1a61841791981675,
+  0x0000000007546742, 0x0000006756508603, 0x0000004674790493, 0x0000000006787982,
+  0x000000a8bb878273, 0x000027a0740aa7b4, 0x00082787ba8b5904, 0x27b2592a42452ba5,
+  0x0007b12712148244, 0x000000102127b173, 0x27b2b18218145905, 0x0007b12719219154,
+  0x00081a7517182784, 0xa40a51a27a75a025, 0x79078271a7a87015, 0x000000000792a412,
+  0x0000007547482783, 0x0000000007525022, 0x0009047942742484, 0x0000000000002791,
+  0x000000ba99a2a623, 0x000a62a29ba90844, 0x000520ba55a2a624, 0x2842a625b2ba2455,
+  0x0009b16912966144, 0x6296086b161069b5, 0xb14b05b62b20b465, 0x0000000005b18622,
+  0x0009525122161a64, 0x1a61625125298405, 0x00000020121a62a3, 0x00084128162161a4,
+  0x0000005465629523, 0x0002956258658504, 0x0000000004606202, 0x0000000000008621,
+  0x0000000009b8ba82, 0x0000009ba9a40943, 0x000000ba8b805b03, 0x00000000045a5ba2,
+  0x00000089b8b14813, 0x0000000009b0b102, 0x00005b80b48b4b14, 0x00000000000015b1,
+  0x000000a89a951a53, 0x00051a95a09a0a44, 0x000000000a818012, 0x000000000000a411,
+  0x0000000008949542, 0x0000000000000951, 0x0000000000004801, 0x0000000000000000,
+)
+
+
+def _unpack_table(packed):
+  """(256, 5, 3) int8 edge ids of each configuration's triangles (-1 pads), (256,) counts."""
+  table = np.full((256, 5, 3), -1, dtype=np.int8)
+  count = np.zeros(256, dtype=np.int64)
+  for config, word in enumerate(packed):
+    count[config] = word & 0xF
+    edges = [(word >> (4 + 4 * i)) & 0xF for i in range(3 * count[config])]
+    table[config, :count[config]] = np.reshape(edges, (-1, 3))
+  return table, count
+
+
+_TABLE, _NTRI = _unpack_table(_MC_TRIS)
 
 # where each cube edge starts (offset from the cell's corner 0) and its axis
 _EDGE_AXIS = np.array([e // 4 for e in range(12)])
@@ -229,7 +306,7 @@ def marching_cubes(field, box, table=None):
     field: the samples (see sdf_shapes.sample_grid), negative inside.
     box: (6,) the grid's box: center, half-sizes.
     table: (triangles (256, 5, 3) cube-edge ids padded with -1, counts (256,)) to triangulate
-      each sign configuration; default our generated table (`_triangle_table`).
+      each sign configuration; default MC.h's (`_MC_TRIS`).
 
   Returns:
     (vert (n, 3) float64 holding float32 values, face (m, 3) int32, normal (n, 3) float32), see
@@ -273,7 +350,7 @@ def marching_cubes(field, box, table=None):
 
 
 def sdf_mesh(plugin, config):
-  """The mesh MuJoCo 3.17's compiler makes for an SDF plugin instance.
+  """The mesh MuJoCo 3.17's compiler makes for a first-party SDF plugin instance.
 
   Args:
     plugin: plugin name, e.g. "mujoco.sdf.torus" (a key of sdf_shapes.SHAPES).
@@ -291,13 +368,36 @@ def sdf_mesh(plugin, config):
   params = sdf_shapes.SHAPES[plugin].parse(config)
   box = np.empty(6)
   sdf_shapes.SHAPES[plugin].aabb(params, box)
+  shape = sdf_shapes.SHAPE_IDS[plugin]
+  return field_mesh(box, lambda points: sdf_shapes.distances(shape, params, points), plugin)
+
+
+def field_mesh(box, distance, name="SDF"):
+  """The marching-cubes mesh of any signed distance field over its bounding box, as MuJoCo's
+  compiler makes it for `<mesh><plugin instance=.../></mesh>`.
+
+  Args:
+    box: (6,) the field's bounding box: center, half-sizes (the plugin's sdf_aabb).
+    distance: callable (n, 3) float64 points -> (n,) distances (the plugin's
+      sdf_staticdistance), evaluated once on the whole grid.
+    name: what the error messages call the field.
+
+  Returns:
+    (vert, face, normal) as `sdf_mesh`.
+  """
+  box = np.asarray(box, dtype=np.float64).reshape(6)
   if not np.all(np.isfinite(box)) or np.any(box[3:] <= 0):
-    raise ValueError(f"SDF plugin {plugin}: bounding box half-sizes {box[3:].tolist()} must be "
+    raise ValueError(f"{name}: bounding box half-sizes {box[3:].tolist()} must be "
                      f"positive (check the config values)")
   nx, ny, nz = grid_size(box)
-  field = sdf_shapes.sample_grid(sdf_shapes.SHAPE_IDS[plugin], params, box, nx, ny, nz)
-  vert, face, normal = marching_cubes(field, box)
+  # grid points as mjCMesh::LoadSDF computes them (same operations, so the same doubles)
+  axes = [box[a] - box[3 + a] + 2.0 * box[3 + a] * np.arange(n) / (n - 1)
+          for a, n in enumerate((nx, ny, nz))]
+  pz, py, px = np.meshgrid(axes[2], axes[1], axes[0], indexing="ij")
+  points = np.stack([px.ravel(), py.ravel(), pz.ravel()], axis=1)
+  values = np.asarray(distance(points), dtype=np.float64).reshape(nz, ny, nx)
+  vert, face, normal = marching_cubes(values.astype(np.float32), box)
   if len(vert) < 4:
-    raise ValueError(f"SDF plugin {plugin}: the surface has {len(vert)} vertices in its "
+    raise ValueError(f"{name}: the surface has {len(vert)} vertices in its "
                      f"bounding box, at least 4 are required")
   return vert, face, normal

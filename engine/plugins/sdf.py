@@ -3,9 +3,9 @@ their signed distance and gradient as the instances' `sdf_distance` / `sdf_gradi
 (the shapes themselves are in sdf_shapes.py). Parameters of an instance: the shape id, then the
 shape's config values in MuJoCo's attribute order.
 
-Groundwork: SDF collision (MuJoCo's mjc_SDF / mjc_MeshSDF) and the compiler's `<mesh><plugin>` /
-`<geom type="sdf">` do not use them yet, so these plugins stay unregistered (FIRST_PARTY does
-not list this module) and models with SDF geoms are refused as unsupported.
+The compiler meshes `<mesh><plugin instance=.../></mesh>` from `sdf_aabb` and
+`sdf_staticdistance` (engine/plugins/marching_cubes.py); collisions of `<geom type="sdf">` call
+`sdf_distance` and `sdf_gradient` (engine/collision/sdf.py).
 """
 
 import numpy as np
@@ -33,7 +33,21 @@ def sdf_gradient(m, d, instance, point, gradient):
   sdf_shapes.gradient(int(p[0]), point[0], point[1], point[2], p[1:], gradient)
 
 
-SPECS = [dict(name=name, capabilities=plugin_call.mjPLUGIN_SDF,
+def _spec(name):
+  shape = sdf_shapes.SHAPES[name]
+
+  def aabb(config):
+    box = np.empty(6)
+    shape.aabb(shape.parse(config), box)
+    return box
+
+  def staticdistance(config, points):
+    return sdf_shapes.distances(sdf_shapes.SHAPE_IDS[name], shape.parse(config), points)
+
+  return dict(name=name, capabilities=plugin_call.mjPLUGIN_SDF,
               attributes=sdf_shapes.ATTRIBUTES[name][0], init=_init,
-              sdf_distance=sdf_distance, sdf_gradient=sdf_gradient)
-         for name in sdf_shapes.SHAPES]
+              sdf_distance=sdf_distance, sdf_gradient=sdf_gradient,
+              sdf_aabb=aabb, sdf_staticdistance=staticdistance)
+
+
+SPECS = [_spec(name) for name in sdf_shapes.SHAPES]

@@ -1,4 +1,4 @@
-"""The SDF plugins' callbacks reached from jitted code as the collision code will reach them
+"""The SDF plugins' callbacks reached from jitted code as the collision code reaches them
 (plugin_call's callers through m.plugin_fn): the same numbers as the shapes' functions."""
 
 import numpy as np
@@ -6,19 +6,8 @@ import pytest
 from numba import njit
 
 import engine
-from engine import plugin as P
 from engine import plugin_call
-from engine.plugins import sdf
 from engine.plugins import sdf_shapes
-
-
-@pytest.fixture(scope="module", autouse=True)
-def registered():
-  for spec in sdf.SPECS:
-    P.register_plugin(**spec)
-  yield
-  for spec in sdf.SPECS:
-    P.unregister_plugin(spec["name"])
 
 
 @njit

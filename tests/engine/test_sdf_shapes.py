@@ -5,13 +5,10 @@ marching cubes on a sphere), then MuJoCo as the oracle:
 - distances, gradients, bounding boxes and attribute defaults come straight from the plugins that
   the `mujoco` package registers (mjp_getPlugin through ctypes: sdf_staticdistance, sdf_gradient
   with a real mjData, sdf_aabb, sdf_attribute). Measured: bitwise equal everywhere;
-- meshes: the model's mesh_vertnum/mesh_facenum and mesh_vert equal ours exactly; each grid cell
-  holds the same polygons with the same orientation (compared cell by cell); the diagonals inside
-  polygons differ (our triangle table is generated, MarchingCubeCpp's is hand-made), which moves
-  the mesh volume by up to ~1e-3 relative (the gear's thin teeth) and the area by ~2e-4. Reading
-  MuJoCo's per-configuration triangulation back out of its mesh and meshing with it gives
-  MuJoCo's faces exactly and its normals to float32 rounding, which shows that the diagonals are
-  the only difference.
+- meshes: the model's mesh_vertnum/mesh_facenum, mesh_vert and mesh_face equal ours exactly
+  (MarchingCubeCpp's triangulation table, which MuJoCo uses and we carry; its per-configuration
+  triangles are also read back from MuJoCo's meshes cell by cell and compared), the normals to
+  float32 rounding.
 """
 
 import ctypes
@@ -236,15 +233,25 @@ def _volume_area(vert, face):
   return np.einsum("ij,ij->i", a, np.cross(b, c)).sum() / 6, area
 
 
+def _boundary(tris):
+  """Directed polygon edges of a triangulation: triangle edges whose reverse is not there."""
+  d = {(int(t[i]), int(t[(i + 1) % 3])) for t in tris for i in range(3)}
+  return {e for e in d if e[::-1] not in d}
+
+
 def test_table_polygons():
-  """Each configuration's triangles close up into polygons cutting exactly its sign-changing
-  edges, with complementary configurations giving the same edges."""
+  """Each configuration's triangles (MC.h's table) cut exactly its sign-changing edges and
+  bound the same oriented polygons as our independent derivation (`_triangle_table`), which
+  keeps the inside corners of ambiguous cube faces apart."""
+  derived, nderived = MC._triangle_table()
   for config in range(256):
     inside = [(config >> c) & 1 for c in range(8)]
     crossing = {e for e, (a, b) in enumerate(MC._EDGES) if inside[a] != inside[b]}
     tris = MC._TABLE[config, :MC._NTRI[config]]
     assert set(tris.ravel().tolist()) == crossing
     assert np.all(MC._TABLE[config, MC._NTRI[config]:] == -1)
+    assert nderived[config] == MC._NTRI[config]
+    assert _boundary(tris) == _boundary(derived[config, :nderived[config]]), config
 
 
 def test_marching_cubes_sphere():
@@ -368,10 +375,8 @@ def test_distance_and_gradient_match_mujoco(plugin):
 
 
 def _mujoco_triangulation(field, mface):
-  """MuJoCo's triangles per crossed cell as cube-edge ids, one table row per configuration.
-
-  Also checks that each cell has the same polygons, with the same orientation, as ours.
-  """
+  """MuJoCo's triangles per crossed cell as cube-edge ids, one table row per configuration,
+  and the configurations seen."""
   pos, edge_vid = MC.grid_vertices(field)
   cell, config = MC.crossed_cells(field)
   cev = MC.cell_edge_vertices(cell, edge_vid, field.shape)
@@ -390,13 +395,7 @@ def _mujoco_triangulation(field, mface):
     assert all(np.array_equal(r, rows[0]) for r in rows), "configuration triangulated twice"
     table[c, :ntri[cells[0]]] = rows[0]
 
-  def boundary(tris):  # directed polygon edges: triangle edges whose reverse is not there
-    d = {(int(t[i]), int(t[(i + 1) % 3])) for t in tris for i in range(3)}
-    return {e for e in d if e[::-1] not in d}
-
-  for c in np.unique(config):
-    assert boundary(table[c, :MC._NTRI[c]]) == boundary(MC._TABLE[c, :MC._NTRI[c]]), c
-  return table
+  return table, np.unique(config)
 
 
 def _renormalize(normal):
@@ -419,18 +418,12 @@ def test_mesh_matches_mujoco(plugin, custom):
   np.testing.assert_array_equal(m.mesh_pos[0], 0)  # MuJoCo keeps SDF meshes in the SDF frame
   np.testing.assert_array_equal(m.mesh_quat[0], [1, 0, 0, 0])
 
-  # same surface; only the diagonals inside polygons differ
-  vol, area = _volume_area(vert, face)
-  mvol, marea = _volume_area(m.mesh_vert.astype(np.float64), m.mesh_face)
-  assert vol == pytest.approx(mvol, rel=1.5e-3)
-  assert area == pytest.approx(marea, rel=5e-4)
-
-  # with MuJoCo's triangulation: MuJoCo's faces, and its normals to float32 rounding
+  # MuJoCo's faces (MC.h's triangulation, read back cell by cell from MuJoCo's mesh), and its
+  # normals to float32 rounding
+  np.testing.assert_array_equal(face, m.mesh_face)
+  np.testing.assert_allclose(_renormalize(normal), m.mesh_normal, rtol=0, atol=2.5e-7)
   p = S.SHAPES[plugin].parse(cfg)
   box = _box(plugin, p)
   field = S.sample_grid(S.SHAPE_IDS[plugin], p, box, *MC.grid_size(box))
-  table = _mujoco_triangulation(field, m.mesh_face)
-  vert2, face2, normal2 = MC.marching_cubes(field, box, (table, MC._NTRI))
-  np.testing.assert_array_equal(vert2, vert)
-  np.testing.assert_array_equal(face2, m.mesh_face)
-  np.testing.assert_allclose(_renormalize(normal2), m.mesh_normal, rtol=0, atol=2.5e-7)
+  table, configs = _mujoco_triangulation(field, m.mesh_face)
+  np.testing.assert_array_equal(table[configs], MC._TABLE[configs])
