@@ -412,6 +412,8 @@ MODEL_TYPE = ModelType([
   ("mesh_scale", types.float64[:, ::1]),
   ("mesh_pos", types.float64[:, ::1]),
   ("mesh_quat", types.float64[:, ::1]),
+  ("mesh_bvhadr", types.int32[::1]),
+  ("mesh_bvhnum", types.int32[::1]),
   ("mesh_graphadr", types.int32[::1]),
   ("mesh_graph", types.int32[::1]),
   ("mesh_extrema", types.int32[:, ::1]),
@@ -771,6 +773,8 @@ MODEL_MEMBERS = (
   "mesh_scale",
   "mesh_pos",
   "mesh_quat",
+  "mesh_bvhadr",
+  "mesh_bvhnum",
   "mesh_graphadr",
   "mesh_graph",
   "mesh_extrema",
@@ -1132,6 +1136,8 @@ def make_model(
   mesh_scale,
   mesh_pos,
   mesh_quat,
+  mesh_bvhadr,
+  mesh_bvhnum,
   mesh_graphadr,
   mesh_graph,
   mesh_extrema,
@@ -1491,6 +1497,8 @@ def make_model(
   s.mesh_scale = borrowed(mesh_scale)
   s.mesh_pos = borrowed(mesh_pos)
   s.mesh_quat = borrowed(mesh_quat)
+  s.mesh_bvhadr = borrowed(mesh_bvhadr)
+  s.mesh_bvhnum = borrowed(mesh_bvhnum)
   s.mesh_graphadr = borrowed(mesh_graphadr)
   s.mesh_graph = borrowed(mesh_graph)
   s.mesh_extrema = borrowed(mesh_extrema)

@@ -222,7 +222,7 @@ name_actuatoradr name_sensoradr name_numericadr name_textadr name_tupleadr name_
 body_user jnt_user geom_user site_user cam_user tendon_user actuator_user sensor_user
 cam_output cam_ipd light_texid light_castshadow
 site_group jnt_group tendon_group site_matid tendon_matid
-mesh_bvhadr mesh_bvhnum mesh_normaladr mesh_normalnum mesh_texcoordadr mesh_texcoordnum mesh_normal
+mesh_normaladr mesh_normalnum mesh_texcoordadr mesh_texcoordnum mesh_normal
 mesh_texcoord
 mesh_facenormal mesh_facetexcoord
 plugin_attr plugin_attradr name_pluginadr

@@ -544,13 +544,16 @@ class _WarningList:
 def data_capacity(m: MjModel) -> dict:
   """Contact and constraint-row capacity of MjData (MuJoCo sizes its arena from `<size memory>`).
 
-  `<size nconmax/njmax>` set them; otherwise contacts get 12 per geom (at least 100) and rows
+  `<size nconmax/njmax>` set them; otherwise contacts get 12 per geom (at least 100), plus
+  for each SDF geom room for sdf_initpoints contacts with each of up to 8 geoms, and rows
   cover every equality, friction loss and limit row plus each contact's rows in the widest
   cone (2*(condim-1) pyramidal rows). Running out sets mjWARN_CONTACTFULL/CNSTRFULL.
   """
   condims = [int(c) for c in m.geom_condim] + [int(c) for c in m.pair_dim]
   rows_per_contact = max([1] + [2 * (c - 1) for c in condims])
-  nconcap = int(m.nconmax) if m.nconmax > 0 else max(100, 12 * m.ngeom)
+  nsdf = int(np.count_nonzero(np.asarray(m.geom_type) == enums.mjGEOM_SDF))
+  sdfcon = nsdf * min(int(m.opt.sdf_initpoints), enums.mjMAXCONPAIR) * min(m.ngeom - 1, 8)
+  nconcap = int(m.nconmax) if m.nconmax > 0 else max(100, 12 * m.ngeom) + sdfcon
   if m.njmax > 0:
     nefccap = int(m.njmax)
   else:

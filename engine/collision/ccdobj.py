@@ -23,6 +23,7 @@ from engine.enums import mjGEOM_CYLINDER
 from engine.enums import mjGEOM_ELLIPSOID
 from engine.enums import mjGEOM_HFIELD
 from engine.enums import mjGEOM_MESH
+from engine.enums import mjGEOM_SDF
 from engine.enums import mjGEOM_SPHERE
 from engine.enums import mjMINVAL
 
@@ -116,7 +117,7 @@ def init_obj(m, d, F, I, o, oi, g, margin):
   F[o + OS + 3] = 0.0
   for k in range(9):
     F[o + OM + k] = d.geom_xmat[g, k]
-  if t == mjGEOM_MESH:
+  if t == mjGEOM_MESH or t == mjGEOM_SDF:  # an SDF geom's convex shape is its mesh's
     mid = m.geom_dataid[g]
     I[oi + IVADR] = m.mesh_vertadr[mid]
     I[oi + IVNUM] = m.mesh_vertnum[mid]
@@ -349,7 +350,7 @@ def obj_support(m, F, I, o, oi, d0, d1, d2):
     I[oi + IVI] = vi
     return _to_global(F, o, s0, s1, s2)
 
-  if t == mjGEOM_MESH:
+  if t == mjGEOM_MESH or t == mjGEOM_SDF:
     if I[oi + IGRAPH] >= 0:
       return _hillclimb_support(m, F, I, o, oi, d0, d1, d2)
     return _mesh_support(m, F, I, o, oi, d0, d1, d2)

@@ -38,7 +38,6 @@ from engine.enums import mjDSBL_CONTACT
 from engine.enums import mjDSBL_FILTERPARENT
 from engine.enums import mjDSBL_MIDPHASE
 from engine.enums import mjENBL_OVERRIDE
-from engine.enums import mjGEOM_HFIELD
 from engine.enums import mjGEOM_PLANE
 from engine.enums import mjMAXTREEDEPTH
 from engine.enums import mjMAXVAL
@@ -192,14 +191,6 @@ def _sphere_filter(m, d, g1, g2, margin):
 
 
 @jit
-def _has_collider(t1, t2):
-  """Whether MuJoCo's collision table has a function for geom types t1 <= t2."""
-  if t2 <= mjGEOM_HFIELD:
-    return False  # plane-plane, plane-hfield, hfield-hfield
-  return True
-
-
-@jit
 def collide_pair(m, d, g1, g2, ipair):
   """Filters one geom pair by bounding spheres, runs the narrowphase and appends its contacts.
 
@@ -210,7 +201,7 @@ def collide_pair(m, d, g1, g2, ipair):
   margin, gap = _pair_margin_gap(m, g1, g2, ipair)
   if _sphere_filter(m, d, g1, g2, margin + gap):
     return True
-  if not _has_collider(m.geom_type[g1], m.geom_type[g2]):
+  if not narrowphase.has_collider(m.geom_type[g1], m.geom_type[g2]):
     return True
   con = d.scratch_con
   n = narrowphase.collide_geoms(m, d, g1, g2, margin + gap, con)

@@ -5,8 +5,10 @@ Dedicated functions (primitives.py, box.py) handle plane against sphere, capsule
 box, sphere against sphere, capsule, cylinder and box, capsule-capsule, capsule-box and box-box.
 Every other convex pair (anything with an ellipsoid or a cylinder not listed above, and every
 mesh pair) goes to convex.py, whose mjc_PlaneConvex serves plane-ellipsoid and plane-mesh, and
-height fields against any convex geom to the height field routine. MuJoCo has no function
-for plane-plane, plane-hfield, hfield-hfield or any SDF pair: those return 0.
+height fields against any convex geom to the height field routine. A signed distance field
+(SDF geom, always g2 as the last type) meets a plane through mjc_PlaneConvex on its mesh, a mesh
+through mjc_MeshSDF and any other geom through mjc_SDF (sdf.py). MuJoCo has no function for
+plane-plane, plane-hfield, hfield-hfield or hfield-SDF: those return 0.
 """
 
 from engine._jit import jit
@@ -20,27 +22,29 @@ from engine.collision import box
 from engine.collision import convex
 from engine.collision import hfield
 from engine.collision import primitives
+from engine.collision import sdf
 from engine.enums import mjGEOM_BOX
 from engine.enums import mjGEOM_CAPSULE
 from engine.enums import mjGEOM_CYLINDER
 from engine.enums import mjGEOM_HFIELD
 from engine.enums import mjGEOM_MESH
 from engine.enums import mjGEOM_PLANE
+from engine.enums import mjGEOM_SDF
 from engine.enums import mjGEOM_SPHERE
 
 
 @jit
 def has_collider(t1, t2):
-  """Whether MuJoCo 3.17's table has a pair function for geom types t1 <= t2 (SDF pairs
-  aside, which this engine does not collide)."""
-  return mjGEOM_HFIELD < t2 <= mjGEOM_MESH
+  """Whether MuJoCo 3.17's table has a pair function for geom types t1 <= t2."""
+  return t2 > mjGEOM_HFIELD and not (t1 == mjGEOM_HFIELD and t2 == mjGEOM_SDF)
 
 
 @jit
 def uses_convex(t1, t2):
   """Whether the pair function of geom types t1 <= t2 is mjc_Convex or mjc_BoxBox (the pairs
   mj_geomDistance measures with the native CCD instead of collide_geoms)."""
-  if not has_collider(t1, t2) or t1 == mjGEOM_PLANE or t1 == mjGEOM_HFIELD:
+  if (not has_collider(t1, t2) or t1 == mjGEOM_PLANE or t1 == mjGEOM_HFIELD
+      or t2 == mjGEOM_SDF):
     return False
   if t1 == mjGEOM_SPHERE:
     return not (t2 == mjGEOM_SPHERE or t2 == mjGEOM_CAPSULE or t2 == mjGEOM_CYLINDER
@@ -58,7 +62,13 @@ def collide_geoms(m, d, g1, g2, margin, con):
   t1 = m.geom_type[g1]
   t2 = m.geom_type[g2]
   if not has_collider(t1, t2):
-    return 0  # SDF pairs, plane-plane, plane-hfield, hfield-hfield
+    return 0  # plane-plane, plane-hfield, hfield-hfield, hfield-SDF
+
+  # geom : signed distance field (a plane meets the SDF's mesh in mjc_PlaneConvex below)
+  if t2 == mjGEOM_SDF and t1 != mjGEOM_PLANE:
+    if t1 == mjGEOM_MESH:
+      return sdf.collide_mesh_sdf(m, d, g1, g2, margin, con)
+    return sdf.collide_sdf(m, d, g1, g2, margin, con)
 
   # plane : geom
   if t1 == mjGEOM_PLANE:

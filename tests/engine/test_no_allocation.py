@@ -25,11 +25,10 @@ from engine.errors import UnsupportedError
 from numba.core.runtime import rtsys
 from tests import models
 
-for path in models.all_models():
-  try:
-    m = engine.MjModel.from_xml_path(str(path))
-  except UnsupportedError:
-    continue  # features we reject (their own tests cover the error)
+from examples import sdf_gears
+from tests.engine import test_sdf_collision
+
+def check(name, m):
   implicit = (engine.mjtIntegrator.mjINT_IMPLICITFAST, engine.mjtIntegrator.mjINT_IMPLICIT)
   for integrator in sorted({int(m.opt.integrator), *implicit}):
     m.opt.integrator = integrator
@@ -40,7 +39,17 @@ for path in models.all_models():
     before = rtsys.get_allocation_stats().alloc
     engine.mj_step(m, d, 20)
     allocated = rtsys.get_allocation_stats().alloc - before
-    print(f"{path.relative_to(models.ROOT)}:{integrator}", allocated)
+    print(f"{name}:{integrator}", allocated)
+
+for path in models.all_models():
+  try:
+    m = engine.MjModel.from_xml_path(str(path))
+  except UnsupportedError:
+    continue  # features we reject (their own tests cover the error)
+  check(path.relative_to(models.ROOT), m)
+# signed distance fields against every kind of geom (plugin models, not in the corpus)
+check("sdf_gears", engine.MjModel.from_xml_string(sdf_gears.MODEL))
+check("sdf_scene", engine.MjModel.from_xml_string(test_sdf_collision.SCENE))
 """
 
 
