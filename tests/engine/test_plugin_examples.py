@@ -22,3 +22,10 @@ def test_lowpass_sensor_plugin_smooths_its_source():
     np.testing.assert_allclose(filtered[k + 1], x, rtol=0, atol=1e-9)
   # it follows its source: after the first tau's transient, within the swing's range
   assert np.abs(filtered[100:] - raw[100:]).max() < np.ptp(raw[100:])
+
+
+def test_sdf_gears_turn_each_other():
+  from examples import sdf_gears
+  drive, driven = sdf_gears.main(["--seconds", "1", "--every", "0.5"])
+  assert drive > 1.0  # the servo turned the drive gear
+  assert driven / drive == pytest.approx(-1.0, abs=0.05)  # equal gears: opposite, same angle
