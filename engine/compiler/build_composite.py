@@ -1,4 +1,4 @@
-"""<composite type="cable">: a chain of capsule/cylinder bodies joined by ball joints.
+"""<composite type="cable">: a chain of capsule, cylinder or box bodies joined by ball joints.
 
 Our reimplementation of what MuJoCo's XML reader and mjCComposite (user_composite.cc) build for a
 cable, done on the parsed tree before the kinematic tree is built: the <composite> element is
@@ -7,7 +7,8 @@ replaced in place by nested <body> nodes (prefix + B_first, B_1, ..., B_last), e
 free for initial="free", none for initial="none"), sites S_first / S_last at the two ends, an
 <exclude> between neighbours (appended after the model's own excludes), a custom text
 "composite_<prefix>" = "rope_<prefix>" and, with a <plugin> child, one plugin instance
-("composite<prefix>" unless named) shared by every body.
+("composite<prefix>" unless named) shared by every body. A cable of boxes also gets MuJoCo's
+skin (`<prefix>Skin`, appended in a <deformable> section) that wraps the boxes as a ribbon.
 
 As in MuJoCo, the composite's geom, site and joint start from MuJoCo's built-in defaults (no
 default class applies), joints and sites are in group 3, and the vertices (given or generated
@@ -39,6 +40,7 @@ _DEPRECATED = {
   'particle': 'replicate', 'grid': 'flex', 'rope': 'cable', 'loop': 'flexcomp', 'cloth': 'shell',
 }
 _TYPE_NAMES = {v: k for k, v in schema.KEYWORDS['comp'].items()}
+BOX = 6  # mjGEOM_BOX: a box cable gets a skin
 # composite <joint> attributes copied onto the cable's joints (MuJoCo's reader takes these)
 _JOINT_ATTRS = ('group', 'stiffness', 'damping', 'armature', 'range', 'margin', 'solreflimit',
                 'solimplimit', 'solreffriction', 'solimpfriction', 'frictionloss')
@@ -51,12 +53,10 @@ _SITE_ATTRS = ('size', 'group', 'material', 'rgba')
 
 def expand(ctx, root):
   """Replaces every <composite> below <worldbody> by the bodies it makes (in place)."""
-  out = {'exclude': [], 'text': []}
+  out = {'exclude': [], 'text': [], 'skin': []}
   for wb in root.find('worldbody'):
     _walk(ctx, wb, out)
-  if not (out['exclude'] or out['text']):
-    return
-  for tag, key in (('exclude', 'contact'), ('text', 'custom')):
+  for tag, key in (('exclude', 'contact'), ('text', 'custom'), ('skin', 'deformable')):
     if out[tag]:
       first = out[tag][0]
       sec = Node(key, {}, [], first.line, first.file, root)
@@ -159,20 +159,44 @@ def _read(comp):
                for k in _JOINT_ATTRS if k in c.attrs}
     elif c.tag == 'plugin' and plugin is None:
       plugin = c
+    elif c.tag == 'skin':
+      s['skin_node'] = c
   gtype = geom.get('type')
   if gtype not in (5, 3, 6):  # cylinder, capsule, box
     node = s.get('geom_node', comp)
     raise node.error('cable geom type must be cylinder, capsule or box', 'type')
-  if gtype == 6:
-    raise s['geom_node'].error('cables of box geoms (which MuJoCo skins) are not supported yet',
-                               'type', cls=UnsupportedError)
   if plugin is not None and plugin.attrs.get('plugin', '') != CABLE_PLUGIN:
     raise plugin.error(f"only {CABLE_PLUGIN} is supported by composites", 'plugin')
   if s['initial'] not in ('ball', 'none', 'free'):
     raise comp.error(f"initial must be ball, none or free, got '{s['initial']}'", 'initial',
                      cls=UnsupportedError)
-  s.update(geom=geom, site=site, joint=joint, plugin=plugin)
+  s.update(geom=geom, site=site, joint=joint, plugin=plugin, skin=_read_skin(s.get('skin_node')))
   return s
+
+
+def _read_skin(node):
+  """The <skin> child's settings (MuJoCo's reader takes them as text): material, rgba, group,
+  texcoord; a subgrid is not supported."""
+  a = node.attrs if node is not None else {}
+
+  def numbers(key, n, default):
+    words = a.get(key, '').split()
+    try:
+      values = [float(w) for w in words]
+    except ValueError:
+      raise node.error(f"invalid number in composite skin {key}", key) from None
+    if words and len(values) != n:
+      raise node.error(f"composite skin {key} needs {n} numbers", key)
+    return values or default
+
+  if int(numbers('subgrid', 1, [0])[0]) > 0:
+    raise node.error('composite skins with a subgrid are not supported yet', 'subgrid',
+                     cls=UnsupportedError)
+  texcoord = a.get('texcoord', 'false').strip()
+  if texcoord not in ('true', 'false'):
+    raise node.error(f"invalid boolean '{texcoord}' in composite skin texcoord", 'texcoord')
+  return {'material': a.get('material', ''), 'rgba': tuple(numbers('rgba', 4, [1.0] * 4)),
+          'group': int(numbers('group', 1, [0])[0]), 'texcoord': texcoord == 'true'}
 
 
 def _vertices(s):
@@ -288,10 +312,14 @@ def _cable(comp, parent, out):
     body = node('body', {'name': prefix + this_body, 'pos': pos, 'quat': quat}, body_parent)
     kids = []
 
-    # geom along the edge
+    # geom along the edge (a box: centred on it, half as long)
     gattrs = dict(s['geom'])
-    gattrs.update({'class': CLASS, 'name': f'{prefix}G{ix}',
-                   'fromto': (0.0, 0.0, 0.0, length, 0.0, 0.0)})
+    gattrs.update({'class': CLASS, 'name': f'{prefix}G{ix}'})
+    if gattrs['type'] == BOX:
+      size = list(gattrs.get('size', ())) + [0.0] * (3 - len(gattrs.get('size', ())))
+      gattrs.update(pos=(length / 2, 0.0, 0.0), size=(length / 2, *size[1:3]))
+    else:
+      gattrs['fromto'] = (0.0, 0.0, 0.0, length, 0.0, 0.0)
     kids.append(node('geom', gattrs, body))
 
     # the shared plugin instance
@@ -331,4 +359,56 @@ def _cable(comp, parent, out):
     else:
       body_parent.children.append(body)
     body_parent = body
+  if s['geom']['type'] == BOX:
+    out['skin'].append(_box_skin(s, n, node))
   return first_body
+
+
+def _box_skin(s, count, node):
+  """The skin MuJoCo wraps around a box cable (mjCComposite::MakeSkin2 with MakeCableBones):
+  two rows of vertices (the box's two long edges at y = -+size[1]) on each of two sides,
+  inflated by the box's thickness; vertex (ix, iy) of each side follows bone (ix, iy), bound
+  to the body that starts at vertex ix (the last vertex to the last body, at its far end).
+  The vertices are zero: the renderer places them from the bones."""
+  rows = 2
+  n = count * rows
+  face = []
+  for side in (0, 1):
+    for ix in range(count - 1):
+      for iy in range(rows - 1):
+        o = side * n
+        a = o + ix * rows + iy
+        face += [a, o + (ix + 1) * rows + iy + side, o + (ix + 1) * rows + iy + 1 - side,
+                 a, o + (ix + 1 - side) * rows + iy + 1, o + (ix + side) * rows + iy + 1]
+  for ix in range(count - 1):  # thin triangles along the two long edges
+    a, b = ix * rows, (ix + 1) * rows
+    face += [a, n + b, b, a, n + a, n + b]
+  for ix in range(count - 1):
+    a, b = ix * rows + rows - 1, (ix + 1) * rows + rows - 1
+    face += [a, b, n + b, a, n + b, n + a]
+  for iy in range(rows - 1):  # and across the two ends
+    face += [iy, iy + 1, n + iy + 1, iy, n + iy + 1, n + iy]
+  for iy in range(rows - 1):
+    a = iy + (count - 1) * rows
+    face += [a, n + a + 1, a + 1, a, n + a, n + a + 1]
+  size = list(s['geom'].get('size', ())) + [0.0] * 3
+  skin = s['skin']
+  bones = []
+  for ix in range(count):
+    body = 'B_first' if ix == 0 else ('B_last' if ix >= count - 2 else f'B_{ix}')
+    for iy in range(rows):
+      bones.append(node('asset/skin/bone', {
+        'body': s['prefix'] + body,
+        'bindpos': (-2 * size[0] if ix == count - 1 else 0.0, size[1] if iy else -size[1], 0.0),
+        'bindquat': (1.0, 0.0, 0.0, 0.0), 'vertid': (ix * rows + iy, n + ix * rows + iy),
+        'vertweight': (1.0, 1.0)}, None))
+  attrs = {'name': s['prefix'] + 'Skin', 'vertex': (0.0,) * (6 * n), 'face': tuple(face),
+           'inflate': 2 * size[2], 'rgba': skin['rgba'], 'group': skin['group']}
+  if skin['material']:
+    attrs['material'] = skin['material']
+  if skin['texcoord']:
+    f32 = np.float32  # MuJoCo divides in single precision
+    attrs['texcoord'] = tuple(float(v) for _ in (0, 1) for ix in range(count)
+                              for iy in range(rows)
+                              for v in (f32(ix) / f32(count - 1), f32(iy) / f32(rows - 1)))
+  return node('asset/skin', attrs, None, bones)

@@ -111,6 +111,13 @@ MODELS = {
   'hanging': HANGING,
   'cantilever': CANTILEVER,
   'flat_helix': FLAT_HELIX,
+  # a ribbon of boxes: MuJoCo wraps it in a skin (its default look, then a styled one)
+  'box': _cable('curve="s 0 sin(s)" count="11 1 1" size="1 .2 1" initial="none"',
+                '<joint kind="main" damping=".01"/><geom type="box" size=".01 .02 .005"/>',
+                twist='1e5', bend='1e6'),
+  'box_skin': _cable('curve="s" count="7 1 1" size=".6" offset="0 0 1" prefix="r"',
+                     '<skin rgba=".2 .3 .4 1" group="2" texcoord="true"/>'
+                     '<geom type="box" size=".02 .03 .004"/>'),
 }
 
 
@@ -171,7 +178,7 @@ def _states(xml, qvel_noise, seed=0):
 @pytest.mark.parametrize('name, nstep, noise', [
   ('hanging', 300, 0.2), ('cantilever', 300, 0.0), ('flat_helix', 200, 0.0),
   ('line', 200, 0.5), ('cos_in_class', 200, 0.5), ('vertex_free', 100, 0.3),
-  ('explicit_instance', 200, 0.3),
+  ('explicit_instance', 200, 0.3), ('box', 200, 0.3), ('box_skin', 200, 0.3),
 ])
 def test_steps_equal_mujoco(name, nstep, noise):
   """The same state stepped in both engines: bitwise equal in practice; asserted at 1e-9."""
@@ -263,10 +270,31 @@ def test_other_composite_types_unsupported(ctype):
   assert e.element == 'composite' and e.line == 4
 
 
-def test_box_cable_unsupported():
-  e = _error(_cable('curve="s" count="5" size="1"', '<geom type="box" size=".01 .02 .03"/>'),
-             UnsupportedError)
-  assert e.element == 'geom' and e.attribute == 'type' and 'box' in str(e)
+def test_box_cable_skin_follows_the_boxes():
+  """The skin's vertices (placed from its bones) lie on the boxes' long edges, widened by the
+  inflate (the box's thickness) off each face: the ribbon wraps the boxes."""
+  m = engine.MjModel.from_xml_string(MODELS['box'])
+  d = engine.MjData(m)
+  engine.mj_step(m, d, 200)  # bend it
+  assert m.nskin == 1 and m.skin_inflate[0] == pytest.approx(0.01)
+  bones = m.skin_bonebodyid
+  assert [engine.mj_id2name(m, engine.mjtObj.mjOBJ_BODY, b) for b in bones[:4]] == \
+    ['B_first', 'B_first', 'B_1', 'B_1']
+  # bone (ix, iy): vertex ix's edge point on side iy, in its body's frame
+  for k in range(0, 2 * 10, 2):
+    for iy, y in ((0, -0.02), (1, 0.02)):
+      b = bones[k + iy]
+      np.testing.assert_allclose(m.skin_bonebindpos[k + iy], [0.0, y, 0.0], atol=1e-9)  # f32
+      edge = d.xpos[b] + d.xmat[b].reshape(3, 3) @ [0.0, y, 0.0]
+      geom = m.body_geomadr[b]  # that corner of the box's near end face
+      box = d.geom_xpos[geom] + d.geom_xmat[geom].reshape(3, 3) @ [-m.geom_size[geom, 0], y, 0]
+      np.testing.assert_allclose(edge, box, atol=1e-12)
+
+
+def test_box_cable_skin_subgrid_unsupported():
+  e = _error(_cable('curve="s" count="5" size="1"', '<skin subgrid="2"/>'
+                    '<geom type="box" size=".01 .02 .03"/>'), UnsupportedError)
+  assert e.element == 'skin' and e.attribute == 'subgrid' and 'subgrid' in str(e)
 
 
 def test_other_plugin_rejected():
