@@ -29,17 +29,20 @@ from engine._stage import i8
 from engine._stage import ivec
 from engine._stage import stage
 from engine._stage import vec
+from engine.collision import sdf
 from engine.enums import mjGEOM_BOX
 from engine.enums import mjGEOM_CAPSULE
 from engine.enums import mjGEOM_CYLINDER
 from engine.enums import mjGEOM_ELLIPSOID
 from engine.enums import mjGEOM_HFIELD
 from engine.enums import mjGEOM_MESH
+from engine.enums import mjGEOM_SDF
 from engine.enums import mjGEOM_PLANE
 from engine.enums import mjGEOM_SPHERE
 from engine.enums import mjMINVAL
 from engine.enums import mjNGROUP
 from engine.enums import mjPROJ_ORTHOGRAPHIC
+from engine.math import normalize3_scalars
 
 # ---- small tuple helpers ----
 
@@ -644,11 +647,45 @@ def _ray_eliminate(m, geomid, geommask, flg_static, bodyexclude):
 
 
 @jit
+def _ray_sdf(m, d, g, pnt, vec):
+  """Port of mj_raySdf: sphere tracing on the SDF geom's field (engine/collision/sdf.py) in its
+  frame, after its box test: up to 40 steps of the field's absolute value along the normalized
+  direction, a hit once a step is below 1e-7 (the distance is along the unit direction, not in
+  units of vec, as MuJoCo's), the normal from the field's gradient. As (x, n0, n1, n2)."""
+  pos = d.geom_xpos[g]
+  mat = d.geom_xmat[g]
+  size = m.geom_size[g]
+  if _ray_box(pos[0], pos[1], pos[2], mat, size[0], size[1], size[2], pnt, vec)[0] < 0:
+    return -1.0, 0.0, 0.0, 0.0
+  F, _, _, I = sdf.pair_workspace(d)
+  I[0] = mjGEOM_SDF
+  I[1] = m.geom_plugin[g]
+  r = _ray_map(pos, mat, pnt, vec)
+  _, u0, u1, u2 = normalize3_scalars(r[3], r[4], r[5])
+  total = 0.0
+  for _ in range(40):
+    step = abs(sdf.distance(m, d, sdf.SINGLE, I, F, r[0] + u0 * total, r[1] + u1 * total,
+                            r[2] + u2 * total))
+    total += step
+    if step < 1e-7:
+      g0, g1, g2 = sdf.gradient(m, d, sdf.SINGLE, I, F, r[0] + u0 * total, r[1] + u1 * total,
+                                r[2] + u2 * total)
+      _, g0, g1, g2 = normalize3_scalars(g0, g1, g2)
+      return (total, mat[0] * g0 + mat[1] * g1 + mat[2] * g2,
+              mat[3] * g0 + mat[4] * g1 + mat[5] * g2, mat[6] * g0 + mat[7] * g1 + mat[8] * g2)
+    if step > 1e6:
+      break
+  return -1.0, 0.0, 0.0, 0.0
+
+
+@jit
 def _ray_any(m, d, i, pnt, vec):
   """Ray against geom i of any supported type, as (x, n0, n1, n2)."""
   type = m.geom_type[i]
   if type == mjGEOM_MESH:
     return _ray_mesh(m, d, i, pnt, vec)
+  if type == mjGEOM_SDF:
+    return _ray_sdf(m, d, i, pnt, vec)
   if type == mjGEOM_HFIELD:
     return _ray_hfield(m, d, i, pnt, vec)
   return cast_ray_geom(d.geom_xpos[i], d.geom_xmat[i], m.geom_size[i], pnt, vec, type)

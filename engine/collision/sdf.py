@@ -437,7 +437,7 @@ def _mat_vec(mat9, v0, v1, v2):
 
 
 @jit
-def _pair_workspace(d):
+def pair_workspace(d):
   """Views of the workspace shared by both pair functions: F, poses, temporaries, I."""
   W = d.scratch_ccd
   return (W[W_F:W_F + NF], W[W_P:W_P + 126].reshape((14, 9)), W[W_TMP:W_TMP + 16],
@@ -456,7 +456,7 @@ def collide_sdf(m, d, g1, g2, margin, con):
   """mjc_SDF: geom g1 (sphere, capsule, ellipsoid, cylinder, box or SDF) against SDF geom g2.
   Contacts into con (rows as primitives.py); returns their number. The margin is not used
   (MuJoCo's contacts here are penetrations only)."""
-  F, P, tmp, I = _pair_workspace(d)
+  F, P, tmp, I = pair_workspace(d)
   W = d.scratch_ccd
   box = W[W_BOX:W_BOX + 12].reshape((4, 3))  # lo, hi of the intersection; lo, hi of geom 2
   x = W[W_X:W_X + 3]
@@ -592,7 +592,7 @@ def collide_mesh_sdf(m, d, g1, g2, margin, con):
   The face BVH is walked with bounding-sphere tests against the field, surviving triangles
   pass a circumsphere test, Frank-Wolfe finds each one's deepest point, and the deepest
   mjMAXCONPAIR penetrating points become contacts (normal: minus the field's gradient)."""
-  F, P, tmp, I = _pair_workspace(d)
+  F, P, tmp, I = pair_workspace(d)
   W = d.scratch_ccd
   WI = d.scratch_ccdi
   pos1, quat1, pos2t, quat2t, offset, rot = P[0, :3], P[1, :4], P[2, :3], P[3, :4], P[4, :3], P[5]

@@ -278,3 +278,23 @@ def test_python_sdf_plugin_meshes_and_collides(ball_plugin):
 def test_errors_name_the_element(xml, match):
   with pytest.raises(CompileError, match=match):
     engine.MjModel.from_xml_string(xml)
+
+
+def test_rays_hit_the_sdf_mesh_as_mujoco():
+  """mj_ray (and so rangefinders and mouse selection) hits an SDF geom where its mesh is."""
+  xml = f"""<mujoco>{TORUS}<worldbody><body pos=".1 0 0" euler="20 10 0">
+    <geom type="sdf" mesh="torus"><plugin instance="torus"/></geom></body></worldbody></mujoco>"""
+  m, d, r, rd = _pair(xml)
+  engine.mj_forward(m, d)
+  mujoco.mj_forward(r, rd)
+  rng = np.random.default_rng(0)
+  hits = 0
+  for _ in range(20):
+    pnt = rng.uniform(-1, 1, 3)
+    vec = rng.uniform(-0.4, 0.4, 3) - pnt
+    g, rg = np.array([-1], np.int32), np.array([-1], np.int32)
+    dist = engine.mj_ray(m, d, pnt, vec, None, 1, -1, g)
+    want = mujoco.mj_ray(r, rd, pnt, vec, None, 1, -1, rg)
+    assert dist == pytest.approx(want, abs=1e-12) and g[0] == rg[0]
+    hits += want >= 0
+  assert hits >= 5
