@@ -171,12 +171,15 @@ def _read(comp):
     raise comp.error(f"initial must be ball, none or free, got '{s['initial']}'", 'initial',
                      cls=UnsupportedError)
   s.update(geom=geom, site=site, joint=joint, plugin=plugin, skin=_read_skin(s.get('skin_node')))
+  if gtype == BOX and s['skin']['subgrid'] > 0:  # other cables have no skin: MuJoCo ignores it
+    raise s['skin']['node'].error('composite skins with a subgrid are not supported yet',
+                                  'subgrid', cls=UnsupportedError)
   return s
 
 
 def _read_skin(node):
   """The <skin> child's settings (MuJoCo's reader takes them as text): material, rgba, group,
-  texcoord; a subgrid is not supported."""
+  texcoord, subgrid."""
   a = node.attrs if node is not None else {}
 
   def numbers(key, n, default):
@@ -189,14 +192,12 @@ def _read_skin(node):
       raise node.error(f"composite skin {key} needs {n} numbers", key)
     return values or default
 
-  if int(numbers('subgrid', 1, [0])[0]) > 0:
-    raise node.error('composite skins with a subgrid are not supported yet', 'subgrid',
-                     cls=UnsupportedError)
   texcoord = a.get('texcoord', 'false').strip()
   if texcoord not in ('true', 'false'):
     raise node.error(f"invalid boolean '{texcoord}' in composite skin texcoord", 'texcoord')
   return {'material': a.get('material', ''), 'rgba': tuple(numbers('rgba', 4, [1.0] * 4)),
-          'group': int(numbers('group', 1, [0])[0]), 'texcoord': texcoord == 'true'}
+          'group': int(numbers('group', 1, [0])[0]), 'texcoord': texcoord == 'true',
+          'subgrid': int(numbers('subgrid', 1, [0])[0]), 'node': node}
 
 
 def _vertices(s):

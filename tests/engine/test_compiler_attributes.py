@@ -114,10 +114,11 @@ _DEFAULT_SOURCE = {key: src[0] for key, src, _, _ in schema._DEFAULT_PROJECTIONS
 
 # read by defaults.py while it builds the default classes (untraced)
 _HANDLED = {('default', 'class')}
-# sensor and body plugin attributes: compiled by tests/engine/test_plugin.py (touch_grid against
-# MuJoCo, test-registered plugins); no model of the traced corpus uses them
-_HANDLED |= {('sensor/plugin', a) for a in schema.ELEMENTS['sensor/plugin'].attrs}
-_HANDLED |= {('body/plugin', a) for a in schema.ELEMENTS['body/plugin'].attrs}
+# sensor, body, mesh and geom plugin attributes: compiled by tests/engine/test_plugin.py and
+# test_sdf_collision.py (touch_grid and the SDF plugins against MuJoCo, test-registered plugins);
+# no model of the traced corpus uses them
+for _key in ('sensor/plugin', 'body/plugin', 'asset/mesh/plugin', 'geom/plugin'):
+  _HANDLED |= {(_key, a) for a in schema.ELEMENTS[_key].attrs}
 
 # (element key, attribute): (MJCF without, MJCF with the attribute); MuJoCo compiles both to the
 # same model
