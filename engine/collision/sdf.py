@@ -134,14 +134,7 @@ def geom_distance(m, d, gtype, i, x0, x1, x2, F):
     a2 = x2 - min(max(x2, -s[1]), s[1])
     return math.sqrt(x0 * x0 + x1 * x1 + a2 * a2) - s[0]
   if gtype == mjGEOM_ELLIPSOID:
-    a0 = x0 / s[0]
-    a1 = x1 / s[1]
-    a2 = x2 / s[2]
-    b0 = a0 / s[0]
-    b1 = a1 / s[1]
-    b2 = a2 / s[2]
-    k0 = math.sqrt(a0 * a0 + a1 * a1 + a2 * a2)
-    k1 = math.sqrt(b0 * b0 + b1 * b1 + b2 * b2)
+    _, _, _, k0, k1 = _ellipsoid(s, x0, x1, x2)
     return k0 * (k0 - 1.0) / k1
   if gtype == mjGEOM_CYLINDER:
     a0 = math.sqrt(x0 * x0 + x1 * x1) - s[0]
@@ -150,6 +143,20 @@ def geom_distance(m, d, gtype, i, x0, x1, x2, F):
     b1 = max(a1, 0.0)
     return min(max(a0, a1), 0.0) + math.sqrt(b0 * b0 + b1 * b1)
   return mjMAXVAL  # no field (the narrowphase routes no other type here)
+
+
+@jit
+def _ellipsoid(s, x0, x1, x2):
+  """The ellipsoid field's terms: b = x / size^2, k0 = |x / size|, k1 = |b|."""
+  a0 = x0 / s[0]
+  a1 = x1 / s[1]
+  a2 = x2 / s[2]
+  b0 = a0 / s[0]
+  b1 = a1 / s[1]
+  b2 = a2 / s[2]
+  k0 = math.sqrt(a0 * a0 + a1 * a1 + a2 * a2)
+  k1 = math.sqrt(b0 * b0 + b1 * b1 + b2 * b2)
+  return b0, b1, b2, k0, k1
 
 
 @jit
@@ -189,14 +196,7 @@ def geom_gradient(m, d, gtype, i, x0, x1, x2, F):
     c = math.sqrt(x0 * x0 + x1 * x1 + a2 * a2)
     return x0 / c, x1 / c, a2 / c
   if gtype == mjGEOM_ELLIPSOID:
-    a0 = x0 / s[0]
-    a1 = x1 / s[1]
-    a2 = x2 / s[2]
-    b0 = a0 / s[0]
-    b1 = a1 / s[1]
-    b2 = a2 / s[2]
-    k0 = math.sqrt(a0 * a0 + a1 * a1 + a2 * a2)
-    k1 = math.sqrt(b0 * b0 + b1 * b1 + b2 * b2)
+    b0, b1, b2, k0, k1 = _ellipsoid(s, x0, x1, x2)
     inv0 = 1.0 / k0
     inv1 = 1.0 / k1
     df0 = (2.0 * k0 - 1.0) * inv1

@@ -25,6 +25,7 @@ from engine import _jit
 from engine import enums
 from engine import math as _math
 from engine import support
+from engine.collision.sdf import halton
 from engine.ray import mj_ray as _ray
 from engine.smooth import mj_solveM as _solveM
 from engine.enums import mjtCamera, mjtCatBit, mjtFrame, mjtGeom, mjtLabel, mjtObj
@@ -635,21 +636,6 @@ def _add_triangle(scn, v0, v1, v2, rgba, objid, category, objtype):
   _release(scn)
 
 
-def _halton(index, base):
-  """Port of mju_Halton: element `index` of the Halton sequence in `base`."""
-  n0 = index
-  b = float(base)
-  f = 1 / b
-  hn = 0.0
-  while n0 > 0:
-    n1 = n0 // base
-    r = n0 - n1 * base
-    hn += f * r
-    f /= b
-    n0 = n1
-  return hn
-
-
 def _hsv2rgb(h, s, v):
   """Port of hsv2rgb (float arithmetic)."""
   h, s, v = _F32(h), _F32(s), _F32(v)
@@ -668,9 +654,9 @@ def _island_color(h, awake=True):
   """Port of islandColor: a Halton-sequence color per island (gray when h < 0)."""
   hue, saturation, value = 1.0, 0.0, 0.7
   if h >= 0:
-    hue = _halton(h + 1, 7)
-    saturation = 0.5 + 0.5 * _halton(h + 1, 3)
-    value = 0.6 + 0.4 * _halton(h + 1, 5)
+    hue = halton(h + 1, 7)
+    saturation = 0.5 + 0.5 * halton(h + 1, 3)
+    value = 0.6 + 0.4 * halton(h + 1, 5)
   if not awake:
     value *= 0.6
     saturation *= 0.7
