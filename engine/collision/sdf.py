@@ -57,6 +57,7 @@ from engine.math import mju_mulPose
 from engine.math import mju_negPose
 from engine.math import mju_quat2Mat
 from engine.math import mju_rotVecQuat
+from engine.math import normalize3_scalars
 from engine.plugin_call import FN_SDF_DISTANCE
 from engine.plugin_call import FN_SDF_GRADIENT
 from engine.plugin_call import call_sdf_distance
@@ -235,11 +236,7 @@ def _box_radial(s, a0, a1, a2, x0, x1, x2):
 @jit
 def _normalized(x, y, z):
   """mju_normalize3 on scalars (a vector shorter than mjMINVAL becomes (1, 0, 0))."""
-  n = math.sqrt(x * x + y * y + z * z)
-  if n < mjMINVAL:
-    return 1.0, 0.0, 0.0
-  inv = 1.0 / n
-  return x * inv, y * inv, z * inv
+  return normalize3_scalars(x, y, z)[1:]
 
 
 # ---------------------------------------------------------------- the pair's combined field
