@@ -374,14 +374,25 @@ def obj_support(m, F, I, o, oi, d0, d1, d2):
 
 
 @jit
+def _polytope(I, oi):
+  """Whether object oi is a polytope: a mesh, box or prism, or a sphere or capsule reduced to
+  its center point or segment (mjc_ccd's first GJK)."""
+  t = I[oi + IT]
+  return (I[oi + IMODE] != MODE_GEOM or t == mjGEOM_MESH or t == mjGEOM_BOX
+          or t == mjGEOM_HFIELD)
+
+
+@jit
 def discrete_geoms(F, I):
-  """Port of discreteGeoms: both objects are meshes, boxes or prisms with no margin."""
+  """Port of discreteGeoms (MuJoCo 3.17): both objects are polytopes with no margin.
+
+  MuJoCo 3.17 counts the point and segment cores of spheres and capsules as polytopes: GJK
+  between a capsule's segment and a mesh then runs with a zero duality-gap tolerance (measured:
+  with a tolerance, geom distances just beyond a cutoff kept witness points MuJoCo drops).
+  """
   if F[O1 + OMG] != 0 or F[O2 + OMG] != 0:
     return False
-  t1 = I[O1I + IT]
-  t2 = I[O2I + IT]
-  return ((t1 == mjGEOM_MESH or t1 == mjGEOM_BOX or t1 == mjGEOM_HFIELD)
-          and (t2 == mjGEOM_MESH or t2 == mjGEOM_BOX or t2 == mjGEOM_HFIELD))
+  return _polytope(I, O1I) and _polytope(I, O2I)
 
 
 @jit

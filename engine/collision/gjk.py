@@ -270,7 +270,7 @@ def _s3d(s10, s11, s12, s20, s21, s22, s30, s31, s32, s40, s41, s42):
     x2 = a * s12 + b * s22 + c * s32
     dd = x0 * x0 + x1 * x1 + x2 * x2
     if dd < dmin:
-      l0, l1, l2 = a, b, c
+      l0, l1, l2, l3 = a, b, c, 0.0
   return l0, l1, l2, l3
 
 
@@ -507,12 +507,6 @@ def gjk(m, F, I):
     if x0 * (x0 - sk0) + x1 * (x1 - sk1) + x2 * (x2 - sk2) < epsilon:
       break
 
-    # distances: a support point already in the simplex means x_k is optimal (its gap is zero
-    # but for rounding); adding it again would make the simplex degenerate and its
-    # barycentric coordinates meaningless (measured: box-box distances of 0 instead of 0.06)
-    if get_dist and _in_simplex(F, n, sk0, sk1, sk2):
-      break
-
     # separating hyperplane, or farther than the cutoff
     lower = x0 * sk0 + x1 * sk1 + x2 * sk2
     if not get_dist:
@@ -523,6 +517,13 @@ def gjk(m, F, I):
       if lower > 0 and lower >= cutoff * x_norm:
         _stop(F, I, k, mjMAX_LIMIT)
         return
+
+    # distances: a support point already in the simplex means x_k is optimal (its gap is zero
+    # but for rounding); adding it again would make the simplex degenerate and its
+    # barycentric coordinates meaningless (measured: box-box distances of 0 instead of 0.06).
+    # After the cutoff test, as MuJoCo: a pair beyond the cutoff reports no witness points
+    if get_dist and _in_simplex(F, n, sk0, sk1, sk2):
+      break
 
     # tetrahedron and only contact needed: gjkIntersect decides
     if n == 3 and backup_gjk:

@@ -1,5 +1,7 @@
 """Collision-distance sensors (distance, normal, fromto) and mj_geomDistance against MuJoCo."""
 
+import math
+
 import mujoco
 import numpy as np
 import pytest
@@ -36,7 +38,8 @@ def _xml(sensors, option=""):
   <option gravity="0 0 0">{option}</option>
   <default><geom contype="0" conaffinity="0"/></default>
   <asset><mesh name="wedge" vertex="-.1 -.05 -.05  .1 -.05 -.05  -.1 .05 -.05  .1 .05 -.05
-                                     -.1 -.05 .05  -.1 .05 .05"/></asset>
+                                     -.1 -.05 .05  -.1 .05 .05"
+                             face="0 2 1  1 2 3  0 4 2  2 4 5  0 1 4  2 5 3  1 3 5  1 5 4"/></asset>
   <worldbody>
     <geom name="floor" type="plane" size="2 2 .1" pos="0 0 -.5"/>
     {_BODIES}
@@ -88,7 +91,7 @@ def _randomize(mjm, mjd, rng, spread):
     adr = mjm.jnt_qposadr[j]
     mjd.qpos[adr:adr + 3] = rng.uniform(-spread, spread, 3)
     q = rng.normal(size=4)
-    mjd.qpos[adr + 3:adr + 7] = q / np.linalg.norm(q)
+    mjd.qpos[adr + 3:adr + 7] = q / math.sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3])
   mjd.qvel[:] = rng.normal(scale=0.5, size=mjm.nv)
 
 
@@ -200,6 +203,123 @@ def test_geom_distance_matches_mujoco(flags):
           np.testing.assert_allclose(dg, dw, atol=1e-6, err_msg=f"{g1} {g2} {distmax}")
           np.testing.assert_allclose(got, want, atol=1e-6, err_msg=f"{g1} {g2} {distmax}")
           assert engine.mj_geomDistance(m, d, g1, g2, distmax, None) == dg
+
+
+def _configuration(mjm, mjd, seed, index):
+  """The index-th random configuration of seed (as the tests above draw them)."""
+  rng = np.random.default_rng(seed)
+  for _ in range(index + 1):
+    _randomize(mjm, mjd, rng, 0.25)
+
+
+def _nudge_quaternions(mjm, qpos, bodies, rng):
+  """qpos with each quaternion element of the bodies' free joints one ulp up or down."""
+  q = qpos.copy()
+  for b in bodies:
+    adr = mjm.jnt_qposadr[mjm.body_jntadr[b]] + 3
+    q[adr:adr + 4] = np.nextafter(q[adr:adr + 4], rng.choice([-np.inf, np.inf], 4))
+  return q
+
+
+@pytest.mark.parametrize("seed, index, g1, g2, fraction", [
+  (0, 0, "capsule", "mesh", 0.99), (0, 0, "multi_c", "mesh", 0.97),
+  (11, 0, "sphere", "mesh", 0.99)])
+def test_witness_points_just_beyond_the_cutoff_follow_mujoco(seed, index, g1, g2, fraction):
+  """A sphere's or capsule's core (a point or a segment) against a polytope converges exactly
+  in GJK, so for a cutoff just below the distance MuJoCo keeps or drops the witness points on
+  the sign of a ~1e-18 duality gap: on the last bits of the poses. Over one-ulp nudges of the
+  two quaternions both outcomes occur in MuJoCo, and ours follows each one (MuJoCo 3.17 counts
+  such cores as discrete shapes, with a zero gap tolerance, and tests the cutoff before a
+  repeated support point)."""
+  mjm, mjd, m, d = _load(_xml(""))
+  g1, g2 = mjm.geom(g1).id, mjm.geom(g2).id
+  _configuration(mjm, mjd, seed, index)
+  mujoco.mj_forward(mjm, mjd)
+  cutoff = fraction * mujoco.mj_geomDistance(mjm, mjd, g1, g2, 1.0, None)
+  qpos = mjd.qpos.copy()
+  rng = np.random.default_rng(0)
+  kept = []
+  for _ in range(24):
+    mjd.qpos[:] = d.qpos[:] = _nudge_quaternions(
+      mjm, qpos, (mjm.geom_bodyid[g1], mjm.geom_bodyid[g2]), rng)
+    mujoco.mj_forward(mjm, mjd)
+    engine.mj_forward(m, d)
+    want, got = np.full(6, np.nan), np.full(6, np.nan)
+    assert engine.mj_geomDistance(m, d, g1, g2, cutoff, got) == mujoco.mj_geomDistance(
+      mjm, mjd, g1, g2, cutoff, want) == cutoff
+    np.testing.assert_array_equal(got, want)
+    kept.append(want.any())
+  assert 0 < sum(kept) < len(kept)  # a tie: MuJoCo decides both ways
+
+
+# pair kinds whose distance can differ from MuJoCo's in the last bit (some GJK iterates and
+# the capsule segments' nearest points are summed in another order), so that a cutoff equal to
+# MuJoCo's distance may be decided the other way; every other kind is bitwise MuJoCo's
+_LAST_BIT_KINDS = {("box", "box"), ("box", "mesh"), ("capsule", "capsule"), ("capsule", "mesh")}
+_KIND = {v: k for k, v in _TYPES.items()}
+
+
+@pytest.mark.parametrize("flags", ["", "nativeccd"])
+def test_geom_distance_exactly_at_the_cutoff_matches_mujoco(flags):
+  """distmax equal to MuJoCo's distance of the pair and one ulp either side: the same distance
+  (bit for bit) and the same witness points (or none, as MuJoCo) for every pair whose distance
+  is MuJoCo's to the last bit (all kinds but _LAST_BIT_KINDS)."""
+  option = f'<flag {flags}="disable"/>' if flags else ""
+  mjm, mjd, m, d = _load(_xml("", option))
+  last_bit = set()
+  for seed, index in ((0, 0), (1, 1), (2, 2)):
+    _configuration(mjm, mjd, seed, index)
+    d.qpos[:] = mjd.qpos
+    mujoco.mj_forward(mjm, mjd)
+    engine.mj_forward(m, d)
+    for g1 in range(mjm.ngeom):
+      for g2 in range(mjm.ngeom):
+        if g1 == g2 or flags == "nativeccd" and _ccd(int(mjm.geom_type[g1]),
+                                                     int(mjm.geom_type[g2])):
+          continue
+        dist = mujoco.mj_geomDistance(mjm, mjd, g1, g2, 1.0, None)
+        if dist != engine.mj_geomDistance(m, d, g1, g2, 1.0, None):
+          last_bit.add(tuple(sorted((_KIND[mjm.geom_type[g1]], _KIND[mjm.geom_type[g2]]))))
+          continue
+        for distmax in (np.nextafter(dist, 0), dist, np.nextafter(dist, 1)):
+          want, got = np.full(6, np.nan), np.full(6, np.nan)
+          assert engine.mj_geomDistance(m, d, g1, g2, distmax, got) == mujoco.mj_geomDistance(
+            mjm, mjd, g1, g2, distmax, want), (g1, g2, distmax)
+          assert got.any() == want.any(), (g1, g2, distmax)
+          np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
+  assert last_bit <= _LAST_BIT_KINDS
+
+
+def test_contacts_at_exactly_the_margin_match_mujoco():
+  """Geom margins equal to MuJoCo's distance of a pair and one ulp either side: the pair is a
+  contact (dist < margin) in both engines or in neither, with the same contact count."""
+  xml = _xml("").replace('contype="0" conaffinity="0"', 'contype="1" conaffinity="1"')
+  mjm, mjd, m, d = _load(xml)
+  decided = 0
+  for seed, index in ((0, 0), (1, 1)):
+    _configuration(mjm, mjd, seed, index)
+    d.qpos[:] = mjd.qpos
+    for g1 in range(mjm.ngeom):
+      for g2 in range(g1 + 1, mjm.ngeom):
+        mjm.geom_margin[:] = m.geom_margin[:] = 0
+        mujoco.mj_forward(mjm, mjd)
+        engine.mj_forward(m, d)
+        dist = mujoco.mj_geomDistance(mjm, mjd, g1, g2, 1.0, None)
+        if (mjm.geom_bodyid[g1] == mjm.geom_bodyid[g2] or not 0 < dist < 0.5
+                or dist != engine.mj_geomDistance(m, d, g1, g2, 1.0, None)):
+          continue
+        for margin in (np.nextafter(dist, 0), dist, np.nextafter(dist, 1)):
+          mjm.geom_margin[:] = m.geom_margin[:] = 0
+          mjm.geom_margin[[g1, g2]] = m.geom_margin[[g1, g2]] = margin
+          mujoco.mj_forward(mjm, mjd)
+          engine.mj_forward(m, d)
+          pair = {g1, g2}
+          ours = any({int(d.contact.geom1[i]), int(d.contact.geom2[i])} == pair
+                     for i in range(d.ncon))
+          theirs = any({c.geom1, c.geom2} == pair for c in mjd.contact)
+          assert (ours, d.ncon) == (theirs, mjd.ncon), (g1, g2, margin)
+          decided += 1
+  assert decided > 100
 
 
 def test_geom_distance_checks_its_arguments():
