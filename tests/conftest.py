@@ -1,12 +1,22 @@
-"""Test configuration: the repository root is importable (engine, mjcf, tests.oracle)."""
+"""Test configuration: the repository root is importable (engine, mjcf, tests.oracle), and the
+OpenGL backend is chosen before the oracles are imported (tests/gl.py)."""
 
-import os
 import pathlib
 import sys
 
+import pytest
+
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
-# the oracles (mujoco, dm_control) choose their OpenGL backend when first imported, whichever
-# test module imports them first: without a display, Mesa's EGL (as our renderer's default)
-if not os.environ.get("DISPLAY"):
-  os.environ.setdefault("MUJOCO_GL", "egl")
+from tests import gl  # noqa: E402
+
+gl.choose_backend_for_oracles()
+
+
+@pytest.fixture(scope="session")
+def opengl():
+  """For tests that draw in this process: skips them, saying why, where no OpenGL backend can
+  start (.ci/run installs Mesa's EGL and OSMesa, so none is skipped there)."""
+  problem = gl.opengl_problem()
+  if problem:
+    pytest.skip(problem)

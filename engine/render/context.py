@@ -6,12 +6,18 @@ with neither set, EGL is tried first when there is no DISPLAY, else GLFW first, 
 PyOpenGL binds its platform (EGL, OSMesa or GLX) when `OpenGL` is first imported, so
 `PYOPENGL_PLATFORM` is set here before that import, as dm_control does.
 
+A backend whose library is missing fails inside PyOpenGL with an unrelated AttributeError, so
+each backend's libraries are looked up first (`backend_problem`, without loading PyOpenGL) and
+the renderer imports OpenGL lazily (`LazyModule`, `import_opengl`): where nothing can draw, the
+first draw raises RenderingUnavailableError naming the backend and what to install.
+
 A context belongs to the thread that created it (OpenGL state is per thread); using it from
 another thread raises a clear error instead of drawing into whatever context that thread holds.
 """
 
 import ctypes
 import ctypes.util
+import importlib
 import os
 import sys
 import threading
@@ -21,13 +27,7 @@ from engine.physics import RenderingUnavailableError
 _DISABLED = ("disable", "disabled", "off", "false", "0")
 _BACKENDS = ("egl", "osmesa", "glfw")
 _PLATFORM_OF = {"egl": "egl", "osmesa": "osmesa", "glfw": None}
-
-# what to install when a library is missing (Debian/Ubuntu package names)
-_INSTALL_HINT = {
-  "egl": "libEGL.so.1 not found (Debian: apt install libegl1 libegl-mesa0 libgl1)",
-  "osmesa": "libOSMesa not found (Debian: apt install libosmesa6)",
-  "glfw": "glfw cannot open a window (needs a DISPLAY and `pip install glfw`)",
-}
+_DESKTOP_GL = ("OpenGL", "GL")  # what PyOpenGL loads for desktop OpenGL, in its order
 
 
 def requested_backend():
@@ -60,31 +60,70 @@ def candidate_backends():
   return ("egl", "osmesa", "glfw")
 
 
-def _library_loads(names):
-  """True when one of the shared libraries can be loaded."""
-  for name in names:
+def _loads(name) -> bool:
+  """Whether the shared library lib<name> loads, looked up as PyOpenGL looks it up (on Linux
+  lib<name>.so, then lib<name>.so.9 down to .so.0; elsewhere through ctypes.util)."""
+  if sys.platform.startswith("linux"):
+    files = [f"lib{name}.so"] + [f"lib{name}.so.{i}" for i in range(9, -1, -1)]
+  else:
+    files = [ctypes.util.find_library(name)]
+  for file in filter(None, files):
     try:
-      ctypes.CDLL(name)
+      ctypes.CDLL(file)
       return True
     except OSError:
-      path = ctypes.util.find_library(name.split(".so")[0].removeprefix("lib"))
-      if path:
-        try:
-          ctypes.CDLL(path)
-          return True
-        except OSError:
-          pass
+      pass
   return False
 
 
-_LIBRARIES = {"egl": ("libEGL.so.1", "libEGL.so"),
-              "osmesa": ("libOSMesa.so.8", "libOSMesa.so.6", "libOSMesa.so")}
+def backend_problem(backend):
+  """Why `backend` cannot start in this process, naming what to install, or None when nothing
+  is missing. Checked without loading PyOpenGL (which binds one platform per process and fails
+  from inside when that platform's library is missing)."""
+  if backend == "egl":
+    if not _loads("EGL"):
+      return "egl: libEGL not found (Debian: apt install libegl1 libegl-mesa0)"
+    if not any(_loads(name) for name in _DESKTOP_GL):
+      return ("egl: no desktop OpenGL library (libOpenGL or libGL) to draw with "
+              "(Debian: apt install libopengl0)")
+  elif backend == "osmesa":
+    if not _loads("OSMesa"):
+      return "osmesa: libOSMesa not found (Debian: apt install libosmesa6)"
+  elif backend == "glfw":
+    if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+      return ("glfw: needs a DISPLAY (an X server or Wayland compositor; on a headless machine "
+              "Xvfb: apt install xvfb)")
+    try:
+      import glfw  # noqa: F401
+    except Exception as e:  # the wheel's GLFW library, or PYGLFW_LIBRARY's, did not load
+      return f"glfw: the GLFW library did not load ({e}; pip install glfw ships it)"
+    if not any(_loads(name) for name in _DESKTOP_GL):
+      return "glfw: no OpenGL library (libGL) (Debian: apt install libgl1)"
+  return None
 
 
-def _check_library(backend):
-  """Raise RenderingUnavailableError naming the package to install when a library is missing."""
-  if backend in _LIBRARIES and not _library_loads(_LIBRARIES[backend]):
-    raise RenderingUnavailableError(_INSTALL_HINT[backend])
+def choose_backend():
+  """The backend this process renders with: the requested one, or the first of the default
+  order that can start here.
+
+  Raises:
+    RenderingUnavailableError: naming each candidate's problem and what to install.
+  """
+  names = candidate_backends()
+  problems = []
+  for name in names:
+    problem = backend_problem(name)
+    if problem is None:
+      return name
+    problems.append(problem)
+  if len(problems) == 1:
+    raise RenderingUnavailableError(problems[0])
+  raise RenderingUnavailableError("no OpenGL backend can start here: " + "; ".join(problems))
+
+
+# the platform this module chose for PyOpenGL (an explicit GLContext backend may replace it
+# until OpenGL is imported); a user's own PYOPENGL_PLATFORM is kept
+_chosen_platform = None
 
 
 def _set_pyopengl_platform(backend):
@@ -93,9 +132,10 @@ def _set_pyopengl_platform(backend):
   Raises:
     RenderingUnavailableError: OpenGL was already imported for an incompatible platform.
   """
+  global _chosen_platform
   wanted = _PLATFORM_OF[backend]
   current = os.environ.get("PYOPENGL_PLATFORM", "").lower()
-  if "OpenGL" in sys.modules:
+  if "OpenGL.platform" in sys.modules:
     if wanted and current and current != wanted:
       raise RenderingUnavailableError(
         f"cannot use the {backend} backend: PyOpenGL was already imported with "
@@ -106,30 +146,80 @@ def _set_pyopengl_platform(backend):
         f"cannot use the {backend} backend: PyOpenGL was already imported without "
         f"PYOPENGL_PLATFORM={wanted!r}; set MUJOCO_GL={backend} before importing OpenGL")
     return
+  if current and current == _chosen_platform:
+    current = ""  # our own earlier choice, not yet bound
   if wanted:
     if current and current != wanted:
       raise RenderingUnavailableError(
         f"cannot use the {backend} backend: PYOPENGL_PLATFORM is set to {current!r}")
-    os.environ["PYOPENGL_PLATFORM"] = wanted
+    os.environ["PYOPENGL_PLATFORM"] = _chosen_platform = wanted
   elif current in ("egl", "osmesa"):
     raise RenderingUnavailableError(
       f"cannot use glfw: PYOPENGL_PLATFORM is set to {current!r}")
+  elif _chosen_platform:
+    del os.environ["PYOPENGL_PLATFORM"]
+    _chosen_platform = None
 
 
 def configure_pyopengl():
   """Set PYOPENGL_PLATFORM for the backend that will be used, unless OpenGL is imported already.
 
-  Called when this module is imported, so that importing the renderer (which imports OpenGL)
-  binds PyOpenGL to EGL or OSMesa as dm_control's `_render` package does.
+  Called when this module is imported, so that OpenGL imported afterwards (by the renderer or
+  by another library) binds to EGL or OSMesa as dm_control's `_render` package arranges.
   """
   if "OpenGL" in sys.modules or os.environ.get("PYOPENGL_PLATFORM"):
     return
   try:
-    backend = candidate_backends()[0]
+    _set_pyopengl_platform(choose_backend())
   except RenderingUnavailableError:
     return  # reported when a context is asked for
-  if _PLATFORM_OF[backend]:
-    os.environ["PYOPENGL_PLATFORM"] = _PLATFORM_OF[backend]
+
+
+_import_failure = None
+
+
+def import_opengl(name="OpenGL.GL"):
+  """PyOpenGL's module `name`, with PyOpenGL bound to a backend that can start here.
+
+  Raises:
+    RenderingUnavailableError: no backend can start, or PyOpenGL failed to load OpenGL for its
+      platform (say, a library that loads but lacks OpenGL's functions); never PyOpenGL's own
+      exception from inside its import.
+  """
+  global _import_failure
+  module = sys.modules.get(name)
+  if module is not None and _import_failure is None:
+    return module
+  if _import_failure is not None:
+    raise RenderingUnavailableError(_import_failure)
+  if "OpenGL.platform" not in sys.modules and not os.environ.get("PYOPENGL_PLATFORM"):
+    _set_pyopengl_platform(choose_backend())
+  try:
+    return importlib.import_module(name)
+  except Exception as e:
+    platform = os.environ.get("PYOPENGL_PLATFORM") or "default (GLX)"
+    _import_failure = (
+      f"PyOpenGL could not load OpenGL for its {platform} platform ({type(e).__name__}: {e}); "
+      f"install the backend's libraries (Debian: apt install libegl1 libegl-mesa0 libopengl0, "
+      f"or libosmesa6 with MUJOCO_GL=osmesa) or choose another with MUJOCO_GL")
+    raise RenderingUnavailableError(_import_failure) from e
+
+
+class LazyModule:
+  """A module loaded by `load()` on its first attribute use (`GL = LazyModule(import_opengl)`):
+  the renderer's and viewer's modules import without OpenGL or GLFW, and a machine where these
+  cannot load gets RenderingUnavailableError when something is drawn. Each attribute is looked
+  up once, then read as a plain attribute."""
+
+  def __init__(self, load):
+    self._load = load
+
+  def __getattr__(self, attr):
+    if attr.startswith("__"):
+      raise AttributeError(attr)
+    value = getattr(self._load(), attr)
+    setattr(self, attr, value)
+    return value
 
 
 class GLContext:
@@ -148,7 +238,9 @@ class GLContext:
       if name not in _BACKENDS:
         raise RenderingUnavailableError(f"unknown OpenGL backend {name!r}")
       try:
-        _check_library(name)
+        problem = backend_problem(name)
+        if problem:
+          raise RenderingUnavailableError(problem)
         _set_pyopengl_platform(name)
         self._impl = _IMPLEMENTATIONS[name](max_width, max_height)
       except RenderingUnavailableError as e:
@@ -157,8 +249,9 @@ class GLContext:
       self.backend = name
       break
     else:
-      raise RenderingUnavailableError(
-        "no OpenGL backend could start: " + "; ".join(errors))
+      if len(errors) == 1:
+        raise RenderingUnavailableError(errors[0])
+      raise RenderingUnavailableError("no OpenGL backend can start here: " + "; ".join(errors))
     self.max_width = max_width
     self.max_height = max_height
     self._thread = threading.get_ident()
@@ -236,10 +329,7 @@ class _EGLContext:
 
   def __init__(self, max_width, max_height):
     del max_width, max_height  # framebuffers are FBOs, no pbuffer needed
-    try:
-      from OpenGL import EGL
-    except Exception as e:  # PyOpenGL missing or bound to another platform
-      raise RenderingUnavailableError(f"EGL through PyOpenGL unavailable: {e}") from e
+    EGL = import_opengl("OpenGL.EGL")
     self._egl = EGL
     display = self._get_display()
     # the default surface type (window) has no configs on headless platforms: ask for pbuffer
@@ -252,12 +342,13 @@ class _EGLContext:
     count = EGL.EGLint()
     if not EGL.eglChooseConfig(display, attributes, ctypes.byref(config), 1,
                                ctypes.byref(count)) or count.value < 1:
-      raise RenderingUnavailableError("EGL found no framebuffer configuration for OpenGL")
+      raise RenderingUnavailableError(
+        "egl: no framebuffer configuration for OpenGL (Debian: apt install libegl-mesa0)")
     if not EGL.eglBindAPI(EGL.EGL_OPENGL_API):
-      raise RenderingUnavailableError("EGL cannot bind the desktop OpenGL API")
+      raise RenderingUnavailableError("egl: cannot bind the desktop OpenGL API")
     context = EGL.eglCreateContext(display, config, EGL.EGL_NO_CONTEXT, None)
     if not context:
-      raise RenderingUnavailableError("EGL could not create an OpenGL context")
+      raise RenderingUnavailableError("egl: could not create an OpenGL context")
     self._context = context
     self._display_handle = display
 
@@ -300,7 +391,8 @@ class _EGLContext:
         _EGLContext._display = display
         return display
     raise RenderingUnavailableError(
-      "EGL could not initialize a display (no surfaceless, device or default platform)")
+      "egl: could not initialize a display (no surfaceless, device or default platform; "
+      "Mesa's: apt install libegl-mesa0)")
 
   def make_current(self):
     EGL = self._egl
@@ -335,8 +427,7 @@ def _address(handle):
 
 def _egl_extension(name, restype, argtypes):
   """EGL extension function from eglGetProcAddress as a ctypes function, or None."""
-  from OpenGL import EGL
-  address = EGL.eglGetProcAddress(name.encode())
+  address = import_opengl("OpenGL.EGL").eglGetProcAddress(name.encode())
   if not address:
     return None
   return ctypes.CFUNCTYPE(restype, *argtypes)(ctypes.cast(address, ctypes.c_void_p).value)
@@ -349,19 +440,15 @@ class _OSMesaContext:
   """Software OSMesa context drawing into a client-memory buffer (FBOs are used on top)."""
 
   def __init__(self, max_width, max_height):
-    try:
-      from OpenGL import GL
-      from OpenGL import osmesa
-    except Exception as e:
-      raise RenderingUnavailableError(f"OSMesa through PyOpenGL unavailable: {e}") from e
+    osmesa = import_opengl("OpenGL.osmesa")
     self._osmesa = osmesa
-    self._gl = GL
+    self._gl = import_opengl("OpenGL.GL")
     attributes = [osmesa.OSMESA_FORMAT, osmesa.OSMESA_RGBA, osmesa.OSMESA_DEPTH_BITS, 24,
                   osmesa.OSMESA_STENCIL_BITS, 8, osmesa.OSMESA_PROFILE,
                   osmesa.OSMESA_COMPAT_PROFILE, 0]
     self._context = osmesa.OSMesaCreateContextAttribs(attributes, None)
     if not self._context:
-      raise RenderingUnavailableError("OSMesa could not create a context")
+      raise RenderingUnavailableError("osmesa: could not create a context")
     self._width, self._height = max_width, max_height
     self._buffer = (ctypes.c_ubyte * (4 * max_width * max_height))()
 
@@ -388,24 +475,23 @@ class _GLFWContext:
   """A hidden GLFW window's context (also what an on-screen viewer draws with)."""
 
   def __init__(self, max_width, max_height):
-    try:
-      import glfw
-    except ImportError as e:
-      raise RenderingUnavailableError(_INSTALL_HINT["glfw"]) from e
+    import glfw  # backend_problem checked that it loads
+    display = os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
     try:
       ok = glfw.init()
     except Exception as e:
-      raise RenderingUnavailableError(f"glfw failed to initialize: {e}") from e
+      raise RenderingUnavailableError(f"glfw: failed to initialize on display {display!r}: "
+                                      f"{e}") from e
     if not ok:
-      raise RenderingUnavailableError(_INSTALL_HINT["glfw"])
+      raise RenderingUnavailableError(f"glfw: could not connect to the display {display!r}")
     glfw.window_hint(glfw.VISIBLE, 0)
     glfw.window_hint(glfw.DOUBLEBUFFER, 0)
     try:
       window = glfw.create_window(max_width, max_height, "invisible", None, None)
     except Exception as e:
-      raise RenderingUnavailableError(f"glfw could not create a window: {e}") from e
+      raise RenderingUnavailableError(f"glfw: could not create a window: {e}") from e
     if not window:
-      raise RenderingUnavailableError(_INSTALL_HINT["glfw"])
+      raise RenderingUnavailableError(f"glfw: could not create a window on {display!r}")
     self._glfw = glfw
     self._window = window
 

@@ -18,15 +18,13 @@ import math
 
 import numpy as np
 
-from engine.render import context  # sets PYOPENGL_PLATFORM before OpenGL loads
-from OpenGL import GL  # noqa: E402,I001
-
 from engine.enums import mjMINVAL
 from engine.enums import mjtCatBit
 from engine.enums import mjtGeom
 from engine.enums import mjtLightType
 from engine.enums import mjtTexture
 from engine.enums import mjtTextureRole
+from engine.render import context
 from engine.render import gl_resources
 from engine.render import gl_text
 from engine.render.gl_resources import MjrContext as MjrContext
@@ -46,7 +44,6 @@ from engine.render.gl_text import mjGRID_TOPRIGHT as mjGRID_TOPRIGHT
 from engine.render.gl_text import mjr_overlay as mjr_overlay
 from engine.render.gl_text import mjr_rectangle as mjr_rectangle
 from engine.render.gl_text import mjr_text as mjr_text
-
 from engine.enums import mjRND_ADDITIVE
 from engine.enums import mjRND_CULL_FACE
 from engine.enums import mjRND_FOG
@@ -60,6 +57,8 @@ from engine.enums import mjRND_WIREFRAME
 from engine.enums import mjSTEREO_NONE
 from engine.enums import mjSTEREO_QUADBUFFERED
 from engine.enums import mjSTEREO_SIDEBYSIDE
+
+GL = context.LazyModule(context.import_opengl)  # OpenGL.GL, loaded when first drawn with
 mjMAXLIGHT = 100
 
 # geom rendering modes of renderGeom; _STENCIL: coverage only (reflection masks)
@@ -404,8 +403,7 @@ class _FastGL:
   """
 
   def __init__(self):
-    from OpenGL import platform
-    lib = platform.PLATFORM.GL
+    lib = context.import_opengl("OpenGL.platform").PLATFORM.GL
     f, u, i, ub, p = ctypes.c_float, ctypes.c_uint, ctypes.c_int, ctypes.c_ubyte, ctypes.c_void_p
     for name, argtypes in (("glMaterialfv", (u, u, p)), ("glMaterialf", (u, u, f)),
                            ("glColor4f", (f, f, f, f)), ("glColor4ub", (ub, ub, ub, ub)),

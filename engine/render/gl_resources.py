@@ -7,16 +7,16 @@ its multisample resolve buffer, the shadow map and the bitmap fonts.
 
 import numpy as np
 
-import engine.render.context  # noqa: F401  (sets PYOPENGL_PLATFORM before OpenGL loads)
-from OpenGL import GL  # noqa: I001
-from OpenGL.raw.GL.VERSION import GL_1_0 as _raw_gl
-
+from engine.enums import mjtColorSpace
 from engine.enums import mjtGeom
 from engine.enums import mjtTexture
 from engine.enums import mjtTextureRole
-from engine.enums import mjtColorSpace
+from engine.render import context
 from engine.render import gl_mesh
 from engine.render import gl_text
+
+GL = context.LazyModule(context.import_opengl)  # OpenGL.GL, loaded when first drawn with
+_raw_gl = context.LazyModule(lambda: context.import_opengl("OpenGL.raw.GL.VERSION.GL_1_0"))
 
 # framebuffers (mjtFramebuffer)
 mjFB_WINDOW = 0

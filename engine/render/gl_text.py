@@ -6,8 +6,9 @@ lists of the same layout (one list per ASCII code, normal, shadow and big varian
 
 import numpy as np
 
-import engine.render.context  # noqa: F401  (sets PYOPENGL_PLATFORM before OpenGL loads)
-from OpenGL import GL  # noqa: I001
+from engine.render import context
+
+GL = context.LazyModule(context.import_opengl)  # OpenGL.GL, loaded when first drawn with
 
 # fonts (mjtFont) and overlay grid positions (mjtGridPos)
 mjFONT_NORMAL, mjFONT_SHADOW, mjFONT_BIG = 0, 1, 2

@@ -13,7 +13,6 @@ import pathlib
 import threading
 import time
 
-import glfw
 import numpy as np
 
 from engine.driver import mj_forward
@@ -23,6 +22,7 @@ from engine.types import MjData
 from engine.types import MjModel
 from engine.viewer.ui import Viewer
 from engine.viewer.window import Window
+from engine.viewer.window import glfw
 
 MAX_MISALIGN = 0.1          # seconds of simulation lead or lag before re-synchronising
 STEP_BUDGET = 1 / 30        # wall seconds of stepping per frame at most, so frames keep coming

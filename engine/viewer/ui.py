@@ -17,7 +17,6 @@ a spring torque (mjv_applyPerturbForce), drawn as a line to the reference point.
 import math
 import time
 
-import glfw
 import numpy as np
 
 from engine import enums
@@ -47,6 +46,7 @@ from engine.render.visualize import mjv_select
 from engine.render.visualize import mjv_updateCamera
 from engine.render.visualize import mjv_updateScene
 from engine.support import mj_id2name
+from engine.viewer.window import glfw
 
 # mjtMouse: what a mouse motion does
 ROTATE_V, ROTATE_H, MOVE_V, MOVE_H, ZOOM = 1, 2, 3, 4, 5
@@ -100,8 +100,6 @@ HELP = (
   ("F1  F2", "help / info"),
 )
 DOUBLE_CLICK_SECONDS = 0.3
-_SIMULATION_KEYS = (glfw.KEY_SPACE, glfw.KEY_RIGHT, glfw.KEY_BACKSPACE, glfw.KEY_MINUS,
-                    glfw.KEY_EQUAL)
 
 
 def _key_char(key):
@@ -354,7 +352,9 @@ class Viewer:
     self.changed = True
     ctrl, shift = mods & glfw.MOD_CONTROL, mods & glfw.MOD_SHIFT
     char = _key_char(key)
-    if not self.controls_simulation and key in _SIMULATION_KEYS:
+    simulation_keys = (glfw.KEY_SPACE, glfw.KEY_RIGHT, glfw.KEY_BACKSPACE, glfw.KEY_MINUS,
+                       glfw.KEY_EQUAL)
+    if not self.controls_simulation and key in simulation_keys:
       if self.key_callback is not None:
         self.key_callback(key)
     elif key == glfw.KEY_SPACE:

@@ -9,6 +9,7 @@ thread that made them.
 import os
 
 from engine.physics import RenderingUnavailableError
+from engine.render import context
 
 
 def start_virtual_display():
@@ -35,43 +36,61 @@ def start_virtual_display():
   return proc, f":{number}"
 
 
+def load_glfw():
+  """The glfw module; RenderingUnavailableError saying what to install when its library does
+  not load (pip's glfw ships one; PYGLFW_LIBRARY may name another)."""
+  try:
+    import glfw
+  except Exception as e:
+    raise RenderingUnavailableError(
+      f"the viewer needs the GLFW library, which did not load ({e}): pip install glfw") from e
+  return glfw
+
+
+# glfw, imported on first use: the viewer's modules import where GLFW cannot load
+glfw = context.LazyModule(load_glfw)
+
+
 def _glfw():
   """The glfw module, initialised; RenderingUnavailableError with the reason when no window can
-  open (no glfw, no X server or Wayland compositor)."""
+  open (MUJOCO_GL=osmesa, no display, no GLFW library, no X server or Wayland compositor)."""
+  for var in ("ENGINE_GL", "MUJOCO_GL"):
+    if os.environ.get(var, "").strip().lower() == "osmesa":
+      raise RenderingUnavailableError(
+        f"the viewer cannot draw with OSMesa ({var}=osmesa binds PyOpenGL to it): unset it, or "
+        f"set it to glfw or egl, for a process that opens viewer windows")
   if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
     raise RenderingUnavailableError(
       "the viewer needs a display: no DISPLAY or WAYLAND_DISPLAY is set (on a headless "
-      "machine run it under a virtual X server, e.g. `xvfb-run -a python -m engine.viewer`)")
+      "machine run it under a virtual X server, e.g. `xvfb-run -a python -m engine.viewer`; "
+      "Debian: apt install xvfb)")
+  module = load_glfw()
   try:
-    import glfw
-  except ImportError as e:
-    raise RenderingUnavailableError("the viewer needs glfw: pip install glfw") from e
-  try:
-    ok = glfw.init()
+    ok = module.init()
   except Exception as e:
     raise RenderingUnavailableError(f"glfw failed to initialize: {e}") from e
   if not ok:
     raise RenderingUnavailableError(
-      f"glfw could not connect to the display {os.environ.get('DISPLAY', '')!r}")
-  return glfw
+      f"glfw could not connect to the display {os.environ.get('DISPLAY', '')!r} (no X server "
+      f"there? on a headless machine: `xvfb-run -a python -m engine.viewer`)")
+  return module
 
 
 def _context_api(glfw):
-  """GLFW's context creation API matching the platform PyOpenGL bound when it was imported:
-  GLX's native contexts, or EGL ones when MUJOCO_GL=egl chose EGL for offscreen rendering
-  (PyOpenGL keeps per-context state that it finds through its own platform)."""
-  import OpenGL.platform
-  platform = type(OpenGL.platform.PLATFORM).__name__.lower()
+  """GLFW's context creation API matching the platform PyOpenGL binds: GLX's native contexts,
+  or EGL ones when MUJOCO_GL=egl chose EGL for offscreen rendering (PyOpenGL keeps per-context
+  state that it finds through its own platform)."""
+  platform = type(context.import_opengl("OpenGL.platform").PLATFORM).__name__.lower()
   if "osmesa" in platform:
     raise RenderingUnavailableError(
-      "the viewer cannot draw with PyOpenGL bound to OSMesa (MUJOCO_GL or ENGINE_GL=osmesa): "
-      "unset it, or set it to glfw or egl, for a process that opens viewer windows")
+      "the viewer cannot draw with PyOpenGL bound to OSMesa (PYOPENGL_PLATFORM=osmesa): "
+      "unset it, or set MUJOCO_GL to glfw or egl, for a process that opens viewer windows")
   return glfw.EGL_CONTEXT_API if "egl" in platform else glfw.NATIVE_CONTEXT_API
 
 
 def _software_renderer() -> bool:
   """Whether the current OpenGL context rasterizes on the CPU."""
-  from OpenGL import GL
+  GL = context.import_opengl()
   renderer = (GL.glGetString(GL.GL_RENDERER) or b"").decode(errors="replace").lower()
   return any(name in renderer for name in ("llvmpipe", "softpipe", "swrast", "software"))
 

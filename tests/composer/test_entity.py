@@ -159,7 +159,7 @@ def test_observables_collection():
     observable.MJCFFeature('qpos', 'h0')
 
 
-def test_camera_observables():
+def test_camera_observables(opengl):
   """MJCFCamera / MujocoCamera render through physics.render with dm_control's specs."""
   from dm_control.composer.observation.observable import mjcf as dm_mjcf_obs
   model = mjcf.RootElement(model='scene')

@@ -624,13 +624,12 @@ def test_several_physics_stepped_from_threads_match_sequential_runs():
     np.testing.assert_array_equal(a.data.sensordata, b.data.sensordata)
 
 
-def test_render_explains_why_it_is_unavailable():
+def test_render_draws_or_explains_why_it_cannot():
+  from tests import gl
   mjm, _ = _mujoco()
   physics = _physics(mjm)
-  try:
-    import engine.render  # noqa: F401
-  except ImportError:
-    with pytest.raises(P.RenderingUnavailableError, match="rendering not available"):
+  if gl.opengl_problem():  # (tests/render/test_backends.py checks the messages)
+    with pytest.raises(P.RenderingUnavailableError):
       physics.render(64, 64)
   else:
     image = physics.render(height=32, width=48)

@@ -1,10 +1,10 @@
 """Physics.render against dm_control's (MuJoCo's renderer) on suite models, every camera.
 
 Both stacks load the same MJCF with the same state and render the same camera at the same size
-on the same OpenGL (EGL here). Segmentation maps must agree on at least 97 % of the pixels,
-depth (metres) within 1 % (median relative error over the pixels where both see the same
-object), and RGB must be recognisably the same picture (PSNR above a floor; the value is
-printed). A failing comparison saves a side-by-side PNG (ours | MuJoCo | difference) in
+on the same OpenGL (the backend tests/gl.py chose; without one these tests skip). Segmentation
+maps must agree on at least 97 % of the pixels, depth (metres) within 1 % (median relative
+error over the pixels where both see the same object), and RGB must be recognisably the same
+picture (PSNR above a floor; the value is printed). A failing comparison saves a side-by-side PNG (ours | MuJoCo | difference) in
 $RENDER_ARTIFACTS (default: render-artifacts in the system's temporary directory).
 """
 
@@ -16,12 +16,11 @@ import tempfile
 import numpy as np
 import pytest
 
-os.environ.setdefault("MUJOCO_GL", "egl")
-
-import engine  # noqa: E402
-from suite import common  # noqa: E402
+import engine
+from suite import common
 
 dm_mujoco = pytest.importorskip("dm_control.mujoco")
+pytestmark = pytest.mark.usefixtures("opengl")
 
 HEIGHT, WIDTH = 96, 128
 # models with planes, a skybox, capsules, ellipsoids, cylinders, meshes and a height field

@@ -66,7 +66,7 @@ def test_mujoco_profiling_reports_physics_time_and_steps():
 
 
 @pytest.mark.parametrize("pixels_only", [True, False])
-def test_pixels_matches_dm_control(pixels_only):
+def test_pixels_matches_dm_control(opengl, pixels_only):
   """Same seed, same actions: the same specs, the same state observations and the same
   picture (rendered by our renderer and by MuJoCo's)."""
   from dm_control.suite.wrappers import pixels as dm_pixels
