@@ -4,8 +4,9 @@ Both stacks load the same MJCF with the same state and render the same camera at
 on the same OpenGL (the backend tests/gl.py chose; without one these tests skip). Segmentation
 maps must agree on at least 97 % of the pixels, depth (metres) within 1 % (median relative
 error over the pixels where both see the same object), and RGB must be recognisably the same
-picture (PSNR above a floor; the value is printed). A failing comparison saves a side-by-side PNG (ours | MuJoCo | difference) in
-$RENDER_ARTIFACTS (default: render-artifacts in the system's temporary directory).
+picture (PSNR above a floor; the value is printed). A failing comparison saves a side-by-side
+PNG (ours | MuJoCo | difference) in $RENDER_ARTIFACTS (default: render-artifacts in the
+system's temporary directory).
 """
 
 import gc
