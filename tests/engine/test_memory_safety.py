@@ -104,6 +104,6 @@ def test_bounds_checked_engine():
   env = {"NUMBA_BOUNDSCHECK": "1"}
   fuzz = _run([sys.executable, "-c", _FUZZ.replace("NCASES", "30")], env, timeout=1200)
   _check_clean(fuzz)
-  tests = _run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
+  tests = _run([sys.executable, "-m", "pytest", "-q", "-x", "-n0", "-p", "no:cacheprovider",
                 *BOUNDSCHECKED_TESTS], env, timeout=1800)
   assert tests.returncode == 0, tests.stdout[-4000:] + tests.stderr[-2000:]
