@@ -36,7 +36,11 @@ from engine import history as _history
 from engine import plugin_call
 from engine._jit import jit
 from engine._jit import local_array
+from engine._stage import D
+from engine._stage import M
+from engine._stage import i8
 from engine._stage import stage
+from engine._stage import vec
 from engine.enums import mjCNSTR_LIMIT_JOINT
 from engine.enums import mjCNSTR_LIMIT_TENDON
 from engine.enums import mjCONDATA_ANGVEL
@@ -789,9 +793,11 @@ def _apply_cutoff(m, i, out):
 
 
 # ---- per-stage sensor values ----
+# each family is a stage of its own, compiled once and called by its sensor_* stage and by
+# advance (delayed sensors), instead of being compiled into both
 
 
-@jit
+@stage(M, D, i8, vec)
 def _compute_pos(m, d, i, out):
   """Port of mj_computeSensorPos: value of position-stage sensor i into out."""
   type = m.sensor_type[i]
@@ -932,7 +938,7 @@ def _geom_pair(m, d, i, type, objtype, objid, reftype, refid, out):
       out[k] = fromto[k]
 
 
-@jit
+@stage(M, D, i8, vec)
 def _compute_vel(m, d, i, out):
   """Port of mj_computeSensorVel: value of velocity-stage sensor i into out."""
   type = m.sensor_type[i]
@@ -1000,7 +1006,7 @@ def _compute_vel(m, d, i, out):
     contact_sensor(m, d, i, out)
 
 
-@jit
+@stage(M, D, i8, vec)
 def _compute_acc(m, d, i, out):
   """Port of mj_computeSensorAcc: value of acceleration-stage sensor i into out."""
   type = m.sensor_type[i]

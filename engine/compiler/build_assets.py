@@ -55,8 +55,9 @@ def _strip(path):
 
 # Compiled mesh files, as MuJoCo caches them within a process: loading the same robot again (one
 # model per environment of a vectorized task) skips decoding, the hull and the polygons. Keyed
-# on the file's bytes and every attribute that changes the compiled mesh; entries are copied in
-# and out, so a model never shares arrays with the cache.
+# on the file's bytes (for a mesh an SDF plugin makes: the plugin and its configuration) and
+# every attribute that changes the compiled mesh; entries are copied in and out, so a model
+# never shares arrays with the cache.
 _MESH_CACHE = collections.OrderedDict()
 _MESH_CACHE_SIZE = 64
 _MESH_KEY_ATTRS = ('scale', 'inertia', 'refpos', 'refquat', 'maxhullvert', 'smoothnormal')
@@ -239,6 +240,13 @@ class Assets:
       if inst is not None:
         if s.get('file') or s.get('vertex') is not None:
           raise n.error('mesh with a plugin and file or vertex data', 'file')
+        # the same plugin with the same configuration meshes the same field
+        config = repr((id(inst.plugin), sorted(inst.config.items()))).encode()
+        key = _mesh_key(s, config, inst.plugin.name, needhull, self.ctx.discardvisual)
+        if key in _MESH_CACHE:
+          _MESH_CACHE.move_to_end(key)
+          self._set_info(m, copy.deepcopy(_MESH_CACHE[key]))
+          return
         vert, face, kw['normal'] = self._plugin_mesh(m, inst)
       elif s.get('file'):
         if s.get('vertex') is not None:
@@ -272,7 +280,7 @@ class Assets:
         keep_frame=inst is not None, **kw)
     except ValueError as e:
       raise n.error(f"mesh '{m.name}': {e}", 'file' if s.get('file') else 'vertex') from None
-    if s.get('file'):
+    if s.get('file') or inst is not None:
       _MESH_CACHE[key] = copy.deepcopy(info)
       while len(_MESH_CACHE) > _MESH_CACHE_SIZE:
         _MESH_CACHE.popitem(last=False)
