@@ -8,6 +8,12 @@ Python calls, `stage_dispatcher` the dispatchers of stages.
 numba does not invalidate a cached function when a function it calls in
 another file changes, so the cache directory is keyed on a hash of every
 engine source file. Set NUMBA_CACHE_DIR to choose the location yourself.
+
+A bounds-checked build (NUMBA_BOUNDSCHECK=1) is other code and gets a directory of its own.
+The stages named in NUMJOCO_UNCHECKED_STAGES (comma-separated, e.g.
+engine._structs.make_model) it loads instead from the normal build's cache when that has them,
+without checks: code a bounds-checked run never executes, or that indexes nothing, would only
+cost compile time (tests/engine/test_memory_safety.py names them).
 """
 
 import hashlib
@@ -49,12 +55,14 @@ def _source_hash() -> str:
 
 if "NUMBA_CACHE_DIR" not in os.environ:
   _base = pathlib.Path(os.environ.get("XDG_CACHE_HOME", pathlib.Path.home() / ".cache"))
-  # a bounds-checked build (NUMBA_BOUNDSCHECK=1) is other code: it gets its own directory
-  _variant = "-boundscheck" if numba.config.BOUNDSCHECK else ""
-  CACHE_DIR = str(_base / "numjoco" / (_source_hash() + _variant))
+  NORMAL_CACHE_DIR = str(_base / "numjoco" / _source_hash())
+  CACHE_DIR = NORMAL_CACHE_DIR + ("-boundscheck" if numba.config.BOUNDSCHECK else "")
   numba.config.CACHE_DIR = CACHE_DIR
 else:
   CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
+  # (the compile helper processes of engine/_stage.py are told where the normal build is)
+  NORMAL_CACHE_DIR = os.environ.get("NUMJOCO_NORMAL_CACHE_DIR")
+_UNCHECKED = frozenset(filter(None, os.environ.get("NUMJOCO_UNCHECKED_STAGES", "").split(",")))
 
 DISABLE_JIT = bool(numba.config.DISABLE_JIT)
 
@@ -138,6 +146,29 @@ class _ObjectCodeCache(numba.core.caching.FunctionCache):
   _impl_class = _ObjectCodeCacheImpl
 
 
+class _NormalBuildCache(_ObjectCodeCache):
+  """A stage's cache in the normal build's directory, as a bounds-checked build reads it: it
+  loads and never saves (a stage compiled in that build would carry bounds checks)."""
+
+  def save_overload(self, sig, data):
+    pass
+
+
+def _stage_cache(py_func):
+  """The cache of a stage: the normal build's for the NUMJOCO_UNCHECKED_STAGES of a
+  bounds-checked build, when it has compiled them, else this build's own."""
+  name = f"{py_func.__module__}.{py_func.__qualname__}"
+  if numba.config.BOUNDSCHECK and NORMAL_CACHE_DIR and name in _UNCHECKED:
+    numba.config.CACHE_DIR = NORMAL_CACHE_DIR  # read when the cache locates its files
+    try:
+      cache = _NormalBuildCache(py_func)
+    finally:
+      numba.config.CACHE_DIR = CACHE_DIR
+    if os.path.exists(cache._cache_file._index_path):
+      return cache
+  return _ObjectCodeCache(py_func)
+
+
 def _decorator(cache: bool, object_code_only: bool = False, helper: bool = False,
                inline: bool = False):
   extra = dict(no_cpython_wrapper=True, no_cfunc_wrapper=True) if helper else {}
@@ -150,7 +181,7 @@ def _decorator(cache: bool, object_code_only: bool = False, helper: bool = False
       return py_func
     dispatcher = kind(py_func=py_func, locals={}, targetoptions=dict(_OPTIONS, **extra))
     if object_code_only:
-      dispatcher._cache = _ObjectCodeCache(py_func)
+      dispatcher._cache = _stage_cache(py_func)
     elif cache:
       dispatcher.enable_caching()
     return dispatcher

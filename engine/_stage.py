@@ -283,6 +283,8 @@ def _compile_cold(cold: list, lazy: bool) -> None:
     path = os.pathsep.join(filter(None, [str(_jit.ENGINE_DIR.parent),
                                          os.environ.get("PYTHONPATH")]))
     env = dict(os.environ, NUMBA_CACHE_DIR=_jit.CACHE_DIR, PYTHONPATH=path)
+    if _jit.NORMAL_CACHE_DIR:
+      env["NUMJOCO_NORMAL_CACHE_DIR"] = _jit.NORMAL_CACHE_DIR
     workers = [
       subprocess.Popen([sys.executable, "-m", "engine.warmup", "--claims", claims]
                        + (["--lazy"] if lazy else []), env=env, stdout=subprocess.DEVNULL)

@@ -210,8 +210,12 @@ def test_images_match_mujoco(scene, suite_pairs, name):
 # segmentation 0.997-1.0, depth within 1 % on 0.997-1.0 of the pixels (facets of coarser
 # spheres), RGB mean |difference| 0.3-0.9 of 255; at 240x320 segmentation and depth 0.9987-1.0,
 # RGB 0.14-0.20
-@pytest.mark.parametrize("size", [(84, 84), (240, 320)], ids=lambda s: f"{s[0]}x{s[1]}")
-@pytest.mark.parametrize("name", ["scene", "cartpole", "humanoid"])
+@pytest.mark.parametrize("name, size", [
+  ("scene", (84, 84)), ("humanoid", (240, 320)),
+  *(pytest.param(name, size, marks=pytest.mark.slow)
+    for name, size in (("scene", (240, 320)), ("cartpole", (84, 84)), ("cartpole", (240, 320)),
+                       ("humanoid", (84, 84))))],
+  ids=lambda v: f"{v[0]}x{v[1]}" if isinstance(v, tuple) else v)
 def test_shortcuts_stay_close_to_mujoco(gl, monkeypatch, name, size):
   monkeypatch.setattr(R, "SHADOW_TEXELS_PER_PIXEL", 4)
   monkeypatch.setattr(R, "DETAIL_PIXELS", (16.0, 4.0))
