@@ -154,11 +154,16 @@ class _NormalBuildCache(_ObjectCodeCache):
     pass
 
 
+def from_normal_build(name) -> bool:
+  """Whether this bounds-checked build takes stage `name` from the normal build (it is named in
+  NUMJOCO_UNCHECKED_STAGES): its compile helpers leave it out."""
+  return bool(numba.config.BOUNDSCHECK and NORMAL_CACHE_DIR and name in _UNCHECKED)
+
+
 def _stage_cache(py_func):
   """The cache of a stage: the normal build's for the NUMJOCO_UNCHECKED_STAGES of a
   bounds-checked build, when it has compiled them, else this build's own."""
-  name = f"{py_func.__module__}.{py_func.__qualname__}"
-  if numba.config.BOUNDSCHECK and NORMAL_CACHE_DIR and name in _UNCHECKED:
+  if from_normal_build(f"{py_func.__module__}.{py_func.__qualname__}"):
     numba.config.CACHE_DIR = NORMAL_CACHE_DIR  # read when the cache locates its files
     try:
       cache = _NormalBuildCache(py_func)

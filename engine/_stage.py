@@ -246,8 +246,10 @@ def code_size(stage) -> int:
 
 
 def cold_stages(lazy: bool) -> list:
-  """The selected stages missing from the cache, the largest first."""
-  return sorted((s for s in selected(lazy) if not s.is_cached()), key=code_size, reverse=True)
+  """The selected stages missing from the cache (but those a bounds-checked build takes from the
+  normal one), the largest first."""
+  cold = [s for s in selected(lazy) if not s.is_cached() and not _jit.from_normal_build(s.name)]
+  return sorted(cold, key=code_size, reverse=True)
 
 
 def compile_all(lazy: bool) -> None:

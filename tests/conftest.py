@@ -10,24 +10,55 @@ import pytest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
+from tests import boundscheck  # noqa: E402
 from tests import gl  # noqa: E402
 
 gl.choose_backend_for_oracles()
 
-# tests that run for minutes in a subprocess of their own (the bounds-checked build compiles
-# the engine again): started first, so that the other tests run beside them
-_FIRST = ("tests/engine/test_memory_safety.py::test_bounds_checked_engine",)
+# the longest test (a subprocess running the bounds-checked build), started first so that the
+# others run beside it
+_BOUNDS_CHECKED = "tests/engine/test_memory_safety.py::test_bounds_checked_engine"
 
 
 def pytest_configure(config):
   """Before xdist starts its workers, compile the engine (or load it) in this process once, so
-  that the workers load it from the cache instead of each compiling it."""
+  that the workers load it from the cache instead of each compiling it; when the run includes
+  the bounds-checked test, compile that build at the same time, in another process."""
   if hasattr(config, "workerinput") or not config.getoption("numprocesses", None):
     return
   from engine import _jit
-  if not _jit.DISABLE_JIT:
-    from engine import _stage
-    _stage.compile_all(lazy=True)
+  if _jit.DISABLE_JIT:
+    return
+  import time
+  from engine import _stage
+  t0 = time.perf_counter()
+  bounds_checked = boundscheck.start_compiling() if _selects(config, _BOUNDS_CHECKED) else None
+  if bounds_checked is not None:
+    print("tests: compiling the bounds-checked build in another process (tests/boundscheck.py)",
+          file=sys.stderr, flush=True)
+  _stage.compile_all(lazy=True)
+  if bounds_checked is not None:
+    bounds_checked.wait()
+    print(f"tests: engine builds ready in {time.perf_counter() - t0:.0f} s", file=sys.stderr,
+          flush=True)
+
+
+def _selects(config, nodeid):
+  """Whether the command line selects test `nodeid`: one of its paths holds it, and no -k or
+  other -m narrows the selection."""
+  if config.option.keyword or config.option.markexpr not in ("", "not slow"):
+    return False
+  path, _, name = nodeid.partition("::")
+  target = (config.rootpath / path).resolve()
+  for arg in config.args:
+    file, _, node = arg.partition("::")
+    if node and node != name:
+      continue
+    for base in (config.invocation_params.dir, config.rootpath):
+      where = (pathlib.Path(base) / file).resolve()
+      if where == target or where in target.parents:
+        return True
+  return False
 
 
 def pytest_xdist_auto_num_workers(config):
@@ -41,7 +72,7 @@ def pytest_xdist_auto_num_workers(config):
 
 
 def pytest_collection_modifyitems(config, items):
-  items.sort(key=lambda item: item.nodeid not in _FIRST)
+  items.sort(key=lambda item: item.nodeid != _BOUNDS_CHECKED)
 
 
 @pytest.fixture(scope="session")

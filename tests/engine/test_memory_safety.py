@@ -10,9 +10,8 @@ Both checks run in subprocesses so that such a death fails the test instead of t
   the process must exit with status 0 and print no allocator error.
 - Bounds-checked: the same fuzz models plus a representative subset of the engine's oracle
   tests and the suite's task kernels, run with NUMBA_BOUNDSCHECK=1 (its own numba cache, see
-  engine/_jit.py), where an out-of-bounds index raises IndexError at the faulty line. That
-  build compiles, with checks, every stage these tests run; the stages in UNCHECKED it loads
-  from the normal build, and it compiles in one process (the other tests use the other cores).
+  engine/_jit.py and tests/boundscheck.py), where an out-of-bounds index raises IndexError at
+  the faulty line.
 """
 
 import os
@@ -22,6 +21,8 @@ import sys
 
 import numba
 import pytest
+
+from tests import boundscheck
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
@@ -78,18 +79,7 @@ BOUNDSCHECKED_TESTS = [
 ]
 
 
-# stages the bounds-checked build takes from the normal build: the struct constructors (field
-# stores of the handles, no indexing) and the SDF collisions (no test of BOUNDSCHECKED_TESTS has
-# an SDF geom). Measured: a fifth of the build's compile time (engine/_jit.py)
-UNCHECKED = ("engine._structs.make_model", "engine._structs.make_data",
-             "engine._structs.make_option", "engine._structs.make_statistic",
-             "engine.collision.sdf.collide_sdf", "engine.collision.sdf.collide_mesh_sdf")
-
-
-def _run(args, env_extra, timeout):
-  env = dict(os.environ, PYTHONPATH=str(ROOT), **env_extra)
-  if "NUMBA_BOUNDSCHECK" in env_extra:
-    env.pop("NUMBA_CACHE_DIR", None)  # engine/_jit.py keeps bounds-checked code apart
+def _run(args, env, timeout):
   return subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True,
                         timeout=timeout)
 
@@ -104,7 +94,8 @@ def _check_clean(out):
 
 @pytest.mark.skipif(numba.config.DISABLE_JIT, reason="memory errors only exist compiled")
 def test_fuzz_tiny_models_exit_cleanly():
-  out = _run([sys.executable, "-c", _FUZZ.replace("NCASES", "60")], {}, timeout=900)
+  out = _run([sys.executable, "-c", _FUZZ.replace("NCASES", "60")],
+             dict(os.environ, PYTHONPATH=str(ROOT)), timeout=900)
   _check_clean(out)
   assert "cases ok" in out.stdout
 
@@ -113,8 +104,7 @@ def test_fuzz_tiny_models_exit_cleanly():
 def test_bounds_checked_engine():
   from engine import _stage
   _stage.link()  # the normal build, which has the UNCHECKED stages
-  env = {"NUMBA_BOUNDSCHECK": "1", "NUMJOCO_COMPILE_JOBS": "1",
-         "NUMJOCO_UNCHECKED_STAGES": ",".join(UNCHECKED)}
+  env = boundscheck.environment()
   fuzz = _run([sys.executable, "-c", _FUZZ.replace("NCASES", "30")], env, timeout=1200)
   _check_clean(fuzz)
   tests = _run([sys.executable, "-m", "pytest", "-q", "-x", "-n0", "-p", "no:cacheprovider",
@@ -126,4 +116,4 @@ def test_bounds_checked_engine():
     compiled = {p.name.split("-")[0]
                 for p in pathlib.Path(_jit.NORMAL_CACHE_DIR + "-boundscheck").rglob("*.nbi")}
     assert "forward.step" in compiled
-    assert not compiled & {".".join(name.split(".")[-2:]) for name in UNCHECKED}
+    assert not compiled & {".".join(name.split(".")[-2:]) for name in boundscheck.UNCHECKED}

@@ -1,0 +1,38 @@
+"""The bounds-checked build the memory-safety test runs (tests/engine/test_memory_safety.py).
+
+numba does not check array bounds; with NUMBA_BOUNDSCHECK=1 an out-of-bounds index raises
+IndexError at the faulty line. That build is other code, compiled into a cache of its own
+(engine/_jit.py), in one process. It compiles, with checks, every stage the memory-safety test
+runs; the stages in UNCHECKED it takes from the normal build. A test run that includes that
+test starts compiling it at once, beside the normal build (tests/conftest.py).
+"""
+
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# stages the bounds-checked build takes from the normal build: the struct constructors (field
+# stores of the handles, no indexing) and the SDF collisions (no bounds-checked test has an SDF
+# geom); a fifth of its compile time
+UNCHECKED = ("engine._structs.make_model", "engine._structs.make_data",
+             "engine._structs.make_option", "engine._structs.make_statistic",
+             "engine.collision.sdf.collide_sdf", "engine.collision.sdf.collide_mesh_sdf")
+
+
+def environment():
+  """The environment of a process of the bounds-checked build."""
+  env = dict(os.environ, PYTHONPATH=ROOT, NUMBA_BOUNDSCHECK="1", NUMJOCO_COMPILE_JOBS="1",
+             NUMJOCO_UNCHECKED_STAGES=",".join(UNCHECKED))
+  env.pop("NUMBA_CACHE_DIR", None)  # engine/_jit.py gives the build its own directory
+  return env
+
+
+def start_compiling():
+  """Starts compiling the bounds-checked build's stages in the background; returns the
+  process. It needs nothing of the normal build, which can compile at the same time."""
+  claims = tempfile.mkdtemp(prefix="numjoco-boundscheck-")
+  return subprocess.Popen([sys.executable, "-m", "engine.warmup", "--lazy", "--claims", claims],
+                          cwd=ROOT, env=environment(), stdout=subprocess.DEVNULL)
