@@ -4,6 +4,7 @@ several processes (pytest-xdist, `-n auto` in pyproject.toml) that share one com
 
 import os
 import pathlib
+import shutil
 import sys
 
 import pytest
@@ -29,18 +30,21 @@ def pytest_configure(config):
   from engine import _jit
   if _jit.DISABLE_JIT:
     return
-  import time
   from engine import _stage
-  t0 = time.perf_counter()
-  bounds_checked = boundscheck.start_compiling() if _selects(config, _BOUNDS_CHECKED) else None
-  if bounds_checked is not None:
-    print("tests: compiling the bounds-checked build in another process (tests/boundscheck.py)",
-          file=sys.stderr, flush=True)
+  if _selects(config, _BOUNDS_CHECKED):
+    config._bounds_checked = boundscheck.start_compiling()
+    if config._bounds_checked is not None:
+      print("tests: compiling the bounds-checked build in another process (tests/boundscheck.py)",
+            file=sys.stderr, flush=True)
   _stage.compile_all(lazy=True)
-  if bounds_checked is not None:
-    bounds_checked.wait()
-    print(f"tests: engine builds ready in {time.perf_counter() - t0:.0f} s", file=sys.stderr,
-          flush=True)
+
+
+def pytest_unconfigure(config):
+  process = getattr(config, "_bounds_checked", None)
+  if process is not None:
+    process.terminate()  # only still running if its test was not run
+    process.wait()
+    shutil.rmtree(process.folder, ignore_errors=True)
 
 
 def _selects(config, nodeid):
