@@ -4,14 +4,12 @@ several processes (pytest-xdist, `-n auto` in pyproject.toml) that share one com
 
 import os
 import pathlib
-import shutil
 import sys
 
 import pytest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
-from tests import boundscheck  # noqa: E402
 from tests import gl  # noqa: E402
 
 gl.choose_backend_for_oracles()
@@ -23,46 +21,13 @@ _BOUNDS_CHECKED = "tests/engine/test_memory_safety.py::test_bounds_checked_engin
 
 def pytest_configure(config):
   """Before xdist starts its workers, compile the engine (or load it) in this process once, so
-  that the workers load it from the cache instead of each compiling it; when the run includes
-  the bounds-checked test, compile that build at the same time, in another process."""
+  that the workers load it from the cache instead of each compiling it."""
   if hasattr(config, "workerinput") or not config.getoption("numprocesses", None):
     return
   from engine import _jit
-  if _jit.DISABLE_JIT:
-    return
-  from engine import _stage
-  if _selects(config, _BOUNDS_CHECKED):
-    config._bounds_checked = boundscheck.start_compiling()
-    if config._bounds_checked is not None:
-      print("tests: compiling the bounds-checked build in another process (tests/boundscheck.py)",
-            file=sys.stderr, flush=True)
-  _stage.compile_all(lazy=True)
-
-
-def pytest_unconfigure(config):
-  process = getattr(config, "_bounds_checked", None)
-  if process is not None:
-    process.terminate()  # only still running if its test was not run
-    process.wait()
-    shutil.rmtree(process.folder, ignore_errors=True)
-
-
-def _selects(config, nodeid):
-  """Whether the command line selects test `nodeid`: one of its paths holds it, and no -k or
-  other -m narrows the selection."""
-  if config.option.keyword or config.option.markexpr not in ("", "not slow"):
-    return False
-  path, _, name = nodeid.partition("::")
-  target = (config.rootpath / path).resolve()
-  for arg in config.args:
-    file, _, node = arg.partition("::")
-    if node and node != name:
-      continue
-    for base in (config.invocation_params.dir, config.rootpath):
-      where = (pathlib.Path(base) / file).resolve()
-      if where == target or where in target.parents:
-        return True
-  return False
+  if not _jit.DISABLE_JIT:
+    from engine import _stage
+    _stage.compile_all(lazy=True)
 
 
 def pytest_xdist_auto_num_workers(config):

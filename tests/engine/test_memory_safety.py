@@ -104,7 +104,6 @@ def test_fuzz_tiny_models_exit_cleanly():
 def test_bounds_checked_engine():
   from engine import _stage
   _stage.link()  # the normal build, which has the UNCHECKED stages
-  boundscheck.wait_for_compiling()  # started by tests/conftest.py
   env = boundscheck.environment()
   fuzz = _run([sys.executable, "-c", _FUZZ.replace("NCASES", "30")], env, timeout=1200)
   _check_clean(fuzz)
