@@ -7,7 +7,6 @@ wires them to the model.
 """
 
 import collections
-import copy
 import hashlib
 import posixpath
 
@@ -245,7 +244,7 @@ class Assets:
         key = _mesh_key(s, config, inst.plugin.name, needhull, self.ctx.discardvisual)
         if key in _MESH_CACHE:
           _MESH_CACHE.move_to_end(key)
-          self._set_info(m, copy.deepcopy(_MESH_CACHE[key]))
+          self._set_info(m, _MESH_CACHE[key].copy())
           return
         vert, face, kw['normal'] = self._plugin_mesh(m, inst)
       elif s.get('file'):
@@ -256,7 +255,7 @@ class Assets:
         key = _mesh_key(s, data, name, needhull, self.ctx.discardvisual)
         if key in _MESH_CACHE:
           _MESH_CACHE.move_to_end(key)
-          self._set_info(m, copy.deepcopy(_MESH_CACHE[key]))
+          self._set_info(m, _MESH_CACHE[key].copy())
           return
         md = meshlib.decode_mesh(data, name)
         vert, face = md.vert, md.face
@@ -281,7 +280,7 @@ class Assets:
     except ValueError as e:
       raise n.error(f"mesh '{m.name}': {e}", 'file' if s.get('file') else 'vertex') from None
     if s.get('file') or inst is not None:
-      _MESH_CACHE[key] = copy.deepcopy(info)
+      _MESH_CACHE[key] = info.copy()
       while len(_MESH_CACHE) > _MESH_CACHE_SIZE:
         _MESH_CACHE.popitem(last=False)
     self._set_info(m, info)

@@ -14,6 +14,9 @@ splits them at the median of their positions along its longest side, by a margin
 (positions within mjEPS count as equal and keep element order).
 """
 
+import collections
+import hashlib
+
 import numpy as np
 
 from engine._jit import entry
@@ -164,20 +167,34 @@ def _dot(a, b):
   return a[:, 0] * b[:, 0] + a[:, 1] * b[:, 1] + a[:, 2] * b[:, 2]
 
 
+# hierarchies of recently compiled meshes, keyed on their vertices and faces (composer
+# recompiles the same models every episode); trees are only read
+_MESH_TREES = collections.OrderedDict()
+_MESH_TREES_SIZE = 64
+
+
 def mesh_bvh(info) -> _Tree:
   """The hierarchy of a compiled mesh's faces, in the mesh frame (mjCMesh::SetBoundingVolume
   and CreateBVH): each face is the box of its vertices, positioned at its circumcenter."""
-  vert = np.asarray(info.vert, np.float64).reshape(-1, 3)
-  face = np.asarray(info.face, np.int64).reshape(-1, 3)
+  vert = np.ascontiguousarray(info.vert, np.float64).reshape(-1, 3)
+  face = np.ascontiguousarray(info.face, np.int64).reshape(-1, 3)
   if len(face) == 0:
     return _Tree()
+  key = hashlib.sha1(vert.tobytes() + face.tobytes()).digest()
+  if key in _MESH_TREES:
+    _MESH_TREES.move_to_end(key)
+    return _MESH_TREES[key]
   corners = vert[face]
   fmin = corners.min(axis=1)
   fmax = corners.max(axis=1)
   center = .5 * (fmin + fmax)
   half = .5 * (fmax - fmin)
-  return _Tree(center - half, center + half, face_circumcenters(vert, face),
+  tree = _Tree(center - half, center + half, face_circumcenters(vert, face),
                np.arange(len(face)))
+  _MESH_TREES[key] = tree
+  if len(_MESH_TREES) > _MESH_TREES_SIZE:
+    _MESH_TREES.popitem(last=False)
+  return tree
 
 
 def arrays(bodies, meshes, sizes, arrays):
