@@ -11,12 +11,14 @@ rendering when there is none; tests that draw in this process use the `opengl` f
 import functools
 import os
 
-_no_backend = None  # why no headless backend can start here (choose_backend_for_oracles)
+# why no headless backend can start here, set with MUJOCO_GL=disable by
+# choose_backend_for_oracles (an environment variable, so that pytest-xdist's workers, which
+# inherit MUJOCO_GL, can say why too)
+_NO_BACKEND = "NUMJOCO_TESTS_NO_OPENGL"
 
 
 def choose_backend_for_oracles():
   """Sets MUJOCO_GL for a machine without a display, unless it is set already."""
-  global _no_backend
   if (os.environ.get("MUJOCO_GL") or os.environ.get("DISPLAY")
           or os.environ.get("WAYLAND_DISPLAY")):
     return
@@ -29,14 +31,14 @@ def choose_backend_for_oracles():
       return
     problems.append(problem)
   os.environ["MUJOCO_GL"] = "disable"
-  _no_backend = "; ".join(problems)
+  os.environ[_NO_BACKEND] = "; ".join(problems)
 
 
 @functools.cache
 def opengl_problem():
   """None when our renderer can draw in this process, else why not."""
-  if _no_backend:
-    return f"no OpenGL backend can start here: {_no_backend}"
+  if os.environ.get(_NO_BACKEND):
+    return f"no OpenGL backend can start here: {os.environ[_NO_BACKEND]}"
   from engine.physics import RenderingUnavailableError
   from engine.render import context
   try:
