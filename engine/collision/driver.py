@@ -284,10 +284,13 @@ def _body_boxes(m, d):
 
 @jit
 def _weld_filtered(m, b1, b2, filterparent):
-  """Port of filterBodyPair (no sleeping): same weld body, or parent-child welds."""
+  """Port of filterBodyPair (no sleeping): same weld body, both without dofs (static or
+  mocap: no force can act), or parent-child welds."""
   weld1 = m.body_weldid[b1]
   weld2 = m.body_weldid[b2]
   if weld1 == weld2:
+    return True
+  if m.body_dofnum[weld1] == 0 and m.body_dofnum[weld2] == 0:
     return True
   if filterparent and weld1 != 0 and weld2 != 0:
     parent1 = m.body_weldid[m.body_parentid[weld1]]

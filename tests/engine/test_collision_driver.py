@@ -1,6 +1,6 @@
 """Collision driver (engine/collision/driver.py) against mujoco: which geom pairs collide, in
 which order, and the contact parameters (priority and solmix mixing, explicit pairs, margins,
-gaps, adhesion, overrides, exclusions, parent filtering, capacity).
+gaps, adhesion, overrides, exclusions, parent and dof-less filtering, capacity).
 
 Spheres and planes keep the narrowphase simple, so these tests isolate the driver.
 """
@@ -18,7 +18,7 @@ from tests import jitted
 driver = jitted.module(driver)
 
 # a floor, a chain of touching spheres (parent-child and weld cases), free spheres with mixed
-# contact parameters, an explicit pair and an excluded pair
+# contact parameters, an explicit pair, an excluded pair and a mocap body on the floor
 SCENE = """
 <mujoco>
   {option}
@@ -57,6 +57,13 @@ SCENE = """
     <body name="e" pos="2 2 .48">
       <freejoint/>
       <geom name="e" type="sphere" size=".1"/>
+    </body>
+    <body name="target" mocap="true" pos="-1 0 .05">
+      <geom name="target" type="sphere" size=".1"/>
+    </body>
+    <body name="f" pos="-1 .19 .1">
+      <freejoint/>
+      <geom name="f" type="sphere" size=".1"/>
     </body>
   </worldbody>
   <contact>
@@ -110,6 +117,8 @@ def test_scene_exercises_every_rule():
   assert ("upper", "lower") not in names  # parent-child filtered
   assert ("floor", "d") not in names  # excluded
   assert ("post", "e") in names  # world geom vs free body
+  assert ("target", "f") in names  # mocap body vs free body
+  assert ("floor", "target") not in names  # two bodies without dofs: no force can act
   assert (mjd.contact.exclude == 1).any() or (mjd.contact.dist > 0).any()
 
 
