@@ -1673,6 +1673,8 @@ DATA_TYPE = DataType([
   ("nl", types.int32[::1]),
   ("nefc", types.int32[::1]),
   ("nJ", types.int32[::1]),
+  ("nisland", types.int32[::1]),
+  ("nidof", types.int32[::1]),
   ("solver_niter", types.int32[::1]),
   ("solver_nnz", types.int32[::1]),
   ("solver_fwdinv", types.float64[::1]),
@@ -1790,8 +1792,32 @@ DATA_TYPE = DataType([
   ("efc_b", types.float64[::1]),
   ("efc_force", types.float64[::1]),
   ("efc_state", types.int32[::1]),
+  ("tree_island", types.int32[::1]),
+  ("island_ntree", types.int32[::1]),
+  ("island_itreeadr", types.int32[::1]),
+  ("map_itree2tree", types.int32[::1]),
+  ("dof_island", types.int32[::1]),
+  ("island_nv", types.int32[::1]),
+  ("island_idofadr", types.int32[::1]),
+  ("island_dofadr", types.int32[::1]),
+  ("map_dof2idof", types.int32[::1]),
+  ("map_idof2dof", types.int32[::1]),
   ("efc_island", types.int32[::1]),
+  ("island_ne", types.int32[::1]),
+  ("island_nf", types.int32[::1]),
+  ("island_nefc", types.int32[::1]),
+  ("island_iefcadr", types.int32[::1]),
+  ("map_efc2iefc", types.int32[::1]),
+  ("map_iefc2efc", types.int32[::1]),
+  ("iefc_type", types.int32[::1]),
+  ("iefc_id", types.int32[::1]),
+  ("iefc_frictionloss", types.float64[::1]),
+  ("iefc_D", types.float64[::1]),
+  ("iefc_R", types.float64[::1]),
   ("solver_stat", types.float64[:, ::1]),
+  ("scratch_island_parent", types.int32[::1]),
+  ("scratch_efc_tree", types.int32[::1]),
+  ("scratch_island_count", types.int32[::1]),
   ("scratch_rk4_qpos", types.float64[:, ::1]),
   ("scratch_rk4_qvel", types.float64[:, ::1]),
   ("scratch_rk4_act", types.float64[:, ::1]),
@@ -1837,6 +1863,7 @@ DATA_TYPE = DataType([
   ("scratch_oldstate", types.float64[::1]),
   ("scratch_hess_D", types.float64[::1]),
   ("scratch_ARinv", types.float64[::1]),
+  ("scratch_efc_rows", types.int32[::1]),
   ("scratch_pgs_prev", types.float64[::1]),
   ("scratch_pgs_start", types.float64[::1]),
   ("scratch_pgs_blocks", types.float64[::1]),
@@ -1852,8 +1879,6 @@ DATA_TYPE = DataType([
   ("scratch_Mgradold", types.float64[::1]),
   ("scratch_Mgraddif", types.float64[::1]),
   ("scratch_envelope", types.float64[::1]),
-  ("scratch_dofmark", types.float64[::1]),
-  ("scratch_treemark", types.float64[::1]),
   ("scratch_H", types.float64[::1]),
   ("scratch_Hcone", types.float64[::1]),
 ])
@@ -1866,6 +1891,8 @@ DATA_MEMBERS = (
   "nl",
   "nefc",
   "nJ",
+  "nisland",
+  "nidof",
   "solver_niter",
   "solver_nnz",
   "solver_fwdinv",
@@ -1983,8 +2010,32 @@ DATA_MEMBERS = (
   "efc_b",
   "efc_force",
   "efc_state",
+  "tree_island",
+  "island_ntree",
+  "island_itreeadr",
+  "map_itree2tree",
+  "dof_island",
+  "island_nv",
+  "island_idofadr",
+  "island_dofadr",
+  "map_dof2idof",
+  "map_idof2dof",
   "efc_island",
+  "island_ne",
+  "island_nf",
+  "island_nefc",
+  "island_iefcadr",
+  "map_efc2iefc",
+  "map_iefc2efc",
+  "iefc_type",
+  "iefc_id",
+  "iefc_frictionloss",
+  "iefc_D",
+  "iefc_R",
   "solver_stat",
+  "scratch_island_parent",
+  "scratch_efc_tree",
+  "scratch_island_count",
   "scratch_rk4_qpos",
   "scratch_rk4_qvel",
   "scratch_rk4_act",
@@ -2030,6 +2081,7 @@ DATA_MEMBERS = (
   "scratch_oldstate",
   "scratch_hess_D",
   "scratch_ARinv",
+  "scratch_efc_rows",
   "scratch_pgs_prev",
   "scratch_pgs_start",
   "scratch_pgs_blocks",
@@ -2045,8 +2097,6 @@ DATA_MEMBERS = (
   "scratch_Mgradold",
   "scratch_Mgraddif",
   "scratch_envelope",
-  "scratch_dofmark",
-  "scratch_treemark",
   "scratch_H",
   "scratch_Hcone",
 )
@@ -2061,6 +2111,8 @@ def make_data(
   nl,
   nefc,
   nJ,
+  nisland,
+  nidof,
   solver_niter,
   solver_nnz,
   solver_fwdinv,
@@ -2178,8 +2230,32 @@ def make_data(
   efc_b,
   efc_force,
   efc_state,
+  tree_island,
+  island_ntree,
+  island_itreeadr,
+  map_itree2tree,
+  dof_island,
+  island_nv,
+  island_idofadr,
+  island_dofadr,
+  map_dof2idof,
+  map_idof2dof,
   efc_island,
+  island_ne,
+  island_nf,
+  island_nefc,
+  island_iefcadr,
+  map_efc2iefc,
+  map_iefc2efc,
+  iefc_type,
+  iefc_id,
+  iefc_frictionloss,
+  iefc_D,
+  iefc_R,
   solver_stat,
+  scratch_island_parent,
+  scratch_efc_tree,
+  scratch_island_count,
   scratch_rk4_qpos,
   scratch_rk4_qvel,
   scratch_rk4_act,
@@ -2225,6 +2301,7 @@ def make_data(
   scratch_oldstate,
   scratch_hess_D,
   scratch_ARinv,
+  scratch_efc_rows,
   scratch_pgs_prev,
   scratch_pgs_start,
   scratch_pgs_blocks,
@@ -2240,8 +2317,6 @@ def make_data(
   scratch_Mgradold,
   scratch_Mgraddif,
   scratch_envelope,
-  scratch_dofmark,
-  scratch_treemark,
   scratch_H,
   scratch_Hcone,
 ):
@@ -2254,6 +2329,8 @@ def make_data(
   s.nl = borrowed(nl)
   s.nefc = borrowed(nefc)
   s.nJ = borrowed(nJ)
+  s.nisland = borrowed(nisland)
+  s.nidof = borrowed(nidof)
   s.solver_niter = borrowed(solver_niter)
   s.solver_nnz = borrowed(solver_nnz)
   s.solver_fwdinv = borrowed(solver_fwdinv)
@@ -2371,8 +2448,32 @@ def make_data(
   s.efc_b = borrowed(efc_b)
   s.efc_force = borrowed(efc_force)
   s.efc_state = borrowed(efc_state)
+  s.tree_island = borrowed(tree_island)
+  s.island_ntree = borrowed(island_ntree)
+  s.island_itreeadr = borrowed(island_itreeadr)
+  s.map_itree2tree = borrowed(map_itree2tree)
+  s.dof_island = borrowed(dof_island)
+  s.island_nv = borrowed(island_nv)
+  s.island_idofadr = borrowed(island_idofadr)
+  s.island_dofadr = borrowed(island_dofadr)
+  s.map_dof2idof = borrowed(map_dof2idof)
+  s.map_idof2dof = borrowed(map_idof2dof)
   s.efc_island = borrowed(efc_island)
+  s.island_ne = borrowed(island_ne)
+  s.island_nf = borrowed(island_nf)
+  s.island_nefc = borrowed(island_nefc)
+  s.island_iefcadr = borrowed(island_iefcadr)
+  s.map_efc2iefc = borrowed(map_efc2iefc)
+  s.map_iefc2efc = borrowed(map_iefc2efc)
+  s.iefc_type = borrowed(iefc_type)
+  s.iefc_id = borrowed(iefc_id)
+  s.iefc_frictionloss = borrowed(iefc_frictionloss)
+  s.iefc_D = borrowed(iefc_D)
+  s.iefc_R = borrowed(iefc_R)
   s.solver_stat = borrowed(solver_stat)
+  s.scratch_island_parent = borrowed(scratch_island_parent)
+  s.scratch_efc_tree = borrowed(scratch_efc_tree)
+  s.scratch_island_count = borrowed(scratch_island_count)
   s.scratch_rk4_qpos = borrowed(scratch_rk4_qpos)
   s.scratch_rk4_qvel = borrowed(scratch_rk4_qvel)
   s.scratch_rk4_act = borrowed(scratch_rk4_act)
@@ -2418,6 +2519,7 @@ def make_data(
   s.scratch_oldstate = borrowed(scratch_oldstate)
   s.scratch_hess_D = borrowed(scratch_hess_D)
   s.scratch_ARinv = borrowed(scratch_ARinv)
+  s.scratch_efc_rows = borrowed(scratch_efc_rows)
   s.scratch_pgs_prev = borrowed(scratch_pgs_prev)
   s.scratch_pgs_start = borrowed(scratch_pgs_start)
   s.scratch_pgs_blocks = borrowed(scratch_pgs_blocks)
@@ -2433,8 +2535,6 @@ def make_data(
   s.scratch_Mgradold = borrowed(scratch_Mgradold)
   s.scratch_Mgraddif = borrowed(scratch_Mgraddif)
   s.scratch_envelope = borrowed(scratch_envelope)
-  s.scratch_dofmark = borrowed(scratch_dofmark)
-  s.scratch_treemark = borrowed(scratch_treemark)
   s.scratch_H = borrowed(scratch_H)
   s.scratch_Hcone = borrowed(scratch_Hcone)
   return s
@@ -2451,6 +2551,8 @@ def zero_data(d):
   zero(d.nl)
   zero(d.nefc)
   zero(d.nJ)
+  zero(d.nisland)
+  zero(d.nidof)
   zero(d.solver_niter)
   zero(d.solver_nnz)
   zero(d.solver_fwdinv)
@@ -2568,8 +2670,32 @@ def zero_data(d):
   zero(d.efc_b)
   zero(d.efc_force)
   zero(d.efc_state)
+  zero(d.tree_island)
+  zero(d.island_ntree)
+  zero(d.island_itreeadr)
+  zero(d.map_itree2tree)
+  zero(d.dof_island)
+  zero(d.island_nv)
+  zero(d.island_idofadr)
+  zero(d.island_dofadr)
+  zero(d.map_dof2idof)
+  zero(d.map_idof2dof)
   zero(d.efc_island)
+  zero(d.island_ne)
+  zero(d.island_nf)
+  zero(d.island_nefc)
+  zero(d.island_iefcadr)
+  zero(d.map_efc2iefc)
+  zero(d.map_iefc2efc)
+  zero(d.iefc_type)
+  zero(d.iefc_id)
+  zero(d.iefc_frictionloss)
+  zero(d.iefc_D)
+  zero(d.iefc_R)
   zero(d.solver_stat)
+  zero(d.scratch_island_parent)
+  zero(d.scratch_efc_tree)
+  zero(d.scratch_island_count)
   zero(d.scratch_rk4_qpos)
   zero(d.scratch_rk4_qvel)
   zero(d.scratch_rk4_act)
@@ -2615,6 +2741,7 @@ def zero_data(d):
   zero(d.scratch_oldstate)
   zero(d.scratch_hess_D)
   zero(d.scratch_ARinv)
+  zero(d.scratch_efc_rows)
   zero(d.scratch_pgs_prev)
   zero(d.scratch_pgs_start)
   zero(d.scratch_pgs_blocks)
@@ -2630,8 +2757,6 @@ def zero_data(d):
   zero(d.scratch_Mgradold)
   zero(d.scratch_Mgraddif)
   zero(d.scratch_envelope)
-  zero(d.scratch_dofmark)
-  zero(d.scratch_treemark)
   zero(d.scratch_H)
   zero(d.scratch_Hcone)
 

@@ -631,6 +631,8 @@ nf                i4 -              number of friction loss constraint rows
 nl                i4 -              number of limit constraint rows
 nefc              i4 -              number of constraint rows
 nJ                i4 -              nonzeros in the constraint Jacobian
+nisland           i4 -              number of constraint islands
+nidof             i4 -              number of dofs in some island
 solver_niter      i4 mjNISLAND      solver iterations per island
 solver_nnz        i4 mjNISLAND      nonzeros in the Hessian or efc_AR per island
 solver_fwdinv     f8 2              forward-inverse comparison (enabled by fwdinv)
@@ -750,11 +752,37 @@ efc_aref          f8 nefccap        reference pseudo-acceleration
 efc_b             f8 nefccap        linear cost term: J*qacc_smooth - aref
 efc_force         f8 nefccap        constraint force in constraint space
 efc_state         i4 nefccap        constraint state (mjtConstraintState)
-efc_island        i4 nefccap        island of each row (we solve one island)
+# constraint islands (island.py), capacity nislandcap = ntree; Python cuts them to nisland
+tree_island       i4 ntree          island of each tree (-1: unconstrained)
+island_ntree      i4 nislandcap     number of trees of each island
+island_itreeadr   i4 nislandcap     first entry of each island in map_itree2tree
+map_itree2tree    i4 ntree          trees in island-major order, unconstrained trees last
+dof_island        i4 nv             island of each dof (-1: unconstrained)
+island_nv         i4 nislandcap     number of dofs of each island
+island_idofadr    i4 nislandcap     first entry of each island in map_idof2dof
+island_dofadr     i4 nislandcap     first dof of each island
+map_dof2idof      i4 nv             position of each dof in island-major order
+map_idof2dof      i4 nv             dofs in island-major order, the nidof constrained ones first
+efc_island        i4 nefccap        island of each row
+island_ne         i4 nislandcap     number of equality rows of each island
+island_nf         i4 nislandcap     number of friction loss rows of each island
+island_nefc       i4 nislandcap     number of rows of each island
+island_iefcadr    i4 nislandcap     first entry of each island in map_iefc2efc
+map_efc2iefc      i4 nefccap        position of each row in island-major order
+map_iefc2efc      i4 nefccap        rows in island-major order
+iefc_type         i4 nefccap        efc_type in island-major order
+iefc_id           i4 nefccap        efc_id in island-major order
+iefc_frictionloss f8 nefccap        efc_frictionloss in island-major order
+iefc_D            f8 nefccap        efc_D in island-major order
+iefc_R            f8 nefccap        efc_R in island-major order
 # solver statistics per iteration (d.solver[i]: improvement, gradient, lineslope, nactive,
 # nchange, neval, nupdate)
 solver_stat       f8 mjNSOLVER*mjNISLAND,7 solver statistics of each iteration
 # scratch buffers (not MuJoCo fields; hidden from Python): one per purpose, named where used
+# constraint islands (island.py)
+scratch_island_parent i4 ntree          union-find parent of each tree (-1: unconstrained)
+scratch_efc_tree      i4 nefccap        first dynamic tree of each row's constraint
+scratch_island_count  i4 nislandcap     entries placed in each island so far
 # integrators (forward.py)
 scratch_rk4_qpos      f8 4,nq           RK4: positions of the four stages
 scratch_rk4_qvel      f8 4,nv           RK4: velocities of the four stages
@@ -807,6 +835,7 @@ scratch_quad          f8 3,nefccap      CG/Newton: each row's cost along the sea
 scratch_oldstate      f8 nefccap        row states of the previous iteration
 scratch_hess_D        f8 nefccap        Newton: weight of each row in the Hessian
 scratch_ARinv         f8 nefccap        PGS: 1/diag(AR)
+scratch_efc_rows      i4 nefccap        PGS, noslip: rows 0..nefc-1 (a monolithic solve)
 scratch_pgs_prev      f8 nefccap        PGS: forces before the sweep
 scratch_pgs_start     f8 nefccap        PGS: first row of each block, by row
 scratch_pgs_blocks    f8 nefccap        PGS: block sizes in sweep order
@@ -822,8 +851,6 @@ scratch_gradold       f8 nv             CG: previous gradient
 scratch_Mgradold      f8 nv             CG: previous preconditioned gradient
 scratch_Mgraddif      f8 nv             CG: Mgrad - Mgradold
 scratch_envelope      f8 nv             Newton (sparse): first column of each envelope row
-scratch_dofmark       f8 nv             dofs touched by a constraint row
-scratch_treemark      f8 nv             trees touched by a constraint row, by tree id
 scratch_H             f8 nv*nv          Newton: Hessian, then its Cholesky factor
 scratch_Hcone         f8 nv*nv          Newton: the factor updated with the cone Hessians
 """)

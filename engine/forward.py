@@ -15,6 +15,7 @@ from engine import plugin_call
 from engine import constraint as _constraint
 from engine import derivative as _derivative
 from engine import history as _history
+from engine import island as _island
 from engine import io as _io
 from engine import passive as _passive
 from engine import sensor as _sensor
@@ -111,7 +112,8 @@ def check_acc(m, d):
 
 @stage()
 def fwd_position(m, d):
-  """Port of mj_fwdPosition: kinematics, inertia, collision, constraint rows, transmission."""
+  """Port of mj_fwdPosition: kinematics, inertia, collision, constraint rows and islands,
+  transmission."""
   _smooth.kinematics(m, d)
   _smooth.com_pos(m, d)
   _smooth.camlight(m, d)
@@ -120,6 +122,7 @@ def fwd_position(m, d):
   _smooth.factor_m(m, d)
   _collision.collision(m, d)
   _constraint.make_constraint(m, d)
+  _island.island(m, d)
   _tendon.transmission(m, d)
 
 

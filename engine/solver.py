@@ -6,10 +6,11 @@ warm-started as MuJoCo does, followed by the optional noslip pass. The pieces li
 solver_common.py (row helpers, mj_constraintUpdate), solver_pgs.py (PGS, noslip) and
 solver_newton.py (CG, Newton).
 
-Known difference: MuJoCo 3.17 splits the rows into islands and solves each island
-separately (unless mjDSBL_ISLAND); we always solve all rows as one island. Both minimize the
-same convex cost, so the solutions agree at convergence; iteration counts and per-iteration
-statistics are those of MuJoCo with islands disabled.
+MuJoCo 3.17 solves each constraint island (engine/island.py) separately unless
+mjDSBL_ISLAND. PGS and noslip do here too, with each island's statistics. Known difference:
+CG and Newton still solve all rows as one island. Both minimize the same convex cost, so the
+solutions agree at convergence; their iteration counts and statistics are those of MuJoCo
+with islands disabled.
 """
 
 import numpy as np
@@ -20,7 +21,6 @@ from engine._stage import M
 from engine._stage import i8
 from engine._stage import stage
 from engine._stage import vec
-from engine.enums import mjDSBL_ISLAND
 from engine.enums import mjDSBL_WARMSTART
 from engine.enums import mjNISLAND
 from engine.enums import mjSOL_CG
@@ -35,43 +35,13 @@ from engine.solver_common import jac_row_dot
 from engine.solver_common import mul_jac_t_vec
 from engine.solver_common import mul_jac_vec
 from engine.solver_newton import cg_newton
+from engine.solver_pgs import dual_finish
 from engine.solver_pgs import init_minv_force
 from engine.solver_pgs import minv_jt
 from engine.solver_pgs import noslip
 from engine.solver_pgs import pgs
 
 __all__ = ["constraint_update", "constraint_update_impl", "solve", "mj_constraintUpdate"]
-
-
-@jit
-def _unconstrained_smooth(m, d):
-  """qacc = qacc_smooth on the dofs of trees that no constraint row touches (what MuJoCo's
-  warm start does for dofs outside every island)."""
-  nv = m.nv
-  sparse = is_sparse(m)
-  touched = d.scratch_dofmark
-  for k in range(nv):
-    touched[k] = 0.0
-  for i in range(d.nefc[0]):
-    if sparse:
-      adr = d.efc_J_rowadr[i]
-      for k in range(adr, adr + d.efc_J_rownnz[i]):
-        touched[d.efc_J_colind[k]] = 1.0
-    else:
-      for k in range(nv):
-        if d.efc_J[i * nv + k] != 0:
-          touched[k] = 1.0
-
-  # spread to whole trees (marks of tree roots first, then every dof of a marked tree)
-  tree = d.scratch_treemark
-  for k in range(nv):
-    tree[k] = 0.0
-  for k in range(nv):
-    if touched[k]:
-      tree[m.dof_treeid[k]] = 1.0
-  for k in range(nv):
-    if not tree[m.dof_treeid[k]]:
-      d.qacc[k] = d.qacc_smooth[k]
 
 
 @jit
@@ -123,16 +93,18 @@ def _warmstart(m, d):
       for i in range(nv):
         d.qacc[i] = d.qacc_smooth[i]
 
-  # dofs outside every island
-  if not m.opt.disableflags[0] & mjDSBL_ISLAND:
-    _unconstrained_smooth(m, d)
+  # dofs outside every island: unconstrained
+  for k in range(d.nidof[0], nv if d.nisland[0] > 0 else 0):
+    dof = d.map_idof2dof[k]
+    d.qacc[dof] = d.qacc_smooth[dof]
 
 
 @stage()
 def solve(m, d):
   """Port of mj_fwdConstraint, engine_forward.c: qacc, efc_force, efc_state and
   qfrc_constraint from the constraint rows, with the solver in m.opt.solver and the optional
-  noslip pass. All rows are solved as one island."""
+  noslip pass. PGS (and its noslip pass) solves each constraint island on its own, as MuJoCo
+  does unless mjDSBL_ISLAND; CG and Newton solve all rows as one island."""
   nv = m.nv
   nefc = d.nefc[0]
   for i in range(nv):
@@ -160,17 +132,22 @@ def solve(m, d):
   for i in range(mjNISLAND):
     d.solver_niter[i] = 0
 
-  # main solver
+  # main solver, per island where it can
+  islands = d.nisland[0] if solver == mjSOL_PGS else 0
   if solver == mjSOL_PGS:
-    pgs(m, d, m.opt.iterations[0])
+    for k in range(islands) if islands else range(-1, 0):
+      pgs(m, d, k, m.opt.iterations[0])
   elif solver == mjSOL_CG:
     cg_newton(m, d, m.opt.iterations[0], 0)
   elif solver == mjSOL_NEWTON:
     cg_newton(m, d, m.opt.iterations[0], 1)
 
-  # noslip post-processing
+  # noslip post-processing; the dual solvers' forces mapped to qacc
   if m.opt.noslip_iterations[0] > 0:
-    noslip(m, d, m.opt.noslip_iterations[0])
+    for k in range(islands) if islands else range(-1, 0):
+      noslip(m, d, k, m.opt.noslip_iterations[0])
+  if solver == mjSOL_PGS or m.opt.noslip_iterations[0] > 0:
+    dual_finish(m, d)
 
 
 # ---- Python API (mujoco binding signatures) ----

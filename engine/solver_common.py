@@ -289,12 +289,19 @@ def constraint_update(m, d, jar, cost, flg_coneHessian):
 
 
 @jit
-def inertia_scale(m, d):
-  """1 / (sum of the diagonal of M): the scale of the improvement and gradient statistics
-  (and of the line-search tolerance) in MuJoCo 3.17's solvers."""
+def inertia_scale(m, d, island):
+  """1 / (sum of the diagonal of M over the island's dofs; island -1: every dof): the scale of
+  the improvement and gradient statistics (and of the line-search tolerance) in MuJoCo 3.17's
+  solvers."""
   s = 0.0
-  for i in range(m.nv):
-    s += d.M[m.M_rowadr[i] + m.M_rownnz[i] - 1]
+  if island < 0:
+    for i in range(m.nv):
+      s += d.M[m.M_rowadr[i] + m.M_rownnz[i] - 1]
+  else:
+    adr = d.island_idofadr[island]
+    for k in range(adr, adr + d.island_nv[island]):
+      i = d.map_idof2dof[k]
+      s += d.M[m.M_rowadr[i] + m.M_rownnz[i] - 1]
   return 1 / max(mjMINVAL, s)
 
 
@@ -316,56 +323,80 @@ def save_stats(d, island, it, improvement, gradient, lineslope, nactive, nchange
 
 
 @jit
-def dual_state(m, d, state):
-  """Port of dualState, engine_solver.c: constraint states from efc_force; returns nactive."""
+def island_rows(d, island):
+  """Row indices of island `island` in efc order (MuJoCo's efclist); -1: every row."""
+  if island < 0:
+    nefc = d.nefc[0]
+    rows = d.scratch_efc_rows
+    for i in range(nefc):
+      rows[i] = i
+    return rows[:nefc]
+  adr = d.island_iefcadr[island]
+  return d.map_iefc2efc[adr:adr + d.island_nefc[island]]
+
+
+@jit
+def row_dim(d, i):
+  """Rows of the block starting at row i: an elliptic contact's dim, else 1."""
+  return d.contact_dim[d.efc_id[i]] if d.efc_type[i] == mjCNSTR_CONTACT_ELLIPTIC else 1
+
+
+@jit
+def dual_state(m, d, state, rows):
+  """Port of dualState, engine_solver.c: states of `rows` (island_rows) from efc_force;
+  returns nactive."""
   ne = d.ne[0]
   nf = d.nf[0]
-  nefc = d.nefc[0]
   force = d.efc_force
   floss = d.efc_frictionloss
+  nactive = 0
+  c = 0
+  while c < rows.shape[0]:
+    i = rows[c]
 
-  # equality and friction loss are always active
-  nactive = ne + nf
-  for i in range(ne):
-    state[i] = mjCNSTRSTATE_QUADRATIC
-  for i in range(ne, ne + nf):
-    if force[i] <= -floss[i]:
-      state[i] = mjCNSTRSTATE_LINEARPOS
-    elif force[i] >= floss[i]:
-      state[i] = mjCNSTRSTATE_LINEARNEG
-    else:
+    # equality and friction loss are always active
+    if i < ne:
       state[i] = mjCNSTRSTATE_QUADRATIC
+      nactive += 1
+      c += 1
+    elif i < ne + nf:
+      if force[i] <= -floss[i]:
+        state[i] = mjCNSTRSTATE_LINEARPOS
+      elif force[i] >= floss[i]:
+        state[i] = mjCNSTRSTATE_LINEARNEG
+      else:
+        state[i] = mjCNSTRSTATE_QUADRATIC
+      nactive += 1
+      c += 1
 
-  # limits and contacts
-  i = ne + nf
-  while i < nefc:
-    if d.efc_type[i] != mjCNSTR_CONTACT_ELLIPTIC:
+    # limits and contacts
+    elif d.efc_type[i] != mjCNSTR_CONTACT_ELLIPTIC:
       if force[i] <= 0:
         state[i] = mjCNSTRSTATE_SATISFIED
       else:
         state[i] = mjCNSTRSTATE_QUADRATIC
         nactive += 1
-      i += 1
-      continue
+      c += 1
 
     # elliptic: zone of the force in the regular cone space
-    con = d.efc_id[i]
-    dim = d.contact_dim[con]
-    mu = d.contact_mu[con]
-    friction = d.contact_friction[con]
-    N = force[i] / mu
-    T = _norm_scaled(force, i + 1, friction, dim - 1, True)
-    if mu * N >= T:
-      result = mjCNSTRSTATE_SATISFIED
-    elif N + mu * T <= 0:
-      result = mjCNSTRSTATE_QUADRATIC
-      nactive += dim
     else:
-      result = mjCNSTRSTATE_CONE
-      nactive += dim
-    for j in range(dim):
-      state[i + j] = result
-    i += dim
+      con = d.efc_id[i]
+      dim = d.contact_dim[con]
+      mu = d.contact_mu[con]
+      friction = d.contact_friction[con]
+      N = force[i] / mu
+      T = _norm_scaled(force, i + 1, friction, dim - 1, True)
+      if mu * N >= T:
+        result = mjCNSTRSTATE_SATISFIED
+      elif N + mu * T <= 0:
+        result = mjCNSTRSTATE_QUADRATIC
+        nactive += dim
+      else:
+        result = mjCNSTRSTATE_CONE
+        nactive += dim
+      for j in range(dim):
+        state[i + j] = result
+      c += dim
   return nactive
 
 

@@ -620,7 +620,7 @@ def cg_newton(m, d, maxiter, flg_newton):
   # start with the preconditioned gradient
   for i in range(nv):
     search[i] = -Mgrad[i]
-  scale = inertia_scale(m, d)
+  scale = inertia_scale(m, d, -1)
 
   it = 0
   while it < maxiter:

@@ -22,12 +22,15 @@ from engine._stage import stage
 from engine.enums import mjCNSTR_CONTACT_ELLIPTIC
 from engine.enums import mjCNSTR_CONTACT_PYRAMIDAL
 from engine.enums import mjMINVAL
+from engine.enums import mjNISLAND
 from engine.math import mju_cholFactor
 from engine.math import mju_cholSolve
 from engine.math import mju_dot
 from engine.math import mju_mulVecMatVec
 from engine.sparse import solve_ld
 from engine.solver_common import dual_state
+from engine.solver_common import island_rows
+from engine.solver_common import row_dim
 from engine.solver_common import inertia_scale
 from engine.solver_common import is_sparse
 from engine.solver_common import jac_row_dense
@@ -219,9 +222,10 @@ def _ar(m, d, sparse, i, j):
 
 
 @jit
-def _ar_diaginv(m, d, sparse, res, flg_subR):
-  """Port of ARdiaginv: res = 1/diag(AR), or 1/max(mjMINVAL, diag(AR) - R) when flg_subR."""
-  for i in range(d.nefc[0]):
+def _ar_diaginv(m, d, sparse, res, flg_subR, rows):
+  """Port of ARdiaginv on `rows`: res = 1/diag(AR), or 1/max(mjMINVAL, diag(AR) - R) when
+  flg_subR."""
+  for i in rows:
     a = _ar(m, d, sparse, i, i)
     res[i] = 1 / (max(mjMINVAL, a - d.efc_R[i]) if flg_subR else a)
 
@@ -313,7 +317,7 @@ def _qcqp(v, Ac, bc, mu, fn, dim, work):
 
 
 @jit
-def _dual_finish(m, d):
+def dual_finish(m, d):
   """Port of dualFinish: qfrc_constraint = J'*force, qacc = qacc_smooth + M^-1*qfrc_constraint."""
   mul_jac_t_vec(m, d, d.qfrc_constraint, d.efc_force)
   for i in range(m.nv):
@@ -324,14 +328,13 @@ def _dual_finish(m, d):
 
 
 @jit
-def _process_state(m, d, oldstate):
-  """New dual states; returns (nactive, nchange)."""
-  nefc = d.nefc[0]
-  for i in range(nefc):
+def _process_state(m, d, oldstate, rows):
+  """New dual states of `rows`; returns (nactive, nchange)."""
+  for i in rows:
     oldstate[i] = d.efc_state[i]
-  nactive = dual_state(m, d, d.efc_state)
+  nactive = dual_state(m, d, d.efc_state, rows)
   nchange = 0
-  for i in range(nefc):
+  for i in rows:
     if int(oldstate[i]) != d.efc_state[i]:
       nchange += 1
   return nactive, nchange
@@ -377,25 +380,30 @@ def _shuffle(blocks, nblock, state):
 
 
 @jit
-def _project(m, d):
-  """Projects efc_force onto the feasible set: friction loss intervals, non-negative limits
-  and contacts, elliptic cones (tangential forces scaled onto the cone)."""
+def _project(m, d, rows):
+  """Projects efc_force of `rows` onto the feasible set: friction loss intervals, non-negative
+  limits and contacts, elliptic cones (tangential forces scaled onto the cone)."""
   ne = d.ne[0]
   nf = d.nf[0]
-  nefc = d.nefc[0]
   force = d.efc_force
-  for i in range(ne, ne + nf):
-    fl = d.efc_frictionloss[i]
-    if force[i] < -fl:
-      force[i] = -fl
-    elif force[i] > fl:
-      force[i] = fl
-  i = ne + nf
-  while i < nefc:
+  c = 0
+  while c < rows.shape[0]:
+    i = rows[c]
+    if i < ne:
+      c += 1
+      continue
+    if i < ne + nf:
+      fl = d.efc_frictionloss[i]
+      if force[i] < -fl:
+        force[i] = -fl
+      elif force[i] > fl:
+        force[i] = fl
+      c += 1
+      continue
     if d.efc_type[i] != mjCNSTR_CONTACT_ELLIPTIC:
       if force[i] < 0:
         force[i] = 0.0
-      i += 1
+      c += 1
       continue
     con = d.efc_id[i]
     dim = d.contact_dim[con]
@@ -412,7 +420,7 @@ def _project(m, d):
         scl = math.sqrt(f0 / max(mjMINVAL, s))
         for j in range(1, dim):
           force[i + j] *= scl
-    i += dim
+    c += dim
 
 
 @jit
@@ -495,10 +503,10 @@ def _pgs_block(m, d, sparse, i, dim, ARinv, w):
   return change
 
 
-@stage(M, D, i8)
-def pgs(m, d, maxiter):
-  """Port of MuJoCo 3.17's PGS (mj_solPGS, one island): projected Gauss-Seidel on the dual,
-  starting from efc_force. Needs minv_jt.
+@stage(M, D, i8, i8)
+def pgs(m, d, island, maxiter):
+  """Port of MuJoCo 3.17's PGS (solPGS): projected Gauss-Seidel on the dual of one island's
+  rows (island -1: every row), starting from efc_force. Needs minv_jt; mj_dualFinish follows.
 
   Each sweep visits the blocks (scalar rows, elliptic contacts) in an order reshuffled every
   iteration by a PCG32 generator seeded with 1; sweeps are accelerated with Nesterov momentum
@@ -506,7 +514,8 @@ def pgs(m, d, maxiter):
   moves against it. Elliptic contacts: ray update of the whole force, then the friction
   forces from a QCQP with the normal force fixed.
   """
-  nefc = d.nefc[0]
+  rows = island_rows(d, island)
+  nrow = rows.shape[0]
   sparse = is_sparse(m)
   force = d.efc_force
   prev = d.scratch_pgs_prev
@@ -515,20 +524,20 @@ def pgs(m, d, maxiter):
   ARinv = d.scratch_ARinv
   blocks = d.scratch_pgs_blocks
   w = local_array(256)  # small block solves
-  scale = inertia_scale(m, d)
+  scale = inertia_scale(m, d, island)
 
   # inverse diagonal of AR, M^-1*J'*force, initial state
-  _ar_diaginv(m, d, sparse, ARinv, False)
+  _ar_diaginv(m, d, sparse, ARinv, False, rows)
   init_minv_force(m, d)
-  dual_state(m, d, d.efc_state)
+  dual_state(m, d, d.efc_state, rows)
 
   # block starts
   nblock = 0
-  i = 0
-  while i < nefc:
-    blocks[nblock] = i
+  c = 0
+  while c < nrow:
+    blocks[nblock] = rows[c]
     nblock += 1
-    i += d.contact_dim[d.efc_id[i]] if d.efc_type[i] == mjCNSTR_CONTACT_ELLIPTIC else 1
+    c += row_dim(d, rows[c])
 
   state = np.uint64(1)
   k = 0
@@ -537,16 +546,16 @@ def pgs(m, d, maxiter):
     # momentum: extrapolate from the previous iterate and project
     beta = (k - 1) / (k + 2) if it > 0 else 0.0
     if beta > 0:
-      for i in range(nefc):
+      for i in rows:
         f = force[i]
         force[i] = beta * (f - prev[i]) + f
         prev[i] = f
-      _project(m, d)
+      _project(m, d, rows)
       init_minv_force(m, d)
     else:
-      for i in range(nefc):
+      for i in rows:
         prev[i] = force[i]
-    for i in range(nefc):
+    for i in rows:
       start[i] = force[i]
 
     # one sweep in shuffled block order
@@ -555,19 +564,18 @@ def pgs(m, d, maxiter):
     improvement = 0.0
     for b in range(nblock):
       i = int(blocks[b])
-      dim = d.contact_dim[d.efc_id[i]] if d.efc_type[i] == mjCNSTR_CONTACT_ELLIPTIC else 1
-      improvement -= _pgs_block(m, d, sparse, i, dim, ARinv, w)
+      improvement -= _pgs_block(m, d, sparse, i, row_dim(d, i), ARinv, w)
 
     # states and statistics
-    nactive, nchange = _process_state(m, d, oldstate)
+    nactive, nchange = _process_state(m, d, oldstate, rows)
     improvement *= scale
-    save_stats(d, 0, it, improvement, 0.0, 0.0, nactive, nchange, 0, 0)
+    save_stats(d, island, it, improvement, 0.0, 0.0, nactive, nchange, 0, 0)
 
     # restart the momentum when the sweep went against it
     restart = False
     if it > 0:
       s = 0.0
-      for i in range(nefc):
+      for i in rows:
         s += (force[i] - start[i]) * (start[i] - prev[i])
       restart = s < 0
     k = 0 if restart else k + 1
@@ -575,21 +583,24 @@ def pgs(m, d, maxiter):
     if improvement < m.opt.tolerance[0]:
       break
 
-  d.solver_niter[0] += it
-  d.solver_nnz[0] = nefc * nefc
-  _dual_finish(m, d)
+  if island < mjNISLAND:
+    d.solver_niter[max(island, 0)] += it
+    d.solver_nnz[max(island, 0)] = nrow * nrow
 
 
 # ---- noslip ----
 
 
-@stage(M, D, i8)
-def noslip(m, d, maxiter):
-  """Port of mj_solNoSlip: PGS on the friction forces only (friction loss, pyramid edge pairs,
-  elliptic friction) without regularization, normal forces fixed. Needs minv_jt."""
+@stage(M, D, i8, i8)
+def noslip(m, d, island, maxiter):
+  """Port of solNoSlip: PGS on the friction forces only (friction loss, pyramid edge pairs,
+  elliptic friction) of one island's rows (-1: every row) without regularization, normal
+  forces fixed. Needs minv_jt; mj_dualFinish follows."""
   ne = d.ne[0]
   nf = d.nf[0]
-  nefc = d.nefc[0]
+  rows = island_rows(d, island)
+  nrow = rows.shape[0]
+  stat = max(island, 0)
   sparse = is_sparse(m)
   force = d.efc_force
   floss = d.efc_frictionloss
@@ -603,12 +614,12 @@ def noslip(m, d, maxiter):
   oldforce = w[85:91]
   delta = w[91:97]
   qwork = w[97:157]
-  scale = inertia_scale(m, d)
+  scale = inertia_scale(m, d, island)
 
   # inverse diagonal of A, M^-1*J'*force, initial state
-  _ar_diaginv(m, d, sparse, ARinv, True)
+  _ar_diaginv(m, d, sparse, ARinv, True, rows)
   init_minv_force(m, d)
-  dual_state(m, d, d.efc_state)
+  dual_state(m, d, d.efc_state, rows)
 
   it = 0
   while it < maxiter:
@@ -616,11 +627,13 @@ def noslip(m, d, maxiter):
 
     # the regularizer no longer counts
     if it == 0:
-      for i in range(nefc):
+      for i in rows:
         improvement += 0.5 * force[i] * force[i] * d.efc_R[i]
 
     # dry friction
-    for i in range(ne, ne + nf):
+    for i in rows:
+      if i < ne or i >= ne + nf:
+        continue
       _residual(m, d, sparse, res, i, 1, True)
       oldforce[0] = force[i]
       force[i] -= res[0] * ARinv[i]
@@ -633,9 +646,12 @@ def noslip(m, d, maxiter):
       _force_changed(m, d, i, 1, oldforce)
 
     # contact friction
-    i = ne + nf
-    while i < nefc:
-      if d.efc_type[i] == mjCNSTR_CONTACT_PYRAMIDAL:
+    c = 0
+    while c < nrow:
+      i = rows[c]
+      if i < ne + nf:
+        c += 1
+      elif d.efc_type[i] == mjCNSTR_CONTACT_PYRAMIDAL:
         dim = d.contact_dim[d.efc_id[i]]
 
         # pairs of opposing pyramid edges
@@ -667,7 +683,7 @@ def noslip(m, d, maxiter):
               force[j + 1] = mid - y
           improvement -= _cost_change(Ac, force, j, oldforce, res, 2, delta)
           _force_changed(m, d, j, 2, oldforce)
-        i += 2 * (dim - 1)
+        c += 2 * (dim - 1)
 
       elif d.efc_type[i] == mjCNSTR_CONTACT_ELLIPTIC:
         con = d.efc_id[i]
@@ -691,18 +707,20 @@ def noslip(m, d, maxiter):
             force[i + 1 + j] = v[j]
         improvement -= _cost_change(Ac, force, i + 1, oldforce, res, n1, delta)
         _force_changed(m, d, i + 1, n1, oldforce)
-        i += dim
+        c += dim
 
       else:
-        i += 1
+        c += 1
 
     # states and statistics, after the main solver's
-    nactive, nchange = _process_state(m, d, oldstate)
+    nactive, nchange = _process_state(m, d, oldstate, rows)
     improvement *= scale
-    save_stats(d, 0, it + d.solver_niter[0], improvement, 0.0, 0.0, nactive, nchange, 0, 0)
+    if island < mjNISLAND:
+      save_stats(d, island, it + d.solver_niter[stat], improvement, 0.0, 0.0, nactive, nchange,
+                 0, 0)
     it += 1
     if improvement < m.opt.noslip_tolerance[0]:
       break
 
-  d.solver_niter[0] += it
-  _dual_finish(m, d)
+  if island < mjNISLAND:
+    d.solver_niter[stat] += it

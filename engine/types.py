@@ -54,7 +54,7 @@ def _assign_error(owner: str, name: str):
 
 
 # capacity dimensions of MjData and the counter that says how much of them is in use
-CUT_BY = {"nconcap": "ncon", "nefccap": "nefc", "nJcap": "nJ"}
+CUT_BY = {"nconcap": "ncon", "nefccap": "nefc", "nJcap": "nJ", "nislandcap": "nisland"}
 
 
 def _add_properties(cls, rows, owner: str, writable_arrays: bool = False):
@@ -558,7 +558,8 @@ def data_capacity(m: MjModel) -> dict:
     nefccap = int(m.njmax)
   else:
     nefccap = 6 * m.neq + m.nv + 3 * m.ntendon + 2 * m.njnt + rows_per_contact * nconcap
-  return {"nconcap": nconcap, "nefccap": nefccap, "nJcap": nefccap * max(m.nv, 1)}
+  return {"nconcap": nconcap, "nefccap": nefccap, "nJcap": nefccap * max(m.nv, 1),
+          "nislandcap": int(m.ntree)}
 
 
 class MjData:

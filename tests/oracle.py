@@ -89,13 +89,19 @@ def copy_contacts(mjd, d):
     d._arrays["contact_" + name][:n] = getattr(mjd.contact, name)
 
 
+def _is_constraint_field(name):
+  """Constraint rows and their islands."""
+  return (name.startswith(("efc_", "iefc_", "island_", "map_"))
+          or name in ("tree_island", "dof_island"))
+
+
 def copy_constraints(mjd, d):
-  """Copies MuJoCo's constraint rows (efc_ arrays and counters) into our data (to test the
-  solvers in isolation)."""
-  for name in ("ne", "nf", "nl", "nefc", "nJ"):
+  """Copies MuJoCo's constraint rows and islands (efc_, island fields and counters) into our
+  data (to test the solvers in isolation)."""
+  for name in ("ne", "nf", "nl", "nefc", "nJ", "nisland", "nidof"):
     d._arrays[name][0] = getattr(mjd, name)
   for f in F.DATA_FIELDS:
-    if f.name.startswith("efc_"):
+    if _is_constraint_field(f.name):
       v = np.asarray(getattr(mjd, f.name))
       d._arrays[f.name][: len(v)] = v
 
@@ -106,7 +112,7 @@ def copy_data(mjd, d):
   d.time = mjd.time
   for f in F.DATA_FIELDS:
     if (f.kernel and not f.is_scalar and hasattr(mjd, f.name)
-        and not f.name.startswith("efc_")):
+        and not _is_constraint_field(f.name)):
       getattr(d, f.name)[...] = getattr(mjd, f.name)
   copy_contacts(mjd, d)
   copy_constraints(mjd, d)

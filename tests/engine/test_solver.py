@@ -7,10 +7,11 @@ ball limits, dof and tendon friction loss, a tendon limit and connect/joint/weld
 both friction cones, both Jacobian layouts, PGS/CG/Newton and the noslip pass.
 
 Known differences, checked here:
-- MuJoCo 3.17 solves each constraint island separately unless mjDSBL_ISLAND; we solve all
-  rows as one island. Iterates and statistics are compared with islands disabled in MuJoCo;
-  with islands on, the converged solutions agree. MuJoCo's island solver also leaves efc_state
-  as evaluated at the warm start, while ours holds the final states.
+- MuJoCo 3.17 solves each constraint island separately unless mjDSBL_ISLAND; our PGS does
+  (same iterations and statistics per island), our CG and Newton solve all rows as one island.
+  Their iterates and statistics are compared with islands disabled in MuJoCo; with islands on,
+  the converged solutions agree. MuJoCo's island solver also leaves efc_state as evaluated at
+  the warm start, while ours holds the final states.
 - MuJoCo 3.17's primal solver (mj_solPrimal) evaluates the line-search cost relative to the
   current point and changed its termination test; we port the released CG/Newton algorithm
   (with 3.17's statistics scale 1/sum(diag M)). Iterates agree to rounding; the last
@@ -28,6 +29,7 @@ import pytest
 import engine
 from engine import actuation
 from engine import forward
+from engine import island
 from engine import smooth
 from engine import solver
 from engine import tendon
@@ -172,6 +174,7 @@ def _setup(model, seed=0, islands=False, warmstart=True, **kw):
   _smooth_stages(m, d)
   oracle.copy_contacts(mjd, d)
   oracle.copy_constraints(mjd, d)
+  island.mj_island(m, d)
   return mjm, mjd, m, d
 
 
@@ -285,10 +288,34 @@ def test_solve_matches_mujoco(solver_name, model, cone, jacobian):
         assert d.solver_nnz[0] == mjd.solver_nnz[0]
 
 
-@pytest.mark.parametrize("solver_name", ["Newton", "CG", "PGS"])
+@pytest.mark.parametrize("noslip", [0, 20])
+@pytest.mark.parametrize("model,cone,jacobian", CASES)
+def test_pgs_solves_each_island_as_mujoco(model, cone, jacobian, noslip):
+  """PGS with islands (MuJoCo's default): each island's solution, iterations and statistics."""
+  mjm, mjd, m, d = _setup(model, seed=2, islands=True, solver_name="PGS", cone=cone,
+                          jacobian=jacobian, iterations=300, impratio=1.5, noslip=noslip)
+  assert mjd.nisland > 1 and d.nisland == mjd.nisland
+  _solve(d, m)
+  assert _rel(d.qacc, mjd.qacc) < 1e-12
+  assert _rel(d.efc_force, mjd.efc_force) < 1e-11
+  assert _rel(d.qfrc_constraint, mjd.qfrc_constraint) < 1e-11
+  np.testing.assert_array_equal(d.solver_niter, mjd.solver_niter)
+  for k in range(mjd.nisland):
+    niter = int(mjd.solver_niter[k])
+    rows = slice(k * mujoco.mjNSOLVER, k * mujoco.mjNSOLVER + niter)
+    np.testing.assert_allclose(d.solver.improvement[rows], mjd.solver.improvement[rows],
+                               rtol=1e-6, atol=1e-12)
+    if cone == "pyramidal":
+      np.testing.assert_array_equal(d.solver.nactive[rows], mjd.solver.nactive[rows])
+      np.testing.assert_array_equal(d.solver.nchange[rows], mjd.solver.nchange[rows])
+  if jacobian == "dense":
+    np.testing.assert_array_equal(d.solver_nnz, mjd.solver_nnz)
+
+
+@pytest.mark.parametrize("solver_name", ["Newton", "CG"])
 @pytest.mark.parametrize("cone", ["pyramidal", "elliptic"])
 def test_solve_islands_converged(solver_name, cone):
-  """MuJoCo's default island solve and our single-island solve reach the same solution."""
+  """MuJoCo's island solve and our single-island CG and Newton reach the same solution."""
   for model in ("boxes", "joints"):
     mjm, mjd, m, d = _setup(model, seed=4, islands=True, solver_name=solver_name, cone=cone,
                             iterations=1000, tolerance=1e-13, impratio=1.5)
