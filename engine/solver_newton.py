@@ -581,6 +581,13 @@ def _update_gradient(m, d, flg_newton, ncone):
     solve_ld(Mgrad, d.qLD, d.qLDiagInv, nv, 1, m.M_rownnz, m.M_rowadr, m.M_colind)
 
 
+@jit
+def _decrement(grad, Mgrad, nv, scale):
+  """0.5*scale*grad'*Mgrad, at least 0: with Mgrad = M^-1*grad a bound on the cost's
+  suboptimality, with Mgrad = H^-1*grad the Newton decrement."""
+  return max(0.0, 0.5 * scale * mju_dot(grad, Mgrad, nv))
+
+
 @stage(M, D, i8, i8)
 def cg_newton(m, d, maxiter, flg_newton):
   """Port of mj_solCGNewton (one island): CG (flg_newton 0) or Newton from the current qacc.
@@ -612,18 +619,28 @@ def cg_newton(m, d, maxiter, flg_newton):
 
   # first update
   cost, gauss, nactive, ncone = _update_constraint(m, d, cone_hessian)
+  scale = inertia_scale(m, d, -1)
+  tolerance = m.opt.tolerance[0]
+
+  # converged already (e.g. a good warm start)? The cost is strongly convex in the M-norm, so
+  # 0.5*grad'*M^-1*grad bounds its suboptimality; Newton also asks for a small gradient
+  _update_gradient(m, d, 0, ncone)
+  gradient_small = scale * mju_norm(grad, nv) < tolerance
+  done = _decrement(grad, Mgrad, nv, scale) < tolerance and (not flg_newton or gradient_small)
+
+  # Newton: factor the Hessian; converged when the Newton decrement is below tolerance
   nupdate = 0
-  if flg_newton:
+  if flg_newton and not done:
     nupdate = _factorize(m, d, sparse, True, ncone)
-  _update_gradient(m, d, flg_newton, ncone)
+    _update_gradient(m, d, 1, ncone)
+    done = gradient_small and _decrement(grad, Mgrad, nv, scale) < tolerance
 
   # start with the preconditioned gradient
   for i in range(nv):
     search[i] = -Mgrad[i]
-  scale = inertia_scale(m, d, -1)
 
   it = 0
-  while it < maxiter:
+  while not done and it < maxiter:
     # line search
     alpha, lsiter, lsslope, qg1, qg2 = _search(m, d, sparse, scale, gauss)
     if alpha == 0:
@@ -663,8 +680,10 @@ def cg_newton(m, d, maxiter, flg_newton):
     save_stats(d, 0, it, improvement, gradient, lsslope, nactive, nchange, lsiter, nupdate)
     it += 1
 
-    # termination
-    if improvement < m.opt.tolerance[0] or gradient < m.opt.tolerance[0]:
+    # termination: small improvement, gradient or (Newton) predicted improvement of the next
+    # step, the Newton decrement 0.5*grad'*H^-1*grad
+    if (improvement < tolerance or gradient < tolerance
+            or (flg_newton and _decrement(grad, Mgrad, nv, scale) < tolerance)):
       break
 
     # new direction
