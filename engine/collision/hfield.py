@@ -6,6 +6,10 @@ test, every grid cell under the geom's box is split into two triangles, each ext
 the base as a triangular prism, and the native CCD (GJK + EPA) collides each prism with the
 geom, one contact per prism, up to mjMAXCONPAIR. Prisms and geom carry the margin as in
 mjc_Convex (the CCD inflates each by half of it).
+
+With mjDSBL_NATIVECCD, libccd's MPR (mpr.py, which inflates prism and geom by half the margin
+too) replaces the native CCD, and the contact normals are then fixed as in mjc_Convex
+(mjc_fixNormal: analytic normals of spheres, capsules, ellipsoids and cylinder walls).
 """
 
 import math
@@ -31,8 +35,11 @@ from engine.collision.ccdobj import ST_X1
 from engine.collision.ccdobj import ST_X2
 from engine.collision.ccdobj import init_obj
 from engine.collision.ccdobj import obj_support
+from engine.collision.convex import fix_normal
 from engine.collision.convex import set_contact
 from engine.collision.epa import ccd
+from engine.collision.mpr import libccd_penetration
+from engine.enums import mjDSBL_NATIVECCD
 from engine.enums import mjMAXCONPAIR
 from engine.enums import mjMINVAL
 
@@ -131,6 +138,7 @@ def collide_hfield(m, d, g1, g2, margin, con):
   # all prisms of the sub-grid
   iters = m.opt.ccd_iterations[0]
   tol = m.opt.ccd_tolerance[0]
+  libccd = m.opt.disableflags[0] & mjDSBL_NATIVECCD
   ncon = 0
   for r in range(rmin, rmax):
     _add_prism_vert(m, F, adr, ncol, r, cmin, 0, dx, dy, size0, size1, size2)
@@ -144,9 +152,21 @@ def collide_hfield(m, d, g1, g2, margin, con):
             and F[O1 + OPR + 17] < zlow):
           continue
 
-        # penetration of the prism and the geom
-        dist = ccd(m, F, I, iters, tol, 1, 0.0)
-        if dist < 0 and I[S_NX] > 0:
+        # penetration of the prism and the geom (libccd: a contact row in the hfield frame)
+        if libccd:
+          if not libccd_penetration(m, F, I, con, ncon, margin):
+            continue
+          a0 = con[ncon, 4]
+          a1 = con[ncon, 5]
+          a2 = con[ncon, 6]
+          q0 = con[ncon, 1]
+          q1 = con[ncon, 2]
+          q2 = con[ncon, 3]
+          dist = con[ncon, 0]
+        else:
+          dist = ccd(m, F, I, iters, tol, 1, 0.0)
+          if not (dist < 0 and I[S_NX] > 0):
+            continue
           dist = margin + F[ST_D]
           a0 = F[ST_X1] - F[ST_X2]
           a1 = F[ST_X1 + 1] - F[ST_X2 + 1]
@@ -163,15 +183,25 @@ def collide_hfield(m, d, g1, g2, margin, con):
           q1 = 0.5 * (F[ST_X1 + 1] + F[ST_X2 + 1])
           q2 = 0.5 * (F[ST_X1 + 2] + F[ST_X2 + 2])
 
-          # to the world frame
-          w0 = mat1[0] * q0 + mat1[1] * q1 + mat1[2] * q2 + d.geom_xpos[g1, 0]
-          w1 = mat1[3] * q0 + mat1[4] * q1 + mat1[5] * q2 + d.geom_xpos[g1, 1]
-          w2 = mat1[6] * q0 + mat1[7] * q1 + mat1[8] * q2 + d.geom_xpos[g1, 2]
-          set_contact(con, ncon, dist, w0, w1, w2,
-                      mat1[0] * a0 + mat1[1] * a1 + mat1[2] * a2,
-                      mat1[3] * a0 + mat1[4] * a1 + mat1[5] * a2,
-                      mat1[6] * a0 + mat1[7] * a1 + mat1[8] * a2)
-          ncon += 1
-          if ncon >= mjMAXCONPAIR:
-            return ncon
+        # to the world frame
+        w0 = mat1[0] * q0 + mat1[1] * q1 + mat1[2] * q2 + d.geom_xpos[g1, 0]
+        w1 = mat1[3] * q0 + mat1[4] * q1 + mat1[5] * q2 + d.geom_xpos[g1, 1]
+        w2 = mat1[6] * q0 + mat1[7] * q1 + mat1[8] * q2 + d.geom_xpos[g1, 2]
+        set_contact(con, ncon, dist, w0, w1, w2,
+                    mat1[0] * a0 + mat1[1] * a1 + mat1[2] * a2,
+                    mat1[3] * a0 + mat1[4] * a1 + mat1[5] * a2,
+                    mat1[6] * a0 + mat1[7] * a1 + mat1[8] * a2)
+        ncon += 1
+        if ncon >= mjMAXCONPAIR:
+          return _fix_normals(m, d, con, ncon, g1, g2)
+  return _fix_normals(m, d, con, ncon, g1, g2)
+
+
+@jit
+def _fix_normals(m, d, con, ncon, g1, g2):
+  """With mjDSBL_NATIVECCD, MuJoCo's analytic normals of the geom (mjc_fixNormal); returns
+  ncon."""
+  if m.opt.disableflags[0] & mjDSBL_NATIVECCD:
+    for i in range(ncon):
+      fix_normal(m, d, con, i, g1, g2)
   return ncon

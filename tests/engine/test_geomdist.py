@@ -7,8 +7,6 @@ import numpy as np
 import pytest
 
 import engine
-from engine._jit import python_callable
-from engine.collision import narrowphase
 
 # free bodies carrying every convex geom type, one body with several geoms, a static plane
 _BODIES = """
@@ -50,12 +48,6 @@ def _xml(sensors, option=""):
 
 _TYPES = {"sphere": 2, "capsule": 3, "ellipsoid": 4, "cylinder": 5, "box": 6, "mesh": 7,
           "floor": 0}
-
-
-def _ccd(a, b):
-  """Whether MuJoCo measures geom types a and b with the native CCD distance."""
-  t1, t2 = sorted((_TYPES.get(a, a), _TYPES.get(b, b)))
-  return python_callable(narrowphase.uses_convex)(t1, t2)
 
 
 def _pair_sensors(cutoff):
@@ -182,8 +174,7 @@ def test_sensors_over_a_trajectory_match_mujoco():
 
 @pytest.mark.parametrize("flags", ["", "nativeccd", "multiccd"])
 def test_geom_distance_matches_mujoco(flags):
-  """Every geom pair (with nativeccd disabled, MuJoCo measures the mjc_Convex and mjc_BoxBox
-  pairs with libccd, which we do not port: those pairs are left out then)."""
+  """Every geom pair (with nativeccd disabled, the mjc_Convex pairs through libccd's MPR)."""
   option = f'<flag {flags}="disable"/>' if flags else ""
   mjm, mjd, m, d = _load(_xml("", option))
   rng = np.random.default_rng(3)
@@ -194,8 +185,6 @@ def test_geom_distance_matches_mujoco(flags):
     engine.mj_forward(m, d)
     for g1 in range(mjm.ngeom):
       for g2 in range(mjm.ngeom):
-        if flags == "nativeccd" and _ccd(int(mjm.geom_type[g1]), int(mjm.geom_type[g2])):
-          continue
         for distmax in (0.0, 0.1, 1.0):
           want, got = np.full(6, np.nan), np.full(6, np.nan)
           dw = mujoco.mj_geomDistance(mjm, mjd, g1, g2, distmax, want)
@@ -274,8 +263,7 @@ def test_geom_distance_exactly_at_the_cutoff_matches_mujoco(flags):
     engine.mj_forward(m, d)
     for g1 in range(mjm.ngeom):
       for g2 in range(mjm.ngeom):
-        if g1 == g2 or flags == "nativeccd" and _ccd(int(mjm.geom_type[g1]),
-                                                     int(mjm.geom_type[g2])):
+        if g1 == g2:
           continue
         dist = mujoco.mj_geomDistance(mjm, mjd, g1, g2, 1.0, None)
         if dist != engine.mj_geomDistance(m, d, g1, g2, 1.0, None):

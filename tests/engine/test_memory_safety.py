@@ -63,6 +63,7 @@ BOUNDSCHECKED_TESTS = [
   "tests/engine/test_forward.py",
   "tests/engine/test_contact_pipeline.py",
   "tests/engine/test_collision_midphase.py",
+  "tests/engine/test_collision_mpr.py",
   "tests/engine/test_derivative.py",
   "tests/engine/test_sensor.py",
   "tests/engine/test_support.py",
