@@ -8,7 +8,8 @@ transmissions live in engine/tendon.py.
 Each stage is a `@jit` kernel taking the numba handles `(m, d)`; the `mj_*` functions at the
 end wrap them for the Python `MjModel`/`MjData` with the bindings' signatures. Arithmetic
 follows MuJoCo's operation order so that results agree with it to (nearly) the last bit.
-MuJoCo's sleep filtering (mjENBL_SLEEP) is not supported: every body is treated as awake.
+MuJoCo's sleep filtering (mjENBL_SLEEP) is not ported: the compiler refuses models that enable
+it (UnsupportedError), and every body is treated as awake.
 
 Layouts: `d.cdof`, `d.cvel`, `d.cacc`... are `(n, 6)` arrays of (rotation, translation)
 6-vectors; `d.cinert`/`d.crb` rows are MuJoCo's 10-vector inertias. `d.M`, `d.qLD` use the
