@@ -61,7 +61,7 @@ def _reverse(vec, n):
 
 
 @jit
-def _prepare(m, d, qg0):
+def _prepare(m, d):
   """Port of CGprepare: quadratic polynomials of every row along the search direction.
 
   Row i's polynomial is (quad0[i], quad1[i], quad2[i]); an elliptic contact stores its cone
@@ -131,8 +131,82 @@ def _prepare(m, d, qg0):
 
 
 @jit
-def _eval(m, d, alpha, qg0, qg1, qg2):
-  """Port of CGeval: (cost, first, second derivative) of the total cost at qacc+alpha*search."""
+def _friction_cost(x, f, Rf, D):
+  """Huber cost of a friction loss row at x: quadratic inside +-R*floss, linear outside."""
+  if -Rf < x and x < Rf:
+    return 0.5 * D * x * x
+  if x <= -Rf:
+    return f * (-0.5 * Rf - x)
+  return f * (-0.5 * Rf + x)
+
+
+@jit
+def _friction_cost_dif(start, x, f, Rf, D):
+  """cost(x) - cost(start) of a friction loss row, without cancellation within one zone."""
+  zone0 = 0 if -Rf < start and start < Rf else (-1 if start <= -Rf else 1)
+  zone = 0 if -Rf < x and x < Rf else (-1 if x <= -Rf else 1)
+  if zone0 == 0 and zone == 0:
+    return 0.5 * D * (x - start) * (x + start)
+  if zone0 == -1 and zone == -1:
+    return f * (start - x)
+  if zone0 == 1 and zone == 1:
+    return f * (x - start)
+  return _friction_cost(x, f, Rf, D) - _friction_cost(start, f, Rf, D)
+
+
+@jit
+def _cone_zone(N, Tsqr, mu):
+  """Zone of an elliptic cone's (normal, squared tangential) point: 1 top (satisfied), 2 bottom
+  (quadratic), 3 middle (cone); and the tangential norm."""
+  if Tsqr <= 0:
+    return (2 if N < 0 else 1), 0.0
+  T = math.sqrt(Tsqr)
+  if N >= mu * T:
+    return 1, T
+  if mu * N + T <= 0:
+    return 2, T
+  return 3, T
+
+
+@jit
+def _elliptic_cost_dif(q0, q1, q2, U0, V0, UU, UV, VV, Dm, alpha, mu):
+  """cost(alpha) - cost(0) of an elliptic contact (port of ellipticCostDif): by the zones at
+  0 and at alpha, with the middle-zone difference rationalized against cancellation."""
+  zone0, T0 = _cone_zone(U0, UU, mu)
+  N = U0 + alpha * V0
+  zone, T = _cone_zone(N, UU + alpha * (2 * UV + alpha * VV), mu)
+  if zone0 == 1 and zone == 1:
+    return 0.0
+  if zone0 == 2 and zone == 2:
+    return alpha * alpha * q2 + alpha * q1
+  if zone0 == 3 and zone == 3:
+    T_delta = alpha * (2 * UV + alpha * VV) / (T + T0)
+    r_delta = alpha * V0 - mu * T_delta
+    return 0.5 * Dm * r_delta * (2 * (U0 - mu * T0) + r_delta)
+  if zone0 == 3 and zone == 2:
+    b = mu * U0 + T0
+    return alpha * (alpha * q2 + q1) + 0.5 * Dm * b * b
+  if zone0 == 2 and zone == 3:
+    b = mu * N + T
+    return alpha * (alpha * q2 + q1) - 0.5 * Dm * b * b
+  if zone0 == 1 and zone == 2:
+    return alpha * alpha * q2 + alpha * q1 + q0
+  if zone0 == 1 and zone == 3:
+    r = N - mu * T
+    return 0.5 * Dm * r * r
+  if zone0 == 3 and zone == 1:
+    r0 = U0 - mu * T0
+    return -0.5 * Dm * r0 * r0
+  if zone0 == 2 and zone == 1:
+    return -q0
+  return 0.0
+
+
+@jit
+def _eval(m, d, alpha, qg1, qg2):
+  """Port of PrimalEval: (cost(alpha) - cost(0), first, second derivative) of the total cost at
+  qacc+alpha*search. Costs are relative to the current point (MuJoCo 3.17), so that small
+  improvements do not cancel against the total."""
   ne = d.ne[0]
   nf = d.nf[0]
   nefc = d.nefc[0]
@@ -145,15 +219,14 @@ def _eval(m, d, alpha, qg0, qg1, qg2):
   deriv0 = 0.0
   deriv1 = 0.0
 
-  # total quadratic, starting with Gauss
-  t0 = qg0
+  # total quadratic, starting with Gauss (its constant term dropped)
+  t0 = 0.0
   t1 = qg1
   t2 = qg2
   i = 0
   while i < nefc:
     # equality
     if i < ne:
-      t0 += q0[i]
       t1 += q1[i]
       t2 += q2[i]
       i += 1
@@ -165,17 +238,16 @@ def _eval(m, d, alpha, qg0, qg1, qg2):
       dr = Jv[i]
       x = start + alpha * dr
       f = d.efc_frictionloss[i]
+      D = d.efc_D[i]
       Rf = d.efc_R[i] * f
+      cost += _friction_cost_dif(start, x, f, Rf, D)
       if -Rf < x and x < Rf:
-        t0 += q0[i]
-        t1 += q1[i]
-        t2 += q2[i]
+        deriv0 += D * x * dr
+        deriv1 += D * dr * dr
       elif x <= -Rf:
-        t0 += f * (-0.5 * Rf - start)
-        t1 += -f * dr
+        deriv0 += -f * dr
       else:
-        t0 += f * (-0.5 * Rf + start)
-        t1 += f * dr
+        deriv0 += f * dr
       i += 1
       continue
 
@@ -190,40 +262,31 @@ def _eval(m, d, alpha, qg0, qg1, qg2):
       UV = q0[i + 2]
       VV = q1[i + 2]
       Dm = q2[i + 2]
+      cost += _elliptic_cost_dif(q0[i], q1[i], q2[i], U0, V0, UU, UV, VV, Dm, alpha, mu)
       N = U0 + alpha * V0
-      Tsqr = UU + alpha * (2 * UV + alpha * VV)
-
-      # no tangential force: top or bottom zone
-      if Tsqr <= 0:
-        if N < 0:
-          t0 += q0[i]
-          t1 += q1[i]
-          t2 += q2[i]
-      else:
-        T = math.sqrt(Tsqr)
-        if N >= mu * T:
-          pass
-        elif mu * N + T <= 0:
-          t0 += q0[i]
-          t1 += q1[i]
-          t2 += q2[i]
-        else:
-          # middle zone
-          N1 = V0
-          T1 = (UV + alpha * VV) / T
-          T2 = VV / T - (UV + alpha * VV) * T1 / (T * T)
-          cost += 0.5 * Dm * (N - mu * T) * (N - mu * T)
-          deriv0 += Dm * (N - mu * T) * (N1 - mu * T1)
-          deriv1 += Dm * ((N1 - mu * T1) * (N1 - mu * T1) + (N - mu * T) * (-mu * T2))
+      zone, T = _cone_zone(N, UU + alpha * (2 * UV + alpha * VV), mu)
+      if zone == 2:
+        deriv0 += 2 * alpha * q2[i] + q1[i]
+        deriv1 += 2 * q2[i]
+      elif zone == 3:
+        N1 = V0
+        T1 = (UV + alpha * VV) / T
+        T2 = VV / T - (UV + alpha * VV) * T1 / (T * T)
+        deriv0 += Dm * (N - mu * T) * (N1 - mu * T1)
+        deriv1 += Dm * ((N1 - mu * T1) * (N1 - mu * T1) + (N - mu * T) * (-mu * T2))
       i += dim
       continue
 
-    # limits and other contacts: active when negative
-    x = Jaref[i] + alpha * Jv[i]
+    # limits and other contacts: active when negative; shifted by the cost at alpha = 0
+    start = Jaref[i]
+    x = start + alpha * Jv[i]
+    cost0 = q0[i] if start < 0 else 0.0
     if x < 0:
-      t0 += q0[i]
+      t0 += q0[i] - cost0
       t1 += q1[i]
       t2 += q2[i]
+    else:
+      cost -= cost0
     i += 1
 
   # add the total quadratic
@@ -238,7 +301,7 @@ def _eval(m, d, alpha, qg0, qg1, qg2):
 
 
 @jit
-def _update_bracket(m, d, p, c1, c2, c3, qg0, qg1, qg2):
+def _update_bracket(m, d, p, c1, c2, c3, qg1, qg2):
   """Port of updateBracket: move bracket end p to the best candidate on its side.
 
   Points are (alpha, cost, deriv0, deriv1). Returns (flag, p, pnext, evaluations).
@@ -256,28 +319,29 @@ def _update_bracket(m, d, p, c1, c2, c3, qg0, qg1, qg2):
   neval = 0
   if flag:
     a = p[0] - p[2] / p[3]
-    cost, d0, d1 = _eval(m, d, a, qg0, qg1, qg2)
+    cost, d0, d1 = _eval(m, d, a, qg1, qg2)
     pnext = (a, cost, d0, d1)
     neval = 1
   return flag, p, pnext, neval
 
 
 @jit
-def _search(m, d, sparse, scale, qg0):
-  """Port of CGsearch: exact line search along scratch search vector.
+def _search(m, d, sparse, scale):
+  """Port of PrimalSearch: exact line search along the scratch search vector, with costs
+  relative to the current point.
 
-  Returns (alpha, lsiter, lsslope, qg1, qg2); alpha 0 means no improvement.
+  Returns (alpha, lsiter, lsslope, improvement): alpha 0 means no improvement; improvement is
+  the cost decrease at alpha.
   """
   nv = m.nv
   ls_iterations = m.opt.ls_iterations[0]
   search = d.scratch_search
   lsiter = 0
-  lsslope = 1.0
 
   # search vector length
   snorm = mju_norm(search, nv)
   if snorm < mjMINVAL:
-    return 0.0, lsiter, lsslope, 0.0, 0.0
+    return 0.0, lsiter, 1.0, 0.0
 
   # scaled gradient tolerance and slope scaling
   gtol = m.opt.tolerance[0] * m.opt.ls_tolerance[0] * snorm / scale
@@ -286,54 +350,50 @@ def _search(m, d, sparse, scale, qg0):
   # Mv, Jv and the quadratics
   mul_m(m, d, d.scratch_Mv, search)
   mul_jac_vec(m, d, d.scratch_Jv, search)
-  qg1, qg2 = _prepare(m, d, qg0)
+  qg1, qg2 = _prepare(m, d)
 
   # alpha = 0
-  c, g, h = _eval(m, d, 0.0, qg0, qg1, qg2)
+  c, g, h = _eval(m, d, 0.0, qg1, qg2)
   p0 = (0.0, c, g, h)
   lsiter += 1
 
   # one Newton step
   a = p0[0] - p0[2] / p0[3]
-  c, g, h = _eval(m, d, a, qg0, qg1, qg2)
+  c, g, h = _eval(m, d, a, qg1, qg2)
   p1 = (a, c, g, h)
   lsiter += 1
-  if p0[1] < p1[1]:
-    p1 = p0
 
   # initial convergence
-  if abs(p1[2]) < gtol:
-    return p1[0], lsiter, abs(p1[2]) * slopescl, qg1, qg2
+  if abs(p1[2]) < gtol and (p1[0] == 0 or p1[1] < 0):
+    return p1[0], lsiter, abs(p1[2]) * slopescl, -p1[1]
 
   # one-sided search
   dr = 1 if p1[2] < 0 else -1
-  p2 = p1
-  p2update = False
+  p2 = p0
   while p1[2] * dr <= -gtol and lsiter < ls_iterations:
     p2 = p1
-    p2update = True
     a = p1[0] - p1[2] / p1[3]
-    c, g, h = _eval(m, d, a, qg0, qg1, qg2)
+    c, g, h = _eval(m, d, a, qg1, qg2)
     p1 = (a, c, g, h)
     lsiter += 1
-    if abs(p1[2]) < gtol:
-      return p1[0], lsiter, abs(p1[2]) * slopescl, qg1, qg2
+    if abs(p1[2]) < gtol and p1[1] < 0:
+      return p1[0], lsiter, abs(p1[2]) * slopescl, -p1[1]
 
-  # failure to bracket, or no p2 update (should not occur)
-  if lsiter >= ls_iterations or not p2update:
-    return p1[0], lsiter, abs(p1[2]) * slopescl, qg1, qg2
+  # failure to bracket
+  if lsiter >= ls_iterations:
+    return p1[0], lsiter, abs(p1[2]) * slopescl, -p1[1]
 
   # next points of the bracket
   p2next = p1
   a = p1[0] - p1[2] / p1[3]
-  c, g, h = _eval(m, d, a, qg0, qg1, qg2)
+  c, g, h = _eval(m, d, a, qg1, qg2)
   p1next = (a, c, g, h)
   lsiter += 1
 
   # bracketed search
   while lsiter < ls_iterations:
     a = 0.5 * (p1[0] + p2[0])
-    c, g, h = _eval(m, d, a, qg0, qg1, qg2)
+    c, g, h = _eval(m, d, a, qg1, qg2)
     pmid = (a, c, g, h)
     lsiter += 1
 
@@ -347,29 +407,29 @@ def _search(m, d, sparse, scale, qg0):
         bestind = k
     if bestind >= 0:
       cand = p1next if bestind == 0 else (p2next if bestind == 1 else pmid)
-      return cand[0], lsiter, abs(cand[2]) * slopescl, qg1, qg2
+      return cand[0], lsiter, abs(cand[2]) * slopescl, -cand[1]
 
     # update the brackets (both from the same candidates)
     c1 = p1next
     c2 = p2next
-    b1, p1, pn, n1 = _update_bracket(m, d, p1, c1, c2, pmid, qg0, qg1, qg2)
+    b1, p1, pn, n1 = _update_bracket(m, d, p1, c1, c2, pmid, qg1, qg2)
     if b1:
       p1next = pn
-    b2, p2, pn, n2 = _update_bracket(m, d, p2, c1, c2, pmid, qg0, qg1, qg2)
+    b2, p2, pn, n2 = _update_bracket(m, d, p2, c1, c2, pmid, qg1, qg2)
     if b2:
       p2next = pn
     lsiter += n1 + n2
 
     # no update possible: numerical accuracy reached, use the midpoint
     if not b1 and not b2:
-      return pmid[0], lsiter, abs(pmid[2]) * slopescl, qg1, qg2
+      return pmid[0], lsiter, abs(pmid[2]) * slopescl, -pmid[1]
 
-  # best bracket end
-  if p1[1] <= p2[1] and p1[1] < p0[1]:
-    return p1[0], lsiter, abs(p1[2]) * slopescl, qg1, qg2
-  if p2[1] <= p1[1] and p2[1] < p0[1]:
-    return p2[0], lsiter, abs(p2[2]) * slopescl, qg1, qg2
-  return 0.0, lsiter, lsslope, qg1, qg2
+  # best bracket end, if it improves
+  if p1[1] <= p2[1] and p1[1] < 0:
+    return p1[0], lsiter, abs(p1[2]) * slopescl, -p1[1]
+  if p2[1] <= p1[1] and p2[1] < 0:
+    return p2[0], lsiter, abs(p2[2]) * slopescl, -p2[1]
+  return 0.0, lsiter, 1.0, 0.0
 
 
 # ---- Newton Hessian ----
@@ -523,14 +583,10 @@ def _incremental(m, d, sparse, ncone):
 
 @jit
 def _update_constraint(m, d, flg_coneHessian):
-  """Port of CGupdateConstraint: forces, states, qfrc_constraint and total cost at qacc.
-
-  Returns (cost, Gauss, nactive, ncone).
-  """
-  nv = m.nv
+  """Port of PrimalUpdateConstraint: forces, states and qfrc_constraint at qacc (the line search
+  measures costs itself). Returns (nactive, ncone)."""
   nefc = d.nefc[0]
-  Ma = d.scratch_Ma
-  cost = constraint_update_impl(m, d, d.scratch_jar, flg_coneHessian)
+  constraint_update_impl(m, d, d.scratch_jar, flg_coneHessian)
   mul_jac_t_vec(m, d, d.qfrc_constraint, d.efc_force)
 
   # count active and cone rows
@@ -541,12 +597,7 @@ def _update_constraint(m, d, flg_coneHessian):
       nactive += 1
     if d.efc_state[i] == mjCNSTRSTATE_CONE:
       ncone += 1
-
-  # Gauss cost
-  gauss = 0.0
-  for i in range(nv):
-    gauss += 0.5 * (Ma[i] - d.qfrc_smooth[i]) * (d.qacc[i] - d.qacc_smooth[i])
-  return cost + gauss, gauss, nactive, ncone
+  return nactive, ncone
 
 
 @jit
@@ -618,7 +669,7 @@ def cg_newton(m, d, maxiter, flg_newton):
     Jaref[i] -= d.efc_aref[i]
 
   # first update
-  cost, gauss, nactive, ncone = _update_constraint(m, d, cone_hessian)
+  nactive, ncone = _update_constraint(m, d, cone_hessian)
   scale = inertia_scale(m, d, -1)
   tolerance = m.opt.tolerance[0]
 
@@ -642,7 +693,7 @@ def cg_newton(m, d, maxiter, flg_newton):
   it = 0
   while not done and it < maxiter:
     # line search
-    alpha, lsiter, lsslope, qg1, qg2 = _search(m, d, sparse, scale, gauss)
+    alpha, lsiter, lsslope, ls_improvement = _search(m, d, sparse, scale)
     if alpha == 0:
       break
 
@@ -660,10 +711,9 @@ def cg_newton(m, d, maxiter, flg_newton):
         Mgradold[i] = Mgrad[i]
     for i in range(nefc):
       oldstate[i] = d.efc_state[i]
-    oldcost = cost
 
     # update
-    cost, gauss, nactive, ncone = _update_constraint(m, d, cone_hessian)
+    nactive, ncone = _update_constraint(m, d, cone_hessian)
     if flg_newton:
       nupdate = _incremental(m, d, sparse, ncone)
     _update_gradient(m, d, flg_newton, ncone)
@@ -675,14 +725,14 @@ def cg_newton(m, d, maxiter, flg_newton):
         nchange += 1
 
     # scaled improvement and gradient, statistics
-    improvement = scale * (oldcost - cost)
+    improvement = scale * ls_improvement
     gradient = scale * mju_norm(grad, nv)
     save_stats(d, 0, it, improvement, gradient, lsslope, nactive, nchange, lsiter, nupdate)
     it += 1
 
     # termination: small improvement, gradient or (Newton) predicted improvement of the next
     # step, the Newton decrement 0.5*grad'*H^-1*grad
-    if (improvement < tolerance or gradient < tolerance
+    if ((improvement > 0 and improvement < tolerance) or gradient < tolerance
             or (flg_newton and _decrement(grad, Mgrad, nv, scale) < tolerance)):
       break
 
@@ -691,12 +741,22 @@ def cg_newton(m, d, maxiter, flg_newton):
       for i in range(nv):
         search[i] = -Mgrad[i]
     else:
-      # Polak-Ribiere, reset when negative
+      # Hager-Zhang, restarted when conjugacy is lost, bounded below so that the direction
+      # stays a descent direction
+      graddif = gradold  # gradold is not needed after this: keep grad - gradold in its place
       for i in range(nv):
+        graddif[i] = grad[i] - gradold[i]
         Mgraddif[i] = Mgrad[i] - Mgradold[i]
-      beta = mju_dot(grad, Mgraddif, nv) / max(mjMINVAL, mju_dot(gradold, Mgradold, nv))
-      if beta < 0:
+      d_dot_y = mju_dot(search, graddif, nv)
+      if d_dot_y < mjMINVAL:
         beta = 0.0
+      else:
+        y_dot_My = mju_dot(graddif, Mgraddif, nv)
+        y_dot_Mgrad = mju_dot(graddif, Mgrad, nv)
+        d_dot_grad = mju_dot(search, grad, nv)
+        beta_hz = (y_dot_Mgrad - 2 * (y_dot_My / d_dot_y) * d_dot_grad) / d_dot_y
+        eta_k = -1.0 / max(mjMINVAL, mju_norm(search, nv) * min(0.01, mju_norm(grad, nv)))
+        beta = max(eta_k, beta_hz)
       for i in range(nv):
         search[i] = -Mgrad[i] + beta * search[i]
 

@@ -12,10 +12,10 @@ Known differences, checked here:
   Their iterates and statistics are compared with islands disabled in MuJoCo; with islands on,
   the converged solutions agree. MuJoCo's island solver also leaves efc_state as evaluated at
   the warm start, while ours holds the final states.
-- MuJoCo 3.17's primal solver (mj_solPrimal) evaluates the line-search cost relative to the
-  current point; ours evaluates it as the released CG/Newton did. Iterates agree to rounding;
-  the termination tests are 3.17's (the convergence certificate before the first iteration,
-  the Newton decrement after each), so iteration counts are equal.
+
+CG and Newton follow MuJoCo 3.17's primal solver (mj_solPrimal): line-search costs relative to
+the current point, Hager-Zhang CG directions, the convergence certificate before the first
+iteration and the Newton decrement after each; iteration counts are equal.
 """
 
 import ctypes

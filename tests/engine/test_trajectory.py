@@ -4,12 +4,12 @@ MuJoCo's after 50 steps. A per-step oracle test forgives a difference that a tra
 amplifies (a solver stopping one iteration early, a contact decided the other way); these do
 not.
 
-Covered: Newton with both cones (islands disabled, as our Newton solves all rows at once),
-PGS with islands (each island solved on its own, as MuJoCo), the noslip pass. Not yet: CG,
-whose line search rounds differently from 3.17's, Newton with islands enabled, and PGS with
-noslip and elliptic cones on the box stacks: our PGS forms residuals from M^-1*J'*force where
-MuJoCo multiplies by its AR matrix, which rounds differently (1e-13 of qacc per step), and
-that scene amplifies it to 2e-6 in 50 steps (README, Known differences).
+Covered: Newton and CG with both cones (islands disabled, as they solve all rows at once
+here), PGS with islands (each island solved on its own, as MuJoCo), the noslip pass. Not yet:
+Newton and CG with islands enabled, and PGS with noslip and elliptic cones on the box stacks:
+our PGS forms residuals from M^-1*J'*force where MuJoCo multiplies by its AR matrix, which
+rounds differently (1e-13 of qacc per step), and that scene amplifies it to 2e-6 in 50 steps
+(README, Known differences).
 """
 
 import mujoco
@@ -54,6 +54,7 @@ SCENES = {
 # (solver, islands, extra options)
 SOLVERS = {
   "newton": ("Newton", "disable", ""),
+  "cg": ("CG", "disable", ""),
   "pgs_islands": ("PGS", "enable", ""),
   "newton_noslip": ("Newton", "disable", 'noslip_iterations="5"'),
   "pgs_islands_noslip": ("PGS", "enable", 'noslip_iterations="5"'),
