@@ -56,6 +56,7 @@ from engine.collision.ccdobj import OP
 from engine.collision.ccdobj import OS
 from engine.collision.ccdobj import obj_center
 from engine.collision.ccdobj import obj_support
+from engine.collision.primitives import set_contact
 from engine.enums import mjGEOM_BOX
 from engine.enums import mjGEOM_CAPSULE
 from engine.enums import mjGEOM_CYLINDER
@@ -627,13 +628,5 @@ def libccd_penetration(m, F, I, con, i, margin):
   # a direction at the origin is no contact
   if _is_zero(n0) and _is_zero(n1) and _is_zero(n2):
     return 0
-  con[i, 0] = margin - depth
-  con[i, 1] = p0
-  con[i, 2] = p1
-  con[i, 3] = p2
-  con[i, 4] = n0
-  con[i, 5] = n1
-  con[i, 6] = n2
-  for k in range(7, 13):
-    con[i, k] = 0.0
+  set_contact(con, i, margin - depth, p0, p1, p2, n0, n1, n2, 0.0, 0.0, 0.0)
   return 1
