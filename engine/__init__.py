@@ -1,6 +1,6 @@
 """numjoco engine: MuJoCo physics on numba.
 
-The public API mirrors the `mujoco` Python bindings (ARCHITECTURE.md section 2):
+The public API mirrors the `mujoco` Python bindings (docs/architecture.md):
 MjModel/MjData, the mj_ pipeline functions, the mju_ helpers and the mjt enums.
 """
 

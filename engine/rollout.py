@@ -136,7 +136,7 @@ def _rollout_chunks(mptrs, dptrs, nroll, chunk, nstep, control_spec, state0, war
                               sensordata)
 
 
-# the one parallel driver, uncached (engine/NUMBA.md: parallel functions and the cache do not
+# the one parallel driver, uncached (docs/architecture.md: parallel functions and the cache do not
 # mix well); it compiles in about a second since rollout_range comes from its own cache
 _parallel = numba.njit(_rollout_chunks, parallel=True, nogil=True, error_model="numpy")
 

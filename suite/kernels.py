@@ -218,6 +218,6 @@ def _step_chunks(mptrs, dptrs, worlds, chunk, actions, op, nsub, observe, reward
                 params, obs, result, fired)
 
 
-# the parallel driver: uncached, as every parallel=True function of the project (NUMBA.md);
-# it compiles in about a second, its callees being stages
+# the parallel driver: uncached, as every parallel=True function of the project
+# (docs/architecture.md); it compiles in about a second, its callees being stages
 step_worlds_parallel = numba.njit(_step_chunks, parallel=True, nogil=True, error_model="numpy")

@@ -179,8 +179,8 @@ class VectorEnvironment:
     self._needs_reset = np.ones(n, bool)
     self._python_obs = [None] * n  # observations of a task without kernels
     if self._nthread > 1 and n >= 2 * self._nthread:
-      # the parallel driver is not cached (NUMBA.md): compile it now (about a second, once
-      # per process), with no world to step, rather than in the first step
+      # the parallel driver is not cached (docs/architecture.md): compile it now (about a
+      # second, once per process), with no world to step, rather than in the first step
       self._step_worlds(np.empty(0, np.int64), self._actions, parallel=True)
 
   # ---- dm_env-style API ----

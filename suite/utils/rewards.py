@@ -3,7 +3,7 @@
 `tolerance(x, bounds=(lo, hi), margin, sigmoid, value_at_margin)` is 1 inside [lo, hi]. Outside,
 with margin 0 it is 0; otherwise it falls off with the distance to the nearest bound measured
 in margins, d, along one of eight sigmoids s with s(0) = 1 and s(1) = value_at_margin (see
-SUITE_SPEC.md §1 and the dm_control tech report). Works elementwise on arrays.
+docs/suite.md and the dm_control tech report). Works elementwise on arrays.
 """
 
 import math

@@ -3,7 +3,7 @@ native CCD in ccdobj/gjk/polytope/epa/multicontact/features.py) against mujoco.
 
 Each test builds a two-geom model (geom 0 fixed, geom 1 on a free body), poses it, runs
 mujoco.mj_forward and our narrowphase on the same pair, and compares the contacts after
-matching them by position: exact count, dist, pos and normal to 1e-6 (ARCHITECTURE.md). MuJoCo
+matching them by position: exact count, dist, pos and normal to 1e-6 (docs/architecture.md). MuJoCo
 completes the tangent rows of the frame in its driver; our narrowphase leaves them zero, as
 MuJoCo's convex functions do.
 

@@ -50,7 +50,7 @@ def _rel(ours, ref):
 @pytest.mark.parametrize("solver", SOLVERS)
 @pytest.mark.parametrize("name", SCENES)
 def test_forward_matches_mujoco(name, solver, cone):
-  """Contacts, rows and qacc at convergence (1e-4 relative, ARCHITECTURE.md)."""
+  """Contacts, rows and qacc at convergence (1e-4 relative, docs/architecture.md)."""
   mjm, mjd, m, d = _scene(name, solver, cone)
   mujoco.mj_forward(mjm, mjd)
   engine.mj_forward(m, d)

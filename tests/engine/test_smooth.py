@@ -2,7 +2,7 @@
 
 Each test puts MuJoCo in a random state, runs MuJoCo's pipeline for the reference, copies
 the inputs of one stage into our data, runs only that stage and compares its outputs
-(ARCHITECTURE.md tolerances). Models: a hinge/slide/ball chain covering every sameframe
+(docs/architecture.md tolerances). Models: a hinge/slide/ball chain covering every sameframe
 shortcut, a free-floating tree with mocap body, tendons, actuator armature and every
 camera/light mode, spatial tendons with armature through a pulley, and seeded random trees.
 The forces of spatial tendons in cfrc_ext (armature, springs, dampers, actuators) are checked

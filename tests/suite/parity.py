@@ -1,7 +1,7 @@
 """Seed-level parity with dm_control 1.0.50 (the test-only oracle of the RL layer).
 
 `compare_task(domain, task)` loads the task in both libraries with the same seed and checks,
-as SUITE_SPEC.md asks: identical action and observation specs, the first observation after
+as docs/suite.md describes: identical action and observation specs, the first observation after
 reset (1e-6), then `n` steps of the same random actions, each starting from dm_control's state
 (copied into ours), with rewards, observations, step types and discounts compared (1e-4).
 """
@@ -19,13 +19,13 @@ from dm_control import suite as dm_suite  # noqa: E402  (after MUJOCO_GL)
 
 if os.environ["MUJOCO_GL"] == "disable":
   # dm_control's quadruped/escape reset uploads the new height field to a GL context, which it
-  # cannot create without a backend (SUITE_SPEC.md, quadruped pitfalls); physics needs none.
+  # cannot create without a backend (docs/suite.md); physics needs none.
   dm_suite.quadruped.Physics.contexts = property(lambda self: None)
 
 OBS_ATOL = 1e-4
 RESET_ATOL = 1e-6
 # large readings (dog/fetch's paw force at reset, ~51 N) also get a relative tolerance: the
-# models are written from SUITE_MODELS.md's 6-7 significant digits, which moves a 51 N contact
+# models are written with 6-7 significant digits (docs/suite.md), which moves a 51 N contact
 # force by ~5e-8 of its value
 RESET_RTOL = 1e-7
 

@@ -1,4 +1,4 @@
-"""The manipulator domain beyond the parity test: the compiled models against SUITE_MODELS.md and
+"""The manipulator domain beyond the parity test: the compiled models against docs/suite.md and
 dm_control, resets over several seeds and episodes (every start of the prop, rejections),
 rewards near the target, and the partially observable variant."""
 
@@ -14,7 +14,7 @@ from tests.suite import planar_arm
 TASKS = ("bring_ball", "bring_peg", "insert_ball", "insert_peg")
 _VARIANTS = {"bring_ball": (False, False), "insert_ball": (False, True),
              "bring_peg": (True, False), "insert_peg": (True, True)}
-# per task: nbody and total mass of the compiled model (SUITE_MODELS.md §13); all have nq 11
+# per task: nbody and total mass of the compiled model (docs/suite.md); all have nq 11
 _TOTALS = {"bring_ball": (12, 0.3601039), "insert_ball": (13, 0.4145452),
            "bring_peg": (13, 0.3112416), "insert_peg": (14, 0.4941216)}
 

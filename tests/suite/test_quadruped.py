@@ -1,5 +1,5 @@
-"""quadruped beyond the parity test: the model variants against SUITE_MODELS.md's totals and
-dm_control's compiled models, the escape terrain and its rangefinders, reset over more seeds."""
+"""quadruped beyond the parity test: the model variants against dm_control's totals and
+compiled models (docs/suite.md), the escape terrain and its rangefinders, more reset seeds."""
 
 import numpy as np
 import pytest
@@ -80,7 +80,7 @@ def _dm_variant_xml(task):
                     ntendon=12, neq=4, nsensor=32, nsensordata=56, nhfield=1)),
 ])
 def test_compiled_totals_from_the_tables(task, sizes):
-  """SUITE_MODELS.md §16: sizes, floor size, masses and meaninertia of each variant."""
+  """Sizes, floor size, masses and meaninertia of each variant, as dm_control compiles them."""
   m = engine.MjModel.from_xml_string(_variant_xml(task), common.ASSETS)
   for name, value in sizes.items():
     assert getattr(m, name) == value, name

@@ -1,5 +1,5 @@
 """The stacker domain beyond the parity test: the compiled models for 1-4 boxes against
-SUITE_MODELS.md and dm_control, resets over several seeds and episodes, tasks built with another
+docs/suite.md and dm_control, resets over several seeds and episodes, tasks built with another
 number of boxes, rewards near the target, and the partially observable variant."""
 
 import numpy as np
@@ -11,7 +11,7 @@ from suite import stacker
 from tests.suite import parity
 from tests.suite import planar_arm
 
-# per number of boxes: nq, nbody, total mass (SUITE_MODELS.md §18; 1 and 3 boxes by its rule)
+# per number of boxes: nq, nbody, total mass (dm_control's; 1 and 3 boxes by the same rule)
 _TOTALS = {2: (14, 13, 0.5375433), 4: (20, 15, 0.7079113)}
 
 
