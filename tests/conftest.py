@@ -43,11 +43,15 @@ def pytest_xdist_auto_num_workers(config):
 def pytest_collection_modifyitems(config, items):
   items.sort(key=lambda item: item.nodeid != _BOUNDS_CHECKED)
 
+  # tests that draw in this process run where an OpenGL backend starts, and say why not
+  # elsewhere (.ci/run installs Mesa's EGL and OSMesa, so none is skipped there)
+  drawing = [item for item in items if "opengl" in item.fixturenames]
+  if drawing:
+    problem = gl.opengl_problem()
+    for item in drawing:
+      item.add_marker(pytest.mark.skipif(problem is not None, reason=str(problem)))
+
 
 @pytest.fixture(scope="session")
 def opengl():
-  """For tests that draw in this process: skips them, saying why, where no OpenGL backend can
-  start (.ci/run installs Mesa's EGL and OSMesa, so none is skipped there)."""
-  problem = gl.opengl_problem()
-  if problem:
-    pytest.skip(problem)
+  """Marks a test that draws in this process (see pytest_collection_modifyitems)."""

@@ -538,13 +538,13 @@ def test_context_refuses_other_threads(gl):
   assert errors and "another thread" in errors[0]
 
 
-def test_headless_context_has_no_window(gl, scene):
-  """EGL surfaceless: no default framebuffer, so the offscreen buffer is used, as in MuJoCo."""
-  if gl.backend != "egl":
-    pytest.skip(f"a {gl.backend} context has a default framebuffer")
-  assert not scene.con.windowAvailable
+def test_window_buffer_exists_only_with_a_default_framebuffer(gl, scene):
+  """EGL surfaceless has no default framebuffer, so asking for the window buffer gives the
+  offscreen one, as in MuJoCo; OSMesa and GLFW contexts draw into a default framebuffer."""
+  headless = gl.backend == "egl"
+  assert scene.con.windowAvailable == (not headless)
   R.mjr_setBuffer(R.mjFB_WINDOW, scene.con)
-  assert scene.con.currentBuffer == R.mjFB_OFFSCREEN
+  assert scene.con.currentBuffer == (R.mjFB_OFFSCREEN if headless else R.mjFB_WINDOW)
 
 
 def test_unknown_backend_is_a_clear_error(monkeypatch):
