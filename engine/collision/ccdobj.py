@@ -396,6 +396,20 @@ def discrete_geoms(F, I):
 
 
 @jit
+def set_minkowski_point(F, v, a0, a1, a2, b0, b1, b2):
+  """Stores at F[v:v+9] the Minkowski point a - b, then the two objects' points a and b."""
+  F[v] = a0 - b0
+  F[v + 1] = a1 - b1
+  F[v + 2] = a2 - b2
+  F[v + 3] = a0
+  F[v + 4] = a1
+  F[v + 5] = a2
+  F[v + 6] = b0
+  F[v + 7] = b1
+  F[v + 8] = b2
+
+
+@jit
 def minkowski_support(m, F, I, v, vi, d0, d1, d2, n0, n1, n2):
   """Port of support (engine_collision_gjk.c): S_A(dir) - S_B(-dir) into vertex slot F[v:v+9]
   (vert, vert1, vert2) and I[vi:vi+2] (vertex indices), with each object inflated by half its
@@ -414,14 +428,6 @@ def minkowski_support(m, F, I, v, vi, d0, d1, d2, n0, n1, n2):
     b0 += n0 * mg
     b1 += n1 * mg
     b2 += n2 * mg
-  F[v + 3] = a0
-  F[v + 4] = a1
-  F[v + 5] = a2
-  F[v + 6] = b0
-  F[v + 7] = b1
-  F[v + 8] = b2
-  F[v] = a0 - b0
-  F[v + 1] = a1 - b1
-  F[v + 2] = a2 - b2
+  set_minkowski_point(F, v, a0, a1, a2, b0, b1, b2)
   I[vi] = I[O1I + IVI]
   I[vi + 1] = I[O2I + IVI]

@@ -56,6 +56,7 @@ from engine.collision.ccdobj import OP
 from engine.collision.ccdobj import OS
 from engine.collision.ccdobj import obj_center
 from engine.collision.ccdobj import obj_support
+from engine.collision.ccdobj import set_minkowski_point
 from engine.collision.primitives import set_contact
 from engine.enums import mjGEOM_BOX
 from engine.enums import mjGEOM_CAPSULE
@@ -66,6 +67,7 @@ from engine.enums import mjGEOM_MESH
 from engine.enums import mjGEOM_SDF
 from engine.enums import mjGEOM_SPHERE
 from engine.enums import mjMINVAL
+from engine.math import normalize3_scalars
 
 CCD_EPS = 2.220446049250313e-16  # DBL_EPSILON: libccd's zero and equality threshold
 
@@ -120,19 +122,7 @@ def ccd_support(m, F, I, o, oi, d0, d1, d2):
     r2 += _sign(l2) * s1
   elif t == mjGEOM_ELLIPSOID:
     # unit sphere point of the scaled direction (mju_normalize3), scaled back
-    r0 = l0 * s0
-    r1 = l1 * s1
-    r2 = l2 * s2
-    norm = math.sqrt(r0 * r0 + r1 * r1 + r2 * r2)
-    if norm < mjMINVAL:
-      r0 = 1.0
-      r1 = 0.0
-      r2 = 0.0
-    else:
-      inv = 1 / norm
-      r0 *= inv
-      r1 *= inv
-      r2 *= inv
+    _, r0, r1, r2 = normalize3_scalars(l0 * s0, l1 * s1, l2 * s2)
     r0 *= s0
     r1 *= s1
     r2 *= s2
@@ -299,43 +289,25 @@ def _support(m, F, I, P, k, d0, d1, d2):
   """__ccdSupport: object 1's support along dir minus object 2's along -dir into slot k."""
   a0, a1, a2 = ccd_support(m, F, I, O1, O1I, d0, d1, d2)
   b0, b1, b2 = ccd_support(m, F, I, O2, O2I, -d0, -d1, -d2)
-  p = 9 * k
-  P[p + 3] = a0
-  P[p + 4] = a1
-  P[p + 5] = a2
-  P[p + 6] = b0
-  P[p + 7] = b1
-  P[p + 8] = b2
-  P[p] = a0 - b0
-  P[p + 1] = a1 - b1
-  P[p + 2] = a2 - b2
+  set_minkowski_point(P, 9 * k, a0, a1, a2, b0, b1, b2)
 
 
 # ---- MPR ----
 
 
 @jit
-def _portal_dir(P):
-  """portalDir: unit normal of the face v1 v2 v3, (v2 - v1) x (v3 - v1)."""
-  a0 = P[18] - P[9]
-  a1 = P[19] - P[10]
-  a2 = P[20] - P[11]
-  b0 = P[27] - P[9]
-  b1 = P[28] - P[10]
-  b2 = P[29] - P[11]
-  c0, c1, c2 = _cross(a0, a1, a2, b0, b1, b2)
-  return _normalize(c0, c1, c2)
-
-
-@jit
-def _base_dir(P):
-  """Unit normal of the triangle v0 v1 v2, (v1 - v0) x (v2 - v0)."""
-  a0 = P[9] - P[0]
-  a1 = P[10] - P[1]
-  a2 = P[11] - P[2]
-  b0 = P[18] - P[0]
-  b1 = P[19] - P[1]
-  b2 = P[20] - P[2]
+def _face_dir(P, i, j, k):
+  """Unit normal of the triangle of Minkowski points i j k, (vj - vi) x (vk - vi): portalDir
+  for the portal v1 v2 v3."""
+  i *= 9
+  j *= 9
+  k *= 9
+  a0 = P[j] - P[i]
+  a1 = P[j + 1] - P[i + 1]
+  a2 = P[j + 2] - P[i + 2]
+  b0 = P[k] - P[i]
+  b1 = P[k + 1] - P[i + 1]
+  b2 = P[k + 2] - P[i + 2]
   c0, c1, c2 = _cross(a0, a1, a2, b0, b1, b2)
   return _normalize(c0, c1, c2)
 
@@ -406,7 +378,7 @@ def _discover(m, F, I, P):
     return -1
 
   # v3 direction: the triangle's normal, facing away from v0
-  d0, d1, d2 = _base_dir(P)
+  d0, d1, d2 = _face_dir(P, 0, 1, 2)
   dot = d0 * P[0] + d1 * P[1] + d2 * P[2]
   if dot > 0.0:
     _swap(P, 1, 2)
@@ -435,14 +407,14 @@ def _discover(m, F, I, P):
         cont = True
     if not cont:
       return 0
-    d0, d1, d2 = _base_dir(P)
+    d0, d1, d2 = _face_dir(P, 0, 1, 2)
 
 
 @jit
 def _refine(m, F, I, P, tolerance):
   """refinePortal: 0 once the origin is behind the portal, -1 when the portal cannot reach it."""
   while True:
-    d0, d1, d2 = _portal_dir(P)
+    d0, d1, d2 = _face_dir(P, 1, 2, 3)
 
     # origin inside the portal
     dot = _dot_at(P, 1, d0, d1, d2)
@@ -538,7 +510,7 @@ def _triangle_dist2(P):
 def _find_pos(P):
   """findPos: mean of the objects' points at the origin's barycentric coordinates in the
   tetrahedron v0..v3 (in the portal triangle when those are degenerate)."""
-  d0, d1, d2 = _portal_dir(P)
+  d0, d1, d2 = _face_dir(P, 1, 2, 3)
   c0, c1, c2 = _cross_at(P, 1, 2)
   b0 = _dot_at(P, 3, c0, c1, c2)
   c0, c1, c2 = _cross_at(P, 3, 2)
@@ -611,7 +583,7 @@ def libccd_penetration(m, F, I, con, i, margin):
     # expand toward the origin until the tolerance or the iteration limit
     iterations = 0
     while True:
-      d0, d1, d2 = _portal_dir(P)
+      d0, d1, d2 = _face_dir(P, 1, 2, 3)
       _support(m, F, I, P, V4, d0, d1, d2)
       if (_reach_tolerance(P, d0, d1, d2, tolerance)
           or (max_iterations >= 0 and iterations > max_iterations)):

@@ -90,13 +90,17 @@ def _seed(*keys):
   return zlib.crc32(repr(keys).encode())
 
 
-def _collide(xml, qpos):
-  """(our contacts, mujoco's contacts) of geoms 0 and 1, rows: dist, pos, frame."""
+def _collide(xml, qpos, mujoco_poses=False):
+  """(our contacts, mujoco's contacts) of geoms 0 and 1, rows: dist, pos, frame; with
+  mujoco_poses, the geoms at MuJoCo's poses to the last bit."""
   mjm, mjd, m, d = oracle.load(xml)
   mjd.qpos[:] = qpos
   mujoco.mj_forward(mjm, mjd)
   oracle.copy_state(mjd, d)
   engine.mj_kinematics(m, d)
+  if mujoco_poses:
+    d.geom_xpos[...] = mjd.geom_xpos
+    d.geom_xmat[...] = mjd.geom_xmat
   ms = m._struct
   ds = d._struct
   con = d._arrays["scratch_con"]

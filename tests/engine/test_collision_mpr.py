@@ -11,16 +11,13 @@ Measured (2026-11-29): every comparison here is bit-exact (TOL = 0 passes), as w
 random poses of the pairs below and 1440 height field poses with margins up to 0.03.
 """
 
-import zlib
-
 import mujoco
 import numpy as np
 import pytest
 
 import engine
-from engine.collision import convex
-from engine.collision import hfield
 from tests import oracle
+from tests.engine import test_collision_convex as convex_test
 
 TOL = 1e-12
 
@@ -80,34 +77,12 @@ def _xml(a, b, flags, margin=0.0, option=""):
   </worldbody></mujoco>"""
 
 
-def _seed(*keys):
-  """A deterministic seed from names and numbers."""
-  return zlib.crc32(repr(keys).encode())
-
-
 def _collide(xml, qpos):
-  """(our contacts, mujoco's contacts) of geoms 0 and 1, rows: dist, pos, frame."""
-  mjm, mjd, m, d = oracle.load(xml)
-  mjd.qpos[:] = qpos
-  mujoco.mj_forward(mjm, mjd)
-  oracle.copy_state(mjd, d)
-  engine.mj_kinematics(m, d)
-  d.geom_xpos[...] = mjd.geom_xpos
-  d.geom_xmat[...] = mjd.geom_xmat
-  con = d._arrays["scratch_con"]
-  con[:] = np.nan
-  margin = mjm.geom_margin[0] + mjm.geom_margin[1]
-  if mjm.geom_type[0] == mujoco.mjtGeom.mjGEOM_HFIELD:
-    n = hfield.collide_hfield(m._struct, d._struct, 0, 1, margin, con)
-  else:
-    n = convex.collide_convex(m._struct, d._struct, 0, 1, margin, con)
-  ours = con[:n].copy()
-  # the driver's mju_makeFrame normalizes the normal once more (mju_normalize3)
+  """(our contacts, mujoco's contacts) at MuJoCo's geom poses; our normals normalized once
+  more, as the driver's mju_makeFrame does (mju_normalize3)."""
+  ours, ref = convex_test._collide(xml, qpos, mujoco_poses=True)
   for row in ours:
-    inv = 1 / np.sqrt(row[4] * row[4] + row[5] * row[5] + row[6] * row[6])
-    row[4:7] *= inv
-  ref = np.array([np.r_[c.dist, c.pos, c.frame] for c in mjd.contact]).reshape(-1, 13)
-  assert all(tuple(c.geom) == (0, 1) for c in mjd.contact)
+    row[4:7] *= 1 / np.sqrt(row[4] * row[4] + row[5] * row[5] + row[6] * row[6])
   return ours, ref
 
 
@@ -137,7 +112,7 @@ def test_meshes_take_both_support_searches():
 @pytest.mark.parametrize("a,b", PAIRS)
 def test_random_poses(a, b, flags):
   """Overlapping and separated random poses of every mjc_Convex pair match MuJoCo."""
-  rng = np.random.default_rng(_seed(a, b, flags))
+  rng = np.random.default_rng(convex_test._seed(a, b, flags))
   xml = _xml(a, b, FLAGS[flags])
   ncontact = 0
   for _ in range(8):
@@ -151,7 +126,7 @@ def test_random_poses(a, b, flags):
 @pytest.mark.parametrize("a,b", PAIRS)
 def test_margin(a, b, flags):
   """With a margin (half of it inflates each geom in mjccd_support): random poses."""
-  rng = np.random.default_rng(_seed(a, b, flags, "margin"))
+  rng = np.random.default_rng(convex_test._seed(a, b, flags, "margin"))
   xml = _xml(a, b, FLAGS[flags], margin=0.01)
   for _ in range(5):
     ours, ref = _collide(xml, _random_pose(rng))
@@ -186,7 +161,7 @@ _BOTTOM = {"cylinder": 0.07, "box": 0.05, "prism": 0.05, "tet": 0.0}
 def test_resting(a, b, flags, tilt):
   """Flat faces resting on each other, aligned or slightly tilted: aligned, the perturbation
   finds 4 more contacts (multiccd); tilted, often none."""
-  rng = np.random.default_rng(_seed(a, b, flags, tilt))
+  rng = np.random.default_rng(convex_test._seed(a, b, flags, tilt))
   xml = _xml(a, b, FLAGS[flags])
   nmax = 0
   for _ in range(4):
@@ -206,7 +181,7 @@ def test_resting(a, b, flags, tilt):
 def test_hfield(b, margin, flags):
   """Height field (tilted, 5x6 grid) against every convex geom type: one MPR contact per
   prism, normals fixed for spheres, capsules, ellipsoids and cylinders."""
-  rng = np.random.default_rng(_seed(b, margin, flags))
+  rng = np.random.default_rng(convex_test._seed(b, margin, flags))
   xml = _xml("hfield", b, FLAGS[flags], margin=margin)
   ncontact = 0
   for _ in range(5):
@@ -238,7 +213,7 @@ def test_hfield_contact_limit(b):
 def test_ccd_iterations_and_tolerance(a, b):
   """opt.ccd_iterations and opt.ccd_tolerance limit the portal expansion as in MuJoCo: coarse
   settings change MuJoCo's contacts, and ours change the same way."""
-  rng = np.random.default_rng(_seed(a, b, "opt"))
+  rng = np.random.default_rng(convex_test._seed(a, b, "opt"))
   changed = 0
   for _ in range(6):
     qpos = _random_pose(rng, 0.04)
