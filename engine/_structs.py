@@ -1814,6 +1814,13 @@ DATA_TYPE = DataType([
   ("iefc_frictionloss", types.float64[::1]),
   ("iefc_D", types.float64[::1]),
   ("iefc_R", types.float64[::1]),
+  ("iefc_aref", types.float64[::1]),
+  ("iefc_state", types.int32[::1]),
+  ("iefc_force", types.float64[::1]),
+  ("ifrc_smooth", types.float64[::1]),
+  ("iacc_smooth", types.float64[::1]),
+  ("ifrc_constraint", types.float64[::1]),
+  ("iacc", types.float64[::1]),
   ("solver_stat", types.float64[:, ::1]),
   ("scratch_island_parent", types.int32[::1]),
   ("scratch_efc_tree", types.int32[::1]),
@@ -1881,6 +1888,16 @@ DATA_TYPE = DataType([
   ("scratch_envelope", types.float64[::1]),
   ("scratch_H", types.float64[::1]),
   ("scratch_Hcone", types.float64[::1]),
+  ("scratch_iM_rownnz", types.int32[::1]),
+  ("scratch_iM_rowadr", types.int32[::1]),
+  ("scratch_iM_colind", types.int32[::1]),
+  ("scratch_iM", types.float64[::1]),
+  ("scratch_iLD", types.float64[::1]),
+  ("scratch_iLDiagInv", types.float64[::1]),
+  ("scratch_iJ", types.float64[::1]),
+  ("scratch_iJ_rownnz", types.int32[::1]),
+  ("scratch_iJ_rowadr", types.int32[::1]),
+  ("scratch_iJ_colind", types.int32[::1]),
 ])
 DATA_MEMBERS = (
   "time",
@@ -2032,6 +2049,13 @@ DATA_MEMBERS = (
   "iefc_frictionloss",
   "iefc_D",
   "iefc_R",
+  "iefc_aref",
+  "iefc_state",
+  "iefc_force",
+  "ifrc_smooth",
+  "iacc_smooth",
+  "ifrc_constraint",
+  "iacc",
   "solver_stat",
   "scratch_island_parent",
   "scratch_efc_tree",
@@ -2099,6 +2123,16 @@ DATA_MEMBERS = (
   "scratch_envelope",
   "scratch_H",
   "scratch_Hcone",
+  "scratch_iM_rownnz",
+  "scratch_iM_rowadr",
+  "scratch_iM_colind",
+  "scratch_iM",
+  "scratch_iLD",
+  "scratch_iLDiagInv",
+  "scratch_iJ",
+  "scratch_iJ_rownnz",
+  "scratch_iJ_rowadr",
+  "scratch_iJ_colind",
 )
 
 
@@ -2252,6 +2286,13 @@ def make_data(
   iefc_frictionloss,
   iefc_D,
   iefc_R,
+  iefc_aref,
+  iefc_state,
+  iefc_force,
+  ifrc_smooth,
+  iacc_smooth,
+  ifrc_constraint,
+  iacc,
   solver_stat,
   scratch_island_parent,
   scratch_efc_tree,
@@ -2319,6 +2360,16 @@ def make_data(
   scratch_envelope,
   scratch_H,
   scratch_Hcone,
+  scratch_iM_rownnz,
+  scratch_iM_rowadr,
+  scratch_iM_colind,
+  scratch_iM,
+  scratch_iLD,
+  scratch_iLDiagInv,
+  scratch_iJ,
+  scratch_iJ_rownnz,
+  scratch_iJ_rowadr,
+  scratch_iJ_colind,
 ):
   s = structref.new(DATA_TYPE)
   s.time = borrowed(time)
@@ -2470,6 +2521,13 @@ def make_data(
   s.iefc_frictionloss = borrowed(iefc_frictionloss)
   s.iefc_D = borrowed(iefc_D)
   s.iefc_R = borrowed(iefc_R)
+  s.iefc_aref = borrowed(iefc_aref)
+  s.iefc_state = borrowed(iefc_state)
+  s.iefc_force = borrowed(iefc_force)
+  s.ifrc_smooth = borrowed(ifrc_smooth)
+  s.iacc_smooth = borrowed(iacc_smooth)
+  s.ifrc_constraint = borrowed(ifrc_constraint)
+  s.iacc = borrowed(iacc)
   s.solver_stat = borrowed(solver_stat)
   s.scratch_island_parent = borrowed(scratch_island_parent)
   s.scratch_efc_tree = borrowed(scratch_efc_tree)
@@ -2537,6 +2595,16 @@ def make_data(
   s.scratch_envelope = borrowed(scratch_envelope)
   s.scratch_H = borrowed(scratch_H)
   s.scratch_Hcone = borrowed(scratch_Hcone)
+  s.scratch_iM_rownnz = borrowed(scratch_iM_rownnz)
+  s.scratch_iM_rowadr = borrowed(scratch_iM_rowadr)
+  s.scratch_iM_colind = borrowed(scratch_iM_colind)
+  s.scratch_iM = borrowed(scratch_iM)
+  s.scratch_iLD = borrowed(scratch_iLD)
+  s.scratch_iLDiagInv = borrowed(scratch_iLDiagInv)
+  s.scratch_iJ = borrowed(scratch_iJ)
+  s.scratch_iJ_rownnz = borrowed(scratch_iJ_rownnz)
+  s.scratch_iJ_rowadr = borrowed(scratch_iJ_rowadr)
+  s.scratch_iJ_colind = borrowed(scratch_iJ_colind)
   return s
 
 
@@ -2692,6 +2760,13 @@ def zero_data(d):
   zero(d.iefc_frictionloss)
   zero(d.iefc_D)
   zero(d.iefc_R)
+  zero(d.iefc_aref)
+  zero(d.iefc_state)
+  zero(d.iefc_force)
+  zero(d.ifrc_smooth)
+  zero(d.iacc_smooth)
+  zero(d.ifrc_constraint)
+  zero(d.iacc)
   zero(d.solver_stat)
   zero(d.scratch_island_parent)
   zero(d.scratch_efc_tree)
@@ -2759,4 +2834,14 @@ def zero_data(d):
   zero(d.scratch_envelope)
   zero(d.scratch_H)
   zero(d.scratch_Hcone)
+  zero(d.scratch_iM_rownnz)
+  zero(d.scratch_iM_rowadr)
+  zero(d.scratch_iM_colind)
+  zero(d.scratch_iM)
+  zero(d.scratch_iLD)
+  zero(d.scratch_iLDiagInv)
+  zero(d.scratch_iJ)
+  zero(d.scratch_iJ_rownnz)
+  zero(d.scratch_iJ_rowadr)
+  zero(d.scratch_iJ_colind)
 

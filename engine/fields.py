@@ -752,7 +752,8 @@ efc_aref          f8 nefccap        reference pseudo-acceleration
 efc_b             f8 nefccap        linear cost term: J*qacc_smooth - aref
 efc_force         f8 nefccap        constraint force in constraint space
 efc_state         i4 nefccap        constraint state (mjtConstraintState)
-# constraint islands (island.py), capacity nislandcap = ntree; Python cuts them to nisland
+# constraint islands (island.py), capacity nislandcap = ntree and nidofcap = nv; Python cuts them
+# to nisland and nidof
 tree_island       i4 ntree          island of each tree (-1: unconstrained)
 island_ntree      i4 nislandcap     number of trees of each island
 island_itreeadr   i4 nislandcap     first entry of each island in map_itree2tree
@@ -775,6 +776,13 @@ iefc_id           i4 nefccap        efc_id in island-major order
 iefc_frictionloss f8 nefccap        efc_frictionloss in island-major order
 iefc_D            f8 nefccap        efc_D in island-major order
 iefc_R            f8 nefccap        efc_R in island-major order
+iefc_aref         f8 nefccap        efc_aref in island-major order
+iefc_state        i4 nefccap        CG, Newton: state of each row in island-major order
+iefc_force        f8 nefccap        CG, Newton: force of each row in island-major order
+ifrc_smooth       f8 nidofcap       qfrc_smooth of the island dofs in island-major order
+iacc_smooth       f8 nidofcap       qacc_smooth of the island dofs in island-major order
+ifrc_constraint   f8 nidofcap       CG, Newton: qfrc_constraint of the island dofs
+iacc              f8 nidofcap       CG, Newton: qacc of the island dofs
 # solver statistics per iteration (d.solver[i]: improvement, gradient, lineslope, nactive,
 # nchange, neval, nupdate)
 solver_stat       f8 mjNSOLVER*mjNISLAND,7 solver statistics of each iteration
@@ -853,6 +861,17 @@ scratch_Mgraddif      f8 nv             CG: Mgrad - Mgradold
 scratch_envelope      f8 nv             Newton (sparse): first column of each envelope row
 scratch_H             f8 nv*nv          Newton: Hessian, then its Cholesky factor
 scratch_Hcone         f8 nv*nv          Newton: the factor updated with the cone Hessians
+# one island's blocks of M and J for CG/Newton (every dof and row when solved monolithically)
+scratch_iM_rownnz     i4 nv             nonzeros of each row of the island's M
+scratch_iM_rowadr     i4 nv             first entry of each row of the island's M
+scratch_iM_colind     i4 nC             column (island dof) of each entry of the island's M
+scratch_iM            f8 nC             the island's block of M (reduced layout, as d.M)
+scratch_iLD           f8 nC             the island's block of qLD
+scratch_iLDiagInv     f8 nv             the island's qLDiagInv
+scratch_iJ            f8 nJcap          the island's rows of J (dense rows x island dofs, or CSR)
+scratch_iJ_rownnz     i4 nefccap        sparse: nonzeros of each island row
+scratch_iJ_rowadr     i4 nefccap        sparse: first entry of each island row
+scratch_iJ_colind     i4 nJcap          sparse: column (island dof) of each entry
 """)
 
 INTERNAL_PREFIX = "scratch_"

@@ -74,6 +74,7 @@ from engine.math import mju_transformSpatial
 from engine.passive import tendon_spring_damper_force
 from engine.sparse import add_to_scl_sparse_inc
 from engine.sparse import factor_i
+from engine.sparse import mul_sym_vec
 from engine.sparse import solve_ld
 from engine.support import contact_force
 
@@ -609,23 +610,7 @@ def solve_m2(m, d, x, y, sqrtinvd, n):
 @stage(M, D, vec, vec)
 def mul_m(m, d, res, vec):
   """Port of mj_mulM: res = M vec from the lower triangle (mju_mulSymVecSparse)."""
-  M = d.M
-  colind = m.M_colind
-  for i in range(m.nv):
-    res[i] = 0.0
-  for i in range(m.nv):
-    adr = m.M_rowadr[i]
-    diag = adr + m.M_rownnz[i] - 1
-
-    # diagonal, then strict lower (right to left) and its mirror
-    vi = vec[i]
-    acc = M[diag] * vi
-    for a in range(diag - 1, adr - 1, -1):
-      j = colind[a]
-      val = M[a]
-      acc += val * vec[j]
-      res[j] += val * vi
-    res[i] = acc
+  mul_sym_vec(res, d.M, vec, m.nv, m.M_rownnz, m.M_rowadr, m.M_colind)
 
 
 @stage(M, D, vec, lazy=True)

@@ -6,11 +6,9 @@ warm-started as MuJoCo does, followed by the optional noslip pass. The pieces li
 solver_common.py (row helpers, mj_constraintUpdate), solver_pgs.py (PGS, noslip) and
 solver_newton.py (CG, Newton).
 
-MuJoCo 3.17 solves each constraint island (engine/island.py) separately unless
-mjDSBL_ISLAND. PGS and noslip do here too, with each island's statistics. Known difference:
-CG and Newton still solve all rows as one island. Both minimize the same convex cost, so the
-solutions agree at convergence; their iteration counts and statistics are those of MuJoCo
-with islands disabled.
+As MuJoCo 3.17, every solver (and noslip) solves each constraint island (engine/island.py)
+on its own, with its own termination test, iteration count and statistics, unless
+mjDSBL_ISLAND or there are no islands: then all rows are solved as one.
 """
 
 import numpy as np
@@ -35,6 +33,8 @@ from engine.solver_common import jac_row_dot
 from engine.solver_common import mul_jac_t_vec
 from engine.solver_common import mul_jac_vec
 from engine.solver_newton import cg_newton
+from engine.solver_newton import gather_islands
+from engine.solver_newton import scatter_islands
 from engine.solver_pgs import dual_finish
 from engine.solver_pgs import init_minv_force
 from engine.solver_pgs import minv_jt
@@ -103,8 +103,7 @@ def _warmstart(m, d):
 def solve(m, d):
   """Port of mj_fwdConstraint, engine_forward.c: qacc, efc_force, efc_state and
   qfrc_constraint from the constraint rows, with the solver in m.opt.solver and the optional
-  noslip pass. PGS (and its noslip pass) solves each constraint island on its own, as MuJoCo
-  does unless mjDSBL_ISLAND; CG and Newton solve all rows as one island."""
+  noslip pass, island by island (island.py leaves none when mjDSBL_ISLAND)."""
   nv = m.nv
   nefc = d.nefc[0]
   for i in range(nv):
@@ -132,15 +131,16 @@ def solve(m, d):
   for i in range(mjNISLAND):
     d.solver_niter[i] = 0
 
-  # main solver, per island where it can
-  islands = d.nisland[0] if solver == mjSOL_PGS else 0
+  # main solver, island by island (island -1: every row at once)
+  islands = d.nisland[0]
   if solver == mjSOL_PGS:
     for k in range(islands) if islands else range(-1, 0):
       pgs(m, d, k, m.opt.iterations[0])
-  elif solver == mjSOL_CG:
-    cg_newton(m, d, m.opt.iterations[0], 0)
-  elif solver == mjSOL_NEWTON:
-    cg_newton(m, d, m.opt.iterations[0], 1)
+  elif solver == mjSOL_CG or solver == mjSOL_NEWTON:
+    gather_islands(m, d, islands == 0)
+    for k in range(islands) if islands else range(-1, 0):
+      cg_newton(m, d, k, m.opt.iterations[0], 1 if solver == mjSOL_NEWTON else 0)
+    scatter_islands(m, d, islands == 0)
 
   # noslip post-processing; the dual solvers' forces mapped to qacc
   if m.opt.noslip_iterations[0] > 0:

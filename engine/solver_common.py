@@ -49,56 +49,67 @@ def jac_row_dot(m, d, sparse, i, vec):
 @inline_jit
 def jac_row_dense(m, d, sparse, i, res):
   """res = row i of the constraint Jacobian as a dense nv-vector."""
-  if sparse:
-    for k in range(m.nv):
-      res[k] = 0.0
-    adr = d.efc_J_rowadr[i]
-    for k in range(adr, adr + d.efc_J_rownnz[i]):
-      res[d.efc_J_colind[k]] = d.efc_J[k]
-  else:
-    adr = i * m.nv
-    for k in range(m.nv):
-      res[k] = d.efc_J[adr + k]
+  jac_row(d.efc_J, d.efc_J_rownnz, d.efc_J_rowadr, d.efc_J_colind, sparse, m.nv, i, res)
 
 
 @jit
 def mul_jac_vec(m, d, res, vec):
   """Port of mj_mulJacVec: res = J*vec (nefc)."""
-  nefc = d.nefc[0]
-  nv = m.nv
-  J = d.efc_J
-  if is_sparse(m):
-    rowadr = d.efc_J_rowadr
-    rownnz = d.efc_J_rownnz
-    colind = d.efc_J_colind
-    for i in range(nefc):
-      res[i] = dot_sparse(J, rowadr[i], vec, 0, rownnz[i], colind, rowadr[i])
-  else:
-    for i in range(nefc):
-      res[i] = dot_at(J, i * nv, vec, 0, nv)
+  jac_vec(d.efc_J, d.efc_J_rownnz, d.efc_J_rowadr, d.efc_J_colind, is_sparse(m), d.nefc[0],
+          m.nv, res, vec)
 
 
 @jit
 def mul_jac_t_vec(m, d, res, vec):
   """Port of mj_mulJacTVec: res = J'*vec (nv), skipping zero weights."""
-  nefc = d.nefc[0]
-  nv = m.nv
-  J = d.efc_J
-  for k in range(nv):
+  jac_t_vec(d.efc_J, d.efc_J_rownnz, d.efc_J_rowadr, d.efc_J_colind, is_sparse(m), d.nefc[0],
+            m.nv, res, vec)
+
+
+# ---- any Jacobian: dense row-major nrow x ncol, or CSR (the solvers' island blocks) ----
+
+
+@inline_jit
+def jac_row(J, rownnz, rowadr, colind, sparse, ncol, i, res):
+  """res = row i of J as a dense ncol-vector."""
+  if sparse:
+    for k in range(ncol):
+      res[k] = 0.0
+    adr = rowadr[i]
+    for k in range(adr, adr + rownnz[i]):
+      res[colind[k]] = J[k]
+  else:
+    adr = i * ncol
+    for k in range(ncol):
+      res[k] = J[adr + k]
+
+
+@jit
+def jac_vec(J, rownnz, rowadr, colind, sparse, nrow, ncol, res, vec):
+  """res = J*vec (nrow), in C's summation order (mju_mulMatVec, mju_mulMatVecSparse)."""
+  if sparse:
+    for i in range(nrow):
+      res[i] = dot_sparse(J, rowadr[i], vec, 0, rownnz[i], colind, rowadr[i])
+  else:
+    for i in range(nrow):
+      res[i] = dot_at(J, i * ncol, vec, 0, ncol)
+
+
+@jit
+def jac_t_vec(J, rownnz, rowadr, colind, sparse, nrow, ncol, res, vec):
+  """res = J'*vec (ncol), skipping zero weights (mju_mulMatTVec and its sparse twin)."""
+  for k in range(ncol):
     res[k] = 0.0
-  if is_sparse(m):
-    rowadr = d.efc_J_rowadr
-    rownnz = d.efc_J_rownnz
-    colind = d.efc_J_colind
-    for i in range(nefc):
+  if sparse:
+    for i in range(nrow):
       scl = vec[i]
       if scl != 0:
         for k in range(np.uint64(rowadr[i]), np.uint64(rowadr[i] + rownnz[i])):
           res[np.uint64(colind[k])] += J[k] * scl
   else:
-    for i in range(nefc):
+    for i in range(nrow):
       if vec[i] != 0:
-        add_to_scl_at(res, 0, J, i * nv, vec[i], nv)
+        add_to_scl_at(res, 0, J, i * ncol, vec[i], ncol)
 
 
 # ---- constraint update ----
@@ -182,17 +193,15 @@ def _cone_hessian(H, jar, i, mu, friction, dim, N, T, Dm):
 def constraint_update_impl(m, d, jar, flg_coneHessian):
   """Port of mj_constraintUpdate_impl, engine_core_constraint.c: efc_force and efc_state from
   jar = J*qacc - aref; returns the constraint cost s(jar). Cone Hessians go to contact_H."""
-  ne = d.ne[0]
-  nf = d.nf[0]
-  nefc = d.nefc[0]
-  D = d.efc_D
-  R = d.efc_R
-  floss = d.efc_frictionloss
-  force = d.efc_force
-  state = d.efc_state
-  if nefc == 0:
-    return 0.0
+  return update_rows(d, jar, d.ne[0], d.nf[0], d.nefc[0], d.efc_D, d.efc_R, d.efc_frictionloss,
+                     d.efc_type, d.efc_id, d.efc_force, d.efc_state, flg_coneHessian)
 
+
+@jit
+def update_rows(d, jar, ne, nf, nefc, D, R, floss, efc_type, efc_id, force, state,
+                flg_coneHessian):
+  """constraint_update_impl on rows given as arrays: every row of d, or one island's rows in
+  the island-major iefc_* arrays (ne equalities, then nf friction rows, then the rest)."""
   # unconstrained force
   for i in range(nefc):
     force[i] = -D[i] * jar[i]
@@ -224,7 +233,7 @@ def constraint_update_impl(m, d, jar, flg_coneHessian):
       continue
 
     # limits, frictionless and pyramidal contacts: non-negative
-    if d.efc_type[i] != mjCNSTR_CONTACT_ELLIPTIC:
+    if efc_type[i] != mjCNSTR_CONTACT_ELLIPTIC:
       if jar[i] >= 0:
         force[i] = 0.0
         state[i] = mjCNSTRSTATE_SATISFIED
@@ -235,7 +244,7 @@ def constraint_update_impl(m, d, jar, flg_coneHessian):
       continue
 
     # elliptic cone: map to the regular dual cone, split normal and tangent
-    con = d.efc_id[i]
+    con = efc_id[i]
     mu = d.contact_mu[con]
     friction = d.contact_friction[con]
     dim = d.contact_dim[con]

@@ -1,4 +1,4 @@
-"""Primal solvers CG and Newton (port of mj_solCGNewton and its helpers, engine_solver.c).
+"""Primal solvers CG and Newton (port of mj_solPrimal and its helpers, engine_solver.c).
 
 Both minimize the Gauss cost 0.5*(qacc-qacc_smooth)'*M*(qacc-qacc_smooth) plus the
 constraint cost s(J*qacc-aref) over qacc, with MuJoCo's exact line search. CG uses
@@ -11,10 +11,19 @@ factor and its rank-1 updates cost about what MuJoCo's sparse Cholesky does, whe
 forward order fills in completely below a floating base. Their vectors are the named
 d.scratch_* fields of engine/fields.py (Jaref in scratch_jar, the line-search quadratics in
 scratch_quad).
+
+Each constraint island is solved on its own (MuJoCo 3.17 unless mjDSBL_ISLAND), on its own
+blocks of M and J: gather_islands copies the solver's inputs to the island-major i* fields
+(iacc, iefc_aref, ...), cg_newton solves one island on its contiguous slices and on the
+island's blocks of M and J built in d.scratch_iM and d.scratch_iJ, and scatter_islands writes
+qacc, qfrc_constraint and efc_force back. A monolithic solve (no islands) is the same code on
+one island of every dof and row. The island's vectors being contiguous keeps every dot product
+summed in MuJoCo's order.
 """
 
 import math
 
+from engine._jit import inline_jit
 from engine._jit import jit
 from engine._jit import local_array
 from engine._stage import D
@@ -35,16 +44,155 @@ from engine.math import mju_cholFactor
 from engine.math import mju_cholSolve
 from engine.math import mju_cholUpdate
 from engine.math import mju_dot
+from engine.enums import mjNISLAND
 from engine.math import mju_norm
-from engine.smooth import mul_m
+from engine.sparse import mul_sym_vec
 from engine.sparse import solve_ld
-from engine.solver_common import constraint_update_impl
 from engine.solver_common import inertia_scale
 from engine.solver_common import is_sparse
-from engine.solver_common import jac_row_dense
-from engine.solver_common import mul_jac_t_vec
-from engine.solver_common import mul_jac_vec
+from engine.solver_common import jac_row
+from engine.solver_common import jac_t_vec
+from engine.solver_common import jac_vec
 from engine.solver_common import save_stats
+from engine.solver_common import update_rows
+
+# ---- one island's slices and blocks ----
+# An island is described by c = (nv, ne, nf, nefc, dofadr, efcadr, nJ): its dofs are
+# d.iacc[dofadr:dofadr+nv] (and the other i* dof vectors), its rows d.iefc_*[efcadr:efcadr+nefc]
+# (ne equalities first, then nf friction loss rows), nJ the nonzeros of its Jacobian block.
+
+
+@inline_jit
+def _dofs(arr, c):
+  """The island's slice of an island-major dof vector."""
+  return arr[c[4]:c[4] + c[0]]
+
+
+@inline_jit
+def _rows(arr, c):
+  """The island's slice of an island-major row vector."""
+  return arr[c[5]:c[5] + c[3]]
+
+
+@jit
+def gather_islands(m, d, monolithic):
+  """The primal solvers' inputs in island-major order (mj_fwdConstraint's gathers); monolithic:
+  every dof and row in their own order, one island."""
+  nv = m.nv if monolithic else d.nidof[0]
+  for k in range(nv):
+    dof = k if monolithic else d.map_idof2dof[k]
+    d.ifrc_smooth[k] = d.qfrc_smooth[dof]
+    d.iacc_smooth[k] = d.qacc_smooth[dof]
+    d.ifrc_constraint[k] = d.qfrc_constraint[dof]
+    d.iacc[k] = d.qacc[dof]
+  for k in range(d.nefc[0]):
+    i = k if monolithic else d.map_iefc2efc[k]
+    d.iefc_force[k] = d.efc_force[i]
+    d.iefc_aref[k] = d.efc_aref[i]
+    if monolithic:
+      # (island.py fills these for islands)
+      d.iefc_type[k] = d.efc_type[i]
+      d.iefc_id[k] = d.efc_id[i]
+      d.iefc_frictionloss[k] = d.efc_frictionloss[i]
+      d.iefc_D[k] = d.efc_D[i]
+      d.iefc_R[k] = d.efc_R[i]
+
+
+@jit
+def scatter_islands(m, d, monolithic):
+  """qacc, qfrc_constraint and efc_force from the island-major solution. As MuJoCo, efc_state
+  keeps the warm start's states when solved by islands (iefc_state has the solution's)."""
+  nv = m.nv if monolithic else d.nidof[0]
+  for k in range(nv):
+    dof = k if monolithic else d.map_idof2dof[k]
+    d.qacc[dof] = d.iacc[k]
+    d.qfrc_constraint[dof] = d.ifrc_constraint[k]
+  for k in range(d.nefc[0]):
+    i = k if monolithic else d.map_iefc2efc[k]
+    d.efc_force[i] = d.iefc_force[k]
+    if monolithic:
+      d.efc_state[i] = d.iefc_state[k]
+
+
+@jit
+def _island_blocks(m, d, island):
+  """Island `island`'s block of M (and qLD) in d.scratch_iM* and of J in d.scratch_iJ*, dofs
+  and columns renumbered in island order (mju_blockSparse, mju_block); island -1: all of M and
+  J. Returns the island's c."""
+  sparse = is_sparse(m)
+  if island < 0:
+    nv = m.nv
+    ne = d.ne[0]
+    nf = d.nf[0]
+    nefc = d.nefc[0]
+    dofadr = 0
+    efcadr = 0
+  else:
+    nv = d.island_nv[island]
+    ne = d.island_ne[island]
+    nf = d.island_nf[island]
+    nefc = d.island_nefc[island]
+    dofadr = d.island_idofadr[island]
+    efcadr = d.island_iefcadr[island]
+
+  # M, qLD and qLDiagInv: rows of the island's dofs (a dof's row holds only its own tree)
+  adr = 0
+  for i in range(nv):
+    dof = i if island < 0 else d.map_idof2dof[dofadr + i]
+    nnz = m.M_rownnz[dof]
+    d.scratch_iM_rownnz[i] = nnz
+    d.scratch_iM_rowadr[i] = adr
+    src = m.M_rowadr[dof]
+    for k in range(nnz):
+      col = m.M_colind[src + k]
+      d.scratch_iM_colind[adr + k] = col if island < 0 else d.map_dof2idof[col] - dofadr
+      d.scratch_iM[adr + k] = d.M[src + k]
+      d.scratch_iLD[adr + k] = d.qLD[src + k]
+    d.scratch_iLDiagInv[i] = d.qLDiagInv[dof]
+    adr += nnz
+
+  # J: the island's rows, its dofs' columns
+  nJ = 0
+  for r in range(nefc):
+    row = r if island < 0 else d.map_iefc2efc[efcadr + r]
+    if sparse:
+      nnz = d.efc_J_rownnz[row]
+      src = d.efc_J_rowadr[row]
+      d.scratch_iJ_rownnz[r] = nnz
+      d.scratch_iJ_rowadr[r] = nJ
+      for k in range(nnz):
+        col = d.efc_J_colind[src + k]
+        d.scratch_iJ_colind[nJ + k] = col if island < 0 else d.map_dof2idof[col] - dofadr
+        d.scratch_iJ[nJ + k] = d.efc_J[src + k]
+      nJ += nnz
+    else:
+      for k in range(nv):
+        dof = k if island < 0 else d.map_idof2dof[dofadr + k]
+        d.scratch_iJ[nJ + k] = d.efc_J[row * m.nv + dof]
+      nJ += nv
+  return (nv, ne, nf, nefc, dofadr, efcadr, nJ)
+
+
+@inline_jit
+def _mul_m(d, c, res, vec):
+  """res = M*vec on the island's block."""
+  mul_sym_vec(res, d.scratch_iM, vec, c[0], d.scratch_iM_rownnz, d.scratch_iM_rowadr,
+              d.scratch_iM_colind)
+
+
+@inline_jit
+def _mul_j(d, c, sparse, res, vec):
+  """res = J*vec on the island's block."""
+  jac_vec(d.scratch_iJ, d.scratch_iJ_rownnz, d.scratch_iJ_rowadr, d.scratch_iJ_colind, sparse,
+          c[3], c[0], res, vec)
+
+
+@inline_jit
+def _j_row(d, c, sparse, i, res):
+  """res = island row i of J as a dense vector over the island's dofs."""
+  jac_row(d.scratch_iJ, d.scratch_iJ_rownnz, d.scratch_iJ_rowadr, d.scratch_iJ_colind, sparse,
+          c[0], i, res)
+
 
 # ---- reverse dof order (sparse Hessian) ----
 
@@ -61,15 +209,15 @@ def _reverse(vec, n):
 
 
 @jit
-def _prepare(m, d):
+def _prepare(m, d, c):
   """Port of CGprepare: quadratic polynomials of every row along the search direction.
 
   Row i's polynomial is (quad0[i], quad1[i], quad2[i]); an elliptic contact stores its cone
   terms (U0, V0, UU, UV, VV, Dm) in the slots of its next two rows. Returns the Gauss
   polynomial's linear and quadratic coefficients.
   """
-  nv = m.nv
-  nefc = d.nefc[0]
+  nv = c[0]
+  nefc = c[3]
   v = d.scratch_search
   Ma = d.scratch_Ma
   Mv = d.scratch_Mv
@@ -78,10 +226,12 @@ def _prepare(m, d):
   q0 = d.scratch_quad[0]
   q1 = d.scratch_quad[1]
   q2 = d.scratch_quad[2]
-  D = d.efc_D
+  D = _rows(d.iefc_D, c)
+  efc_type = _rows(d.iefc_type, c)
+  efc_id = _rows(d.iefc_id, c)
 
   # Gauss: alpha^2*0.5*v'*M*v + alpha*v'*(Ma-qfrc_smooth) + Gauss(qacc)
-  qg1 = mju_dot(v, Ma, nv) - mju_dot(d.qfrc_smooth, v, nv)
+  qg1 = mju_dot(v, Ma, nv) - mju_dot(_dofs(d.ifrc_smooth, c), v, nv)
   qg2 = 0.5 * mju_dot(v, Mv, nv)
 
   i = 0
@@ -94,8 +244,8 @@ def _prepare(m, d):
     step = 1
 
     # elliptic cone: vector quadratic for the bottom zone, cone terms for the middle zone
-    if d.efc_type[i] == mjCNSTR_CONTACT_ELLIPTIC:
-      con = d.efc_id[i]
+    if efc_type[i] == mjCNSTR_CONTACT_ELLIPTIC:
+      con = efc_id[i]
       dim = d.contact_dim[con]
       mu = d.contact_mu[con]
       friction = d.contact_friction[con]
@@ -203,18 +353,23 @@ def _elliptic_cost_dif(q0, q1, q2, U0, V0, UU, UV, VV, Dm, alpha, mu):
 
 
 @jit
-def _eval(m, d, alpha, qg1, qg2):
+def _eval(m, d, c, alpha, qg1, qg2):
   """Port of PrimalEval: (cost(alpha) - cost(0), first, second derivative) of the total cost at
   qacc+alpha*search. Costs are relative to the current point (MuJoCo 3.17), so that small
   improvements do not cancel against the total."""
-  ne = d.ne[0]
-  nf = d.nf[0]
-  nefc = d.nefc[0]
+  ne = c[1]
+  nf = c[2]
+  nefc = c[3]
   Jaref = d.scratch_jar
   Jv = d.scratch_Jv
   q0 = d.scratch_quad[0]
   q1 = d.scratch_quad[1]
   q2 = d.scratch_quad[2]
+  efc_D = _rows(d.iefc_D, c)
+  efc_R = _rows(d.iefc_R, c)
+  floss = _rows(d.iefc_frictionloss, c)
+  efc_type = _rows(d.iefc_type, c)
+  efc_id = _rows(d.iefc_id, c)
   cost = 0.0
   deriv0 = 0.0
   deriv1 = 0.0
@@ -237,9 +392,9 @@ def _eval(m, d, alpha, qg1, qg2):
       start = Jaref[i]
       dr = Jv[i]
       x = start + alpha * dr
-      f = d.efc_frictionloss[i]
-      D = d.efc_D[i]
-      Rf = d.efc_R[i] * f
+      f = floss[i]
+      D = efc_D[i]
+      Rf = efc_R[i] * f
       cost += _friction_cost_dif(start, x, f, Rf, D)
       if -Rf < x and x < Rf:
         deriv0 += D * x * dr
@@ -252,8 +407,8 @@ def _eval(m, d, alpha, qg1, qg2):
       continue
 
     # elliptic cone
-    if d.efc_type[i] == mjCNSTR_CONTACT_ELLIPTIC:
-      con = d.efc_id[i]
+    if efc_type[i] == mjCNSTR_CONTACT_ELLIPTIC:
+      con = efc_id[i]
       dim = d.contact_dim[con]
       mu = d.contact_mu[con]
       U0 = q0[i + 1]
@@ -301,39 +456,39 @@ def _eval(m, d, alpha, qg1, qg2):
 
 
 @jit
-def _update_bracket(m, d, p, c1, c2, c3, qg1, qg2):
+def _update_bracket(m, d, c, p, c1, c2, c3, qg1, qg2):
   """Port of updateBracket: move bracket end p to the best candidate on its side.
 
   Points are (alpha, cost, deriv0, deriv1). Returns (flag, p, pnext, evaluations).
   """
   flag = 0
   for k in range(3):
-    c = c1 if k == 0 else (c2 if k == 1 else c3)
-    if p[2] < 0 and c[2] < 0 and p[2] < c[2]:
-      p = c
+    cand = c1 if k == 0 else (c2 if k == 1 else c3)
+    if p[2] < 0 and cand[2] < 0 and p[2] < cand[2]:
+      p = cand
       flag = 1
-    elif p[2] > 0 and c[2] > 0 and p[2] > c[2]:
-      p = c
+    elif p[2] > 0 and cand[2] > 0 and p[2] > cand[2]:
+      p = cand
       flag = 2
   pnext = p
   neval = 0
   if flag:
     a = p[0] - p[2] / p[3]
-    cost, d0, d1 = _eval(m, d, a, qg1, qg2)
+    cost, d0, d1 = _eval(m, d, c, a, qg1, qg2)
     pnext = (a, cost, d0, d1)
     neval = 1
   return flag, p, pnext, neval
 
 
 @jit
-def _search(m, d, sparse, scale):
+def _search(m, d, c, sparse, scale):
   """Port of PrimalSearch: exact line search along the scratch search vector, with costs
   relative to the current point.
 
   Returns (alpha, lsiter, lsslope, improvement): alpha 0 means no improvement; improvement is
   the cost decrease at alpha.
   """
-  nv = m.nv
+  nv = c[0]
   ls_iterations = m.opt.ls_iterations[0]
   search = d.scratch_search
   lsiter = 0
@@ -348,19 +503,19 @@ def _search(m, d, sparse, scale):
   slopescl = scale / snorm
 
   # Mv, Jv and the quadratics
-  mul_m(m, d, d.scratch_Mv, search)
-  mul_jac_vec(m, d, d.scratch_Jv, search)
-  qg1, qg2 = _prepare(m, d)
+  _mul_m(d, c, d.scratch_Mv, search)
+  _mul_j(d, c, sparse, d.scratch_Jv, search)
+  qg1, qg2 = _prepare(m, d, c)
 
   # alpha = 0
-  c, g, h = _eval(m, d, 0.0, qg1, qg2)
-  p0 = (0.0, c, g, h)
+  f, g, h = _eval(m, d, c, 0.0, qg1, qg2)
+  p0 = (0.0, f, g, h)
   lsiter += 1
 
   # one Newton step
   a = p0[0] - p0[2] / p0[3]
-  c, g, h = _eval(m, d, a, qg1, qg2)
-  p1 = (a, c, g, h)
+  f, g, h = _eval(m, d, c, a, qg1, qg2)
+  p1 = (a, f, g, h)
   lsiter += 1
 
   # initial convergence
@@ -373,8 +528,8 @@ def _search(m, d, sparse, scale):
   while p1[2] * dr <= -gtol and lsiter < ls_iterations:
     p2 = p1
     a = p1[0] - p1[2] / p1[3]
-    c, g, h = _eval(m, d, a, qg1, qg2)
-    p1 = (a, c, g, h)
+    f, g, h = _eval(m, d, c, a, qg1, qg2)
+    p1 = (a, f, g, h)
     lsiter += 1
     if abs(p1[2]) < gtol and p1[1] < 0:
       return p1[0], lsiter, abs(p1[2]) * slopescl, -p1[1]
@@ -386,15 +541,15 @@ def _search(m, d, sparse, scale):
   # next points of the bracket
   p2next = p1
   a = p1[0] - p1[2] / p1[3]
-  c, g, h = _eval(m, d, a, qg1, qg2)
-  p1next = (a, c, g, h)
+  f, g, h = _eval(m, d, c, a, qg1, qg2)
+  p1next = (a, f, g, h)
   lsiter += 1
 
   # bracketed search
   while lsiter < ls_iterations:
     a = 0.5 * (p1[0] + p2[0])
-    c, g, h = _eval(m, d, a, qg1, qg2)
-    pmid = (a, c, g, h)
+    f, g, h = _eval(m, d, c, a, qg1, qg2)
+    pmid = (a, f, g, h)
     lsiter += 1
 
     # converged candidates: take the cheapest
@@ -412,10 +567,10 @@ def _search(m, d, sparse, scale):
     # update the brackets (both from the same candidates)
     c1 = p1next
     c2 = p2next
-    b1, p1, pn, n1 = _update_bracket(m, d, p1, c1, c2, pmid, qg1, qg2)
+    b1, p1, pn, n1 = _update_bracket(m, d, c, p1, c1, c2, pmid, qg1, qg2)
     if b1:
       p1next = pn
-    b2, p2, pn, n2 = _update_bracket(m, d, p2, c1, c2, pmid, qg1, qg2)
+    b2, p2, pn, n2 = _update_bracket(m, d, c, p2, c1, c2, pmid, qg1, qg2)
     if b2:
       p2next = pn
     lsiter += n1 + n2
@@ -436,16 +591,19 @@ def _search(m, d, sparse, scale):
 
 
 @jit
-def _hessian(m, d, sparse):
+def _hessian(m, d, c, sparse):
   """H = M + J'*diag(D)*J (lower triangle, dense nv x nv) into scratch_H, with D the efc_D
   of quadratic rows (port of the dense branch of MakeHessian); in reverse dof order when
   sparse (entry (i, j) of H at row nv-1-j, column nv-1-i)."""
-  nv = m.nv
-  nefc = d.nefc[0]
+  nv = c[0]
+  nefc = c[3]
+  efc_D = _rows(d.iefc_D, c)
+  state = _rows(d.iefc_state, c)
+  J = d.scratch_iJ
   H = d.scratch_H
   D = d.scratch_hess_D
   for i in range(nefc):
-    D[i] = d.efc_D[i] if d.efc_state[i] == mjCNSTRSTATE_QUADRATIC else 0.0
+    D[i] = efc_D[i] if state[i] == mjCNSTRSTATE_QUADRATIC else 0.0
   for k in range(nv * nv):
     H[k] = 0.0
 
@@ -454,38 +612,44 @@ def _hessian(m, d, sparse):
     if D[j] == 0:
       continue
     if sparse:
-      adr = d.efc_J_rowadr[j]
-      nnz = d.efc_J_rownnz[j]
+      adr = d.scratch_iJ_rowadr[j]
+      nnz = d.scratch_iJ_rownnz[j]
+      colind = d.scratch_iJ_colind
       for k in range(nnz):
-        tmp = d.efc_J[adr + k]
+        tmp = J[adr + k]
         if tmp != 0:
           tmp *= D[j]
-          col = d.efc_J_colind[adr + k]
+          col = colind[adr + k]
           for k2 in range(nnz):
-            col2 = d.efc_J_colind[adr + k2]
+            col2 = colind[adr + k2]
             if col2 <= col:
-              H[(nv - 1 - col2) * nv + nv - 1 - col] += d.efc_J[adr + k2] * tmp
+              H[(nv - 1 - col2) * nv + nv - 1 - col] += J[adr + k2] * tmp
     else:
       for i in range(nv):
-        tmp = d.efc_J[j * nv + i]
+        tmp = J[j * nv + i]
         if tmp != 0:
-          add_to_scl_at(H, i * nv, d.efc_J, j * nv, tmp * D[j], i + 1)
+          add_to_scl_at(H, i * nv, J, j * nv, tmp * D[j], i + 1)
 
   # add M (reduced sparse lower triangle)
+  M = d.scratch_iM
   for i in range(nv):
-    for adr in range(m.M_rowadr[i], m.M_rowadr[i] + m.M_rownnz[i]):
+    start = d.scratch_iM_rowadr[i]
+    for adr in range(start, start + d.scratch_iM_rownnz[i]):
+      col = d.scratch_iM_colind[adr]
       if sparse:
-        H[(nv - 1 - m.M_colind[adr]) * nv + nv - 1 - i] += d.M[adr]
+        H[(nv - 1 - col) * nv + nv - 1 - i] += M[adr]
       else:
-        H[i * nv + m.M_colind[adr]] += d.M[adr]
+        H[i * nv + col] += M[adr]
 
 
 @jit
-def _hessian_cone(m, d, sparse):
+def _hessian_cone(m, d, c, sparse):
   """Port of HessianCone: Lcone = chol(H + sum of J'*Hcone*J over contacts in the cone zone),
   by rank-1 updates of the factor in scratch_H; returns the number of updates."""
-  nv = m.nv
-  nefc = d.nefc[0]
+  nv = c[0]
+  nefc = c[3]
+  state = _rows(d.iefc_state, c)
+  efc_id = _rows(d.iefc_id, c)
   L = d.scratch_H
   Lcone = d.scratch_Hcone
   row = d.scratch_dof_row
@@ -496,10 +660,10 @@ def _hessian_cone(m, d, sparse):
   nupdate = 0
   i = 0
   while i < nefc:
-    if d.efc_state[i] != mjCNSTRSTATE_CONE:
+    if state[i] != mjCNSTRSTATE_CONE:
       i += 1
       continue
-    con = d.efc_id[i]
+    con = efc_id[i]
     dim = d.contact_dim[con]
 
     # Cholesky of the local cone Hessian
@@ -509,14 +673,14 @@ def _hessian_cone(m, d, sparse):
     mju_cholFactor(local, dim, mjMINVAL)
 
     # rows of L'*J, each added to the factor
-    for c in range(dim):
+    for col in range(dim):
       for k in range(nv):
         row[k] = 0.0
-      for r in range(c, dim):
-        jac_row_dense(m, d, sparse, i + r, tmp)
+      for r in range(col, dim):
+        _j_row(d, c, sparse, i + r, tmp)
         if sparse:
           _reverse(tmp, nv)
-        scl = local[r * dim + c]
+        scl = local[r * dim + col]
         for k in range(nv):
           row[k] += tmp[k] * scl
       mju_cholUpdate(Lcone, row, nv, 1)
@@ -526,39 +690,41 @@ def _hessian_cone(m, d, sparse):
 
 
 @jit
-def _factorize(m, d, sparse, recompute, ncone):
-  """Port of FactorizeHessian: L = chol(H), recomputing H from efc_state when asked; adds the
-  cone terms when some contact is in the cone zone. Returns nupdate (= nefc)."""
+def _factorize(m, d, c, sparse, recompute, ncone):
+  """Port of FactorizeHessian: L = chol(H), recomputing H from the row states when asked;
+  adds the cone terms when some contact is in the cone zone. Returns nupdate (= nefc)."""
   if recompute:
-    _hessian(m, d, sparse)
+    _hessian(m, d, c, sparse)
   if sparse:
     # large models (sparse Jacobian): H is block-structured, factor only its envelope
-    chol_factor_envelope(d.scratch_H, m.nv, mjMINVAL, d.scratch_envelope)
+    chol_factor_envelope(d.scratch_H, c[0], mjMINVAL, d.scratch_envelope)
   else:
-    mju_cholFactor(d.scratch_H, m.nv, mjMINVAL)
+    mju_cholFactor(d.scratch_H, c[0], mjMINVAL)
   if ncone:
-    _hessian_cone(m, d, sparse)
-  return d.nefc[0]
+    _hessian_cone(m, d, c, sparse)
+  return c[3]
 
 
 @jit
-def _incremental(m, d, sparse, ncone):
+def _incremental(m, d, c, sparse, ncone):
   """Port of HessianIncremental: rank-1 updates of L for rows entering or leaving the quadratic
   state; full refactorization when accuracy is lost. Returns nupdate."""
-  nv = m.nv
-  nefc = d.nefc[0]
+  nv = c[0]
+  nefc = c[3]
+  efc_D = _rows(d.iefc_D, c)
+  state = _rows(d.iefc_state, c)
   oldstate = d.scratch_oldstate
   vec = d.scratch_dof_row
   nupdate = 0
   for i in range(nefc):
     old_quad = int(oldstate[i]) == mjCNSTRSTATE_QUADRATIC
-    new_quad = d.efc_state[i] == mjCNSTRSTATE_QUADRATIC
+    new_quad = state[i] == mjCNSTRSTATE_QUADRATIC
     if old_quad == new_quad:
       continue
 
     # update (add) or downdate (subtract) with J(i,:)*sqrt(D[i])
-    jac_row_dense(m, d, sparse, i, vec)
-    s = math.sqrt(d.efc_D[i])
+    _j_row(d, c, sparse, i, vec)
+    s = math.sqrt(efc_D[i])
     for k in range(nv):
       vec[k] *= s
     if sparse:
@@ -571,10 +737,10 @@ def _incremental(m, d, sparse, ncone):
 
     # accuracy lost: recompute H and refactor
     if rank < nv:
-      return _factorize(m, d, sparse, True, ncone)
+      return _factorize(m, d, c, sparse, True, ncone)
 
   if ncone:
-    nupdate += _hessian_cone(m, d, sparse)
+    nupdate += _hessian_cone(m, d, c, sparse)
   return nupdate
 
 
@@ -582,36 +748,42 @@ def _incremental(m, d, sparse, ncone):
 
 
 @jit
-def _update_constraint(m, d, flg_coneHessian):
+def _update_constraint(m, d, c, sparse, flg_coneHessian):
   """Port of PrimalUpdateConstraint: forces, states and qfrc_constraint at qacc (the line search
   measures costs itself). Returns (nactive, ncone)."""
-  nefc = d.nefc[0]
-  constraint_update_impl(m, d, d.scratch_jar, flg_coneHessian)
-  mul_jac_t_vec(m, d, d.qfrc_constraint, d.efc_force)
+  nefc = c[3]
+  force = _rows(d.iefc_force, c)
+  state = _rows(d.iefc_state, c)
+  update_rows(d, d.scratch_jar, c[1], c[2], nefc, _rows(d.iefc_D, c), _rows(d.iefc_R, c),
+              _rows(d.iefc_frictionloss, c), _rows(d.iefc_type, c), _rows(d.iefc_id, c), force,
+              state, flg_coneHessian)
+  jac_t_vec(d.scratch_iJ, d.scratch_iJ_rownnz, d.scratch_iJ_rowadr, d.scratch_iJ_colind, sparse,
+            nefc, c[0], _dofs(d.ifrc_constraint, c), force)
 
   # count active and cone rows
   nactive = 0
   ncone = 0
   for i in range(nefc):
-    if d.efc_state[i] != mjCNSTRSTATE_SATISFIED:
+    if state[i] != mjCNSTRSTATE_SATISFIED:
       nactive += 1
-    if d.efc_state[i] == mjCNSTRSTATE_CONE:
+    if state[i] == mjCNSTRSTATE_CONE:
       ncone += 1
   return nactive, ncone
 
 
 @jit
-def _update_gradient(m, d, flg_newton, ncone):
+def _update_gradient(m, d, c, sparse, flg_newton, ncone):
   """Port of CGupdateGradient: grad = M*qacc - qfrc_smooth - qfrc_constraint and the
   preconditioned Mgrad (H \\ grad for Newton, M \\ grad for CG)."""
-  nv = m.nv
+  nv = c[0]
   Ma = d.scratch_Ma
   grad = d.scratch_grad
   Mgrad = d.scratch_Mgrad
+  qfrc_smooth = _dofs(d.ifrc_smooth, c)
+  qfrc_constraint = _dofs(d.ifrc_constraint, c)
   for i in range(nv):
-    grad[i] = Ma[i] - d.qfrc_smooth[i] - d.qfrc_constraint[i]
+    grad[i] = Ma[i] - qfrc_smooth[i] - qfrc_constraint[i]
   if flg_newton:
-    sparse = is_sparse(m)
     if sparse:
       for i in range(nv):
         Mgrad[i] = grad[nv - 1 - i]
@@ -629,7 +801,8 @@ def _update_gradient(m, d, flg_newton, ncone):
   else:
     for i in range(nv):
       Mgrad[i] = grad[i]
-    solve_ld(Mgrad, d.qLD, d.qLDiagInv, nv, 1, m.M_rownnz, m.M_rowadr, m.M_colind)
+    solve_ld(Mgrad, d.scratch_iLD, d.scratch_iLDiagInv, nv, 1, d.scratch_iM_rownnz,
+             d.scratch_iM_rowadr, d.scratch_iM_colind)
 
 
 @jit
@@ -639,17 +812,21 @@ def _decrement(grad, Mgrad, nv, scale):
   return max(0.0, 0.5 * scale * mju_dot(grad, Mgrad, nv))
 
 
-@stage(M, D, i8, i8)
-def cg_newton(m, d, maxiter, flg_newton):
-  """Port of mj_solCGNewton (one island): CG (flg_newton 0) or Newton from the current qacc.
+@stage(M, D, i8, i8, i8)
+def cg_newton(m, d, island, maxiter, flg_newton):
+  """Port of mj_solPrimal: CG (flg_newton 0) or Newton on constraint island `island` (-1: every
+  dof and row) from its current iacc, after gather_islands.
 
-  Sets qacc, efc_force, efc_state, qfrc_constraint, solver_niter[0], solver_nnz[0] and the
-  solver_stat rows of island 0.
+  Sets the island's iacc, iefc_force, iefc_state, ifrc_constraint, solver_niter,
+  solver_nnz and solver_stat rows.
   """
-  nv = m.nv
-  nefc = d.nefc[0]
+  c = _island_blocks(m, d, island)
+  nv = c[0]
+  nefc = c[3]
   sparse = is_sparse(m)
   cone_hessian = 1 if flg_newton and m.opt.cone[0] == mjCONE_ELLIPTIC else 0
+  qacc = _dofs(d.iacc, c)
+  state = _rows(d.iefc_state, c)
   Jaref = d.scratch_jar
   Jv = d.scratch_Jv
   oldstate = d.scratch_oldstate
@@ -663,27 +840,30 @@ def cg_newton(m, d, maxiter, flg_newton):
   Mgraddif = d.scratch_Mgraddif
 
   # Ma = M*qacc, Jaref = J*qacc - aref
-  mul_m(m, d, Ma, d.qacc)
-  mul_jac_vec(m, d, Jaref, d.qacc)
+  _mul_m(d, c, Ma, qacc)
+  _mul_j(d, c, sparse, Jaref, qacc)
+  aref = _rows(d.iefc_aref, c)
   for i in range(nefc):
-    Jaref[i] -= d.efc_aref[i]
+    Jaref[i] -= aref[i]
 
   # first update
-  nactive, ncone = _update_constraint(m, d, cone_hessian)
-  scale = inertia_scale(m, d, -1)
+  nactive, ncone = _update_constraint(m, d, c, sparse, cone_hessian)
+  scale = inertia_scale(m, d, island)
   tolerance = m.opt.tolerance[0]
 
   # converged already (e.g. a good warm start)? The cost is strongly convex in the M-norm, so
   # 0.5*grad'*M^-1*grad bounds its suboptimality; Newton also asks for a small gradient
-  _update_gradient(m, d, 0, ncone)
+  _update_gradient(m, d, c, sparse, 0, ncone)
   gradient_small = scale * mju_norm(grad, nv) < tolerance
-  done = _decrement(grad, Mgrad, nv, scale) < tolerance and (not flg_newton or gradient_small)
+  certificate = (_decrement(grad, Mgrad, nv, scale) < tolerance
+                 and (not flg_newton or gradient_small))
+  done = certificate
 
   # Newton: factor the Hessian; converged when the Newton decrement is below tolerance
   nupdate = 0
   if flg_newton and not done:
-    nupdate = _factorize(m, d, sparse, True, ncone)
-    _update_gradient(m, d, 1, ncone)
+    nupdate = _factorize(m, d, c, sparse, True, ncone)
+    _update_gradient(m, d, c, sparse, 1, ncone)
     done = gradient_small and _decrement(grad, Mgrad, nv, scale) < tolerance
 
   # start with the preconditioned gradient
@@ -693,13 +873,13 @@ def cg_newton(m, d, maxiter, flg_newton):
   it = 0
   while not done and it < maxiter:
     # line search
-    alpha, lsiter, lsslope, ls_improvement = _search(m, d, sparse, scale)
+    alpha, lsiter, lsslope, ls_improvement = _search(m, d, c, sparse, scale)
     if alpha == 0:
       break
 
     # move to the new solution
     for i in range(nv):
-      d.qacc[i] += alpha * search[i]
+      qacc[i] += alpha * search[i]
       Ma[i] += alpha * Mv[i]
     for i in range(nefc):
       Jaref[i] += alpha * Jv[i]
@@ -710,24 +890,24 @@ def cg_newton(m, d, maxiter, flg_newton):
         gradold[i] = grad[i]
         Mgradold[i] = Mgrad[i]
     for i in range(nefc):
-      oldstate[i] = d.efc_state[i]
+      oldstate[i] = state[i]
 
     # update
-    nactive, ncone = _update_constraint(m, d, cone_hessian)
+    nactive, ncone = _update_constraint(m, d, c, sparse, cone_hessian)
     if flg_newton:
-      nupdate = _incremental(m, d, sparse, ncone)
-    _update_gradient(m, d, flg_newton, ncone)
+      nupdate = _incremental(m, d, c, sparse, ncone)
+    _update_gradient(m, d, c, sparse, flg_newton, ncone)
 
     # count state changes
     nchange = 0
     for i in range(nefc):
-      if d.efc_state[i] != int(oldstate[i]):
+      if state[i] != int(oldstate[i]):
         nchange += 1
 
     # scaled improvement and gradient, statistics
     improvement = scale * ls_improvement
     gradient = scale * mju_norm(grad, nv)
-    save_stats(d, 0, it, improvement, gradient, lsslope, nactive, nchange, lsiter, nupdate)
+    save_stats(d, island, it, improvement, gradient, lsslope, nactive, nchange, lsiter, nupdate)
     it += 1
 
     # termination: small improvement, gradient or (Newton) predicted improvement of the next
@@ -760,5 +940,8 @@ def cg_newton(m, d, maxiter, flg_newton):
       for i in range(nv):
         search[i] = -Mgrad[i] + beta * search[i]
 
-  d.solver_niter[0] += it
-  d.solver_nnz[0] = nv * nv if flg_newton else 0
+  # statistics: iterations; nonzeros of the Hessian, or of J when no Hessian was made
+  if island < mjNISLAND:
+    k = max(island, 0)
+    d.solver_niter[k] += it
+    d.solver_nnz[k] = nv * nv if flg_newton and not certificate else c[6]

@@ -25,6 +25,27 @@ def mul_mat_vec(res, vals, vec, nrow, rownnz, rowadr, colind):
 
 
 @jit
+def mul_sym_vec(res, vals, vec, n, rownnz, rowadr, colind):
+  """Port of mju_mulSymVecSparse: res = mat*vec for a symmetric matrix stored as its lower
+  triangle, each row ending with its diagonal (the inertia's reduced layout)."""
+  for i in range(n):
+    res[i] = 0.0
+  for i in range(n):
+    adr = rowadr[i]
+    diag = adr + rownnz[i] - 1
+
+    # diagonal, then strict lower (right to left) and its mirror
+    vi = vec[i]
+    acc = vals[diag] * vi
+    for a in range(diag - 1, adr - 1, -1):
+      j = colind[a]
+      val = vals[a]
+      acc += val * vec[j]
+      res[j] += val * vi
+    res[i] = acc
+
+
+@jit
 def dot_sparse(vec1, adr1, vec2, off2, nnz, ind, adrind):
   """Port of mju_dotSparse: vec1[adr1:adr1+nnz] . vec2[off2 + ind[adrind:adrind+nnz]].
 

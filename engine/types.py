@@ -54,7 +54,8 @@ def _assign_error(owner: str, name: str):
 
 
 # capacity dimensions of MjData and the counter that says how much of them is in use
-CUT_BY = {"nconcap": "ncon", "nefccap": "nefc", "nJcap": "nJ", "nislandcap": "nisland"}
+CUT_BY = {"nconcap": "ncon", "nefccap": "nefc", "nJcap": "nJ", "nislandcap": "nisland",
+          "nidofcap": "nidof"}
 
 
 def _add_properties(cls, rows, owner: str, writable_arrays: bool = False):
@@ -559,7 +560,7 @@ def data_capacity(m: MjModel) -> dict:
   else:
     nefccap = 6 * m.neq + m.nv + 3 * m.ntendon + 2 * m.njnt + rows_per_contact * nconcap
   return {"nconcap": nconcap, "nefccap": nefccap, "nJcap": nefccap * max(m.nv, 1),
-          "nislandcap": int(m.ntree)}
+          "nislandcap": int(m.ntree), "nidofcap": int(m.nv)}
 
 
 class MjData:

@@ -90,9 +90,10 @@ def copy_contacts(mjd, d):
 
 
 def _is_constraint_field(name):
-  """Constraint rows and their islands."""
+  """Constraint rows and their islands (the island-major i* fields sized by nidof)."""
   return (name.startswith(("efc_", "iefc_", "island_", "map_"))
-          or name in ("tree_island", "dof_island"))
+          or name in ("tree_island", "dof_island", "ifrc_smooth", "iacc_smooth",
+                      "ifrc_constraint", "iacc"))
 
 
 def copy_constraints(mjd, d):

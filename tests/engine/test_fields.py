@@ -81,7 +81,8 @@ def test_data_fields_match_mujoco(models):
   assert mjd.ncon > 0 and mjd.nefc > 0
   sizes = {f.name: getattr(mjm, f.name) for f in F.MODEL_SIZES
            if f.name not in F.ENGINE_ONLY_MODEL}
-  sizes.update(nconcap=mjd.ncon, nefccap=mjd.nefc, nJcap=mjd.nJ, nislandcap=mjd.nisland)
+  sizes.update(nconcap=mjd.ncon, nefccap=mjd.nefc, nJcap=mjd.nJ, nislandcap=mjd.nisland,
+               nidofcap=mjd.nidof)
   for f in F.DATA_FIELDS:
     if f.name in _DATA_INTERNAL or f.name.startswith(F.INTERNAL_PREFIX):
       continue
