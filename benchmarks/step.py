@@ -7,8 +7,10 @@ random 20-body tree) both engines load the same MJCF and step from the same
 state. Two columns per engine: `loop`, n steps in one call (MuJoCo's mj_step with nstep,
 ours one numba call), and `1/call`, `mj_step(m, d)` called once per step from Python as
 users write RL loops; `+call` is our per-call overhead (1/call minus loop).
-Contact-rich models (a capsule humanoid lying on a floor, a pile of 20 boxes) step with
-contacts and the default Newton solver after 200 settling steps.
+Contact-rich models (a capsule humanoid lying on a floor, a pile of 20 boxes, 25 separate
+stacks of 3 boxes: 25 constraint islands) step with contacts and the default Newton solver
+after 200 settling steps. The sleeping scene is 100 boxes resting on a floor with
+`<flag sleep="enable"/>`, timed once they sleep, against its awake twin (sleep disabled).
 Start-up times are measured by benchmarks/startup.py.
 """
 
@@ -111,25 +113,54 @@ def bench_step(nstep: int):
   print(f"median ratio (loop): {np.median(ratios):.2f}x")
 
 
+def _scene(bodies, sleep=False):
+  flag = '<option><flag sleep="enable"/></option>' if sleep else ""
+  return (f'<mujoco>{flag}<worldbody><geom type="plane" size="20 20 .1"/>{bodies}'
+          "</worldbody></mujoco>")
+
+
+def _stacks():
+  """25 separate stacks of 3 boxes: 25 constraint islands."""
+  return _scene("".join(f'<body pos="{x} {y} {0.1 + 0.2 * k}"><freejoint/>'
+                        f'<geom type="box" size=".1 .1 .1"/></body>'
+                        for x in range(5) for y in range(5) for k in range(3)))
+
+
+def _resting_boxes(sleep):
+  """100 boxes resting on a floor, 10 x 10."""
+  return _scene("".join(f'<body pos="{x * .5} {y * .5} .1"><freejoint/>'
+                        f'<geom type="box" size=".1 .1 .1"/></body>'
+                        for x in range(10) for y in range(10)), sleep)
+
+
 def _contact_models():
-  """Contact-rich models: the capsule humanoid dropped on a floor and a pile of 20 boxes."""
+  """Contact-rich models: (name, xml, path, settling steps)."""
   root = ROOT / "tests" / "models" / "contact"
-  return [(p.stem, str(p)) for p in (root / "capsule_humanoid.xml", root / "box_pile.xml")]
+  out = [(p.stem, None, str(p), 200) for p in (root / "capsule_humanoid.xml",
+                                               root / "box_pile.xml")]
+  out.append(("stacks (25 islands)", _stacks(), None, 200))
+  out.append(("100 boxes, awake", _resting_boxes(False), None, 300))
+  out.append(("100 boxes, asleep", _resting_boxes(True), None, 300))
+  return out
+
+
+def _load(lib, xml, path):
+  return lib.MjModel.from_xml_path(path) if path else lib.MjModel.from_xml_string(xml)
 
 
 def bench_contact(nstep: int):
   """Both engines step the same contact-rich model from the same start (Newton, default)."""
   print(f"\n{'contact model':22s} {'nv':>4s} {'ncon':>5s} {_HEADER}")
-  for name, path in _contact_models():
-    m = engine.MjModel.from_xml_path(path)
+  for name, xml, path, settle in _contact_models():
+    m = _load(engine, xml, path)
     d = engine.MjData(m)
-    engine.mj_step(m, d, 200)  # settle into contact
+    engine.mj_step(m, d, settle)  # settle into contact (and sleep)
     ours = _times(engine, m, d, nstep)
     theirs = (float("nan"), float("nan"))
     if mujoco is not None:
-      mjm = mujoco.MjModel.from_xml_path(path)
+      mjm = _load(mujoco, xml, path)
       mjd = mujoco.MjData(mjm)
-      mujoco.mj_step(mjm, mjd, 200)
+      mujoco.mj_step(mjm, mjd, settle)
       theirs = _times(mujoco, mjm, mjd, nstep)
     print(f"{name:22s} {m.nv:4d} {d.ncon:5d} {_row(ours, theirs)}")
 

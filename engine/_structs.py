@@ -348,6 +348,7 @@ MODEL_TYPE = ModelType([
   ("tree_bodynum", types.int32[::1]),
   ("tree_dofadr", types.int32[::1]),
   ("tree_dofnum", types.int32[::1]),
+  ("tree_sleep_policy", types.int32[::1]),
   ("geom_type", types.int32[::1]),
   ("geom_contype", types.int32[::1]),
   ("geom_conaffinity", types.int32[::1]),
@@ -709,6 +710,7 @@ MODEL_MEMBERS = (
   "tree_bodynum",
   "tree_dofadr",
   "tree_dofnum",
+  "tree_sleep_policy",
   "geom_type",
   "geom_contype",
   "geom_conaffinity",
@@ -1072,6 +1074,7 @@ def make_model(
   tree_bodynum,
   tree_dofadr,
   tree_dofnum,
+  tree_sleep_policy,
   geom_type,
   geom_contype,
   geom_conaffinity,
@@ -1433,6 +1436,7 @@ def make_model(
   s.tree_bodynum = borrowed(tree_bodynum)
   s.tree_dofadr = borrowed(tree_dofadr)
   s.tree_dofnum = borrowed(tree_dofnum)
+  s.tree_sleep_policy = borrowed(tree_sleep_policy)
   s.geom_type = borrowed(geom_type)
   s.geom_contype = borrowed(geom_contype)
   s.geom_conaffinity = borrowed(geom_conaffinity)
@@ -1675,6 +1679,10 @@ DATA_TYPE = DataType([
   ("nJ", types.int32[::1]),
   ("nisland", types.int32[::1]),
   ("nidof", types.int32[::1]),
+  ("ntree_awake", types.int32[::1]),
+  ("nbody_awake", types.int32[::1]),
+  ("nparent_awake", types.int32[::1]),
+  ("nv_awake", types.int32[::1]),
   ("solver_niter", types.int32[::1]),
   ("solver_nnz", types.int32[::1]),
   ("solver_fwdinv", types.float64[::1]),
@@ -1792,6 +1800,12 @@ DATA_TYPE = DataType([
   ("efc_b", types.float64[::1]),
   ("efc_force", types.float64[::1]),
   ("efc_state", types.int32[::1]),
+  ("tree_asleep", types.int32[::1]),
+  ("tree_awake", types.int32[::1]),
+  ("body_awake", types.int32[::1]),
+  ("body_awake_ind", types.int32[::1]),
+  ("parent_awake_ind", types.int32[::1]),
+  ("dof_awake_ind", types.int32[::1]),
   ("tree_island", types.int32[::1]),
   ("island_ntree", types.int32[::1]),
   ("island_itreeadr", types.int32[::1]),
@@ -1910,6 +1924,10 @@ DATA_MEMBERS = (
   "nJ",
   "nisland",
   "nidof",
+  "ntree_awake",
+  "nbody_awake",
+  "nparent_awake",
+  "nv_awake",
   "solver_niter",
   "solver_nnz",
   "solver_fwdinv",
@@ -2027,6 +2045,12 @@ DATA_MEMBERS = (
   "efc_b",
   "efc_force",
   "efc_state",
+  "tree_asleep",
+  "tree_awake",
+  "body_awake",
+  "body_awake_ind",
+  "parent_awake_ind",
+  "dof_awake_ind",
   "tree_island",
   "island_ntree",
   "island_itreeadr",
@@ -2147,6 +2171,10 @@ def make_data(
   nJ,
   nisland,
   nidof,
+  ntree_awake,
+  nbody_awake,
+  nparent_awake,
+  nv_awake,
   solver_niter,
   solver_nnz,
   solver_fwdinv,
@@ -2264,6 +2292,12 @@ def make_data(
   efc_b,
   efc_force,
   efc_state,
+  tree_asleep,
+  tree_awake,
+  body_awake,
+  body_awake_ind,
+  parent_awake_ind,
+  dof_awake_ind,
   tree_island,
   island_ntree,
   island_itreeadr,
@@ -2382,6 +2416,10 @@ def make_data(
   s.nJ = borrowed(nJ)
   s.nisland = borrowed(nisland)
   s.nidof = borrowed(nidof)
+  s.ntree_awake = borrowed(ntree_awake)
+  s.nbody_awake = borrowed(nbody_awake)
+  s.nparent_awake = borrowed(nparent_awake)
+  s.nv_awake = borrowed(nv_awake)
   s.solver_niter = borrowed(solver_niter)
   s.solver_nnz = borrowed(solver_nnz)
   s.solver_fwdinv = borrowed(solver_fwdinv)
@@ -2499,6 +2537,12 @@ def make_data(
   s.efc_b = borrowed(efc_b)
   s.efc_force = borrowed(efc_force)
   s.efc_state = borrowed(efc_state)
+  s.tree_asleep = borrowed(tree_asleep)
+  s.tree_awake = borrowed(tree_awake)
+  s.body_awake = borrowed(body_awake)
+  s.body_awake_ind = borrowed(body_awake_ind)
+  s.parent_awake_ind = borrowed(parent_awake_ind)
+  s.dof_awake_ind = borrowed(dof_awake_ind)
   s.tree_island = borrowed(tree_island)
   s.island_ntree = borrowed(island_ntree)
   s.island_itreeadr = borrowed(island_itreeadr)
@@ -2621,6 +2665,10 @@ def zero_data(d):
   zero(d.nJ)
   zero(d.nisland)
   zero(d.nidof)
+  zero(d.ntree_awake)
+  zero(d.nbody_awake)
+  zero(d.nparent_awake)
+  zero(d.nv_awake)
   zero(d.solver_niter)
   zero(d.solver_nnz)
   zero(d.solver_fwdinv)
@@ -2738,6 +2786,12 @@ def zero_data(d):
   zero(d.efc_b)
   zero(d.efc_force)
   zero(d.efc_state)
+  zero(d.tree_asleep)
+  zero(d.tree_awake)
+  zero(d.body_awake)
+  zero(d.body_awake_ind)
+  zero(d.parent_awake_ind)
+  zero(d.dof_awake_ind)
   zero(d.tree_island)
   zero(d.island_ntree)
   zero(d.island_itreeadr)

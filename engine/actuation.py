@@ -11,8 +11,9 @@ disabled actuator groups.
 The helpers used by other stages live here too: actuator_disabled, next_activation
 (mj_nextActivation), actuator_damping (mj_actuatorDamping) and actuator_armature.
 
-Not ported: plugins, sleeping islands and the user callbacks (user dynamics give act_dot 0,
-user gains 1 and user biases 0, as MuJoCo without callbacks). Adhesion actuators act through
+Actuators on sleeping trees (engine/sleep.py) keep their act_dot and force. Not ported:
+plugins and the user callbacks (user dynamics give act_dot 0, user gains 1 and user biases 0,
+as MuJoCo without callbacks). Adhesion actuators act through
 contacts: their force is computed, their moment comes from mj_transmission.
 """
 
@@ -20,6 +21,7 @@ import math
 
 from engine import history as _history
 from engine import plugin_call
+from engine import sleep as _sleep
 from engine._jit import jit
 from engine._jit import local_array
 from engine._stage import stage
@@ -407,9 +409,12 @@ def _dcmotor_act_dot(m, d, i):
 
 @jit
 def _act_dot(m, d):
-  """act_dot of every stateful actuator, from the loaded controls."""
+  """act_dot of every stateful actuator, from the loaded controls (sleeping ones keep theirs)."""
   ctrl = d.scratch_ctrl
+  sleeping = _sleep.enabled(m)
   for i in range(m.nactuator):
+    if sleeping and _sleep.actuator_asleep(m, d, i):
+      continue
     act_first = m.actuator_actadr[i]
     if act_first < 0:
       continue
@@ -579,10 +584,14 @@ def _dcmotor_gain(m, d, i):
 
 @jit
 def _actuator_forces(m, d):
-  """force = gain * (ctrl or act) + bias per actuator; True if a tendon force limit applies."""
+  """force = gain * (ctrl or act) + bias per actuator (sleeping ones keep theirs); True if a
+  tendon force limit applies."""
   ctrl = d.scratch_ctrl
   tendon_frclimited = False
+  sleeping = _sleep.enabled(m)
   for i in range(m.nactuator):
+    if sleeping and _sleep.actuator_asleep(m, d, i):
+      continue
     if actuator_disabled(m, i) or m.actuator_plugin[i] >= 0:
       continue
     gaintype = m.actuator_gaintype[i]
@@ -629,8 +638,11 @@ def _actuator_forces(m, d):
 @jit
 def _dcmotor_mechanical(m, d):
   """DC motor cogging torque and LuGre friction, added after the force limits."""
+  sleeping = _sleep.enabled(m)
   for i in range(m.nactuator):
     if m.actuator_biastype[i] != mjBIAS_DCMOTOR or actuator_disabled(m, i):
+      continue
+    if sleeping and _sleep.actuator_asleep(m, d, i):
       continue
     biasprm = m.actuator_biasprm[i]
     dynprm = m.actuator_dynprm[i]

@@ -14,13 +14,14 @@ rows do not fit the capacity of d.efc_*, the stage warns with mjWARN_CNSTRFULL a
 rows at all, as MuJoCo does when its arena runs out.
 
 Not supported: flex equality constraints and contacts with flex vertices or elements (our
-compiler builds no flexes; such equalities add no rows), sleeping trees (mjENBL_SLEEP) and
-d.tendon_efcadr (not a field here).
+compiler builds no flexes; such equalities add no rows) and d.tendon_efcadr (not a field
+here). Sleeping trees (engine/sleep.py) add no equality, friction loss or joint limit rows.
 """
 
 import math
 
 
+from engine import sleep as _sleep
 from engine._jit import jit
 from engine._jit import local_array
 from engine._stage import stage
@@ -52,6 +53,7 @@ from engine.enums import mjMAXIMP
 from engine.enums import mjMINIMP
 from engine.enums import mjMINVAL
 from engine.enums import mjOBJ_BODY
+from engine.enums import mjS_ASLEEP
 from engine.enums import mjWARN_CNSTRFULL
 from engine.math import dot_at
 from engine.math import mul_quat_scalars
@@ -433,8 +435,11 @@ def instantiate_equality(m, d, sparse):
   """
   if m.opt.disableflags[0] & mjDSBL_EQUALITY or m.nemax == 0:
     return True
+  sleeping = _sleep.filtering(m, d)
   for i in range(m.neq):
     if not d.eq_active[i]:
+      continue
+    if sleeping and _sleep.equality_asleep(m, d, i):
       continue
     t = m.eq_type[i]
     if t == mjEQ_CONNECT or t == mjEQ_WELD:
@@ -485,7 +490,10 @@ def instantiate_friction(m, d, sparse):
   """Port of mj_instantiateFriction: friction loss rows of dofs, then of tendons."""
   if m.opt.disableflags[0] & mjDSBL_FRICTIONLOSS:
     return True
+  sleeping = _sleep.filtering(m, d)
   for i in range(m.nv):
+    if sleeping and d.body_awake[m.dof_bodyid[i]] == mjS_ASLEEP:
+      continue
     if m.dof_frictionloss[i] != 0:
       if not _add_single_dof(m, d, sparse, i, 1.0, 0.0, 0.0, m.dof_frictionloss[i],
                              mjCNSTR_FRICTION_DOF, i):
@@ -514,8 +522,11 @@ def instantiate_limit(m, d, sparse):
   """Port of mj_instantiateLimit: joint limits (slide/hinge both sides, ball), then tendons."""
   if m.opt.disableflags[0] & mjDSBL_LIMIT:
     return True
+  sleeping = _sleep.filtering(m, d)
   for i in range(m.njnt):
     if not m.jnt_limited[i]:
+      continue
+    if sleeping and d.body_awake[m.jnt_bodyid[i]] == mjS_ASLEEP:
       continue
     margin = m.jnt_margin[i]
     jtype = m.jnt_type[i]

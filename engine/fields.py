@@ -302,6 +302,7 @@ tree_bodyadr          i4 ntree            first body of the tree
 tree_bodynum          i4 ntree            number of bodies of the tree
 tree_dofadr           i4 ntree            first dof of the tree
 tree_dofnum           i4 ntree            number of dofs of the tree
+tree_sleep_policy     i4 ntree            sleep policy of the tree (mjtSleepPolicy)
 geom_type             i4 ngeom            geometric type (mjtGeom)
 geom_contype          i4 ngeom            contact type bits
 geom_conaffinity      i4 ngeom            contact affinity bits
@@ -609,7 +610,6 @@ plugin_param          f8 npluginparam     (ours) numbers its plugin's init deriv
 # MjModel arrays of MuJoCo 3.17 that the compiler builds (and tests compare with MuJoCo's) but
 # MjModel does not expose yet, with MuJoCo's dtypes; their dims are documentation only
 COMPILER_ONLY_FIELDS = _parse("""
-tree_sleep_policy     i4 ntree            sleep policy of each kinematic tree
 names_map             i4 nnames_map       hash map of the names
 paths                 S  npaths           file paths of the assets
 hfield_pathadr        i4 nhfield          address of the height field's path, -1 if none
@@ -633,6 +633,10 @@ nefc              i4 -              number of constraint rows
 nJ                i4 -              nonzeros in the constraint Jacobian
 nisland           i4 -              number of constraint islands
 nidof             i4 -              number of dofs in some island
+ntree_awake       i4 -              number of awake trees (sleep.py)
+nbody_awake       i4 -              number of awake and static bodies
+nparent_awake     i4 -              number of bodies with an awake or static parent
+nv_awake          i4 -              number of awake dofs
 solver_niter      i4 mjNISLAND      solver iterations per island
 solver_nnz        i4 mjNISLAND      nonzeros in the Hessian or efc_AR per island
 solver_fwdinv     f8 2              forward-inverse comparison (enabled by fwdinv)
@@ -752,6 +756,13 @@ efc_aref          f8 nefccap        reference pseudo-acceleration
 efc_b             f8 nefccap        linear cost term: J*qacc_smooth - aref
 efc_force         f8 nefccap        constraint force in constraint space
 efc_state         i4 nefccap        constraint state (mjtConstraintState)
+# sleeping trees (sleep.py)
+tree_asleep       i4 ntree          <0: awake (quiet steps counted up to -1); >=0: asleep, next tree
+tree_awake        i4 ntree          1 if the tree is awake
+body_awake        i4 nbody          sleep state of each body (mjtSleepState)
+body_awake_ind    i4 nbody          awake and static bodies, nbody_awake of them
+parent_awake_ind  i4 nbody          bodies with an awake or static parent, nparent_awake of them
+dof_awake_ind     i4 nv             awake dofs, nv_awake of them
 # constraint islands (island.py), capacity nislandcap = ntree and nidofcap = nv; Python cuts them
 # to nisland and nidof
 tree_island       i4 ntree          island of each tree (-1: unconstrained)

@@ -10,15 +10,16 @@ import math
 
 import numpy as np
 
+from engine import _structs
 from engine import actuation as _actuation
 from engine import plugin_call
 from engine import constraint as _constraint
 from engine import derivative as _derivative
 from engine import history as _history
 from engine import island as _island
-from engine import io as _io
 from engine import passive as _passive
 from engine import sensor as _sensor
+from engine import sleep as _sleep
 from engine import smooth as _smooth
 from engine import solver as _solver
 from engine import sparse as _sparse
@@ -47,6 +48,7 @@ from engine.enums import mjINT_RK4
 from engine.enums import mjJNT_FREE
 from engine.enums import mjOBJ_JOINT
 from engine.enums import mjPI
+from engine.enums import mjSLEEP_INIT
 from engine.enums import mjSTAGE_NONE
 from engine.enums import mjSTAGE_POS
 from engine.enums import mjSTAGE_VEL
@@ -81,7 +83,7 @@ def _check(m, d, x, n, kind):
     return False
   warning(d, kind, i)
   if not m.opt.disableflags[0] & mjDSBL_AUTORESET:
-    _io.reset_data(m, d)
+    reset_data(m, d)
   d.warning_number[kind] += 1
   d.warning_lastinfo[kind] = i
   return True
@@ -118,9 +120,16 @@ def fwd_position(m, d):
   _smooth.com_pos(m, d)
   _smooth.camlight(m, d)
   _tendon.tendon(m, d)
+  if _sleep.wake_tendon(m, d):
+    _sleep.update_sleep(m, d)
   _smooth.make_m(m, d)
   _smooth.factor_m(m, d)
   _collision.collision(m, d)
+  if _sleep.wake_collision(m, d):
+    _sleep.update_sleep(m, d)
+    _collision.collision(m, d)
+  if _sleep.wake_equality(m, d):
+    _sleep.update_sleep(m, d)
   _constraint.make_constraint(m, d)
   _island.island(m, d)
   _tendon.transmission(m, d)
@@ -209,6 +218,82 @@ def forward_skip(m, d, skipstage, skipsensor):
     sensors_acc(m, d)
 
 
+# ---- reset (mj_resetData) ----
+
+
+@stage()
+def reset_data(m, d):
+  """Port of mj_resetData, engine_io.c: clear everything, then set the qpos0 state and the
+  history buffers' initial times."""
+  _structs.zero_data(d)
+  _history.init(m, d)
+  if m.nplugin:
+    plugin_call.reset(m, d)
+  for i in range(m.nq):
+    d.qpos[i] = m.qpos0[i]
+  for i in range(m.neq):
+    d.eq_active[i] = m.eq_active0[i]
+  reset_sleep(m, d)
+  for i in range(m.nbody):
+    k = m.body_mocapid[i]
+    if k >= 0:
+      for j in range(3):
+        d.mocap_pos[k, j] = m.body_pos[i, j]
+      for j in range(4):
+        d.mocap_quat[k, j] = m.body_quat[i, j]
+
+
+@stage(M, D, i8)
+def reset_data_keyframe(m, d, key):
+  """Port of mj_resetDataKeyframe, engine_io.c: reset, then copy keyframe `key`."""
+  reset_data(m, d)
+  d.time[0] = m.key_time[key]
+  d.qpos[:] = m.key_qpos[key]
+  d.qvel[:] = m.key_qvel[key]
+  d.act[:] = m.key_act[key]
+  d.ctrl[:] = m.key_ctrl[key]
+  for i in range(m.nmocap):
+    for j in range(3):
+      d.mocap_pos[i, j] = m.key_mpos[key, 3 * i + j]
+    for j in range(4):
+      d.mocap_quat[i, j] = m.key_mquat[key, 4 * i + j]
+
+
+@stage()
+def reset_sleep(m, d):
+  """The sleeping part of mj_resetData: every tree awake; with sleeping enabled, the poses of
+  static bodies (kinematics then skips them) and the trees with sleep="init" put to sleep
+  after one mj_forward. A tree that could not be put to sleep stays awake (the Python API
+  warns, as MuJoCo does)."""
+  for i in range(m.ntree):
+    d.tree_asleep[i] = _sleep.AWAKE
+  if _sleep.enabled(m):
+    ninit = 0
+    for i in range(m.ntree):
+      if m.tree_sleep_policy[i] == mjSLEEP_INIT:
+        ninit += 1
+    _sleep.update_sleep(m, d, True)
+    if not ninit:
+      _smooth.kinematics(m, d)
+      _smooth.com_pos(m, d)
+      _smooth.camlight(m, d)
+      _tendon.tendon(m, d)
+    else:
+      forward_skip(m, d, mjSTAGE_NONE, 0)
+      for i in range(m.ntree):
+        d.tree_asleep[i] = -1 if m.tree_sleep_policy[i] == mjSLEEP_INIT else _sleep.AWAKE
+      _sleep.sleep(m, d)
+      for i in range(m.ntree):  # init trees that could not sleep: fully awake
+        if m.tree_sleep_policy[i] == mjSLEEP_INIT and d.tree_asleep[i] < 0:
+          d.tree_asleep[i] = _sleep.AWAKE
+      for i in range(m.nv):
+        d.qacc_smooth[i] = 0.0
+        d.qfrc_smooth[i] = 0.0
+      d.ne[0] = d.nf[0] = d.nl[0] = d.nefc[0] = d.nJ[0] = 0
+      d.nisland[0] = d.nidof[0] = 0
+  _sleep.update_sleep(m, d)
+
+
 # ---- integrators ----
 
 
@@ -256,7 +341,7 @@ def wrap_setpoints(m, d):
 @stage(M, D, vec, vec, vec, i8)
 def advance(m, d, act_dot, qacc, qvel, use_qvel):
   """Port of mj_advance: history buffers, activations, velocities, positions and time by one
-  step."""
+  step; trees at rest fall asleep first (sleep.py), and sleeping trees are not advanced."""
   h = m.opt.timestep[0]
   if m.nhistory:
     advance_history(m, d)
@@ -267,12 +352,22 @@ def advance(m, d, act_dot, qacc, qvel, use_qvel):
         rate = 0.0 if _actuation.actuator_disabled(m, i) else act_dot[j]
         d.act[j] = _actuation.next_activation(m, d, i, j, rate)
     wrap_setpoints(m, d)
-  for i in range(m.nv):
-    d.qvel[i] += qacc[i] * h
-  if use_qvel:
-    _support.integrate_pos(m, d.qpos, qvel, h)
+
+  # trees put to sleep (qvel zeroed): velocity-dependent quantities again, then the sleep lists
+  if _sleep.sleep(m, d):
+    forward_skip(m, d, mjSTAGE_POS, 0)
+    _sleep.update_sleep(m, d)
+
+  v = qvel if use_qvel else d.qvel
+  if _sleep.filtering(m, d):
+    for k in range(d.nv_awake[0]):
+      i = d.dof_awake_ind[k]
+      d.qvel[i] += qacc[i] * h
+    _support.integrate_pos_bodies(m, d.qpos, v, h, d.body_awake_ind, d.nbody_awake[0])
   else:
-    _support.integrate_pos(m, d.qpos, d.qvel, h)
+    for i in range(m.nv):
+      d.qvel[i] += qacc[i] * h
+    _support.integrate_pos(m, d.qpos, v, h)
   d.time[0] += h
   if m.nplugin:
     plugin_call.advance(m, d)

@@ -13,7 +13,8 @@ Each island's trees, dofs and rows are then listed contiguously: `map_itree2tree
 `map_iefc2efc` give the island-major order, `island_*adr`/`island_n*` its blocks, and
 `iefc_*` copies the per-row inputs the solvers read in that order.
 
-Not ported: flexes (the engine has none) and sleeping trees (every tree is awake).
+Sleeping trees add no rows, so they are in no island. Not ported: flexes (the engine has
+none).
 """
 
 from engine._jit import jit

@@ -8,8 +8,8 @@ drives. Gravity compensation of joints marked jnt_actgravcomp is routed to qfrc_
 the actuation stage instead of qfrc_passive.
 
 Not ported (no data for them yet): flex elasticity, flex edge springs, passive contact
-adhesion (qfrc_adhesion stays zero without contacts), sleeping islands, plugins and the
-mjcb_passive callback.
+adhesion (qfrc_adhesion stays zero without contacts), plugins and the mjcb_passive callback.
+Sleeping trees' passive forces are computed (frozen inputs: the values MuJoCo keeps).
 """
 
 import math

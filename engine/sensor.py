@@ -23,7 +23,7 @@ geomfromto measure geom pairs with support.geom_distance (mj_geomDistance). Not 
 of a mesh), plugin sensors.
 Known differences: MuJoCo 3.17 keeps lazy-evaluation flags (d.flg_energyvel, ...) that we do not
 have, so our e_kinetic sensor always reports the current kinetic energy, where MuJoCo's repeats
-the previous mj_forward's value when mjENBL_ENERGY is set; sleeping sensors are not skipped.
+the previous mj_forward's value when mjENBL_ENERGY is set.
 Rangefinders do not skip invisible geoms (alpha 0) and cast every camera as perspective, because
 geom_rgba, geom_matid, mat_rgba and cam_projection are not kernel fields yet.
 """
@@ -34,6 +34,7 @@ import numpy as np
 
 from engine import history as _history
 from engine import plugin_call
+from engine import sleep as _sleep
 from engine._jit import jit
 from engine._jit import local_array
 from engine._stage import D
@@ -77,6 +78,8 @@ from engine.enums import mjRAYDATA_DIST
 from engine.enums import mjRAYDATA_NORMAL
 from engine.enums import mjRAYDATA_ORIGIN
 from engine.enums import mjRAYDATA_POINT
+from engine.enums import mjOBJ_TENDON
+from engine.enums import mjS_AWAKE
 from engine.enums import mjSENS_ACCELEROMETER
 from engine.enums import mjSENS_ACTUATORFRC
 from engine.enums import mjSENS_ACTUATORPOS
@@ -1078,10 +1081,13 @@ def compute_sensor(m, d, i, out):
 
 @jit
 def _skip(m, d, i, needstage):
-  """Whether the stage `needstage` leaves sensor i alone: other stages, plugins, and user
-  sensors (cleared: there is no user callback)."""
+  """Whether the stage `needstage` leaves sensor i alone: other stages, plugins, sensors of
+  sleeping trees (they keep their values), and user sensors (cleared: there is no user
+  callback)."""
   type = m.sensor_type[i]
   if type == mjSENS_PLUGIN or m.sensor_needstage[i] != needstage:
+    return True
+  if _sleep.enabled(m) and d.nbody_awake[0] < m.nbody and _sleep.sensor_asleep(m, d, i):
     return True
   if type == mjSENS_USER:
     adr = m.sensor_adr[i]
@@ -1230,8 +1236,11 @@ def energy_pos(m, d):
       energy -= m.body_mass[i] * (g[0] * p[0] + g[1] * p[1] + g[2] * p[2])
 
   if not m.opt.disableflags[0] & mjDSBL_SPRING:
-    # joint springs, by body as MuJoCo sums them
+    # joint springs, by body as MuJoCo sums them (sleeping trees' springs left out)
+    sleeping = _sleep.enabled(m) and d.nbody_awake[0] < m.nbody
     for b in range(1, m.nbody):
+      if sleeping and d.body_awake[b] != mjS_AWAKE:
+        continue
       for j in range(m.body_jntadr[b], m.body_jntadr[b] + m.body_jntnum[b]):
         k = m.jnt_stiffness[j]
         k1 = m.jnt_stiffnesspoly[j, 0]
@@ -1254,6 +1263,8 @@ def energy_pos(m, d):
 
     # tendon springs, with a dead band between the two spring lengths
     for i in range(m.ntendon):
+      if sleeping and _sleep.object_state(m, d, mjOBJ_TENDON, i) != mjS_AWAKE:
+        continue
       length = d.ten_length[i]
       lower = m.tendon_lengthspring[i, 0]
       upper = m.tendon_lengthspring[i, 1]

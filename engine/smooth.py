@@ -8,8 +8,9 @@ transmissions live in engine/tendon.py.
 Each stage is a `@jit` kernel taking the numba handles `(m, d)`; the `mj_*` functions at the
 end wrap them for the Python `MjModel`/`MjData` with the bindings' signatures. Arithmetic
 follows MuJoCo's operation order so that results agree with it to (nearly) the last bit.
-MuJoCo's sleep filtering (mjENBL_SLEEP) is not ported: the compiler refuses models that enable
-it (UnsupportedError), and every body is treated as awake.
+With sleeping enabled (engine/sleep.py), kinematics also notices a sleeping body moved from
+outside and wakes its tree; the stages here still compute sleeping bodies (their inputs are
+frozen, so the values are those MuJoCo keeps).
 
 Layouts: `d.cdof`, `d.cvel`, `d.cacc`... are `(n, 6)` arrays of (rotation, translation)
 6-vectors; `d.cinert`/`d.crb` rows are MuJoCo's 10-vector inertias. `d.M`, `d.qLD` use the
@@ -19,6 +20,7 @@ increasing order, then the diagonal.
 
 import numpy as np
 
+from engine import sleep as _sleep
 from engine._jit import inline_jit
 from engine._jit import jit
 from engine._jit import local_array
@@ -46,6 +48,7 @@ from engine.enums import mjNPOLY
 from engine.enums import mjOBJ_BODY
 from engine.enums import mjOBJ_JOINT
 from engine.enums import mjOBJ_TENDON
+from engine.enums import mjS_ASLEEP
 from engine.enums import mjSAMEFRAME_BODY
 from engine.enums import mjSAMEFRAME_BODYROT
 from engine.enums import mjSAMEFRAME_INERTIA
@@ -209,11 +212,19 @@ def kinematics(m, d):
   d.ximat[0, 0] = d.ximat[0, 4] = d.ximat[0, 8] = 1.0
 
   # bodies in tree order; xpos and xquat of body i are built in place
+  sleeping = _sleep.enabled(m)
+  old = local_array(7)
   for i in range(1, m.nbody):
     xpos = d.xpos[i]
     xquat = d.xquat[i]
     jntadr = m.body_jntadr[i]
     jntnum = m.body_jntnum[i]
+    asleep = sleeping and jntnum and d.body_awake[i] == mjS_ASLEEP
+    if asleep:
+      for k in range(3):
+        old[k] = xpos[k]
+      for k in range(4):
+        old[3 + k] = xquat[k]
 
     # free joint: pose straight from qpos
     if jntnum == 1 and m.jnt_type[jntadr] == mjJNT_FREE:
@@ -300,6 +311,18 @@ def kinematics(m, d):
     # normalize, then the rotation matrix
     mju_normalize4(xquat)
     mju_quat2Mat(d.xmat[i], xquat)
+
+    # a sleeping body moved from outside (qpos, mocap): its tree wakes below
+    if asleep:
+      for k in range(3):
+        if old[k] != xpos[k]:
+          d.tree_awake[m.body_treeid[i]] = 1
+      for k in range(4):
+        if old[3 + k] != xquat[k]:
+          d.tree_awake[m.body_treeid[i]] = 1
+
+  if _sleep.wake(m, d):
+    _sleep.update_sleep(m, d)
 
   # inertial frames, geoms, sites
   for i in range(1, m.nbody):

@@ -17,8 +17,8 @@ blocks of M and J: gather_islands copies the solver's inputs to the island-major
 (iacc, iefc_aref, ...), cg_newton solves one island on its contiguous slices and on the
 island's blocks of M and J built in d.scratch_iM and d.scratch_iJ, and scatter_islands writes
 qacc, qfrc_constraint and efc_force back. A monolithic solve (no islands) is the same code on
-one island of every dof and row. The island's vectors being contiguous keeps every dot product
-summed in MuJoCo's order.
+one island of every dof and row, reading M and J in place. The island's vectors being
+contiguous keeps every dot product summed in MuJoCo's order.
 """
 
 import math
@@ -57,9 +57,11 @@ from engine.solver_common import save_stats
 from engine.solver_common import update_rows
 
 # ---- one island's slices and blocks ----
-# An island is described by c = (nv, ne, nf, nefc, dofadr, efcadr, nJ): its dofs are
+# An island is described by c = (nv, ne, nf, nefc, dofadr, efcadr, nJ, whole): its dofs are
 # d.iacc[dofadr:dofadr+nv] (and the other i* dof vectors), its rows d.iefc_*[efcadr:efcadr+nefc]
-# (ne equalities first, then nf friction loss rows), nJ the nonzeros of its Jacobian block.
+# (ne equalities first, then nf friction loss rows), nJ the nonzeros of its Jacobian block;
+# whole: the island is every dof and row in their own order (no islands, or a single one),
+# so its blocks of M and J are d's own and are not copied.
 
 
 @inline_jit
@@ -117,8 +119,8 @@ def scatter_islands(m, d, monolithic):
 @jit
 def _island_blocks(m, d, island):
   """Island `island`'s block of M (and qLD) in d.scratch_iM* and of J in d.scratch_iJ*, dofs
-  and columns renumbered in island order (mju_blockSparse, mju_block); island -1: all of M and
-  J. Returns the island's c."""
+  and columns renumbered in island order (mju_blockSparse, mju_block); island -1, or an island
+  of every dof: all of M and J, used in place. Returns the island's c."""
   sparse = is_sparse(m)
   if island < 0:
     nv = m.nv
@@ -134,18 +136,21 @@ def _island_blocks(m, d, island):
     nefc = d.island_nefc[island]
     dofadr = d.island_idofadr[island]
     efcadr = d.island_iefcadr[island]
+  if island < 0 or (nv == m.nv and nefc == d.nefc[0]):
+    nJ = d.nJ[0] if sparse else nefc * nv
+    return (nv, ne, nf, nefc, dofadr, efcadr, nJ, 1)
 
   # M, qLD and qLDiagInv: rows of the island's dofs (a dof's row holds only its own tree)
   adr = 0
   for i in range(nv):
-    dof = i if island < 0 else d.map_idof2dof[dofadr + i]
+    dof = d.map_idof2dof[dofadr + i]
     nnz = m.M_rownnz[dof]
     d.scratch_iM_rownnz[i] = nnz
     d.scratch_iM_rowadr[i] = adr
     src = m.M_rowadr[dof]
     for k in range(nnz):
       col = m.M_colind[src + k]
-      d.scratch_iM_colind[adr + k] = col if island < 0 else d.map_dof2idof[col] - dofadr
+      d.scratch_iM_colind[adr + k] = d.map_dof2idof[col] - dofadr
       d.scratch_iM[adr + k] = d.M[src + k]
       d.scratch_iLD[adr + k] = d.qLD[src + k]
     d.scratch_iLDiagInv[i] = d.qLDiagInv[dof]
@@ -154,7 +159,7 @@ def _island_blocks(m, d, island):
   # J: the island's rows, its dofs' columns
   nJ = 0
   for r in range(nefc):
-    row = r if island < 0 else d.map_iefc2efc[efcadr + r]
+    row = d.map_iefc2efc[efcadr + r]
     if sparse:
       nnz = d.efc_J_rownnz[row]
       src = d.efc_J_rowadr[row]
@@ -162,36 +167,53 @@ def _island_blocks(m, d, island):
       d.scratch_iJ_rowadr[r] = nJ
       for k in range(nnz):
         col = d.efc_J_colind[src + k]
-        d.scratch_iJ_colind[nJ + k] = col if island < 0 else d.map_dof2idof[col] - dofadr
+        d.scratch_iJ_colind[nJ + k] = d.map_dof2idof[col] - dofadr
         d.scratch_iJ[nJ + k] = d.efc_J[src + k]
       nJ += nnz
     else:
       for k in range(nv):
-        dof = k if island < 0 else d.map_idof2dof[dofadr + k]
+        dof = d.map_idof2dof[dofadr + k]
         d.scratch_iJ[nJ + k] = d.efc_J[row * m.nv + dof]
       nJ += nv
-  return (nv, ne, nf, nefc, dofadr, efcadr, nJ)
+  return (nv, ne, nf, nefc, dofadr, efcadr, nJ, 0)
 
 
 @inline_jit
-def _mul_m(d, c, res, vec):
+def _m_block(m, d, c):
+  """The island's (M, qLD, qLDiagInv, rownnz, rowadr, colind)."""
+  if c[7]:
+    return d.M, d.qLD, d.qLDiagInv, m.M_rownnz, m.M_rowadr, m.M_colind
+  return (d.scratch_iM, d.scratch_iLD, d.scratch_iLDiagInv, d.scratch_iM_rownnz,
+          d.scratch_iM_rowadr, d.scratch_iM_colind)
+
+
+@inline_jit
+def _j_block(d, c):
+  """The island's (J, rownnz, rowadr, colind)."""
+  if c[7]:
+    return d.efc_J, d.efc_J_rownnz, d.efc_J_rowadr, d.efc_J_colind
+  return d.scratch_iJ, d.scratch_iJ_rownnz, d.scratch_iJ_rowadr, d.scratch_iJ_colind
+
+
+@inline_jit
+def _mul_m(m, d, c, res, vec):
   """res = M*vec on the island's block."""
-  mul_sym_vec(res, d.scratch_iM, vec, c[0], d.scratch_iM_rownnz, d.scratch_iM_rowadr,
-              d.scratch_iM_colind)
+  M, _, _, rownnz, rowadr, colind = _m_block(m, d, c)
+  mul_sym_vec(res, M, vec, c[0], rownnz, rowadr, colind)
 
 
 @inline_jit
 def _mul_j(d, c, sparse, res, vec):
   """res = J*vec on the island's block."""
-  jac_vec(d.scratch_iJ, d.scratch_iJ_rownnz, d.scratch_iJ_rowadr, d.scratch_iJ_colind, sparse,
-          c[3], c[0], res, vec)
+  J, rownnz, rowadr, colind = _j_block(d, c)
+  jac_vec(J, rownnz, rowadr, colind, sparse, c[3], c[0], res, vec)
 
 
 @inline_jit
 def _j_row(d, c, sparse, i, res):
   """res = island row i of J as a dense vector over the island's dofs."""
-  jac_row(d.scratch_iJ, d.scratch_iJ_rownnz, d.scratch_iJ_rowadr, d.scratch_iJ_colind, sparse,
-          c[0], i, res)
+  J, rownnz, rowadr, colind = _j_block(d, c)
+  jac_row(J, rownnz, rowadr, colind, sparse, c[0], i, res)
 
 
 # ---- reverse dof order (sparse Hessian) ----
@@ -503,7 +525,7 @@ def _search(m, d, c, sparse, scale):
   slopescl = scale / snorm
 
   # Mv, Jv and the quadratics
-  _mul_m(d, c, d.scratch_Mv, search)
+  _mul_m(m, d, c, d.scratch_Mv, search)
   _mul_j(d, c, sparse, d.scratch_Jv, search)
   qg1, qg2 = _prepare(m, d, c)
 
@@ -599,7 +621,7 @@ def _hessian(m, d, c, sparse):
   nefc = c[3]
   efc_D = _rows(d.iefc_D, c)
   state = _rows(d.iefc_state, c)
-  J = d.scratch_iJ
+  J, J_rownnz, J_rowadr, colind = _j_block(d, c)
   H = d.scratch_H
   D = d.scratch_hess_D
   for i in range(nefc):
@@ -612,9 +634,8 @@ def _hessian(m, d, c, sparse):
     if D[j] == 0:
       continue
     if sparse:
-      adr = d.scratch_iJ_rowadr[j]
-      nnz = d.scratch_iJ_rownnz[j]
-      colind = d.scratch_iJ_colind
+      adr = J_rowadr[j]
+      nnz = J_rownnz[j]
       for k in range(nnz):
         tmp = J[adr + k]
         if tmp != 0:
@@ -631,11 +652,11 @@ def _hessian(m, d, c, sparse):
           add_to_scl_at(H, i * nv, J, j * nv, tmp * D[j], i + 1)
 
   # add M (reduced sparse lower triangle)
-  M = d.scratch_iM
+  M, _, _, M_rownnz, M_rowadr, M_colind = _m_block(m, d, c)
   for i in range(nv):
-    start = d.scratch_iM_rowadr[i]
-    for adr in range(start, start + d.scratch_iM_rownnz[i]):
-      col = d.scratch_iM_colind[adr]
+    start = M_rowadr[i]
+    for adr in range(start, start + M_rownnz[i]):
+      col = M_colind[adr]
       if sparse:
         H[(nv - 1 - col) * nv + nv - 1 - i] += M[adr]
       else:
@@ -757,8 +778,8 @@ def _update_constraint(m, d, c, sparse, flg_coneHessian):
   update_rows(d, d.scratch_jar, c[1], c[2], nefc, _rows(d.iefc_D, c), _rows(d.iefc_R, c),
               _rows(d.iefc_frictionloss, c), _rows(d.iefc_type, c), _rows(d.iefc_id, c), force,
               state, flg_coneHessian)
-  jac_t_vec(d.scratch_iJ, d.scratch_iJ_rownnz, d.scratch_iJ_rowadr, d.scratch_iJ_colind, sparse,
-            nefc, c[0], _dofs(d.ifrc_constraint, c), force)
+  J, rownnz, rowadr, colind = _j_block(d, c)
+  jac_t_vec(J, rownnz, rowadr, colind, sparse, nefc, c[0], _dofs(d.ifrc_constraint, c), force)
 
   # count active and cone rows
   nactive = 0
@@ -801,8 +822,8 @@ def _update_gradient(m, d, c, sparse, flg_newton, ncone):
   else:
     for i in range(nv):
       Mgrad[i] = grad[i]
-    solve_ld(Mgrad, d.scratch_iLD, d.scratch_iLDiagInv, nv, 1, d.scratch_iM_rownnz,
-             d.scratch_iM_rowadr, d.scratch_iM_colind)
+    _, qLD, qLDiagInv, rownnz, rowadr, colind = _m_block(m, d, c)
+    solve_ld(Mgrad, qLD, qLDiagInv, nv, 1, rownnz, rowadr, colind)
 
 
 @jit
@@ -840,7 +861,7 @@ def cg_newton(m, d, island, maxiter, flg_newton):
   Mgraddif = d.scratch_Mgraddif
 
   # Ma = M*qacc, Jaref = J*qacc - aref
-  _mul_m(d, c, Ma, qacc)
+  _mul_m(m, d, c, Ma, qacc)
   _mul_j(d, c, sparse, Jaref, qacc)
   aref = _rows(d.iefc_aref, c)
   for i in range(nefc):

@@ -151,17 +151,32 @@ def contact_force(m, d, id, result):
 def integrate_pos(m, qpos, qvel, dt):
   """Port of mj_integratePos: qpos <- qpos (+) qvel*dt on the joint manifold."""
   for j in range(m.njnt):
-    padr = m.jnt_qposadr[j]
-    vadr = m.jnt_dofadr[j]
-    jtype = m.jnt_type[j]
-    if jtype == mjJNT_FREE:
-      for k in range(3):
-        qpos[padr + k] += dt * qvel[vadr + k]
-      mju_quatIntegrate(qpos[padr + 3:padr + 7], qvel[vadr + 3:vadr + 6], dt)
-    elif jtype == mjJNT_BALL:
-      mju_quatIntegrate(qpos[padr:padr + 4], qvel[vadr:vadr + 3], dt)
-    else:
-      qpos[padr] += dt * qvel[vadr]
+    _integrate_joint(m, qpos, qvel, dt, j)
+
+
+@jit
+def integrate_pos_bodies(m, qpos, qvel, dt, bodies, nbody):
+  """Port of mj_integratePosInd: integrate_pos on the joints of bodies[:nbody] only (the awake
+  ones when trees sleep)."""
+  for b in range(nbody):
+    i = bodies[b]
+    for j in range(m.body_jntadr[i], m.body_jntadr[i] + m.body_jntnum[i]):
+      _integrate_joint(m, qpos, qvel, dt, j)
+
+
+@jit
+def _integrate_joint(m, qpos, qvel, dt, j):
+  padr = m.jnt_qposadr[j]
+  vadr = m.jnt_dofadr[j]
+  jtype = m.jnt_type[j]
+  if jtype == mjJNT_FREE:
+    for k in range(3):
+      qpos[padr + k] += dt * qvel[vadr + k]
+    mju_quatIntegrate(qpos[padr + 3:padr + 7], qvel[vadr + 3:vadr + 6], dt)
+  elif jtype == mjJNT_BALL:
+    mju_quatIntegrate(qpos[padr:padr + 4], qvel[vadr:vadr + 3], dt)
+  else:
+    qpos[padr] += dt * qvel[vadr]
 
 
 @jit

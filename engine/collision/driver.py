@@ -28,6 +28,7 @@ contacts, so the same body pairs go on to the midphase.
 
 import numpy as np
 
+from engine import sleep as _sleep
 from engine._jit import jit
 from engine._jit import local_array
 from engine._jit import local_int_array
@@ -45,6 +46,8 @@ from engine.enums import mjMINMU
 from engine.enums import mjMINVAL
 from engine.enums import mjNIMP
 from engine.enums import mjNREF
+from engine.enums import mjS_ASLEEP
+from engine.enums import mjS_AWAKE
 from engine.enums import mjWARN_CONTACTFULL
 from engine.math import mju_makeFrame
 
@@ -193,9 +196,13 @@ def _sphere_filter(m, d, g1, g2, margin):
 @jit
 def collide_pair(m, d, g1, g2, ipair):
   """Filters one geom pair by bounding spheres, runs the narrowphase and appends its contacts.
+  An explicit pair is skipped when sleeping is enabled and neither body is awake.
 
   Returns False when the contact buffer is full (mjWARN_CONTACTFULL is raised).
   """
+  if (ipair >= 0 and _sleep.enabled(m) and d.body_awake[m.geom_bodyid[g1]] != mjS_AWAKE
+          and d.body_awake[m.geom_bodyid[g2]] != mjS_AWAKE):
+    return True
   if m.geom_type[g1] > m.geom_type[g2]:
     g1, g2 = g2, g1
   margin, gap = _pair_margin_gap(m, g1, g2, ipair)
@@ -283,15 +290,21 @@ def _body_boxes(m, d):
 
 
 @jit
-def _weld_filtered(m, b1, b2, filterparent):
-  """Port of filterBodyPair (no sleeping): same weld body, both without dofs (static or
-  mocap: no force can act), or parent-child welds."""
+def _weld_filtered(m, d, b1, b2, filterparent, sleeping):
+  """Port of filterBodyPair: same weld body, both without dofs (static or mocap: no force can
+  act), both asleep or one asleep and the other static (when some tree sleeps), or
+  parent-child welds."""
   weld1 = m.body_weldid[b1]
   weld2 = m.body_weldid[b2]
   if weld1 == weld2:
     return True
   if m.body_dofnum[weld1] == 0 and m.body_dofnum[weld2] == 0:
     return True
+  if sleeping:
+    asleep1 = d.body_awake[b1] == mjS_ASLEEP
+    asleep2 = d.body_awake[b2] == mjS_ASLEEP
+    if (asleep1 and asleep2) or (asleep1 and weld2 == 0) or (asleep2 and weld1 == 0):
+      return True
   if filterparent and weld1 != 0 and weld2 != 0:
     parent1 = m.body_weldid[m.body_parentid[weld1]]
     parent2 = m.body_weldid[m.body_parentid[weld2]]
@@ -310,6 +323,7 @@ def broadphase(m, d):
   active = d.scratch_bp_active
   pairs = d.scratch_bodypair
   filterparent = not m.opt.disableflags[0] & mjDSBL_FILTERPARENT
+  sleeping = _sleep.enabled(m) and d.nbody_awake[0] < m.nbody
 
   # collidable bodies with geoms, sorted by their lower x bound
   n = 0
@@ -340,7 +354,7 @@ def broadphase(m, d):
       if (box[a, 1] > box[b, 4] or box[b, 1] > box[a, 4] or box[a, 2] > box[b, 5]
           or box[b, 2] > box[a, 5]):
         continue
-      if _weld_filtered(m, a, b, filterparent):
+      if _weld_filtered(m, d, a, b, filterparent, sleeping):
         continue
       lo = min(a, b)
       hi = max(a, b)

@@ -181,9 +181,6 @@ def _settings(ctx, root):
         if k == 'ipc' and v:
           # MuJoCo requires integrator="discrete" and the CG solver for it
           raise fl.error('the ipc flag is not supported', 'ipc', cls=UnsupportedError)
-        if k == 'sleep' and v:
-          # MuJoCo would stop simulating trees at rest; ours would keep them awake
-          raise fl.error('sleeping trees are not simulated yet', 'sleep', cls=UnsupportedError)
         if k in _ENABLE_BITS:
           bit = _ENABLE_BITS[k]
           enable = (enable | bit) if v else (enable & ~bit)

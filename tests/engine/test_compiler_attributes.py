@@ -149,9 +149,6 @@ UNSUPPORTED = {
   ('compiler', 'passthrough'): ('<mujoco/>', '<mujoco><compiler passthrough="true"/></mujoco>'),
   # MuJoCo requires integrator="discrete" and the CG solver for it
   ('option/flag', 'ipc'): ('<mujoco/>', '<mujoco><option><flag ipc="enable"/></option></mujoco>'),
-  # trees at rest stop being simulated in MuJoCo
-  ('option/flag', 'sleep'): ('<mujoco/>',
-                             '<mujoco><option><flag sleep="enable"/></option></mujoco>'),
   # a signed distance: sensor_intprm[0] = 1 and sensor_datatype real
   ('sensor/insidesite', 'enclosed'): (_INSIDE.format(''), _INSIDE.format(' enclosed="true"')),
 }

@@ -154,3 +154,22 @@ def test_no_constraints_no_islands():
   mjm, mjd, m, d = _forward(xml, 1)
   assert mjd.nefc == 0
   assert (d.nisland, d.nidof) == (mjd.nisland, mjd.nidof) == (0, 0)
+
+
+@pytest.mark.parametrize("solver", ["Newton", "CG", "PGS"])
+def test_more_islands_than_statistics_rows(solver):
+  """30 separate boxes in contact with the floor: 30 islands, more than the mjNISLAND rows of
+  solver statistics. Each island is solved and stepped as MuJoCo does; statistics are kept for
+  the first mjNISLAND islands only."""
+  bodies = "".join(f'<body pos="{x * .5} {y * .5} .098"><freejoint/>'
+                   f'<geom type="box" size=".1 .1 .1"/></body>'
+                   for x in range(6) for y in range(5))
+  xml = (f'<mujoco><option solver="{solver}"/><worldbody><geom type="plane" size="5 5 .1"/>'
+         f"{bodies}</worldbody></mujoco>")
+  mjm, mjd, m, d = oracle.load(xml)
+  for _ in range(20):
+    mujoco.mj_step(mjm, mjd)
+    engine.mj_step(m, d)
+  assert d.nisland == mjd.nisland == 30 > mujoco.mjNISLAND
+  np.testing.assert_array_equal(d.solver_niter, mjd.solver_niter)
+  np.testing.assert_allclose(d.qpos, mjd.qpos, rtol=0, atol=1e-12)
