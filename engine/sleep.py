@@ -64,6 +64,15 @@ def filtering(m, d):
   return enabled(m) and d.ntree_awake[0] < m.ntree
 
 
+@jit
+def awake_bodies(m, d):
+  """(n, filtered) for the stages' body loops: b in range(n) visits body d.body_awake_ind[b]
+  when filtered (some body sleeps: only awake and static bodies), else body b."""
+  if enabled(m) and d.nbody_awake[0] < m.nbody:
+    return d.nbody_awake[0], True
+  return m.nbody, False
+
+
 # ---- derived fields ----
 
 

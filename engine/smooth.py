@@ -49,6 +49,8 @@ from engine.enums import mjOBJ_BODY
 from engine.enums import mjOBJ_JOINT
 from engine.enums import mjOBJ_TENDON
 from engine.enums import mjS_ASLEEP
+from engine.enums import mjS_AWAKE
+from engine.enums import mjS_STATIC
 from engine.enums import mjSAMEFRAME_BODY
 from engine.enums import mjSAMEFRAME_BODYROT
 from engine.enums import mjSAMEFRAME_INERTIA
@@ -219,6 +221,8 @@ def kinematics(m, d):
     xquat = d.xquat[i]
     jntadr = m.body_jntadr[i]
     jntnum = m.body_jntnum[i]
+    if sleeping and d.body_awake[i] == mjS_STATIC:
+      continue  # placed by the reset, never moves
     asleep = sleeping and jntnum and d.body_awake[i] == mjS_ASLEEP
     if asleep:
       for k in range(3):
@@ -308,31 +312,46 @@ def kinematics(m, d):
           for k in range(3):
             xpos[k] = xanchor[k] - xpos[k]
 
-    # normalize, then the rotation matrix
+    # normalize; a sleeping body moved from outside (qpos, mocap) marks its tree to wake below
     mju_normalize4(xquat)
-    mju_quat2Mat(d.xmat[i], xquat)
-
-    # a sleeping body moved from outside (qpos, mocap): its tree wakes below
     if asleep:
+      moved = False
       for k in range(3):
-        if old[k] != xpos[k]:
-          d.tree_awake[m.body_treeid[i]] = 1
+        moved = moved or old[k] != xpos[k]
       for k in range(4):
-        if old[3 + k] != xquat[k]:
-          d.tree_awake[m.body_treeid[i]] = 1
+        moved = moved or old[3 + k] != xquat[k]
+      if not moved:
+        continue
+      d.tree_awake[m.body_treeid[i]] = 1
+    mju_quat2Mat(d.xmat[i], xquat)
 
   if _sleep.wake(m, d):
     _sleep.update_sleep(m, d)
 
-  # inertial frames, geoms, sites
-  for i in range(1, m.nbody):
+  # inertial frames of awake and static bodies; geoms and sites of awake ones (all when no
+  # body sleeps and sleeping is disabled: static ones are placed by the reset otherwise)
+  nbody, filtered = _sleep.awake_bodies(m, d)
+  for b in range(1, nbody):
+    i = d.body_awake_ind[b] if filtered else b
     _place(d, d.xipos, d.ximat, i, m.body_ipos, m.body_iquat, i, m.body_sameframe[i])
-  for i in range(m.ngeom):
-    _place(d, d.geom_xpos, d.geom_xmat, i, m.geom_pos, m.geom_quat, m.geom_bodyid[i],
-           m.geom_sameframe[i])
-  for i in range(m.nsite):
-    _place(d, d.site_xpos, d.site_xmat, i, m.site_pos, m.site_quat, m.site_bodyid[i],
-           m.site_sameframe[i])
+  if not filtered:
+    for i in range(m.ngeom):
+      _place(d, d.geom_xpos, d.geom_xmat, i, m.geom_pos, m.geom_quat, m.geom_bodyid[i],
+             m.geom_sameframe[i])
+    for i in range(m.nsite):
+      _place(d, d.site_xpos, d.site_xmat, i, m.site_pos, m.site_quat, m.site_bodyid[i],
+             m.site_sameframe[i])
+    return
+  for b in range(nbody):
+    i = d.body_awake_ind[b]
+    if d.body_awake[i] != mjS_AWAKE:
+      continue
+    for g in range(m.body_geomadr[i], m.body_geomadr[i] + m.body_geomnum[i]):
+      _place(d, d.geom_xpos, d.geom_xmat, g, m.geom_pos, m.geom_quat, i, m.geom_sameframe[g])
+  for g in range(m.nsite):
+    if d.body_awake[m.site_bodyid[g]] == mjS_AWAKE:
+      _place(d, d.site_xpos, d.site_xmat, g, m.site_pos, m.site_quat, m.site_bodyid[g],
+             m.site_sameframe[g])
 
 
 @stage()
@@ -341,18 +360,29 @@ def com_pos(m, d):
 
   Subtree coms are normalized with the model's body_subtreemass, as MuJoCo 3.17 does.
   """
-  nbody = m.nbody
   offset = local_array(3)
+  nbody, filtered = _sleep.awake_bodies(m, d)
+  nparent = d.nparent_awake[0] if filtered else nbody
 
-  # subtree_com: body moments, accumulated to parents backwards, then normalized
-  for i in range(nbody):
+  # subtree_com: body moments, accumulated to parents backwards (a sleeping child's moment
+  # from its normalized com), then normalized
+  for b in range(nbody):
+    i = d.body_awake_ind[b] if filtered else b
     for k in range(3):
       d.subtree_com[i, k] = d.xipos[i, k] * m.body_mass[i]
-  for i in range(nbody - 1, 0, -1):
+  for b in range(nparent - 1, -1, -1):
+    i = d.parent_awake_ind[b] if filtered else b
+    if i == 0:
+      continue
     p = m.body_parentid[i]
-    for k in range(3):
-      d.subtree_com[p, k] += d.subtree_com[i, k]
-  for i in range(nbody):
+    if filtered and d.body_awake[i] == mjS_ASLEEP:
+      for k in range(3):
+        d.subtree_com[p, k] += d.subtree_com[i, k] * m.body_subtreemass[i]
+    else:
+      for k in range(3):
+        d.subtree_com[p, k] += d.subtree_com[i, k]
+  for b in range(nbody):
+    i = d.body_awake_ind[b] if filtered else b
     mass = m.body_subtreemass[i]
     if mass < mjMINVAL:
       for k in range(3):
@@ -365,14 +395,16 @@ def com_pos(m, d):
   # inertias in frames centered at the subtree com of each tree
   for k in range(10):
     d.cinert[0, k] = 0.0
-  for i in range(1, nbody):
+  for b in range(1, nbody):
+    i = d.body_awake_ind[b] if filtered else b
     root = m.body_rootid[i]
     for k in range(3):
       offset[k] = d.xipos[i, k] - d.subtree_com[root, k]
     mju_inertCom(d.cinert[i], m.body_inertia[i], d.ximat[i], offset, m.body_mass[i])
 
   # motion dofs in the same frames, body by body
-  for i in range(1, nbody):
+  for b in range(1, nbody):
+    i = d.body_awake_ind[b] if filtered else b
     root = m.body_rootid[i]
     for j in range(m.body_jntadr[i], m.body_jntadr[i] + m.body_jntnum[i]):
       da = m.jnt_dofadr[j]
@@ -537,21 +569,30 @@ def crb(m, d):
   take their constant dof_M0.
   """
   buf = local_array(6)
+  filtered = _sleep.enabled(m) and d.nv_awake[0] < m.nv  # sleeping trees: M rows kept
+  nbody = d.nbody_awake[0] if filtered else m.nbody
+  nparent = d.nparent_awake[0] if filtered else m.nbody
+  nv = d.nv_awake[0] if filtered else m.nv
 
   # crb = cinert, accumulated from children to parents
-  for i in range(m.nbody):
+  for b in range(nbody):
+    i = d.body_awake_ind[b] if filtered else b
     for k in range(10):
       d.crb[i, k] = d.cinert[i, k]
-  for i in range(m.nbody - 1, -1, -1):
+  for b in range(nparent - 1, -1, -1):
+    i = d.parent_awake_ind[b] if filtered else b
     p = m.body_parentid[i]
     if p > 0:
       for k in range(10):
         d.crb[p, k] += d.crb[i, k]
 
   # M, row by row in the reduced layout
-  for i in range(m.nC):
-    d.M[i] = 0.0
-  for i in range(m.nv):
+  for v in range(nv):
+    i = d.dof_awake_ind[v] if filtered else v
+    for adr in range(m.M_rowadr[i], m.M_rowadr[i] + m.M_rownnz[i]):
+      d.M[adr] = 0.0
+  for v in range(nv):
+    i = d.dof_awake_ind[v] if filtered else v
     adr = m.M_rowadr[i]
     if m.dof_simplenum[i]:
       d.M[adr] = m.dof_M0[i]
@@ -661,8 +702,10 @@ def com_vel(m, d):
   for k in range(6):
     d.cvel[0, k] = 0.0
 
-  # forward pass: cvel = cvel_parent + cdof * qvel, cdof_dot = cvel x cdof
-  for i in range(1, m.nbody):
+  # forward pass: cvel = cvel_parent + cdof * qvel, cdof_dot = cvel x cdof (awake bodies)
+  nbody, filtered = _sleep.awake_bodies(m, d)
+  for b in range(1, nbody):
+    i = d.body_awake_ind[b] if filtered else b
     bda = m.body_dofadr[i]
     cvel = d.cvel[i]
     for k in range(6):
@@ -792,11 +835,13 @@ def rne(m, d, flg_acc, result):
 
   Gravity enters as a world acceleration of -gravity unless mjDSBL_GRAVITY is set.
   """
-  nbody = m.nbody
   cacc = d.scratch_rne_cacc
   cfrc = d.scratch_rne_cfrc
   tmp = local_array(6)
   tmp1 = local_array(6)
+  nbody, filtered = _sleep.awake_bodies(m, d)  # sleeping trees: their result entries kept
+  nparent = d.nparent_awake[0] if filtered else nbody
+  nv = d.nv_awake[0] if filtered else m.nv
 
   # world acceleration: -gravity
   for k in range(6):
@@ -806,7 +851,8 @@ def rne(m, d, flg_acc, result):
       cacc[0, 3 + k] = m.opt.gravity[k] * -1.0
 
   # forward pass: cacc = cacc_parent + cdof_dot * qvel (+ cdof * qacc), body forces
-  for i in range(1, nbody):
+  for b in range(1, nbody):
+    i = d.body_awake_ind[b] if filtered else b
     bda = m.body_dofadr[i]
     dofnum = m.body_dofnum[i]
     _mul_dof_vec(tmp, d.cdof_dot, bda, d.qvel, dofnum)
@@ -822,14 +868,16 @@ def rne(m, d, flg_acc, result):
   # backward pass: accumulate forces to parents
   for k in range(6):
     cfrc[0, k] = 0.0
-  for i in range(nbody - 1, 0, -1):
+  for b in range(nparent - 1, 0, -1):
+    i = d.parent_awake_ind[b] if filtered else b
     p = m.body_parentid[i]
     if p:
       for k in range(6):
         cfrc[p, k] += cfrc[i, k]
 
   # project on the dofs
-  for i in range(m.nv):
+  for v in range(nv):
+    i = d.dof_awake_ind[v] if filtered else v
     result[i] = _dot6(d.cdof[i], cfrc[m.dof_bodyid[i]])
 
 

@@ -5,7 +5,8 @@ amplifies (a solver stopping one iteration early, a contact decided the other wa
 not.
 
 Covered: Newton, CG and PGS with islands (MuJoCo's default: each island solved on its own)
-and with islands disabled (all rows at once), both cones, the noslip pass. Not yet: PGS with
+and with islands disabled (all rows at once), both cones, the noslip pass, and stacked toy
+bricks with native CCD disabled (libccd's MPR, with and without multiccd). Not yet: PGS with
 noslip and elliptic cones on the box stacks: our PGS forms residuals from M^-1*J'*force where
 MuJoCo multiplies by its AR matrix, which rounds differently (1e-13 of qacc per step), and
 that scene amplifies it to 2e-6 in 50 steps (README, Known differences).
@@ -84,6 +85,25 @@ def test_free_trajectory_stays_mujocos(scene, solver, cone):
     engine.mj_step(m, d)
     contacts += mjd.ncon
   assert contacts > 0  # the scene is in contact for part of the run
+  assert d.ncon == mjd.ncon
+  np.testing.assert_allclose(d.qpos, mjd.qpos, rtol=0, atol=1e-9)
+  np.testing.assert_allclose(d.qvel, mjd.qvel, rtol=0, atol=1e-7)
+
+
+@pytest.mark.parametrize("flags", ["multiccd", "single"])
+def test_free_trajectory_bricks_without_native_ccd(flags):
+  """Stacked toy bricks (cylinder studs against boxes) with nativeccd disabled: libccd's MPR
+  with and without multiccd, stepped freely for 50 steps."""
+  from tests.engine.test_collision_mpr import FLAGS
+  from tests.engine.test_collision_mpr import _bricks_xml
+
+  mjm, mjd, m, d = oracle.load(_bricks_xml(FLAGS[flags]))
+  contacts = 0
+  for _ in range(50):
+    mujoco.mj_step(mjm, mjd)
+    engine.mj_step(m, d)
+    contacts += mjd.ncon
+  assert contacts > 0
   assert d.ncon == mjd.ncon
   np.testing.assert_allclose(d.qpos, mjd.qpos, rtol=0, atol=1e-9)
   np.testing.assert_allclose(d.qvel, mjd.qvel, rtol=0, atol=1e-7)
