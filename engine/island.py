@@ -229,11 +229,17 @@ def island(m, d):
     count[k] += 1
     d.map_efc2iefc[i] = ic
     d.map_iefc2efc[ic] = i
-    d.iefc_type[ic] = d.efc_type[i]
-    d.iefc_id[ic] = d.efc_id[i]
-    d.iefc_frictionloss[ic] = d.efc_frictionloss[i]
-    d.iefc_D[ic] = d.efc_D[i]
-    d.iefc_R[ic] = d.efc_R[i]
+    copy_row_inputs(d, ic, i)
+
+
+@jit
+def copy_row_inputs(d, ic, i):
+  """Row i's solver inputs (type, id, friction loss, D, R) into island-major position ic."""
+  d.iefc_type[ic] = d.efc_type[i]
+  d.iefc_id[ic] = d.efc_id[i]
+  d.iefc_frictionloss[ic] = d.efc_frictionloss[i]
+  d.iefc_D[ic] = d.efc_D[i]
+  d.iefc_R[ic] = d.efc_R[i]
 
 
 @jit

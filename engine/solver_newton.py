@@ -45,6 +45,7 @@ from engine.math import mju_cholSolve
 from engine.math import mju_cholUpdate
 from engine.math import mju_dot
 from engine.enums import mjNISLAND
+from engine.island import copy_row_inputs
 from engine.math import mju_norm
 from engine.sparse import mul_sym_vec
 from engine.sparse import solve_ld
@@ -92,12 +93,7 @@ def gather_islands(m, d, monolithic):
     d.iefc_force[k] = d.efc_force[i]
     d.iefc_aref[k] = d.efc_aref[i]
     if monolithic:
-      # (island.py fills these for islands)
-      d.iefc_type[k] = d.efc_type[i]
-      d.iefc_id[k] = d.efc_id[i]
-      d.iefc_frictionloss[k] = d.efc_frictionloss[i]
-      d.iefc_D[k] = d.efc_D[i]
-      d.iefc_R[k] = d.efc_R[i]
+      copy_row_inputs(d, k, i)  # (island.py copies them for islands)
 
 
 @jit
