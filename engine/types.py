@@ -115,7 +115,15 @@ def _alloc_arena(rows, sizes: dict) -> dict:
   for i in order:
     offsets[i] = total
     total += -(-nbytes[i] // _LINE) * _LINE
-  buffer = np.zeros(total + _LINE, np.uint8)
+  try:
+    buffer = np.zeros(total + _LINE, np.uint8)
+  except MemoryError:
+    largest = sorted(range(len(shapes)), key=nbytes.__getitem__)[-3:][::-1]
+    names = ", ".join(f"{shapes[i][0]} {nbytes[i] / 2**30:.1f} GiB" for i in largest)
+    raise MemoryError(
+      f"cannot allocate {total / 2**30:.1f} GiB for this model's data (largest: {names}); "
+      "constraint capacity grows with the number of geoms (contacts) times nv: bound it with "
+      "<size nconmax=... njmax=.../>") from None
   start = -buffer.ctypes.data % _LINE  # the first array on a line boundary
   arrays = {}
   for i, (name, shape, dtype) in enumerate(shapes):

@@ -162,3 +162,18 @@ def test_heapsort_sorts_in_place(n):
   driver._heapsort(a, n)
   np.testing.assert_array_equal(a[:n], expected)
   np.testing.assert_array_equal(a[n:], tail)  # untouched beyond n
+
+
+def test_data_too_large_names_the_buffers(monkeypatch):
+  """A model whose contact and constraint capacity does not fit in memory: MjData raises a
+  MemoryError naming the largest buffers and the <size> attributes that bound them."""
+  m = engine.MjModel.from_xml_string(SCENE.format(option=""))
+  real_zeros = np.zeros
+
+  def refuse_arena(shape, dtype=float):
+    if dtype == np.uint8:
+      raise MemoryError
+    return real_zeros(shape, dtype)
+  monkeypatch.setattr(np, "zeros", refuse_arena)
+  with pytest.raises(MemoryError, match=r"GiB for this model's data \(largest: .*nconmax"):
+    engine.MjData(m)
