@@ -3,7 +3,8 @@ same state with `<flag sleep="enable"/>` and every sleep field (tree_asleep, tre
 body_awake, the *_awake_ind lists and their counts) must be MuJoCo's at every step, with
 positions equal to 1e-12: trees falling asleep one island at a time, woken by a contact from
 an awake tree, by an applied force, by a qpos change and by an equality, policies (never,
-allowed, init) and the reset."""
+allowed, init, the automatic one of actuated trees), controls of sleeping actuators, and the
+reset."""
 
 import mujoco
 import numpy as np
@@ -171,3 +172,30 @@ def test_disabled_sleep_wakes_everything():
   m.opt.enableflags &= ~int(engine.mjtEnableBit.mjENBL_SLEEP)
   _step_both(mjm, mjd, m, d, 5)
   assert d.ntree_awake == m.ntree
+
+
+@pytest.mark.parametrize("policy", ["", ' sleep="allowed"'])
+def test_actuated_trees_and_controls(policy):
+  """The compiler's automatic policy keeps an actuated tree awake; allowed to sleep, it does,
+  and a control change neither wakes it nor moves its activation (MuJoCo 3.17 skips sleeping
+  actuators)."""
+  xml = f"""
+  <mujoco>
+    <option><flag sleep="enable"/></option>
+    <worldbody>
+      <geom type="plane" size="5 5 .1"/>
+      <body pos="0 0 .1"><freejoint/><geom type="box" size=".1 .1 .1"/></body>
+      <body pos="1 0 .5"{policy}><joint name="h" type="hinge" axis="0 1 0" damping="5"/>
+        <geom type="capsule" fromto="0 0 0 0 0 -.3" size=".03"/></body>
+    </worldbody>
+    <actuator><motor joint="h"/><position joint="h" kp="10" timeconst=".1"/></actuator>
+  </mujoco>
+  """
+  mjm, mjd, m, d = oracle.load(xml)
+
+  def control(step, mjd, d):
+    if step == 200:
+      mjd.ctrl[:] = d.ctrl[:] = [0.5, 0.3]
+  _step_both(mjm, mjd, m, d, 300, control)
+  np.testing.assert_array_equal(d.act, mjd.act)
+  assert (d.tree_asleep[1] >= 0) == bool(policy)
