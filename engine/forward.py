@@ -120,15 +120,16 @@ def fwd_position(m, d):
   _smooth.com_pos(m, d)
   _smooth.camlight(m, d)
   _tendon.tendon(m, d)
-  if _sleep.wake_tendon(m, d):
+  sleeping = _sleep.enabled(m)
+  if sleeping and _sleep.wake_tendon(m, d):
     _sleep.update_sleep(m, d)
   _smooth.make_m(m, d)
   _smooth.factor_m(m, d)
   _collision.collision(m, d)
-  if _sleep.wake_collision(m, d):
+  if sleeping and _sleep.wake_collision(m, d):
     _sleep.update_sleep(m, d)
     _collision.collision(m, d)
-  if _sleep.wake_equality(m, d):
+  if sleeping and _sleep.wake_equality(m, d):
     _sleep.update_sleep(m, d)
   _constraint.make_constraint(m, d)
   _island.island(m, d)
@@ -354,7 +355,7 @@ def advance(m, d, act_dot, qacc, qvel, use_qvel):
     wrap_setpoints(m, d)
 
   # trees put to sleep (qvel zeroed): velocity-dependent quantities again, then the sleep lists
-  if _sleep.sleep(m, d):
+  if _sleep.enabled(m) and _sleep.sleep(m, d):
     forward_skip(m, d, mjSTAGE_POS, 0)
     _sleep.update_sleep(m, d)
 

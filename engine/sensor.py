@@ -1087,7 +1087,7 @@ def _skip(m, d, i, needstage):
   type = m.sensor_type[i]
   if type == mjSENS_PLUGIN or m.sensor_needstage[i] != needstage:
     return True
-  if _sleep.enabled(m) and d.nbody_awake[0] < m.nbody and _sleep.sensor_asleep(m, d, i):
+  if d.nbody_awake[0] < m.nbody and _sleep.enabled(m) and _sleep.sensor_asleep(m, d, i):
     return True
   if type == mjSENS_USER:
     adr = m.sensor_adr[i]

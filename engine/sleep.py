@@ -14,6 +14,7 @@ next tree of its island, the sleeping island forming a cycle. update_sleep deriv
 fields (tree_awake, body_awake, the *_awake_ind lists and their counts) from it.
 """
 
+from engine._jit import inline_jit
 from engine._jit import jit
 from engine.enums import mjENBL_SLEEP
 from engine.enums import mjEQ_CONNECT
@@ -53,18 +54,18 @@ from engine.enums import mjTRN_TENDON
 AWAKE = -(1 + mjMINAWAKE)  # tree_asleep of a tree that just woke
 
 
-@jit
+@inline_jit
 def enabled(m):
   return m.opt.enableflags[0] & mjENBL_SLEEP != 0
 
 
-@jit
+@inline_jit
 def filtering(m, d):
   """Whether some tree sleeps (the stages then skip sleeping trees)."""
   return enabled(m) and d.ntree_awake[0] < m.ntree
 
 
-@jit
+@inline_jit
 def awake_bodies(m, d):
   """(n, filtered) for the stages' body loops: b in range(n) visits body d.body_awake_ind[b]
   when filtered (some body sleeps: only awake and static bodies), else body b."""

@@ -192,6 +192,99 @@ def _place(d, xpos, xmat, i, pos, quat, body, sameframe):
 # ---- position ----
 
 
+@inline_jit
+def _body_pose(m, d, i, qloc):
+  """xpos and xquat (normalized) of body i from its parent's frame, its offset and its joints;
+  xanchor and xaxis of its joints. Built in place."""
+  xpos = d.xpos[i]
+  xquat = d.xquat[i]
+  jntadr = m.body_jntadr[i]
+  jntnum = m.body_jntnum[i]
+
+  # free joint: pose straight from qpos
+  if jntnum == 1 and m.jnt_type[jntadr] == mjJNT_FREE:
+    qadr = m.jnt_qposadr[jntadr]
+    for k in range(3):
+      xpos[k] = d.qpos[qadr + k]
+    _normalize4_into(xquat, d.qpos[qadr + 3], d.qpos[qadr + 4], d.qpos[qadr + 5],
+                     d.qpos[qadr + 6])
+    for k in range(3):
+      d.xanchor[jntadr, k] = xpos[k]
+      d.xaxis[jntadr, k] = m.jnt_axis[jntadr, k]
+
+  # regular joints or none
+  else:
+    pid = m.body_parentid[i]
+
+    # body offset from the model, or from mocap (normalized quaternion)
+    mocapid = m.body_mocapid[i]
+    if mocapid >= 0:
+      bodypos = d.mocap_pos[mocapid]
+      mq = d.mocap_quat[mocapid]
+      _normalize4_into(qloc, mq[0], mq[1], mq[2], mq[3])
+    else:
+      bodypos = m.body_pos[i]
+      for k in range(4):
+        qloc[k] = m.body_quat[i, k]
+
+    # fixed transform relative to the parent
+    if pid:
+      mju_mulMatVec3(xpos, d.xmat[pid], bodypos)
+      for k in range(3):
+        xpos[k] += d.xpos[pid, k]
+      mju_mulQuat(xquat, d.xquat[pid], qloc)
+    else:
+      for k in range(3):
+        xpos[k] = bodypos[k]
+      for k in range(4):
+        xquat[k] = qloc[k]
+
+    # accumulate the joint transforms
+    for j in range(jntnum):
+      jid = jntadr + j
+      qadr = m.jnt_qposadr[jid]
+      jtype = m.jnt_type[jid]
+      xaxis = d.xaxis[jid]
+      xanchor = d.xanchor[jid]
+
+      # global axis and anchor (ball jnt_axis is (0,0,1))
+      mju_rotVecQuat(xaxis, m.jnt_axis[jid], xquat)
+      mju_rotVecQuat(xanchor, m.jnt_pos[jid], xquat)
+      for k in range(3):
+        xanchor[k] += xpos[k]
+
+      if jtype == mjJNT_SLIDE:
+        dq = d.qpos[qadr] - m.qpos0[qadr]
+        for k in range(3):
+          xpos[k] += xaxis[k] * dq
+
+      elif jtype == mjJNT_BALL or jtype == mjJNT_HINGE:
+        # local rotation: normalized ball quaternion, or hinge axis-angle
+        if jtype == mjJNT_BALL:
+          _normalize4_into(qloc, d.qpos[qadr], d.qpos[qadr + 1], d.qpos[qadr + 2],
+                           d.qpos[qadr + 3])
+        else:
+          angle = d.qpos[qadr] - m.qpos0[qadr]
+          if angle == 0:
+            qloc[0] = 1.0
+            qloc[1] = 0.0
+            qloc[2] = 0.0
+            qloc[3] = 0.0
+          else:
+            s = np.sin(angle * 0.5)
+            qloc[0] = np.cos(angle * 0.5)
+            qloc[1] = m.jnt_axis[jid, 0] * s
+            qloc[2] = m.jnt_axis[jid, 1] * s
+            qloc[3] = m.jnt_axis[jid, 2] * s
+        mju_mulQuat(xquat, xquat, qloc)
+
+        # rotate about the anchor: xpos = xanchor - xquat * jnt_pos
+        mju_rotVecQuat(xpos, m.jnt_pos[jid], xquat)
+        for k in range(3):
+          xpos[k] = xanchor[k] - xpos[k]
+  mju_normalize4(xquat)
+
+
 @stage()
 def kinematics(m, d):
   """Port of mj_kinematics: body, joint, inertial, geom and site frames from qpos.
@@ -213,128 +306,46 @@ def kinematics(m, d):
   d.xmat[0, 0] = d.xmat[0, 4] = d.xmat[0, 8] = 1.0
   d.ximat[0, 0] = d.ximat[0, 4] = d.ximat[0, 8] = 1.0
 
-  # bodies in tree order; xpos and xquat of body i are built in place
-  sleeping = _sleep.enabled(m)
-  old = local_array(7)
-  for i in range(1, m.nbody):
-    xpos = d.xpos[i]
-    xquat = d.xquat[i]
-    jntadr = m.body_jntadr[i]
-    jntnum = m.body_jntnum[i]
-    if sleeping and d.body_awake[i] == mjS_STATIC:
-      continue  # placed by the reset, never moves
-    asleep = sleeping and jntnum and d.body_awake[i] == mjS_ASLEEP
-    if asleep:
-      for k in range(3):
-        old[k] = xpos[k]
-      for k in range(4):
-        old[3 + k] = xquat[k]
-
-    # free joint: pose straight from qpos
-    if jntnum == 1 and m.jnt_type[jntadr] == mjJNT_FREE:
-      qadr = m.jnt_qposadr[jntadr]
-      for k in range(3):
-        xpos[k] = d.qpos[qadr + k]
-      _normalize4_into(xquat, d.qpos[qadr + 3], d.qpos[qadr + 4], d.qpos[qadr + 5],
-                       d.qpos[qadr + 6])
-      for k in range(3):
-        d.xanchor[jntadr, k] = xpos[k]
-        d.xaxis[jntadr, k] = m.jnt_axis[jntadr, k]
-
-    # regular joints or none
-    else:
-      pid = m.body_parentid[i]
-
-      # body offset from the model, or from mocap (normalized quaternion)
-      mocapid = m.body_mocapid[i]
-      if mocapid >= 0:
-        bodypos = d.mocap_pos[mocapid]
-        mq = d.mocap_quat[mocapid]
-        _normalize4_into(qloc, mq[0], mq[1], mq[2], mq[3])
-      else:
-        bodypos = m.body_pos[i]
-        for k in range(4):
-          qloc[k] = m.body_quat[i, k]
-
-      # fixed transform relative to the parent
-      if pid:
-        mju_mulMatVec3(xpos, d.xmat[pid], bodypos)
-        for k in range(3):
-          xpos[k] += d.xpos[pid, k]
-        mju_mulQuat(xquat, d.xquat[pid], qloc)
-      else:
-        for k in range(3):
-          xpos[k] = bodypos[k]
-        for k in range(4):
-          xquat[k] = qloc[k]
-
-      # accumulate the joint transforms
-      for j in range(jntnum):
-        jid = jntadr + j
-        qadr = m.jnt_qposadr[jid]
-        jtype = m.jnt_type[jid]
-        xaxis = d.xaxis[jid]
-        xanchor = d.xanchor[jid]
-
-        # global axis and anchor (ball jnt_axis is (0,0,1))
-        mju_rotVecQuat(xaxis, m.jnt_axis[jid], xquat)
-        mju_rotVecQuat(xanchor, m.jnt_pos[jid], xquat)
-        for k in range(3):
-          xanchor[k] += xpos[k]
-
-        if jtype == mjJNT_SLIDE:
-          dq = d.qpos[qadr] - m.qpos0[qadr]
-          for k in range(3):
-            xpos[k] += xaxis[k] * dq
-
-        elif jtype == mjJNT_BALL or jtype == mjJNT_HINGE:
-          # local rotation: normalized ball quaternion, or hinge axis-angle
-          if jtype == mjJNT_BALL:
-            _normalize4_into(qloc, d.qpos[qadr], d.qpos[qadr + 1], d.qpos[qadr + 2],
-                             d.qpos[qadr + 3])
-          else:
-            angle = d.qpos[qadr] - m.qpos0[qadr]
-            if angle == 0:
-              qloc[0] = 1.0
-              qloc[1] = 0.0
-              qloc[2] = 0.0
-              qloc[3] = 0.0
-            else:
-              s = np.sin(angle * 0.5)
-              qloc[0] = np.cos(angle * 0.5)
-              qloc[1] = m.jnt_axis[jid, 0] * s
-              qloc[2] = m.jnt_axis[jid, 1] * s
-              qloc[3] = m.jnt_axis[jid, 2] * s
-          mju_mulQuat(xquat, xquat, qloc)
-
-          # rotate about the anchor: xpos = xanchor - xquat * jnt_pos
-          mju_rotVecQuat(xpos, m.jnt_pos[jid], xquat)
-          for k in range(3):
-            xpos[k] = xanchor[k] - xpos[k]
-
-    # normalize; a sleeping body moved from outside (qpos, mocap) marks its tree to wake below
-    mju_normalize4(xquat)
-    if asleep:
-      moved = False
-      for k in range(3):
-        moved = moved or old[k] != xpos[k]
-      for k in range(4):
-        moved = moved or old[3 + k] != xquat[k]
-      if not moved:
+  # bodies in tree order; with sleeping enabled, static bodies keep the poses of the reset and
+  # a sleeping body moved from outside (qpos, mocap) marks its tree to wake below
+  if not _sleep.enabled(m):
+    for i in range(1, m.nbody):
+      _body_pose(m, d, i, qloc)
+      mju_quat2Mat(d.xmat[i], d.xquat[i])
+  else:
+    old = local_array(7)
+    for i in range(1, m.nbody):
+      state = d.body_awake[i]
+      if state == mjS_STATIC:
         continue
-      d.tree_awake[m.body_treeid[i]] = 1
-    mju_quat2Mat(d.xmat[i], xquat)
+      asleep = m.body_jntnum[i] and state == mjS_ASLEEP
+      if asleep:
+        for k in range(3):
+          old[k] = d.xpos[i, k]
+        for k in range(4):
+          old[3 + k] = d.xquat[i, k]
+      _body_pose(m, d, i, qloc)
+      if asleep:
+        moved = False
+        for k in range(3):
+          moved = moved or old[k] != d.xpos[i, k]
+        for k in range(4):
+          moved = moved or old[3 + k] != d.xquat[i, k]
+        if not moved:
+          continue
+        d.tree_awake[m.body_treeid[i]] = 1
+      mju_quat2Mat(d.xmat[i], d.xquat[i])
 
-  if _sleep.wake(m, d):
+  # (with sleeping disabled, only trees left asleep by a model that had it enabled)
+  if (_sleep.enabled(m) or d.ntree_awake[0] < m.ntree) and _sleep.wake(m, d):
     _sleep.update_sleep(m, d)
 
   # inertial frames of awake and static bodies; geoms and sites of awake ones (all when no
   # body sleeps and sleeping is disabled: static ones are placed by the reset otherwise)
   nbody, filtered = _sleep.awake_bodies(m, d)
-  for b in range(1, nbody):
-    i = d.body_awake_ind[b] if filtered else b
-    _place(d, d.xipos, d.ximat, i, m.body_ipos, m.body_iquat, i, m.body_sameframe[i])
   if not filtered:
+    for i in range(1, m.nbody):
+      _place(d, d.xipos, d.ximat, i, m.body_ipos, m.body_iquat, i, m.body_sameframe[i])
     for i in range(m.ngeom):
       _place(d, d.geom_xpos, d.geom_xmat, i, m.geom_pos, m.geom_quat, m.geom_bodyid[i],
              m.geom_sameframe[i])
@@ -342,6 +353,9 @@ def kinematics(m, d):
       _place(d, d.site_xpos, d.site_xmat, i, m.site_pos, m.site_quat, m.site_bodyid[i],
              m.site_sameframe[i])
     return
+  for b in range(1, nbody):
+    i = d.body_awake_ind[b]
+    _place(d, d.xipos, d.ximat, i, m.body_ipos, m.body_iquat, i, m.body_sameframe[i])
   for b in range(nbody):
     i = d.body_awake_ind[b]
     if d.body_awake[i] != mjS_AWAKE:
@@ -587,10 +601,14 @@ def crb(m, d):
         d.crb[p, k] += d.crb[i, k]
 
   # M, row by row in the reduced layout
-  for v in range(nv):
-    i = d.dof_awake_ind[v] if filtered else v
-    for adr in range(m.M_rowadr[i], m.M_rowadr[i] + m.M_rownnz[i]):
-      d.M[adr] = 0.0
+  if filtered:
+    for v in range(nv):
+      i = d.dof_awake_ind[v]
+      for adr in range(m.M_rowadr[i], m.M_rowadr[i] + m.M_rownnz[i]):
+        d.M[adr] = 0.0
+  else:
+    for i in range(m.nC):
+      d.M[i] = 0.0
   for v in range(nv):
     i = d.dof_awake_ind[v] if filtered else v
     adr = m.M_rowadr[i]

@@ -4,6 +4,7 @@ import numpy as np
 
 from engine import enums
 from engine import history
+from engine._jit import inline_jit
 from engine._jit import jit
 from engine._jit import python_callable
 from engine._stage import D
@@ -164,8 +165,9 @@ def integrate_pos_bodies(m, qpos, qvel, dt, bodies, nbody):
       _integrate_joint(m, qpos, qvel, dt, j)
 
 
-@jit
+@inline_jit
 def _integrate_joint(m, qpos, qvel, dt, j):
+  """One joint of integrate_pos."""
   padr = m.jnt_qposadr[j]
   vadr = m.jnt_dofadr[j]
   jtype = m.jnt_type[j]
