@@ -9,8 +9,9 @@ Each stage is a `@jit` kernel taking the numba handles `(m, d)`; the `mj_*` func
 end wrap them for the Python `MjModel`/`MjData` with the bindings' signatures. Arithmetic
 follows MuJoCo's operation order so that results agree with it to (nearly) the last bit.
 With sleeping enabled (engine/sleep.py), kinematics also notices a sleeping body moved from
-outside and wakes its tree; the stages here still compute sleeping bodies (their inputs are
-frozen, so the values are those MuJoCo keeps).
+outside and wakes its tree, and kinematics, com_pos, com_vel, crb and rne skip sleeping trees
+(their values stay as computed before they slept), as MuJoCo's do; factor_m still refactors
+them (frozen inputs: the same values).
 
 Layouts: `d.cdof`, `d.cvel`, `d.cacc`... are `(n, 6)` arrays of (rotation, translation)
 6-vectors; `d.cinert`/`d.crb` rows are MuJoCo's 10-vector inertias. `d.M`, `d.qLD` use the
