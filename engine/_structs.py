@@ -1874,6 +1874,7 @@ DATA_TYPE = DataType([
   ("scratch_con", types.float64[:, ::1]),
   ("scratch_aabb", types.float64[:, ::1]),
   ("scratch_bp_order", types.int32[::1]),
+  ("scratch_bp_count", types.int32[::1]),
   ("scratch_bp_active", types.int32[::1]),
   ("scratch_bodypair", types.int32[::1]),
   ("scratch_ccd", types.float64[::1]),
@@ -1889,6 +1890,11 @@ DATA_TYPE = DataType([
   ("scratch_pgs_start", types.float64[::1]),
   ("scratch_pgs_blocks", types.float64[::1]),
   ("scratch_minv_jt", types.float64[::1]),
+  ("scratch_minv_colind", types.int32[::1]),
+  ("scratch_minv_rowadr", types.int32[::1]),
+  ("scratch_minv_rownnz", types.int32[::1]),
+  ("scratch_minv_tree", types.int32[::1]),
+  ("scratch_minv_dense", types.float64[::1]),
   ("scratch_minv_force", types.float64[::1]),
   ("scratch_jt_force", types.float64[::1]),
   ("scratch_Ma", types.float64[::1]),
@@ -1912,6 +1918,10 @@ DATA_TYPE = DataType([
   ("scratch_iJ_rownnz", types.int32[::1]),
   ("scratch_iJ_rowadr", types.int32[::1]),
   ("scratch_iJ_colind", types.int32[::1]),
+  ("scratch_JT", types.float64[::1]),
+  ("scratch_JT_rownnz", types.int32[::1]),
+  ("scratch_JT_rowadr", types.int32[::1]),
+  ("scratch_JT_colind", types.int32[::1]),
 ])
 DATA_MEMBERS = (
   "time",
@@ -2119,6 +2129,7 @@ DATA_MEMBERS = (
   "scratch_con",
   "scratch_aabb",
   "scratch_bp_order",
+  "scratch_bp_count",
   "scratch_bp_active",
   "scratch_bodypair",
   "scratch_ccd",
@@ -2134,6 +2145,11 @@ DATA_MEMBERS = (
   "scratch_pgs_start",
   "scratch_pgs_blocks",
   "scratch_minv_jt",
+  "scratch_minv_colind",
+  "scratch_minv_rowadr",
+  "scratch_minv_rownnz",
+  "scratch_minv_tree",
+  "scratch_minv_dense",
   "scratch_minv_force",
   "scratch_jt_force",
   "scratch_Ma",
@@ -2157,6 +2173,10 @@ DATA_MEMBERS = (
   "scratch_iJ_rownnz",
   "scratch_iJ_rowadr",
   "scratch_iJ_colind",
+  "scratch_JT",
+  "scratch_JT_rownnz",
+  "scratch_JT_rowadr",
+  "scratch_JT_colind",
 )
 
 
@@ -2366,6 +2386,7 @@ def make_data(
   scratch_con,
   scratch_aabb,
   scratch_bp_order,
+  scratch_bp_count,
   scratch_bp_active,
   scratch_bodypair,
   scratch_ccd,
@@ -2381,6 +2402,11 @@ def make_data(
   scratch_pgs_start,
   scratch_pgs_blocks,
   scratch_minv_jt,
+  scratch_minv_colind,
+  scratch_minv_rowadr,
+  scratch_minv_rownnz,
+  scratch_minv_tree,
+  scratch_minv_dense,
   scratch_minv_force,
   scratch_jt_force,
   scratch_Ma,
@@ -2404,6 +2430,10 @@ def make_data(
   scratch_iJ_rownnz,
   scratch_iJ_rowadr,
   scratch_iJ_colind,
+  scratch_JT,
+  scratch_JT_rownnz,
+  scratch_JT_rowadr,
+  scratch_JT_colind,
 ):
   s = structref.new(DATA_TYPE)
   s.time = borrowed(time)
@@ -2611,6 +2641,7 @@ def make_data(
   s.scratch_con = borrowed(scratch_con)
   s.scratch_aabb = borrowed(scratch_aabb)
   s.scratch_bp_order = borrowed(scratch_bp_order)
+  s.scratch_bp_count = borrowed(scratch_bp_count)
   s.scratch_bp_active = borrowed(scratch_bp_active)
   s.scratch_bodypair = borrowed(scratch_bodypair)
   s.scratch_ccd = borrowed(scratch_ccd)
@@ -2626,6 +2657,11 @@ def make_data(
   s.scratch_pgs_start = borrowed(scratch_pgs_start)
   s.scratch_pgs_blocks = borrowed(scratch_pgs_blocks)
   s.scratch_minv_jt = borrowed(scratch_minv_jt)
+  s.scratch_minv_colind = borrowed(scratch_minv_colind)
+  s.scratch_minv_rowadr = borrowed(scratch_minv_rowadr)
+  s.scratch_minv_rownnz = borrowed(scratch_minv_rownnz)
+  s.scratch_minv_tree = borrowed(scratch_minv_tree)
+  s.scratch_minv_dense = borrowed(scratch_minv_dense)
   s.scratch_minv_force = borrowed(scratch_minv_force)
   s.scratch_jt_force = borrowed(scratch_jt_force)
   s.scratch_Ma = borrowed(scratch_Ma)
@@ -2649,6 +2685,10 @@ def make_data(
   s.scratch_iJ_rownnz = borrowed(scratch_iJ_rownnz)
   s.scratch_iJ_rowadr = borrowed(scratch_iJ_rowadr)
   s.scratch_iJ_colind = borrowed(scratch_iJ_colind)
+  s.scratch_JT = borrowed(scratch_JT)
+  s.scratch_JT_rownnz = borrowed(scratch_JT_rownnz)
+  s.scratch_JT_rowadr = borrowed(scratch_JT_rowadr)
+  s.scratch_JT_colind = borrowed(scratch_JT_colind)
   return s
 
 
@@ -2860,6 +2900,7 @@ def zero_data(d):
   zero(d.scratch_con)
   zero(d.scratch_aabb)
   zero(d.scratch_bp_order)
+  zero(d.scratch_bp_count)
   zero(d.scratch_bp_active)
   zero(d.scratch_bodypair)
   zero(d.scratch_ccd)
@@ -2875,6 +2916,11 @@ def zero_data(d):
   zero(d.scratch_pgs_start)
   zero(d.scratch_pgs_blocks)
   zero(d.scratch_minv_jt)
+  zero(d.scratch_minv_colind)
+  zero(d.scratch_minv_rowadr)
+  zero(d.scratch_minv_rownnz)
+  zero(d.scratch_minv_tree)
+  zero(d.scratch_minv_dense)
   zero(d.scratch_minv_force)
   zero(d.scratch_jt_force)
   zero(d.scratch_Ma)
@@ -2898,4 +2944,8 @@ def zero_data(d):
   zero(d.scratch_iJ_rownnz)
   zero(d.scratch_iJ_rowadr)
   zero(d.scratch_iJ_colind)
+  zero(d.scratch_JT)
+  zero(d.scratch_JT_rownnz)
+  zero(d.scratch_JT_rowadr)
+  zero(d.scratch_JT_colind)
 

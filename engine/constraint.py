@@ -126,18 +126,19 @@ def _dif_col(d, da, in1, o1x, o1y, o1z, in2, o2x, o2y, o2z):
 def _begin(m, d, sparse, size, NV):
   """Checks capacity for `size` more rows and returns the efc_J address of the first one.
 
-  In the dense layout the rows are cleared (nv columns each). Returns -1 when the rows do not
-  fit: MuJoCo sizes its allocation by the rows it will try to add (dense: every candidate,
-  sparse: rows with a nonempty chain), so capacity is counted the same way.
+  In the dense layout the rows are cleared (nv columns each). Returns -1 when the rows or
+  their Jacobian (NV entries a row when sparse, nv when dense) do not fit: MuJoCo sizes its
+  allocation by the rows it will try to add (dense: every candidate, sparse: rows with a
+  nonempty chain), so capacity is counted the same way.
   """
   nefc = d.nefc[0]
   nv = m.nv
   if sparse:
-    if nefc + size > d.efc_type.shape[0]:
+    if nefc + size > d.efc_type.shape[0] or d.nJ[0] + size * NV > d.efc_J.shape[0]:
       return -1
     return d.nJ[0]
   nalloc = d.nJ[0] // nv
-  if nalloc + size > d.efc_type.shape[0]:
+  if nalloc + size > d.efc_type.shape[0] or d.nJ[0] + size * nv > d.efc_J.shape[0]:
     return -1
   d.nJ[0] += size * nv
   base = nefc * nv

@@ -843,8 +843,9 @@ scratch_rne_cfrc      f8 nbody,6        body forces
 scratch_con           f8 mjMAXCONPAIR,13 narrowphase output of one geom pair: dist, pos, frame
 scratch_aabb          f8 nbody,6        broadphase: world-aligned box of each body (min, max)
 scratch_bp_order      i4 nbody          broadphase: bodies sorted along the sweep axis
+scratch_bp_count      i4 1              broadphase: bodies in scratch_bp_order (0: build it anew)
 scratch_bp_active     i4 nbody          broadphase: bodies whose box overlaps the sweep point
-scratch_bodypair      i4 nbody*nbody    broadphase: candidate body pairs (b1 << 16) + b2
+scratch_bodypair      i4 npaircap       broadphase: candidate body pairs (b1 << 16) + b2
 scratch_ccd           f8 16384          convex collision workspace (GJK/EPA polytope, contacts)
 scratch_ccdi          i4 4096           convex collision integer workspace
 # constraints and solvers (constraint.py, solver*.py)
@@ -858,7 +859,12 @@ scratch_efc_rows      i4 nefccap        PGS, noslip: rows 0..nefc-1 (a monolithi
 scratch_pgs_prev      f8 nefccap        PGS: forces before the sweep
 scratch_pgs_start     f8 nefccap        PGS: first row of each block, by row
 scratch_pgs_blocks    f8 nefccap        PGS: block sizes in sweep order
-scratch_minv_jt       f8 nJcap          PGS, noslip: M^-1 J', nefc rows of nv
+scratch_minv_jt       f8 nJcap          PGS, noslip: M^-1 J', nefc rows of nv (sparse: tree dofs)
+scratch_minv_colind   i4 nJcap          sparse: dof of each entry of M^-1 J'
+scratch_minv_rowadr   i4 nefccap        sparse: first entry of each row of M^-1 J'
+scratch_minv_rownnz   i4 nefccap        sparse: entries of each row of M^-1 J' (its trees' dofs)
+scratch_minv_tree     i4 ntree          sparse: the last row whose M^-1 J' took in each tree
+scratch_minv_dense    f8 nv             sparse: one row of M^-1 J' spread over nv, else zero
 scratch_minv_force    f8 nv             PGS: M^-1 J' efc_force, kept current as forces change
 scratch_jt_force      f8 nv             J' efc_force
 scratch_Ma            f8 nv             M*qacc
@@ -870,8 +876,8 @@ scratch_gradold       f8 nv             CG: previous gradient
 scratch_Mgradold      f8 nv             CG: previous preconditioned gradient
 scratch_Mgraddif      f8 nv             CG: Mgrad - Mgradold
 scratch_envelope      f8 nv             Newton (sparse): first column of each envelope row
-scratch_H             f8 nv*nv          Newton: Hessian, then its Cholesky factor
-scratch_Hcone         f8 nv*nv          Newton: the factor updated with the cone Hessians
+scratch_H             f8 nHcap          Newton: Hessian, then its Cholesky factor
+scratch_Hcone         f8 nHcap          Newton: the factor updated with the cone Hessians
 # one island's blocks of M and J for CG/Newton (every dof and row when solved monolithically)
 scratch_iM_rownnz     i4 nv             nonzeros of each row of the island's M
 scratch_iM_rowadr     i4 nv             first entry of each row of the island's M
@@ -883,6 +889,10 @@ scratch_iJ            f8 nJcap          the island's rows of J (dense rows x isl
 scratch_iJ_rownnz     i4 nefccap        sparse: nonzeros of each island row
 scratch_iJ_rowadr     i4 nefccap        sparse: first entry of each island row
 scratch_iJ_colind     i4 nJcap          sparse: column (island dof) of each entry
+scratch_JT            f8 nJcap          sparse CG/Newton: the island's J transposed (CSR, dof rows)
+scratch_JT_rownnz     i4 nv             sparse CG/Newton: entries of each row of the transpose
+scratch_JT_rowadr     i4 nv             sparse CG/Newton: first entry of each row of the transpose
+scratch_JT_colind     i4 nJcap          sparse CG/Newton: row of J of each entry of the transpose
 """)
 
 INTERNAL_PREFIX = "scratch_"

@@ -69,7 +69,7 @@ def _warmstart(m, d):
 
   if m.opt.solver[0] == mjSOL_PGS:
     # dual cost of the warm-start forces: f'*b + 0.5*f'*AR*f; zero forces if positive
-    init_minv_force(m, d)
+    init_minv_force(m, d, -1)
     sparse = is_sparse(m)
     v = d.scratch_minv_force
     ARf = d.scratch_Jv

@@ -4,11 +4,12 @@ Both minimize the Gauss cost 0.5*(qacc-qacc_smooth)'*M*(qacc-qacc_smooth) plus t
 constraint cost s(J*qacc-aref) over qacc, with MuJoCo's exact line search. CG uses
 Polak-Ribiere directions preconditioned by M; Newton uses the Hessian H = M + J'*D*J of the
 active rows (plus cone Hessians of elliptic contacts in the middle zone), kept as a dense
-Cholesky factor in d.scratch_H (d.scratch_Hcone with the cone terms) and updated
-incrementally as rows change state. Large models (sparse Jacobian) keep H in reverse dof
-order: there a dof's subtree precedes it, so each row's envelope is its subtree and the
-factor and its rank-1 updates cost about what MuJoCo's sparse Cholesky does, where the
-forward order fills in completely below a floating base. Their vectors are the named
+Cholesky factor in d.scratch_H (d.scratch_Hcone with the cone terms; an island too large
+for them allocates its own pair) and updated incrementally as rows change state. Large
+models (sparse Jacobian) keep H in reverse dof order: there a dof's subtree precedes it, so
+each row's envelope is its subtree and the factor and its rank-1 updates cost about what
+MuJoCo's sparse Cholesky does, where the forward order fills in completely below a floating
+base. Their vectors are the named
 d.scratch_* fields of engine/fields.py (Jaref in scratch_jar, the line-search quadratics in
 scratch_quad).
 
@@ -22,6 +23,8 @@ contiguous keeps every dot product summed in MuJoCo's order.
 """
 
 import math
+
+import numpy as np
 
 from engine._jit import inline_jit
 from engine._jit import jit
@@ -47,8 +50,10 @@ from engine.math import mju_dot
 from engine.enums import mjNISLAND
 from engine.island import copy_row_inputs
 from engine.math import mju_norm
+from engine.sparse import dot_sparse
 from engine.sparse import mul_sym_vec
 from engine.sparse import solve_ld
+from engine.sparse import transpose
 from engine.solver_common import inertia_scale
 from engine.solver_common import is_sparse
 from engine.solver_common import jac_row
@@ -609,8 +614,8 @@ def _search(m, d, c, sparse, scale):
 
 
 @jit
-def _hessian(m, d, c, sparse):
-  """H = M + J'*diag(D)*J (lower triangle, dense nv x nv) into scratch_H, with D the efc_D
+def _hessian(m, d, c, sparse, H):
+  """H = M + J'*diag(D)*J (lower triangle, dense nv x nv) into H, with D the efc_D
   of quadratic rows (port of the dense branch of MakeHessian); in reverse dof order when
   sparse (entry (i, j) of H at row nv-1-j, column nv-1-i)."""
   nv = c[0]
@@ -618,7 +623,6 @@ def _hessian(m, d, c, sparse):
   efc_D = _rows(d.iefc_D, c)
   state = _rows(d.iefc_state, c)
   J, J_rownnz, J_rowadr, colind = _j_block(d, c)
-  H = d.scratch_H
   D = d.scratch_hess_D
   for i in range(nefc):
     D[i] = efc_D[i] if state[i] == mjCNSTRSTATE_QUADRATIC else 0.0
@@ -660,15 +664,13 @@ def _hessian(m, d, c, sparse):
 
 
 @jit
-def _hessian_cone(m, d, c, sparse):
+def _hessian_cone(m, d, c, sparse, L, Lcone):
   """Port of HessianCone: Lcone = chol(H + sum of J'*Hcone*J over contacts in the cone zone),
-  by rank-1 updates of the factor in scratch_H; returns the number of updates."""
+  by rank-1 updates of the factor L; returns the number of updates."""
   nv = c[0]
   nefc = c[3]
   state = _rows(d.iefc_state, c)
   efc_id = _rows(d.iefc_id, c)
-  L = d.scratch_H
-  Lcone = d.scratch_Hcone
   row = d.scratch_dof_row
   tmp = d.scratch_dof_tmp
   local = local_array(256)  # small block solves
@@ -707,23 +709,23 @@ def _hessian_cone(m, d, c, sparse):
 
 
 @jit
-def _factorize(m, d, c, sparse, recompute, ncone):
+def _factorize(m, d, c, sparse, recompute, ncone, H, Hcone):
   """Port of FactorizeHessian: L = chol(H), recomputing H from the row states when asked;
   adds the cone terms when some contact is in the cone zone. Returns nupdate (= nefc)."""
   if recompute:
-    _hessian(m, d, c, sparse)
+    _hessian(m, d, c, sparse, H)
   if sparse:
     # large models (sparse Jacobian): H is block-structured, factor only its envelope
-    chol_factor_envelope(d.scratch_H, c[0], mjMINVAL, d.scratch_envelope)
+    chol_factor_envelope(H, c[0], mjMINVAL, d.scratch_envelope)
   else:
-    mju_cholFactor(d.scratch_H, c[0], mjMINVAL)
+    mju_cholFactor(H, c[0], mjMINVAL)
   if ncone:
-    _hessian_cone(m, d, c, sparse)
+    _hessian_cone(m, d, c, sparse, H, Hcone)
   return c[3]
 
 
 @jit
-def _incremental(m, d, c, sparse, ncone):
+def _incremental(m, d, c, sparse, ncone, H, Hcone):
   """Port of HessianIncremental: rank-1 updates of L for rows entering or leaving the quadratic
   state; full refactorization when accuracy is lost. Returns nupdate."""
   nv = c[0]
@@ -746,18 +748,18 @@ def _incremental(m, d, c, sparse, ncone):
       vec[k] *= s
     if sparse:
       _reverse(vec, nv)
-      rank = chol_update_envelope(d.scratch_H, vec, nv, 1 if new_quad else 0,
+      rank = chol_update_envelope(H, vec, nv, 1 if new_quad else 0,
                                   d.scratch_envelope)
     else:
-      rank = mju_cholUpdate(d.scratch_H, vec, nv, 1 if new_quad else 0)
+      rank = mju_cholUpdate(H, vec, nv, 1 if new_quad else 0)
     nupdate += 1
 
     # accuracy lost: recompute H and refactor
     if rank < nv:
-      return _factorize(m, d, c, sparse, True, ncone)
+      return _factorize(m, d, c, sparse, True, ncone, H, Hcone)
 
   if ncone:
-    nupdate += _hessian_cone(m, d, c, sparse)
+    nupdate += _hessian_cone(m, d, c, sparse, H, Hcone)
   return nupdate
 
 
@@ -774,8 +776,15 @@ def _update_constraint(m, d, c, sparse, flg_coneHessian):
   update_rows(d, d.scratch_jar, c[1], c[2], nefc, _rows(d.iefc_D, c), _rows(d.iefc_R, c),
               _rows(d.iefc_frictionloss, c), _rows(d.iefc_type, c), _rows(d.iefc_id, c), force,
               state, flg_coneHessian)
-  J, rownnz, rowadr, colind = _j_block(d, c)
-  jac_t_vec(J, rownnz, rowadr, colind, sparse, nefc, c[0], _dofs(d.ifrc_constraint, c), force)
+  qfrc = _dofs(d.ifrc_constraint, c)
+  if sparse:  # J'*force as rows of the transpose (MuJoCo's summation order)
+    for j in range(c[0]):
+      adr = d.scratch_JT_rowadr[j]
+      qfrc[j] = dot_sparse(d.scratch_JT, adr, force, 0, d.scratch_JT_rownnz[j],
+                           d.scratch_JT_colind, adr)
+  else:
+    J, rownnz, rowadr, colind = _j_block(d, c)
+    jac_t_vec(J, rownnz, rowadr, colind, sparse, nefc, c[0], qfrc, force)
 
   # count active and cone rows
   nactive = 0
@@ -789,7 +798,7 @@ def _update_constraint(m, d, c, sparse, flg_coneHessian):
 
 
 @jit
-def _update_gradient(m, d, c, sparse, flg_newton, ncone):
+def _update_gradient(m, d, c, sparse, flg_newton, ncone, H, Hcone):
   """Port of CGupdateGradient: grad = M*qacc - qfrc_smooth - qfrc_constraint and the
   preconditioned Mgrad (H \\ grad for Newton, M \\ grad for CG)."""
   nv = c[0]
@@ -808,11 +817,11 @@ def _update_gradient(m, d, c, sparse, flg_newton, ncone):
       for i in range(nv):
         Mgrad[i] = grad[i]
     if ncone:
-      mju_cholSolve(Mgrad, d.scratch_Hcone, Mgrad, nv)
+      mju_cholSolve(Mgrad, Hcone, Mgrad, nv)
     elif sparse:
-      chol_solve_envelope(Mgrad, d.scratch_H, Mgrad, nv, d.scratch_envelope)
+      chol_solve_envelope(Mgrad, H, Mgrad, nv, d.scratch_envelope)
     else:
-      mju_cholSolve(Mgrad, d.scratch_H, Mgrad, nv)
+      mju_cholSolve(Mgrad, H, Mgrad, nv)
     if sparse:
       _reverse(Mgrad, nv)
   else:
@@ -855,6 +864,17 @@ def cg_newton(m, d, island, maxiter, flg_newton):
   gradold = d.scratch_gradold
   Mgradold = d.scratch_Mgradold
   Mgraddif = d.scratch_Mgraddif
+  H = d.scratch_H
+  Hcone = d.scratch_Hcone
+  if flg_newton and nv * nv > H.shape[0]:  # an island too large for the kept Hessian
+    H = np.empty(nv * nv)
+    Hcone = np.empty(nv * nv)
+
+  # sparse: J transposed, for J'*force
+  if sparse:
+    J, rownnz, rowadr, colind = _j_block(d, c)
+    transpose(d.scratch_JT, d.scratch_JT_rownnz, d.scratch_JT_rowadr, d.scratch_JT_colind, J,
+              rownnz, rowadr, colind, nefc, nv)
 
   # Ma = M*qacc, Jaref = J*qacc - aref
   _mul_m(m, d, c, Ma, qacc)
@@ -870,7 +890,7 @@ def cg_newton(m, d, island, maxiter, flg_newton):
 
   # converged already (e.g. a good warm start)? The cost is strongly convex in the M-norm, so
   # 0.5*grad'*M^-1*grad bounds its suboptimality; Newton also asks for a small gradient
-  _update_gradient(m, d, c, sparse, 0, ncone)
+  _update_gradient(m, d, c, sparse, 0, ncone, H, Hcone)
   gradient_small = scale * mju_norm(grad, nv) < tolerance
   certificate = (_decrement(grad, Mgrad, nv, scale) < tolerance
                  and (not flg_newton or gradient_small))
@@ -879,8 +899,8 @@ def cg_newton(m, d, island, maxiter, flg_newton):
   # Newton: factor the Hessian; converged when the Newton decrement is below tolerance
   nupdate = 0
   if flg_newton and not done:
-    nupdate = _factorize(m, d, c, sparse, True, ncone)
-    _update_gradient(m, d, c, sparse, 1, ncone)
+    nupdate = _factorize(m, d, c, sparse, True, ncone, H, Hcone)
+    _update_gradient(m, d, c, sparse, 1, ncone, H, Hcone)
     done = gradient_small and _decrement(grad, Mgrad, nv, scale) < tolerance
 
   # start with the preconditioned gradient
@@ -912,8 +932,8 @@ def cg_newton(m, d, island, maxiter, flg_newton):
     # update
     nactive, ncone = _update_constraint(m, d, c, sparse, cone_hessian)
     if flg_newton:
-      nupdate = _incremental(m, d, c, sparse, ncone)
-    _update_gradient(m, d, c, sparse, flg_newton, ncone)
+      nupdate = _incremental(m, d, c, sparse, ncone, H, Hcone)
+    _update_gradient(m, d, c, sparse, flg_newton, ncone, H, Hcone)
 
     # count state changes
     nchange = 0

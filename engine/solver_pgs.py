@@ -2,8 +2,9 @@
 mj_solNoSlip, engine_solver.c), with the small QCQPs of elliptic friction cones.
 
 MuJoCo stores the dense or sparse matrix efc_AR = J*M^-1*J' + diag(R). We store M^-1*J'
-instead (d.scratch_minv_jt, nefc x nv, filled by `minv_jt`) and form the entries we need on
-the fly: AR(i, j) = J(i,:) . (M^-1*J')(:, j) + R(i)*[i == j]. The residual of a row needs
+instead (d.scratch_minv_jt, filled by `minv_jt`: nefc x nv, or in the sparse layout each row
+over the dofs of its trees only) and form the entries we need on the fly:
+AR(i, j) = J(i,:) . (M^-1*J')(:, j) + R(i)*[i == j]. The residual of a row needs
 AR(i,:)*efc_force = J(i,:) . (M^-1*J'*efc_force) + R(i)*efc_force(i); the nv-vector
 M^-1*J'*efc_force is kept up to date as forces change (d.scratch_minv_force). The iterates
 are MuJoCo's up to rounding. Block solves use a 256-float stack workspace.
@@ -28,6 +29,7 @@ from engine.math import mju_cholSolve
 from engine.math import mju_dot
 from engine.math import mju_mulVecMatVec
 from engine.sparse import solve_ld
+from engine.sparse import solve_ld_range
 from engine.solver_common import dual_state
 from engine.solver_common import island_rows
 from engine.solver_common import row_dim
@@ -202,20 +204,77 @@ def mju_QCQP(res, Ain, bin, d, r, n, work):
 
 @jit
 def minv_jt(m, d):
-  """d.scratch_minv_jt = M^-1*J' as nefc rows of nv (the projection of mj_projectConstraint)."""
+  """d.scratch_minv_jt = M^-1*J' (the projection of mj_projectConstraint): nefc rows of nv in
+  the dense layout; in the sparse layout each row only over the dofs of the trees its
+  Jacobian touches (M is block diagonal by tree: the rest is zero), so memory and work grow
+  with the size of a tree, not with nv. The entries are those of the dense solve."""
   nv = m.nv
   nefc = d.nefc[0]
   sparse = is_sparse(m)
   B = d.scratch_minv_jt
+  if not sparse:
+    for i in range(nefc):
+      jac_row_dense(m, d, sparse, i, B[i * nv:(i + 1) * nv])
+    solve_ld(B, d.qLD, d.qLDiagInv, nv, nefc, m.M_rownnz, m.M_rowadr, m.M_colind)
+    return
+  w = d.scratch_minv_dense
+  colind = d.scratch_minv_colind
+  seen = d.scratch_minv_tree
+  for t in range(m.ntree):
+    seen[t] = -1
+  adr = 0
   for i in range(nefc):
-    jac_row_dense(m, d, sparse, i, B[i * nv:(i + 1) * nv])
-  solve_ld(B, d.qLD, d.qLDiagInv, nv, nefc, m.M_rownnz, m.M_rowadr, m.M_colind)
+    d.scratch_minv_rowadr[i] = adr
+    ja = d.efc_J_rowadr[i]
+    nnz = 0
+    for k in range(ja, ja + d.efc_J_rownnz[i]):
+      dof = d.efc_J_colind[k]
+      w[dof] = d.efc_J[k]
+      t = m.dof_treeid[dof]
+      if seen[t] != i:  # a new tree: its dofs join the row
+        seen[t] = i
+        first = m.tree_dofadr[t]
+        for j in range(first, first + m.tree_dofnum[t]):
+          colind[adr + nnz] = j
+          nnz += 1
+    for k in range(adr, adr + nnz):  # solve tree by tree (their dofs are contiguous)
+      j = colind[k]
+      t = m.dof_treeid[j]
+      if j == m.tree_dofadr[t]:
+        solve_ld_range(w, d.qLD, d.qLDiagInv, j, j + m.tree_dofnum[t], m.M_rownnz, m.M_rowadr,
+                       m.M_colind)
+    for k in range(adr, adr + nnz):
+      B[k] = w[colind[k]]
+      w[colind[k]] = 0.0
+    d.scratch_minv_rownnz[i] = nnz
+    adr += nnz
+
+
+@jit
+def _spread(d, j):
+  """Row j of the sparse M^-1*J' into d.scratch_minv_dense (zero elsewhere)."""
+  adr = d.scratch_minv_rowadr[j]
+  for k in range(adr, adr + d.scratch_minv_rownnz[j]):
+    d.scratch_minv_dense[d.scratch_minv_colind[k]] = d.scratch_minv_jt[k]
+
+
+@jit
+def _unspread(d, j):
+  """Clears what `_spread` wrote."""
+  adr = d.scratch_minv_rowadr[j]
+  for k in range(adr, adr + d.scratch_minv_rownnz[j]):
+    d.scratch_minv_dense[d.scratch_minv_colind[k]] = 0.0
 
 
 @jit
 def _ar(m, d, sparse, i, j):
   """Entry (i, j) of efc_AR."""
-  res = jac_row_dot_at(m, d, sparse, i, d.scratch_minv_jt, j * m.nv)
+  if sparse:
+    _spread(d, j)
+    res = jac_row_dot(m, d, sparse, i, d.scratch_minv_dense)
+    _unspread(d, j)
+  else:
+    res = jac_row_dot_at(m, d, sparse, i, d.scratch_minv_jt, j * m.nv)
   if i == j:
     res += d.efc_R[i]
   return res
@@ -234,8 +293,8 @@ def _ar_diaginv(m, d, sparse, res, flg_subR, rows):
 def _extract_block(m, d, sparse, Ac, start, n, flg_subR):
   """Port of extractBlock: the n x n block of AR at (start, start); with flg_subR, R is
   taken off the diagonal, clamped below at 1e-10."""
-  for j in range(n):
-    for k in range(n):
+  for k in range(n):
+    for j in range(n):
       Ac[j * n + k] = _ar(m, d, sparse, start + j, start + k)
   if flg_subR:
     for j in range(n):
@@ -257,7 +316,7 @@ def _residual(m, d, sparse, res, i, dim, flg_subR):
 
 
 @jit
-def _force_changed(m, d, i, dim, oldforce):
+def _force_changed(m, d, sparse, i, dim, oldforce):
   """Keeps v = M^-1*J'*force current after rows i..i+dim changed from oldforce."""
   nv = m.nv
   v = d.scratch_minv_force
@@ -265,19 +324,46 @@ def _force_changed(m, d, i, dim, oldforce):
   for j in range(dim):
     delta = d.efc_force[i + j] - oldforce[j]
     if delta != 0:
-      adr = (i + j) * nv
-      for k in range(nv):
-        v[k] += B[adr + k] * delta
+      if sparse:
+        adr = d.scratch_minv_rowadr[i + j]
+        for k in range(adr, adr + d.scratch_minv_rownnz[i + j]):
+          v[d.scratch_minv_colind[k]] += B[k] * delta
+      else:
+        adr = (i + j) * nv
+        for k in range(nv):
+          v[k] += B[adr + k] * delta
 
 
 @jit
-def init_minv_force(m, d):
-  """d.scratch_minv_force = M^-1*J'*efc_force (and d.scratch_jt_force = J'*efc_force)."""
+def init_minv_force(m, d, island):
+  """d.scratch_minv_force = M^-1*J'*efc_force (d.scratch_jt_force = J'*efc_force). For an
+  island of a sparse model only on the island's dofs, from its rows and solved tree by tree:
+  the same numbers there, and solving one island costs what the island does, not nv."""
   v = d.scratch_minv_force
-  mul_jac_t_vec(m, d, d.scratch_jt_force, d.efc_force)
-  for k in range(m.nv):
-    v[k] = d.scratch_jt_force[k]
-  solve_ld(v, d.qLD, d.qLDiagInv, m.nv, 1, m.M_rownnz, m.M_rowadr, m.M_colind)
+  jt = d.scratch_jt_force
+  if island < 0 or not is_sparse(m):
+    mul_jac_t_vec(m, d, jt, d.efc_force)
+    for k in range(m.nv):
+      v[k] = jt[k]
+    solve_ld(v, d.qLD, d.qLDiagInv, m.nv, 1, m.M_rownnz, m.M_rowadr, m.M_colind)
+    return
+  adr = d.island_idofadr[island]
+  for k in range(adr, adr + d.island_nv[island]):
+    jt[d.map_idof2dof[k]] = 0.0
+  for i in island_rows(d, island):
+    f = d.efc_force[i]
+    if f != 0:
+      ja = d.efc_J_rowadr[i]
+      for k in range(ja, ja + d.efc_J_rownnz[i]):
+        jt[d.efc_J_colind[k]] += d.efc_J[k] * f
+  adr = d.island_itreeadr[island]
+  for k in range(adr, adr + d.island_ntree[island]):
+    t = d.map_itree2tree[k]
+    first = m.tree_dofadr[t]
+    end = first + m.tree_dofnum[t]
+    for j in range(first, end):
+      v[j] = jt[j]
+    solve_ld_range(v, d.qLD, d.qLDiagInv, first, end, m.M_rownnz, m.M_rowadr, m.M_colind)
 
 
 @jit
@@ -499,7 +585,7 @@ def _pgs_block(m, d, sparse, i, dim, ARinv, w):
   if dim == 1:
     Athis[0] = 1 / ARinv[i]
   change = _cost_change(Athis, force, i, oldforce, res, dim, delta)
-  _force_changed(m, d, i, dim, oldforce)
+  _force_changed(m, d, sparse, i, dim, oldforce)
   return change
 
 
@@ -528,7 +614,7 @@ def pgs(m, d, island, maxiter):
 
   # inverse diagonal of AR, M^-1*J'*force, initial state
   _ar_diaginv(m, d, sparse, ARinv, False, rows)
-  init_minv_force(m, d)
+  init_minv_force(m, d, island)
   dual_state(m, d, d.efc_state, rows)
 
   # block starts
@@ -551,7 +637,7 @@ def pgs(m, d, island, maxiter):
         force[i] = beta * (f - prev[i]) + f
         prev[i] = f
       _project(m, d, rows)
-      init_minv_force(m, d)
+      init_minv_force(m, d, island)
     else:
       for i in rows:
         prev[i] = force[i]
@@ -618,7 +704,7 @@ def noslip(m, d, island, maxiter):
 
   # inverse diagonal of A, M^-1*J'*force, initial state
   _ar_diaginv(m, d, sparse, ARinv, True, rows)
-  init_minv_force(m, d)
+  init_minv_force(m, d, island)
   dual_state(m, d, d.efc_state, rows)
 
   it = 0
@@ -643,7 +729,7 @@ def noslip(m, d, island, maxiter):
         force[i] = floss[i]
       dl = force[i] - oldforce[0]
       improvement -= 0.5 * dl * dl / ARinv[i] + dl * res[0]
-      _force_changed(m, d, i, 1, oldforce)
+      _force_changed(m, d, sparse, i, 1, oldforce)
 
     # contact friction
     c = 0
@@ -682,7 +768,7 @@ def noslip(m, d, island, maxiter):
               force[j] = mid + y
               force[j + 1] = mid - y
           improvement -= _cost_change(Ac, force, j, oldforce, res, 2, delta)
-          _force_changed(m, d, j, 2, oldforce)
+          _force_changed(m, d, sparse, j, 2, oldforce)
         c += 2 * (dim - 1)
 
       elif d.efc_type[i] == mjCNSTR_CONTACT_ELLIPTIC:
@@ -706,7 +792,7 @@ def noslip(m, d, island, maxiter):
           for j in range(n1):
             force[i + 1 + j] = v[j]
         improvement -= _cost_change(Ac, force, i + 1, oldforce, res, n1, delta)
-        _force_changed(m, d, i + 1, n1, oldforce)
+        _force_changed(m, d, sparse, i + 1, n1, oldforce)
         c += dim
 
       else:

@@ -176,6 +176,48 @@ def _solve_ld_vector(x, off, qld, qldiaginv, nv, rownnz, rowadr, colind):
 
 
 @jit
+def transpose(dst, dst_rownnz, dst_rowadr, dst_colind, src, rownnz, rowadr, colind, nrow, ncol):
+  """Port of mju_transposeSparse: the CSR transpose of an nrow x ncol CSR matrix. Each row of
+  the transpose lists its entries in increasing source row, explicit zeros kept."""
+  for j in range(ncol):
+    dst_rownnz[j] = 0
+  for i in range(nrow):
+    for k in range(rowadr[i], rowadr[i] + rownnz[i]):
+      dst_rownnz[colind[k]] += 1
+  adr = 0
+  for j in range(ncol):
+    dst_rowadr[j] = adr
+    adr += dst_rownnz[j]
+    dst_rownnz[j] = 0
+  for i in range(nrow):
+    for k in range(rowadr[i], rowadr[i] + rownnz[i]):
+      j = colind[k]
+      p = dst_rowadr[j] + dst_rownnz[j]
+      dst[p] = src[k]
+      dst_colind[p] = i
+      dst_rownnz[j] += 1
+
+
+@jit
+def solve_ld_range(x, qld, qldiaginv, first, end, rownnz, rowadr, colind):
+  """solve_ld on the dofs first..end-1 of x alone: a whole tree (or trees), whose rows of L
+  reach no other dof. Same operations in the same order as the full solve on those dofs."""
+  for i in range(end - 1, first - 1, -1):
+    xi = x[i]
+    if xi and rownnz[i] > 1:
+      start = rowadr[i]
+      for adr in range(start, start + rownnz[i] - 1):
+        x[colind[adr]] -= qld[adr] * xi
+  for i in range(first, end):
+    x[i] *= qldiaginv[i]
+  for i in range(first, end):
+    nnz = rownnz[i] - 1
+    if nnz > 0:
+      adr = rowadr[i]
+      x[i] -= dot_sparse(qld, adr, x, 0, nnz, colind, adr)
+
+
+@jit
 def factor_lu_sparse(LU, n, scratch, rownnz, rowadr, colind):
   """Port of mju_factorLUSparse: reverse-order LU without fill-in; original = (U+I)*L.
 

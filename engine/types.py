@@ -550,6 +550,33 @@ class _WarningList:
     return self._d._arrays["warning_lastinfo"]
 
 
+def _row_width(m: MjModel) -> int:
+  """Room per constraint row in the Jacobian: nv in the dense layout; in the sparse layout
+  the most dofs one row's M^-1*J' can touch: the dofs of the trees the row acts on.
+
+  Contacts, connects, welds and joint equalities join at most two trees; a tendon row acts on
+  the trees its path passes through (two tendons for a tendon equality). In the sparse layout
+  every Jacobian row fits in this width too (a body's dof chain lies in its tree), so the
+  Jacobian and M^-1*J' grow with the number of rows times the size of a tree, not times nv.
+  """
+  nv = int(m.nv)
+  jacobian = int(m.opt.jacobian)
+  if not (jacobian == enums.mjJAC_SPARSE or (jacobian == enums.mjJAC_AUTO and nv >= 60)):
+    return max(1, nv)  # dense rows
+  tree_dofnum = np.asarray(m.tree_dofnum)
+  widest = 2 * int(tree_dofnum.max()) if len(tree_dofnum) else 0
+  wrap_body = {enums.mjWRAP_JOINT: m.jnt_bodyid, enums.mjWRAP_SITE: m.site_bodyid,
+               enums.mjWRAP_SPHERE: m.geom_bodyid, enums.mjWRAP_CYLINDER: m.geom_bodyid}
+  for t in range(m.ntendon):
+    trees = set()
+    for w in range(m.tendon_adr[t], m.tendon_adr[t] + m.tendon_num[t]):
+      bodies = wrap_body.get(int(m.wrap_type[w]))
+      if bodies is not None:
+        trees.add(int(m.body_treeid[bodies[m.wrap_objid[w]]]))
+    widest = max(widest, 2 * sum(int(tree_dofnum[k]) for k in trees if k >= 0))
+  return max(1, min(nv, widest))
+
+
 def data_capacity(m: MjModel) -> dict:
   """Contact and constraint-row capacity of MjData (MuJoCo sizes its arena from `<size memory>`).
 
@@ -557,6 +584,9 @@ def data_capacity(m: MjModel) -> dict:
   for each SDF geom room for sdf_initpoints contacts with each of up to 8 geoms, and rows
   cover every equality, friction loss and limit row plus each contact's rows in the widest
   cone (2*(condim-1) pyramidal rows). Running out sets mjWARN_CONTACTFULL/CNSTRFULL.
+  Jacobian nonzeros get each row the width `_row_width` (nv in the dense layout), Newton's
+  dense Hessian at most 2^22 entries (a larger island takes its own), and the broadphase
+  every body pair up to 2^24.
   """
   condims = [int(c) for c in m.geom_condim] + [int(c) for c in m.pair_dim]
   rows_per_contact = max([1] + [2 * (c - 1) for c in condims])
@@ -567,8 +597,16 @@ def data_capacity(m: MjModel) -> dict:
     nefccap = int(m.njmax)
   else:
     nefccap = 6 * m.neq + m.nv + 3 * m.ntendon + 2 * m.njnt + rows_per_contact * nconcap
-  return {"nconcap": nconcap, "nefccap": nefccap, "nJcap": nefccap * max(m.nv, 1),
-          "nislandcap": int(m.ntree), "nidofcap": int(m.nv)}
+  nv = int(m.nv)
+  return {"nconcap": nconcap, "nefccap": nefccap, "nJcap": nefccap * _row_width(m),
+          "nislandcap": int(m.ntree), "nidofcap": nv, "nHcap": min(nv * nv, _HESSIAN_CAP),
+          "npaircap": max(1, min(m.nbody * (m.nbody - 1) // 2, _PAIR_CAP))}
+
+
+# Newton's dense Hessian and the broadphase pair list: past these sizes (32 MiB and 64 MiB,
+# touched only as far as used) an island allocates its own Hessian and the pair list is full
+_HESSIAN_CAP = 1 << 22
+_PAIR_CAP = 1 << 24
 
 
 class MjData:

@@ -316,7 +316,8 @@ def _weld_filtered(m, d, b1, b2, filterparent, sleeping):
 @jit
 def broadphase(m, d):
   """Sweep-and-prune along x over body boxes: candidate body pairs, sorted by signature, in
-  d.scratch_bodypair; returns their number."""
+  d.scratch_bodypair; returns their number. Pairs past its capacity (every body pair, at most
+  2^24) are dropped with mjWARN_CONTACTFULL."""
   _body_boxes(m, d)
   box = d.scratch_aabb
   order = d.scratch_bp_order
@@ -326,21 +327,12 @@ def broadphase(m, d):
   sleeping = _sleep.enabled(m) and d.nbody_awake[0] < m.nbody
 
   # collidable bodies with geoms, sorted by their lower x bound
-  n = 0
-  for b in range(m.nbody):
-    if m.body_geomnum[b] > 0 and _can_collide(m, b):
-      order[n] = b
-      n += 1
-  for i in range(1, n):  # insertion sort: nearly sorted from the previous step
-    b = order[i]
-    j = i - 1
-    while j >= 0 and box[order[j], 0] > box[b, 0]:
-      order[j + 1] = order[j]
-      j -= 1
-    order[j + 1] = b
+  _sort_bodies(m, d, box, order)
+  n = d.scratch_bp_count[0]
 
   # sweep: each body against the active ones whose x interval it still overlaps
   npair = 0
+  full = False
   nactive = 0
   for i in range(n):
     b = order[i]
@@ -356,14 +348,85 @@ def broadphase(m, d):
         continue
       if _weld_filtered(m, d, a, b, filterparent, sleeping):
         continue
+      if npair == pairs.shape[0]:
+        full = True
+        continue
       lo = min(a, b)
       hi = max(a, b)
       pairs[npair] = (lo << 16) + hi
       npair += 1
     active[keep] = b
     nactive = keep + 1
+  if full:
+    d.warning_number[mjWARN_CONTACTFULL] += 1
+    d.warning_lastinfo[mjWARN_CONTACTFULL] = pairs.shape[0]
   _heapsort(pairs, npair)
   return npair
+
+
+@jit
+def _sort_bodies(m, d, box, order):
+  """d.scratch_bp_order[:n] = the n collidable bodies with geoms by their lower x bound.
+
+  The previous step's order is nearly sorted: insertion sort from it costs about n. When the
+  collidable set changed (or after a reset) or insertion would move too much, the bodies are
+  listed anew and heap sorted, so thousands of bodies never cost n^2."""
+  n = 0
+  for b in range(m.nbody):
+    if m.body_geomnum[b] > 0 and _can_collide(m, b):
+      n += 1
+  valid = d.scratch_bp_count[0] == n
+  if valid:
+    for i in range(n):
+      b = order[i]
+      if not (m.body_geomnum[b] > 0 and _can_collide(m, b)):
+        valid = False
+        break
+  if valid:
+    budget = 8 * n + 64
+    for i in range(1, n):
+      b = order[i]
+      j = i - 1
+      while j >= 0 and box[order[j], 0] > box[b, 0]:
+        order[j + 1] = order[j]
+        j -= 1
+        budget -= 1
+      order[j + 1] = b
+      if budget < 0:
+        valid = False
+        break
+  if not valid:
+    k = 0
+    for b in range(m.nbody):
+      if m.body_geomnum[b] > 0 and _can_collide(m, b):
+        order[k] = b
+        k += 1
+    _heapsort_by_key(order, n, box)
+  d.scratch_bp_count[0] = n
+
+
+@jit
+def _heapsort_by_key(ids, n, box):
+  """Sorts ids[:n] in place by box[id, 0] ascending (a heap sort: no allocation)."""
+  for start in range(n // 2 - 1, -1, -1):
+    _sift_down_by_key(ids, start, n, box)
+  for end in range(n - 1, 0, -1):
+    ids[0], ids[end] = ids[end], ids[0]
+    _sift_down_by_key(ids, 0, end, box)
+
+
+@jit
+def _sift_down_by_key(ids, root, n, box):
+  while True:
+    child = 2 * root + 1
+    if child >= n:
+      return
+    if child + 1 < n and box[ids[child + 1], 0] > box[ids[child], 0]:
+      child += 1
+    if box[ids[root], 0] >= box[ids[child], 0]:
+      return
+    ids[root], ids[child] = ids[child], ids[root]
+    root = child
 
 
 @jit

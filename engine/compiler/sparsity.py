@@ -76,19 +76,16 @@ def mass_sparsity(dof_parentid, body_parentid, body_dofadr, body_dofnum, dof_sim
   for b in range(nbody):
     for k in range(body_dofnum[b]):
       body_dofs[b].add(int(body_dofadr[b] + k))
+  subtree = [set(body_dofs[b]) for b in range(nbody)]
+  for b in range(nbody - 1, 0, -1):  # children come after their parents
+    subtree[body_parentid[b]] |= subtree[b]
   B_cols = []
   for b in range(nbody):
-    cols = set()
+    cols = set(subtree[b])
     a = b
     while a > 0:  # ancestors and self
       cols |= body_dofs[a]
       a = body_parentid[a]
-    for c in range(nbody):  # subtree
-      a = c
-      while a > b:
-        a = body_parentid[a]
-      if a == b:
-        cols |= body_dofs[c]
     if b == 0:
       cols = set(range(nv))
     B_cols.append(sorted(cols))

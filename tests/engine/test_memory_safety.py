@@ -66,6 +66,7 @@ BOUNDSCHECKED_TESTS = [
   "tests/engine/test_collision_mpr.py",
   "tests/engine/test_island.py",
   "tests/engine/test_sleep.py",
+  "tests/engine/test_many_trees.py",
   "tests/engine/test_derivative.py",
   "tests/engine/test_sensor.py",
   "tests/engine/test_support.py",
