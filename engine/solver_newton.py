@@ -778,10 +778,13 @@ def _update_constraint(m, d, c, sparse, flg_coneHessian):
               state, flg_coneHessian)
   qfrc = _dofs(d.ifrc_constraint, c)
   if sparse:  # J'*force as rows of the transpose (MuJoCo's summation order)
+    JT = d.scratch_JT
+    JT_rowadr = d.scratch_JT_rowadr
+    JT_rownnz = d.scratch_JT_rownnz
+    JT_colind = d.scratch_JT_colind
     for j in range(c[0]):
-      adr = d.scratch_JT_rowadr[j]
-      qfrc[j] = dot_sparse(d.scratch_JT, adr, force, 0, d.scratch_JT_rownnz[j],
-                           d.scratch_JT_colind, adr)
+      adr = JT_rowadr[j]
+      qfrc[j] = dot_sparse(JT, adr, force, 0, JT_rownnz[j], JT_colind, adr)
   else:
     J, rownnz, rowadr, colind = _j_block(d, c)
     jac_t_vec(J, rownnz, rowadr, colind, sparse, nefc, c[0], qfrc, force)

@@ -179,20 +179,23 @@ def _solve_ld_vector(x, off, qld, qldiaginv, nv, rownnz, rowadr, colind):
 def transpose(dst, dst_rownnz, dst_rowadr, dst_colind, src, rownnz, rowadr, colind, nrow, ncol):
   """Port of mju_transposeSparse: the CSR transpose of an nrow x ncol CSR matrix. Each row of
   the transpose lists its entries in increasing source row, explicit zeros kept."""
+  u = np.uint64  # unsigned indices: no negative-index wraparound (halves the time)
   for j in range(ncol):
     dst_rownnz[j] = 0
   for i in range(nrow):
-    for k in range(rowadr[i], rowadr[i] + rownnz[i]):
-      dst_rownnz[colind[k]] += 1
+    start = u(rowadr[i])
+    for k in range(start, start + u(rownnz[i])):
+      dst_rownnz[u(colind[k])] += 1
   adr = 0
   for j in range(ncol):
     dst_rowadr[j] = adr
     adr += dst_rownnz[j]
     dst_rownnz[j] = 0
   for i in range(nrow):
-    for k in range(rowadr[i], rowadr[i] + rownnz[i]):
-      j = colind[k]
-      p = dst_rowadr[j] + dst_rownnz[j]
+    start = u(rowadr[i])
+    for k in range(start, start + u(rownnz[i])):
+      j = u(colind[k])
+      p = u(dst_rowadr[j] + dst_rownnz[j])
       dst[p] = src[k]
       dst_colind[p] = i
       dst_rownnz[j] += 1
