@@ -9,9 +9,9 @@ for them allocates its own pair) and updated incrementally as rows change state.
 models (sparse Jacobian) keep H in reverse dof order: there a dof's subtree precedes it, so
 each row's envelope is its subtree and the factor and its rank-1 updates cost about what
 MuJoCo's sparse Cholesky does, where the forward order fills in completely below a floating
-base. Their vectors are the named
-d.scratch_* fields of engine/fields.py (Jaref in scratch_jar, the line-search quadratics in
-scratch_quad).
+base. With the sparse layout J'*force is summed over the rows of J's transpose
+(d.scratch_JT), in MuJoCo's order. Their vectors are the named d.scratch_* fields of
+engine/fields.py (Jaref in scratch_jar, the line-search quadratics in scratch_quad).
 
 Each constraint island is solved on its own (MuJoCo 3.17 unless mjDSBL_ISLAND), on its own
 blocks of M and J: gather_islands copies the solver's inputs to the island-major i* fields
