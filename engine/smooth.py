@@ -375,8 +375,18 @@ def com_pos(m, d):
 
   Subtree coms are normalized with the model's body_subtreemass, as MuJoCo 3.17 does.
   """
+  if _sleep.awake_bodies(m, d)[1]:
+    _com_pos(m, d, True)
+  else:
+    _com_pos(m, d, False)
+
+
+@inline_jit
+def _com_pos(m, d, filtered):
+  """com_pos over the awake bodies (filtered) or all: each call site gets its own copy with
+  `filtered` constant, so the loops run as plain loops when nothing sleeps."""
   offset = local_array(3)
-  nbody, filtered = _sleep.awake_bodies(m, d)
+  nbody = d.nbody_awake[0] if filtered else m.nbody
   nparent = d.nparent_awake[0] if filtered else nbody
 
   # subtree_com: body moments, accumulated to parents backwards (a sleeping child's moment
@@ -583,8 +593,16 @@ def crb(m, d):
   Dof and actuator armature (mj_actuatorArmature) are added on the diagonal; simple dofs
   take their constant dof_M0.
   """
+  if _sleep.enabled(m) and d.nv_awake[0] < m.nv:  # sleeping trees: M rows kept
+    _crb(m, d, True)
+  else:
+    _crb(m, d, False)
+
+
+@inline_jit
+def _crb(m, d, filtered):
+  """crb over the awake bodies and dofs (filtered) or all (see _com_pos)."""
   buf = local_array(6)
-  filtered = _sleep.enabled(m) and d.nv_awake[0] < m.nv  # sleeping trees: M rows kept
   nbody = d.nbody_awake[0] if filtered else m.nbody
   nparent = d.nparent_awake[0] if filtered else m.nbody
   nv = d.nv_awake[0] if filtered else m.nv
@@ -715,6 +733,15 @@ def full_m(m, d, dst):
 @stage()
 def com_vel(m, d):
   """Port of mj_comVel: com-based body velocities cvel and dof derivatives cdof_dot."""
+  if _sleep.awake_bodies(m, d)[1]:
+    _com_vel(m, d, True)
+  else:
+    _com_vel(m, d, False)
+
+
+@inline_jit
+def _com_vel(m, d, filtered):
+  """com_vel over the awake bodies (filtered) or all (see _com_pos)."""
   tmp = local_array(6)
 
   # world at rest
@@ -722,7 +749,7 @@ def com_vel(m, d):
     d.cvel[0, k] = 0.0
 
   # forward pass: cvel = cvel_parent + cdof * qvel, cdof_dot = cvel x cdof (awake bodies)
-  nbody, filtered = _sleep.awake_bodies(m, d)
+  nbody = d.nbody_awake[0] if filtered else m.nbody
   for b in range(1, nbody):
     i = d.body_awake_ind[b] if filtered else b
     bda = m.body_dofadr[i]
@@ -854,11 +881,20 @@ def rne(m, d, flg_acc, result):
 
   Gravity enters as a world acceleration of -gravity unless mjDSBL_GRAVITY is set.
   """
+  if _sleep.awake_bodies(m, d)[1]:  # sleeping trees: their result entries kept
+    _rne(m, d, flg_acc, result, True)
+  else:
+    _rne(m, d, flg_acc, result, False)
+
+
+@inline_jit
+def _rne(m, d, flg_acc, result, filtered):
+  """rne over the awake bodies and dofs (filtered) or all (see _com_pos)."""
   cacc = d.scratch_rne_cacc
   cfrc = d.scratch_rne_cfrc
   tmp = local_array(6)
   tmp1 = local_array(6)
-  nbody, filtered = _sleep.awake_bodies(m, d)  # sleeping trees: their result entries kept
+  nbody = d.nbody_awake[0] if filtered else m.nbody
   nparent = d.nparent_awake[0] if filtered else nbody
   nv = d.nv_awake[0] if filtered else m.nv
 
