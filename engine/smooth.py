@@ -62,6 +62,7 @@ from engine.enums import mjWRAP_JOINT
 from engine.enums import mjWRAP_PULLEY
 from engine.enums import mjWRAP_SITE
 from engine.enums import mjWRAP_SPHERE
+from engine.math import mju_axisAngle2Quat
 from engine.math import mju_crossForce
 from engine.math import mju_crossMotion
 from engine.math import mju_dot
@@ -265,18 +266,7 @@ def _body_pose(m, d, i, qloc):
           _normalize4_into(qloc, d.qpos[qadr], d.qpos[qadr + 1], d.qpos[qadr + 2],
                            d.qpos[qadr + 3])
         else:
-          angle = d.qpos[qadr] - m.qpos0[qadr]
-          if angle == 0:
-            qloc[0] = 1.0
-            qloc[1] = 0.0
-            qloc[2] = 0.0
-            qloc[3] = 0.0
-          else:
-            s = np.sin(angle * 0.5)
-            qloc[0] = np.cos(angle * 0.5)
-            qloc[1] = m.jnt_axis[jid, 0] * s
-            qloc[2] = m.jnt_axis[jid, 1] * s
-            qloc[3] = m.jnt_axis[jid, 2] * s
+          mju_axisAngle2Quat(qloc, m.jnt_axis[jid], d.qpos[qadr] - m.qpos0[qadr])
         mju_mulQuat(xquat, xquat, qloc)
 
         # rotate about the anchor: xpos = xanchor - xquat * jnt_pos
