@@ -1905,9 +1905,18 @@ DATA_TYPE = DataType([
   ("scratch_gradold", types.float64[::1]),
   ("scratch_Mgradold", types.float64[::1]),
   ("scratch_Mgraddif", types.float64[::1]),
-  ("scratch_envelope", types.float64[::1]),
   ("scratch_H", types.float64[::1]),
   ("scratch_Hcone", types.float64[::1]),
+  ("scratch_H_ind", types.int32[::1]),
+  ("scratch_L_ind", types.int32[::1]),
+  ("scratch_hess_rows", types.int32[:, ::1]),
+  ("scratch_cone_fold", types.int32[::1]),
+  ("scratch_cone_W", types.float64[::1]),
+  ("scratch_cone_WT", types.float64[::1]),
+  ("scratch_hess_work", types.int32[:, ::1]),
+  ("scratch_hess_rowstart", types.int32[::1]),
+  ("scratch_hess_dense", types.float64[::1]),
+  ("scratch_LTJ", types.float64[::1]),
   ("scratch_iM_rownnz", types.int32[::1]),
   ("scratch_iM_rowadr", types.int32[::1]),
   ("scratch_iM_colind", types.int32[::1]),
@@ -2160,9 +2169,18 @@ DATA_MEMBERS = (
   "scratch_gradold",
   "scratch_Mgradold",
   "scratch_Mgraddif",
-  "scratch_envelope",
   "scratch_H",
   "scratch_Hcone",
+  "scratch_H_ind",
+  "scratch_L_ind",
+  "scratch_hess_rows",
+  "scratch_cone_fold",
+  "scratch_cone_W",
+  "scratch_cone_WT",
+  "scratch_hess_work",
+  "scratch_hess_rowstart",
+  "scratch_hess_dense",
+  "scratch_LTJ",
   "scratch_iM_rownnz",
   "scratch_iM_rowadr",
   "scratch_iM_colind",
@@ -2417,9 +2435,18 @@ def make_data(
   scratch_gradold,
   scratch_Mgradold,
   scratch_Mgraddif,
-  scratch_envelope,
   scratch_H,
   scratch_Hcone,
+  scratch_H_ind,
+  scratch_L_ind,
+  scratch_hess_rows,
+  scratch_cone_fold,
+  scratch_cone_W,
+  scratch_cone_WT,
+  scratch_hess_work,
+  scratch_hess_rowstart,
+  scratch_hess_dense,
+  scratch_LTJ,
   scratch_iM_rownnz,
   scratch_iM_rowadr,
   scratch_iM_colind,
@@ -2672,9 +2699,18 @@ def make_data(
   s.scratch_gradold = borrowed(scratch_gradold)
   s.scratch_Mgradold = borrowed(scratch_Mgradold)
   s.scratch_Mgraddif = borrowed(scratch_Mgraddif)
-  s.scratch_envelope = borrowed(scratch_envelope)
   s.scratch_H = borrowed(scratch_H)
   s.scratch_Hcone = borrowed(scratch_Hcone)
+  s.scratch_H_ind = borrowed(scratch_H_ind)
+  s.scratch_L_ind = borrowed(scratch_L_ind)
+  s.scratch_hess_rows = borrowed(scratch_hess_rows)
+  s.scratch_cone_fold = borrowed(scratch_cone_fold)
+  s.scratch_cone_W = borrowed(scratch_cone_W)
+  s.scratch_cone_WT = borrowed(scratch_cone_WT)
+  s.scratch_hess_work = borrowed(scratch_hess_work)
+  s.scratch_hess_rowstart = borrowed(scratch_hess_rowstart)
+  s.scratch_hess_dense = borrowed(scratch_hess_dense)
+  s.scratch_LTJ = borrowed(scratch_LTJ)
   s.scratch_iM_rownnz = borrowed(scratch_iM_rownnz)
   s.scratch_iM_rowadr = borrowed(scratch_iM_rowadr)
   s.scratch_iM_colind = borrowed(scratch_iM_colind)
@@ -2931,9 +2967,18 @@ def zero_data(d):
   zero(d.scratch_gradold)
   zero(d.scratch_Mgradold)
   zero(d.scratch_Mgraddif)
-  zero(d.scratch_envelope)
   zero(d.scratch_H)
   zero(d.scratch_Hcone)
+  zero(d.scratch_H_ind)
+  zero(d.scratch_L_ind)
+  zero(d.scratch_hess_rows)
+  zero(d.scratch_cone_fold)
+  zero(d.scratch_cone_W)
+  zero(d.scratch_cone_WT)
+  zero(d.scratch_hess_work)
+  zero(d.scratch_hess_rowstart)
+  zero(d.scratch_hess_dense)
+  zero(d.scratch_LTJ)
   zero(d.scratch_iM_rownnz)
   zero(d.scratch_iM_rowadr)
   zero(d.scratch_iM_colind)

@@ -875,9 +875,18 @@ scratch_search        f8 nv             CG/Newton: search direction
 scratch_gradold       f8 nv             CG: previous gradient
 scratch_Mgradold      f8 nv             CG: previous preconditioned gradient
 scratch_Mgraddif      f8 nv             CG: Mgrad - Mgradold
-scratch_envelope      f8 nv             Newton (sparse): first column of each envelope row
-scratch_H             f8 nHcap          Newton: Hessian, then its Cholesky factor
-scratch_Hcone         f8 nHcap          Newton: the factor updated with the cone Hessians
+scratch_H             f8 nHcap          Newton: Hessian, then its Cholesky factor (sparse: H)
+scratch_Hcone         f8 nHcap          Newton: factor with the cone Hessians (sparse: L, Lcone)
+scratch_H_ind         i4 2*nHcap        sparse Newton: columns of H and rows of H' (H's pattern)
+scratch_L_ind         i4 3*nHcap        sparse Newton: columns of L and L', L' entries' place in L
+scratch_hess_rows     i4 9,nv           sparse Newton: rownnz, rowadr of H, H', L, L'; update costs
+scratch_cone_fold     i4 1              elliptic Newton: cone terms folded into H? (-1: undecided)
+scratch_cone_W        f8 nJconecap      elliptic Newton: J, cone rows times their local factor
+scratch_cone_WT       f8 nJconecap      elliptic Newton: that matrix transposed (J's pattern)
+scratch_hess_work     i4 6,nv           sparse Newton: workspaces of the pattern computations
+scratch_hess_rowstart i4 nefccap        sparse Newton: first entry of each row of J not yet passed
+scratch_hess_dense    f8 nv             sparse Newton: a row of H or L spread over the dofs
+scratch_LTJ           f8 6*nv           sparse elliptic Newton: a contact's rows of L'*J
 # one island's blocks of M and J for CG/Newton (every dof and row when solved monolithically)
 scratch_iM_rownnz     i4 nv             nonzeros of each row of the island's M
 scratch_iM_rowadr     i4 nv             first entry of each row of the island's M

@@ -1288,50 +1288,6 @@ def mju_cholFactor(mat, n, mindiag):
 
 
 @jit
-def chol_factor_envelope(mat, n, mindiag, first):
-  """mju_cholFactor that skips the zeros left of each row's first nonzero (its envelope).
-
-  Cholesky creates no fill-in left of the first nonzero of a row, so every dot product
-  can start at the later of the two rows' first nonzeros. For the block-structured
-  Hessians of many-body scenes this costs the envelope instead of n^3/6; the factor is
-  the same up to rounding (the sums skip exact zeros). `first` (n floats) receives the
-  first nonzero column of each row. Same pivot handling and rank as mju_cholFactor.
-  """
-  for i in range(n):
-    f = i
-    for k in range(i):
-      if mat[i * n + k] != 0:
-        f = k
-        break
-    first[i] = f
-
-  rank = n
-  for j in range(n):
-    # new diagonal
-    fj = int(first[j])
-    tmp = mat[j * (n + 1)] - dot_at(mat, j * n + fj, mat, j * n + fj, j - fj)
-
-    # small pivot: clamp, count, zero the column below
-    if tmp < mindiag:
-      rank -= 1
-      mat[j * (n + 1)] = math.sqrt(mindiag)
-      for i in range(j + 1, n):
-        mat[i * n + j] = 0.0
-      continue
-    mat[j * (n + 1)] = math.sqrt(tmp)
-
-    # column below the diagonal (rows whose envelope starts right of j are zero there)
-    tmp = 1 / mat[j * (n + 1)]
-    for i in range(j + 1, n):
-      fi = int(first[i])
-      if fi > j:
-        continue
-      f = max(fi, fj)
-      mat[i * n + j] = (mat[i * n + j] - dot_at(mat, i * n + f, mat, j * n + f, j - f)) * tmp
-  return rank
-
-
-@jit
 def mju_cholSolve(res, mat, vec, n):
   """Port of mju_cholSolve, engine_util_solve.c: solve (L*L') res = vec; res may be vec."""
   for i in range(n):
@@ -1348,29 +1304,6 @@ def mju_cholSolve(res, mat, vec, n):
     for j in range(i + 1, n):
       res[i] -= mat[j * n + i] * res[j]
     res[i] /= mat[i * (n + 1)]
-
-
-@jit
-def chol_solve_envelope(res, mat, vec, n, first):
-  """mju_cholSolve on a factor whose row i is zero left of column first[i] (see
-  chol_factor_envelope); the back substitution runs by rows. res may be vec."""
-  for i in range(n):
-    res[i] = vec[i]
-
-  # forward substitution: L*y = vec
-  for i in range(n):
-    f = int(first[i])
-    if i > f:
-      res[i] -= dot_at(mat, i * n + f, res, f, i - f)
-    res[i] /= mat[i * (n + 1)]
-
-  # backward substitution: L'*res = y, subtracting each finished row from those above
-  for i in range(n - 1, -1, -1):
-    res[i] /= mat[i * (n + 1)]
-    ri = res[i]
-    if ri != 0:
-      for k in range(np.uint64(first[i]), np.uint64(i)):
-        res[k] -= mat[np.uint64(i * n) + k] * ri
 
 
 @jit
@@ -1414,40 +1347,6 @@ def mju_cholUpdate(mat, x, n, flg_plus):
       # update x
       for i in range(k + 1, n):
         x[i] = c * x[i] - s * mat[i * n + k]
-  return rank
-
-
-@jit
-def chol_update_envelope(mat, x, n, flg_plus, first):
-  """mju_cholUpdate on a factor whose row i is zero left of column first[i] (see
-  chol_factor_envelope): L*L' +- x*x' in place, returning the rank; x is overwritten.
-
-  Column k only touches the rows whose envelope reaches it or where x is nonzero; the latter
-  gain column k (first[i] lowered to k; the entries in between are stored zeros). For a
-  Hessian in reverse tree order x stays on one chain of ancestors, so an update costs that
-  chain instead of n^2/2.
-  """
-  rank = n
-  for k in range(n):
-    if x[k] == 0:
-      continue
-    r, c, cinv, s, clamped = _chol_rotation(mat[k * (n + 1)], x[k], flg_plus)
-    if clamped:
-      rank -= 1
-    mat[k * (n + 1)] = r
-
-    # column k of L and the rest of x
-    for i in range(k + 1, n):
-      if first[i] > k:
-        if x[i] == 0:
-          continue
-        first[i] = k
-      adr = i * n + k
-      if flg_plus:
-        mat[adr] = (mat[adr] + s * x[i]) * cinv
-      else:
-        mat[adr] = (mat[adr] - s * x[i]) * cinv
-      x[i] = c * x[i] - s * mat[adr]
   return rank
 
 

@@ -3,14 +3,14 @@
 Both minimize the Gauss cost 0.5*(qacc-qacc_smooth)'*M*(qacc-qacc_smooth) plus the
 constraint cost s(J*qacc-aref) over qacc, with MuJoCo's exact line search. CG uses
 Polak-Ribiere directions preconditioned by M; Newton uses the Hessian H = M + J'*D*J of the
-active rows (plus cone Hessians of elliptic contacts in the middle zone), kept as a dense
-Cholesky factor in d.scratch_H (d.scratch_Hcone with the cone terms; an island too large
-for them allocates its own pair) and updated incrementally as rows change state. Large
-models (sparse Jacobian) keep H in reverse dof order: there a dof's subtree precedes it, so
-each row's envelope is its subtree and the factor and its rank-1 updates cost about what
-MuJoCo's sparse Cholesky does, where the forward order fills in completely below a floating
-base. With the sparse layout J'*force is summed over the rows of J's transpose
-(d.scratch_JT), in MuJoCo's order. Their vectors are the named d.scratch_* fields of
+active rows (plus cone Hessians of elliptic contacts in the middle zone) through its
+Cholesky factor, updated incrementally as rows change state. Models with the dense Jacobian
+factor H densely in d.scratch_H (d.scratch_Hcone with the cone terms); with the sparse layout
+H is built sparse from J and its transpose (d.scratch_JT) and factored by MuJoCo's reverse
+sparse Cholesky (engine/sparse.py), whose pattern follows the kinematic tree, in
+d.scratch_H/_Hcone and their index fields (an island too large for them allocates its own).
+With the sparse layout J'*force is also summed over the rows of J's transpose, in MuJoCo's
+order. Their vectors are the named d.scratch_* fields of
 engine/fields.py (Jaref in scratch_jar, the line-search quadratics in scratch_quad).
 
 Each constraint island is solved on its own (MuJoCo 3.17 unless mjDSBL_ISLAND), on its own
@@ -40,9 +40,6 @@ from engine.enums import mjCNSTRSTATE_SATISFIED
 from engine.enums import mjCONE_ELLIPTIC
 from engine.enums import mjMINVAL
 from engine.math import add_to_scl_at
-from engine.math import chol_factor_envelope
-from engine.math import chol_solve_envelope
-from engine.math import chol_update_envelope
 from engine.math import mju_cholFactor
 from engine.math import mju_cholSolve
 from engine.math import mju_cholUpdate
@@ -50,9 +47,16 @@ from engine.math import mju_dot
 from engine.enums import mjNISLAND
 from engine.island import copy_row_inputs
 from engine.math import mju_norm
+from engine.sparse import add_to_mat_sparse
+from engine.sparse import chol_factor_sparse
+from engine.sparse import chol_pattern
+from engine.sparse import chol_solve_sparse
+from engine.sparse import chol_update_sparse
 from engine.sparse import dot_sparse
 from engine.sparse import mul_sym_vec
 from engine.sparse import solve_ld
+from engine.sparse import sqr_mat_td_pattern
+from engine.sparse import sqr_mat_td_values
 from engine.sparse import transpose
 from engine.solver_common import inertia_scale
 from engine.solver_common import is_sparse
@@ -215,17 +219,6 @@ def _j_row(d, c, sparse, i, res):
   """res = island row i of J as a dense vector over the island's dofs."""
   J, rownnz, rowadr, colind = _j_block(d, c)
   jac_row(J, rownnz, rowadr, colind, sparse, c[0], i, res)
-
-
-# ---- reverse dof order (sparse Hessian) ----
-
-
-@jit
-def _reverse(vec, n):
-  """vec[:n] reversed in place: dof order <-> the sparse Hessian's reverse order."""
-  for i in range(n // 2):
-    j = n - 1 - i
-    vec[i], vec[j] = vec[j], vec[i]
 
 
 # ---- cost along the search line ----
@@ -611,70 +604,273 @@ def _search(m, d, c, sparse, scale):
 
 
 # ---- Newton Hessian ----
+# fac = (H, L, Lcone, H_colind, HT_colind, L_colind, LT_colind, LT_map, nH, nL, Lwork).
+# Dense: L holds H = M + J'*D*J (nv x nv) and then its Cholesky factor in place, Lcone the
+# factor with the cone Hessians. Sparse layout (port of MakeHessian's sparse branch): H in CSR
+# with its rows' rownnz/rowadr in d.scratch_hess_rows[0:2] (those of H' in [2:4], of L in
+# [4:6], of L' in [6:8]) and L, Lcone reverse Cholesky factors in the pattern found once per
+# solve; nH and nL count their entries (nH with room for M, as MuJoCo's solver_nnz). With
+# elliptic cones, scratch_hess_rows[8] holds each row's rank-1 update cost (its entries of L
+# plus its elimination-tree parent's cost) and Lwork the factorization's (sum of rownnz^2):
+# MuJoCo 3.17 weighs them to add cone Hessians by updates or by refactoring (_fold_cones).
 
 
 @jit
-def _hessian(m, d, c, sparse, H):
-  """H = M + J'*diag(D)*J (lower triangle, dense nv x nv) into H, with D the efc_D
-  of quadratic rows (port of the dense branch of MakeHessian); in reverse dof order when
-  sparse (entry (i, j) of H at row nv-1-j, column nv-1-i)."""
-  nv = c[0]
-  nefc = c[3]
+def _dense_factor(d, nv):
+  """fac of a dense Hessian of nv dofs: d's kept pair, or a new one when it does not fit."""
+  L = d.scratch_H
+  Lcone = d.scratch_Hcone
+  if nv * nv > L.shape[0]:
+    L = np.empty(nv * nv)
+    Lcone = np.empty(nv * nv)
+  none = d.scratch_H_ind[:0]
+  return (L, L, Lcone, none, none, none, none, none, 0, 0, 0)
+
+
+@jit
+def _hessian_D(d, c):
+  """D = efc_D of the quadratic rows, 0 elsewhere: each row's weight in the Hessian."""
   efc_D = _rows(d.iefc_D, c)
   state = _rows(d.iefc_state, c)
-  J, J_rownnz, J_rowadr, colind = _j_block(d, c)
   D = d.scratch_hess_D
-  for i in range(nefc):
+  for i in range(c[3]):
     D[i] = efc_D[i] if state[i] == mjCNSTRSTATE_QUADRATIC else 0.0
+  return D
+
+
+@jit
+def _hessian(m, d, c, H):
+  """Dense H = M + J'*diag(D)*J, lower triangle of an nv x nv matrix (MakeHessian's dense
+  branch, mju_sqrMatTD then mju_addToSymSparse)."""
+  nv = c[0]
+  nefc = c[3]
+  D = _hessian_D(d, c)
+  J = _j_block(d, c)[0]
   for k in range(nv * nv):
     H[k] = 0.0
-
-  # J'*D*J, lower triangle, row by row of J (as mju_sqrMatTD)
   for j in range(nefc):
     if D[j] == 0:
       continue
-    if sparse:
-      adr = J_rowadr[j]
-      nnz = J_rownnz[j]
-      for k in range(nnz):
-        tmp = J[adr + k]
-        if tmp != 0:
-          tmp *= D[j]
-          col = colind[adr + k]
-          for k2 in range(nnz):
-            col2 = colind[adr + k2]
-            if col2 <= col:
-              H[(nv - 1 - col2) * nv + nv - 1 - col] += J[adr + k2] * tmp
-    else:
-      for i in range(nv):
-        tmp = J[j * nv + i]
-        if tmp != 0:
-          add_to_scl_at(H, i * nv, J, j * nv, tmp * D[j], i + 1)
-
-  # add M (reduced sparse lower triangle)
+    for i in range(nv):
+      tmp = J[j * nv + i]
+      if tmp != 0:
+        add_to_scl_at(H, i * nv, J, j * nv, tmp * D[j], i + 1)
   M, _, _, M_rownnz, M_rowadr, M_colind = _m_block(m, d, c)
   for i in range(nv):
     start = M_rowadr[i]
     for adr in range(start, start + M_rownnz[i]):
-      col = M_colind[adr]
-      if sparse:
-        H[(nv - 1 - col) * nv + nv - 1 - i] += M[adr]
-      else:
-        H[i * nv + col] += M[adr]
+      H[i * nv + M_colind[adr]] += M[adr]
 
 
 @jit
-def _hessian_cone(m, d, c, sparse, L, Lcone):
-  """Port of HessianCone: Lcone = chol(H + sum of J'*Hcone*J over contacts in the cone zone),
-  by rank-1 updates of the factor L; returns the number of updates."""
+def _sparse_hessian_values(m, d, c, H, H_colind):
+  """Sparse H = J'*diag(D)*J + M in place: J'*D*J's pattern and values at H's row addresses
+  (which leave room for M), then M merged in (mju_sqrMatTDSparse*, mju_addToMatSparse)."""
   nv = c[0]
+  rows = d.scratch_hess_rows
+  work = d.scratch_hess_work
+  J, J_rownnz, J_rowadr, J_colind = _j_block(d, c)
+  sqr_mat_td_pattern(rows[0], rows[1], H_colind, True, c[3], nv, J_rownnz, J_rowadr, J_colind,
+                     d.scratch_JT_rownnz, d.scratch_JT_rowadr, d.scratch_JT_colind, work[0],
+                     work[1], d.scratch_hess_rowstart)
+  sqr_mat_td_values(H, nv, rows[0], rows[1], H_colind, J, J_rownnz, J_rowadr, J_colind,
+                    d.scratch_JT, d.scratch_JT_rownnz, d.scratch_JT_rowadr, d.scratch_JT_colind,
+                    d.scratch_hess_D, d.scratch_hess_dense)
+  M, _, _, M_rownnz, M_rowadr, M_colind = _m_block(m, d, c)
+  add_to_mat_sparse(H, rows[0], rows[1], H_colind, nv, M, M_rownnz, M_rowadr, M_colind)
+
+
+@jit
+def _sparse_hessian(m, d, c):
+  """Port of MakeHessian's sparse branch: H = J'*D*J + M in CSR and the pattern of its reverse
+  Cholesky factor; returns fac (in d's scratch when it fits, else in new arrays)."""
+  nv = c[0]
+  rows = d.scratch_hess_rows
+  work = d.scratch_hess_work
+  _hessian_D(d, c)
+
+  # entries of J'*D*J, plus room for M's (an overcount, as MuJoCo's)
+  _, J_rownnz, J_rowadr, J_colind = _j_block(d, c)
+  nH = sqr_mat_td_pattern(rows[0], rows[1], work[5], False, c[3], nv, J_rownnz, J_rowadr,
+                          J_colind, d.scratch_JT_rownnz, d.scratch_JT_rowadr,
+                          d.scratch_JT_colind, work[0], work[1], d.scratch_hess_rowstart)
+  _, _, _, M_rownnz, M_rowadr, _ = _m_block(m, d, c)
+  nH = int(nH) + int(M_rowadr[nv - 1] + M_rownnz[nv - 1])
+  if nH <= d.scratch_H.shape[0] and 2 * nH <= d.scratch_H_ind.shape[0]:
+    H = d.scratch_H[:nH]
+    H_ind = d.scratch_H_ind
+  else:
+    H = np.empty(nH)
+    H_ind = np.empty(2 * nH, np.int32)
+  H_colind = H_ind[:nH]
+  HT_colind = H_ind[nH:2 * nH]
+  shift = 0
+  for r in range(nv - 1):
+    shift += M_rownnz[r]
+    rows[1][r + 1] += shift
+  _sparse_hessian_values(m, d, c, H, H_colind)
+
+  # H' (the upper triangle's pattern), then the factor's pattern
+  transpose(H, rows[2], rows[3], HT_colind, H, rows[0], rows[1], H_colind, nv, nv, False)
+  nL = chol_pattern(work[5], rows[4], rows[5], work[5], rows[6], rows[7], work[5], False,
+                    rows[2], rows[3], HT_colind, nv, work[0], work[1], work[2], work[3])
+  nL = int(nL)
+  if 2 * nL <= d.scratch_Hcone.shape[0] and 3 * nL <= d.scratch_L_ind.shape[0]:
+    Lboth = d.scratch_Hcone
+    L_ind = d.scratch_L_ind
+  else:
+    Lboth = np.empty(2 * nL)
+    L_ind = np.empty(3 * nL, np.int32)
+  L_colind = L_ind[:nL]
+  LT_colind = L_ind[nL:2 * nL]
+  LT_map = L_ind[2 * nL:3 * nL]
+  chol_pattern(L_colind, rows[4], rows[5], LT_colind, rows[6], rows[7], LT_map, True, rows[2],
+               rows[3], HT_colind, nv, work[0], work[1], work[2], work[3])
+
+  # elliptic: costs of rank-1 updates from each row and of a factorization
+  Lwork = 0
+  if m.opt.cone[0] == mjCONE_ELLIPTIC:
+    L_rownnz = rows[4]
+    cost = rows[8]
+    for r in range(nv):
+      nnz = L_rownnz[r]
+      cost[r] = nnz
+      if nnz >= 2:
+        cost[r] += cost[L_colind[rows[5][r] + nnz - 2]]
+      Lwork += nnz * nnz
+  return (H, Lboth[:nL], Lboth[nL:2 * nL], H_colind, HT_colind, L_colind, LT_colind, LT_map,
+          nH, nL, Lwork)
+
+
+@jit
+def _cone_factor(d, con, local):
+  """local = the Cholesky factor of contact con's cone Hessian (dim x dim); returns dim."""
+  dim = d.contact_dim[con]
+  H = d.contact_H[con]
+  for k in range(dim * dim):
+    local[k] = H[k]
+  mju_cholFactor(local, dim, mjMINVAL)
+  return dim
+
+
+@jit
+def _cone_rows(dst, in_place, J, J_rowadr, i, dim, nnz, local):
+  """The rows of L'*J of the contact at sparse row i (L its local factor, every row of the
+  contact over the same nnz columns), summed in MuJoCo's order: row col into
+  dst[J_rowadr[i+col]:] when in_place (over J's own rows, in a copy of J), else dst[col*nnz:]."""
+  for col in range(dim):
+    adr = J_rowadr[i + col] if in_place else col * nnz
+    for k in range(nnz):
+      dst[adr + k] = 0.0
+    for r in range(col, dim):
+      add_to_scl_at(dst, adr, J, J_rowadr[i + r], local[r * dim + col], nnz)
+
+
+@jit
+def _fold_cones(d, c, Lwork):
+  """MuJoCo 3.17's choice for the sparse cone Hessians: 1 to fold them into H and refactor,
+  when the rank-1 updates they need (each from its contact's last dof up the elimination
+  tree) are estimated to cost more than building and factoring H anew."""
   nefc = c[3]
   state = _rows(d.iefc_state, c)
   efc_id = _rows(d.iefc_id, c)
+  _, J_rownnz, J_rowadr, J_colind = _j_block(d, c)
+  cost = d.scratch_hess_rows[8]
+  update = 0
+  refactor = 0
+  i = 0
+  while i < nefc:
+    nnz = J_rownnz[i]
+    if state[i] == mjCNSTRSTATE_CONE:
+      dim = d.contact_dim[efc_id[i]]
+      update += dim * cost[J_colind[J_rowadr[i] + nnz - 1]]
+      refactor += dim * nnz * nnz
+      i += dim
+    else:
+      if state[i] == mjCNSTRSTATE_QUADRATIC:
+        refactor += nnz * nnz
+      i += 1
+  return 1 if 10 * update > 3 * (2 * refactor + Lwork) else 0
+
+
+@jit
+def _hessian_cone_folded(m, d, c, fac):
+  """Lcone = chol(M + W'*D2*W), W = J with each cone contact's rows replaced by its local
+  factor times them (L'*J, weight 1) and D2 the quadratic rows' efc_D: the cone terms folded
+  into the Hessian and refactored (MuJoCo 3.17's sparse HessianCone). H and D are not read
+  again until the next refactorization recomputes them, so H+cones and D2 take their place.
+  Returns nupdate."""
+  nv = c[0]
+  nefc = c[3]
+  Hc, _, Lcone, H_colind, _, L_colind, LT_colind, LT_map, _, _, _ = fac  # H is spent: reuse
+  efc_D = _rows(d.iefc_D, c)
+  state = _rows(d.iefc_state, c)
+  efc_id = _rows(d.iefc_id, c)
+  J, J_rownnz, J_rowadr, J_colind = _j_block(d, c)
+  rows = d.scratch_hess_rows
+  local = local_array(36)
+  size = J_rowadr[nefc - 1] + J_rownnz[nefc - 1]
+  W = d.scratch_cone_W
+  WT = d.scratch_cone_WT
+  if size > W.shape[0]:  # made dense or pyramidal, switched after MjData
+    W = np.empty(size)
+    WT = np.empty(size)
+  for k in range(size):
+    W[k] = J[k]
+  D2 = d.scratch_hess_D  # D is spent too
+  for i in range(nefc):
+    D2[i] = efc_D[i] if state[i] == mjCNSTRSTATE_QUADRATIC else 0.0
+  nupdate = 0
+  i = 0
+  while i < nefc:
+    if state[i] != mjCNSTRSTATE_CONE:
+      i += 1
+      continue
+    dim = _cone_factor(d, efc_id[i], local)
+    _cone_rows(W, True, J, J_rowadr, i, dim, J_rownnz[i], local)
+    for col in range(dim):
+      D2[i + col] = 1.0
+    nupdate += dim
+    i += dim
+
+  # W' has J's pattern: the transpose rewrites d.scratch_JT's pattern as it was
+  transpose(WT, d.scratch_JT_rownnz, d.scratch_JT_rowadr, d.scratch_JT_colind, W, J_rownnz,
+            J_rowadr, J_colind, nefc, nv)
+  sqr_mat_td_values(Hc, nv, rows[0], rows[1], H_colind, W, J_rownnz, J_rowadr, J_colind, WT,
+                    d.scratch_JT_rownnz, d.scratch_JT_rowadr, d.scratch_JT_colind, D2,
+                    d.scratch_hess_dense)
+  M, _, _, M_rownnz, M_rowadr, M_colind = _m_block(m, d, c)
+  add_to_mat_sparse(Hc, rows[0], rows[1], H_colind, nv, M, M_rownnz, M_rowadr, M_colind)
+  chol_factor_sparse(Lcone, nv, mjMINVAL, rows[4], rows[5], L_colind, rows[6], rows[7],
+                     LT_colind, LT_map, Hc, rows[0], rows[1], H_colind, d.scratch_hess_dense)
+  return nupdate
+
+
+@jit
+def _hessian_cone(m, d, c, sparse, fac):
+  """Port of HessianCone: Lcone = chol(H + sum of J'*Hcone*J over contacts in the cone zone),
+  by rank-1 updates of the factor L or (sparse, when MuJoCo 3.17 finds it cheaper; decided
+  once until rows change state) by refactoring; returns the number of updates."""
+  nv = c[0]
+  nefc = c[3]
+  if sparse:
+    fold = d.scratch_cone_fold[0]
+    if fold < 0:
+      fold = _fold_cones(d, c, fac[10])
+      d.scratch_cone_fold[0] = fold
+    if fold:
+      return _hessian_cone_folded(m, d, c, fac)
+  L = fac[1]
+  Lcone = fac[2]
+  state = _rows(d.iefc_state, c)
+  efc_id = _rows(d.iefc_id, c)
+  J, J_rownnz, J_rowadr, J_colind = _j_block(d, c)
+  rows = d.scratch_hess_rows
+  LTJ = d.scratch_LTJ
   row = d.scratch_dof_row
   tmp = d.scratch_dof_tmp
-  local = local_array(256)  # small block solves
-  for k in range(nv * nv):
+  local = local_array(36)
+  for k in range(fac[9] if sparse else nv * nv):
     Lcone[k] = L[k]
   nupdate = 0
   i = 0
@@ -682,84 +878,94 @@ def _hessian_cone(m, d, c, sparse, L, Lcone):
     if state[i] != mjCNSTRSTATE_CONE:
       i += 1
       continue
-    con = efc_id[i]
-    dim = d.contact_dim[con]
+    dim = _cone_factor(d, efc_id[i], local)
 
-    # Cholesky of the local cone Hessian
-    H = d.contact_H[con]
-    for k in range(dim * dim):
-      local[k] = H[k]
-    mju_cholFactor(local, dim, mjMINVAL)
-
-    # rows of L'*J, each added to the factor
-    for col in range(dim):
-      for k in range(nv):
-        row[k] = 0.0
-      for r in range(col, dim):
-        _j_row(d, c, sparse, i + r, tmp)
-        if sparse:
-          _reverse(tmp, nv)
-        scl = local[r * dim + col]
+    # rows of L'*J (local factor times the contact's rows), each added to the factor
+    if sparse:
+      nnz = J_rownnz[i]
+      _cone_rows(LTJ, False, J, J_rowadr, i, dim, nnz, local)
+      for r in range(dim):
+        chol_update_sparse(Lcone, LTJ, r * nnz, nv, 1, rows[4], rows[5], fac[5], nnz, J_colind,
+                           J_rowadr[i + r], d.scratch_hess_dense)
+    else:
+      for col in range(dim):
         for k in range(nv):
-          row[k] += tmp[k] * scl
-      mju_cholUpdate(Lcone, row, nv, 1)
+          row[k] = 0.0
+        for r in range(col, dim):
+          _j_row(d, c, sparse, i + r, tmp)
+          scl = local[r * dim + col]
+          for k in range(nv):
+            row[k] += tmp[k] * scl
+        mju_cholUpdate(Lcone, row, nv, 1)
     nupdate += dim
     i += dim
   return nupdate
 
 
 @jit
-def _factorize(m, d, c, sparse, recompute, ncone, H, Hcone):
+def _factorize(m, d, c, sparse, recompute, ncone, fac):
   """Port of FactorizeHessian: L = chol(H), recomputing H from the row states when asked;
   adds the cone terms when some contact is in the cone zone. Returns nupdate (= nefc)."""
-  if recompute:
-    _hessian(m, d, c, sparse, H)
+  H, L, _, H_colind, _, L_colind, LT_colind, LT_map, _, _, _ = fac
   if sparse:
-    # large models (sparse Jacobian): H is block-structured, factor only its envelope
-    chol_factor_envelope(H, c[0], mjMINVAL, d.scratch_envelope)
+    if recompute:
+      _hessian_D(d, c)
+      _sparse_hessian_values(m, d, c, H, H_colind)
+    rows = d.scratch_hess_rows
+    chol_factor_sparse(L, c[0], mjMINVAL, rows[4], rows[5], L_colind, rows[6], rows[7],
+                       LT_colind, LT_map, H, rows[0], rows[1], H_colind, d.scratch_hess_dense)
   else:
-    mju_cholFactor(H, c[0], mjMINVAL)
+    if recompute:
+      _hessian(m, d, c, L)
+    mju_cholFactor(L, c[0], mjMINVAL)
   if ncone:
-    _hessian_cone(m, d, c, sparse, H, Hcone)
+    _hessian_cone(m, d, c, sparse, fac)
   return c[3]
 
 
 @jit
-def _incremental(m, d, c, sparse, ncone, H, Hcone):
+def _incremental(m, d, c, sparse, ncone, fac):
   """Port of HessianIncremental: rank-1 updates of L for rows entering or leaving the quadratic
   state; full refactorization when accuracy is lost. Returns nupdate."""
   nv = c[0]
   nefc = c[3]
+  L = fac[1]
   efc_D = _rows(d.iefc_D, c)
   state = _rows(d.iefc_state, c)
   oldstate = d.scratch_oldstate
+  J, J_rownnz, J_rowadr, J_colind = _j_block(d, c)
+  rows = d.scratch_hess_rows
   vec = d.scratch_dof_row
   nupdate = 0
   for i in range(nefc):
+    if state[i] != int(oldstate[i]):
+      d.scratch_cone_fold[0] = -1  # weigh folding the cones anew
     old_quad = int(oldstate[i]) == mjCNSTRSTATE_QUADRATIC
     new_quad = state[i] == mjCNSTRSTATE_QUADRATIC
     if old_quad == new_quad:
       continue
 
     # update (add) or downdate (subtract) with J(i,:)*sqrt(D[i])
-    _j_row(d, c, sparse, i, vec)
     s = math.sqrt(efc_D[i])
-    for k in range(nv):
-      vec[k] *= s
     if sparse:
-      _reverse(vec, nv)
-      rank = chol_update_envelope(H, vec, nv, 1 if new_quad else 0,
-                                  d.scratch_envelope)
+      adr = J_rowadr[i]
+      nnz = J_rownnz[i]
+      for k in range(nnz):
+        vec[k] = J[adr + k] * s
+      rank = chol_update_sparse(L, vec, 0, nv, 1 if new_quad else 0, rows[4], rows[5], fac[5],
+                                nnz, J_colind, adr, d.scratch_hess_dense)
     else:
-      rank = mju_cholUpdate(H, vec, nv, 1 if new_quad else 0)
+      for k in range(nv):
+        vec[k] = J[i * nv + k] * s
+      rank = mju_cholUpdate(L, vec, nv, 1 if new_quad else 0)
     nupdate += 1
 
     # accuracy lost: recompute H and refactor
     if rank < nv:
-      return _factorize(m, d, c, sparse, True, ncone, H, Hcone)
+      return _factorize(m, d, c, sparse, True, ncone, fac)
 
   if ncone:
-    nupdate += _hessian_cone(m, d, c, sparse, H, Hcone)
+    nupdate += _hessian_cone(m, d, c, sparse, fac)
   return nupdate
 
 
@@ -801,7 +1007,7 @@ def _update_constraint(m, d, c, sparse, flg_coneHessian):
 
 
 @jit
-def _update_gradient(m, d, c, sparse, flg_newton, ncone, H, Hcone):
+def _update_gradient(m, d, c, sparse, flg_newton, ncone, fac):
   """Port of CGupdateGradient: grad = M*qacc - qfrc_smooth - qfrc_constraint and the
   preconditioned Mgrad (H \\ grad for Newton, M \\ grad for CG)."""
   nv = c[0]
@@ -813,20 +1019,12 @@ def _update_gradient(m, d, c, sparse, flg_newton, ncone, H, Hcone):
   for i in range(nv):
     grad[i] = Ma[i] - qfrc_smooth[i] - qfrc_constraint[i]
   if flg_newton:
+    L = fac[2] if ncone else fac[1]
     if sparse:
-      for i in range(nv):
-        Mgrad[i] = grad[nv - 1 - i]
+      rows = d.scratch_hess_rows
+      chol_solve_sparse(Mgrad, L, grad, nv, rows[4], rows[5], fac[5])
     else:
-      for i in range(nv):
-        Mgrad[i] = grad[i]
-    if ncone:
-      mju_cholSolve(Mgrad, Hcone, Mgrad, nv)
-    elif sparse:
-      chol_solve_envelope(Mgrad, H, Mgrad, nv, d.scratch_envelope)
-    else:
-      mju_cholSolve(Mgrad, H, Mgrad, nv)
-    if sparse:
-      _reverse(Mgrad, nv)
+      mju_cholSolve(Mgrad, L, grad, nv)
   else:
     for i in range(nv):
       Mgrad[i] = grad[i]
@@ -867,11 +1065,8 @@ def cg_newton(m, d, island, maxiter, flg_newton):
   gradold = d.scratch_gradold
   Mgradold = d.scratch_Mgradold
   Mgraddif = d.scratch_Mgraddif
-  H = d.scratch_H
-  Hcone = d.scratch_Hcone
-  if flg_newton and nv * nv > H.shape[0]:  # an island too large for the kept Hessian
-    H = np.empty(nv * nv)
-    Hcone = np.empty(nv * nv)
+  fac = _dense_factor(d, nv if flg_newton and not sparse else 0)
+  d.scratch_cone_fold[0] = -1
 
   # sparse: J transposed, for J'*force
   if sparse:
@@ -893,7 +1088,7 @@ def cg_newton(m, d, island, maxiter, flg_newton):
 
   # converged already (e.g. a good warm start)? The cost is strongly convex in the M-norm, so
   # 0.5*grad'*M^-1*grad bounds its suboptimality; Newton also asks for a small gradient
-  _update_gradient(m, d, c, sparse, 0, ncone, H, Hcone)
+  _update_gradient(m, d, c, sparse, 0, ncone, fac)
   gradient_small = scale * mju_norm(grad, nv) < tolerance
   certificate = (_decrement(grad, Mgrad, nv, scale) < tolerance
                  and (not flg_newton or gradient_small))
@@ -902,8 +1097,10 @@ def cg_newton(m, d, island, maxiter, flg_newton):
   # Newton: factor the Hessian; converged when the Newton decrement is below tolerance
   nupdate = 0
   if flg_newton and not done:
-    nupdate = _factorize(m, d, c, sparse, True, ncone, H, Hcone)
-    _update_gradient(m, d, c, sparse, 1, ncone, H, Hcone)
+    if sparse:
+      fac = _sparse_hessian(m, d, c)
+    nupdate = _factorize(m, d, c, sparse, not sparse, ncone, fac)
+    _update_gradient(m, d, c, sparse, 1, ncone, fac)
     done = gradient_small and _decrement(grad, Mgrad, nv, scale) < tolerance
 
   # start with the preconditioned gradient
@@ -935,8 +1132,8 @@ def cg_newton(m, d, island, maxiter, flg_newton):
     # update
     nactive, ncone = _update_constraint(m, d, c, sparse, cone_hessian)
     if flg_newton:
-      nupdate = _incremental(m, d, c, sparse, ncone, H, Hcone)
-    _update_gradient(m, d, c, sparse, flg_newton, ncone, H, Hcone)
+      nupdate = _incremental(m, d, c, sparse, ncone, fac)
+    _update_gradient(m, d, c, sparse, flg_newton, ncone, fac)
 
     # count state changes
     nchange = 0
@@ -984,4 +1181,8 @@ def cg_newton(m, d, island, maxiter, flg_newton):
   if island < mjNISLAND:
     k = max(island, 0)
     d.solver_niter[k] += it
-    d.solver_nnz[k] = nv * nv if flg_newton and not certificate else c[6]
+    if flg_newton and not certificate:  # the Hessian's entries (sparse: H, L and Lcone)
+      elliptic = m.opt.cone[0] == mjCONE_ELLIPTIC
+      d.solver_nnz[k] = (2 if elliptic else 1) * fac[9] + fac[8] if sparse else nv * nv
+    else:
+      d.solver_nnz[k] = c[6]

@@ -6,6 +6,8 @@ layout (row i holds i's ancestor dofs, then the diagonal); the LU pair in the fu
 dof pattern of qDeriv.
 """
 
+import math
+
 import numpy as np
 
 from engine._jit import jit
@@ -176,9 +178,11 @@ def _solve_ld_vector(x, off, qld, qldiaginv, nv, rownnz, rowadr, colind):
 
 
 @jit
-def transpose(dst, dst_rownnz, dst_rowadr, dst_colind, src, rownnz, rowadr, colind, nrow, ncol):
+def transpose(dst, dst_rownnz, dst_rowadr, dst_colind, src, rownnz, rowadr, colind, nrow, ncol,
+              values=True):
   """Port of mju_transposeSparse: the CSR transpose of an nrow x ncol CSR matrix. Each row of
-  the transpose lists its entries in increasing source row, explicit zeros kept."""
+  the transpose lists its entries in increasing source row, explicit zeros kept; values False:
+  the pattern alone (dst and src unused)."""
   u = np.uint64  # unsigned indices: no negative-index wraparound (halves the time)
   for j in range(ncol):
     dst_rownnz[j] = 0
@@ -196,7 +200,8 @@ def transpose(dst, dst_rownnz, dst_rowadr, dst_colind, src, rownnz, rowadr, coli
     for k in range(start, start + u(rownnz[i])):
       j = u(colind[k])
       p = u(dst_rowadr[j] + dst_rownnz[j])
-      dst[p] = src[k]
+      if values:
+        dst[p] = src[k]
       dst_colind[p] = i
       dst_rownnz[j] += 1
 
@@ -278,3 +283,306 @@ def solve_lu_sparse(res, LU, vec, n, rownnz, rowadr, diag, colind):
     for k in range(dg):
       s -= LU[adr + k] * res[colind[adr + k]]
     res[i] = s / LU[adr + dg]
+
+
+# ---- the sparse Newton Hessian H = J'*D*J + M and its reverse Cholesky factor ----
+# Ports of engine_util_sparse.c (mju_sqrMatTDSparseSymbolic/Numeric, mju_addToMatSparse) and
+# engine_util_solve.c (mju_cholFactorSymbolic/Numeric, mju_cholSolveSparse,
+# mju_cholUpdateSparse). The factor is L'*L = H with L lower triangular, eliminated from the
+# last row up: a dof's subtree comes after it, so a tree's factor fills in only along the
+# tree's chains. Each routine does MuJoCo's operations in MuJoCo's order (bit-equal results).
+
+
+@jit
+def sqr_mat_td_pattern(res_rownnz, res_rowadr, res_colind, fill, nr, nc, rownnz, rowadr, colind,
+                       rownnzT, rowadrT, colindT, marker, found, rowstart):
+  """Pattern of the lower triangle of M'*D*M, M an nr x nc CSR matrix given with its transpose
+  (rownnzT, rowadrT, colindT). fill False: count each result row into res_rownnz, lay out
+  res_rowadr, return the total; fill True: write sorted columns into res_colind at the given
+  res_rowadr. A column with no entries has no diagonal. Scratch: marker, found (nc),
+  rowstart (nr). MuJoCo batches columns of equal pattern; one at a time gives the same pattern.
+  """
+  for j in range(nc):
+    marker[j] = 0
+    res_rownnz[j] = 0
+  for r in range(nr):
+    rowstart[r] = 0
+  for c in range(nc):
+    # rows j > c of the result reached through the rows of M that hold column c
+    nfound = 0
+    adr_c = rowadrT[c]
+    for i in range(rownnzT[c]):
+      r = colindT[adr_c + i]
+      adr = rowadr[r]
+      for k in range(rowstart[r], rownnz[r]):
+        j = colind[adr + k]
+        if j <= c:
+          rowstart[r] += 1
+        elif not marker[j]:
+          marker[j] = 1
+          found[nfound] = j
+          nfound += 1
+    for i in range(nfound):
+      j = found[i]
+      marker[j] = 0
+      if fill:
+        res_colind[res_rowadr[j] + res_rownnz[j]] = c
+      res_rownnz[j] += 1
+    if rownnzT[c]:
+      if fill:
+        res_colind[res_rowadr[c] + res_rownnz[c]] = c
+      res_rownnz[c] += 1
+  if nc == 0:
+    return 0
+  if not fill:
+    res_rowadr[0] = 0
+    for r in range(1, nc):
+      res_rowadr[r] = res_rowadr[r - 1] + res_rownnz[r - 1]
+  return res_rowadr[nc - 1] + res_rownnz[nc - 1]
+
+
+@jit
+def sqr_mat_td_values(res, nc, res_rownnz, res_rowadr, res_colind, mat, rownnz, rowadr, colind,
+                      matT, rownnzT, rowadrT, colindT, diag, buffer):
+  """Values of the lower triangle of M'*diag(diag)*M in the pattern of sqr_mat_td_pattern: row
+  r sums diag[k]*M[k,r]*M[k,:r+1] over the rows k of M holding column r, in increasing k.
+  buffer: nc scratch."""
+  for r in range(nc):
+    buffer[r] = 0.0
+  for r in range(nc):
+    adr_r = rowadrT[r]
+    for i in range(rownnzT[r]):
+      k = colindT[adr_r + i]
+      scale = diag[k] * matT[adr_r + i]
+      if scale == 0:
+        continue
+      adr_k = rowadr[k]
+      for j in range(rownnz[k]):
+        col = colind[adr_k + j]
+        if col > r:
+          break
+        buffer[col] += scale * mat[adr_k + j]
+    adr = res_rowadr[r]
+    for j in range(res_rownnz[r]):
+      col = res_colind[adr + j]
+      res[adr + j] = buffer[col]
+      buffer[col] = 0.0
+
+
+@jit
+def add_to_mat_sparse(dst, rownnz, rowadr, colind, nr, src, src_rownnz, src_rowadr, src_colind):
+  """Port of mju_addToMatSparse: dst += src row by row, merging the patterns in place (each
+  dst row has room for the union after its entries)."""
+  for i in range(nr):
+    da = rowadr[i]
+    dn = rownnz[i]
+    sa = src_rowadr[i]
+    sn = src_rownnz[i]
+
+    # entries of the union
+    a = 0
+    b = 0
+    common = 0
+    while a < dn and b < sn:
+      ca = colind[da + a]
+      cb = src_colind[sa + b]
+      if ca == cb:
+        common += 1
+        a += 1
+        b += 1
+      elif ca < cb:
+        a += 1
+      else:
+        b += 1
+    nnz = dn + sn - common
+
+    # merge backwards, from the end of the union
+    a = dn - 1
+    b = sn - 1
+    w = nnz - 1
+    while a >= 0 and b >= 0:
+      ca = colind[da + a]
+      cb = src_colind[sa + b]
+      if ca == cb:
+        dst[da + w] = dst[da + a] + src[sa + b]
+        a -= 1
+        b -= 1
+      elif ca > cb:
+        dst[da + w] = dst[da + a]
+        a -= 1
+      else:
+        dst[da + w] = src[sa + b]
+        b -= 1
+      colind[da + w] = max(ca, cb)
+      w -= 1
+    while b >= 0:
+      dst[da + w] = src[sa + b]
+      colind[da + w] = src_colind[sa + b]
+      b -= 1
+      w -= 1
+    rownnz[i] = nnz
+
+
+@jit
+def chol_pattern(L_colind, L_rownnz, L_rowadr, LT_colind, LT_rownnz, LT_rowadr, LT_map, fill,
+                 rownnz, rowadr, colind, n, parent, flag, cursor, LT_write):
+  """Port of mju_cholFactorSymbolic: the pattern of the reverse Cholesky factor L of a
+  symmetric matrix given by its upper triangle (rows of column indices >= the row), and of
+  L's transpose LT (rows in elimination-tree order; LT_map: each LT entry's address in L).
+  fill False: count into L_rownnz/LT_rownnz, lay out the row addresses, return nnz(L); fill
+  True: write the indices at the given addresses. Scratch: parent, flag, cursor, LT_write (n).
+  """
+  if fill:
+    for r in range(n):
+      cursor[r] = L_rowadr[r] + L_rownnz[r] - 2
+      LT_write[r] = LT_rowadr[r]
+  for r in range(n - 1, -1, -1):
+    parent[r] = -1
+    flag[r] = r
+    if not fill:
+      L_rownnz[r] = 1
+      LT_rownnz[r] = 1
+    else:
+      diag = L_rowadr[r] + L_rownnz[r] - 1
+      L_colind[diag] = r
+      LT_colind[LT_write[r]] = r
+      LT_map[LT_write[r]] = diag
+      LT_write[r] += 1
+
+    # each i > r in row r reaches L[i, r] and its elimination-tree ancestors not yet flagged
+    start = rowadr[r]
+    for k in range(start, start + rownnz[r]):
+      i = colind[k]
+      if i <= r:
+        continue
+      while flag[i] != r:
+        if parent[i] == -1:
+          parent[i] = r
+        if not fill:
+          L_rownnz[i] += 1
+          LT_rownnz[r] += 1
+        else:
+          idx = cursor[i]
+          cursor[i] -= 1
+          L_colind[idx] = r
+          LT_colind[LT_write[r]] = i
+          LT_map[LT_write[r]] = idx
+          LT_write[r] += 1
+        flag[i] = r
+        i = parent[i]
+  if fill or n == 0:
+    return 0
+  L_rowadr[0] = 0
+  LT_rowadr[0] = 0
+  nnz = L_rownnz[0]
+  for r in range(1, n):
+    L_rowadr[r] = L_rowadr[r - 1] + L_rownnz[r - 1]
+    LT_rowadr[r] = LT_rowadr[r - 1] + LT_rownnz[r - 1]
+    nnz += L_rownnz[r]
+  return nnz
+
+
+@jit
+def chol_factor_sparse(L, n, mindiag, L_rownnz, L_rowadr, L_colind, LT_rownnz, LT_rowadr,
+                       LT_colind, LT_map, H, H_rownnz, H_rowadr, H_colind, dense):
+  """Port of mju_cholFactorNumeric: L'*L = H (H's lower triangle, rows ending with their
+  diagonal) in the pattern of chol_pattern; pivots below mindiag are raised to it. Returns
+  the rank. dense: n scratch."""
+  for r in range(n):
+    dense[r] = 0.0
+  rank = n
+  for r in range(n - 1, -1, -1):
+    adr = H_rowadr[r]
+    for k in range(H_rownnz[r]):
+      dense[H_colind[adr + k]] = H[adr + k]
+
+    # subtract the rows c > r of L holding column r, up to that column
+    lt = LT_rowadr[r]
+    for k in range(1, LT_rownnz[r]):
+      c = LT_colind[lt + k]
+      idx = LT_map[lt + k]
+      L_cr = L[idx]
+      c_adr = L_rowadr[c]
+      for i in range(idx - c_adr + 1):
+        dense[L_colind[c_adr + i]] -= L_cr * L[c_adr + i]
+
+    diag = dense[r]
+    if diag < mindiag:
+      diag = mindiag
+      rank -= 1
+    L_rr = math.sqrt(diag)
+    L_rr_inv = 1.0 / L_rr
+    adr = L_rowadr[r]
+    nnz = L_rownnz[r]
+    for i in range(nnz - 1):
+      L[adr + i] = dense[L_colind[adr + i]] * L_rr_inv
+    L[adr + nnz - 1] = L_rr
+    for i in range(nnz):
+      dense[L_colind[adr + i]] = 0.0
+  return rank
+
+
+@jit
+def chol_solve_sparse(res, mat, vec, n, rownnz, rowadr, colind):
+  """Port of mju_cholSolveSparse: res = (L'*L)^-1 vec for a reverse Cholesky factor."""
+  for i in range(n):
+    res[i] = vec[i]
+
+  # res <- L^-T res
+  for i in range(n - 1, -1, -1):
+    if res[i]:
+      adr = rowadr[i]
+      nnz = rownnz[i]
+      res[i] /= mat[adr + nnz - 1]
+      tmp = res[i]
+      for j in range(nnz - 1):
+        res[colind[adr + j]] -= mat[adr + j] * tmp
+
+  # res <- L^-1 res
+  for i in range(n):
+    adr = rowadr[i]
+    nnz = rownnz[i]
+    if nnz > 1:
+      res[i] -= dot_sparse(mat, adr, res, 0, nnz - 1, colind, adr)
+    res[i] /= mat[adr + nnz - 1]
+
+
+@jit
+def chol_update_sparse(mat, x, x_adr, n, flg_plus, rownnz, rowadr, colind, x_nnz, x_ind,
+                       x_indadr, dense):
+  """Port of mju_cholUpdateSparse: L'*L +- x*x' in place by Givens rotations, x sparse
+  (x[x_adr:x_adr+x_nnz] at columns x_ind[x_indadr:...], increasing) within L's pattern.
+  Pivots below mjMINVAL are raised to it and lower the returned rank. dense: n scratch."""
+  if x_nnz == 0:
+    return n
+  start = x_ind[x_indadr + x_nnz - 1]
+  for j in range(start + 1):
+    dense[j] = 0.0
+  for k in range(x_nnz):
+    dense[x_ind[x_indadr + k]] = x[x_adr + k]
+  rank = n
+  for row in range(start, -1, -1):
+    x_row = dense[row]
+    if x_row == 0:
+      continue
+    nnz = rownnz[row] - 1
+    adr = rowadr[row]
+    diag = mat[adr + nnz]
+    tmp = diag * diag + (x_row * x_row if flg_plus else -x_row * x_row)
+    if tmp < mjMINVAL:
+      tmp = mjMINVAL
+      rank -= 1
+    r = math.sqrt(tmp)
+    mat[adr + nnz] = r
+
+    # Givens rotation of the row against the update
+    c = diag / r
+    s = -x_row / r
+    s_signed = -s if flg_plus else s
+    for i in range(nnz):
+      j = colind[adr + i]
+      dense_j = dense[j]
+      mat_val = mat[adr + i]
+      mat[adr + i] = c * mat_val + s_signed * dense_j
+      dense[j] = s * mat_val + c * dense_j
+  return rank

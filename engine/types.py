@@ -550,6 +550,12 @@ class _WarningList:
     return self._d._arrays["warning_lastinfo"]
 
 
+def _sparse_layout(m: MjModel) -> bool:
+  """The model's constraint Jacobian is sparse (mj_isSparse)."""
+  jacobian = int(m.opt.jacobian)
+  return jacobian == enums.mjJAC_SPARSE or (jacobian == enums.mjJAC_AUTO and m.nv >= 60)
+
+
 def _row_width(m: MjModel) -> int:
   """Room per constraint row in the Jacobian: nv in the dense layout; in the sparse layout
   the most dofs one row's M^-1*J' can touch: the dofs of the trees the row acts on.
@@ -560,8 +566,7 @@ def _row_width(m: MjModel) -> int:
   Jacobian and M^-1*J' grow with the number of rows times the size of a tree, not times nv.
   """
   nv = int(m.nv)
-  jacobian = int(m.opt.jacobian)
-  if not (jacobian == enums.mjJAC_SPARSE or (jacobian == enums.mjJAC_AUTO and nv >= 60)):
+  if not _sparse_layout(m):
     return max(1, nv)  # dense rows
   tree_dofnum = np.asarray(m.tree_dofnum)
   widest = 2 * int(tree_dofnum.max()) if len(tree_dofnum) else 0
@@ -585,8 +590,8 @@ def data_capacity(m: MjModel) -> dict:
   cover every equality, friction loss and limit row plus each contact's rows in the widest
   cone (2*(condim-1) pyramidal rows). Running out sets mjWARN_CONTACTFULL/CNSTRFULL.
   Jacobian nonzeros get each row the width `_row_width` (nv in the dense layout), Newton's
-  dense Hessian at most 2^22 entries (a larger island takes its own), and the broadphase
-  every body pair up to 2^24.
+  Hessian at most 2^22 entries (a larger island takes its own), and the broadphase every body
+  pair up to 2^24. Sparse elliptic models get room for the Jacobian that folds cone Hessians.
   """
   condims = [int(c) for c in m.geom_condim] + [int(c) for c in m.pair_dim]
   rows_per_contact = max([1] + [2 * (c - 1) for c in condims])
@@ -598,9 +603,12 @@ def data_capacity(m: MjModel) -> dict:
   else:
     nefccap = 6 * m.neq + m.nv + 3 * m.ntendon + 2 * m.njnt + rows_per_contact * nconcap
   nv = int(m.nv)
-  return {"nconcap": nconcap, "nefccap": nefccap, "nJcap": nefccap * _row_width(m),
+  width = _row_width(m)
+  sparse_elliptic = _sparse_layout(m) and int(m.opt.cone) == enums.mjCONE_ELLIPTIC
+  return {"nconcap": nconcap, "nefccap": nefccap, "nJcap": nefccap * width,
           "nislandcap": int(m.ntree), "nidofcap": nv, "nHcap": min(nv * nv, _HESSIAN_CAP),
-          "npaircap": max(1, min(m.nbody * (m.nbody - 1) // 2, _PAIR_CAP))}
+          "npaircap": max(1, min(m.nbody * (m.nbody - 1) // 2, _PAIR_CAP)),
+          "nJconecap": nefccap * width if sparse_elliptic else 0}
 
 
 # Newton's dense Hessian and the broadphase pair list: past these sizes (32 MiB and 64 MiB,

@@ -23,14 +23,14 @@ def _spheres(n, spacing=0.25, options=""):
           f"{bodies}</worldbody></mujoco>")
 
 
-def _pile(solver, cone="pyramidal", n=10, layers=3):
+def _pile(solver, cone="pyramidal", n=10, layers=3, jacobian="auto"):
   """layers x n x n spheres of radius .05 touching their neighbours: 23 islands on the plane."""
   rng = np.random.default_rng(0)
   bodies = "".join(
     f'<body pos="{0.1 * i + rng.uniform(-.005, .005):.4f} {0.1 * j:.4f} {0.05 + 0.098 * k:.4f}">'
     f'<freejoint/><geom size=".05"/></body>'
     for k in range(layers) for i in range(n) for j in range(n))
-  return (f'<mujoco><option solver="{solver}" cone="{cone}"/><worldbody>'
+  return (f'<mujoco><option solver="{solver}" cone="{cone}" jacobian="{jacobian}"/><worldbody>'
           f'<geom type="plane" size="5 5 .1"/>{bodies}</worldbody></mujoco>')
 
 
@@ -62,12 +62,14 @@ def test_pile_of_many_trees_stays_mujocos(solver):
   np.testing.assert_allclose(d.qvel, mjd.qvel, rtol=0, atol=1e-10)
 
 
+@pytest.mark.parametrize("jacobian", ["dense", "sparse"])
 @pytest.mark.parametrize("cone", ["pyramidal", "elliptic"])
-def test_island_beyond_the_kept_hessian_stays_mujocos(monkeypatch, cone):
-  # a Hessian of 36 entries: every island of more than 6 dofs takes its own (as one of more
-  # than 2048 dofs does by default)
+def test_island_beyond_the_kept_hessian_stays_mujocos(monkeypatch, cone, jacobian):
+  # a Hessian of 36 entries: every island whose Hessian (dense: of more than 6 dofs; sparse:
+  # H or its factor past 36 entries) does not fit takes its own, as one of more than 2048
+  # dofs does by default
   monkeypatch.setattr(_types, "_HESSIAN_CAP", 36)
-  mjm, mjd, m, d = oracle.load(_pile("Newton", cone, n=4, layers=2))
+  mjm, mjd, m, d = oracle.load(_pile("Newton", cone, n=4, layers=2, jacobian=jacobian))
   assert d._arrays["scratch_H"].size == 36
   largest = 0
   for _ in range(40):

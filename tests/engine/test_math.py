@@ -9,6 +9,7 @@ import ctypes
 import functools
 import glob
 import os
+import tempfile
 
 import mujoco
 import numba
@@ -568,54 +569,158 @@ def test_cholesky_rank_deficient_match_bindings(rng):
   _same(ours, theirs.ravel())
 
 
-def test_cholesky_envelope_matches_dense_factor(rng):
-  # block-structured SPD matrix (chains of bodies coupled at a few rows), as Newton builds
-  # for many-body scenes; the envelope factor must equal the dense one up to rounding
-  n = 30
-  a = np.zeros((n, n))
-  for start in range(0, n, 6):
-    blk = rng.normal(size=(6, 6))
-    a[start:start + 6, start:start + 6] = blk @ blk.T + 0.5 * np.eye(6)
-  for i, j in ((13, 2), (25, 14), (29, 7)):
-    a[i, j] = a[j, i] = 0.3
-  dense, env = a.ravel().copy(), a.ravel().copy()
-  first = np.zeros(n)
-  assert em.chol_factor_envelope(env, n, 1e-12, first) == em.mju_cholFactor(dense, n, 1e-12) == n
-  low = np.tril_indices(n)
-  np.testing.assert_allclose(env.reshape(n, n)[low], dense.reshape(n, n)[low], rtol=1e-12,
-                             atol=1e-14)
-  np.testing.assert_allclose(np.tril(env.reshape(n, n)), np.linalg.cholesky(a), rtol=1e-10,
-                             atol=1e-12)
-  assert first[0] == 0 and first[13] == 2 and first[12] == 12 and first[29] == 7
+def _tree_hessian(rng, n=24, nrow=30):
+  """A sparse Jacobian over 4 chains of 6 dofs (rows act on one chain's tail, or join two, as
+  contacts do), D, and M with a dof's ancestors on its chain: Newton's sparse H = J'*D*J + M.
+  CSR rows with sorted columns; M's rows end with their diagonal."""
+  J = np.zeros((nrow, n))
+  for r in range(nrow):
+    for chain in rng.choice(4, size=rng.integers(1, 3), replace=False):
+      first = 6 * chain + rng.integers(0, 6)
+      J[r, first:6 * chain + 6] = rng.normal(size=6 * chain + 6 - first)
+  D = rng.uniform(0.5, 2, size=nrow) * (rng.random(nrow) < 0.8)  # some rows not quadratic
+  M = np.zeros((n, n))
+  for i in range(n):
+    for j in range(6 * (i // 6), i + 1):
+      M[i, j] = M[j, i] = rng.normal() * 0.1
+    M[i, i] = 2 + rng.random()
+  return J, D, M
 
-  # envelope solve, also after a rank-1 update that fills rows in (Newton's incremental path)
-  vec = rng.normal(size=n)
-  res = np.full(n, np.nan)
-  em.chol_solve_envelope(res, env, vec, n, first)
-  np.testing.assert_allclose(a @ res, vec, rtol=1e-9, atol=1e-9)
-  x = np.zeros(n)
-  x[[4, 17, 26]] = 0.7, -0.4, 0.2
-  updated = a + np.outer(x, x)
-  dense_updated = env.copy()
-  assert em.mju_cholUpdate(dense_updated, x.copy(), n, 1) == n
-  assert em.chol_update_envelope(env, x.copy(), n, 1, first) == n
-  assert first[17] == 4 and first[26] == 4 and first[12] == 12  # filled in where x reached
-  np.testing.assert_allclose(env, dense_updated, rtol=1e-12, atol=1e-14)
-  em.chol_solve_envelope(res, env, vec, n, first)
-  np.testing.assert_allclose(updated @ res, vec, rtol=1e-9, atol=1e-9)
 
-  # and a downdate back to the original matrix
-  assert em.chol_update_envelope(env, x.copy(), n, 0, first) == n
-  em.chol_solve_envelope(res, env, vec, n, first)
-  np.testing.assert_allclose(a @ res, vec, rtol=1e-9, atol=1e-9)
+def _csr(a, lower=False):
+  rows = [[j for j in range(a.shape[1] if not lower else i + 1) if a[i, j] != 0]
+          for i in range(a.shape[0])]
+  rownnz = np.array([len(r) for r in rows], np.int32)
+  rowadr = np.concatenate([[0], np.cumsum(rownnz)[:-1]]).astype(np.int32)
+  colind = np.array([j for r in rows for j in r], np.int32)
+  vals = np.array([a[i, j] for i, r in enumerate(rows) for j in r])
+  return vals, rownnz, rowadr, colind
 
-  # a singular pivot is clamped and lowers the rank exactly as in the dense factor
-  b = a.copy()
-  b[20, :] = b[:, 20] = 0.0
-  dense, env = b.ravel().copy(), b.ravel().copy()
-  assert em.chol_factor_envelope(env, n, 1e-8, first) == em.mju_cholFactor(dense, n, 1e-8) == n - 1
-  np.testing.assert_allclose(env.reshape(n, n)[low], dense.reshape(n, n)[low], rtol=1e-12,
-                             atol=1e-14)
+
+def _dense(vals, rownnz, rowadr, colind, n):
+  out = np.zeros((n, n))
+  for i in range(n):
+    for k in range(rowadr[i], rowadr[i] + rownnz[i]):
+      out[i, colind[k]] = vals[k]
+  return out
+
+
+@functools.lru_cache(maxsize=None)
+def _c_data():
+  """An mjData of libmujoco's own (its stack serves the sparse routines' scratch)."""
+  lib = _libmujoco()
+  lib.mj_loadXML.restype = lib.mj_makeData.restype = ctypes.c_void_p
+  with tempfile.NamedTemporaryFile("w", suffix=".xml") as f:
+    f.write('<mujoco><size memory="1M"/></mujoco>')
+    f.flush()
+    model = lib.mj_loadXML(f.name.encode(), None, None, 0)
+  return ctypes.cast(lib.mj_makeData(ctypes.c_void_p(model)), _PTR)
+
+
+def test_sparse_hessian_routines_match_library(rng):
+  # Newton's sparse path (engine/sparse.py) step by step against libmujoco's routines: the
+  # pattern and values of J'*D*J, M added in, the reverse Cholesky pattern and factor, rank-1
+  # updates, all bit for bit; the factor and solve also checked against the dense algebra
+  from engine import sparse as es
+  es = jitted.module(es)
+  ptr, i32, dbl = _PTR, ctypes.c_int, ctypes.c_double
+  mj_pattern = _c_function("mju_sqrMatTDSparseSymbolic", [ptr] * 4 + [i32] * 2 + [ptr] * 8,
+                           i32)
+  mj_values = _c_function("mju_sqrMatTDSparseNumeric", [ptr, i32] + [ptr] * 15)
+  mj_add = _c_function("mju_addToMatSparse", [ptr] * 4 + [i32] + [ptr] * 4)
+  mj_chol_pattern = _c_function("mju_cholFactorSymbolic", [ptr] * 10 + [i32, ptr], i32)
+  mj_factor = _c_function("mju_cholFactorNumeric", [ptr, i32, dbl] + [ptr] * 12, i32)
+  mj_update = _c_function("mju_cholUpdateSparse", [ptr, ptr, i32, i32] + [ptr] * 3
+                          + [i32, ptr, ptr], i32)
+  d = _c_data()
+  for _ in range(20):
+    J, D, M = _tree_hessian(rng)
+    nrow, n = J.shape
+    Jv, Jn, Ja, Jc = _csr(J)
+    JTv, JTn, JTa, JTc = _csr(J.T)
+    Mv, Mn, Ma, Mc = _csr(M, lower=True)
+
+    # J'*D*J: pattern (count, then fill at rows with room for M), values, then + M
+    ours = [np.zeros(n, np.int32) for _ in range(2)]
+    theirs = [np.zeros(n, np.int32) for _ in range(2)]
+    work = np.zeros((3, max(n, nrow)), np.int32)
+    nH = es.sqr_mat_td_pattern(ours[0], ours[1], work[2], False, nrow, n, Jn, Ja, Jc, JTn, JTa,
+                               JTc, work[0], work[1], work[2])
+    assert nH == mj_pattern(theirs[0], theirs[1], None, None, nrow, n, Jn, Ja, Jc, JTn, JTa, JTc,
+                            None, d)
+    _same(ours[0], theirs[0])
+    _same(ours[1], theirs[1])
+    rowadr = (ours[1] + np.concatenate([[0], np.cumsum(Mn)[:-1]])).astype(np.int32)
+    size = nH + len(Mv)
+    H, H_mj = np.full(size, np.nan), np.full(size, np.nan)
+    colind, colind_mj = np.zeros(size, np.int32), np.zeros(size, np.int32)
+    rownnz, rownnz_mj = np.zeros(n, np.int32), np.zeros(n, np.int32)
+    es.sqr_mat_td_pattern(rownnz, rowadr, colind, True, nrow, n, Jn, Ja, Jc, JTn, JTa, JTc,
+                          work[0], work[1], work[2])
+    mj_pattern(rownnz_mj, rowadr, colind_mj, None, nrow, n, Jn, Ja, Jc, JTn, JTa, JTc, None, d)
+    es.sqr_mat_td_values(H, n, rownnz, rowadr, colind, Jv, Jn, Ja, Jc, JTv, JTn, JTa, JTc, D,
+                         np.zeros(n))
+    mj_values(H_mj, n, rownnz_mj, rowadr, colind_mj, None, Jv, Jn, Ja, Jc, JTv, JTn, JTa, JTc,
+              None, D, d)
+    es.add_to_mat_sparse(H, rownnz, rowadr, colind, n, Mv, Mn, Ma, Mc)
+    mj_add(H_mj, rownnz_mj, rowadr, colind_mj, n, Mv, Mn, Ma, Mc)
+    _same(rownnz, rownnz_mj)
+    for i in range(n):
+      row = slice(rowadr[i], rowadr[i] + rownnz[i])
+      _same(colind[row], colind_mj[row])
+      _same(H[row], H_mj[row])
+    exact = np.tril(J.T @ np.diag(D) @ J + M)
+    np.testing.assert_allclose(_dense(H, rownnz, rowadr, colind, n), exact, atol=1e-12)
+
+    # the factor's pattern from H's upper triangle, then the factor L'*L = H
+    HTn, HTa, HTc = np.zeros(n, np.int32), np.zeros(n, np.int32), np.zeros(size, np.int32)
+    es.transpose(H, HTn, HTa, HTc, H, rownnz, rowadr, colind, n, n, False)
+    rows = np.zeros((4, n), np.int32)
+    nL = es.chol_pattern(work[0], rows[0], rows[1], work[0], rows[2], rows[3], work[0], False,
+                         HTn, HTa, HTc, n, *np.zeros((4, n), np.int32))
+    rows_mj = np.zeros((4, n), np.int32)
+    assert nL == mj_chol_pattern(None, rows_mj[0], rows_mj[1], None, rows_mj[2], rows_mj[3],
+                                 None, HTn, HTa, HTc, n, None)
+    _same(rows, rows_mj)
+    ind = np.zeros((3, nL), np.int32)
+    ind_mj = np.zeros((3, nL), np.int32)
+    es.chol_pattern(ind[0], rows[0], rows[1], ind[1], rows[2], rows[3], ind[2], True, HTn, HTa,
+                    HTc, n, *np.zeros((4, n), np.int32))
+    mj_chol_pattern(ind_mj[0], rows[0], rows[1], ind_mj[1], rows[2], rows[3], ind_mj[2], HTn,
+                    HTa, HTc, n, None)
+    _same(ind, ind_mj)
+    L, L_mj = np.full(nL, np.nan), np.full(nL, np.nan)
+    assert es.chol_factor_sparse(L, n, 1e-15, rows[0], rows[1], ind[0], rows[2], rows[3],
+                                 ind[1], ind[2], H, rownnz, rowadr, colind, np.zeros(n)) == n
+    assert mj_factor(L_mj, n, 1e-15, rows[0], rows[1], ind[0], rows[2], rows[3], ind[1], ind[2],
+                     H, rownnz, rowadr, colind, np.zeros(n)) == n  # 3.17: a scratch row last
+    _same(L, L_mj)
+    Ld = _dense(L, rows[0], rows[1], ind[0], n)
+    H_full = J.T @ np.diag(D) @ J + M
+    np.testing.assert_allclose(Ld.T @ Ld, H_full, atol=1e-10)
+
+    # rank-1 update and downdate with a sparse row of J (as a row entering or leaving the
+    # quadratic zone), each followed by a solve
+    r = rng.integers(nrow)
+    x = Jv[Ja[r]:Ja[r] + Jn[r]] * 0.7
+    for sign in (1, 0):
+      ours, theirs = L.copy(), L.copy()
+      assert es.chol_update_sparse(ours, x, 0, n, sign, rows[0], rows[1], ind[0], Jn[r], Jc,
+                                   Ja[r], np.zeros(n)) == n
+      assert mj_update(theirs, x, n, sign, rows[0], rows[1], ind[0], Jn[r], Jc[Ja[r]:],
+                       np.zeros(n)) == n  # 3.17's last argument: a dense scratch row
+      _same(ours, theirs)
+      L = ours
+      vec = rng.normal(size=n)
+      res = np.full(n, np.nan)
+      es.chol_solve_sparse(res, L, vec, n, rows[0], rows[1], ind[0])
+      update = np.outer(J[r], J[r]) * 0.49 if sign else 0
+      np.testing.assert_allclose((H_full + update) @ res, vec, atol=1e-9)
+
+  # a singular pivot is raised to mindiag and lowers the rank
+  H[rowadr[5]:rowadr[5] + rownnz[5]] = 0
+  assert es.chol_factor_sparse(L, n, 1e-8, rows[0], rows[1], ind[0], rows[2], rows[3], ind[1],
+                               ind[2], H, rownnz, rowadr, colind, np.zeros(n)) < n
 
 
 def _sym3(rng, k):

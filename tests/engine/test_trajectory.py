@@ -114,6 +114,31 @@ def test_free_trajectory_stays_mujocos(scene, solver, cone):
   np.testing.assert_allclose(d.qvel, mjd.qvel, rtol=0, atol=1e-7)
 
 
+@pytest.mark.parametrize("solver", ["Newton", "CG"])
+@pytest.mark.parametrize("jacobian", ["dense", "sparse"])
+@pytest.mark.parametrize("cone", ["pyramidal", "elliptic"])
+@pytest.mark.parametrize("scene", ["pile", "stacks", "ragdoll"])
+def test_primal_solve_bit_equal_from_mujocos_state(scene, cone, jacobian, solver):
+  """Each step from MuJoCo's state, CG's and Newton's qacc, iterations and solver_nnz equal
+  MuJoCo's to the last bit, islands on: Newton with the sparse layout builds H = J'*D*J + M
+  sparse and factors it by MuJoCo's reverse sparse Cholesky, and with elliptic cones adds the
+  cone Hessians by rank-1 updates or, where MuJoCo 3.17 finds that cheaper (the pile from its
+  8th step), folds them into H and refactors."""
+  mjm, mjd, m, d = oracle.load(_xml(scene, solver, "enable", f'jacobian="{jacobian}"', cone))
+  for _ in range(30):
+    mujoco.mj_step(mjm, mjd)
+    d.qpos[:] = mjd.qpos
+    d.qvel[:] = mjd.qvel
+    d.qacc_warmstart[:] = mjd.qacc_warmstart
+    d.time = mjd.time
+    mujoco.mj_forward(mjm, mjd)
+    engine.mj_forward(m, d)
+    np.testing.assert_array_equal(d.qacc, mjd.qacc)
+    n = max(1, min(mjd.nisland, mujoco.mjNISLAND))
+    np.testing.assert_array_equal(d.solver_niter[:n], mjd.solver_niter[:n])
+    np.testing.assert_array_equal(d.solver_nnz[:n], mjd.solver_nnz[:n])
+
+
 @pytest.mark.parametrize("flags", ["multiccd", "single"])
 def test_free_trajectory_bricks_without_native_ccd(flags):
   """Stacked toy bricks (cylinder studs against boxes) with nativeccd disabled: libccd's MPR
