@@ -1931,6 +1931,7 @@ DATA_TYPE = DataType([
   ("scratch_JT_rownnz", types.int32[::1]),
   ("scratch_JT_rowadr", types.int32[::1]),
   ("scratch_JT_colind", types.int32[::1]),
+  ("scratch_JT_rowsuper", types.int32[::1]),
 ])
 DATA_MEMBERS = (
   "time",
@@ -2195,6 +2196,7 @@ DATA_MEMBERS = (
   "scratch_JT_rownnz",
   "scratch_JT_rowadr",
   "scratch_JT_colind",
+  "scratch_JT_rowsuper",
 )
 
 
@@ -2461,6 +2463,7 @@ def make_data(
   scratch_JT_rownnz,
   scratch_JT_rowadr,
   scratch_JT_colind,
+  scratch_JT_rowsuper,
 ):
   s = structref.new(DATA_TYPE)
   s.time = borrowed(time)
@@ -2725,6 +2728,7 @@ def make_data(
   s.scratch_JT_rownnz = borrowed(scratch_JT_rownnz)
   s.scratch_JT_rowadr = borrowed(scratch_JT_rowadr)
   s.scratch_JT_colind = borrowed(scratch_JT_colind)
+  s.scratch_JT_rowsuper = borrowed(scratch_JT_rowsuper)
   return s
 
 
@@ -2993,4 +2997,5 @@ def zero_data(d):
   zero(d.scratch_JT_rownnz)
   zero(d.scratch_JT_rowadr)
   zero(d.scratch_JT_colind)
+  zero(d.scratch_JT_rowsuper)
 

@@ -885,7 +885,7 @@ scratch_cone_W        f8 nJconecap      elliptic Newton: J, cone rows times thei
 scratch_cone_WT       f8 nJconecap      elliptic Newton: that matrix transposed (J's pattern)
 scratch_hess_work     i4 6,nv           sparse Newton: workspaces of the pattern computations
 scratch_hess_rowstart i4 nefccap        sparse Newton: first entry of each row of J not yet passed
-scratch_hess_dense    f8 nv             sparse Newton: a row of H or L spread over the dofs
+scratch_hess_dense    f8 8*nv           sparse Newton: rows of H (up to 8) or L spread over the dofs
 scratch_LTJ           f8 6*nv           sparse elliptic Newton: a contact's rows of L'*J
 # one island's blocks of M and J for CG/Newton (every dof and row when solved monolithically)
 scratch_iM_rownnz     i4 nv             nonzeros of each row of the island's M
@@ -902,6 +902,7 @@ scratch_JT            f8 nJcap          sparse CG/Newton: the island's J transpo
 scratch_JT_rownnz     i4 nv             sparse CG/Newton: entries of each row of the transpose
 scratch_JT_rowadr     i4 nv             sparse CG/Newton: first entry of each row of the transpose
 scratch_JT_colind     i4 nJcap          sparse CG/Newton: row of J of each entry of the transpose
+scratch_JT_rowsuper   i4 nv             sparse Newton: rows after each row of J' with its columns
 """)
 
 INTERNAL_PREFIX = "scratch_"

@@ -57,6 +57,7 @@ from engine.sparse import mul_sym_vec
 from engine.sparse import solve_ld
 from engine.sparse import sqr_mat_td_pattern
 from engine.sparse import sqr_mat_td_values
+from engine.sparse import super_rows
 from engine.sparse import transpose
 from engine.solver_common import inertia_scale
 from engine.solver_common import is_sparse
@@ -671,11 +672,11 @@ def _sparse_hessian_values(m, d, c, H, H_colind):
   work = d.scratch_hess_work
   J, J_rownnz, J_rowadr, J_colind = _j_block(d, c)
   sqr_mat_td_pattern(rows[0], rows[1], H_colind, True, c[3], nv, J_rownnz, J_rowadr, J_colind,
-                     d.scratch_JT_rownnz, d.scratch_JT_rowadr, d.scratch_JT_colind, work[0],
-                     work[1], d.scratch_hess_rowstart)
+                     d.scratch_JT_rownnz, d.scratch_JT_rowadr, d.scratch_JT_colind,
+                     d.scratch_JT_rowsuper, work[0], work[1], d.scratch_hess_rowstart)
   sqr_mat_td_values(H, nv, rows[0], rows[1], H_colind, J, J_rownnz, J_rowadr, J_colind,
                     d.scratch_JT, d.scratch_JT_rownnz, d.scratch_JT_rowadr, d.scratch_JT_colind,
-                    d.scratch_hess_D, d.scratch_hess_dense)
+                    d.scratch_JT_rowsuper, d.scratch_hess_D, d.scratch_hess_dense)
   M, _, _, M_rownnz, M_rowadr, M_colind = _m_block(m, d, c)
   add_to_mat_sparse(H, rows[0], rows[1], H_colind, nv, M, M_rownnz, M_rowadr, M_colind)
 
@@ -691,9 +692,12 @@ def _sparse_hessian(m, d, c):
 
   # entries of J'*D*J, plus room for M's (an overcount, as MuJoCo's)
   _, J_rownnz, J_rowadr, J_colind = _j_block(d, c)
+  super_rows(d.scratch_JT_rowsuper, d.scratch_JT_rownnz, d.scratch_JT_rowadr,
+             d.scratch_JT_colind, nv)
   nH = sqr_mat_td_pattern(rows[0], rows[1], work[5], False, c[3], nv, J_rownnz, J_rowadr,
                           J_colind, d.scratch_JT_rownnz, d.scratch_JT_rowadr,
-                          d.scratch_JT_colind, work[0], work[1], d.scratch_hess_rowstart)
+                          d.scratch_JT_colind, d.scratch_JT_rowsuper, work[0], work[1],
+                          d.scratch_hess_rowstart)
   _, _, _, M_rownnz, M_rowadr, _ = _m_block(m, d, c)
   nH = int(nH) + int(M_rowadr[nv - 1] + M_rownnz[nv - 1])
   if nH <= d.scratch_H.shape[0] and 2 * nH <= d.scratch_H_ind.shape[0]:
@@ -837,8 +841,8 @@ def _hessian_cone_folded(m, d, c, fac):
   transpose(WT, d.scratch_JT_rownnz, d.scratch_JT_rowadr, d.scratch_JT_colind, W, J_rownnz,
             J_rowadr, J_colind, nefc, nv)
   sqr_mat_td_values(Hc, nv, rows[0], rows[1], H_colind, W, J_rownnz, J_rowadr, J_colind, WT,
-                    d.scratch_JT_rownnz, d.scratch_JT_rowadr, d.scratch_JT_colind, D2,
-                    d.scratch_hess_dense)
+                    d.scratch_JT_rownnz, d.scratch_JT_rowadr, d.scratch_JT_colind,
+                    d.scratch_JT_rowsuper, D2, d.scratch_hess_dense)
   M, _, _, M_rownnz, M_rowadr, M_colind = _m_block(m, d, c)
   add_to_mat_sparse(Hc, rows[0], rows[1], H_colind, nv, M, M_rownnz, M_rowadr, M_colind)
   chol_factor_sparse(Lcone, nv, mjMINVAL, rows[4], rows[5], L_colind, rows[6], rows[7],

@@ -11,6 +11,7 @@ import math
 import numpy as np
 
 from engine._jit import jit
+from engine._jit import local_array
 from engine.enums import mjMINVAL
 from engine.enums import mjWARN_INERTIA
 
@@ -294,28 +295,56 @@ def solve_lu_sparse(res, LU, vec, n, rownnz, rowadr, diag, colind):
 
 
 @jit
+def super_rows(rowsuper, rownnz, rowadr, colind, n):
+  """Port of mju_superSparse: rowsuper[i] = how many rows after row i have its very columns."""
+  if n == 0:
+    return
+  for r in range(n - 1):
+    same = rownnz[r] == rownnz[r + 1]
+    if same:
+      a = rowadr[r]
+      b = rowadr[r + 1]
+      for k in range(rownnz[r]):
+        if colind[a + k] != colind[b + k]:
+          same = False
+          break
+    rowsuper[r] = 1 if same else 0
+  rowsuper[n - 1] = 0
+  for r in range(n - 2, -1, -1):
+    if rowsuper[r]:
+      rowsuper[r] += rowsuper[r + 1]
+
+
+_MAXSUPER = 8  # columns of equal pattern taken together by sqr_mat_td_pattern (mjMAXSUPER)
+
+
+@jit
 def sqr_mat_td_pattern(res_rownnz, res_rowadr, res_colind, fill, nr, nc, rownnz, rowadr, colind,
-                       rownnzT, rowadrT, colindT, marker, found, rowstart):
+                       rownnzT, rowadrT, colindT, rowsuperT, marker, found, rowstart):
   """Pattern of the lower triangle of M'*D*M, M an nr x nc CSR matrix given with its transpose
-  (rownnzT, rowadrT, colindT). fill False: count each result row into res_rownnz, lay out
-  res_rowadr, return the total; fill True: write sorted columns into res_colind at the given
-  res_rowadr. A column with no entries has no diagonal. Scratch: marker, found (nc),
-  rowstart (nr). MuJoCo batches columns of equal pattern; one at a time gives the same pattern.
-  """
+  (rownnzT, rowadrT, colindT and its super_rows). fill False: count each result row into
+  res_rownnz, lay out res_rowadr, return the total; fill True: write sorted columns into
+  res_colind at the given res_rowadr. A column with no entries has no diagonal. Columns of
+  equal pattern (a body's dofs) are taken up to 8 at a time, as MuJoCo does. Scratch: marker,
+  found (nc), rowstart (nr)."""
+  u = np.uint64  # unsigned indices: no negative-index wraparound in the loops
   for j in range(nc):
     marker[j] = 0
     res_rownnz[j] = 0
   for r in range(nr):
     rowstart[r] = 0
-  for c in range(nc):
-    # rows j > c of the result reached through the rows of M that hold column c
+  c = 0
+  while c < nc:
+    ns = 1 + min(rowsuperT[c], _MAXSUPER - 1)
+
+    # rows j > c of the result reached through the rows of M that hold columns c..c+ns-1
     nfound = 0
-    adr_c = rowadrT[c]
-    for i in range(rownnzT[c]):
-      r = colindT[adr_c + i]
-      adr = rowadr[r]
-      for k in range(rowstart[r], rownnz[r]):
-        j = colind[adr + k]
+    adr_c = u(rowadrT[c])
+    for i in range(u(rownnzT[c])):
+      r = u(colindT[adr_c + i])
+      adr = u(rowadr[r])
+      for k in range(u(rowstart[r]), u(rownnz[r])):
+        j = u(colind[adr + k])
         if j <= c:
           rowstart[r] += 1
         elif not marker[j]:
@@ -324,14 +353,19 @@ def sqr_mat_td_pattern(res_rownnz, res_rowadr, res_colind, fill, nr, nc, rownnz,
           nfound += 1
     for i in range(nfound):
       j = found[i]
-      marker[j] = 0
+      marker[u(j)] = 0
+      nm = min(ns, j - c)
       if fill:
-        res_colind[res_rowadr[j] + res_rownnz[j]] = c
-      res_rownnz[j] += 1
-    if rownnzT[c]:
-      if fill:
-        res_colind[res_rowadr[c] + res_rownnz[c]] = c
-      res_rownnz[c] += 1
+        adr = res_rowadr[j] + res_rownnz[j]
+        for k in range(nm):
+          res_colind[adr + k] = c + k
+      res_rownnz[j] += nm
+    for k in range(c, c + ns):
+      if rownnzT[k]:
+        if fill:
+          res_colind[res_rowadr[k] + res_rownnz[k]] = k
+        res_rownnz[k] += 1
+    c += ns
   if nc == 0:
     return 0
   if not fill:
@@ -343,30 +377,47 @@ def sqr_mat_td_pattern(res_rownnz, res_rowadr, res_colind, fill, nr, nc, rownnz,
 
 @jit
 def sqr_mat_td_values(res, nc, res_rownnz, res_rowadr, res_colind, mat, rownnz, rowadr, colind,
-                      matT, rownnzT, rowadrT, colindT, diag, buffer):
+                      matT, rownnzT, rowadrT, colindT, rowsuperT, diag, buffer):
   """Values of the lower triangle of M'*diag(diag)*M in the pattern of sqr_mat_td_pattern: row
-  r sums diag[k]*M[k,r]*M[k,:r+1] over the rows k of M holding column r, in increasing k.
-  buffer: nc scratch."""
-  for r in range(nc):
-    buffer[r] = 0.0
-  for r in range(nc):
-    adr_r = rowadrT[r]
-    for i in range(rownnzT[r]):
+  r sums diag[k]*M[k,r]*M[k,:r+1] over the rows k of M holding column r, in increasing k; rows
+  of equal pattern are summed together (up to 8, as MuJoCo), each entry in the same order.
+  buffer: 8*nc scratch."""
+  u = np.uint64
+  for k in range(_MAXSUPER * nc):
+    buffer[k] = 0.0
+  scale = local_array(_MAXSUPER)
+  r = 0
+  while r < nc:
+    ns = 1 + min(rowsuperT[r], _MAXSUPER - 1)
+    last = r + ns - 1
+    adr_r = u(rowadrT[r])
+    for i in range(u(rownnzT[r])):
       k = colindT[adr_r + i]
-      scale = diag[k] * matT[adr_r + i]
-      if scale == 0:
+      dk = diag[k]
+      if dk == 0:
         continue
-      adr_k = rowadr[k]
-      for j in range(rownnz[k]):
+      for t in range(ns):
+        scale[t] = dk * matT[u(rowadrT[r + t]) + i]
+      if ns == 1 and scale[0] == 0:  # (MuJoCo's single-row skip)
+        continue
+      adr_k = u(rowadr[k])
+      for j in range(u(rownnz[k])):
         col = colind[adr_k + j]
-        if col > r:
+        if col > last:
           break
-        buffer[col] += scale * mat[adr_k + j]
-    adr = res_rowadr[r]
-    for j in range(res_rownnz[r]):
-      col = res_colind[adr + j]
-      res[adr + j] = buffer[col]
-      buffer[col] = 0.0
+        v = mat[adr_k + j]
+        base = u(col * _MAXSUPER)  # entry (r+t, col) at buffer[8*col + t]
+        for t in range(u(max(col - r, 0)), u(ns)):
+          buffer[base + t] += scale[t] * v
+
+    # scatter the rows into the result's pattern
+    for t in range(ns):
+      adr = u(res_rowadr[r + t])
+      for j in range(u(res_rownnz[r + t])):
+        at = u(res_colind[adr + j] * _MAXSUPER + t)
+        res[adr + j] = buffer[at]
+        buffer[at] = 0.0
+    r += ns
 
 
 @jit
@@ -488,23 +539,23 @@ def chol_factor_sparse(L, n, mindiag, L_rownnz, L_rowadr, L_colind, LT_rownnz, L
   """Port of mju_cholFactorNumeric: L'*L = H (H's lower triangle, rows ending with their
   diagonal) in the pattern of chol_pattern; pivots below mindiag are raised to it. Returns
   the rank. dense: n scratch."""
+  u = np.uint64  # unsigned indices: no negative-index wraparound in the loops
   for r in range(n):
     dense[r] = 0.0
   rank = n
   for r in range(n - 1, -1, -1):
-    adr = H_rowadr[r]
-    for k in range(H_rownnz[r]):
-      dense[H_colind[adr + k]] = H[adr + k]
+    adr = u(H_rowadr[r])
+    for k in range(u(H_rownnz[r])):
+      dense[u(H_colind[adr + k])] = H[adr + k]
 
     # subtract the rows c > r of L holding column r, up to that column
-    lt = LT_rowadr[r]
-    for k in range(1, LT_rownnz[r]):
-      c = LT_colind[lt + k]
-      idx = LT_map[lt + k]
+    lt = u(LT_rowadr[r])
+    for k in range(u(1), u(LT_rownnz[r])):
+      idx = u(LT_map[lt + k])
       L_cr = L[idx]
-      c_adr = L_rowadr[c]
-      for i in range(idx - c_adr + 1):
-        dense[L_colind[c_adr + i]] -= L_cr * L[c_adr + i]
+      c_adr = u(L_rowadr[LT_colind[lt + k]])
+      for i in range(c_adr, idx + u(1)):
+        dense[u(L_colind[i])] -= L_cr * L[i]
 
     diag = dense[r]
     if diag < mindiag:
@@ -512,31 +563,32 @@ def chol_factor_sparse(L, n, mindiag, L_rownnz, L_rowadr, L_colind, LT_rownnz, L
       rank -= 1
     L_rr = math.sqrt(diag)
     L_rr_inv = 1.0 / L_rr
-    adr = L_rowadr[r]
-    nnz = L_rownnz[r]
-    for i in range(nnz - 1):
-      L[adr + i] = dense[L_colind[adr + i]] * L_rr_inv
-    L[adr + nnz - 1] = L_rr
-    for i in range(nnz):
-      dense[L_colind[adr + i]] = 0.0
+    adr = u(L_rowadr[r])
+    end = adr + u(L_rownnz[r] - 1)
+    for i in range(adr, end):
+      L[i] = dense[u(L_colind[i])] * L_rr_inv
+    L[end] = L_rr
+    for i in range(adr, end + u(1)):
+      dense[u(L_colind[i])] = 0.0
   return rank
 
 
 @jit
 def chol_solve_sparse(res, mat, vec, n, rownnz, rowadr, colind):
   """Port of mju_cholSolveSparse: res = (L'*L)^-1 vec for a reverse Cholesky factor."""
+  u = np.uint64
   for i in range(n):
     res[i] = vec[i]
 
   # res <- L^-T res
   for i in range(n - 1, -1, -1):
     if res[i]:
-      adr = rowadr[i]
-      nnz = rownnz[i]
-      res[i] /= mat[adr + nnz - 1]
+      adr = u(rowadr[i])
+      end = adr + u(rownnz[i] - 1)
+      res[i] /= mat[end]
       tmp = res[i]
-      for j in range(nnz - 1):
-        res[colind[adr + j]] -= mat[adr + j] * tmp
+      for j in range(adr, end):
+        res[u(colind[j])] -= mat[j] * tmp
 
   # res <- L^-1 res
   for i in range(n):
@@ -544,7 +596,7 @@ def chol_solve_sparse(res, mat, vec, n, rownnz, rowadr, colind):
     nnz = rownnz[i]
     if nnz > 1:
       res[i] -= dot_sparse(mat, adr, res, 0, nnz - 1, colind, adr)
-    res[i] /= mat[adr + nnz - 1]
+    res[i] /= mat[u(adr + nnz - 1)]
 
 
 @jit
@@ -561,12 +613,13 @@ def chol_update_sparse(mat, x, x_adr, n, flg_plus, rownnz, rowadr, colind, x_nnz
   for k in range(x_nnz):
     dense[x_ind[x_indadr + k]] = x[x_adr + k]
   rank = n
+  u = np.uint64
   for row in range(start, -1, -1):
     x_row = dense[row]
     if x_row == 0:
       continue
-    nnz = rownnz[row] - 1
-    adr = rowadr[row]
+    nnz = u(rownnz[row] - 1)
+    adr = u(rowadr[row])
     diag = mat[adr + nnz]
     tmp = diag * diag + (x_row * x_row if flg_plus else -x_row * x_row)
     if tmp < mjMINVAL:
@@ -579,10 +632,10 @@ def chol_update_sparse(mat, x, x_adr, n, flg_plus, rownnz, rowadr, colind, x_nnz
     c = diag / r
     s = -x_row / r
     s_signed = -s if flg_plus else s
-    for i in range(nnz):
-      j = colind[adr + i]
+    for i in range(adr, adr + nnz):
+      j = u(colind[i])
       dense_j = dense[j]
-      mat_val = mat[adr + i]
-      mat[adr + i] = c * mat_val + s_signed * dense_j
+      mat_val = mat[i]
+      mat[i] = c * mat_val + s_signed * dense_j
       dense[j] = s * mat_val + c * dense_j
   return rank

@@ -639,15 +639,18 @@ def test_sparse_hessian_routines_match_library(rng):
     Jv, Jn, Ja, Jc = _csr(J)
     JTv, JTn, JTa, JTc = _csr(J.T)
     Mv, Mn, Ma, Mc = _csr(M, lower=True)
+    JTs = np.zeros(n, np.int32)  # columns of J with equal rows, taken together
+    es.super_rows(JTs, JTn, JTa, JTc, n)
+    assert JTs.any()
 
     # J'*D*J: pattern (count, then fill at rows with room for M), values, then + M
     ours = [np.zeros(n, np.int32) for _ in range(2)]
     theirs = [np.zeros(n, np.int32) for _ in range(2)]
     work = np.zeros((3, max(n, nrow)), np.int32)
     nH = es.sqr_mat_td_pattern(ours[0], ours[1], work[2], False, nrow, n, Jn, Ja, Jc, JTn, JTa,
-                               JTc, work[0], work[1], work[2])
+                               JTc, JTs, work[0], work[1], work[2])
     assert nH == mj_pattern(theirs[0], theirs[1], None, None, nrow, n, Jn, Ja, Jc, JTn, JTa, JTc,
-                            None, d)
+                            JTs, d)
     _same(ours[0], theirs[0])
     _same(ours[1], theirs[1])
     rowadr = (ours[1] + np.concatenate([[0], np.cumsum(Mn)[:-1]])).astype(np.int32)
@@ -655,13 +658,13 @@ def test_sparse_hessian_routines_match_library(rng):
     H, H_mj = np.full(size, np.nan), np.full(size, np.nan)
     colind, colind_mj = np.zeros(size, np.int32), np.zeros(size, np.int32)
     rownnz, rownnz_mj = np.zeros(n, np.int32), np.zeros(n, np.int32)
-    es.sqr_mat_td_pattern(rownnz, rowadr, colind, True, nrow, n, Jn, Ja, Jc, JTn, JTa, JTc,
+    es.sqr_mat_td_pattern(rownnz, rowadr, colind, True, nrow, n, Jn, Ja, Jc, JTn, JTa, JTc, JTs,
                           work[0], work[1], work[2])
-    mj_pattern(rownnz_mj, rowadr, colind_mj, None, nrow, n, Jn, Ja, Jc, JTn, JTa, JTc, None, d)
-    es.sqr_mat_td_values(H, n, rownnz, rowadr, colind, Jv, Jn, Ja, Jc, JTv, JTn, JTa, JTc, D,
-                         np.zeros(n))
+    mj_pattern(rownnz_mj, rowadr, colind_mj, None, nrow, n, Jn, Ja, Jc, JTn, JTa, JTc, JTs, d)
+    es.sqr_mat_td_values(H, n, rownnz, rowadr, colind, Jv, Jn, Ja, Jc, JTv, JTn, JTa, JTc, JTs,
+                         D, np.zeros(8 * n))
     mj_values(H_mj, n, rownnz_mj, rowadr, colind_mj, None, Jv, Jn, Ja, Jc, JTv, JTn, JTa, JTc,
-              None, D, d)
+              JTs, D, d)  # MuJoCo's row batches sum each entry in the same order
     es.add_to_mat_sparse(H, rownnz, rowadr, colind, n, Mv, Mn, Ma, Mc)
     mj_add(H_mj, rownnz_mj, rowadr, colind_mj, n, Mv, Mn, Ma, Mc)
     _same(rownnz, rownnz_mj)
