@@ -483,6 +483,7 @@ def chol_pattern(L_colind, L_rownnz, L_rowadr, LT_colind, LT_rownnz, LT_rowadr, 
   fill False: count into L_rownnz/LT_rownnz, lay out the row addresses, return nnz(L); fill
   True: write the indices at the given addresses. Scratch: parent, flag, cursor, LT_write (n).
   """
+  u = np.uint64
   if fill:
     for r in range(n):
       cursor[r] = L_rowadr[r] + L_rownnz[r] - 2
@@ -501,9 +502,10 @@ def chol_pattern(L_colind, L_rownnz, L_rowadr, LT_colind, LT_rownnz, LT_rowadr, 
       LT_write[r] += 1
 
     # each i > r in row r reaches L[i, r] and its elimination-tree ancestors not yet flagged
-    start = rowadr[r]
-    for k in range(start, start + rownnz[r]):
-      i = colind[k]
+    # (the climb ends at r: i and its ancestors are never negative, unsigned indices)
+    start = u(rowadr[r])
+    for k in range(start, start + u(rownnz[r])):
+      i = u(colind[k])
       if i <= r:
         continue
       while flag[i] != r:
@@ -515,12 +517,13 @@ def chol_pattern(L_colind, L_rownnz, L_rowadr, LT_colind, LT_rownnz, LT_rowadr, 
         else:
           idx = cursor[i]
           cursor[i] -= 1
-          L_colind[idx] = r
-          LT_colind[LT_write[r]] = i
-          LT_map[LT_write[r]] = idx
+          L_colind[u(idx)] = r
+          w = u(LT_write[r])
+          LT_colind[w] = i
+          LT_map[w] = idx
           LT_write[r] += 1
         flag[i] = r
-        i = parent[i]
+        i = u(parent[i])
   if fill or n == 0:
     return 0
   L_rowadr[0] = 0
