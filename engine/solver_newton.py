@@ -807,7 +807,6 @@ def _hessian_cone_folded(m, d, c, fac):
   nv = c[0]
   nefc = c[3]
   Hc, _, Lcone, H_colind, _, L_colind, LT_colind, LT_map, _, _, _ = fac  # H is spent: reuse
-  efc_D = _rows(d.iefc_D, c)
   state = _rows(d.iefc_state, c)
   efc_id = _rows(d.iefc_id, c)
   J, J_rownnz, J_rowadr, J_colind = _j_block(d, c)
@@ -821,9 +820,7 @@ def _hessian_cone_folded(m, d, c, fac):
     WT = np.empty(size)
   for k in range(size):
     W[k] = J[k]
-  D2 = d.scratch_hess_D  # D is spent too
-  for i in range(nefc):
-    D2[i] = efc_D[i] if state[i] == mjCNSTRSTATE_QUADRATIC else 0.0
+  D2 = _hessian_D(d, c)  # D is spent too: the quadratic rows' weights, cone rows' set below
   nupdate = 0
   i = 0
   while i < nefc:
