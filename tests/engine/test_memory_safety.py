@@ -67,6 +67,9 @@ BOUNDSCHECKED_TESTS = [
   "tests/engine/test_island.py",
   "tests/engine/test_sleep.py",
   "tests/engine/test_many_trees.py",
+  # sparse Newton with elliptic cones: Hessian patterns, factor, updates, folded cone Hessians
+  "tests/engine/test_trajectory.py::test_primal_solve_bit_equal_from_mujocos_state"
+  "[pile-elliptic-sparse-Newton]",
   "tests/engine/test_derivative.py",
   "tests/engine/test_sensor.py",
   "tests/engine/test_support.py",
