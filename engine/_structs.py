@@ -1677,6 +1677,8 @@ DATA_TYPE = DataType([
   ("nl", types.int32[::1]),
   ("nefc", types.int32[::1]),
   ("nJ", types.int32[::1]),
+  ("nA", types.int32[::1]),
+  ("nY", types.int32[::1]),
   ("nisland", types.int32[::1]),
   ("nidof", types.int32[::1]),
   ("ntree_awake", types.int32[::1]),
@@ -1788,6 +1790,14 @@ DATA_TYPE = DataType([
   ("efc_J_rowsuper", types.int32[::1]),
   ("efc_J_colind", types.int32[::1]),
   ("efc_J", types.float64[::1]),
+  ("efc_Y_rownnz", types.int32[::1]),
+  ("efc_Y_rowadr", types.int32[::1]),
+  ("efc_Y_colind", types.int32[::1]),
+  ("efc_Y", types.float64[::1]),
+  ("efc_AR_rownnz", types.int32[::1]),
+  ("efc_AR_rowadr", types.int32[::1]),
+  ("efc_AR_colind", types.int32[::1]),
+  ("efc_AR", types.float64[::1]),
   ("efc_pos", types.float64[::1]),
   ("efc_margin", types.float64[::1]),
   ("efc_frictionloss", types.float64[::1]),
@@ -1889,14 +1899,11 @@ DATA_TYPE = DataType([
   ("scratch_pgs_prev", types.float64[::1]),
   ("scratch_pgs_start", types.float64[::1]),
   ("scratch_pgs_blocks", types.float64[::1]),
-  ("scratch_minv_jt", types.float64[::1]),
-  ("scratch_minv_colind", types.int32[::1]),
-  ("scratch_minv_rowadr", types.int32[::1]),
-  ("scratch_minv_rownnz", types.int32[::1]),
-  ("scratch_minv_tree", types.int32[::1]),
-  ("scratch_minv_dense", types.float64[::1]),
-  ("scratch_minv_force", types.float64[::1]),
-  ("scratch_jt_force", types.float64[::1]),
+  ("scratch_sqrt_inv_d", types.float64[::1]),
+  ("scratch_Y_marker", types.int32[::1]),
+  ("scratch_AR_diag", types.int32[::1]),
+  ("scratch_AR_work", types.int32[::1]),
+  ("scratch_AR_buffer", types.float64[::1]),
   ("scratch_Ma", types.float64[::1]),
   ("scratch_Mv", types.float64[::1]),
   ("scratch_grad", types.float64[::1]),
@@ -1942,6 +1949,8 @@ DATA_MEMBERS = (
   "nl",
   "nefc",
   "nJ",
+  "nA",
+  "nY",
   "nisland",
   "nidof",
   "ntree_awake",
@@ -2053,6 +2062,14 @@ DATA_MEMBERS = (
   "efc_J_rowsuper",
   "efc_J_colind",
   "efc_J",
+  "efc_Y_rownnz",
+  "efc_Y_rowadr",
+  "efc_Y_colind",
+  "efc_Y",
+  "efc_AR_rownnz",
+  "efc_AR_rowadr",
+  "efc_AR_colind",
+  "efc_AR",
   "efc_pos",
   "efc_margin",
   "efc_frictionloss",
@@ -2154,14 +2171,11 @@ DATA_MEMBERS = (
   "scratch_pgs_prev",
   "scratch_pgs_start",
   "scratch_pgs_blocks",
-  "scratch_minv_jt",
-  "scratch_minv_colind",
-  "scratch_minv_rowadr",
-  "scratch_minv_rownnz",
-  "scratch_minv_tree",
-  "scratch_minv_dense",
-  "scratch_minv_force",
-  "scratch_jt_force",
+  "scratch_sqrt_inv_d",
+  "scratch_Y_marker",
+  "scratch_AR_diag",
+  "scratch_AR_work",
+  "scratch_AR_buffer",
   "scratch_Ma",
   "scratch_Mv",
   "scratch_grad",
@@ -2209,6 +2223,8 @@ def make_data(
   nl,
   nefc,
   nJ,
+  nA,
+  nY,
   nisland,
   nidof,
   ntree_awake,
@@ -2320,6 +2336,14 @@ def make_data(
   efc_J_rowsuper,
   efc_J_colind,
   efc_J,
+  efc_Y_rownnz,
+  efc_Y_rowadr,
+  efc_Y_colind,
+  efc_Y,
+  efc_AR_rownnz,
+  efc_AR_rowadr,
+  efc_AR_colind,
+  efc_AR,
   efc_pos,
   efc_margin,
   efc_frictionloss,
@@ -2421,14 +2445,11 @@ def make_data(
   scratch_pgs_prev,
   scratch_pgs_start,
   scratch_pgs_blocks,
-  scratch_minv_jt,
-  scratch_minv_colind,
-  scratch_minv_rowadr,
-  scratch_minv_rownnz,
-  scratch_minv_tree,
-  scratch_minv_dense,
-  scratch_minv_force,
-  scratch_jt_force,
+  scratch_sqrt_inv_d,
+  scratch_Y_marker,
+  scratch_AR_diag,
+  scratch_AR_work,
+  scratch_AR_buffer,
   scratch_Ma,
   scratch_Mv,
   scratch_grad,
@@ -2474,6 +2495,8 @@ def make_data(
   s.nl = borrowed(nl)
   s.nefc = borrowed(nefc)
   s.nJ = borrowed(nJ)
+  s.nA = borrowed(nA)
+  s.nY = borrowed(nY)
   s.nisland = borrowed(nisland)
   s.nidof = borrowed(nidof)
   s.ntree_awake = borrowed(ntree_awake)
@@ -2585,6 +2608,14 @@ def make_data(
   s.efc_J_rowsuper = borrowed(efc_J_rowsuper)
   s.efc_J_colind = borrowed(efc_J_colind)
   s.efc_J = borrowed(efc_J)
+  s.efc_Y_rownnz = borrowed(efc_Y_rownnz)
+  s.efc_Y_rowadr = borrowed(efc_Y_rowadr)
+  s.efc_Y_colind = borrowed(efc_Y_colind)
+  s.efc_Y = borrowed(efc_Y)
+  s.efc_AR_rownnz = borrowed(efc_AR_rownnz)
+  s.efc_AR_rowadr = borrowed(efc_AR_rowadr)
+  s.efc_AR_colind = borrowed(efc_AR_colind)
+  s.efc_AR = borrowed(efc_AR)
   s.efc_pos = borrowed(efc_pos)
   s.efc_margin = borrowed(efc_margin)
   s.efc_frictionloss = borrowed(efc_frictionloss)
@@ -2686,14 +2717,11 @@ def make_data(
   s.scratch_pgs_prev = borrowed(scratch_pgs_prev)
   s.scratch_pgs_start = borrowed(scratch_pgs_start)
   s.scratch_pgs_blocks = borrowed(scratch_pgs_blocks)
-  s.scratch_minv_jt = borrowed(scratch_minv_jt)
-  s.scratch_minv_colind = borrowed(scratch_minv_colind)
-  s.scratch_minv_rowadr = borrowed(scratch_minv_rowadr)
-  s.scratch_minv_rownnz = borrowed(scratch_minv_rownnz)
-  s.scratch_minv_tree = borrowed(scratch_minv_tree)
-  s.scratch_minv_dense = borrowed(scratch_minv_dense)
-  s.scratch_minv_force = borrowed(scratch_minv_force)
-  s.scratch_jt_force = borrowed(scratch_jt_force)
+  s.scratch_sqrt_inv_d = borrowed(scratch_sqrt_inv_d)
+  s.scratch_Y_marker = borrowed(scratch_Y_marker)
+  s.scratch_AR_diag = borrowed(scratch_AR_diag)
+  s.scratch_AR_work = borrowed(scratch_AR_work)
+  s.scratch_AR_buffer = borrowed(scratch_AR_buffer)
   s.scratch_Ma = borrowed(scratch_Ma)
   s.scratch_Mv = borrowed(scratch_Mv)
   s.scratch_grad = borrowed(scratch_grad)
@@ -2743,6 +2771,8 @@ def zero_data(d):
   zero(d.nl)
   zero(d.nefc)
   zero(d.nJ)
+  zero(d.nA)
+  zero(d.nY)
   zero(d.nisland)
   zero(d.nidof)
   zero(d.ntree_awake)
@@ -2854,6 +2884,14 @@ def zero_data(d):
   zero(d.efc_J_rowsuper)
   zero(d.efc_J_colind)
   zero(d.efc_J)
+  zero(d.efc_Y_rownnz)
+  zero(d.efc_Y_rowadr)
+  zero(d.efc_Y_colind)
+  zero(d.efc_Y)
+  zero(d.efc_AR_rownnz)
+  zero(d.efc_AR_rowadr)
+  zero(d.efc_AR_colind)
+  zero(d.efc_AR)
   zero(d.efc_pos)
   zero(d.efc_margin)
   zero(d.efc_frictionloss)
@@ -2955,14 +2993,11 @@ def zero_data(d):
   zero(d.scratch_pgs_prev)
   zero(d.scratch_pgs_start)
   zero(d.scratch_pgs_blocks)
-  zero(d.scratch_minv_jt)
-  zero(d.scratch_minv_colind)
-  zero(d.scratch_minv_rowadr)
-  zero(d.scratch_minv_rownnz)
-  zero(d.scratch_minv_tree)
-  zero(d.scratch_minv_dense)
-  zero(d.scratch_minv_force)
-  zero(d.scratch_jt_force)
+  zero(d.scratch_sqrt_inv_d)
+  zero(d.scratch_Y_marker)
+  zero(d.scratch_AR_diag)
+  zero(d.scratch_AR_work)
+  zero(d.scratch_AR_buffer)
   zero(d.scratch_Ma)
   zero(d.scratch_Mv)
   zero(d.scratch_grad)

@@ -54,15 +54,15 @@ from engine.enums import mjMINIMP
 from engine.enums import mjMINVAL
 from engine.enums import mjOBJ_BODY
 from engine.enums import mjS_ASLEEP
+from engine.enums import mjSOL_PGS
 from engine.enums import mjWARN_CNSTRFULL
-from engine.math import dot_at
 from engine.math import mul_quat_scalars
 from engine.math import normalize3_scalars
 from engine.math import normalize4_scalars
-from engine.smooth import solve_m
+from engine.projection import make_ar
+from engine.projection import make_y
 from engine.solver_common import constraint_update
 from engine.solver_common import is_sparse
-from engine.solver_common import jac_row_dense
 from engine.solver_common import mul_jac_vec
 from engine.support import last_dof
 
@@ -739,19 +739,6 @@ def diag_approx(m, d):
 
 
 @jit
-def diag_exact(m, d):
-  """efc_diagA = diag(J inv(M) J'), exactly (the mjENBL_DIAGEXACT option of MuJoCo 3.17)."""
-  nv = m.nv
-  row = d.scratch_dof_row
-  x = d.scratch_dof_tmp
-  sparse = is_sparse(m)
-  for r in range(d.nefc[0]):
-    jac_row_dense(m, d, sparse, r, row)
-    solve_m(m, d, x, row, 1)
-    d.efc_diagA[r] = dot_at(row, 0, x, 0, nv)
-
-
-@jit
 def _pos_dim(m, d, i):
   """Port of getposdim: rows sharing one impedance and the position that sets it."""
   id = d.efc_id[i]
@@ -1115,6 +1102,19 @@ def _clear(d):
   d.nl[0] = 0
   d.nefc[0] = 0
   d.nJ[0] = 0
+  d.nA[0] = 0
+  d.nY[0] = 0
+
+
+@jit
+def _full(d, capacity):
+  """Out of room: warns mjWARN_CNSTRFULL (info: the capacity that ran out) and leaves no rows,
+  as MuJoCo does when its arena is full."""
+  d.warning_number[mjWARN_CNSTRFULL] += 1
+  d.warning_lastinfo[mjWARN_CNSTRFULL] = capacity
+  _clear(d)
+  for i in range(d.ncon[0]):
+    d.contact_efc_address[i] = -1
 
 
 @stage()
@@ -1136,21 +1136,26 @@ def make_constraint(m, d):
   if ok:
     ok = instantiate_contact(m, d, sparse)
   if not ok:
-    d.warning_number[mjWARN_CNSTRFULL] += 1
-    d.warning_lastinfo[mjWARN_CNSTRFULL] = d.efc_type.shape[0]
-    _clear(d)
-    for i in range(d.ncon[0]):
-      d.contact_efc_address[i] = -1
+    _full(d, d.efc_type.shape[0])
     return
   if d.nefc[0] == 0:
     return
   if sparse:
     _super_sparse(d)
-  if m.opt.enableflags[0] & mjENBL_DIAGEXACT:
-    diag_exact(m, d)
-  else:
+
+  # as mj_regularizeConstraint: Y for the dual solvers and the exact diagonal, the
+  # impedance, AR for the dual solvers
+  dual = m.opt.solver[0] == mjSOL_PGS or m.opt.noslip_iterations[0] > 0
+  diagexact = m.opt.enableflags[0] & mjENBL_DIAGEXACT
+  if dual or diagexact:
+    if not make_y(m, d, d.scratch_sqrt_inv_d, d.scratch_Y_marker, diagexact):
+      _full(d, d.efc_Y.shape[0])
+      return
+  if not diagexact:
     diag_approx(m, d)
   make_impedance(m, d)
+  if dual and not make_ar(m, d, d.scratch_AR_diag, d.scratch_AR_work, d.scratch_AR_buffer):
+    _full(d, d.efc_AR.shape[0])
 
 
 @stage()

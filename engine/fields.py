@@ -631,6 +631,8 @@ nf                i4 -              number of friction loss constraint rows
 nl                i4 -              number of limit constraint rows
 nefc              i4 -              number of constraint rows
 nJ                i4 -              nonzeros in the constraint Jacobian
+nA                i4 -              nonzeros in efc_AR (dual solvers only, else 0)
+nY                i4 -              nonzeros in efc_Y (dual solvers and diagexact, else 0)
 nisland           i4 -              number of constraint islands
 nidof             i4 -              number of dofs in some island
 ntree_awake       i4 -              number of awake trees (sleep.py)
@@ -744,6 +746,14 @@ efc_J_rowadr      i4 nefccap        start of each Jacobian row (sparse layout)
 efc_J_rowsuper    i4 nefccap        rows below that share the sparsity (sparse layout)
 efc_J_colind      i4 nJcap          column of each Jacobian nonzero (sparse layout)
 efc_J             f8 nJcap          constraint Jacobian (dense row-major nefc x nv, or sparse)
+efc_Y_rownnz      i4 nefccap        nonzeros in each row of efc_Y (sparse layout)
+efc_Y_rowadr      i4 nefccap        start of each row of efc_Y (sparse layout)
+efc_Y_colind      i4 nYcap          column of each nonzero of efc_Y (sparse layout)
+efc_Y             f8 nYcap          J*L^-1*D^-1/2 for the dual solvers (projection.py)
+efc_AR_rownnz     i4 nefccap        nonzeros in each row of efc_AR (sparse layout)
+efc_AR_rowadr     i4 nefccap        start of each row of efc_AR (sparse layout)
+efc_AR_colind     i4 nAcap          column of each nonzero of efc_AR (sparse layout)
+efc_AR            f8 nAcap          J*M^-1*J' + diag(R) (dense nefc x nefc, or sparse)
 efc_pos           f8 nefccap        constraint position (equality, limit, contact)
 efc_margin        f8 nefccap        inclusion margin (contact)
 efc_frictionloss  f8 nefccap        friction loss
@@ -859,14 +869,11 @@ scratch_efc_rows      i4 nefccap        PGS, noslip: rows 0..nefc-1 (a monolithi
 scratch_pgs_prev      f8 nefccap        PGS: forces before the sweep
 scratch_pgs_start     f8 nefccap        PGS: first row of each block, by row
 scratch_pgs_blocks    f8 nefccap        PGS: block sizes in sweep order
-scratch_minv_jt       f8 nJcap          PGS, noslip: M^-1 J', nefc rows of nv (sparse: tree dofs)
-scratch_minv_colind   i4 nJcap          sparse: dof of each entry of M^-1 J'
-scratch_minv_rowadr   i4 nefccap        sparse: first entry of each row of M^-1 J'
-scratch_minv_rownnz   i4 nefccap        sparse: entries of each row of M^-1 J' (its trees' dofs)
-scratch_minv_tree     i4 ntree          sparse: the last row whose M^-1 J' took in each tree
-scratch_minv_dense    f8 nv             sparse: one row of M^-1 J' spread over nv, else zero
-scratch_minv_force    f8 nv             PGS: M^-1 J' efc_force, kept current as forces change
-scratch_jt_force      f8 nv             J' efc_force
+scratch_sqrt_inv_d    f8 nv             projection: 1/sqrt of the inertia factor's diagonal
+scratch_Y_marker      i4 nv             projection: the last row of Y that counted each dof
+scratch_AR_diag       i4 nefccap        projection: place of each row's diagonal in sparse efc_AR
+scratch_AR_work       i4 2*nefccap      projection: efc_AR pattern workspaces
+scratch_AR_buffer     f8 8*nefccap      projection: up to 8 rows of efc_AR spread over the rows
 scratch_Ma            f8 nv             M*qacc
 scratch_Mv            f8 nv             CG/Newton: M*search
 scratch_grad          f8 nv             CG/Newton: gradient

@@ -21,23 +21,24 @@ from engine._stage import stage
 from engine._stage import vec
 from engine.enums import mjDSBL_WARMSTART
 from engine.enums import mjNISLAND
+from engine.enums import mjWARN_CNSTRFULL
 from engine.enums import mjSOL_CG
 from engine.enums import mjSOL_NEWTON
 from engine.enums import mjSOL_PGS
 from engine.math import mju_dot
+from engine.projection import make_ar
+from engine.projection import make_y
 from engine.smooth import mul_m
 from engine.solver_common import constraint_update
 from engine.solver_common import constraint_update_impl
 from engine.solver_common import is_sparse
-from engine.solver_common import jac_row_dot
 from engine.solver_common import mul_jac_t_vec
 from engine.solver_common import mul_jac_vec
 from engine.solver_newton import cg_newton
 from engine.solver_newton import gather_islands
 from engine.solver_newton import scatter_islands
 from engine.solver_pgs import dual_finish
-from engine.solver_pgs import init_minv_force
-from engine.solver_pgs import minv_jt
+from engine.solver_pgs import ar_row_dot
 from engine.solver_pgs import noslip
 from engine.solver_pgs import pgs
 
@@ -69,12 +70,10 @@ def _warmstart(m, d):
 
   if m.opt.solver[0] == mjSOL_PGS:
     # dual cost of the warm-start forces: f'*b + 0.5*f'*AR*f; zero forces if positive
-    init_minv_force(m, d, -1)
     sparse = is_sparse(m)
-    v = d.scratch_minv_force
     ARf = d.scratch_Jv
     for i in range(nefc):
-      ARf[i] = jac_row_dot(m, d, sparse, i, v) + d.efc_R[i] * d.efc_force[i]
+      ARf[i] = ar_row_dot(d, sparse, i, d.efc_force)
     cost = mju_dot(d.efc_force, d.efc_b, nefc) + 0.5 * mju_dot(d.efc_force, ARf, nefc)
     if cost > 0:
       for i in range(nefc):
@@ -122,10 +121,21 @@ def solve(m, d):
   for i in range(nefc):
     d.efc_b[i] -= d.efc_aref[i]
 
-  # M^-1*J' for the dual solvers (MuJoCo's efc_AR)
+  # efc_AR for the dual solvers: made with the rows, unless the options changed since
   solver = m.opt.solver[0]
-  if solver == mjSOL_PGS or m.opt.noslip_iterations[0] > 0:
-    minv_jt(m, d)
+  dual = solver == mjSOL_PGS or m.opt.noslip_iterations[0] > 0
+  if dual and d.nA[0] == 0:
+    if not (make_y(m, d, d.scratch_sqrt_inv_d, d.scratch_Y_marker, False)
+            and make_ar(m, d, d.scratch_AR_diag, d.scratch_AR_work, d.scratch_AR_buffer)):
+      d.warning_number[mjWARN_CNSTRFULL] += 1  # no room: unconstrained, as with no rows
+      d.warning_lastinfo[mjWARN_CNSTRFULL] = d.efc_AR.shape[0]
+      for i in range(nv):
+        d.qacc[i] = d.qacc_smooth[i]
+      for i in range(nefc):
+        d.efc_force[i] = 0.0
+      for i in range(mjNISLAND):
+        d.solver_niter[i] = 0
+      return
 
   _warmstart(m, d)
   for i in range(mjNISLAND):
@@ -146,7 +156,7 @@ def solve(m, d):
   if m.opt.noslip_iterations[0] > 0:
     for k in range(islands) if islands else range(-1, 0):
       noslip(m, d, k, m.opt.noslip_iterations[0])
-  if solver == mjSOL_PGS or m.opt.noslip_iterations[0] > 0:
+  if dual:
     dual_finish(m, d)
 
 

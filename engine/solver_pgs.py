@@ -1,13 +1,9 @@
 """Dual solvers: projected Gauss-Seidel and the noslip post-processing (port of mj_solPGS and
 mj_solNoSlip, engine_solver.c), with the small QCQPs of elliptic friction cones.
 
-MuJoCo stores the dense or sparse matrix efc_AR = J*M^-1*J' + diag(R). We store M^-1*J'
-instead (d.scratch_minv_jt, filled by `minv_jt`: nefc x nv, or in the sparse layout each row
-over the dofs of its trees only) and form the entries we need on the fly:
-AR(i, j) = J(i,:) . (M^-1*J')(:, j) + R(i)*[i == j]. The residual of a row needs
-AR(i,:)*efc_force = J(i,:) . (M^-1*J'*efc_force) + R(i)*efc_force(i); the nv-vector
-M^-1*J'*efc_force is kept up to date as forces change (d.scratch_minv_force). The iterates
-are MuJoCo's up to rounding. Block solves use a 256-float stack workspace.
+Both iterate on efc_AR = J*M^-1*J' + diag(R), dense or sparse, which make_constraint builds
+for them (projection.py) as MuJoCo does: each residual b + AR*force is MuJoCo's to the bit.
+Block solves use a 256-float stack workspace.
 """
 
 import math
@@ -26,18 +22,16 @@ from engine.enums import mjMINVAL
 from engine.enums import mjNISLAND
 from engine.math import mju_cholFactor
 from engine.math import mju_cholSolve
+from engine.math import dot_at
 from engine.math import mju_dot
 from engine.math import mju_mulVecMatVec
+from engine.sparse import dot_sparse
 from engine.sparse import solve_ld
-from engine.sparse import solve_ld_range
 from engine.solver_common import dual_state
 from engine.solver_common import island_rows
 from engine.solver_common import row_dim
 from engine.solver_common import inertia_scale
 from engine.solver_common import is_sparse
-from engine.solver_common import jac_row_dense
-from engine.solver_common import jac_row_dot
-from engine.solver_common import jac_row_dot_at
 from engine.solver_common import mul_jac_t_vec
 from engine.solver_common import save_stats
 
@@ -199,103 +193,37 @@ def mju_QCQP(res, Ain, bin, d, r, n, work):
   return 1 if la != 0 else 0
 
 
-# ---- AR = J*M^-1*J' + R on the fly ----
+# ---- efc_AR = J*M^-1*J' + R (projection.py) ----
 
 
 @jit
-def minv_jt(m, d):
-  """d.scratch_minv_jt = M^-1*J' (the projection of mj_projectConstraint): nefc rows of nv in
-  the dense layout; in the sparse layout each row only over the dofs of the trees its
-  Jacobian touches (M is block diagonal by tree: the rest is zero), so memory and work grow
-  with the size of a tree, not with nv. The entries are those of the dense solve."""
-  nv = m.nv
-  nefc = d.nefc[0]
-  sparse = is_sparse(m)
-  B = d.scratch_minv_jt
+def _ar(d, sparse, i, j):
+  """Entry (i, j) of efc_AR (0 where the sparse pattern has none)."""
   if not sparse:
-    for i in range(nefc):
-      jac_row_dense(m, d, sparse, i, B[i * nv:(i + 1) * nv])
-    solve_ld(B, d.qLD, d.qLDiagInv, nv, nefc, m.M_rownnz, m.M_rowadr, m.M_colind)
-    return
-  w = d.scratch_minv_dense
-  colind = d.scratch_minv_colind
-  seen = d.scratch_minv_tree
-  for t in range(m.ntree):
-    seen[t] = -1
-  adr = 0
-  for i in range(nefc):
-    d.scratch_minv_rowadr[i] = adr
-    ja = d.efc_J_rowadr[i]
-    nnz = 0
-    for k in range(ja, ja + d.efc_J_rownnz[i]):
-      dof = d.efc_J_colind[k]
-      w[dof] = d.efc_J[k]
-      t = m.dof_treeid[dof]
-      if seen[t] != i:  # a new tree: its dofs join the row
-        seen[t] = i
-        first = m.tree_dofadr[t]
-        for j in range(first, first + m.tree_dofnum[t]):
-          colind[adr + nnz] = j
-          nnz += 1
-    for k in range(adr, adr + nnz):  # solve tree by tree (their dofs are contiguous)
-      j = colind[k]
-      t = m.dof_treeid[j]
-      if j == m.tree_dofadr[t]:
-        solve_ld_range(w, d.qLD, d.qLDiagInv, j, j + m.tree_dofnum[t], m.M_rownnz, m.M_rowadr,
-                       m.M_colind)
-    for k in range(adr, adr + nnz):
-      B[k] = w[colind[k]]
-      w[colind[k]] = 0.0
-    d.scratch_minv_rownnz[i] = nnz
-    adr += nnz
+    return d.efc_AR[i * d.nefc[0] + j]
+  adr = d.efc_AR_rowadr[i]
+  for k in range(adr, adr + d.efc_AR_rownnz[i]):
+    if d.efc_AR_colind[k] == j:
+      return d.efc_AR[k]
+  return 0.0
 
 
 @jit
-def _spread(d, j):
-  """Row j of the sparse M^-1*J' into d.scratch_minv_dense (zero elsewhere)."""
-  adr = d.scratch_minv_rowadr[j]
-  for k in range(adr, adr + d.scratch_minv_rownnz[j]):
-    d.scratch_minv_dense[d.scratch_minv_colind[k]] = d.scratch_minv_jt[k]
-
-
-@jit
-def _unspread(d, j):
-  """Clears what `_spread` wrote."""
-  adr = d.scratch_minv_rowadr[j]
-  for k in range(adr, adr + d.scratch_minv_rownnz[j]):
-    d.scratch_minv_dense[d.scratch_minv_colind[k]] = 0.0
-
-
-@jit
-def _ar(m, d, sparse, i, j):
-  """Entry (i, j) of efc_AR."""
-  if sparse:
-    _spread(d, j)
-    res = jac_row_dot(m, d, sparse, i, d.scratch_minv_dense)
-    _unspread(d, j)
-  else:
-    res = jac_row_dot_at(m, d, sparse, i, d.scratch_minv_jt, j * m.nv)
-  if i == j:
-    res += d.efc_R[i]
-  return res
-
-
-@jit
-def _ar_diaginv(m, d, sparse, res, flg_subR, rows):
+def _ar_diaginv(d, sparse, res, flg_subR, rows):
   """Port of ARdiaginv on `rows`: res = 1/diag(AR), or 1/max(mjMINVAL, diag(AR) - R) when
   flg_subR."""
   for i in rows:
-    a = _ar(m, d, sparse, i, i)
+    a = _ar(d, sparse, i, i)
     res[i] = 1 / (max(mjMINVAL, a - d.efc_R[i]) if flg_subR else a)
 
 
 @jit
-def _extract_block(m, d, sparse, Ac, start, n, flg_subR):
+def _extract_block(d, sparse, Ac, start, n, flg_subR):
   """Port of extractBlock: the n x n block of AR at (start, start); with flg_subR, R is
   taken off the diagonal, clamped below at 1e-10."""
-  for k in range(n):
-    for j in range(n):
-      Ac[j * n + k] = _ar(m, d, sparse, start + j, start + k)
+  for j in range(n):
+    for k in range(n):
+      Ac[j * n + k] = _ar(d, sparse, start + j, start + k)
   if flg_subR:
     for j in range(n):
       Ac[j * (n + 1)] -= d.efc_R[start + j]
@@ -303,67 +231,23 @@ def _extract_block(m, d, sparse, Ac, start, n, flg_subR):
 
 
 @jit
-def _residual(m, d, sparse, res, i, dim, flg_subR):
-  """Port of residual: res = b + AR*force on rows i..i+dim (minus R*force when flg_subR),
-  from the kept product v = M^-1*J'*force."""
-  v = d.scratch_minv_force
+def ar_row_dot(d, sparse, i, vec):
+  """Row i of efc_AR dotted with the nefc-vector vec (C's summation order)."""
+  if sparse:
+    adr = d.efc_AR_rowadr[i]
+    return dot_sparse(d.efc_AR, adr, vec, 0, d.efc_AR_rownnz[i], d.efc_AR_colind, adr)
+  nefc = d.nefc[0]
+  return dot_at(d.efc_AR, i * nefc, vec, 0, nefc)
+
+
+@jit
+def _residual(d, sparse, res, i, dim, flg_subR):
+  """Port of residual: res = b + AR*force on rows i..i+dim (minus R*force when flg_subR)."""
   for j in range(dim):
-    r = i + j
-    res[j] = d.efc_b[r] + (jac_row_dot(m, d, sparse, r, v) + d.efc_R[r] * d.efc_force[r])
+    res[j] = d.efc_b[i + j] + ar_row_dot(d, sparse, i + j, d.efc_force)
   if flg_subR:
     for j in range(dim):
       res[j] -= d.efc_R[i + j] * d.efc_force[i + j]
-
-
-@jit
-def _force_changed(m, d, sparse, i, dim, oldforce):
-  """Keeps v = M^-1*J'*force current after rows i..i+dim changed from oldforce."""
-  nv = m.nv
-  v = d.scratch_minv_force
-  B = d.scratch_minv_jt
-  for j in range(dim):
-    delta = d.efc_force[i + j] - oldforce[j]
-    if delta != 0:
-      if sparse:
-        adr = d.scratch_minv_rowadr[i + j]
-        for k in range(adr, adr + d.scratch_minv_rownnz[i + j]):
-          v[d.scratch_minv_colind[k]] += B[k] * delta
-      else:
-        adr = (i + j) * nv
-        for k in range(nv):
-          v[k] += B[adr + k] * delta
-
-
-@jit
-def init_minv_force(m, d, island):
-  """d.scratch_minv_force = M^-1*J'*efc_force (d.scratch_jt_force = J'*efc_force). For an
-  island of a sparse model only on the island's dofs, from its rows and solved tree by tree:
-  the same numbers there, and solving one island costs what the island does, not nv."""
-  v = d.scratch_minv_force
-  jt = d.scratch_jt_force
-  if island < 0 or not is_sparse(m):
-    mul_jac_t_vec(m, d, jt, d.efc_force)
-    for k in range(m.nv):
-      v[k] = jt[k]
-    solve_ld(v, d.qLD, d.qLDiagInv, m.nv, 1, m.M_rownnz, m.M_rowadr, m.M_colind)
-    return
-  adr = d.island_idofadr[island]
-  for k in range(adr, adr + d.island_nv[island]):
-    jt[d.map_idof2dof[k]] = 0.0
-  for i in island_rows(d, island):
-    f = d.efc_force[i]
-    if f != 0:
-      ja = d.efc_J_rowadr[i]
-      for k in range(ja, ja + d.efc_J_rownnz[i]):
-        jt[d.efc_J_colind[k]] += d.efc_J[k] * f
-  adr = d.island_itreeadr[island]
-  for k in range(adr, adr + d.island_ntree[island]):
-    t = d.map_itree2tree[k]
-    first = m.tree_dofadr[t]
-    end = first + m.tree_dofnum[t]
-    for j in range(first, end):
-      v[j] = jt[j]
-    solve_ld_range(v, d.qLD, d.qLDiagInv, first, end, m.M_rownnz, m.M_rowadr, m.M_colind)
 
 
 @jit
@@ -512,7 +396,7 @@ def _project(m, d, rows):
 @jit
 def _pgs_block(m, d, sparse, i, dim, ARinv, w):
   """One PGS update of block i (a scalar row or an elliptic contact); returns the cost change
-  (<= 0) and keeps M^-1*J'*force current."""
+  (<= 0)."""
   ne = d.ne[0]
   nf = d.nf[0]
   force = d.efc_force
@@ -526,7 +410,7 @@ def _pgs_block(m, d, sparse, i, dim, ARinv, w):
   oldforce = w[85:91]
   delta = w[91:97]
   qwork = w[97:157]
-  _residual(m, d, sparse, res, i, dim, False)
+  _residual(d, sparse, res, i, dim, False)
   for j in range(dim):
     oldforce[j] = force[i + j]
 
@@ -543,7 +427,7 @@ def _pgs_block(m, d, sparse, i, dim, ARinv, w):
         force[i] = 0.0
   else:
     mu = d.contact_friction[d.efc_id[i]]
-    _extract_block(m, d, sparse, Athis, i, dim, False)
+    _extract_block(d, sparse, Athis, i, dim, False)
 
     # normal update when the normal force is too small, else ray update
     if force[i] < mjMINVAL:
@@ -581,18 +465,17 @@ def _pgs_block(m, d, sparse, i, dim, ARinv, w):
       for j in range(n1):
         force[i + 1 + j] = v[j]
 
-  # cost change, keep M^-1*J'*force current
+  # cost change
   if dim == 1:
     Athis[0] = 1 / ARinv[i]
   change = _cost_change(Athis, force, i, oldforce, res, dim, delta)
-  _force_changed(m, d, sparse, i, dim, oldforce)
   return change
 
 
 @stage(M, D, i8, i8)
 def pgs(m, d, island, maxiter):
   """Port of MuJoCo 3.17's PGS (solPGS): projected Gauss-Seidel on the dual of one island's
-  rows (island -1: every row), starting from efc_force. Needs minv_jt; mj_dualFinish follows.
+  rows (island -1: every row), starting from efc_force. Needs efc_AR; mj_dualFinish follows.
 
   Each sweep visits the blocks (scalar rows, elliptic contacts) in an order reshuffled every
   iteration by a PCG32 generator seeded with 1; sweeps are accelerated with Nesterov momentum
@@ -612,9 +495,8 @@ def pgs(m, d, island, maxiter):
   w = local_array(256)  # small block solves
   scale = inertia_scale(m, d, island)
 
-  # inverse diagonal of AR, M^-1*J'*force, initial state
-  _ar_diaginv(m, d, sparse, ARinv, False, rows)
-  init_minv_force(m, d, island)
+  # inverse diagonal of AR, initial state
+  _ar_diaginv(d, sparse, ARinv, False, rows)
   dual_state(m, d, d.efc_state, rows)
 
   # block starts
@@ -637,7 +519,6 @@ def pgs(m, d, island, maxiter):
         force[i] = beta * (f - prev[i]) + f
         prev[i] = f
       _project(m, d, rows)
-      init_minv_force(m, d, island)
     else:
       for i in rows:
         prev[i] = force[i]
@@ -671,7 +552,12 @@ def pgs(m, d, island, maxiter):
 
   if island < mjNISLAND:
     d.solver_niter[max(island, 0)] += it
-    d.solver_nnz[max(island, 0)] = nrow * nrow
+    nnz = nrow * nrow
+    if sparse:
+      nnz = 0
+      for i in rows:
+        nnz += d.efc_AR_rownnz[i]
+    d.solver_nnz[max(island, 0)] = nnz
 
 
 # ---- noslip ----
@@ -681,7 +567,7 @@ def pgs(m, d, island, maxiter):
 def noslip(m, d, island, maxiter):
   """Port of solNoSlip: PGS on the friction forces only (friction loss, pyramid edge pairs,
   elliptic friction) of one island's rows (-1: every row) without regularization, normal
-  forces fixed. Needs minv_jt; mj_dualFinish follows."""
+  forces fixed. Needs efc_AR; mj_dualFinish follows."""
   ne = d.ne[0]
   nf = d.nf[0]
   rows = island_rows(d, island)
@@ -702,9 +588,8 @@ def noslip(m, d, island, maxiter):
   qwork = w[97:157]
   scale = inertia_scale(m, d, island)
 
-  # inverse diagonal of A, M^-1*J'*force, initial state
-  _ar_diaginv(m, d, sparse, ARinv, True, rows)
-  init_minv_force(m, d, island)
+  # inverse diagonal of A, initial state
+  _ar_diaginv(d, sparse, ARinv, True, rows)
   dual_state(m, d, d.efc_state, rows)
 
   it = 0
@@ -720,7 +605,7 @@ def noslip(m, d, island, maxiter):
     for i in rows:
       if i < ne or i >= ne + nf:
         continue
-      _residual(m, d, sparse, res, i, 1, True)
+      _residual(d, sparse, res, i, 1, True)
       oldforce[0] = force[i]
       force[i] -= res[0] * ARinv[i]
       if force[i] < -floss[i]:
@@ -729,7 +614,6 @@ def noslip(m, d, island, maxiter):
         force[i] = floss[i]
       dl = force[i] - oldforce[0]
       improvement -= 0.5 * dl * dl / ARinv[i] + dl * res[0]
-      _force_changed(m, d, sparse, i, 1, oldforce)
 
     # contact friction
     c = 0
@@ -742,10 +626,10 @@ def noslip(m, d, island, maxiter):
 
         # pairs of opposing pyramid edges
         for j in range(i, i + 2 * (dim - 1), 2):
-          _residual(m, d, sparse, res, j, 2, True)
+          _residual(d, sparse, res, j, 2, True)
           oldforce[0] = force[j]
           oldforce[1] = force[j + 1]
-          _extract_block(m, d, sparse, Ac, j, 2, True)
+          _extract_block(d, sparse, Ac, j, 2, True)
           for k in range(2):
             bc[k] = res[k] - mju_dot(Ac[2 * k:2 * k + 2], oldforce, 2)
 
@@ -768,7 +652,6 @@ def noslip(m, d, island, maxiter):
               force[j] = mid + y
               force[j + 1] = mid - y
           improvement -= _cost_change(Ac, force, j, oldforce, res, 2, delta)
-          _force_changed(m, d, sparse, j, 2, oldforce)
         c += 2 * (dim - 1)
 
       elif d.efc_type[i] == mjCNSTR_CONTACT_ELLIPTIC:
@@ -776,10 +659,10 @@ def noslip(m, d, island, maxiter):
         dim = d.contact_dim[con]
         mu = d.contact_friction[con]
         n1 = dim - 1
-        _residual(m, d, sparse, res, i + 1, n1, True)
+        _residual(d, sparse, res, i + 1, n1, True)
         for j in range(n1):
           oldforce[j] = force[i + 1 + j]
-        _extract_block(m, d, sparse, Ac, i + 1, n1, True)
+        _extract_block(d, sparse, Ac, i + 1, n1, True)
         for j in range(n1):
           bc[j] = res[j] - mju_dot(Ac[j * n1:(j + 1) * n1], oldforce, n1)
 
@@ -792,7 +675,6 @@ def noslip(m, d, island, maxiter):
           for j in range(n1):
             force[i + 1 + j] = v[j]
         improvement -= _cost_change(Ac, force, i + 1, oldforce, res, n1, delta)
-        _force_changed(m, d, sparse, i + 1, n1, oldforce)
         c += dim
 
       else:

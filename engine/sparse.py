@@ -320,12 +320,15 @@ _MAXSUPER = 8  # columns of equal pattern taken together by sqr_mat_td_pattern (
 
 @jit
 def sqr_mat_td_pattern(res_rownnz, res_rowadr, res_colind, fill, nr, nc, rownnz, rowadr, colind,
-                       rownnzT, rowadrT, colindT, rowsuperT, marker, found, rowstart):
+                       rownnzT, rowadrT, colindT, rowsuperT, marker, found, rowstart,
+                       upper=False):
   """Pattern of the lower triangle of M'*D*M, M an nr x nc CSR matrix given with its transpose
   (rownnzT, rowadrT, colindT and its super_rows). fill False: count each result row into
   res_rownnz, lay out res_rowadr, return the total; fill True: write sorted columns into
   res_colind at the given res_rowadr. A column with no entries has no diagonal. Columns of
-  equal pattern (a body's dofs) are taken up to 8 at a time, as MuJoCo does. Scratch: marker,
+  equal pattern (a body's dofs) are taken up to 8 at a time, as MuJoCo does. upper: the
+  count also makes room for the upper triangle (the full symmetric rows of MuJoCo's
+  res_diagind mode; the caller mirrors the lower triangle into it). Scratch: marker,
   found (nc), rowstart (nr)."""
   u = np.uint64  # unsigned indices: no negative-index wraparound in the loops
   for j in range(nc):
@@ -359,6 +362,9 @@ def sqr_mat_td_pattern(res_rownnz, res_rowadr, res_colind, fill, nr, nc, rownnz,
         adr = res_rowadr[j] + res_rownnz[j]
         for k in range(nm):
           res_colind[adr + k] = c + k
+      elif upper:
+        for k in range(nm):
+          res_rownnz[c + k] += 1
       res_rownnz[j] += nm
     for k in range(c, c + ns):
       if rownnzT[k]:

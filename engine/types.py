@@ -55,7 +55,7 @@ def _assign_error(owner: str, name: str):
 
 # capacity dimensions of MjData and the counter that says how much of them is in use
 CUT_BY = {"nconcap": "ncon", "nefccap": "nefc", "nJcap": "nJ", "nislandcap": "nisland",
-          "nidofcap": "nidof"}
+          "nidofcap": "nidof", "nYcap": "nY", "nAcap": "nA"}
 
 
 def _add_properties(cls, rows, owner: str, writable_arrays: bool = False):
@@ -591,7 +591,10 @@ def data_capacity(m: MjModel) -> dict:
   cone (2*(condim-1) pyramidal rows). Running out sets mjWARN_CONTACTFULL/CNSTRFULL.
   Jacobian nonzeros get each row the width `_row_width` (nv in the dense layout), Newton's
   Hessian at most 2^22 entries (a larger island takes its own), and the broadphase every body
-  pair up to 2^24. Sparse elliptic models get room for the Jacobian that folds cone Hessians.
+  pair up to 2^24. Sparse elliptic models get room for the Jacobian that folds cone Hessians;
+  models with a dual solver (PGS, or noslip) room for efc_Y and efc_AR (up to 2^22 entries),
+  and for efc_Y with diagexact: more (or a switch to those options after MjData is made)
+  warns mjWARN_CNSTRFULL, as MuJoCo does when its arena cannot hold them.
   """
   condims = [int(c) for c in m.geom_condim] + [int(c) for c in m.pair_dim]
   rows_per_contact = max([1] + [2 * (c - 1) for c in condims])
@@ -605,7 +608,11 @@ def data_capacity(m: MjModel) -> dict:
   nv = int(m.nv)
   width = _row_width(m)
   sparse_elliptic = _sparse_layout(m) and int(m.opt.cone) == enums.mjCONE_ELLIPTIC
+  dual = int(m.opt.solver) == enums.mjSOL_PGS or int(m.opt.noslip_iterations) > 0
+  project = dual or bool(int(m.opt.enableflags) & enums.mjENBL_DIAGEXACT)
   return {"nconcap": nconcap, "nefccap": nefccap, "nJcap": nefccap * width,
+          "nYcap": nefccap * width if project else 0,
+          "nAcap": min(nefccap * nefccap, _AR_CAP) if dual else 0,
           "nislandcap": int(m.ntree), "nidofcap": nv, "nHcap": min(nv * nv, _HESSIAN_CAP),
           "npaircap": max(1, min(m.nbody * (m.nbody - 1) // 2, _PAIR_CAP)),
           "nJconecap": nefccap * width if sparse_elliptic else 0}
@@ -614,6 +621,7 @@ def data_capacity(m: MjModel) -> dict:
 # Newton's dense Hessian and the broadphase pair list: past these sizes (32 MiB and 64 MiB,
 # touched only as far as used) an island allocates its own Hessian and the pair list is full
 _HESSIAN_CAP = 1 << 22
+_AR_CAP = 1 << 22
 _PAIR_CAP = 1 << 24
 
 

@@ -433,6 +433,45 @@ def test_contact_models(name, jacobian):
   _check(xml, setup=setup, nstep=40, qvel_scale=0.1)
 
 
+# ---- the dual solvers' projection: efc_Y = J*L^-1*D^-1/2, efc_AR = Y*Y' + R ----
+
+
+def _projected(xml, dual, **kw):
+  """_check with a dual solver option (as the model's own, so MjData has room for Y and AR);
+  efc_Y, efc_AR and their patterns must be MuJoCo's bit for bit."""
+  mjm, mjd, m, d = _check(xml.replace("<option ", f"<option {dual} ", 1), **kw)
+  assert d.nY == mjd.nY > 0 and d.nA == mjd.nA > 0
+  names = ["efc_Y", "efc_AR"]
+  if constraint.is_sparse(m._struct):
+    names += ["efc_Y_rownnz", "efc_Y_rowadr", "efc_Y_colind", "efc_AR_rownnz", "efc_AR_rowadr",
+              "efc_AR_colind"]
+  for name in names:
+    np.testing.assert_array_equal(getattr(d, name), getattr(mjd, name), err_msg=name)
+  return mjm, mjd, m, d
+
+
+@pytest.mark.parametrize("dual", ['solver="PGS"', 'noslip_iterations="3"'])
+@pytest.mark.parametrize("name", ["capsule_humanoid.xml", "box_pile.xml", "gripper.xml"])
+@pytest.mark.parametrize("jacobian", ["dense", "sparse"])
+def test_projection_contact_models(dual, name, jacobian):
+  """Hinge and ball chains (Y fills each row over the ancestors of its dofs), free bodies,
+  pyramidal and elliptic contacts, a coupled gripper; PGS or noslip under Newton."""
+  xml = (MODELS / name).read_text()
+  xml = xml.replace("<option ", f'<option jacobian="{jacobian}" ', 1)
+  mjm, mjd, m, d = _projected(xml, dual, nstep=40, qvel_scale=0.1)
+  if jacobian == "sparse" and name == "box_pile.xml":
+    assert mjd.nA < mjd.nefc ** 2  # rows on trees that do not touch do not meet in AR
+
+
+@pytest.mark.parametrize("jacobian", ["dense", "sparse"])
+def test_projection_equalities_and_exact_diagonal(jacobian):
+  """Every equality type and tendon rows joining trees; with diagexact, efc_diagA is the
+  squared norm of each row of Y, MuJoCo's to the bit."""
+  xml = EQUALITY_XML.format(jacobian=jacobian, flags='<flag diagexact="enable"/>')
+  mjm, mjd, m, d = _projected(xml, 'solver="PGS"', qpos=_eq_qpos, seed=4)
+  np.testing.assert_array_equal(d.efc_diagA, mjd.efc_diagA)
+
+
 def test_excluded_contacts():
   """Excluded contacts get no rows; one whose bodies share all dofs gets exclude=3 (sparse)."""
   xml = CONTACT_XML.format(cone="elliptic", jacobian="sparse", impratio=1, flags="")

@@ -82,7 +82,7 @@ def test_data_fields_match_mujoco(models):
   sizes = {f.name: getattr(mjm, f.name) for f in F.MODEL_SIZES
            if f.name not in F.ENGINE_ONLY_MODEL}
   sizes.update(nconcap=mjd.ncon, nefccap=mjd.nefc, nJcap=mjd.nJ, nislandcap=mjd.nisland,
-               nidofcap=mjd.nidof)
+               nidofcap=mjd.nidof, nYcap=mjd.nY, nAcap=mjd.nA)
   for f in F.DATA_FIELDS:
     if f.name in _DATA_INTERNAL or f.name.startswith(F.INTERNAL_PREFIX):
       continue

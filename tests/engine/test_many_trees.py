@@ -40,11 +40,17 @@ def test_data_grows_with_rows_times_tree_size():
   d = engine.MjData(m)
   cap = _types.data_capacity(m)
   assert cap["nJcap"] == cap["nefccap"] * 12  # a contact row spans two trees of 6 dofs
-  for name in ("efc_J", "efc_J_colind", "scratch_minv_jt", "scratch_iJ", "scratch_JT"):
+  for name in ("efc_J", "efc_J_colind", "scratch_iJ", "scratch_JT"):
     assert d._arrays[name].size == cap["nJcap"]
   assert d._arrays["scratch_H"].size == 1 << 22  # not nv^2 = 1.4e8
+  assert d._arrays["efc_Y"].size == d._arrays["efc_AR"].size == 0  # Newton: no projection
   total = sum(a.nbytes for a in d._arrays.values())
   assert total < 2**30
+
+  # PGS: Y like J, AR within its cap (not nefc^2 = 2.3e9)
+  d = engine.MjData(engine.MjModel.from_xml_string(_spheres(2000, options='solver="PGS"')))
+  assert d._arrays["efc_Y"].size == cap["nJcap"] and d._arrays["efc_AR"].size == 1 << 22
+  assert sum(a.nbytes for a in d._arrays.values()) < 2**30
 
 
 @pytest.mark.parametrize("solver", ["Newton", "CG", "PGS"])
@@ -116,3 +122,19 @@ def test_dense_layout_past_the_sparse_capacity_warns():
   engine.mj_step(m, d, 60)  # all 100 spheres rest on the plane: 400 rows of 600 entries
   assert d.warning[engine.mjtWarning.mjWARN_CNSTRFULL].number > 0
   assert d.nefc == 0 and np.isfinite(d.qpos).all()
+
+
+@pytest.mark.parametrize("case", ["switched_to_pgs", "past_the_cap"])
+def test_projection_past_its_capacity_warns(monkeypatch, case):
+  # efc_Y and efc_AR get room when MjData is made for a dual solver (PGS or noslip), up to a
+  # cap: a switch to PGS afterwards, or more AR entries than the cap, warns as a full arena
+  # does and leaves no rows (never a write past the buffers)
+  options = 'solver="PGS"' if case == "past_the_cap" else ""
+  monkeypatch.setattr(_types, "_AR_CAP", 16)
+  m = engine.MjModel.from_xml_string(_spheres(8, spacing=0.15, options=options))
+  d = engine.MjData(m)
+  assert d._arrays["efc_AR"].size == (16 if options else 0)
+  m.opt.solver = mujoco.mjtSolver.mjSOL_PGS
+  engine.mj_step(m, d, 5)  # overlapping spheres: dozens of rows
+  assert d.warning[engine.mjtWarning.mjWARN_CNSTRFULL].number == 5
+  assert d.nefc == 0 and d.nA == 0 and np.isfinite(d.qpos).all()

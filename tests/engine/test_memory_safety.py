@@ -70,6 +70,9 @@ BOUNDSCHECKED_TESTS = [
   # sparse Newton with elliptic cones: Hessian patterns, factor, updates, folded cone Hessians
   "tests/engine/test_trajectory.py::test_primal_solve_bit_equal_from_mujocos_state"
   "[pile-elliptic-sparse-Newton]",
+  # efc_Y and efc_AR of the dual solvers, dense and sparse
+  "tests/engine/test_constraint.py::test_projection_contact_models",
+  "tests/engine/test_constraint.py::test_projection_equalities_and_exact_diagonal",
   "tests/engine/test_derivative.py",
   "tests/engine/test_sensor.py",
   "tests/engine/test_support.py",

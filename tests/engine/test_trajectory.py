@@ -7,10 +7,7 @@ not.
 Covered: Newton, CG and PGS with islands (MuJoCo's default: each island solved on its own)
 and with islands disabled (all rows at once), both cones, the noslip pass, the sparse Jacobian
 layout, tendon and equality rows joining trees, and stacked toy
-bricks with native CCD disabled (libccd's MPR, with and without multiccd). Not yet: PGS with
-noslip and elliptic cones on the box stacks: our PGS forms residuals from M^-1*J'*force where
-MuJoCo multiplies by its AR matrix, which rounds differently (1e-13 of qacc per step), and
-that scene amplifies it to 2e-6 in 50 steps (README, Known differences).
+bricks with native CCD disabled (libccd's MPR, with and without multiccd).
 """
 
 import mujoco
@@ -69,7 +66,7 @@ SOLVERS = {
   "cg_monolithic": ("CG", "disable", ""),
   "newton_noslip": ("Newton", "enable", 'noslip_iterations="5"'),
   "pgs_noslip": ("PGS", "enable", 'noslip_iterations="5"'),
-  # the sparse Jacobian layout (MuJoCo's for nv >= 60): sparse rows of M^-1*J' in PGS
+  # the sparse Jacobian layout (MuJoCo's for nv >= 60): sparse efc_Y and efc_AR in PGS
   "newton_sparse": ("Newton", "enable", 'jacobian="sparse"'),
   "pgs_sparse": ("PGS", "enable", 'jacobian="sparse"'),
   "pgs_noslip_sparse": ("PGS", "enable", 'jacobian="sparse" noslip_iterations="5"'),
@@ -91,13 +88,8 @@ _EXTRA = {"tethered": """
   <equality><connect body1="a" body2="c" anchor="-.1 0 .1"/></equality>"""}
 
 
-# PGS with noslip on the elliptic stacks: see the module docstring
-_PGS_AR_ROUNDING = {("stacks", "pgs_noslip", "elliptic"),
-                    ("stacks", "pgs_noslip_sparse", "elliptic")}
-
 CASES = [(scene, solver, cone) for scene in SCENES for solver in SOLVERS
-         for cone in ("pyramidal", "elliptic")
-         if (scene, solver, cone) not in _PGS_AR_ROUNDING]
+         for cone in ("pyramidal", "elliptic")]
 
 
 @pytest.mark.parametrize("scene, solver, cone", CASES)
