@@ -9,8 +9,10 @@ ours one numba call), and `1/call`, `mj_step(m, d)` called once per step from Py
 users write RL loops; `+call` is our per-call overhead (1/call minus loop).
 Contact-rich models (a capsule humanoid lying on a floor, a pile of 20 boxes, 25 separate
 stacks of 3 boxes: 25 constraint islands) step with contacts and the default Newton solver
-after 200 settling steps. The sleeping scene is 100 boxes resting on a floor with
-`<flag sleep="enable"/>`, timed once they sleep, against its awake twin (sleep disabled).
+after 200 settling steps; the pile and the stacks also with PGS, and the pile with Newton
+and 5 noslip iterations (the dual solvers iterate on efc_AR). The sleeping scene is 100
+boxes resting on a floor with `<flag sleep="enable"/>`, timed once they sleep, against its
+awake twin (sleep disabled).
 Start-up times are measured by benchmarks/startup.py.
 """
 
@@ -139,6 +141,12 @@ def _contact_models():
   out = [(p.stem, None, str(p), 200) for p in (root / "capsule_humanoid.xml",
                                                root / "box_pile.xml")]
   out.append(("stacks (25 islands)", _stacks(), None, 200))
+  pile = (root / "box_pile.xml").read_text()
+  for option, label in (('solver="PGS"', "PGS"), ('noslip_iterations="5"', "noslip")):
+    out.append((f"box_pile, {label}", pile.replace("<option ", f"<option {option} ", 1), None,
+                200))
+  out.append(("stacks, PGS", _stacks().replace("<mujoco>", '<mujoco><option solver="PGS"/>'),
+              None, 200))
   out.append(("100 boxes, awake", _resting_boxes(False), None, 300))
   out.append(("100 boxes, asleep", _resting_boxes(True), None, 300))
   return out
@@ -149,7 +157,7 @@ def _load(lib, xml, path):
 
 
 def bench_contact(nstep: int):
-  """Both engines step the same contact-rich model from the same start (Newton, default)."""
+  """Both engines step the same contact-rich model from the same start."""
   print(f"\n{'contact model':22s} {'nv':>4s} {'ncon':>5s} {_HEADER}")
   for name, xml, path, settle in _contact_models():
     m = _load(engine, xml, path)
