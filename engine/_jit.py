@@ -7,7 +7,9 @@ Python calls, `stage_dispatcher` the dispatchers of stages.
 
 numba does not invalidate a cached function when a function it calls in
 another file changes, so the cache directory is keyed on a hash of every
-engine source file. Set NUMBA_CACHE_DIR to choose the location yourself.
+engine source file. Inside it each function's cache lies under its folder's path within the
+project (engine/collision, suite, ...), not the absolute path numba would use, so every
+install of the same sources shares it. Set NUMBA_CACHE_DIR to choose the location yourself.
 
 A bounds-checked build (NUMBA_BOUNDSCHECK=1) is other code and gets a directory of its own.
 The stages named in NUMJOCO_UNCHECKED_STAGES (comma-separated, e.g.
@@ -19,6 +21,7 @@ cost compile time (tests/engine/test_memory_safety.py names them).
 import hashlib
 import os
 import pathlib
+import platform
 
 import llvmlite.binding as llvm
 import numba
@@ -28,6 +31,7 @@ import numba.extending
 import numpy as np
 
 ENGINE_DIR = pathlib.Path(__file__).resolve().parent
+PROJECT_DIR = ENGINE_DIR.parent  # the folder holding engine/, suite/, ... (site-packages)
 
 
 # plain-Python parts of the engine that no jitted code imports (tests/engine/test_layout.py
@@ -53,9 +57,47 @@ def _source_hash() -> str:
   return h.hexdigest()[:16]
 
 
+CACHE_ROOT = pathlib.Path(os.environ.get("XDG_CACHE_HOME", pathlib.Path.home() / ".cache"),
+                          "numjoco")
+CPU_PREFERENCE = CACHE_ROOT / "cpu"  # "native": `python -m engine.warmup --native` asked for it
+
+# x86-64 microarchitecture levels, newest first: the features each needs of the host
+_X86_LEVELS = (
+  ("x86-64-v3", ("avx", "avx2", "bmi", "bmi2", "f16c", "fma", "lzcnt", "movbe", "xsave",
+                 "cx16", "popcnt", "sahf", "sse4.1", "sse4.2", "ssse3")),
+  ("x86-64-v2", ("cx16", "popcnt", "sahf", "sse4.1", "sse4.2", "ssse3")),
+  ("x86-64", ()),
+)
+
+
+def _cpu_target() -> str:
+  """The CPU the engine's machine code is generated for: a portable baseline by default (the
+  newest x86-64 level this CPU has, x86-64-v3 on any AVX2 machine; `generic` elsewhere), so a
+  cache built on one machine serves every machine of its class (a wheel's prebuilt engine);
+  'native' (this CPU's every feature) with NUMJOCO_CPU=native or after
+  `python -m engine.warmup --native`. NUMBA_CPU_NAME, when set, is numba's to honour."""
+  choice = os.environ.get("NUMJOCO_CPU")
+  if choice is None:
+    try:
+      choice = CPU_PREFERENCE.read_text().strip()
+    except OSError:
+      choice = "portable"
+  if choice == "native" or os.environ.get("NUMBA_CPU_NAME"):
+    return "native-" + (numba.config.CPU_NAME or llvm.get_host_cpu_name())
+  if platform.machine().lower() in ("x86_64", "amd64"):
+    host = llvm.get_host_cpu_features()
+    name = next(name for name, needs in _X86_LEVELS if all(host.get(f) for f in needs))
+  else:
+    name = "generic"
+  numba.config.CPU_NAME = name  # (read when numba first builds its code generator)
+  numba.config.CPU_FEATURES = ""  # the level's features only, none of the host's others
+  return name
+
+
+CPU_TARGET = _cpu_target()
+
 if "NUMBA_CACHE_DIR" not in os.environ:
-  _base = pathlib.Path(os.environ.get("XDG_CACHE_HOME", pathlib.Path.home() / ".cache"))
-  NORMAL_CACHE_DIR = str(_base / "numjoco" / _source_hash())
+  NORMAL_CACHE_DIR = str(CACHE_ROOT / f"{_source_hash()}-{CPU_TARGET}")
   CACHE_DIR = NORMAL_CACHE_DIR + ("-boundscheck" if numba.config.BOUNDSCHECK else "")
   numba.config.CACHE_DIR = CACHE_DIR
 else:
@@ -120,7 +162,44 @@ class _HelperDispatcher(_Dispatcher):
     )
 
 
-class _ObjectCodeCacheImpl(numba.core.caching.CompileResultCacheImpl):
+class _ProjectLocator(numba.core.caching._SourceFileBackedLocatorMixin,
+                      numba.core.caching._CacheLocator):
+  """Locates the cache of a function of this project (engine/, suite/, ...) by the folder's
+  path inside the project, where numba's own locators use its absolute path: every install
+  of the same sources (two venvs, an editable and a regular install, a CI clone) then shares
+  one cache. Freshness stays numba's: a hash of the source file's contents."""
+
+  def __init__(self, py_func, py_file, folder):
+    self._py_file = py_file
+    self._lineno = py_func.__code__.co_firstlineno
+    self._cache_path = os.path.join(numba.config.CACHE_DIR, "_".join(folder.parts) or "_")
+
+  def get_cache_path(self):
+    return self._cache_path
+
+  @classmethod
+  def from_function(cls, py_func, py_file):
+    try:
+      folder = pathlib.Path(py_file).resolve().parent.relative_to(PROJECT_DIR)
+    except (OSError, ValueError):  # not a file of this project: numba's locators
+      return None
+    locator = cls(py_func, py_file, folder)
+    try:
+      locator.ensure_cache_path()
+    except OSError:  # the cache folder cannot be written
+      return None
+    return locator
+
+
+class _ProjectCacheImpl(numba.core.caching.CompileResultCacheImpl):
+  _locator_classes = [_ProjectLocator, *numba.core.caching.CompileResultCacheImpl._locator_classes]
+
+
+class _ProjectCache(numba.core.caching.FunctionCache):
+  _impl_class = _ProjectCacheImpl
+
+
+class _ObjectCodeCacheImpl(_ProjectCacheImpl):
   """numba's cache of compile results, minus the LLVM bitcode of the whole linked module.
 
   numba stores it next to the machine code so that other functions can link the cached one
@@ -188,7 +267,7 @@ def _decorator(cache: bool, object_code_only: bool = False, helper: bool = False
     if object_code_only:
       dispatcher._cache = _stage_cache(py_func)
     elif cache:
-      dispatcher.enable_caching()
+      dispatcher._cache = _ProjectCache(py_func)
     return dispatcher
 
   return decorate

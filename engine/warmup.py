@@ -1,7 +1,9 @@
 """Compile (or load from cache) every engine entry point: `python -m engine.warmup`.
 
 Run once after installing so the first simulation starts at once, and before running tests
-in parallel processes so they share one numba cache. The engine's stages compile in up to
+in parallel processes so they share one numba cache. The code is generated for a portable
+CPU baseline (engine/_jit.py); `--native` switches this machine to code for its own CPU
+(every later import uses it; `--portable` switches back). The engine's stages compile in up to
 NUMJOCO_COMPILE_JOBS processes (engine/_stage.py); `--claims DIR` is the mode of those helper
 processes.
 """
@@ -35,11 +37,36 @@ def warmup() -> float:
   return time.perf_counter() - t0
 
 
+def _switch_cpu_target(choice: str) -> int:
+  """Records the code-generation choice for later imports (engine/_jit.py reads it) and warms
+  up the engine with it in a fresh process (this one chose its target at import)."""
+  import os
+  import subprocess
+
+  from engine import _jit
+
+  _jit.CPU_PREFERENCE.parent.mkdir(parents=True, exist_ok=True)
+  if choice == "native":
+    _jit.CPU_PREFERENCE.write_text("native\n")
+  else:
+    _jit.CPU_PREFERENCE.unlink(missing_ok=True)
+  env = {k: v for k, v in os.environ.items() if k != "NUMJOCO_CPU"}
+  print(f"numjoco: {choice} code from now on ({_jit.CPU_PREFERENCE})")
+  return subprocess.call([sys.executable, "-m", "engine.warmup"], env=env)
+
+
 def main(argv=None) -> int:
   parser = argparse.ArgumentParser(prog="python -m engine.warmup", description=__doc__)
   parser.add_argument("--claims", help="(helper process) compile the stages claimed in DIR")
   parser.add_argument("--lazy", action="store_true", help="(helper process) lazy stages too")
+  target = parser.add_mutually_exclusive_group()
+  target.add_argument("--native", action="store_true",
+                      help="generate code for this CPU's every feature and use it from now on")
+  target.add_argument("--portable", action="store_true",
+                      help="back to the portable baseline code (the default)")
   args = parser.parse_args(argv)
+  if args.native or args.portable:
+    return _switch_cpu_target("native" if args.native else "portable")
   if args.claims:
     from engine import _stage
 
