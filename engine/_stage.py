@@ -21,9 +21,10 @@ mj_collision, the solvers, mj_step, ...), the struct constructors and the functi
 calls. Everything else is a plain `jit` helper, compiled into the stages that use it and
 never cached by itself.
 
-A cold start compiles the missing stages in NUMJOCO_COMPILE_JOBS processes (default: up to 2
-on a multi-core machine); the processes claim stages one at a time, largest first, and share
-the numba cache.
+A cold start compiles the missing stages in NUMJOCO_COMPILE_JOBS processes (default: one per
+CPU the process may use, as many as the free memory holds); the processes claim stages one at
+a time, largest first, and share the numba cache. Progress is one line (rewritten in place on
+a terminal).
 """
 
 import ctypes
@@ -262,11 +263,36 @@ def compile_all(lazy: bool) -> None:
     s.compile()
 
 
+_COMPILE_MEMORY = 1 << 30  # peak memory of one compiling process, with room to spare
+
+
+def _available_memory() -> int:
+  """Bytes of memory available for new processes (Linux's MemAvailable; elsewhere free
+  physical pages), or a large number when that is unknown."""
+  try:
+    with open("/proc/meminfo") as f:
+      for line in f:
+        if line.startswith("MemAvailable:"):
+          return int(line.split()[1]) * 1024
+  except OSError:
+    pass
+  try:
+    return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+  except (AttributeError, ValueError, OSError):
+    return 1 << 40
+
+
 def _jobs() -> int:
+  """Compiling processes: NUMJOCO_COMPILE_JOBS, else one per CPU this process may run on,
+  as many as the available memory holds."""
   env = os.environ.get("NUMJOCO_COMPILE_JOBS")
   if env:
     return max(1, int(env))
-  return min(2, os.cpu_count() or 1)
+  try:
+    cpus = len(os.sched_getaffinity(0))
+  except AttributeError:  # (no affinity masks: macOS, Windows)
+    cpus = os.cpu_count() or 1
+  return max(1, min(cpus, _available_memory() // _COMPILE_MEMORY))
 
 
 def _compile_cold(cold: list, lazy: bool) -> None:
@@ -277,7 +303,7 @@ def _compile_cold(cold: list, lazy: bool) -> None:
   # ones among the stages link() needs
   estimate = 240 * len(cold) // len(STAGES) // jobs
   print(f"numjoco: compiling the engine with numba, once per install: {len(cold)} stages in "
-        f"{jobs} process{'es' if jobs > 1 else ''} (about {estimate} s on a 2-core machine)",
+        f"{jobs} process{'es' if jobs > 1 else ''} (about {estimate} s)",
         file=sys.stderr, flush=True)
   with tempfile.TemporaryDirectory(prefix="numjoco-claims-") as claims:
     # the helpers import this very engine (also when it was found through sys.path, not
@@ -302,18 +328,28 @@ def _compile_cold(cold: list, lazy: bool) -> None:
 
 
 def compile_claimed(stages: list, claims: str, t0: float, report: bool) -> None:
-  """Compiles each stage this process claims first (O_EXCL file creation in `claims`)."""
+  """Compiles each stage this process claims first (O_EXCL file creation in `claims`); with
+  `report` on a terminal, one progress line rewritten as stages are claimed."""
+  report = report and sys.stderr.isatty()
   for s in stages:
     try:
       os.close(os.open(os.path.join(claims, s.name), os.O_CREAT | os.O_EXCL))
     except FileExistsError:
       continue
-    t1 = time.perf_counter()
-    s.compile()
     if report:
-      done = len(os.listdir(claims))
-      print(f"numjoco: [{done}/{len(stages)}] {s.name} {time.perf_counter() - t1:.1f} s "
-            f"(elapsed {time.perf_counter() - t0:.0f} s)", file=sys.stderr, flush=True)
+      _progress(len(os.listdir(claims)), len(stages), s.name, time.perf_counter() - t0)
+    s.compile()
+  if report:
+    print(file=sys.stderr, flush=True)
+
+
+def _progress(claimed: int, total: int, name: str, elapsed: float) -> None:
+  """numjoco: [#####.....] 23/74 engine.smooth.rne, 25 s, about 60 s left"""
+  done = max(claimed - 1, 0)  # (the stage just claimed is still compiling)
+  bar = "#" * (20 * done // total)
+  left = f", about {elapsed * (total - done) / done:.0f} s left" if done else ""
+  line = f"numjoco: [{bar:20s}] {claimed}/{total} {name}, {elapsed:.0f} s{left}"
+  print(f"\r{line[:120]:120s}", end="", file=sys.stderr, flush=True)
 
 
 # ---- handles from addresses (the driver's entry takes plain ints) ----

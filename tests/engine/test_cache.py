@@ -1,4 +1,4 @@
-"""Where the compiled engine is cached and for which CPU.
+"""Where the compiled engine is cached, for which CPU, and in how many processes it compiles.
 
 The numba cache is keyed on the sources' contents and on the CPU class the code is generated
 for, not on where the sources are installed: a copy of the packages in another folder (a
@@ -57,3 +57,36 @@ def test_a_copy_installed_elsewhere_compiles_nothing(tmp_path):
   assert cache == _jit.CACHE_DIR  # the same sources: the same cache
   assert cold == "0", out.stderr  # every stage found there
   assert "compil" not in out.stderr, out.stderr  # and stepping compiled nothing either
+
+
+def test_native_code_on_request():
+  # NUMJOCO_CPU=native (or `python -m engine.warmup --native`): this CPU's name and features,
+  # in a cache directory of its own
+  script = ("from engine import _jit\nfrom numba.core.registry import cpu_target\n"
+            "print(_jit.CPU_TARGET, _jit.CACHE_DIR)\n"
+            "print(*cpu_target.target_context.codegen().magic_tuple()[1:], sep='|')\n")
+  env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_CPU")}
+  env.update(NUMJOCO_CPU="native")
+  out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                       text=True, timeout=300)
+  assert out.returncode == 0, out.stderr
+  (target, cache), (cpu_features,) = (line.split() for line in out.stdout.splitlines())
+  cpu, features = cpu_features.split("|")
+  import llvmlite.binding as llvm
+
+  assert target == "native-" + llvm.get_host_cpu_name() == "native-" + cpu
+  assert cache.endswith(target) and cache != _jit.CACHE_DIR
+  assert features  # the host's own feature list
+
+
+def test_compile_jobs_follow_cpus_and_memory(monkeypatch):
+  monkeypatch.delenv("NUMJOCO_COMPILE_JOBS", raising=False)
+  monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2, 3, 4, 5}, raising=False)
+  monkeypatch.setattr(_stage, "_available_memory", lambda: 64 << 30)
+  assert _stage._jobs() == 6  # every CPU the process may use
+  monkeypatch.setattr(_stage, "_available_memory", lambda: 3 * _stage._COMPILE_MEMORY + 5)
+  assert _stage._jobs() == 3  # as many as the memory holds
+  monkeypatch.setattr(_stage, "_available_memory", lambda: 0)
+  assert _stage._jobs() == 1
+  monkeypatch.setenv("NUMJOCO_COMPILE_JOBS", "4")
+  assert _stage._jobs() == 4
