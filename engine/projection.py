@@ -24,6 +24,7 @@ from engine.math import mju_transpose
 from engine.sparse import add_to_scl_sparse_inc
 from engine.sparse import sqr_mat_td_pattern
 from engine.sparse import sqr_mat_td_values
+from engine.smooth import half_solve_m
 from engine.solver_common import is_sparse
 from engine.sparse import transpose
 
@@ -154,22 +155,7 @@ def make_y(m, d, sqrt_inv_d, marker, diag_exact):
   if n > Y.shape[0]:
     return False
   d.nY[0] = n
-  for k in range(n):
-    Y[k] = d.efc_J[k]
-  for i in range(nv - 1, 0, -1):
-    if m.dof_simplenum[i]:
-      continue
-    start = m.M_rowadr[i]
-    end = start + m.M_rownnz[i] - 1
-    for off in range(0, n, nv):
-      xi = Y[off + i]
-      if xi:
-        for adr in range(start, end):
-          Y[off + m.M_colind[adr]] -= d.qLD[adr] * xi
-  for i in range(nv):
-    s = sqrt_inv_d[i]
-    for off in range(0, n, nv):
-      Y[off + i] *= s
+  half_solve_m(m, d, Y, d.efc_J, sqrt_inv_d, nefc)
   if diag_exact:
     for r in range(nefc):
       d.efc_diagA[r] = dot_at(Y, r * nv, Y, r * nv, nv)

@@ -672,9 +672,10 @@ def solve_m(m, d, x, y, n):
   solve_ld(x, d.qLD, d.qLDiagInv, m.nv, n, m.M_rownnz, m.M_rowadr, m.M_colind)
 
 
-@stage(M, D, vec, vec, vec, i8, lazy=True)
-def solve_m2(m, d, x, y, sqrtinvd, n):
-  """Port of mj_solveM2: half solve x = sqrt(inv(D)) inv(L') y for n vectors (flat)."""
+@jit
+def half_solve_m(m, d, x, y, sqrtinvd, n):
+  """Port of mj_solveM2: half solve x = sqrt(inv(D)) inv(L') y for n vectors (flat; x and y
+  may be the same array)."""
   nv = m.nv
   for i in range(n * nv):
     x[i] = y[i]
@@ -1490,6 +1491,10 @@ def mj_solveM(m, d, x, y):
   xf = _as_out(x, n * m.nv, "x")
   yf = _as_in(y, n * m.nv, "y")
   solve_m(m._struct, d._struct, xf, yf, n)
+
+
+# mj_solveM2 from Python
+solve_m2 = stage(M, D, vec, vec, vec, i8, lazy=True)(half_solve_m)
 
 
 def mj_solveM2(m, d, x, y, sqrtInvD):
