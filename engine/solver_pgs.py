@@ -220,10 +220,35 @@ def _ar_diaginv(d, sparse, res, flg_subR, rows):
 @jit
 def _extract_block(d, sparse, Ac, start, n, flg_subR):
   """Port of extractBlock: the n x n block of AR at (start, start); with flg_subR, R is
-  taken off the diagonal, clamped below at 1e-10."""
-  for j in range(n):
-    for k in range(n):
-      Ac[j * n + k] = _ar(d, sparse, start + j, start + k)
+  taken off the diagonal, clamped below at 1e-10. Sparse: the block's rows (one contact's)
+  share their pattern, so as in MuJoCo each row holds the block at the place where row
+  `start` has column `start` (any other pattern is read entry by entry)."""
+  if sparse:
+    adr = d.efc_AR_rowadr[start]
+    k0 = 0
+    while k0 < d.efc_AR_rownnz[start] and d.efc_AR_colind[adr + k0] != start:
+      k0 += 1
+    contiguous = True
+    for j in range(n):
+      a = d.efc_AR_rowadr[start + j] + k0
+      if (k0 + n > d.efc_AR_rownnz[start + j] or d.efc_AR_colind[a] != start
+              or d.efc_AR_colind[a + n - 1] != start + n - 1):
+        contiguous = False
+        break
+    if contiguous:
+      for j in range(n):
+        a = d.efc_AR_rowadr[start + j] + k0
+        for k in range(n):
+          Ac[j * n + k] = d.efc_AR[a + k]
+    else:
+      for j in range(n):
+        for k in range(n):
+          Ac[j * n + k] = _ar(d, sparse, start + j, start + k)
+  else:
+    nefc = d.nefc[0]
+    for j in range(n):
+      for k in range(n):
+        Ac[j * n + k] = d.efc_AR[(start + j) * nefc + start + k]
   if flg_subR:
     for j in range(n):
       Ac[j * (n + 1)] -= d.efc_R[start + j]
