@@ -17,6 +17,13 @@ class OptionType(types.StructRef):
   def preprocess_fields(self, fields):
     return tuple((n, types.unliteral(t)) for n, t in fields)
 
+  def __init__(self, fields):
+    super().__init__(fields)
+    # a short name (it is also the type's identity: one instance per class): numba's
+    # default lists every field, and it went into every symbol name of the machine code
+    # (64 kB each, 60 % of the cache)
+    self.name = "numjoco.OptionType"
+
 
 class OptionStruct(structref.StructRefProxy):
   """Opaque numba handle of a Option; use the Python wrapper's arrays instead."""
@@ -156,6 +163,13 @@ class StatisticType(types.StructRef):
   def preprocess_fields(self, fields):
     return tuple((n, types.unliteral(t)) for n, t in fields)
 
+  def __init__(self, fields):
+    super().__init__(fields)
+    # a short name (it is also the type's identity: one instance per class): numba's
+    # default lists every field, and it went into every symbol name of the machine code
+    # (64 kB each, 60 % of the cache)
+    self.name = "numjoco.StatisticType"
+
 
 class StatisticStruct(structref.StructRefProxy):
   """Opaque numba handle of a Statistic; use the Python wrapper's arrays instead."""
@@ -198,6 +212,13 @@ def make_statistic(
 class ModelType(types.StructRef):
   def preprocess_fields(self, fields):
     return tuple((n, types.unliteral(t)) for n, t in fields)
+
+  def __init__(self, fields):
+    super().__init__(fields)
+    # a short name (it is also the type's identity: one instance per class): numba's
+    # default lists every field, and it went into every symbol name of the machine code
+    # (64 kB each, 60 % of the cache)
+    self.name = "numjoco.ModelType"
 
 
 class ModelStruct(structref.StructRefProxy):
@@ -1661,6 +1682,13 @@ def make_model(
 class DataType(types.StructRef):
   def preprocess_fields(self, fields):
     return tuple((n, types.unliteral(t)) for n, t in fields)
+
+  def __init__(self, fields):
+    super().__init__(fields)
+    # a short name (it is also the type's identity: one instance per class): numba's
+    # default lists every field, and it went into every symbol name of the machine code
+    # (64 kB each, 60 % of the cache)
+    self.name = "numjoco.DataType"
 
 
 class DataStruct(structref.StructRefProxy):
