@@ -11,10 +11,15 @@ A stage breaks that chain. `@stage(argtypes...)` compiles the function once, for
 signature, and caches it. Jitted callers do not link it: a call loads the stage's address
 from a per-process cell (an external symbol registered with LLVM) and calls through it, with
 numba's own calling convention, so exceptions (e.g. NUMBA_BOUNDSCHECK's IndexError) still
-propagate. `link()` compiles or loads every stage jitted code can reach and fills the
-cells; it runs before the first struct handle is built, so no jitted code can reach an
-unlinked stage. Lazy stages (Python-only parts of the API such as mj_jac or mj_ray) compile
-on their first call instead.
+propagate.
+
+Stages load (or compile) per model: `prepare(m)`, run as each MjModel is built, loads the
+stages that model reaches (a stage's `needed` predicate says when: a cart-pole needs no
+mesh, height-field, SDF, implicit-integrator or noslip code), compiling the missing ones in
+parallel. A stage reached anyway (an option changed after loading, a predicate too narrow)
+finds its cell empty: the call asks Python, through a callback, to load or compile it there
+and then, and goes on. Lazy stages (Python-only parts of the API such as mj_jac or mj_ray)
+have no jitted callers and compile on their first call.
 
 Stages are the units of compilation: stage functions of the pipeline (mj_kinematics,
 mj_collision, the solvers, mj_step, ...), the struct constructors and the functions Python
@@ -24,7 +29,8 @@ never cached by itself.
 A cold start compiles the missing stages in NUMJOCO_COMPILE_JOBS processes (default: one per
 CPU the process may use, as many as the free memory holds); the processes claim stages one at
 a time, largest first, and share the numba cache. Progress is one line (rewritten in place on
-a terminal).
+a terminal). Then one background process, at low priority, compiles the stages no model
+has needed yet, so that later models find them cached (NUMJOCO_BACKGROUND_COMPILE=0: not).
 """
 
 import ctypes
@@ -33,10 +39,12 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import types as pytypes
 
 import llvmlite.binding as ll
+import numpy as np
 from llvmlite import ir
 from numba.core import cgutils
 from numba.core import types
@@ -47,6 +55,7 @@ from numba.extending import typeof_impl
 
 from engine import _jit
 from engine import _structs
+from engine import enums
 from engine._structs import DATA_TYPE
 from engine._structs import MODEL_TYPE
 
@@ -60,18 +69,19 @@ mat = types.float64[:, ::1]
 ivec = types.int32[::1]
 
 STAGES: list["Stage"] = []
-_linked = False
+_BY_CELL: dict[int, "Stage"] = {}  # stages by the address of their cell (the resolver's key)
 
 
 class Stage:
   """A jitted function with one declared signature, compiled and cached on its own.
 
   Call it like the function it wraps, from Python or from jitted code (through its pointer).
-  A `lazy` stage serves Python calls only (the mj_/mju_ API): jitted code cannot call it,
-  and it compiles (or loads) on its first call instead of at link time.
+  A `lazy` stage serves Python calls only (the mj_/mju_ API): jitted code cannot call it.
+  `needed(m)` (default: always) says whether the MjModel m reaches it: prepare(m) loads it
+  ahead only then; otherwise it loads on first use.
   """
 
-  def __init__(self, py_func, argtypes: tuple, restype, lazy: bool = False):
+  def __init__(self, py_func, argtypes: tuple, restype, lazy: bool = False, needed=None):
     py_func = getattr(py_func, "py_func", py_func)  # a jit helper compiled once more as a stage
     functools.update_wrapper(self, py_func)
     self.py_func = py_func
@@ -79,10 +89,12 @@ class Stage:
     self.signature = restype(*argtypes)
     self.dispatcher = _jit.stage_dispatcher(py_func)
     self.lazy = lazy
+    self.needed = needed
     self.symbol = "numjoco.stage." + self.name
     # the cell holding the stage's address in this process; compiled callers read it
     self._cell = ctypes.c_void_p(0)
     ll.add_symbol(self.symbol, ctypes.addressof(self._cell))
+    _BY_CELL[ctypes.addressof(self._cell)] = self
     self.numba_type = None  # a lazy stage has no type: jitted code cannot call it
     if not lazy:
       template = templates.make_concrete_template(f"Stage({self.name})", self, [self.signature])
@@ -93,37 +105,37 @@ class Stage:
   def __call__(self, *args):
     if _jit.DISABLE_JIT:
       return self.py_func(*args)
-    link()
-    if self.lazy and not self._cell.value:
+    if not self._cell.value:
       self.compile()
     return self.dispatcher(*args)
 
   def __repr__(self):
     return f"<stage {self.name}{self.signature.args}>"
 
-  @property
-  def index_path(self) -> str | None:
-    """The numba cache index file of this stage (exists once it has been compiled)."""
-    try:
-      return self.dispatcher._cache._cache_file._index_path
-    except AttributeError:  # numba internals moved: treat as not cached
-      return None
-
   def is_cached(self) -> bool:
-    path = self.index_path
-    return path is not None and os.path.exists(path)
+    """Whether the cache holds this stage's code, for these sources, this numba and this CPU
+    (an index written by another numba or for another CPU has no entry for it)."""
+    try:
+      cache = self.dispatcher._cache
+      key = cache._index_key(self.signature.args, self.dispatcher.targetctx.codegen())
+      return key in cache._cache_file._load_index()
+    except Exception:  # no cache, a damaged index (recompiled), numba internals moved
+      return False
 
   def compile(self) -> None:
     """Compiles the stage (or loads it from the cache) and publishes its address."""
-    if self.signature.args not in self.dispatcher.overloads:
-      self.dispatcher.compile(self.signature.args)
-    cres = self.dispatcher.overloads[self.signature.args]
-    address = cres.library.get_pointer_to_function(cres.fndesc.llvm_func_name)
-    if not address:
-      raise RuntimeError(f"stage {self.name}: compiled code has no native entry point")
-    self._cell.value = address
-    # a Python call with other argument types raises instead of compiling a second version
-    self.dispatcher.disable_compile()
+    with _COMPILE_LOCK:  # (threads of a batched rollout may reach an empty cell together)
+      if self._cell.value:
+        return
+      if self.signature.args not in self.dispatcher.overloads:
+        self.dispatcher.compile(self.signature.args)
+      cres = self.dispatcher.overloads[self.signature.args]
+      address = cres.library.get_pointer_to_function(cres.fndesc.llvm_func_name)
+      if not address:
+        raise RuntimeError(f"stage {self.name}: compiled code has no native entry point")
+      self._cell.value = address
+      # a Python call with other argument types raises instead of compiling a second version
+      self.dispatcher.disable_compile()
 
   def address(self) -> int:
     """The stage's native entry point (compiled or loaded first), for `call_at` from jitted
@@ -135,14 +147,48 @@ class Stage:
     return self._cell.value
 
   def _lower_call(self, context, builder, sig, args):
-    """Code for a jitted call: load the address from the cell, call with numba's convention."""
-    module = builder.module
-    try:
-      cell = module.get_global(self.symbol)
-    except KeyError:
-      cell = ir.GlobalVariable(module, ir.IntType(8).as_pointer(), name=self.symbol)
-      cell.linkage = "external"
+    """Code for a jitted call: load the address from the cell (an empty cell first asks the
+    resolver to fill it), call with numba's convention."""
+    cell = _external_cell(builder.module, self.symbol)
+    with cgutils.if_unlikely(builder, cgutils.is_null(builder, builder.load(cell))):
+      resolver = builder.load(_external_cell(builder.module, _RESOLVER_SYMBOL))
+      builder.call(builder.bitcast(resolver, _RESOLVER_LLTYPE.as_pointer()),
+                   [builder.bitcast(cell, _BYTE_POINTER)])
+      with cgutils.if_unlikely(builder, cgutils.is_null(builder, builder.load(cell))):
+        context.call_conv.return_user_exc(
+          builder, RuntimeError, (f"numjoco: stage {self.name} failed to compile (see above)",))
     return _call_native(context, builder, sig, args, builder.load(cell))
+
+
+_BYTE_POINTER = ir.IntType(8).as_pointer()
+_COMPILE_LOCK = threading.RLock()
+
+
+def _external_cell(module, symbol: str):
+  """The pointer-sized global `symbol` of `module` (a cell this process registered)."""
+  try:
+    return module.get_global(symbol)
+  except KeyError:
+    cell = ir.GlobalVariable(module, _BYTE_POINTER, name=symbol)
+    cell.linkage = "external"
+    return cell
+
+
+def _resolve(cell_address: int) -> None:
+  """Fills the cell at `cell_address`: called from jitted code that reached a stage prepare()
+  did not load (its model was not thought to need it), with the GIL taken by ctypes."""
+  s = _BY_CELL[cell_address]
+  if not s.is_cached() and not _jit.from_normal_build(s.name):
+    print(f"numjoco: compiling {s.name} on first use", file=sys.stderr, flush=True)
+  s.compile()
+
+
+# the resolver: a C function pointer in a cell of its own, which jitted callers load
+_RESOLVER_SYMBOL = "numjoco.stage_resolver"
+_RESOLVER_LLTYPE = ir.FunctionType(ir.VoidType(), [_BYTE_POINTER])
+_resolver = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(_resolve)
+_resolver_cell = ctypes.c_void_p(ctypes.cast(_resolver, ctypes.c_void_p).value)
+ll.add_symbol(_RESOLVER_SYMBOL, ctypes.addressof(_resolver_cell))
 
 
 def _call_native(context, builder, sig, args, address):
@@ -196,31 +242,94 @@ def _typeof_stage(val, c):
   return val.numba_type
 
 
-def stage(*argtypes, restype=types.none, lazy=False):
-  """Declares a stage with argument types `argtypes` (default: the (m, d) struct handles)."""
+def stage(*argtypes, restype=types.none, lazy=False, needed=None):
+  """Declares a stage with argument types `argtypes` (default: the (m, d) struct handles);
+  `needed(m)`: whether MjModel m reaches it (default: every model does)."""
   argtypes = argtypes or (M, D)
-  return lambda py_func: Stage(py_func, argtypes, restype, lazy)
+  return lambda py_func: Stage(py_func, argtypes, restype, lazy, needed)
 
 
-# ---- linking ----
+# ---- `needed` predicates: whether a model reaches a stage (false: it loads on first use) ----
 
 
-def link() -> None:
-  """Compiles or loads every stage jitted code can reach, once per process; cold stages
-  compile in parallel.
+def _has_geoms(*geom_types, count: int = 1):
+  """The model has at least `count` geoms of the given types."""
+  return lambda m: int(np.isin(m.geom_type, geom_types).sum()) >= count
+
+
+def _option_in(name: str, *values):
+  """Option m.opt.<name> is one of the values."""
+  return lambda m: getattr(m.opt, name) in values
+
+
+def never(m) -> bool:
+  """No step reaches it (mj_inverse, rollouts)."""
+  return False
+
+
+BOX_PAIRS = _has_geoms(enums.mjGEOM_BOX, count=2)
+# the pairs without a primitive collider of their own meet a mesh, an ellipsoid or a cylinder
+# (or a plane meets an SDF's mesh)
+CONVEX_PAIRS = _has_geoms(enums.mjGEOM_ELLIPSOID, enums.mjGEOM_CYLINDER, enums.mjGEOM_MESH,
+                          enums.mjGEOM_SDF)
+CONVEX_OR_HFIELD = _has_geoms(enums.mjGEOM_ELLIPSOID, enums.mjGEOM_CYLINDER, enums.mjGEOM_MESH,
+                              enums.mjGEOM_SDF, enums.mjGEOM_HFIELD)
+HFIELDS = _has_geoms(enums.mjGEOM_HFIELD)
+SDFS = _has_geoms(enums.mjGEOM_SDF)
+PGS = _option_in("solver", enums.mjSOL_PGS)
+PRIMAL = _option_in("solver", enums.mjSOL_CG, enums.mjSOL_NEWTON)
+RK4 = _option_in("integrator", enums.mjINT_RK4)
+IMPLICIT = _option_in("integrator", enums.mjINT_IMPLICIT, enums.mjINT_IMPLICITFAST)
+
+
+def MESH_SDF(m) -> bool:
+  return SDFS(m) and _has_geoms(enums.mjGEOM_MESH)(m)
+
+
+def NOSLIP(m) -> bool:
+  return m.opt.noslip_iterations > 0
+
+
+def KEYFRAMES(m) -> bool:
+  return m.nkey > 0
+
+
+def SENSORS(m) -> bool:
+  return m.nsensor > 0
+
+
+def ENERGY(m) -> bool:
+  return bool(m.opt.enableflags & enums.mjENBL_ENERGY)
+
+
+# ---- loading and compiling ----
+
+
+_background = {"started": False}
+
+
+def prepare(model) -> None:
+  """Loads the stages MjModel `model` reaches (compiling the missing ones in parallel), so
+  that stepping it compiles nothing; after a cold start, the stages no model has needed yet
+  compile in the background.
 
   Importing any engine module runs engine/__init__.py, which imports the whole pipeline, so
-  the registry is complete by the time a handle exists.
+  the registry is complete by the time a model exists.
   """
-  global _linked
-  if _linked or _jit.DISABLE_JIT:
+  if _jit.DISABLE_JIT:
     return
-  compile_all(lazy=False)
-  _linked = True
+  stages = [s for s in STAGES if not s.lazy and not s._cell.value
+            and (s.needed is None or s.needed(model))]
+  if not stages:
+    return
+  cold = compile_stages(stages)
+  if cold and not _background["started"]:
+    _background["started"] = True
+    _compile_in_background()
 
 
 def selected(lazy: bool) -> list:
-  """The stages link() compiles (lazy=False) or every stage (lazy=True), in compile order."""
+  """The stages jitted code can reach (lazy=False) or every stage (lazy=True)."""
   return [s for s in STAGES if lazy or not s.lazy]
 
 
@@ -246,21 +355,26 @@ def code_size(stage) -> int:
   return total + 40 * len(stage.signature.args)
 
 
-def cold_stages(lazy: bool) -> list:
-  """The selected stages missing from the cache (but those a bounds-checked build takes from the
-  normal one), the largest first."""
-  cold = [s for s in selected(lazy) if not s.is_cached() and not _jit.from_normal_build(s.name)]
+def cold_stages(stages: list) -> list:
+  """The stages missing from the cache (but those a bounds-checked build takes from the normal
+  one), the largest first."""
+  cold = [s for s in stages if not s.is_cached() and not _jit.from_normal_build(s.name)]
   return sorted(cold, key=code_size, reverse=True)
 
 
-def compile_all(lazy: bool) -> None:
-  """Compiles or loads the selected stages, the missing ones in parallel processes."""
-  stages = selected(lazy)
-  cold = cold_stages(lazy)
+def compile_stages(stages: list) -> list:
+  """Loads the stages, compiling the missing ones in parallel processes first; returns those."""
+  cold = cold_stages(stages)
   if cold:
-    _compile_cold(cold, lazy)
+    _compile_cold(cold)
   for s in stages:
     s.compile()
+  return cold
+
+
+def compile_all(lazy: bool) -> None:
+  """Loads every stage jitted code can reach (lazy=True: every stage), compiling the missing."""
+  compile_stages(selected(lazy))
 
 
 _COMPILE_MEMORY = 1 << 30  # peak memory of one compiling process, with room to spare
@@ -295,27 +409,48 @@ def _jobs() -> int:
   return max(1, min(cpus, _available_memory() // _COMPILE_MEMORY))
 
 
-def _compile_cold(cold: list, lazy: bool) -> None:
+def _helper_env() -> dict:
+  """Environment of a compiling helper process: it imports this very engine (also when it was
+  found through sys.path, not installed) and writes into this process's cache."""
+  path = os.pathsep.join(filter(None, [str(_jit.ENGINE_DIR.parent),
+                                       os.environ.get("PYTHONPATH")]))
+  env = dict(os.environ, NUMBA_CACHE_DIR=_jit.CACHE_DIR, PYTHONPATH=path)
+  if _jit.NORMAL_CACHE_DIR:
+    env["NUMJOCO_NORMAL_CACHE_DIR"] = _jit.NORMAL_CACHE_DIR
+  return env
+
+
+def _compile_in_background() -> None:
+  """Starts one low-priority process compiling every stage still missing from the cache, which
+  outlives this one (NUMJOCO_BACKGROUND_COMPILE=0: none)."""
+  if os.environ.get("NUMJOCO_BACKGROUND_COMPILE", "1") == "0" or not cold_stages(selected(True)):
+    return
+  try:
+    subprocess.Popen([sys.executable, "-m", "engine.warmup", "--background"], env=_helper_env(),
+                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                     stderr=subprocess.DEVNULL, start_new_session=True)
+  except OSError:  # (no process to spare: the stages compile on first use instead)
+    return
+  print("numjoco: the engine's other stages compile in the background", file=sys.stderr,
+        flush=True)
+
+
+def _compile_cold(cold: list) -> None:
   """Compiles the stages missing from the cache, with helper processes claiming stages too."""
   t0 = time.perf_counter()
   jobs = min(_jobs(), len(cold))
-  # about 240 CPU-seconds for all stages on a 2-core VM (benchmarks/RESULTS.md), the largest
-  # ones among the stages link() needs
-  estimate = 240 * len(cold) // len(STAGES) // jobs
+  # about 240 CPU-seconds for every stage on a 2-core VM (benchmarks/RESULTS.md), shared out
+  # by the size of their code
+  share = sum(map(code_size, cold)) / sum(map(code_size, STAGES))
+  estimate = round(240 * share / jobs)
   print(f"numjoco: compiling the engine with numba, once per install: {len(cold)} stages in "
         f"{jobs} process{'es' if jobs > 1 else ''} (about {estimate} s)",
         file=sys.stderr, flush=True)
   with tempfile.TemporaryDirectory(prefix="numjoco-claims-") as claims:
-    # the helpers import this very engine (also when it was found through sys.path, not
-    # installed) and write into this process's cache
-    path = os.pathsep.join(filter(None, [str(_jit.ENGINE_DIR.parent),
-                                         os.environ.get("PYTHONPATH")]))
-    env = dict(os.environ, NUMBA_CACHE_DIR=_jit.CACHE_DIR, PYTHONPATH=path)
-    if _jit.NORMAL_CACHE_DIR:
-      env["NUMJOCO_NORMAL_CACHE_DIR"] = _jit.NORMAL_CACHE_DIR
+    names = ",".join(s.name for s in cold)
     workers = [
-      subprocess.Popen([sys.executable, "-m", "engine.warmup", "--claims", claims]
-                       + (["--lazy"] if lazy else []), env=env, stdout=subprocess.DEVNULL)
+      subprocess.Popen([sys.executable, "-m", "engine.warmup", "--claims", claims,
+                        "--stages", names], env=_helper_env(), stdout=subprocess.DEVNULL)
       for _ in range(jobs - 1)
     ]
     try:

@@ -25,6 +25,7 @@ from engine import sleep as _sleep
 from engine._jit import jit
 from engine._jit import local_array
 from engine._stage import stage
+from engine._stage import never
 from engine.enums import mjCNSTR_CONTACT_ELLIPTIC
 from engine.enums import mjCNSTR_CONTACT_FRICTIONLESS
 from engine.enums import mjCNSTR_CONTACT_PYRAMIDAL
@@ -1175,7 +1176,7 @@ def reference_constraint(m, d):
     jdotv(m, d, d.efc_aref)
 
 
-@stage()
+@stage(needed=never)
 def inverse_constraint(m, d):
   """Port of mj_invConstraint: constraint forces of the soft model at the current qacc.
 

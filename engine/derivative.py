@@ -32,6 +32,7 @@ from engine._stage import stage
 from engine._stage import D
 from engine._stage import M
 from engine._stage import i8
+from engine._stage import IMPLICIT
 from engine.enums import mjBIAS_AFFINE
 from engine.enums import mjBIAS_DCMOTOR
 from engine.enums import mjBIAS_SO3
@@ -284,7 +285,7 @@ def _muscle_gain_vel(length, vel, lengthrange, acc0, prm):
   return -force * FL * dFV / max(mjMINVAL, L0 * vmax)
 
 
-@stage()
+@stage(needed=IMPLICIT)
 def actuator_vel(m, d):
   """Port of mjd_actuator_vel: qDeriv += d qfrc_actuator / d qvel."""
   if m.opt.disableflags[0] & mjDSBL_ACTUATION:
@@ -789,7 +790,7 @@ def inertia_box_fluid(m, d, body, J, tmp, chain, rowind):
     _add_jtbj_sparse(m, d, J, B, 1, 5, rownnz, rowadr, rowind)
 
 
-@stage()
+@stage(needed=IMPLICIT)
 def passive_vel(m, d):
   """Port of mjd_passive_vel: qDeriv += d qfrc_passive / d qvel."""
   disable = m.opt.disableflags[0]
@@ -957,7 +958,7 @@ def _body_force_mats(cinert, cvel, dmul, mat, mat1, mat2, tmp):
     mat[k] += mat2[k]
 
 
-@stage()
+@stage(needed=IMPLICIT)
 def rne_vel(m, d):
   """Port of mjd_rne_vel: qDeriv -= d qfrc_bias / d qvel."""
   Badr = m.B_rowadr
@@ -1017,7 +1018,7 @@ def rne_vel(m, d):
 # ---- main entry point of the derivative ----
 
 
-@stage(M, D, i8)
+@stage(M, D, i8, needed=IMPLICIT)
 def smooth_vel(m, d, flg_bias):
   """Port of mjd_smooth_vel: qDeriv = d(qfrc_actuator + qfrc_passive - [qfrc_bias]) / d qvel."""
   d.qDeriv[:] = 0.0

@@ -164,8 +164,9 @@ def _report_warnings(d, fired: int, stacklevel: int) -> None:
     warnings.warn(f"{kind.name}: {text}", PhysicsWarning, stacklevel=stacklevel)
 
 
-# the compiled entry itself: handles exist only after engine/_stage.py linked every stage, so
-# Python calls skip the stage's own link check (a third of the per-call overhead)
+# the compiled entry itself: a model's handles exist only after engine/_stage.prepare loaded
+# its stages (this one among them), so Python calls skip the stage's own check (a third of the
+# per-call overhead)
 _entry = _run.dispatcher
 
 

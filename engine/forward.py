@@ -33,6 +33,9 @@ from engine._stage import M
 from engine._stage import i8
 from engine._stage import stage
 from engine._stage import vec
+from engine._stage import IMPLICIT
+from engine._stage import KEYFRAMES
+from engine._stage import RK4
 from engine.collision import driver as _collision
 from engine.enums import mjDSBL_ACTUATION
 from engine.enums import mjDSBL_AUTORESET
@@ -244,7 +247,7 @@ def reset_data(m, d):
         d.mocap_quat[k, j] = m.body_quat[i, j]
 
 
-@stage(M, D, i8)
+@stage(M, D, i8, needed=KEYFRAMES)
 def reset_data_keyframe(m, d, key):
   """Port of mj_resetDataKeyframe, engine_io.c: reset, then copy keyframe `key`."""
   reset_data(m, d)
@@ -429,7 +432,7 @@ _RK4_A = np.array([[0.5, 0.0, 0.0], [0.0, 0.5, 0.0], [0.0, 0.0, 1.0]])
 _RK4_B = np.array([1.0 / 6.0, 1.0 / 3.0, 1.0 / 3.0, 1.0 / 6.0])
 
 
-@stage()
+@stage(needed=RK4)
 def runge_kutta4(m, d):
   """Port of mj_RungeKutta with N=4 (mj_forward has already been called)."""
   nv, na = m.nv, m.na
@@ -489,7 +492,7 @@ def runge_kutta4(m, d):
   advance(m, d, dx_act, dx_vel, dx_pos, 1)
 
 
-@stage()
+@stage(needed=IMPLICIT)
 def implicit(m, d):
   """Port of mj_implicit (mj_implicitSkip without skipping): implicit in velocity."""
   nv = m.nv

@@ -17,6 +17,7 @@ from engine._stage import D
 from engine._stage import M
 from engine._stage import i8
 from engine._stage import stage
+from engine._stage import never
 from engine.enums import mjDSBL_EULERDAMP
 from engine.enums import mjENBL_ENERGY
 from engine.enums import mjENBL_INVDISCRETE
@@ -93,7 +94,7 @@ def discrete_acc(m, d):
   solve_ld(qacc, d.qLD, d.qLDiagInv, nv, 1, m.M_rownnz, m.M_rowadr, m.M_colind)
 
 
-@stage(M, D, i8, i8)
+@stage(M, D, i8, i8, needed=never)
 def inverse_skip(m, d, skipstage, skipsensor):
   """Port of mj_inverseSkip: qfrc_inverse for the current qpos, qvel and qacc."""
   nv = m.nv

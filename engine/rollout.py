@@ -31,6 +31,7 @@ from engine._stage import handle_at
 from engine._stage import i8
 from engine._stage import stage
 from engine._stage import vec
+from engine._stage import never
 from engine.driver import SIZE_MISMATCH
 from engine.driver import _sizes_match
 from engine.enums import mjNWARNING
@@ -80,7 +81,8 @@ def _warned(d):
   return False
 
 
-@stage(_addresses, i8, i8, i8, i8, i8, vec, vec, vec, vec, vec, restype=i8)
+@stage(_addresses, i8, i8, i8, i8, i8, vec, vec, vec, vec, vec, restype=i8,
+       needed=never)
 def rollout_range(mptrs, dptr, start, end, nstep, control_spec, state0, warmstart0, control,
                   state, sensordata):
   """Trajectories start..end-1 in the data at dptr (models at mptrs[r]); the arrays are flat,

@@ -42,6 +42,8 @@ from engine._stage import M
 from engine._stage import i8
 from engine._stage import stage
 from engine._stage import vec
+from engine._stage import ENERGY
+from engine._stage import SENSORS
 from engine.enums import mjCNSTR_LIMIT_JOINT
 from engine.enums import mjCNSTR_LIMIT_TENDON
 from engine.enums import mjCONDATA_ANGVEL
@@ -800,7 +802,7 @@ def _apply_cutoff(m, i, out):
 # advance (delayed sensors), instead of being compiled into both
 
 
-@stage(M, D, i8, vec)
+@stage(M, D, i8, vec, needed=SENSORS)
 def _compute_pos(m, d, i, out):
   """Port of mj_computeSensorPos: value of position-stage sensor i into out."""
   type = m.sensor_type[i]
@@ -941,7 +943,7 @@ def _geom_pair(m, d, i, type, objtype, objid, reftype, refid, out):
       out[k] = fromto[k]
 
 
-@stage(M, D, i8, vec)
+@stage(M, D, i8, vec, needed=SENSORS)
 def _compute_vel(m, d, i, out):
   """Port of mj_computeSensorVel: value of velocity-stage sensor i into out."""
   type = m.sensor_type[i]
@@ -1009,7 +1011,7 @@ def _compute_vel(m, d, i, out):
     contact_sensor(m, d, i, out)
 
 
-@stage(M, D, i8, vec)
+@stage(M, D, i8, vec, needed=SENSORS)
 def _compute_acc(m, d, i, out):
   """Port of mj_computeSensorAcc: value of acceleration-stage sensor i into out."""
   type = m.sensor_type[i]
@@ -1223,7 +1225,7 @@ def _spring_energy(k, k1, k2, x):
   return 0.5 * k * x2 + k1 * x2 * x / 3.0 + 0.25 * k2 * x2 * x2
 
 
-@stage()
+@stage(needed=ENERGY)
 def energy_pos(m, d):
   """Port of mj_energyPos: potential energy (gravity and springs) into d.energy[0]."""
   energy = 0.0
@@ -1293,7 +1295,7 @@ def _quat_angle(qpos, qpos_spring, adr):
   return abs(speed)
 
 
-@stage()
+@stage(needed=ENERGY)
 def energy_vel(m, d):
   """Port of mj_energyVel: kinetic energy 0.5 * qvel' * M * qvel into d.energy[1]."""
   # qvel' M qvel over the lower triangle of the reduced sparse M: off-diagonals twice

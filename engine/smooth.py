@@ -30,6 +30,7 @@ from engine._stage import M
 from engine._stage import i8
 from engine._stage import vec
 from engine._stage import stage
+from engine._stage import SENSORS
 from engine.actuation import actuator_armature
 from engine.enums import mjCAMLIGHT_TARGETBODY
 from engine.enums import mjCAMLIGHT_TARGETBODYCOM
@@ -1169,7 +1170,7 @@ def _constraint_forces(m, d, cfrc, cfrc_com, lfrc):
     i += 6 if weld else 3
 
 
-@stage()
+@stage(needed=SENSORS)
 def rne_post_constraint(m, d):
   """Port of mj_rnePostConstraint: cacc, cfrc_int and cfrc_ext with the full qacc.
 

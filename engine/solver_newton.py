@@ -33,6 +33,7 @@ from engine._stage import D
 from engine._stage import M
 from engine._stage import i8
 from engine._stage import stage
+from engine._stage import PRIMAL
 from engine.enums import mjCNSTR_CONTACT_ELLIPTIC
 from engine.enums import mjCNSTRSTATE_CONE
 from engine.enums import mjCNSTRSTATE_QUADRATIC
@@ -1040,7 +1041,7 @@ def _decrement(grad, Mgrad, nv, scale):
   return max(0.0, 0.5 * scale * mju_dot(grad, Mgrad, nv))
 
 
-@stage(M, D, i8, i8, i8)
+@stage(M, D, i8, i8, i8, needed=PRIMAL)
 def cg_newton(m, d, island, maxiter, flg_newton):
   """Port of mj_solPrimal: CG (flg_newton 0) or Newton on constraint island `island` (-1: every
   dof and row) from its current iacc, after gather_islands.

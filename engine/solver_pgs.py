@@ -16,6 +16,8 @@ from engine._stage import D
 from engine._stage import M
 from engine._stage import i8
 from engine._stage import stage
+from engine._stage import NOSLIP
+from engine._stage import PGS
 from engine.enums import mjCNSTR_CONTACT_ELLIPTIC
 from engine.enums import mjCNSTR_CONTACT_PYRAMIDAL
 from engine.enums import mjMINVAL
@@ -497,7 +499,7 @@ def _pgs_block(m, d, sparse, i, dim, ARinv, w):
   return change
 
 
-@stage(M, D, i8, i8)
+@stage(M, D, i8, i8, needed=PGS)
 def pgs(m, d, island, maxiter):
   """Port of MuJoCo 3.17's PGS (solPGS): projected Gauss-Seidel on the dual of one island's
   rows (island -1: every row), starting from efc_force. Needs efc_AR; mj_dualFinish follows.
@@ -588,7 +590,7 @@ def pgs(m, d, island, maxiter):
 # ---- noslip ----
 
 
-@stage(M, D, i8, i8)
+@stage(M, D, i8, i8, needed=NOSLIP)
 def noslip(m, d, island, maxiter):
   """Port of solNoSlip: PGS on the friction forces only (friction loss, pyramid edge pairs,
   elliptic friction) of one island's rows (-1: every row) without regularization, normal

@@ -32,14 +32,9 @@ from engine.compiler import specs as _specs
 
 
 def _make_handle(ctor, members, values: dict):
-  """Builds the numba handle (or its plain-Python twin) from named members.
-
-  The engine's stages are linked (compiled or loaded from the cache) before the first
-  handle exists, so no jitted code can run before every stage is reachable.
-  """
+  """Builds the numba handle (or its plain-Python twin) from named members."""
   if _jit.DISABLE_JIT:
     return _pytypes.SimpleNamespace(**{n: values[n] for n in members})
-  _stage.link()
   return ctor(*[values[n] for n in members])
 
 
@@ -299,6 +294,7 @@ class MjModel:
     self._build_struct()
 
   def _build_struct(self):
+    _stage.prepare(self)  # the stages this model reaches, loaded (or compiled) before any runs
     values = dict(self._arrays)
     values.update(self._sizes)
     values["opt"] = self.opt._struct

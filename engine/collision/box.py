@@ -16,6 +16,7 @@ from engine._stage import f8
 from engine._stage import i8
 from engine._stage import mat
 from engine._stage import stage
+from engine._stage import BOX_PAIRS
 from engine.collision.primitives import set_contact
 from engine.enums import mjMAXCONPAIR
 from engine.enums import mjMAXVAL
@@ -675,7 +676,7 @@ def _box_box_face(con, code, margin, pos1, mat1, size1, pos2, mat2, size2, rot, 
   return naccept
 
 
-@stage(M, D, i8, i8, f8, mat, restype=i8)
+@stage(M, D, i8, i8, f8, mat, restype=i8, needed=BOX_PAIRS)
 def collide_box_box(m, d, g1, g2, margin, con):
   """Port of mjc_BoxBox, engine_collision_box.c (MuJoCo 3.17's separating-axis collider).
 

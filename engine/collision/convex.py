@@ -39,6 +39,7 @@ from engine._stage import f8
 from engine._stage import i8
 from engine._stage import mat
 from engine._stage import stage
+from engine._stage import CONVEX_PAIRS
 from engine.collision.ccdobj import IFNUM
 from engine.collision.ccdobj import IVADR
 from engine.collision.ccdobj import IVI
@@ -568,7 +569,7 @@ def mjc_plane_convex(m, d, g1, g2, margin, con):
   return ncon
 
 
-@stage(M, D, i8, i8, f8, mat, restype=i8)
+@stage(M, D, i8, i8, f8, mat, restype=i8, needed=CONVEX_PAIRS)
 def collide_convex(m, d, g1, g2, margin, con):
   """Contacts of a convex geom pair routed to MuJoCo's general convex functions (type(g1) <=
   type(g2)): mjc_PlaneConvex for a plane, else mjc_Convex. Returns the contact count."""

@@ -16,6 +16,7 @@ from engine._stage import i8
 from engine._stage import ivec
 from engine._stage import vec
 from engine._stage import stage
+from engine._stage import CONVEX_OR_HFIELD
 from engine.collision import multicontact
 from engine.collision.ccdobj import FV
 from engine.collision.ccdobj import FVI
@@ -310,7 +311,7 @@ def _min_dist(F, I):
   return dist
 
 
-@stage(M, vec, ivec, i8, f8, i8, f8, restype=f8)
+@stage(M, vec, ivec, i8, f8, i8, f8, restype=f8, needed=CONVEX_OR_HFIELD)
 def ccd(m, F, I, max_iterations, tolerance, max_contacts, dist_cutoff):
   """Port of mjc_ccd, engine_collision_gjk.c (MuJoCo 3.17): GJK distance, EPA penetration and
   (for max_contacts > 1) multi-contact of the two workspace objects.

@@ -21,6 +21,7 @@ from engine._stage import f8
 from engine._stage import i8
 from engine._stage import mat
 from engine._stage import stage
+from engine._stage import HFIELDS
 from engine.collision.ccdobj import O1
 from engine.collision.ccdobj import O1I
 from engine.collision.ccdobj import O2
@@ -63,7 +64,7 @@ def _add_prism_vert(m, F, adr, ncol, r, c, i, dx, dy, size0, size1, size2):
   F[p + 17] = float(m.hfield_data[adr + (r + dr) * ncol + c]) * size2
 
 
-@stage(M, D, i8, i8, f8, mat, restype=i8)
+@stage(M, D, i8, i8, f8, mat, restype=i8, needed=HFIELDS)
 def collide_hfield(m, d, g1, g2, margin, con):
   """Port of mjc_ConvexHField, engine_collision_convex.c: height field g1 against convex g2;
   writes up to mjMAXCONPAIR contact rows into con and returns their number."""

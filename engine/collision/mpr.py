@@ -41,6 +41,7 @@ from engine._stage import ivec
 from engine._stage import mat
 from engine._stage import stage
 from engine._stage import vec
+from engine._stage import CONVEX_OR_HFIELD
 from engine.collision.ccdobj import IGRAPH
 from engine.collision.ccdobj import IMI
 from engine.collision.ccdobj import IT
@@ -551,7 +552,7 @@ def _find_pos(P):
   return (p10 + p20) * 0.5, (p11 + p21) * 0.5, (p12 + p22) * 0.5
 
 
-@stage(M, vec, ivec, mat, i8, f8, restype=i8)
+@stage(M, vec, ivec, mat, i8, f8, restype=i8, needed=CONVEX_OR_HFIELD)
 def libccd_penetration(m, F, I, con, i, margin):
   """Port of _libccd_wrapper, engine_collision_convex.c: ccdMPRPenetration of the workspace
   objects with opt.ccd_tolerance and opt.ccd_iterations; a contact with depth and direction

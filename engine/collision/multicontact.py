@@ -20,6 +20,7 @@ from engine._stage import i8
 from engine._stage import ivec
 from engine._stage import vec
 from engine._stage import stage
+from engine._stage import CONVEX_OR_HFIELD
 from engine.collision.ccdobj import FV
 from engine.collision.ccdobj import FVI
 from engine.collision.ccdobj import IG
@@ -387,7 +388,7 @@ def _inflate_all(F, nx, margin1, margin2, n0, n1, n2):
     F[ST_D + i] -= margin1 + margin2
 
 
-@stage(M, vec, ivec, restype=i8)
+@stage(M, vec, ivec, restype=i8, needed=CONVEX_OR_HFIELD)
 def multicontact(m, F, I):
   """Port of mjc_multicontact (engine_collision_gjk.c, MuJoCo 3.17): contact manifold from the
   features in FV/FVI and the status witness points; returns the number of contacts (1 keeps

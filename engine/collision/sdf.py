@@ -40,6 +40,8 @@ from engine._stage import f8
 from engine._stage import i8
 from engine._stage import mat
 from engine._stage import stage
+from engine._stage import MESH_SDF
+from engine._stage import SDFS
 from engine.enums import mjGEOM_BOX
 from engine.enums import mjGEOM_CAPSULE
 from engine.enums import mjGEOM_CYLINDER
@@ -448,7 +450,7 @@ def _box_bounds(lo, hi):
     hi[k] = -mjMAXVAL
 
 
-@stage(M, D, i8, i8, f8, mat, restype=i8)
+@stage(M, D, i8, i8, f8, mat, restype=i8, needed=SDFS)
 def collide_sdf(m, d, g1, g2, margin, con):
   """mjc_SDF: geom g1 (sphere, capsule, ellipsoid, cylinder, box or SDF) against SDF geom g2.
   Contacts into con (rows as primitives.py); returns their number. The margin is not used
@@ -582,7 +584,7 @@ def _triangle_intersect(m, d, I, F, T):
   return distance(m, d, SINGLE, I, F, c0 + p0, c1 + p1, c2 + p2) < r
 
 
-@stage(M, D, i8, i8, f8, mat, restype=i8)
+@stage(M, D, i8, i8, f8, mat, restype=i8, needed=MESH_SDF)
 def collide_mesh_sdf(m, d, g1, g2, margin, con):
   """mjc_MeshSDF: mesh geom g1 against SDF geom g2; contacts into con, returns their number.
 

@@ -113,7 +113,7 @@ def test_fuzz_tiny_models_exit_cleanly():
 @pytest.mark.skipif(numba.config.DISABLE_JIT, reason="bounds checks are a compiled-code option")
 def test_bounds_checked_engine():
   from engine import _stage
-  _stage.link()  # the normal build, which has the UNCHECKED stages
+  _stage.compile_all(lazy=False)  # the normal build, which has the UNCHECKED stages
   env = boundscheck.environment()
   fuzz = _run([sys.executable, "-c", _FUZZ.replace("NCASES", "30")], env, timeout=1200)
   _check_clean(fuzz)
