@@ -21,12 +21,17 @@ cost compile time (tests/engine/test_memory_safety.py names them).
 import hashlib
 import os
 import pathlib
+import pickle
 import platform
+import shutil
+import sys
+import tempfile
 
 import llvmlite.binding as llvm
 import numba
 import numba.core.caching
 import numba.core.registry
+import numba.core.runtime
 import numba.extending
 import numpy as np
 
@@ -96,8 +101,69 @@ def _cpu_target() -> str:
 
 CPU_TARGET = _cpu_target()
 
+# a wheel's compiled engine (`python -m engine.warmup --prebuild` puts it there)
+PREBUILT_DIR = ENGINE_DIR / "_prebuilt"
+
+
+def _writable(path: pathlib.Path) -> bool:
+  try:
+    path.mkdir(parents=True, exist_ok=True)
+    tempfile.TemporaryFile(dir=path).close()
+    return True
+  except OSError:
+    return False
+
+
+def _install_prebuilt(cache_dir: pathlib.Path) -> None:
+  """Copies the caches a wheel carries for these sources and this CPU class (the engine's and
+  the suite's kernels') into the cache root, once, so that the first run compiles nothing.
+  Each folder appears whole (copied beside it, then renamed) or is merged file by file into
+  one that exists."""
+  if not PREBUILT_DIR.is_dir():
+    return
+  for src in PREBUILT_DIR.iterdir():
+    if src.name != cache_dir.name and not src.name.startswith(cache_dir.name + "-suite-"):
+      continue
+    dst = cache_dir.parent / src.name
+    if (dst / ".prebuilt").exists():
+      continue
+    try:
+      if not dst.exists():
+        tmp = pathlib.Path(tempfile.mkdtemp(prefix=f".{src.name}-", dir=cache_dir.parent))
+        shutil.copytree(src, tmp, dirs_exist_ok=True)
+        try:
+          tmp.rename(dst)
+        except OSError:  # another process installed it first
+          shutil.rmtree(tmp, ignore_errors=True)
+      else:
+        for file in src.rglob("*"):
+          target = dst / file.relative_to(src)
+          if file.is_file() and not target.exists():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(file, f"{target}.{os.getpid()}")
+            os.replace(f"{target}.{os.getpid()}", target)
+      (dst / ".prebuilt").touch()
+    except OSError as e:  # (no room: the stages compile instead)
+      print(f"numjoco: could not install the prebuilt engine into {dst}: {e}", file=sys.stderr)
+
+
+def _cache_dir(name: str) -> str:
+  """The cache directory `name` under the cache root, with the wheel's compiled engine in it;
+  when the root cannot be written, the wheel's own copy (read-only: what it lacks compiles
+  in memory) or else a temporary directory."""
+  if _writable(CACHE_ROOT):
+    _install_prebuilt(CACHE_ROOT / name)
+    return str(CACHE_ROOT / name)
+  fallback = PREBUILT_DIR / name
+  if not fallback.is_dir():
+    fallback = tempfile.mkdtemp(prefix="numjoco-cache-")
+  print(f"numjoco: cannot write the engine cache in {CACHE_ROOT}; using {fallback}",
+        file=sys.stderr)
+  return str(fallback)
+
+
 if "NUMBA_CACHE_DIR" not in os.environ:
-  NORMAL_CACHE_DIR = str(CACHE_ROOT / f"{_source_hash()}-{CPU_TARGET}")
+  NORMAL_CACHE_DIR = _cache_dir(f"{_source_hash()}-{CPU_TARGET}")
   CACHE_DIR = NORMAL_CACHE_DIR + ("-boundscheck" if numba.config.BOUNDSCHECK else "")
   numba.config.CACHE_DIR = CACHE_DIR
 else:
@@ -177,6 +243,10 @@ class _ProjectLocator(numba.core.caching._SourceFileBackedLocatorMixin,
   def get_cache_path(self):
     return self._cache_path
 
+  def ensure_cache_path(self):
+    """The folder exists (a read-only one serves loads; saves then fail quietly)."""
+    os.makedirs(self._cache_path, exist_ok=True)
+
   @classmethod
   def from_function(cls, py_func, py_file):
     try:
@@ -195,8 +265,64 @@ class _ProjectCacheImpl(numba.core.caching.CompileResultCacheImpl):
   _locator_classes = [_ProjectLocator, *numba.core.caching.CompileResultCacheImpl._locator_classes]
 
 
+class _CheckedCacheFile(numba.core.caching.IndexDataCacheFile):
+  """numba's index and data files, each data file led by the SHA-256 of the rest, so that a
+  file truncated or damaged on disk is found out (and recompiled), never loaded."""
+
+  def _save_data(self, name, data):
+    payload = self._dump(data)
+    with self._open_for_write(self._data_path(name)) as f:
+      f.write(hashlib.sha256(payload).digest())
+      f.write(payload)
+
+  def _load_data(self, name):
+    with open(self._data_path(name), "rb") as f:
+      digest, payload = f.read(32), f.read()
+    if hashlib.sha256(payload).digest() != digest:
+      raise ValueError("checksum mismatch")
+    return pickle.loads(payload)
+
+
+_SAVE_FAILED = []  # (one message per process)
+
+
 class _ProjectCache(numba.core.caching.FunctionCache):
+  """The cache of a function of this project: checksummed files; a file that cannot be read
+  is compiled again and rewritten, a cache that cannot be written is left as it is."""
+
   _impl_class = _ProjectCacheImpl
+
+  def __init__(self, py_func):
+    super().__init__(py_func)
+    self._cache_file.__class__ = _CheckedCacheFile
+    self._qualname = f"{py_func.__module__}.{py_func.__qualname__}"
+
+  def load_overload(self, sig, target_context):
+    """numba's, minus the refresh of the target's registries that comes first: loading machine
+    code needs only numba's runtime, and the refresh imports every lowering module numba has
+    (scipy.linalg among them, for BLAS): 0.2 s of every process's first load. A compile
+    refreshes them itself."""
+    numba.core.runtime.rtsys.initialize(target_context)
+    try:
+      with self._guard_against_spurious_io_errors():
+        return self._load_overload(sig, target_context)
+    except Exception as e:  # a damaged or truncated file (OSError: numba's own answer, None)
+      print(f"numjoco: the cached code of {self._qualname} cannot be read ({type(e).__name__}: "
+            f"{e}); compiling it again", file=sys.stderr)
+      try:
+        self._cache_file.flush()  # an empty index, which the compiled code's save fills
+      except OSError:
+        pass
+      return None
+
+  def save_overload(self, sig, data):
+    try:
+      super().save_overload(sig, data)
+    except OSError as e:
+      if not _SAVE_FAILED:
+        _SAVE_FAILED.append(e)
+        print(f"numjoco: cannot save compiled code in {self._cache_path} ({e}); it stays in "
+              f"memory", file=sys.stderr)
 
 
 class _ObjectCodeCacheImpl(_ProjectCacheImpl):
@@ -221,7 +347,7 @@ class _ObjectCodeCacheImpl(_ProjectCacheImpl):
     return ((name, kind, (data[0], llvm.parse_assembly(stub).as_bitcode())),) + payload[1:]
 
 
-class _ObjectCodeCache(numba.core.caching.FunctionCache):
+class _ObjectCodeCache(_ProjectCache):
   _impl_class = _ObjectCodeCacheImpl
 
 
@@ -264,10 +390,13 @@ def _decorator(cache: bool, object_code_only: bool = False, helper: bool = False
     if DISABLE_JIT:
       return py_func
     dispatcher = kind(py_func=py_func, locals={}, targetoptions=dict(_OPTIONS, **extra))
-    if object_code_only:
-      dispatcher._cache = _stage_cache(py_func)
-    elif cache:
-      dispatcher._cache = _ProjectCache(py_func)
+    try:
+      if object_code_only:
+        dispatcher._cache = _stage_cache(py_func)
+      elif cache:
+        dispatcher._cache = _ProjectCache(py_func)
+    except RuntimeError as e:  # numba found no folder it may write: compiled in memory only
+      print(f"numjoco: {e}", file=sys.stderr)
     return dispatcher
 
   return decorate
