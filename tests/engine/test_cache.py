@@ -1,4 +1,5 @@
-"""Where the compiled engine is cached, for which CPU, and in how many processes it compiles.
+"""Where the compiled engine is cached, for which CPU, what a model loads, and what happens
+when the cache is damaged, foreign, unwritable or written by two processes at once.
 
 The numba cache is keyed on the sources' contents and on the CPU class the code is generated
 for, not on where the sources are installed: a copy of the packages in another folder (a
@@ -8,12 +9,15 @@ AVX2 machine) unless this machine asked for native code.
 """
 
 import os
+import pathlib
+import pickle
 import platform
 import shutil
 import subprocess
 import sys
 
 import numba
+import numpy as np
 import pytest
 
 from engine import _jit
@@ -44,7 +48,7 @@ def test_a_copy_installed_elsewhere_compiles_nothing(tmp_path):
                     ignore=shutil.ignore_patterns("__pycache__"))
   script = ("import engine, engine._jit as j, engine._stage as s\n"
             "print(engine.__file__)\nprint(j.CACHE_DIR)\n"
-            "print(len(s.cold_stages(False)))\n"
+            "print(len(s.cold_stages(s.selected(False))))\n"
             "m = engine.MjModel.from_xml_string('<mujoco><worldbody><body><freejoint/>"
             "<geom size=\".1\"/></body></worldbody></mujoco>')\n"
             "d = engine.MjData(m)\nengine.mj_step(m, d, 10)\n")
@@ -90,3 +94,222 @@ def test_compile_jobs_follow_cpus_and_memory(monkeypatch):
   assert _stage._jobs() == 1
   monkeypatch.setenv("NUMJOCO_COMPILE_JOBS", "4")
   assert _stage._jobs() == 4
+
+
+# ---- what a model loads ----
+
+_STAGES_OF = """
+import sys, engine
+from engine import _stage
+m = engine.MjModel.from_xml_path(sys.argv[1])
+print(' '.join(s.name for s in _stage.STAGES if s._cell.value))
+"""
+
+
+def _loaded_stages(path) -> set:
+  out = subprocess.run([sys.executable, "-c", _STAGES_OF, str(path)], capture_output=True,
+                       text=True, timeout=300, env=dict(os.environ, NUMJOCO_BACKGROUND_COMPILE="0"))
+  assert out.returncode == 0, out.stderr
+  return set(out.stdout.split())
+
+
+def test_a_model_loads_only_the_stages_it_reaches():
+  _stage.compile_all(lazy=False)
+  root = pathlib.Path(_jit.PROJECT_DIR)
+  cartpole = _loaded_stages(root / "assets" / "suite" / "cartpole.xml")
+  # planes, capsules and one box, Newton, RK4, no sensors: none of these
+  for name in ("collision.convex.collide_convex", "collision.hfield.collide_hfield",
+               "collision.sdf.collide_sdf", "collision.epa.ccd", "solver_pgs.noslip",
+               "solver_pgs.pgs", "forward.implicit",
+               "derivative.passive_vel", "sensor._compute_pos", "inverse.inverse_skip"):
+    assert "engine." + name not in cartpole
+  assert {"engine.forward.step", "engine.collision.driver.collision",
+          "engine.solver_newton.cg_newton"} <= cartpole
+  # a mesh model with sensors and keyframes needs the convex colliders and the sensor stages
+  arm = _loaded_stages(next((root / "tests" / "models" / "realworld").glob("*arm*.xml")))
+  assert {"engine.collision.convex.collide_convex", "engine.collision.epa.ccd",
+          "engine.sensor._compute_pos"} <= arm
+
+
+_OPTION_AFTER_LOADING = """
+import sys, numpy as np
+import {lib} as lib
+m = lib.MjModel.from_xml_string(sys.argv[1])
+m.opt.noslip_iterations = 4  # not loaded with the model: the first step reaches it
+m.opt.integrator = 3         # implicitfast
+d = lib.MjData(m)
+for _ in range(200):
+  lib.mj_step(m, d)
+print(*d.qpos.tolist())
+"""
+
+_SPHERES_ON_BOX = """<mujoco><worldbody><geom type="plane" size="2 2 .1"/>
+<body pos="0 0 .1"><freejoint/><geom type="box" size=".1 .1 .1"/></body>
+<body pos=".05 0 .3"><freejoint/><geom type="sphere" size=".08"/></body>
+</worldbody></mujoco>"""
+
+
+@pytest.mark.skipif(numba.config.DISABLE_JIT, reason="about compiled code")
+def test_a_stage_the_model_did_not_load_is_loaded_on_first_use():
+  mujoco = pytest.importorskip("mujoco")
+  _stage.compile_all(lazy=False)
+  env = dict(os.environ, NUMJOCO_BACKGROUND_COMPILE="0")
+  ours = subprocess.run([sys.executable, "-c", _OPTION_AFTER_LOADING.format(lib="engine"),
+                         _SPHERES_ON_BOX], capture_output=True, text=True, timeout=300, env=env)
+  assert ours.returncode == 0, ours.stderr
+  assert "compiling" not in ours.stderr  # loaded from the cache, in the middle of a step
+  theirs = subprocess.run([sys.executable, "-c", _OPTION_AFTER_LOADING.format(lib="mujoco"),
+                           _SPHERES_ON_BOX], capture_output=True, text=True, timeout=300)
+  assert theirs.returncode == 0, theirs.stderr
+  assert mujoco.mjtIntegrator.mjINT_IMPLICITFAST == 3
+  np.testing.assert_allclose(np.array(ours.stdout.split(), float),
+                             np.array(theirs.stdout.split(), float), atol=1e-8)
+
+
+# ---- bad caches: damaged, foreign, unwritable, two writers ----
+
+_STEP = """
+import engine
+m = engine.MjModel.from_xml_string('<mujoco><worldbody><body><joint/><geom type="capsule" '
+                                   'size=".1" fromto="0 0 0 0 0 -.5"/></body></worldbody></mujoco>')
+d = engine.MjData(m)
+d.qpos[0] = 1.0
+engine.mj_step(m, d, 100)
+print(repr(d.qpos[0]))
+"""
+
+
+def _copy_of_the_cache(tmp_path) -> pathlib.Path:
+  """A copy of this build's warm cache, to damage."""
+  _stage.compile_all(lazy=False)
+  cache = tmp_path / "cache"
+  shutil.copytree(_jit.CACHE_DIR, cache)
+  return cache
+
+
+def _step_with(cache, **extra):
+  env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), NUMJOCO_BACKGROUND_COMPILE="0", **extra)
+  env.pop("NUMJOCO_NORMAL_CACHE_DIR", None)
+  return subprocess.run([sys.executable, "-c", _STEP], capture_output=True, text=True,
+                        timeout=900, env=env)
+
+
+def _step_files(cache):
+  (index,) = (cache / "engine").glob("forward.step-*.nbi")
+  (data,) = (cache / "engine").glob("forward.step-*.nbc")
+  return index, data
+
+
+def _expected_angle():
+  out = _step_with(_jit.CACHE_DIR)
+  assert out.returncode == 0 and out.stdout, out.stderr
+  return out.stdout
+
+
+needs_jit = pytest.mark.skipif(numba.config.DISABLE_JIT or "NUMBA_CACHE_DIR" in os.environ,
+                               reason="about the compiled engine's own cache")
+
+
+@needs_jit
+@pytest.mark.parametrize("damage", ["flipped bytes", "truncated data", "truncated index"])
+def test_a_damaged_cache_file_is_compiled_again(tmp_path, damage):
+  cache = _copy_of_the_cache(tmp_path)
+  index, data = _step_files(cache)
+  if damage == "flipped bytes":
+    raw = bytearray(data.read_bytes())
+    raw[len(raw) // 2] ^= 0xFF
+    data.write_bytes(bytes(raw))
+  elif damage == "truncated data":
+    data.write_bytes(data.read_bytes()[:1000])
+  else:
+    index.write_bytes(index.read_bytes()[:20])
+  first = _step_with(cache)
+  assert first.returncode == 0, first.stderr
+  assert first.stdout == _expected_angle()
+  assert first.stderr.count("\n") <= 3, first.stderr  # a line or two, no traceback
+  assert "Traceback" not in first.stderr
+  again = _step_with(cache)  # repaired: loads without a word
+  assert again.stdout == first.stdout and again.stderr == "", again.stderr
+
+
+@needs_jit
+@pytest.mark.parametrize("foreign", ["numba version", "cpu"])
+def test_a_foreign_cache_entry_is_never_loaded(tmp_path, foreign):
+  cache = _copy_of_the_cache(tmp_path)
+  index, _ = _step_files(cache)
+  with open(index, "rb") as f:
+    version = pickle.load(f)
+    stamp, overloads = pickle.loads(f.read())
+  if foreign == "numba version":
+    version = "0.0.1"
+  else:  # the same function compiled for another CPU: keyed on (triple, cpu name, features)
+    overloads = {(sig, (magic[0], "foreign-cpu", "+foreign"), deps): name
+                 for (sig, magic, deps), name in overloads.items()}
+  with open(index, "wb") as f:
+    pickle.dump(version, f, protocol=-1)
+    f.write(pickle.dumps((stamp, overloads), protocol=-1))
+  out = _step_with(cache)
+  assert out.returncode == 0, out.stderr
+  assert out.stdout == _expected_angle()
+  assert "compiling the engine with numba" in out.stderr and "1 stages" in out.stderr
+
+
+@needs_jit
+def test_two_processes_compiling_one_cache_at_once(tmp_path):
+  cache = _copy_of_the_cache(tmp_path)
+  for path in _step_files(cache):
+    path.unlink()
+  env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), NUMJOCO_BACKGROUND_COMPILE="0")
+  runs = [subprocess.Popen([sys.executable, "-c", _STEP], env=env, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True) for _ in range(2)]
+  results = [r.communicate(timeout=900) + (r.returncode,) for r in runs]
+  assert all(code == 0 for _, _, code in results), results
+  assert {out for out, _, _ in results} == {_expected_angle()}
+  after = _step_with(cache)
+  assert after.stdout == _expected_angle() and after.stderr == ""  # one good entry left
+
+
+def _installed_copy(tmp_path) -> pathlib.Path:
+  """The packages copied elsewhere, with this build's cache as their prebuilt engine (what
+  `python -m engine.warmup --prebuild` puts into a wheel)."""
+  _stage.compile_all(lazy=False)
+  site = tmp_path / "site"
+  for package in ("engine",):
+    shutil.copytree(_jit.ENGINE_DIR.parent / package, site / package,
+                    ignore=shutil.ignore_patterns("__pycache__", "_prebuilt"))
+  name = pathlib.Path(_jit.CACHE_DIR).name
+  shutil.copytree(_jit.CACHE_DIR, site / "engine" / "_prebuilt" / name)
+  return site
+
+
+def _step_installed(site, xdg):
+  env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "NUMBA_CPU_NAME")}
+  env.update(PYTHONPATH=str(site), XDG_CACHE_HOME=str(xdg), NUMJOCO_BACKGROUND_COMPILE="0")
+  script = _STEP + "from engine import _jit\nprint(_jit.CACHE_DIR)\n"
+  out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                       timeout=600, cwd=site, env=env)
+  assert out.returncode == 0, out.stderr
+  angle, cache_dir = out.stdout.splitlines()
+  return angle + "\n", pathlib.Path(cache_dir), out.stderr
+
+
+@needs_jit
+@pytest.mark.skipif(_jit.CPU_TARGET.startswith("native"), reason="prebuilt code is portable")
+def test_the_prebuilt_engine_is_installed_into_an_empty_cache(tmp_path):
+  site = _installed_copy(tmp_path)
+  angle, cache_dir, stderr = _step_installed(site, tmp_path / "xdg")
+  assert angle == _expected_angle()
+  assert stderr == ""  # nothing compiled
+  assert cache_dir.parent == tmp_path / "xdg" / "numjoco" and (cache_dir / ".prebuilt").exists()
+
+
+@needs_jit
+@pytest.mark.skipif(_jit.CPU_TARGET.startswith("native"), reason="prebuilt code is portable")
+def test_an_unwritable_cache_root_falls_back_to_the_prebuilt_engine(tmp_path):
+  site = _installed_copy(tmp_path)
+  blocked = tmp_path / "a-file"
+  blocked.write_text("the cache root would be below a file: no folder can be made there")
+  angle, cache_dir, stderr = _step_installed(site, blocked)
+  assert angle == _expected_angle()
+  assert cache_dir.parent == site / "engine" / "_prebuilt"
+  assert stderr.startswith("numjoco: cannot write the engine cache") and stderr.count("\n") == 1
