@@ -1,26 +1,29 @@
-"""Start-up: cold compile (empty numba cache) and warm start, the way users meet them.
+"""Start-up, the way users meet it: first runs from an empty cache, warm starts, the wheel.
 
-Run: python benchmarks/startup.py [--jobs N] [--profile]
+Run: python benchmarks/startup.py [--jobs N ...] [--wheel] [--skip-cold]
 
-- cold: `python -m engine.warmup` from an empty NUMBA_CACHE_DIR (every stage and entry point
-  compiled), and a fresh process that runs `import engine`, loads the capsule humanoid lying
-  on a floor (a contact model) and completes one mj_step with an empty cache (what a new user
-  waits for; the Python-only API stages compile later, on first use). Stages compile in
-  NUMJOCO_COMPILE_JOBS processes (default: up to 2). Wall seconds, CPU seconds of the process
-  tree and the cache size on disk.
-- warm: five fresh processes with that cache; seconds from `import engine` to the first
-  completed mj_step, split into import, model load (MJCF compile, stage loading, constants)
-  and the step. MuJoCo's figure (import mujoco, load, step) alongside when it is installed.
-- profile (--profile): one more cold compile in a single process, with the seconds of every
-  stage (the compile-time profile in benchmarks/RESULTS.md).
-The Python bytecode of the engine is written once before measuring (pip does that at install).
+Every figure comes from fresh processes, each with its own empty cache root (XDG_CACHE_HOME),
+so nothing this machine compiled before counts:
+
+- source, first run: `python -m suite cartpole swingup` from an empty cache (the stages a
+  cart-pole reaches compile in NUMJOCO_COMPILE_JOBS processes; the background compile of the
+  others is switched off here so that it does not slow the figures after it).
+- source, everything: `python -m engine.warmup` from an empty cache, for each --jobs given
+  (default: the CPUs this process may use), with the cache's size on disk.
+- warm: `import engine` -> first completed mj_step (cart-pole, and the capsule humanoid on a
+  floor), and `python -m suite cartpole swingup` end to end, best and median of 5 processes;
+  MuJoCo's and dm_control's figures alongside when they are installed.
+- wheel (--wheel): `python -m engine.warmup --wheel` builds the wheel that carries the compiled
+  engine, pip installs it into a fresh venv, and its first `python -m suite cartpole swingup`
+  runs from an empty cache.
+The engine's Python bytecode is written before measuring (pip does that at install).
 """
 
 import argparse
 import os
 import pathlib
-import re
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -28,7 +31,8 @@ import tempfile
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-MODEL = ROOT / "tests" / "models" / "contact" / "capsule_humanoid.xml"
+CARTPOLE = ROOT / "assets" / "suite" / "cartpole.xml"
+HUMANOID = ROOT / "tests" / "models" / "contact" / "capsule_humanoid.xml"
 
 _FIRST_STEP = """
 import time
@@ -36,97 +40,141 @@ t0 = time.perf_counter()
 import {lib} as lib
 t1 = time.perf_counter()
 m = lib.MjModel.from_xml_path({path!r})
-t2 = time.perf_counter()
 d = lib.MjData(m)
 lib.mj_step(m, d)
-t3 = time.perf_counter()
-print(t1 - t0, t2 - t1, t3 - t2)
+print(t1 - t0, time.perf_counter() - t1)
+"""
+
+_DM_CONTROL_EPISODE = """
+import numpy as np
+from dm_control import suite
+env = suite.load("cartpole", "swingup", task_kwargs={"random": 0})
+spec = env.action_spec()
+rng = np.random.RandomState(0)
+time_step = env.reset()
+while not time_step.last():
+  time_step = env.step(rng.uniform(spec.minimum, spec.maximum))
 """
 
 
-def _env(cache, jobs=None):
-  env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-  env.update(NUMBA_CACHE_DIR=cache, PYTHONPATH=str(ROOT))
+def _env(cache_root=None, jobs=None):
+  """Our processes' environment: this source tree, a cache root of their own."""
+  env = {k: v for k, v in os.environ.items()
+         if k not in ("PYTHONDONTWRITEBYTECODE", "NUMBA_CACHE_DIR")}
+  env.update(PYTHONPATH=str(ROOT), NUMJOCO_BACKGROUND_COMPILE="0")
+  if cache_root:
+    env["XDG_CACHE_HOME"] = str(cache_root)
   if jobs:
     env["NUMJOCO_COMPILE_JOBS"] = str(jobs)
   return env
 
 
-def _first_step(lib, env):
-  """(import, load, step) seconds of a fresh process, its stderr and CPU seconds."""
+def _run(args, env, cwd=ROOT):
+  """(wall seconds, CPU seconds of the process tree) of one command."""
   before = resource.getrusage(resource.RUSAGE_CHILDREN)
-  out = subprocess.run([sys.executable, "-c", _FIRST_STEP.format(lib=lib, path=str(MODEL))],
-                       env=env, cwd=ROOT, capture_output=True, text=True)
+  t0 = time.perf_counter()
+  out = subprocess.run(args, env=env, cwd=cwd, capture_output=True, text=True)
+  wall = time.perf_counter() - t0
   after = resource.getrusage(resource.RUSAGE_CHILDREN)
   if out.returncode:
-    raise RuntimeError(out.stderr[-3000:])
+    raise RuntimeError(f"{args}: {out.stderr[-3000:]}")
   cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-  return [float(x) for x in out.stdout.split()[-3:]], out.stderr, cpu
+  return wall, cpu, out
 
 
 def _megabytes(path):
   return sum(p.stat().st_size for p in pathlib.Path(path).rglob("*") if p.is_file()) / 1e6
 
 
-def _warmup(env):
-  """Wall and CPU seconds of `python -m engine.warmup`."""
-  before = resource.getrusage(resource.RUSAGE_CHILDREN)
-  t0 = time.perf_counter()
-  subprocess.run([sys.executable, "-m", "engine.warmup"], env=env, cwd=ROOT, check=True,
-                 capture_output=True)
-  wall = time.perf_counter() - t0
-  after = resource.getrusage(resource.RUSAGE_CHILDREN)
-  return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+def _best_median(values):
+  return f"{min(values):.2f} s best, {statistics.median(values):.2f} s median"
 
 
-def cold_and_warm(jobs):
-  with tempfile.TemporaryDirectory() as cache:
-    wall, cpu = _warmup(_env(cache, jobs))
-    print(f"cold python -m engine.warmup ({jobs or 'default'} jobs): {wall:.1f} s wall "
-          f"({cpu:.0f} s CPU in all processes), cache {_megabytes(cache):.0f} MB")
-  with tempfile.TemporaryDirectory() as cache:
-    (imp, load, step), _, cpu = _first_step("engine", _env(cache, jobs))
-    total = imp + load + step
-    print(f"cold (empty cache, {jobs or 'default'} jobs): {total:.1f} s wall to the first step "
-          f"({cpu:.0f} s CPU in all processes), cache {_megabytes(cache):.0f} MB")
-    runs = [_first_step("engine", _env(cache))[0] for _ in range(5)]
-  totals = [sum(r) for r in runs]
-  best = runs[totals.index(min(totals))]
-  print(f"warm: import engine -> first mj_step {min(totals):.2f} s best, "
-        f"{statistics.median(totals):.2f} s median of 5 (best run: import {best[0]:.2f} s, "
-        f"load {best[1]:.2f} s, first step {best[2] * 1e3:.1f} ms)")
+def cold(jobs_list):
+  with tempfile.TemporaryDirectory() as root:
+    wall, cpu, _ = _run([sys.executable, "-m", "suite", "cartpole", "swingup"], _env(root))
+    print(f"source, empty cache: python -m suite cartpole swingup {wall:.1f} s wall "
+          f"({cpu:.0f} s CPU), cache {_megabytes(root):.0f} MB")
+  for jobs in jobs_list:
+    with tempfile.TemporaryDirectory() as root:
+      wall, cpu, _ = _run([sys.executable, "-m", "engine.warmup"], _env(root, jobs))
+      print(f"source, empty cache: python -m engine.warmup, {jobs or 'default'} jobs: "
+            f"{wall:.1f} s wall ({cpu:.0f} s CPU), cache {_megabytes(root):.0f} MB")
+
+
+def warm():
+  env = _env()
+  _run([sys.executable, "-m", "engine.warmup"], env)  # (this machine's cache)
+  for name, path in (("cart-pole", CARTPOLE), ("capsule humanoid", HUMANOID)):
+    ours = [_run([sys.executable, "-c", _FIRST_STEP.format(lib="engine", path=str(path))],
+                 env)[2].stdout.split() for _ in range(5)]
+    totals = [float(a) + float(b) for a, b in ours]
+    imports = [float(a) for a, _ in ours]
+    line = (f"warm, {name}: import engine -> first mj_step {_best_median(totals)} "
+            f"(import {min(imports):.2f} s)")
+    try:
+      import mujoco  # noqa: F401
+      theirs = [sum(map(float, _run([sys.executable, "-c", _FIRST_STEP.format(
+        lib="mujoco", path=str(path))], dict(os.environ))[2].stdout.split())) for _ in range(5)]
+      line += f"; MuJoCo {_best_median(theirs)}, ratio {min(totals) / min(theirs):.1f}"
+    except ImportError:
+      pass
+    print(line)
+  ours = [_run([sys.executable, "-m", "suite", "cartpole", "swingup"], env)[0] for _ in range(5)]
+  line = f"warm: python -m suite cartpole swingup {_best_median(ours)}"
   try:
-    import mujoco  # noqa: F401
+    import dm_control  # noqa: F401
+    theirs = [_run([sys.executable, "-c", _DM_CONTROL_EPISODE], dict(os.environ))[0]
+              for _ in range(5)]
+    line += f"; dm_control's episode {_best_median(theirs)}"
   except ImportError:
-    return
-  theirs = [sum(_first_step("mujoco", dict(os.environ))[0]) for _ in range(5)]
-  print(f"mujoco: import mujoco -> first mj_step {min(theirs):.2f} s best")
+    pass
+  print(line)
 
 
-def profile():
-  """Seconds per stage of a cold compile in one process, largest first."""
-  with tempfile.TemporaryDirectory() as cache:
-    _, stderr, cpu = _first_step("engine", _env(cache, jobs=1))
-    rows = re.findall(r"\] (\S+) ([\d.]+) s", stderr)
-    size = _megabytes(cache)
-  rows = sorted(((float(t), name) for name, t in rows), reverse=True)
-  total = sum(t for t, _ in rows)
-  print(f"\ncompile profile, one process: {len(rows)} stages, {total:.0f} s of stage compiles "
-        f"({cpu:.0f} s CPU for the whole start), cache {size:.0f} MB")
-  for t, name in rows:
-    print(f"  {t:6.1f} s  {name}")
+def wheel():
+  with tempfile.TemporaryDirectory() as tmp:
+    tmp = pathlib.Path(tmp)
+    src = tmp / "src"
+    shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(
+      ".git", ".venv", "dist", "build", "*.egg-info", "__pycache__", "_prebuilt"))
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("NUMBA_", "NUMJOCO_"))}
+    wall, cpu, _ = _run([sys.executable, "-m", "engine.warmup", "--wheel", str(tmp / "dist")],
+                        dict(env, PYTHONPATH=str(src)), cwd=src)
+    (built,) = (tmp / "dist").glob("*.whl")
+    print(f"wheel: built {built.name} ({built.stat().st_size / 1e6:.0f} MB) in {wall:.0f} s "
+          f"(seeded from this machine's cache)")
+    subprocess.run([sys.executable, "-m", "venv", str(tmp / "venv")], check=True)
+    python = str(tmp / "venv" / "bin" / "python")
+    wall, _, _ = _run([python, "-m", "pip", "install", "-q", str(built)], env, cwd=tmp)
+    print(f"wheel: pip install into a fresh venv {wall:.0f} s (dependencies included)")
+    runs = []
+    for k in range(3):
+      cache = tmp / f"cache{k}"
+      wall, cpu, out = _run([python, "-m", "suite", "cartpole", "swingup"],
+                            dict(env, XDG_CACHE_HOME=str(cache)), cwd=tmp)
+      if "compil" in out.stderr:
+        raise RuntimeError(f"the wheel compiled: {out.stderr}")
+      runs.append(wall)
+    print(f"wheel, empty cache: python -m suite cartpole swingup {_best_median(runs)} "
+          f"(nothing compiled; 3 runs, each with an empty cache)")
 
 
 def main():
   parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-  parser.add_argument("--jobs", type=int, default=None, help="NUMJOCO_COMPILE_JOBS")
-  parser.add_argument("--profile", action="store_true", help="per-stage compile seconds")
+  parser.add_argument("--jobs", type=int, nargs="*", default=[None],
+                      help="NUMJOCO_COMPILE_JOBS values for the full compile (default: the CPUs)")
+  parser.add_argument("--wheel", action="store_true", help="also build and time the wheel")
+  parser.add_argument("--skip-cold", action="store_true", help="only the warm figures")
   args = parser.parse_args()
-  subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "engine")], check=True)
-  print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, model {MODEL.name}")
-  cold_and_warm(args.jobs)
-  if args.profile:
-    profile()
+  subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "engine"),
+                  str(ROOT / "suite")], check=True)
+  print(f"python {sys.version.split()[0]}, {len(os.sched_getaffinity(0))} cpus")
+  if not args.skip_cold:
+    cold(args.jobs)
+  warm()
+  if args.wheel:
+    wheel()
 
 
 if __name__ == "__main__":
