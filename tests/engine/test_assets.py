@@ -182,6 +182,28 @@ def test_mt19937_64():
   assert int(A._mt19937_64(5489, 10000)[9999]) == 9981545732273789042
 
 
+@pytest.mark.parametrize("probability", [0.0, 0.01, 0.3, 1.0])
+def test_mt19937_64_hits_match_the_draws(probability):
+  """The fused draw-and-compare gives the indices where the raw outputs, scaled by 2^-64 (1
+  moved just below 1), fall below the probability; over many twists and a partial last one."""
+  count = 100 * 312 + 17
+  x = A._mt19937_64(42, count).astype(np.float64) / 2.0**64
+  x = np.where(x >= 1.0, np.nextafter(1.0, 0.0), x)
+  np.testing.assert_array_equal(A._mt19937_64_hits(42, count, probability),
+                                np.flatnonzero(x < probability))
+
+
+def test_suite_skybox_matches_mujoco():
+  """The suite's 800x800 gradient skybox with random marks (3.84 million draws) is MuJoCo's."""
+  attr = ('type="skybox" builtin="gradient" rgb1=".4 .6 .8" rgb2="0 0 0" width="800" '
+          'height="800" mark="random" markrgb="1 1 1"')
+  m = _mj_texture(attr)
+  tw, th, data = A.builtin_texture("skybox", "gradient", (.4, .6, .8), (0, 0, 0), "random",
+                                   (1, 1, 1), 0.01, 800, 800)
+  assert (tw, th) == (m.tex_width[0], m.tex_height[0])
+  np.testing.assert_array_equal(data, m.tex_data)
+
+
 @pytest.mark.parametrize("kind", ["grey", "rgb", "rgba", "grey_alpha", "grey16", "palette"])
 @pytest.mark.parametrize("nchannel,flip", [(1, ""), (3, ""), (4, ""), (3, "hflip"),
                                            (3, "vflip")])
