@@ -499,31 +499,27 @@ class Assets:
   def _mesh_polygon_arrays(self, sizes, arrays):
     """Hull polygons of the meshes (mjCMesh::CopyPolygons, CopyPolygonMap, CopyPolygonNormals):
     polygon and map addresses are global, vertex and polygon ids mesh-local."""
-    polynum, polyadr, normal, vertadr, vertnum, polyvert = [], [], [], [], [], []
-    mapadr, mapnum, polymap = [], [], []
-    for m in self.meshes:
-      info = m.info
-      polyadr.append(len(vertadr))
-      polynum.append(len(info.polygons))
-      for p in info.polygons:
-        vertadr.append(len(polyvert))
-        vertnum.append(len(p))
-        polyvert.extend(p)
-      normal.append(np.asarray(info.polynormal, np.float64).reshape(-1, 3))
-      pmap = info.polymap if len(info.polymap) == len(info.vert) else [[]] * len(info.vert)
-      for lst in pmap:
-        mapadr.append(len(polymap))
-        mapnum.append(len(lst))
-        polymap.extend(lst)
-    sizes.update(nmeshpoly=len(vertadr), nmeshpolyvert=len(polyvert), nmeshpolymap=len(polymap),
-                 npolygonmax=max(vertnum, default=0))
+    flat = [m.info.polygon_arrays() for m in self.meshes]
+    polynum = [len(f[0]) for f in flat]
+
+    def cat(parts):
+      return np.concatenate(parts) if parts else np.zeros(0, np.int32)
+
+    def starts(counts):
+      return (np.cumsum(counts) - counts).astype(np.int32)
+
+    vertnum, polyvert = cat([f[0] for f in flat]), cat([f[1] for f in flat])
+    mapnum, polymap = cat([f[2] for f in flat]), cat([f[3] for f in flat])
+    normal = [np.asarray(m.info.polynormal, np.float64).reshape(-1, 3) for m in self.meshes]
+    sizes.update(nmeshpoly=len(vertnum), nmeshpolyvert=len(polyvert),
+                 nmeshpolymap=len(polymap), npolygonmax=int(vertnum.max(initial=0)))
     _arr(arrays, 'mesh_polynum', polynum)
-    _arr(arrays, 'mesh_polyadr', polyadr)
+    _arr(arrays, 'mesh_polyadr', starts(np.array(polynum, np.int64)))
     _arr(arrays, 'mesh_polynormal',
-         np.concatenate(normal) if normal else np.zeros((0, 3)), (len(vertadr), 3))
-    for name, vals in (('polyvertadr', vertadr), ('polyvertnum', vertnum),
-                       ('polyvert', polyvert), ('polymapadr', mapadr), ('polymapnum', mapnum),
-                       ('polymap', polymap)):
+         np.concatenate(normal) if normal else np.zeros((0, 3)), (len(vertnum), 3))
+    for name, vals in (('polyvertadr', starts(vertnum)), ('polyvertnum', vertnum),
+                       ('polyvert', polyvert), ('polymapadr', starts(mapnum)),
+                       ('polymapnum', mapnum), ('polymap', polymap)):
       _arr(arrays, 'mesh_' + name, vals)
 
   def _texture_arrays(self, sizes, arrays):

@@ -54,6 +54,7 @@ Not implemented: the octree, SDF/plugin meshes, flex/skin files (.skn).
 import collections
 import dataclasses
 import hashlib
+import itertools
 import math
 import struct
 
@@ -121,6 +122,9 @@ class MeshInfo:
     polygons: hull polygons as vertex-id cycles (m.mesh_polyvert), empty without a hull
     polynormal: (npoly, 3) float64 outward polygon normals (m.mesh_polynormal)
     polymap: per vertex, the ids of the polygons containing it (m.mesh_polymap)
+
+  polygons and polymap are tuples of tuples: copies of a cached mesh share them instead of
+  copying tens of thousands of small lists.
   """
   vert: np.ndarray
   face: np.ndarray
@@ -139,9 +143,16 @@ class MeshInfo:
   hull_face: np.ndarray | None
   graph: np.ndarray | None
   extrema: np.ndarray
-  polygons: list = dataclasses.field(default_factory=list)
+  polygons: tuple = ()
   polynormal: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros((0, 3)))
-  polymap: list = dataclasses.field(default_factory=list)
+  polymap: tuple = ()
+  _flat: tuple | None = dataclasses.field(default=None, repr=False, compare=False)
+
+  def __post_init__(self):
+    if not isinstance(self.polygons, tuple):
+      self.polygons = tuple(map(tuple, self.polygons))
+    if not isinstance(self.polymap, tuple):
+      self.polymap = tuple(map(tuple, self.polymap))
 
   def copy(self) -> "MeshInfo":
     """A copy sharing nothing mutable with this one (copy.deepcopy takes a second on a mesh of
@@ -151,10 +162,25 @@ class MeshInfo:
       value = getattr(self, f.name)
       if isinstance(value, np.ndarray):
         value = value.copy()
-      elif isinstance(value, list):
-        value = [list(item) for item in value]
       fields[f.name] = value
     return MeshInfo(**fields)
+
+  def polygon_arrays(self):
+    """(vertnum, polyvert, mapnum, polymap) int32 arrays: the polygons' sizes and vertex ids
+    concatenated, the map's entry counts per vertex and polygon ids concatenated (an empty map
+    entry per vertex when the map does not cover the vertices). Read-only, made once per mesh
+    and shared by its copies."""
+    if self._flat is None:
+      polys = self.polygons
+      pmap = self.polymap if len(self.polymap) == len(self.vert) else ((),) * len(self.vert)
+      flat = (np.fromiter(map(len, polys), np.int32, len(polys)),
+              np.fromiter(itertools.chain.from_iterable(polys), np.int32),
+              np.fromiter(map(len, pmap), np.int32, len(pmap)),
+              np.fromiter(itertools.chain.from_iterable(pmap), np.int32))
+      for a in flat:
+        a.flags.writeable = False
+      self._flat = flat
+    return self._flat
 
   @property
   def volume_ref(self) -> float:
