@@ -15,6 +15,7 @@ engine runs as ordinary Python for debugging and coverage.
 """
 
 import copy as _copy
+import math
 import types as _pytypes
 
 import numpy as np
@@ -104,7 +105,7 @@ def _alloc_arena(rows, sizes: dict) -> dict:
   constraint rows) is dense in memory and the large, mostly idle capacity arrays come last.
   Thousands of worlds stepped in turn then miss the caches far less."""
   shapes = [(f.name, f.shape(sizes), np.dtype(f.dtype)) for f in rows]
-  nbytes = [int(np.prod(shape)) * dtype.itemsize for _, shape, dtype in shapes]
+  nbytes = [math.prod(shape) * dtype.itemsize for _, shape, dtype in shapes]
   order = sorted(range(len(shapes)), key=nbytes.__getitem__)
   offsets, total = {}, 0
   for i in order:

@@ -15,6 +15,7 @@ import numpy as np
 
 def _dof_ancestors(dof_parentid: np.ndarray) -> list:
   """Ancestor dofs of each dof, increasing."""
+  dof_parentid = np.asarray(dof_parentid).tolist()  # Python ints: indexing numpy is slow
   anc = []
   for i, p in enumerate(dof_parentid):
     chain = []
@@ -30,6 +31,9 @@ def mass_sparsity(dof_parentid, body_parentid, body_dofadr, body_dofnum, dof_sim
   nv = len(dof_parentid)
   nbody = len(body_parentid)
   i32 = np.int32
+  # Python ints for the loops below (indexing numpy arrays one element at a time is slow)
+  body_parentid, body_dofadr, body_dofnum, dof_simplenum = (
+    np.asarray(a).tolist() for a in (body_parentid, body_dofadr, body_dofnum, dof_simplenum))
   anc = _dof_ancestors(dof_parentid)
   desc = [[] for _ in range(nv)]
   for i in range(nv):
@@ -48,8 +52,9 @@ def mass_sparsity(dof_parentid, body_parentid, body_dofadr, body_dofnum, dof_sim
   dof_Madr = (np.concatenate([[0], np.cumsum(legacy_nnz)[:-1]]).astype(i32) if nv
               else np.zeros(0, i32))
   nM = int(sum(legacy_nnz))
+  Madr = dof_Madr.tolist()
   mapM2M = np.array(
-    [dof_Madr[i] + len(rows[i]) - 1 - k for i in range(nv) for k in range(len(rows[i]))], i32
+    [Madr[i] + len(rows[i]) - 1 - k for i in range(nv) for k in range(len(rows[i]))], i32
   )
 
   # full symmetric pattern
@@ -58,24 +63,18 @@ def mass_sparsity(dof_parentid, body_parentid, body_dofadr, body_dofnum, dof_sim
   D_rowadr = np.concatenate([[0], np.cumsum(D_rownnz)[:-1]]).astype(i32) if nv else np.zeros(0, i32)
   D_colind = np.array([c for cols in D_cols for c in cols], i32)
   D_diag = np.array([D_cols[i].index(i) for i in range(nv)], i32)
-  mpos = {}
-  for i in range(nv):
-    for k in range(M_rownnz[i]):
-      mpos[(i, int(M_colind[M_rowadr[i] + k]))] = M_rowadr[i] + k
+  M_adr, D_adr = M_rowadr.tolist(), D_rowadr.tolist()
+  mpos = {(i, c): M_adr[i] + k for i in range(nv) for k, c in enumerate(rows[i])}
   mapM2D = np.array(
     [mpos.get((max(i, j), min(i, j)), -1) for i in range(nv) for j in D_cols[i]], i32
   )
-  dpos = {(i, j): D_rowadr[i] + k for i in range(nv) for k, j in enumerate(D_cols[i])}
-  mapD2M = np.array(
-    [dpos[(i, int(M_colind[M_rowadr[i] + k]))] for i in range(nv) for k in range(M_rownnz[i])],
-    i32,
-  )
+  dpos = {(i, j): D_adr[i] + k for i in range(nv) for k, j in enumerate(D_cols[i])}
+  mapD2M = np.array([dpos[(i, c)] for i in range(nv) for c in rows[i]], i32)
 
   # body rows: dofs of ancestors, own dofs and subtree dofs
   body_dofs = [set() for _ in range(nbody)]
   for b in range(nbody):
-    for k in range(body_dofnum[b]):
-      body_dofs[b].add(int(body_dofadr[b] + k))
+    body_dofs[b].update(range(body_dofadr[b], body_dofadr[b] + body_dofnum[b]))
   subtree = [set(body_dofs[b]) for b in range(nbody)]
   for b in range(nbody - 1, 0, -1):  # children come after their parents
     subtree[body_parentid[b]] |= subtree[b]
