@@ -685,15 +685,12 @@ def cube_texture_from_faces(faces, rgb1=(0.8,) * 3):
 # ----------------------------------------------------------------------------- builtin textures
 
 
-_MT_N, _MT_M = 312, 156  # std::mt19937_64's state words and shift
-
-
 @jit
 def _mt_seed(seed):
-  """std::mt19937_64's state after seeding with `seed`."""
-  mt = np.empty(_MT_N, np.uint64)
+  """std::mt19937_64's state (312 words) after seeding with `seed`."""
+  mt = np.empty(312, np.uint64)
   mt[0] = np.uint64(seed)
-  for i in range(1, _MT_N):
+  for i in range(1, 312):
     prev = mt[i - 1]
     mt[i] = np.uint64(6364136223846793005) * (prev ^ (prev >> np.uint64(62))) + np.uint64(i)
   return mt
@@ -703,7 +700,7 @@ def _mt_seed(seed):
 def _mt_twist(mt):
   """The next 312 state words, in place (later words read earlier ones already updated); the
   index arithmetic split in three loops, and the odd-word xor without a branch."""
-  n, m = _MT_N, _MT_M
+  n, m = 312, 156
   upper = np.uint64(0xFFFFFFFF80000000)
   lower = np.uint64(0x7FFFFFFF)
   mag = np.uint64(0xB5026F5AA96619E9)
@@ -734,9 +731,9 @@ def _mt19937_64(seed, count):
   mt = _mt_seed(seed)
   out = np.empty(count, np.uint64)
   for k in range(count):
-    if k % _MT_N == 0:
+    if k % 312 == 0:
       _mt_twist(mt)
-    out[k] = _mt_temper(mt[k % _MT_N])
+    out[k] = _mt_temper(mt[k % 312])
   return out
 
 
@@ -753,9 +750,9 @@ def _mt19937_64_hits(seed, count, probability):
   below_one = np.nextafter(1.0, 0.0)
   hits = np.empty(count, np.int64)
   nhit = 0
-  for start in range(0, count, _MT_N):
+  for start in range(0, count, 312):
     _mt_twist(mt)
-    for j in range(min(_MT_N, count - start)):
+    for j in range(min(312, count - start)):
       x = np.float64(_mt_temper(mt[j])) * 5.421010862427522e-20  # 2^-64
       if x >= 1.0:
         x = below_one
