@@ -5,12 +5,11 @@ Run: python benchmarks/model_load.py [--repeats N] [--processes N] [MODEL.xml ..
 Without arguments it times the control suite's domain files (assets/suite/*.xml) and the
 realworld corpus (tests/models/realworld/*.xml); any MJCF paths given are timed instead. Each
 model is loaded in fresh processes, one per engine (`import engine` / `import mujoco` not
-counted): `first` is a process's first load, which users pay at start-up, `warm` the best of
-N further loads in the same process (what re-creating a model costs). The first load in a
-process also links our jitted stages (loads them from numba's cache), once per process
-whatever the model: it is timed on its own just before the load (`link`) and counted in
-`first`; `-link` is the ratio without it. Figures are the best over --processes processes
-(the machine may be busy); ratios are ours / MuJoCo (lower is better). MuJoCo is optional.
+counted): `first` is a process's first load, which users pay at start-up (for us it includes
+loading the compiled stages the model reaches from numba's cache), `warm` the best of N
+further loads in the same process (what re-creating a model costs). Figures are the best over
+--processes processes (the machine may be busy); ratios are ours / MuJoCo (lower is better).
+MuJoCo is optional.
 """
 
 import argparse
@@ -24,16 +23,11 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 SUITE = ROOT / "assets" / "suite"
 REALWORLD = ROOT / "tests" / "models" / "realworld"
 
-# run in a fresh process: prints the seconds {"link": .., "first": .., "warm": ..}
+# run in a fresh process: prints the seconds {"first": .., "warm": ..}
 _CHILD = """
 import json, sys, time
 sys.path.insert(0, {root!r})
 import {lib} as lib
-link = 0.0
-if {lib!r} == "engine":
-  t0 = time.perf_counter()
-  lib._stage.link()
-  link = time.perf_counter() - t0
 t0 = time.perf_counter()
 lib.MjModel.from_xml_path({path!r})
 first = time.perf_counter() - t0
@@ -42,12 +36,12 @@ for _ in range({repeats}):
   t0 = time.perf_counter()
   lib.MjModel.from_xml_path({path!r})
   warm = min(warm, time.perf_counter() - t0)
-print(json.dumps({{"link": link, "first": link + first, "warm": warm}}))
+print(json.dumps({{"first": first, "warm": warm}}))
 """
 
 
 def _measure(lib: str, path: pathlib.Path, repeats: int, processes: int) -> dict:
-  """Best link, first-load and warm-load seconds of `path` by `lib` over fresh processes."""
+  """Best first-load and warm-load seconds of `path` by `lib` over fresh processes."""
   code = _CHILD.format(root=str(ROOT), lib=lib, path=str(path), repeats=repeats)
   best = {}
   for _ in range(processes):
@@ -69,20 +63,17 @@ def main():
            or sorted(SUITE.glob("*.xml")) + sorted(REALWORLD.glob("*.xml")))
   mujoco = importlib.util.find_spec("mujoco") is not None
 
-  header = f"{'model':<16} {'first ms':>8} {'link':>6} {'warm ms':>8}"
+  header = f"{'model':<16} {'first ms':>8} {'warm ms':>8}"
   if mujoco:
-    header += f" {'MuJoCo first':>12} {'warm':>6} {'first':>6} {'-link':>6} {'warm':>6}"
+    header += f" {'MuJoCo first':>12} {'warm':>6} {'first':>6} {'warm':>6}"
   print(header)
   worst = {}
   for path in paths:
     ours = _measure("engine", path, args.repeats, args.processes)
-    row = f"{path.stem[:16]:<16} {1e3 * ours['first']:8.1f} {1e3 * ours['link']:6.0f}"
-    row += f" {1e3 * ours['warm']:8.1f}"
+    row = f"{path.stem[:16]:<16} {1e3 * ours['first']:8.1f} {1e3 * ours['warm']:8.1f}"
     if mujoco:
       theirs = _measure("mujoco", path, args.repeats, args.processes)
-      ratios = {"first": ours["first"] / theirs["first"],
-                "-link": (ours["first"] - ours["link"]) / theirs["first"],
-                "warm": ours["warm"] / theirs["warm"]}
+      ratios = {"first": ours["first"] / theirs["first"], "warm": ours["warm"] / theirs["warm"]}
       row += f" {1e3 * theirs['first']:12.1f} {1e3 * theirs['warm']:6.1f}"
       row += "".join(f" {r:5.2f}x" for r in ratios.values())
       for k, r in ratios.items():
