@@ -6,11 +6,13 @@ acceleration scales, camera/light offsets, model statistics, spring lengths;
 then muscle length ranges are found by simulation (mj_setLengthRange).
 """
 
+import math
+
 import numpy as np
 
 from engine import actuation as _actuation
-from engine import driver as _driver
 from engine import errors
+from engine import forward as _forward
 from engine import io as _io
 from engine import smooth as _smooth
 from engine import support as _support
@@ -19,7 +21,9 @@ from engine._jit import jit
 from engine._stage import D
 from engine._stage import M
 from engine._stage import i8
+from engine._stage import never
 from engine._stage import stage
+from engine._stage import vec
 from engine.enums import mjBIAS_MUSCLE
 from engine.enums import mjBIAS_USER
 from engine.enums import mjCAMLIGHT_FIXED
@@ -457,23 +461,15 @@ def _simulate_length_range(m, d, index, opt):
   """Pushes the actuator to each side from qpos0 and records the lengths reached."""
   out = m.actuator_outadr[index]
   lmin, lmax = [0.0, 0.0], [0.0, 0.0]
+  params = np.array([opt["inttotal"], opt["interval"], opt["timeconst"], opt["accel"],
+                     opt["maxforce"]], dtype=np.float64)
+  work = np.zeros(3 + 2 * m.nv)
   for side in range(2):
     _io.mj_resetData(m, d)
-    updated = False
-    while d.time < opt["inttotal"]:
-      length = _eval_act(m, d, index, out, side, opt)
-
-      # reset: cannot proceed
-      if d.time == 0:
-        raise errors.CompileError(f"unstable lengthrange simulation in actuator {index}")
-
-      # update limits over the last interval
-      if d.time > opt["inttotal"] - opt["interval"]:
-        if length < lmin[side] or not updated:
-          lmin[side] = length
-        if length > lmax[side] or not updated:
-          lmax[side] = length
-        updated = True
+    push_actuator(m._struct, d._struct, index, side, params, work)
+    if work[2]:  # reset: cannot proceed
+      raise errors.CompileError(f"unstable lengthrange simulation in actuator {index}")
+    lmin[side], lmax[side] = work[0], work[1]
     m.actuator_lengthrange[out, side] = lmin[side] if side == 0 else lmax[side]
 
   # check range and convergence
@@ -489,20 +485,56 @@ def _simulate_length_range(m, d, index, opt):
       )
 
 
-def _eval_act(m, d, index, out, side, opt):
-  """One step pushing actuator `index` towards one side; returns its length."""
-  d.qvel[:] *= np.exp(-m.opt.timestep / max(0.01, opt["timeconst"]))
-  _driver.mj_step1(m, d)
-  moment = np.zeros(m.nv)
-  adr = d.moment_rowadr[out]
-  n = d.moment_rownnz[out]
-  moment[d.moment_colind[adr:adr + n]] = d.actuator_moment[adr:adr + n]
-  x = moment.copy()
-  _smooth.solve_m(m._struct, d._struct, x, x, 1)
-  nrm = max(_MINVAL, np.linalg.norm(x))
-  d.qfrc_applied[:] = moment * (2 * side - 1) * opt["accel"] / nrm
-  nrm = np.linalg.norm(d.qfrc_applied)
-  if opt["maxforce"] > 0 and nrm > opt["maxforce"]:
-    d.qfrc_applied[:] *= opt["maxforce"] / max(_MINVAL, nrm)
-  _driver.mj_step2(m, d)
-  return d.actuator_length[out]
+@stage(M, D, i8, i8, vec, vec, needed=never)
+def push_actuator(m, d, index, side, params, work):
+  """The simulation of mj_setLengthRange (engine_setconst.c) for one side: from the current
+  (reset) state, steps pushing actuator `index` to be shorter (side 0) or longer (1) with the
+  force that gives acceleration `accel` (evalAct), until time `inttotal`, and records the least
+  and greatest length of the last `interval` seconds in work[0], work[1]; work[2] = 1 if the
+  simulation reset (unstable). params: inttotal, interval, timeconst, accel, maxforce; work
+  has 3 + 2*nv entries (the rest is scratch). One call for the thousands of steps (from Python
+  they were most of a muscle model's load time)."""
+  inttotal, interval, timeconst, accel, maxforce = (params[0], params[1], params[2], params[3],
+                                                    params[4])
+  nv = m.nv
+  out = m.actuator_outadr[index]
+  moment = work[3:3 + nv]
+  work[0] = 0.0
+  work[1] = 0.0
+  work[2] = 0.0
+  updated = False
+  while d.time[0] < inttotal:
+    # reduce velocity, then step1: inertia and actuator moments
+    decay = math.exp(-m.opt.timestep[0] / max(0.01, timeconst))
+    for i in range(nv):
+      d.qvel[i] *= decay
+    _forward.step1(m, d)
+
+    # the force giving the desired acceleration along the dense moment row, capped
+    for i in range(nv):
+      moment[i] = 0.0
+    adr = d.moment_rowadr[out]
+    for k in range(adr, adr + d.moment_rownnz[out]):
+      moment[d.moment_colind[k]] = d.actuator_moment[k]
+    _smooth.solve_m(m, d, d.qfrc_applied, moment, 1)
+    scale = (2 * side - 1) * accel / max(_MINVAL, mju_norm(d.qfrc_applied, nv))
+    for i in range(nv):
+      d.qfrc_applied[i] = moment[i] * scale
+    nrm = mju_norm(d.qfrc_applied, nv)
+    if maxforce > 0 and nrm > maxforce:
+      scale = maxforce / max(_MINVAL, nrm)
+      for i in range(nv):
+        d.qfrc_applied[i] *= scale
+
+    # step2: apply the force
+    _forward.step2(m, d)
+    length = d.actuator_length[out]
+    if d.time[0] == 0:
+      work[2] = 1.0
+      return
+    if d.time[0] > inttotal - interval:
+      if length < work[0] or not updated:
+        work[0] = length
+      if length > work[1] or not updated:
+        work[1] = length
+      updated = True
