@@ -193,6 +193,24 @@ def test_mt19937_64_hits_match_the_draws(probability):
                                 np.flatnonzero(x < probability))
 
 
+@pytest.mark.parametrize("rgb1,rgb2", [((0.9, 0.35, 0.123), (0.1, 0.77, 0.5)),
+                                       ((0.0, 1.0, 0.5), (1.0, 0.0, 0.25)),
+                                       ((2.0, -1.0, 1e10), (-3e9, 1.5, 0.999))])
+def test_jitted_gradient_blend_equals_numpy(rgb1, rgb2):
+  """The jitted blend of gradient textures is the numpy reference byte for byte: positions
+  across and beyond (-1, 1), infinities and nan (a one-pixel gradient divides 0 by 0), colors
+  outside [0, 1] (numpy's cast keeps the low byte; nan and out-of-int32 values give 0)."""
+  rng = np.random.default_rng(0)
+  pos = np.concatenate([[np.nan, np.inf, -np.inf, 0.0, -0.0], rng.uniform(-1, 1, 5000),
+                        rng.normal(0, 10, 2000), np.linspace(-1.5, 1.5, 995)]).reshape(80, 100)
+  with np.errstate(invalid="ignore"):
+    want = A._interp_reference(rgb1, rgb2, pos)
+  np.testing.assert_array_equal(A._interp(rgb1, rgb2, pos), want)
+  out = np.zeros((80, 100, 3), np.uint8)
+  A._interp(rgb1, rgb2, pos, out)
+  np.testing.assert_array_equal(out, want)
+
+
 def test_suite_skybox_matches_mujoco():
   """The suite's 800x800 gradient skybox with random marks (3.84 million draws) is MuJoCo's."""
   attr = ('type="skybox" builtin="gradient" rgb1=".4 .6 .8" rgb2="0 0 0" width="800" '
