@@ -20,6 +20,7 @@ import hashlib
 import numpy as np
 
 from engine._jit import entry
+from engine._jit import jit
 from engine.compiler import build_math as bm
 from engine.compiler.build_common import arr as _arr
 from engine.compiler.build_math import mjEPS
@@ -36,11 +37,143 @@ class _Tree:
         np.ascontiguousarray(lpos, np.float64), np.asarray(ids, np.int32))
 
 
+@jit
+def _before(a, b, lpos, axis, by_position):
+  """Whether element a sorts before element b: by position along axis (nan last), then by id;
+  by id alone without by_position."""
+  if by_position:
+    pa = lpos[a, axis]
+    pb = lpos[b, axis]
+    if (pa != pa) != (pb != pb):
+      return pb != pb
+    if pa < pb:
+      return True
+    if pb < pa:
+      return False
+  return a < b
+
+
+@jit
+def _sort(work, tmp, start, stop, lpos, axis, by_position):
+  """Sorts work[start:stop] by _before (bottom-up merge sort through tmp)."""
+  width = 1
+  inplace = True  # the sorted runs are in work (else in tmp)
+  while width < stop - start:
+    src = work if inplace else tmp
+    dst = tmp if inplace else work
+    for lo in range(start, stop, 2 * width):
+      mid = min(lo + width, stop)
+      hi = min(lo + 2 * width, stop)
+      i, j = lo, mid
+      for k in range(lo, hi):
+        if j < hi and (i >= mid or _before(src[j], src[i], lpos, axis, by_position)):
+          dst[k] = src[j]
+          j += 1
+        else:
+          dst[k] = src[i]
+          i += 1
+    inplace = not inplace
+    width *= 2
+  if not inplace:
+    for k in range(start, stop):
+      work[k] = tmp[k]
+
+
 @entry
 def _make(lo, hi, lpos, ids):
   """Port of mjCBoundingVolumeHierarchy::MakeBVH for elements with boxes (lo, hi) and positions
   lpos: the nodes (aabb center and half sizes, children, depth, element id of a leaf) in
-  pre-order. Jitted (with an explicit stack): meshes of 10^5 faces made 2x10^5 Python calls."""
+  pre-order. Jitted (with an explicit stack): meshes of 10^5 faces made 2x10^5 Python calls;
+  in plain loops (our own merge sort; no numpy sorts, masks, slice copies or np.full), which
+  keeps the compiled code small and its load from the cache short (it was ~25 ms).
+  _make_reference is the numpy form the tests check it against."""
+  n = len(lo)
+  nnode = 2 * n - 1
+  aabb = np.zeros((nnode, 6))
+  child = np.empty((nnode, 2), np.int32)
+  depth = np.zeros(nnode, np.int32)
+  nodeid = np.empty(nnode, np.int32)
+  for i in range(nnode):
+    child[i, 0] = -1
+    child[i, 1] = -1
+    nodeid[i] = -1
+  work = np.empty(n, np.int64)  # element order; a node owns the slice [start, stop)
+  for i in range(n):
+    work[i] = i
+  tmp = np.empty(n, np.int64)
+  amin = np.empty(3)
+  amax = np.empty(3)
+
+  # stack of (start, stop, parent, child slot, level); the first child is popped first
+  stack = np.zeros((nnode, 5), np.int64)
+  stack[0, 1] = n
+  stack[0, 2] = -1
+  top = 1
+  count = 0
+  while top > 0:
+    top -= 1
+    start = stack[top, 0]
+    stop = stack[top, 1]
+    parent = stack[top, 2]
+    slot = stack[top, 3]
+    lev = stack[top, 4]
+    index = count
+    count += 1
+    if parent >= 0:
+      child[parent, slot] = index
+    depth[index] = lev
+    for k in range(3):
+      amin[k] = lo[work[start], k]
+      amax[k] = hi[work[start], k]
+    for i in range(start + 1, stop):
+      e = work[i]
+      for k in range(3):
+        amin[k] = min(amin[k], lo[e, k])
+        amax[k] = max(amax[k], hi[e, k])
+    for k in range(3):
+      if abs(amin[k] - amax[k]) < mjEPS:
+        amin[k] -= mjEPS
+        amax[k] += mjEPS
+      aabb[index, k] = (amax[k] + amin[k]) / 2
+      aabb[index, 3 + k] = (amax[k] - amin[k]) / 2
+    if stop - start == 1:
+      nodeid[index] = ids[work[start]]
+      continue
+
+    # longest side, by a margin of mjEPS
+    axis = 0
+    if amax[1] - amin[1] >= amax[0] - amin[0] + mjEPS:
+      axis = 1
+    if amax[2] - amin[2] >= amax[axis] - amin[axis] + mjEPS:
+      axis = 2
+
+    # median split: sorted by position (ties and nan last by element id), positions within
+    # mjEPS of their neighbour form a cluster that keeps element order
+    _sort(work, tmp, start, stop, lpos, axis, True)
+    i = start
+    while i < stop:
+      j = i + 1
+      while j < stop and not (lpos[work[j], axis] - lpos[work[j - 1], axis] > mjEPS):
+        j += 1
+      _sort(work, tmp, i, j, lpos, axis, False)
+      i = j
+    mid = start + (stop - start) // 2
+    stack[top, 0] = mid
+    stack[top, 1] = stop
+    stack[top, 2] = index
+    stack[top, 3] = 1
+    stack[top, 4] = lev + 1
+    stack[top + 1, 0] = start
+    stack[top + 1, 1] = mid
+    stack[top + 1, 2] = index
+    stack[top + 1, 3] = 0
+    stack[top + 1, 4] = lev + 1
+    top += 2
+  return aabb, child, depth, nodeid
+
+
+def _make_reference(lo, hi, lpos, ids):
+  """_make in numpy (sorts and masks), the reference the tests check _make against."""
   n = len(lo)
   nnode = 2 * n - 1
   aabb = np.zeros((nnode, 6))
