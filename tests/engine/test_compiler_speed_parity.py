@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from engine.compiler import build_bvh
+from engine.compiler import mesh
 
 
 def _boxes(rng, n, ties, nans):
@@ -30,3 +31,19 @@ def test_bvh_make_equals_reference(ties, nans):
     for g, w in zip(got, want):
       np.testing.assert_array_equal(g, w)
       assert np.asarray(g).dtype == np.asarray(w).dtype
+
+
+@pytest.mark.parametrize("n", [4, 5, 9, 40, 300, 2000])
+def test_make_graph_equals_reference(n):
+  """The vectorized hull graph is the dict-built one: random clouds (few hull vertices of high
+  degree) and points on a sphere (all on the hull), mirrored hulls too."""
+  rng = np.random.default_rng(n)
+  for sphere in (False, True):
+    pts = rng.normal(size=(n, 3))
+    if sphere:
+      pts /= np.linalg.norm(pts, axis=1)[:, None]
+    hull = mesh.convex_hull(pts)
+    for face in (hull, hull[:, [0, 2, 1]]):
+      got, want = mesh.make_graph(face), mesh._make_graph_reference(face)
+      assert got.dtype == want.dtype == np.int32
+      np.testing.assert_array_equal(got, want)
