@@ -298,6 +298,15 @@ def SENSORS(m) -> bool:
   return m.nsensor > 0
 
 
+def SENSORS_OR_PLUGINS(m) -> bool:
+  return m.nsensor > 0 or m.nplugin > 0
+
+
+def CONTACTS(m) -> bool:
+  """Contacts enabled, and two bodies that could touch (mj_collision's early return)."""
+  return not m.opt.disableflags & (enums.mjDSBL_CONSTRAINT | enums.mjDSBL_CONTACT) and m.nbody > 1
+
+
 def ENERGY(m) -> bool:
   return bool(m.opt.enableflags & enums.mjENBL_ENERGY)
 

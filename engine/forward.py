@@ -193,7 +193,9 @@ def sensors_acc(m, d):
 @jit
 def position_velocity(m, d, skipstage, skipsensor):
   """The position and velocity stages with their sensors and energy, from `skipstage` on."""
-  sensors = not skipsensor and not m.opt.disableflags[0] & mjDSBL_SENSOR
+  # (a model without sensors or plugins never reaches the sensor stages: they need not load)
+  sensors = (not skipsensor and not m.opt.disableflags[0] & mjDSBL_SENSOR
+             and (m.nsensor > 0 or m.nplugin > 0))
   if skipstage < mjSTAGE_POS:
     fwd_position(m, d)
     if sensors:
@@ -218,7 +220,8 @@ def forward_skip(m, d, skipstage, skipsensor):
   _actuation.fwd_actuation(m, d)
   fwd_acceleration(m, d)
   fwd_constraint(m, d)
-  if not skipsensor and not m.opt.disableflags[0] & mjDSBL_SENSOR:
+  if (not skipsensor and not m.opt.disableflags[0] & mjDSBL_SENSOR
+      and (m.nsensor > 0 or m.nplugin > 0)):
     sensors_acc(m, d)
 
 

@@ -44,6 +44,7 @@ from engine._stage import stage
 from engine._stage import vec
 from engine._stage import ENERGY
 from engine._stage import SENSORS
+from engine._stage import SENSORS_OR_PLUGINS
 from engine.enums import mjCNSTR_LIMIT_JOINT
 from engine.enums import mjCNSTR_LIMIT_TENDON
 from engine.enums import mjCONDATA_ANGVEL
@@ -1125,7 +1126,7 @@ def _plugin_sensors(m, d, stage):
 # delayed sensor, or an interval sensor between samples, is read from its history buffer
 
 
-@stage()
+@stage(needed=SENSORS_OR_PLUGINS)
 def sensor_pos(m, d):
   """Port of mj_sensorPos: position-dependent sensors."""
   if m.opt.disableflags[0] & mjDSBL_SENSOR:
@@ -1142,7 +1143,7 @@ def sensor_pos(m, d):
     _plugin_sensors(m, d, mjSTAGE_POS)
 
 
-@stage()
+@stage(needed=SENSORS_OR_PLUGINS)
 def sensor_vel(m, d):
   """Port of mj_sensorVel: velocity-dependent sensors (forward.sensors_vel runs subtree_vel
   first when they need it)."""
@@ -1160,7 +1161,7 @@ def sensor_vel(m, d):
     _plugin_sensors(m, d, mjSTAGE_VEL)
 
 
-@stage()
+@stage(needed=SENSORS_OR_PLUGINS)
 def sensor_acc(m, d):
   """Port of mj_sensorAcc: acceleration/force sensors (forward.sensors_acc runs
   rne_post_constraint first when they need it)."""

@@ -18,6 +18,7 @@ from engine._stage import f8
 from engine._stage import i8
 from engine._stage import mat
 from engine._stage import stage
+from engine._stage import CONTACTS
 from engine.collision import box
 from engine.collision import convex
 from engine.collision import hfield
@@ -54,7 +55,7 @@ def uses_convex(t1, t2):
   return True
 
 
-@stage(M, D, i8, i8, f8, mat, restype=i8)
+@stage(M, D, i8, i8, f8, mat, restype=i8, needed=CONTACTS)
 def collide_geoms(m, d, g1, g2, margin, con):
   """Collides geoms g1 and g2 (type(g1) <= type(g2)) with the pair function MuJoCo 3.17 uses,
   writing up to mjMAXCONPAIR contacts into con (see primitives.py for the row layout) and
