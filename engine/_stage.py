@@ -448,10 +448,10 @@ def _compile_cold(cold: list) -> None:
   """Compiles the stages missing from the cache, with helper processes claiming stages too."""
   t0 = time.perf_counter()
   jobs = min(_jobs(), len(cold))
-  # about 240 CPU-seconds for every stage on a 2-core VM (benchmarks/RESULTS.md), shared out
-  # by the size of their code
+  # about 330 CPU-seconds for every stage on a 2-core VM (measured: 290 for all, 167 for a
+  # cart-pole's 45 stages; benchmarks/RESULTS.md), shared out by the size of their code
   share = sum(map(code_size, cold)) / sum(map(code_size, STAGES))
-  estimate = round(240 * share / jobs)
+  estimate = round(330 * share / jobs)
   print(f"numjoco: compiling the engine with numba, once per install: {len(cold)} stages in "
         f"{jobs} process{'es' if jobs > 1 else ''} (about {estimate} s)",
         file=sys.stderr, flush=True)
