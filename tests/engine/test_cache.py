@@ -313,3 +313,18 @@ def test_an_unwritable_cache_root_falls_back_to_the_prebuilt_engine(tmp_path):
   assert angle == _expected_angle()
   assert cache_dir.parent == site / "engine" / "_prebuilt"
   assert stderr.startswith("numjoco: cannot write the engine cache") and stderr.count("\n") == 1
+
+
+@needs_jit
+def test_the_background_compile_fills_in_what_is_missing(tmp_path):
+  # what a cold start leaves running: `python -m engine.warmup --background` compiles every
+  # stage missing from the cache, so that the next model finds it there
+  cache = _copy_of_the_cache(tmp_path)
+  for path in _step_files(cache):
+    path.unlink()
+  env = dict(os.environ, NUMBA_CACHE_DIR=str(cache))
+  out = subprocess.run([sys.executable, "-m", "engine.warmup", "--background"], env=env,
+                       capture_output=True, text=True, timeout=900)
+  assert out.returncode == 0, out.stderr
+  after = _step_with(cache)
+  assert after.stdout == _expected_angle() and after.stderr == ""  # nothing left to compile
