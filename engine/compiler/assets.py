@@ -771,22 +771,11 @@ def _random_marks(count, probability):
   return hits
 
 
-def _interp_reference(rgb1, rgb2, pos):
-  """Port of interp(), user_objects.cc: sigmoid blend of two colors at pos in (-1, 1), in numpy
-  (the reference the tests check _blend against)."""
-  correction = 1.0 / math.sqrt(2)
-  alpha = 0.5 * (1 + pos / np.sqrt(1 + pos * pos) / correction)
-  alpha = np.clip(alpha, 0.0, 1.0)
-  out = np.empty(alpha.shape + (3,), dtype=np.uint8)
-  for j in range(3):
-    out[..., j] = np.trunc(255 * (alpha * float(rgb1[j]) + (1 - alpha) * float(rgb2[j])))
-  return out
-
-
 @entry
 def _blend(rgb1, rgb2, pos, out):
-  """_interp_reference into out (h, w, 3), with the same operations in the same order (bitwise
-  equal); a value converts to a byte as numpy's cast does on x86 (the low byte of the int32
+  """MuJoCo's sigmoid blend of rgb1 and rgb2 at each pos (interp(), user_objects.cc) into out
+  (h, w, 3), with the numpy form's operations in the same order (tests/engine/test_assets.py:
+  bitwise equal); a value converts to a byte as numpy's cast does on x86 (the low byte of the int32
   truncation; 0 for nan and outside int32's range). Jitted, in branch-free loops that vectorize:
   the three 800 x 800 faces of a gradient skybox took ~50 ms in numpy's temporaries."""
   correction = 1.0 / math.sqrt(2.0)

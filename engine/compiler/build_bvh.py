@@ -86,7 +86,7 @@ def _make(lo, hi, lpos, ids):
   pre-order. Jitted (with an explicit stack): meshes of 10^5 faces made 2x10^5 Python calls;
   in plain loops (our own merge sort; no numpy sorts, masks, slice copies or np.full), which
   keeps the compiled code small and its load from the cache short (it was ~25 ms).
-  _make_reference is the numpy form the tests check it against."""
+  tests/engine/test_compiler_speed_parity.py keeps the numpy form it replaced, to check it."""
   n = len(lo)
   nnode = 2 * n - 1
   aabb = np.zeros((nnode, 6))
@@ -168,76 +168,6 @@ def _make(lo, hi, lpos, ids):
     stack[top + 1, 2] = index
     stack[top + 1, 3] = 0
     stack[top + 1, 4] = lev + 1
-    top += 2
-  return aabb, child, depth, nodeid
-
-
-def _make_reference(lo, hi, lpos, ids):
-  """_make in numpy (sorts and masks), the reference the tests check _make against."""
-  n = len(lo)
-  nnode = 2 * n - 1
-  aabb = np.zeros((nnode, 6))
-  child = np.full((nnode, 2), -1, np.int32)
-  depth = np.zeros(nnode, np.int32)
-  nodeid = np.full(nnode, -1, np.int32)
-  work = np.arange(n)  # element order; a node owns the slice [start, stop)
-
-  # stack of (start, stop, parent, child slot, level); the first child is popped first
-  stack = np.zeros((nnode, 5), np.int64)
-  stack[0, :] = (0, n, -1, 0, 0)
-  top = 1
-  count = 0
-  while top > 0:
-    top -= 1
-    start, stop, parent, slot, lev = stack[top]
-    index = count
-    count += 1
-    if parent >= 0:
-      child[parent, slot] = index
-    depth[index] = lev
-    amin = lo[work[start]].copy()
-    amax = hi[work[start]].copy()
-    for i in range(start + 1, stop):
-      e = work[i]
-      for k in range(3):
-        amin[k] = min(amin[k], lo[e, k])
-        amax[k] = max(amax[k], hi[e, k])
-    for k in range(3):
-      if abs(amin[k] - amax[k]) < mjEPS:
-        amin[k] -= mjEPS
-        amax[k] += mjEPS
-      aabb[index, k] = (amax[k] + amin[k]) / 2
-      aabb[index, 3 + k] = (amax[k] - amin[k]) / 2
-    if stop - start == 1:
-      nodeid[index] = ids[work[start]]
-      continue
-
-    # longest side, by a margin of mjEPS
-    axis = 0
-    if amax[1] - amin[1] >= amax[0] - amin[0] + mjEPS:
-      axis = 1
-    if amax[2] - amin[2] >= amax[axis] - amin[axis] + mjEPS:
-      axis = 2
-
-    # median split: sorted by position (ties and nan last by element id), positions within
-    # mjEPS of their neighbour form a cluster that keeps element order
-    elems = np.sort(work[start:stop])
-    value = lpos[elems, axis]
-    finite = ~np.isnan(value)
-    ordered = np.concatenate((elems[finite][np.argsort(value[finite], kind="mergesort")],
-                              elems[~finite]))
-    i = 0
-    while i < len(ordered):
-      j = i + 1
-      while j < len(ordered) and not (lpos[ordered[j], axis] - lpos[ordered[j - 1], axis]
-                                      > mjEPS):
-        j += 1
-      ordered[i:j] = np.sort(ordered[i:j])
-      i = j
-    work[start:stop] = ordered
-    mid = start + (stop - start) // 2
-    stack[top, :] = (mid, stop, index, 1, lev + 1)
-    stack[top + 1, :] = (start, mid, index, 0, lev + 1)
     top += 2
   return aabb, child, depth, nodeid
 

@@ -957,7 +957,7 @@ def make_graph(hull_face) -> np.ndarray:
   lowest: the corner (u, v, w) of a triangle makes w follow v around u.
 
   Vectorized (all vertices walk their rings at once; hulls of large meshes have thousands of
-  triangles, ~40 ms in dicts); _make_graph_reference is the dict form.
+  triangles, ~40 ms in dicts); tests/engine/test_compiler_speed_parity.py keeps the dict form.
   """
   hf = np.asarray(hull_face, dtype=np.int64).reshape(-1, 3)
   gids = np.unique(hf)
@@ -999,38 +999,6 @@ def make_graph(hull_face) -> np.ndarray:
   edges = np.full(int(length.sum()), -1, np.int64)
   edges[edgeadr[ring] + pos] = ids
   return np.concatenate([[numvert, numface], edgeadr, gids, edges, hf.ravel()]).astype(np.int32)
-
-
-def _make_graph_reference(hull_face) -> np.ndarray:
-  """make_graph with Python dicts, the reference the tests check make_graph against.
-
-  Layout: numvert, numface, vert_edgeadr[numvert], vert_globalid[numvert],
-  edge_localid[numvert + 3*numface] (neighbors of each hull vertex as local ids, each list ended
-  by -1), face_globalid[3*numface] (outward triangles as mesh vertex ids). Hull vertices are in
-  increasing mesh vertex id; neighbors are listed in cyclic order around each vertex.
-  """
-  hf = np.asarray(hull_face, dtype=np.int64).reshape(-1, 3)
-  gids = np.unique(hf)
-  local = {int(g): i for i, g in enumerate(gids)}
-  nxt = {}  # for vertex u: map neighbor v -> next neighbor around u (from face (u, v, w))
-  for a, b, c in hf.tolist():
-    for u, v, w in ((a, b, c), (b, c, a), (c, a, b)):
-      nxt.setdefault(u, {})[v] = w
-  numvert, numface = len(gids), len(hf)
-  edgeadr, edges = [], []
-  for g in gids.tolist():
-    edgeadr.append(len(edges))
-    ring = nxt[g]
-    start = min(ring)
-    v = start
-    for _ in range(len(ring)):
-      edges.append(local[v])
-      v = ring[v]
-      if v == start:
-        break
-    edges.append(-1)
-  graph = [numvert, numface] + edgeadr + gids.tolist() + edges + hf.ravel().tolist()
-  return np.array(graph, dtype=np.int32)
 
 
 def hull_extrema(vert, graph) -> np.ndarray:
