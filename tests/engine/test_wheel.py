@@ -31,7 +31,10 @@ class Count(event.Listener):
   def on_end(self, ev): pass
 event.register("numba:compile", Count())
 sys.argv = ["suite", "cartpole", "swingup"]
-runpy.run_module("suite", run_name="__main__")
+try:
+  runpy.run_module("suite", run_name="__main__")
+except SystemExit as e:
+  assert not e.code, e.code
 import engine
 print("ENGINE", engine.__file__)
 print("COMPILED", len(compiled), *compiled)
@@ -53,7 +56,7 @@ def test_the_wheel_starts_without_compiling(tmp_path):
   python = f"cp{sys.version_info.major}{sys.version_info.minor}"
   assert f"-{python}-{python}-" in wheel.name  # machine code for one Python and platform
   with zipfile.ZipFile(wheel) as z:
-    assert any(n.startswith("engine/_prebuilt/") and n.endswith(".nbc") for n in z.namelist())
+    assert any("engine/_prebuilt/" in n and n.endswith(".nbc") for n in z.namelist())
 
   venv = tmp_path / "venv"
   subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
