@@ -18,6 +18,7 @@ without checks: code a bounds-checked run never executes, or that indexes nothin
 cost compile time (tests/engine/test_memory_safety.py names them).
 """
 
+import contextlib
 import hashlib
 import os
 import pathlib
@@ -286,6 +287,27 @@ class _CheckedCacheFile(numba.core.caching.IndexDataCacheFile):
 _SAVE_FAILED = []  # (one message per process)
 
 
+@contextlib.contextmanager
+def _quiet_llvm_lock():
+  """numba announces every call into LLVM as an event ("numba:llvm_lock", for its compile
+  timers); loading a stage from the cache makes ~90 such calls, and their events were 15-20 ms
+  of a process's first model load. While a cache entry loads, llvmlite's lock callbacks are set
+  aside (swapped under the lock, so no call is left half announced)."""
+  lock = getattr(getattr(llvm.ffi, "lib", None), "_lock", None)
+  callbacks = getattr(lock, "_cblist", None)
+  if not callbacks:  # (llvmlite internals moved: load as numba does)
+    yield
+    return
+  with lock._lock:
+    saved = callbacks[:]
+    callbacks.clear()
+  try:
+    yield
+  finally:
+    with lock._lock:
+      callbacks[:] = saved
+
+
 class _ProjectCache(numba.core.caching.FunctionCache):
   """The cache of a function of this project: checksummed files; a file that cannot be read
   is compiled again and rewritten, a cache that cannot be written is left as it is."""
@@ -304,7 +326,7 @@ class _ProjectCache(numba.core.caching.FunctionCache):
     refreshes them itself."""
     numba.core.runtime.rtsys.initialize(target_context)
     try:
-      with self._guard_against_spurious_io_errors():
+      with self._guard_against_spurious_io_errors(), _quiet_llvm_lock():
         return self._load_overload(sig, target_context)
     except Exception as e:  # a damaged or truncated file (OSError: numba's own answer, None)
       print(f"numjoco: the cached code of {self._qualname} cannot be read ({type(e).__name__}: "
