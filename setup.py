@@ -1,6 +1,6 @@
 """Build hook: a wheel that carries the compiled engine is tagged for its Python and platform.
 
-`python -m engine.warmup --wheel DIR` compiles the engine into engine/_prebuilt (package data),
+`python -m suite.wheel DIR` compiles the engine into engine/_prebuilt (package data),
 and the wheel built after it holds machine code for this Python, this numba and this CPU
 class: it is then marked as not pure, so that pip installs it only where that code can run.
 Everything else is declared in pyproject.toml.

@@ -13,7 +13,7 @@ so nothing this machine compiled before counts:
 - warm: `import engine` -> first completed mj_step (cart-pole, and the capsule humanoid on a
   floor), and `python -m suite cartpole swingup` end to end, best and median of 5 processes;
   MuJoCo's and dm_control's figures alongside when they are installed.
-- wheel (--wheel): `python -m engine.warmup --wheel` builds the wheel that carries the compiled
+- wheel (--wheel): `python -m suite.wheel` builds the wheel that carries the compiled
   engine, pip installs it into a fresh venv, and its first `python -m suite cartpole swingup`
   runs from an empty cache.
 The engine's Python bytecode is written before measuring (pip does that at install).
@@ -139,7 +139,7 @@ def wheel():
     shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(
       ".git", ".venv", "dist", "build", "*.egg-info", "__pycache__", "_prebuilt"))
     env = {k: v for k, v in os.environ.items() if not k.startswith(("NUMBA_", "NUMJOCO_"))}
-    wall, cpu, _ = _run([sys.executable, "-m", "engine.warmup", "--wheel", str(tmp / "dist")],
+    wall, cpu, _ = _run([sys.executable, "-m", "suite.wheel", str(tmp / "dist")],
                         dict(env, PYTHONPATH=str(src)), cwd=src)
     (built,) = (tmp / "dist").glob("*.whl")
     print(f"wheel: built {built.name} ({built.stat().st_size / 1e6:.0f} MB) in {wall:.0f} s "

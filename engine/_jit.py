@@ -102,7 +102,7 @@ def _cpu_target() -> str:
 
 CPU_TARGET = _cpu_target()
 
-# a wheel's compiled engine (`python -m engine.warmup --wheel DIR` puts it there)
+# a wheel's compiled engine (`python -m suite.wheel DIR` puts it there)
 PREBUILT_DIR = ENGINE_DIR / "_prebuilt"
 
 

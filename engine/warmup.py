@@ -49,66 +49,6 @@ def warmup() -> float:
   return time.perf_counter() - t0
 
 
-def warm_suite() -> None:
-  """Loads, resets and steps every suite task once: their observation and reward kernels and
-  the environment's entry points compile into the cache."""
-  import suite
-
-  for domain, task in suite.ALL_TASKS:
-    env = suite.load(domain, task, task_kwargs={"random": 0})
-    env.reset()
-    env.step(np.zeros(env.action_spec().shape))
-
-
-def build_wheel(out_dir: str) -> int:
-  """Builds a wheel that carries the compiled engine into `out_dir`: compiles the engine and the
-  suite's kernels for the portable CPU baseline into engine/_prebuilt of this source tree (in a
-  fresh cache root, seeded from this machine's cache of the same sources), runs
-  `pip wheel --no-deps` (the package data takes them in; setup.py tags the wheel for this
-  Python and platform), then removes engine/_prebuilt again. engine/_jit.py installs the
-  prebuilt engine into the user's cache on the first import."""
-  import os
-  import shutil
-  import subprocess
-  import tempfile
-
-  from engine import _jit
-
-  if not (_jit.PROJECT_DIR / "pyproject.toml").exists():
-    print(f"numjoco: --wheel needs a source tree; {_jit.PROJECT_DIR} has no pyproject.toml",
-          file=sys.stderr)
-    return 2
-  env = {k: v for k, v in os.environ.items()
-         if k not in ("NUMBA_CACHE_DIR", "NUMBA_CPU_NAME", "NUMBA_CPU_FEATURES",
-                      "NUMBA_BOUNDSCHECK", "NUMJOCO_NORMAL_CACHE_DIR")}
-  env.update(NUMJOCO_CPU="portable", NUMJOCO_BACKGROUND_COMPILE="0",
-             PYTHONPATH=os.pathsep.join(filter(None, [str(_jit.PROJECT_DIR),
-                                                      os.environ.get("PYTHONPATH")])))
-  try:
-    with tempfile.TemporaryDirectory(prefix="numjoco-prebuild-") as root:
-      env["XDG_CACHE_HOME"] = root
-      probe = subprocess.run([sys.executable, "-c", "from engine import _jit\n"
-                              "print(_jit.CACHE_DIR)"], env=env, capture_output=True, text=True,
-                             check=True)
-      name = pathlib.Path(probe.stdout.split()[-1]).name
-      built = pathlib.Path(root, "numjoco")
-      for seed in _jit.CACHE_ROOT.glob(name + "*"):
-        if seed.is_dir() and "boundscheck" not in seed.name:
-          shutil.copytree(seed, built / seed.name, dirs_exist_ok=True)
-      subprocess.run([sys.executable, "-c", "from engine import warmup\nwarmup.warmup()\n"
-                      "warmup.warm_suite()"], env=env, check=True)
-      shutil.rmtree(_jit.PREBUILT_DIR, ignore_errors=True)
-      for folder in built.glob(name + "*"):
-        shutil.copytree(folder, _jit.PREBUILT_DIR / folder.name,
-                        ignore=shutil.ignore_patterns(".prebuilt", "*.tmp.*"))
-    size = sum(f.stat().st_size for f in _jit.PREBUILT_DIR.rglob("*") if f.is_file())
-    print(f"numjoco: compiled engine for {_jit.CPU_TARGET}: {size / 1e6:.0f} MB")
-    return subprocess.call([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w",
-                            out_dir, str(_jit.PROJECT_DIR)])
-  finally:
-    shutil.rmtree(_jit.PREBUILT_DIR, ignore_errors=True)
-
-
 def _switch_cpu_target(choice: str) -> int:
   """Records the code-generation choice for later imports (engine/_jit.py reads it) and warms
   up the engine with it in a fresh process (this one chose its target at import)."""
@@ -133,17 +73,12 @@ def main(argv=None) -> int:
   parser.add_argument("--stages", help="(helper process) the stages to claim, comma-separated")
   parser.add_argument("--background", action="store_true",
                       help="(helper process) compile every stage missing from the cache, slowly")
-  parser.add_argument("--wheel", metavar="DIR",
-                      help="build a wheel carrying the engine compiled for the portable "
-                      "baseline into DIR (from a source tree)")
   target = parser.add_mutually_exclusive_group()
   target.add_argument("--native", action="store_true",
                       help="generate code for this CPU's every feature and use it from now on")
   target.add_argument("--portable", action="store_true",
                       help="back to the portable baseline code (the default)")
   args = parser.parse_args(argv)
-  if args.wheel:
-    return build_wheel(args.wheel)
   if args.native or args.portable:
     return _switch_cpu_target("native" if args.native else "portable")
   if args.claims:

@@ -3,7 +3,7 @@ fresh virtual environment with an empty cache, its first `python -m suite cartpo
 compiles nothing.
 
 Slow (a few minutes: the suite's kernels compile for the wheel, pip installs the dependencies
-from the package index): `python -m pytest -m slow tests/engine/test_wheel.py`.
+from the package index): `python -m pytest -m slow tests/suite/test_wheel.py`.
 """
 
 import os
@@ -49,7 +49,7 @@ def test_the_wheel_starts_without_compiling(tmp_path):
   shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(
     ".git", ".venv", "dist", "build", "*.egg-info", "__pycache__", "_prebuilt"))
   env = {k: v for k, v in os.environ.items() if not k.startswith(("NUMBA_", "NUMJOCO_"))}
-  subprocess.run([sys.executable, "-m", "engine.warmup", "--wheel", str(tmp_path / "dist")],
+  subprocess.run([sys.executable, "-m", "suite.wheel", str(tmp_path / "dist")],
                  cwd=src, env=dict(env, PYTHONPATH=str(src)), check=True, timeout=3600)
   assert not (src / "engine" / "_prebuilt").exists()  # (the source tree is left clean)
   (wheel,) = (tmp_path / "dist").glob("*.whl")
