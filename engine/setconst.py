@@ -503,9 +503,9 @@ def push_actuator(m, d, index, side, params, work):
   work[1] = 0.0
   work[2] = 0.0
   updated = False
+  decay = math.exp(-m.opt.timestep[0] / max(0.01, timeconst))  # (evalAct's, every step)
   while d.time[0] < inttotal:
     # reduce velocity, then step1: inertia and actuator moments
-    decay = math.exp(-m.opt.timestep[0] / max(0.01, timeconst))
     for i in range(nv):
       d.qvel[i] *= decay
     _forward.step1(m, d)
