@@ -13,9 +13,9 @@ install of the same sources shares it. Set NUMBA_CACHE_DIR to choose the locatio
 
 A bounds-checked build (NUMBA_BOUNDSCHECK=1) is other code and gets a directory of its own.
 The stages named in NUMJOCO_UNCHECKED_STAGES (comma-separated, e.g.
-engine._structs.make_model) it loads instead from the normal build's cache when that has them,
-without checks: code a bounds-checked run never executes, or that indexes nothing, would only
-cost compile time (tests/engine/test_memory_safety.py names them).
+engine.collision.sdf.collide_sdf) it loads instead from the normal build's cache when that has
+them, without checks: code a bounds-checked run never executes, or that indexes nothing, would
+only cost compile time (tests/boundscheck.py names them).
 """
 
 import contextlib
@@ -31,8 +31,12 @@ import tempfile
 import llvmlite.binding as llvm
 import numba
 import numba.core.caching
+import numba.core.codegen
+import numba.core.compiler
+import numba.core.compiler_machinery
 import numba.core.registry
 import numba.core.runtime
+import numba.core.typed_passes
 import numba.extending
 import numpy as np
 
@@ -229,6 +233,68 @@ class _HelperDispatcher(_Dispatcher):
     )
 
 
+# ---- helpers compile to LLVM IR only ----
+#
+# A jit helper is never called from Python: numba links its LLVM IR into each jitted caller,
+# and the stage at the top of the call tree optimizes the whole and generates its machine
+# code. numba also optimized each helper's own module and generated machine code for it, work
+# nothing ran: a fifth of the engine's compile time (a cart-pole's stages 153 -> 122 CPU-s).
+
+
+class _LinkOnlyLibrary(numba.core.codegen.JITCodeLibrary):
+  """The code library of a helper: function-level optimization only, no module passes, no
+  machine code (its callers' libraries link its module and do both)."""
+
+  def _optimize_final_module(self):
+    pass
+
+  def _finalize_final_module(self):
+    self._finalized = True
+
+  def get_pointer_to_function(self, name):
+    self._ensure_finalized()
+    return 0
+
+  @property
+  def codegen(self):
+    return _NoEnvironment(self._codegen)
+
+
+class _NoEnvironment:
+  """A codegen that does not set a function's environment pointer: that writes into the
+  execution engine, which a helper's module never enters."""
+
+  def __init__(self, codegen):
+    self._codegen = codegen
+
+  def __getattr__(self, name):
+    return getattr(self._codegen, name)
+
+  def set_env(self, env_name, env):
+    pass
+
+
+@numba.core.compiler_machinery.register_pass(mutates_CFG=True, analysis_only=False)
+class _LinkOnlyLowering(numba.core.typed_passes.NativeLowering):
+  _name = "numjoco_link_only_lowering"
+
+  def run_pass(self, state):
+    if state.library is None:
+      state.library = _LinkOnlyLibrary(state.targetctx.codegen(), state.func_id.func_qualname)
+    return super().run_pass(state)
+
+
+class _LinkOnlyCompiler(numba.core.compiler.CompilerBase):
+  """numba's nopython pipeline, lowering helpers into _LinkOnlyLibrary."""
+
+  def define_pipelines(self):
+    pm = numba.core.compiler.DefaultPassBuilder.define_nopython_pipeline(self.state)
+    pm.passes = [(_LinkOnlyLowering if p is numba.core.typed_passes.NativeLowering else p, d)
+                 for p, d in pm.passes]
+    pm.finalize()
+    return [pm]
+
+
 class _ProjectLocator(numba.core.caching._SourceFileBackedLocatorMixin,
                       numba.core.caching._CacheLocator):
   """Locates the cache of a function of this project (engine/, suite/, ...) by the folder's
@@ -411,7 +477,8 @@ def _decorator(cache: bool, object_code_only: bool = False, helper: bool = False
   def decorate(py_func):
     if DISABLE_JIT:
       return py_func
-    dispatcher = kind(py_func=py_func, locals={}, targetoptions=dict(_OPTIONS, **extra))
+    dispatcher = kind(py_func=py_func, locals={}, targetoptions=dict(_OPTIONS, **extra),
+                      pipeline_class=_LinkOnlyCompiler if helper else numba.core.compiler.Compiler)
     try:
       if object_code_only:
         dispatcher._cache = _stage_cache(py_func)
@@ -604,20 +671,20 @@ sum4_products = _sum4_products_python if DISABLE_JIT else _sum4_products_jit
 def register_handle(struct_type):
   """numba's structref.register for the engine's struct handles, with invariant field loads.
 
-  A handle (MjModel/MjData/MjOption/MjStatistic struct) is filled once by its constructor and
-  never changes while kernels run. numba's own getattr reloads a field after every store
-  through any array, since the store might have changed the struct: a loop writing
-  d.qacc[i] reloaded d.qacc (and every other field it read) on each iteration and never
-  vectorized. Marking the loads of the payload pointer and of the field !invariant.load lets
-  LLVM hoist them out of loops: a 729-element copy into d.scratch_H 0.39 -> 0.05 us.
-  Setting a field (the constructors) stays numba's.
+  A handle (MjModel/MjData/MjOption/MjStatistic struct) is written once, from Python
+  (engine/_stage.py HandleBuilder), and never changes while kernels run. numba's own getattr
+  reloads a field after every store through any array, since the store might have changed the
+  struct: a loop writing d.qacc[i] reloaded d.qacc (and every other field it read) on each
+  iteration and never vectorized. Marking the loads of the payload pointer and of the field
+  !invariant.load lets LLVM hoist them out of loops: a 729-element copy into d.scratch_H
+  0.39 -> 0.05 us.
+  Jitted code cannot set a field.
   """
   from numba.core import cgutils
   from numba.core import datamodel
   from numba.core import imputils
   from numba.core.runtime.nrtdynmod import _meminfo_struct_type
   from numba.core.typing import templates
-  from numba.experimental import structref
 
   datamodel.default_manager.register(struct_type, datamodel.models.StructRefModel)
 
@@ -645,15 +712,5 @@ def register_handle(struct_type):
     field.set_metadata("invariant.load", invariant)
     result = payload._cast_member_to_value(index, field)
     return imputils.impl_ret_borrowed(context, builder, typ.field_dict[attr], result)
-
-  @imputils.lower_setattr_generic(struct_type)
-  def _setattr(context, builder, sig, args, attr):
-    inst_type, val_type = sig.args
-    payload = structref._Utils(context, builder, inst_type).get_data_struct(args[0])
-    new = context.cast(builder, args[1], val_type, inst_type.field_dict[attr])
-    old = getattr(payload, attr)
-    context.nrt.incref(builder, val_type, new)
-    context.nrt.decref(builder, val_type, old)
-    setattr(payload, attr, new)
 
   return struct_type

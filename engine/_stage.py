@@ -22,9 +22,8 @@ and then, and goes on. Lazy stages (Python-only parts of the API such as mj_jac 
 have no jitted callers and compile on their first call.
 
 Stages are the units of compilation: stage functions of the pipeline (mj_kinematics,
-mj_collision, the solvers, mj_step, ...), the struct constructors and the functions Python
-calls. Everything else is a plain `jit` helper, compiled into the stages that use it and
-never cached by itself.
+mj_collision, the solvers, mj_step, ...) and the functions Python calls. Everything else is a
+plain `jit` helper, compiled into the stages that use it and never cached by itself.
 
 A cold start compiles the missing stages in NUMJOCO_COMPILE_JOBS processes (default: one per
 CPU the process may use, as many as the free memory holds); the processes claim stages one at
@@ -49,8 +48,10 @@ from llvmlite import ir
 from numba.core import cgutils
 from numba.core import types
 from numba.core.imputils import lower_builtin
+from numba.core.runtime import rtsys as _nrt
 from numba.core.typing import templates
 from numba.extending import intrinsic
+from numba.experimental.structref import StructRefProxy
 from numba.extending import typeof_impl
 
 from engine import _jit
@@ -294,6 +295,19 @@ def KEYFRAMES(m) -> bool:
   return m.nkey > 0
 
 
+def DUAL(m) -> bool:
+  """PGS or noslip: the solvers iterating on efc_AR."""
+  return PGS(m) or NOSLIP(m)
+
+
+def DUAL_OR_DIAGEXACT(m) -> bool:
+  return DUAL(m) or bool(m.opt.enableflags & enums.mjENBL_DIAGEXACT)
+
+
+def EQUALITIES(m) -> bool:
+  return m.neq > 0
+
+
 def SENSORS(m) -> bool:
   return m.nsensor > 0
 
@@ -359,8 +373,7 @@ def code_size(stage) -> int:
     modules = [v for v in names if isinstance(v, pytypes.ModuleType)]
     names += [getattr(mod, n, None) for mod in modules for n in code.co_names]
     todo += [v.py_func for v in names if isinstance(v, _jit._HelperDispatcher)]
-  # each argument costs its Python wrapper's unboxing code (the struct constructors take
-  # hundreds: make_model compiles about as long as 20 kB of engine bytecode)
+  # each argument costs its Python wrapper's unboxing code
   return total + 40 * len(stage.signature.args)
 
 
@@ -543,14 +556,75 @@ def _handle_at_python(address, handle_type):
 handle_at = _handle_at_python if _jit.DISABLE_JIT else _handle_at
 
 
-# ---- struct constructors (Python calls them for every MjModel/MjData) ----
+# ---- struct handles, built in Python for every MjOption/MjStatistic/MjModel/MjData ----
 
 
-def _constructor(py_func, struct_type):
-  return stage(*[t for _, t in struct_type._fields], restype=struct_type)(py_func)
+_ARRAY_MEMBERS = ("meminfo", "parent", "nitems", "itemsize", "data", "shape", "strides")
 
 
-make_option = _constructor(_structs.make_option, _structs.OPTION_TYPE)
-make_statistic = _constructor(_structs.make_statistic, _structs.STATISTIC_TYPE)
-make_model = _constructor(_structs.make_model, MODEL_TYPE)
-make_data = _constructor(_structs.make_data, DATA_TYPE)
+class HandleBuilder:
+  """Builds a struct handle from its members (in the struct's order) without jitted code.
+
+  numba lays a handle's payload out as the C struct of its members' data models, and every
+  member of ours is a whole number of 8-byte words: an int64; a nested handle's meminfo
+  pointer; an array's meminfo, parent, nitems, itemsize, data pointer, shape and strides.
+  The builder writes those words (null meminfo and parent: arrays are stored borrowed, see
+  _jit.borrowed) into memory that an NRT meminfo owns together with the members, so the
+  arrays and nested handles live as long as the handle. The layout is checked against
+  numba's once, at import. (A jitted constructor taking every member as an argument was
+  30 CPU-s of a cold start, for code that runs once per model.)
+  """
+
+  def __init__(self, struct_type, proxy_class):
+    from numba.core.registry import cpu_target
+    from numba.np.numpy_support import as_dtype
+
+    self.struct_type = struct_type
+    self.proxy_class = proxy_class
+    context = self.context = cpu_target.target_context
+    models = context.data_model_manager
+    self.members = []  # (name, numpy dtype and ndim of an array, else None)
+    words = 0
+    for name, member_type in struct_type._fields:
+      if isinstance(member_type, types.Array):
+        if member_type.layout != "C" or models[member_type]._fields != _ARRAY_MEMBERS:
+          raise TypeError(f"{struct_type}.{name}: {member_type} has an unknown layout")
+        self.members.append((name, (as_dtype(member_type.dtype), member_type.ndim)))
+        words += 5 + 2 * member_type.ndim
+      elif member_type == types.int64 or isinstance(member_type, types.StructRef):
+        self.members.append((name, None))
+        words += 1
+      else:
+        raise TypeError(f"{struct_type}.{name}: no handle layout for {member_type}")
+    payload = models[struct_type.get_data_type()].get_value_type()
+    if payload.get_abi_size(context.target_data) != 8 * words:
+      raise TypeError(f"{struct_type}: numba's payload is not {words} packed words")
+    self.words = words
+
+  def __call__(self, *values):
+    if len(values) != len(self.members):
+      raise TypeError(f"{self.struct_type} takes {len(self.members)} members, "
+                      f"got {len(values)}")
+    words = []
+    for (name, array), value in zip(self.members, values):
+      if array is None:
+        words.append(address_of(value) if isinstance(value, StructRefProxy) else int(value))
+        continue
+      dtype, ndim = array
+      if not (isinstance(value, np.ndarray) and value.dtype == dtype and value.ndim == ndim
+              and value.flags.c_contiguous):
+        raise TypeError(f"{self.struct_type}.{name}: needs a C-contiguous {ndim}-d {dtype} "
+                        f"array, got {getattr(value, 'dtype', type(value))} "
+                        f"{getattr(value, 'shape', '')}")
+      words += [0, 0, value.size, value.itemsize, value.ctypes.data, *value.shape,
+                *value.strides]
+    payload = np.array(words, dtype=np.int64)
+    _nrt.initialize(self.context)
+    meminfo = _nrt.meminfo_new(payload.ctypes.data, (payload, values))
+    return self.proxy_class._numba_box_(self.struct_type, meminfo)
+
+
+make_option = HandleBuilder(_structs.OPTION_TYPE, _structs.OptionStruct)
+make_statistic = HandleBuilder(_structs.STATISTIC_TYPE, _structs.StatisticStruct)
+make_model = HandleBuilder(MODEL_TYPE, _structs.ModelStruct)
+make_data = HandleBuilder(DATA_TYPE, _structs.DataStruct)

@@ -24,8 +24,11 @@ import math
 from engine import sleep as _sleep
 from engine._jit import jit
 from engine._jit import local_array
-from engine._stage import stage
+from engine._stage import CONTACTS
+from engine._stage import EQUALITIES
+from engine._stage import i8
 from engine._stage import never
+from engine._stage import stage
 from engine.enums import mjCNSTR_CONTACT_ELLIPTIC
 from engine.enums import mjCNSTR_CONTACT_FRICTIONLESS
 from engine.enums import mjCNSTR_CONTACT_PYRAMIDAL
@@ -60,8 +63,8 @@ from engine.enums import mjWARN_CNSTRFULL
 from engine.math import mul_quat_scalars
 from engine.math import normalize3_scalars
 from engine.math import normalize4_scalars
-from engine.projection import make_ar
-from engine.projection import make_y
+from engine.projection import efc_ar
+from engine.projection import efc_y
 from engine.solver_common import constraint_update
 from engine.solver_common import is_sparse
 from engine.solver_common import mul_jac_vec
@@ -429,14 +432,15 @@ def _eq_scalar(m, d, i, sparse):
   return True
 
 
-@jit
-def instantiate_equality(m, d, sparse):
+@stage(restype=i8, needed=EQUALITIES)
+def instantiate_equality(m, d):
   """Port of mj_instantiateEquality: rows of the active equality constraints.
 
   Returns False when the rows do not fit. Flex equalities are not supported and add no rows.
   """
   if m.opt.disableflags[0] & mjDSBL_EQUALITY or m.nemax == 0:
     return True
+  sparse = is_sparse(m)
   sleeping = _sleep.filtering(m, d)
   for i in range(m.neq):
     if not d.eq_active[i]:
@@ -572,8 +576,8 @@ def instantiate_limit(m, d, sparse):
 # ---- contacts ----
 
 
-@jit
-def instantiate_contact(m, d, sparse):
+@stage(restype=i8, needed=CONTACTS)
+def instantiate_contact(m, d):
   """Port of mj_instantiateContact: rows of the included contacts, sets contact_efc_address.
 
   Rows are the contact frame applied to the Jacobian difference geom2 - geom1 at the contact
@@ -586,6 +590,7 @@ def instantiate_contact(m, d, sparse):
   if m.opt.disableflags[0] & mjDSBL_CONTACT or ncon == 0 or nv == 0:
     return True
   pyramid = is_pyramidal(m)
+  sparse = is_sparse(m)
   for i in range(ncon):
     if d.contact_exclude[i]:
       continue
@@ -1128,14 +1133,15 @@ def make_constraint(m, d):
   _clear(d)
   if m.opt.disableflags[0] & mjDSBL_CONSTRAINT or m.nv == 0:
     return
+  # (equality and contact rows are stages of their own, compiled for the models that have them)
   sparse = is_sparse(m)
-  ok = instantiate_equality(m, d, sparse)
+  ok = m.neq == 0 or instantiate_equality(m, d) != 0
   if ok:
     ok = instantiate_friction(m, d, sparse)
   if ok:
     ok = instantiate_limit(m, d, sparse)
-  if ok:
-    ok = instantiate_contact(m, d, sparse)
+  if ok and d.ncon[0] > 0:
+    ok = instantiate_contact(m, d) != 0
   if not ok:
     _full(d, d.efc_type.shape[0])
     return
@@ -1149,13 +1155,13 @@ def make_constraint(m, d):
   dual = m.opt.solver[0] == mjSOL_PGS or m.opt.noslip_iterations[0] > 0
   diagexact = m.opt.enableflags[0] & mjENBL_DIAGEXACT
   if dual or diagexact:
-    if not make_y(m, d, d.scratch_sqrt_inv_d, d.scratch_Y_marker, diagexact):
+    if not efc_y(m, d, diagexact):
       _full(d, d.efc_Y.shape[0])
       return
   if not diagexact:
     diag_approx(m, d)
   make_impedance(m, d)
-  if dual and not make_ar(m, d, d.scratch_AR_diag, d.scratch_AR_work, d.scratch_AR_buffer):
+  if dual and not efc_ar(m, d):
     _full(d, d.efc_AR.shape[0])
 
 

@@ -128,7 +128,10 @@ def fwd_position(m, d):
     _sleep.update_sleep(m, d)
   _smooth.make_m(m, d)
   _smooth.factor_m(m, d)
-  _collision.collision(m, d)
+  if _collision.enabled(m):
+    _collision.collision(m, d)
+  else:
+    d.ncon[0] = 0
   if sleeping and _sleep.wake_collision(m, d):
     _sleep.update_sleep(m, d)
     _collision.collision(m, d)

@@ -18,6 +18,12 @@ The diagonal of AR is also efc_diagA when mjENBL_DIAGEXACT asks for it exactly.
 import math
 
 from engine._jit import jit
+from engine._stage import D
+from engine._stage import DUAL
+from engine._stage import DUAL_OR_DIAGEXACT
+from engine._stage import M
+from engine._stage import i8
+from engine._stage import stage
 from engine.math import dot_at
 from engine.math import mju_sqrMatTD
 from engine.math import mju_transpose
@@ -220,3 +226,18 @@ def make_ar(m, d, diagind, work, buffer):
   for r in range(nefc):
     AR[diagind[r]] += d.efc_R[r]
   return True
+
+
+# the stages of the dual solvers' matrices, compiled for the models that use them
+
+
+@stage(M, D, i8, restype=i8, needed=DUAL_OR_DIAGEXACT)
+def efc_y(m, d, diag_exact):
+  """make_y in d's scratch; False when efc_Y is full."""
+  return make_y(m, d, d.scratch_sqrt_inv_d, d.scratch_Y_marker, diag_exact)
+
+
+@stage(M, D, restype=i8, needed=DUAL)
+def efc_ar(m, d):
+  """make_ar in d's scratch; False when efc_AR is full."""
+  return make_ar(m, d, d.scratch_AR_diag, d.scratch_AR_work, d.scratch_AR_buffer)

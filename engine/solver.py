@@ -26,8 +26,8 @@ from engine.enums import mjSOL_CG
 from engine.enums import mjSOL_NEWTON
 from engine.enums import mjSOL_PGS
 from engine.math import mju_dot
-from engine.projection import make_ar
-from engine.projection import make_y
+from engine.projection import efc_ar
+from engine.projection import efc_y
 from engine.smooth import mul_m
 from engine.solver_common import constraint_update
 from engine.solver_common import constraint_update_impl
@@ -125,8 +125,7 @@ def solve(m, d):
   solver = m.opt.solver[0]
   dual = solver == mjSOL_PGS or m.opt.noslip_iterations[0] > 0
   if dual and d.nA[0] == 0:
-    if not (make_y(m, d, d.scratch_sqrt_inv_d, d.scratch_Y_marker, False)
-            and make_ar(m, d, d.scratch_AR_diag, d.scratch_AR_work, d.scratch_AR_buffer)):
+    if not (efc_y(m, d, 0) and efc_ar(m, d)):
       d.warning_number[mjWARN_CNSTRFULL] += 1  # no room: unconstrained, as with no rows
       d.warning_lastinfo[mjWARN_CNSTRFULL] = d.efc_AR.shape[0]
       for i in range(nv):

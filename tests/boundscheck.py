@@ -12,12 +12,9 @@ import os
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-# stages the bounds-checked build takes from the normal build: the struct constructors (field
-# stores of the handles, no indexing) and the SDF collisions (no bounds-checked test has an SDF
-# geom); a fifth of its compile time
-UNCHECKED = ("engine._structs.make_model", "engine._structs.make_data",
-             "engine._structs.make_option", "engine._structs.make_statistic",
-             "engine.collision.sdf.collide_sdf", "engine.collision.sdf.collide_mesh_sdf")
+# stages the bounds-checked build takes from the normal build: the SDF collisions (no
+# bounds-checked test has an SDF geom)
+UNCHECKED = ("engine.collision.sdf.collide_sdf", "engine.collision.sdf.collide_mesh_sdf")
 
 
 def environment():

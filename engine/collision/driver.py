@@ -32,6 +32,7 @@ from engine import sleep as _sleep
 from engine._jit import jit
 from engine._jit import local_array
 from engine._jit import local_int_array
+from engine._stage import CONTACTS
 from engine._stage import stage
 from engine.collision import narrowphase
 from engine.enums import mjDSBL_CONSTRAINT
@@ -723,11 +724,18 @@ def _is_excluded(m, signature):
   return False
 
 
-@stage()
+@jit
+def enabled(m):
+  """Whether contacts can occur: enabled, and two bodies (mj_collision's early return; the
+  collision stage is compiled for the models where it holds, engine/_stage.py CONTACTS)."""
+  return not m.opt.disableflags[0] & (mjDSBL_CONSTRAINT | mjDSBL_CONTACT) and m.nbody >= 2
+
+
+@stage(needed=CONTACTS)
 def collision(m, d):
   """Port of mj_collision: fills d.contact_* and d.ncon for the current geom poses."""
   d.ncon[0] = 0
-  if m.opt.disableflags[0] & (mjDSBL_CONSTRAINT | mjDSBL_CONTACT) or m.nbody < 2:
+  if not enabled(m):
     return
   midphase = not m.opt.disableflags[0] & mjDSBL_MIDPHASE
   npair = broadphase(m, d)

@@ -117,17 +117,21 @@ def test_a_model_loads_only_the_stages_it_reaches():
   _stage.compile_all(lazy=False)
   root = pathlib.Path(_jit.PROJECT_DIR)
   cartpole = _loaded_stages(root / "assets" / "suite" / "cartpole.xml")
-  # planes, capsules and one box, Newton, RK4, no sensors: none of these
-  for name in ("collision.convex.collide_convex", "collision.hfield.collide_hfield",
+  # contacts disabled, one joint limit, no equality, Newton, RK4, no sensors: none of these
+  for name in ("collision.driver.collision", "constraint.instantiate_contact",
+               "constraint.instantiate_equality", "projection.efc_ar",
+               "collision.convex.collide_convex", "collision.hfield.collide_hfield",
                "collision.sdf.collide_sdf", "collision.epa.ccd", "solver_pgs.noslip",
                "solver_pgs.pgs", "forward.implicit",
                "derivative.passive_vel", "sensor._compute_pos", "inverse.inverse_skip"):
     assert "engine." + name not in cartpole
-  assert {"engine.forward.step", "engine.collision.driver.collision",
+  assert {"engine.forward.step", "engine.constraint.make_constraint",
           "engine.solver_newton.cg_newton"} <= cartpole
-  # a mesh model with sensors and keyframes needs the convex colliders and the sensor stages
+  # a mesh model with contacts, sensors and keyframes needs the collision driver, the contact
+  # rows, the convex colliders and the sensor stages
   arm = _loaded_stages(next((root / "tests" / "models" / "realworld").glob("*arm*.xml")))
-  assert {"engine.collision.convex.collide_convex", "engine.collision.epa.ccd",
+  assert {"engine.collision.driver.collision", "engine.constraint.instantiate_contact",
+          "engine.collision.convex.collide_convex", "engine.collision.epa.ccd",
           "engine.sensor._compute_pos"} <= arm
 
 

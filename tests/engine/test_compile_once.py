@@ -36,9 +36,10 @@ def _run(xml):
 def test_second_model_needs_no_compilation():
   _run(trees.random_tree_xml(0, nbody=4))
   before = _signatures()
-  # every stage that ran has its one signature; address_of one per handle type (model, data)
+  # every stage that ran has its one signature; address_of one per handle type (option,
+  # statistic, model, data)
   assert all(n <= 1 for name, n in before.items() if name != "address_of"), before
-  assert before["address_of"] == 2
+  assert before["address_of"] == 4
   # a different model: other sizes, a mocap body, keyframes, actuators and tendons
   d = _run(
     """<mujoco><worldbody><body mocap="true"/><body><joint name="a"/><geom size=".1"/>

@@ -1,0 +1,90 @@
+"""Struct handles written from Python (engine/_stage.py HandleBuilder) and jit helpers compiled
+to LLVM IR only (engine/_jit.py): jitted code reads what Python wrote, the handle keeps its
+arrays alive, a wrong member raises instead of corrupting memory, and a helper's own library
+holds no machine code while the stages linking it compute right."""
+
+import gc
+
+import numba
+import numpy as np
+import pytest
+
+import engine
+from engine import _jit
+from engine import _stage
+from engine import _structs
+
+pytestmark = pytest.mark.skipif(numba.config.DISABLE_JIT, reason="numba handles and libraries")
+
+_XML = """<mujoco><option timestep="0.004"/><worldbody>
+  <body><joint/><geom size=".1" mass="2"/><body pos="0 0 1"><joint/><geom size=".1"/></body>
+  </body></worldbody></mujoco>"""
+
+
+@numba.njit(cache=False)
+def _read(m, d):
+  """Members of every kind, as jitted code sees them: scalars, 1-d and 2-d arrays of several
+  dtypes, the nested option handle, and a store through MjData."""
+  d.qfrc_applied[1] = 7.0
+  return (m.nbody, m.nv, m.body_mass[1], m.body_pos[2, 2], m.body_parentid[2],
+          m.opt.timestep[0], d.qfrc_applied.shape[0], d.xpos.shape[1])
+
+
+def test_jitted_code_reads_the_members_python_wrote():
+  m = engine.MjModel.from_xml_string(_XML)
+  d = engine.MjData(m)
+  got = _read(m._struct, d._struct)
+  assert got == (3, 2, m.body_mass[1], m.body_pos[2, 2], 1, 0.004, 2, 3)
+  assert d.qfrc_applied[1] == 7.0  # the handle holds the Python array's memory
+
+
+def test_a_handle_keeps_its_members_alive():
+  m = engine.MjModel.from_xml_string(_XML)
+  d = engine.MjData(m)
+  arrays = {name: d._arrays[name].copy() for name in _structs.DATA_MEMBERS}
+  arrays["qfrc_applied"][:] = 3.0
+  handle = _stage.make_data(*[arrays[name] for name in _structs.DATA_MEMBERS])
+  del arrays
+  gc.collect()
+  [np.ones(1000) for _ in range(100)]  # (reuse any freed memory)
+  assert _read(m._struct, handle)[6] == 2
+  qfrc = _jit.python_callable(_first_qfrc)(handle)
+  assert qfrc == 3.0
+
+
+@numba.njit(cache=False)
+def _first_qfrc(d):
+  return d.qfrc_applied[0]
+
+
+def test_a_wrong_member_raises_naming_it():
+  m = engine.MjModel.from_xml_string(_XML)
+  d = engine.MjData(m)
+  values = [d._arrays[name] for name in _structs.DATA_MEMBERS]
+  i = _structs.DATA_MEMBERS.index("qpos")
+  for bad in (values[i].astype(np.float32), np.zeros((m.nq, 2)), values[i][::-1], [0.0]):
+    wrong = list(values)
+    wrong[i] = bad
+    with pytest.raises(TypeError, match="qpos"):
+      _stage.make_data(*wrong)
+  with pytest.raises(TypeError, match="members"):
+    _stage.make_data(*values[:-1])
+
+
+@_jit.jit
+def _helper(x):
+  return 2.0 * x + 1.0
+
+
+@numba.njit(cache=False)  # (compiled in this process, with its helper)
+def _caller(x):
+  return _helper(x) + _helper(-x)
+
+
+def test_helpers_compile_to_ir_their_callers_link():
+  assert _caller(3.0) == 2.0
+  (overload,) = _helper.overloads.values()
+  assert type(overload.library).__name__ == "_LinkOnlyLibrary"
+  assert overload.library.get_pointer_to_function(overload.fndesc.llvm_func_name) == 0
+  (caller,) = _caller.overloads.values()
+  assert caller.library.get_pointer_to_function(caller.fndesc.llvm_func_name) != 0
