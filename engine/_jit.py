@@ -295,6 +295,45 @@ class _LinkOnlyCompiler(numba.core.compiler.CompilerBase):
     return [pm]
 
 
+class _LazyHelper:
+  """A jit helper whose numba dispatcher is made when first needed: by the compile of a caller
+  (numba types the global through typeof, below) or by a look at its attributes. A process
+  that loads the engine from the cache compiles no helper, and making the 900 dispatchers was
+  25 ms of every `import engine`."""
+
+  def __init__(self, py_func, options):
+    self.py_func = py_func
+    self._options = options
+    self._dispatcher = None
+
+  @property
+  def dispatcher(self) -> _HelperDispatcher:
+    if self._dispatcher is None:
+      self._dispatcher = _HelperDispatcher(py_func=self.py_func, locals={},
+                                           targetoptions=self._options,
+                                           pipeline_class=_LinkOnlyCompiler)
+    return self._dispatcher
+
+  def __getattr__(self, name):
+    return getattr(self.dispatcher, name)
+
+  def __call__(self, *args, **kwargs):
+    return self.dispatcher(*args, **kwargs)  # (raises: helpers have no entry for Python)
+
+  def __repr__(self):
+    return f"<jit helper {self.py_func.__module__}.{self.py_func.__qualname__}>"
+
+
+@numba.extending.typeof_impl.register(_LazyHelper)
+def _typeof_lazy_helper(helper, context):
+  return numba.types.Dispatcher(helper.dispatcher)
+
+
+def is_helper(fn) -> bool:
+  """Whether `fn` is a jit helper (`jit` or `inline_jit`)."""
+  return isinstance(fn, (_LazyHelper, _HelperDispatcher))
+
+
 class _ProjectLocator(numba.core.caching._SourceFileBackedLocatorMixin,
                       numba.core.caching._CacheLocator):
   """Locates the cache of a function of this project (engine/, suite/, ...) by the folder's
@@ -477,6 +516,8 @@ def _decorator(cache: bool, object_code_only: bool = False, helper: bool = False
   def decorate(py_func):
     if DISABLE_JIT:
       return py_func
+    if helper and not inline:  # (numba inlines only the dispatchers it sees)
+      return _LazyHelper(py_func, dict(_OPTIONS, **extra))
     dispatcher = kind(py_func=py_func, locals={}, targetoptions=dict(_OPTIONS, **extra),
                       pipeline_class=_LinkOnlyCompiler if helper else numba.core.compiler.Compiler)
     try:
@@ -507,6 +548,18 @@ entry = _decorator(cache=True)
 stage_dispatcher = _decorator(cache=True, object_code_only=True)
 
 _python_callables = {}
+
+
+def compiled_entry(dispatcher, *argtypes):
+  """The machine code of an `entry` for one signature (loaded or compiled once), to call without
+  numba's typing of the arguments, so the caller must pass exactly those types (arrays
+  C-contiguous): typing a process's first array imports numpy.ma, 15 ms of a first model
+  load."""
+  if DISABLE_JIT:
+    return dispatcher
+  if argtypes not in dispatcher.overloads:
+    dispatcher.compile(argtypes)
+  return dispatcher.overloads[argtypes].entry_point
 
 
 def python_callable(helper):

@@ -372,7 +372,7 @@ def code_size(stage) -> int:
     # `module.helper` puts both names in co_names
     modules = [v for v in names if isinstance(v, pytypes.ModuleType)]
     names += [getattr(mod, n, None) for mod in modules for n in code.co_names]
-    todo += [v.py_func for v in names if isinstance(v, _jit._HelperDispatcher)]
+    todo += [v.py_func for v in names if _jit.is_helper(v)]
   # each argument costs its Python wrapper's unboxing code
   return total + 40 * len(stage.signature.args)
 

@@ -9,6 +9,7 @@ are the modes of its helper processes.
 """
 
 import argparse
+import contextlib
 import pathlib
 import sys
 import time
@@ -47,6 +48,33 @@ def warmup() -> float:
   engine.mj_fullM(m, d, np.zeros((m.nv, m.nv)))
   engine.MjModel.from_xml_string(_COMPILER_WARMUP)  # the MJCF compiler's own jitted functions
   return time.perf_counter() - t0
+
+
+@contextlib.contextmanager
+def _only_one(name: str):
+  """Yields whether this process holds the cache's lock `name` (an flock, released when the
+  process ends however it ends); True where there are no such locks."""
+  import os
+
+  from engine import _jit
+
+  try:
+    import fcntl
+  except ImportError:  # (Windows)
+    yield True
+    return
+  try:
+    f = open(os.path.join(_jit.CACHE_DIR, f"{name}.lock"), "w")
+  except OSError:  # (a read-only cache: nothing to compile into anyway)
+    yield False
+    return
+  with f:
+    try:
+      fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+      yield False
+      return
+    yield True
 
 
 def _switch_cpu_target(choice: str) -> int:
@@ -93,9 +121,11 @@ def main(argv=None) -> int:
 
     from engine import _stage
 
-    os.nice(19)
-    for s in _stage.cold_stages(_stage.selected(lazy=True)):
-      s.compile()
+    with _only_one("background") as alone:
+      if alone:  # (else another process compiles them already)
+        os.nice(19)
+        for s in _stage.cold_stages(_stage.selected(lazy=True)):
+          s.compile()
     return 0
   print(f"engine ready in {warmup():.1f} s")
   return 0

@@ -20,6 +20,6 @@ class module:
 
 def callable_(fn):
   """The helper `fn` made callable from Python (anything else unchanged)."""
-  if isinstance(fn, _jit._HelperDispatcher):
+  if _jit.is_helper(fn):
     return _jit.python_callable(fn)
   return fn

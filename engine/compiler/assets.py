@@ -50,7 +50,9 @@ import urllib.parse
 from collections.abc import Callable
 
 import numpy as np
+from numba.core import types
 
+from engine._jit import compiled_entry
 from engine._jit import entry
 from engine._jit import jit
 from engine.compiler.build_math import mjEPS
@@ -771,6 +773,11 @@ def _random_marks(count, probability):
   return hits
 
 
+# _blend's argument types: two colors, the positions (h, w) and the image (h, w, 3)
+_BLEND_TYPES = (types.float64[::1], types.float64[::1], types.float64[:, ::1],
+                types.uint8[:, :, ::1])
+
+
 @entry
 def _blend(rgb1, rgb2, pos, out):
   """MuJoCo's sigmoid blend of rgb1 and rgb2 at each pos (interp(), user_objects.cc) into out
@@ -800,12 +807,15 @@ def _blend(rgb1, rgb2, pos, out):
 
 def _interp(rgb1, rgb2, pos, out=None):
   """Port of interp(), user_objects.cc: sigmoid blend of two colors at pos in (-1, 1), as
-  (h, w, 3) uint8 (written into `out` if given)."""
+  (h, w, 3) uint8 (written into `out`, C-contiguous, if given)."""
   pos = np.ascontiguousarray(pos, dtype=np.float64)
   if out is None:
     out = np.empty(pos.shape + (3,), dtype=np.uint8)
-  _blend(np.array([float(c) for c in rgb1[:3]]), np.array([float(c) for c in rgb2[:3]]), pos,
-         out)
+  if not (pos.ndim == 2 and out.dtype == np.uint8 and out.shape == pos.shape + (3,)
+          and out.flags.c_contiguous):  # (the types compiled_entry's caller guarantees)
+    raise ValueError(f"_interp: {pos.shape} positions, {out.shape} {out.dtype} image")
+  blend = compiled_entry(_blend, *_BLEND_TYPES)
+  blend(np.array([float(c) for c in rgb1[:3]]), np.array([float(c) for c in rgb2[:3]]), pos, out)
   return out
 
 

@@ -18,7 +18,9 @@ import collections
 import hashlib
 
 import numpy as np
+from numba.core import types
 
+from engine._jit import compiled_entry
 from engine._jit import entry
 from engine._jit import jit
 from engine.compiler import build_math as bm
@@ -32,9 +34,13 @@ class _Tree:
   def __init__(self, lo=None, hi=None, lpos=None, ids=None):
     self.aabb, self.child, self.depth, self.nodeid = [], [], [], []
     if lo is not None and len(lo):
-      self.aabb, self.child, self.depth, self.nodeid = _make(
-        np.ascontiguousarray(lo, np.float64), np.ascontiguousarray(hi, np.float64),
-        np.ascontiguousarray(lpos, np.float64), np.asarray(ids, np.int32))
+      make = compiled_entry(_make, _BOXES, _BOXES, _BOXES, types.int32[::1])
+      self.aabb, self.child, self.depth, self.nodeid = make(
+        *[np.ascontiguousarray(np.reshape(a, (-1, 3)), np.float64) for a in (lo, hi, lpos)],
+        np.ascontiguousarray(ids, np.int32))
+
+
+_BOXES = types.float64[:, ::1]  # (n, 3) corners or positions
 
 
 @jit

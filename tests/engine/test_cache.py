@@ -332,3 +332,22 @@ def test_the_background_compile_fills_in_what_is_missing(tmp_path):
   assert out.returncode == 0, out.stderr
   after = _step_with(cache)
   assert after.stdout == _expected_angle() and after.stderr == ""  # nothing left to compile
+
+
+@needs_jit
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="flock locks (POSIX)")
+def test_one_background_compile_at_a_time(tmp_path):
+  # a second cold process while the first one's background compile runs starts none of its own
+  import fcntl
+
+  cache = _copy_of_the_cache(tmp_path)
+  missing = _step_files(cache)
+  for path in missing:
+    path.unlink()
+  env = dict(os.environ, NUMBA_CACHE_DIR=str(cache))
+  with open(cache / "background.lock", "w") as lock:
+    fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)  # (as a running background compile holds it)
+    out = subprocess.run([sys.executable, "-m", "engine.warmup", "--background"], env=env,
+                         capture_output=True, text=True, timeout=300)
+  assert out.returncode == 0, out.stderr
+  assert not any(path.exists() for path in missing)  # it compiled nothing
