@@ -58,24 +58,35 @@ class Field:
   def is_scalar(self) -> bool:
     return not self.dims
 
+  def __post_init__(self):
+    # each dim as a constant times model sizes, parsed once: a model load asks ~1000 shapes
+    object.__setattr__(self, "_factors", tuple(_factors(d) for d in self.dims))
+
   def shape(self, sizes: dict) -> tuple:
     """Concrete shape given model sizes (a scalar field is stored as (1,))."""
     if not self.dims:
       return (1,)
-    return tuple(_eval_dim(d, sizes) for d in self.dims)
+    shape = []
+    for constant, names in self._factors:
+      for name in names:
+        constant *= int(sizes[name])
+      shape.append(constant)
+    return tuple(shape)
 
 
-def _eval_dim(dim, sizes: dict) -> int:
+def _factors(dim) -> tuple:
+  """A dim (an int, a constant's or a size's name, or their product `a*b`) as (constant,
+  size names multiplying it)."""
   if isinstance(dim, int):
-    return dim
+    return dim, ()
   if "*" in dim:
-    a, b = dim.split("*")
-    return _eval_dim(a, sizes) * _eval_dim(b, sizes)
+    a, b = (_factors(d) for d in dim.split("*"))
+    return a[0] * b[0], a[1] + b[1]
   if dim in CONSTANTS:
-    return CONSTANTS[dim]
+    return CONSTANTS[dim], ()
   if dim.isdigit():
-    return int(dim)
-  return int(sizes[dim])
+    return int(dim), ()
+  return 1, (dim,)
 
 
 def _parse(table: str, python_only: frozenset = frozenset()) -> tuple:
