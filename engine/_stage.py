@@ -308,6 +308,10 @@ def EQUALITIES(m) -> bool:
   return m.neq > 0
 
 
+def FLUID(m) -> bool:
+  return bool(m.opt.density or m.opt.viscosity)
+
+
 def SENSORS(m) -> bool:
   return m.nsensor > 0
 

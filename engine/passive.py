@@ -17,6 +17,8 @@ import math
 from engine import plugin_call
 from engine._jit import jit
 from engine._jit import local_array
+from engine._stage import FLUID
+from engine._stage import i8
 from engine._stage import stage
 from engine.actuation import actuator_damping
 from engine.enums import mjDSBL_DAMPER
@@ -491,9 +493,16 @@ def ellipsoid_fluid_model(m, d, bodyid, buf):
 
 
 @jit
+def fluid_enabled(m):
+  """A medium with density or viscosity (the fluid stage is compiled for the models that have
+  one, engine/_stage.py FLUID)."""
+  return m.opt.viscosity[0] != 0 or m.opt.density[0] != 0
+
+
+@stage(restype=i8, needed=FLUID)
 def fluid(m, d):
   """Port of mj_fluid: inertia-box or ellipsoid fluid forces per body; True if enabled."""
-  if m.opt.viscosity[0] == 0 and m.opt.density[0] == 0:
+  if not fluid_enabled(m):
     return False
   buf = local_array(36)
   for i in range(m.nbody):
@@ -535,7 +544,7 @@ def passive(m, d):
 
   spring_damper(m, d)
   has_gravcomp = gravcomp(m, d)
-  has_fluid = fluid(m, d)
+  has_fluid = fluid_enabled(m) and fluid(m, d) != 0
 
   # qfrc_passive = spring + damper (+ fluid) (+ gravcomp not routed to actuators)
   for i in range(nv):

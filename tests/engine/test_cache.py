@@ -119,7 +119,7 @@ def test_a_model_loads_only_the_stages_it_reaches():
   cartpole = _loaded_stages(root / "assets" / "suite" / "cartpole.xml")
   # contacts disabled, one joint limit, no equality, Newton, RK4, no sensors: none of these
   for name in ("collision.driver.collision", "constraint.instantiate_contact",
-               "constraint.instantiate_equality", "projection.efc_ar",
+               "constraint.instantiate_equality", "projection.efc_ar", "passive.fluid",
                "collision.convex.collide_convex", "collision.hfield.collide_hfield",
                "collision.sdf.collide_sdf", "collision.epa.ccd", "solver_pgs.noslip",
                "solver_pgs.pgs", "forward.implicit",
