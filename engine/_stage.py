@@ -465,10 +465,12 @@ def _compile_cold(cold: list) -> None:
   """Compiles the stages missing from the cache, with helper processes claiming stages too."""
   t0 = time.perf_counter()
   jobs = min(_jobs(), len(cold))
-  # about 330 CPU-seconds for every stage on a 2-core VM (measured: 290 for all, 167 for a
-  # cart-pole's 45 stages; benchmarks/RESULTS.md), shared out by the size of their code
+  # CPU-seconds shared out by the size of the stages' code; measured on a 2-core VM
+  # (benchmarks/RESULTS.md): 215-240 for every stage, 94-108 for a cart-pole's 42, a larger
+  # part than their share of the code (the first stages compile the common helpers), so the
+  # scale, 300, fits a first run and errs high for everything
   share = sum(map(code_size, cold)) / sum(map(code_size, STAGES))
-  estimate = round(330 * share / jobs)
+  estimate = round(300 * share / jobs)
   print(f"numjoco: compiling the engine with numba, once per install: {len(cold)} stages in "
         f"{jobs} process{'es' if jobs > 1 else ''} (about {estimate} s)",
         file=sys.stderr, flush=True)
