@@ -185,7 +185,7 @@ def _inline_refcounts() -> None:
 
   numba marks both `noinline` so that its refcount pruning can find the calls, but most
   struct-field and row accesses of the engine keep theirs, and each call spills every live
-  float register. The engine's arrays are borrowed (null meminfo, engine/_structs.py), so the
+  float register. The engine's arrays are borrowed (null meminfo, engine/_stage.py), so the
   calls only test for null; inlined, that test is a compare. Measured: swimmer15's env.step
   went from 1.50x to ~1.2x dm_control's, humanoid_CMU from 1.17x to ~1.0x. Applied at import,
   before numba builds its runtime module; refcounting itself is unchanged.
@@ -572,30 +572,6 @@ def python_callable(helper):
   if helper not in _python_callables:
     _python_callables[helper] = entry(helper.py_func)
   return _python_callables[helper]
-
-
-@numba.extending.intrinsic
-def borrowed(typingctx, ary):
-  """The same array without NRT ownership (null meminfo and parent).
-
-  Every use of a struct field or array argument in numba increments and decrements an
-  atomic reference count; on the engine's small helpers that bookkeeping cost more than
-  the arithmetic. MjModel/MjData keep their numpy arrays alive for as long as their
-  struct handle exists, so the handle stores borrowed arrays and reference counting on
-  them becomes a null check.
-  """
-  if not isinstance(ary, numba.types.Array):
-    return None
-
-  def codegen(context, builder, signature, args):
-    from numba.core import cgutils
-
-    out = context.make_array(signature.args[0])(context, builder, value=args[0])
-    out.meminfo = cgutils.get_null_value(out.meminfo.type)
-    out.parent = cgutils.get_null_value(out.parent.type)
-    return out._getvalue()
-
-  return ary(ary), codegen
 
 
 def _stack_array(arrty, size):

@@ -579,6 +579,7 @@ _probe = np.zeros(3)[1:]
 # numpy's public way where the object layout differs (another Python implementation)
 _data_address = (_array_data_field if _array_data_field(_probe) == _probe.ctypes.data
                  else lambda a: a.ctypes.data)
+del _probe
 
 
 class HandleBuilder:
@@ -587,9 +588,11 @@ class HandleBuilder:
   numba lays a handle's payload out as the C struct of its members' data models, and every
   member of ours is a whole number of 8-byte words: an int64; a nested handle's meminfo
   pointer; an array's meminfo, parent, nitems, itemsize, data pointer, shape and strides.
-  The builder writes those words (null meminfo and parent: arrays are stored borrowed, see
-  _jit.borrowed) into memory that an NRT meminfo owns together with the members, so the
-  arrays and nested handles live as long as the handle. The layout is checked against
+  The builder writes those words into memory that an NRT meminfo owns together with the
+  members, so the arrays and nested handles live as long as the handle. Arrays are stored
+  borrowed, with a null meminfo and parent: numba increments and decrements an atomic
+  reference count at every use of a field, which on the small helpers cost more than their
+  arithmetic; with a null meminfo it is a null check. The layout is checked against
   numba's once, at import. (A jitted constructor taking every member as an argument was
   30 CPU-s of a cold start, for code that runs once per model.)
   """
@@ -602,7 +605,7 @@ class HandleBuilder:
     self.proxy_class = proxy_class
     context = self.context = cpu_target.target_context
     models = context.data_model_manager
-    self.members = []  # (name, numpy dtype and ndim of an array, else None)
+    self.members = []  # (name, (numpy dtype, ndim) of an array, or the handle or int kind)
     words = 0
     for name, member_type in struct_type._fields:
       if isinstance(member_type, types.Array):
@@ -611,7 +614,7 @@ class HandleBuilder:
         self.members.append((name, (as_dtype(member_type.dtype), member_type.ndim)))
         words += 5 + 2 * member_type.ndim
       elif member_type == types.int64 or isinstance(member_type, types.StructRef):
-        self.members.append((name, None))
+        self.members.append((name, "int" if member_type == types.int64 else member_type))
         words += 1
       else:
         raise TypeError(f"{struct_type}.{name}: no handle layout for {member_type}")
@@ -625,8 +628,13 @@ class HandleBuilder:
                       f"got {len(values)}")
     words = []
     for (name, array), value in zip(self.members, values):
-      if array is None:
-        words.append(address_of(value) if isinstance(value, StructRefProxy) else int(value))
+      if array == "int":
+        words.append(int(value))
+        continue
+      if not isinstance(array, tuple):  # a nested handle: its meminfo pointer
+        if not (isinstance(value, StructRefProxy) and value._type == array):
+          raise TypeError(f"{self.struct_type}.{name}: needs a {array} handle, got {value!r}")
+        words.append(address_of(value))
         continue
       dtype, ndim = array
       if not (isinstance(value, np.ndarray) and value.dtype == dtype and value.ndim == ndim

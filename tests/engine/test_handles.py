@@ -71,6 +71,15 @@ def test_a_wrong_member_raises_naming_it():
     _stage.make_data(*values[:-1])
 
 
+def test_a_nested_handle_member_takes_only_its_handle_type():
+  m = engine.MjModel.from_xml_string(_XML)
+  values = dict(m._arrays, **m._sizes, opt=m.opt._struct, stat=m.stat._struct)
+  for bad in (m.stat._struct, 12345):
+    with pytest.raises(TypeError, match="opt"):
+      _stage.make_model(*[bad if name == "opt" else values[name]
+                          for name in _structs.MODEL_MEMBERS])
+
+
 @_jit.jit
 def _helper(x):
   return 2.0 * x + 1.0
