@@ -24,6 +24,7 @@ import os
 import pathlib
 import pickle
 import platform
+import re
 import shutil
 import sys
 import tempfile
@@ -206,6 +207,49 @@ def _inline_refcounts() -> None:
 
 _inline_refcounts()
 
+
+def start_runtime(context) -> None:
+  """numba's runtime (`rtsys.initialize`), with the machine code of its refcount and atomic
+  helpers loaded from the cache: numba compiles that small module in every process that uses
+  it, ~20 ms of a process's first model load. Anything unexpected (numba internals moved, a
+  damaged file) falls back on numba's own start."""
+  from numba.core.compiler_lock import global_compiler_lock
+  from numba.core.runtime import nrt, nrtdynmod
+
+  rtsys = numba.core.runtime.rtsys
+  if rtsys._init:
+    return
+  llvm_version = ".".join(map(str, llvm.llvm_version_info))
+  path = os.path.join(CACHE_DIR, f"nrt-{numba.__version__}-llvm{llvm_version}.bin")
+  with global_compiler_lock:
+    try:
+      if rtsys._init or numba.config.NRT_STATS:
+        raise LookupError
+      for py_name, address in nrt._nrt.c_helpers.items():  # (as rtsys.initialize does)
+        llvm.add_symbol(py_name if py_name.startswith("_") else "NRT_" + py_name, address)
+      try:
+        with open(path, "rb") as f:
+          digest, payload = f.read(32), f.read()
+        if hashlib.sha256(payload).digest() != digest:
+          raise ValueError("checksum mismatch")
+        library = context.codegen().unserialize_library(pickle.loads(payload))
+      except (OSError, ValueError, EOFError, pickle.UnpicklingError):
+        module, library = nrtdynmod.create_nrt_module(context)
+        library.add_ir_module(module)
+        library.enable_object_caching()
+        library.finalize()
+        payload = pickle.dumps(library.serialize_using_object_code())
+        with contextlib.suppress(OSError):
+          tmp = f"{path}.{os.getpid()}"
+          with open(tmp, "wb") as f:
+            f.write(hashlib.sha256(payload).digest() + payload)
+          os.replace(tmp, path)
+      rtsys._library = library
+      rtsys._init = True
+    except (LookupError, AttributeError):
+      pass
+  rtsys.initialize(context)  # (returns at once when started above)
+
 _OPTIONS = dict(nopython=True, boundscheck=None, error_model="numpy", fastmath=False,
                 nogil=True)
 
@@ -370,6 +414,20 @@ class _ProjectLocator(numba.core.caching._SourceFileBackedLocatorMixin,
 class _ProjectCacheImpl(numba.core.caching.CompileResultCacheImpl):
   _locator_classes = [_ProjectLocator, *numba.core.caching.CompileResultCacheImpl._locator_classes]
 
+  def reduce(self, cres):
+    """numba's, minus the type annotation (text nothing reads) and the environments the machine
+    code never reads: numba stores the environment of every function compiled in, and a load
+    sets each (importing its module: numba.np.arrayobj is 20 ms). Kept: those an instruction
+    names besides the global's own definition."""
+    payload = super().reduce(cres)
+    text = str(cres.library._final_module)
+    used = tuple(env for env in payload[8]
+                 if len(re.findall(re.escape(env.env_name) + r"(?![\w.$])", text)) > 1)
+    return (*payload[:6], "", payload[7], used, *payload[9:])
+
+
+_INDEXES = {}  # (index path, its stat, source stamp) -> its overloads
+
 
 class _CheckedCacheFile(numba.core.caching.IndexDataCacheFile):
   """numba's index and data files, each data file led by the SHA-256 of the rest, so that a
@@ -380,6 +438,18 @@ class _CheckedCacheFile(numba.core.caching.IndexDataCacheFile):
     with self._open_for_write(self._data_path(name)) as f:
       f.write(hashlib.sha256(payload).digest())
       f.write(payload)
+
+  def _load_index(self):
+    """numba's, memoized while the file is unchanged: a model's first load asks for each
+    stage's index twice (is it cached? then load it)."""
+    try:
+      st = os.stat(self._index_path)
+    except OSError:
+      return super()._load_index()
+    key = (self._index_path, st.st_mtime_ns, st.st_size, st.st_ino, self._source_stamp)
+    if key not in _INDEXES:
+      _INDEXES[key] = super()._load_index()
+    return dict(_INDEXES[key])
 
   def _load_data(self, name):
     with open(self._data_path(name), "rb") as f:
@@ -429,7 +499,7 @@ class _ProjectCache(numba.core.caching.FunctionCache):
     code needs only numba's runtime, and the refresh imports every lowering module numba has
     (scipy.linalg among them, for BLAS): 0.2 s of every process's first load. A compile
     refreshes them itself."""
-    numba.core.runtime.rtsys.initialize(target_context)
+    start_runtime(target_context)
     try:
       with self._guard_against_spurious_io_errors(), _quiet_llvm_lock():
         return self._load_overload(sig, target_context)
@@ -467,7 +537,8 @@ class _ObjectCodeCacheImpl(_ProjectCacheImpl):
     name, kind, data = payload[0]
     if kind != "object":
       return payload
-    exported = [f.name for f in cres.library._final_module.functions
+    module = cres.library._final_module
+    exported = [f.name for f in module.functions
                 if not f.is_declaration and f.linkage == llvm.Linkage.external]
     stub = "\n".join(f'define void @"{n}"() {{\n  call void @llvm.trap()\n  unreachable\n}}'
                      for n in exported) + "\ndeclare void @llvm.trap()\n"

@@ -645,7 +645,7 @@ class HandleBuilder:
       words += (0, 0, value.size, value.itemsize, _data_address(value), *value.shape,
                 *value.strides)
     payload = np.array(words, dtype=np.int64)
-    _nrt.initialize(self.context)
+    _jit.start_runtime(self.context)
     meminfo = _nrt.meminfo_new(payload.ctypes.data, (payload, values))
     return self.proxy_class._numba_box_(self.struct_type, meminfo)
 

@@ -214,12 +214,22 @@ needs_jit = pytest.mark.skipif(numba.config.DISABLE_JIT or "NUMBA_CACHE_DIR" in 
                                reason="about the compiled engine's own cache")
 
 
+def _runtime_module(cache) -> pathlib.Path:
+  (path,) = cache.glob("nrt-*.bin")
+  return path
+
+
 @needs_jit
-@pytest.mark.parametrize("damage", ["flipped bytes", "truncated data", "truncated index"])
+@pytest.mark.parametrize("damage", ["flipped bytes", "truncated data", "truncated index",
+                                    "runtime module"])
 def test_a_damaged_cache_file_is_compiled_again(tmp_path, damage):
   cache = _copy_of_the_cache(tmp_path)
   index, data = _step_files(cache)
-  if damage == "flipped bytes":
+  if damage == "runtime module":  # numba's runtime helpers, cached as machine code too
+    raw = bytearray(_runtime_module(cache).read_bytes())
+    raw[len(raw) // 2] ^= 0xFF
+    _runtime_module(cache).write_bytes(bytes(raw))
+  elif damage == "flipped bytes":
     raw = bytearray(data.read_bytes())
     raw[len(raw) // 2] ^= 0xFF
     data.write_bytes(bytes(raw))
@@ -234,6 +244,40 @@ def test_a_damaged_cache_file_is_compiled_again(tmp_path, damage):
   assert "Traceback" not in first.stderr
   again = _step_with(cache)  # repaired: loads without a word
   assert again.stdout == first.stdout and again.stderr == "", again.stderr
+  if damage == "runtime module":
+    repaired, ours = _runtime_module(cache), _runtime_module(pathlib.Path(_jit.CACHE_DIR))
+    assert repaired.read_bytes() == ours.read_bytes()
+
+
+@_jit.entry
+def _copy_into(dst, src):
+  dst[:] = src
+
+
+_COPY_WRONG_SHAPE = """
+import numpy as np
+from tests.engine import test_cache
+try:
+  test_cache._copy_into(np.zeros(3), np.ones(2))
+except ValueError as e:
+  print(e)
+print(sum(test_cache._copy_into.stats.cache_hits.values()))
+"""
+
+
+@needs_jit
+def test_cached_code_raises_its_own_errors(tmp_path):
+  """The cache keeps only the environments (numba's per-function globals) that the machine code
+  reads; an error raised from a function compiled in, here numba's shape check of a slice
+  assignment, must read the same from cached code as from freshly compiled code."""
+  env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), NUMJOCO_BACKGROUND_COMPILE="0")
+  compiled, loaded = (subprocess.run([sys.executable, "-c", _COPY_WRONG_SHAPE], env=env,
+                                     capture_output=True, text=True, timeout=300,
+                                     cwd=_jit.PROJECT_DIR) for _ in range(2))
+  assert compiled.returncode == 0 and loaded.returncode == 0, compiled.stderr + loaded.stderr
+  message = "cannot assign slice of shape (3,) from input of shape (2,)"
+  assert compiled.stdout.split("\n")[:2] == [message, "0"], compiled.stdout
+  assert loaded.stdout.split("\n")[:2] == [message, "1"], loaded.stdout
 
 
 @needs_jit
