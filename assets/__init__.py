@@ -1,7 +1,8 @@
 """Our own MJCF models, meshes and textures, shipped as package data (the control suite's
-domains live in assets/suite/)."""
+domains live in assets/suite/, the locomotion walkers in assets/locomotion/walkers/)."""
 
 import pathlib
 
 ROOT = pathlib.Path(__file__).resolve().parent
 SUITE = ROOT / "suite"
+LOCOMOTION = ROOT / "locomotion"

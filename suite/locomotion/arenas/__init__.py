@@ -1,0 +1,1 @@
+"""Arenas of the locomotion tasks (dm_control.locomotion.arenas)."""

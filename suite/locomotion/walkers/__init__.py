@@ -1,0 +1,1 @@
+"""Walkers: the creatures of the locomotion tasks (dm_control.locomotion.walkers)."""
