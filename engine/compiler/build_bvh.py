@@ -23,7 +23,6 @@ from numba.core import types
 from engine._jit import compiled_entry
 from engine._jit import entry
 from engine._jit import jit
-from engine.compiler import build_math as bm
 from engine.compiler.build_common import arr as _arr
 from engine.compiler.build_math import mjEPS
 
@@ -34,13 +33,14 @@ class _Tree:
   def __init__(self, lo=None, hi=None, lpos=None, ids=None):
     self.aabb, self.child, self.depth, self.nodeid = [], [], [], []
     if lo is not None and len(lo):
-      make = compiled_entry(_make, _BOXES, _BOXES, _BOXES, types.int32[::1])
+      make = compiled_entry(_make, *_MAKE_ARGS)
       self.aabb, self.child, self.depth, self.nodeid = make(
         *[np.ascontiguousarray(np.reshape(a, (-1, 3)), np.float64) for a in (lo, hi, lpos)],
         np.ascontiguousarray(ids, np.int32))
 
 
 _BOXES = types.float64[:, ::1]  # (n, 3) corners or positions
+_MAKE_ARGS = (_BOXES, _BOXES, _BOXES, types.int32[::1])  # (lo, hi, positions, element ids)
 
 
 @jit
@@ -178,35 +178,51 @@ def _make(lo, hi, lpos, ids):
   return aabb, child, depth, nodeid
 
 
-def _corner_box(aabb, pos, quat, ipos, qinv):
-  """Box (min, max) in the tree frame of the 8 corners of aabb (center, half sizes) posed at
-  (pos, quat) in the owner's frame, the tree frame being (ipos, qinv^-1) in that frame."""
-  lo = [aabb[0] - aabb[3], aabb[1] - aabb[4], aabb[2] - aabb[5]]
-  hi = [aabb[0] + aabb[3], aabb[1] + aabb[4], aabb[2] + aabb[5]]
-  offset = [pos[0] - ipos[0], pos[1] - ipos[1], pos[2] - ipos[2]]
-  corners = []
-  for v in range(8):
-    vert = [hi[0] if v & 1 else lo[0], hi[1] if v & 2 else lo[1], hi[2] if v & 4 else lo[2]]
-    box = bm.rotvecquat(vert, quat)
-    box = [box[0] + offset[0], box[1] + offset[1], box[2] + offset[2]]
-    corners.append(bm.rotvecquat(box, qinv))
-  corners = np.array(corners)
-  return corners.min(axis=0), corners.max(axis=0)
+def _rotate(vec, quat):
+  """build_math.rotvecquat (mjuu_rotVecQuat) on rows: vec (..., 3) by quat (..., 4), the same
+  arithmetic, including its exact answers for a zero vector and the identity."""
+  w, x, y, z = (quat[..., k] for k in range(4))
+  v0, v1, v2 = (vec[..., k] for k in range(3))
+  t0 = w * v0 + y * v2 - z * v1
+  t1 = w * v1 + z * v0 - x * v2
+  t2 = w * v2 + x * v1 - y * v0
+  out = np.stack([v0 + 2 * (y * t2 - z * t1), v1 + 2 * (z * t0 - x * t2),
+                  v2 + 2 * (x * t1 - y * t0)], axis=-1)
+  identity = (w == 1) & (x == 0) & (y == 0) & (z == 0)
+  out = np.where(identity[..., None], vec, out)
+  return np.where((vec == 0).all(axis=-1)[..., None], 0.0, out)
 
 
-def body_bvh(b) -> _Tree:
-  """The hierarchy of body b's colliding geoms, in the body's inertial frame
-  (mjCBoundingVolumeHierarchy::CreateBVH with the body's ipos and iquat)."""
-  qinv = [b.iquat[0], -b.iquat[1], -b.iquat[2], -b.iquat[3]]
-  geoms = [g for g in b.geoms if g.contype or g.conaffinity]
-  if not geoms:
-    return _Tree()
-  boxes = [_corner_box(g.aabb, g.pos, g.quat, b.ipos, qinv) for g in geoms]
-  lo = np.array([bx[0] for bx in boxes])
-  hi = np.array([bx[1] for bx in boxes])
-  lpos = np.array([bm.rotvecquat([g.pos[k] - b.ipos[k] for k in range(3)], qinv)
-                   for g in geoms])
-  return _Tree(lo, hi, lpos, [g.id for g in geoms])
+# corner v of a box: its x, y, z at the box's high side where bit 0, 1, 2 of v is set
+_CORNER_HIGH = np.array([[bool(v & 1 << k) for k in range(3)] for v in range(8)])
+
+
+def body_bvhs(bodies) -> list:
+  """The hierarchy of each body's colliding geoms, in the body's inertial frame
+  (mjCBoundingVolumeHierarchy::CreateBVH with the body's ipos and iquat): each geom's box
+  (m.geom_aabb) posed at the geom, its 8 corners taken into that frame, bounded."""
+  geoms = [[g for g in b.geoms if g.contype or g.conaffinity] for b in bodies]
+  owners = [b for b, gs in zip(bodies, geoms) for _ in gs]
+  if not owners:
+    return [_Tree() for _ in bodies]
+  flat = [g for gs in geoms for g in gs]
+  aabb = np.array([g.aabb for g in flat], float)
+  pos = np.array([g.pos for g in flat], float)
+  quat = np.array([g.quat for g in flat], float)
+  ipos = np.array([b.ipos for b in owners], float)
+  qinv = np.array([[b.iquat[0], -b.iquat[1], -b.iquat[2], -b.iquat[3]] for b in owners], float)
+  lo, hi = aabb[:, :3] - aabb[:, 3:], aabb[:, :3] + aabb[:, 3:]
+  corners = np.where(_CORNER_HIGH, hi[:, None], lo[:, None])  # (geoms, 8, 3)
+  offset = (pos - ipos)[:, None]
+  corners = _rotate(_rotate(corners, quat[:, None]) + offset, qinv[:, None])
+  lpos = _rotate(pos - ipos, qinv)
+  trees, start = [], 0
+  for gs in geoms:
+    part = slice(start, start + len(gs))
+    start += len(gs)
+    trees.append(_Tree(corners[part].min(axis=1), corners[part].max(axis=1), lpos[part],
+                       [g.id for g in gs]) if gs else _Tree())
+  return trees
 
 
 def face_circumcenters(vert, face):
@@ -268,7 +284,7 @@ def mesh_bvh(info) -> _Tree:
 
 def arrays(bodies, meshes, sizes, arrays):
   """Fills the BVH sizes and arrays: the bodies' trees, then the meshes' (mesh MeshInfo list)."""
-  trees = [body_bvh(b) for b in bodies] + [mesh_bvh(info) for info in meshes]
+  trees = body_bvhs(bodies) + [mesh_bvh(info) for info in meshes]
   num = [len(tree.aabb) for tree in trees]
   start = np.concatenate([[0], np.cumsum(num)[:-1]]).astype(int) if trees else []
   adr = [int(a) if n else -1 for a, n in zip(start, num)]

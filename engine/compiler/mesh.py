@@ -433,9 +433,16 @@ def _dedup_vertices(v32, face):
 
   Vertices keep their first-appearance order, as MuJoCo's hash map assigns indices.
   """
-  key = v32.astype(np.float64) + 0.0  # -0.0 and 0.0 hash alike in MuJoCo
-  _, first, inverse = np.unique(key, axis=0, return_index=True, return_inverse=True)
-  inverse = inverse.reshape(-1)
+  bits = (v32 + np.float32(0.0)).view(np.uint32)  # -0.0 and 0.0 hash alike in MuJoCo
+  # rows sorted by their bits (stable: each run of equal rows starts at its first appearance);
+  # np.unique(axis=0) does the same through a void view, 5x slower
+  order = np.lexsort(bits.T[::-1])
+  ranked = bits[order]
+  starts = np.ones(len(order), dtype=bool)
+  starts[1:] = (ranked[1:] != ranked[:-1]).any(axis=1)
+  first = order[starts]
+  inverse = np.empty(len(order), dtype=np.int64)
+  inverse[order] = np.cumsum(starts) - 1
   if len(first) == len(v32):
     return v32, face
   order = np.argsort(first, kind="stable")
