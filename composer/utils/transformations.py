@@ -6,8 +6,8 @@ locomotion and manipulation code calls it unchanged. Conventions:
 - quaternions are (w, x, y, z), w first; `quat_conj`, `quat_inv`, `quat_mul`, `quat_diff`,
   `quat_log`, `quat_dist` and `axisangle_to_quat` take any leading batch dimensions (`quat_mul`
   broadcasts them), the other quaternion functions take a single quaternion;
-- an Euler ordering such as 'XYZ' lists the rotation matrices in multiplication order,
-  R = Rx(a) @ Ry(b) @ Rz(c), each a rotation about the fixed axis of that name;
+- an Euler ordering such as 'XYZ' lists the coordinate-axis rotations in multiplication order:
+  angles (a, b, c) give R = Rx(a) @ Ry(b) @ Rz(c);
 - matrices are 3x3 rotations or 4x4 homogeneous transforms (a zero translation), float64.
 
 Arrays of the wrong shape raise `ShapeError`; unknown Euler orderings raise KeyError.
@@ -72,8 +72,11 @@ def _as_rotation(rmat, what):
 
 def _clip_within_precision(value, low, high, precision, what):
   """`value` clipped into [low, high]; a ValueError if it is further than `precision` outside."""
-  if np.any(value < low - precision) or np.any(value > high + precision):
-    raise ValueError(f'{what} = {value} is outside [{low}, {high}] by more than {precision}')
+  value = np.asarray(value)
+  outside = (value < low - precision) | (value > high + precision)
+  if np.any(outside):
+    raise ValueError(f'{what} out of [{low}, {high}] by more than {precision}: '
+                     f'{value[outside].tolist()}')
   return np.clip(value, low, high)
 
 
@@ -114,25 +117,25 @@ def _axis_rotation(axis, theta, full):
 
 
 def rotation_x_axis(theta, full=False):
-  """The rotation matrix about the X axis by `theta` (radians); (n, 3, 3) for n > 1 angles.
+  """The rotation matrix about the X axis by `theta` (radians); (n, 3, 3) for n angles.
 
-  With `full`, 4x4 homogeneous transforms instead.
+  A single angle in a list gives one matrix; with `full`, 4x4 homogeneous transforms instead.
   """
   return _axis_rotation(0, theta, full)
 
 
 def rotation_y_axis(theta, full=False):
-  """The rotation matrix about the Y axis by `theta` (radians); (n, 3, 3) for n > 1 angles.
+  """The rotation matrix about the Y axis by `theta` (radians); (n, 3, 3) for n angles.
 
-  With `full`, 4x4 homogeneous transforms instead.
+  A single angle in a list gives one matrix; with `full`, 4x4 homogeneous transforms instead.
   """
   return _axis_rotation(1, theta, full)
 
 
 def rotation_z_axis(theta, full=False):
-  """The rotation matrix about the Z axis by `theta` (radians); (n, 3, 3) for n > 1 angles.
+  """The rotation matrix about the Z axis by `theta` (radians); (n, 3, 3) for n angles.
 
-  With `full`, 4x4 homogeneous transforms instead.
+  A single angle in a list gives one matrix; with `full`, 4x4 homogeneous transforms instead.
   """
   return _axis_rotation(2, theta, full)
 
@@ -160,8 +163,12 @@ def euler_to_rmat(euler_vec, ordering='ZXZ', full=False):
 
 
 def euler_to_quat(euler_vec, ordering='XYZ'):
-  """The quaternion of the Euler angles `euler_vec` (3,) in `ordering` (see `euler_to_rmat`)."""
-  return mat_to_quat(euler_to_rmat(euler_vec, ordering=ordering))
+  """The quaternion of one set of Euler angles in `ordering` (see `euler_to_rmat`)."""
+  rmat = euler_to_rmat(euler_vec, ordering=ordering)
+  if rmat.ndim != 2:
+    raise ShapeError(f'euler_to_quat: euler_vec must have shape (3,) or (1, 3), '
+                     f'got {np.shape(euler_vec)}')
+  return mat_to_quat(rmat)
 
 
 def _rmat_to_euler_xyx(rmat):
@@ -236,6 +243,11 @@ def quat_mul(quat1, quat2):
   """The Hamilton product quat1 * quat2 (the rotation quat2, then quat1); batches broadcast."""
   quat1 = _as_batch(quat1, 4, 'quat_mul: quat1')
   quat2 = _as_batch(quat2, 4, 'quat_mul: quat2')
+  try:
+    np.broadcast_shapes(quat1.shape, quat2.shape)
+  except ValueError:
+    raise ShapeError(f'quat_mul: the batch shapes of quat1 {quat1.shape} and quat2 '
+                     f'{quat2.shape} do not broadcast') from None
   return (_left_multiplication_matrix(quat1) @ quat2[..., None])[..., 0]
 
 
@@ -318,8 +330,9 @@ def quat_to_euler(quat, ordering='XYZ'):
 def mat_to_quat(mat):
   """The quaternion of a 3x3 rotation or 4x4 homogeneous transform.
 
-  The largest of w, |x|, |y|, |z| is computed from the diagonal and taken positive (for
-  numerical stability), so the sign of w is not fixed. A 4x4 matrix is scaled by its M[3, 3].
+  For numerical stability, w (if the trace shows |w| > 1/2) or else the largest of |x|, |y|, |z|
+  is computed from the diagonal and taken positive, so the sign of w is not fixed. A 4x4 matrix
+  is scaled by its M[3, 3].
   """
   mat = _as_rotation(mat, 'mat_to_quat: mat')
   if mat.shape == (3, 3):
