@@ -2,31 +2,11 @@
 
 import numpy as np
 
+from composer.utils import transformations
 from composer.variation import base
 from composer.variation import variation_values
 
 IDENTITY_QUATERNION = np.array([1., 0., 0., 0.])
-
-
-def _quat_mul(q1, q2):
-  w1, v1 = q1[0], np.asarray(q1[1:])
-  w2, v2 = q2[0], np.asarray(q2[1:])
-  return np.concatenate([[w1 * w2 - v1 @ v2], w1 * v2 + w2 * v1 + np.cross(v1, v2)])
-
-
-def _quat_rotate(quat, vec):
-  """`vec` rotated by the unit quaternion `quat`."""
-  conjugate = np.concatenate([[quat[0]], -np.asarray(quat[1:])])
-  return _quat_mul(_quat_mul(quat, np.concatenate([[0.], vec])), conjugate)[1:]
-
-
-def _axisangle_to_quat(axisangle):
-  """The quaternion of a rotation by |axisangle| about axisangle/|axisangle|."""
-  angle = np.linalg.norm(axisangle)
-  if angle < 1e-10:
-    return IDENTITY_QUATERNION.copy()
-  axis = np.asarray(axisangle) / angle
-  return np.concatenate([[np.cos(angle / 2)], np.sin(angle / 2) * axis])
 
 
 class UniformQuaternion(base.Variation):
@@ -56,7 +36,7 @@ class QuaternionFromAxisAngle(base.Variation):
     args = (initial_value, current_value, random_state or np.random)
     axis = variation_values.evaluate(self._axis, *args)
     angle = variation_values.evaluate(self._angle, *args)
-    return _axisangle_to_quat(np.asarray(axis) * angle)
+    return transformations.axisangle_to_quat(np.asarray(axis) * angle)
 
   def __eq__(self, other):
     return (isinstance(other, QuaternionFromAxisAngle) and self._axis == other._axis
@@ -74,7 +54,7 @@ class QuaternionPreMultiply(base.Variation):
     quat = variation_values.evaluate(self._quat, initial_value, current_value,
                                      random_state or np.random)
     other = current_value if self._cumulative else initial_value
-    return _quat_mul(np.asarray(quat), np.asarray(other))
+    return transformations.quat_mul(quat, other)
 
   def __eq__(self, other):
     return (isinstance(other, QuaternionPreMultiply) and self._quat == other._quat
@@ -96,7 +76,7 @@ class QuaternionRotate(base.Variation):
       vec = current_value if self._cumulative else initial_value
     else:
       vec = variation_values.evaluate(self._vec, *args)
-    return _quat_rotate(np.asarray(quat), np.asarray(vec, float))
+    return transformations.quat_rotate(quat, vec)
 
   def __eq__(self, other):
     return (isinstance(other, QuaternionRotate) and self._quat == other._quat
