@@ -409,3 +409,17 @@ def test_a_short_rollout_matches_dm_control(walkers):
   np.testing.assert_allclose(ours.data.qpos, theirs.data.qpos, rtol=0, atol=1e-10)
   np.testing.assert_allclose(ours.data.qvel, theirs.data.qvel, rtol=0, atol=1e-8)
   np.testing.assert_allclose(ours.data.act, theirs.data.act, rtol=0, atol=1e-12)
+
+
+def test_two_rats_in_one_arena():
+  """Two rats compile side by side, also after renaming them; each model name prefixes its
+  elements."""
+  rats = [rodent.Rat(name="rat1"), rodent.Rat(name="rat2")]
+  arena = composer.Arena()
+  for rat in rats:
+    arena.add_free_entity(rat)
+  assert mjcf.Physics.from_mjcf_model(arena.mjcf_model).model.nu == 2 * 38
+  rats[0].mjcf_model.model, rats[1].mjcf_model.model = "rat3", "rat4"
+  model = mjcf.Physics.from_mjcf_model(arena.mjcf_model).model
+  assert (model.nq, model.id2name(0, "actuator"), model.id2name(38, "actuator")) == \
+      (2 * 74, "rat3/lumbar_extend", "rat4/lumbar_extend")
