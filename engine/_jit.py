@@ -768,6 +768,15 @@ def _sum4_products_python(vec1, adr1, vec2, adr2, nblock):
 sum4_products = _sum4_products_python if DISABLE_JIT else _sum4_products_jit
 
 
+_HANDLE_TYPES = {}  # class name -> the one instance of a handle type
+
+
+def handle_type(name: str):
+  """The handle type `name` (ModelType...), as a pickled one unpickles: numba rebuilds a type
+  from its fields, and rebuilding MjModel's 600 was 70 us, twice per stage a model loads."""
+  return _HANDLE_TYPES[name]
+
+
 def register_handle(struct_type):
   """numba's structref.register for the engine's struct handles, with invariant field loads.
 
@@ -778,7 +787,7 @@ def register_handle(struct_type):
   iteration and never vectorized. Marking the loads of the payload pointer and of the field
   !invariant.load lets LLVM hoist them out of loops: a 729-element copy into d.scratch_H
   0.39 -> 0.05 us.
-  Jitted code cannot set a field.
+  Jitted code cannot set a field. The type pickles as its name (`handle_type`).
   """
   from numba.core import cgutils
   from numba.core import datamodel
@@ -787,6 +796,14 @@ def register_handle(struct_type):
   from numba.core.typing import templates
 
   datamodel.default_manager.register(struct_type, datamodel.models.StructRefModel)
+  init = struct_type.__init__
+
+  def __init__(self, fields):
+    init(self, fields)
+    _HANDLE_TYPES.setdefault(type(self).__name__, self)
+
+  struct_type.__init__ = __init__
+  struct_type.__reduce__ = lambda self: (handle_type, (type(self).__name__,))
 
   @templates.infer_getattr
   class _Attribute(templates.AttributeTemplate):

@@ -4,6 +4,7 @@ arrays alive, a wrong member raises instead of corrupting memory, and a helper's
 holds no machine code while the stages linking it compute right."""
 
 import gc
+import pickle
 
 import numba
 import numpy as np
@@ -88,6 +89,16 @@ def _helper(x):
 @numba.njit(cache=False)  # (compiled in this process, with its helper)
 def _caller(x):
   return _helper(x) + _helper(-x)
+
+
+@pytest.mark.parametrize("struct_type", [_structs.OPTION_TYPE, _structs.STATISTIC_TYPE,
+                                         _structs.MODEL_TYPE, _structs.DATA_TYPE])
+def test_a_handle_type_pickles_as_its_name(struct_type):
+  """Cache entries hold the handle types (in signatures and keys): they must unpickle to the
+  process's own type, by name, not as a copy rebuilt from hundreds of fields."""
+  data = pickle.dumps(struct_type)
+  assert pickle.loads(data) is struct_type
+  assert len(data) < 200
 
 
 def test_helpers_compile_to_ir_their_callers_link():
