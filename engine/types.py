@@ -680,15 +680,22 @@ _add_properties(
 
 class MjContactView:
   """`d.contact`: MuJoCo's contact array as columns (`d.contact.dist`, `d.contact.frame`, ...),
-  each cut to the `d.ncon` detected contacts; `d.contact[i]` is one contact."""
+  each cut to the `d.ncon` detected contacts; `d.contact[i]` is one contact (its scalar
+  fields Python numbers, as MuJoCo's MjContact), `d.contact[a:b]` a run of them."""
 
   def __init__(self, d: MjData, index=None):
     self._d = d
-    self._index = index
+    self._index = index  # None: all contacts; an int: one; a range: a run
 
   def _column(self, name):
     arr = self._d._arrays["contact_" + name][: self._d._arrays["ncon"][0]]
-    return arr if self._index is None else arr[self._index]
+    if self._index is None:
+      return arr
+    if isinstance(self._index, range):
+      run = self._index
+      return arr[run.start:run.stop:run.step] if run.step > 0 else arr[list(run)]
+    value = arr[self._index]
+    return value.item() if value.ndim == 0 else value
 
   def __getattr__(self, name):
     if name.startswith("_") or "contact_" + name not in self._d._arrays:
@@ -697,20 +704,38 @@ class MjContactView:
 
   @property
   def geom1(self):
-    return self._column("geom")[..., 0]
+    geom = self._column("geom")
+    return int(geom[0]) if isinstance(self._index, int) else geom[..., 0]
 
   @property
   def geom2(self):
-    return self._column("geom")[..., 1]
+    geom = self._column("geom")
+    return int(geom[1]) if isinstance(self._index, int) else geom[..., 1]
+
+  def _indices(self) -> range:
+    if isinstance(self._index, range):
+      return self._index
+    return range(int(self._d._arrays["ncon"][0]))
 
   def __len__(self):
-    return int(self._d._arrays["ncon"][0]) if self._index is None else 1
+    return 1 if isinstance(self._index, int) else len(self._indices())
 
   def __getitem__(self, i):
-    n = len(self)
-    if isinstance(i, (int, np.integer)) and not -n <= i < n:
-      raise IndexError(f"contact index {i} out of range for ncon={n}")
-    return MjContactView(self._d, i)
+    if isinstance(self._index, int):
+      raise TypeError("a single contact cannot be indexed")
+    indices = self._indices()
+    if isinstance(i, slice):
+      return MjContactView(self._d, indices[i])
+    if not isinstance(i, (int, np.integer)):
+      raise TypeError(f"contact indices are ints or slices, not {type(i).__name__}")
+    if not -len(indices) <= i < len(indices):
+      raise IndexError(f"contact index {i} out of range for {len(indices)} contacts")
+    return MjContactView(self._d, indices[int(i)])
+
+  def __iter__(self):
+    if isinstance(self._index, int):
+      raise TypeError("a single contact is not iterable")
+    return (MjContactView(self._d, k) for k in self._indices())
 
   def __repr__(self):
     return f"<MjContact ncon={len(self)}>"

@@ -177,3 +177,45 @@ def test_data_too_large_names_the_buffers(monkeypatch):
   monkeypatch.setattr(np, "zeros", refuse_arena)
   with pytest.raises(MemoryError, match=r"GiB for this model's data \(largest: .*nconmax"):
     engine.MjData(m)
+
+
+_BOX_ON_FLOOR = """<mujoco><worldbody><geom type="plane" size="1 1 1"/>
+  <body pos="0 0 .09"><freejoint/><geom type="box" size=".1 .1 .1"/></body>
+</worldbody></mujoco>"""
+
+
+def test_one_contact_reads_as_mujocos_mjcontact():
+  """d.contact[i]: scalar fields are Python numbers (usable as dict keys, as MuJoCo's MjContact
+  fields are), vectors arrays; iteration yields each contact; negative indices count back."""
+  mjm = mujoco.MjModel.from_xml_string(_BOX_ON_FLOOR)
+  mjd = mujoco.MjData(mjm)
+  mujoco.mj_forward(mjm, mjd)
+  m = engine.MjModel.from_xml_string(_BOX_ON_FLOOR)
+  d = engine.MjData(m)
+  engine.mj_forward(m, d)
+  assert d.ncon == mjd.ncon == 4
+  for ours, theirs in zip(d.contact, mjd.contact, strict=True):
+    for name in ("geom1", "geom2", "dim", "dist", "efc_address", "exclude"):
+      value = getattr(ours, name)
+      assert type(value) is type(getattr(theirs, name)) and value == getattr(theirs, name), name
+    np.testing.assert_array_equal(ours.geom, theirs.geom)
+    np.testing.assert_allclose(ours.frame, theirs.frame, atol=1e-12)
+  assert {d.contact[0].geom1, d.contact[1].geom2} == {0, 1}
+  assert d.contact[-1].dist == d.contact.dist[3]
+  with pytest.raises(IndexError, match="contact index 4 out of range for 4 contacts"):
+    d.contact[4]
+
+
+def test_a_run_of_contacts_is_a_slice_of_the_columns():
+  """d.contact[a:b] (MuJoCo's bindings ignore the slice; we take it): its columns, its length
+  and its contacts are those of the slice."""
+  m = engine.MjModel.from_xml_string(_BOX_ON_FLOOR)
+  d = engine.MjData(m)
+  engine.mj_forward(m, d)
+  for run in (slice(0, 0), slice(1, 3), slice(None, None, -1), slice(-2, None)):
+    part = d.contact[run]
+    expected = np.arange(4)[run]
+    assert len(part) == len(expected)
+    np.testing.assert_array_equal(part.dist, d.contact.dist[expected])
+    np.testing.assert_array_equal(part.geom2, d.contact.geom2[expected])
+    assert [c.dist for c in part] == [d.contact[int(k)].dist for k in expected]
