@@ -78,6 +78,8 @@ def _field_table(namespace):
 def _binding_namespace(element):
   if isinstance(element, element_mod._AttachmentFrame) or element.tag == constants.WORLDBODY:
     return constants.BODY
+  if element.spec.namespace == 'contact':  # (pairs and excludes: the model's arrays differ)
+    return element.tag
   return element.spec.namespace
 
 

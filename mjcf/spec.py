@@ -25,15 +25,15 @@ from engine.compiler import schema
 
 from mjcf import constants
 
-# schema namespace -> object model namespace
-_NAMESPACE_NAMES = {'class': 'default', 'key': 'keyframe'}
+# schema namespace -> object model namespace (PyMJCF's: contact pairs and excludes share one)
+_NAMESPACE_NAMES = {'class': 'default', 'key': 'keyframe', 'pair': 'contact', 'exclude': 'contact'}
 
 # objtype keyword (sensors, tuples) -> namespace of the referenced element
 OBJTYPE_NAMESPACES = {
   'body': 'body', 'xbody': 'body', 'geom': 'geom', 'site': 'site', 'camera': 'camera',
   'joint': 'joint', 'tendon': 'tendon', 'actuator': 'actuator', 'sensor': 'sensor',
   'light': 'light', 'mesh': 'mesh', 'hfield': 'hfield', 'texture': 'texture',
-  'material': 'material', 'equality': 'equality', 'pair': 'pair', 'exclude': 'exclude',
+  'material': 'material', 'equality': 'equality', 'pair': 'contact', 'exclude': 'contact',
   'key': 'keyframe', 'numeric': 'numeric', 'text': 'text', 'tuple': 'tuple', 'frame': 'frame',
   'skin': 'skin', 'flex': 'flex',
 }

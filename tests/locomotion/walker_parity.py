@@ -18,9 +18,9 @@ DYNAMIC_ATOL = 1e-6
 KINEMATIC_ATOL = 1e-9
 
 # kinds whose names are part of the walker's interface (material and texture names are internal
-# to each model; contact excludes are unnamed, their generated names differ between the mjcf
-# libraries, and their signatures are compared)
-_KINDS = ("body", "joint", "geom", "site", "camera", "light", "actuator", "sensor", "tendon")
+# to each model); unnamed contact excludes get PyMJCF's generated names on both sides
+_KINDS = ("body", "joint", "geom", "site", "camera", "light", "actuator", "sensor", "tendon",
+          "exclude")
 _SIZES = ("nq", "nv", "nu", "na", "nbody", "njnt", "ngeom", "nsite", "ncam", "nlight", "nmat",
           "ntex", "ntendon", "nexclude", "nsensor", "nsensordata", "nmocap", "neq", "nkey")
 # read exactly from the XML (numbers written as in dm_control's model) or by exact arithmetic
@@ -93,7 +93,7 @@ def assert_models_match(ours, theirs):
     assert getattr(ours, size) == getattr(theirs, size), size
   counts = dict(body=ours.nbody, joint=ours.njnt, geom=ours.ngeom, site=ours.nsite,
                 camera=ours.ncam, light=ours.nlight, actuator=ours.nu, sensor=ours.nsensor,
-                tendon=ours.ntendon)
+                tendon=ours.ntendon, exclude=ours.nexclude)
   for kind in _KINDS:
     assert names(ours, kind, counts[kind]) == names(theirs, kind, counts[kind]), kind
   for field in _EXACT:

@@ -645,3 +645,33 @@ def _copies_of_bound_arrays(m):
 def test_copies_of_bound_arrays_are_plain_arrays():
   theirs, ours = _both(_copies_of_bound_arrays)
   assert ours == theirs == (['ndarray'] * 3, 0.0)
+
+
+def _contact_namespace(lib):
+  """Unnamed pairs and excludes, names found in the 'contact' namespace, a clash between a pair
+  and an exclude, and a pair's margin by name."""
+  model = lib.RootElement()
+  a = model.worldbody.add('body', name='a')
+  ga = a.add('geom', size=[.1], name='ga')
+  b = model.worldbody.add('body', name='b')
+  gb = b.add('geom', size=[.1], name='gb')
+  model.contact.add('pair', geom1=ga, geom2=gb, margin=.25)
+  model.contact.add('exclude', body1=a, body2=b)
+  model.contact.add('exclude', body1=a, body2=b, name='e')
+  found = (model.find('contact', 'e').tag, [e.tag for e in model.find_all('contact')])
+  try:
+    model.contact.add('pair', geom1=ga, geom2=gb, name='e')
+    clash = None
+  except ValueError as error:
+    clash = 'duplicated identifier' in str(error).lower()
+  physics = lib.Physics.from_mjcf_model(model)
+  names = [physics.model.id2name(i, kind) for kind, n in (('pair', physics.model.npair),
+                                                           ('exclude', physics.model.nexclude))
+           for i in range(n)]
+  return names, found, clash, float(physics.named.model.pair_margin[names[0]])
+
+
+def test_pairs_and_excludes_share_the_contact_namespace():
+  theirs, ours = _both(_contact_namespace)
+  assert ours == theirs
+  assert ours[0] == ['//unnamed_contact_0', '//unnamed_contact_1', 'e'] and ours[2] is True
