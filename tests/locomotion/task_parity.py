@@ -241,24 +241,25 @@ def assert_steps_close(ours, theirs, label):
   assert_observations_close(ours.observation, theirs.observation, label)
 
 
-def random_actions(spec, seed):
-  """Uniform actions within the spec's bounds (within [-1, 1] for unlimited controls, whose
-  spec bounds are huge)."""
+def random_actions(spec, seed, scale=1.):
+  """Uniform actions within the middle `scale` of the spec's ranges (of [-1, 1] for unlimited
+  controls, whose spec bounds are huge)."""
   rng = np.random.RandomState(seed)
   unlimited = np.abs(spec.maximum - spec.minimum) > 1e6
-  low = np.where(unlimited, -1., spec.minimum)
-  high = np.where(unlimited, 1., spec.maximum)
+  middle = np.where(unlimited, 0., (spec.maximum + spec.minimum) / 2)
+  half_range = np.where(unlimited, 1., (spec.maximum - spec.minimum) / 2) * scale
   while True:
-    yield rng.uniform(low, high)
+    yield rng.uniform(middle - half_range, middle + half_range)
 
 
-def run_episodes(twin, episodes=2, steps=60, action_seed=1, script=None):
+def run_episodes(twin, episodes=2, steps=60, action_seed=1, action_scale=1., script=None):
   """Compares `episodes` episodes of up to `steps` steps (each ends early at a LAST step).
   `script(side, episode, step)`, if given, runs on both sides before each step, after the state
-  copy (e.g. to move the walker onto the target). Returns dm_control's (step type, reward,
+  copy (e.g. to move the walker onto the target). Actions are drawn as `random_actions`.
+  Returns dm_control's (step type, reward,
   discount) of every step."""
   assert_specs_equal(twin.ours.env, twin.theirs.env)
-  actions = random_actions(twin.theirs.env.action_spec(), action_seed)
+  actions = random_actions(twin.theirs.env.action_spec(), action_seed, action_scale)
   history = []
   for episode in range(episodes):
     ours, theirs = twin.reset()

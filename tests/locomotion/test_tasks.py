@@ -94,6 +94,17 @@ def cmu_run_gaps(s):
                                     physics_timestep=0.005, control_timestep=0.03)
 
 
+def cmu_run_gaps_without_contact_termination(s):
+  """The example's task with falls allowed: the walker lies across platforms and gaps."""
+  arena = s.arenas.GapsCorridor(platform_length=s.distributions.Uniform(.3, 2.5),
+                                gap_length=s.distributions.Uniform(.5, 1.25), corridor_width=10,
+                                corridor_length=100)
+  return s.tasks.RunThroughCorridor(s.walkers.CMUHumanoidPositionControlledV2020(), arena,
+                                    walker_spawn_position=(0.5, 0, 0), target_velocity=3.0,
+                                    contact_termination=False, physics_timestep=0.005,
+                                    control_timestep=0.03)
+
+
 def cmu_run_walls(s):
   arena = s.arenas.WallsCorridor(wall_gap=4., wall_width=s.distributions.Uniform(1, 7),
                                  wall_height=3.0, corridor_width=10, corridor_length=100,
@@ -207,9 +218,11 @@ FAST = {
 # The rat's contacts amplify last-bit differences of the engines within a 20-substep control
 # step (see task_parity.py), so its physics steps each start from dm_control's state.
 SLOW = {
-  'cmu_run_gaps': (cmu_run_gaps, {}, {}),
-  'cmu_run_walls': (cmu_run_walls, {}, dict(script=_flip_walker_at(10))),
-  'cmu_go_to_target': (cmu_go_to_target, {}, dict(script=_walker_to_target)),
+  'cmu_run_gaps': (cmu_run_gaps, {}, dict(episodes=3)),
+  'cmu_run_gaps_without_contact_termination': (cmu_run_gaps_without_contact_termination, {},
+                                               dict(steps=100, action_scale=0.5)),
+  'cmu_run_walls': (cmu_run_walls, {}, dict(episodes=3, script=_flip_walker_at(10))),
+  'cmu_go_to_target': (cmu_go_to_target, {}, dict(episodes=3, script=_walker_to_target)),
   'rat_escape_bowl': (rat_escape_bowl, dict(copy_every_substep=True), dict(steps=100)),
   'rat_run_gaps': (rat_run_gaps, dict(copy_every_substep=True), dict(steps=100)),
   'rat_two_touch': (rat_two_touch, dict(copy_every_substep=True),
@@ -250,6 +263,18 @@ def test_scripted_episodes_reach_every_outcome(no_dm_gl_contexts):
     assert [(kind, discount) for kind, _, discount in runs[name] if kind == 2] == [(2, 0.)]
   assert sum(reward for _, reward, _ in runs['go_to_target_ant']) >= 3
   assert sum(reward > 25 for _, reward, _ in runs['two_touch_mini_rat']) == 4
+
+
+@pytest.mark.parametrize('make', [corridor_ant, escape_mini_rat, two_touch_mini_rat])
+def test_enabled_camera_gives_dm_controls_image_spec(make, opengl):
+  """The tasks that enable the egocentric camera observe images of dm_control's spec."""
+  ours, theirs = make(tp.stack(True)), make(tp.stack(False))
+  camera = 'walker/egocentric_camera'
+  image = composer.Environment(ours, random_state=0).reset().observation[camera]
+  spec = theirs.observables[camera].array_spec
+  assert ours.observables[camera].enabled and theirs.observables[camera].enabled
+  assert (image.shape, image.dtype) == ((1, *spec.shape), spec.dtype)
+  assert image.any()  # something was drawn
 
 
 # ---- dm_control's task tests, on our stack ----

@@ -44,12 +44,12 @@ class Escape(composer.Task):
     core_name, reward_name = _CORE_BODY_AND_REWARD_SITE[kind]
     core_body = _shared.find_walker_element(walker, 'body', core_name, name)
     self._reward_site = _shared.find_walker_element(walker, 'site', reward_name, name)
+    _shared.enable_walker_observables(walker, name,
+                                      names=('sensors_touch', 'egocentric_camera'))
     self._arena = arena
     self._walker = walker
     self._walker.create_root_joints(self._arena.attach(self._walker))
     del walker_spawn_position, walker_spawn_rotation  # unused, as in dm_control
-    _shared.enable_walker_observables(walker, name,
-                                      names=('sensors_touch', 'egocentric_camera'))
 
     def origin_in_core_frame(physics):
       core = physics.bind(core_body)
