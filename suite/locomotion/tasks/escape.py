@@ -24,8 +24,9 @@ class Escape(composer.Task):
   of how upright its torso (and pelvis, if it has one) is. No termination; discount 1.
 
   Each episode starts from a random orientation (a normalised Gaussian quaternion) at the
-  lowest height, in 1 cm steps from 0, where the walker touches nothing. The walker observes
-  the origin in its root body's frame ('walker/origin').
+  lowest height, in 1 cm steps from 0, where the walker touches nothing; as in dm_control this
+  height is found before the arena's hooks (a Bowl's new terrain) run. The walker observes the
+  origin in its root body's frame ('walker/origin').
 
   Args:
     walker: a Rat or a CMU humanoid (suite.locomotion.walkers), or a subclass.
