@@ -259,6 +259,8 @@ def run_episodes(twin, episodes=2, steps=60, action_seed=1, action_scale=1., scr
   Returns dm_control's (step type, reward,
   discount) of every step."""
   assert_specs_equal(twin.ours.env, twin.theirs.env)
+  for timestep in ("control_timestep", "physics_timestep"):
+    assert getattr(twin.ours.task, timestep) == getattr(twin.theirs.task, timestep), timestep
   actions = random_actions(twin.theirs.env.action_spec(), action_seed, action_scale)
   history = []
   for episode in range(episodes):
