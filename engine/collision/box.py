@@ -154,8 +154,11 @@ def collide_capsule_box(m, d, g1, g2, margin, con):
   if halfaxis[2] > 0:
     axisdir += 4
 
+  # squared, as the distances it bounds (MuJoCo 3.17): unsquared, it rejected every edge
+  # farther than its square root, and a capsule parallel to the near edge of a long box (that
+  # edge is skipped as parallel, both ends lie beyond two faces) then had no contact at all
   bestdistmax = margin + 2 * (size1[0] + halflength + size2[0] + size2[1] + size2[2])
-  bestdist = bestdistmax
+  bestdist = bestdistmax * bestdistmax
   bestsegmentpos = 0.0
   bestboxpos = 0.0
   cltype = -4  # closest type: -3/-1 a capsule end to a face, 0..8 the segment to an edge

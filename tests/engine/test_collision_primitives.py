@@ -363,3 +363,20 @@ def test_narrowphase_dispatch():
   con = np.zeros((50, 13))
   for g1, g2 in ((0, 1), (0, 2), (2, 3)):
     assert narrowphase.collide_geoms(m._struct, d._struct, g1, g2, 0.1, con) == 0
+
+
+@pytest.mark.parametrize("axis", ["0 -1 0", "0 1 0"])
+def test_capsule_parallel_to_the_near_edge_of_a_long_box(axis):
+  """A capsule just outside a long box's edge and parallel to it: that edge is skipped as
+  parallel and both capsule ends lie beyond two faces, so the contact comes from a farther
+  edge; MuJoCo 3.17 bounds those by the square of its initial distance (2 or 1 contacts)."""
+  xml = f"""<mujoco><worldbody><geom type="box" size="3 5 .16" pos="3 0 -.16"/>
+    <body pos="-0.00106 0.73 0.0345" zaxis="{axis}"><freejoint/>
+    <geom type="capsule" size=".114 .0289"/></body></worldbody></mujoco>"""
+  mjm, mjd, m, d = oracle.load(xml)
+  mujoco.mj_forward(mjm, mjd)
+  engine.mj_forward(m, d)
+  assert d.ncon == mjd.ncon > 0
+  np.testing.assert_allclose(d.contact.dist, mjd.contact.dist, rtol=1e-12)
+  np.testing.assert_allclose(d.contact.pos, mjd.contact.pos, atol=1e-12)
+  np.testing.assert_allclose(d.contact.frame, mjd.contact.frame, atol=1e-12)
