@@ -169,6 +169,7 @@ nemax          i8 -  capacity for equality constraint rows
 njmax          i8 -  capacity for constraint rows (-1: decided by memory)
 nconmax        i8 -  capacity for contacts (-1: decided by memory)
 nuserdata      i8 -  user data numbers in MjData
+narena         i8 -  bytes of MuJoCo's arena (<size memory>, or its heuristic from njmax/nconmax)
 nplugin        i8 -  number of plugin instances
 npluginattr    i8 -  characters in all plugin instances' config values
 npluginstate   i8 -  numbers in all plugin instances' states (d.plugin_state)

@@ -28,6 +28,7 @@ from engine import fields as F
 from engine import io
 from engine import loader
 from engine import setconst
+from engine.compiler import build as _build
 from engine.compiler import build_skin as _skin
 from engine.compiler import specs as _specs
 
@@ -582,7 +583,8 @@ def _row_width(m: MjModel) -> int:
 def data_capacity(m: MjModel) -> dict:
   """Contact and constraint-row capacity of MjData (MuJoCo sizes its arena from `<size memory>`).
 
-  `<size nconmax/njmax>` set them; otherwise contacts get 12 per geom (at least 100), plus
+  `<size nconmax/njmax>` set them, or the rows and contacts MuJoCo's arena would hold if that
+  is more (m.narena, which they size); otherwise contacts get 12 per geom (at least 100), plus
   for each SDF geom room for sdf_initpoints contacts with each of up to 8 geoms, and rows
   cover every equality, friction loss and limit row plus each contact's rows in the widest
   cone (2*(condim-1) pyramidal rows). Running out sets mjWARN_CONTACTFULL/CNSTRFULL.
@@ -597,13 +599,22 @@ def data_capacity(m: MjModel) -> dict:
   rows_per_contact = max([1] + [2 * (c - 1) for c in condims])
   nsdf = int(np.count_nonzero(np.asarray(m.geom_type) == enums.mjGEOM_SDF))
   sdfcon = nsdf * min(int(m.opt.sdf_initpoints), enums.mjMAXCONPAIR) * min(m.ngeom - 1, 8)
-  nconcap = int(m.nconmax) if m.nconmax > 0 else max(100, 12 * m.ngeom) + sdfcon
-  if m.njmax > 0:
-    nefccap = int(m.njmax)
-  else:
-    nefccap = 6 * m.neq + m.nv + 3 * m.ntendon + 2 * m.njnt + rows_per_contact * nconcap
   nv = int(m.nv)
   width = _row_width(m)
+  # MuJoCo takes contacts and rows from its arena, which njmax and nconmax only size: a model
+  # that sets them gets at least the rows and contacts that arena holds (each row its
+  # Jacobian row and 14 numbers and 8 ints, each contact an mjContact)
+  row_bytes = 14 * 8 + 8 * 4 + width * (12 if _sparse_layout(m) else 8)
+  arena_rows = int(m.narena) // row_bytes
+  arena_contacts = int(m.narena) // (_build.SIZEOF_CONTACT + rows_per_contact * row_bytes)
+  if m.nconmax > 0:
+    nconcap = max(int(m.nconmax), arena_contacts)
+  else:
+    nconcap = max(100, 12 * m.ngeom) + sdfcon
+  if m.njmax > 0:
+    nefccap = max(int(m.njmax), arena_rows)
+  else:
+    nefccap = 6 * m.neq + m.nv + 3 * m.ntendon + 2 * m.njnt + rows_per_contact * nconcap
   sparse_elliptic = _sparse_layout(m) and int(m.opt.cone) == enums.mjCONE_ELLIPTIC
   dual = int(m.opt.solver) == enums.mjSOL_PGS or int(m.opt.noslip_iterations) > 0
   project = dual or bool(int(m.opt.enableflags) & enums.mjENBL_DIAGEXACT)

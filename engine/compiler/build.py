@@ -695,6 +695,9 @@ def _finalize(ctx, lists, sizes, arrays):
   sizes['narena'] = _narena(ctx, sizes)
 
 
+SIZEOF_CONTACT = 568  # bytes of MuJoCo 3.17's mjContact
+
+
 def _narena(ctx, sizes):
   """Arena size in bytes (mjCModel::TryCompile's heuristic, rounded up to a megabyte)."""
   mem = ctx.size['memory']
@@ -712,8 +715,7 @@ def _narena(ctx, sizes):
       sizes['nq'] + nv + sizes['nu'] + sizes['na'] + sizes['nbody'] + sizes['njnt'] +
       sizes['ngeom'] + sizes['nsite'] + sizes.get('neq', 0) + sizes.get('ntendon', 0) +
       sizes.get('nwrap', 0)))
-  sizeof_contact = 568
-  narena += (nconmax * sizeof_contact + njmax * (8 * 4 + 14 * 8) + nv * (3 * 4) +
+  narena += (nconmax * SIZEOF_CONTACT + njmax * (8 * 4 + 14 * 8) + nv * (3 * 4) +
              njmax * nv * (2 * 4 + 2 * 8) + njmax * njmax * (4 + 8))
   mb = 1 << 20
   return mb * (narena // mb + (1 if narena % mb else 0))

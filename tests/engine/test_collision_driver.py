@@ -122,15 +122,36 @@ def test_scene_exercises_every_rule():
   assert (mjd.contact.exclude == 1).any() or (mjd.contact.dist > 0).any()
 
 
-def test_full_contact_buffer_warns():
-  xml = SCENE.format(option="").replace("<mujoco>", '<mujoco><size nconmax="2"/>')
-  mjm, mjd, m, d = oracle.load(xml)
+def test_full_contact_buffer_warns(monkeypatch):
+  """Past the contact capacity: no write beyond it, mjWARN_CONTACTFULL."""
+  capacity = engine.types.data_capacity
+  monkeypatch.setattr(engine.types, "data_capacity", lambda m: dict(capacity(m), nconcap=2))
+  mjm, mjd, m, d = oracle.load(SCENE.format(option=""))
   mujoco.mj_forward(mjm, mjd)
   oracle.copy_state(mjd, d)
   engine.mj_kinematics(m, d)
   driver.collision(m._struct, d._struct)
   assert d.ncon == 2
   assert d.warning[engine.mjtWarning.mjWARN_CONTACTFULL].number == 1
+
+
+_SPHERES_ON_A_PLANE = """<mujoco><size njmax="500" nconmax="50"/><option cone="elliptic"/>
+  <worldbody><geom type="plane" size="10 10 .1"/>{}</worldbody></mujoco>""".format("".join(
+    f'<body pos="{.3 * (i % 15)} {.3 * (i // 15)} 0"><freejoint/><geom size=".1"/></body>'
+    for i in range(180)))
+
+
+def test_njmax_and_nconmax_size_the_arena_they_do_not_cap_it():
+  """MuJoCo 3.17 takes contacts and rows from its arena, which <size njmax nconmax> only
+  size: 180 resting spheres make 180 contacts and 540 rows past nconmax=50 and njmax=500,
+  with no warning."""
+  mjm, mjd, m, d = oracle.load(_SPHERES_ON_A_PLANE)
+  mujoco.mj_forward(mjm, mjd)
+  engine.mj_forward(m, d)
+  assert (d.ncon, d.nefc) == (mjd.ncon, mjd.nefc) == (180, 540)
+  for kind in (mujoco.mjtWarning.mjWARN_CONTACTFULL, mujoco.mjtWarning.mjWARN_CNSTRFULL):
+    assert d.warning[int(kind)].number == mjd.warning[kind].number == 0
+  assert m.narena == mjm.narena
 
 
 _SCENES = ["capsule_humanoid", "box_pile", "gripper", "terrain_quadruped"]
