@@ -168,14 +168,20 @@ def _cache_dir(name: str) -> str:
   return str(fallback)
 
 
+SOURCE_HASH = _source_hash()
 if "NUMBA_CACHE_DIR" not in os.environ:
-  NORMAL_CACHE_DIR = _cache_dir(f"{_source_hash()}-{CPU_TARGET}")
+  NORMAL_CACHE_DIR = _cache_dir(f"{SOURCE_HASH}-{CPU_TARGET}")
   CACHE_DIR = NORMAL_CACHE_DIR + ("-boundscheck" if numba.config.BOUNDSCHECK else "")
   numba.config.CACHE_DIR = CACHE_DIR
 else:
   CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
   # (the compile helper processes of engine/_stage.py are told where the normal build is)
   NORMAL_CACHE_DIR = os.environ.get("NUMJOCO_NORMAL_CACHE_DIR")
+if os.environ.get("NUMJOCO_SOURCE_HASH", SOURCE_HASH) != SOURCE_HASH:
+  # a compile helper that imported other engine sources than the process that started it
+  # would fill that process's cache with code for another layout
+  raise ImportError(f"numjoco: this engine ({ENGINE_DIR}) is not the one whose cache "
+                    f"{CACHE_DIR} this process was started to compile into")
 _UNCHECKED = frozenset(filter(None, os.environ.get("NUMJOCO_UNCHECKED_STAGES", "").split(",")))
 
 DISABLE_JIT = bool(numba.config.DISABLE_JIT)
@@ -769,12 +775,24 @@ sum4_products = _sum4_products_python if DISABLE_JIT else _sum4_products_jit
 
 
 _HANDLE_TYPES = {}  # class name -> the one instance of a handle type
+_LAYOUTS = {}  # class name -> hash of its members' names and types
 
 
-def handle_type(name: str):
+def _layout(struct_type) -> str:
+  name = type(struct_type).__name__
+  if name not in _LAYOUTS:
+    _LAYOUTS[name] = hashlib.sha1(repr(struct_type._fields).encode()).hexdigest()[:16]
+  return _LAYOUTS[name]
+
+
+def handle_type(name: str, layout: str):
   """The handle type `name` (ModelType...), as a pickled one unpickles: numba rebuilds a type
-  from its fields, and rebuilding MjModel's 600 was 70 us, twice per stage a model loads."""
-  return _HANDLE_TYPES[name]
+  from its fields, and rebuilding MjModel's 600 was 70 us, twice per stage a model loads. A
+  type pickled with other members (code compiled for another layout) does not unpickle."""
+  struct_type = _HANDLE_TYPES[name]
+  if _layout(struct_type) != layout:
+    raise pickle.UnpicklingError(f"{name} was pickled with other members")
+  return struct_type
 
 
 def register_handle(struct_type):
@@ -803,7 +821,7 @@ def register_handle(struct_type):
     _HANDLE_TYPES.setdefault(type(self).__name__, self)
 
   struct_type.__init__ = __init__
-  struct_type.__reduce__ = lambda self: (handle_type, (type(self).__name__,))
+  struct_type.__reduce__ = lambda self: (handle_type, (type(self).__name__, _layout(self)))
 
   @templates.infer_getattr
   class _Attribute(templates.AttributeTemplate):

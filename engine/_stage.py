@@ -435,12 +435,20 @@ def _jobs() -> int:
   return max(1, min(cpus, _available_memory() // _COMPILE_MEMORY))
 
 
+def _helper_command(*args) -> list:
+  """`python -m engine.warmup ARGS` for a compiling helper process: -P, so that an `engine`
+  folder in the working directory does not shadow this engine (found through PYTHONPATH)."""
+  return [sys.executable, "-P", "-m", "engine.warmup", *args]
+
+
 def _helper_env() -> dict:
   """Environment of a compiling helper process: it imports this very engine (also when it was
-  found through sys.path, not installed) and writes into this process's cache."""
+  found through sys.path, not installed; it checks the sources' hash) and writes into this
+  process's cache."""
   path = os.pathsep.join(filter(None, [str(_jit.ENGINE_DIR.parent),
                                        os.environ.get("PYTHONPATH")]))
-  env = dict(os.environ, NUMBA_CACHE_DIR=_jit.CACHE_DIR, PYTHONPATH=path)
+  env = dict(os.environ, NUMBA_CACHE_DIR=_jit.CACHE_DIR, PYTHONPATH=path,
+             NUMJOCO_SOURCE_HASH=_jit.SOURCE_HASH)
   if _jit.NORMAL_CACHE_DIR:
     env["NUMJOCO_NORMAL_CACHE_DIR"] = _jit.NORMAL_CACHE_DIR
   return env
@@ -452,7 +460,7 @@ def _compile_in_background() -> None:
   if os.environ.get("NUMJOCO_BACKGROUND_COMPILE", "1") == "0" or not cold_stages(selected(True)):
     return
   try:
-    subprocess.Popen([sys.executable, "-m", "engine.warmup", "--background"], env=_helper_env(),
+    subprocess.Popen(_helper_command("--background"), env=_helper_env(),
                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                      stderr=subprocess.DEVNULL, start_new_session=True)
   except OSError:  # (no process to spare: the stages compile on first use instead)
@@ -477,8 +485,8 @@ def _compile_cold(cold: list) -> None:
   with tempfile.TemporaryDirectory(prefix="numjoco-claims-") as claims:
     names = ",".join(s.name for s in cold)
     workers = [
-      subprocess.Popen([sys.executable, "-m", "engine.warmup", "--claims", claims,
-                        "--stages", names], env=_helper_env(), stdout=subprocess.DEVNULL)
+      subprocess.Popen(_helper_command("--claims", claims, "--stages", names),
+                       env=_helper_env(), stdout=subprocess.DEVNULL)
       for _ in range(jobs - 1)
     ]
     try:

@@ -395,3 +395,20 @@ def test_one_background_compile_at_a_time(tmp_path):
                          capture_output=True, text=True, timeout=300)
   assert out.returncode == 0, out.stderr
   assert not any(path.exists() for path in missing)  # it compiled nothing
+
+
+@needs_jit
+def test_a_compile_helper_imports_the_engine_that_started_it(tmp_path):
+  """A helper process started from a folder holding another `engine` package imports this
+  one; a helper whose engine has other sources than its parent's refuses to start (it would
+  fill the parent's cache with code for another layout)."""
+  (tmp_path / "engine").mkdir()
+  (tmp_path / "engine" / "__init__.py").write_text("raise SystemExit('the wrong engine')\n")
+  out = subprocess.run(_stage._helper_command("--help"), cwd=tmp_path, env=_stage._helper_env(),
+                       capture_output=True, text=True, timeout=300)
+  assert out.returncode == 0 and "python -m engine.warmup" in out.stdout, out.stderr
+  env = dict(_stage._helper_env(), NUMJOCO_SOURCE_HASH="0" * 16)
+  out = subprocess.run([sys.executable, "-c", "import engine"], env=env, capture_output=True,
+                       text=True, timeout=300)
+  assert out.returncode != 0
+  assert "is not the one whose cache" in out.stderr

@@ -101,6 +101,20 @@ def test_a_handle_type_pickles_as_its_name(struct_type):
   assert len(data) < 200
 
 
+class _OtherLayout:
+  """Pickles as MjModel's type compiled with other members."""
+
+  def __reduce__(self):
+    return _jit.handle_type, ("ModelType", "0" * 16)
+
+
+def test_a_handle_type_of_another_layout_does_not_unpickle():
+  """Code compiled for other members must never load: its cache entry fails to unpickle (and
+  is compiled again)."""
+  with pytest.raises(pickle.UnpicklingError, match="ModelType was pickled with other members"):
+    pickle.loads(pickle.dumps(_OtherLayout()))
+
+
 def test_helpers_compile_to_ir_their_callers_link():
   assert _caller(3.0) == 2.0
   (overload,) = _helper.overloads.values()
