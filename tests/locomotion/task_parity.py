@@ -7,15 +7,18 @@ compares the first observations, and steps both with the same random actions, ea
 started from dm_control's state copied into ours (as tests/suite/parity.py does), comparing
 rewards, discounts, step types and observations.
 
-Two things are shared between the stacks besides the state:
+Our compiler's derived quantities (principal inertia frames, inverse weights) differ from
+MuJoCo's in their last bits, as do a few contact computations (capsule-capsule normals,
+height-field contacts), and the walkers' contacts can amplify such differences to ~1e-4 within
+one control step (noslip iterations stop on the sign of a roundoff-level improvement, convex
+collisions at a 1e-6 tolerance). So two things are shared between the stacks besides the state:
 - the compiled model's numbers: after each reset our model's physical fields are checked against
   dm_control's (rtol 1e-9: the MJCF the tasks generate, target positions and terrain included)
-  and then replaced by them. Our compiler computes derived quantities (principal inertia frames,
-  inverse weights) to the last bits of MuJoCo's, and the Rat's contacts (noslip iterations that
-  stop on the sign of a roundoff-level improvement) amplify last-bit differences to ~1e-4
-  within a 20-substep control step; with the same numbers our steps are MuJoCo's bit for bit.
+  and then replaced by them;
 - numpy's global generator, which dm_control's TwoTouch draws from: each stack gets its own
   copy, seeded alike, swapped in around its calls.
+and, with `Twin(..., copy_every_substep=True)` (the rat's tests), every physics step of ours
+starts from dm_control's state, not only the first of a control step.
 
 Camera observables are disabled (images are not compared); dm_control's Bowl is kept from
 uploading its terrain to a GL context (`no_dm_gl_contexts`).
@@ -62,9 +65,10 @@ def mini_rat(ns, **kwargs):
   """A small walker that the Rat-only tasks (Escape, TwoTouch) accept, on stack `ns`: the critter
   of twin_walkers.py named 'walker', whose thighs are the bodies 'hand_L' and 'hand_R' and whose
   torso carries a 'head' site. Its class is called MiniRat because dm_control tells walkers
-  apart by class name. (The hands are the thighs because they have one geom each: the engines
-  find no contacts of a target sphere, whose margin is negative, with bodies of several geoms
-  unless it reaches deep into them.)"""
+  apart by class name. (The hands are the thighs, bodies of one geom each: for a body of several
+  geoms MuJoCo, and our engine, find contacts through bounding boxes computed when the model
+  was compiled, which do not follow a target moved by writing its geom's position, as TwoTouch
+  moves it.)"""
   critter = twin_walkers.critter_class(twin_walkers.namespace(ns.ours))
 
   class MiniRat(critter):
@@ -241,24 +245,27 @@ def assert_steps_close(ours, theirs, label):
   assert_observations_close(ours.observation, theirs.observation, label)
 
 
-def random_actions(spec, seed):
-  """Uniform actions within the spec's bounds (within [-1, 1] for unlimited controls, whose
-  spec bounds are huge)."""
+def random_actions(spec, seed, scale=1.):
+  """Uniform actions within the middle `scale` of the spec's ranges (of [-1, 1] for unlimited
+  controls, whose spec bounds are huge)."""
   rng = np.random.RandomState(seed)
   unlimited = np.abs(spec.maximum - spec.minimum) > 1e6
-  low = np.where(unlimited, -1., spec.minimum)
-  high = np.where(unlimited, 1., spec.maximum)
+  middle = np.where(unlimited, 0., (spec.maximum + spec.minimum) / 2)
+  half_range = np.where(unlimited, 1., (spec.maximum - spec.minimum) / 2) * scale
   while True:
-    yield rng.uniform(low, high)
+    yield rng.uniform(middle - half_range, middle + half_range)
 
 
-def run_episodes(twin, episodes=2, steps=60, action_seed=1, script=None):
+def run_episodes(twin, episodes=2, steps=60, action_seed=1, action_scale=1., script=None):
   """Compares `episodes` episodes of up to `steps` steps (each ends early at a LAST step).
   `script(side, episode, step)`, if given, runs on both sides before each step, after the state
-  copy (e.g. to move the walker onto the target). Returns dm_control's (step type, reward,
+  copy (e.g. to move the walker onto the target). Actions are drawn as `random_actions`.
+  Returns dm_control's (step type, reward,
   discount) of every step."""
   assert_specs_equal(twin.ours.env, twin.theirs.env)
-  actions = random_actions(twin.theirs.env.action_spec(), action_seed)
+  for timestep in ("control_timestep", "physics_timestep"):
+    assert getattr(twin.ours.task, timestep) == getattr(twin.theirs.task, timestep), timestep
+  actions = random_actions(twin.theirs.env.action_spec(), action_seed, action_scale)
   history = []
   for episode in range(episodes):
     ours, theirs = twin.reset()

@@ -94,6 +94,17 @@ def cmu_run_gaps(s):
                                     physics_timestep=0.005, control_timestep=0.03)
 
 
+def cmu_run_gaps_without_contact_termination(s):
+  """The example's task with falls allowed: the walker lies across platforms and gaps."""
+  arena = s.arenas.GapsCorridor(platform_length=s.distributions.Uniform(.3, 2.5),
+                                gap_length=s.distributions.Uniform(.5, 1.25), corridor_width=10,
+                                corridor_length=100)
+  return s.tasks.RunThroughCorridor(s.walkers.CMUHumanoidPositionControlledV2020(), arena,
+                                    walker_spawn_position=(0.5, 0, 0), target_velocity=3.0,
+                                    contact_termination=False, physics_timestep=0.005,
+                                    control_timestep=0.03)
+
+
 def cmu_run_walls(s):
   arena = s.arenas.WallsCorridor(wall_gap=4., wall_width=s.distributions.Uniform(1, 7),
                                  wall_height=3.0, corridor_width=10, corridor_length=100,
@@ -191,29 +202,59 @@ _TWO_TOUCH_TRIALS = ({5, 32}, {4, 14}, {6})
 _RAT_TWO_TOUCH_TRIALS = ({5, 45}, {4, 24}, {6})
 
 
+def _one_failure(history):
+  """The episodes end once, by a failure (discount 0)."""
+  assert [(kind, discount) for kind, _, discount in history if kind == 2] == [(2, 0.)]
+
+
+def _rewarded_at_target(history):
+  assert sum(reward for _, reward, _ in history) >= 3
+
+
+def _touch_rewards(count, touch_reward):
+  """`count` steps earn a touch reward."""
+  def check(history):
+    assert sum(reward > touch_reward for _, reward, _ in history) == count
+  return check
+
+
+# name: (task builder, run_episodes options, a check of dm_control's steps that the scripts did
+# what they are for)
 FAST = {
-  'corridor_ant': (corridor_ant, dict(script=_flip_walker_at(20))),
-  'corridor_jumping_ball_gaps': (corridor_jumping_ball_gaps, dict(script=_sink_walker_at(30))),
-  'corridor_rolling_ball_walls': (corridor_rolling_ball_walls, {}),
-  'go_to_target_ant': (go_to_target_ant, dict(script=_walker_to_target)),
-  'go_to_relative_target_ball': (go_to_relative_target_ball, dict(script=_walker_to_target)),
-  'escape_mini_rat': (escape_mini_rat, {}),
+  'corridor_ant': (corridor_ant, dict(script=_flip_walker_at(20)), _one_failure),
+  'corridor_jumping_ball_gaps': (corridor_jumping_ball_gaps, dict(script=_sink_walker_at(30)),
+                                 _one_failure),
+  'corridor_rolling_ball_walls': (corridor_rolling_ball_walls, {}, None),
+  'go_to_target_ant': (go_to_target_ant, dict(script=_walker_to_target), _rewarded_at_target),
+  'go_to_relative_target_ball': (go_to_relative_target_ball, dict(script=_walker_to_target),
+                                 _rewarded_at_target),
+  'escape_mini_rat': (escape_mini_rat, {}, None),
+  # both touches of the first trial and the first of the others (only the first touches of the
+  # shuffled variant, whose interval is shorter)
   'two_touch_mini_rat': (two_touch_mini_rat,
-                         dict(episodes=3, steps=70, script=_touch_script(_TWO_TOUCH_TRIALS))),
+                         dict(episodes=3, steps=70, script=_touch_script(_TWO_TOUCH_TRIALS)),
+                         _touch_rewards(4, 25)),
   'two_touch_mini_rat_shuffled': (two_touch_mini_rat_shuffled,
-                                  dict(episodes=3, script=_touch_script(_TWO_TOUCH_TRIALS))),
+                                  dict(episodes=3, script=_touch_script(_TWO_TOUCH_TRIALS)),
+                                  _touch_rewards(3, 10)),
 }
 
-# The rat's contacts amplify last-bit differences of the engines within a 20-substep control
-# step (see task_parity.py), so its physics steps each start from dm_control's state.
+# name: (task builder, Twin options, run_episodes options[, check]). The rat's contacts amplify
+# last-bit differences of the engines within a 20-substep control step (see task_parity.py), so
+# its physics steps each start from dm_control's state. The humanoids fall within ~15 steps of
+# random actions, ending the episode (contact termination).
 SLOW = {
-  'cmu_run_gaps': (cmu_run_gaps, {}, {}),
-  'cmu_run_walls': (cmu_run_walls, {}, dict(script=_flip_walker_at(10))),
-  'cmu_go_to_target': (cmu_go_to_target, {}, dict(script=_walker_to_target)),
+  'cmu_run_gaps': (cmu_run_gaps, {}, dict(episodes=3)),
+  'cmu_run_gaps_without_contact_termination': (cmu_run_gaps_without_contact_termination, {},
+                                               dict(steps=100, action_scale=0.5)),
+  'cmu_run_walls': (cmu_run_walls, {}, dict(episodes=3, script=_flip_walker_at(10))),
+  'cmu_go_to_target': (cmu_go_to_target, {}, dict(episodes=3, script=_walker_to_target),
+                       _rewarded_at_target),
   'rat_escape_bowl': (rat_escape_bowl, dict(copy_every_substep=True), dict(steps=100)),
   'rat_run_gaps': (rat_run_gaps, dict(copy_every_substep=True), dict(steps=100)),
   'rat_two_touch': (rat_two_touch, dict(copy_every_substep=True),
-                    dict(episodes=3, steps=100, script=_touch_script(_RAT_TWO_TOUCH_TRIALS))),
+                    dict(episodes=3, steps=100, script=_touch_script(_RAT_TWO_TOUCH_TRIALS)),
+                    _touch_rewards(4, 25)),
 }
 
 
@@ -224,32 +265,35 @@ def _assert_same_observables_enabled(twin):
 
 @pytest.mark.parametrize('name', FAST)
 def test_episodes_match_dm_control(name, no_dm_gl_contexts):
-  make, run_options = FAST[name]
+  make, run_options, check = FAST[name]
   twin = tp.Twin(make)
   _assert_same_observables_enabled(twin)
-  tp.run_episodes(twin, **run_options)
+  history = tp.run_episodes(twin, **run_options)
+  if check is not None:
+    check(history)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize('name', SLOW)
 def test_example_episodes_match_dm_control(name, no_dm_gl_contexts):
-  make, twin_options, run_options = SLOW[name]
+  make, twin_options, run_options, *check = SLOW[name]
   twin = tp.Twin(make, **twin_options)
   _assert_same_observables_enabled(twin)
-  tp.run_episodes(twin, **run_options)
+  history = tp.run_episodes(twin, **run_options)
+  for each in check:
+    each(history)
 
 
-def test_scripted_episodes_reach_every_outcome(no_dm_gl_contexts):
-  """The scripts do what they are for: dm_control's episodes (which ours match) end with a
-  failure (discount 0) and with a fall below the height limit, the walker is rewarded at the
-  target, and the two-touch trials earn both touch rewards."""
-  runs = {name: tp.run_episodes(tp.Twin(FAST[name][0]), **FAST[name][1])
-          for name in ('corridor_ant', 'corridor_jumping_ball_gaps', 'go_to_target_ant',
-                       'two_touch_mini_rat')}
-  for name in ('corridor_ant', 'corridor_jumping_ball_gaps'):
-    assert [(kind, discount) for kind, _, discount in runs[name] if kind == 2] == [(2, 0.)]
-  assert sum(reward for _, reward, _ in runs['go_to_target_ant']) >= 3
-  assert sum(reward > 25 for _, reward, _ in runs['two_touch_mini_rat']) == 4
+@pytest.mark.parametrize('make', [corridor_ant, escape_mini_rat, two_touch_mini_rat])
+def test_enabled_camera_gives_dm_controls_image_spec(make, opengl):
+  """The tasks that enable the egocentric camera observe images of dm_control's spec."""
+  ours, theirs = make(tp.stack(True)), make(tp.stack(False))
+  camera = 'walker/egocentric_camera'
+  image = composer.Environment(ours, random_state=0).reset().observation[camera]
+  spec = theirs.observables[camera].array_spec
+  assert ours.observables[camera].enabled and theirs.observables[camera].enabled
+  assert (image.shape, image.dtype) == ((1, *spec.shape), spec.dtype)
+  assert image.any()  # something was drawn
 
 
 # ---- dm_control's task tests, on our stack ----

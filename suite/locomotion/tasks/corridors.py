@@ -46,13 +46,13 @@ class RunThroughCorridor(composer.Task):
         or target_velocity < 0):
       raise ValueError(f'{name} `target_velocity` must be a non-negative speed (m/s), got '
                        f'{target_velocity!r}')
+    _shared.enable_walker_observables(walker, name,
+                                      names=('sensors_touch', 'egocentric_camera'))
     self._arena = arena
     self._walker = walker
     self._walker.create_root_joints(self._arena.attach(self._walker))
     self._walker_spawn_position = walker_spawn_position
     self._walker_spawn_rotation = walker_spawn_rotation
-    _shared.enable_walker_observables(walker, name,
-                                      names=('sensors_touch', 'egocentric_camera'))
     self._vel = target_velocity
     self._contact_termination = contact_termination
     self._terminate_at_height = terminate_at_height

@@ -24,8 +24,9 @@ class Escape(composer.Task):
   of how upright its torso (and pelvis, if it has one) is. No termination; discount 1.
 
   Each episode starts from a random orientation (a normalised Gaussian quaternion) at the
-  lowest height, in 1 cm steps from 0, where the walker touches nothing. The walker observes
-  the origin in its root body's frame ('walker/origin').
+  lowest height, in 1 cm steps from 0, where the walker touches nothing; as in dm_control this
+  height is found before the arena's hooks (a Bowl's new terrain) run. The walker observes the
+  origin in its root body's frame ('walker/origin').
 
   Args:
     walker: a Rat or a CMU humanoid (suite.locomotion.walkers), or a subclass.
@@ -44,12 +45,12 @@ class Escape(composer.Task):
     core_name, reward_name = _CORE_BODY_AND_REWARD_SITE[kind]
     core_body = _shared.find_walker_element(walker, 'body', core_name, name)
     self._reward_site = _shared.find_walker_element(walker, 'site', reward_name, name)
+    _shared.enable_walker_observables(walker, name,
+                                      names=('sensors_touch', 'egocentric_camera'))
     self._arena = arena
     self._walker = walker
     self._walker.create_root_joints(self._arena.attach(self._walker))
     del walker_spawn_position, walker_spawn_rotation  # unused, as in dm_control
-    _shared.enable_walker_observables(walker, name,
-                                      names=('sensors_touch', 'egocentric_camera'))
 
     def origin_in_core_frame(physics):
       core = physics.bind(core_body)

@@ -47,6 +47,7 @@ class GoToTarget(composer.Task):
     name = type(self).__name__
     _shared.check_walker(walker, name, ('reinitialize_pose', 'ground_contact_geoms'))
     _shared.check_arena(arena, name, ('size', 'regenerate', 'ground_geoms'))
+    _shared.enable_walker_observables(walker, name, names=('sensors_touch',))
     self._arena = arena
     self._walker = walker
     self._walker.create_root_joints(self._arena.attach(self._walker))
@@ -71,7 +72,6 @@ class GoToTarget(composer.Task):
       'site', name='target', type='sphere', pos=(0., 0., 0.), size=(0.1,),
       rgba=(0.9, 0.6, 0.6, 1.0))
 
-    _shared.enable_walker_observables(walker, name, names=('sensors_touch',))
     walker.observables.add_egocentric_vector(
       'target', observable.MJCFFeature('pos', self._target),
       origin_callable=lambda physics: physics.bind(walker.root_body).xpos)

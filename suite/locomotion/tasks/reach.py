@@ -91,6 +91,7 @@ class TwoTouch(composer.Task):
     if not self._target_type_rewards:
       raise ValueError(f'{name} `target_type_rewards` must give at least one reward')
     del rotation_bias_factor  # unused, as in dm_control
+    _shared.enable_walker_observables(walker, name, names=('egocentric_camera',))
 
     self._walker = walker
     self._arena = arena
@@ -121,7 +122,6 @@ class TwoTouch(composer.Task):
 
     self._task_observables = collections.OrderedDict(
       task_logic=observable.Generic(lambda physics: np.array([self._state_logic])))
-    _shared.enable_walker_observables(walker, name, names=('egocentric_camera',))
     camera = self._walker.observables.egocentric_camera
     camera.height = camera.width = 64
     for obs in self._task_observables.values():
