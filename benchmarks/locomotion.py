@@ -8,10 +8,11 @@ RL loops call it (observations, reward and discount included). Each is measured 
 the walker's egocentric camera observable on (a 64x64 frame rendered at every step, through
 the OpenGL of MUJOCO_GL, default egl; cmu_humanoid_go_to_target's builder leaves it off, and it
 is turned on here for the comparison) and off. `step` is the best of R runs of N steps, each
-run from a fresh reset (not timed); `reset` the best of R runs of K resets (the arena is
-regenerated and the model compiled again at each). The two libraries take turns within each
-run, so that load from elsewhere on the machine hits both alike. `build` is the builder plus
-the first reset. `ratio` is ours / dm_control's.
+from a fresh reset (resets, also those after an episode ends, are not timed); `reset` the best
+of R runs of K resets (dm_control compiles the model at every reset, ours when the episode's
+MJCF changed: a new corridor, moved targets). The two libraries take turns within each run, so
+that load from elsewhere on the machine hits both alike. `build` is the builder plus the first
+reset. `ratio` is ours / dm_control's.
 """
 
 import argparse
@@ -58,12 +59,17 @@ def _set_camera(env, enabled):
 
 
 def _step_seconds(env, actions):
+  """Seconds in env.step over `actions`; an episode that ends (the humanoid falls within ~15
+  steps of random actions) is reset untimed."""
   env.reset()
-  t0 = time.perf_counter()
+  total = 0.0
   for action in actions:
-    if env.step(action).last():
+    t0 = time.perf_counter()
+    last = env.step(action).last()
+    total += time.perf_counter() - t0
+    if last:
       env.reset()
-  return time.perf_counter() - t0
+  return total
 
 
 def _reset_seconds(env, n_resets):

@@ -44,8 +44,10 @@ def rodent_escape_bowl(random_state=None):
 
 
 def rodent_run_gaps(random_state=None):
-  """The rat runs at 1 m/s down a 40 m corridor of platforms and gaps of random lengths; it may
-  touch the ground with any body part, and fails when a foot falls 30 cm below the floor."""
+  """The rat runs at 1 m/s down a 40 m corridor of platforms and gaps of random lengths.
+
+  Any body part may touch the ground; the episode fails when a foot falls 30 cm below the floor.
+  """
   arena = corr_arenas.GapsCorridor(
     platform_length=distributions.Uniform(.4, .8), gap_length=distributions.Uniform(.05, .2),
     corridor_width=2, corridor_length=40, aesthetic="outdoor_natural")
