@@ -285,3 +285,13 @@ def test_viewer_command_line_rejects_an_unknown_builder(capsys):
   with pytest.raises(SystemExit):
     viewer.main(["locomotion", "rodent_maze"])
   assert "no locomotion example builder 'rodent_maze'" in capsys.readouterr().err
+
+
+def test_command_line_says_when_the_camera_cannot_render(capsys, monkeypatch):
+  def unavailable(*args, **kwargs):
+    raise engine_physics.RenderingUnavailableError("no OpenGL here")
+
+  monkeypatch.setattr(engine_physics.Physics, "render", unavailable)
+  assert locomotion_main.main(["rodent_run_gaps", "--steps", "1"]) == 1
+  assert ("rodent_run_gaps's camera observable cannot render: no OpenGL here"
+          in capsys.readouterr().err)

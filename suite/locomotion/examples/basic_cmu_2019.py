@@ -40,18 +40,20 @@ def _environment(task, random_state):
 
 def cmu_humanoid_run_walls(random_state=None):
   """The CMU humanoid runs down a 100 m corridor past walls of random widths."""
+  walker = _walker_with_camera()
   arena = corr_arenas.WallsCorridor(
     wall_gap=4., wall_width=distributions.Uniform(1, 7), wall_height=3.0, corridor_width=10,
     corridor_length=100, include_initial_padding=False)
-  return _environment(_run_through_corridor(_walker_with_camera(), arena), random_state)
+  return _environment(_run_through_corridor(walker, arena), random_state)
 
 
 def cmu_humanoid_run_gaps(random_state=None):
   """The CMU humanoid runs down a 100 m corridor of platforms and gaps of random lengths."""
+  walker = _walker_with_camera()
   arena = corr_arenas.GapsCorridor(
     platform_length=distributions.Uniform(.3, 2.5), gap_length=distributions.Uniform(.5, 1.25),
     corridor_width=10, corridor_length=100)
-  return _environment(_run_through_corridor(_walker_with_camera(), arena), random_state)
+  return _environment(_run_through_corridor(walker, arena), random_state)
 
 
 def cmu_humanoid_go_to_target(random_state=None):

@@ -37,8 +37,9 @@ def _environment(task, time_limit, random_state):
 
 def rodent_escape_bowl(random_state=None):
   """The rat climbs out of a bowl-shaped terrain (20 s episodes)."""
+  walker = _rat()
   arena = bowl.Bowl(size=(20., 20.), aesthetic="outdoor_natural")
-  task = escape.Escape(walker=_rat(), arena=arena, physics_timestep=_PHYSICS_TIMESTEP,
+  task = escape.Escape(walker=walker, arena=arena, physics_timestep=_PHYSICS_TIMESTEP,
                        control_timestep=_CONTROL_TIMESTEP)
   return _environment(task, 20, random_state)
 
@@ -48,11 +49,12 @@ def rodent_run_gaps(random_state=None):
 
   Any body part may touch the ground; the episode fails when a foot falls 30 cm below the floor.
   """
+  walker = _rat()
   arena = corr_arenas.GapsCorridor(
     platform_length=distributions.Uniform(.4, .8), gap_length=distributions.Uniform(.05, .2),
     corridor_width=2, corridor_length=40, aesthetic="outdoor_natural")
   task = corr_tasks.RunThroughCorridor(
-    walker=_rat(), arena=arena, walker_spawn_position=(5, 0, 0), walker_spawn_rotation=0,
+    walker=walker, arena=arena, walker_spawn_position=(5, 0, 0), walker_spawn_rotation=0,
     target_velocity=1.0, contact_termination=False, terminate_at_height=-0.3,
     physics_timestep=_PHYSICS_TIMESTEP, control_timestep=_CONTROL_TIMESTEP)
   return _environment(task, 30, random_state)
@@ -60,9 +62,10 @@ def rodent_run_gaps(random_state=None):
 
 def rodent_two_touch(random_state=None):
   """The rat taps an orb, waits an interval and taps it again, on a 10 m floor (30 s episodes)."""
+  walker = _rat()
   arena = floors.Floor(size=(10., 10.), aesthetic="outdoor_natural")
   task = reach.TwoTouch(
-    walker=_rat(), arena=arena,
+    walker=walker, arena=arena,
     target_builders=[functools.partial(target_sphere.TargetSphereTwoTouch, radius=0.025)],
     randomize_spawn_rotation=True, target_type_rewards=[25.], shuffle_target_builders=False,
     target_area=(1.5, 1.5), physics_timestep=_PHYSICS_TIMESTEP,
