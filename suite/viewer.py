@@ -8,6 +8,12 @@ model viewer's (F1 lists them): space pauses, the right arrow takes one environm
 paused, backspace restarts the episode, ctrl + drag pushes the selected body.
 
     python -m suite.viewer walker walk --policy random
+
+The locomotion examples (suite.locomotion.examples) open with the domain `locomotion` and a
+builder's name, or with their builder as the environment loader:
+
+    python -m suite.viewer locomotion cmu_humanoid_run_gaps --policy zero
+    suite.viewer.launch(basic_rodent_2020.rodent_escape_bowl)
 """
 
 import argparse
@@ -150,17 +156,25 @@ def main(argv=None) -> int:
   import suite
   parser = argparse.ArgumentParser(prog="python -m suite.viewer",
                                    description="Watch a policy in a suite task.")
-  parser.add_argument("domain")
-  parser.add_argument("task")
+  parser.add_argument("domain", help="a suite domain, or `locomotion` for the locomotion "
+                      "examples")
+  parser.add_argument("task", help="a task of the domain, or a locomotion example builder")
   parser.add_argument("--policy", choices=("random", "zero"), default="random")
   parser.add_argument("--seed", type=int, default=0)
   session.add_window_arguments(parser)
   args = parser.parse_args(argv)
   session.check_window_arguments(parser, args)
   try:
-    env = suite.load(args.domain, args.task, task_kwargs={"random": args.seed})
+    if args.domain == "locomotion":
+      from suite.locomotion import examples
+      env = examples.load(args.task, random_state=args.seed)
+    else:
+      env = suite.load(args.domain, args.task, task_kwargs={"random": args.seed})
   except ValueError as e:
     parser.error(str(e))
+  except RenderingUnavailableError as e:  # a camera observable rendered at the first reset
+    print(f"error: {e}", file=sys.stderr)
+    return 1
   policy = random_policy(env, args.seed) if args.policy == "random" else None
   try:
     app = EnvironmentViewer(env, policy, f"{args.domain} {args.task}", args.width, args.height)

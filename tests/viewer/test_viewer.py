@@ -128,6 +128,18 @@ def test_suite_viewer_cli_runs_a_policy(display, tmp_path):
 
 
 @needs_xvfb
+def test_suite_viewer_cli_runs_a_locomotion_example(display, tmp_path):
+  """`locomotion BUILDER` opens a locomotion example; the rat's egocentric camera observable
+  renders at every step beside the window."""
+  shot = tmp_path / "shot.png"
+  out = run(display, ["-m", "suite.viewer", "locomotion", "rodent_two_touch", "--frames", "10",
+                      "--screenshot", str(shot), "--width", "320", "--height", "240"])
+  assert "10 frames" in out
+  assert_drawn(shot)
+  assert int(out.split("step ")[1].split(",")[0]) > 0
+
+
+@needs_xvfb
 def test_keys_pause_step_reset_speed_camera(display, tmp_path):
   result = run_script(display, """
     import json, glfw, numpy as np, engine
