@@ -965,6 +965,16 @@ def struct_members(rows, extra=(), sizes=()) -> list:
   return members
 
 
+# capacities whose arrays hold the rows in use (d.ncon contacts, d.nefc constraint rows and
+# their sparse entries), the rest unused
+ROW_CAPACITIES = ("nconcap", "nefccap", "nJcap", "nYcap", "nAcap", "nJconecap")
+
+
+def in_use_rows(field) -> bool:
+  """Whether the field's first dimension is one of ROW_CAPACITIES."""
+  return bool(field.dims) and field.dims[0] in ROW_CAPACITIES
+
+
 def generate_structs_source() -> str:
   """Source of engine/_structs.py."""
   out = [
@@ -1014,8 +1024,11 @@ def generate_structs_source() -> str:
     out += [")", "", ""]
     if name == "Data":
       out += ["", "@jit", "def zero_data(d):",
-              '  """Clears every MjData array (mj_resetData starts here)."""']
-      out += [f"  zero(d.{f.name})" for f in rows]
+              '  """Clears every MjData array but the contact and constraint rows (mj_resetData',
+              '  starts here): those are written before they are read, as in MuJoCo\'s arena,',
+              '  and their capacity may be far more than a step uses; untouched, it costs no',
+              '  memory."""']
+      out += [f"  zero(d.{f.name})" for f in rows if not in_use_rows(f)]
       out.append("")
   return "\n".join(out) + "\n"
 

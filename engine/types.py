@@ -662,8 +662,14 @@ class MjData:
     self.model = state["model"]
     sizes = {**self.model._sizes, **data_capacity(self.model)}
     self._arrays = _alloc_arena(F.DATA_FIELDS, sizes)
-    for name, value in state["arrays"].items():
-      self._arrays[name][...] = value
+    arrays = state["arrays"]
+    for f in F.DATA_FIELDS:
+      if F.in_use_rows(f):  # the rows in use only (d.ncon contacts, d.nefc rows, ...)
+        count = CUT_BY.get(f.dims[0])
+        value = arrays[f.name][:int(arrays[count][0]) if count else 0]
+        self._arrays[f.name][:len(value)] = value
+      else:
+        self._arrays[f.name][...] = arrays[f.name]
     self._build_struct()
 
   def __copy__(self):

@@ -523,15 +523,14 @@ def test_disable_flags(flag):
     assert d.nefc == 0
 
 
-def test_capacity_overflow():
-  """Rows beyond the capacity (<size njmax>): mjWARN_CNSTRFULL and no rows at all.
-
-  MuJoCo 3.17 sizes its arena from <size memory> and ignores njmax, so here we check our
-  documented behaviour instead of comparing: the warning with the capacity as info, every
-  counter zero and no contact pointing at a row.
-  """
-  xml = CONTACT_XML.format(cone="pyramidal", jacobian="dense", impratio=1, flags="").replace(
-    "<worldbody>", '<size njmax="12"/><worldbody>')
+def test_capacity_overflow(monkeypatch):
+  """Rows beyond MjData's capacity: mjWARN_CNSTRFULL and no rows at all, as MuJoCo when its
+  arena is full: the warning with the capacity as info, every counter zero and no contact
+  pointing at a row. (<size njmax> only sizes that arena in MuJoCo 3.17, and ours holds what
+  MuJoCo's would: the capacity is forced down here.)"""
+  capacity = engine.types.data_capacity
+  monkeypatch.setattr(engine.types, "data_capacity", lambda m: dict(capacity(m), nefccap=12))
+  xml = CONTACT_XML.format(cone="pyramidal", jacobian="dense", impratio=1, flags="")
   mjm, mjd, m, d = _forward(xml)
   assert mjd.nefc > 12
   _build(mjm, mjd, m, d)
