@@ -414,8 +414,12 @@ SMALL = """
 
 
 @pytest.mark.parametrize("solver_name", ["Newton", "PGS"])
-def test_small_row_capacity(solver_name):
-  """A tiny row capacity (<size njmax>, below the 256-float block workspace): same results."""
+def test_small_row_capacity(solver_name, monkeypatch):
+  """A tiny row capacity (below the 256-float block workspace; MjData's capacity is forced
+  down to <size njmax>, which only sizes MuJoCo's arena): same results."""
+  capacity = engine.types.data_capacity
+  monkeypatch.setattr(engine.types, "data_capacity",
+                      lambda m: dict(capacity(m), nefccap=int(m.njmax)))
   mjm, mjd, m, d = oracle.load(SMALL.format(solver=solver_name))
   mjm.opt.disableflags |= mujoco.mjtDisableBit.mjDSBL_ISLAND
   m.opt.disableflags |= mujoco.mjtDisableBit.mjDSBL_ISLAND
