@@ -410,7 +410,16 @@ class _EGLContext:
             EGL.eglGetCurrentSurface(EGL.EGL_READ), context)
 
   def restore(self, previous):
-    self._egl.eglMakeCurrent(*previous)
+    """Makes the other library's context current again; if it was destroyed meanwhile (EGL
+    reports a bad context), no context is left current instead."""
+    EGL = self._egl
+    try:
+      if EGL.eglMakeCurrent(*previous):
+        return
+    except Exception:  # (PyOpenGL raises EGLError where EGL returns false)
+      pass
+    EGL.eglMakeCurrent(self._display_handle, EGL.EGL_NO_SURFACE, EGL.EGL_NO_SURFACE,
+                       EGL.EGL_NO_CONTEXT)
 
   def free(self):
     EGL = self._egl

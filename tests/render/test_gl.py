@@ -499,6 +499,19 @@ def test_skin_texcoords_and_cameras_match_mujoco(gl, camera, transform):
 # ---- contexts ----
 
 
+def test_a_context_destroyed_while_another_was_current_is_not_restored():
+  """Leaving our context restores the one current before it, unless that was destroyed in
+  the meantime (another library freeing its own): then none is current, and nothing raises."""
+  first = context.GLContext(8, 8)
+  second = context.GLContext(8, 8)
+  with first.make_current():
+    with second.make_current():
+      first.free()  # (destroys it while `second` is current)
+  with second.make_current():  # still usable
+    pass
+  second.free()
+
+
 def test_context_renders_and_frees():
   ctx = context.GLContext(32, 32)
   assert ctx.backend == context.choose_backend()
