@@ -28,7 +28,6 @@ from engine import fields as F
 from engine import io
 from engine import loader
 from engine import setconst
-from engine.compiler import build as _build
 from engine.compiler import build_skin as _skin
 from engine.compiler import specs as _specs
 
@@ -583,11 +582,12 @@ def _row_width(m: MjModel) -> int:
 def data_capacity(m: MjModel) -> dict:
   """Contact and constraint-row capacity of MjData (MuJoCo sizes its arena from `<size memory>`).
 
-  `<size nconmax/njmax>` set them, or the rows and contacts MuJoCo's arena would hold if that
-  is more (m.narena, which they size); otherwise contacts get 12 per geom (at least 100), plus
+  Contacts get 12 per geom (at least 100), or `<size nconmax>` if more, plus
   for each SDF geom room for sdf_initpoints contacts with each of up to 8 geoms, and rows
   cover every equality, friction loss and limit row plus each contact's rows in the widest
-  cone (2*(condim-1) pyramidal rows). Running out sets mjWARN_CONTACTFULL/CNSTRFULL.
+  cone (2*(condim-1) pyramidal rows), or `<size njmax>` if more (in MuJoCo 3.17 both only
+  size its arena, m.narena, which holds far more). Running out sets
+  mjWARN_CONTACTFULL/CNSTRFULL.
   Jacobian nonzeros get each row the width `_row_width` (nv in the dense layout), Newton's
   Hessian at most 2^22 entries (a larger island takes its own), and the broadphase every body
   pair up to 2^24. Sparse elliptic models get room for the Jacobian that folds cone Hessians;
@@ -601,20 +601,11 @@ def data_capacity(m: MjModel) -> dict:
   sdfcon = nsdf * min(int(m.opt.sdf_initpoints), enums.mjMAXCONPAIR) * min(m.ngeom - 1, 8)
   nv = int(m.nv)
   width = _row_width(m)
-  # MuJoCo takes contacts and rows from its arena, which njmax and nconmax only size: a model
-  # that sets them gets at least the rows and contacts that arena holds (each row its
-  # Jacobian row and 14 numbers and 8 ints, each contact an mjContact)
-  row_bytes = 14 * 8 + 8 * 4 + width * (12 if _sparse_layout(m) else 8)
-  arena_rows = int(m.narena) // row_bytes
-  arena_contacts = int(m.narena) // (_build.SIZEOF_CONTACT + rows_per_contact * row_bytes)
-  if m.nconmax > 0:
-    nconcap = max(int(m.nconmax), arena_contacts)
-  else:
-    nconcap = max(100, 12 * m.ngeom) + sdfcon
-  if m.njmax > 0:
-    nefccap = max(int(m.njmax), arena_rows)
-  else:
-    nefccap = 6 * m.neq + m.nv + 3 * m.ntendon + 2 * m.njnt + rows_per_contact * nconcap
+  # MuJoCo 3.17 takes contacts and rows from its arena, which njmax and nconmax only size (it
+  # holds far more): they raise the capacity above the estimate, never lower it
+  nconcap = max(int(m.nconmax), max(100, 12 * m.ngeom) + sdfcon)
+  nefccap = max(int(m.njmax), 6 * m.neq + m.nv + 3 * m.ntendon + 2 * m.njnt
+                + rows_per_contact * nconcap)
   sparse_elliptic = _sparse_layout(m) and int(m.opt.cone) == enums.mjCONE_ELLIPTIC
   dual = int(m.opt.solver) == enums.mjSOL_PGS or int(m.opt.noslip_iterations) > 0
   project = dual or bool(int(m.opt.enableflags) & enums.mjENBL_DIAGEXACT)
