@@ -100,18 +100,12 @@ def enabled_keys(task):
   return [key for key, obs in task.observables.items() if obs.enabled]
 
 
-class Side:
-  """One stack's task and environment, with its own copy of numpy's global generator."""
+class GlobalGenerator:
+  """A copy of numpy's global generator of one side (dm_control's tasks draw from it),
+  swapped in around each of that side's calls."""
 
-  def __init__(self, ours, make_task, seed, global_seed, env_kwargs):
-    self.ns = stack(ours)
-    self.task = make_task(self.ns)
-    self.enabled_at_build = enabled_keys(self.task)
-    for key, obs in self.task.observables.items():
-      if key.endswith("egocentric_camera"):
-        obs.enabled = False
-    self.env = self.ns.composer.Environment(self.task, random_state=seed, **env_kwargs)
-    self._global_state = np.random.RandomState(global_seed).get_state()
+  def __init__(self, seed):
+    self._global_state = np.random.RandomState(seed).get_state()
 
   def call(self, function, *args):
     """`function(*args)` with this side's numpy global generator."""
@@ -122,6 +116,20 @@ class Side:
     finally:
       self._global_state = np.random.get_state()
       np.random.set_state(saved)
+
+
+class Side(GlobalGenerator):
+  """One stack's task and environment, with its own copy of numpy's global generator."""
+
+  def __init__(self, ours, make_task, seed, global_seed, env_kwargs):
+    self.ns = stack(ours)
+    self.task = make_task(self.ns)
+    self.enabled_at_build = enabled_keys(self.task)
+    for key, obs in self.task.observables.items():
+      if key.endswith("egocentric_camera"):
+        obs.enabled = False
+    self.env = self.ns.composer.Environment(self.task, random_state=seed, **env_kwargs)
+    super().__init__(global_seed)
 
   @property
   def physics(self):

@@ -80,22 +80,13 @@ def _dm_builder(name):
   return getattr(module, name)
 
 
-class _Side:
+class _Side(task_parity.GlobalGenerator):
   """One library's environment of a builder, with its own copy of numpy's global generator
   (see GLOBAL_SEED), swapped in around each call."""
 
   def __init__(self, builder, seed):
-    self._global_state = np.random.RandomState(GLOBAL_SEED).get_state()
+    super().__init__(GLOBAL_SEED)
     self.env = self.call(builder, seed)
-
-  def call(self, function, *args):
-    saved = np.random.get_state()
-    np.random.set_state(self._global_state)
-    try:
-      return function(*args)
-    finally:
-      self._global_state = np.random.get_state()
-      np.random.set_state(saved)
 
 
 def _build_pair(name, seed):

@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from tests.locomotion import twin_walkers as tw
+from tests.locomotion import walker_parity as wp
 
-# kinematic readings agree to rounding; readings through the contact solver (forces, touch,
-# accelerations) to the solver's convergence
-KINEMATIC_ATOL = 1e-9
+# kinematic readings agree to rounding (walker_parity); readings through the contact solver
+# (forces, touch, accelerations) to the solver's convergence
 DYNAMIC_RTOL = 1e-6
 DYNAMIC_ATOL = 1e-7
 _DYNAMIC = ('sensors_accelerometer', 'sensors_force', 'sensors_torque', 'sensors_touch')
@@ -36,14 +36,7 @@ def _readings(walker, physics, skip=('egocentric_camera', 'prev_action')):
 
 
 def _assert_readings_equal(ours, theirs):
-  assert list(ours) == list(theirs)
-  for name, value in theirs.items():
-    assert np.shape(ours[name]) == np.shape(value), name
-    if name in _DYNAMIC:
-      np.testing.assert_allclose(ours[name], value, rtol=DYNAMIC_RTOL, atol=DYNAMIC_ATOL,
-                                 err_msg=name)
-    else:
-      np.testing.assert_allclose(ours[name], value, rtol=0, atol=KINEMATIC_ATOL, err_msg=name)
+  wp.assert_readings_match(ours, theirs, _DYNAMIC, rtol=DYNAMIC_RTOL, atol=DYNAMIC_ATOL)
 
 
 @pytest.mark.parametrize('state', [STANDING, LYING], ids=['standing', 'lying'])

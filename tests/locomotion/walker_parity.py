@@ -134,15 +134,14 @@ def readings(walker, physics, skip=("egocentric_camera",)):
           if key.rsplit("/", 1)[-1] not in skip}
 
 
-def assert_readings_match(ours, theirs, dynamic=()):
+def assert_readings_match(ours, theirs, dynamic=(), rtol=DYNAMIC_RTOL, atol=DYNAMIC_ATOL):
   """Same keys in the same order; values to rounding, those named in `dynamic` (through the
-  contact solver) to the solver's convergence."""
+  contact solver) to the solver's convergence (rtol, atol)."""
   assert list(ours) == list(theirs)
   for key, value in theirs.items():
     assert np.shape(ours[key]) == np.shape(value), key
     if key.rsplit("/", 1)[-1] in dynamic:
-      np.testing.assert_allclose(ours[key], value, rtol=DYNAMIC_RTOL, atol=DYNAMIC_ATOL,
-                                 err_msg=key)
+      np.testing.assert_allclose(ours[key], value, rtol=rtol, atol=atol, err_msg=key)
     else:
       np.testing.assert_allclose(ours[key], value, rtol=0, atol=KINEMATIC_ATOL, err_msg=key)
 
