@@ -46,10 +46,6 @@ class Ant(legacy_base.Walker):
     return AntObservables(self)
 
   @property
-  def mjcf_model(self):
-    return self._mjcf_root
-
-  @property
   def upright_pose(self):
     return base.WalkerPose()
 

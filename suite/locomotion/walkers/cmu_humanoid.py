@@ -180,10 +180,6 @@ class _CMUHumanoidBase(legacy_base.Walker):
   def upright_pose(self):
     return base.WalkerPose(xpos=_UPRIGHT_POS, xquat=_UPRIGHT_QUAT)
 
-  @property
-  def mjcf_model(self):
-    return self._mjcf_root
-
   @composer.cached_property
   def actuators(self):
     return tuple(self._mjcf_root.find_all('actuator'))

@@ -93,10 +93,6 @@ class JumpingBallWithHead(legacy_base.Walker):
       mount = physics.bind(self._mjcf_root.find('body', 'egocentric_camera'))
       mount.xfrc_applied = -gravity * mount.mass[..., None]
 
-  @property
-  def mjcf_model(self):
-    return self._mjcf_root
-
   @composer.cached_property
   def actuators(self):
     return self._mjcf_root.find_all('actuator')

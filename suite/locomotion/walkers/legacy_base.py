@@ -49,6 +49,11 @@ class Walker(base.Walker):
     self._initializers = _as_initializers(initializer)
 
   @property
+  def mjcf_model(self):
+    """The walker's MJCF root, which its `_build` makes as `_mjcf_root`."""
+    return self._mjcf_root
+
+  @property
   def upright_pose(self):
     """The pose UprightInitializer sets: here the model's qpos0 at the attachment frame."""
     return base.WalkerPose()

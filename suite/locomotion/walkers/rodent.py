@@ -89,10 +89,6 @@ class Rat(legacy_base.Walker):
     """The model's own configuration, with the torso at the attachment frame's pose."""
     return base.WalkerPose(xpos=(0., 0., 0.), xquat=(1., 0., 0., 0.))
 
-  @property
-  def mjcf_model(self):
-    return self._mjcf_root
-
   @composer.cached_property
   def actuators(self):
     """The 8 tendon actuators (spine, neck, tail), then the 30 joint actuators."""
