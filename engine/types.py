@@ -624,6 +624,12 @@ _AR_CAP = 1 << 22
 _PAIR_CAP = 1 << 24
 
 
+# MjData's fields a copy takes whole, and those of contact and constraint rows with the counter
+# of the rows in use (None: scratch, nothing to copy)
+_WHOLE_FIELDS = tuple(f.name for f in F.DATA_FIELDS if not F.in_use_rows(f))
+_ROW_COUNTERS = {f.name: CUT_BY.get(f.dims[0]) for f in F.DATA_FIELDS if F.in_use_rows(f)}
+
+
 class MjData:
   """Simulation state and everything the pipeline computes from it, for one MjModel.
 
@@ -654,13 +660,11 @@ class MjData:
     sizes = {**self.model._sizes, **data_capacity(self.model)}
     self._arrays = _alloc_arena(F.DATA_FIELDS, sizes)
     arrays = state["arrays"]
-    for f in F.DATA_FIELDS:
-      if F.in_use_rows(f):  # the rows in use only (d.ncon contacts, d.nefc rows, ...)
-        count = CUT_BY.get(f.dims[0])
-        value = arrays[f.name][:int(arrays[count][0]) if count else 0]
-        self._arrays[f.name][:len(value)] = value
-      else:
-        self._arrays[f.name][...] = arrays[f.name]
+    for name, counter in _ROW_COUNTERS.items():  # the rows in use only (ncon contacts, ...)
+      value = arrays[name][:int(arrays[counter][0]) if counter else 0]
+      self._arrays[name][:len(value)] = value
+    for name in _WHOLE_FIELDS:
+      self._arrays[name][...] = arrays[name]
     self._build_struct()
 
   def __copy__(self):
