@@ -13,6 +13,7 @@ import composer
 import mjcf
 from composer import define
 from composer.observation import observable
+from composer.utils import inverse_kinematics
 from engine.enums import mjtJoint
 
 # The site's z axis points down the world's -z axis (a gripper facing the table).
@@ -80,8 +81,6 @@ class RobotArm(composer.Robot, metaclass=abc.ABCMeta):
     Raises:
       ValueError: `site` is neither a string nor an `mjcf.Element`.
     """
-    from composer.utils import inverse_kinematics  # noqa: PLC0415 (lazy: avoids an import cycle)
-
     if isinstance(site, mjcf.Element):
       site_name = site.full_identifier
     elif isinstance(site, str):
