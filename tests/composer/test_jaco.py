@@ -13,13 +13,12 @@ import numpy as np
 import pytest
 from scipy import spatial
 
-from tests.locomotion import walker_parity
-
-import composer  # noqa: I001 (after walker_parity, which sets MUJOCO_GL for dm_control)
+import composer
 import mjcf
 from composer.manipulators import kinova
 from composer.manipulators.kinova import meshes
 from engine.enums import mjtGeom
+from tests.locomotion import walker_parity  # sets MUJOCO_GL before dm_control is imported
 
 MESH_DIR = os.path.join(os.path.dirname(importlib.util.find_spec('dm_control').origin),
                         'third_party', 'kinova', 'meshes_decimated')
