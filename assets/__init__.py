@@ -1,8 +1,10 @@
 """Our own MJCF models, meshes and textures, shipped as package data (the control suite's
-domains live in assets/suite/, the locomotion walkers in assets/locomotion/walkers/)."""
+domains live in assets/suite/, the locomotion walkers in assets/locomotion/walkers/, the
+manipulation props in assets/manipulation/)."""
 
 import pathlib
 
 ROOT = pathlib.Path(__file__).resolve().parent
 SUITE = ROOT / "suite"
 LOCOMOTION = ROOT / "locomotion"
+MANIPULATION = ROOT / "manipulation"
