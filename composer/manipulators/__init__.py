@@ -1,0 +1,1 @@
+"""Robot arms and hands for manipulation tasks (dm_control.entities.manipulators)."""
