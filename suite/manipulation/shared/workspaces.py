@@ -8,7 +8,7 @@ import collections
 
 import numpy as np
 
-from composer import robot
+from composer.manipulators import base
 from composer.variation import distributions
 from composer.variation import rotations
 from suite.manipulation.shared import constants
@@ -17,7 +17,7 @@ _MIN_SITE_DIMENSION = 1e-6  # a flat bounding box still gets a (thin) site
 _VISIBLE_GROUP = 0
 _INVISIBLE_GROUP = 3  # sensor sites, also invisible, use group 4
 
-DOWN_QUATERNION = robot.DOWN_QUATERNION  # the hand pointing down
+DOWN_QUATERNION = base.DOWN_QUATERNION  # the hand pointing down
 
 BoundingBox = collections.namedtuple("BoundingBox", ["lower", "upper"])
 
