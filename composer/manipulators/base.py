@@ -24,6 +24,7 @@ _INVALID_JOINTS_ERROR = (
   'non-hinge joints which are unbounded:\n{invalid_str}')
 
 _TWO_PI = 2 * np.pi
+_MAX_TURNS = 10**6  # whole turns _wrap_into_bounds may take before it calls an angle bad
 
 
 class RobotArm(composer.Robot, metaclass=abc.ABCMeta):
@@ -126,15 +127,16 @@ def _wrap_into_bounds(physics, joints, lower, upper):
   later joints are still shifted.
 
   Raises:
-    ValueError: an angle is so large (or not finite) that a turn does not change it.
+    ValueError: an angle is not finite or more than `_MAX_TURNS` turns out of range
+      (dm_control's loop would run for ever or nearly so).
   """
   fits = True
   for joint, low, high in zip(joints, lower, upper):
     bound = physics.bind(joint)
     qpos = float(np.asarray(bound.qpos).reshape(-1)[0])
-    if not np.isfinite(qpos) or qpos - _TWO_PI == qpos:
-      raise ValueError(f'joint {joint.full_identifier!r} has position {qpos}, which whole '
-                       'turns cannot bring into its range')
+    if not abs(qpos - np.clip(qpos, low, high)) <= _MAX_TURNS * _TWO_PI:
+      raise ValueError(f'joint {joint.full_identifier!r} has position {qpos}, more than '
+                       f'{_MAX_TURNS} turns from its range [{low}, {high}]')
     while bound.qpos >= high:
       bound.qpos -= _TWO_PI
     while bound.qpos < low:

@@ -17,6 +17,7 @@ import numpy as np
 
 import engine
 
+_LOG = logging.getLogger(__name__)
 _INVALID_JOINT_NAMES_TYPE = (
   '`joint_names` must be either None, a list, a tuple, or a numpy array; got {}.')
 _REQUIRE_TARGET_POS_OR_QUAT = (
@@ -144,7 +145,7 @@ def qpos_from_site_pose(physics, site_name, target_pos=None, target_quat=None,
       err_norm += np.linalg.norm(err_rot) * rot_weight
 
     if err_norm < tol:
-      logging.debug('Converged after %i steps: err_norm=%3g', steps, err_norm)
+      _LOG.debug('Converged after %i steps: err_norm=%3g', steps, err_norm)
       success = True
       break
 
@@ -157,7 +158,7 @@ def qpos_from_site_pose(physics, site_name, target_pos=None, target_quat=None,
     # A large error for a small update: the solver is stuck.
     progress_criterion = err_norm / update_norm
     if progress_criterion > progress_thresh:
-      logging.debug('Step %2i: err_norm / update_norm (%3g) > tolerance (%3g). Halting due '
+      _LOG.debug('Step %2i: err_norm / update_norm (%3g) > tolerance (%3g). Halting due '
                     'to insufficient progress', steps, progress_criterion, progress_thresh)
       break
     if update_norm > max_update_norm:
@@ -166,11 +167,11 @@ def qpos_from_site_pose(physics, site_name, target_pos=None, target_quat=None,
     update_nv[dof_indices] = update_joints
     engine.mj_integratePos(model, data.qpos, update_nv, 1)  # quaternions stay on the sphere
     engine.mj_fwdPosition(model, data)
-    logging.debug('Step %2i: err_norm=%-10.3g update_norm=%-10.3g', steps, err_norm,
+    _LOG.debug('Step %2i: err_norm=%-10.3g update_norm=%-10.3g', steps, err_norm,
                   update_norm)
 
   if not success and steps == max_steps - 1:
-    logging.warning('Failed to converge after %i steps: err_norm=%3g', steps, err_norm)
+    _LOG.warning('Failed to converge after %i steps: err_norm=%3g', steps, err_norm)
 
   qpos = physics.data.qpos if inplace else physics.data.qpos.copy()
   return IKResult(qpos=qpos, err_norm=err_norm, steps=steps, success=success)

@@ -10,6 +10,7 @@ import re
 import numpy as np
 import pytest
 
+import engine
 from composer.utils import inverse_kinematics
 from tests.composer import manipulator_twins as twins
 
@@ -64,7 +65,6 @@ def _site_pose(physics, site_name, qpos):
   physics.data.qpos[:] = qpos
   physics.forward()
   quat = np.empty(4)
-  import engine
   engine.mju_mat2Quat(quat, np.ascontiguousarray(physics.named.data.site_xmat[site_name]))
   return physics.named.data.site_xpos[site_name].copy(), quat
 
@@ -241,7 +241,6 @@ def test_bad_arguments_raise_dm_controls_value_error(kwargs):
 
 
 def test_unknown_site_raises_the_engines_error():
-  import engine
   from dm_control.mujoco.wrapper import core
   ours, theirs = _errors(site_name='nope', target_pos=[0, 0, 0])
   assert type(theirs) is core.Error

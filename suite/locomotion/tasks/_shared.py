@@ -101,13 +101,16 @@ class GroundContacts:
     non_foot = [geom for geom in walker.mjcf_model.find_all('geom') if geom not in feet]
     self.walker_ids = set(physics.bind(non_foot).element_id)
     self.ground_ids = set(physics.bind(ground_geoms).element_id) | set(extra_ground_ids)
-    self._walker_ids = np.array(sorted(self.walker_ids), dtype=int)
-    self._ground_ids = np.array(sorted(self.ground_ids), dtype=int)
+    # one flag per geom id: a lookup per contact, cheaper than set membership at every step
+    self._is_walker = np.zeros(physics.model.ngeom, bool)
+    self._is_walker[list(self.walker_ids)] = True
+    self._is_ground = np.zeros(physics.model.ngeom, bool)
+    self._is_ground[list(self.ground_ids)] = True
 
   def touching(self, physics):
     """Whether any current contact is between a non-foot geom and the ground."""
     contact = physics.data.contact
     geom1, geom2 = np.asarray(contact.geom1), np.asarray(contact.geom2)
-    walker1, walker2 = np.isin(geom1, self._walker_ids), np.isin(geom2, self._walker_ids)
-    ground1, ground2 = np.isin(geom1, self._ground_ids), np.isin(geom2, self._ground_ids)
-    return bool(np.any((walker1 & ground2) | (ground1 & walker2)))
+    is_walker, is_ground = self._is_walker, self._is_ground
+    return bool(np.any((is_walker[geom1] & is_ground[geom2])
+                       | (is_ground[geom1] & is_walker[geom2])))
