@@ -13,13 +13,12 @@ import numpy as np
 import pytest
 from scipy import spatial
 
-from tests.locomotion import walker_parity
-
-import composer  # noqa: I001 (after walker_parity, which sets MUJOCO_GL for dm_control)
+import composer
 import mjcf
 from composer.manipulators import kinova
 from composer.manipulators.kinova import meshes
 from engine.enums import mjtGeom
+from tests.locomotion import walker_parity  # sets MUJOCO_GL before dm_control is imported
 
 MESH_DIR = os.path.join(os.path.dirname(importlib.util.find_spec('dm_control').origin),
                         'third_party', 'kinova', 'meshes_decimated')
@@ -234,14 +233,19 @@ def _inside(geom_type, size, points):
   return np.hypot(radial, axial) <= radius
 
 
+def _rotation(quat):
+  """The rotation matrix of a quaternion (w, x, y, z)."""
+  quat = np.asarray(quat, dtype=np.float64)
+  w, x, y, z = quat / np.linalg.norm(quat)
+  return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+                   [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+                   [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]])
+
+
 def _frame(physics, geom):
   """(position, rotation matrix) of a geom in its body's frame."""
-  quat = np.asarray(physics.model.geom_quat[geom], dtype=np.float64)
-  w, x, y, z = quat / np.linalg.norm(quat)
-  rot = np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
-                  [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
-                  [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]])
-  return np.asarray(physics.model.geom_pos[geom], dtype=np.float64), rot
+  return (np.asarray(physics.model.geom_pos[geom], dtype=np.float64),
+          _rotation(physics.model.geom_quat[geom]))
 
 
 def test_primitives_overlap_the_mesh_hulls():
@@ -266,3 +270,43 @@ def test_primitives_overlap_the_mesh_hulls():
                            (points - pos) @ rot)
     iou = np.sum(in_hull & in_primitive) / np.sum(in_hull | in_primitive)
     assert iou > 0.68, (ours.model.id2name(geom, 'geom'), iou)
+
+
+@pytest.mark.parametrize('pos, quat', [((0., 0., 0.3), (0., 1., 0., 1.)),
+                                       ((0., -0.1, 0.5), (1., 1., 0., 0.))])
+def test_pinch_site_driven_to_a_pose_by_inverse_kinematics(pos, quat):
+  # dm_control's pinch-site test: the arm solves for the pose, the observables report it; the
+  # joint angles found are dm_control's
+  quat = np.asarray(quat) / np.linalg.norm(quat)
+  results = []
+  for ours in (True, False):
+    arm, hand, physics = build(ours)
+    assert arm.set_site_to_xpos(physics, np.random.RandomState(0), hand.pinch_site,
+                                np.asarray(pos), quat)
+    observed_pos = hand.observables.pinch_site_pos(physics)
+    observed_rmat = np.reshape(hand.observables.pinch_site_rmat(physics), (3, 3))
+    results.append((np.array(physics.data.qpos), observed_pos, observed_rmat))
+  (qpos, observed_pos, observed_rmat), (dm_qpos, _, _) = results
+  np.testing.assert_allclose(qpos, dm_qpos, atol=1e-9)
+  np.testing.assert_allclose(observed_pos, pos, atol=1e-3)
+  u, _, vt = np.linalg.svd(observed_rmat @ _rotation(quat).T)
+  angle = np.arccos(np.clip((np.trace(u @ vt) - 1) / 2, -1, 1))
+  assert angle < 1e-3
+
+
+@pytest.mark.parametrize('opening, mesh_dir', [(True, None), (False, MESH_DIR)])
+def test_finger_travel_time_is_the_datasheets(opening, mesh_dir):
+  # dm_control's check of the finger servos: 99.9% of the travel at full speed takes 1.2 s
+  # (closing with Kinova's meshes: the primitive fingertips 1 and 3 meet just before the end)
+  hand = kinova.JacoHand(mesh_dir=mesh_dir)
+  physics = mjcf.Physics.from_mjcf_model(hand.mjcf_model)
+  actuators, joints = physics.bind(hand.actuators), physics.bind(hand.joints)
+  low, high = joints.range.T
+  hand.set_grasp(physics, 1. if opening else 0.)
+  target = low if opening else high
+  actuators.ctrl = actuators.ctrlrange[:, 0 if opening else 1]
+  with physics.model.disable('gravity'):
+    while np.any(np.abs(joints.qpos - target) > 1e-3 * (high - low)):
+      assert physics.data.time < 2., joints.qpos
+      physics.step()
+  assert physics.data.time == pytest.approx(1.2, abs=0.1)

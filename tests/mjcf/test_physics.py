@@ -76,6 +76,10 @@ def test_bind_reads_model_and_data_fields():
   assert physics.bind(sensors[0]).sensordata[0] == pytest.approx(0.3)
   actuators = model.find_all('actuator')
   np.testing.assert_array_equal(physics.bind(actuators).gear[:, 0], [2, 1])
+  # the control fields (per control, not per actuator) drop their prefix too, as dm_control's
+  np.testing.assert_array_equal(physics.bind(actuators).ctrlrange, physics.model.actuator_ctrlrange)
+  np.testing.assert_array_equal(physics.bind(actuators).ctrllimited,
+                                physics.model.actuator_ctrllimited)
   target = model.find('body', 'target')
   np.testing.assert_array_equal(physics.bind(target).mocap_pos, [1, 0, 0])
   key = model.find('keyframe', 'bent')
