@@ -248,3 +248,26 @@ def test_bad_arguments_raise_dm_controls_errors(make, message):
     with pytest.raises(ValueError) as error:
       make(namespace)
     assert str(error.value) == message
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", manipulation.ALL)
+def test_task_runs(name, opengl):
+  """dm_control's manipulation test: 5 episodes of 10 random steps, observations valid for the
+  spec, rewards and discounts floats in [0, 1] (None at the first step)."""
+  env = manipulation.load(name, seed=99)
+  rng = np.random.RandomState(99)
+  observation_spec, action_spec = env.observation_spec(), env.action_spec()
+  assert np.all(np.isfinite(action_spec.minimum)) and np.all(np.isfinite(action_spec.maximum))
+  for _ in range(5):
+    time_step = env.reset()
+    for _ in range(10):
+      assert list(time_step.observation) == list(observation_spec)
+      for key, spec in observation_spec.items():
+        spec.validate(time_step.observation[key])
+      if time_step.first():
+        assert time_step.reward is None and time_step.discount is None
+      else:
+        for value in (time_step.reward, time_step.discount):
+          assert isinstance(value, float) and 0 <= value <= 1
+      time_step = env.step(rng.uniform(action_spec.minimum, action_spec.maximum))
