@@ -1,6 +1,6 @@
 """Our own MJCF models, meshes and textures, shipped as package data (the control suite's
 domains live in assets/suite/, the locomotion walkers in assets/locomotion/walkers/, the
-manipulation robots in assets/manipulation/)."""
+manipulation robots and props in assets/manipulation/)."""
 
 import pathlib
 

@@ -14,6 +14,11 @@ builder's name, or with their builder as the environment loader:
 
     python -m suite.viewer locomotion cmu_humanoid_run_gaps --policy zero
     suite.viewer.launch(basic_rodent_2020.rodent_escape_bowl)
+
+The manipulation environments (suite.manipulation.ALL) open with the domain `manipulation`, as
+dm_control's manipulation explorer does:
+
+    python -m suite.viewer manipulation stack_2_bricks_features
 """
 
 import argparse
@@ -156,9 +161,10 @@ def main(argv=None) -> int:
   import suite
   parser = argparse.ArgumentParser(prog="python -m suite.viewer",
                                    description="Watch a policy in a suite task.")
-  parser.add_argument("domain", help="a suite domain, or `locomotion` for the locomotion "
-                      "examples")
-  parser.add_argument("task", help="a task of the domain, or a locomotion example builder")
+  parser.add_argument("domain", help="a suite domain, `locomotion` for the locomotion "
+                      "examples or `manipulation` for the manipulation environments")
+  parser.add_argument("task", help="a task of the domain, a locomotion example builder or a "
+                      "manipulation environment")
   parser.add_argument("--policy", choices=("random", "zero"), default="random")
   parser.add_argument("--seed", type=int, default=0)
   session.add_window_arguments(parser)
@@ -168,6 +174,9 @@ def main(argv=None) -> int:
     if args.domain == "locomotion":
       from suite.locomotion import examples
       env = examples.load(args.task, random_state=args.seed)
+    elif args.domain == "manipulation":
+      from suite import manipulation
+      env = manipulation.load(args.task, seed=args.seed)
     else:
       env = suite.load(args.domain, args.task, task_kwargs={"random": args.seed})
   except ValueError as e:

@@ -14,14 +14,14 @@ class TaggedTasks(collections.abc.Mapping):
   def __init__(self, allow_overriding_keys: bool = False):
     self._tasks = collections.OrderedDict()
     self._tags = collections.defaultdict(dict)  # tag -> {task name: None}, ordered
-    self._allow_overriding_keys = allow_overriding_keys
+    self.allow_overriding_keys = allow_overriding_keys  # public, as dm_control's
 
   def add(self, *tags):
     """Decorator registering a task constructor under its function name, with `tags`."""
 
     def wrap(factory):
       name = factory.__name__
-      if name in self._tasks and not self._allow_overriding_keys:
+      if name in self._tasks and not self.allow_overriding_keys:
         raise ValueError(f"Task {name!r} is already registered.")
       self._tasks[name] = factory
       for tag in tags:

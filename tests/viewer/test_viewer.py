@@ -140,6 +140,27 @@ def test_suite_viewer_cli_runs_a_locomotion_example(display, tmp_path):
 
 
 @needs_xvfb
+def test_suite_viewer_cli_runs_a_manipulation_environment(display, tmp_path):
+  """`manipulation NAME` opens a manipulation environment (its front camera observable renders
+  at every step beside the window)."""
+  shot = tmp_path / "shot.png"
+  out = run(display, ["-m", "suite.viewer", "manipulation", "reach_site_vision", "--frames",
+                      "10", "--screenshot", str(shot), "--width", "320", "--height", "240"])
+  assert "10 frames" in out
+  assert_drawn(shot)
+  assert int(out.split("step ")[1].split(",")[0]) > 0
+
+
+def test_suite_viewer_cli_names_the_manipulation_environments(capsys):
+  from suite import viewer
+  with pytest.raises(SystemExit) as exit_info:
+    viewer.main(["manipulation", "stack_7_bricks"])
+  error = capsys.readouterr().err
+  assert exit_info.value.code == 2 and "'stack_7_bricks'" in error
+  assert "stack_2_bricks_features" in error and "reach_site_vision" in error
+
+
+@needs_xvfb
 def test_keys_pause_step_reset_speed_camera(display, tmp_path):
   result = run_script(display, """
     import json, glfw, numpy as np, engine
