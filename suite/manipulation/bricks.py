@@ -12,7 +12,6 @@ import logging
 import numpy as np
 
 from composer import initializers
-from composer import task as task_module
 from composer import variation
 from composer.observation import observable
 from composer.props import duplo
@@ -50,7 +49,7 @@ _COLOR_VALUES = ((1., 0., 0.), (0., 1., 0.), (0., 0., 1.), (0., 1., 1.), (1., 0.
 _COLOR_NAMES = ("red", "green", "blue", "cyan", "magenta", "yellow")
 
 
-class _Common(task_module.Task):
+class _Common(robots.ArmTask):
   """The arena, arm, hand, `num_bricks` (2 to 6) coloured bricks and as many goal hints,
   shared by the brick tasks."""
 
@@ -98,22 +97,6 @@ class _Common(task_module.Task):
     workspaces.add_bbox_site(body=worldbody, lower=workspace.prop_bbox.lower,
                              upper=workspace.prop_bbox.upper, rgba=constants.BLUE,
                              name="prop_spawn_area")
-
-  @property
-  def task_observables(self):
-    return self._task_observables
-
-  @property
-  def root_entity(self):
-    return self._arena
-
-  @property
-  def arm(self):
-    return self._arm
-
-  @property
-  def hand(self):
-    return self._hand
 
   def _get_desired_order(self, physics):
     del physics  # the order is the task's

@@ -7,7 +7,6 @@ import itertools
 import numpy as np
 
 from composer import initializers
-from composer import task as task_module
 from composer.props import duplo
 from composer.props import primitive
 from composer.variation import distributions
@@ -75,7 +74,7 @@ class _DuploWithVertexSites(duplo.Duplo, _VertexSitesMixin):
     self._add_vertex_sites(self.mjcf_model.find("site", "bounding_box"))
 
 
-class Lift(task_module.Task):
+class Lift(robots.ArmTask):
   """Raise a prop.
 
   `Lift(arena, arm, hand, prop, obs_settings, workspace, control_timestep)`: `prop` needs
@@ -115,22 +114,6 @@ class Lift(task_module.Task):
     workspaces.add_bbox_site(body=worldbody, lower=workspace.prop_bbox.lower,
                              upper=workspace.prop_bbox.upper, rgba=constants.BLUE,
                              name="prop_spawn_area")
-
-  @property
-  def root_entity(self):
-    return self._arena
-
-  @property
-  def arm(self):
-    return self._arm
-
-  @property
-  def hand(self):
-    return self._hand
-
-  @property
-  def task_observables(self):
-    return self._task_observables
 
   def _get_height_of_lowest_vertex(self, physics):
     return min(physics.bind(self._prop.vertices).xpos[:, 2])

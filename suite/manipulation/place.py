@@ -9,7 +9,6 @@ import mjcf
 from composer import define
 from composer import entity
 from composer import initializers
-from composer import task as task_module
 from composer.observation import observable
 from composer.props import duplo
 from composer.variation import distributions
@@ -96,7 +95,7 @@ class PedestalObservables(entity.Observables):
     return observable.MJCFFeature("xpos", self._entity.target_site)
 
 
-class Place(task_module.Task):
+class Place(robots.ArmTask):
   """Place the prop on a fixed prop (`cradle`) held up by a pedestal.
 
   `Place(arena, arm, hand, prop, obs_settings, workspace, control_timestep, cradle)`. The
@@ -139,22 +138,6 @@ class Place(task_module.Task):
                              (workspace.target_bbox, constants.CYAN, "pedestal_spawn_area")):
       workspaces.add_bbox_site(body=worldbody, lower=bbox.lower, upper=bbox.upper, rgba=rgba,
                                name=name)
-
-  @property
-  def root_entity(self):
-    return self._arena
-
-  @property
-  def arm(self):
-    return self._arm
-
-  @property
-  def hand(self):
-    return self._hand
-
-  @property
-  def task_observables(self):
-    return self._task_observables
 
   def initialize_episode(self, physics, random_state):
     self._pedestal_placer(physics, random_state, ignore_contacts_with_entities=[self._prop])

@@ -6,7 +6,6 @@ import collections
 import numpy as np
 
 from composer import initializers
-from composer import task as task_module
 from composer.observation import observable
 from composer.props import duplo
 from composer.variation import distributions
@@ -39,7 +38,7 @@ _SITE_WORKSPACE = _ReachWorkspace(
 _TARGET_RADIUS = 0.05
 
 
-class Reach(task_module.Task):
+class Reach(robots.ArmTask):
   """Bring the hand close to a target prop or site.
 
   `Reach(arena, arm, hand, prop, obs_settings, workspace, control_timestep)`: with `prop`
@@ -90,22 +89,6 @@ class Reach(task_module.Task):
     return workspaces.add_target_site(body=parent_entity.mjcf_model.worldbody,
                                       radius=_TARGET_RADIUS, visible=visible,
                                       rgba=constants.RED, name="target_site")
-
-  @property
-  def root_entity(self):
-    return self._arena
-
-  @property
-  def arm(self):
-    return self._arm
-
-  @property
-  def hand(self):
-    return self._hand
-
-  @property
-  def task_observables(self):
-    return self._task_observables
 
   def get_reward(self, physics):
     hand_pos = physics.bind(self._hand.tool_center_point).xpos
