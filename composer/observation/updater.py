@@ -94,6 +94,7 @@ class Updater:
     self._observables = observables
     self._is_nested = _is_nested(observables)
     self._step_counter = 0
+    self._next_due = 0  # no reading is scheduled before this step (update skips until then)
     self._enabled_structure = None
     self._enabled_list = None
 
@@ -122,6 +123,7 @@ class Updater:
       self._enabled_structure = enabled_dict(self._observables)
       self._enabled_list = list(self._enabled_structure.values())
     self._step_counter = 0
+    self._next_due = 0
     for enabled in self._enabled_list:
       enabled.buffer.insert(0, _value(enabled.delay), enabled.observation_callable())
 
@@ -163,17 +165,25 @@ class Updater:
         last += _value(enabled.update_interval)
         schedule.append((last, _value(enabled.delay)))
       enabled.buffer.drop_unobserved_upcoming_items(schedule, n)
+    self._next_due = self._earliest_scheduled_step()
+
+  def _earliest_scheduled_step(self):
+    return min((enabled.update_schedule[0][0] for enabled in self._enabled_list
+                if enabled.update_schedule), default=float('inf'))
 
   def update(self):
     """Advances one physics step and takes the readings due at it."""
     self._require_reset('after_substep')
     self._step_counter += 1
     step = self._step_counter
+    if step < self._next_due:
+      return  # (most physics steps of a control step take no reading)
     for enabled in self._enabled_list:
       schedule = enabled.update_schedule
       if schedule and schedule[0][0] == step:
         timestamp, delay = schedule.popleft()
         enabled.buffer.insert(timestamp, delay, enabled.observation_callable())
+    self._next_due = self._earliest_scheduled_step()
 
   def get_observation(self):
     """The current observations, in the structure of the observables given."""
