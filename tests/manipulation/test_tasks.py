@@ -271,3 +271,30 @@ def test_task_runs(name, opengl):
         for value in (time_step.reward, time_step.discount):
           assert isinstance(value, float) and 0 <= value <= 1
       time_step = env.step(rng.uniform(action_spec.minimum, action_spec.maximum))
+
+
+def _arm_contact(physics):
+  """Whether any contact involves a geom of the arm or hand."""
+  data, model = physics.data, physics.model
+  return any(model.id2name(geom, "geom").startswith("jaco_arm/")
+             for pair in np.asarray(data.contact.geom)[:data.ncon] for geom in pair)
+
+
+@pytest.mark.parametrize("name", FEATURES)
+def test_primitive_jaco_matches_dm_control_until_the_arm_touches(name, primitive_shapes,
+                                                                 monkeypatch):
+  """With the shipped primitive Jaco against dm_control's meshes, each step from dm_control's
+  state: dm_control's observations and rewards at every step before the arm or hand first
+  touches anything (their shapes differ, nothing else does)."""
+  monkeypatch.setattr(tp, "share_model", lambda theirs, ours: None)  # geometry differs
+  twin = tp.Twin(_constructor(name), seed=2, time_limit=10.)
+  actions = tp.random_actions(twin.theirs.env.action_spec(), 3, scale=0.5)
+  twin.reset()
+  compared = 0
+  for step in range(30):
+    ours, theirs = twin.step(next(actions))
+    if _arm_contact(twin.ours.physics) or _arm_contact(twin.theirs.physics):
+      break
+    tp.assert_steps_close(ours, theirs, f"step {step}")
+    compared += 1
+  assert compared >= 3, f"the arm touched something after {compared} steps"
