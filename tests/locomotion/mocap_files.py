@@ -87,3 +87,10 @@ def write_cmu_v2020_file(path, clips=CLIPS, num_steps=NUM_STEPS):
       for name, values in poses.items():
         prop.create_dataset(name, data=values.T)
   return path
+
+
+def dm_control_test_file():
+  """dm_control's own test file (two 10-step clips fitted to the 2019 model, with a box)."""
+  import os
+  from dm_control.locomotion import mocap
+  return os.path.join(os.path.dirname(mocap.__file__), 'test_trajectories.h5')
