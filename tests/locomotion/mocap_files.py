@@ -53,8 +53,9 @@ def _features_per_step(clip_index, num_steps):
   return {name: np.array(values) for name, values in fields.items()}
 
 
-def write_cmu_v2020_file(path, clips=CLIPS, num_steps=NUM_STEPS):
-  """Writes the clips to `path` (an HDF5 file in dm_control's layout); returns `path`."""
+def write_cmu_v2020_file(path, clips=CLIPS, num_steps=NUM_STEPS, with_props=True):
+  """Writes the clips to `path` (an HDF5 file in dm_control's layout; the props group empty
+  unless `with_props`); returns `path`."""
   with h5py.File(path, 'w') as f:
     for index, (clip, steps) in enumerate(zip(clips, num_steps)):
       group = f.create_group(clip)
@@ -76,7 +77,10 @@ def write_cmu_v2020_file(path, clips=CLIPS, num_steps=NUM_STEPS):
         marker.attrs['position'] = np.array([0.01 * i, 0., 0.02])
       for name, values in _features_per_step(index, steps).items():
         walker.create_dataset(name, data=values.T)
-      prop = group.create_group('props').create_group('prop_0')
+      props = group.create_group('props')
+      if not with_props:
+        continue
+      prop = props.create_group('prop_0')
       prop.attrs['name'] = np.bytes_(b'box')
       prop.attrs['shape'] = 2  # BOX
       prop.attrs['size'] = np.array(BOX_SIZE)

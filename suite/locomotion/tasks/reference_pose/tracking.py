@@ -147,6 +147,7 @@ class ReferencePosesTask(composer.Task, metaclass=abc.ABCMeta):
     self._clip_reference_features = self._current_clip.as_dict()
     self._strip_reference_prefix()
 
+    self._check_walker_matches_data()
     self._walker_joints = self._clip_reference_features['joints'][0]
     self._walker_features = _at(self._clip_reference_features, 0)
     self._walker_features_prev = _at(self._clip_reference_features, 0)
@@ -165,6 +166,18 @@ class ReferencePosesTask(composer.Task, metaclass=abc.ABCMeta):
           prop.observables.disable_all()
 
     self._reset_reward_channels()
+
+  def _check_walker_matches_data(self):
+    """Raises ValueError if the clips have another number of joints or tracked bodies than the
+    walker (dm_control fails later, on arrays that do not broadcast)."""
+    features = self._clip_reference_features
+    counts = (('joints', features['joints'].shape[-1], len(self._walker.mocap_joints)),
+              ('tracked bodies', features['body_positions'].shape[-2], len(self._body_idxs)))
+    for what, in_data, in_walker in counts:
+      if in_data != in_walker:
+        raise ValueError(f'The reference data has {in_data} {what} and the walker '
+                         f'{type(self._walker).__name__} {in_walker}: the walker does not match '
+                         'the data (proto/walker mismatch).')
 
   def _strip_reference_prefix(self):
     """The clip's features without the 'walker/' prefix; the props' positions and quaternions
@@ -577,7 +590,11 @@ class MultiClipMocapTracking(ReferencePosesTask):
 
 class PlaybackTask(ReferencePosesTask):
   """Plays the dataset's clips one after another (one per episode, from their start), the
-  walker posed from the data at every step; the reward is 0."""
+  walker (and the props) posed from the data at every step; the reward is 0.
+
+  dm_control's fails on clips with props (it drops their reference features, then reads them
+  for the observations); here they are kept and the props follow the data.
+  """
 
   def __init__(self, walker, arena, ref_path, dataset, proto_modifier=None,
                physics_timestep=DEFAULT_PHYSICS_TIMESTEP):
@@ -593,14 +610,9 @@ class PlaybackTask(ReferencePosesTask):
     _log.info('Showing clip %d of %d, clip id %s', self._current_clip_index + 1,
               self._num_clips, self._dataset.ids[self._current_clip_index])
     self._current_clip = self._load_clip(self._current_clip_index)
-    self._clip_reference_features = _strip_reference_prefix(self._current_clip.as_dict(),
-                                                            'walker/')
+    self._clip_reference_features = self._current_clip.as_dict()
+    self._strip_reference_prefix()
     self._start_clip(start_step)
-
-  def _set_walker(self, physics):
-    utils.set_walker_from_features(physics, self._walker,
-                                   _at(self._clip_reference_features, self._time_step))
-    engine.mj_kinematics(physics.model.ptr, physics.data.ptr)
 
   def after_step(self, physics, random_state):
     super().after_step(physics, random_state)
