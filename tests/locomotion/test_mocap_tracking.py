@@ -242,3 +242,103 @@ def test_rewards_analytic():
     reference_features={k: np.array(v) for k, v in features.items()})
   assert perfect.reward == pytest.approx(1.9 / 2 + 0.5)  # 0.5 * (1 + (0.1 + 1 + .15 + .65))
   assert list(perfect.reward_terms) == sorted(rewards.get_reward_channels("comic"))
+
+
+# ---- the example builder, its command line, the mocap initializer ----
+
+def test_builder_is_dm_controls_tracking_setup(cmu_file, monkeypatch):
+  """cmu_humanoid_tracking (on the clips of $NUMJOCO_MOCAP_FILE) is dm_control's
+  cmu_2020_tracking setup: the same signature, specs, time steps, time limit and first two
+  steps as dm_control's task built with its builder's arguments on those clips."""
+  import inspect
+  from dm_control import composer as dm_composer
+  from dm_control.locomotion import arenas as dm_arenas, walkers as dm_walkers
+  from dm_control.locomotion.examples import cmu_2020_tracking as dm_example
+  from dm_control.locomotion.tasks.reference_pose import tracking as dm_tracking
+  from dm_control.locomotion.tasks.reference_pose import types as dm_types
+  from suite.locomotion import examples
+  monkeypatch.setenv("NUMJOCO_MOCAP_FILE", cmu_file)
+  assert inspect.signature(examples.ALL_BUILDERS["cmu_humanoid_tracking"]) == inspect.signature(
+    dm_example.cmu_humanoid_tracking)
+  ours = examples.load("cmu_humanoid_tracking", random_state=3)
+  theirs = dm_composer.Environment(
+    time_limit=30, random_state=3, strip_singleton_obs_buffer_dim=True,
+    task=dm_tracking.MultiClipMocapTracking(
+      walker=dm_walkers.CMUHumanoidPositionControlledV2020, arena=dm_arenas.Floor(),
+      ref_path=cmu_file, dataset=dm_types.ClipCollection(ids=tuple(sorted(mocap_files.CLIPS))),
+      ref_steps=(1, 2, 3, 4, 5), min_steps=10, reward_type="comic"))
+  tp.assert_specs_equal(ours, theirs)
+  assert ours.control_timestep() == theirs.control_timestep() == mocap_files.DT
+  assert ours.task.physics_timestep == theirs.task.physics_timestep
+  assert ours._time_limit == theirs._time_limit == 30
+  first = ours.reset(), theirs.reset()
+  tp.share_model(theirs.physics.model, ours.physics.model)
+  tp.assert_steps_close(*first, "reset")
+  for step in range(2):
+    action = np.full(theirs.action_spec().shape, 0.1 * step)
+    tp.copy_state(theirs.physics, ours.physics)
+    tp.assert_steps_close(ours.step(action), theirs.step(action), f"step {step}")
+
+
+def test_command_line_runs_tracking_with_a_mocap_file(cmu_file, monkeypatch, capsys):
+  from suite.locomotion import __main__ as locomotion_main
+  monkeypatch.setenv("NUMJOCO_MOCAP_FILE", "")  # restored after the test
+  args = ["cmu_humanoid_tracking", "--mocap-file", cmu_file, "--steps", "3", "--zero-actions"]
+  assert locomotion_main.main(args) == 0
+  out = capsys.readouterr().out
+  assert "observation 'walker/reference_rel_joints': shape (280,)" in out
+  assert "episode 0: return" in out
+
+
+def test_command_line_says_when_the_data_is_missing(tmp_path, monkeypatch, capsys):
+  import urllib.error
+  from suite.locomotion import __main__ as locomotion_main
+  from suite.locomotion.mocap import cmu_mocap_data
+
+  def no_network(url):
+    raise urllib.error.URLError("no network")
+  monkeypatch.delenv("NUMJOCO_MOCAP_FILE", raising=False)
+  monkeypatch.setenv("NUMJOCO_MOCAP_DIR", str(tmp_path / "cache"))
+  monkeypatch.setenv("HOME", str(tmp_path))
+  monkeypatch.setattr(cmu_mocap_data.urllib.request, "urlopen", no_network)
+  assert locomotion_main.main(["cmu_humanoid_tracking", "--steps", "1"]) == 1
+  error = capsys.readouterr().err
+  assert "needs motion-capture data" in error and "--mocap-file" in error
+  assert "no network" in error
+  assert not any((tmp_path / "cache").iterdir())
+  monkeypatch.setenv("NUMJOCO_MOCAP_FILE", str(tmp_path / "missing.h5"))
+  assert locomotion_main.main(["cmu_humanoid_tracking"]) == 1
+  assert "missing.h5: no such file" in capsys.readouterr().err
+
+
+def test_cmu_mocap_initializer_matches_dm_control(cmu_file, monkeypatch):
+  """The same clip step (drawn alike) sets the same joints and velocities."""
+  import mjcf
+  from dm_control import mjcf as dm_mjcf
+  from dm_control.locomotion import arenas as dm_arenas, walkers as dm_walkers
+  from dm_control.locomotion.mocap import cmu_mocap_data as dm_data
+  from dm_control.locomotion.tasks.reference_pose import utils as dm_utils
+  from dm_control.locomotion.walkers.initializers import mocap as dm_mocap
+  from suite.locomotion.tasks.reference_pose import utils
+  from suite.locomotion.walkers import initializers
+  monkeypatch.setattr(dm_data, "get_path_for_cmu", lambda version: cmu_file)
+  ours = initializers.CMUMocapInitializer("CMU_902_01", version="2020", ref_path=cmu_file)
+  theirs = dm_mocap.CMUMocapInitializer("CMU_902_01", version="2020")
+  sides = []
+  for init, arena, walker_class, add, physics_class in (
+      (ours, arenas.Floor(), walkers.CMUHumanoidPositionControlledV2020, utils.add_walker,
+       mjcf.Physics),
+      (theirs, dm_arenas.Floor(), dm_walkers.CMUHumanoidPositionControlledV2020,
+       dm_utils.add_walker, dm_mjcf.Physics)):
+    walker = add(walker_class, arena)
+    physics = physics_class.from_mjcf_model(arena.mjcf_model)
+    rng = np.random.RandomState(4)
+    states = []
+    for _ in range(3):
+      init.initialize_pose(physics, walker, rng)
+      states.append((np.array(physics.data.qpos), np.array(physics.data.qvel)))
+    sides.append(states)
+  for (qpos, qvel), (their_qpos, their_qvel) in zip(*sides):
+    np.testing.assert_allclose(qpos, their_qpos, atol=1e-12)
+    np.testing.assert_allclose(qvel, their_qvel, atol=1e-12)
+  assert not np.allclose(sides[0][0][0][7:], sides[0][1][0][7:])  # different steps were drawn

@@ -21,6 +21,9 @@ ALL_BUILDERS = {
   "cmu_humanoid_tracking": cmu_2020_tracking.cmu_humanoid_tracking,
 }
 
+# the builders that read motion-capture data (not built by tests and benchmarks without it)
+MOCAP_BUILDERS = ("cmu_humanoid_tracking",)
+
 
 def load(name, random_state=None):
   """The environment built by the builder `name`, with `random_state` (None, a seed or a numpy

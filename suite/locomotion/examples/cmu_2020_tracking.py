@@ -32,26 +32,29 @@ def default_ref_path(download=True):
     "of trajectories in dm_control's layout")
 
 
-def cmu_humanoid_tracking(random_state=None, ref_path=None, dataset='walk_tiny'):
-  """The position-controlled CMU humanoid tracks clips of `dataset` (dm_control's 'walk_tiny',
-  about 2 minutes of walking, by default; or a `ClipCollection` of the clips in `ref_path`) on
-  a floor, with the CoMic reward.
+def _dataset(ref_path):
+  """'walk_tiny' for the CMU data; for a file of `$NUMJOCO_MOCAP_FILE`, its clips of walk_tiny,
+  or all its clips if it has none of them."""
+  if not os.environ.get(REF_PATH_ENV):
+    return 'walk_tiny'
+  from suite.locomotion.mocap import loader
+  from suite.locomotion.tasks.reference_pose import datasets, types
+  keys = loader.HDF5TrajectoryLoader(ref_path).keys()
+  walk_tiny = [key for key in datasets.DATASETS['walk_tiny'].ids if key in keys]
+  return types.ClipCollection(ids=tuple(walk_tiny or keys))
 
-  `ref_path` is the HDF5 file of clips (default: `default_ref_path()`: `$NUMJOCO_MOCAP_FILE`
-  or the CMU data, downloaded on first use). With `$NUMJOCO_MOCAP_FILE` set and no `dataset`
-  given, every clip of the file is tracked.
+
+def cmu_humanoid_tracking(random_state=None):
+  """The position-controlled CMU humanoid (V2020) tracks walking clips on a floor (CoMic
+  reward, 5 steps of lookahead, 30 s episodes).
+
+  The clips are dm_control's 'walk_tiny' subset of the CMU data (about 2 minutes of walking,
+  downloaded on first use), or those of the HDF5 file `$NUMJOCO_MOCAP_FILE` (see `_dataset`).
   """
-  if ref_path is None:
-    ref_path = default_ref_path()
-    if os.environ.get(REF_PATH_ENV) and dataset == 'walk_tiny':
-      dataset = None
-  if dataset is None:
-    from suite.locomotion.mocap import loader
-    from suite.locomotion.tasks.reference_pose import types
-    dataset = types.ClipCollection(ids=loader.HDF5TrajectoryLoader(ref_path).keys())
+  ref_path = default_ref_path()
   task = tracking.MultiClipMocapTracking(
     walker=cmu_humanoid.CMUHumanoidPositionControlledV2020, arena=arenas.Floor(),
-    ref_path=ref_path, dataset=dataset, ref_steps=(1, 2, 3, 4, 5), min_steps=10,
+    ref_path=ref_path, dataset=_dataset(ref_path), ref_steps=(1, 2, 3, 4, 5), min_steps=10,
     reward_type='comic')
   return composer.Environment(time_limit=30, task=task, random_state=random_state,
                               strip_singleton_obs_buffer_dim=True)
