@@ -109,7 +109,8 @@ def main(argv=None):
   if unknown:
     parser.error(f"unknown builders {unknown}; the builders are: "
                  f"{', '.join(examples.ALL_BUILDERS)}")
-  names = args.builders or list(examples.ALL_BUILDERS)
+  names = args.builders or [name for name in examples.ALL_BUILDERS
+                            if name not in examples.MOCAP_BUILDERS]
   compare = dm_basic_cmu_2019 is not None
 
   header = (f"{'builder':26s} {'camera':6s} {'step ms':>8s} {'dm ms':>8s} {'ratio':>6s} "

@@ -8,6 +8,7 @@ rendered at every step, so they need OpenGL). `--steps N` ends an episode after 
 """
 
 import argparse
+import os
 import sys
 import time
 
@@ -26,6 +27,8 @@ def main(argv=None) -> int:
   parser.add_argument("--steps", type=int, help="at most N steps per episode (default: until "
                       "the episode ends)")
   parser.add_argument("--seed", type=int, default=0, help="environment and policy seed")
+  parser.add_argument("--mocap-file", help="for cmu_humanoid_tracking: an HDF5 file of "
+                      "motion-capture clips to track (sets $NUMJOCO_MOCAP_FILE)")
   policy = parser.add_mutually_exclusive_group()
   policy.add_argument("--random-actions", dest="policy", action="store_const", const="random",
                       help="uniform random actions within the action spec (the default)")
@@ -44,11 +47,18 @@ def main(argv=None) -> int:
   if args.steps is not None and args.steps < 1:
     parser.error("--steps must be at least 1")
 
+  if args.mocap_file:
+    os.environ["NUMJOCO_MOCAP_FILE"] = args.mocap_file
   t0 = time.perf_counter()
   try:
     env = examples.load(args.builder, random_state=args.seed)
   except ValueError as e:
     parser.error(str(e))
+  except (OSError, ImportError) as e:  # missing motion-capture data (or h5py), failed download
+    print(f"error: {args.builder} needs motion-capture data, which could not be read or "
+          f"downloaded: {e}\npass --mocap-file PATH (or set NUMJOCO_MOCAP_FILE) to an HDF5 "
+          "file of clips in dm_control's layout", file=sys.stderr)
+    return 1
   except RenderingUnavailableError as e:
     print(f"error: {args.builder}'s camera observable cannot render: {e}", file=sys.stderr)
     return 1

@@ -3,11 +3,13 @@ humanoid's (`basic_cmu_2019`) and the rat's (`basic_rodent_2020`).
 
 `ALL_BUILDERS` maps each builder's name to the builder; `load(name, random_state)` builds one by
 name, as `python -m suite.locomotion NAME` and `python -m suite.viewer locomotion NAME` do. The
-maze and motion-capture tracking builders are not ported yet.
+tracking builder (`cmu_humanoid_tracking`) reads motion-capture data: `$NUMJOCO_MOCAP_FILE`, or
+the CMU data, downloaded on first use. The maze builders are not ported yet.
 """
 
 from suite.locomotion.examples import basic_cmu_2019
 from suite.locomotion.examples import basic_rodent_2020
+from suite.locomotion.examples import cmu_2020_tracking
 
 ALL_BUILDERS = {
   "cmu_humanoid_run_walls": basic_cmu_2019.cmu_humanoid_run_walls,
@@ -16,7 +18,11 @@ ALL_BUILDERS = {
   "rodent_escape_bowl": basic_rodent_2020.rodent_escape_bowl,
   "rodent_run_gaps": basic_rodent_2020.rodent_run_gaps,
   "rodent_two_touch": basic_rodent_2020.rodent_two_touch,
+  "cmu_humanoid_tracking": cmu_2020_tracking.cmu_humanoid_tracking,
 }
+
+# the builders that read motion-capture data (not built by tests and benchmarks without it)
+MOCAP_BUILDERS = ("cmu_humanoid_tracking",)
 
 
 def load(name, random_state=None):
