@@ -48,8 +48,11 @@ def assert_timesteps_close(ours, theirs, label):
   assert_players_observations_close(ours.observation, theirs.observation, label)
 
 
-def run(team_size, walker_type, episodes, steps, seed=0, action_seed=1, **kwargs):
-  """Runs both stacks; returns dm_control's (rewards, discount, detected goal) per step."""
+def run(team_size, walker_type, episodes, steps, seed=0, action_seed=1, after_reset=None,
+        action_scale=1., **kwargs):
+  """Runs both stacks; returns dm_control's (rewards, discount, detected goal, toucher) per
+  step. `after_reset(env)`, if given, changes dm_control's state after each reset (ours
+  starts each step from that state)."""
   ours, theirs = load_pair(team_size, walker_type, seed, **kwargs)
   specs = theirs.action_spec()
   our_specs = ours.action_spec()
@@ -64,8 +67,10 @@ def run(team_size, walker_type, episodes, steps, seed=0, action_seed=1, **kwargs
     our_step, their_step = ours.reset(), theirs.reset()
     task_parity.share_model(theirs.physics.model, ours.physics.model)
     assert_timesteps_close(our_step, their_step, f"episode {episode} reset")
+    if after_reset is not None:
+      after_reset(theirs)
     for step in range(steps):
-      actions = [rng.uniform(spec.minimum, spec.maximum) for spec in specs]
+      actions = [action_scale * rng.uniform(spec.minimum, spec.maximum) for spec in specs]
       task_parity.copy_state(theirs.physics, ours.physics)
       our_step, their_step = ours.step(actions), theirs.step(actions)
       label = f"episode {episode} step {step}"
@@ -78,9 +83,10 @@ def run(team_size, walker_type, episodes, steps, seed=0, action_seed=1, **kwargs
         p.name for p in theirs.task.arena.detected_off_court()], label
       their_toucher = theirs.task.ball.last_hit
       our_toucher = ours.task.ball.last_hit
-      assert (None if our_toucher is None else our_toucher.walker.name) == (
-        None if their_toucher is None else their_toucher.walker.name), label
-      history.append((list(their_step.reward), their_step.discount, goal))
+      assert (None if our_toucher is None else our_toucher.walker.mjcf_model.model) == (
+        None if their_toucher is None else their_toucher.walker.mjcf_model.model), label
+      history.append((list(their_step.reward), their_step.discount, goal,
+                      None if their_toucher is None else their_toucher.team.name))
       if their_step.last():
         break
   return history
@@ -95,6 +101,22 @@ def test_short_episode_matches_dm_control(team_size, walker_type):
 @pytest.mark.parametrize("team_size,walker_type", CONFIGS)
 def test_two_episodes_match_dm_control(team_size, walker_type):
   run(team_size, walker_type, episodes=2, steps=100)
+
+
+def test_ball_touches_match_dm_control():
+  """The ball rolled at each home player in turn and then at the away goal: the same touchers
+  and goal, step by step."""
+  def roll_at_players(env):
+    ball, players = env.task.ball, env.task.players
+    target = env.physics.bind(players[0].walker.root_body).xpos
+    start = target + np.array([2.5, 0., 0.])
+    ball.set_pose(env.physics, [start[0], start[1], 0.])
+    ball.set_velocity(env.physics, velocity=np.array([-8., 0, 0]),
+                      angular_velocity=np.zeros(3))
+  history = run(2, "BOXHEAD", episodes=1, steps=40, after_reset=roll_at_players,
+                action_scale=0.)
+  touchers = [toucher for *_, toucher in history]
+  assert "HOME" in touchers
 
 
 def test_goal_scored_rewards_and_ends_like_dm_control():
