@@ -116,3 +116,16 @@ def load(team_size, time_limit=45., random_state=None, disable_walker_contacts=F
                             goal_size=goal_size),
       ball=ball, disable_walker_contacts=disable_walker_contacts),
     time_limit=time_limit, random_state=random_state)
+
+
+def _builder(team_size, walker_type):
+  def build(random_state=None):
+    return load(team_size, random_state=random_state, walker_type=walker_type)
+  build.__doc__ = (f"{team_size}-vs-{team_size} soccer of {walker_type.name.lower()} walkers "
+                   f"(soccer.load({team_size}, walker_type=WalkerType.{walker_type.name})).")
+  return build
+
+
+# named matches for `python -m suite.locomotion NAME` (e.g. soccer_2v2_boxhead)
+BUILDERS = {f"soccer_{n}v{n}_{walker_type.name.lower()}": _builder(n, walker_type)
+            for walker_type in WalkerType for n in (1, 2, 3)}

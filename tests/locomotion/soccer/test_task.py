@@ -307,3 +307,20 @@ def test_humanoid_jersey_is_refused():
   with pytest.raises(ValueError, match=r"walker_id must be in \[0-10\]"):
     soccer.Humanoid(visual=soccer.Humanoid.Visual.GEOM, marker_rgba=[1, 0, 0, 1],
                     walker_id=11)
+
+
+def test_command_line_runs_a_soccer_match_of_dm_controls_return(capsys):
+  """`python -m suite.locomotion soccer_1v1_boxhead`: one action spec and observation set per
+  player, and the summed players' return of zero actions, as dm_control's."""
+  from dm_control.locomotion import soccer as dm_soccer
+
+  from suite.locomotion import __main__ as locomotion_main
+  args = ["soccer_1v1_boxhead", "--steps", "3", "--zero-actions", "--seed", "4"]
+  assert locomotion_main.main(args) == 0
+  out = capsys.readouterr().out
+  theirs = dm_soccer.load(1, random_state=4)
+  assert out.count("action: shape (3,)") == 2
+  assert out.count("observation 'ball_ego_position': shape (1, 3)") == 2
+  theirs.reset()
+  total = sum(np.sum(theirs.step([np.zeros(3)] * 2).reward) for _ in range(3))
+  assert f"episode 0: return {total:.2f} in 3 steps (cut by --steps)" in out
