@@ -32,6 +32,26 @@ class MultiObservablesAdder(ObservablesAdder):
       adder(task, player)
 
 
+class _Reader:
+  """Reads an element's rows of the data arrays directly (the per-step observables are many:
+  this skips the binding machinery), running forward() first on a stale physics as a binding
+  would; the element's id is looked up once per physics."""
+
+  def __init__(self, element):
+    self._element = element
+    self._physics = None
+    self._id = None
+
+  def data(self, physics):
+    """(physics.data, element id)."""
+    if physics is not self._physics:
+      self._id = int(physics.bind(self._element).element_id)
+      self._physics = physics
+    if physics.is_dirty:
+      physics.forward()
+    return physics.data, self._id
+
+
 def _frame_sensor(walker, kind, name, objtype, objname):
   """A `kind` frame sensor of `objname` in the frame of `walker`'s root body."""
   return walker.mjcf_model.sensor.add(kind, name=name, objtype=objtype, objname=objname,
@@ -117,17 +137,19 @@ class CoreObservablesAdder(ObservablesAdder):
                 lambda _: arena.home_goal.upper[:2], lambda _: arena.field.upper,
                 lambda _: arena.away_goal.upper[:2], lambda _: arena.away_goal.mid,
                 lambda _: arena.away_goal.lower[:2], lambda _: arena.field.lower]
-    root_body = player.walker.root_body
-    xyz = lambda physics: physics.bind(root_body).xpos  # noqa: E731
-    xy = lambda physics: physics.bind(root_body).xpos[:2]  # noqa: E731
-    origins = [xy, xyz, xy, xy, xy, xyz, xy, xy]
+    root = _Reader(player.walker.root_body)
+    origins = [2, 3, 2, 2, 2, 3, 2, 2]  # the xy or xyz of the root body
     if player.team != team_lib.Team.HOME:
       half = len(features) // 2
       features = features[half:] + features[:half]
       origins = origins[half:] + origins[:half]
-    for name, feature, origin in zip(names, features, origins):
-      player.walker.observables.add_egocentric_vector(name, base_observable.Generic(feature),
-                                                      origin_callable=origin)
+    for name, feature, dims in zip(names, features, origins):
+      # as walkers' add_egocentric_vector: (feature - origin) rotated into the root frame
+      def egocentric(physics, feature=feature, dims=dims):
+        data, body = root.data(physics)
+        vector = feature(physics) - data.xpos[body][:dims]
+        return np.dot(vector, data.xmat[body].reshape(3, 3)[:dims, :dims])
+      player.walker.observables.add_observable(name, base_observable.Generic(egocentric))
 
   def _add_player_stats_observables(self, task, player):
     """Game statistics: velocity towards the ball (also only for the team's closest player),
@@ -135,33 +157,42 @@ class CoreObservablesAdder(ObservablesAdder):
     teammates (and whether it exceeds 5 m), and whether the team scored or conceded."""
     walker = player.walker
     add = walker.observables.add_observable
+    ball_geom = _Reader(task.ball.geom)
+    root = _Reader(walker.root_body)
+    mates = [_Reader(mate.walker.root_body) for mate in task.players if mate.team == player.team]
+    others = [_Reader(other.walker.root_body) for other in task.players
+              if other is not player and other.team == player.team]
 
     def vel_to_ball(physics):
-      direction = physics.bind(task.ball.geom).xpos - physics.bind(walker.root_body).xpos
+      data, body = root.data(physics)
+      direction = data.geom_xpos[ball_geom.data(physics)[1]] - data.xpos[body]
       return np.sum(np.dot(direction[:2] / (np.linalg.norm(direction[:2]) + 1e-7),
-                           physics.bind(walker.root_body).cvel[3:5]))
+                           data.cvel[body][3:5]))
 
     def closest_vel_to_ball(physics):
-      ball_pos = physics.bind(task.ball.geom).xpos
+      data, ball = ball_geom.data(physics)
+      ball_pos = data.geom_xpos[ball]
       closest, closest_dist = None, np.inf
-      for mate in task.players:
-        if mate.team == player.team:
-          dist = np.linalg.norm(ball_pos - physics.bind(mate.walker.root_body).xpos)
-          if dist < closest_dist:
-            closest, closest_dist = mate, dist
-      return vel_to_ball(physics) if closest is player else 0.
+      for mate in mates:
+        dist = np.linalg.norm(ball_pos - data.xpos[mate.data(physics)[1]])
+        if dist < closest_dist:
+          closest, closest_dist = mate, dist
+      return vel_to_ball(physics) if closest is mates[own_index] else 0.
+
+    own_index = [p for p in task.players if p.team == player.team].index(player)
 
     def vel_ball_to_goal(physics):
       goal = task.arena.away_goal if player.team == team_lib.Team.HOME else task.arena.home_goal
-      direction = (goal.upper + goal.lower) / 2. - physics.bind(task.ball.geom).xpos
+      data, ball = ball_geom.data(physics)
+      direction = (goal.upper + goal.lower) / 2. - data.geom_xpos[ball]
       ball_vel = task.ball.observables.linear_velocity.observation_callable(physics)()
       norm = np.linalg.norm(direction)
       return np.sum(np.dot(direction / norm if norm else direction, ball_vel))
 
     def avg_teammate_dist(physics):
-      mine = physics.bind(walker.root_body).xpos
-      dists = [np.linalg.norm(mine - physics.bind(other.walker.root_body).xpos)
-               for other in task.players if other is not player and other.team == player.team]
+      data, body = root.data(physics)
+      mine = data.xpos[body]
+      dists = [np.linalg.norm(mine - data.xpos[other.data(physics)[1]]) for other in others]
       return np.mean(dists) if dists else 0.
 
     has_opponent = any(other.team != player.team for other in task.players)
