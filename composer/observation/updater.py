@@ -96,6 +96,7 @@ class Updater:
     self._step_counter = 0
     self._enabled_structure = None
     self._enabled_list = None
+    self._next_due = 0
 
   def _map(self, function):
     """`function` applied to each dict of the structure, keeping its shape and types."""
@@ -122,6 +123,7 @@ class Updater:
       self._enabled_structure = enabled_dict(self._observables)
       self._enabled_list = list(self._enabled_structure.values())
     self._step_counter = 0
+    self._next_due = 0
     for enabled in self._enabled_list:
       enabled.buffer.insert(0, _value(enabled.delay), enabled.observation_callable())
 
@@ -163,17 +165,26 @@ class Updater:
         last += _value(enabled.update_interval)
         schedule.append((last, _value(enabled.delay)))
       enabled.buffer.drop_unobserved_upcoming_items(schedule, n)
+    self._next_due = self._earliest_due()
+
+  def _earliest_due(self):
+    """The first physics step at which a reading is planned (inf: none)."""
+    return min((enabled.update_schedule[0][0] for enabled in self._enabled_list
+                if enabled.update_schedule), default=np.inf)
 
   def update(self):
     """Advances one physics step and takes the readings due at it."""
     self._require_reset('after_substep')
     self._step_counter += 1
     step = self._step_counter
+    if step < self._next_due:  # most physics steps of a control step take no reading
+      return
     for enabled in self._enabled_list:
       schedule = enabled.update_schedule
       if schedule and schedule[0][0] == step:
         timestamp, delay = schedule.popleft()
         enabled.buffer.insert(timestamp, delay, enabled.observation_callable())
+    self._next_due = self._earliest_due()
 
   def get_observation(self):
     """The current observations, in the structure of the observables given."""
