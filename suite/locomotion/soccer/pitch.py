@@ -50,7 +50,7 @@ _NET = {name: np.array(_GOALPOSTS[a] + _GOALPOSTS[b], float).reshape(4, 3)
 _NUM_HOARDING = 30  # advertising boards per side
 
 _GRASS = ((62, 150, 52), (72, 166, 60))
-_FIELD_TEXTURE_SIZE = (1200, 900)
+_FIELD_TEXTURE_SIZE = (800, 600)
 
 
 @functools.lru_cache(maxsize=None)
