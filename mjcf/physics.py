@@ -166,7 +166,8 @@ class Binding:
     element_id: id of the element(s) in the compiled model.
   """
 
-  __slots__ = ('_physics', '_namespace', '_names', '_key', '_single', '_elements', '_cache')
+  __slots__ = ('_physics', '_namespace', '_names', '_key', '_single', '_elements', '_cache',
+               '_views')
 
   def __init__(self, physics, namespace, elements, single):
     object.__setattr__(self, '_physics', physics)
@@ -177,6 +178,7 @@ class Binding:
     object.__setattr__(self, '_key', names[0] if single else names)
     object.__setattr__(self, '_single', single)
     object.__setattr__(self, '_cache', {})
+    object.__setattr__(self, '_views', {})  # attribute name: whether reading it gives a view
 
   def _lookup(self, name):
     """(engine array, numpy index of the bound elements, field name) of one attribute."""
@@ -221,12 +223,16 @@ class Binding:
   def __getattr__(self, name):
     if name.startswith('__'):
       raise AttributeError(name)
-    self._before_access(name)
-    array, index, _, _ = self._lookup(name)
+    array, index, _, state = self._cache.get(name) or self._lookup(name)
+    if not state and self._physics.is_dirty:
+      self._physics.forward()
     value = array[index]
     if isinstance(value, np.ndarray):
-      target = None if np.shares_memory(value, array) else array
-      return _SynchronizingArray(value, target, index, self, name)
+      # a view or a copy depending on the index only: found out once per attribute
+      view = self._views.get(name)
+      if view is None:
+        view = self._views[name] = bool(np.shares_memory(value, array))
+      return _SynchronizingArray(value, None if view else array, index, self, name)
     return value
 
   def __setattr__(self, name, value):

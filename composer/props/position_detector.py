@@ -155,11 +155,15 @@ class PositionDetector(entity.Entity):
     for detection in self._entities:
       if not self._retain_substep_detections:
         detection.detected = False
-      for geom in self._entity_geoms[detection.entity]:
-        if self._is_in_zone(physics.bind(geom).xpos) != self._inverted:
-          detection.detected = True
-          self._detected = True
-          break
+      geoms = self._entity_geoms[detection.entity]
+      if not geoms:
+        continue
+      # all of the entity's geoms at once: detected when any is in (out of, inverted) the zone
+      xpos = np.reshape(physics.bind(geoms).xpos, (-1, 3))[:, :len(self._lower)]
+      inside = np.all(self._lower < xpos, axis=1) & np.all(self._upper > xpos, axis=1)
+      if np.any(inside != self._inverted):
+        detection.detected = True
+        self._detected = True
     if self._detected and not self._previously_detected:
       physics.bind(self._site).rgba = self._detected_rgba
     elif self._previously_detected and not self._detected:

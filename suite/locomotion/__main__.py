@@ -5,6 +5,8 @@ prints its action and observation specs, then runs episodes with uniform random 
 zero actions) and prints each episode's return, length and speed (environment steps per second,
 observations and reward included; the egocentric camera of the builders that enable it is
 rendered at every step, so they need OpenGL). `--steps N` ends an episode after N steps at most.
+The soccer matches (`soccer_2v2_boxhead` etc., see `--list`) take one action per player, all
+drawn by the same policy; their return is the sum over the players.
 """
 
 import argparse
@@ -15,7 +17,7 @@ import time
 import numpy as np
 
 from engine.physics import RenderingUnavailableError
-from suite.locomotion import examples
+from suite.locomotion import examples, soccer
 
 
 def main(argv=None) -> int:
@@ -37,7 +39,7 @@ def main(argv=None) -> int:
   parser.set_defaults(policy="random")
   args = parser.parse_args(argv)
   if args.list:
-    for name, builder in examples.ALL_BUILDERS.items():
+    for name, builder in {**examples.ALL_BUILDERS, **soccer.BUILDERS}.items():
       print(f"{name:28s} {builder.__doc__.splitlines()[0]}")
     return 0
   if args.builder is None:
@@ -51,7 +53,10 @@ def main(argv=None) -> int:
     os.environ["NUMJOCO_MOCAP_FILE"] = args.mocap_file
   t0 = time.perf_counter()
   try:
-    env = examples.load(args.builder, random_state=args.seed)
+    if args.builder in soccer.BUILDERS:
+      env = soccer.BUILDERS[args.builder](random_state=args.seed)
+    else:
+      env = examples.load(args.builder, random_state=args.seed)
   except ValueError as e:
     parser.error(str(e))
   except (OSError, ImportError) as e:  # missing motion-capture data (or h5py), failed download
@@ -64,20 +69,26 @@ def main(argv=None) -> int:
     return 1
   print(f"{args.builder}: built in {time.perf_counter() - t0:.2f} s")
   spec = env.action_spec()
-  print(f"action: shape {spec.shape}, bounds [{np.min(spec.minimum):g}, {np.max(spec.maximum):g}]")
-  for key, value in env.observation_spec().items():
-    print(f"observation {key!r}: shape {value.shape}, dtype {value.dtype}")
+  players = isinstance(spec, list)  # soccer: one spec, observation dict and reward per player
+  specs = spec if players else [spec]
+  for spec in specs:
+    print(f"action: shape {spec.shape}, bounds [{np.min(spec.minimum):g}, "
+          f"{np.max(spec.maximum):g}]")
+  for observation_spec in (env.observation_spec() if players else [env.observation_spec()]):
+    for key, value in observation_spec.items():
+      print(f"observation {key!r}: shape {value.shape}, dtype {value.dtype}")
 
   rng = np.random.RandomState(args.seed)
-  zero = np.clip(np.zeros(spec.shape, spec.dtype), spec.minimum, spec.maximum)
+  zeros = [np.clip(np.zeros(s.shape, s.dtype), s.minimum, s.maximum) for s in specs]
   for episode in range(args.episodes):
     time_step = env.reset()
     total, steps = 0.0, 0
     t0 = time.perf_counter()
     while not time_step.last() and steps != args.steps:
-      action = rng.uniform(spec.minimum, spec.maximum) if args.policy == "random" else zero
-      time_step = env.step(action)
-      total += time_step.reward
+      actions = ([rng.uniform(s.minimum, s.maximum) for s in specs]
+                 if args.policy == "random" else zeros)
+      time_step = env.step(actions if players else actions[0])
+      total += np.sum(time_step.reward)
       steps += 1
     wall = time.perf_counter() - t0
     end = ("cut by --steps" if not time_step.last() else

@@ -235,8 +235,9 @@ def test_unknown_builder_names_the_builders():
 
 def test_command_line_lists_the_builders(capsys):
   assert locomotion_main.main(["--list"]) == 0
-  assert ([line.split()[0] for line in capsys.readouterr().out.splitlines()]
-          == list(examples.ALL_BUILDERS))
+  from suite.locomotion import soccer
+  assert [line.split()[0] for line in capsys.readouterr().out.splitlines()] == (
+    list(examples.ALL_BUILDERS) + list(soccer.BUILDERS))
 
 
 def test_command_line_rejects_an_unknown_builder(capsys):
