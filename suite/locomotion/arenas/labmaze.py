@@ -229,7 +229,8 @@ def _carve_corridors(grid, start, maze_id, rng):
   while stack:
     r, c = stack[-1]
     options = [(dr, dc) for dr, dc in _DIRECTIONS
-               if grid.get_id(r + 2 * dr, c + 2 * dc) == fill_id]
+               if grid.inside(r + 2 * dr, c + 2 * dc)
+               and grid.ids[r + 2 * dr][c + 2 * dc] == fill_id]
     if not options:
       stack.pop()
       continue
