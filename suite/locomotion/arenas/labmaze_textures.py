@@ -43,7 +43,7 @@ _SKIES = {
     'sky_02': ((.1, .15, .35), (.55, .5, .6)),
     'sky_03': ((.35, .55, .85), (.95, .85, .7)),
 }
-_TEXTURE_SIZE = 256
+_TEXTURE_SIZE = 1024
 
 
 def _check_style(style, styles):
