@@ -3,7 +3,7 @@ humanoid's (`basic_cmu_2019`) and the rat's (`basic_rodent_2020`).
 
 `ALL_BUILDERS` maps each builder's name to the builder; `load(name, random_state)` builds one by
 name, as `python -m suite.locomotion NAME` and `python -m suite.viewer locomotion NAME` do. The
-maze and motion-capture tracking builders are not ported yet.
+motion-capture tracking builders are not ported yet.
 """
 
 from suite.locomotion.examples import basic_cmu_2019
@@ -16,6 +16,9 @@ ALL_BUILDERS = {
   "rodent_escape_bowl": basic_rodent_2020.rodent_escape_bowl,
   "rodent_run_gaps": basic_rodent_2020.rodent_run_gaps,
   "rodent_two_touch": basic_rodent_2020.rodent_two_touch,
+  "cmu_humanoid_maze_forage": basic_cmu_2019.cmu_humanoid_maze_forage,
+  "cmu_humanoid_heterogeneous_forage": basic_cmu_2019.cmu_humanoid_heterogeneous_forage,
+  "rodent_maze_forage": basic_rodent_2020.rodent_maze_forage,
 }
 
 

@@ -5,3 +5,10 @@ from suite.locomotion.tasks.corridors import RunThroughCorridor as RunThroughCor
 from suite.locomotion.tasks.escape import Escape as Escape
 from suite.locomotion.tasks.go_to_target import GoToTarget as GoToTarget
 from suite.locomotion.tasks.reach import TwoTouch as TwoTouch
+from suite.locomotion.tasks.random_goal_maze import ManyGoalsMaze as ManyGoalsMaze
+from suite.locomotion.tasks.random_goal_maze import (
+  ManyHeterogeneousGoalsMaze as ManyHeterogeneousGoalsMaze)
+from suite.locomotion.tasks.random_goal_maze import NullGoalMaze as NullGoalMaze
+from suite.locomotion.tasks.random_goal_maze import RepeatSingleGoalMaze as RepeatSingleGoalMaze
+from suite.locomotion.tasks.random_goal_maze import (
+  RepeatSingleGoalMazeAugmentedWithTargets as RepeatSingleGoalMazeAugmentedWithTargets)
