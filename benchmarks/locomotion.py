@@ -2,7 +2,7 @@
 
 Run: python benchmarks/locomotion.py [--steps N] [--resets K] [--repeats R] [BUILDER ...]
 
-Each builder of suite.locomotion.examples (default: all six) is built in both libraries with
+Each builder of suite.locomotion.examples (default: all of them) is built in both libraries with
 the same seed and stepped with the same uniform random actions, one `env.step` per action as
 RL loops call it (observations, reward and discount included). Each is measured twice: with
 the walker's egocentric camera observable on (a 64x64 frame rendered at every step, through
@@ -113,7 +113,7 @@ def main(argv=None):
                             if name not in examples.MOCAP_BUILDERS]
   compare = dm_basic_cmu_2019 is not None
 
-  header = (f"{'builder':26s} {'camera':6s} {'step ms':>8s} {'dm ms':>8s} {'ratio':>6s} "
+  header = (f"{'builder':33s} {'camera':6s} {'step ms':>8s} {'dm ms':>8s} {'ratio':>6s} "
             f"{'reset ms':>8s} {'dm ms':>8s} {'ratio':>6s} {'build s':>7s} {'dm s':>6s}")
   print(header)
   print("-" * len(header))
@@ -136,7 +136,7 @@ def main(argv=None):
       if compare:
         step_ratios.append(step[0] / step[1])
         reset_ratios.append(reset[0] / reset[1])
-      print(f"{name:26s} {'on' if camera else 'off':6s} {step[0]:8.2f} "
+      print(f"{name:33s} {'on' if camera else 'off':6s} {step[0]:8.2f} "
             f"{_cell(theirs_step, 8, 2)} {_ratio(step[0], theirs_step)} {reset[0]:8.1f} "
             f"{_cell(theirs_reset, 8, 1)} {_ratio(reset[0], theirs_reset)} {builds[0]:7.2f} "
             f"{_cell(theirs_build, 6, 2)}", flush=True)

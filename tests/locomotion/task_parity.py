@@ -238,6 +238,9 @@ def assert_observations_close(ours, theirs, label):
   assert list(ours) == list(theirs), label
   for key, value in theirs.items():
     assert np.shape(ours[key]) == np.shape(value), f"{label} {key}"
+    if np.asarray(value).dtype.kind in "USO":  # text, e.g. a maze's layout
+      np.testing.assert_array_equal(ours[key], value, err_msg=f"{label} {key}")
+      continue
     np.testing.assert_allclose(np.asarray(ours[key], float), np.asarray(value, float),
                                rtol=OBS_RTOL, atol=OBS_ATOL, err_msg=f"{label} {key}")
 

@@ -450,6 +450,8 @@ def test_corridor_is_abstract():
 
 
 def test_exports_match_dm_control():
-  for name in ('Floor', 'Bowl', 'EmptyCorridor', 'GapsCorridor', 'WallsCorridor'):
+  for name in ('Floor', 'Bowl', 'EmptyCorridor', 'GapsCorridor', 'WallsCorridor',
+               'MazeWithTargets', 'RandomMazeWithTargets', 'PaddedRoom', 'SkyBox',
+               'WallTextures', 'FloorTextures'):
     assert hasattr(__import__('dm_control.locomotion.arenas', fromlist=[name]), name)
     assert getattr(arenas, name).__module__.startswith('suite.locomotion.arenas.')

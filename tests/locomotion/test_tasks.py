@@ -536,7 +536,9 @@ def test_package_exports_dm_controls_names():
   from dm_control.locomotion import props as dm_props
   from dm_control.locomotion import tasks as dm_tasks
   ours = {name for name in dir(tasks) if not name.startswith('_')} - {
-    'corridors', 'escape', 'go_to_target', 'reach'}
-  theirs = {'RunThroughCorridor', 'GoToTarget', 'Escape', 'TwoTouch'}
+    'corridors', 'escape', 'go_to_target', 'reach', 'random_goal_maze'}
+  theirs = {'RunThroughCorridor', 'GoToTarget', 'Escape', 'TwoTouch', 'ManyGoalsMaze',
+            'ManyHeterogeneousGoalsMaze', 'RepeatSingleGoalMaze',
+            'RepeatSingleGoalMazeAugmentedWithTargets'}
   assert ours == theirs and theirs <= set(dir(dm_tasks))
   assert {'TargetSphere', 'TargetSphereTwoTouch'} <= set(dir(props)) & set(dir(dm_props))

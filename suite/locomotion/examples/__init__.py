@@ -4,7 +4,7 @@ humanoid's (`basic_cmu_2019`) and the rat's (`basic_rodent_2020`).
 `ALL_BUILDERS` maps each builder's name to the builder; `load(name, random_state)` builds one by
 name, as `python -m suite.locomotion NAME` and `python -m suite.viewer locomotion NAME` do. The
 tracking builder (`cmu_humanoid_tracking`) reads motion-capture data: `$NUMJOCO_MOCAP_FILE`, or
-the CMU data, downloaded on first use. The maze builders are not ported yet.
+the CMU data, downloaded on first use.
 """
 
 from suite.locomotion.examples import basic_cmu_2019
@@ -18,6 +18,9 @@ ALL_BUILDERS = {
   "rodent_escape_bowl": basic_rodent_2020.rodent_escape_bowl,
   "rodent_run_gaps": basic_rodent_2020.rodent_run_gaps,
   "rodent_two_touch": basic_rodent_2020.rodent_two_touch,
+  "cmu_humanoid_maze_forage": basic_cmu_2019.cmu_humanoid_maze_forage,
+  "cmu_humanoid_heterogeneous_forage": basic_cmu_2019.cmu_humanoid_heterogeneous_forage,
+  "rodent_maze_forage": basic_rodent_2020.rodent_maze_forage,
   "cmu_humanoid_tracking": cmu_2020_tracking.cmu_humanoid_tracking,
 }
 

@@ -14,9 +14,12 @@ from composer.variation import distributions
 from suite.locomotion.arenas import bowl
 from suite.locomotion.arenas import corridors as corr_arenas
 from suite.locomotion.arenas import floors
+from suite.locomotion.arenas import labmaze_textures
+from suite.locomotion.arenas import mazes
 from suite.locomotion.props import target_sphere
 from suite.locomotion.tasks import corridors as corr_tasks
 from suite.locomotion.tasks import escape
+from suite.locomotion.tasks import random_goal_maze
 from suite.locomotion.tasks import reach
 from suite.locomotion.walkers import rodent
 
@@ -69,5 +72,24 @@ def rodent_two_touch(random_state=None):
     target_builders=[functools.partial(target_sphere.TargetSphereTwoTouch, radius=0.025)],
     randomize_spawn_rotation=True, target_type_rewards=[25.], shuffle_target_builders=False,
     target_area=(1.5, 1.5), physics_timestep=_PHYSICS_TIMESTEP,
+    control_timestep=_CONTROL_TIMESTEP)
+  return _environment(task, 30, random_state)
+
+
+def rodent_maze_forage(random_state=None):
+  """The rat collects every target (50 each) in a random 11x11-cell maze of half-metre cells and
+  up to four rooms, each with a spawn point and three targets (30 s episodes). Any body part
+  may touch the ground."""
+  walker = _rat()
+  arena = mazes.RandomMazeWithTargets(
+    x_cells=11, y_cells=11, xy_scale=.5, z_height=.3, max_rooms=4, room_min_size=4,
+    room_max_size=5, spawns_per_room=1, targets_per_room=3,
+    wall_textures=labmaze_textures.WallTextures(style="style_01"), aesthetic="outdoor_natural")
+  task = random_goal_maze.ManyGoalsMaze(
+    walker=walker, maze_arena=arena,
+    target_builder=functools.partial(target_sphere.TargetSphere, radius=0.05,
+                                     height_above_ground=.125, rgb1=(0, 0, 0.4),
+                                     rgb2=(0, 0, 0.7)),
+    target_reward_scale=50., contact_termination=False, physics_timestep=_PHYSICS_TIMESTEP,
     control_timestep=_CONTROL_TIMESTEP)
   return _environment(task, 30, random_state)
