@@ -8,7 +8,7 @@ the same uniform random actions for every player, one `env.step` per action list
 call it (all players' observations, rewards and discount included). `step` is the best of R
 runs of N steps, each from a fresh reset (resets after an episode ends are not timed); `reset`
 the best of R runs of K resets (both compile the model at every reset: the pitch's size is
-drawn anew). The two libraries take turns within each run. `ratio` is dm_control's time /
+drawn anew). The two libraries take turns within each run. `speedup` is dm_control's time /
 ours (above 1: ours is faster).
 """
 
@@ -66,7 +66,7 @@ def main(argv=None):
   parser.add_argument("--resets", type=int, default=10)
   parser.add_argument("--repeats", type=int, default=3)
   args = parser.parse_args(argv)
-  print(f"{'config':12s} {'what':6s} {'ours ms':>9s} {'dm ms':>9s} {'ratio':>7s}")
+  print(f"{'config':12s} {'what':6s} {'ours ms':>9s} {'dm ms':>9s} {'speedup':>7s}")
   for config in args.configs:
     envs = {"ours": _load(soccer, config)}
     if dm_soccer is not None:
