@@ -16,15 +16,15 @@ class Primitive(entity.Entity):
     self._mjcf_root = mjcf.RootElement(model=name)
     self._geom = self._mjcf_root.worldbody.add('geom', name='geom', type=geom_type, size=size,
                                                **kwargs)
+    self._add_frame_sensors()
+
+  def _add_frame_sensors(self):
+    """The geom's position, orientation and velocity sensors (named as the observables)."""
     sensors = self._mjcf_root.sensor
-    self._position = sensors.add('framepos', name='position', objtype='geom',
-                                 objname=self._geom)
-    self._orientation = sensors.add('framequat', name='orientation', objtype='geom',
-                                    objname=self._geom)
-    self._linear_velocity = sensors.add('framelinvel', name='linear_velocity',
-                                        objtype='geom', objname=self._geom)
-    self._angular_velocity = sensors.add('frameangvel', name='angular_velocity',
-                                         objtype='geom', objname=self._geom)
+    self._position, self._orientation, self._linear_velocity, self._angular_velocity = (
+      sensors.add(kind, name=name, objtype='geom', objname=self._geom) for kind, name in (
+        ('framepos', 'position'), ('framequat', 'orientation'),
+        ('framelinvel', 'linear_velocity'), ('frameangvel', 'angular_velocity')))
 
   def _build_observables(self):
     return PrimitiveObservables(self)

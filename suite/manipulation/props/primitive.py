@@ -7,44 +7,32 @@ import numpy as np
 import mjcf
 from composer import constants
 from composer import define
-from composer import entity
 from composer.observation import observable
+from composer.props import primitive
 
 _DEFAULT_HALF_LENGTHS = [0.05, 0.1, 0.15]
 
 
-class Primitive(entity.Entity):
+class Primitive(primitive.Primitive):
   """One geom named `body_geom` of `geom_type` and `size` (and `mass`, if given).
 
   A site 5% larger than the geom carries a touch sensor, so the prop senses anything pressing
-  on it; the geom's position, orientation and velocities are sensed too.
+  on it; the geom's position, orientation and velocities are sensed too (composer's Primitive).
   """
 
   def _build(self, geom_type, size, mass=None, name=None):
     size = np.reshape(np.asarray(size), -1)
     self._mjcf_root = mjcf.RootElement(model=name)
-    worldbody, sensors = self._mjcf_root.worldbody, self._mjcf_root.sensor
+    worldbody = self._mjcf_root.worldbody
     self._geom = worldbody.add("geom", name="body_geom", type=geom_type, size=size, mass=mass)
     touch_site = worldbody.add("site", type=geom_type, name="touch_sensor", size=size * 1.05,
                                rgba=[1, 1, 1, 0.1], group=constants.SENSOR_SITES_GROUP)
-    self._touch = sensors.add("touch", site=touch_site)
-    self._position = sensors.add("framepos", name="position", objtype="geom",
-                                 objname=self._geom)
-    self._orientation = sensors.add("framequat", name="orientation", objtype="geom",
-                                    objname=self._geom)
-    self._linear_velocity = sensors.add("framelinvel", name="linear_velocity", objtype="geom",
-                                        objname=self._geom)
-    self._angular_velocity = sensors.add("frameangvel", name="angular_velocity",
-                                         objtype="geom", objname=self._geom)
+    self._touch = self._mjcf_root.sensor.add("touch", site=touch_site)
+    self._add_frame_sensors()
     self._name = name
 
   def _build_observables(self):
     return PrimitiveObservables(self)
-
-  @property
-  def geom(self):
-    """The geom, e.g. to change its colour or friction."""
-    return self._geom
 
   @property
   def touch(self):
@@ -52,52 +40,12 @@ class Primitive(entity.Entity):
     return self._touch
 
   @property
-  def position(self):
-    """The ground-truth position sensor."""
-    return self._position
-
-  @property
-  def orientation(self):
-    """The ground-truth orientation (quaternion) sensor."""
-    return self._orientation
-
-  @property
-  def linear_velocity(self):
-    """The ground-truth linear velocity sensor."""
-    return self._linear_velocity
-
-  @property
-  def angular_velocity(self):
-    """The ground-truth angular velocity sensor."""
-    return self._angular_velocity
-
-  @property
-  def mjcf_model(self):
-    return self._mjcf_root
-
-  @property
   def name(self):
     return self._name
 
 
-class PrimitiveObservables(entity.Observables, entity.FreePropObservableMixin):
+class PrimitiveObservables(primitive.PrimitiveObservables):
   """The prop's pose, velocities and touch readings."""
-
-  @define.observable
-  def position(self):
-    return observable.MJCFFeature("sensordata", self._entity.position)
-
-  @define.observable
-  def orientation(self):
-    return observable.MJCFFeature("sensordata", self._entity.orientation)
-
-  @define.observable
-  def linear_velocity(self):
-    return observable.MJCFFeature("sensordata", self._entity.linear_velocity)
-
-  @define.observable
-  def angular_velocity(self):
-    return observable.MJCFFeature("sensordata", self._entity.angular_velocity)
 
   @define.observable
   def touch(self):
