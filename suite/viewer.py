@@ -9,7 +9,8 @@ paused, backspace restarts the episode, ctrl + drag pushes the selected body.
 
     python -m suite.viewer walker walk --policy random
 
-The locomotion examples (suite.locomotion.examples) open with the domain `locomotion` and a
+The locomotion examples (suite.locomotion.examples) and soccer matches (`soccer_2v2_boxhead`...,
+every player acting on one policy) open with the domain `locomotion` and a
 builder's name, or with their builder as the environment loader:
 
     python -m suite.viewer locomotion cmu_humanoid_run_gaps --policy zero
@@ -36,20 +37,26 @@ from engine.viewer.session import RealTimeClock
 
 
 def _zero_action(spec):
-  """The action closest to zero that the spec allows."""
+  """The action closest to zero that the spec allows (a list of them for a list of specs: one
+  per player of a multi-agent environment such as soccer)."""
+  if isinstance(spec, (list, tuple)):
+    return [_zero_action(s) for s in spec]
   return np.clip(np.zeros(spec.shape, spec.dtype), spec.minimum, spec.maximum)
 
 
 def random_policy(environment, seed=0):
-  """A policy drawing actions uniformly within the action spec's bounds."""
+  """A policy drawing actions uniformly within the action spec's bounds (for every player
+  when the spec is a list)."""
   spec = environment.action_spec()
+  specs = list(spec) if isinstance(spec, (list, tuple)) else [spec]
   rng = np.random.RandomState(seed)
-  lo = np.broadcast_to(spec.minimum, spec.shape)
-  hi = np.broadcast_to(spec.maximum, spec.shape)
+  bounds = [(np.broadcast_to(s.minimum, s.shape), np.broadcast_to(s.maximum, s.shape), s.dtype)
+            for s in specs]
 
   def policy(time_step):
     del time_step
-    return rng.uniform(lo, hi).astype(spec.dtype)
+    actions = [rng.uniform(lo, hi).astype(dtype) for lo, hi, dtype in bounds]
+    return actions if isinstance(spec, (list, tuple)) else actions[0]
   return policy
 
 
@@ -173,7 +180,11 @@ def main(argv=None) -> int:
   try:
     if args.domain == "locomotion":
       from suite.locomotion import examples
-      env = examples.load(args.task, random_state=args.seed)
+      from suite.locomotion import soccer
+      if args.task in soccer.BUILDERS:  # a match: one action per player
+        env = soccer.BUILDERS[args.task](random_state=args.seed)
+      else:
+        env = examples.load(args.task, random_state=args.seed)
     elif args.domain == "manipulation":
       from suite import manipulation
       env = manipulation.load(args.task, seed=args.seed)

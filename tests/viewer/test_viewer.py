@@ -151,6 +151,34 @@ def test_suite_viewer_cli_runs_a_manipulation_environment(display, tmp_path):
   assert int(out.split("step ")[1].split(",")[0]) > 0
 
 
+@needs_xvfb
+def test_suite_viewer_cli_runs_a_soccer_match(display, tmp_path):
+  """`locomotion soccer_1v1_boxhead` opens a match, every player acting on one random policy:
+  the environment steps and the return sums the players' rewards."""
+  shot = tmp_path / "shot.png"
+  out = run(display, ["-m", "suite.viewer", "locomotion", "soccer_1v1_boxhead", "--frames",
+                      "10", "--screenshot", str(shot), "--width", "320", "--height", "240"])
+  assert "10 frames" in out
+  assert_drawn(shot)
+  assert int(out.split("step ")[1].split(",")[0]) > 0
+
+
+def test_random_policy_acts_for_every_player():
+  """A list of action specs (soccer) gets a list of actions within each player's bounds."""
+  from suite import viewer
+  from suite.locomotion import soccer
+  env = soccer.load(team_size=2, random_state=0)
+  specs = env.action_spec()
+  actions = viewer.random_policy(env, seed=1)(None)
+  assert len(actions) == len(specs) == 4
+  for action, spec in zip(actions, specs):
+    spec.validate(action)
+  zeros = viewer._zero_action(specs)
+  for action, spec in zip(zeros, specs):
+    spec.validate(action)
+    np.testing.assert_array_equal(action, np.clip(0.0, spec.minimum, spec.maximum))
+
+
 def test_suite_viewer_cli_names_the_manipulation_environments(capsys):
   from suite import viewer
   with pytest.raises(SystemExit) as exit_info:
