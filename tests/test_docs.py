@@ -131,3 +131,59 @@ def test_checks_fail_on_a_missing_document(tmp_path):
   assert not _exists("docs/no_such_notes.md", source)
   assert not _exists("../" + "shared/NOTES.md", source)
   assert any(p.search("see ../" + "shared/x") for p in _OUTSIDE)
+
+
+def _table_rows(path, ncells):
+  """The rows of `ncells` cells of the Markdown tables of `path`, header rows left out."""
+  rows = []
+  for line in path.read_text(encoding="utf-8").splitlines():
+    cells = [c.strip() for c in line.strip().strip("|").split("|")]
+    if line.startswith("|") and len(cells) == ncells and not set(cells[0]) <= set("-") \
+        and cells[0] != "domain":
+      rows.append(cells)
+  return rows
+
+
+def _size(shape):
+  """An observation's size as docs/suite_models.md writes it: `n`, or `axb` for a matrix."""
+  return "x".join(map(str, shape)) if len(shape) > 1 else str(shape[0] if shape else 1)
+
+
+@pytest.mark.slow
+def test_suite_models_doc_matches_both_stacks():
+  """Every row of docs/suite_models.md's two tables describes dm_control's model and task (the
+  numbers our models are written from) and ours, loaded with the same seed."""
+  pytest.importorskip("mujoco")
+  from dm_control import suite as dm_suite
+
+  import suite
+
+  doc = ROOT / "docs" / "suite_models.md"
+  totals = _table_rows(doc, 14)
+  tasks = _table_rows(doc, 6)
+  assert {(r[0], r[1]) for r in tasks} == set(dm_suite.ALL_TASKS) == set(suite.ALL_TASKS)
+  for row in totals:
+    domain, task = row[0], row[1].split(",")[0]
+    documented = [c.split(" ")[0] for c in row[3:12]]
+    ours_ngeom = re.search(r"\(ours (\d+)\)", row[9])
+    for name, stack in (("dm_control", dm_suite), ("ours", suite)):
+      model = stack.load(domain, task, task_kwargs={"random": 0}).physics.model
+      sizes = [model.nq, model.nv, model.nu, model.na, model.nbody, model.njnt, model.ngeom,
+               model.nsite, model.nsensordata]
+      expected = [int(c) for c in documented]
+      if name == "ours" and ours_ngeom:
+        expected[6] = int(ours_ngeom.group(1))
+      assert sizes == expected, (name, domain, task)
+      assert f"{model.opt.timestep:g}" == row[2].split()[0], (name, domain, task)
+      assert float(model.body_mass.sum()) == pytest.approx(float(row[12]), rel=1e-6)
+      assert float(model.stat.meaninertia) == pytest.approx(float(row[13]), rel=1e-5)
+  for domain, task, control_timestep, time_limit, action_dim, observations in tasks:
+    for name, stack in (("dm_control", dm_suite), ("ours", suite)):
+      env = stack.load(domain, task, task_kwargs={"random": 0})
+      label = (name, domain, task)
+      assert f"{env.control_timestep():g}" == control_timestep, label
+      # (the time limit, as a number of control steps)
+      assert env._step_limit * env.control_timestep() == pytest.approx(float(time_limit)), label
+      assert str(env.action_spec().shape[0]) == action_dim, label
+      listed = ", ".join(f"{k} {_size(v.shape)}" for k, v in env.observation_spec().items())
+      assert listed == observations, label
