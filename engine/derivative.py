@@ -15,9 +15,9 @@ are welded). Sleep filtering and flexes are not supported (every body is awake).
 Known differences: the free-subtree bias derivative (mjd_freeBias_vel) is evaluated as the
 RNE derivative of one body with the composite inertia d.crb, equal to MuJoCo's to rounding;
 DC motors contribute only LuGre damping and, when driven by voltage alone, their back-EMF
-terms (what MuJoCo 3.17 computes; the engine does not simulate DC motors yet); a singular
-LU pivot, an error in MuJoCo, leaves qLU partly factored here. Model-sized workspaces are
-MjData scratch fields (nothing is allocated per call).
+terms (what MuJoCo 3.17 computes); a singular LU pivot, an error in MuJoCo, leaves qLU
+partly factored here. Model-sized workspaces are MjData scratch fields (nothing is allocated
+per call).
 """
 
 import numpy as np

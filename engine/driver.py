@@ -3,8 +3,9 @@
 Every `mj_step`, `mj_forward`, ... call from Python crosses into numba once, through `_run`,
 which takes the two struct handles as addresses and the operation as integers (plain ints
 unbox in nanoseconds; struct proxies cost microseconds) and returns a bitmask of the warning
-kinds that fired, so Python does nothing more unless something went wrong. This module is
-also the home of the batched driver to come (one `prange` over worlds around `_run`'s body).
+kinds that fired, so Python does nothing more unless something went wrong. Batched stepping
+has its own parallel drivers, which call the same stages: engine/rollout.py (open-loop
+rollouts) and suite/kernels.py (vectorised suite environments).
 """
 
 import warnings

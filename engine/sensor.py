@@ -18,14 +18,13 @@ mjENBL_ENERGY is set, and e_potential/e_kinetic sensors call them on their own.
 Rangefinders cast rays with engine/ray.py; touch and contact sensors read d.contact_* and
 d.efc_force (contact_sensor: matching, reductions, relative velocities), limit sensors the limit
 rows of d.efc_* (they need the collision and constraint stages first). geomdist, geomnormal and
-geomfromto measure geom pairs with support.geom_distance (mj_geomDistance). Not computed yet
-(the output is left as it is): tactile (signed distances of the touching geoms at the vertices
-of a mesh), plugin sensors.
+geomfromto measure geom pairs with support.geom_distance (mj_geomDistance); plugin sensors
+are computed by their plugins (engine/plugin_call.py) at their stage. Not computed yet (the
+output is left as it is; engine/loader.py reports such models as unsupported): tactile (signed
+distances of the touching geoms at the vertices of a mesh).
 Known differences: MuJoCo 3.17 keeps lazy-evaluation flags (d.flg_energyvel, ...) that we do not
 have, so our e_kinetic sensor always reports the current kinetic energy, where MuJoCo's repeats
 the previous mj_forward's value when mjENBL_ENERGY is set.
-Rangefinders do not skip invisible geoms (alpha 0) and cast every camera as perspective, because
-geom_rgba, geom_matid, mat_rgba and cam_projection are not kernel fields yet.
 """
 
 import math

@@ -664,7 +664,7 @@ def _island_color(h, awake=True):
 
 
 def _dof_island_start(d, dof):
-  """First dof of the island of `dof`, -1 if none (the engine does not build islands yet)."""
+  """First dof of the island of `dof`, -1 if none (no islands built, or `dof` in none)."""
   nisland = int(getattr(d, "nisland", 0))
   if not nisland or dof < 0:
     return -1

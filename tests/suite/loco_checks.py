@@ -1,5 +1,5 @@
 """Checks shared by the tests of the locomotion domains (cheetah, hopper, walker, fish,
-swimmer): compiled totals against docs/suite.md, and resets at several seeds against
+swimmer): compiled totals against docs/suite_models.md, and resets at several seeds against
 dm_control 1.0.50."""
 
 import numpy as np

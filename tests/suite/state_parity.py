@@ -1,6 +1,6 @@
 """Parity with dm_control 1.0.50 beyond random-action rollouts: observations and rewards at
 sampled states (so sparse rewards are seen to fire), the model fields a task edits at episode
-start, and a domain's compiled totals (docs/suite.md)."""
+start, and a domain's compiled totals (docs/suite_models.md)."""
 
 import numpy as np
 
@@ -53,7 +53,8 @@ def compare_model_edits(domain, task, fields, episodes=5, seed=0):
 
 def assert_totals(model, nq, nv, nu, nbody, njnt, ngeom, nsite, ntendon, nsensordata, mass,
                   meaninertia):
-  """The compiled sizes, total mass and stat.meaninertia of dm_control's model (docs/suite.md)."""
+  """The compiled sizes, total mass and stat.meaninertia of dm_control's model
+  (docs/suite_models.md)."""
   sizes = (model.nq, model.nv, model.nu, model.nbody, model.njnt, model.ngeom, model.nsite,
            model.ntendon, model.nsensordata)
   assert sizes == (nq, nv, nu, nbody, njnt, ngeom, nsite, ntendon, nsensordata)

@@ -1,5 +1,5 @@
-"""The dog's model against docs/suite.md and dm_control 1.0.50; what the parity test leaves
-out: the per-task model edits, other seeds of fetch and its reward's branches."""
+"""The dog's model against docs/suite_models.md and dm_control 1.0.50; what the parity test
+leaves out: the per-task model edits, other seeds of fetch and its reward's branches."""
 
 import os
 
@@ -25,7 +25,7 @@ def _models(floor_size, remove_ball):
 
 
 def test_compiled_totals_match_the_tables():
-  """The fetch model's sizes, mass and mean inertia (docs/suite.md); 126 geoms: the
+  """The fetch model's sizes, mass and mean inertia (docs/suite_models.md); 126 geoms: the
   colliding ones, without the 170 visual geoms."""
   physics = dog.Physics.from_xml_string(*dog.get_model_and_assets(remove_ball=False))
   m = physics.model

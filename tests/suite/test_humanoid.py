@@ -1,5 +1,8 @@
-"""humanoid and humanoid_CMU: compiled models (SUITE_MODELS totals, dm_control's fields), the
-contact-free initial state over several seeds, episode ends, against dm_control 1.0.50."""
+"""humanoid and humanoid_CMU: compiled models (the totals of docs/suite_models.md, dm_control's
+fields), the contact-free initial state over several seeds, episode ends, against dm_control
+1.0.50."""
+
+import pathlib
 
 import numpy as np
 import pytest
@@ -8,11 +11,19 @@ from suite import humanoid
 from suite import humanoid_CMU
 from tests.suite import parity
 
-# nq, nv, nu, nbody, njnt, ngeom, nsite, nsensordata, total mass, stat.meaninertia (tables)
-_TOTALS = {
-    "humanoid": (humanoid, (28, 27, 21, 17, 22, 20, 25, 66), 40.84402, 6.59131),
-    "humanoid_CMU": (humanoid_CMU, (63, 62, 56, 32, 57, 50, 5, 16), 51.84594, 3.44551),
-}
+_MODULES = {"humanoid": humanoid, "humanoid_CMU": humanoid_CMU}
+_DOC = pathlib.Path(__file__).resolve().parents[2] / "docs" / "suite_models.md"
+
+
+def _documented_totals(domain):
+  """(nq, nv, nu, na, nbody, njnt, ngeom, nsite, nsensordata), total mass and meaninertia: the
+  row of `domain` in the compiled totals table of docs/suite_models.md (dm_control's values)."""
+  for line in _DOC.read_text().splitlines():
+    cells = [c.strip() for c in line.strip("|").split("|")]
+    if len(cells) == 14 and cells[0] == domain:
+      return tuple(int(c) for c in cells[3:12]), float(cells[12]), float(cells[13])
+  raise AssertionError(f"docs/suite_models.md has no compiled totals row for {domain}")
+
 
 # compiled fields compared exactly with dm_control's model
 _FIELDS = ("body_parentid", "body_pos", "body_quat", "body_ipos", "body_iquat", "body_mass",
@@ -26,24 +37,25 @@ _FIELDS = ("body_parentid", "body_pos", "body_quat", "body_ipos", "body_iquat", 
            "cam_quat", "cam_mode")
 
 
-@pytest.mark.parametrize("domain", sorted(_TOTALS))
+@pytest.mark.parametrize("domain", sorted(_MODULES))
 def test_compiled_totals(domain):
-  module, sizes, mass, meaninertia = _TOTALS[domain]
+  sizes, mass, meaninertia = _documented_totals(domain)
+  module = _MODULES[domain]
   model = module.Physics.from_xml_string(*module.get_model_and_assets()).model
-  assert (model.nq, model.nv, model.nu, model.nbody, model.njnt, model.ngeom, model.nsite,
-          model.nsensordata) == sizes
+  assert (model.nq, model.nv, model.nu, model.na, model.nbody, model.njnt, model.ngeom,
+          model.nsite, model.nsensordata) == sizes
   np.testing.assert_allclose(model.body_mass.sum(), mass, rtol=1e-6)
   np.testing.assert_allclose(model.stat.meaninertia, meaninertia, rtol=1e-5)
 
 
-@pytest.mark.parametrize("domain", sorted(_TOTALS))
+@pytest.mark.parametrize("domain", sorted(_MODULES))
 def test_model_matches_dm_control(domain):
   """Our XML compiled by MuJoCo equals dm_control's model exactly; compiled by our engine, up
   to the compiler's rounding (inertia frames, invweight0: ~1e-15 relative)."""
   mujoco = pytest.importorskip("mujoco")
   from dm_control import suite as dm_suite
 
-  module = _TOTALS[domain][0]
+  module = _MODULES[domain]
   theirs = mujoco.MjModel.from_xml_string(*getattr(dm_suite, domain).get_model_and_assets())
   by_mujoco = mujoco.MjModel.from_xml_string(*module.get_model_and_assets())
   ours = module.Physics.from_xml_string(*module.get_model_and_assets()).model
