@@ -76,6 +76,9 @@ NAMES = [
   ("numba.core.imputils.impl_ret_borrowed", "_jit.register_handle"),
   ("numba.core.cgutils.create_struct_proxy", "_jit.register_handle, _stage"),
   ("numba.core.cgutils.gep", "_jit.register_handle"),
+  ("numba.core.cgutils._StructProxy._getvalue", "_stage._handle_at"),
+  ("numba.core.cgutils._StructProxy._get_ptr_by_index", "_jit.register_handle"),
+  ("numba.core.cgutils._StructProxy._cast_member_to_value", "_jit.register_handle"),
   ("numba.core.callconv.CPUCallConv._get_arg_packer", "_stage._call_native"),
   ("numba.core.callconv.CPUCallConv._get_return_status", "_stage._call_native"),
   ("numba.core.callconv.CPUCallConv.return_status_propagate", "_stage._call_native"),
@@ -187,6 +190,13 @@ def test_compile_result_and_cache_layout(tmp_path, monkeypatch):
   assert isinstance(payload[6], str), "payload[6] is no longer the type annotation text"
   assert all(hasattr(env, "env_name") for env in payload[8]), (
     "payload[8] is no longer the referenced environments")
+
+
+def test_struct_proxy_keeps_its_data_model():
+  """register_handle reads a struct proxy's data model (payload._datamodel) for field indexes."""
+  from numba.core import cgutils
+  assert "self._datamodel" in inspect.getsource(cgutils._StructProxy.__init__), (
+    "numba's cgutils._StructProxy no longer keeps self._datamodel")
 
 
 def test_array_data_model_fields():
