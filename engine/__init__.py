@@ -42,8 +42,8 @@ from engine.binary import mj_sizeModel as mj_sizeModel
 from engine.compiler.assets import register_resource_provider as register_resource_provider
 from engine.physics import Physics as Physics
 from engine.physics import action_spec as action_spec
-from engine.physics import PhysicsError as PhysicsError
-from engine.physics import RenderingUnavailableError as RenderingUnavailableError
+from engine.errors import PhysicsError as PhysicsError
+from engine.errors import RenderingUnavailableError as RenderingUnavailableError
 from engine.ray import mj_ray as mj_ray
 from engine.ray import mj_rayHfield as mj_rayHfield
 from engine.ray import mj_rayMesh as mj_rayMesh

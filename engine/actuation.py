@@ -61,6 +61,7 @@ from engine.enums import mjTRN_JOINTINPARENT
 from engine.enums import mjTRN_SITE
 from engine.enums import mjTRN_TENDON
 from engine.enums import mjWARN_BADCTRL
+from engine.flags import disabled
 from engine.math import mju_axisAngle2Quat
 from engine.math import mju_clip
 from engine.math import mju_isBad
@@ -686,13 +687,13 @@ def fwd_actuation(m, d):
   nv = m.nv
   for k in range(m.nout):
     d.actuator_force[k] = 0.0
-  if m.nactuator == 0 or m.opt.disableflags[0] & mjDSBL_ACTUATION:
+  if m.nactuator == 0 or disabled(m, mjDSBL_ACTUATION):
     for k in range(nv):
       d.qfrc_actuator[k] = 0.0
     return
 
   # controls: delayed, clamped, all zero if any is bad
-  _load_controls(m, d, not m.opt.disableflags[0] & mjDSBL_CLAMPCTRL)
+  _load_controls(m, d, not disabled(m, mjDSBL_CLAMPCTRL))
 
   # activation dynamics and forces; actuator plugins after the built-in types
   _act_dot(m, d)
@@ -734,7 +735,7 @@ def fwd_actuation(m, d):
 
   # gravity compensation routed through actuators
   g = m.opt.gravity
-  if (m.ngravcomp and not m.opt.disableflags[0] & mjDSBL_GRAVITY
+  if (m.ngravcomp and not disabled(m, mjDSBL_GRAVITY)
       and math.sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]) != 0):
     for j in range(m.njnt):
       if not m.jnt_actgravcomp[j]:

@@ -60,6 +60,8 @@ from engine.enums import mjOBJ_BODY
 from engine.enums import mjS_ASLEEP
 from engine.enums import mjSOL_PGS
 from engine.enums import mjWARN_CNSTRFULL
+from engine.flags import disabled
+from engine.flags import enabled
 from engine.math import mul_quat_scalars
 from engine.math import normalize3_scalars
 from engine.math import normalize4_scalars
@@ -438,7 +440,7 @@ def instantiate_equality(m, d):
 
   Returns False when the rows do not fit. Flex equalities are not supported and add no rows.
   """
-  if m.opt.disableflags[0] & mjDSBL_EQUALITY or m.nemax == 0:
+  if disabled(m, mjDSBL_EQUALITY) or m.nemax == 0:
     return True
   sparse = is_sparse(m)
   sleeping = _sleep.filtering(m, d)
@@ -494,7 +496,7 @@ def _add_tendon(m, d, sparse, t, scl, pos, margin, frictionloss, type):
 @jit
 def instantiate_friction(m, d, sparse):
   """Port of mj_instantiateFriction: friction loss rows of dofs, then of tendons."""
-  if m.opt.disableflags[0] & mjDSBL_FRICTIONLOSS:
+  if disabled(m, mjDSBL_FRICTIONLOSS):
     return True
   sleeping = _sleep.filtering(m, d)
   for i in range(m.nv):
@@ -526,7 +528,7 @@ def _ball_angle(d, adr):
 @jit
 def instantiate_limit(m, d, sparse):
   """Port of mj_instantiateLimit: joint limits (slide/hinge both sides, ball), then tendons."""
-  if m.opt.disableflags[0] & mjDSBL_LIMIT:
+  if disabled(m, mjDSBL_LIMIT):
     return True
   sleeping = _sleep.filtering(m, d)
   for i in range(m.njnt):
@@ -587,7 +589,7 @@ def instantiate_contact(m, d):
   """
   ncon = d.ncon[0]
   nv = m.nv
-  if m.opt.disableflags[0] & mjDSBL_CONTACT or ncon == 0 or nv == 0:
+  if disabled(m, mjDSBL_CONTACT) or ncon == 0 or nv == 0:
     return True
   pyramid = is_pyramidal(m)
   sparse = is_sparse(m)
@@ -803,7 +805,7 @@ def _sol_params(m, d, i):
   if (ref0 > 0) != (ref1 > 0):
     ref0 = 0.02
     ref1 = 1.0
-  refsafe = not m.opt.disableflags[0] & mjDSBL_REFSAFE
+  refsafe = not disabled(m, mjDSBL_REFSAFE)
   if refsafe and ref0 > 0:
     ref0 = max(ref0, 2 * m.opt.timestep[0])
   if (reff0 > 0) != (reff1 > 0):
@@ -1131,7 +1133,7 @@ def make_constraint(m, d):
   MuJoCo does when its arena is full.
   """
   _clear(d)
-  if m.opt.disableflags[0] & mjDSBL_CONSTRAINT or m.nv == 0:
+  if disabled(m, mjDSBL_CONSTRAINT) or m.nv == 0:
     return
   # (equality and contact rows are stages of their own, compiled for the models that have them)
   sparse = is_sparse(m)
@@ -1153,7 +1155,7 @@ def make_constraint(m, d):
   # as mj_regularizeConstraint: Y for the dual solvers and the exact diagonal, the
   # impedance, AR for the dual solvers
   dual = m.opt.solver[0] == mjSOL_PGS or m.opt.noslip_iterations[0] > 0
-  diagexact = m.opt.enableflags[0] & mjENBL_DIAGEXACT
+  diagexact = enabled(m, mjENBL_DIAGEXACT)
   if dual or diagexact:
     if not efc_y(m, d, diagexact):
       _full(d, d.efc_Y.shape[0])

@@ -55,6 +55,7 @@ from engine.enums import mjNPOLY
 from engine.enums import mjOBJ_JOINT
 from engine.enums import mjOBJ_TENDON
 from engine.enums import mjPI
+from engine.flags import disabled
 from engine.math import mju_muscleGainLength
 from engine.math import mju_mulInertVec
 from engine.math import mju_transformSpatial
@@ -288,7 +289,7 @@ def _muscle_gain_vel(length, vel, lengthrange, acc0, prm):
 @stage(needed=IMPLICIT)
 def actuator_vel(m, d):
   """Port of mjd_actuator_vel: qDeriv += d qfrc_actuator / d qvel."""
-  if m.opt.disableflags[0] & mjDSBL_ACTUATION:
+  if disabled(m, mjDSBL_ACTUATION):
     return
   bias = local_array(1)
   for i in range(m.nactuator):
@@ -793,8 +794,7 @@ def inertia_box_fluid(m, d, body, J, tmp, chain, rowind):
 @stage(needed=IMPLICIT)
 def passive_vel(m, d):
   """Port of mjd_passive_vel: qDeriv += d qfrc_passive / d qvel."""
-  disable = m.opt.disableflags[0]
-  if disable & mjDSBL_SPRING and disable & mjDSBL_DAMPER:
+  if disabled(m, mjDSBL_SPRING) and disabled(m, mjDSBL_DAMPER):
     return
   nv = m.nv
   # fluid forces: ellipsoid model if any geom of the body asks for it, else inertia box
@@ -815,7 +815,7 @@ def passive_vel(m, d):
         ellipsoid_fluid(m, d, i, J, tmp, chain, rowind)
       else:
         inertia_box_fluid(m, d, i, J, tmp, chain, rowind)
-  if disable & mjDSBL_DAMPER:
+  if disabled(m, mjDSBL_DAMPER):
     return
   poly = local_array(mjNPOLY)
   # dof damping, with its polynomial and the damping of attached actuators

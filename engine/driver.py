@@ -27,6 +27,7 @@ from engine.enums import mjWARN_BADQACC
 from engine.enums import mjWARN_BADQPOS
 from engine.enums import mjWARN_BADQVEL
 from engine.enums import mjtWarning
+from engine.flags import disabled
 
 OP_STEP = 0
 OP_FORWARD_SKIP = 1
@@ -72,7 +73,7 @@ def _warnings_fired(m, d, before):
     if d.warning_number[k]:
       fired |= 1 << k
   resetting = (1 << mjWARN_BADQPOS) | (1 << mjWARN_BADQVEL) | (1 << mjWARN_BADQACC)
-  if not (fired & resetting and not m.opt.disableflags[0] & mjDSBL_AUTORESET):
+  if not (fired & resetting and not disabled(m, mjDSBL_AUTORESET)):
     for k in range(mjNWARNING):
       d.warning_number[k] += before[k]
   return fired

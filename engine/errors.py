@@ -54,3 +54,19 @@ class FatalError(Error):
 
 class UnexpectedError(Error):
   """An internal inconsistency (the bindings' mujoco.UnexpectedError); report it as a bug."""
+
+
+class PhysicsError(Error, RuntimeError):
+  """The simulation state became invalid (dm_control's `control.PhysicsError`).
+
+  Attributes:
+    warnings: the mjtWarning kinds raised during the checked block.
+  """
+
+  def __init__(self, message, warnings=()):
+    super().__init__(message)
+    self.warnings = tuple(warnings)
+
+
+class RenderingUnavailableError(Error, RuntimeError):
+  """Rendering was requested but no renderer can run here; the message says why."""

@@ -58,6 +58,8 @@ from engine.enums import mjSTAGE_VEL
 from engine.enums import mjWARN_BADQACC
 from engine.enums import mjWARN_BADQPOS
 from engine.enums import mjWARN_BADQVEL
+from engine.flags import disabled
+from engine.flags import enabled
 from engine.math import mju_isBad
 from engine.math import mju_round
 
@@ -85,7 +87,7 @@ def _check(m, d, x, n, kind):
   if i < 0:
     return False
   warning(d, kind, i)
-  if not m.opt.disableflags[0] & mjDSBL_AUTORESET:
+  if not disabled(m, mjDSBL_AUTORESET):
     reset_data(m, d)
   d.warning_number[kind] += 1
   d.warning_lastinfo[kind] = i
@@ -108,7 +110,7 @@ def check_vel(m, d):
 def check_acc(m, d):
   """Port of mj_checkAcc: reset on bad qacc, then recompute forward dynamics."""
   if _check(m, d, d.qacc, m.nv, mjWARN_BADQACC):
-    if not m.opt.disableflags[0] & mjDSBL_AUTORESET:
+    if not disabled(m, mjDSBL_AUTORESET):
       forward_skip(m, d, mjSTAGE_NONE, 0)
 
 
@@ -147,7 +149,7 @@ def fwd_velocity(m, d):
   """Port of mj_fwdVelocity: tendon/actuator velocities, com velocities, passive, bias."""
   _sparse.mul_mat_vec(d.ten_velocity, d.ten_J, d.qvel, m.ntendon, m.ten_J_rownnz,
                       m.ten_J_rowadr, m.ten_J_colind)
-  if not m.opt.disableflags[0] & mjDSBL_ACTUATION:
+  if not disabled(m, mjDSBL_ACTUATION):
     _sparse.mul_mat_vec(d.actuator_velocity, d.actuator_moment, d.qvel, m.nout,
                         d.moment_rownnz, d.moment_rowadr, d.moment_colind)
   else:
@@ -197,13 +199,13 @@ def sensors_acc(m, d):
 def position_velocity(m, d, skipstage, skipsensor):
   """The position and velocity stages with their sensors and energy, from `skipstage` on."""
   # (a model without sensors or plugins never reaches the sensor stages: they need not load)
-  sensors = (not skipsensor and not m.opt.disableflags[0] & mjDSBL_SENSOR
+  sensors = (not skipsensor and not disabled(m, mjDSBL_SENSOR)
              and (m.nsensor > 0 or m.nplugin > 0))
   if skipstage < mjSTAGE_POS:
     fwd_position(m, d)
     if sensors:
       _sensor.sensor_pos(m, d)
-    if m.opt.enableflags[0] & mjENBL_ENERGY:
+    if enabled(m, mjENBL_ENERGY):
       _sensor.energy_pos(m, d)
     else:
       d.energy[0] = 0.0
@@ -212,7 +214,7 @@ def position_velocity(m, d, skipstage, skipsensor):
     fwd_velocity(m, d)
     if sensors:
       sensors_vel(m, d)
-    if m.opt.enableflags[0] & mjENBL_ENERGY:
+    if enabled(m, mjENBL_ENERGY):
       _sensor.energy_vel(m, d)
 
 
@@ -223,7 +225,7 @@ def forward_skip(m, d, skipstage, skipsensor):
   _actuation.fwd_actuation(m, d)
   fwd_acceleration(m, d)
   fwd_constraint(m, d)
-  if (not skipsensor and not m.opt.disableflags[0] & mjDSBL_SENSOR
+  if (not skipsensor and not disabled(m, mjDSBL_SENSOR)
       and (m.nsensor > 0 or m.nplugin > 0)):
     sensors_acc(m, d)
 
@@ -355,7 +357,7 @@ def advance(m, d, act_dot, qacc, qvel, use_qvel):
   h = m.opt.timestep[0]
   if m.nhistory:
     advance_history(m, d)
-  if m.na and not m.opt.disableflags[0] & mjDSBL_ACTUATION:
+  if m.na and not disabled(m, mjDSBL_ACTUATION):
     for i in range(m.nactuator):
       adr = m.actuator_actadr[i]
       for j in range(adr, adr + m.actuator_actnum[i]):
@@ -411,7 +413,7 @@ def euler(m, d):
   h = m.opt.timestep[0]
   qacc = d.scratch_step_qacc
   damping = False
-  if not m.opt.disableflags[0] & (mjDSBL_EULERDAMP | mjDSBL_DAMPER):
+  if not disabled(m, mjDSBL_EULERDAMP | mjDSBL_DAMPER):
     for i in range(nv):
       if implicit_damping(m, i):
         damping = True
@@ -590,7 +592,7 @@ def step2(m, d):
   _actuation.fwd_actuation(m, d)
   fwd_acceleration(m, d)
   fwd_constraint(m, d)
-  if not m.opt.disableflags[0] & mjDSBL_SENSOR:
+  if not disabled(m, mjDSBL_SENSOR):
     sensors_acc(m, d)
   check_acc(m, d)
   _integrate(m, d, False)

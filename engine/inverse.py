@@ -26,6 +26,8 @@ from engine.enums import mjINT_IMPLICIT
 from engine.enums import mjINT_IMPLICITFAST
 from engine.enums import mjSTAGE_POS
 from engine.enums import mjSTAGE_VEL
+from engine.flags import disabled
+from engine.flags import enabled
 from engine.sparse import solve_ld
 
 
@@ -38,7 +40,7 @@ def discrete_acc(m, d):
   qfrc = d.scratch_inv_qfrc
   integrator = m.opt.integrator[0]
   if integrator == mjINT_EULER:
-    if m.opt.disableflags[0] & mjDSBL_EULERDAMP:
+    if disabled(m, mjDSBL_EULERDAMP):
       return
     damped = False
     for i in range(nv):
@@ -102,15 +104,15 @@ def inverse_skip(m, d, skipstage, skipsensor):
     _forward.fwd_position(m, d)
     if not skipsensor:
       _sensor.sensor_pos(m, d)
-    if m.opt.enableflags[0] & mjENBL_ENERGY:
+    if enabled(m, mjENBL_ENERGY):
       _sensor.energy_pos(m, d)
   if skipstage < mjSTAGE_VEL:
     _forward.fwd_velocity(m, d)
     if not skipsensor:
       _forward.sensors_vel(m, d)
-    if m.opt.enableflags[0] & mjENBL_ENERGY:
+    if enabled(m, mjENBL_ENERGY):
       _sensor.energy_vel(m, d)
-  discrete = m.opt.enableflags[0] & mjENBL_INVDISCRETE
+  discrete = enabled(m, mjENBL_INVDISCRETE)
   saved = d.scratch_inv_qacc
   if discrete:
     saved[:] = d.qacc

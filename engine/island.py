@@ -30,6 +30,7 @@ from engine.enums import mjDSBL_ISLAND
 from engine.enums import mjEQ_CONNECT
 from engine.enums import mjEQ_WELD
 from engine.enums import mjOBJ_SITE
+from engine.flags import disabled
 from engine.solver_common import is_sparse
 
 
@@ -133,7 +134,7 @@ def island(m, d):
   ntree = m.ntree
   d.nisland[0] = 0
   d.nidof[0] = 0
-  if m.opt.disableflags[0] & mjDSBL_ISLAND or nefc == 0:
+  if disabled(m, mjDSBL_ISLAND) or nefc == 0:
     return
 
   # join the trees of each constraint (rows of one constraint share its first tree)

@@ -34,6 +34,7 @@ from engine.enums import mjNPOLY
 from engine.enums import mjOBJ_JOINT
 from engine.enums import mjOBJ_TENDON
 from engine.enums import mjPI
+from engine.flags import disabled
 from engine.math import mju_max
 from engine.math import mju_min
 from engine.math import mju_mulMatVec3
@@ -240,8 +241,8 @@ def _tendon_spring_damper(m, d, enbl_spring, enbl_damper, dpoly):
 @jit
 def spring_damper(m, d):
   """Port of mj_springdamper: joint, dof and tendon springs and dampers."""
-  enbl_spring = not m.opt.disableflags[0] & mjDSBL_SPRING
-  enbl_damper = not m.opt.disableflags[0] & mjDSBL_DAMPER
+  enbl_spring = not disabled(m, mjDSBL_SPRING)
+  enbl_damper = not disabled(m, mjDSBL_DAMPER)
   buf = local_array(8)
   if enbl_spring:
     _joint_springs(m, d, buf)
@@ -257,7 +258,7 @@ def spring_damper(m, d):
 def gravcomp(m, d):
   """Port of mj_gravcomp: forces cancelling gravity on bodies with gravcomp; True if any."""
   g = m.opt.gravity
-  if (m.ngravcomp == 0 or m.opt.disableflags[0] & mjDSBL_GRAVITY
+  if (m.ngravcomp == 0 or disabled(m, mjDSBL_GRAVITY)
       or math.sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]) == 0):
     return False
   has_gravcomp = False
@@ -538,8 +539,7 @@ def passive(m, d):
     d.qfrc_passive[i] = 0.0
 
   # springs and dampers both disabled: no passive force at all
-  disable = m.opt.disableflags[0]
-  if disable & mjDSBL_SPRING and disable & mjDSBL_DAMPER:
+  if disabled(m, mjDSBL_SPRING) and disabled(m, mjDSBL_DAMPER):
     return
 
   spring_damper(m, d)

@@ -35,6 +35,8 @@ import numpy as np
 from engine import _stage
 from engine import _structs
 from engine import errors
+from engine.errors import PhysicsError as PhysicsError  # (re-exported: its old home)
+from engine.errors import RenderingUnavailableError as RenderingUnavailableError
 from engine import driver as _driver
 from engine import index
 from engine import io as _io
@@ -52,22 +54,6 @@ from engine.enums import mjWARN_BADQVEL
 from engine.enums import mjtDisableBit
 from engine.enums import mjtObj
 from engine.enums import mjtWarning
-
-
-class PhysicsError(errors.Error, RuntimeError):
-  """The simulation state became invalid (dm_control's `control.PhysicsError`).
-
-  Attributes:
-    warnings: the mjtWarning kinds raised during the checked block.
-  """
-
-  def __init__(self, message, warnings=()):
-    super().__init__(message)
-    self.warnings = tuple(warnings)
-
-
-class RenderingUnavailableError(errors.Error, RuntimeError):
-  """Rendering was requested but no renderer can run here; the message says why."""
 
 
 # ---- object types and flags by name ----

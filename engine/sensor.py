@@ -134,6 +134,7 @@ from engine.enums import mjSTAGE_ACC
 from engine.enums import mjSTAGE_POS
 from engine.enums import mjSTAGE_VEL
 from engine.enums import mjTRN_TENDON
+from engine.flags import disabled
 from engine.math import mju_normalize4
 from engine.math import mul_quat_scalars
 from engine.math import normalize3_scalars
@@ -1128,7 +1129,7 @@ def _plugin_sensors(m, d, stage):
 @stage(needed=SENSORS_OR_PLUGINS)
 def sensor_pos(m, d):
   """Port of mj_sensorPos: position-dependent sensors."""
-  if m.opt.disableflags[0] & mjDSBL_SENSOR:
+  if disabled(m, mjDSBL_SENSOR):
     return
   for i in range(m.nsensor):
     if not _skip(m, d, i, mjSTAGE_POS):
@@ -1146,7 +1147,7 @@ def sensor_pos(m, d):
 def sensor_vel(m, d):
   """Port of mj_sensorVel: velocity-dependent sensors (forward.sensors_vel runs subtree_vel
   first when they need it)."""
-  if m.opt.disableflags[0] & mjDSBL_SENSOR:
+  if disabled(m, mjDSBL_SENSOR):
     return
   for i in range(m.nsensor):
     if not _skip(m, d, i, mjSTAGE_VEL):
@@ -1164,7 +1165,7 @@ def sensor_vel(m, d):
 def sensor_acc(m, d):
   """Port of mj_sensorAcc: acceleration/force sensors (forward.sensors_acc runs
   rne_post_constraint first when they need it)."""
-  if m.opt.disableflags[0] & mjDSBL_SENSOR:
+  if disabled(m, mjDSBL_SENSOR):
     return
   for i in range(m.nsensor):
     if not _skip(m, d, i, mjSTAGE_ACC):
@@ -1185,7 +1186,7 @@ def needs_subtree_vel(m):
   True for an enabled velocity-stage subtreelinvel, subtreeangmom or user sensor, where
   MuJoCo's mj_sensorVel calls mj_subtreeVel.
   """
-  if m.opt.disableflags[0] & mjDSBL_SENSOR:
+  if disabled(m, mjDSBL_SENSOR):
     return False
   for i in range(m.nsensor):
     if m.sensor_needstage[i] != mjSTAGE_VEL:
@@ -1203,7 +1204,7 @@ def needs_rne_post(m):
   True for an enabled acceleration-stage accelerometer, force, torque, framelinacc,
   frameangacc or user sensor, where MuJoCo's mj_sensorAcc calls mj_rnePostConstraint.
   """
-  if m.opt.disableflags[0] & mjDSBL_SENSOR:
+  if disabled(m, mjDSBL_SENSOR):
     return False
   for i in range(m.nsensor):
     if m.sensor_needstage[i] != mjSTAGE_ACC:
@@ -1231,13 +1232,13 @@ def energy_pos(m, d):
   energy = 0.0
 
   # gravity: -sum of mass * (gravity . com)
-  if not m.opt.disableflags[0] & mjDSBL_GRAVITY:
+  if not disabled(m, mjDSBL_GRAVITY):
     g = m.opt.gravity
     for i in range(1, m.nbody):
       p = d.xipos[i]
       energy -= m.body_mass[i] * (g[0] * p[0] + g[1] * p[1] + g[2] * p[2])
 
-  if not m.opt.disableflags[0] & mjDSBL_SPRING:
+  if not disabled(m, mjDSBL_SPRING):
     # joint springs, by body as MuJoCo sums them (sleeping trees' springs left out)
     sleeping = _sleep.enabled(m) and d.nbody_awake[0] < m.nbody
     for b in range(1, m.nbody):

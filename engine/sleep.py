@@ -14,6 +14,7 @@ next tree of its island, the sleeping island forming a cycle. update_sleep deriv
 fields (tree_awake, body_awake, the *_awake_ind lists and their counts) from it.
 """
 
+from engine import flags as _flags
 from engine._jit import inline_jit
 from engine._jit import jit
 from engine.enums import mjENBL_SLEEP
@@ -56,7 +57,7 @@ AWAKE = -(1 + mjMINAWAKE)  # tree_asleep of a tree that just woke
 
 @inline_jit
 def enabled(m):
-  return m.opt.enableflags[0] & mjENBL_SLEEP != 0
+  return _flags.enabled(m, mjENBL_SLEEP)
 
 
 @inline_jit

@@ -63,6 +63,7 @@ from engine.enums import mjWRAP_JOINT
 from engine.enums import mjWRAP_PULLEY
 from engine.enums import mjWRAP_SITE
 from engine.enums import mjWRAP_SPHERE
+from engine.flags import disabled
 from engine.math import mju_axisAngle2Quat
 from engine.math import mju_crossForce
 from engine.math import mju_crossMotion
@@ -893,7 +894,7 @@ def _rne(m, d, flg_acc, result, filtered):
   # world acceleration: -gravity
   for k in range(6):
     cacc[0, k] = 0.0
-  if not m.opt.disableflags[0] & mjDSBL_GRAVITY:
+  if not disabled(m, mjDSBL_GRAVITY):
     for k in range(3):
       cacc[0, 3 + k] = m.opt.gravity[k] * -1.0
 
@@ -1095,9 +1096,8 @@ def _tendon_forces(m, d, cfrc, cfrc_com):
   vel1 = local_array(6)
   u = local_array(3)
   dpoly = local_array(mjNPOLY)
-  disable = m.opt.disableflags[0]
-  enbl_spring = not disable & mjDSBL_SPRING
-  enbl_damper = not disable & mjDSBL_DAMPER
+  enbl_spring = not disabled(m, mjDSBL_SPRING)
+  enbl_damper = not disabled(m, mjDSBL_DAMPER)
   for t in range(m.ntendon):
     if m.wrap_type[m.tendon_adr[t]] == mjWRAP_JOINT:
       continue
@@ -1188,7 +1188,7 @@ def rne_post_constraint(m, d):
   # cacc: world at -gravity, then cacc_parent + cdof_dot * qvel + cdof * qacc
   for k in range(6):
     d.cacc[0, k] = 0.0
-  if not m.opt.disableflags[0] & mjDSBL_GRAVITY:
+  if not disabled(m, mjDSBL_GRAVITY):
     for k in range(3):
       d.cacc[0, 3 + k] = m.opt.gravity[k] * -1.0
   for j in range(1, nbody):

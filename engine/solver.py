@@ -25,6 +25,7 @@ from engine.enums import mjWARN_CNSTRFULL
 from engine.enums import mjSOL_CG
 from engine.enums import mjSOL_NEWTON
 from engine.enums import mjSOL_PGS
+from engine.flags import disabled
 from engine.math import mju_dot
 from engine.projection import efc_ar
 from engine.projection import efc_y
@@ -51,7 +52,7 @@ def _warmstart(m, d):
   qacc_smooth (PGS: efc_force at qacc_warmstart, or zero if its dual cost is positive)."""
   nv = m.nv
   nefc = d.nefc[0]
-  if m.opt.disableflags[0] & mjDSBL_WARMSTART:
+  if disabled(m, mjDSBL_WARMSTART):
     for i in range(nv):
       d.qacc[i] = d.qacc_smooth[i]
     for i in range(nefc):
@@ -125,7 +126,7 @@ def solve(m, d):
   solver = m.opt.solver[0]
   dual = solver == mjSOL_PGS or m.opt.noslip_iterations[0] > 0
   if dual and d.nA[0] == 0:
-    if not (efc_y(m, d, 0) and efc_ar(m, d)):
+    if not (efc_y(m, d, False) and efc_ar(m, d)):
       d.warning_number[mjWARN_CNSTRFULL] += 1  # no room: unconstrained, as with no rows
       d.warning_lastinfo[mjWARN_CNSTRFULL] = d.efc_AR.shape[0]
       for i in range(nv):

@@ -29,6 +29,7 @@ from engine.collision.narrowphase import uses_convex
 from engine.enums import mjCONE_PYRAMIDAL
 from engine.enums import mjJNT_BALL
 from engine.enums import mjJNT_FREE
+from engine.flags import disabled
 from engine.math import mju_decodePyramid
 from engine.math import mju_quatIntegrate
 from engine.math import mju_subQuat
@@ -247,7 +248,7 @@ def geom_distance(m, d, geom1, geom2, distmax, fromto):
     return dist
 
   # native CCD, in the caller's order
-  if not (m.opt.disableflags[0] & enums.mjDSBL_NATIVECCD) and uses_convex(type1, type2):
+  if not disabled(m, enums.mjDSBL_NATIVECCD) and uses_convex(type1, type2):
     return _geom_distance_ccd(m, d, geom1, geom2, distmax, fromto)
 
   # narrowphase with distmax as margin, smallest distance

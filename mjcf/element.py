@@ -18,18 +18,18 @@ from engine.compiler import assets as engine_assets
 from mjcf import attribute as attr_mod
 from mjcf import constants
 from mjcf import debugging
+from mjcf import keyframes
 from mjcf import namescope as ns_mod
 from mjcf import spec as spec_mod
 
 # incremented on every change of the tree or of an identifier; caches compare against it
-_revision = [0]
+_revision = ns_mod.REVISION
 
 _ORIENTATION = ('pos', 'quat', 'axisangle', 'xyaxes', 'zaxis', 'euler')
 _NAMED_FROM_FILE = ('mesh', 'hfield', 'texture', 'skin')
 
 
-def _bump():
-  _revision[0] += 1
+_bump = ns_mod.bump_revision
 
 
 class UnknownAttributeError(AttributeError):
@@ -1237,10 +1237,9 @@ class RootElement(Element):
     xml = super().to_xml(prefix_root, debug_context, precision=precision,
                          zero_threshold=zero_threshold, filename_with_hash=filename_with_hash)
     if self._has_attachments():
-      from mjcf import keyframes  # pylint: disable=g-import-not-at-top
       opts = _XmlOptions(prefix_root or self.namescope, precision, zero_threshold,
                          filename_with_hash, None)
-      keyframes.pad_keyframes(self, xml, opts)
+      keyframes.pad_keyframes(self, xml, opts, _AttachmentFrame)
     return xml
 
   def _has_attachments(self):

@@ -19,7 +19,6 @@ from engine import errors as engine_errors
 from engine.compiler import compile_model
 
 from mjcf import attribute as attr_mod
-from mjcf import element as element_mod
 
 
 def _names(arrays, adr_field):
@@ -104,28 +103,25 @@ def _blocks(elements, table, pick, opts):
   return sorted(out)
 
 
-def _in_attachment_frame(element):
-  parent = element.parent
-  return isinstance(parent, element_mod._AttachmentFrame)
-
-
-def _candidates(model):
+def _candidates(model, frame_type):
   """Element lists a key of `model` may be written for: own objects (without, then with the
   attachment frames' joints and bodies), then the whole subtree."""
   joints = model.find_all('joint', exclude_attachments=True)
   bodies = model.find_all('body', exclude_attachments=True)
   actuators = model.find_all('actuator', exclude_attachments=True)
   return {
-    'joint': ([j for j in joints if not _in_attachment_frame(j)], joints,
+    'joint': ([j for j in joints if not isinstance(j.parent, frame_type)], joints,
               model.find_all('joint')),
-    'body': ([b for b in bodies if not isinstance(b, element_mod._AttachmentFrame)], bodies,
+    'body': ([b for b in bodies if not isinstance(b, frame_type)], bodies,
              model.find_all('body')),
     'actuator': (actuators, model.find_all('actuator')),
   }
 
 
-def pad_keyframes(root, xml, opts):
-  """Rewrites the <key> elements of generated XML `xml` for the combined model."""
+def pad_keyframes(root, xml, opts, frame_type):
+  """Rewrites the <key> elements of generated XML `xml` for the combined model; `frame_type` is
+  the class of attachment frames (element.py's, passed in so that this module needs none of
+  element.py)."""
   keys = root.keyframe.all_children()
   key_xml = xml.find('keyframe')
   if not keys or key_xml is None:
@@ -141,7 +137,7 @@ def pad_keyframes(root, xml, opts):
     return ' '.join(attr_mod.format_float(x, opts.precision, opts.zero_threshold) for x in v)
 
   for key, kx in zip(keys, key_xml.findall('key')):
-    cand = _candidates(key.root)
+    cand = _candidates(key.root, frame_type)
     joints = [_blocks(j, layout.joints, lambda e: e[:2], opts) for j in cand['joint']]
     dofs = [_blocks(j, layout.joints, lambda e: e[2:], opts) for j in cand['joint']]
     ctrls = [_blocks(a, layout.actuators, lambda e: e[:2], opts) for a in cand['actuator']]

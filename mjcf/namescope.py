@@ -4,6 +4,15 @@ import collections
 
 from mjcf import constants
 
+# One counter for every model, incremented on each change of a tree or of an identifier; caches
+# (element.py's) compare against it. It lives here, below element.py, so that scopes can read
+# and bump it without importing element.py.
+REVISION = [0]
+
+
+def bump_revision():
+  REVISION[0] += 1
+
 
 class NameScope:
   """The identifiers of one RootElement, by namespace, and its parent scope once attached.
@@ -99,12 +108,10 @@ class NameScope:
   @property
   def revision(self):
     """A counter that changes whenever any model's tree or identifiers change."""
-    from mjcf import element  # pylint: disable=g-import-not-at-top
-    return element._revision[0]
+    return REVISION[0]
 
   def increment_revision(self):
-    from mjcf import element  # pylint: disable=g-import-not-at-top
-    element._bump()
+    bump_revision()
 
   def __repr__(self):
     return f'NameScope({self.name!r})'

@@ -86,7 +86,7 @@ def load(domain_name, task_name, task_kwargs=None, environment_kwargs=None,
       raise ValueError("visualize_reward recolours a single model; a vectorised environment "
                        "shares one model between its worlds")
     return vector.load(domain_name, task_name, num_envs, task_kwargs, environment_kwargs,
-                       **vector_kwargs)
+                       **vector_kwargs, build_environment=build_environment)
   if vector_kwargs:
     raise TypeError(f"load() got unexpected keyword arguments {sorted(vector_kwargs)} (they "
                     f"apply with num_envs)")

@@ -59,7 +59,7 @@ def world_seed(seed: int, world: int) -> int:
 
 
 def load(domain_name, task_name, num_envs, task_kwargs=None, environment_kwargs=None,
-         first_world=0, num_threads=None, physics_errors="raise"):
+         first_world=0, num_threads=None, physics_errors="raise", *, build_environment):
   """A VectorEnvironment of `num_envs` worlds of a suite task (suite.load with num_envs).
 
   Args:
@@ -74,12 +74,12 @@ def load(domain_name, task_name, num_envs, task_kwargs=None, environment_kwargs=
     physics_errors: "raise" (as the single environment: PhysicsError names the worlds) or
       "end_episode" (the world's step is LAST with discount 0 and a warning; it restarts at
       its next step).
+    build_environment: suite.build_environment, which makes each world's environment (passed
+      in by suite.load: the package imports this module, so this module does not import it).
 
   Raises:
     ValueError: bad num_envs, a RandomState as seed, or an unknown domain or task.
   """
-  import suite  # the package imports this module
-
   num_envs = int(num_envs)
   if num_envs < 1:
     raise ValueError(f"num_envs must be at least 1, got {num_envs}")
@@ -94,7 +94,7 @@ def load(domain_name, task_name, num_envs, task_kwargs=None, environment_kwargs=
   seeds = [world_seed(seed, first_world + i) for i in range(num_envs)]
 
   def build(world_seed_):
-    return suite.build_environment(domain_name, task_name, dict(task_kwargs, random=world_seed_),
+    return build_environment(domain_name, task_name, dict(task_kwargs, random=world_seed_),
                                    environment_kwargs)
 
   first = build(seeds[0])

@@ -73,6 +73,7 @@ from engine.enums import mjGEOM_MESH
 from engine.enums import mjGEOM_PLANE
 from engine.enums import mjGEOM_SPHERE
 from engine.enums import mjMINVAL
+from engine.flags import disabled
 from engine.math import mju_makeFrame
 from engine.math import normalize3_scalars
 from engine.math import quat2mat_scalars
@@ -125,11 +126,11 @@ def _max_contacts(m, F, I):
   cylinders, boxes and meshes, 2 for capsules with those, else 1."""
   t1 = I[O1I + IT]
   t2 = I[O2I + IT]
-  if m.opt.disableflags[0] & mjDSBL_NATIVECCD:
+  if disabled(m, mjDSBL_NATIVECCD):
     return 1
   if t1 == mjGEOM_BOX and t2 == mjGEOM_BOX:
     return 8
-  if m.opt.disableflags[0] & mjDSBL_MULTICCD:
+  if disabled(m, mjDSBL_MULTICCD):
     return 1
   poly1 = t1 == mjGEOM_BOX or t1 == mjGEOM_MESH or t1 == mjGEOM_CYLINDER
   poly2 = t2 == mjGEOM_BOX or t2 == mjGEOM_MESH or t2 == mjGEOM_CYLINDER
@@ -377,7 +378,7 @@ def _convex_libccd(m, d, F, I, g1, g2, margin, con):
     fix_normal(m, d, con, 0, g1, g2)
   t1 = m.geom_type[g1]
   t2 = m.geom_type[g2]
-  multiccd = (m.opt.disableflags[0] & mjDSBL_MULTICCD) == 0
+  multiccd = not disabled(m, mjDSBL_MULTICCD)
   if (ncon != 1 or not multiccd or t1 == mjGEOM_ELLIPSOID or t1 == mjGEOM_SPHERE
       or t2 == mjGEOM_ELLIPSOID or t2 == mjGEOM_SPHERE):
     return ncon
@@ -429,7 +430,7 @@ def mjc_convex(m, d, g1, g2, margin, con):
   I = d.scratch_ccdi
   init_obj(m, d, F, I, O1, O1I, g1, margin)
   init_obj(m, d, F, I, O2, O2I, g2, margin)
-  if m.opt.disableflags[0] & mjDSBL_NATIVECCD:
+  if disabled(m, mjDSBL_NATIVECCD):
     return _convex_libccd(m, d, F, I, g1, g2, margin, con)
   return penetration(m, F, I, con, 0, _max_contacts(m, F, I), margin)
 

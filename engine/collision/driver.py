@@ -28,6 +28,7 @@ contacts, so the same body pairs go on to the midphase.
 
 import numpy as np
 
+from engine import flags as _flags
 from engine import sleep as _sleep
 from engine._jit import jit
 from engine._jit import local_array
@@ -58,7 +59,7 @@ from engine.math import mju_makeFrame
 @jit
 def assign_margin(m, margin):
   """Port of mj_assignMargin: the override margin when mjENBL_OVERRIDE is set."""
-  if m.opt.enableflags[0] & mjENBL_OVERRIDE:
+  if _flags.enabled(m, mjENBL_OVERRIDE):
     return m.opt.o_margin[0]
   return margin
 
@@ -142,7 +143,7 @@ def _pair_param(m, d, c, ipair):
 def _set_contact(m, d, c, includemargin):
   """Port of mj_setContact: overrides, friction floor, gap exclusion, complete frame."""
   d.contact_includemargin[c] = includemargin
-  if m.opt.enableflags[0] & mjENBL_OVERRIDE:
+  if _flags.enabled(m, mjENBL_OVERRIDE):
     for i in range(mjNREF):
       d.contact_solref[c, i] = m.opt.o_solref[i]
       d.contact_solreffriction[c, i] = m.opt.o_solref[i]
@@ -275,7 +276,7 @@ def _body_boxes(m, d):
     for k in range(3):
       box[b, k] = np.inf
       box[b, 3 + k] = -np.inf
-  override = m.opt.enableflags[0] & mjENBL_OVERRIDE
+  override = _flags.enabled(m, mjENBL_OVERRIDE)
   for g in range(m.ngeom):
     b = m.geom_bodyid[g]
     inflate = (m.opt.o_margin[0] if override else m.geom_margin[g]) + m.geom_gap[g]
@@ -324,7 +325,7 @@ def broadphase(m, d):
   order = d.scratch_bp_order
   active = d.scratch_bp_active
   pairs = d.scratch_bodypair
-  filterparent = not m.opt.disableflags[0] & mjDSBL_FILTERPARENT
+  filterparent = not _flags.disabled(m, mjDSBL_FILTERPARENT)
   sleeping = _sleep.enabled(m) and d.nbody_awake[0] < m.nbody
 
   # collidable bodies with geoms, sorted by their lower x bound
@@ -728,7 +729,7 @@ def _is_excluded(m, signature):
 def enabled(m):
   """Whether contacts can occur: enabled, and two bodies (mj_collision's early return; the
   collision stage is compiled for the models where it holds, engine/_stage.py CONTACTS)."""
-  return not m.opt.disableflags[0] & (mjDSBL_CONSTRAINT | mjDSBL_CONTACT) and m.nbody >= 2
+  return not _flags.disabled(m, mjDSBL_CONSTRAINT | mjDSBL_CONTACT) and m.nbody >= 2
 
 
 @stage(needed=CONTACTS)
@@ -737,7 +738,7 @@ def collision(m, d):
   d.ncon[0] = 0
   if not enabled(m):
     return
-  midphase = not m.opt.disableflags[0] & mjDSBL_MIDPHASE
+  midphase = not _flags.disabled(m, mjDSBL_MIDPHASE)
   npair = broadphase(m, d)
   pairs = d.scratch_bodypair
   pairadr = 0

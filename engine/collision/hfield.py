@@ -43,6 +43,7 @@ from engine.collision.mpr import libccd_penetration
 from engine.enums import mjDSBL_NATIVECCD
 from engine.enums import mjMAXCONPAIR
 from engine.enums import mjMINVAL
+from engine.flags import disabled
 
 
 @jit
@@ -139,7 +140,7 @@ def collide_hfield(m, d, g1, g2, margin, con):
   # all prisms of the sub-grid
   iters = m.opt.ccd_iterations[0]
   tol = m.opt.ccd_tolerance[0]
-  libccd = m.opt.disableflags[0] & mjDSBL_NATIVECCD
+  libccd = disabled(m, mjDSBL_NATIVECCD)
   ncon = 0
   for r in range(rmin, rmax):
     _add_prism_vert(m, F, adr, ncol, r, cmin, 0, dx, dy, size0, size1, size2)
@@ -202,7 +203,7 @@ def collide_hfield(m, d, g1, g2, margin, con):
 def _fix_normals(m, d, con, ncon, g1, g2):
   """With mjDSBL_NATIVECCD, MuJoCo's analytic normals of the geom (mjc_fixNormal); returns
   ncon."""
-  if m.opt.disableflags[0] & mjDSBL_NATIVECCD:
+  if disabled(m, mjDSBL_NATIVECCD):
     for i in range(ncon):
       fix_normal(m, d, con, i, g1, g2)
   return ncon

@@ -22,7 +22,7 @@ import os
 import sys
 import threading
 
-from engine.physics import RenderingUnavailableError
+from engine.errors import RenderingUnavailableError
 
 _DISABLED = ("disable", "disabled", "off", "false", "0")
 _BACKENDS = ("egl", "osmesa", "glfw")

@@ -8,7 +8,7 @@ and tests on a virtual display); the frame rate is printed at the end.
 import argparse
 import sys
 
-from engine.physics import RenderingUnavailableError
+from engine.errors import RenderingUnavailableError
 from engine.viewer import session
 
 

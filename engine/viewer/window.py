@@ -8,7 +8,7 @@ thread that made them.
 
 import os
 
-from engine.physics import RenderingUnavailableError
+from engine.errors import RenderingUnavailableError
 from engine.render import context
 
 

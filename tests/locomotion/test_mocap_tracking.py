@@ -320,9 +320,9 @@ def test_cmu_mocap_initializer_matches_dm_control(cmu_file, monkeypatch):
   from dm_control.locomotion.tasks.reference_pose import utils as dm_utils
   from dm_control.locomotion.walkers.initializers import mocap as dm_mocap
   from suite.locomotion.tasks.reference_pose import utils
-  from suite.locomotion.walkers import initializers
+  from suite.locomotion.walkers.initializers import mocap
   monkeypatch.setattr(dm_data, "get_path_for_cmu", lambda version: cmu_file)
-  ours = initializers.CMUMocapInitializer("CMU_902_01", version="2020", ref_path=cmu_file)
+  ours = mocap.CMUMocapInitializer("CMU_902_01", version="2020", ref_path=cmu_file)
   theirs = dm_mocap.CMUMocapInitializer("CMU_902_01", version="2020")
   sides = []
   for init, arena, walker_class, add, physics_class in (

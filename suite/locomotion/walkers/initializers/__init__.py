@@ -56,11 +56,3 @@ class NoOpInitializer(WalkerInitializer):
 
   def initialize_pose(self, physics, walker, random_state):
     del physics, walker, random_state  # nothing to set
-
-
-def __getattr__(name):
-  """`CMUMocapInitializer` (from `initializers.mocap`), imported on first use."""
-  if name == 'CMUMocapInitializer':
-    from suite.locomotion.walkers.initializers import mocap
-    return mocap.CMUMocapInitializer
-  raise AttributeError(f'module {__name__!r} has no attribute {name!r}')
