@@ -640,7 +640,7 @@ def _renderer():
   """The engine.render module, or RenderingUnavailableError saying why it cannot be used."""
   if importlib.util.find_spec("engine.render") is None:
     raise RenderingUnavailableError(
-      "rendering not available: the engine's renderer (engine.render) is not implemented yet")
+      "rendering not available: the engine's renderer (engine.render) is not installed")
   try:
     render = importlib.import_module("engine.render")
   except ImportError as e:
