@@ -16,7 +16,6 @@ import argparse
 import os
 import pathlib
 import sys
-import time
 
 os.environ.setdefault("MUJOCO_GL", "disable")
 
@@ -24,6 +23,8 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
+from locomotion import _reset_seconds  # noqa: E402
+from locomotion import _step_seconds  # noqa: E402
 
 from suite.locomotion import soccer  # noqa: E402
 
@@ -38,25 +39,6 @@ DEFAULT_CONFIGS = ("2_BOXHEAD", "1_BOXHEAD", "2_ANT")
 def _load(module, config):
   team_size, walker = config.split("_", 1)
   return module.load(int(team_size), walker_type=module.WalkerType[walker], random_state=0)
-
-
-def _step_seconds(env, actions):
-  env.reset()
-  total = 0.0
-  for action in actions:
-    t0 = time.perf_counter()
-    last = env.step(action).last()
-    total += time.perf_counter() - t0
-    if last:
-      env.reset()
-  return total
-
-
-def _reset_seconds(env, resets):
-  t0 = time.perf_counter()
-  for _ in range(resets):
-    env.reset()
-  return time.perf_counter() - t0
 
 
 def main(argv=None):
