@@ -1,15 +1,16 @@
 """The Jaco arm reaches for a brick, grasps it and lifts it, steered by inverse kinematics.
 
-  python examples/jaco_reach.py [--seed N] [--environment lift_brick_features]
+  python examples/jaco_reach.py [--seed N]
 
-A scripted policy for `lift_brick_features` (any `lift_*_features` works): at each control
-step it solves inverse kinematics (composer.utils.inverse_kinematics) for the joint angles that
-put the hand's pinch site at the current waypoint, pointing down with the fingers closing across
-the brick's short side, and commands joint velocities towards them (the arm's actuators are
-velocity servos). The waypoints: above the brick, down to its centre, hold while the fingers
-close, then up. It prints the reward along the way; the task pays 1 once the brick's lowest
-corner is lifted past the target height. `run` works unchanged on dm_control's environment
-with dm_control's inverse kinematics (tests/manipulation compare the two).
+A scripted policy for `lift_brick_features` (the large box of `lift_large_box_features` is too
+wide for this grasp): at each control step it solves inverse kinematics
+(composer.utils.inverse_kinematics) for the joint angles that put the hand's pinch site at the
+current waypoint, pointing down with the fingers closing across the brick's short side, and
+commands joint velocities towards them (the arm's actuators are velocity servos). The waypoints:
+above the brick, down to its centre, hold while the fingers close, then up. It prints the reward
+along the way; the task pays 1 once the brick's lowest corner is lifted past the target height.
+`run` works unchanged on dm_control's environment with dm_control's inverse kinematics
+(tests/manipulation compare the two).
 """
 
 import argparse
@@ -104,13 +105,10 @@ def _grasp_orientation(prop_quat, pinch_xmat):
 
 def main(argv=None):
   parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-  parser.add_argument("--environment", default="lift_brick_features",
-                      choices=[name for name in manipulation.ALL
-                               if name.startswith("lift_") and name.endswith("_features")])
   parser.add_argument("--seed", type=int, default=0)
   args = parser.parse_args(argv)
-  print(f"{args.environment}, seed {args.seed}")
-  run(manipulation.load(args.environment, seed=args.seed))
+  print(f"lift_brick_features, seed {args.seed}")
+  run(manipulation.load("lift_brick_features", seed=args.seed))
 
 
 if __name__ == "__main__":
