@@ -1,8 +1,8 @@
 """The repository explains itself: every document that code, tests and docs point to is in it.
 
 A reference to a `.md` file (in Python comments and strings, or anywhere in a Markdown file), or
-a relative Markdown link, must name a file of the repository; notes kept outside it (a
-`../shared` folder, the team's notebook of design notes) must not be cited at all.
+a relative Markdown link, must name a file of the repository; notes kept outside it (the team's
+notebook of design notes, in a folder beside the clone) must not be cited at all.
 """
 
 import io
@@ -116,7 +116,7 @@ def test_no_notes_outside_the_repository():
   ("(benchmarks/RESULTS.md): measured", ["benchmarks/RESULTS.md"]),
   ("README.md.", ["README.md"]),
   ("self.md.qpos, x.mdx and notes.md-old", []),
-  ("`../shared/NOTES.md`", ["../shared/NOTES.md"]),
+  ("`../notes/NOTES.md`", ["../notes/NOTES.md"]),
 ])
 def test_reference_pattern(text, found):
   """What counts as naming a document (the pattern the tests above rely on)."""
