@@ -17,7 +17,6 @@ from composer.observation import observable
 from composer.props import duplo
 from composer.variation import distributions
 from suite.manipulation.shared import arenas
-from suite.manipulation.shared import cameras
 from suite.manipulation.shared import constants
 from suite.manipulation.shared import observations
 from suite.manipulation.shared import registry
@@ -61,15 +60,7 @@ class _Common(robots.ArmTask):
       arena.mjcf_model.size.nconmax = 400
       arena.mjcf_model.size.njmax = 1200
 
-    self._arena = arena
-    self._arm = arm
-    self._hand = hand
-    self._arm.attach(self._hand)
-    self._arena.attach_offset(self._arm, offset=workspace.arm_offset)
-    self.control_timestep = control_timestep
-
-    self._task_observables = cameras.add_camera_observables(arena, obs_settings,
-                                                            cameras.FRONT_CLOSE)
+    self._build_arm(arena, arm, hand, obs_settings, workspace, control_timestep)
 
     brick_options = observations.make_options(obs_settings, observations.FREEPROP_OBSERVABLES)
     self._bricks, self._brick_frames, self._goal_hint_bricks = [], [], []
@@ -86,17 +77,9 @@ class _Common(robots.ArmTask):
     self._goal_hint_pos = workspace.goal_hint_pos
     self._goal_hint_quat = workspace.goal_hint_quat
 
-    self._tcp_initializer = initializers.ToolCenterPointInitializer(
-      self._hand, self._arm, position=distributions.Uniform(*workspace.tcp_bbox),
-      quaternion=workspaces.DOWN_QUATERNION)
-
-    worldbody = self.root_entity.mjcf_model.worldbody
-    workspaces.add_bbox_site(body=worldbody, lower=workspace.tcp_bbox.lower,
-                             upper=workspace.tcp_bbox.upper, rgba=constants.GREEN,
-                             name="tcp_spawn_area")
-    workspaces.add_bbox_site(body=worldbody, lower=workspace.prop_bbox.lower,
-                             upper=workspace.prop_bbox.upper, rgba=constants.BLUE,
-                             name="prop_spawn_area")
+    self._add_spawn_area_sites(
+      (workspace.tcp_bbox, constants.GREEN, "tcp_spawn_area"),
+      (workspace.prop_bbox, constants.BLUE, "prop_spawn_area"))
 
   def _get_desired_order(self, physics):
     del physics  # the order is the task's

@@ -11,7 +11,6 @@ from composer.props import duplo
 from composer.props import primitive
 from composer.variation import distributions
 from suite.manipulation.shared import arenas
-from suite.manipulation.shared import cameras
 from suite.manipulation.shared import constants
 from suite.manipulation.shared import observations
 from suite.manipulation.shared import registry
@@ -84,18 +83,7 @@ class Lift(robots.ArmTask):
   """
 
   def __init__(self, arena, arm, hand, prop, obs_settings, workspace, control_timestep):
-    self._arena = arena
-    self._arm = arm
-    self._hand = hand
-    self._arm.attach(self._hand)
-    self._arena.attach_offset(self._arm, offset=workspace.arm_offset)
-    self.control_timestep = control_timestep
-
-    self._task_observables = cameras.add_camera_observables(arena, obs_settings,
-                                                            cameras.FRONT_CLOSE)
-    self._tcp_initializer = initializers.ToolCenterPointInitializer(
-      self._hand, self._arm, position=distributions.Uniform(*workspace.tcp_bbox),
-      quaternion=workspaces.DOWN_QUATERNION)
+    self._build_arm(arena, arm, hand, obs_settings, workspace, control_timestep)
 
     self._prop = prop
     self._arena.add_free_entity(prop)
@@ -108,12 +96,9 @@ class Lift(robots.ArmTask):
     self._target_height_site = workspaces.add_bbox_site(
       body=worldbody, lower=(-1, -1, 0), upper=(1, 1, 0), rgba=constants.RED,
       name="target_height")
-    workspaces.add_bbox_site(body=worldbody, lower=workspace.tcp_bbox.lower,
-                             upper=workspace.tcp_bbox.upper, rgba=constants.GREEN,
-                             name="tcp_spawn_area")
-    workspaces.add_bbox_site(body=worldbody, lower=workspace.prop_bbox.lower,
-                             upper=workspace.prop_bbox.upper, rgba=constants.BLUE,
-                             name="prop_spawn_area")
+    self._add_spawn_area_sites(
+      (workspace.tcp_bbox, constants.GREEN, "tcp_spawn_area"),
+      (workspace.prop_bbox, constants.BLUE, "prop_spawn_area"))
 
   def _get_height_of_lowest_vertex(self, physics):
     return min(physics.bind(self._prop.vertices).xpos[:, 2])

@@ -13,7 +13,6 @@ from composer.observation import observable
 from composer.props import duplo
 from composer.variation import distributions
 from suite.manipulation.shared import arenas
-from suite.manipulation.shared import cameras
 from suite.manipulation.shared import constants
 from suite.manipulation.shared import observations
 from suite.manipulation.shared import registry
@@ -105,18 +104,7 @@ class Place(robots.ArmTask):
 
   def __init__(self, arena, arm, hand, prop, obs_settings, workspace, control_timestep,
                cradle):
-    self._arena = arena
-    self._arm = arm
-    self._hand = hand
-    self._arm.attach(self._hand)
-    self._arena.attach_offset(self._arm, offset=workspace.arm_offset)
-    self.control_timestep = control_timestep
-
-    self._task_observables = cameras.add_camera_observables(arena, obs_settings,
-                                                            cameras.FRONT_CLOSE)
-    self._tcp_initializer = initializers.ToolCenterPointInitializer(
-      self._hand, self._arm, position=distributions.Uniform(*workspace.tcp_bbox),
-      quaternion=workspaces.DOWN_QUATERNION)
+    self._build_arm(arena, arm, hand, obs_settings, workspace, control_timestep)
 
     self._prop = prop
     self._prop_frame = self._arena.add_free_entity(prop)
@@ -132,12 +120,10 @@ class Place(robots.ArmTask):
       props=[self._pedestal], position=distributions.Uniform(*workspace.target_bbox),
       settle_physics=False)
 
-    worldbody = self.root_entity.mjcf_model.worldbody
-    for bbox, rgba, name in ((workspace.tcp_bbox, constants.GREEN, "tcp_spawn_area"),
-                             (workspace.prop_bbox, constants.BLUE, "prop_spawn_area"),
-                             (workspace.target_bbox, constants.CYAN, "pedestal_spawn_area")):
-      workspaces.add_bbox_site(body=worldbody, lower=bbox.lower, upper=bbox.upper, rgba=rgba,
-                               name=name)
+    self._add_spawn_area_sites(
+      (workspace.tcp_bbox, constants.GREEN, "tcp_spawn_area"),
+      (workspace.prop_bbox, constants.BLUE, "prop_spawn_area"),
+      (workspace.target_bbox, constants.CYAN, "pedestal_spawn_area"))
 
   def initialize_episode(self, physics, random_state):
     self._pedestal_placer(physics, random_state, ignore_contacts_with_entities=[self._prop])

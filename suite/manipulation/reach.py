@@ -10,7 +10,6 @@ from composer.observation import observable
 from composer.props import duplo
 from composer.variation import distributions
 from suite.manipulation.shared import arenas
-from suite.manipulation.shared import cameras
 from suite.manipulation.shared import constants
 from suite.manipulation.shared import observations
 from suite.manipulation.shared import registry
@@ -48,18 +47,7 @@ class Reach(robots.ArmTask):
   """
 
   def __init__(self, arena, arm, hand, prop, obs_settings, workspace, control_timestep):
-    self._arena = arena
-    self._arm = arm
-    self._hand = hand
-    self._arm.attach(self._hand)
-    self._arena.attach_offset(self._arm, offset=workspace.arm_offset)
-    self.control_timestep = control_timestep
-    self._tcp_initializer = initializers.ToolCenterPointInitializer(
-      self._hand, self._arm, position=distributions.Uniform(*workspace.tcp_bbox),
-      quaternion=workspaces.DOWN_QUATERNION)
-
-    self._task_observables = cameras.add_camera_observables(arena, obs_settings,
-                                                            cameras.FRONT_CLOSE)
+    self._build_arm(arena, arm, hand, obs_settings, workspace, control_timestep)
 
     target_distribution = distributions.Uniform(*workspace.target_bbox)
     self._prop = prop
@@ -77,13 +65,9 @@ class Reach(robots.ArmTask):
       target_position.configure(**obs_settings.prop_pose._asdict())
       self._task_observables["target_position"] = target_position
 
-    worldbody = self.root_entity.mjcf_model.worldbody
-    workspaces.add_bbox_site(body=worldbody, lower=workspace.tcp_bbox.lower,
-                             upper=workspace.tcp_bbox.upper, rgba=constants.GREEN,
-                             name="tcp_spawn_area")
-    workspaces.add_bbox_site(body=worldbody, lower=workspace.target_bbox.lower,
-                             upper=workspace.target_bbox.upper, rgba=constants.BLUE,
-                             name="target_spawn_area")
+    self._add_spawn_area_sites(
+      (workspace.tcp_bbox, constants.GREEN, "tcp_spawn_area"),
+      (workspace.target_bbox, constants.BLUE, "target_spawn_area"))
 
   def _make_target_site(self, parent_entity, visible):
     return workspaces.add_target_site(body=parent_entity.mjcf_model.worldbody,

@@ -1,8 +1,12 @@
 """The Jaco arm and hand with the manipulation tasks' observable settings."""
 
+from composer import initializers
 from composer import task as task_module
 from composer.manipulators import kinova
+from composer.variation import distributions
+from suite.manipulation.shared import cameras
 from suite.manipulation.shared import observations
+from suite.manipulation.shared import workspaces
 
 ARM_OFFSET = (0., 0.4, 0.)  # where the arm's base stands, from the arena's origin
 
@@ -21,8 +25,31 @@ def make_hand(obs_settings):
 
 
 class ArmTask(task_module.Task):
-  """A task of an arm and hand in an arena: the properties every manipulation task has, read
-  from the `_arena`, `_arm`, `_hand` and `_task_observables` its constructor sets."""
+  """A task of an arm and hand in an arena: the construction and the properties every
+  manipulation task shares (`_build_arm`, then the task's own props and sites)."""
+
+  def _build_arm(self, arena, arm, hand, obs_settings, workspace, control_timestep):
+    """Mounts `hand` on `arm` and the arm at the workspace's offset in `arena`; adds the front
+    camera's observables (the task observables) and an initializer drawing the tool centre
+    point in the workspace's `tcp_bbox`, pointing down."""
+    self._arena = arena
+    self._arm = arm
+    self._hand = hand
+    self._arm.attach(self._hand)
+    self._arena.attach_offset(self._arm, offset=workspace.arm_offset)
+    self.control_timestep = control_timestep
+    self._task_observables = cameras.add_camera_observables(arena, obs_settings,
+                                                            cameras.FRONT_CLOSE)
+    self._tcp_initializer = initializers.ToolCenterPointInitializer(
+      self._hand, self._arm, position=distributions.Uniform(*workspace.tcp_bbox),
+      quaternion=workspaces.DOWN_QUATERNION)
+
+  def _add_spawn_area_sites(self, *areas):
+    """A hidden box site for each (bounding box, rgba, name) in the arena's worldbody."""
+    worldbody = self.root_entity.mjcf_model.worldbody
+    for bbox, rgba, name in areas:
+      workspaces.add_bbox_site(body=worldbody, lower=bbox.lower, upper=bbox.upper, rgba=rgba,
+                               name=name)
 
   @property
   def root_entity(self):
