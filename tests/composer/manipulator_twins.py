@@ -89,11 +89,8 @@ def entity_classes(ns):
   none)."""
   base, mjcf = ns.base, ns.mjcf
 
-  class JacoArm(base.RobotArm):
-
-    def _build(self):
-      self._root = mjcf.from_path(os.path.join(kinova_dir(), 'jaco_arm.xml'))
-      self._joints = [self._root.find('joint', f'joint_{i}') for i in range(1, 7)]
+  class _Arm(base.RobotArm):
+    """An arm of `_root` with `_joints`, its wrist at the site `_WRIST`, no actuators."""
 
     @property
     def mjcf_model(self):
@@ -105,11 +102,18 @@ def entity_classes(ns):
 
     @property
     def wrist_site(self):
-      return self._root.find('site', 'wristsite')
+      return self._root.find('site', self._WRIST)
 
     @property
     def actuators(self):
       return []
+
+  class JacoArm(_Arm):
+    _WRIST = 'wristsite'
+
+    def _build(self):
+      self._root = mjcf.from_path(os.path.join(kinova_dir(), 'jaco_arm.xml'))
+      self._joints = [self._root.find('joint', f'joint_{i}') for i in range(1, 7)]
 
   class JacoHand(base.RobotHand):
 
@@ -131,28 +135,13 @@ def entity_classes(ns):
     def actuators(self):
       return []
 
-  class SmallArm(base.RobotArm):
+  class SmallArm(_Arm):
+    _WRIST = 'tcp'
 
     def _build(self, joint_names=('rail', 'shoulder_yaw', 'shoulder_pitch', 'elbow')):
       self._root = mjcf.from_xml_string(ARM_XML)
       self._root.find('body', 'puck').remove()
       self._joints = [self._root.find('joint', name) for name in joint_names]
-
-    @property
-    def mjcf_model(self):
-      return self._root
-
-    @property
-    def joints(self):
-      return self._joints
-
-    @property
-    def wrist_site(self):
-      return self._root.find('site', 'tcp')
-
-    @property
-    def actuators(self):
-      return []
 
   return JacoArm, JacoHand, SmallArm
 
