@@ -84,11 +84,31 @@ def _critter_model(ns, name):
   return model, torso, joints, feet, actuators
 
 
+class _CritterParts:
+  """The properties both critter walkers read from the parts `_critter_model` returns."""
+
+  @property
+  def mjcf_model(self):
+    return self._mjcf_root
+
+  @property
+  def actuators(self):
+    return tuple(self._actuators)
+
+  @property
+  def root_body(self):
+    return self._torso
+
+  @property
+  def observable_joints(self):
+    return tuple(self._joints)
+
+
 def critter_class(ns):
   """The critter, a legacy walker of stack `ns`; `Critter(name='critter', initializer=None,
   upright=False)` (`upright`: a non-trivial upright pose)."""
 
-  class Critter(ns.legacy_base.Walker):
+  class Critter(_CritterParts, ns.legacy_base.Walker):
 
     def _build(self, name='critter', initializer=None, upright=False):
       super()._build(initializer=initializer)
@@ -97,26 +117,10 @@ def critter_class(ns):
       self._upright = upright
 
     @property
-    def mjcf_model(self):
-      return self._mjcf_root
-
-    @property
     def upright_pose(self):
       if not self._upright:
         return super().upright_pose
       return ns.base.WalkerPose(qpos=UPRIGHT_QPOS, xpos=UPRIGHT_XPOS, xquat=UPRIGHT_XQUAT)
-
-    @property
-    def actuators(self):
-      return tuple(self._actuators)
-
-    @property
-    def root_body(self):
-      return self._torso
-
-    @property
-    def observable_joints(self):
-      return tuple(self._joints)
 
     @property
     def end_effectors(self):
@@ -136,27 +140,11 @@ def critter_class(ns):
 def simple_walker_class(ns):
   """A `base.Walker` (not legacy) of stack `ns`: the critter's model with a turned torso."""
 
-  class SimpleWalker(ns.base.Walker):
+  class SimpleWalker(_CritterParts, ns.base.Walker):
 
     def _build(self, name='simple'):
       self._mjcf_root, self._torso, self._joints, _, self._actuators = _critter_model(ns, name)
       self._torso.xyaxes = [0, 1, 0, -1, 0, 0]
-
-    @property
-    def mjcf_model(self):
-      return self._mjcf_root
-
-    @property
-    def actuators(self):
-      return tuple(self._actuators)
-
-    @property
-    def root_body(self):
-      return self._torso
-
-    @property
-    def observable_joints(self):
-      return tuple(self._joints)
 
   return SimpleWalker
 
