@@ -470,12 +470,33 @@ class BaseMaze(metaclass=abc.ABCMeta):
     return defaults.OBJECT_TOKEN
 
 
+class _LayeredMaze(BaseMaze):
+  """A maze holding its layers and size in `_entity_layer`, `_variations_layer`, `_height`
+  and `_width`."""
+
+  @property
+  def entity_layer(self):
+    return self._entity_layer
+
+  @property
+  def variations_layer(self):
+    return self._variations_layer
+
+  @property
+  def height(self):
+    return self._height
+
+  @property
+  def width(self):
+    return self._width
+
+
 def _check_int(name, value, low=0, high=None, extra=''):
   if value != int(value) or value < low or (high is not None and value > high):
     raise ValueError('`{}` should be {}: got {!r}'.format(name, extra, value))
 
 
-class RandomMaze(BaseMaze):
+class RandomMaze(_LayeredMaze):
   """A random text maze, identical to `labmaze.RandomMaze` for the same arguments and seed."""
 
   def __init__(self, height=11, width=11, max_rooms=defaults.MAX_ROOMS,
@@ -550,22 +571,6 @@ class RandomMaze(BaseMaze):
     return generate_random_maze(rng=self._rng, **self._generator_args)
 
   @property
-  def entity_layer(self):
-    return self._entity_layer
-
-  @property
-  def variations_layer(self):
-    return self._variations_layer
-
-  @property
-  def height(self):
-    return self._height
-
-  @property
-  def width(self):
-    return self._width
-
-  @property
   def max_rooms(self):
     return self._max_rooms
 
@@ -598,7 +603,7 @@ class RandomMaze(BaseMaze):
     return self._object_token
 
 
-class FixedMazeWithRandomGoals(BaseMaze):
+class FixedMazeWithRandomGoals(_LayeredMaze):
   """A fixed maze layout whose spawn points and goals are redrawn on `regenerate`.
 
   Spawn/object tokens already in `entity_layer` are candidate positions (a random subset of
@@ -669,22 +674,6 @@ class FixedMazeWithRandomGoals(BaseMaze):
       self._entity_layer[y, x] = self._spawn_token
     for y, x in objects:
       self._entity_layer[y, x] = self._object_token
-
-  @property
-  def entity_layer(self):
-    return self._entity_layer
-
-  @property
-  def variations_layer(self):
-    return self._variations_layer
-
-  @property
-  def height(self):
-    return self._height
-
-  @property
-  def width(self):
-    return self._width
 
   @property
   def max_variations(self):
