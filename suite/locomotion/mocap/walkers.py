@@ -3,7 +3,6 @@
 import numpy as np
 
 import composer
-import mjcf
 from suite.locomotion.mocap import mocap_types
 from suite.locomotion.walkers import rescale
 
@@ -33,17 +32,7 @@ class WalkerInfo:
       rescale.rescale_subtree(body.parent, position_factor, subtree.size_factor)
 
     if self._proto.mass:
-      physics = mjcf.Physics.from_mjcf_model(walker.mjcf_model.root_model)
-      mass_factor = self._proto.mass / physics.bind(walker.root_body).subtreemass
-      for body in walker.root_body.find_all('body'):
-        inertial = getattr(body, 'inertial', None)
-        if inertial:
-          inertial.mass *= mass_factor
-      for geom in walker.root_body.find_all('geom'):
-        if geom.mass is not None:
-          geom.mass *= mass_factor
-        else:
-          geom.density = (1000 if geom.density is None else geom.density) * mass_factor
+      rescale.scale_mass(walker, self._proto.mass)
 
   def add_marker_sites(self, walker, size=0.01, rgba=(0., 0., 1., .3),
                        default_to_random_position=True, random_state=None):

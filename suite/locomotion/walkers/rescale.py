@@ -48,8 +48,13 @@ def rescale_humanoid(walker, position_factor, size_factor=None, mass=None):
   if size_factor is None:
     size_factor = position_factor
   rescale_subtree(root.parent, position_factor, size_factor)
-  if mass is None:
-    return
+  if mass is not None:
+    scale_mass(walker, mass)
+
+
+def scale_mass(walker, mass):
+  """Scales the masses (explicit inertials, geom masses, else densities) below the walker's
+  root body so that its compiled subtree mass becomes `mass`."""
   physics = mjcf.Physics.from_mjcf_model(walker.mjcf_model.root_model)
   mass_factor = mass / physics.bind(walker.root_body).subtreemass
   for body in walker.root_body.find_all('body'):
