@@ -7,11 +7,13 @@ swing-up of two or three stacked poles.
 import numpy as np
 
 import mjcf
-from suite import base
+from engine._jit import jit
 from suite import common
 from suite import control
-from suite import kernels
+from suite import declare
+from suite import features
 from suite.utils import containers
+from suite.utils import rewards
 
 _DEFAULT_TIME_LIMIT = 10
 
@@ -88,82 +90,90 @@ def _make_model(num_poles):
   return model.to_xml_string()
 
 
-class Physics(control.Physics):
-  """The cart-pole's quantities: the slider is qpos[0], the poles are bodies 2.., in chain
-  order."""
+_CART_RANGE = (-0.25, 0.25)  # sparse reward: the cart's position and the poles' cosines
+_ANGLE_COSINE_RANGE = (0.995, 1)
 
-  def cart_position(self):
-    return self.data.qpos[0]
-
-  def angular_vel(self):
-    """Angular velocities of the poles."""
-    return self.data.qvel[1:]
-
-  def pole_angle_cosine(self):
-    """Cosines of the poles' angles from upright: rotation entries zz."""
-    return self.data.xmat[2:, 8]
-
-  def bounded_position(self):
-    """Cart x, then (cos, sin) of each pole's angle (rotation entries zz, xz)."""
-    position = np.empty(1 + 2 * (self.model.nbody - 2))
-    position[0] = self.data.qpos[0]
-    position[1::2] = self.data.xmat[2:, 8]
-    position[2::2] = self.data.xmat[2:, 2]
-    return position
+# the poles are bodies 2.. in chain order, their hinges dofs 1..
+PARAMS = declare.Params(slider=declare.qpos("slider"), sparse=declare.flag())
 
 
-@kernels.kernel
-def observe(m, d, params, out):
-  """position: cart x, then (zz, xz) of each pole's rotation; velocity: qvel."""
-  out[0] = d.qpos[0]
-  k = 1
-  for b in range(2, m.nbody):
-    out[k] = d.xmat[b, 8]
-    out[k + 1] = d.xmat[b, 2]
-    k += 2
-  for i in range(m.nv):
-    out[k + i] = d.qvel[i]
+@declare.feature(())
+def cart_position(m, d, p):
+  return d.qpos[p.slider]
 
 
-@kernels.kernel
-def reward(m, d, params, out):
-  """Sparse (params[0] = 1): centred and every pole upright. Dense: mean uprightness times
-  soft terms for centring, small control and small angular velocities."""
-  cart = d.qpos[0]
-  if params[0]:
-    value = kernels.tolerance(cart, -0.25, 0.25, 0.0, kernels.GAUSSIAN, 0.1)
-    for b in range(2, m.nbody):
-      value *= kernels.tolerance(d.xmat[b, 8], 0.995, 1.0, 0.0, kernels.GAUSSIAN, 0.1)
-  else:
-    upright = 0.0
-    for b in range(2, m.nbody):
-      upright += (d.xmat[b, 8] + 1) / 2
-    upright /= m.nbody - 2
-    centered = (1 + kernels.tolerance(cart, 0.0, 0.0, 2.0, kernels.GAUSSIAN, 0.1)) / 2
-    small_control = kernels.tolerance(d.ctrl[0], 0.0, 0.0, 1.0, kernels.QUADRATIC, 0.0)
-    small_control = (4 + small_control) / 5
-    small_velocity = 1.0
-    for i in range(1, m.nv):
-      small_velocity = min(small_velocity,
-                           kernels.tolerance(d.qvel[i], 0.0, 0.0, 5.0, kernels.GAUSSIAN, 0.1))
-    small_velocity = (1 + small_velocity) / 2
-    value = upright * small_control * small_velocity * centered
-  out[kernels.REWARD] = value
-  out[kernels.DISCOUNT] = np.nan
+@declare.feature(lambda m: (m.nv - 1,))
+def angular_vel(m, d, p, out):
+  """Angular velocities of the poles."""
+  for i in range(1, m.nv):
+    out[i - 1] = d.qvel[i]
 
 
-class Balance(base.Task):
+@declare.feature(lambda m: (m.nbody - 2,))
+def pole_angle_cosine(m, d, p, out):
+  """Cosines of the poles' angles from upright."""
+  for pole in range(m.nbody - 2):
+    out[pole] = _pole_cosine(d, pole)
+
+
+@declare.feature(lambda m: (1 + 2 * (m.nbody - 2),))
+def bounded_position(m, d, p, out):
+  """Cart x, then (cos, sin) of each pole's angle (rotation entries zz, xz)."""
+  out[0] = cart_position(m, d, p)
+  for pole in range(m.nbody - 2):
+    out[1 + 2 * pole] = _pole_cosine(d, pole)
+    out[2 + 2 * pole] = d.xmat[2 + pole, 2]
+
+
+@jit
+def _pole_cosine(d, pole):
+  """The cosine of pole `pole`'s angle from upright: its rotation entry zz."""
+  return d.xmat[2 + pole, 8]
+
+
+OBSERVATION = declare.Observation(PARAMS, ("position", bounded_position), features.velocity)
+
+
+@declare.reward(PARAMS)
+def reward(m, d, p):
+  """Sparse: centred and every pole upright. Dense: mean uprightness times soft terms for
+  centring, small control and small angular velocities."""
+  npole = m.nbody - 2
+  if p.sparse:
+    value = rewards.tolerance(cart_position(m, d, p), _CART_RANGE)
+    for pole in range(npole):
+      value *= rewards.tolerance(_pole_cosine(d, pole), _ANGLE_COSINE_RANGE)
+    return value
+  upright = 0.0
+  for pole in range(npole):
+    upright += (_pole_cosine(d, pole) + 1) / 2
+  upright /= npole
+  centered = (1 + rewards.tolerance(cart_position(m, d, p), margin=2)) / 2
+  small_control = (4 + features.small_control(m, d, p)) / 5
+  small_velocity = 1.0
+  for i in range(1, m.nv):  # the poles' angular velocities
+    small_velocity = min(small_velocity, rewards.tolerance(d.qvel[i], margin=5))
+  small_velocity = (1 + small_velocity) / 2
+  return upright * small_control * small_velocity * centered
+
+
+class Physics(declare.Physics):
+  """The cart-pole's quantities."""
+
+  params = PARAMS
+  features = (cart_position, angular_vel, pole_angle_cosine, bounded_position)
+
+
+class Balance(declare.Task):
   """Balance (or swing up and balance) the poles: upright, centred, calm, cheap control."""
 
-  _CART_RANGE = (-0.25, 0.25)
-  _ANGLE_COSINE_RANGE = (0.995, 1)
-  observe_kernel = observe
-  reward_kernel = reward
+  observation = OBSERVATION
+  reward = reward
 
   def __init__(self, swing_up, sparse, random=None):
     """`swing_up`: start hanging down instead of near upright; `sparse`: reward 1 only when
     centred and upright."""
-    self._sparse = sparse
+    self.sparse = sparse
     self._swing_up = swing_up
     super().__init__(random=random)
 
@@ -181,10 +191,3 @@ class Balance(base.Task):
       qpos[1:] = self.random.uniform(-0.034, 0.034, nv - 1)
     physics.named.data.qvel[:] = 0.01 * self.random.randn(nv)
     super().initialize_episode(physics)
-
-  def observation_layout(self, physics):
-    nv = physics.model.nv
-    return (("position", (1 + 2 * (nv - 1),)), ("velocity", (nv,)))
-
-  def kernel_params(self, physics):
-    return np.array([float(self._sparse)])

@@ -2,11 +2,12 @@
 
 import numpy as np
 
-from suite import base
 from suite import common
 from suite import control
-from suite import kernels
+from suite import declare
+from suite import features
 from suite.utils import containers
+from suite.utils import rewards
 
 _DEFAULT_TIME_LIMIT = 10
 _RUN_SPEED = 10  # m/s of the torso's centre of mass that earns the full reward
@@ -28,42 +29,39 @@ def run(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
   return control.Environment(physics, task, time_limit=time_limit, **(environment_kwargs or {}))
 
 
-class Physics(control.Physics):
-  """The cheetah's quantities (the sensor address looked up once per model)."""
-
-  def _reload_from_data(self, data):
-    super()._reload_from_data(data)
-    model = self.model
-    self._speed_adr = model.sensor_adr[model.name2id("torso_subtreelinvel", "sensor")]
-
-  def speed(self):
-    """Forward (x) velocity of the torso subtree's centre of mass."""
-    return self.data.sensordata[self._speed_adr]
+PARAMS = declare.Params(torso_velocity=declare.sensor("torso_subtreelinvel"))
 
 
-@kernels.kernel
-def observe(m, d, params, out):
-  """position: qpos without the root's x (the task is translation invariant); velocity."""
-  for i in range(1, m.nq):
-    out[i - 1] = d.qpos[i]
-  for i in range(m.nv):
-    out[m.nq - 1 + i] = d.qvel[i]
+@declare.feature(())
+def speed(m, d, p):
+  """Forward (x) velocity of the torso subtree's centre of mass."""
+  return d.sensordata[p.torso_velocity]
 
 
-@kernels.kernel
-def reward(m, d, params, out):
-  """Forward speed (the sensor at params[0]), linearly up to 10 m/s."""
-  speed = d.sensordata[int(params[0])]
-  out[kernels.REWARD] = kernels.tolerance(speed, _RUN_SPEED, np.inf, _RUN_SPEED,
-                                          kernels.LINEAR, 0.0)
-  out[kernels.DISCOUNT] = np.nan
+# qpos without the root's x: the task is translation invariant
+OBSERVATION = declare.Observation(PARAMS, ("position", features.position_without_x),
+                                  features.velocity)
 
 
-class Cheetah(base.Task):
+@declare.reward(PARAMS)
+def reward(m, d, p):
+  """Forward speed, linearly up to 10 m/s."""
+  return rewards.tolerance(speed(m, d, p), bounds=(_RUN_SPEED, np.inf), margin=_RUN_SPEED,
+                           value_at_margin=0, sigmoid="linear")
+
+
+class Physics(declare.Physics):
+  """The cheetah's quantities."""
+
+  params = PARAMS
+  features = (speed,)
+
+
+class Cheetah(declare.Task):
   """Rewards forward speed, linearly up to 10 m/s."""
 
-  observe_kernel = observe
-  reward_kernel = reward
+  observation = OBSERVATION
+  reward = reward
 
   def initialize_episode(self, physics):
     """Limited joints uniform in their ranges, then 200 physics steps with zero control so the
@@ -76,9 +74,3 @@ class Cheetah(base.Task):
     physics.step(_SETTLE_STEPS)  # as many single legacy steps, in one engine call
     physics.data.time = 0
     super().initialize_episode(physics)
-
-  def observation_layout(self, physics):
-    return (("position", (physics.model.nq - 1,)), ("velocity", (physics.model.nv,)))
-
-  def kernel_params(self, physics):
-    return np.array([float(physics._speed_adr)])

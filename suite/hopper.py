@@ -4,12 +4,13 @@ import math
 
 import numpy as np
 
-from suite import base
 from suite import common
 from suite import control
-from suite import kernels
+from suite import declare
+from suite import features
 from suite.utils import containers
 from suite.utils import randomizers
+from suite.utils import rewards
 
 _DEFAULT_TIME_LIMIT = 20
 _CONTROL_TIMESTEP = .02
@@ -42,92 +43,68 @@ def _environment(task, time_limit, environment_kwargs):
                              control_timestep=_CONTROL_TIMESTEP, **(environment_kwargs or {}))
 
 
-class Physics(control.Physics):
-  """The hopper's quantities (ids and sensor addresses looked up once per model)."""
-
-  def _reload_from_data(self, data):
-    super()._reload_from_data(data)
-    model = self.model
-    self._torso = model.name2id("torso", "body")
-    self._foot = model.name2id("foot", "body")
-    self._speed_adr = model.sensor_adr[model.name2id("torso_subtreelinvel", "sensor")]
-    self._touch_adr = model.sensor_adr[[model.name2id(name, "sensor")
-                                        for name in ("touch_toe", "touch_heel")]]
-
-  def height(self):
-    """Height of the torso's centre of mass above the foot's."""
-    xipos = self.data.xipos
-    return xipos[self._torso, 2] - xipos[self._foot, 2]
-
-  def speed(self):
-    """Forward (x) velocity of the torso subtree's centre of mass."""
-    return self.data.sensordata[self._speed_adr]
-
-  def touch(self):
-    """log(1 + touch) of the toe and heel sensors (compresses large impacts)."""
-    return np.log1p(self.data.sensordata[self._touch_adr])
+PARAMS = declare.Params(torso=declare.body("torso"), foot=declare.body("foot"),
+                        torso_velocity=declare.sensor("torso_subtreelinvel"),
+                        touch=declare.sensors("touch_toe", "touch_heel"),
+                        hopping=declare.flag())
 
 
-# the layout of kernel_params
-_TORSO, _FOOT, _SPEED_ADR, _TOE_ADR, _HEEL_ADR, _HOPPING = range(6)
+@declare.feature(())
+def height(m, d, p):
+  """Height of the torso's centre of mass above the foot's."""
+  return d.xipos[p.torso, 2] - d.xipos[p.foot, 2]
 
 
-@kernels.kernel
-def observe(m, d, params, out):
-  """position: qpos without the root's x; velocity: qvel; touch: log(1 + touch) of the toe
-  and heel sensors."""
-  for i in range(1, m.nq):
-    out[i - 1] = d.qpos[i]
-  k = m.nq - 1
-  for i in range(m.nv):
-    out[k + i] = d.qvel[i]
-  k += m.nv
-  out[k] = math.log1p(d.sensordata[int(params[_TOE_ADR])])
-  out[k + 1] = math.log1p(d.sensordata[int(params[_HEEL_ADR])])
+@declare.feature(())
+def speed(m, d, p):
+  """Forward (x) velocity of the torso subtree's centre of mass."""
+  return d.sensordata[p.torso_velocity]
 
 
-@kernels.kernel
-def reward(m, d, params, out):
+@declare.feature((2,))
+def touch(m, d, p):
+  """log(1 + touch) of the toe and heel sensors (compresses large impacts)."""
+  toe, heel = p.touch
+  return math.log1p(d.sensordata[toe]), math.log1p(d.sensordata[heel])
+
+
+# qpos without the root's x: the task is translation invariant
+OBSERVATION = declare.Observation(PARAMS, ("position", features.position_without_x),
+                                  features.velocity, touch)
+
+
+@declare.reward(PARAMS)
+def reward(m, d, p):
   """Standing (torso's centre of mass 0.6 to 2 m above the foot's) times, when hopping,
-  forward speed linearly up to 2 m/s, else small controls (mean, quadratic)."""
-  height = d.xipos[int(params[_TORSO]), 2] - d.xipos[int(params[_FOOT]), 2]
-  standing = kernels.tolerance(height, _STAND_HEIGHT, 2.0, 0.0, kernels.GAUSSIAN, 0.1)
-  if params[_HOPPING]:
-    hopping = kernels.tolerance(d.sensordata[int(params[_SPEED_ADR])], _HOP_SPEED, np.inf,
-                                _HOP_SPEED / 2, kernels.LINEAR, 0.5)
-    value = standing * hopping
-  else:
-    small_control = 0.0
-    for i in range(m.nu):
-      small_control += kernels.tolerance(d.ctrl[i], 0.0, 0.0, 1.0, kernels.QUADRATIC, 0.0)
-    small_control = (small_control / m.nu + 4) / 5
-    value = standing * small_control
-  out[kernels.REWARD] = value
-  out[kernels.DISCOUNT] = np.nan
+  forward speed linearly up to 2 m/s, else small controls."""
+  standing = rewards.tolerance(height(m, d, p), (_STAND_HEIGHT, 2))
+  if p.hopping:
+    hopping = rewards.tolerance(speed(m, d, p), bounds=(_HOP_SPEED, np.inf),
+                                margin=_HOP_SPEED / 2, value_at_margin=0.5, sigmoid="linear")
+    return standing * hopping
+  small_control = (features.small_control(m, d, p) + 4) / 5
+  return standing * small_control
 
 
-class Hopper(base.Task):
+class Physics(declare.Physics):
+  """The hopper's quantities."""
+
+  params = PARAMS
+  features = (height, speed, touch)
+
+
+class Hopper(declare.Task):
   """Rewards standing (torso high above the foot): with small controls, or while hopping."""
 
-  observe_kernel = observe
-  reward_kernel = reward
+  observation = OBSERVATION
+  reward = reward
 
   def __init__(self, hopping, random=None):
     """`hopping`: reward forward speed instead of small controls."""
-    self._hopping = hopping
+    self.hopping = hopping
     super().__init__(random=random)
 
   def initialize_episode(self, physics):
     """Limited hinges uniform in their ranges, root pitch uniform (root x, z kept)."""
     randomizers.randomize_limited_and_rotational_joints(physics, self.random)
     super().initialize_episode(physics)
-
-  def observation_layout(self, physics):
-    """Positions without the root's x (translation invariant), velocities, foot touch."""
-    model = physics.model
-    return (("position", (model.nq - 1,)), ("velocity", (model.nv,)), ("touch", (2,)))
-
-  def kernel_params(self, physics):
-    toe, heel = physics._touch_adr
-    return np.array([physics._torso, physics._foot, physics._speed_adr, toe, heel,
-                     self._hopping], float)

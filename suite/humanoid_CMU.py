@@ -4,12 +4,11 @@ Tasks (extra): stand, walk and run, with the humanoid domain's rewards. The mode
 is y-up (as the mocap data), so the thorax's "up" axis is its local y axis.
 """
 
-from suite import base
 from suite import common
 from suite import control
+from suite import declare
 from suite import humanoid
 from suite.utils import containers
-from suite.utils import randomizers
 
 _DEFAULT_TIME_LIMIT = 20
 _CONTROL_TIMESTEP = 0.02
@@ -53,42 +52,36 @@ def _environment(task, time_limit, environment_kwargs):
                              control_timestep=_CONTROL_TIMESTEP, **(environment_kwargs or {}))
 
 
+# the humanoid's parameters with the CMU model's names; its up axis is the thorax's local y
+PARAMS = humanoid.PARAMS.renamed(torso="thorax", extremities=_EXTREMITIES,
+                                 com_velocity="thorax_subtreelinvel", upright_entry=7)
+
+
 class Physics(humanoid.Physics):
   """The CMU humanoid's quantities: thorax frame, head height, centre of mass, extremities
   (humanoid's, read off the thorax)."""
 
-  _TORSO = "thorax"
-  _EXTREMITIES = _EXTREMITIES
-  _COM_VELOCITY = "thorax_subtreelinvel"
+  params = PARAMS
 
   def thorax_upright(self):
     """The thorax's up (local y) axis's world z component: rotation entry zy."""
-    return self.data.xmat[self._torso_id, 7]
+    return self.torso_upright()
 
 
-class HumanoidCMU(base.Task):
+class HumanoidCMU(declare.Task):
   """Rewards a high head, an upright thorax and small controls, times a speed term (the
   humanoid's kernels)."""
 
-  observe_kernel = humanoid.observe
-  reward_kernel = humanoid.reward
+  params = PARAMS
+  observation = humanoid.OBSERVATION
+  reward = humanoid.reward
 
   def __init__(self, move_speed, random=None):
     """`move_speed`: the horizontal speed to reach (0: stand still)."""
-    self._move_speed = move_speed
+    self.move_speed = move_speed
     super().__init__(random=random)
 
   def initialize_episode(self, physics):
     """Random joint angles and root orientation, redrawn until no geoms touch."""
-    penetrating = True
-    while penetrating:
-      randomizers.randomize_limited_and_rotational_joints(physics, self.random)
-      physics.after_reset()
-      penetrating = physics.data.ncon > 0
+    humanoid.initialize_without_contacts(physics, self.random)
     super().initialize_episode(physics)
-
-  def observation_layout(self, physics):
-    return humanoid.observation_layout(physics, pure_state=False)
-
-  def kernel_params(self, physics):
-    return humanoid.kernel_params(physics, 7, self._move_speed, False)  # upright: zy

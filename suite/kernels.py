@@ -16,7 +16,9 @@ batched step below serves every task and a new task compiles only its own two fu
 `step_worlds` runs, for each world of a batch, what `control.Environment.step` does: action
 into ctrl, `nsub` physics steps, reward and discount, observation; `step_worlds_parallel`
 spreads the worlds over numba's threads. `tolerance` is `suite.utils.rewards.tolerance` for
-jitted code, with the sigmoid given by its index in `SIGMOIDS`.
+jitted code, with the sigmoid given by its index in `SIGMOIDS`; jitted code may also call
+`rewards.tolerance` itself, with dm_control's keywords and a literal sigmoid name (resolved as
+the kernel compiles).
 """
 
 import hashlib
@@ -26,7 +28,9 @@ import pathlib
 
 import numba
 import numpy as np
+from numba.core import errors as numba_errors
 from numba.core import types
+from numba.extending import overload
 
 from engine import _jit
 from engine import driver as _driver
@@ -39,6 +43,7 @@ from engine._stage import handle_at
 from engine._stage import stage
 from engine._stage import vec
 from engine.enums import mjJNT_HINGE
+from suite.utils import rewards
 from suite.utils.rewards import SIGMOIDS
 
 GAUSSIAN, HYPERBOLIC, LONG_TAIL, RECIPROCAL, COSINE, LINEAR, QUADRATIC, TANH_SQUARED = range(8)
@@ -167,6 +172,32 @@ def tolerance(x, lower, upper, margin, sigmoid, value_at_margin):
     return 0.0
   d = (lower - x if x < lower else x - upper) / margin
   return _sigmoid(d, value_at_margin, sigmoid)
+
+
+@overload(rewards.tolerance, prefer_literal=True)
+def _tolerance_in_jitted_code(x, bounds=(0.0, 0.0), margin=0.0, sigmoid="gaussian",
+                              value_at_margin=rewards.DEFAULT_VALUE_AT_MARGIN):
+  """rewards.tolerance(x, bounds=(lo, hi), margin=, sigmoid=, value_at_margin=) for a float x in
+  jitted code: `tolerance` above, the sigmoid's name (a literal) turned into its index here."""
+  if isinstance(sigmoid, str):  # (the default)
+    name = sigmoid
+  elif isinstance(sigmoid, types.Omitted):
+    name = sigmoid.value
+  elif isinstance(sigmoid, types.StringLiteral):
+    name = sigmoid.literal_value
+  else:
+    raise numba_errors.TypingError("tolerance: in jitted code `sigmoid` must be a literal name")
+  if name not in SIGMOIDS:
+    raise numba_errors.TypingError(f"Unknown sigmoid type {name!r}; known: {', '.join(SIGMOIDS)}.")
+  index = SIGMOIDS.index(name)
+
+  def impl(x, bounds=(0.0, 0.0), margin=0.0, sigmoid="gaussian",
+           value_at_margin=rewards.DEFAULT_VALUE_AT_MARGIN):
+    lower, upper = bounds
+    return tolerance(float(x), float(lower), float(upper), float(margin), index,
+                     float(value_at_margin))
+
+  return impl
 
 
 # ---- the batched step ----

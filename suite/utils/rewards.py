@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 
-_DEFAULT_VALUE_AT_MARGIN = 0.1
+DEFAULT_VALUE_AT_MARGIN = 0.1
 
 SIGMOIDS = ("gaussian", "hyperbolic", "long_tail", "reciprocal", "cosine", "linear",
             "quadratic", "tanh_squared")
@@ -71,7 +71,7 @@ def _sigmoid_scalar(x, value_at_1, sigmoid):
 
 
 def tolerance(x, bounds=(0.0, 0.0), margin=0.0, sigmoid="gaussian",
-              value_at_margin=_DEFAULT_VALUE_AT_MARGIN):
+              value_at_margin=DEFAULT_VALUE_AT_MARGIN):
   """1 when `x` is within `bounds`, falling off to `value_at_margin` at `margin` outside them.
 
   Args:

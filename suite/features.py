@@ -1,0 +1,35 @@
+"""Features several suite tasks observe or reward (suite/declare.py): the state vectors and
+the controls' cost."""
+
+from suite import declare
+from suite.utils import rewards
+
+
+@declare.feature(lambda m: (m.nq,))
+def position(m, d, p, out):
+  """qpos."""
+  for i in range(m.nq):
+    out[i] = d.qpos[i]
+
+
+@declare.feature(lambda m: (m.nq - 1,))
+def position_without_x(m, d, p, out):
+  """qpos without the root's x: the observation of a task invariant to translation along x."""
+  for i in range(1, m.nq):
+    out[i - 1] = d.qpos[i]
+
+
+@declare.feature(lambda m: (m.nv,))
+def velocity(m, d, p, out):
+  """qvel."""
+  for i in range(m.nv):
+    out[i] = d.qvel[i]
+
+
+@declare.feature(())
+def small_control(m, d, p):
+  """How close the controls are to 0: the mean of their quadratic tolerances (margin 1)."""
+  total = 0.0
+  for i in range(m.nu):
+    total += rewards.tolerance(d.ctrl[i], margin=1, value_at_margin=0, sigmoid="quadratic")
+  return total / m.nu
