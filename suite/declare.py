@@ -64,7 +64,10 @@ suite/humanoid.py the fullest):
 Each observation, reward and Physics method compiles as one small kernel of its own, cached
 (suite/kernels.py), so the batched step stays compiled once for every task. The kernels are
 named after their module and a digest of what they compile, so two declarations never share
-a cache entry.
+a cache entry. Features and rewards are inlined into them and compiled without numba's
+reference counting, so they must not allocate (np.empty fails to compile; a scratch vector
+of literal size is engine._jit.local_array(n)); reading `p` and calling features then cost
+nothing over hand-written kernels (benchmarks/kernels.py).
 """
 
 import collections
@@ -81,7 +84,7 @@ from numba.extending import typeof_impl
 
 from engine import _jit
 from engine import errors
-from engine._jit import jit
+from engine._jit import inline_jit
 from suite import base
 from suite import control
 from suite import kernels
@@ -326,7 +329,7 @@ class Feature:
     self.module = py_func.__module__
     self.doc = py_func.__doc__
     self.line = py_func.__code__.co_firstlineno
-    self.fn = jit(py_func)
+    self.fn = inline_jit(py_func)
     self.returns = py_func.__code__.co_argcount == 3  # (m, d, p): returns its value(s)
     self._shape = shape
     if self.returns and callable(shape):
@@ -356,7 +359,7 @@ def feature(shape):
   return lambda py_func: Feature(py_func, shape)
 
 
-@jit
+@inline_jit
 def _written(m, d, p, out, k):
   """The end of a chain of writers: the size written."""
   return k
@@ -382,20 +385,20 @@ def _writer(feature, rest):
       return rest(m, d, p, out, k)
   else:
     shape = feature._shape if callable(feature._shape) else _constant(feature.shape(None))
-    shape = jit(shape)
+    shape = inline_jit(shape)
 
     def write(m, d, p, out, k):
       n = _product(shape(m))
       fn(m, d, p, out[k:k + n])
       return rest(m, d, p, out, k + n)
-  return jit(write)
+  return inline_jit(write)
 
 
 def _constant(shape):
   return lambda m: shape
 
 
-@jit
+@inline_jit
 def _product(shape):
   n = 1
   for s in shape:
@@ -424,7 +427,7 @@ def _reward_template(m, d, params, out):
   out[kernels.DISCOUNT] = _TERMINATION(m, d, p)  # noqa: F821
 
 
-@jit
+@inline_jit
 def _goes_on(m, d, p):
   return np.nan
 
@@ -439,7 +442,7 @@ def _kernel(template, module, line, name, **constants):
   function = pytypes.FunctionType(code, dict(template.__globals__, **constants), name)
   function.__module__ = module
   function.__doc__ = template.__doc__
-  return kernels.kernel(function)
+  return kernels.kernel(function, refcounts=False)
 
 
 def _caller(depth=2):
@@ -490,8 +493,8 @@ class Reward:
     what = repr((py_func.__qualname__, getattr(termination, "__qualname__", None)))
     self.kernel = _kernel(_reward_template, module, line,
                           f"{py_func.__name__}_{_digest(what + params.tuple_type.digest)}",
-                          _REWARD=jit(py_func),
-                          _TERMINATION=_goes_on if termination is None else jit(termination),
+                          _REWARD=inline_jit(py_func),
+                          _TERMINATION=_goes_on if termination is None else inline_jit(termination),
                           _PARAMS=params.tuple_type)
 
   def __deepcopy__(self, memo):

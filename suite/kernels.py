@@ -77,14 +77,27 @@ def _cache_dir() -> str:
 _CACHE_DIR = None if _jit.DISABLE_JIT else _cache_dir()
 
 
-def kernel(py_func):
-  """Declares a task kernel: py_func(m, d, params, out), compiled once and cached."""
+def kernel(py_func=None, *, refcounts=True):
+  """Declares a task kernel: py_func(m, d, params, out), compiled once and cached.
+
+  refcounts=False compiles numba's reference counting out of the kernel and of the functions
+  numba inlines into it, for a kernel that allocates nothing (the handles and arrays it gets
+  outlive the call; an allocation then fails to compile). Each inlined call taking m and d
+  otherwise counts both handles up and down, atomically: about 10 ns a call
+  (benchmarks/kernels.py).
+  """
+  if py_func is None:
+    return lambda f: kernel(f, refcounts=refcounts)
   previous = numba.config.CACHE_DIR
   numba.config.CACHE_DIR = _CACHE_DIR  # read by the dispatcher's cache as it is created
   try:
-    return stage(M, D, vec, vec, lazy=True)(py_func)
+    compiled = stage(M, D, vec, vec, lazy=True)(py_func)
   finally:
     numba.config.CACHE_DIR = previous
+  if not refcounts and not _jit.DISABLE_JIT:
+    # numba's NRT switch (the dispatcher's compiler reads these options as it compiles)
+    compiled.dispatcher.targetoptions["_nrt"] = False
+  return compiled
 
 
 _call = address_caller(types.none, M, D, vec, vec)

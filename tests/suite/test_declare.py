@@ -251,6 +251,24 @@ def test_a_feature_returning_other_than_its_shape_raises():
       kernels.run(observation.kernel, physics, PARAMS.resolve(physics.model), np.empty(2))
 
 
+@declare.feature((2,))
+def allocating(m, d, p, out):
+  scratch = np.zeros(2)
+  out[0], out[1] = scratch[0], scratch[1]
+
+
+def test_declared_kernels_compile_without_reference_counting():
+  """Inlined features would count m and d up and down at every call (atomics, ~40 ns a
+  kernel); the declared kernels compile numba's runtime out, so an allocation cannot
+  compile."""
+  physics = _physics()
+  observation = declare.Observation(PARAMS, allocating)
+  # (numba's refusal of an allocation without its runtime)
+  with pytest.raises(numba.core.errors.TypingError,
+                     match="Only accept returning of array passed into the function"):
+    kernels.run(observation.kernel, physics, PARAMS.resolve(physics.model), np.empty(2))
+
+
 def test_declaration_errors():
   with pytest.raises(TypeError, match="writes `out`"):
     declare.feature(lambda m: (m.nq,))(lambda m, d, p: 0.0)
