@@ -63,11 +63,13 @@ suite/humanoid.py the fullest):
 
 Each observation, reward and Physics method compiles as one small kernel of its own, cached
 (suite/kernels.py), so the batched step stays compiled once for every task. The kernels are
-named after their module and a digest of what they compile, so two declarations never share
-a cache entry. Features and rewards are inlined into them and compiled without numba's
-reference counting, so they must not allocate (np.empty fails to compile; a scratch vector
-of literal size is engine._jit.local_array(n)); reading `p` and calling features then cost
-nothing over hand-written kernels (benchmarks/kernels.py).
+named after their module, their keys or function, and a digest of the functions they compile
+(names, lines) and of the parameters' layout, so two declarations never share a cache entry
+(a factory making several features or rewards from one `def` names each one). Features and
+rewards are inlined into them and compiled without numba's reference counting, so they must
+not allocate (np.empty fails to compile; a scratch vector of literal size is
+engine._jit.local_array(n)); reading `p` and calling features then cost nothing over
+hand-written kernels (benchmarks/kernels.py).
 """
 
 import collections
@@ -216,8 +218,7 @@ class Params:
     self.tuple_type.fields_read = tuple(
       (self.offsets[name], p.size, p.numba_type()) for name, p in fields.items())
     self.tuple_type.digest = _digest(repr(layout))
-    self._task_fields = [(self.offsets[n], n) for n, p in fields.items()
-                         if p.kind in _VALUE_TYPES and p.value is None]
+    self._task_fields = self._task_values()
 
   def renamed(self, **changes):
     """These parameters with other names (model parameters) or values (value parameters),
@@ -229,9 +230,13 @@ class Params:
     copy.__dict__.update(self.__dict__)
     copy.fields = {name: param.replaced(changes[name]) if name in changes else param
                    for name, param in self.fields.items()}
-    copy._task_fields = [(self.offsets[n], n) for n, p in copy.fields.items()
-                         if p.kind in _VALUE_TYPES and p.value is None]
+    copy._task_fields = copy._task_values()
     return copy
+
+  def _task_values(self):
+    """(offset, name) of the parameters whose values are the task's attributes."""
+    return [(self.offsets[name], name) for name, param in self.fields.items()
+            if param.kind in _VALUE_TYPES and param.value is None]
 
   def resolve(self, model) -> np.ndarray:
     """The params vector for `model`: names looked up, fixed values in, the task's values NaN.
@@ -302,14 +307,14 @@ def _read_jit(typingctx, params, params_class):
 
 
 def _read_python(params, params_class):
+  """_read_jit without the JIT."""
+  convert = {types.float64: float, types.boolean: bool, types.int64: int}
   values = []
   for offset, size, numba_type in params_class.fields_read:
     if isinstance(numba_type, types.UniTuple):
       values.append(tuple(int(v) for v in params[offset:offset + size]))
-    elif numba_type == types.float64:
-      values.append(float(params[offset]))
     else:
-      values.append(bool(params[offset]) if numba_type == types.boolean else int(params[offset]))
+      values.append(convert[numba_type](params[offset]))
   return params_class(*values)
 
 
@@ -325,9 +330,9 @@ class Feature:
   module docstring); jitted code calls it as that function."""
 
   def __init__(self, py_func, shape):
+    self.py_func = py_func
     self.name = py_func.__name__
     self.module = py_func.__module__
-    self.doc = py_func.__doc__
     self.line = py_func.__code__.co_firstlineno
     self.fn = inline_jit(py_func)
     self.returns = py_func.__code__.co_argcount == 3  # (m, d, p): returns its value(s)
@@ -355,7 +360,8 @@ def _typeof_feature(feature, context):
 
 def feature(shape):
   """Declares a feature of shape `shape`: (), an int, a tuple, or a function of the model
-  returning the shape."""
+  returning the shape (of the sizes both jitted code's `m` and a Physics' model have: nq,
+  nv, nbody, ...)."""
   return lambda py_func: Feature(py_func, shape)
 
 
@@ -432,6 +438,24 @@ def _goes_on(m, d, p):
   return np.nan
 
 
+_DECLARED = {}  # kernel name -> the functions compiled into it
+
+
+def _name(prefix, functions, params):
+  """The name of the kernel compiling `functions` (features, a reward) for `params`: numba
+  caches a kernel under its name, so two kernels of other code must not share one.
+
+  Raises:
+    ValueError: functions of one name and line (made by one factory) compiled twice.
+  """
+  what = repr([(f.__module__, f.__qualname__, f.__code__.co_firstlineno) for f in functions])
+  name = f"{prefix}_{_digest(what + params.tuple_type.digest)}"
+  if _DECLARED.setdefault(name, functions) != functions:
+    raise ValueError(f"{[f.__qualname__ for f in functions]}: other functions of these names "
+                     f"and lines were declared before (made by one factory?); name each one")
+  return name
+
+
 def _kernel(template, module, line, name, **constants):
   """A kernel (kernels.kernel) compiled from a copy of `template` with `constants` as globals,
   named `module`.`name` and located at `line` of the module's file: numba caches it under that
@@ -465,9 +489,10 @@ class Observation:
     self.params = params
     self.items = tuple(item if isinstance(item, tuple) else (item.name, item) for item in items)
     module, line = _caller()
-    what = repr([(key, f.module, f.name) for key, f in self.items])
+    keys = "_".join(key for key, _ in self.items)
+    functions = tuple(f.py_func for _, f in self.items)
     self.kernel = _kernel(_observe_template, module, line,
-                          f"observe_{_digest(what + params.tuple_type.digest)}",
+                          _name(f"observe_{keys}", functions, params),
                           _WRITE=_writers([f for _, f in self.items]),
                           _PARAMS=params.tuple_type)
 
@@ -490,9 +515,9 @@ class Reward:
   def __init__(self, params, py_func, termination, module, line):
     self.params = params
     self.terminates = termination is not None
-    what = repr((py_func.__qualname__, getattr(termination, "__qualname__", None)))
+    functions = (py_func,) if termination is None else (py_func, termination)
     self.kernel = _kernel(_reward_template, module, line,
-                          f"{py_func.__name__}_{_digest(what + params.tuple_type.digest)}",
+                          _name(py_func.__name__, functions, params),
                           _REWARD=inline_jit(py_func),
                           _TERMINATION=_goes_on if termination is None else inline_jit(termination),
                           _PARAMS=params.tuple_type)
@@ -518,8 +543,8 @@ def feature_kernel(feature, params):
   """The kernel writing `feature` alone, for its Physics method (compiled on first use)."""
   key = (feature, params.tuple_type)
   if key not in _FEATURE_KERNELS:
-    name = f"{feature.name}_{params.tuple_type.digest}"
-    _FEATURE_KERNELS[key] = _kernel(_observe_template, feature.module, feature.line, name,
+    _FEATURE_KERNELS[key] = _kernel(_observe_template, feature.module, feature.line,
+                                    _name(feature.name, (feature.py_func,), params),
                                     _WRITE=_writers([feature]), _PARAMS=params.tuple_type)
   return _FEATURE_KERNELS[key]
 
@@ -558,7 +583,7 @@ def _method(feature):
     return self.feature(feature)
 
   method.__name__ = method.__qualname__ = feature.name
-  method.__doc__ = feature.doc
+  method.__doc__ = feature.py_func.__doc__
   return method
 
 

@@ -280,6 +280,17 @@ def test_declaration_errors():
     Mismatched().kernel_params(_physics())
 
 
+def test_functions_of_one_factory_need_names_of_their_own():
+  def height_above(level):
+    def height(m, d, p):
+      return d.site_xpos[p.tip, 2] - level
+    return declare.feature(())(height)
+
+  declare.Observation(PARAMS, height_above(0.0))
+  with pytest.raises(ValueError, match="name each one"):
+    declare.Observation(PARAMS, height_above(1.0))
+
+
 def test_kernels_of_different_declarations_have_different_names():
   """Kernels are cached by name: two declarations in one module must not share one."""
   other = declare.Observation(PARAMS, ("tip_height", too_few_values))
