@@ -7,7 +7,7 @@ swing-up of two or three stacked poles.
 import numpy as np
 
 import mjcf
-from engine._jit import jit
+from engine._jit import inline_jit
 from suite import common
 from suite import control
 from suite import declare
@@ -105,8 +105,8 @@ def cart_position(m, d, p):
 @declare.feature(lambda m: (m.nv - 1,))
 def angular_vel(m, d, p, out):
   """Angular velocities of the poles."""
-  for i in range(1, m.nv):
-    out[i - 1] = d.qvel[i]
+  for i in range(m.nv - 1):
+    out[i] = d.qvel[1 + i]
 
 
 @declare.feature(lambda m: (m.nbody - 2,))
@@ -125,7 +125,7 @@ def bounded_position(m, d, p, out):
     out[2 + 2 * pole] = d.xmat[2 + pole, 2]
 
 
-@jit
+@inline_jit
 def _pole_cosine(d, pole):
   """The cosine of pole `pole`'s angle from upright: its rotation entry zz."""
   return d.xmat[2 + pole, 8]

@@ -15,8 +15,8 @@ def position(m, d, p, out):
 @declare.feature(lambda m: (m.nq - 1,))
 def position_without_x(m, d, p, out):
   """qpos without the root's x: the observation of a task invariant to translation along x."""
-  for i in range(1, m.nq):
-    out[i - 1] = d.qpos[i]
+  for i in range(m.nq - 1):
+    out[i] = d.qpos[1 + i]
 
 
 @declare.feature(lambda m: (m.nv,))

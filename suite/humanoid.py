@@ -111,8 +111,8 @@ def torso_vertical_orientation(m, d, p):
 @declare.feature(lambda m: (m.nq - 7,))
 def joint_angles(m, d, p, out):
   """The hinge angles: qpos after the root's free joint (3 position + 4 quaternion)."""
-  for i in range(7, m.nq):
-    out[i - 7] = d.qpos[i]
+  for i in range(m.nq - 7):
+    out[i] = d.qpos[7 + i]
 
 
 @declare.feature((3 * len(_EXTREMITIES),))
