@@ -37,6 +37,9 @@ suite/humanoid.py the fullest):
          out[i - 7] = d.qpos[i]
 
    A reward or another feature calls a feature as the function it is: `head_height(m, d, p)`.
+   Index `out` from a loop counter starting at 0 (`out[i] = d.qpos[7 + i]`): numba keeps the
+   negative-index test of `out[i - 7]`, and the loop does not vectorize (9 -> 77 ns for 56
+   values). A helper taking m or d is `engine._jit.inline_jit`, so that it is inlined too.
 
 3. The observation: features in key order (a `(key, feature)` pair where the key is not the
    feature's name). Its layout and each key's offset follow from the shapes, and its kernel
