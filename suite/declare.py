@@ -33,8 +33,8 @@ suite/humanoid.py the fullest):
 
      @declare.feature(lambda m: (m.nq - 7,))
      def joint_angles(m, d, p, out):
-       for i in range(7, m.nq):
-         out[i - 7] = d.qpos[i]
+       for i in range(m.nq - 7):
+         out[i] = d.qpos[7 + i]
 
    A reward or another feature calls a feature as the function it is: `head_height(m, d, p)`.
    Index `out` from a loop counter starting at 0 (`out[i] = d.qpos[7 + i]`): numba keeps the
