@@ -133,6 +133,17 @@ def test_checks_fail_on_a_missing_document(tmp_path):
   assert any(p.search("see ../" + "shared/x") for p in _OUTSIDE)
 
 
+
+def test_ci_runs_the_readme_test_command():
+  """.ci/run runs the lines of README.md's Test section word for word, in order: the lint
+  (`ruff check .`) before the tests."""
+  section = (ROOT / "README.md").read_text(encoding="utf-8").split("\n## Test\n", 1)[1]
+  commands = section.split("```bash\n", 1)[1].split("```", 1)[0].splitlines()
+  ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+  assert [c for c in commands if c not in ci] == [], "README's commands missing from .ci/run"
+  assert [ci.index(c) for c in commands] == sorted(ci.index(c) for c in commands)
+  assert commands[-1].index("ruff check .") < commands[-1].index("python -m pytest")
+
 def _table_rows(path, ncells):
   """The rows of `ncells` cells of the Markdown tables of `path`, header rows left out."""
   rows = []

@@ -624,6 +624,7 @@ def test_several_physics_stepped_from_threads_match_sequential_runs():
     np.testing.assert_array_equal(a.data.sensordata, b.data.sensordata)
 
 
+@pytest.mark.render  # (draws when OpenGL starts; the conftest's rules see no sign of it)
 def test_render_draws_or_explains_why_it_cannot():
   from tests import gl
   mjm, _ = _mujoco()
