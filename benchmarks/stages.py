@@ -7,6 +7,11 @@ functions of its shared library (ctypes pointers called from numba, so neither s
 Python). Times are per step, in µs, at the counter's rate measured against the wall clock.
 
   python benchmarks/stages.py --model humanoid
+  python benchmarks/stages.py --xml scene.xml --states states.npy   # any model, given states
+
+`--states` holds rows of mjSTATE_FULLPHYSICS states to start the trajectories from (e.g. saved
+from an environment's episodes); without it they start at the reference pose with random
+velocities.
 """
 
 import argparse
@@ -29,6 +34,7 @@ from batch import _inputs  # noqa: E402
 from engine import actuation as _actuation  # noqa: E402
 from engine import constraint as _constraint  # noqa: E402
 from engine import forward as _forward  # noqa: E402
+from engine import island as _island  # noqa: E402
 from engine import sensor as _sensor  # noqa: E402
 from engine import smooth as _smooth  # noqa: E402
 from engine import tendon as _tendon  # noqa: E402
@@ -46,7 +52,7 @@ except ImportError:  # the comparison is optional
 
 FULL = int(engine.mjtState.mjSTATE_FULLPHYSICS)
 STAGES = ("checks", "kinematics", "comPos", "camlight+tendon", "crb", "factorM", "collision",
-          "makeConstraint", "transmission", "sensorPos", "fwdVelocity", "sensorVel",
+          "makeConstraint+island", "transmission", "sensorPos", "fwdVelocity", "sensorVel",
           "fwdActuation", "fwdAcceleration", "fwdConstraint", "sensorAcc", "checkAcc+Euler")
 
 
@@ -96,6 +102,7 @@ def _ours(mptr, dptr, x0, control, acc):
       c1 = _cycles()
       acc[6] += c1 - c0
       _constraint.make_constraint(m, d)
+      _island.island(m, d)
       c0 = _cycles()
       acc[7] += c0 - c1
       _tendon.transmission(m, d)
@@ -145,6 +152,7 @@ def _mujoco_loop():
                                            fn("mj_camlight"), fn("mj_tendon"))
   crb, factor_m, collision, make_constraint = (fn("mj_crb"), fn("mj_factorM"),
                                                fn("mj_collision"), fn("mj_makeConstraint"))
+  island, project = fn("mj_island"), fn("mj_projectConstraint")
   transmission, sensor_pos, fwd_velocity = (fn("mj_transmission"), fn("mj_sensorPos"),
                                             fn("mj_fwdVelocity"))
   sensor_vel, fwd_actuation, fwd_acceleration = (fn("mj_sensorVel"), fn("mj_fwdActuation"),
@@ -187,6 +195,8 @@ def _mujoco_loop():
         c1 = _cycles()
         acc[6] += c1 - c0
         make_constraint(m, d)
+        island(m, d)
+        project(m, d)  # efc_AR for PGS and noslip (ours: inside fwdConstraint)
         c0 = _cycles()
         acc[7] += c0 - c1
         transmission(m, d)
@@ -257,19 +267,29 @@ def _per_stage(run, nsteps):
 def main(argv=None):
   parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
   parser.add_argument("--model", default="humanoid")
+  parser.add_argument("--xml", help="an MJCF file instead of a suite model")
+  parser.add_argument("--states", help="a .npy file of mjSTATE_FULLPHYSICS rows to start from")
   parser.add_argument("--nbatch", type=int, default=64)
   parser.add_argument("--nstep", type=int, default=200)
   args = parser.parse_args(argv)
-  xml = common.read_model(f"{args.model}.xml")
-  m = engine.MjModel.from_xml_string(xml, common.ASSETS)
+  if args.xml:
+    m = engine.MjModel.from_xml_path(args.xml)
+    load_mujoco = lambda: mujoco.MjModel.from_xml_path(args.xml)  # noqa: E731
+  else:
+    xml = common.read_model(f"{args.model}.xml")
+    m = engine.MjModel.from_xml_string(xml, common.ASSETS)
+    load_mujoco = lambda: mujoco.MjModel.from_xml_string(xml, common.ASSETS)  # noqa: E731
   d = engine.MjData(m)
   x0, control = _inputs(m, args.nbatch, args.nstep)
+  if args.states:
+    states = np.load(args.states)
+    x0 = np.ascontiguousarray(states[np.arange(args.nbatch) % len(states)])
   nsteps = args.nbatch * args.nstep
   _ours(m._ptr, d._ptr, x0[:1], control[:1, :2], np.zeros(len(STAGES), np.int64))
   ours, ours_total = _per_stage(lambda acc: _ours(m._ptr, d._ptr, x0, control, acc), nsteps)
   theirs = theirs_total = None
   if mujoco is not None:
-    mm = mujoco.MjModel.from_xml_string(xml, common.ASSETS)
+    mm = load_mujoco()
     md = mujoco.MjData(mm)
     loop = _mujoco_loop()
     flags = _flags(md)
@@ -281,7 +301,7 @@ def main(argv=None):
          flags, np.zeros(len(STAGES), np.int64))
     theirs, theirs_total = _per_stage(run, nsteps)
 
-  print(f"{args.model}: {args.nbatch} trajectories x {args.nstep} steps, µs per step")
+  print(f"{args.xml or args.model}: {args.nbatch} trajectories x {args.nstep} steps, µs per step")
   print("| stage | ours | MuJoCo | difference |")
   print("|---|---|---|---|")
   for k, name in enumerate(STAGES):

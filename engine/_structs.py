@@ -1114,6 +1114,7 @@ DATA_TYPE = DataType([
   ("scratch_bp_count", types.int32[::1]),
   ("scratch_bp_active", types.int32[::1]),
   ("scratch_bodypair", types.int32[::1]),
+  ("scratch_bp_bucket", types.int32[::1]),
   ("scratch_ccd", types.float64[::1]),
   ("scratch_ccdi", types.int32[::1]),
   ("scratch_jar", types.float64[::1]),
@@ -1386,6 +1387,7 @@ DATA_MEMBERS = (
   "scratch_bp_count",
   "scratch_bp_active",
   "scratch_bodypair",
+  "scratch_bp_bucket",
   "scratch_ccd",
   "scratch_ccdi",
   "scratch_jar",
@@ -1609,6 +1611,7 @@ def zero_data(d):
   zero(d.scratch_bp_count)
   zero(d.scratch_bp_active)
   zero(d.scratch_bodypair)
+  zero(d.scratch_bp_bucket)
   zero(d.scratch_ccd)
   zero(d.scratch_ccdi)
   zero(d.scratch_quad)

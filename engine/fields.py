@@ -868,6 +868,7 @@ scratch_bp_order      i4 nbody          broadphase: bodies sorted along the swee
 scratch_bp_count      i4 1              broadphase: bodies in scratch_bp_order (0: build it anew)
 scratch_bp_active     i4 nbody          broadphase: bodies whose box overlaps the sweep point
 scratch_bodypair      i4 npaircap       broadphase: candidate body pairs (b1 << 16) + b2
+scratch_bp_bucket     i4 nbody          broadphase: each first body's next place in the sorted pairs
 scratch_ccd           f8 16384          convex collision workspace (GJK/EPA polytope, contacts)
 scratch_ccdi          i4 4096           convex collision integer workspace
 # constraints and solvers (constraint.py, solver*.py)

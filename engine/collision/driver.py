@@ -362,8 +362,63 @@ def broadphase(m, d):
   if full:
     d.warning_number[mjWARN_CONTACTFULL] += 1
     d.warning_lastinfo[mjWARN_CONTACTFULL] = pairs.shape[0]
-  _heapsort(pairs, npair)
+  _sort_pairs(pairs, npair, active, d.scratch_bp_bucket, m.nbody)
   return npair
+
+
+@jit
+def _sort_pairs(pairs, npair, start, bucket, nbody):
+  """Sorts the body pairs pairs[:npair] ascending in place, without allocating: a counting
+  sort by first body (start, bucket: nbody ints of scratch), swapping each pair into its
+  body's next place, then each body's pairs by second body: a few by insertion, many (the
+  world's, whose box spans the static geoms) by marking the second bodies and reading the
+  marks back in order. About npair + nbody steps where a comparison sort's unpredictable
+  branches cost npair log npair."""
+  for b in range(nbody):
+    start[b] = 0
+  for k in range(npair):
+    start[pairs[k] >> 16] += 1
+  total = 0
+  for b in range(nbody):
+    count = start[b]
+    start[b] = total
+    bucket[b] = total
+    total += count
+  for b in range(nbody):
+    end = start[b + 1] if b + 1 < nbody else npair
+    while bucket[b] < end:
+      pair = pairs[bucket[b]]
+      owner = pair >> 16
+      while owner != b:  # swap it into its owner's next place, take what was there
+        place = bucket[owner]
+        bucket[owner] = place + 1
+        pairs[place], pair = pair, pairs[place]
+        owner = pair >> 16
+      pairs[bucket[b]] = pair
+      bucket[b] += 1
+  marked = bucket  # free again: marks of second bodies
+  for b in range(nbody):
+    marked[b] = 0
+  for b in range(nbody):
+    first = start[b]
+    end = start[b + 1] if b + 1 < nbody else npair
+    if end - first > 16:
+      for i in range(first, end):
+        marked[pairs[i] & 0xFFFF] = 1
+      k = first
+      for h in range(b + 1, nbody):
+        if marked[h]:
+          marked[h] = 0
+          pairs[k] = (b << 16) + h
+          k += 1
+      continue
+    for i in range(first + 1, end):
+      pair = pairs[i]
+      j = i - 1
+      while j >= first and pairs[j] > pair:
+        pairs[j + 1] = pairs[j]
+        j -= 1
+      pairs[j + 1] = pair
 
 
 @jit
@@ -428,34 +483,6 @@ def _sift_down_by_key(ids, root, n, box):
     if box[ids[root], 0] >= box[ids[child], 0]:
       return
     ids[root], ids[child] = ids[child], ids[root]
-    root = child
-
-
-@jit
-def _heapsort(a, n):
-  """Sorts a[:n] ascending in place (numba's sort allocates its partition stack; this does
-  not, so stepping allocates nothing)."""
-  # heapify: sift every parent down
-  for start in range(n // 2 - 1, -1, -1):
-    _sift_down(a, start, n)
-  # move the maximum to the end, restore the heap on the rest
-  for end in range(n - 1, 0, -1):
-    a[0], a[end] = a[end], a[0]
-    _sift_down(a, 0, end)
-
-
-@jit
-def _sift_down(a, root, n):
-  """Moves a[root] down the max-heap a[:n] until both children are smaller."""
-  while True:
-    child = 2 * root + 1
-    if child >= n:
-      return
-    if child + 1 < n and a[child + 1] > a[child]:
-      child += 1
-    if a[root] >= a[child]:
-      return
-    a[root], a[child] = a[child], a[root]
     root = child
 
 

@@ -172,17 +172,22 @@ def test_scene_contacts_match_mujoco_in_order(name):
                                atol=1e-6, err_msg=field)
 
 
-@pytest.mark.parametrize("n", [0, 1, 2, 7, 64, 513])
-def test_heapsort_sorts_in_place(n):
-  # the broadphase sorts candidate pair signatures with it (no allocation while stepping)
-  rng = np.random.default_rng(n)
-  a = rng.integers(0, 1 << 20, size=n + 5).astype(np.int32)
-  a[n // 2:n] = a[:n - n // 2]  # duplicates
-  tail = a[n:].copy()
-  expected = np.sort(a[:n])
-  driver._heapsort(a, n)
-  np.testing.assert_array_equal(a[:n], expected)
-  np.testing.assert_array_equal(a[n:], tail)  # untouched beyond n
+@pytest.mark.parametrize("nbody,npair", [(1, 0), (2, 1), (5, 10), (40, 300), (70, 2000),
+                                         (700, 5000)])
+def test_sort_pairs_sorts_body_pairs_in_place(nbody, npair):
+  # the broadphase sorts its candidate pairs (lo << 16) + hi with it, allocating nothing;
+  # bodies with more than 16 pairs are sorted by marks, the others by insertion
+  rng = np.random.default_rng(npair)
+  lo_hi = {tuple(sorted(rng.choice(nbody, 2, replace=False))) for _ in range(npair)
+           } if nbody > 1 else set()
+  pairs = np.array([(lo << 16) + hi for lo, hi in lo_hi] + [-7] * 5, np.int32)
+  n = len(lo_hi)
+  rng.shuffle(pairs[:n])
+  expected = np.sort(pairs[:n])
+  start, bucket = np.full(nbody, 99, np.int32), np.full(nbody, 99, np.int32)
+  driver._sort_pairs(pairs, n, start, bucket, nbody)
+  np.testing.assert_array_equal(pairs[:n], expected)
+  np.testing.assert_array_equal(pairs[n:], -7)  # untouched beyond npair
 
 
 def test_data_too_large_names_the_buffers(monkeypatch):
