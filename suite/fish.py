@@ -4,7 +4,6 @@ import math
 
 import numpy as np
 
-from engine._jit import inline_jit
 from suite import common
 from suite import control
 from suite import declare
@@ -75,22 +74,12 @@ def joint_angles(m, d, p, out):
     out[j] = d.qpos[p.joint_qpos[j]]
 
 
-@inline_jit
-def _mouth_frame_component(d, p, j):
-  """Component j of the vector from the mouth to the target in the mouth's frame: the row
-  vector target - mouth times column j of the mouth's rotation matrix."""
-  value = 0.0
-  for i in range(3):
-    delta = d.geom_xpos[p.target, i] - d.geom_xpos[p.mouth, i]
-    value += delta * d.geom_xmat[p.mouth, 3 * i + j]
-  return value
-
-
 @declare.feature((3,))
 def mouth_to_target(m, d, p):
   """The vector from the mouth to the target, in the mouth's frame."""
-  return (_mouth_frame_component(d, p, 0), _mouth_frame_component(d, p, 1),
-          _mouth_frame_component(d, p, 2))
+  mouth, target, frame = d.geom_xpos[p.mouth], d.geom_xpos[p.target], d.geom_xmat[p.mouth]
+  return (features.in_frame(mouth, target, frame, 0), features.in_frame(mouth, target, frame, 1),
+          features.in_frame(mouth, target, frame, 2))
 
 
 @declare.feature(())

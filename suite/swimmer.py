@@ -4,10 +4,10 @@ swimmer15, and `swimmer(n_links)` for other lengths)."""
 import math
 
 import mjcf
-from engine._jit import inline_jit
 from suite import common
 from suite import control
 from suite import declare
+from suite import features
 from suite.utils import containers
 from suite.utils import randomizers
 from suite.utils import rewards
@@ -87,21 +87,13 @@ PARAMS = declare.Params(head=declare.body("head"), target=declare.geom("target")
                         head_velocity=declare.sensor("head_vel"))
 
 
-@inline_jit
-def _head_frame_component(d, p, j):
-  """Component j of the nose-to-target vector in the head's frame: the row vector target -
-  nose times column j of the head's rotation matrix."""
-  value = 0.0
-  for i in range(3):
-    delta = d.sensordata[p.target_position + i] - d.sensordata[p.nose_position + i]
-    value += delta * d.xmat[p.head, 3 * i + j]
-  return value
-
-
 @declare.feature((2,))
 def nose_to_target(m, d, p):
   """The nose-to-target vector in the head's frame, x and y only."""
-  return _head_frame_component(d, p, 0), _head_frame_component(d, p, 1)
+  nose = d.sensordata[p.nose_position:p.nose_position + 3]
+  target = d.sensordata[p.target_position:p.target_position + 3]
+  head = d.xmat[p.head]
+  return features.in_frame(nose, target, head, 0), features.in_frame(nose, target, head, 1)
 
 
 @declare.feature(())
