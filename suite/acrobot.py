@@ -4,15 +4,16 @@ Tasks: swingup (dense reward) and swingup_sparse (reward only at the target), bo
 benchmarking.
 """
 
-import functools
+import math
 
 import numpy as np
 
-from suite import base
 from suite import common
 from suite import control
-from suite import kernels
+from suite import declare
+from suite import features
 from suite.utils import containers
+from suite.utils import rewards
 
 _DEFAULT_TIME_LIMIT = 10
 
@@ -41,89 +42,75 @@ def _environment(task, time_limit, environment_kwargs):
   return control.Environment(physics, task, time_limit=time_limit, **(environment_kwargs or {}))
 
 
-class Physics(control.Physics):
+PARAMS = declare.Params(arms=declare.bodies("upper_arm", "lower_arm"),
+                        target=declare.site("target"), tip=declare.site("tip"),
+                        sparse=declare.flag())
+
+
+@declare.feature((2,))
+def horizontal(m, d, p):
+  """The xz rotation entries (sines of the angles from vertical) of the two arms."""
+  upper, lower = p.arms
+  return d.xmat[upper, 2], d.xmat[lower, 2]
+
+
+@declare.feature((2,))
+def vertical(m, d, p):
+  """The zz rotation entries (cosines of the angles from vertical) of the two arms."""
+  upper, lower = p.arms
+  return d.xmat[upper, 8], d.xmat[lower, 8]
+
+
+@declare.feature(())
+def to_target(m, d, p):
+  """Distance from the tip to the target's centre."""
+  squared = 0.0
+  for k in range(3):
+    squared += (d.site_xpos[p.target, k] - d.site_xpos[p.tip, k]) ** 2
+  return math.sqrt(squared)
+
+
+@declare.feature(())
+def target_radius(m, d, p):
+  return m.site_size[p.target, 0]
+
+
+@declare.feature((4,))
+def orientations(m, d, p):
+  """Both arms' xz entries, then both zz entries."""
+  return horizontal(m, d, p) + vertical(m, d, p)
+
+
+OBSERVATION = declare.Observation(PARAMS, orientations, features.velocity)
+
+
+@declare.reward(PARAMS)
+def reward(m, d, p):
+  """1 with the tip inside the target sphere; outside, 0 (sparse) or a Gaussian fall-off to
+  0.1 at 1 m."""
+  return rewards.tolerance(to_target(m, d, p), bounds=(0, target_radius(m, d, p)),
+                           margin=0.0 if p.sparse else 1.0)
+
+
+class Physics(declare.Physics):
   """The acrobot's quantities."""
 
-  @functools.cached_property
-  def _arms(self):
-    """Body ids of the upper and lower arm."""
-    return np.array([self.model.name2id(name, "body") for name in ("upper_arm", "lower_arm")])
-
-  @functools.cached_property
-  def _sites(self):
-    """Site ids of the target and the tip."""
-    return tuple(self.model.name2id(name, "site") for name in ("target", "tip"))
-
-  def horizontal(self):
-    """The xz rotation entries (sines of the angles from vertical) of the two arms."""
-    return self.data.xmat[self._arms, 2]
-
-  def vertical(self):
-    """The zz rotation entries (cosines of the angles from vertical) of the two arms."""
-    return self.data.xmat[self._arms, 8]
-
-  def to_target(self):
-    """Distance from the tip to the target's centre."""
-    target, tip = self._sites
-    xpos = self.data.site_xpos
-    return np.linalg.norm(xpos[target] - xpos[tip])
-
-  def target_radius(self):
-    return self.model.site_size[self._sites[0], 0]
-
-  def orientations(self):
-    """Both arms' xz entries, then both zz entries."""
-    return np.concatenate((self.horizontal(), self.vertical()))
+  params = PARAMS
+  features = (horizontal, vertical, to_target, target_radius, orientations)
 
 
-@kernels.kernel
-def observe(m, d, params, out):
-  """orientations: both arms' xz rotation entries, then both zz entries; velocity: qvel.
-  params: (upper arm body, lower arm body, ...)."""
-  upper, lower = int(params[0]), int(params[1])
-  out[0] = d.xmat[upper, 2]
-  out[1] = d.xmat[lower, 2]
-  out[2] = d.xmat[upper, 8]
-  out[3] = d.xmat[lower, 8]
-  for i in range(m.nv):
-    out[4 + i] = d.qvel[i]
-
-
-@kernels.kernel
-def reward(m, d, params, out):
-  """1 with the tip inside the target sphere; outside, 0 (sparse, params[4] = 1) or a Gaussian
-  fall-off to 0.1 at 1 m. params: (upper arm, lower arm, target site, tip site, sparse)."""
-  target, tip = int(params[2]), int(params[3])
-  distance = 0.0
-  for k in range(3):
-    distance += (d.site_xpos[target, k] - d.site_xpos[tip, k]) ** 2
-  distance = np.sqrt(distance)
-  margin = 0.0 if params[4] else 1.0
-  out[kernels.REWARD] = kernels.tolerance(distance, 0.0, m.site_size[target, 0], margin,
-                                          kernels.GAUSSIAN, 0.1)
-  out[kernels.DISCOUNT] = np.nan
-
-
-class Balance(base.Task):
+class Balance(declare.Task):
   """Rewards bringing the tip inside the target sphere (dense: a Gaussian fall-off)."""
 
-  observe_kernel = observe
-  reward_kernel = reward
+  observation = OBSERVATION
+  reward = reward
 
   def __init__(self, sparse, random=None):
     """`sparse`: reward 1 inside the target and 0 elsewhere, instead of a smooth fall-off."""
-    self._sparse = sparse
+    self.sparse = sparse
     super().__init__(random=random)
 
   def initialize_episode(self, physics):
     """Shoulder and elbow angles uniform in [-pi, pi), drawn together."""
     physics.named.data.qpos[["shoulder", "elbow"]] = self.random.uniform(-np.pi, np.pi, 2)
     super().initialize_episode(physics)
-
-  def observation_layout(self, physics):
-    return (("orientations", (4,)), ("velocity", (physics.model.nv,)))
-
-  def kernel_params(self, physics):
-    upper, lower = physics._arms
-    target, tip = physics._sites
-    return np.array([upper, lower, target, tip, self._sparse], dtype=float)

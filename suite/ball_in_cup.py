@@ -1,13 +1,9 @@
 """Ball-in-cup: swing a ball tied to a cup by a string up into the cup (catch)."""
 
-import functools
-
-import numpy as np
-
-from suite import base
 from suite import common
 from suite import control
-from suite import kernels
+from suite import declare
+from suite import features
 from suite.utils import containers
 
 _DEFAULT_TIME_LIMIT = 20  # seconds
@@ -30,48 +26,48 @@ def catch(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
                              control_timestep=_CONTROL_TIMESTEP, **(environment_kwargs or {}))
 
 
-class Physics(control.Physics):
+PARAMS = declare.Params(target=declare.site("target"), ball=declare.body("ball"),
+                        ball_geom=declare.geom("ball"))
+
+
+@declare.feature((2,))
+def ball_to_target(m, d, p):
+  """(x, z) of the cup's target region relative to the ball's centre."""
+  return (d.site_xpos[p.target, 0] - d.xpos[p.ball, 0],
+          d.site_xpos[p.target, 2] - d.xpos[p.ball, 2])
+
+
+@declare.feature(())
+def in_target(m, d, p):
+  """1.0 if the whole ball is inside the target box in x and z, else 0.0."""
+  dx, dz = ball_to_target(m, d, p)
+  radius = m.geom_size[p.ball_geom, 0]
+  half_x = m.site_size[p.target, 0] - radius
+  half_z = m.site_size[p.target, 2] - radius
+  return 1.0 if abs(dx) < half_x and abs(dz) < half_z else 0.0
+
+
+OBSERVATION = declare.Observation(PARAMS, features.position, features.velocity)
+
+
+@declare.reward(PARAMS)
+def reward(m, d, p):
+  """1 while the whole ball is inside the target box in x and z, else 0."""
+  return in_target(m, d, p)
+
+
+class Physics(declare.Physics):
   """The ball-in-cup's quantities."""
 
-  @functools.cached_property
-  def _ids(self):
-    """(target site, ball body, ball geom) ids."""
-    model = self.model
-    return (model.name2id("target", "site"), model.name2id("ball", "body"),
-            model.name2id("ball", "geom"))
-
-  def ball_to_target(self):
-    """(x, z) of the cup's target region relative to the ball's centre."""
-    target, ball, _ = self._ids
-    return self.data.site_xpos[target, ::2] - self.data.xpos[ball, ::2]
-
-  def in_target(self):
-    """1.0 if the whole ball is inside the target box in x and z, else 0.0."""
-    target, _, ball_geom = self._ids
-    half_x, _, half_z = self.model.site_size[target] - self.model.geom_size[ball_geom, 0]
-    dx, dz = self.ball_to_target()
-    return float(abs(dx) < half_x and abs(dz) < half_z)
+  params = PARAMS
+  features = (ball_to_target, in_target)
 
 
-@kernels.kernel
-def reward(m, d, params, out):
-  """1 while the whole ball is inside the target box in x and z, else 0.
-  params: (target site, ball body, ball geom)."""
-  target, ball, ball_geom = int(params[0]), int(params[1]), int(params[2])
-  radius = m.geom_size[ball_geom, 0]
-  inside = True
-  for k in (0, 2):
-    offset = d.site_xpos[target, k] - d.xpos[ball, k]
-    inside = inside and abs(offset) < m.site_size[target, k] - radius
-  out[kernels.REWARD] = 1.0 if inside else 0.0
-  out[kernels.DISCOUNT] = np.nan
-
-
-class BallInCup(base.Task):
+class BallInCup(declare.Task):
   """Rewards having the ball inside the cup (sparse)."""
 
-  observe_kernel = kernels.observe_position_velocity
-  reward_kernel = reward
+  observation = OBSERVATION
+  reward = reward
 
   def initialize_episode(self, physics):
     """The ball at x ~ U(-.2, .2), z ~ U(.2, .5), redrawn until it touches nothing; the cup
@@ -83,9 +79,3 @@ class BallInCup(base.Task):
       physics.after_reset()
       penetrating = physics.data.ncon > 0
     super().initialize_episode(physics)
-
-  def observation_layout(self, physics):
-    return kernels.position_velocity_layout(physics)
-
-  def kernel_params(self, physics):
-    return np.array(physics._ids, dtype=float)

@@ -198,6 +198,16 @@ def integer(value=None):
   return _Param("integer", value=value)
 
 
+def qposes(*joints):
+  """The joints' addresses in qpos, a tuple in jitted code."""
+  return _Param("qpos", joints, many=True)
+
+
+def dofs(*joints):
+  """The joints' addresses in qvel, a tuple in jitted code."""
+  return _Param("dof", joints, many=True)
+
+
 class Params:
   """A task's declared parameters, in order (see the module docstring).
 

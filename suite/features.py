@@ -1,6 +1,7 @@
 """Features several suite tasks observe or reward (suite/declare.py): the state vectors and
 the controls' cost."""
 
+from engine._jit import inline_jit
 from suite import declare
 from suite.utils import rewards
 
@@ -33,3 +34,13 @@ def small_control(m, d, p):
   for i in range(m.nu):
     total += rewards.tolerance(d.ctrl[i], margin=1, value_at_margin=0, sigmoid="quadratic")
   return total / m.nu
+
+
+@inline_jit
+def in_frame(origin, point, rotation, axis):
+  """Coordinate `axis` of point - origin (3-vectors) in the frame of `rotation` (a rotation
+  matrix's 9 entries, row by row): the row vector times the matrix's column `axis`."""
+  value = 0.0
+  for i in range(3):
+    value += (point[i] - origin[i]) * rotation[3 * i + axis]
+  return value

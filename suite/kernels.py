@@ -114,15 +114,6 @@ def run(kernel_stage, physics, params, out) -> None:
   _run_at(kernel_stage.address(), physics.model.ptr._ptr, physics.data.ptr._ptr, params, out)
 
 
-@kernel
-def observe_position_velocity(m, d, params, out):
-  """position: qpos; velocity: qvel (the whole observation of several tasks)."""
-  for i in range(m.nq):
-    out[i] = d.qpos[i]
-  for i in range(m.nv):
-    out[m.nq + i] = d.qvel[i]
-
-
 @jit
 def write_hinge_state(m, d, out, k):
   """The hinge joints' angles, then their velocities, into out from index k; returns the
@@ -136,11 +127,6 @@ def write_hinge_state(m, d, out, k):
       out[k] = d.qvel[m.jnt_dofadr[j]]
       k += 1
   return k
-
-
-def position_velocity_layout(physics):
-  """The layout of observe_position_velocity."""
-  return (("position", (physics.model.nq,)), ("velocity", (physics.model.nv,)))
 
 
 # ---- reward shaping in jitted code ----

@@ -10,10 +10,11 @@ import math
 import numpy as np
 
 import mjcf
-from suite import base
+from engine._jit import inline_jit
 from suite import common
 from suite import control
-from suite import kernels
+from suite import declare
+from suite import features
 from suite.utils import containers
 
 _DEFAULT_TIME_LIMIT = float("inf")
@@ -80,44 +81,56 @@ def _make_model(n_bodies, n_actuators, random):
   return model.to_xml_string()
 
 
-class Physics(control.Physics):
+PARAMS = declare.Params(control_cost_coef=declare.number())
+
+
+@inline_jit
+def _squared_norm(values, total):
+  """total plus the squares of `values`."""
+  for value in values:
+    total += value * value
+  return total
+
+
+@declare.feature(())
+def state_norm(m, d, p):
+  """The Euclidean norm of the state (qpos, qvel, act)."""
+  return math.sqrt(_squared_norm(d.act, _squared_norm(d.qvel, _squared_norm(d.qpos, 0.0))))
+
+
+def _at_rest(m, d, p):
+  """Discount 0 once the state norm is below 1e-6 (the episode ends), else NaN."""
+  return 0.0 if state_norm(m, d, p) < _TERMINATION_NORM else np.nan
+
+
+@declare.reward(PARAMS, termination=_at_rest)
+def reward(m, d, p):
+  """1 - (|qpos|^2 / 2 + control_cost_coef * |ctrl|^2 / 2)."""
+  position_cost = _squared_norm(d.qpos, 0.0)
+  control_cost = _squared_norm(d.ctrl, 0.0)
+  return 1 - (0.5 * position_cost + 0.5 * control_cost * p.control_cost_coef)
+
+
+OBSERVATION = declare.Observation(PARAMS, features.position, features.velocity)
+
+
+class Physics(declare.Physics):
   """The LQR system's state norm."""
 
-  def state_norm(self):
-    """The Euclidean norm of (qpos, qvel, act)."""
-    return np.linalg.norm(self.state())
+  params = PARAMS
+  features = (state_norm,)
 
 
-@kernels.kernel
-def reward(m, d, params, out):
-  """1 - (|qpos|^2 / 2 + control_cost_coef (params[0]) * |ctrl|^2 / 2); discount 0 once the
-  norm of the state (qpos, qvel, act) is below 1e-6."""
-  position_cost = 0.0
-  for i in range(m.nq):
-    position_cost += d.qpos[i] * d.qpos[i]
-  control_cost = 0.0
-  for i in range(m.nu):
-    control_cost += d.ctrl[i] * d.ctrl[i]
-  out[kernels.REWARD] = 1 - (0.5 * position_cost + 0.5 * control_cost * params[0])
-  state = position_cost
-  for i in range(m.nv):
-    state += d.qvel[i] * d.qvel[i]
-  for i in range(m.na):
-    state += d.act[i] * d.act[i]
-  out[kernels.DISCOUNT] = 0.0 if math.sqrt(state) < _TERMINATION_NORM else np.nan
-
-
-class LQRLevel(base.Task):
+class LQRLevel(declare.Task):
   """Rewards 1 minus the quadratic cost of position and control; ends once at rest.
 
   The model is drawn from the seed (`model_from_seed`): a vectorised environment builds each
   world with its own model instead of sharing one.
   """
 
-  observe_kernel = kernels.observe_position_velocity
-  reward_kernel = reward
+  observation = OBSERVATION
+  reward = reward
   model_from_seed = True
-  terminates = True
 
   def __init__(self, control_cost_coef, random=None):
     """`control_cost_coef`: the weight of the control cost relative to the position cost."""
@@ -136,12 +149,6 @@ class LQRLevel(base.Task):
     unit = self.random.randn(ndof)
     physics.data.qpos[:] = np.sqrt(2) * unit / np.linalg.norm(unit)
     super().initialize_episode(physics)
-
-  def observation_layout(self, physics):
-    return kernels.position_velocity_layout(physics)
-
-  def kernel_params(self, physics):
-    return np.array([float(self._control_cost_coef)])
 
   def get_evaluation(self, physics):
     """Whether the state is within 0.01 of rest (the success criterion)."""

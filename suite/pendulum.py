@@ -2,11 +2,11 @@
 
 import numpy as np
 
-from suite import base
 from suite import common
 from suite import control
-from suite import kernels
+from suite import declare
 from suite.utils import containers
+from suite.utils import rewards
 
 _DEFAULT_TIME_LIMIT = 20
 _ANGLE_BOUND = 8  # degrees from upright that count as "up"
@@ -28,57 +28,49 @@ def swingup(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None
   return control.Environment(physics, task, time_limit=time_limit, **(environment_kwargs or {}))
 
 
-class Physics(control.Physics):
-  """The pendulum's quantities (ids looked up once per model)."""
-
-  def _reload_from_data(self, data):
-    super()._reload_from_data(data)
-    self._pole = self.model.name2id("pole", "body")
-    self._hinge_dof = self.model.jnt_dofadr[self.model.name2id("hinge", "joint")]
-
-  def pole_vertical(self):
-    """Cosine of the pole's angle from upright: rotation entry zz."""
-    return self.data.xmat[self._pole, 8]
-
-  def angular_velocity(self):
-    return self.data.qvel[self._hinge_dof:self._hinge_dof + 1].copy()
-
-  def pole_orientation(self):
-    """(cos, sin) of the angle from upright: rotation entries zz and xz."""
-    return self.data.xmat[self._pole, [8, 2]]
+PARAMS = declare.Params(pole=declare.body("pole"), hinge=declare.dof("hinge"))
 
 
-@kernels.kernel
-def observe(m, d, params, out):
-  """orientation: the pole's rotation entries (zz, xz); velocity: the hinge's.
-  params: (pole body, hinge dof)."""
-  pole = int(params[0])
-  out[0] = d.xmat[pole, 8]
-  out[1] = d.xmat[pole, 2]
-  out[2] = d.qvel[int(params[1])]
+@declare.feature(())
+def pole_vertical(m, d, p):
+  """Cosine of the pole's angle from upright: rotation entry zz."""
+  return d.xmat[p.pole, 8]
 
 
-@kernels.kernel
-def reward(m, d, params, out):
-  """1 while the pole is within 8 degrees of upright (its zz entry above cos 8 deg), else 0."""
-  pole = int(params[0])
-  out[kernels.REWARD] = kernels.tolerance(d.xmat[pole, 8], _COSINE_BOUND, 1.0, 0.0,
-                                          kernels.GAUSSIAN, 0.1)
-  out[kernels.DISCOUNT] = np.nan
+@declare.feature((1,))
+def angular_velocity(m, d, p):
+  return (d.qvel[p.hinge],)
 
 
-class SwingUp(base.Task):
+@declare.feature((2,))
+def pole_orientation(m, d, p):
+  """(cos, sin) of the angle from upright: rotation entries zz and xz."""
+  return pole_vertical(m, d, p), d.xmat[p.pole, 2]
+
+
+OBSERVATION = declare.Observation(PARAMS, ("orientation", pole_orientation),
+                                  ("velocity", angular_velocity))
+
+
+@declare.reward(PARAMS)
+def reward(m, d, p):
+  """1 while the pole is within 8 degrees of upright, else 0."""
+  return rewards.tolerance(pole_vertical(m, d, p), bounds=(_COSINE_BOUND, 1))
+
+
+class Physics(declare.Physics):
+  """The pendulum's quantities."""
+
+  params = PARAMS
+  features = (pole_vertical, angular_velocity, pole_orientation)
+
+
+class SwingUp(declare.Task):
   """Starts at a uniform random angle; sparse reward near upright."""
 
-  observe_kernel = observe
-  reward_kernel = reward
+  observation = OBSERVATION
+  reward = reward
 
   def initialize_episode(self, physics):
     physics.named.data.qpos["hinge"] = self.random.uniform(-np.pi, np.pi)
     super().initialize_episode(physics)
-
-  def observation_layout(self, physics):
-    return (("orientation", (2,)), ("velocity", (1,)))
-
-  def kernel_params(self, physics):
-    return np.array([float(physics._pole), float(physics._hinge_dof)])

@@ -4,16 +4,17 @@ Tasks: easy (benchmarking; the two motors push along x and y) and hard (each epi
 motors push along two random, not nearly parallel, directions).
 """
 
-import functools
+import math
 
 import numpy as np
 
-from suite import base
 from suite import common
 from suite import control
-from suite import kernels
+from suite import declare
+from suite import features
 from suite.utils import containers
 from suite.utils import randomizers
+from suite.utils import rewards
 
 _DEFAULT_TIME_LIMIT = 20
 _MAX_PARALLEL = 0.9  # largest |cos| allowed between the two random actuation directions
@@ -45,50 +46,56 @@ def _environment(task, time_limit, environment_kwargs):
   return control.Environment(physics, task, time_limit=time_limit, **(environment_kwargs or {}))
 
 
-class Physics(control.Physics):
+PARAMS = declare.Params(target=declare.geom("target"), mass=declare.geom("pointmass"))
+
+
+@declare.feature((3,))
+def mass_to_target(m, d, p):
+  """The target's position relative to the point mass."""
+  return (d.geom_xpos[p.target, 0] - d.geom_xpos[p.mass, 0],
+          d.geom_xpos[p.target, 1] - d.geom_xpos[p.mass, 1],
+          d.geom_xpos[p.target, 2] - d.geom_xpos[p.mass, 2])
+
+
+@declare.feature(())
+def mass_to_target_dist(m, d, p):
+  squared = 0.0
+  for delta in mass_to_target(m, d, p):
+    squared += delta ** 2
+  return math.sqrt(squared)
+
+
+@declare.feature(())
+def target_radius(m, d, p):
+  return m.geom_size[p.target, 0]
+
+
+OBSERVATION = declare.Observation(PARAMS, features.position, features.velocity)
+
+
+@declare.reward(PARAMS)
+def reward(m, d, p):
+  """Being at the target (1 inside it, a Gaussian fall-off to 0.1 one radius outside) times
+  (4 + mean of the controls' quadratic smallness) / 5."""
+  radius = target_radius(m, d, p)
+  near_target = rewards.tolerance(mass_to_target_dist(m, d, p), bounds=(0, radius),
+                                  margin=radius)
+  small_control = (features.small_control(m, d, p) + 4) / 5
+  return near_target * small_control
+
+
+class Physics(declare.Physics):
   """The point mass's quantities."""
 
-  @functools.cached_property
-  def _geoms(self):
-    """Geom ids of the target and the point mass."""
-    return tuple(self.model.name2id(name, "geom") for name in ("target", "pointmass"))
-
-  def mass_to_target(self):
-    """The target's position relative to the point mass."""
-    target, mass = self._geoms
-    return self.data.geom_xpos[target] - self.data.geom_xpos[mass]
-
-  def mass_to_target_dist(self):
-    return np.linalg.norm(self.mass_to_target())
-
-  def target_radius(self):
-    return self.model.geom_size[self._geoms[0], 0]
+  params = PARAMS
+  features = (mass_to_target, mass_to_target_dist, target_radius)
 
 
-@kernels.kernel
-def reward(m, d, params, out):
-  """Being at the target (1 inside it, a Gaussian fall-off to 0.1 one radius outside) times
-  (4 + mean of the controls' quadratic smallness) / 5. params: (target geom, mass geom)."""
-  target, mass = int(params[0]), int(params[1])
-  distance = 0.0
-  for k in range(3):
-    distance += (d.geom_xpos[target, k] - d.geom_xpos[mass, k]) ** 2
-  distance = np.sqrt(distance)
-  radius = m.geom_size[target, 0]
-  near_target = kernels.tolerance(distance, 0.0, radius, radius, kernels.GAUSSIAN, 0.1)
-  control_reward = 0.0
-  for k in range(m.nu):
-    control_reward += kernels.tolerance(d.ctrl[k], 0.0, 0.0, 1.0, kernels.QUADRATIC, 0.0)
-  small_control = (control_reward / m.nu + 4) / 5
-  out[kernels.REWARD] = near_target * small_control
-  out[kernels.DISCOUNT] = np.nan
-
-
-class PointMass(base.Task):
+class PointMass(declare.Task):
   """Rewards being at the target (Gaussian fall-off) with small controls."""
 
-  observe_kernel = kernels.observe_position_velocity
-  reward_kernel = reward
+  observation = OBSERVATION
+  reward = reward
   model_fields = ("wrap_prm",)  # hard: the tendons' random directions
 
   def __init__(self, randomize_gains, random=None):
@@ -113,9 +120,3 @@ class PointMass(base.Task):
       physics.model.wrap_prm[0:2] = dir1
       physics.model.wrap_prm[2:4] = dir2
     super().initialize_episode(physics)
-
-  def observation_layout(self, physics):
-    return kernels.position_velocity_layout(physics)
-
-  def kernel_params(self, physics):
-    return np.array(physics._geoms, dtype=float)

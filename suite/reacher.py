@@ -3,16 +3,17 @@
 Tasks: easy (a 5 cm target) and hard (a 1.5 cm target), both benchmarking.
 """
 
-import functools
+import math
 
 import numpy as np
 
-from suite import base
 from suite import common
 from suite import control
-from suite import kernels
+from suite import declare
+from suite import features
 from suite.utils import containers
 from suite.utils import randomizers
+from suite.utils import rewards
 
 _DEFAULT_TIME_LIMIT = 20
 _BIG_TARGET = 0.05
@@ -45,58 +46,51 @@ def _environment(task, time_limit, environment_kwargs):
   return control.Environment(physics, task, time_limit=time_limit, **(environment_kwargs or {}))
 
 
-class Physics(control.Physics):
-  """The reacher's quantities."""
-
-  @functools.cached_property
-  def _geoms(self):
-    """Geom ids of the target and the fingertip."""
-    return np.array([self.model.name2id(name, "geom") for name in ("target", "finger")])
-
-  def finger_to_target(self):
-    """(x, y) of the target relative to the fingertip."""
-    target, finger = self._geoms
-    return self.data.geom_xpos[target, :2] - self.data.geom_xpos[finger, :2]
-
-  def finger_to_target_dist(self):
-    return np.linalg.norm(self.finger_to_target())
-
-  def touch_distance(self):
-    """Target radius plus fingertip radius: the largest distance that counts as touching."""
-    return self.model.geom_size[self._geoms, 0].sum()
+PARAMS = declare.Params(target=declare.geom("target"), finger=declare.geom("finger"))
 
 
-@kernels.kernel
-def observe(m, d, params, out):
-  """position: qpos; to_target: the target's (x, y) relative to the fingertip; velocity: qvel.
-  params: (target geom, fingertip geom)."""
-  target, finger = int(params[0]), int(params[1])
-  for i in range(m.nq):
-    out[i] = d.qpos[i]
-  for k in range(2):
-    out[m.nq + k] = d.geom_xpos[target, k] - d.geom_xpos[finger, k]
-  for i in range(m.nv):
-    out[m.nq + 2 + i] = d.qvel[i]
+@declare.feature((2,))
+def finger_to_target(m, d, p):
+  """(x, y) of the target relative to the fingertip."""
+  return (d.geom_xpos[p.target, 0] - d.geom_xpos[p.finger, 0],
+          d.geom_xpos[p.target, 1] - d.geom_xpos[p.finger, 1])
 
 
-@kernels.kernel
-def reward(m, d, params, out):
+@declare.feature(())
+def finger_to_target_dist(m, d, p):
+  dx, dy = finger_to_target(m, d, p)
+  return math.sqrt(dx * dx + dy * dy)
+
+
+@declare.feature(())
+def touch_distance(m, d, p):
+  """Target radius plus fingertip radius: the largest distance that counts as touching."""
+  return m.geom_size[p.target, 0] + m.geom_size[p.finger, 0]
+
+
+OBSERVATION = declare.Observation(PARAMS, features.position, ("to_target", finger_to_target),
+                                  features.velocity)
+
+
+@declare.reward(PARAMS)
+def reward(m, d, p):
   """1 while the fingertip touches the target ((x, y) distance of the centres at most the sum
   of the radii), else 0."""
-  target, finger = int(params[0]), int(params[1])
-  dx = d.geom_xpos[target, 0] - d.geom_xpos[finger, 0]
-  dy = d.geom_xpos[target, 1] - d.geom_xpos[finger, 1]
-  touch_distance = m.geom_size[target, 0] + m.geom_size[finger, 0]
-  out[kernels.REWARD] = kernels.tolerance(np.sqrt(dx * dx + dy * dy), 0.0, touch_distance, 0.0,
-                                          kernels.GAUSSIAN, 0.1)
-  out[kernels.DISCOUNT] = np.nan
+  return rewards.tolerance(finger_to_target_dist(m, d, p), bounds=(0, touch_distance(m, d, p)))
 
 
-class Reacher(base.Task):
+class Physics(declare.Physics):
+  """The reacher's quantities."""
+
+  params = PARAMS
+  features = (finger_to_target, finger_to_target_dist, touch_distance)
+
+
+class Reacher(declare.Task):
   """Rewards the fingertip touching the target (sparse)."""
 
-  observe_kernel = observe
-  reward_kernel = reward
+  observation = OBSERVATION
+  reward = reward
   model_fields = ("geom_size", "geom_pos")  # the target's radius and place
 
   def __init__(self, target_size, random=None):
@@ -114,10 +108,3 @@ class Reacher(base.Task):
     physics.named.model.geom_pos["target", "x"] = radius * np.sin(angle)
     physics.named.model.geom_pos["target", "y"] = radius * np.cos(angle)
     super().initialize_episode(physics)
-
-  def observation_layout(self, physics):
-    model = physics.model
-    return (("position", (model.nq,)), ("to_target", (2,)), ("velocity", (model.nv,)))
-
-  def kernel_params(self, physics):
-    return physics._geoms.astype(float)

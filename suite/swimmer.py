@@ -3,15 +3,14 @@ swimmer15, and `swimmer(n_links)` for other lengths)."""
 
 import math
 
-import numpy as np
-
 import mjcf
-from suite import base
 from suite import common
 from suite import control
-from suite import kernels
+from suite import declare
+from suite import features
 from suite.utils import containers
 from suite.utils import randomizers
+from suite.utils import rewards
 
 _DEFAULT_TIME_LIMIT = 30
 _CONTROL_TIMESTEP = .03
@@ -81,93 +80,76 @@ def _make_model(n_bodies):
   return model.to_xml_string()
 
 
-class Physics(control.Physics):
-  """The swimmer's quantities (ids and addresses looked up once per model)."""
-
-  def _reload_from_data(self, data):
-    super()._reload_from_data(data)
-    model = self.model
-    self._head = model.name2id("head", "body")
-    self._target = model.name2id("target", "geom")
-    self._nose_adr = model.sensor_adr[model.name2id("nose_pos", "sensor")]
-    self._target_adr = model.sensor_adr[model.name2id("target_pos", "sensor")]
-    # (velocimeter, gyro) pairs of every body, head first, after the four frame sensors
-    self._body_vel_adr = model.sensor_adr[model.name2id("head_vel", "sensor")]
-
-  def nose_to_target(self):
-    """The nose-to-target vector in the head's frame, x and y only."""
-    sensordata = self.data.sensordata
-    nose_to_target = (sensordata[self._target_adr:self._target_adr + 3]
-                      - sensordata[self._nose_adr:self._nose_adr + 3])
-    head_orientation = self.data.xmat[self._head].reshape(3, 3)
-    return nose_to_target.dot(head_orientation)[:2]
-
-  def nose_to_target_dist(self):
-    return np.linalg.norm(self.nose_to_target())
-
-  def target_size(self):
-    """Radius of the target sphere."""
-    return self.model.geom_size[self._target, 0]
-
-  def body_velocities(self):
-    """Each body's local (vx, vy, wz): its velocimeter's x, y and its gyro's z."""
-    local = self.data.sensordata[self._body_vel_adr:].reshape(-1, 6)
-    return local[:, [0, 1, 5]].ravel()
-
-  def joints(self):
-    """The angles of the joints after the root (x, y, yaw)."""
-    return self.data.qpos[3:].copy()
+PARAMS = declare.Params(head=declare.body("head"), target=declare.geom("target"),
+                        nose_position=declare.sensor("nose_pos"),
+                        target_position=declare.sensor("target_pos"),
+                        # (velocimeter, gyro) pairs of every body follow, head first
+                        head_velocity=declare.sensor("head_vel"))
 
 
-# the layout of kernel_params: the head body, the target geom, the addresses of the nose and
-# target position sensors and of the first (velocimeter, gyro) pair
-_HEAD, _TARGET, _NOSE_ADR, _TARGET_ADR, _BODY_VEL_ADR = range(5)
+@declare.feature((2,))
+def nose_to_target(m, d, p):
+  """The nose-to-target vector in the head's frame, x and y only."""
+  nose = d.sensordata[p.nose_position:p.nose_position + 3]
+  target = d.sensordata[p.target_position:p.target_position + 3]
+  head = d.xmat[p.head]
+  return features.in_frame(nose, target, head, 0), features.in_frame(nose, target, head, 1)
 
 
-@kernels.kernel
-def observe(m, d, params, out):
-  """joints: qpos after the root (x, y, yaw); to_target: x, y of the nose-to-target vector in
-  the head's frame; body_velocities: each body's velocimeter x, y and gyro z."""
-  k = 0
-  for i in range(3, m.nq):
-    out[k] = d.qpos[i]
-    k += 1
-  head = int(params[_HEAD])
-  nose, target = int(params[_NOSE_ADR]), int(params[_TARGET_ADR])
-  for j in range(2):  # the row vector target - nose times the head's rotation matrix
-    value = 0.0
-    for i in range(3):
-      value += (d.sensordata[target + i] - d.sensordata[nose + i]) * d.xmat[head, 3 * i + j]
-    out[k + j] = value
-  k += 2
-  for adr in range(int(params[_BODY_VEL_ADR]), m.nsensordata, 6):
-    out[k] = d.sensordata[adr]
-    out[k + 1] = d.sensordata[adr + 1]
-    out[k + 2] = d.sensordata[adr + 5]
-    k += 3
+@declare.feature(())
+def nose_to_target_dist(m, d, p):
+  x, y = nose_to_target(m, d, p)
+  return math.sqrt(x * x + y * y)
 
 
-@kernels.kernel
-def reward(m, d, params, out):
+@declare.feature(())
+def target_size(m, d, p):
+  """Radius of the target sphere."""
+  return m.geom_size[p.target, 0]
+
+
+@declare.feature(lambda m: (3 * (m.nbody - 1),))
+def body_velocities(m, d, p, out):
+  """Each body's (the world's excepted) local (vx, vy, wz): its velocimeter's x, y and its
+  gyro's z."""
+  for b in range(m.nbody - 1):
+    adr = p.head_velocity + 6 * b
+    out[3 * b] = d.sensordata[adr]
+    out[3 * b + 1] = d.sensordata[adr + 1]
+    out[3 * b + 2] = d.sensordata[adr + 5]
+
+
+@declare.feature(lambda m: (m.nq - 3,))
+def joints(m, d, p, out):
+  """The angles of the joints after the root (x, y, yaw)."""
+  for i in range(m.nq - 3):
+    out[i] = d.qpos[3 + i]
+
+
+OBSERVATION = declare.Observation(PARAMS, joints, ("to_target", nose_to_target),
+                                  body_velocities)
+
+
+@declare.reward(PARAMS)
+def reward(m, d, p):
   """The nose inside the target sphere; outside, a long tail over 5 target radii."""
-  head = int(params[_HEAD])
-  nose, target = int(params[_NOSE_ADR]), int(params[_TARGET_ADR])
-  x = y = 0.0
-  for i in range(3):
-    delta = d.sensordata[target + i] - d.sensordata[nose + i]
-    x += delta * d.xmat[head, 3 * i]
-    y += delta * d.xmat[head, 3 * i + 1]
-  target_size = m.geom_size[int(params[_TARGET]), 0]
-  out[kernels.REWARD] = kernels.tolerance(math.sqrt(x * x + y * y), 0.0, target_size,
-                                          5 * target_size, kernels.LONG_TAIL, 0.1)
-  out[kernels.DISCOUNT] = np.nan
+  size = target_size(m, d, p)
+  return rewards.tolerance(nose_to_target_dist(m, d, p), bounds=(0, size), margin=5 * size,
+                           sigmoid="long_tail")
 
 
-class Swimmer(base.Task):
+class Physics(declare.Physics):
+  """The swimmer's quantities."""
+
+  params = PARAMS
+  features = (nose_to_target, nose_to_target_dist, target_size, body_velocities, joints)
+
+
+class Swimmer(declare.Task):
   """Rewards the nose reaching the target (falling off with a long tail beyond its radius)."""
 
-  observe_kernel = observe
-  reward_kernel = reward
+  observation = OBSERVATION
+  reward = reward
   model_fields = ("geom_pos", "light_pos")
 
   def initialize_episode(self, physics):
@@ -183,14 +165,3 @@ class Swimmer(base.Task):
     model.light_pos["target_light", "x"] = xpos
     model.light_pos["target_light", "y"] = ypos
     super().initialize_episode(physics)
-
-  def observation_layout(self, physics):
-    """Joint angles, the target in the head's frame, body velocities."""
-    model = physics.model
-    nbody_velocities = (model.nsensordata - physics._body_vel_adr) // 6
-    return (("joints", (model.nq - 3,)), ("to_target", (2,)),
-            ("body_velocities", (3 * nbody_velocities,)))
-
-  def kernel_params(self, physics):
-    return np.array([physics._head, physics._target, physics._nose_adr, physics._target_adr,
-                     physics._body_vel_adr], float)

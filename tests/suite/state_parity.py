@@ -60,3 +60,25 @@ def assert_totals(model, nq, nv, nu, nbody, njnt, ngeom, nsite, ntendon, nsensor
   assert sizes == (nq, nv, nu, nbody, njnt, ngeom, nsite, ntendon, nsensordata)
   np.testing.assert_allclose(model.body_mass.sum(), mass, rtol=1e-6)
   np.testing.assert_allclose(model.stat.meaninertia, meaninertia, rtol=1e-5)
+
+
+def compare_physics_methods(domain, task, nsteps=20, seed=0):
+  """Every accessor method dm_control's Physics of `domain` defines gives ours' values (1e-9,
+  the same shape) at the states of a dm_control rollout of random actions, each put into both
+  libraries; returns the names compared."""
+  ours, theirs = parity.load_pair(domain, task, seed)
+  names = [name for name, value in vars(type(theirs.physics)).items()
+           if callable(value) and not name.startswith("_")]
+  ours.reset()
+  theirs.reset()
+  for i, action in enumerate(parity.random_actions(theirs.action_spec(), nsteps)):
+    theirs.step(action)
+    data = theirs.physics.data
+    state = data.qpos.copy(), data.qvel.copy(), data.ctrl.copy()
+    for env in (ours, theirs):
+      set_state(env.physics, *state)
+    for name in names:
+      value, expected = getattr(ours.physics, name)(), getattr(theirs.physics, name)()
+      assert np.shape(value) == np.shape(expected), (i, name)
+      np.testing.assert_allclose(value, expected, rtol=0, atol=1e-9, err_msg=f"step {i}: {name}")
+  return names

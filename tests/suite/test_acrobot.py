@@ -22,3 +22,8 @@ def test_rewards_at_sampled_states(task):
 
   rewards = state_parity.compare_at_states("acrobot", task, sample)
   assert (rewards == 1).any() and (rewards < 1).any()
+
+
+def test_physics_methods_match_dm_control():
+  names = state_parity.compare_physics_methods("acrobot", "swingup")
+  assert names == ["horizontal", "vertical", "to_target", "orientations"]

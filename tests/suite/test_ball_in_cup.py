@@ -29,3 +29,8 @@ def test_initial_ball_is_contact_free():
     env.reset()
     assert env.physics.data.ncon == 0
     np.testing.assert_array_equal(env.physics.data.qpos[:2], 0)
+
+
+def test_physics_methods_match_dm_control():
+  names = state_parity.compare_physics_methods("ball_in_cup", "catch")
+  assert names == ["ball_to_target", "in_target"]

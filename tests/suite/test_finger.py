@@ -51,3 +51,9 @@ def test_rewards_at_sampled_states(task):
 
   rewards = state_parity.compare_at_states("finger", task, sample)
   assert (rewards == 1).any() and (rewards == 0).any()
+
+
+def test_physics_methods_match_dm_control():
+  names = state_parity.compare_physics_methods("finger", "turn_hard")
+  assert names == ["touch", "hinge_velocity", "tip_position", "bounded_position", "velocity",
+                   "target_position", "to_target", "dist_to_target"]

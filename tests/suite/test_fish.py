@@ -6,6 +6,7 @@ import pytest
 import suite
 from tests.suite import loco_checks
 from tests.suite import parity
+from tests.suite import state_parity
 
 
 def test_model_totals():
@@ -30,3 +31,9 @@ def test_target_as_dm_control(task):
     for field in ("geom_pos", "geom_rgba"):
       np.testing.assert_array_equal(getattr(ours.physics.named.model, field)["target"],
                                     getattr(theirs.physics.named.model, field)["target"])
+
+
+def test_physics_methods_match_dm_control():
+  names = state_parity.compare_physics_methods("fish", "swim")
+  assert names == ["upright", "torso_velocity", "joint_velocities", "joint_angles",
+                   "mouth_to_target"]

@@ -6,6 +6,7 @@ import pytest
 
 from suite import lqr
 from tests.suite import parity
+from tests.suite import state_parity
 
 
 def test_stiffnesses_are_drawn_from_the_task_random_state():
@@ -91,3 +92,8 @@ def test_reward_is_one_minus_quadratic_cost():
   step = env.step(action)
   qpos = env.physics.data.qpos
   np.testing.assert_allclose(step.reward, 1 - (0.5 * qpos @ qpos + 0.1 * 0.5 * 13), rtol=1e-12)
+
+
+def test_physics_methods_match_dm_control():
+  names = state_parity.compare_physics_methods("lqr", "lqr_6_2")
+  assert names == ["state_norm"]

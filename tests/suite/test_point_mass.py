@@ -40,3 +40,8 @@ def test_reward_at_sampled_states(task):
 
   rewards = state_parity.compare_at_states("point_mass", task, sample)
   assert (rewards > 0.5).any() and (rewards < 0.5).any()
+
+
+def test_physics_methods_match_dm_control():
+  names = state_parity.compare_physics_methods("point_mass", "hard")
+  assert names == ["mass_to_target", "mass_to_target_dist"]

@@ -33,3 +33,8 @@ def test_reward_at_sampled_states(task):
 
   rewards = state_parity.compare_at_states("reacher", task, sample, n=300)
   assert (rewards == 1).any() and (rewards == 0).any()
+
+
+def test_physics_methods_match_dm_control():
+  names = state_parity.compare_physics_methods("reacher", "easy")
+  assert names == ["finger_to_target", "finger_to_target_dist"]

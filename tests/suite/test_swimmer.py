@@ -9,6 +9,7 @@ import suite
 from suite import swimmer
 from tests.suite import loco_checks
 from tests.suite import parity
+from tests.suite import state_parity
 
 os.environ.setdefault("MUJOCO_GL", "disable")
 
@@ -50,3 +51,8 @@ def test_resets_match_dm_control(task):
   """Several episodes: the target's random placement comes after the joints' draws."""
   ours, theirs = parity.load_pair("swimmer", task, seed=7)
   loco_checks.compare_resets(ours, theirs, episodes=5)
+
+
+def test_physics_methods_match_dm_control():
+  names = state_parity.compare_physics_methods("swimmer", "swimmer6")
+  assert names == ["nose_to_target", "nose_to_target_dist", "body_velocities", "joints"]
