@@ -14,7 +14,7 @@ suite/humanoid.py the fullest):
        com_velocity=declare.sensor("torso_subtreelinvel"),  # its address in sensordata
        move_speed=declare.number())                       # the task's `move_speed`
 
-   Kinds: body(ies), geom(s), site(s), sensor(s), qpos and dof (a joint's addresses) resolve
+   Kinds: body(ies), geom(s), site(s), sensor(s), qpos(es) and dof(s) (joints' addresses) resolve
    their names once per model (a missing name raises, naming it); number, flag and integer
    take a fixed value, or without one the task's attribute of the parameter's name. In
    jitted code the parameters arrive as a named tuple `p`: `p.head` is an int, `p.hands` a

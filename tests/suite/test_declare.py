@@ -155,6 +155,35 @@ def test_jitted_code_reads_each_parameter_by_name():
                                       2])
 
 
+JOINTS = declare.Params(coordinates=declare.qposes("hinge", "slide"),
+                        velocities=declare.dofs("hinge", "slide"))
+
+
+@declare.feature((4,))
+def joint_addresses(m, d, p):
+  """The plural joint parameters as jitted code reads them (tuples of ints)."""
+  first, second = p.coordinates
+  return float(first), float(second), float(p.velocities[0]), float(p.velocities[1])
+
+
+def test_plural_joint_parameters_are_the_joints_addresses():
+  """qposes/dofs give each joint's first qpos and qvel address (the free joint before them
+  takes 7 and 6), in the order named."""
+  physics = _physics()
+  model = physics.model
+  joints = [model.name2id(name, "joint") for name in ("hinge", "slide")]
+  expected = [*model.jnt_qposadr[joints], *model.jnt_dofadr[joints]]
+  assert expected == [8, 7, 7, 6]
+  np.testing.assert_array_equal(JOINTS.resolve(model), expected)
+  out = np.empty(4)
+  kernels.run(declare.Observation(JOINTS, joint_addresses).kernel, physics,
+              JOINTS.resolve(model), out)
+  np.testing.assert_array_equal(out, expected)
+  with pytest.raises(engine.Error, match="parameter 'coordinates': the model has no joint named "
+                                         "'elbow'"):
+    declare.Params(coordinates=declare.qposes("hinge", "elbow")).resolve(model)
+
+
 def test_a_missing_name_raises_naming_it():
   physics = control.Physics.from_xml_string(_XML)
   with pytest.raises(engine.Error, match="parameter 'head': the model has no body named 'head'"):
