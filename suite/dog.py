@@ -8,16 +8,14 @@ import math
 
 import numpy as np
 
-import engine
 import mjcf
-from engine._jit import jit
-from engine.enums import mjJNT_HINGE
-from engine.enums import mjOBJ_JOINT
-from suite import base
+from engine._jit import inline_jit
 from suite import common
 from suite import control
-from suite import kernels
+from suite import declare
+from suite import features
 from suite.utils import containers
+from suite.utils import rewards
 
 _DEFAULT_TIME_LIMIT = 15
 _CONTROL_TIMESTEP = 0.015
@@ -39,18 +37,12 @@ _MIN_UPRIGHT_COSINE = float(np.cos(np.deg2rad(30)))
 _BALL_GEOMS = ("target", "wall_px", "wall_py", "wall_nx", "wall_ny")
 _BALL_CAMERAS = ("ball", "head")
 
-# the layout of the kernel parameters: the model's ids (Physics._kernel_ids)...
-_TORSO, _PELVIS, _SKULL, _FLOOR = range(4)  # bodies, and the floor geom
-_INERTIAL = 4  # sensors: accelerometer, velocimeter, gyro
-_VELOCIMETER = _INERTIAL + 1
-_TORSO_LINVEL = 7  # sensor
-_TOUCH = 8  # sensors: palm_L, palm_R, sole_L, sole_R
-_FORCES = 12  # sensors: foot_L, foot_R, hand_L, hand_R
-_BALL_QPOS, _BALL_DOF, _HEAD, _UPPER_BITE, _LOWER_BITE, _TARGET = range(16, 22)  # fetch, or -1
-# ...then the task's
-_STAND_HEIGHT = 22  # torso and pelvis
-_BODY_WEIGHT = 24
-_MOVE_SPEED = 25  # Move
+# the bodies whose tilt the task observes and rewards
+_UPRIGHT_BODIES = ("skull", "torso", "pelvis")
+# the sensors observed: vector sensors (3 readings each), and the touch sensors of the paws
+_INERTIAL = ("accelerometer", "velocimeter", "gyro")
+_FORCES = ("foot_L", "foot_R", "hand_L", "hand_R")
+_TOUCH = ("palm_L", "palm_R", "sole_L", "sole_R")
 
 SUITE = containers.TaggedTasks()
 
@@ -111,288 +103,264 @@ def fetch(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
 
 
 def _environment(floor_size, remove_ball, task, time_limit, environment_kwargs):
-  physics = Physics.from_xml_string(*get_model_and_assets(floor_size, remove_ball))
+  physics_type = Physics if remove_ball else FetchPhysics
+  physics = physics_type.from_xml_string(*get_model_and_assets(floor_size, remove_ball))
   return control.Environment(physics, task, time_limit=time_limit,
                              control_timestep=_CONTROL_TIMESTEP, **(environment_kwargs or {}))
 
 
-class Physics(control.Physics):
-  """The dog's quantities. Element indices are looked up once per model (the observations and
-  rewards read them every step)."""
+PARAMS = declare.Params(
+  torso=declare.body("torso"),
+  pelvis=declare.body("pelvis"),
+  upright_bodies=declare.bodies(*_UPRIGHT_BODIES),
+  floor=declare.geom("floor"),
+  com_velocity=declare.sensor("torso_linvel"),
+  inertial=declare.sensors(*_INERTIAL),
+  forces=declare.sensors(*_FORCES),
+  touch=declare.sensors(*_TOUCH),
+  # the task's: the standing heights and the body weight of the episode, Move's speed
+  torso_stand_height=declare.number(),
+  pelvis_stand_height=declare.number(),
+  body_weight=declare.number(),
+  move_speed=declare.number())
 
-  def _reload_from_data(self, data):
-    """As engine.Physics's, then the index tables of the quantities below."""
-    super()._reload_from_data(data)
-    model = self.model
-
-    def ids(kind, *names):
-      return np.array([model.name2id(name, kind) for name in names])
-
-    def sensor(*names):
-      ids_ = ids("sensor", *names)
-      return np.concatenate([np.arange(adr, adr + dim) for adr, dim in
-                             zip(model.sensor_adr[ids_], model.sensor_dim[ids_])])
-
-    hinges = np.flatnonzero(model.jnt_type == mjJNT_HINGE)
-    self._hinge_qpos = model.jnt_qposadr[hinges]
-    self._hinge_dof = model.jnt_dofadr[hinges]
-    self._torso = model.name2id("torso", "body")
-    self._height_bodies = ids("body", "torso", "pelvis")
-    self._upright_bodies = ids("body", "skull", "torso", "pelvis")
-    self._inertial = sensor("accelerometer", "velocimeter", "gyro")
-    self._velocimeter = sensor("velocimeter")
-    self._torso_linvel = sensor("torso_linvel")
-    self._touch = sensor("palm_L", "palm_R", "sole_L", "sole_R")
-    self._forces = sensor("foot_L", "foot_R", "hand_L", "hand_R")
-    self._floor = model.name2id("floor", "geom")
-    fetch = [-1] * 6
-    ball = engine.mj_name2id(model.ptr, mjOBJ_JOINT, "ball_root")
-    if ball >= 0:  # the fetch props
-      self._ball_qpos = model.jnt_qposadr[ball] + np.arange(3)
-      self._ball_dof = model.jnt_dofadr[ball] + np.arange(3)
-      self._head = model.name2id("head", "site")
-      self._bite = ids("site", "upper_bite", "lower_bite")
-      self._target = model.name2id("target", "geom")
-      fetch = [self._ball_qpos[0], self._ball_dof[0], self._head, *self._bite, self._target]
-    # the model's part of the kernel parameters (see their layout at the top)
-    self._kernel_ids = np.concatenate((
-      ids("body", "torso", "pelvis", "skull"), [self._floor],
-      ids("sensor", "accelerometer", "velocimeter", "gyro", "torso_linvel", "palm_L", "palm_R",
-          "sole_L", "sole_R", "foot_L", "foot_R", "hand_L", "hand_R"), fetch)).astype(float)
-
-  def torso_pelvis_height(self):
-    """World heights of the torso and the pelvis."""
-    return self.data.xpos[self._height_bodies, 2]
-
-  def z_projection(self):
-    """The world z axis in the frames of the skull, torso and pelvis (rotation row z)."""
-    return self.data.xmat[self._upright_bodies, 6:].ravel()
-
-  def upright(self):
-    """zz of the skull, torso and pelvis: cosines of their tilt from upright."""
-    return self.data.xmat[self._upright_bodies, 8]
-
-  def torso_com_velocity(self):
-    """The torso subtree's (the dog's) linear velocity in the torso frame."""
-    data = self.data
-    return data.xmat[self._torso].reshape(3, 3).T @ data.sensordata[self._torso_linvel]
-
-  def joint_angles(self):
-    """Angles of the hinge joints."""
-    return self.data.qpos[self._hinge_qpos]
-
-  def joint_velocities(self):
-    """Velocities of the hinge joints."""
-    return self.data.qvel[self._hinge_dof]
-
-  def inertial_sensors(self):
-    """Accelerometer, velocimeter and gyro at the head."""
-    return self.data.sensordata[self._inertial]
-
-  def touch_sensors(self):
-    """Palm and sole touch sensors: palm_L, palm_R, sole_L, sole_R."""
-    return self.data.sensordata[self._touch]
-
-  def foot_forces(self):
-    """Force sensors at the foot and hand anchors: foot_L, foot_R, hand_L, hand_R."""
-    return self.data.sensordata[self._forces]
-
-  def body_weight(self):
-    """The dog's weight (the torso's subtree is the whole dog)."""
-    return -self.model.opt.gravity[2] * self.model.body_subtreemass[self._torso]
-
-  def floor_size(self):
-    """Half-size of the square floor."""
-    return self.model.geom_size[self._floor, 0]
-
-  def ball_position(self):
-    return self.data.qpos[self._ball_qpos]
-
-  def ball_to_target_distance(self):
-    return np.linalg.norm(self.ball_position() - self.data.geom_xpos[self._target])
-
-  def ball_to_mouth_distance(self):
-    """Mean distance from the ball to the upper and lower bite sites."""
-    bite = self.data.site_xpos[self._bite]
-    return np.linalg.norm(self.ball_position() - bite, axis=1).mean()
-
-  def target_radius(self):
-    return self.model.geom_size[self._target, 0]
-
-  def ball_in_head_frame(self):
-    """The ball's position relative to the head site and its velocity relative to the head's
-    (the velocimeter), both in the head site's frame."""
-    data = self.data
-    head = data.site_xmat[self._head].reshape(3, 3)
-    position = (self.ball_position() - data.site_xpos[self._head]) @ head
-    velocity = data.qvel[self._ball_dof] @ head - data.sensordata[self._velocimeter]
-    return np.hstack((position, velocity))
-
-  def target_in_head_frame(self):
-    """The target's position relative to the head site, in the head site's frame."""
-    data = self.data
-    head = data.site_xmat[self._head].reshape(3, 3)
-    return (data.geom_xpos[self._target] - data.site_xpos[self._head]) @ head
+# fetch: also the ball, the head site and the bite sites of the mouth, and the target
+FETCH_PARAMS = declare.Params(
+  **PARAMS.fields,
+  ball=declare.qpos("ball_root"),
+  ball_velocity=declare.dof("ball_root"),
+  head=declare.site("head"),
+  bite=declare.sites("upper_bite", "lower_bite"),
+  head_velocity=declare.sensor("velocimeter"),
+  target=declare.geom("target"))
 
 
-@jit
-def _copy_sensor(m, d, sensor, out, k):
-  """The readings of sensor `sensor` into out from k. Returns the index after them."""
-  adr = m.sensor_adr[sensor]
-  for j in range(m.sensor_dim[sensor]):
-    out[k + j] = d.sensordata[adr + j]
-  return k + m.sensor_dim[sensor]
+@declare.feature((2,))
+def torso_pelvis_height(m, d, p):
+  """World heights of the torso and the pelvis."""
+  return d.xpos[p.torso, 2], d.xpos[p.pelvis, 2]
 
 
-@jit
-def _in_frame(xmat, x, y, z, out, k):
-  """The vector (x, y, z) in the frame of the rotation row `xmat` (x @ R) into out[k:k + 3]."""
-  for j in range(3):
-    out[k + j] = x * xmat[j] + y * xmat[3 + j] + z * xmat[6 + j]
-
-
-@jit
-def _observe_stand(m, d, params, out):
-  """joint_angles and joint_velocites (of the hinges), torso_pelvis_height, z_projection
-  (rotation row z of skull, torso and pelvis), torso_com_velocity (in the torso frame),
-  inertial_sensors, foot_forces, touch_sensors, actuator_state. Returns the index in `out`
-  after them."""
-  k = kernels.write_hinge_state(m, d, out, 0)
-  out[k] = d.xpos[int(params[_TORSO]), 2]
-  out[k + 1] = d.xpos[int(params[_PELVIS]), 2]
-  k += 2
-  for body in (int(params[_SKULL]), int(params[_TORSO]), int(params[_PELVIS])):
+@declare.feature((3 * len(_UPRIGHT_BODIES),))
+def z_projection(m, d, p, out):
+  """The world z axis in the frames of the skull, torso and pelvis (rotation row z)."""
+  for i in range(len(p.upright_bodies)):
     for j in range(3):
-      out[k + j] = d.xmat[body, 6 + j]
-    k += 3
-  adr = m.sensor_adr[int(params[_TORSO_LINVEL])]
-  _in_frame(d.xmat[int(params[_TORSO])], d.sensordata[adr], d.sensordata[adr + 1],
-            d.sensordata[adr + 2], out, k)
-  k += 3
-  for i in range(3):
-    k = _copy_sensor(m, d, int(params[_INERTIAL + i]), out, k)
-  for i in range(4):
-    k = _copy_sensor(m, d, int(params[_FORCES + i]), out, k)
-  for i in range(4):
-    k = _copy_sensor(m, d, int(params[_TOUCH + i]), out, k)
+      out[3 * i + j] = d.xmat[p.upright_bodies[i], 6 + j]
+
+
+@declare.feature((len(_UPRIGHT_BODIES),))
+def upright(m, d, p):
+  """zz of the skull, torso and pelvis: cosines of their tilt from upright."""
+  skull, torso, pelvis = p.upright_bodies
+  return d.xmat[skull, 8], d.xmat[torso, 8], d.xmat[pelvis, 8]
+
+
+@declare.feature((3,))
+def torso_com_velocity(m, d, p):
+  """The torso subtree's (the dog's) linear velocity in the torso frame."""
+  velocity = p.com_velocity
+  return features.vector_in_frame(d.xmat[p.torso], d.sensordata[velocity],
+                                  d.sensordata[velocity + 1], d.sensordata[velocity + 2])
+
+
+@declare.feature(())
+def com_forward_velocity(m, d, p):
+  """The dog's velocity along the torso's x axis."""
+  return torso_com_velocity(m, d, p)[0]
+
+
+@declare.feature((features.VECTOR_SIZE * len(_INERTIAL),))
+def inertial_sensors(m, d, p, out):
+  """Accelerometer, velocimeter and gyro at the head."""
+  features.vector_readings(d, p.inertial, out)
+
+
+@declare.feature((features.VECTOR_SIZE * len(_FORCES),))
+def foot_forces(m, d, p, out):
+  """Force sensors at the foot and hand anchors: foot_L, foot_R, hand_L, hand_R."""
+  features.vector_readings(d, p.forces, out)
+
+
+@declare.feature((len(_TOUCH),))
+def touch_sensors(m, d, p, out):
+  """Palm and sole touch sensors: palm_L, palm_R, sole_L, sole_R."""
+  for i in range(len(p.touch)):
+    out[i] = d.sensordata[p.touch[i]]
+
+
+@declare.feature(lambda m: (m.na,))
+def actuator_state(m, d, p, out):
+  """The actuators' activations."""
   for i in range(m.na):
-    out[k + i] = d.act[i]
-  return k + m.na
+    out[i] = d.act[i]
 
 
-@jit
-def _stand_reward(m, d, params):
-  """Product of the height (torso and pelvis at their standing heights), upright (skull,
-  torso and pelvis within 30 degrees) and weight-bearing (palms and soles) factors."""
-  torso_lower, pelvis_lower = params[_STAND_HEIGHT], params[_STAND_HEIGHT + 1]
-  value = (kernels.tolerance(d.xpos[int(params[_TORSO]), 2], torso_lower, np.inf, torso_lower,
-                             kernels.GAUSSIAN, 0.1)
-           * kernels.tolerance(d.xpos[int(params[_PELVIS]), 2], pelvis_lower, np.inf,
-                               pelvis_lower, kernels.GAUSSIAN, 0.1))
-  for body in (int(params[_SKULL]), int(params[_TORSO]), int(params[_PELVIS])):
-    value *= kernels.tolerance(d.xmat[body, 8], _MIN_UPRIGHT_COSINE, np.inf,
-                               1 + _MIN_UPRIGHT_COSINE, kernels.LINEAR, 0.0)
-  touch = 0.0
-  for i in range(4):
-    sensor = int(params[_TOUCH + i])
-    adr = m.sensor_adr[sensor]
-    for j in range(m.sensor_dim[sensor]):
-      touch += d.sensordata[adr + j]
-  weight = params[_BODY_WEIGHT]
-  return value * kernels.tolerance(touch, weight, np.inf, weight, kernels.LINEAR, 0.9)
+@declare.feature(())
+def body_weight(m, d, p):
+  """The dog's weight (the torso's subtree is the whole dog)."""
+  return -m.opt.gravity[2] * m.body_subtreemass[p.torso]
 
 
-@kernels.kernel
-def observe_stand(m, d, params, out):
-  """The observations of stand and the move tasks (_observe_stand)."""
-  _observe_stand(m, d, params, out)
+@declare.feature(())
+def floor_size(m, d, p):
+  """Half-size of the square floor."""
+  return m.geom_size[p.floor, 0]
 
 
-@kernels.kernel
-def reward_stand(m, d, params, out):
-  """Standing (_stand_reward)."""
-  out[kernels.REWARD] = _stand_reward(m, d, params)
-  out[kernels.DISCOUNT] = np.nan
+@declare.feature((3,))
+def ball_position(m, d, p):
+  return d.qpos[p.ball], d.qpos[p.ball + 1], d.qpos[p.ball + 2]
 
 
-@kernels.kernel
-def reward_move(m, d, params, out):
-  """Standing times (4 forward + 1) / 5, forward: the dog's speed along the torso's x axis,
-  1 between the move speed and twice it, linear to 0 a margin max(1, speed) away."""
-  adr = m.sensor_adr[int(params[_TORSO_LINVEL])]
-  torso = int(params[_TORSO])
-  speed = (d.sensordata[adr] * d.xmat[torso, 0] + d.sensordata[adr + 1] * d.xmat[torso, 3]
-           + d.sensordata[adr + 2] * d.xmat[torso, 6])
-  move_speed = params[_MOVE_SPEED]
-  forward = kernels.tolerance(speed, move_speed, 2 * move_speed, max(1.0, move_speed),
-                              kernels.LINEAR, 0.0)
-  out[kernels.REWARD] = _stand_reward(m, d, params) * (4 * forward + 1) / 5
-  out[kernels.DISCOUNT] = np.nan
-
-
-@kernels.kernel
-def observe_fetch(m, d, params, out):
-  """Stand's observations, then ball_state (the ball's position relative to the head site and
-  its velocity relative to the head's velocimeter) and target_position (relative to the head
-  site), in the head site's frame."""
-  k = _observe_stand(m, d, params, out)
-  head = int(params[_HEAD])
-  ball, ball_dof = int(params[_BALL_QPOS]), int(params[_BALL_DOF])
-  frame = d.site_xmat[head]
-  _in_frame(frame, d.qpos[ball] - d.site_xpos[head, 0], d.qpos[ball + 1] - d.site_xpos[head, 1],
-            d.qpos[ball + 2] - d.site_xpos[head, 2], out, k)
-  _in_frame(frame, d.qvel[ball_dof], d.qvel[ball_dof + 1], d.qvel[ball_dof + 2], out, k + 3)
-  adr = m.sensor_adr[int(params[_VELOCIMETER])]
-  for j in range(3):
-    out[k + 3 + j] -= d.sensordata[adr + j]
-  target = int(params[_TARGET])
-  _in_frame(frame, d.geom_xpos[target, 0] - d.site_xpos[head, 0],
-            d.geom_xpos[target, 1] - d.site_xpos[head, 1],
-            d.geom_xpos[target, 2] - d.site_xpos[head, 2], out, k + 6)
-
-
-@jit
-def _ball_distance(d, ball, x, y, z):
-  """Distance from the ball (its qpos address) to (x, y, z)."""
-  dx, dy, dz = d.qpos[ball] - x, d.qpos[ball + 1] - y, d.qpos[ball + 2] - z
+@inline_jit
+def _ball_distance(d, p, x, y, z):
+  """Distance from the ball to (x, y, z)."""
+  dx, dy, dz = d.qpos[p.ball] - x, d.qpos[p.ball + 1] - y, d.qpos[p.ball + 2] - z
   return math.sqrt(dx * dx + dy * dy + dz * dz)
 
 
-@kernels.kernel
-def reward_fetch(m, d, params, out):
+@declare.feature(())
+def ball_to_target_distance(m, d, p):
+  target = d.geom_xpos[p.target]
+  return _ball_distance(d, p, target[0], target[1], target[2])
+
+
+@declare.feature(())
+def ball_to_mouth_distance(m, d, p):
+  """Mean distance from the ball to the upper and lower bite sites."""
+  upper, lower = d.site_xpos[p.bite[0]], d.site_xpos[p.bite[1]]
+  return (_ball_distance(d, p, upper[0], upper[1], upper[2])
+          + _ball_distance(d, p, lower[0], lower[1], lower[2])) / 2
+
+
+@declare.feature(())
+def target_radius(m, d, p):
+  return m.geom_size[p.target, 0]
+
+
+@declare.feature((6,))
+def ball_in_head_frame(m, d, p):
+  """The ball's position relative to the head site and its velocity relative to the head's
+  (the velocimeter), both in the head site's frame."""
+  head, frame = d.site_xpos[p.head], d.site_xmat[p.head]
+  x, y, z = features.vector_in_frame(frame, d.qpos[p.ball] - head[0],
+                                     d.qpos[p.ball + 1] - head[1], d.qpos[p.ball + 2] - head[2])
+  ball, head_velocity = p.ball_velocity, p.head_velocity
+  vx, vy, vz = features.vector_in_frame(frame, d.qvel[ball], d.qvel[ball + 1], d.qvel[ball + 2])
+  return (x, y, z, vx - d.sensordata[head_velocity], vy - d.sensordata[head_velocity + 1],
+          vz - d.sensordata[head_velocity + 2])
+
+
+@declare.feature((3,))
+def target_in_head_frame(m, d, p):
+  """The target's position relative to the head site, in the head site's frame."""
+  head, target = d.site_xpos[p.head], d.geom_xpos[p.target]
+  return features.vector_in_frame(d.site_xmat[p.head], target[0] - head[0],
+                                  target[1] - head[1], target[2] - head[2])
+
+
+# "joint_velocites": dm_control's spelling
+OBSERVATION = declare.Observation(PARAMS, ("joint_angles", features.hinge_angles),
+                                  ("joint_velocites", features.hinge_velocities),
+                                  torso_pelvis_height, z_projection, torso_com_velocity,
+                                  inertial_sensors, foot_forces, touch_sensors, actuator_state)
+FETCH_OBSERVATION = declare.Observation(FETCH_PARAMS, *OBSERVATION.items,
+                                        ("ball_state", ball_in_head_frame),
+                                        ("target_position", target_in_head_frame))
+
+
+@inline_jit
+def _standing(m, d, p):
+  """Product of the height (torso and pelvis at their standing heights), upright (skull,
+  torso and pelvis within 30 degrees) and weight-bearing (palms and soles) factors."""
+  torso_height, pelvis_height = torso_pelvis_height(m, d, p)
+  value = (rewards.tolerance(torso_height, bounds=(p.torso_stand_height, np.inf),
+                             margin=p.torso_stand_height)
+           * rewards.tolerance(pelvis_height, bounds=(p.pelvis_stand_height, np.inf),
+                               margin=p.pelvis_stand_height))
+  for cosine in upright(m, d, p):
+    value *= rewards.tolerance(cosine, bounds=(_MIN_UPRIGHT_COSINE, np.inf), sigmoid="linear",
+                               margin=1 + _MIN_UPRIGHT_COSINE, value_at_margin=0)
+  touch = 0.0
+  for sensor in p.touch:
+    touch += d.sensordata[sensor]
+  return value * rewards.tolerance(touch, bounds=(p.body_weight, np.inf), sigmoid="linear",
+                                   margin=p.body_weight, value_at_margin=0.9)
+
+
+@declare.reward(PARAMS)
+def stand_reward(m, d, p):
+  """Standing (_standing)."""
+  return _standing(m, d, p)
+
+
+@declare.reward(PARAMS)
+def move_reward(m, d, p):
+  """Standing times (4 forward + 1) / 5, forward: the dog's speed along the torso's x axis,
+  1 between the move speed and twice it, linear to 0 a margin max(1, speed) away."""
+  forward = rewards.tolerance(com_forward_velocity(m, d, p),
+                              bounds=(p.move_speed, 2 * p.move_speed),
+                              margin=max(1.0, p.move_speed), sigmoid="linear",
+                              value_at_margin=0)
+  return _standing(m, d, p) * (4 * forward + 1) / 5
+
+
+@declare.reward(FETCH_PARAMS)
+def fetch_reward(m, d, p):
   """Standing times reach (1 once the ball is within twice the target's radius, else the ball
   in the mouth: reciprocal in its mean distance to the bite sites, as (6 reach + 1) / 7) times
   (fetch + 1) / 2, fetch reciprocal in the ball's distance to the target over the floor."""
-  ball, target = int(params[_BALL_QPOS]), int(params[_TARGET])
-  to_target = _ball_distance(d, ball, d.geom_xpos[target, 0], d.geom_xpos[target, 1],
-                             d.geom_xpos[target, 2])
-  if to_target < 2 * m.geom_size[target, 0]:
+  to_target = ball_to_target_distance(m, d, p)
+  if to_target < 2 * target_radius(m, d, p):
     reach = 1.0  # delivered: the ball need not stay in the mouth
   else:
-    to_mouth = 0.0
-    for site in (int(params[_UPPER_BITE]), int(params[_LOWER_BITE])):
-      to_mouth += _ball_distance(d, ball, d.site_xpos[site, 0], d.site_xpos[site, 1],
-                                 d.site_xpos[site, 2])
-    reach = kernels.tolerance(to_mouth / 2, 0.0, 0.005, 2.0, kernels.RECIPROCAL, 0.1)
+    reach = rewards.tolerance(ball_to_mouth_distance(m, d, p), bounds=(0, 0.005), margin=2,
+                              sigmoid="reciprocal", value_at_margin=0.1)
     reach = (6 * reach + 1) / 7
-  fetch = kernels.tolerance(to_target, 0.0, 0.1, m.geom_size[int(params[_FLOOR]), 0],
-                            kernels.RECIPROCAL, 0.1)
-  out[kernels.REWARD] = _stand_reward(m, d, params) * reach * (fetch + 1) / 2
-  out[kernels.DISCOUNT] = np.nan
+  fetch = rewards.tolerance(to_target, bounds=(0, 0.1), margin=floor_size(m, d, p),
+                            sigmoid="reciprocal", value_at_margin=0.1)
+  return _standing(m, d, p) * reach * (fetch + 1) / 2
 
 
-class Stand(base.Task):
+class Physics(declare.Physics):
+  """The dog's quantities."""
+
+  params = PARAMS
+  features = (torso_pelvis_height, z_projection, upright, torso_com_velocity,
+              com_forward_velocity, features.hinge_angles, features.hinge_velocities,
+              inertial_sensors, touch_sensors, foot_forces, actuator_state, body_weight,
+              floor_size)
+
+  def joint_angles(self):
+    """Angles of the hinge joints."""
+    return self.hinge_angles()
+
+  def joint_velocities(self):
+    """Velocities of the hinge joints."""
+    return self.hinge_velocities()
+
+
+class FetchPhysics(Physics):
+  """The dog's quantities with the fetch props: the ball, the target and the mouth."""
+
+  params = FETCH_PARAMS
+  features = (ball_position, ball_to_target_distance, ball_to_mouth_distance, target_radius,
+              ball_in_head_frame, target_in_head_frame)
+
+
+class Stand(declare.Task):
   """Rewards standing: torso and pelvis high, skull, torso and pelvis upright, weight on the
   palms and soles."""
 
-  observe_kernel = observe_stand
-  reward_kernel = reward_stand
-  _move_speed = np.nan  # Move's
+  observation = OBSERVATION
+  reward = stand_reward
+  move_speed = np.nan  # Move's
 
   def __init__(self, random=None):
     super().__init__(random=random)
-    self._stand_height = None
-    self._body_weight = None
+    # set by each episode (NaN before the first)
+    self.torso_stand_height = self.pelvis_stand_height = self.body_weight = np.nan
 
   def initialize_episode(self, physics):
     """Default pose at a random yaw, random planar velocity and yaw rate, random activations.
@@ -400,45 +368,30 @@ class Stand(base.Task):
     dm_control's dog does not call the base initializer (no reward colouring: the domain has
     no reward visualisation), so neither do we."""
     physics.reset()
-    self._stand_height = _STAND_HEIGHT_FRACTION * physics.torso_pelvis_height()
-    self._body_weight = physics.body_weight()
+    heights = _STAND_HEIGHT_FRACTION * physics.torso_pelvis_height()
+    self.torso_stand_height, self.pelvis_stand_height = heights
+    self.body_weight = physics.body_weight()
     yaw = self.random.uniform(0, 2 * np.pi)
     physics.named.data.qpos["root"][3:] = [np.cos(yaw / 2), 0, 0, np.sin(yaw / 2)]
     physics.data.qvel[[0, 1, 5]] = 2 * self.random.randn(3)  # root x, y velocity and yaw rate
     physics.data.act[:] = self.random.uniform(-1, 1, physics.model.na)
 
-  def observation_layout(self, physics):
-    model = physics.model
-    nhinge = len(physics._hinge_qpos)
-    return (("joint_angles", (nhinge,)), ("joint_velocites", (nhinge,)),  # dm_control's spelling
-            ("torso_pelvis_height", (2,)), ("z_projection", (9,)), ("torso_com_velocity", (3,)),
-            ("inertial_sensors", (len(physics._inertial),)),
-            ("foot_forces", (len(physics._forces),)), ("touch_sensors", (len(physics._touch),)),
-            ("actuator_state", (model.na,)))
-
-  def kernel_params(self, physics):
-    """The model's ids, then the standing heights and the body weight of this episode (NaN
-    before the first) and the move speed (NaN but in Move)."""
-    stand_height = np.full(2, np.nan) if self._stand_height is None else self._stand_height
-    body_weight = np.nan if self._body_weight is None else self._body_weight
-    return np.concatenate((physics._kernel_ids, stand_height, [body_weight, self._move_speed]))
-
 
 class Move(Stand):
   """Rewards standing and moving forward (along the torso's x axis) at `move_speed`."""
 
-  reward_kernel = reward_move
+  reward = move_reward
 
   def __init__(self, move_speed, random=None):
     super().__init__(random=random)
-    self._move_speed = move_speed
+    self.move_speed = move_speed
 
 
 class Fetch(Stand):
   """Rewards standing, holding the ball in the mouth and bringing it to the target."""
 
-  observe_kernel = observe_fetch
-  reward_kernel = reward_fetch
+  observation = FETCH_OBSERVATION
+  reward = fetch_reward
 
   def initialize_episode(self, physics):
     """The dog as in Stand; the ball thrown from a circle of radius 0.75 x floor size toward
@@ -453,7 +406,3 @@ class Fetch(Stand):
     vertical = np.sqrt(2 * -physics.model.opt.gravity[2] * height)
     physics.named.data.qpos["ball_root"][:3] = [position[0], position[1], 0.05]
     physics.named.data.qvel["ball_root"][:3] = [*(speed * direction), vertical]
-
-  def observation_layout(self, physics):
-    return super().observation_layout(physics) + (("ball_state", (6,)),
-                                                  ("target_position", (3,)))

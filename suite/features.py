@@ -1,9 +1,14 @@
 """Features several suite tasks observe or reward (suite/declare.py): the state vectors and
 the controls' cost."""
 
+from numba.extending import register_jitable
+
 from engine._jit import inline_jit
+from engine.enums import mjJNT_HINGE
 from suite import declare
 from suite.utils import rewards
+
+_HINGE = int(mjJNT_HINGE)
 
 
 @declare.feature(lambda m: (m.nq,))
@@ -44,3 +49,55 @@ def in_frame(origin, point, rotation, axis):
   for i in range(3):
     value += (point[i] - origin[i]) * rotation[3 * i + axis]
   return value
+
+
+@register_jitable
+def hinge_count(m):
+  """The model's hinge joints (in Python and in jitted code: a shape function calls it)."""
+  count = 0
+  for j in range(m.njnt):
+    if m.jnt_type[j] == _HINGE:
+      count += 1
+  return count
+
+
+@declare.feature(lambda m: (hinge_count(m),))
+def hinge_angles(m, d, p, out):
+  """The hinge joints' angles, in joint order (the free and ball joints left out)."""
+  k = 0
+  for j in range(m.njnt):
+    if m.jnt_type[j] == _HINGE:
+      out[k] = d.qpos[m.jnt_qposadr[j]]
+      k += 1
+
+
+@declare.feature(lambda m: (hinge_count(m),))
+def hinge_velocities(m, d, p, out):
+  """The hinge joints' velocities, in joint order."""
+  k = 0
+  for j in range(m.njnt):
+    if m.jnt_type[j] == _HINGE:
+      out[k] = d.qvel[m.jnt_dofadr[j]]
+      k += 1
+
+
+@inline_jit
+def vector_in_frame(rotation, x, y, z):
+  """The vector (x, y, z) in the frame of `rotation` (a body's or site's 9 xmat entries): its
+  components along the frame's axes, (x, y, z) @ R (in_frame's three coordinates for a
+  vector given by its components: a velocity, a difference computed already)."""
+  return (x * rotation[0] + y * rotation[3] + z * rotation[6],
+          x * rotation[1] + y * rotation[4] + z * rotation[7],
+          x * rotation[2] + y * rotation[5] + z * rotation[8])
+
+
+VECTOR_SIZE = 3  # readings of a vector sensor: accelerometer, velocimeter, gyro, force, torque
+
+
+@inline_jit
+def vector_readings(d, sensors, out):
+  """The readings of the vector sensors at sensordata addresses `sensors`, one after the
+  other, into out."""
+  for i in range(len(sensors)):
+    for j in range(VECTOR_SIZE):
+      out[VECTOR_SIZE * i + j] = d.sensordata[sensors[i] + j]
