@@ -42,7 +42,6 @@ from engine._stage import address_caller
 from engine._stage import handle_at
 from engine._stage import stage
 from engine._stage import vec
-from engine.enums import mjJNT_HINGE
 from suite.utils import rewards
 from suite.utils.rewards import SIGMOIDS
 
@@ -51,8 +50,6 @@ assert SIGMOIDS[LINEAR] == "linear" and SIGMOIDS[TANH_SQUARED] == "tanh_squared"
 
 # the result row of the reward kernel
 REWARD, DISCOUNT = 0, 1
-
-_HINGE = int(mjJNT_HINGE)
 
 
 # files no kernel compiles from: editing them keeps the cached kernels
@@ -112,21 +109,6 @@ def run(kernel_stage, physics, params, out) -> None:
   """Runs a kernel on one Physics (the single environment's path; addresses cross into numba
   in nanoseconds, struct handles in microseconds)."""
   _run_at(kernel_stage.address(), physics.model.ptr._ptr, physics.data.ptr._ptr, params, out)
-
-
-@jit
-def write_hinge_state(m, d, out, k):
-  """The hinge joints' angles, then their velocities, into out from index k; returns the
-  index after them (dog's and quadruped's observations start so)."""
-  for j in range(m.njnt):
-    if m.jnt_type[j] == _HINGE:
-      out[k] = d.qpos[m.jnt_qposadr[j]]
-      k += 1
-  for j in range(m.njnt):
-    if m.jnt_type[j] == _HINGE:
-      out[k] = d.qvel[m.jnt_dofadr[j]]
-      k += 1
-  return k
 
 
 # ---- reward shaping in jitted code ----

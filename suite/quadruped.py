@@ -9,17 +9,14 @@ import math
 
 import numpy as np
 
-import engine
 import mjcf
-from engine._jit import jit
-from engine.enums import mjtJoint
-from engine.enums import mjtObj
-from engine.enums import mjtSensor
-from suite import base
+from engine._jit import inline_jit
 from suite import common
 from suite import control
-from suite import kernels
+from suite import declare
+from suite import features
 from suite.utils import containers
+from suite.utils import rewards
 from suite.utils import zoom
 
 _DEFAULT_TIME_LIMIT = 20
@@ -36,17 +33,14 @@ _TERRAIN_SMOOTHNESS = 0.15
 
 _WALLS = ("wall_px", "wall_py", "wall_nx", "wall_ny")
 
-# joint and sensor types the observations select (as ints for the kernels)
-_HINGE = int(mjtJoint.mjJNT_HINGE)
-_IMU_SENSORS = (int(mjtSensor.mjSENS_ACCELEROMETER), int(mjtSensor.mjSENS_GYRO))
-_FORCE_TORQUE_SENSORS = (int(mjtSensor.mjSENS_FORCE), int(mjtSensor.mjSENS_TORQUE))
-_RANGEFINDER = int(mjtSensor.mjSENS_RANGEFINDER)
-
-# the layout of the kernel parameters: every task's, then its own
-_TORSO, _VELOCIMETER, _UPRIGHT_COSINE = range(3)  # torso body, velocimeter's first reading
-_DESIRED_SPEED = 3  # Move
-_WORKSPACE = 3  # Escape and Fetch: the workspace site
-_ROOT_DOF, _BALL, _TARGET, _BALL_DOF, _FLOOR, _BALL_GEOM = range(4, 10)  # Fetch
+# the sensors observed: vector sensors (3 readings each) at the torso and the toes, in sensor
+# order, and the escape variant's rangefinders (one reading each) in 4 rows of 5
+_IMU = ("imu_accel", "imu_gyro")
+_FORCE_TORQUE = tuple(f"{kind}_toe_{toe}" for kind in ("force", "torque")
+                      for toe in ("front_left", "front_right", "back_right", "back_left"))
+_RANGEFINDERS = tuple(f"rf_{row}{column}" for row in range(4) for column in range(5))
+# the toes' bodies, in toe_positions' order
+_TOES = ("toe_front_left", "toe_back_left", "toe_back_right", "toe_front_right")
 
 SUITE = containers.TaggedTasks()
 
@@ -87,7 +81,7 @@ def make_model(floor_size=None, terrain=False, rangefinders=False, walls_and_bal
 def walk(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
   """Walk forward at 0.5 m/s or faster, upright, on a 10 m floor."""
   xml = make_model(floor_size=_DEFAULT_TIME_LIMIT * _WALK_SPEED)
-  return _environment(xml, Move(desired_speed=_WALK_SPEED, random=random), time_limit,
+  return _environment(Physics, xml, Move(desired_speed=_WALK_SPEED, random=random), time_limit,
                       environment_kwargs)
 
 
@@ -95,7 +89,7 @@ def walk(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
 def run(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
   """Run forward at 5 m/s or faster, upright, on a 100 m floor."""
   xml = make_model(floor_size=_DEFAULT_TIME_LIMIT * _RUN_SPEED)
-  return _environment(xml, Move(desired_speed=_RUN_SPEED, random=random), time_limit,
+  return _environment(Physics, xml, Move(desired_speed=_RUN_SPEED, random=random), time_limit,
                       environment_kwargs)
 
 
@@ -103,129 +97,231 @@ def run(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
 def escape(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
   """Climb out of a bowl of random terrain, sensed through rangefinders."""
   xml = make_model(floor_size=40, terrain=True, rangefinders=True)
-  return _environment(xml, Escape(random=random), time_limit, environment_kwargs)
+  return _environment(EscapePhysics, xml, Escape(random=random), time_limit, environment_kwargs)
 
 
 @SUITE.add()
 def fetch(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
   """Reach a thrown ball and push it to the target in a walled arena."""
   xml = make_model(walls_and_ball=True)
-  return _environment(xml, Fetch(random=random), time_limit, environment_kwargs)
+  return _environment(FetchPhysics, xml, Fetch(random=random), time_limit, environment_kwargs)
 
 
-def _environment(xml, task, time_limit, environment_kwargs):
-  physics = Physics.from_xml_string(xml, common.ASSETS)
+def _environment(physics_type, xml, task, time_limit, environment_kwargs):
+  physics = physics_type.from_xml_string(xml, common.ASSETS)
   return control.Environment(physics, task, time_limit=time_limit,
                              control_timestep=_CONTROL_TIMESTEP, **(environment_kwargs or {}))
 
 
-class Physics(control.Physics):
+PARAMS = declare.Params(
+  torso=declare.body("torso"),
+  velocimeter=declare.sensor("velocimeter"),  # the torso's velocity in its frame
+  imu=declare.sensors(*_IMU),
+  force_torque=declare.sensors(*_FORCE_TORQUE),
+  toes=declare.bodies(*_TOES),
+  workspace=declare.site("workspace"))
+
+
+def _task_params(upright_angle, **fields):
+  """A task's parameters: the model's (PARAMS), the cosine of the tilt (degrees) up to which
+  the torso counts as upright, then `fields`."""
+  return declare.Params(**PARAMS.fields,
+                        upright_cosine=declare.number(np.cos(np.deg2rad(upright_angle))),
+                        **fields)
+
+
+MOVE_PARAMS = _task_params(0, desired_speed=declare.number())
+ESCAPE_PARAMS = _task_params(20, rangefinders=declare.sensors(*_RANGEFINDERS))
+FETCH_PARAMS = _task_params(
+  0, root=declare.dof("root"), ball=declare.body("ball"), ball_velocity=declare.dof("ball_root"),
+  ball_geom=declare.geom("ball"), target=declare.site("target"), floor=declare.geom("floor"))
+
+
+@inline_jit
+def _in_torso_frame(d, p, x, y, z):
+  """The vector (x, y, z) in the torso's frame (rotated, not translated)."""
+  return features.vector_in_frame(d.xmat[p.torso], x, y, z)
+
+
+@inline_jit
+def _from_torso(d, p, position):
+  """`position` (a world position) relative to the torso, in the torso's frame."""
+  torso = d.xpos[p.torso]
+  return _in_torso_frame(d, p, position[0] - torso[0], position[1] - torso[1],
+                         position[2] - torso[2])
+
+
+@declare.feature(())
+def torso_upright(m, d, p):
+  """The torso's zz rotation entry: cosine of its tilt from upright."""
+  return d.xmat[p.torso, 8]
+
+
+@declare.feature((3,))
+def torso_velocity(m, d, p):
+  """The velocimeter: the torso's linear velocity in its frame."""
+  velocity = d.sensordata
+  return velocity[p.velocimeter], velocity[p.velocimeter + 1], velocity[p.velocimeter + 2]
+
+
+@declare.feature(lambda m: (2 * features.hinge_count(m) + m.na,))
+def egocentric_state(m, d, p, out):
+  """Hinge angles, hinge velocities and actuator activations."""
+  hinges = features.hinge_count(m)
+  features.hinge_angles(m, d, p, out[:hinges])
+  features.hinge_velocities(m, d, p, out[hinges:2 * hinges])
+  for i in range(m.na):
+    out[2 * hinges + i] = d.act[i]
+
+
+@declare.feature((len(_TOES), 3))
+def toe_positions(m, d, p, out):
+  """Positions of the four toes relative to the torso, in the torso frame."""
+  for i in range(len(p.toes)):
+    x, y, z = _from_torso(d, p, d.xpos[p.toes[i]])
+    out[3 * i], out[3 * i + 1], out[3 * i + 2] = x, y, z
+
+
+@declare.feature((features.VECTOR_SIZE * len(_FORCE_TORQUE),))
+def force_torque(m, d, p, out):
+  """arcsinh of the toe force and torque sensors (compresses their large range)."""
+  features.vector_readings(d, p.force_torque, out)
+  for i in range(len(out)):
+    out[i] = math.asinh(out[i])
+
+
+@declare.feature((features.VECTOR_SIZE * len(_IMU),))
+def imu(m, d, p, out):
+  """Accelerometer and gyro readings."""
+  features.vector_readings(d, p.imu, out)
+
+
+@declare.feature((len(_RANGEFINDERS),))
+def rangefinder(m, d, p, out):
+  """tanh of the rangefinder distances; 1 for rays that hit nothing (reading -1)."""
+  for i in range(len(p.rangefinders)):
+    reading = d.sensordata[p.rangefinders[i]]
+    out[i] = 1.0 if reading == -1.0 else math.tanh(reading)
+
+
+@declare.feature(())
+def origin_distance(m, d, p):
+  """Distance of the workspace site from the world origin."""
+  distance = 0.0
+  for i in range(3):
+    distance += d.site_xpos[p.workspace, i] ** 2
+  return math.sqrt(distance)
+
+
+@declare.feature((3,))
+def origin(m, d, p):
+  """The world origin relative to the torso, in the torso frame."""
+  torso = d.xpos[p.torso]
+  return _in_torso_frame(d, p, -torso[0], -torso[1], -torso[2])
+
+
+@declare.feature((9,))
+def ball_state(m, d, p):
+  """The ball's position relative to the torso, its linear velocity relative to the torso's
+  root velocity and its angular velocity, all in the torso frame."""
+  ball, root = p.ball_velocity, p.root
+  position = _from_torso(d, p, d.xpos[p.ball])
+  velocity = _in_torso_frame(d, p, d.qvel[ball] - d.qvel[root], d.qvel[ball + 1] - d.qvel[root + 1],
+                             d.qvel[ball + 2] - d.qvel[root + 2])
+  spin = _in_torso_frame(d, p, d.qvel[ball + 3], d.qvel[ball + 4], d.qvel[ball + 5])
+  return position + velocity + spin
+
+
+@declare.feature((3,))
+def target_position(m, d, p):
+  """The target relative to the torso, in the torso frame."""
+  return _from_torso(d, p, d.site_xpos[p.target])
+
+
+@declare.feature(())
+def ball_to_target_distance(m, d, p):
+  """Horizontal distance from the ball to the target."""
+  return math.hypot(d.site_xpos[p.target, 0] - d.xpos[p.ball, 0],
+                    d.site_xpos[p.target, 1] - d.xpos[p.ball, 1])
+
+
+@declare.feature(())
+def self_to_ball_distance(m, d, p):
+  """Horizontal distance from the workspace site to the ball."""
+  return math.hypot(d.site_xpos[p.workspace, 0] - d.xpos[p.ball, 0],
+                    d.site_xpos[p.workspace, 1] - d.xpos[p.ball, 1])
+
+
+# every task's observation, then the task's own
+_OBSERVED = (egocentric_state, torso_velocity, torso_upright, imu, force_torque)
+MOVE_OBSERVATION = declare.Observation(MOVE_PARAMS, *_OBSERVED)
+ESCAPE_OBSERVATION = declare.Observation(ESCAPE_PARAMS, *_OBSERVED, origin, rangefinder)
+FETCH_OBSERVATION = declare.Observation(FETCH_PARAMS, *_OBSERVED, ball_state, target_position)
+
+
+@inline_jit
+def _upright(m, d, p):
+  """1 when the torso's tilt has a cosine of at least p.upright_cosine, falling linearly to 0
+  upside down."""
+  return rewards.tolerance(torso_upright(m, d, p), bounds=(p.upright_cosine, np.inf),
+                           sigmoid="linear", margin=1 + p.upright_cosine, value_at_margin=0)
+
+
+@declare.reward(MOVE_PARAMS)
+def move_reward(m, d, p):
+  """Upright times the speed factor of the forward speed (velocimeter x): 1 from the desired
+  speed on, falling linearly to 0.5 at rest."""
+  move = rewards.tolerance(torso_velocity(m, d, p)[0], bounds=(p.desired_speed, np.inf),
+                           margin=p.desired_speed, value_at_margin=0.5, sigmoid="linear")
+  return _upright(m, d, p) * move
+
+
+@declare.reward(ESCAPE_PARAMS)
+def escape_reward(m, d, p):
+  """Upright within 20 degrees times the workspace's distance from the origin, linearly from
+  0 at the origin to 1 at the terrain's half-extent."""
+  terrain_size = m.hfield_size[_HEIGHTFIELD_ID, 0]
+  escape = rewards.tolerance(origin_distance(m, d, p), bounds=(terrain_size, np.inf),
+                             margin=terrain_size, value_at_margin=0, sigmoid="linear")
+  return _upright(m, d, p) * escape
+
+
+@declare.reward(FETCH_PARAMS)
+def fetch_reward(m, d, p):
+  """Upright times reaching the ball (the workspace's horizontal distance to it) times, half
+  of it, bringing the ball to the target (horizontal distance), both linear over the arena
+  (the floor's diagonal)."""
+  arena_radius = m.geom_size[p.floor, 0] * math.sqrt(2)
+  reach_radius = m.site_size[p.workspace, 0] + m.geom_size[p.ball_geom, 0]
+  reach = rewards.tolerance(self_to_ball_distance(m, d, p), bounds=(0, reach_radius),
+                            margin=arena_radius, sigmoid="linear", value_at_margin=0)
+  fetch = rewards.tolerance(ball_to_target_distance(m, d, p),
+                            bounds=(0, m.site_size[p.target, 0]), margin=arena_radius,
+                            sigmoid="linear", value_at_margin=0)
+  return _upright(m, d, p) * (reach * (0.5 + 0.5 * fetch))
+
+
+class Physics(declare.Physics):
   """The quadruped's quantities; vectors "in the torso frame" are rotated by the torso's
   orientation, not translated unless stated."""
 
-  def _reload_from_data(self, data):
-    super()._reload_from_data(data)
-    self._make_indices()
+  params = PARAMS
+  features = (torso_upright, torso_velocity, egocentric_state, toe_positions, force_torque,
+              imu, origin_distance, origin)
 
-  def _make_indices(self):
-    """Addresses read every step: hinge coordinates, sensor blocks by type, body, site and
-    joint ids (-1 for the ball and target where the variant has none)."""
-    m = self.model
-    hinges = np.nonzero(m.jnt_type == _HINGE)[0]
-    self._hinge_qpos = m.jnt_qposadr[hinges]
-    self._hinge_dof = m.jnt_dofadr[hinges]
-    self._imu = self._sensor_indices(*_IMU_SENSORS)
-    self._force_torque = self._sensor_indices(*_FORCE_TORQUE_SENSORS)
-    self._rangefinder = self._sensor_indices(_RANGEFINDER)
-    velocimeter = self._id(mjtObj.mjOBJ_SENSOR, "velocimeter")
-    self._velocimeter = slice(m.sensor_adr[velocimeter], m.sensor_adr[velocimeter] + 3)
-    self._torso = self._id(mjtObj.mjOBJ_BODY, "torso")
-    self._workspace = self._id(mjtObj.mjOBJ_SITE, "workspace")
-    self._root_dof = m.jnt_dofadr[self._id(mjtObj.mjOBJ_JOINT, "root")]
-    self._ball = self._id(mjtObj.mjOBJ_BODY, "ball")
-    self._target = self._id(mjtObj.mjOBJ_SITE, "target")
-    ball_root = self._id(mjtObj.mjOBJ_JOINT, "ball_root")
-    self._ball_dof = m.jnt_dofadr[ball_root] if ball_root >= 0 else -1
-    self._floor = self._id(mjtObj.mjOBJ_GEOM, "floor")
-    self._ball_geom = self._id(mjtObj.mjOBJ_GEOM, "ball")
 
-  def _id(self, objtype, name):
-    return engine.mj_name2id(self.model.ptr, objtype, name)
+class EscapePhysics(Physics):
+  """The quadruped's quantities with the rangefinders (the escape model)."""
 
-  def _sensor_indices(self, *types):
-    """sensordata indices of the sensors of `types`, in sensor order."""
-    m = self.model
-    ids = np.nonzero(np.isin(m.sensor_type, types))[0]
-    return np.array([m.sensor_adr[i] + k for i in ids for k in range(m.sensor_dim[i])],
-                    dtype=np.intp)
+  params = ESCAPE_PARAMS
+  features = (rangefinder,)
 
-  def _torso_frame(self):
-    return self.data.xmat[self._torso].reshape(3, 3)
 
-  def torso_upright(self):
-    """The torso's zz rotation entry: cosine of its tilt from upright."""
-    return np.asarray(self.data.xmat[self._torso, 8])
+class FetchPhysics(Physics):
+  """The quadruped's quantities with the ball and the target (the fetch model)."""
 
-  def torso_velocity(self):
-    """The velocimeter: the torso's linear velocity in its frame."""
-    return self.data.sensordata[self._velocimeter].copy()
-
-  def egocentric_state(self):
-    """Hinge angles, hinge velocities and actuator activations."""
-    data = self.data
-    return np.concatenate((data.qpos[self._hinge_qpos], data.qvel[self._hinge_dof], data.act))
-
-  def toe_positions(self):
-    """Positions of the four toes relative to the torso, in the torso frame."""
-    toes = self.named.data.xpos[["toe_front_left", "toe_back_left", "toe_back_right",
-                                 "toe_front_right"]]
-    return (toes - self.data.xpos[self._torso]).dot(self._torso_frame())
-
-  def force_torque(self):
-    """arcsinh of the toe force and torque sensors (compresses their large range)."""
-    return np.arcsinh(self.data.sensordata[self._force_torque])
-
-  def imu(self):
-    """Accelerometer and gyro readings, in sensor order."""
-    return self.data.sensordata[self._imu]
-
-  def rangefinder(self):
-    """tanh of the rangefinder distances; 1 for rays that hit nothing (reading -1)."""
-    readings = self.data.sensordata[self._rangefinder]
-    return np.where(readings == -1.0, 1.0, np.tanh(readings))
-
-  def origin_distance(self):
-    """Distance of the workspace site from the world origin."""
-    return np.asarray(np.linalg.norm(self.data.site_xpos[self._workspace]))
-
-  def origin(self):
-    """The world origin relative to the torso, in the torso frame."""
-    return -self.data.xpos[self._torso].dot(self._torso_frame())
-
-  def ball_state(self):
-    """The ball's position relative to the torso, its linear velocity relative to the torso's
-    root velocity and its angular velocity, all in the torso frame (9 values)."""
-    data = self.data
-    xpos, qvel = data.xpos, data.qvel
-    ball_pos = xpos[self._ball] - xpos[self._torso]
-    ball_vel = qvel[self._ball_dof:self._ball_dof + 3] - qvel[self._root_dof:self._root_dof + 3]
-    ball_rot_vel = qvel[self._ball_dof + 3:self._ball_dof + 6]
-    return np.vstack((ball_pos, ball_vel, ball_rot_vel)).dot(self._torso_frame()).ravel()
-
-  def target_position(self):
-    """The target relative to the torso, in the torso frame."""
-    data = self.data
-    return (data.site_xpos[self._target] - data.xpos[self._torso]).dot(self._torso_frame())
-
-  def ball_to_target_distance(self):
-    """Horizontal distance from the ball to the target."""
-    data = self.data
-    return np.linalg.norm(data.site_xpos[self._target, :2] - data.xpos[self._ball, :2])
-
-  def self_to_ball_distance(self):
-    """Horizontal distance from the workspace site to the ball."""
-    data = self.data
-    return np.linalg.norm(data.site_xpos[self._workspace, :2] - data.xpos[self._ball, :2])
+  params = FETCH_PARAMS
+  features = (ball_state, target_position, ball_to_target_distance, self_to_ball_distance)
 
 
 def _find_non_contacting_height(physics, orientation, x_pos=0.0, y_pos=0.0):
@@ -253,173 +349,21 @@ def _find_non_contacting_height(physics, orientation, x_pos=0.0, y_pos=0.0):
       raise RuntimeError("Failed to find a non-contacting configuration.")
 
 
-@jit
-def _copy_sensors(m, d, type1, type2, out, k, arcsinh):
-  """The readings of the sensors of type `type1` or `type2`, in sensor order, into out from k
-  (their arcsinh with `arcsinh`). Returns the index after them."""
-  for i in range(m.nsensor):
-    if m.sensor_type[i] == type1 or m.sensor_type[i] == type2:
-      adr = m.sensor_adr[i]
-      for j in range(m.sensor_dim[i]):
-        value = d.sensordata[adr + j]
-        out[k] = math.asinh(value) if arcsinh else value
-        k += 1
-  return k
-
-
-@jit
-def _observe_common(m, d, params, out):
-  """egocentric_state (hinge angles, hinge velocities, activations), torso_velocity,
-  torso_upright, imu, force_torque (arcsinh): the observations of every task. Returns the
-  index in `out` after them."""
-  k = kernels.write_hinge_state(m, d, out, 0)
-  for i in range(m.na):
-    out[k + i] = d.act[i]
-  k += m.na
-  velocimeter = int(params[_VELOCIMETER])
-  for i in range(3):
-    out[k + i] = d.sensordata[velocimeter + i]
-  out[k + 3] = d.xmat[int(params[_TORSO]), 8]
-  k = _copy_sensors(m, d, _IMU_SENSORS[0], _IMU_SENSORS[1], out, k + 4, False)
-  return _copy_sensors(m, d, _FORCE_TORQUE_SENSORS[0], _FORCE_TORQUE_SENSORS[1], out, k, True)
-
-
-@jit
-def _to_torso_frame(d, torso, x, y, z, out, k):
-  """The vector (x, y, z) in the torso's frame (rotated, not translated) into out[k:k + 3]."""
-  for j in range(3):
-    out[k + j] = x * d.xmat[torso, j] + y * d.xmat[torso, 3 + j] + z * d.xmat[torso, 6 + j]
-
-
-@jit
-def _upright_reward(d, params):
-  """1 when the torso's tilt has a cosine of at least params[_UPRIGHT_COSINE], falling
-  linearly to 0 upside down."""
-  deviation = params[_UPRIGHT_COSINE]
-  return kernels.tolerance(d.xmat[int(params[_TORSO]), 8], deviation, np.inf, 1 + deviation,
-                           kernels.LINEAR, 0.0)
-
-
-@kernels.kernel
-def observe_move(m, d, params, out):
-  """The observations of every task (_observe_common)."""
-  _observe_common(m, d, params, out)
-
-
-@kernels.kernel
-def reward_move(m, d, params, out):
-  """Upright times the speed factor of the forward speed (velocimeter x): 1 from the desired
-  speed on, falling linearly to 0.5 at rest."""
-  speed = params[_DESIRED_SPEED]
-  move_reward = kernels.tolerance(d.sensordata[int(params[_VELOCIMETER])], speed, np.inf, speed,
-                                  kernels.LINEAR, 0.5)
-  out[kernels.REWARD] = _upright_reward(d, params) * move_reward
-  out[kernels.DISCOUNT] = np.nan
-
-
-@kernels.kernel
-def observe_escape(m, d, params, out):
-  """Every task's observations, then origin (the world origin in the torso frame) and
-  rangefinder (tanh of the distances; 1 for rays that hit nothing, reading -1)."""
-  k = _observe_common(m, d, params, out)
-  torso = int(params[_TORSO])
-  _to_torso_frame(d, torso, -d.xpos[torso, 0], -d.xpos[torso, 1], -d.xpos[torso, 2], out, k)
-  k += 3
-  for i in range(m.nsensor):
-    if m.sensor_type[i] == _RANGEFINDER:
-      adr = m.sensor_adr[i]
-      for j in range(m.sensor_dim[i]):
-        reading = d.sensordata[adr + j]
-        out[k] = 1.0 if reading == -1.0 else math.tanh(reading)
-        k += 1
-
-
-@kernels.kernel
-def reward_escape(m, d, params, out):
-  """Upright within 20 degrees times the workspace's distance from the origin, linearly from
-  0 at the origin to 1 at the terrain's half-extent."""
-  workspace = int(params[_WORKSPACE])
-  distance = 0.0
-  for i in range(3):
-    distance += d.site_xpos[workspace, i] ** 2
-  distance = math.sqrt(distance)
-  terrain_size = m.hfield_size[_HEIGHTFIELD_ID, 0]
-  escape_reward = kernels.tolerance(distance, terrain_size, np.inf, terrain_size, kernels.LINEAR,
-                                    0.0)
-  out[kernels.REWARD] = _upright_reward(d, params) * escape_reward
-  out[kernels.DISCOUNT] = np.nan
-
-
-@kernels.kernel
-def observe_fetch(m, d, params, out):
-  """Every task's observations, then ball_state (the ball's position relative to the torso,
-  its linear velocity relative to the torso's root velocity and its angular velocity) and
-  target_position (relative to the torso), all in the torso frame."""
-  k = _observe_common(m, d, params, out)
-  torso, ball, target = int(params[_TORSO]), int(params[_BALL]), int(params[_TARGET])
-  ball_dof, root_dof = int(params[_BALL_DOF]), int(params[_ROOT_DOF])
-  _to_torso_frame(d, torso, d.xpos[ball, 0] - d.xpos[torso, 0],
-                  d.xpos[ball, 1] - d.xpos[torso, 1], d.xpos[ball, 2] - d.xpos[torso, 2], out, k)
-  _to_torso_frame(d, torso, d.qvel[ball_dof] - d.qvel[root_dof],
-                  d.qvel[ball_dof + 1] - d.qvel[root_dof + 1],
-                  d.qvel[ball_dof + 2] - d.qvel[root_dof + 2], out, k + 3)
-  _to_torso_frame(d, torso, d.qvel[ball_dof + 3], d.qvel[ball_dof + 4], d.qvel[ball_dof + 5],
-                  out, k + 6)
-  _to_torso_frame(d, torso, d.site_xpos[target, 0] - d.xpos[torso, 0],
-                  d.site_xpos[target, 1] - d.xpos[torso, 1],
-                  d.site_xpos[target, 2] - d.xpos[torso, 2], out, k + 9)
-
-
-@kernels.kernel
-def reward_fetch(m, d, params, out):
-  """Upright times reaching the ball (the workspace's horizontal distance to it) times, half
-  of it, bringing the ball to the target (horizontal distance), both linear over the arena
-  (the floor's diagonal)."""
-  ball, workspace, target = int(params[_BALL]), int(params[_WORKSPACE]), int(params[_TARGET])
-  arena_radius = m.geom_size[int(params[_FLOOR]), 0] * math.sqrt(2)
-  reach_radius = m.site_size[workspace, 0] + m.geom_size[int(params[_BALL_GEOM]), 0]
-  to_ball = math.hypot(d.site_xpos[workspace, 0] - d.xpos[ball, 0],
-                       d.site_xpos[workspace, 1] - d.xpos[ball, 1])
-  reach_reward = kernels.tolerance(to_ball, 0.0, reach_radius, arena_radius, kernels.LINEAR,
-                                   0.0)
-  to_target = math.hypot(d.site_xpos[target, 0] - d.xpos[ball, 0],
-                         d.site_xpos[target, 1] - d.xpos[ball, 1])
-  fetch_reward = kernels.tolerance(to_target, 0.0, m.site_size[target, 0], arena_radius,
-                                   kernels.LINEAR, 0.0)
-  reach_then_fetch = reach_reward * (0.5 + 0.5 * fetch_reward)
-  out[kernels.REWARD] = _upright_reward(d, params) * reach_then_fetch
-  out[kernels.DISCOUNT] = np.nan
-
-
-def _observation_layout(physics):
-  """The layout of _observe_common."""
-  return (("egocentric_state", (2 * len(physics._hinge_qpos) + physics.model.na,)),
-          ("torso_velocity", (3,)), ("torso_upright", ()), ("imu", (len(physics._imu),)),
-          ("force_torque", (len(physics._force_torque),)))
-
-
-def _kernel_params(physics, deviation_angle, *task_params):
-  """Every task's kernel parameters (the torso, the velocimeter, the cosine of the upright
-  reward's `deviation_angle` in degrees), then the task's."""
-  return np.array([physics._torso, physics._velocimeter.start,
-                   np.cos(np.deg2rad(deviation_angle)), *task_params], dtype=float)
-
-
 def _random_orientation(random):
   """A random orientation: a normalized Gaussian quaternion."""
   orientation = random.randn(4)
   return orientation / np.linalg.norm(orientation)
 
 
-class Move(base.Task):
+class Move(declare.Task):
   """Rewards moving forward (torso x velocity) at `desired_speed` or faster, upright."""
 
-  observe_kernel = observe_move
-  reward_kernel = reward_move
+  observation = MOVE_OBSERVATION
+  reward = move_reward
 
   def __init__(self, desired_speed, random=None):
     """`desired_speed`: the torso speed (m/s) at and above which the speed factor is 1."""
-    self._desired_speed = desired_speed
+    self.desired_speed = desired_speed
     super().__init__(random=random)
 
   def initialize_episode(self, physics):
@@ -427,22 +371,16 @@ class Move(base.Task):
     _find_non_contacting_height(physics, _random_orientation(self.random))
     super().initialize_episode(physics)
 
-  def observation_layout(self, physics):
-    return _observation_layout(physics)
 
-  def kernel_params(self, physics):
-    return _kernel_params(physics, 0, self._desired_speed)
-
-
-class Escape(base.Task):
+class Escape(declare.Task):
   """Rewards getting far from the origin (out of the terrain's bowl), roughly upright.
 
   Each episode draws new terrain into the model's height field (`hfield_data`, per world in a
   vectorised environment); a renderer redraws it when it notices the change.
   """
 
-  observe_kernel = observe_escape
-  reward_kernel = reward_escape
+  observation = ESCAPE_OBSERVATION
+  reward = escape_reward
   model_fields = ("hfield_data",)
 
   def initialize_episode(self, physics):
@@ -467,19 +405,12 @@ class Escape(base.Task):
     super().initialize_episode(physics)
     _find_non_contacting_height(physics, _random_orientation(self.random))
 
-  def observation_layout(self, physics):
-    return _observation_layout(physics) + (("origin", (3,)),
-                                           ("rangefinder", (len(physics._rangefinder),)))
 
-  def kernel_params(self, physics):
-    return _kernel_params(physics, 20, physics._workspace)
-
-
-class Fetch(base.Task):
+class Fetch(declare.Task):
   """Rewards reaching the ball and, once there, bringing it to the target, upright."""
 
-  observe_kernel = observe_fetch
-  reward_kernel = reward_fetch
+  observation = FETCH_OBSERVATION
+  reward = fetch_reward
 
   def initialize_episode(self, physics):
     """Random yaw and position of the quadruped (lifted until contact-free), then the ball
@@ -494,10 +425,3 @@ class Fetch(base.Task):
     qpos["ball_root"][2] = 2
     qvel["ball_root"][:2] = 5 * self.random.randn(2)
     super().initialize_episode(physics)
-
-  def observation_layout(self, physics):
-    return _observation_layout(physics) + (("ball_state", (9,)), ("target_position", (3,)))
-
-  def kernel_params(self, physics):
-    return _kernel_params(physics, 0, physics._workspace, physics._root_dof, physics._ball,
-                          physics._target, physics._ball_dof, physics._floor, physics._ball_geom)
