@@ -9,34 +9,23 @@ import math
 import numpy as np
 
 import mjcf
-from engine._jit import jit
-from suite import base
+from engine._jit import inline_jit
 from suite import common
 from suite import control
-from suite import kernels
+from suite import declare
 from suite.utils import containers
+from suite.utils import rewards
 
 _CLOSE = .01  # metres: a site this close to its target counts as there
 _CONTROL_TIMESTEP = .01  # seconds: 10 physics steps of 1 ms
 _TIME_LIMIT = 10  # seconds
 _P_IN_HAND = .1  # probability that an episode starts with the prop in the hand
 _P_IN_TARGET = .1  # probability that an episode starts with the prop at the target
-_ARM_JOINTS = ("arm_root", "arm_shoulder", "arm_elbow", "arm_wrist", "finger", "fingertip",
-               "thumb", "thumbtip")
+ARM_JOINTS = ("arm_root", "arm_shoulder", "arm_elbow", "arm_wrist", "finger", "fingertip",
+              "thumb", "thumbtip")
 _ALL_PROPS = ("ball", "target_ball", "cup", "peg", "target_peg", "slot")
-_NARM = len(_ARM_JOINTS)
-# the reward's site pairs: the ball and its target, or the peg's grasp, pinch, centre and tip
-_BALL_SITES = ("ball", "target_ball")
-_PEG_SITES = ("peg_grasp", "grasp", "peg_pinch", "pinch", "peg", "target_peg", "target_peg_tip",
-              "peg_tip")
-
-# the layout of Bring's kernel parameters
-_FULLY_OBSERVABLE, _USE_PEG = 0, 1
-_ARM_QPOS = 2  # qpos addresses of _ARM_JOINTS
-_ARM_DOF = _ARM_QPOS + _NARM  # their dof addresses
-_BODIES = _ARM_DOF + _NARM  # hand, prop and target body ids
-_PROP_DOF = _BODIES + 3  # dofs of the prop's x, z and angle joints
-_SITES = _PROP_DOF + 3  # _BALL_SITES or _PEG_SITES ids
+_PROP_AXES = "xzy"  # a prop's joints {prop}_x, {prop}_z and {prop}_y (its angle about y)
+POSE_SIZE = 4  # a body's pose in the plane: x, z and the quaternion's qw, qy
 
 SUITE = containers.TaggedTasks()
 
@@ -93,12 +82,143 @@ def _environment(use_peg, insert, fully_observable, time_limit, random, environm
                              time_limit=time_limit, **(environment_kwargs or {}))
 
 
-class Physics(control.Physics):
+# the arm's joints and hand: the start of every planar-arm task's parameters (stacker's too)
+ARM_PARAMS = declare.Params(arm_qpos=declare.qposes(*ARM_JOINTS),
+                            arm_dof=declare.dofs(*ARM_JOINTS), hand=declare.body("hand"))
+
+
+def _prop_joints(prop):
+  return [f"{prop}_{axis}" for axis in _PROP_AXES]
+
+
+def _params(prop, target, **reward_sites):
+  """Bringing `prop` to `target`: the arm's parameters, the prop and target bodies, the prop's
+  joints (x, z, angle) and the site pairs the reward wants close."""
+  return declare.Params(**ARM_PARAMS.fields, prop=declare.body(prop),
+                        target=declare.body(target),
+                        prop_dofs=declare.dofs(*_prop_joints(prop)),
+                        **reward_sites)
+
+
+BALL_PARAMS = _params("ball", "target_ball", at_target=declare.sites("ball", "target_ball"))
+PEG_PARAMS = _params("peg", "target_peg", at_target=declare.sites("peg", "target_peg"),
+                     tip_at_target=declare.sites("target_peg_tip", "peg_tip"),
+                     grasped=declare.sites("peg_grasp", "grasp"),
+                     pinched=declare.sites("peg_pinch", "pinch"))
+
+
+@declare.feature((len(ARM_JOINTS), 2))
+def arm_pos(m, d, p, out):
+  """(sin, cos) of each arm joint's angle, one row per joint."""
+  for i in range(len(p.arm_qpos)):
+    angle = d.qpos[p.arm_qpos[i]]
+    out[2 * i] = math.sin(angle)
+    out[2 * i + 1] = math.cos(angle)
+
+
+@declare.feature((len(ARM_JOINTS),))
+def arm_vel(m, d, p, out):
+  """The arm joints' velocities."""
+  for i in range(len(p.arm_dof)):
+    out[i] = d.qvel[p.arm_dof[i]]
+
+
+@declare.feature(lambda m: (m.nsensordata,))
+def touch(m, d, p, out):
+  """log(1 + reading) of every touch sensor, in sensor order."""
+  for i in range(m.nsensordata):
+    out[i] = math.log1p(d.sensordata[i])
+
+
+@inline_jit
+def body_2d_pose(d, body):
+  """The pose (x, z, qw, qy) of body `body`: its position in the plane and its rotation about
+  y (POSE_SIZE values)."""
+  return d.xpos[body, 0], d.xpos[body, 2], d.xquat[body, 0], d.xquat[body, 2]
+
+
+@declare.feature((POSE_SIZE,))
+def hand_pos(m, d, p):
+  """The hand's pose (x, z, qw, qy)."""
+  return body_2d_pose(d, p.hand)
+
+
+@declare.feature((POSE_SIZE,))
+def object_pos(m, d, p):
+  """The prop's pose (x, z, qw, qy)."""
+  return body_2d_pose(d, p.prop)
+
+
+@declare.feature((len(_PROP_AXES),))
+def object_vel(m, d, p):
+  """The prop's velocities along x and z and about y."""
+  x, z, angle = p.prop_dofs
+  return d.qvel[x], d.qvel[z], d.qvel[angle]
+
+
+@declare.feature((POSE_SIZE,))
+def target_pos(m, d, p):
+  """The target's pose (x, z, qw, qy)."""
+  return body_2d_pose(d, p.target)
+
+
+# what every planar-arm task observes (a partially observable one only this)
+ARM_OBSERVED = (arm_pos, arm_vel, touch)
+
+
+def _observations(params):
+  """The observations of bringing a prop, by full observability: the arm's, then the hand,
+  prop and target poses and the prop's velocities."""
+  arm = declare.Observation(params, *ARM_OBSERVED)
+  return {False: arm, True: declare.Observation(params, *arm.items, hand_pos, object_pos,
+                                                object_vel, target_pos)}
+
+
+_OBSERVATIONS = {False: _observations(BALL_PARAMS), True: _observations(PEG_PARAMS)}  # by use_peg
+
+
+@inline_jit
+def site_distance(d, site1, site2):
+  """Euclidean distance between two sites."""
+  dx = d.site_xpos[site1, 0] - d.site_xpos[site2, 0]
+  dy = d.site_xpos[site1, 1] - d.site_xpos[site2, 1]
+  dz = d.site_xpos[site1, 2] - d.site_xpos[site2, 2]
+  return math.sqrt(dx * dx + dy * dy + dz * dz)
+
+
+@inline_jit
+def _close(d, sites):
+  """1 when the pair of sites `sites` is within _CLOSE, gaussian beyond (0.1 at 2 _CLOSE
+  further)."""
+  site1, site2 = sites
+  return rewards.tolerance(site_distance(d, site1, site2), bounds=(0, _CLOSE),
+                           margin=2 * _CLOSE)
+
+
+@declare.reward(BALL_PARAMS)
+def ball_reward(m, d, p):
+  """The ball's closeness to the target."""
+  return _close(d, p.at_target)
+
+
+@declare.reward(PEG_PARAMS)
+def peg_reward(m, d, p):
+  """The larger of bringing (the peg and its tip at the target's) and a third of grasping
+  (the peg's grasp and pinch points at the gripper's)."""
+  grasping = (_close(d, p.grasped) + _close(d, p.pinched)) / 2
+  bringing = (_close(d, p.at_target) + _close(d, p.tip_at_target)) / 2
+  return max(bringing, grasping / 3)
+
+
+class Physics(declare.Physics):
   """The planar arm's quantities (shared with the stacker domain).
 
   Positions are in the x-z plane; orientations are rotations about y, given by the body
   quaternion's (qw, qy).
   """
+
+  params = ARM_PARAMS
+  features = (touch,)
 
   def bounded_joint_pos(self, joint_names):
     """(sin, cos) of each named joint's angle, one row per joint."""
@@ -119,29 +239,18 @@ class Physics(control.Physics):
       return pos
     return np.hstack([pos, self.named.data.xquat[body_names, ["qw", "qy"]]])
 
-  def touch(self):
-    """log(1 + reading) of every touch sensor, in sensor order."""
-    return np.log1p(self.data.sensordata)
-
   def site_distance(self, site1, site2):
     """Euclidean distance between two sites."""
     diff = self.named.data.site_xpos[site1] - self.named.data.site_xpos[site2]
     return np.linalg.norm(diff)
 
 
-def arm_addresses(physics):
-  """qpos and dof addresses of _ARM_JOINTS, in that order (the arm observation's)."""
-  model = physics.model
-  joints = [model.name2id(name, "joint") for name in _ARM_JOINTS]
-  return model.jnt_qposadr[joints], model.jnt_dofadr[joints]
-
-
 def randomize_arm(physics, random):
   """Draws the arm's joint angles: uniform in each range (+-pi for the unlimited root), in one
-  draw over _ARM_JOINTS; the finger then copies the thumb, so the gripper is symmetric."""
+  draw over ARM_JOINTS; the finger then copies the thumb, so the gripper is symmetric."""
   model = physics.named.model
   qpos = physics.named.data.qpos
-  joints = list(_ARM_JOINTS)
+  joints = list(ARM_JOINTS)
   limited = model.jnt_limited[joints].astype(bool)
   ranges = model.jnt_range[joints]
   lower = np.where(limited, ranges[:, 0], -np.pi)
@@ -150,94 +259,22 @@ def randomize_arm(physics, random):
   qpos["finger"] = qpos["thumb"]
 
 
-@jit
-def _observe_arm(m, d, params, out):
-  """arm_pos: (sin, cos) of each arm joint (rows of 2); arm_vel; touch: log(1 + reading) of
-  every sensor. Returns the index in `out` after them."""
-  for i in range(_NARM):
-    angle = d.qpos[int(params[_ARM_QPOS + i])]
-    out[2 * i] = math.sin(angle)
-    out[2 * i + 1] = math.cos(angle)
-  k = 2 * _NARM
-  for i in range(_NARM):
-    out[k + i] = d.qvel[int(params[_ARM_DOF + i])]
-  k += _NARM
-  for i in range(m.nsensordata):
-    out[k + i] = math.log1p(d.sensordata[i])
-  return k + m.nsensordata
-
-
-@jit
-def _body_2d_pose(d, body, out, k):
-  """(x, z, qw, qy) of body `body` into out[k:k + 4]."""
-  out[k] = d.xpos[body, 0]
-  out[k + 1] = d.xpos[body, 2]
-  out[k + 2] = d.xquat[body, 0]
-  out[k + 3] = d.xquat[body, 2]
-
-
-@jit
-def _site_distance(d, site1, site2):
-  dx = d.site_xpos[site1, 0] - d.site_xpos[site2, 0]
-  dy = d.site_xpos[site1, 1] - d.site_xpos[site2, 1]
-  dz = d.site_xpos[site1, 2] - d.site_xpos[site2, 2]
-  return math.sqrt(dx * dx + dy * dy + dz * dz)
-
-
-@jit
-def _pair_is_close(d, params, pair):
-  """1 when the sites of pair `pair` of _SITES are within _CLOSE, gaussian beyond (0.1 at
-  2 _CLOSE further)."""
-  distance = _site_distance(d, int(params[_SITES + 2 * pair]), int(params[_SITES + 2 * pair + 1]))
-  return kernels.tolerance(distance, 0.0, _CLOSE, 2 * _CLOSE, kernels.GAUSSIAN, 0.1)
-
-
-@kernels.kernel
-def observe(m, d, params, out):
-  """The arm (see _observe_arm); fully observable: then the hand, prop and target poses and
-  the prop's velocities (x, z, angle)."""
-  k = _observe_arm(m, d, params, out)
-  if params[_FULLY_OBSERVABLE]:
-    _body_2d_pose(d, int(params[_BODIES]), out, k)
-    _body_2d_pose(d, int(params[_BODIES + 1]), out, k + 4)
-    for i in range(3):
-      out[k + 8 + i] = d.qvel[int(params[_PROP_DOF + i])]
-    _body_2d_pose(d, int(params[_BODIES + 2]), out, k + 11)
-
-
-@kernels.kernel
-def reward(m, d, params, out):
-  """Ball: closeness of ball and target. Peg: the larger of bringing (peg and its tip at the
-  target's) and a third of grasping (the peg's grasp and pinch points at the gripper's)."""
-  if not params[_USE_PEG]:
-    value = _pair_is_close(d, params, 0)
-  else:
-    grasping = (_pair_is_close(d, params, 0) + _pair_is_close(d, params, 1)) / 2
-    bringing = (_pair_is_close(d, params, 2) + _pair_is_close(d, params, 3)) / 2
-    value = max(bringing, grasping / 3)
-  out[kernels.REWARD] = value
-  out[kernels.DISCOUNT] = np.nan
-
-
-class Bring(base.Task):
+class Bring(declare.Task):
   """Rewards the prop (ball or peg) being at the target, optionally inside a receptacle."""
 
-  observe_kernel = observe
-  reward_kernel = reward
   model_fields = ("body_pos", "body_quat")  # the target (and receptacle) placed per episode
 
   def __init__(self, use_peg, insert, fully_observable, random=None):
     """`use_peg`: the prop is the peg, else the ball; `insert`: the target sits in the slot
     (peg) or cup (ball), placed with it each episode; `fully_observable`: observe the hand,
     prop and target poses too."""
-    self._use_peg = use_peg
     self._insert = insert
-    self._fully_observable = fully_observable
+    self.observation = _OBSERVATIONS[bool(use_peg)][bool(fully_observable)]
+    self.reward = peg_reward if use_peg else ball_reward
     self._object = "peg" if use_peg else "ball"
     self._target = "target_peg" if use_peg else "target_ball"
     self._receptacle = "slot" if use_peg else "cup"
-    self._object_joints = [f"{self._object}_{axis}" for axis in "xzy"]
-    self._params = None  # (model, the kernel parameters for it)
+    self._object_joints = _prop_joints(self._object)
     super().__init__(random=random)
 
   def initialize_episode(self, physics):
@@ -283,31 +320,6 @@ class Bring(base.Task):
       if physics.data.ncon == 0:
         break
     super().initialize_episode(physics)
-
-  def observation_layout(self, physics):
-    """Arm angles (sin, cos), velocities and touch; with full observability also the hand,
-    prop and target poses (x, z, qw, qy) and the prop's velocities (x, z, angle)."""
-    layout = (("arm_pos", (_NARM, 2)), ("arm_vel", (_NARM,)),
-              ("touch", (physics.model.nsensordata,)))
-    if self._fully_observable:
-      layout += (("hand_pos", (4,)), ("object_pos", (4,)), ("object_vel", (3,)),
-                 ("target_pos", (4,)))
-    return layout
-
-  def kernel_params(self, physics):
-    """Flags and model addresses (see the layout above the kernels), computed once per
-    model."""
-    model = physics.model
-    if self._params is None or self._params[0] is not model.ptr:
-      arm_qpos, arm_dof = arm_addresses(physics)
-      bodies = [model.name2id(name, "body") for name in ("hand", self._object, self._target)]
-      joints = [model.name2id(name, "joint") for name in self._object_joints]
-      sites = [model.name2id(name, "site")
-               for name in (_PEG_SITES if self._use_peg else _BALL_SITES)]
-      params = np.concatenate(([self._fully_observable, self._use_peg], arm_qpos, arm_dof,
-                               bodies, model.jnt_dofadr[joints], sites)).astype(float)
-      self._params = (model.ptr, params)
-    return self._params[1]
 
 
 def _place(model, body, x, z, angle):

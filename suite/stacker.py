@@ -4,31 +4,31 @@ Tasks: stack_2 and stack_4 (two or four boxes; both hard). The target is a ghost
 random x, at the height of the top box of a stack of 1..n boxes.
 """
 
+import functools
+
 import numpy as np
 
 import mjcf
-from suite import base
 from suite import common
 from suite import control
-from suite import kernels
+from suite import declare
 from suite import manipulator
 from suite.utils import containers
+from suite.utils import rewards
 
 _CLOSE = .01  # metres: the hand must be this far beyond 0.1 m from the target to count as away
 _CONTROL_TIMESTEP = .01  # seconds: 10 physics steps of 1 ms
 _TIME_LIMIT = 10  # seconds
 _MAX_BOXES = 4  # boxes in the model file
-_NARM = manipulator._NARM  # arm joints observed
-
-# the layout of Stack's kernel parameters
-_FULLY_OBSERVABLE, _N_BOXES = 0, 1
-_ARM_QPOS = manipulator._ARM_QPOS  # qpos addresses of the arm joints
-_ARM_DOF = manipulator._ARM_DOF  # their dof addresses
-_HAND, _TARGET_BODY, _GRASP_SITE, _TARGET_SITE, _TARGET_GEOM = range(_ARM_DOF + _NARM,
-                                                                     _ARM_DOF + _NARM + 5)
-_BOXES = _TARGET_GEOM + 1  # n box body ids, then their n site ids, then their 3 n dofs
+_BOX_AXES = "xyz"  # each box's joints box{k}_x, box{k}_y (its angle), box{k}_z, as observed
+_ARM_SIZE = len(manipulator.ARM_JOINTS)  # the arm's coordinates, before the boxes' in qpos
 
 SUITE = containers.TaggedTasks()
+
+
+def _box_names(n_boxes):
+  """The bodies (and sites) of the first `n_boxes` boxes."""
+  return [f"box{k}" for k in range(n_boxes)]
 
 
 def make_model(n_boxes):
@@ -36,8 +36,8 @@ def make_model(n_boxes):
   xml = common.read_model("stacker.xml")
   if n_boxes < _MAX_BOXES:
     model = mjcf.from_xml_string(xml, assets=common.ASSETS)
-    for k in range(n_boxes, _MAX_BOXES):
-      model.find("body", f"box{k}").remove()
+    for name in _box_names(_MAX_BOXES)[n_boxes:]:
+      model.find("body", name).remove()
     xml = model.to_xml_string()
   return xml, common.ASSETS
 
@@ -67,64 +67,69 @@ class Physics(manipulator.Physics):
   """The planar arm's quantities (see manipulator.Physics)."""
 
 
-# the arm observation and the geometry helpers are manipulator's (same params layout)
-_observe_arm = manipulator._observe_arm
-_body_2d_pose = manipulator._body_2d_pose
-_site_distance = manipulator._site_distance
+@declare.feature(lambda m: ((m.nq - _ARM_SIZE) // len(_BOX_AXES), manipulator.POSE_SIZE))
+def box_pos(m, d, p, out):
+  """The boxes' poses (x, z, qw, qy), one row per box."""
+  for i in range(len(p.boxes)):
+    pose = manipulator.body_2d_pose(d, p.boxes[i])
+    for j in range(manipulator.POSE_SIZE):
+      out[manipulator.POSE_SIZE * i + j] = pose[j]
 
 
-@kernels.kernel
-def observe(m, d, params, out):
-  """The arm (see _observe_arm); fully observable: then the hand and box poses (x, z, qw, qy),
-  the box velocities (x, angle, z) and the target's (x, z)."""
-  k = _observe_arm(m, d, params, out)
-  if params[_FULLY_OBSERVABLE]:
-    n = int(params[_N_BOXES])
-    _body_2d_pose(d, int(params[_HAND]), out, k)
-    k += 4
-    for i in range(n):
-      _body_2d_pose(d, int(params[_BOXES + i]), out, k + 4 * i)
-    k += 4 * n
-    for i in range(3 * n):
-      out[k + i] = d.qvel[int(params[_BOXES + 2 * n + i])]
-    k += 3 * n
-    target = int(params[_TARGET_BODY])
-    out[k] = d.xpos[target, 0]
-    out[k + 1] = d.xpos[target, 2]
+@declare.feature(lambda m: (m.nq - _ARM_SIZE,))
+def box_vel(m, d, p, out):
+  """The boxes' velocities (x, angle, z), box by box."""
+  for i in range(len(p.box_dofs)):
+    out[i] = d.qvel[p.box_dofs[i]]
 
 
-@kernels.kernel
-def reward(m, d, params, out):
+@declare.feature((2,))
+def target_pos(m, d, p):
+  """The target's position (x, z)."""
+  return d.xpos[p.target, 0], d.xpos[p.target, 2]
+
+
+def _reward(m, d, p):
   """box_close (the nearest box to the target, gaussian within two box half-sizes) times
   hand_far (the grasp site at least 0.1 m from the target)."""
-  n = int(params[_N_BOXES])
-  target = int(params[_TARGET_SITE])
-  box_size = m.geom_size[int(params[_TARGET_GEOM]), 0]
+  box_size = m.geom_size[p.target_geom, 0]
   box_distance = np.inf
-  for i in range(n):
-    box_distance = min(box_distance, _site_distance(d, int(params[_BOXES + n + i]), target))
-  box_is_close = kernels.tolerance(box_distance, 0.0, 0.0, 2 * box_size, kernels.GAUSSIAN, 0.1)
-  hand_distance = _site_distance(d, int(params[_GRASP_SITE]), target)
-  hand_is_far = kernels.tolerance(hand_distance, 0.1, np.inf, _CLOSE, kernels.GAUSSIAN, 0.1)
-  out[kernels.REWARD] = box_is_close * hand_is_far
-  out[kernels.DISCOUNT] = np.nan
+  for box in p.box_sites:
+    box_distance = min(box_distance, manipulator.site_distance(d, box, p.target_site))
+  box_is_close = rewards.tolerance(box_distance, margin=2 * box_size)
+  hand_distance = manipulator.site_distance(d, p.grasp, p.target_site)
+  hand_is_far = rewards.tolerance(hand_distance, bounds=(.1, np.inf), margin=_CLOSE)
+  return box_is_close * hand_is_far
 
 
-class Stack(base.Task):
+@functools.cache
+def _declared(n_boxes):
+  """The observations (by full observability) and the reward of stacking `n_boxes` boxes,
+  box0.., with parameters naming each box."""
+  boxes = _box_names(n_boxes)
+  params = declare.Params(
+    **manipulator.ARM_PARAMS.fields, target=declare.body("target"),
+    target_site=declare.site("target"), target_geom=declare.geom("target"),
+    grasp=declare.site("grasp"), boxes=declare.bodies(*boxes), box_sites=declare.sites(*boxes),
+    box_dofs=declare.dofs(*(f"{box}_{axis}" for box in boxes for axis in _BOX_AXES)))
+  arm = declare.Observation(params, *manipulator.ARM_OBSERVED)
+  full = declare.Observation(params, *arm.items, manipulator.hand_pos, box_pos, box_vel,
+                             target_pos)
+  return {False: arm, True: full}, declare.reward(params)(_reward)
+
+
+class Stack(declare.Task):
   """Rewards a box at the target while the hand is away from it."""
 
-  observe_kernel = observe
-  reward_kernel = reward
   model_fields = ("body_pos",)  # the target placed per episode
 
   def __init__(self, n_boxes, fully_observable, random=None):
     """`n_boxes`: boxes in the model (box0..); `fully_observable`: observe the hand, box and
     target poses and the box velocities too."""
     self._n_boxes = n_boxes
-    self._box_names = [f"box{k}" for k in range(n_boxes)]
-    self._box_joint_names = [f"{box}_{axis}" for box in self._box_names for axis in "xyz"]
-    self._fully_observable = fully_observable
-    self._params = None  # (model, the kernel parameters for it)
+    self._box_names = _box_names(n_boxes)
+    observations, self.reward = _declared(n_boxes)
+    self.observation = observations[bool(fully_observable)]
     super().__init__(random=random)
 
   def initialize_episode(self, physics):
@@ -153,30 +158,3 @@ class Stack(base.Task):
       if physics.data.ncon == 0:
         break
     super().initialize_episode(physics)
-
-  def observation_layout(self, physics):
-    """Arm angles (sin, cos), velocities and touch; with full observability also the hand and
-    box poses (x, z, qw, qy), the box velocities (x, angle, z) and the target's (x, z)."""
-    n = self._n_boxes
-    layout = (("arm_pos", (_NARM, 2)), ("arm_vel", (_NARM,)),
-              ("touch", (physics.model.nsensordata,)))
-    if self._fully_observable:
-      layout += (("hand_pos", (4,)), ("box_pos", (n, 4)), ("box_vel", (3 * n,)),
-                 ("target_pos", (2,)))
-    return layout
-
-  def kernel_params(self, physics):
-    """Flags and model addresses (see the layout at the top), computed once per model."""
-    model = physics.model
-    if self._params is None or self._params[0] is not model.ptr:
-      arm_qpos, arm_dof = manipulator.arm_addresses(physics)
-      ids = [model.name2id("hand", "body"), model.name2id("target", "body"),
-             model.name2id("grasp", "site"), model.name2id("target", "site"),
-             model.name2id("target", "geom")]
-      boxes = [model.name2id(name, "body") for name in self._box_names]
-      box_sites = [model.name2id(name, "site") for name in self._box_names]
-      joints = [model.name2id(name, "joint") for name in self._box_joint_names]
-      params = np.concatenate(([self._fully_observable, self._n_boxes], arm_qpos, arm_dof, ids,
-                               boxes, box_sites, model.jnt_dofadr[joints])).astype(float)
-      self._params = (model.ptr, params)
-    return self._params[1]
