@@ -157,11 +157,17 @@ def upright(m, d, p):
 
 
 @declare.feature((3,))
-def torso_com_velocity(m, d, p):
-  """The torso subtree's (the dog's) linear velocity in the torso frame."""
+def center_of_mass_velocity(m, d, p):
+  """The torso subtree's (the dog's) linear velocity."""
   velocity = p.com_velocity
-  return features.vector_in_frame(d.xmat[p.torso], d.sensordata[velocity],
-                                  d.sensordata[velocity + 1], d.sensordata[velocity + 2])
+  return d.sensordata[velocity], d.sensordata[velocity + 1], d.sensordata[velocity + 2]
+
+
+@declare.feature((3,))
+def torso_com_velocity(m, d, p):
+  """The dog's linear velocity in the torso frame."""
+  x, y, z = center_of_mass_velocity(m, d, p)
+  return features.vector_in_frame(d.xmat[p.torso], x, y, z)
 
 
 @declare.feature(())
@@ -327,10 +333,10 @@ class Physics(declare.Physics):
   """The dog's quantities."""
 
   params = PARAMS
-  features = (torso_pelvis_height, z_projection, upright, torso_com_velocity,
-              com_forward_velocity, features.hinge_angles, features.hinge_velocities,
-              inertial_sensors, touch_sensors, foot_forces, actuator_state, body_weight,
-              floor_size)
+  features = (torso_pelvis_height, z_projection, upright, center_of_mass_velocity,
+              torso_com_velocity, com_forward_velocity, features.hinge_angles,
+              features.hinge_velocities, inertial_sensors, touch_sensors, foot_forces,
+              actuator_state, body_weight, floor_size)
 
   def joint_angles(self):
     """Angles of the hinge joints."""

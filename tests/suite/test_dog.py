@@ -148,3 +148,49 @@ def test_a_dog_with_a_skin_compiles(monkeypatch):
   assert ours.sizes["nskin"] == mjm.nskin == 1
   np.testing.assert_array_equal(ours.arrays["skin_bonebodyid"], mjm.skin_bonebodyid)
   np.testing.assert_array_equal(ours.arrays["skin_bonevertweight"], mjm.skin_bonevertweight)
+
+
+# dm_control's Physics accessors (z_projection: rows there, flat here), then the fetch model's
+_METHODS = ("torso_pelvis_height", "z_projection", "upright", "center_of_mass_velocity",
+            "torso_com_velocity", "com_forward_velocity", "joint_angles", "joint_velocities",
+            "inertial_sensors", "touch_sensors", "foot_forces")
+_FETCH_METHODS = ("ball_in_head_frame", "target_in_head_frame", "ball_to_mouth_distance",
+                  "ball_to_target_distance")
+# the observation keys that are not the name of their Physics method
+_OBSERVED_METHODS = {"joint_velocites": "joint_velocities", "ball_state": "ball_in_head_frame",
+                     "target_position": "target_in_head_frame"}
+
+
+@pytest.mark.parametrize("task", ["walk", "fetch"])
+def test_physics_methods_match_dm_control(task):
+  """The Physics methods (the declared features) against dm_control's at the same state; each
+  observation key is its method's value, exactly. Seed 1: see the fetch test above."""
+  ours, theirs = parity.load_pair("dog", task, seed=1)
+  observation = ours.reset().observation
+  theirs.reset()
+  for name in _METHODS + (_FETCH_METHODS if task == "fetch" else ()):
+    np.testing.assert_allclose(np.ravel(getattr(ours.physics, name)()),
+                               np.ravel(getattr(theirs.physics, name)()), rtol=parity.RESET_RTOL,
+                               atol=parity.RESET_ATOL, err_msg=name)
+  for key, value in observation.items():
+    method = getattr(ours.physics, _OBSERVED_METHODS.get(key, key))
+    np.testing.assert_array_equal(method(), value, err_msg=key)
+
+
+def test_episode_quantities_of_the_stand_reward():
+  """The standing heights (0.9 of the torso's and pelvis's in the default pose) and the body
+  weight the reward reads are the task's, set by each episode: dm_control's values."""
+  ours, theirs = parity.load_pair("dog", "stand", seed=2)
+  assert np.isnan(ours.task.body_weight)  # before the first episode
+  ours.reset()
+  theirs.reset()
+  weight = -ours.physics.model.opt.gravity[2] * ours.physics.model.body_subtreemass[
+    ours.physics.model.name2id("torso", "body")]
+  assert ours.task.body_weight == ours.physics.body_weight() == weight
+  np.testing.assert_allclose(ours.task.body_weight, theirs.task._body_weight, rtol=1e-7)
+  np.testing.assert_allclose([ours.task.torso_stand_height, ours.task.pelvis_stand_height],
+                             theirs.task._stand_height, rtol=1e-7)
+  params = ours.task.kernel_params(ours.physics)
+  offsets = ours.task.params.offsets
+  assert params[offsets["body_weight"]] == weight
+  assert params[offsets["torso_stand_height"]] == ours.task.torso_stand_height

@@ -116,3 +116,21 @@ def test_partially_observable(task):
   action = np.full(5, 0.5)
   a, b = ours.step(action), theirs.step(action)
   parity.assert_observations_close(a.observation, b.observation, parity.OBS_ATOL)
+
+
+@pytest.mark.parametrize("task", ("bring_ball", "insert_peg"))
+def test_physics_methods_match_dm_control(task):
+  """The planar arm's Physics methods against dm_control's at the same state (touch is the
+  declared feature, the observation's `touch` exactly)."""
+  ours, theirs = parity.load_pair("manipulator", task, seed=2)
+  observation = ours.reset().observation
+  theirs.reset()
+  obj, target = ("peg", "target_peg") if _VARIANTS[task][0] else ("ball", "target_ball")
+  joints = list(manipulator.ARM_JOINTS)
+  calls = {"touch": (), "bounded_joint_pos": (joints,), "joint_vel": (joints,),
+           "body_2d_pose": (["hand", obj, target],), "site_distance": (obj, target)}
+  for name, args in calls.items():
+    np.testing.assert_allclose(getattr(ours.physics, name)(*args),
+                               getattr(theirs.physics, name)(*args), rtol=0,
+                               atol=parity.RESET_ATOL, err_msg=name)
+  np.testing.assert_array_equal(ours.physics.touch(), observation["touch"])

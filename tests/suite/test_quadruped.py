@@ -134,3 +134,26 @@ def test_compiles_like_dm_controls_model(task):
     np.testing.assert_allclose(getattr(m, name), getattr(ours, name), rtol=1e-12, atol=1e-12,
                                err_msg=name)
   np.testing.assert_allclose(m.stat.meaninertia, ours.stat.meaninertia, rtol=1e-12)
+
+
+# dm_control's Physics accessors: every model's, then those of a variant's extra parts
+_METHODS = ("torso_upright", "torso_velocity", "egocentric_state", "toe_positions",
+            "force_torque", "imu", "origin_distance", "origin")
+_VARIANT_METHODS = {"walk": (), "escape": ("rangefinder",),
+                    "fetch": ("ball_state", "target_position", "ball_to_target_distance",
+                              "self_to_ball_distance")}
+
+
+@pytest.mark.parametrize("task", list(_VARIANT_METHODS))
+def test_physics_methods_match_dm_control(task):
+  """The Physics methods (the declared features) against dm_control's at the same state; each
+  observation key is the method of its name, exactly."""
+  ours, theirs = parity.load_pair("quadruped", task, seed=2)
+  observation = ours.reset().observation
+  theirs.reset()
+  for name in _METHODS + _VARIANT_METHODS[task]:
+    np.testing.assert_allclose(np.ravel(getattr(ours.physics, name)()),
+                               np.ravel(getattr(theirs.physics, name)()), rtol=parity.RESET_RTOL,
+                               atol=parity.RESET_ATOL, err_msg=name)
+  for key, value in observation.items():
+    np.testing.assert_array_equal(getattr(ours.physics, key)(), value, err_msg=key)
