@@ -220,24 +220,24 @@ def ball_position(m, d, p):
 
 
 @inline_jit
-def _ball_distance(d, p, x, y, z):
-  """Distance from the ball to (x, y, z)."""
-  dx, dy, dz = d.qpos[p.ball] - x, d.qpos[p.ball + 1] - y, d.qpos[p.ball + 2] - z
+def _ball_distance(m, d, p, point):
+  """Distance from the ball to `point` (3 coordinates)."""
+  x, y, z = ball_position(m, d, p)
+  dx, dy, dz = x - point[0], y - point[1], z - point[2]
   return math.sqrt(dx * dx + dy * dy + dz * dz)
 
 
 @declare.feature(())
 def ball_to_target_distance(m, d, p):
-  target = d.geom_xpos[p.target]
-  return _ball_distance(d, p, target[0], target[1], target[2])
+  return _ball_distance(m, d, p, d.geom_xpos[p.target])
 
 
 @declare.feature(())
 def ball_to_mouth_distance(m, d, p):
   """Mean distance from the ball to the upper and lower bite sites."""
-  upper, lower = d.site_xpos[p.bite[0]], d.site_xpos[p.bite[1]]
-  return (_ball_distance(d, p, upper[0], upper[1], upper[2])
-          + _ball_distance(d, p, lower[0], lower[1], lower[2])) / 2
+  upper, lower = p.bite
+  return (_ball_distance(m, d, p, d.site_xpos[upper])
+          + _ball_distance(m, d, p, d.site_xpos[lower])) / 2
 
 
 @declare.feature(())
@@ -250,8 +250,9 @@ def ball_in_head_frame(m, d, p):
   """The ball's position relative to the head site and its velocity relative to the head's
   (the velocimeter), both in the head site's frame."""
   head, frame = d.site_xpos[p.head], d.site_xmat[p.head]
-  x, y, z = features.vector_in_frame(frame, d.qpos[p.ball] - head[0],
-                                     d.qpos[p.ball + 1] - head[1], d.qpos[p.ball + 2] - head[2])
+  ball_x, ball_y, ball_z = ball_position(m, d, p)
+  x, y, z = features.vector_in_frame(frame, ball_x - head[0], ball_y - head[1],
+                                     ball_z - head[2])
   ball, head_velocity = p.ball_velocity, p.head_velocity
   vx, vy, vz = features.vector_in_frame(frame, d.qvel[ball], d.qvel[ball + 1], d.qvel[ball + 2])
   return (x, y, z, vx - d.sensordata[head_velocity], vy - d.sensordata[head_velocity + 1],

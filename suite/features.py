@@ -61,24 +61,26 @@ def hinge_count(m):
   return count
 
 
-@declare.feature(lambda m: (hinge_count(m),))
-def hinge_angles(m, d, p, out):
-  """The hinge joints' angles, in joint order (the free and ball joints left out)."""
+@inline_jit
+def _hinge_values(m, values, addresses, out):
+  """values[addresses[j]] of each hinge joint j, in joint order, into out."""
   k = 0
   for j in range(m.njnt):
     if m.jnt_type[j] == _HINGE:
-      out[k] = d.qpos[m.jnt_qposadr[j]]
+      out[k] = values[addresses[j]]
       k += 1
+
+
+@declare.feature(lambda m: (hinge_count(m),))
+def hinge_angles(m, d, p, out):
+  """The hinge joints' angles, in joint order (the free and ball joints left out)."""
+  _hinge_values(m, d.qpos, m.jnt_qposadr, out)
 
 
 @declare.feature(lambda m: (hinge_count(m),))
 def hinge_velocities(m, d, p, out):
   """The hinge joints' velocities, in joint order."""
-  k = 0
-  for j in range(m.njnt):
-    if m.jnt_type[j] == _HINGE:
-      out[k] = d.qvel[m.jnt_dofadr[j]]
-      k += 1
+  _hinge_values(m, d.qvel, m.jnt_dofadr, out)
 
 
 @inline_jit
