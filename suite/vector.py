@@ -41,8 +41,8 @@ import numpy as np
 from dm_env import specs
 
 import engine
+from engine import batch
 from engine import driver as _driver
-from engine import rollout as _rollout
 from engine.physics import DataWrapper
 from engine.physics import ModelWrapper
 from suite import base
@@ -101,8 +101,8 @@ def load(domain_name, task_name, num_envs, task_kwargs=None, environment_kwargs=
   if getattr(first.task, "model_from_seed", False):
     worlds = [first] + [build(s) for s in seeds[1:]]  # the model itself is drawn (lqr)
   elif first.task.model_fields:
-    batch = engine.ModelBatch(first.physics.model.ptr, num_envs, first.task.model_fields)
-    worlds = [_clone(first, batch[i], s) for i, s in enumerate(seeds)]
+    models = engine.ModelBatch(first.physics.model.ptr, num_envs, first.task.model_fields)
+    worlds = [_clone(first, models[i], s) for i, s in enumerate(seeds)]
   else:  # one model for all: its handle stays in the caches from world to world
     worlds = [_clone(first, first.physics.model.ptr, s) for s in seeds]
   return VectorEnvironment(worlds, seed=seed, num_threads=num_threads,
@@ -173,8 +173,7 @@ class VectorEnvironment:
     self._dptrs = np.array([w.physics.data.ptr._ptr for w in self.worlds], np.int64)
     self._models = [w.physics.model.ptr for w in self.worlds]
     self._nthread = min(int(num_threads or numba.get_num_threads()), numba.get_num_threads())
-    self._mptrs = np.array([[m.thread_handle(t) for m in self._models]
-                            for t in range(max(1, self._nthread))], np.int64)
+    self._mptrs = batch.POOL.model_handles(self._models, self._nthread)
     self._step_count = np.zeros(n, np.int64)
     self._needs_reset = np.ones(n, bool)
     self._python_obs = [None] * n  # observations of a task without kernels
@@ -283,15 +282,10 @@ class VectorEnvironment:
             self._obs, self._result, self._fired)
     if parallel is None:
       parallel = self._nthread > 1 and len(worlds) >= 2 * self._nthread
-    if parallel and _rollout._threads_usable():
+    if parallel and batch.POOL.usable():
       chunk = max(1, min(_CHUNK, len(worlds) // (4 * self._nthread)))
-      with _rollout._POOL["lock"]:
-        previous = numba.get_num_threads()
-        numba.set_num_threads(self._nthread)  # one row of model handles per thread id
-        try:
-          kernels.step_worlds_parallel(self._mptrs, self._dptrs, worlds, chunk, *args)
-        finally:
-          numba.set_num_threads(previous)
+      batch.POOL.run(self._nthread, kernels.step_worlds_parallel, self._mptrs, self._dptrs,
+                     worlds, chunk, *args)
     else:
       kernels.step_worlds(self._mptrs[0], self._dptrs, worlds, *args)
     if not self._kernels:
