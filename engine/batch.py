@@ -4,9 +4,10 @@ engine.rollout and the vectorised suite environments (suite/vector.py) step many
 call of an uncached `parallel=True` driver. Around that call they need the same four things,
 which this object owns:
 
-  if POOL.usable():                            # not a child forked after the pool started
-    handles = POOL.model_handles(models, nthread)  # row t: thread t's handles of the models
-    POOL.run(nthread, parallel_driver, handles, ...)  # nthread thread ids, one call at a time
+  if POOL.usable():                        # not a child forked after the pool started
+    mptrs = POOL.model_handles(models, nthread)  # row t: thread t's handles of the models
+    dptrs = POOL.data_handles(datas)             # the MjData the driver steps
+    POOL.run(nthread, parallel_driver, mptrs, dptrs, ...)  # thread ids 0..nthread-1
 
 Otherwise they run their serial driver on the calling thread, with the same results.
 """
@@ -57,6 +58,11 @@ class ThreadPool:
         return parallel_driver(*args)
       finally:
         numba.set_num_threads(previous)
+
+  @staticmethod
+  def data_handles(datas) -> np.ndarray:
+    """(len(datas),) handle addresses of the MjData: one per world, or one per thread."""
+    return np.array([d._ptr for d in datas], np.int64)
 
   @staticmethod
   def model_handles(models, nthread) -> np.ndarray:

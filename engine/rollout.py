@@ -282,7 +282,7 @@ class Rollout:
     if nstep < 1 or nbatch < 1:
       return state, sensordata
 
-    dptrs = np.array([d._ptr for d in datas], np.int64)
+    dptrs = POOL.data_handles(datas)
     arrays = (_flat(initial_state), _flat(initial_warmstart), _flat(control), state.reshape(-1),
               sensordata.reshape(-1))
     nthread = min(len(datas), numba.config.NUMBA_NUM_THREADS)

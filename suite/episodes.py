@@ -82,7 +82,8 @@ class Episodes:
       time_up: what count_step returned for them.
       termination: the task's discount to end the episode with, NaN where it goes on
         (ignored where time_up).
-      failed: whether their physics failed (arrays of a batch only).
+      failed: whether their physics failed (a batch with physics_errors="end_episode"; the
+        single environment raises PhysicsError instead).
     """
     ends = time_up | (termination == termination)  # the time limit, or a termination (not NaN)
     terminated = ends ^ time_up  # a termination before the time limit

@@ -205,7 +205,7 @@ class VectorEnvironment:
     self._action_shape = tuple(first.action_spec().shape) if self._before_step else (self._nu,)
     self._actions = np.zeros((n,) + self._action_shape)
     self._no_actions = np.zeros((n, 0))  # the batched call then leaves the controls as they are
-    self._dptrs = np.array([w.physics.data.ptr._ptr for w in self.worlds], np.int64)
+    self._dptrs = batch.POOL.data_handles([w.physics.data.ptr for w in self.worlds])
     self._nthread = min(int(num_threads or numba.get_num_threads()), numba.get_num_threads())
     self._mptrs = batch.POOL.model_handles([w.physics.model.ptr for w in self.worlds],
                                            self._nthread)

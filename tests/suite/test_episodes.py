@@ -1,11 +1,13 @@
 """suite.episodes: the episode rules on one world's Python scalars (the single environment)
 and on a batch's arrays (the vectorised one) give the same step types, discounts and resets."""
 
+import copy
 import itertools
 import math
 
 import dm_env
 import numpy as np
+import pytest
 
 from suite import episodes
 
@@ -58,9 +60,6 @@ def test_the_step_that_reaches_the_limit_is_the_last_and_a_reset_starts_over():
 
 
 def test_state_is_read_only_outside_and_survives_a_copy():
-  import copy
-  import pytest
-
   batch = episodes.Episodes(3, step_limit=float("inf"))
   batch.begin(np.array([0, 2]))
   batch.count_step(np.array([0]))
