@@ -25,6 +25,7 @@ import numpy as np
 
 
 _LAST, _MID = dm_env.StepType.LAST, dm_env.StepType.MID
+_LAST_CODE, _MID_CODE = int(_LAST), int(_MID)  # (numpy converts an enum member slowly)
 
 
 class Episodes:
@@ -90,7 +91,8 @@ class Episodes:
     last = ends | failed
     if isinstance(last, np.ndarray):  # a batch
       self._reset[worlds] = last
-      return (np.where(last, _LAST, _MID),
-              np.where(failed, 0.0, np.where(terminated, termination, 1.0)))
+      discount = np.where(terminated, termination, 1.0)
+      discount[failed] = 0.0
+      return np.where(last, _LAST_CODE, _MID_CODE), discount
     self._reset_items[worlds] = last  # one world: the same rule on Python scalars
     return (_LAST if last else _MID), (0.0 if failed else termination if terminated else 1.0)

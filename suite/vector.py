@@ -210,6 +210,7 @@ class VectorEnvironment:
     self._mptrs = batch.POOL.model_handles([w.physics.model.ptr for w in self.worlds],
                                            self._nthread)
     self._python_obs = [None] * n  # observations from the tasks' Python methods
+    self._every_world = np.arange(n)
     if self._nthread > 1 and n >= 2 * self._nthread:
       # the parallel driver is not cached (docs/architecture.md): compile it now (about a
       # second, once per process), with no world to step, rather than in the first step
@@ -234,7 +235,8 @@ class VectorEnvironment:
     actions = self._check_actions(actions)
     n = self.num_envs
     starting = self._episodes.needs_reset.copy()
-    stepping = np.flatnonzero(~starting)
+    restarting = starting.any()
+    stepping = np.flatnonzero(~starting) if restarting else self._every_world
     step_type = np.full(n, dm_env.StepType.FIRST, np.uint8)
     reward, discount = np.zeros(n), np.ones(n)
     if len(stepping):
@@ -243,12 +245,13 @@ class VectorEnvironment:
       time_up = self._episodes.count_step(stepping)
       if not self._in_kernels:
         self._evaluate_in_python(stepping[~failed], time_up[~failed])
-      reward[stepping] = np.where(failed, 0.0, self._result[stepping, kernels.REWARD])
+      reward[stepping] = self._result[stepping, kernels.REWARD]
       step_type[stepping], discount[stepping] = self._episodes.end_step(
         stepping, time_up, self._result[stepping, kernels.DISCOUNT], failed)
       if failed.any():
+        reward[stepping[failed]] = 0.0
         self._report_physics_errors(stepping[failed])
-    if starting.any():
+    if restarting:
       self._reset_worlds(np.flatnonzero(starting))
     return self._time_step(step_type, reward, discount)
 
@@ -298,7 +301,7 @@ class VectorEnvironment:
   def _step_worlds(self, worlds, actions, parallel=None):
     """The task's own before_step per world, then one jitted call: the physics of `worlds`,
     and with kernels their reward and observation."""
-    worlds = worlds.astype(np.int64)
+    worlds = np.asarray(worlds, np.int64)
     if self._before_step:
       for w in worlds:
         env = self.worlds[w]
