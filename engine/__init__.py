@@ -76,6 +76,7 @@ from engine.state import mj_getState as mj_getState
 from engine.state import mj_setKeyframe as mj_setKeyframe
 from engine.state import mj_setState as mj_setState
 from engine.state import mj_stateSize as mj_stateSize
+from engine import batch as batch  # numba's thread pool for batched steps: engine.batch.POOL
 from engine import rollout as rollout  # batched rollouts (mujoco.rollout): engine.rollout.rollout
 from engine.types import ModelBatch as ModelBatch
 from engine.support import mj_applyFT as mj_applyFT

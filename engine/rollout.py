@@ -15,10 +15,6 @@ serial loop. A trajectory whose step raised a warning (e.g. a diverging state) k
 state for the remaining steps, as MuJoCo's does.
 """
 
-import os
-import threading
-import warnings
-
 import numba
 import numpy as np
 from numba.core import types
@@ -32,6 +28,7 @@ from engine._stage import i8
 from engine._stage import stage
 from engine._stage import vec
 from engine._stage import never
+from engine.batch import POOL
 from engine.driver import SIZE_MISMATCH
 from engine.driver import _sizes_match
 from engine.enums import mjNWARNING
@@ -145,28 +142,6 @@ _parallel = numba.njit(_rollout_chunks, parallel=True, nogil=True, error_model="
 
 # ---- Python API ----
 
-_POOL = {"pid": None, "lock": threading.Lock()}
-
-
-def _threads_usable() -> bool:
-  """Whether this process may enter numba's thread pool. A child forked after the parent
-  started it may not (OpenMP kills such a child): there rollouts run serially, with the same
-  results, after a warning. One parallel rollout at a time (numba's workqueue layer, where
-  OpenMP is missing, aborts on concurrent use)."""
-  pid = os.getpid()
-  if _POOL["pid"] is None:
-    _POOL["pid"] = pid
-  if _POOL["pid"] == pid:
-    return True
-  if not _POOL.get("warned"):
-    _POOL["warned"] = True
-    warnings.warn("engine.rollout: this process was forked from one that used numba's "
-                  "thread pool, which it cannot use; rollouts run on one thread here (start "
-                  "worker processes with the 'spawn' method to use threads in them)",
-                  RuntimeWarning, stacklevel=3)
-  return False
-
-
 def _as_float_array(name, value, ndim):
   if value is None:
     return None
@@ -216,8 +191,9 @@ def _flat(array):
 
 
 class Rollout:
-  """Rollouts on `nthread` threads (numba's pool, which lives for the process); 0 or None:
-  on the calling thread. A context manager, as mujoco.rollout.Rollout."""
+  """Rollouts on `nthread` threads (numba's pool, which lives for the process: entered through
+  engine.batch.POOL); 0 or None: on the calling thread. A context manager, as
+  mujoco.rollout.Rollout."""
 
   def __init__(self, *, nthread=None):
     self.nthread = 0 if nthread is None else int(nthread)
@@ -306,22 +282,16 @@ class Rollout:
     if nstep < 1 or nbatch < 1:
       return state, sensordata
 
-    dptrs = np.array([d._ptr for d in datas], np.int64)
+    dptrs = POOL.data_handles(datas)
     arrays = (_flat(initial_state), _flat(initial_warmstart), _flat(control), state.reshape(-1),
               sensordata.reshape(-1))
     nthread = min(len(datas), numba.config.NUMBA_NUM_THREADS)
-    if self.nthread and nthread > 1 and nbatch > 1 and _threads_usable():
-      mptrs = np.array([[m.thread_handle(t) for m in models] for t in range(nthread)],
-                       np.int64)
+    if self.nthread and nthread > 1 and nbatch > 1 and POOL.usable():
+      mptrs = POOL.model_handles(models, nthread)
       chunk = int(chunk_size) if chunk_size else max(1, nbatch // (10 * nthread))
       status = np.zeros((nbatch + chunk - 1) // chunk, np.int64)
-      with _POOL["lock"]:
-        previous = numba.get_num_threads()
-        numba.set_num_threads(nthread)  # one data per thread id
-        try:
-          _parallel(mptrs, dptrs, nbatch, chunk, nstep, control_spec, *arrays, status)
-        finally:
-          numba.set_num_threads(previous)
+      POOL.run(nthread, _parallel, mptrs, dptrs, nbatch, chunk, nstep, control_spec, *arrays,
+               status)  # one data per thread id
       failed = status.min()
     else:
       mptrs = np.array([m._ptr for m in models], np.int64)

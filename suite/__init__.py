@@ -28,8 +28,8 @@ def _find_domains() -> dict:
 
 
 # modules of the package that are infrastructure, not domains
-_NOT_DOMAINS = ("base", "common", "control", "distributed", "gym_vector", "kernels", "rewards",
-                "vector", "viewer")
+_NOT_DOMAINS = ("base", "common", "control", "distributed", "episodes", "gym_vector", "kernels",
+                "rewards", "vector", "viewer")
 
 _DOMAINS = _find_domains()
 

@@ -5,7 +5,9 @@ legacy_step)` steps `physics` `n_sub_steps` times per action, asks `task` for re
 observation and termination, and ends an episode with a LAST step (discount 1.0: truncation)
 when the time limit is reached; a task ends it earlier by returning a discount from
 `get_termination`. A step after LAST starts a new episode. Physics errors (a diverging state,
-a full contact buffer) propagate as `PhysicsError`; `reset()` starts over afterwards.
+a full contact buffer) propagate as `PhysicsError`; `reset()` starts over afterwards. The
+episode bookkeeping is suite/episodes.py's for one world, which the vectorised environment
+(suite/vector.py) runs for N.
 """
 
 import abc
@@ -17,8 +19,11 @@ from dm_env import specs
 
 import engine
 from engine import PhysicsError as PhysicsError
+from suite import episodes
 
 FLAT_OBSERVATION_KEY = "observations"
+_WORLD = 0  # the environment's one world in its episode bookkeeping
+_GOES_ON = float("nan")  # the termination of a step that does not end the episode
 
 
 class Physics(engine.Physics):
@@ -58,43 +63,45 @@ class Environment(dm_env.Environment):
       self._n_sub_steps = int(n_sub_steps)
     else:
       self._n_sub_steps = 1
+    self._time_limit = time_limit
     if time_limit == float("inf"):
-      self._step_limit = float("inf")
+      step_limit = float("inf")
     else:
-      self._step_limit = time_limit / (self._physics.timestep() * self._n_sub_steps)
-    self._step_count = 0
-    self._reset_next_step = True
+      step_limit = time_limit / (self._physics.timestep() * self._n_sub_steps)
+    self._episodes = episodes.Episodes(1, step_limit)
 
   def reset(self):
     """Starts a new episode: resets the physics, lets the task initialize it, returns FIRST."""
-    self._reset_next_step = False
-    self._step_count = 0
+    self._episodes.begin(_WORLD)
+    self.reset_physics()
+    return dm_env.TimeStep(step_type=dm_env.StepType.FIRST, reward=None, discount=None,
+                           observation=self.observation())
+
+  def reset_physics(self):
+    """The physics reset to the model's initial state, then the task's initialize_episode:
+    the state a new episode starts from (the part of reset a vectorised environment runs per
+    world)."""
     with self._physics.reset_context():
       self._task.initialize_episode(self._physics)
-    return dm_env.TimeStep(step_type=dm_env.StepType.FIRST, reward=None, discount=None,
-                           observation=self._observation())
 
   def step(self, action):
     """Applies `action` for one control step; returns MID, or LAST at the end of an episode."""
-    if self._reset_next_step:
+    if self._episodes.must_reset(_WORLD):
       return self.reset()
     self._task.before_step(action, self._physics)
     self._physics.step(self._n_sub_steps)
     self._task.after_step(self._physics)
 
     reward = self._task.get_reward(self._physics)
-    observation = self._observation()
-    self._step_count += 1
-    if self._step_count >= self._step_limit:
-      discount = 1.0
-    else:
-      discount = self._task.get_termination(self._physics)
-    if discount is None:
-      return dm_env.TimeStep(dm_env.StepType.MID, reward, 1.0, observation)
-    self._reset_next_step = True
-    return dm_env.TimeStep(dm_env.StepType.LAST, reward, discount, observation)
+    observation = self.observation()
+    time_up = self._episodes.count_step(_WORLD)
+    termination = None if time_up else self._task.get_termination(self._physics)
+    step_type, discount = self._episodes.end_step(
+      _WORLD, time_up, _GOES_ON if termination is None else termination)
+    return dm_env.TimeStep(step_type, reward, discount, observation)
 
-  def _observation(self):
+  def observation(self):
+    """The task's observation at the current state (flattened with flat_observation)."""
     observation = self._task.get_observation(self._physics)
     return flatten_observation(observation) if self._flat_observation else observation
 
@@ -111,7 +118,7 @@ class Environment(dm_env.Environment):
     try:
       return self._task.observation_spec(self._physics)
     except NotImplementedError:
-      return _spec_from_observation(self._observation())
+      return _spec_from_observation(self.observation())
 
   @property
   def physics(self):
@@ -120,6 +127,26 @@ class Environment(dm_env.Environment):
   @property
   def task(self):
     return self._task
+
+  @property
+  def n_sub_steps(self) -> int:
+    """Physics steps per control step."""
+    return self._n_sub_steps
+
+  @property
+  def time_limit(self) -> float:
+    """Seconds of simulated time per episode (inf: no limit)."""
+    return self._time_limit
+
+  @property
+  def step_limit(self) -> float:
+    """Control steps per episode: the time limit over the control timestep (inf: no limit)."""
+    return self._episodes.step_limit
+
+  @property
+  def flat_observation(self) -> bool:
+    """Whether observations are flattened into one vector under FLAT_OBSERVATION_KEY."""
+    return self._flat_observation
 
   def control_timestep(self):
     """Seconds of simulated time per control step."""

@@ -187,13 +187,14 @@ def _tolerance_in_jitted_code(x, bounds=(0.0, 0.0), margin=0.0, sigmoid="gaussia
 @jit
 def _step_range(mptrs, dptrs, worlds, start, end, actions, op, nsub, observe, reward, params,
                 obs, result, fired):
-  """Worlds worlds[start:end]: ctrl from the action row, nsub steps of operation `op`, then
-  (unless a warning fired, as the single environment raises there) reward and observation."""
+  """Worlds worlds[start:end]: ctrl from the action row (no columns: the controls stay), nsub
+  steps of operation `op`, then (unless a warning fired, as the single environment raises
+  there) reward and observation."""
   for j in range(start, end):
     w = worlds[j]
     m = handle_at(mptrs[w], M)
     d = handle_at(dptrs[w], D)
-    for k in range(d.ctrl.shape[0]):
+    for k in range(actions.shape[1]):
       d.ctrl[k] = actions[w, k]
     fired[w] = _driver._run(mptrs[w], dptrs[w], op, nsub, 0, 0)
     if fired[w] == 0:
@@ -208,10 +209,12 @@ def step_worlds(mptrs, dptrs, worlds, actions, op, nsub, observe, reward, params
                 fired):
   """Steps worlds `worlds` (indices into the per-world arrays) on the calling thread.
 
-  mptrs, dptrs: model and data handle addresses per world; actions (nworld, nu); op, nsub: the
-  engine operation (OP_LEGACY_STEP or OP_STEP) and its count; observe, reward: kernel
-  addresses (0: none); params (nworld, nparam); obs (nworld, nobs) and result (nworld, 2) are
-  written; fired (nworld,) gets the warning bitmask of each world's step (0: none).
+  mptrs, dptrs: model and data handle addresses per world; actions (nworld, nu), or
+  (nworld, 0) to leave the controls as they are (a task's own before_step wrote them); op,
+  nsub: the engine operation (OP_LEGACY_STEP or OP_STEP) and its count; observe, reward:
+  kernel addresses (0: none); params (nworld, nparam); obs (nworld, nobs) and result
+  (nworld, 2) are written; fired (nworld,) gets the warning bitmask of each world's step (0:
+  none).
   """
   _step_range(mptrs, dptrs, worlds, 0, worlds.shape[0], actions, op, nsub, observe, reward,
               params, obs, result, fired)
@@ -220,7 +223,7 @@ def step_worlds(mptrs, dptrs, worlds, actions, op, nsub, observe, reward, params
 def _step_chunks(mptrs, dptrs, worlds, chunk, actions, op, nsub, observe, reward, params, obs,
                  result, fired):
   """step_worlds over numba's threads, `chunk` worlds per task; row `thread` of mptrs holds
-  that thread's own model handles (engine.MjModel.thread_handle)."""
+  that thread's own model handles (engine.batch.POOL.model_handles)."""
   nchunk = (worlds.shape[0] + chunk - 1) // chunk
   for c in numba.prange(nchunk):
     start = np.int64(c) * chunk

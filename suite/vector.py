@@ -8,14 +8,22 @@
 `step` does, for every world, what `control.Environment.step` does for one: the action into
 the controls, the physics steps of one control step, the reward, the discount and the
 observation, in one call of a numba function over all worlds (on numba's threads when it has
-more than one and the batch is large enough). For a task with kernels (suite/kernels.py) the
-observation and reward are computed inside that call by the same functions the single
-environment runs; a task without them gets its observation and reward from the task's Python
-methods after the batched physics step.
+more than one and the batch is large enough: engine.batch.POOL). For a task with kernels
+(suite/kernels.py) the observation and reward are computed inside that call by the same
+functions the single environment runs; a task without them gets its observation and reward
+from the task's Python methods after the batched physics step.
+
+Hooks. A task with its own `before_step` (one that transforms its action, say) has it called
+per world before the batched call, with the world's action row, and the batched call then
+leaves the controls as the hook wrote them; the rows take the shape of the task's action
+spec. A task with its own `after_step`, or its own get_reward, get_observation or
+get_termination, has them called per world after the batched physics step, in the single
+environment's order. `visualize_reward` is refused: it recolours the model the worlds share.
 
 Episodes. World i follows dm_env's rules on its own: a step after its LAST step starts a new
 episode instead (that step is FIRST, with reward 0 and discount 1, and the world's action is
 ignored), so each world's sequence of time steps is the one a single environment would give.
+The bookkeeping is the single environment's own (suite/episodes.py, over N worlds).
 `reset()` starts a new episode in every world.
 
 Seeds. A vectorised environment with seed s seeds world i's task with `world_seed(s, i)`
@@ -41,12 +49,13 @@ import numpy as np
 from dm_env import specs
 
 import engine
+from engine import batch
 from engine import driver as _driver
-from engine import rollout as _rollout
 from engine.physics import DataWrapper
 from engine.physics import ModelWrapper
 from suite import base
 from suite import control
+from suite import episodes
 from suite import kernels
 
 # at most this many worlds per task on the threads (smaller batches: four tasks per thread)
@@ -101,8 +110,8 @@ def load(domain_name, task_name, num_envs, task_kwargs=None, environment_kwargs=
   if getattr(first.task, "model_from_seed", False):
     worlds = [first] + [build(s) for s in seeds[1:]]  # the model itself is drawn (lqr)
   elif first.task.model_fields:
-    batch = engine.ModelBatch(first.physics.model.ptr, num_envs, first.task.model_fields)
-    worlds = [_clone(first, batch[i], s) for i, s in enumerate(seeds)]
+    models = engine.ModelBatch(first.physics.model.ptr, num_envs, first.task.model_fields)
+    worlds = [_clone(first, models[i], s) for i, s in enumerate(seeds)]
   else:  # one model for all: its handle stays in the caches from world to world
     worlds = [_clone(first, first.physics.model.ptr, s) for s in seeds]
   return VectorEnvironment(worlds, seed=seed, num_threads=num_threads,
@@ -110,18 +119,43 @@ def load(domain_name, task_name, num_envs, task_kwargs=None, environment_kwargs=
 
 
 def _clone(env, world_model, seed):
-  """A copy of environment `env` over `world_model`, with its task reseeded by `seed`."""
-  physics_type = type(env.physics)
-  physics = physics_type(DataWrapper(engine.MjData(world_model), ModelWrapper(world_model)))
-  physics.legacy_step = env.physics.legacy_step
+  """An environment like `env` over `world_model`, with its task reseeded by `seed`."""
+  physics = type(env.physics)(DataWrapper(engine.MjData(world_model), ModelWrapper(world_model)))
   random = np.random.RandomState(seed)
   # a new random state; the model a task may keep ids of stays shared
   model = env.physics.model.ptr
   task = copy.deepcopy(env.task, {id(env.task.random): random, id(model): model})
-  clone = copy.copy(env)
-  clone._physics, clone._task = physics, task
-  clone._step_count, clone._reset_next_step = 0, True
-  return clone
+  return control.Environment(physics, task, time_limit=env.time_limit,
+                             n_sub_steps=env.n_sub_steps, flat_observation=env.flat_observation,
+                             legacy_step=env.physics.legacy_step)
+
+
+def _own_hooks(task):
+  """Whether `task` has its own before_step, and its own after_step or reward, observation or
+  termination methods. suite.base.Task's before_step writes the action into the controls,
+  which the batched call does for every world; its after_step, as control.Task's, does nothing
+  without visualize_reward (refused batched); its other methods run the kernels the batched
+  call runs."""
+  cls = type(task)
+  evaluation = ("get_reward", "get_observation", "get_termination")
+  return (cls.before_step is not base.Task.before_step,
+          cls.after_step not in (base.Task.after_step, control.Task.after_step)
+          or any(getattr(cls, name) is not getattr(base.Task, name) for name in evaluation))
+
+
+def _check_worlds(worlds):
+  """Raises ValueError unless `worlds` are environments of one task that a batch can step."""
+  first = worlds[0]
+  for world in worlds[1:]:
+    if (type(world.task) is not type(first.task) or world.n_sub_steps != first.n_sub_steps
+        or world.step_limit != first.step_limit
+        or world.physics.model.nu != first.physics.model.nu):
+      raise ValueError("the worlds of a VectorEnvironment must be environments of one task "
+                       "(same task class, control step, time limit and actuators)")
+  if any(getattr(world.task, "visualize_reward", False) for world in worlds):
+    raise ValueError("visualize_reward recolours the materials of the model the worlds of a "
+                     "VectorEnvironment share (in suite.base.Task.after_step), so it cannot show "
+                     "each world's reward: set task.visualize_reward = False")
 
 
 class VectorEnvironment:
@@ -139,25 +173,23 @@ class VectorEnvironment:
     if physics_errors not in ("raise", "end_episode"):
       raise ValueError(f"physics_errors must be 'raise' or 'end_episode', got {physics_errors!r}")
     self.worlds = list(worlds)
+    _check_worlds(self.worlds)
     self.num_envs = n = len(self.worlds)
     self.seed = seed
     self._physics_errors = physics_errors
     first = self.worlds[0]
-    for world in self.worlds[1:]:
-      if (type(world.task) is not type(first.task) or world._n_sub_steps != first._n_sub_steps
-          or world._step_limit != first._step_limit
-          or world.physics.model.nu != first.physics.model.nu):
-        raise ValueError("the worlds of a VectorEnvironment must be environments of one task "
-                         "(same task class, control step, time limit and actuators)")
-    physics = first.physics
+    physics, task = first.physics, first.task
     self._nu = physics.model.nu
     self._op = _driver.OP_LEGACY_STEP if physics.legacy_step else _driver.OP_STEP
-    self._nsub = first._n_sub_steps
-    self._step_limit = first._step_limit
-    self._flat = first._flat_observation
-    task = first.task
-    self._kernels = isinstance(task, base.Task) and task.observe_kernel is not None
-    if self._kernels:
+    self._nsub = first.n_sub_steps
+    self._flat = first.flat_observation
+    self._episodes = episodes.Episodes(n, first.step_limit)
+    self._before_step, python_evaluation = _own_hooks(task)
+    # reward and observation inside the batched call, unless after_step must run before them
+    # or the task computes them in Python
+    self._in_kernels = (isinstance(task, base.Task) and task.observe_kernel is not None
+                        and task.reward_kernel is not None and not python_evaluation)
+    if self._in_kernels:
       self._layout = task.observation_layout(physics)
       self._observe = task.observe_kernel.address()
       self._reward = task.reward_kernel.address()
@@ -169,15 +201,16 @@ class VectorEnvironment:
     self._params = np.zeros((n, nparam))
     self._result = np.zeros((n, 2))
     self._fired = np.zeros(n, np.int64)
-    self._actions = np.zeros((n, self._nu))
-    self._dptrs = np.array([w.physics.data.ptr._ptr for w in self.worlds], np.int64)
-    self._models = [w.physics.model.ptr for w in self.worlds]
+    # one row per world: the controls, or what the task's own before_step takes
+    self._action_shape = tuple(first.action_spec().shape) if self._before_step else (self._nu,)
+    self._actions = np.zeros((n,) + self._action_shape)
+    self._no_actions = np.zeros((n, 0))  # the batched call then leaves the controls as they are
+    self._dptrs = batch.POOL.data_handles([w.physics.data.ptr for w in self.worlds])
     self._nthread = min(int(num_threads or numba.get_num_threads()), numba.get_num_threads())
-    self._mptrs = np.array([[m.thread_handle(t) for m in self._models]
-                            for t in range(max(1, self._nthread))], np.int64)
-    self._step_count = np.zeros(n, np.int64)
-    self._needs_reset = np.ones(n, bool)
-    self._python_obs = [None] * n  # observations of a task without kernels
+    self._mptrs = batch.POOL.model_handles([w.physics.model.ptr for w in self.worlds],
+                                           self._nthread)
+    self._python_obs = [None] * n  # observations from the tasks' Python methods
+    self._every_world = np.arange(n)
     if self._nthread > 1 and n >= 2 * self._nthread:
       # the parallel driver is not cached (docs/architecture.md): compile it now (about a
       # second, once per process), with no world to step, rather than in the first step
@@ -187,10 +220,9 @@ class VectorEnvironment:
 
   def reset(self):
     """Starts a new episode in every world; returns FIRST time steps."""
-    every = np.ones(self.num_envs, bool)
-    self._reset_worlds(every)
-    return self._time_step(np.full(self.num_envs, dm_env.StepType.FIRST, np.uint8),
-                           np.zeros(self.num_envs), np.ones(self.num_envs))
+    n = self.num_envs
+    self._reset_worlds(np.arange(n))
+    return self._time_step(np.full(n, dm_env.StepType.FIRST, np.uint8), np.zeros(n), np.ones(n))
 
   def step(self, actions):
     """Steps every world with its row of `actions` (N, nu); worlds whose last step was LAST
@@ -202,34 +234,25 @@ class VectorEnvironment:
     """
     actions = self._check_actions(actions)
     n = self.num_envs
-    step_type = np.full(n, dm_env.StepType.MID, np.uint8)
-    starting = self._needs_reset.copy()
-    stepping = np.flatnonzero(~starting)
+    starting = self._episodes.needs_reset.copy()
+    restarting = starting.any()
+    stepping = np.flatnonzero(~starting) if restarting else self._every_world
+    step_type = np.full(n, dm_env.StepType.FIRST, np.uint8)
+    reward, discount = np.zeros(n), np.ones(n)
     if len(stepping):
       self._step_worlds(stepping, actions)
-    reward = self._result[:, kernels.REWARD].copy()
-    discount = np.ones(n)
-    if len(stepping):
-      self._step_count[stepping] += 1
-      ended = np.zeros(n, bool)
-      ended[stepping] = self._step_count[stepping] >= self._step_limit
-      terminal = self._result[:, kernels.DISCOUNT]
-      stopped = np.zeros(n, bool)
-      stopped[stepping] = ~np.isnan(terminal[stepping])
-      stopped &= ~ended
-      discount[stopped] = terminal[stopped]
-      failed = np.zeros(n, bool)
-      failed[stepping] = self._fired[stepping] != 0
-      reward[failed], discount[failed] = 0.0, 0.0
-      last = ended | stopped | failed
-      step_type[last] = dm_env.StepType.LAST
-      self._needs_reset |= last
+      failed = self._fired[stepping] != 0
+      time_up = self._episodes.count_step(stepping)
+      if not self._in_kernels:
+        self._evaluate_in_python(stepping[~failed], time_up[~failed])
+      reward[stepping] = self._result[stepping, kernels.REWARD]
+      step_type[stepping], discount[stepping] = self._episodes.end_step(
+        stepping, time_up, self._result[stepping, kernels.DISCOUNT], failed)
       if failed.any():
-        self._report_physics_errors(np.flatnonzero(failed))
-    if starting.any():
-      self._reset_worlds(starting)
-      step_type[starting] = dm_env.StepType.FIRST
-      reward[starting], discount[starting] = 0.0, 1.0
+        reward[stepping[failed]] = 0.0
+        self._report_physics_errors(stepping[failed])
+    if restarting:
+      self._reset_worlds(np.flatnonzero(starting))
     return self._time_step(step_type, reward, discount)
 
   def action_spec(self):
@@ -261,67 +284,64 @@ class VectorEnvironment:
   # ---- internals ----
 
   def _check_actions(self, actions):
-    shape = (self.num_envs, self._nu)
+    shape = (self.num_envs,) + self._action_shape
     try:
       array = np.asarray(actions, dtype=np.float64)
     except (TypeError, ValueError):
       raise ValueError(f"actions must be numbers of shape {shape}") from None
     if array.shape != shape:
-      if self._nu == 1 and array.shape == (self.num_envs,):
+      if self._action_shape == (1,) and array.shape == (self.num_envs,):
         array = array.reshape(shape)  # one actuator: one action per world
       else:
         raise ValueError(f"actions have shape {array.shape}; this environment takes "
-                         f"{shape}: one row of {self._nu} controls per world")
+                         f"{shape}: one action of shape {self._action_shape} per world")
     np.copyto(self._actions, array)
     return self._actions
 
   def _step_worlds(self, worlds, actions, parallel=None):
-    """One jitted call: physics, and with kernels reward and observation, of `worlds`."""
-    worlds = worlds.astype(np.int64)
+    """The task's own before_step per world, then one jitted call: the physics of `worlds`,
+    and with kernels their reward and observation."""
+    worlds = np.asarray(worlds, np.int64)
+    if self._before_step:
+      for w in worlds:
+        env = self.worlds[w]
+        env.task.before_step(actions[w].copy(), env.physics)
+      actions = self._no_actions  # the hook wrote the controls
     self._result[:, kernels.DISCOUNT] = np.nan
     args = (actions, self._op, self._nsub, self._observe, self._reward, self._params,
             self._obs, self._result, self._fired)
     if parallel is None:
       parallel = self._nthread > 1 and len(worlds) >= 2 * self._nthread
-    if parallel and _rollout._threads_usable():
+    if parallel and batch.POOL.usable():
       chunk = max(1, min(_CHUNK, len(worlds) // (4 * self._nthread)))
-      with _rollout._POOL["lock"]:
-        previous = numba.get_num_threads()
-        numba.set_num_threads(self._nthread)  # one row of model handles per thread id
-        try:
-          kernels.step_worlds_parallel(self._mptrs, self._dptrs, worlds, chunk, *args)
-        finally:
-          numba.set_num_threads(previous)
+      batch.POOL.run(self._nthread, kernels.step_worlds_parallel, self._mptrs, self._dptrs,
+                     worlds, chunk, *args)
     else:
       kernels.step_worlds(self._mptrs[0], self._dptrs, worlds, *args)
-    if not self._kernels:
-      for w in worlds:
-        if self._fired[w] == 0:
-          self._evaluate_in_python(w)
 
-  def _evaluate_in_python(self, w):
-    """Reward, discount and observation of world w from its task's Python methods."""
-    env = self.worlds[w]
-    task, physics = env.task, env.physics
-    task.after_step(physics)
-    self._result[w, kernels.REWARD] = task.get_reward(physics)
-    termination = task.get_termination(physics)
-    self._result[w, kernels.DISCOUNT] = np.nan if termination is None else termination
-    self._python_obs[w] = env._observation()
-
-  def _reset_worlds(self, mask):
-    """A new episode in the worlds of `mask`, as control.Environment.reset does."""
-    for w in np.flatnonzero(mask):
+  def _evaluate_in_python(self, worlds, time_up):
+    """after_step, reward, observation and termination of `worlds` from their tasks' Python
+    methods, in the single environment's order (no termination asked at the time limit)."""
+    for w, up in zip(worlds, time_up):
       env = self.worlds[w]
-      with env.physics.reset_context():
-        env.task.initialize_episode(env.physics)
-      if self._kernels:
+      task, physics = env.task, env.physics
+      task.after_step(physics)
+      self._result[w, kernels.REWARD] = task.get_reward(physics)
+      self._python_obs[w] = env.observation()
+      termination = None if up else task.get_termination(physics)
+      self._result[w, kernels.DISCOUNT] = np.nan if termination is None else termination
+
+  def _reset_worlds(self, worlds):
+    """A new episode in `worlds`, as control.Environment.reset starts one."""
+    self._episodes.begin(worlds)
+    for w in worlds:
+      env = self.worlds[w]
+      env.reset_physics()
+      if self._in_kernels:
         self._params[w] = env.task.kernel_params(env.physics)
         kernels.run(env.task.observe_kernel, env.physics, self._params[w], self._obs[w])
       else:
-        self._python_obs[w] = env._observation()
-    self._step_count[mask] = 0
-    self._needs_reset[mask] = False
+        self._python_obs[w] = env.observation()
 
   def _report_physics_errors(self, failed):
     names = [", ".join(k.name for k in _driver.fired_kinds(int(self._fired[w]))) for w in failed]
@@ -333,7 +353,7 @@ class VectorEnvironment:
                   stacklevel=3)
 
   def _time_step(self, step_type, reward, discount):
-    if not self._kernels:
+    if not self._in_kernels:
       observation = {key: np.stack([np.asarray(o[key]) for o in self._python_obs])
                      for key in self._python_obs[0]}
       observation = type(self._python_obs[0])(observation)

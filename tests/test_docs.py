@@ -193,8 +193,9 @@ def test_suite_models_doc_matches_both_stacks():
       env = stack.load(domain, task, task_kwargs={"random": 0})
       label = (name, domain, task)
       assert f"{env.control_timestep():g}" == control_timestep, label
-      # (the time limit, as a number of control steps)
-      assert env._step_limit * env.control_timestep() == pytest.approx(float(time_limit)), label
+      # (the time limit, as a number of control steps; dm_control's is private)
+      step_limit = env.step_limit if stack is suite else env._step_limit
+      assert step_limit * env.control_timestep() == pytest.approx(float(time_limit)), label
       assert str(env.action_spec().shape[0]) == action_dim, label
       listed = ", ".join(f"{k} {_size(v.shape)}" for k, v in env.observation_spec().items())
       assert listed == observations, label

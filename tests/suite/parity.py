@@ -96,7 +96,7 @@ def compare_episode_end(domain, task, nsteps=3):
   same number of steps (with a LAST step of discount 1, a truncation), and a further step
   starts a new episode."""
   ours, theirs = load_pair(domain, task)
-  assert ours._step_limit == theirs._step_limit
+  assert ours.step_limit == theirs._step_limit
   assert ours.control_timestep() == theirs.control_timestep()
   limit = nsteps * theirs.control_timestep()
   runs = []

@@ -50,7 +50,7 @@ def test_substeps_must_divide_the_control_timestep():
   with pytest.raises(ValueError, match="Both n_sub_steps and control_timestep"):
     control.Environment(physics, task, n_sub_steps=2, control_timestep=0.04)
   env = control.Environment(physics, task, control_timestep=0.06, time_limit=1.2)
-  assert env.control_timestep() == pytest.approx(0.06) and env._step_limit == pytest.approx(20)
+  assert env.control_timestep() == pytest.approx(0.06) and env.step_limit == pytest.approx(20)
 
 
 def test_random_may_be_a_seed_a_randomstate_or_none():

@@ -77,7 +77,7 @@ def test_termination_at_rest_has_discount_zero(task):
 
 def test_no_time_limit_and_evaluation():
   env = lqr.lqr_2_1(random=0)
-  assert env._step_limit == float("inf")
+  assert env.step_limit == float("inf")
   env.reset()
   assert not env.task.get_evaluation(env.physics)  # starts at distance sqrt(2)
   np.testing.assert_allclose(env.physics.state_norm(), np.sqrt(2), rtol=1e-12)

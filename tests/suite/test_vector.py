@@ -213,3 +213,29 @@ def test_worlds_of_different_tasks_are_refused():
   b = suite.load("cartpole", "swingup", task_kwargs={"random": 1, "time_limit": 3})
   with pytest.raises(ValueError, match="one task"):
     vector.VectorEnvironment([a, b])
+
+
+def _step_in_child(queue):
+  with pytest.warns(RuntimeWarning, match="forked"):
+    queue.put(_threaded_cartpole_rewards())
+
+
+def _threaded_cartpole_rewards():
+  env = suite.load("cartpole", "swingup", task_kwargs={"random": 3}, num_envs=8,
+                   num_threads=2)
+  steps = _rollout_batch(env, [np.full((8, 1), 0.5)] * 5)
+  return np.stack([t.reward for t in steps])
+
+
+def test_forked_child_steps_its_batch_on_one_thread_with_the_same_result():
+  # the child of a process that entered numba's thread pool must not (engine.batch.POOL)
+  import multiprocessing
+  parent = _threaded_cartpole_rewards()
+  context = multiprocessing.get_context("fork")
+  queue = context.Queue()
+  child = context.Process(target=_step_in_child, args=(queue,))
+  child.start()
+  rewards = queue.get(timeout=120)
+  child.join(60)
+  assert child.exitcode == 0
+  np.testing.assert_array_equal(rewards, parent)
