@@ -41,16 +41,6 @@ def small_control(m, d, p):
   return total / m.nu
 
 
-@inline_jit
-def in_frame(origin, point, rotation, axis):
-  """Coordinate `axis` of point - origin (3-vectors) in the frame of `rotation` (a rotation
-  matrix's 9 entries, row by row): the row vector times the matrix's column `axis`."""
-  value = 0.0
-  for i in range(3):
-    value += (point[i] - origin[i]) * rotation[3 * i + axis]
-  return value
-
-
 @register_jitable
 def hinge_count(m):
   """The model's hinge joints (in Python and in jitted code: a shape function calls it)."""
@@ -86,8 +76,8 @@ def hinge_velocities(m, d, p, out):
 @inline_jit
 def vector_in_frame(rotation, x, y, z):
   """The vector (x, y, z) in the frame of `rotation` (a body's or site's 9 xmat entries): its
-  components along the frame's axes, (x, y, z) @ R (in_frame's three coordinates for a
-  vector given by its components: a velocity, a difference computed already)."""
+  components along the frame's axes, (x, y, z) @ R (a velocity, a difference of two
+  points)."""
   return (x * rotation[0] + y * rotation[3] + z * rotation[6],
           x * rotation[1] + y * rotation[4] + z * rotation[7],
           x * rotation[2] + y * rotation[5] + z * rotation[8])

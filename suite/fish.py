@@ -78,8 +78,8 @@ def joint_angles(m, d, p, out):
 def mouth_to_target(m, d, p):
   """The vector from the mouth to the target, in the mouth's frame."""
   mouth, target, frame = d.geom_xpos[p.mouth], d.geom_xpos[p.target], d.geom_xmat[p.mouth]
-  return (features.in_frame(mouth, target, frame, 0), features.in_frame(mouth, target, frame, 1),
-          features.in_frame(mouth, target, frame, 2))
+  return features.vector_in_frame(frame, target[0] - mouth[0], target[1] - mouth[1],
+                                  target[2] - mouth[2])
 
 
 @declare.feature(())

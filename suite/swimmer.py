@@ -93,7 +93,9 @@ def nose_to_target(m, d, p):
   nose = d.sensordata[p.nose_position:p.nose_position + 3]
   target = d.sensordata[p.target_position:p.target_position + 3]
   head = d.xmat[p.head]
-  return features.in_frame(nose, target, head, 0), features.in_frame(nose, target, head, 1)
+  x, y, _ = features.vector_in_frame(head, target[0] - nose[0], target[1] - nose[1],
+                                     target[2] - nose[2])
+  return x, y
 
 
 @declare.feature(())
