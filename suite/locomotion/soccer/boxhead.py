@@ -14,18 +14,13 @@ import assets
 import composer
 import mjcf
 from composer.observation import observable
+from suite.locomotion.walkers import jumping_ball
 from suite.locomotion.walkers import legacy_base
 
 _XML_PATH = assets.LOCOMOTION / 'soccer' / 'boxhead.xml'
 _MAX_WALKER_ID = 10
 _CAMERA_DOFS = ('camera_pitch', 'camera_yaw')
 _DIGIT_TEXTURE_SIZE = 64
-
-
-def _yaw(quaternion):
-  """The rotation about z of a (w, x, y, z) quaternion."""
-  w, x, y, z = quaternion
-  return np.arctan2(2 * (w * z + x * y), 1 - 2 * (y ** 2 + z ** 2))
 
 
 def _alpha_blend(foreground, background):
@@ -95,7 +90,7 @@ class BoxHeadObservables(legacy_base.WalkerObservables):
     return observable.MJCFFeature('qvel', self._entity.observable_camera_joints)
 
 
-class BoxHead(legacy_base.Walker):
+class BoxHead(jumping_ball.HeadOnBall, legacy_base.Walker):
   """A box head on a ball that rolls, steers and kicks (actuators roll, steer, kick).
 
   `BoxHead(name='walker', marker_rgba=None, camera_control=False, camera_resolution=(28, 28),
@@ -161,26 +156,6 @@ class BoxHead(legacy_base.Walker):
     names = ['arm_l', 'arm_r', 'eye_l', 'eye_r'] + (['head'] if self._walker_id is None else [])
     return [self._mjcf_root.find('geom', name) for name in names]
 
-  def create_root_joints(self, attachment_frame):
-    """Three unlimited slide joints (root_x, root_y, root_z) of the model's 'root' class."""
-    root_class = self._mjcf_root.find('default', 'root')
-    self._root_joints = [
-      attachment_frame.add('joint', name=f'root_{axis_name}', type='slide', axis=axis,
-                           dclass=root_class)
-      for axis_name, axis in (('x', [1, 0, 0]), ('y', [0, 1, 0]), ('z', [0, 0, 1]))]
-
-  def set_pose(self, physics, position=None, quaternion=None):
-    """Zeroes the walker's joints, moves it to `position` and turns it by the yaw of
-    `quaternion` (its only rotation)."""
-    if position is not None:
-      if self._root_joints is not None:
-        physics.bind(self._root_joints).qpos = position
-      else:
-        super().set_pose(physics, position, quaternion=None)
-    physics.bind(self._mjcf_root.find_all('joint')).qpos = 0.
-    if quaternion is not None:
-      physics.bind(self._mjcf_root.find('joint', 'steer')).qpos = _yaw(quaternion)
-
   def set_velocity(self, physics, velocity=None, angular_velocity=None):
     """Sets the slide joints' velocity and the steer joint's (the z of `angular_velocity`,
     or the number itself)."""
@@ -192,10 +167,7 @@ class BoxHead(legacy_base.Walker):
 
   def initialize_episode(self, physics, random_state):
     """Zeroes the previous action; with camera control, holds the camera mount up."""
-    if self._camera_control:
-      gravity = np.hstack([physics.model.opt.gravity, [0, 0, 0]])
-      mount = physics.bind([self._mjcf_root.find('body', 'egocentric_camera')])
-      mount.xfrc_applied = -gravity * mount.mass[..., None]
+    self._hold_camera_mount(physics)
     self._prev_action = np.zeros_like(self._prev_action)
 
   def apply_action(self, physics, action, random_state):
@@ -205,14 +177,6 @@ class BoxHead(legacy_base.Walker):
   @property
   def mjcf_model(self):
     return self._mjcf_root
-
-  @composer.cached_property
-  def actuators(self):
-    return self._mjcf_root.find_all('actuator')
-
-  @composer.cached_property
-  def root_body(self):
-    return self._mjcf_root.find('body', 'head_body')
 
   @composer.cached_property
   def end_effectors(self):
@@ -228,14 +192,6 @@ class BoxHead(legacy_base.Walker):
       return (self._mjcf_root.find('joint', 'camera_yaw'),
               self._mjcf_root.find('joint', 'camera_pitch'))
     return ()
-
-  @composer.cached_property
-  def egocentric_camera(self):
-    return self._mjcf_root.find('camera', 'egocentric')
-
-  @composer.cached_property
-  def ground_contact_geoms(self):
-    return (self._mjcf_root.find('geom', 'shell'),)
 
   @property
   def prev_action(self):

@@ -21,7 +21,57 @@ def _yaw(quaternion):
   return np.arctan2(2 * (w * z + x * y), 1 - 2 * (y ** 2 + z ** 2))
 
 
-class JumpingBallWithHead(legacy_base.Walker):
+class HeadOnBall:
+  """What the ball walkers share (this module's and soccer's BoxHead): slide-joint roots, a
+  pose turned on the steer joint, the camera mount held up, and the parts found by name.
+  Mixed into a legacy_base.Walker whose model has a 'root' default class, a 'steer' joint, a
+  'head_body', an 'egocentric' camera, a 'shell' geom and an 'egocentric_camera' body."""
+
+  def create_root_joints(self, attachment_frame):
+    """Three unlimited slide joints (root_x, root_y, root_z) of the model's 'root' class."""
+    root_class = self._mjcf_root.find('default', 'root')
+    self._root_joints = [
+      attachment_frame.add('joint', name=f'root_{axis_name}', type='slide', axis=axis,
+                           dclass=root_class)
+      for axis_name, axis in (('x', [1, 0, 0]), ('y', [0, 1, 0]), ('z', [0, 0, 1]))]
+
+  def set_pose(self, physics, position=None, quaternion=None):
+    """Zeroes the walker's own joints, then moves it to `position` (on its slide joints, or
+    its frame when it has none) and turns it by the yaw of `quaternion` (its only rotation)."""
+    if position is not None:
+      if self._root_joints is not None:
+        physics.bind(self._root_joints).qpos = position
+      else:
+        super().set_pose(physics, position, quaternion=None)
+    physics.bind(self._mjcf_root.find_all('joint')).qpos = 0.
+    if quaternion is not None:
+      physics.bind(self._mjcf_root.find('joint', 'steer')).qpos = _yaw(quaternion)
+
+  def _hold_camera_mount(self, physics):
+    """With camera control, holds the camera mount up against gravity."""
+    if self._camera_control:
+      gravity = np.hstack([physics.model.opt.gravity, [0, 0, 0]])
+      mount = physics.bind(self._mjcf_root.find('body', 'egocentric_camera'))
+      mount.xfrc_applied = -gravity * mount.mass[..., None]
+
+  @composer.cached_property
+  def actuators(self):
+    return self._mjcf_root.find_all('actuator')
+
+  @composer.cached_property
+  def root_body(self):
+    return self._mjcf_root.find('body', 'head_body')
+
+  @composer.cached_property
+  def egocentric_camera(self):
+    return self._mjcf_root.find('camera', 'egocentric')
+
+  @composer.cached_property
+  def ground_contact_geoms(self):
+    return (self._mjcf_root.find('geom', 'shell'),)
+
+
+class JumpingBallWithHead(HeadOnBall, legacy_base.Walker):
   """A head on a ball that rolls, steers and jumps (actuators roll, steer, kick).
 
   `JumpingBallWithHead(name='walker', marker_rgba=None, camera_control=False,
@@ -66,40 +116,9 @@ class JumpingBallWithHead(legacy_base.Walker):
   def marker_geoms(self):
     return [self._mjcf_root.find('geom', 'head')]
 
-  def create_root_joints(self, attachment_frame):
-    """Three unlimited slide joints (root_x, root_y, root_z) of the model's 'root' class."""
-    root_class = self._mjcf_root.find('default', 'root')
-    self._root_joints = [
-      attachment_frame.add('joint', name=f'root_{axis_name}', type='slide', axis=axis,
-                           dclass=root_class)
-      for axis_name, axis in (('x', [1, 0, 0]), ('y', [0, 1, 0]), ('z', [0, 0, 1]))]
-
-  def set_pose(self, physics, position=None, quaternion=None):
-    """Zeroes the walker's own joints, then moves it to `position` (on its slide joints, or
-    its frame when it has none) and turns it by the yaw of `quaternion` (its only rotation)."""
-    if position is not None:
-      if self._root_joints is not None:
-        physics.bind(self._root_joints).qpos = position
-      else:
-        super().set_pose(physics, position, quaternion=None)
-    physics.bind(self._mjcf_root.find_all('joint')).qpos = 0.
-    if quaternion is not None:
-      physics.bind(self._mjcf_root.find('joint', 'steer')).qpos = _yaw(quaternion)
-
   def initialize_episode(self, physics, random_state):
     """With camera control, holds the camera mount up against gravity."""
-    if self._camera_control:
-      gravity = np.hstack([physics.model.opt.gravity, [0, 0, 0]])
-      mount = physics.bind(self._mjcf_root.find('body', 'egocentric_camera'))
-      mount.xfrc_applied = -gravity * mount.mass[..., None]
-
-  @composer.cached_property
-  def actuators(self):
-    return self._mjcf_root.find_all('actuator')
-
-  @composer.cached_property
-  def root_body(self):
-    return self._mjcf_root.find('body', 'head_body')
+    self._hold_camera_mount(physics)
 
   @composer.cached_property
   def end_effectors(self):
@@ -108,15 +127,6 @@ class JumpingBallWithHead(legacy_base.Walker):
   @composer.cached_property
   def observable_joints(self):
     return [self._mjcf_root.find('joint', 'kick')]
-
-  @composer.cached_property
-  def egocentric_camera(self):
-    return self._mjcf_root.find('camera', 'egocentric')
-
-  @composer.cached_property
-  def ground_contact_geoms(self):
-    return (self._mjcf_root.find('geom', 'shell'),)
-
 
 class RollingBallWithHead(JumpingBallWithHead):
   """The ball without its kick: it only rolls and steers; no observable joints."""
