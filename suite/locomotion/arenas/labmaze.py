@@ -470,7 +470,7 @@ class BaseMaze(metaclass=abc.ABCMeta):
     return defaults.OBJECT_TOKEN
 
 
-class _LayeredMaze(BaseMaze):
+class LayeredMaze(BaseMaze):
   """A maze holding its layers and size in `_entity_layer`, `_variations_layer`, `_height`
   and `_width`."""
 
@@ -496,7 +496,7 @@ def _check_int(name, value, low=0, high=None, extra=''):
     raise ValueError('`{}` should be {}: got {!r}'.format(name, extra, value))
 
 
-class RandomMaze(_LayeredMaze):
+class RandomMaze(LayeredMaze):
   """A random text maze, identical to `labmaze.RandomMaze` for the same arguments and seed."""
 
   def __init__(self, height=11, width=11, max_rooms=defaults.MAX_ROOMS,
@@ -603,7 +603,7 @@ class RandomMaze(_LayeredMaze):
     return self._object_token
 
 
-class FixedMazeWithRandomGoals(_LayeredMaze):
+class FixedMazeWithRandomGoals(LayeredMaze):
   """A fixed maze layout whose spawn points and goals are redrawn on `regenerate`.
 
   Spawn/object tokens already in `entity_layer` are candidate positions (a random subset of

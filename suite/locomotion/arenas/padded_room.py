@@ -7,7 +7,7 @@ from suite.locomotion.arenas import labmaze
 _PADDING = 4
 
 
-class PaddedRoom(labmaze.BaseMaze):
+class PaddedRoom(labmaze.LayeredMaze):
   """A `room_size` square of free cells framed by a two-cell margin.
 
   The outer ring is wall when `pad_with_walls`; on `regenerate` the spawn points and then the
@@ -26,6 +26,7 @@ class PaddedRoom(labmaze.BaseMaze):
     self._num_agent_spawn_positions = num_agent_spawn_positions
     self._random_state = random_state or np.random
     side = room_size + _PADDING
+    self._height = self._width = side
     blank = ('.' * side + '\n') * side
     self._entity_layer = labmaze.TextGrid(blank)
     if pad_with_walls:
@@ -46,19 +47,3 @@ class PaddedRoom(labmaze.BaseMaze):
       is_spawn = rank < self._num_agent_spawn_positions
       self._entity_layer[row + margin, col + margin] = (
           labmaze.defaults.SPAWN_TOKEN if is_spawn else labmaze.defaults.OBJECT_TOKEN)
-
-  @property
-  def entity_layer(self):
-    return self._entity_layer
-
-  @property
-  def variations_layer(self):
-    return self._variations_layer
-
-  @property
-  def width(self):
-    return self._room_size + _PADDING
-
-  @property
-  def height(self):
-    return self._room_size + _PADDING
