@@ -79,8 +79,7 @@ def _best_rate(run, count, rounds=3):
 def _loop_rate(env, nstep):
   """Env steps/s of a Python loop over one dm_env environment (random actions)."""
   spec = env.action_spec()
-  actions = np.random.RandomState(0).uniform(spec.minimum, spec.maximum,
-                                             (nstep,) + spec.shape)
+  actions = np.random.RandomState(0).uniform(spec.minimum, spec.maximum, (nstep,) + spec.shape)
   env.reset()
 
   def run():
@@ -93,8 +92,9 @@ def _loop_rate(env, nstep):
 def _vector_rate(env, nstep):
   """Env steps/s of a vectorised environment; and its reset time per world."""
   spec = env.action_spec()
-  actions = np.random.RandomState(0).uniform(spec.minimum, spec.maximum,
-                                             (nstep, env.num_envs) + spec.shape)
+  actions = np.random.RandomState(0).uniform(
+    spec.minimum, spec.maximum, (nstep, env.num_envs) + spec.shape
+  )
   t0 = time.perf_counter()
   env.reset()
   reset = (time.perf_counter() - t0) / env.num_envs
@@ -126,11 +126,11 @@ def _envpool_rate(task_id, num_envs, nstep):
 def _envpool_child(task_id, num_envs, nstep, queue):
   import envpool
 
-  env = envpool.make_dm(task_id, num_envs=num_envs, batch_size=num_envs,
-                        num_threads=os.cpu_count())
+  env = envpool.make_dm(task_id, num_envs=num_envs, batch_size=num_envs, num_threads=os.cpu_count())
   spec = env.action_spec()
-  actions = np.random.RandomState(0).uniform(spec.minimum, spec.maximum,
-                                             (nstep, num_envs) + spec.shape)
+  actions = np.random.RandomState(0).uniform(
+    spec.minimum, spec.maximum, (nstep, num_envs) + spec.shape
+  )
   ids = np.arange(num_envs)
   env.reset()
 
@@ -155,14 +155,17 @@ def bench_envs(tasks, sizes, budget=2.0e5):
   except ImportError:
     envpool = None
   print(f"\nvectorised environments: env steps/s (best of 3), {os.cpu_count()} cores")
-  print("| task | N | ours vectorised | reset ms/world | ours loop | dm_control loop | "
-        "EnvPool | ours / dm_control | ours / EnvPool |")
+  print(
+    "| task | N | ours vectorised | reset ms/world | ours loop | dm_control loop | "
+    "EnvPool | ours / dm_control | ours / EnvPool |"
+  )
   print("|---|---|---|---|---|---|---|---|---|")
   for task in tasks:
     domain, name = task.split("/")
     ours_loop = _loop_rate(suite.load(domain, name, task_kwargs={"random": 0}), 500)
-    theirs_loop = (_loop_rate(dm_suite.load(domain, name, task_kwargs={"random": 0}), 500)
-                   if dm_suite else None)
+    theirs_loop = (
+      _loop_rate(dm_suite.load(domain, name, task_kwargs={"random": 0}), 500) if dm_suite else None
+    )
     pool_id = "".join(part.capitalize() for part in (domain + "_" + name).split("_")) + "-v1"
     for n in sizes:
       nstep = int(max(5, min(200, budget // n)))
@@ -171,11 +174,15 @@ def bench_envs(tasks, sizes, budget=2.0e5):
       del env
       pool = _envpool_rate(pool_id, n, nstep) if envpool else None
       measured = isinstance(pool, float)
-      cells = [f"{ours:,.0f}", f"{reset * 1e3:.2f}", f"{ours_loop:,.0f}",
-               f"{theirs_loop:,.0f}" if theirs_loop else "-",
-               f"{pool:,.0f}" if measured else (pool or "-"),
-               f"{ours / theirs_loop:.1f}" if theirs_loop else "-",
-               f"{ours / pool:.2f}" if measured else "-"]
+      cells = [
+        f"{ours:,.0f}",
+        f"{reset * 1e3:.2f}",
+        f"{ours_loop:,.0f}",
+        f"{theirs_loop:,.0f}" if theirs_loop else "-",
+        f"{pool:,.0f}" if measured else (pool or "-"),
+        f"{ours / theirs_loop:.1f}" if theirs_loop else "-",
+        f"{ours / pool:.2f}" if measured else "-",
+      ]
       print(f"| {task} | {n} | " + " | ".join(cells) + " |")
 
 
@@ -195,8 +202,10 @@ def main(argv=None):
 
 
 def bench_rollout(args):
-  print(f"engine.rollout vs mujoco.rollout: {args.nbatch} trajectories x {args.nstep} steps, "
-        f"steps/s (best of 3), {os.cpu_count()} cores")
+  print(
+    f"engine.rollout vs mujoco.rollout: {args.nbatch} trajectories x {args.nstep} steps, "
+    f"steps/s (best of 3), {os.cpu_count()} cores"
+  )
   print("| model | threads | ours steps/s | MuJoCo steps/s | ratio |")
   print("|---|---|---|---|---|")
   for name in args.models.split(","):
@@ -206,15 +215,18 @@ def bench_rollout(args):
     theirs_model = mujoco.MjModel.from_xml_string(xml, common.ASSETS) if mujoco else None
     for nthread in (1, 2):
       datas = [engine.MjData(m) for _ in range(nthread)]
-      ours = _steps_per_second(lambda: engine.rollout.rollout(m, datas, x0, control),
-                               args.nbatch, args.nstep)
+      ours = _steps_per_second(
+        lambda: engine.rollout.rollout(m, datas, x0, control), args.nbatch, args.nstep
+      )
       if theirs_model is None:
         print(f"| {name} | {nthread} | {ours:,.0f} | - | - |")
         continue
       their_datas = [mujoco.MjData(theirs_model) for _ in range(nthread)]
       theirs = _steps_per_second(
         lambda: mujoco_rollout.rollout(theirs_model, their_datas, x0, control),
-        args.nbatch, args.nstep)
+        args.nbatch,
+        args.nstep,
+      )
       print(f"| {name} | {nthread} | {ours:,.0f} | {theirs:,.0f} | {ours / theirs:.2f} |")
   print("\nmemory per world (one MjData; the model is shared):")
   for name in args.models.split(","):
@@ -224,8 +236,10 @@ def bench_rollout(args):
     line = f"  {name}: ours {ours / 1e6:.2f} MB"
     if mujoco:
       md = mujoco.MjData(mujoco.MjModel.from_xml_string(xml, common.ASSETS))
-      line += (f", MuJoCo {(md.nbuffer + md.narena) / 1e6:.2f} MB (buffer {md.nbuffer / 1e3:.0f}"
-               f" kB + arena {md.narena / 1e6:.1f} MB)")
+      line += (
+        f", MuJoCo {(md.nbuffer + md.narena) / 1e6:.2f} MB (buffer {md.nbuffer / 1e3:.0f}"
+        f" kB + arena {md.narena / 1e6:.1f} MB)"
+      )
     print(line)
 
 

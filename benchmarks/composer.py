@@ -20,14 +20,14 @@ import numpy as np
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-os.environ.setdefault('MUJOCO_GL', 'disable')
+os.environ.setdefault("MUJOCO_GL", "disable")
 
 from tests.composer import twin_tasks  # noqa: E402
 
 
 def _us_per_step(env, n_steps, repeats):
   actions = np.random.RandomState(1).uniform(-1, 1, size=(n_steps, 1))
-  best = float('inf')
+  best = float("inf")
   for _ in range(repeats):
     env.reset()
     t0 = time.perf_counter()
@@ -38,7 +38,7 @@ def _us_per_step(env, n_steps, repeats):
 
 
 def _ms_per_reset(env, n_resets, repeats):
-  best = float('inf')
+  best = float("inf")
   for _ in range(repeats):
     t0 = time.perf_counter()
     for _ in range(n_resets):
@@ -49,27 +49,30 @@ def _ms_per_reset(env, n_resets, repeats):
 
 def main(argv=None):
   parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-  parser.add_argument('--steps', type=int, default=1000)
-  parser.add_argument('--repeats', type=int, default=3)
+  parser.add_argument("--steps", type=int, default=1000)
+  parser.add_argument("--repeats", type=int, default=3)
   args = parser.parse_args(argv)
   rows = []
-  for label, kwargs in (('step', {}), ('reset, same MJCF', {}),
-                        ('reset, resized geom', {'resize_every_episode': True})):
+  for label, kwargs in (
+    ("step", {}),
+    ("reset, same MJCF", {}),
+    ("reset, resized geom", {"resize_every_episode": True}),
+  ):
     values = []
     for ours in (True, False):
       env = twin_tasks.make_env(ours, **kwargs)
       env.reset()
-      if label == 'step':
+      if label == "step":
         values.append(_us_per_step(env, args.steps, args.repeats))
       else:
         values.append(_ms_per_reset(env, 20, args.repeats))
-    unit = 'us' if label == 'step' else 'ms'
+    unit = "us" if label == "step" else "ms"
     rows.append((label, unit, values[0], values[1]))
-  print('| measure | ours | dm_control | ratio |')
-  print('|---|---|---|---|')
+  print("| measure | ours | dm_control | ratio |")
+  print("|---|---|---|---|")
   for label, unit, ours, theirs in rows:
-    print(f'| {label} ({unit}) | {ours:.1f} | {theirs:.1f} | {ours / theirs:.2f} |')
+    print(f"| {label} ({unit}) | {ours:.1f} | {theirs:.1f} | {ours / theirs:.2f} |")
 
 
-if __name__ == '__main__':
+if __name__ == "__main__":
   main()

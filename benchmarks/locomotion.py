@@ -107,43 +107,56 @@ def main(argv=None):
   args = parser.parse_args(argv)
   unknown = sorted(set(args.builders) - set(examples.ALL_BUILDERS))
   if unknown:
-    parser.error(f"unknown builders {unknown}; the builders are: "
-                 f"{', '.join(examples.ALL_BUILDERS)}")
-  names = args.builders or [name for name in examples.ALL_BUILDERS
-                            if name not in examples.MOCAP_BUILDERS]
+    parser.error(
+      f"unknown builders {unknown}; the builders are: {', '.join(examples.ALL_BUILDERS)}"
+    )
+  names = args.builders or [
+    name for name in examples.ALL_BUILDERS if name not in examples.MOCAP_BUILDERS
+  ]
   compare = dm_basic_cmu_2019 is not None
 
-  header = (f"{'builder':33s} {'camera':6s} {'step ms':>8s} {'dm ms':>8s} {'ratio':>6s} "
-            f"{'reset ms':>8s} {'dm ms':>8s} {'ratio':>6s} {'build s':>7s} {'dm s':>6s}")
+  header = (
+    f"{'builder':33s} {'camera':6s} {'step ms':>8s} {'dm ms':>8s} {'ratio':>6s} "
+    f"{'reset ms':>8s} {'dm ms':>8s} {'ratio':>6s} {'build s':>7s} {'dm s':>6s}"
+  )
   print(header)
   print("-" * len(header))
   step_ratios, reset_ratios = [], []
   for name in names:
-    envs, builds = zip(*[_build(b) for b in
-                         [examples.ALL_BUILDERS[name]] + ([_dm_builder(name)] if compare else [])])
+    envs, builds = zip(
+      *[_build(b) for b in [examples.ALL_BUILDERS[name]] + ([_dm_builder(name)] if compare else [])]
+    )
     spec = envs[0].action_spec()
-    actions = np.random.RandomState(1).uniform(spec.minimum, spec.maximum,
-                                               size=(args.steps,) + spec.shape)
+    actions = np.random.RandomState(1).uniform(
+      spec.minimum, spec.maximum, size=(args.steps,) + spec.shape
+    )
     for camera in (True, False):
       for env in envs:
         _set_camera(env, camera)
         env.reset()
       step = _best_ms(envs, lambda env: _step_seconds(env, actions), args.steps, args.repeats)
-      reset = _best_ms(envs, lambda env: _reset_seconds(env, args.resets), args.resets,
-                       args.repeats)
-      theirs_step, theirs_reset, theirs_build = ((step[1], reset[1], builds[1]) if compare
-                                                  else (None, None, None))
+      reset = _best_ms(
+        envs, lambda env: _reset_seconds(env, args.resets), args.resets, args.repeats
+      )
+      theirs_step, theirs_reset, theirs_build = (
+        (step[1], reset[1], builds[1]) if compare else (None, None, None)
+      )
       if compare:
         step_ratios.append(step[0] / step[1])
         reset_ratios.append(reset[0] / reset[1])
-      print(f"{name:33s} {'on' if camera else 'off':6s} {step[0]:8.2f} "
-            f"{_cell(theirs_step, 8, 2)} {_ratio(step[0], theirs_step)} {reset[0]:8.1f} "
-            f"{_cell(theirs_reset, 8, 1)} {_ratio(reset[0], theirs_reset)} {builds[0]:7.2f} "
-            f"{_cell(theirs_build, 6, 2)}", flush=True)
+      print(
+        f"{name:33s} {'on' if camera else 'off':6s} {step[0]:8.2f} "
+        f"{_cell(theirs_step, 8, 2)} {_ratio(step[0], theirs_step)} {reset[0]:8.1f} "
+        f"{_cell(theirs_reset, 8, 1)} {_ratio(reset[0], theirs_reset)} {builds[0]:7.2f} "
+        f"{_cell(theirs_build, 6, 2)}",
+        flush=True,
+      )
   if step_ratios:
-    print(f"\nratio ours/dm_control: env.step median {statistics.median(step_ratios):.2f} "
-          f"(max {max(step_ratios):.2f}), env.reset median {statistics.median(reset_ratios):.2f} "
-          f"(max {max(reset_ratios):.2f})")
+    print(
+      f"\nratio ours/dm_control: env.step median {statistics.median(step_ratios):.2f} "
+      f"(max {max(step_ratios):.2f}), env.reset median {statistics.median(reset_ratios):.2f} "
+      f"(max {max(reset_ratios):.2f})"
+    )
 
 
 if __name__ == "__main__":

@@ -54,8 +54,10 @@ def _names(selection):
     elif item in manipulation.ALL:
       names.append(item)
     else:
-      raise SystemExit(f"unknown environment {item!r}; the environments are: "
-                       f"{', '.join(manipulation.ALL)} (or: features, vision)")
+      raise SystemExit(
+        f"unknown environment {item!r}; the environments are: "
+        f"{', '.join(manipulation.ALL)} (or: features, vision)"
+      )
   return names
 
 
@@ -69,8 +71,10 @@ def main(argv=None):
   names = _names(args.names)
   compare = dm_manipulation is not None
 
-  header = (f"{'environment':40s} {'step ms':>8s} {'dm ms':>8s} {'ratio':>6s} {'reset ms':>8s} "
-            f"{'dm ms':>8s} {'ratio':>6s} {'load s':>6s} {'dm s':>6s}")
+  header = (
+    f"{'environment':40s} {'step ms':>8s} {'dm ms':>8s} {'ratio':>6s} {'reset ms':>8s} "
+    f"{'dm ms':>8s} {'ratio':>6s} {'load s':>6s} {'dm s':>6s}"
+  )
   print(header)
   print("-" * len(header))
   ratios = {"features": [], "vision": []}
@@ -79,27 +83,35 @@ def main(argv=None):
     modules = [manipulation] + ([dm_manipulation] if compare else [])
     envs, loads = zip(*[_load(module, name) for module in modules])
     spec = envs[0].action_spec()
-    actions = np.random.RandomState(1).uniform(spec.minimum, spec.maximum,
-                                               size=(args.steps,) + spec.shape)
+    actions = np.random.RandomState(1).uniform(
+      spec.minimum, spec.maximum, size=(args.steps,) + spec.shape
+    )
     step = _best_ms(envs, lambda env: _step_seconds(env, actions), args.steps, args.repeats)
-    reset = _best_ms(envs, lambda env: _reset_seconds(env, args.resets), args.resets,
-                     args.repeats)
-    theirs_step, theirs_reset, theirs_load = ((step[1], reset[1], loads[1]) if compare
-                                              else (None, None, None))
+    reset = _best_ms(envs, lambda env: _reset_seconds(env, args.resets), args.resets, args.repeats)
+    theirs_step, theirs_reset, theirs_load = (
+      (step[1], reset[1], loads[1]) if compare else (None, None, None)
+    )
     if compare:
       ratios["vision" if name.endswith("_vision") else "features"].append(step[0] / step[1])
       reset_ratios.append(reset[0] / reset[1])
-    print(f"{name:40s} {step[0]:8.2f} {_cell(theirs_step, 8, 2)} {_ratio(step[0], theirs_step)} "
-          f"{reset[0]:8.1f} {_cell(theirs_reset, 8, 1)} {_ratio(reset[0], theirs_reset)} "
-          f"{loads[0]:6.2f} {_cell(theirs_load, 6, 2)}", flush=True)
+    print(
+      f"{name:40s} {step[0]:8.2f} {_cell(theirs_step, 8, 2)} {_ratio(step[0], theirs_step)} "
+      f"{reset[0]:8.1f} {_cell(theirs_reset, 8, 1)} {_ratio(reset[0], theirs_reset)} "
+      f"{loads[0]:6.2f} {_cell(theirs_load, 6, 2)}",
+      flush=True,
+    )
   print()
   for variant, values in ratios.items():
     if values:
-      print(f"ratio ours/dm_control, {variant}: env.step median {statistics.median(values):.2f} "
-            f"(max {max(values):.2f})")
+      print(
+        f"ratio ours/dm_control, {variant}: env.step median {statistics.median(values):.2f} "
+        f"(max {max(values):.2f})"
+      )
   if reset_ratios:
-    print(f"ratio ours/dm_control: env.reset median {statistics.median(reset_ratios):.2f} "
-          f"(max {max(reset_ratios):.2f})")
+    print(
+      f"ratio ours/dm_control: env.reset median {statistics.median(reset_ratios):.2f} "
+      f"(max {max(reset_ratios):.2f})"
+    )
 
 
 if __name__ == "__main__":

@@ -33,9 +33,13 @@ def scene(n: int) -> str:
   k = max(1, round(n ** (1 / 3) + 0.5))
   bodies = "".join(
     f'<body pos="{0.25 * (i % k)} {0.25 * ((i // k) % k)} {0.2 + 0.25 * (i // k // k)}">'
-    f'<freejoint/><geom size=".1"/></body>' for i in range(n))
-  return (f"<mujoco><size memory='2G'/><worldbody><geom type='plane' size='20 20 .1'/>{bodies}"
-          "</worldbody></mujoco>")
+    f'<freejoint/><geom size=".1"/></body>'
+    for i in range(n)
+  )
+  return (
+    f"<mujoco><size memory='2G'/><worldbody><geom type='plane' size='20 20 .1'/>{bodies}"
+    "</worldbody></mujoco>"
+  )
 
 
 def _measure(lib, xml, nstep, settle):
@@ -58,12 +62,18 @@ def _measure(lib, xml, nstep, settle):
 
 
 def main(sizes, nstep):
-  print(f"numjoco many-trees benchmark, {time.strftime('%Y-%m-%d')}, "
-        f"mujoco {getattr(mujoco, '__version__', 'not installed')}, {os.cpu_count()} cpus")
-  print(f"{'bodies':>7s} {'MjData GiB':>10s} {'load s':>14s} {'falling ms':>20s} "
-        f"{'resting ms':>20s} {'ncon':>6s}")
-  print(f"{'':>7s} {'ours':>10s} {'ours  mujoco':>14s} {'ours mujoco  ratio':>20s} "
-        f"{'ours mujoco  ratio':>20s}")
+  print(
+    f"numjoco many-trees benchmark, {time.strftime('%Y-%m-%d')}, "
+    f"mujoco {getattr(mujoco, '__version__', 'not installed')}, {os.cpu_count()} cpus"
+  )
+  print(
+    f"{'bodies':>7s} {'MjData GiB':>10s} {'load s':>14s} {'falling ms':>20s} "
+    f"{'resting ms':>20s} {'ncon':>6s}"
+  )
+  print(
+    f"{'':>7s} {'ours':>10s} {'ours  mujoco':>14s} {'ours mujoco  ratio':>20s} "
+    f"{'ours mujoco  ratio':>20s}"
+  )
   for n in sizes:
     xml = scene(n)
     settle = 400
@@ -76,9 +86,11 @@ def main(sizes, nstep):
         theirs = _measure(mujoco, xml, nstep, settle)
       except ValueError as e:  # MuJoCo's arena heuristic can ask for more than there is
         print(f"{n:7d} mujoco failed: {e}")
-    print(f"{n:7d} {gib:10.2f} {load:6.1f} {theirs[0]:7.1f} {fall:6.2f} {theirs[1]:6.2f} "
-          f"{fall / theirs[1]:6.2f} {rest:6.2f} {theirs[2]:6.2f} {rest / theirs[2]:6.2f} "
-          f"{ncon:6d}")
+    print(
+      f"{n:7d} {gib:10.2f} {load:6.1f} {theirs[0]:7.1f} {fall:6.2f} {theirs[1]:6.2f} "
+      f"{fall / theirs[1]:6.2f} {rest:6.2f} {theirs[2]:6.2f} {rest / theirs[2]:6.2f} "
+      f"{ncon:6d}"
+    )
 
 
 if __name__ == "__main__":

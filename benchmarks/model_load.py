@@ -59,8 +59,9 @@ def main():
   parser.add_argument("--processes", type=int, default=2, help="fresh processes per figure")
   parser.add_argument("models", nargs="*", type=pathlib.Path)
   args = parser.parse_args()
-  paths = ([p.resolve() for p in args.models]
-           or sorted(SUITE.glob("*.xml")) + sorted(REALWORLD.glob("*.xml")))
+  paths = [p.resolve() for p in args.models] or sorted(SUITE.glob("*.xml")) + sorted(
+    REALWORLD.glob("*.xml")
+  )
   mujoco = importlib.util.find_spec("mujoco") is not None
 
   header = f"{'model':<16} {'first ms':>8} {'warm ms':>8}"

@@ -28,10 +28,14 @@ _SUFFIX = re.compile(r"( \+ \d+)? in section .*$|\[abi:.*$|\$\d+.*$")
 def _ips(pid, seconds, workdir):
   """{address: samples} of the process's instruction pointer over `seconds`."""
   data = os.path.join(workdir, "perf.data")
-  subprocess.run(["perf", "record", "-F", "1999", "-p", str(pid), "-o", data, "--", "sleep",
-                  str(seconds)], capture_output=True, check=True)
-  out = subprocess.run(["perf", "script", "-i", data, "-F", "ip"], capture_output=True,
-                       text=True, check=True).stdout
+  subprocess.run(
+    ["perf", "record", "-F", "1999", "-p", str(pid), "-o", data, "--", "sleep", str(seconds)],
+    capture_output=True,
+    check=True,
+  )
+  out = subprocess.run(
+    ["perf", "script", "-i", data, "-F", "ip"], capture_output=True, text=True, check=True
+  ).stdout
   return collections.Counter(line.strip() for line in out.splitlines() if line.strip())
 
 
@@ -41,10 +45,12 @@ def _names(pid, addresses, workdir):
   with open(script, "w") as f:
     for address in addresses:
       f.write(f"info symbol 0x{address}\n")
-  out = subprocess.run(["gdb", "-q", "-p", str(pid), "-batch", "-x", script],
-                       capture_output=True, text=True).stdout
-  lines = [line for line in out.splitlines()
-           if " in section " in line or line.startswith("No symbol")]
+  out = subprocess.run(
+    ["gdb", "-q", "-p", str(pid), "-batch", "-x", script], capture_output=True, text=True
+  ).stdout
+  lines = [
+    line for line in out.splitlines() if " in section " in line or line.startswith("No symbol")
+  ]
   return [_SUFFIX.sub("", line.strip()) for line in lines]
 
 

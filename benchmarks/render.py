@@ -32,8 +32,16 @@ except ImportError:  # the comparison is optional
   dm_suite = None
 
 SIZES = ((84, 84), (240, 320), (480, 640))
-TASKS = {"cartpole": "swingup", "cheetah": "run", "humanoid": "walk", "quadruped": "walk",
-         "walker": "walk", "finger": "spin", "hopper": "hop", "acrobot": "swingup"}
+TASKS = {
+  "cartpole": "swingup",
+  "cheetah": "run",
+  "humanoid": "walk",
+  "quadruped": "walk",
+  "walker": "walk",
+  "finger": "spin",
+  "hopper": "hop",
+  "acrobot": "swingup",
+}
 
 
 def _render_time(env, height, width, nframe, rng):
@@ -67,8 +75,10 @@ def main(argv=None):
   parser.add_argument("--rounds", type=int, default=5)
   parser.add_argument("--domains", default="cartpole,cheetah,humanoid,quadruped")
   args = parser.parse_args(argv)
-  print(f"MUJOCO_GL={os.environ['MUJOCO_GL']}, ms per frame "
-        f"(best of {args.rounds} rounds of {args.frames} frames, the two stacks taking turns)")
+  print(
+    f"MUJOCO_GL={os.environ['MUJOCO_GL']}, ms per frame "
+    f"(best of {args.rounds} rounds of {args.frames} frames, the two stacks taking turns)"
+  )
   header = "| domain | size | ours ms | MuJoCo ms | ratio |"
   print(header)
   print("|---|---|---|---|---|")
@@ -84,7 +94,7 @@ def main(argv=None):
       theirs.reset()
     for height, width in SIZES:
       if theirs is None:
-        a, = _ms_per_frame([ours], height, width, args.frames, args.rounds)
+        (a,) = _ms_per_frame([ours], height, width, args.frames, args.rounds)
         print(f"| {domain} | {height}x{width} | {a:.2f} | - | - |")
         continue
       a, b = _ms_per_frame([ours, theirs], height, width, args.frames, args.rounds)

@@ -25,8 +25,12 @@ _FRAME = re.compile(r"^#\d+\s+(?:0x[0-9a-f]+ in )?([^\s(]+)")
 
 def _stack(pid, depth):
   """The innermost `depth` function names of the process's main thread ('??' unknown)."""
-  out = subprocess.run(["gdb", "-q", "-p", str(pid), "-batch", "-ex", f"bt {depth}"],
-                       capture_output=True, text=True, timeout=60).stdout
+  out = subprocess.run(
+    ["gdb", "-q", "-p", str(pid), "-batch", "-ex", f"bt {depth}"],
+    capture_output=True,
+    text=True,
+    timeout=60,
+  ).stdout
   names = []
   for line in out.splitlines():
     match = _FRAME.match(line)

@@ -62,8 +62,9 @@ def main(argv=None):
     for _ in range(args.repeats):
       for name, env in envs.items():
         best["step"][name] = min(best["step"][name], _step_seconds(env, actions) / args.steps)
-        best["reset"][name] = min(best["reset"][name],
-                                  _reset_seconds(env, args.resets) / args.resets)
+        best["reset"][name] = min(
+          best["reset"][name], _reset_seconds(env, args.resets) / args.resets
+        )
     for what, times in best.items():
       ours = 1e3 * times["ours"]
       if "dm" in times:

@@ -25,12 +25,12 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
 import numba  # noqa: E402
 import numpy as np  # noqa: E402
+from batch import _inputs  # noqa: E402
 from llvmlite import ir  # noqa: E402
 from numba.core import cgutils  # noqa: E402
 from numba.core import types  # noqa: E402
 
 import engine  # noqa: E402
-from batch import _inputs  # noqa: E402
 from engine import actuation as _actuation  # noqa: E402
 from engine import constraint as _constraint  # noqa: E402
 from engine import forward as _forward  # noqa: E402
@@ -51,9 +51,25 @@ except ImportError:  # the comparison is optional
   mujoco = None
 
 FULL = int(engine.mjtState.mjSTATE_FULLPHYSICS)
-STAGES = ("checks", "kinematics", "comPos", "camlight+tendon", "crb", "factorM", "collision",
-          "makeConstraint+island", "transmission", "sensorPos", "fwdVelocity", "sensorVel",
-          "fwdActuation", "fwdAcceleration", "fwdConstraint", "sensorAcc", "checkAcc+Euler")
+STAGES = (
+  "checks",
+  "kinematics",
+  "comPos",
+  "camlight+tendon",
+  "crb",
+  "factorM",
+  "collision",
+  "makeConstraint+island",
+  "transmission",
+  "sensorPos",
+  "fwdVelocity",
+  "sensorVel",
+  "fwdActuation",
+  "fwdAcceleration",
+  "fwdConstraint",
+  "sensorAcc",
+  "checkAcc+Euler",
+)
 
 
 @numba.extending.intrinsic
@@ -61,8 +77,9 @@ def _cycles(typingctx):
   """The CPU's time-stamp counter."""
 
   def codegen(context, builder, signature, args):
-    fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.IntType(64), []),
-                                        "llvm.readcyclecounter")
+    fn = cgutils.get_or_insert_function(
+      builder.module, ir.FunctionType(ir.IntType(64), []), "llvm.readcyclecounter"
+    )
     return builder.call(fn, [])
 
   return types.int64(), codegen
@@ -138,8 +155,9 @@ def _ours(mptr, dptr, x0, control, acc):
 def _mujoco_loop():
   """The same loop over MuJoCo's C functions (flags cleared so the lazy sensor inputs,
   subtree velocities and rnePostConstraint, are computed inside their sensor stage)."""
-  lib = ctypes.CDLL(os.path.join(os.path.dirname(mujoco.__file__),
-                                 f"libmujoco.so.{mujoco.__version__}"))
+  lib = ctypes.CDLL(
+    os.path.join(os.path.dirname(mujoco.__file__), f"libmujoco.so.{mujoco.__version__}")
+  )
 
   def fn(name, nargs=2):
     f = getattr(lib, name)
@@ -148,17 +166,30 @@ def _mujoco_loop():
     return f
 
   check_pos, check_vel, check_acc = fn("mj_checkPos"), fn("mj_checkVel"), fn("mj_checkAcc")
-  kinematics, com_pos, camlight, tendon = (fn("mj_kinematics"), fn("mj_comPos"),
-                                           fn("mj_camlight"), fn("mj_tendon"))
-  crb, factor_m, collision, make_constraint = (fn("mj_crb"), fn("mj_factorM"),
-                                               fn("mj_collision"), fn("mj_makeConstraint"))
+  kinematics, com_pos, camlight, tendon = (
+    fn("mj_kinematics"),
+    fn("mj_comPos"),
+    fn("mj_camlight"),
+    fn("mj_tendon"),
+  )
+  crb, factor_m, collision, make_constraint = (
+    fn("mj_crb"),
+    fn("mj_factorM"),
+    fn("mj_collision"),
+    fn("mj_makeConstraint"),
+  )
   island, project = fn("mj_island"), fn("mj_projectConstraint")
-  transmission, sensor_pos, fwd_velocity = (fn("mj_transmission"), fn("mj_sensorPos"),
-                                            fn("mj_fwdVelocity"))
-  sensor_vel, fwd_actuation, fwd_acceleration = (fn("mj_sensorVel"), fn("mj_fwdActuation"),
-                                                 fn("mj_fwdAcceleration"))
-  fwd_constraint, sensor_acc, euler = (fn("mj_fwdConstraint"), fn("mj_sensorAcc"),
-                                       fn("mj_Euler"))
+  transmission, sensor_pos, fwd_velocity = (
+    fn("mj_transmission"),
+    fn("mj_sensorPos"),
+    fn("mj_fwdVelocity"),
+  )
+  sensor_vel, fwd_actuation, fwd_acceleration = (
+    fn("mj_sensorVel"),
+    fn("mj_fwdActuation"),
+    fn("mj_fwdAcceleration"),
+  )
+  fwd_constraint, sensor_acc, euler = (fn("mj_fwdConstraint"), fn("mj_sensorAcc"), fn("mj_Euler"))
   set_state = lib.mj_setState
   set_state.restype = None
   set_state.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int]
@@ -297,8 +328,16 @@ def main(argv=None):
     def run(acc):
       loop(mm._address, md._address, x0, control, md.ctrl, md.qacc_warmstart, flags, acc)
 
-    loop(mm._address, md._address, x0[:1], control[:1, :2], md.ctrl, md.qacc_warmstart,
-         flags, np.zeros(len(STAGES), np.int64))
+    loop(
+      mm._address,
+      md._address,
+      x0[:1],
+      control[:1, :2],
+      md.ctrl,
+      md.qacc_warmstart,
+      flags,
+      np.zeros(len(STAGES), np.int64),
+    )
     theirs, theirs_total = _per_stage(run, nsteps)
 
   print(f"{args.xml or args.model}: {args.nbatch} trajectories x {args.nstep} steps, µs per step")

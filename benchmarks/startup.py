@@ -59,8 +59,9 @@ while not time_step.last():
 
 def _env(cache_root=None, jobs=None):
   """Our processes' environment: this source tree, a cache root of their own."""
-  env = {k: v for k, v in os.environ.items()
-         if k not in ("PYTHONDONTWRITEBYTECODE", "NUMBA_CACHE_DIR")}
+  env = {
+    k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "NUMBA_CACHE_DIR")
+  }
   env.update(PYTHONPATH=str(ROOT), NUMJOCO_BACKGROUND_COMPILE="0")
   if cache_root:
     env["XDG_CACHE_HOME"] = str(cache_root)
@@ -93,29 +94,50 @@ def _best_median(values):
 def cold(jobs_list):
   with tempfile.TemporaryDirectory() as root:
     wall, cpu, _ = _run([sys.executable, "-m", "suite", "cartpole", "swingup"], _env(root))
-    print(f"source, empty cache: python -m suite cartpole swingup {wall:.1f} s wall "
-          f"({cpu:.0f} s CPU), cache {_megabytes(root):.0f} MB")
+    print(
+      f"source, empty cache: python -m suite cartpole swingup {wall:.1f} s wall "
+      f"({cpu:.0f} s CPU), cache {_megabytes(root):.0f} MB"
+    )
   for jobs in jobs_list:
     with tempfile.TemporaryDirectory() as root:
       wall, cpu, _ = _run([sys.executable, "-m", "engine.warmup"], _env(root, jobs))
-      print(f"source, empty cache: python -m engine.warmup, {jobs or 'default'} jobs: "
-            f"{wall:.1f} s wall ({cpu:.0f} s CPU), cache {_megabytes(root):.0f} MB")
+      print(
+        f"source, empty cache: python -m engine.warmup, {jobs or 'default'} jobs: "
+        f"{wall:.1f} s wall ({cpu:.0f} s CPU), cache {_megabytes(root):.0f} MB"
+      )
 
 
 def warm():
   env = _env()
   _run([sys.executable, "-m", "engine.warmup"], env)  # (this machine's cache)
   for name, path in (("cart-pole", CARTPOLE), ("capsule humanoid", HUMANOID)):
-    ours = [_run([sys.executable, "-c", _FIRST_STEP.format(lib="engine", path=str(path))],
-                 env)[2].stdout.split() for _ in range(5)]
+    ours = [
+      _run([sys.executable, "-c", _FIRST_STEP.format(lib="engine", path=str(path))], env)[
+        2
+      ].stdout.split()
+      for _ in range(5)
+    ]
     totals = [float(a) + float(b) for a, b in ours]
     imports = [float(a) for a, _ in ours]
-    line = (f"warm, {name}: import engine -> first mj_step {_best_median(totals)} "
-            f"(import {min(imports):.2f} s)")
+    line = (
+      f"warm, {name}: import engine -> first mj_step {_best_median(totals)} "
+      f"(import {min(imports):.2f} s)"
+    )
     try:
       import mujoco  # noqa: F401
-      theirs = [sum(map(float, _run([sys.executable, "-c", _FIRST_STEP.format(
-        lib="mujoco", path=str(path))], dict(os.environ))[2].stdout.split())) for _ in range(5)]
+
+      theirs = [
+        sum(
+          map(
+            float,
+            _run(
+              [sys.executable, "-c", _FIRST_STEP.format(lib="mujoco", path=str(path))],
+              dict(os.environ),
+            )[2].stdout.split(),
+          )
+        )
+        for _ in range(5)
+      ]
       line += f"; MuJoCo {_best_median(theirs)}, ratio {min(totals) / min(theirs):.1f}"
     except ImportError:
       pass
@@ -124,8 +146,10 @@ def warm():
   line = f"warm: python -m suite cartpole swingup {_best_median(ours)}"
   try:
     import dm_control  # noqa: F401
-    theirs = [_run([sys.executable, "-c", _DM_CONTROL_EPISODE], dict(os.environ))[0]
-              for _ in range(5)]
+
+    theirs = [
+      _run([sys.executable, "-c", _DM_CONTROL_EPISODE], dict(os.environ))[0] for _ in range(5)
+    ]
     line += f"; dm_control's episode {_best_median(theirs)}"
   except ImportError:
     pass
@@ -136,14 +160,24 @@ def wheel():
   with tempfile.TemporaryDirectory() as tmp:
     tmp = pathlib.Path(tmp)
     src = tmp / "src"
-    shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(
-      ".git", ".venv", "dist", "build", "*.egg-info", "__pycache__", "_prebuilt"))
+    shutil.copytree(
+      ROOT,
+      src,
+      ignore=shutil.ignore_patterns(
+        ".git", ".venv", "dist", "build", "*.egg-info", "__pycache__", "_prebuilt"
+      ),
+    )
     env = {k: v for k, v in os.environ.items() if not k.startswith(("NUMBA_", "NUMJOCO_"))}
-    wall, cpu, _ = _run([sys.executable, "-m", "suite.wheel", str(tmp / "dist")],
-                        dict(env, PYTHONPATH=str(src)), cwd=src)
+    wall, cpu, _ = _run(
+      [sys.executable, "-m", "suite.wheel", str(tmp / "dist")],
+      dict(env, PYTHONPATH=str(src)),
+      cwd=src,
+    )
     (built,) = (tmp / "dist").glob("*.whl")
-    print(f"wheel: built {built.name} ({built.stat().st_size / 1e6:.0f} MB) in {wall:.0f} s "
-          f"(seeded from this machine's cache)")
+    print(
+      f"wheel: built {built.name} ({built.stat().st_size / 1e6:.0f} MB) in {wall:.0f} s "
+      f"(seeded from this machine's cache)"
+    )
     subprocess.run([sys.executable, "-m", "venv", str(tmp / "venv")], check=True)
     python = str(tmp / "venv" / "bin" / "python")
     wall, _, _ = _run([python, "-m", "pip", "install", "-q", str(built)], env, cwd=tmp)
@@ -151,24 +185,36 @@ def wheel():
     runs = []
     for k in range(3):
       cache = tmp / f"cache{k}"
-      wall, cpu, out = _run([python, "-m", "suite", "cartpole", "swingup"],
-                            dict(env, XDG_CACHE_HOME=str(cache)), cwd=tmp)
+      wall, cpu, out = _run(
+        [python, "-m", "suite", "cartpole", "swingup"],
+        dict(env, XDG_CACHE_HOME=str(cache)),
+        cwd=tmp,
+      )
       if "compil" in out.stderr:
         raise RuntimeError(f"the wheel compiled: {out.stderr}")
       runs.append(wall)
-    print(f"wheel, empty cache: python -m suite cartpole swingup {_best_median(runs)} "
-          f"(nothing compiled; 3 runs, each with an empty cache)")
+    print(
+      f"wheel, empty cache: python -m suite cartpole swingup {_best_median(runs)} "
+      f"(nothing compiled; 3 runs, each with an empty cache)"
+    )
 
 
 def main():
   parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-  parser.add_argument("--jobs", type=int, nargs="*", default=[None],
-                      help="NUMJOCO_COMPILE_JOBS values for the full compile (default: the CPUs)")
+  parser.add_argument(
+    "--jobs",
+    type=int,
+    nargs="*",
+    default=[None],
+    help="NUMJOCO_COMPILE_JOBS values for the full compile (default: the CPUs)",
+  )
   parser.add_argument("--wheel", action="store_true", help="also build and time the wheel")
   parser.add_argument("--skip-cold", action="store_true", help="only the warm figures")
   args = parser.parse_args()
-  subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "engine"),
-                  str(ROOT / "suite")], check=True)
+  subprocess.run(
+    [sys.executable, "-m", "compileall", "-q", str(ROOT / "engine"), str(ROOT / "suite")],
+    check=True,
+  )
   print(f"python {sys.version.split()[0]}, {len(os.sched_getaffinity(0))} cpus")
   if not args.skip_cold:
     cold(args.jobs)

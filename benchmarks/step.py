@@ -59,9 +59,11 @@ def _time_per_step(step, nstep, reset, repeats=5):
 
 def _one_per_call(step_once):
   """A stepping function of n that calls step_once() n times (one mj_step per call)."""
+
   def run(n):
     for _ in range(n):
       step_once()
+
   return run
 
 
@@ -80,14 +82,15 @@ def _times(lib, m, d, nstep):
   return loop, single
 
 
-_HEADER = (f"{'ours loop':>10s} {'1/call':>7s} {'+call':>6s} {'mujoco loop':>12s} {'1/call':>7s} "
-           f"{'ratio':>6s} {'ratio 1/call':>12s}")
+_HEADER = (
+  f"{'ours loop':>10s} {'1/call':>7s} {'+call':>6s} {'mujoco loop':>12s} {'1/call':>7s} "
+  f"{'ratio':>6s} {'ratio 1/call':>12s}"
+)
 
 
 def _row(ours, theirs):
   (ol, oc), (tl, tc) = ours, theirs
-  return (f"{ol:10.2f} {oc:7.2f} {oc - ol:6.2f} {tl:12.2f} {tc:7.2f} {ol / tl:6.2f} "
-          f"{oc / tc:12.2f}")
+  return f"{ol:10.2f} {oc:7.2f} {oc - ol:6.2f} {tl:12.2f} {tc:7.2f} {ol / tl:6.2f} {oc / tc:12.2f}"
 
 
 def bench_step(nstep: int):
@@ -117,36 +120,48 @@ def bench_step(nstep: int):
 
 def _scene(bodies, sleep=False):
   flag = '<option><flag sleep="enable"/></option>' if sleep else ""
-  return (f'<mujoco>{flag}<worldbody><geom type="plane" size="20 20 .1"/>{bodies}'
-          "</worldbody></mujoco>")
+  return (
+    f'<mujoco>{flag}<worldbody><geom type="plane" size="20 20 .1"/>{bodies}</worldbody></mujoco>'
+  )
 
 
 def _stacks():
   """25 separate stacks of 3 boxes: 25 constraint islands."""
-  return _scene("".join(f'<body pos="{x} {y} {0.1 + 0.2 * k}"><freejoint/>'
-                        f'<geom type="box" size=".1 .1 .1"/></body>'
-                        for x in range(5) for y in range(5) for k in range(3)))
+  return _scene(
+    "".join(
+      f'<body pos="{x} {y} {0.1 + 0.2 * k}"><freejoint/><geom type="box" size=".1 .1 .1"/></body>'
+      for x in range(5)
+      for y in range(5)
+      for k in range(3)
+    )
+  )
 
 
 def _resting_boxes(sleep):
   """100 boxes resting on a floor, 10 x 10."""
-  return _scene("".join(f'<body pos="{x * .5} {y * .5} .1"><freejoint/>'
-                        f'<geom type="box" size=".1 .1 .1"/></body>'
-                        for x in range(10) for y in range(10)), sleep)
+  return _scene(
+    "".join(
+      f'<body pos="{x * 0.5} {y * 0.5} .1"><freejoint/><geom type="box" size=".1 .1 .1"/></body>'
+      for x in range(10)
+      for y in range(10)
+    ),
+    sleep,
+  )
 
 
 def _contact_models():
   """Contact-rich models: (name, xml, path, settling steps)."""
   root = ROOT / "tests" / "models" / "contact"
-  out = [(p.stem, None, str(p), 200) for p in (root / "capsule_humanoid.xml",
-                                               root / "box_pile.xml")]
+  out = [
+    (p.stem, None, str(p), 200) for p in (root / "capsule_humanoid.xml", root / "box_pile.xml")
+  ]
   out.append(("stacks (25 islands)", _stacks(), None, 200))
   pile = (root / "box_pile.xml").read_text()
   for option, label in (('solver="PGS"', "PGS"), ('noslip_iterations="5"', "noslip")):
-    out.append((f"box_pile, {label}", pile.replace("<option ", f"<option {option} ", 1), None,
-                200))
-  out.append(("stacks, PGS", _stacks().replace("<mujoco>", '<mujoco><option solver="PGS"/>'),
-              None, 200))
+    out.append((f"box_pile, {label}", pile.replace("<option ", f"<option {option} ", 1), None, 200))
+  out.append(
+    ("stacks, PGS", _stacks().replace("<mujoco>", '<mujoco><option solver="PGS"/>'), None, 200)
+  )
   out.append(("100 boxes, awake", _resting_boxes(False), None, 300))
   out.append(("100 boxes, asleep", _resting_boxes(True), None, 300))
   return out
@@ -177,7 +192,9 @@ if __name__ == "__main__":
   parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
   parser.add_argument("--steps", type=int, default=2000)
   args = parser.parse_args()
-  print(f"numjoco benchmark, {time.strftime('%Y-%m-%d')}, python {sys.version.split()[0]}, "
-        f"mujoco {getattr(mujoco, '__version__', 'not installed')}, {os.cpu_count()} cpus")
+  print(
+    f"numjoco benchmark, {time.strftime('%Y-%m-%d')}, python {sys.version.split()[0]}, "
+    f"mujoco {getattr(mujoco, '__version__', 'not installed')}, {os.cpu_count()} cpus"
+  )
   bench_step(args.steps)
   bench_contact(args.steps)

@@ -78,8 +78,9 @@ def main():
   args = parser.parse_args()
 
   suite.load("pendulum", "swingup").reset()  # import and link the engine before timing
-  header = (f"{'task':30s} {'ours µs':>9s} {'dm µs':>9s} {'ratio':>6s} {'load s':>7s} "
-            f"{'dm load':>7s}")
+  header = (
+    f"{'task':30s} {'ours µs':>9s} {'dm µs':>9s} {'ratio':>6s} {'load s':>7s} {'dm load':>7s}"
+  )
   print(header)
   print("-" * len(header))
   ratios = []
@@ -96,8 +97,10 @@ def main():
     ratios.append(ours_us / dm_us)
     print(f"{line} {dm_us:9.1f} {ratios[-1]:6.2f} {ours_load:7.2f} {dm_load:7.2f}", flush=True)
   if ratios:
-    print(f"\nratio ours/dm_control: median {statistics.median(ratios):.2f}, "
-          f"max {max(ratios):.2f}, tasks over 1.5x: {sum(r > 1.5 for r in ratios)}")
+    print(
+      f"\nratio ours/dm_control: median {statistics.median(ratios):.2f}, "
+      f"max {max(ratios):.2f}, tasks over 1.5x: {sum(r > 1.5 for r in ratios)}"
+    )
 
 
 if __name__ == "__main__":

@@ -26,15 +26,18 @@ def _start_xvfb():
   if os.environ.get("DISPLAY"):
     return None
   from engine.viewer.window import start_virtual_display
+
   proc, os.environ["DISPLAY"] = start_virtual_display()
   return proc
 
 
 def ours(domain, task, height, width, nframe):
-  import suite
   from OpenGL import GL
+
+  import suite
   from suite.viewer import EnvironmentViewer
   from suite.viewer import random_policy
+
   env = suite.load(domain, task)
   app = EnvironmentViewer(env, random_policy(env), width=width, height=height)
   for _ in range(10):
@@ -64,6 +67,7 @@ def ours(domain, task, height, width, nframe):
 def mujoco_renderer(domain, height, width, nframe, samples):
   os.environ["MUJOCO_GL"] = "glfw"
   import mujoco
+
   m = mujoco.MjModel.from_xml_path(str(ROOT / "assets" / "suite" / f"{domain}.xml"))
   if samples is not None:
     m.vis.quality.offsamples = samples
@@ -94,8 +98,10 @@ def main():
   try:
     fps, parts, steps_per_s, renderer = ours(args.domain, args.task, height, width, args.frames)
     print(f"OpenGL: {renderer}; display {os.environ['DISPLAY']}")
-    print(f"suite.viewer {args.domain} {args.task} at {width}x{height}: {fps:.1f} frames/s "
-          f"({steps_per_s:.0f} environment steps/s in real time)")
+    print(
+      f"suite.viewer {args.domain} {args.task} at {width}x{height}: {fps:.1f} frames/s "
+      f"({steps_per_s:.0f} environment steps/s in real time)"
+    )
     print("  ms per frame: " + ", ".join(f"{k} {v:.1f}" for k, v in parts.items()))
     try:
       import mujoco  # noqa: F401
@@ -103,8 +109,10 @@ def main():
       return
     for samples, label in ((None, "model's multisampling"), (0, "no multisampling")):
       rate = mujoco_renderer(args.domain, height, width, args.frames, samples)
-      print(f"MuJoCo's Renderer, same model and size, {label}: {rate:.1f} frames/s "
-            f"(ours / MuJoCo: {fps / rate:.2f})")
+      print(
+        f"MuJoCo's Renderer, same model and size, {label}: {rate:.1f} frames/s "
+        f"(ours / MuJoCo: {fps / rate:.2f})"
+      )
   finally:
     if xvfb is not None:
       xvfb.terminate()

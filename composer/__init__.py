@@ -1,8 +1,8 @@
 """Composer: build RL environments from entities, tasks and observables (dm_control's names).
 
-  arena = composer.Arena()
-  arena.add_free_entity(creature)
-  env = composer.Environment(MyTask(arena, creature), time_limit=10, random_state=0)
+arena = composer.Arena()
+arena.add_free_entity(creature)
+env = composer.Environment(MyTask(arena, creature), time_limit=10, random_state=0)
 """
 
 from composer.arena import Arena as Arena

@@ -11,16 +11,23 @@ from composer import entity as entity_module
 
 def _base_arena_model():
   """The default arena model, built element by element."""
-  model = mjcf.RootElement(model='base')
-  model.compiler.set_attributes(angle='radian', eulerseq='xyz', boundmass=1e-5,
-                                boundinertia=1e-11)
-  model.option.set_attributes(cone='elliptic', noslip_iterations=5, noslip_tolerance=0,
-                              timestep=0.002)
+  model = mjcf.RootElement(model="base")
+  model.compiler.set_attributes(angle="radian", eulerseq="xyz", boundmass=1e-5, boundinertia=1e-11)
+  model.option.set_attributes(
+    cone="elliptic", noslip_iterations=5, noslip_tolerance=0, timestep=0.002
+  )
   model.visual.map.znear = 0.01
-  model.visual.headlight.set_attributes(diffuse=(.6, .6, .6), ambient=(.3, .3, .3),
-                                        specular=(0, 0, 0))
-  model.visual.scale.set_attributes(forcewidth=0.01, contactwidth=0.06, contactheight=0.01,
-                                    jointwidth=.01, framewidth=.01, framelength=.3)
+  model.visual.headlight.set_attributes(
+    diffuse=(0.6, 0.6, 0.6), ambient=(0.3, 0.3, 0.3), specular=(0, 0, 0)
+  )
+  model.visual.scale.set_attributes(
+    forcewidth=0.01,
+    contactwidth=0.06,
+    contactheight=0.01,
+    jointwidth=0.01,
+    framewidth=0.01,
+    framelength=0.3,
+  )
   return model
 
 
@@ -40,7 +47,7 @@ class Arena(entity_module.Entity):
   def add_free_entity(self, entity):
     """Attaches `entity` with a free joint; returns its attachment frame."""
     frame = self.attach(entity)
-    frame.add('freejoint')
+    frame.add("freejoint")
     return frame
 
   def attach_offset(self, entity, offset, attach_site=None):

@@ -20,18 +20,23 @@ import mjcf
 from composer import define
 
 _OPTION_KEYS = frozenset(
-  ['update_interval', 'buffer_size', 'delay', 'aggregator', 'corruptor', 'enabled'])
-_NO_ATTACHMENT_FRAME = 'No attachment frame found.'
+  ["update_interval", "buffer_size", "delay", "aggregator", "corruptor", "enabled"]
+)
+_NO_ATTACHMENT_FRAME = "No attachment frame found."
 
 
 def _multiply_quaternions(q1, q2):
   """Hamilton product q1 * q2 of (w, x, y, z) quaternions."""
   w1, x1, y1, z1 = q1
   w2, x2, y2, z2 = q2
-  return np.array([w1 * w2 - x1 * x2 - y1 * y2 - z1 * z2,
-                   w1 * x2 + x1 * w2 + y1 * z2 - z1 * y2,
-                   w1 * y2 - x1 * z2 + y1 * w2 + z1 * x2,
-                   w1 * z2 + x1 * y2 - y1 * x2 + z1 * w2])
+  return np.array(
+    [
+      w1 * w2 - x1 * x2 - y1 * y2 - z1 * z2,
+      w1 * x2 + x1 * w2 + y1 * z2 - z1 * y2,
+      w1 * y2 - x1 * z2 + y1 * w2 + z1 * x2,
+      w1 * z2 + x1 * y2 - y1 * x2 + z1 * w2,
+    ]
+  )
 
 
 def _rotate_vector(vec, quat):
@@ -46,7 +51,7 @@ def _model_identifier(entity):
   try:
     return entity.mjcf_model.full_identifier
   except AttributeError as exc:
-    raise ValueError('Cannot retrieve the full identifier of mjcf_model.') from exc
+    raise ValueError("Cannot retrieve the full identifier of mjcf_model.") from exc
 
 
 class _ObservableKeys:
@@ -88,11 +93,12 @@ class Observables:
       return self._observables.copy()
     prefix = _model_identifier(self._entity)
     return collections.OrderedDict(
-      (os.path.join(prefix, name), obs) for name, obs in self._observables.items())
+      (os.path.join(prefix, name), obs) for name, obs in self._observables.items()
+    )
 
   def get_observable(self, name, name_fully_qualified=False):
     if name_fully_qualified:
-      name = name.replace(_model_identifier(self._entity), '')
+      name = name.replace(_model_identifier(self._entity), "")
     return self._observables[name]
 
   def set_options(self, options):
@@ -103,7 +109,7 @@ class Observables:
       options = {name: options for name in self._observables}
     for name, obs_options in options.items():
       if name not in self._observables:
-        raise KeyError(f'No observable with name {name!r}')
+        raise KeyError(f"No observable with name {name!r}")
       self._observables[name].configure(**obs_options)
 
   def enable_all(self):
@@ -120,10 +126,10 @@ class Observables:
 
   def __getattr__(self, name):
     # Observables added with add_observable are reachable as attributes too.
-    observables = self.__dict__.get('_observables')
+    observables = self.__dict__.get("_observables")
     if observables is not None and name in observables:
       return observables[name]
-    raise AttributeError(f'{type(self).__name__!r} has no observable {name!r}')
+    raise AttributeError(f"{type(self).__name__!r} has no observable {name!r}")
 
 
 class FreePropObservableMixin(metaclass=abc.ABCMeta):
@@ -162,7 +168,7 @@ class Entity(metaclass=abc.ABCMeta):
     self._post_init_hooks = []
     self._parent = None
     self._attached = []
-    observable_options = kwargs.pop('observable_options', None)
+    observable_options = kwargs.pop("observable_options", None)
     self._build(*args, **kwargs)
     self._observables = self._build_observables()
     self._observables.set_options(observable_options)
@@ -235,7 +241,7 @@ class Entity(metaclass=abc.ABCMeta):
       RuntimeError: the entity is not attached.
     """
     if self._parent is None:
-      raise RuntimeError('Cannot detach an entity that is not attached.')
+      raise RuntimeError("Cannot detach an entity that is not attached.")
     parent = self._parent()
     if parent is not None:
       self.mjcf_model.detach()
@@ -272,8 +278,9 @@ class Entity(metaclass=abc.ABCMeta):
       return np.dot(vec, xmat[:2, :2])
     if vec.shape[-1] == 3:
       return np.dot(vec, xmat)
-    raise ValueError('`vec_in_world_frame` should have shape with final dimension 2 or 3: '
-                     f'got {vec.shape}')
+    raise ValueError(
+      f"`vec_in_world_frame` should have shape with final dimension 2 or 3: got {vec.shape}"
+    )
 
   def global_xmat_to_local_frame(self, physics, xmat):
     """Another body's xmat (world from it) as this entity's frame from it.
@@ -286,7 +293,7 @@ class Entity(metaclass=abc.ABCMeta):
     if xmat.shape == (9,):
       xmat = xmat.reshape(3, 3)
     if xmat.shape != (3, 3):
-      raise ValueError(f'`xmat` should have shape (3, 3) or (9,): got {xmat.shape}')
+      raise ValueError(f"`xmat` should have shape (3, 3) or (9,): got {xmat.shape}")
     own = np.reshape(physics.bind(self.root_body).xmat, (3, 3))
     return np.reshape(own.T @ xmat, input_shape)
 
@@ -358,7 +365,7 @@ class Entity(metaclass=abc.ABCMeta):
     """
     free = mjcf.get_frame_freejoint(self.mjcf_model)
     if free is None:
-      raise ValueError('get_velocity cannot be used on a non-free entity')
+      raise ValueError("get_velocity cannot be used on a non-free entity")
     qvel = physics.bind(free).qvel
     return qvel[:3], qvel[3:]
 
@@ -366,7 +373,7 @@ class Entity(metaclass=abc.ABCMeta):
     """Sets a free entity's linear and/or angular velocity (logs a warning if not free)."""
     free = mjcf.get_frame_freejoint(self.mjcf_model)
     if free is None:
-      logging.warning('Cannot set velocity on Entity with no free joint.')
+      logging.warning("Cannot set velocity on Entity with no free joint.")
       return
     binding = physics.bind(free)
     if velocity is not None:
@@ -376,7 +383,7 @@ class Entity(metaclass=abc.ABCMeta):
 
   def configure_joints(self, physics, position):
     """Sets the qpos of this entity's own joints (not those of attached entities)."""
-    joints = self.mjcf_model.find_all('joint', exclude_attachments=True)
+    joints = self.mjcf_model.find_all("joint", exclude_attachments=True)
     physics.bind(joints).qpos = position
 
 

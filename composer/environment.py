@@ -27,8 +27,15 @@ from engine.physics import PhysicsError
 
 _STEPS_LOGGING_INTERVAL = 10000
 
-HOOK_NAMES = ('initialize_episode_mjcf', 'after_compile', 'initialize_episode',
-              'before_step', 'before_substep', 'after_substep', 'after_step')
+HOOK_NAMES = (
+  "initialize_episode_mjcf",
+  "after_compile",
+  "initialize_episode",
+  "before_step",
+  "before_substep",
+  "after_substep",
+  "after_step",
+)
 
 
 def _empty():
@@ -44,12 +51,13 @@ _TRIVIAL_CODE = {_empty.__code__.co_code, _empty_with_docstring.__code__.co_code
 
 def _callable_is_trivial(function):
   """True for a function whose body does nothing (such hooks are not called)."""
-  code = getattr(function, '__code__', None)
+  code = getattr(function, "__code__", None)
   return code is not None and code.co_code in _TRIVIAL_CODE
 
 
 class ObservationPadding(enum.Enum):
   """What fills a delayed observable's buffer before its first readings arrive."""
+
   INITIAL_VALUE = -1
   ZERO = 0
 
@@ -59,7 +67,7 @@ class EpisodeInitializationError(RuntimeError):
 
 
 class _Hook:
-  __slots__ = ('entity_hooks', 'extra_hooks')
+  __slots__ = ("entity_hooks", "extra_hooks")
 
   def __init__(self):
     self.entity_hooks = []
@@ -84,9 +92,9 @@ class _EnvironmentHooks:
 
   def add_extra_hook(self, hook_name, hook_callable):
     if hook_name not in HOOK_NAMES:
-      raise ValueError(f'{hook_name!r} is not a valid hook name')
+      raise ValueError(f"{hook_name!r} is not a valid hook name")
     if not callable(hook_callable):
-      raise ValueError(f'{hook_callable!r} is not a callable')
+      raise ValueError(f"{hook_callable!r} is not a callable")
     self._hooks[hook_name].extra_hooks.append(hook_callable)
 
   def _run(self, name, task_args, entity_args, extra_args):
@@ -99,47 +107,56 @@ class _EnvironmentHooks:
 
   def initialize_episode_mjcf(self, random_state):
     args = (random_state,)
-    self._run('initialize_episode_mjcf', args, args, args)
+    self._run("initialize_episode_mjcf", args, args, args)
 
   def after_compile(self, physics, random_state):
     args = (physics, random_state)
-    self._run('after_compile', args, args, args)
+    self._run("after_compile", args, args, args)
 
   def initialize_episode(self, physics, random_state):
     self._episode_step_count = 0
     args = (physics, random_state)
-    self._run('initialize_episode', args, args, args)
+    self._run("initialize_episode", args, args, args)
 
   def before_step(self, physics, action, random_state):
     self._episode_step_count += 1
     if self._episode_step_count % _STEPS_LOGGING_INTERVAL == 0:
-      logging.info('The current episode has been running for %d steps.',
-                   self._episode_step_count)
+      logging.info("The current episode has been running for %d steps.", self._episode_step_count)
     with_action = (physics, action, random_state)
-    self._run('before_step', with_action, (physics, random_state), with_action)
+    self._run("before_step", with_action, (physics, random_state), with_action)
 
   def before_substep(self, physics, action, random_state):
     with_action = (physics, action, random_state)
-    self._run('before_substep', with_action, (physics, random_state), with_action)
+    self._run("before_substep", with_action, (physics, random_state), with_action)
 
   def after_substep(self, physics, random_state):
     args = (physics, random_state)
-    self._run('after_substep', args, args, args)
+    self._run("after_substep", args, args, args)
 
   def after_step(self, physics, random_state):
     args = (physics, random_state)
-    self._run('after_step', args, args, args)
+    self._run("after_step", args, args, args)
 
 
 class _CommonEnvironment:
   """Physics compilation, hooks and observation updater shared by Composer environments."""
 
-  def __init__(self, task, time_limit=float('inf'), random_state=None, n_sub_steps=None,
-               raise_exception_on_physics_error=True, strip_singleton_obs_buffer_dim=False,
-               delayed_observation_padding=ObservationPadding.ZERO, legacy_step=True):
+  def __init__(
+    self,
+    task,
+    time_limit=float("inf"),
+    random_state=None,
+    n_sub_steps=None,
+    raise_exception_on_physics_error=True,
+    strip_singleton_obs_buffer_dim=False,
+    delayed_observation_padding=ObservationPadding.ZERO,
+    legacy_step=True,
+  ):
     if not isinstance(delayed_observation_padding, ObservationPadding):
-      raise ValueError('`delayed_observation_padding` should be an `ObservationPadding` '
-                       f'enum value: got {delayed_observation_padding}')
+      raise ValueError(
+        "`delayed_observation_padding` should be an `ObservationPadding` "
+        f"enum value: got {delayed_observation_padding}"
+      )
     self._task = task
     if isinstance(random_state, np.random.RandomState):
       self._random_state = random_state
@@ -152,8 +169,9 @@ class _CommonEnvironment:
     self._delayed_observation_padding = delayed_observation_padding
     self._legacy_step = legacy_step
     if n_sub_steps is not None:
-      logging.warning('The `n_sub_steps` argument is deprecated: set the task\'s '
-                      '`control_timestep` instead.')
+      logging.warning(
+        "The `n_sub_steps` argument is deprecated: set the task's `control_timestep` instead."
+      )
     self._overridden_n_sub_steps = n_sub_steps
     self._physics = None
     self._compiled_signature = None
@@ -195,9 +213,12 @@ class _CommonEnvironment:
 
   def _make_observation_updater(self):
     pad = self._delayed_observation_padding == ObservationPadding.INITIAL_VALUE
-    return observation.Updater(self._task.observables,
-                               self._task.physics_steps_per_control_step,
-                               self._strip_singleton_obs_buffer_dim, pad)
+    return observation.Updater(
+      self._task.observables,
+      self._task.physics_steps_per_control_step,
+      self._strip_singleton_obs_buffer_dim,
+      pad,
+    )
 
   @property
   def physics(self):
@@ -222,11 +243,20 @@ class _CommonEnvironment:
 class Environment(_CommonEnvironment, dm_env.Environment):
   """A dm_env environment running a Composer task."""
 
-  def __init__(self, task, time_limit=float('inf'), random_state=None, n_sub_steps=None,
-               raise_exception_on_physics_error=True, strip_singleton_obs_buffer_dim=False,
-               max_reset_attempts=1, recompile_mjcf_every_episode=True,
-               fixed_initial_state=False,
-               delayed_observation_padding=ObservationPadding.ZERO, legacy_step=True):
+  def __init__(
+    self,
+    task,
+    time_limit=float("inf"),
+    random_state=None,
+    n_sub_steps=None,
+    raise_exception_on_physics_error=True,
+    strip_singleton_obs_buffer_dim=False,
+    max_reset_attempts=1,
+    recompile_mjcf_every_episode=True,
+    fixed_initial_state=False,
+    delayed_observation_padding=ObservationPadding.ZERO,
+    legacy_step=True,
+  ):
     """Arguments as dm_control's composer.Environment.
 
     Args:
@@ -244,12 +274,16 @@ class Environment(_CommonEnvironment, dm_env.Environment):
       delayed_observation_padding: ObservationPadding of buffers before readings arrive.
       legacy_step: dm_control's step order (see engine.Physics.step).
     """
-    super().__init__(task=task, time_limit=time_limit, random_state=random_state,
-                     n_sub_steps=n_sub_steps,
-                     raise_exception_on_physics_error=raise_exception_on_physics_error,
-                     strip_singleton_obs_buffer_dim=strip_singleton_obs_buffer_dim,
-                     delayed_observation_padding=delayed_observation_padding,
-                     legacy_step=legacy_step)
+    super().__init__(
+      task=task,
+      time_limit=time_limit,
+      random_state=random_state,
+      n_sub_steps=n_sub_steps,
+      raise_exception_on_physics_error=raise_exception_on_physics_error,
+      strip_singleton_obs_buffer_dim=strip_singleton_obs_buffer_dim,
+      delayed_observation_padding=delayed_observation_padding,
+      legacy_step=legacy_step,
+    )
     self._max_reset_attempts = max_reset_attempts
     self._recompile_mjcf_every_episode = recompile_mjcf_every_episode
     self._mjcf_never_compiled = True
@@ -267,7 +301,7 @@ class Environment(_CommonEnvironment, dm_env.Environment):
         failed_attempts += 1
         if failed_attempts >= self._max_reset_attempts:
           raise
-        logging.error('Error during episode reset: %r', error)
+        logging.error("Error during episode reset: %r", error)
 
   def _reset_attempt(self):
     if self._recompile_mjcf_every_episode or self._mjcf_never_compiled:
@@ -282,8 +316,12 @@ class Environment(_CommonEnvironment, dm_env.Environment):
       self._hooks.initialize_episode(self._physics_proxy, self._random_state)
     self._observation_updater.reset(self._physics_proxy, self._random_state)
     self._reset_next_step = False
-    return dm_env.TimeStep(step_type=dm_env.StepType.FIRST, reward=None, discount=None,
-                           observation=self._observation_updater.get_observation())
+    return dm_env.TimeStep(
+      step_type=dm_env.StepType.FIRST,
+      reward=None,
+      discount=None,
+      observation=self._observation_updater.get_observation(),
+    )
 
   def step(self, action):
     """One control step (or a reset if the last step ended the episode)."""
@@ -312,8 +350,9 @@ class Environment(_CommonEnvironment, dm_env.Environment):
     else:
       reward = self._task.get_reward(physics)
       discount = self._task.get_discount(physics)
-      terminating = (self._task.should_terminate_episode(physics)
-                     or self._physics.time() >= self._time_limit)
+      terminating = (
+        self._task.should_terminate_episode(physics) or self._physics.time() >= self._time_limit
+      )
     obs = updater.get_observation()
     if terminating:
       self._reset_next_step = True

@@ -6,7 +6,7 @@ import numpy as np
 
 from composer import entity
 
-DOWN_QUATERNION = np.array([0., 0.70710678118, 0.70710678118, 0.])
+DOWN_QUATERNION = np.array([0.0, 0.70710678118, 0.70710678118, 0.0])
 
 
 class Robot(entity.Entity, metaclass=abc.ABCMeta):

@@ -20,8 +20,10 @@ def _check_timesteps_divisible(control_timestep, physics_timestep):
   ratio = control_timestep / physics_timestep
   steps = int(round(ratio))
   if abs(ratio - steps) > 1e-6:
-    raise ValueError('Control timestep should be an integer multiple of physics timestep'
-                     f': got {control_timestep!r} and {physics_timestep!r}')
+    raise ValueError(
+      "Control timestep should be an integer multiple of physics timestep"
+      f": got {control_timestep!r} and {physics_timestep!r}"
+    )
   return steps
 
 
@@ -53,7 +55,7 @@ class Task(metaclass=abc.ABCMeta):
     try:
       self.root_entity  # noqa: B018 (raises when not built yet)
     except Exception as effect:
-      cause = RuntimeError(f'call to `{callee_name}` made before `root_entity` is available')
+      cause = RuntimeError(f"call to `{callee_name}` made before `root_entity` is available")
       raise effect from cause
 
   # ---- timesteps ----
@@ -61,34 +63,34 @@ class Task(metaclass=abc.ABCMeta):
   @property
   def control_timestep(self):
     """Seconds between agent actions (the physics timestep unless set)."""
-    self._check_root_entity('control_timestep')
-    if hasattr(self, '_control_timestep'):
+    self._check_root_entity("control_timestep")
+    if hasattr(self, "_control_timestep"):
       return self._control_timestep
     return self.physics_timestep
 
   @control_timestep.setter
   def control_timestep(self, new_value):
-    self._check_root_entity('control_timestep')
+    self._check_root_entity("control_timestep")
     _check_timesteps_divisible(new_value, self.physics_timestep)
     self._control_timestep = new_value
 
   @property
   def physics_timestep(self):
     """Seconds per physics step: the root model's option.timestep (MuJoCo's 0.002 if unset)."""
-    self._check_root_entity('physics_timestep')
+    self._check_root_entity("physics_timestep")
     timestep = self.root_entity.mjcf_model.option.timestep
     return _MUJOCO_DEFAULT_TIMESTEP if timestep is None else timestep
 
   @physics_timestep.setter
   def physics_timestep(self, new_value):
-    self._check_root_entity('physics_timestep')
-    if hasattr(self, '_control_timestep'):
+    self._check_root_entity("physics_timestep")
+    if hasattr(self, "_control_timestep"):
       _check_timesteps_divisible(self._control_timestep, new_value)
     self.root_entity.mjcf_model.option.timestep = new_value
 
   def set_timesteps(self, control_timestep, physics_timestep):
     """Sets both timesteps, checking that the first is a multiple of the second."""
-    self._check_root_entity('set_timesteps')
+    self._check_root_entity("set_timesteps")
     _check_timesteps_divisible(control_timestep, physics_timestep)
     self.root_entity.mjcf_model.option.timestep = physics_timestep
     self._control_timestep = control_timestep
@@ -101,10 +103,15 @@ class Task(metaclass=abc.ABCMeta):
 
   def action_spec(self, physics):
     """A BoundedArray over the actuators' controls, named by the tab-joined actuator names."""
-    names = [physics.model.id2name(i, 'actuator') or str(i) for i in range(physics.model.nu)]
+    names = [physics.model.id2name(i, "actuator") or str(i) for i in range(physics.model.nu)]
     spec = engine_physics.action_spec(physics)
-    return specs.BoundedArray(shape=spec.shape, dtype=spec.dtype, minimum=spec.minimum,
-                              maximum=spec.maximum, name='\t'.join(names))
+    return specs.BoundedArray(
+      shape=spec.shape,
+      dtype=spec.dtype,
+      minimum=spec.minimum,
+      maximum=spec.maximum,
+      name="\t".join(names),
+    )
 
   def get_reward_spec(self):
     """A non-scalar reward spec, or None for the default scalar reward."""

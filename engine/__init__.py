@@ -4,15 +4,19 @@ The public API mirrors the `mujoco` Python bindings (docs/architecture.md):
 MjModel/MjData, the mj_ pipeline functions, the mju_ helpers and the mjt enums.
 """
 
+# the mju_ helpers of engine/math.py, as cached functions Python can call (mujoco.mju_*)
+from engine import _jit as _jit
+from engine import batch as batch  # numba's thread pool for batched steps: engine.batch.POOL
+from engine import math as _math
+from engine import rollout as rollout  # batched rollouts (mujoco.rollout): engine.rollout.rollout
+from engine.binary import mj_loadModel as mj_loadModel
+from engine.binary import mj_saveModel as mj_saveModel
+from engine.binary import mj_sizeModel as mj_sizeModel
 from engine.collision.driver import mj_collision as mj_collision
+from engine.compiler.assets import register_resource_provider as register_resource_provider
 from engine.constraint import mj_makeConstraint as mj_makeConstraint
 from engine.constraint import mj_referenceConstraint as mj_referenceConstraint
-from engine.enums import *  # noqa: F401,F403  (mjt enums and mj* constants, as in mujoco)
-from engine.errors import CompileError as CompileError
-from engine.errors import Error as Error
-from engine.errors import FatalError as FatalError
-from engine.errors import UnexpectedError as UnexpectedError
-from engine.errors import UnsupportedError as UnsupportedError
+from engine.derivative import mjd_smooth_vel as mjd_smooth_vel
 from engine.driver import PhysicsWarning as PhysicsWarning
 from engine.driver import mj_checkAcc as mj_checkAcc
 from engine.driver import mj_checkPos as mj_checkPos
@@ -32,18 +36,19 @@ from engine.driver import mj_RungeKutta as mj_RungeKutta
 from engine.driver import mj_step as mj_step
 from engine.driver import mj_step1 as mj_step1
 from engine.driver import mj_step2 as mj_step2
-from engine.derivative import mjd_smooth_vel as mjd_smooth_vel
+from engine.enums import *  # noqa: F401,F403  (mjt enums and mj* constants, as in mujoco)
+from engine.errors import CompileError as CompileError
+from engine.errors import Error as Error
+from engine.errors import FatalError as FatalError
+from engine.errors import PhysicsError as PhysicsError
+from engine.errors import RenderingUnavailableError as RenderingUnavailableError
+from engine.errors import UnexpectedError as UnexpectedError
+from engine.errors import UnsupportedError as UnsupportedError
 from engine.io import mj_resetData as mj_resetData
 from engine.io import mj_resetDataKeyframe as mj_resetDataKeyframe
 from engine.passive import mj_passive as mj_passive
-from engine.binary import mj_loadModel as mj_loadModel
-from engine.binary import mj_saveModel as mj_saveModel
-from engine.binary import mj_sizeModel as mj_sizeModel
-from engine.compiler.assets import register_resource_provider as register_resource_provider
 from engine.physics import Physics as Physics
 from engine.physics import action_spec as action_spec
-from engine.errors import PhysicsError as PhysicsError
-from engine.errors import RenderingUnavailableError as RenderingUnavailableError
 from engine.ray import mj_ray as mj_ray
 from engine.ray import mj_rayHfield as mj_rayHfield
 from engine.ray import mj_rayMesh as mj_rayMesh
@@ -54,7 +59,6 @@ from engine.sensor import mj_sensorAcc as mj_sensorAcc
 from engine.sensor import mj_sensorPos as mj_sensorPos
 from engine.sensor import mj_sensorVel as mj_sensorVel
 from engine.setconst import mj_setConst as mj_setConst
-from engine.solver import mj_constraintUpdate as mj_constraintUpdate
 from engine.smooth import mj_camlight as mj_camlight
 from engine.smooth import mj_comPos as mj_comPos
 from engine.smooth import mj_comVel as mj_comVel
@@ -70,15 +74,13 @@ from engine.smooth import mj_solveM as mj_solveM
 from engine.smooth import mj_solveM2 as mj_solveM2
 from engine.smooth import mj_subtreeVel as mj_subtreeVel
 from engine.smooth import mj_tendonBias as mj_tendonBias
+from engine.solver import mj_constraintUpdate as mj_constraintUpdate
 from engine.state import mj_copyState as mj_copyState
 from engine.state import mj_extractState as mj_extractState
 from engine.state import mj_getState as mj_getState
 from engine.state import mj_setKeyframe as mj_setKeyframe
 from engine.state import mj_setState as mj_setState
 from engine.state import mj_stateSize as mj_stateSize
-from engine import batch as batch  # numba's thread pool for batched steps: engine.batch.POOL
-from engine import rollout as rollout  # batched rollouts (mujoco.rollout): engine.rollout.rollout
-from engine.types import ModelBatch as ModelBatch
 from engine.support import mj_applyFT as mj_applyFT
 from engine.support import mj_contactForce as mj_contactForce
 from engine.support import mj_differentiatePos as mj_differentiatePos
@@ -91,11 +93,11 @@ from engine.support import mj_jac as mj_jac
 from engine.support import mj_jacBody as mj_jacBody
 from engine.support import mj_jacBodyCom as mj_jacBodyCom
 from engine.support import mj_jacGeom as mj_jacGeom
-from engine.support import mj_readCtrl as mj_readCtrl
-from engine.support import mj_readSensor as mj_readSensor
 from engine.support import mj_jacSite as mj_jacSite
 from engine.support import mj_jacSubtreeCom as mj_jacSubtreeCom
 from engine.support import mj_name2id as mj_name2id
+from engine.support import mj_readCtrl as mj_readCtrl
+from engine.support import mj_readSensor as mj_readSensor
 from engine.tendon import mj_tendon as mj_tendon
 from engine.tendon import mj_transmission as mj_transmission
 from engine.types import MjData as MjData
@@ -103,27 +105,49 @@ from engine.types import MjModel as MjModel
 from engine.types import MjOption as MjOption
 from engine.types import MjStatistic as MjStatistic
 from engine.types import MjVisual as MjVisual
-
-# the mju_ helpers of engine/math.py, as cached functions Python can call (mujoco.mju_*)
-from engine import _jit as _jit
-from engine import math as _math
+from engine.types import ModelBatch as ModelBatch
 
 for _name in _math.__all__:
   globals()[_name] = _jit.python_callable(getattr(_math, _name))
 del _name
 
 # rendering names, imported on first use so that physics-only use never loads OpenGL
-_RENDER_NAMES = frozenset((
-  "Renderer", "Camera", "MovableCamera", "TextOverlay", "MjvOption", "MjvCamera", "MjvPerturb",
-  "MjvScene", "MjvGeom", "MjvLight", "MjvGLCamera", "MjrContext", "MjrRect", "mjv_updateScene",
-  "mjv_defaultFreeCamera", "mjv_defaultOption", "mjv_defaultCamera", "mjv_defaultPerturb",
-  "mjv_initGeom", "mjv_connector", "mjr_render", "mjr_readPixels", "mjr_setBuffer",
-  "mjr_overlay", "mjr_uploadHField", "GLContext"))
+_RENDER_NAMES = frozenset(
+  (
+    "Renderer",
+    "Camera",
+    "MovableCamera",
+    "TextOverlay",
+    "MjvOption",
+    "MjvCamera",
+    "MjvPerturb",
+    "MjvScene",
+    "MjvGeom",
+    "MjvLight",
+    "MjvGLCamera",
+    "MjrContext",
+    "MjrRect",
+    "mjv_updateScene",
+    "mjv_defaultFreeCamera",
+    "mjv_defaultOption",
+    "mjv_defaultCamera",
+    "mjv_defaultPerturb",
+    "mjv_initGeom",
+    "mjv_connector",
+    "mjr_render",
+    "mjr_readPixels",
+    "mjr_setBuffer",
+    "mjr_overlay",
+    "mjr_uploadHField",
+    "GLContext",
+  )
+)
 
 
 def __getattr__(name):
   if name in _RENDER_NAMES:
     from engine import render
+
     for module in (render, render.visualize, render.gl_renderer, render.context):
       if hasattr(module, name):
         return getattr(module, name)

@@ -39,10 +39,14 @@ def main(argv=None) -> int:
     engine.mj_step(m, d, n)
     done += n
   wall = time.perf_counter() - t0
-  print(f"simulated {d.time:.3f} s in {nstep} steps ({1e6 * wall / nstep:.1f} us/step, "
-        f"{d.time / wall:.1f}x real time)")
-  print(f"final qpos[:3] = {np.array2string(d.qpos[:3], precision=4)}, "
-        f"|qvel| = {np.linalg.norm(d.qvel):.4f}")
+  print(
+    f"simulated {d.time:.3f} s in {nstep} steps ({1e6 * wall / nstep:.1f} us/step, "
+    f"{d.time / wall:.1f}x real time)"
+  )
+  print(
+    f"final qpos[:3] = {np.array2string(d.qpos[:3], precision=4)}, "
+    f"|qvel| = {np.linalg.norm(d.qvel):.4f}"
+  )
   return 0
 
 

@@ -47,9 +47,21 @@ PROJECT_DIR = ENGINE_DIR.parent  # the folder holding engine/, suite/, ... (site
 
 # plain-Python parts of the engine that no jitted code imports (tests/engine/test_layout.py
 # checks it): editing them cannot make a cached function stale
-PYTHON_ONLY = ("compiler", "render", "viewer", "plugins", "__init__.py", "binary.py",
-               "loader.py", "types.py", "physics.py", "index.py", "warmup.py", "__main__.py",
-               "plugin.py")
+PYTHON_ONLY = (
+  "compiler",
+  "render",
+  "viewer",
+  "plugins",
+  "__init__.py",
+  "binary.py",
+  "loader.py",
+  "types.py",
+  "physics.py",
+  "index.py",
+  "warmup.py",
+  "__main__.py",
+  "plugin.py",
+)
 
 
 def _source_hash() -> str:
@@ -68,14 +80,33 @@ def _source_hash() -> str:
   return h.hexdigest()[:16]
 
 
-CACHE_ROOT = pathlib.Path(os.environ.get("XDG_CACHE_HOME", pathlib.Path.home() / ".cache"),
-                          "numjoco")
+CACHE_ROOT = pathlib.Path(
+  os.environ.get("XDG_CACHE_HOME", pathlib.Path.home() / ".cache"), "numjoco"
+)
 CPU_PREFERENCE = CACHE_ROOT / "cpu"  # "native": `python -m engine.warmup --native` asked for it
 
 # x86-64 microarchitecture levels, newest first: the features each needs of the host
 _X86_LEVELS = (
-  ("x86-64-v3", ("avx", "avx2", "bmi", "bmi2", "f16c", "fma", "lzcnt", "movbe", "xsave",
-                 "cx16", "popcnt", "sahf", "sse4.1", "sse4.2", "ssse3")),
+  (
+    "x86-64-v3",
+    (
+      "avx",
+      "avx2",
+      "bmi",
+      "bmi2",
+      "f16c",
+      "fma",
+      "lzcnt",
+      "movbe",
+      "xsave",
+      "cx16",
+      "popcnt",
+      "sahf",
+      "sse4.1",
+      "sse4.2",
+      "ssse3",
+    ),
+  ),
   ("x86-64-v2", ("cx16", "popcnt", "sahf", "sse4.1", "sse4.2", "ssse3")),
   ("x86-64", ()),
 )
@@ -163,8 +194,9 @@ def _cache_dir(name: str) -> str:
   fallback = PREBUILT_DIR / name
   if not fallback.is_dir():
     fallback = tempfile.mkdtemp(prefix="numjoco-cache-")
-  print(f"numjoco: cannot write the engine cache in {CACHE_ROOT}; using {fallback}",
-        file=sys.stderr)
+  print(
+    f"numjoco: cannot write the engine cache in {CACHE_ROOT}; using {fallback}", file=sys.stderr
+  )
   return str(fallback)
 
 
@@ -180,8 +212,10 @@ else:
 if os.environ.get("NUMJOCO_SOURCE_HASH", SOURCE_HASH) != SOURCE_HASH:
   # a compile helper that imported other engine sources than the process that started it
   # would fill that process's cache with code for another layout
-  raise ImportError(f"numjoco: this engine ({ENGINE_DIR}) is not the one whose cache "
-                    f"{CACHE_DIR} this process was started to compile into")
+  raise ImportError(
+    f"numjoco: this engine ({ENGINE_DIR}) is not the one whose cache "
+    f"{CACHE_DIR} this process was started to compile into"
+  )
 _UNCHECKED = frozenset(filter(None, os.environ.get("NUMJOCO_UNCHECKED_STAGES", "").split(",")))
 
 DISABLE_JIT = bool(numba.config.DISABLE_JIT)
@@ -203,6 +237,7 @@ def _inline_refcounts() -> None:
     def define_inlinable(module, atomic):
       define(module, atomic)
       module.get_global(name).attributes.discard("noinline")
+
     return define_inlinable
 
   if not getattr(nrtdynmod, "_numjoco_inlined", False):
@@ -220,7 +255,8 @@ def start_runtime(context) -> None:
   it, ~20 ms of a process's first model load. Anything unexpected (numba internals moved, a
   damaged file) falls back on numba's own start."""
   from numba.core.compiler_lock import global_compiler_lock
-  from numba.core.runtime import nrt, nrtdynmod
+  from numba.core.runtime import nrt
+  from numba.core.runtime import nrtdynmod
 
   rtsys = numba.core.runtime.rtsys
   if rtsys._init:
@@ -256,8 +292,8 @@ def start_runtime(context) -> None:
       pass
   rtsys.initialize(context)  # (returns at once when started above)
 
-_OPTIONS = dict(nopython=True, boundscheck=None, error_model="numpy", fastmath=False,
-                nogil=True)
+
+_OPTIONS = dict(nopython=True, boundscheck=None, error_model="numpy", fastmath=False, nogil=True)
 
 
 class _Dispatcher(numba.core.registry.CPUDispatcher):
@@ -339,8 +375,10 @@ class _LinkOnlyCompiler(numba.core.compiler.CompilerBase):
 
   def define_pipelines(self):
     pm = numba.core.compiler.DefaultPassBuilder.define_nopython_pipeline(self.state)
-    pm.passes = [(_LinkOnlyLowering if p is numba.core.typed_passes.NativeLowering else p, d)
-                 for p, d in pm.passes]
+    pm.passes = [
+      (_LinkOnlyLowering if p is numba.core.typed_passes.NativeLowering else p, d)
+      for p, d in pm.passes
+    ]
     pm.finalize()
     return [pm]
 
@@ -359,9 +397,12 @@ class _LazyHelper:
   @property
   def dispatcher(self) -> _HelperDispatcher:
     if self._dispatcher is None:
-      self._dispatcher = _HelperDispatcher(py_func=self.py_func, locals={},
-                                           targetoptions=self._options,
-                                           pipeline_class=_LinkOnlyCompiler)
+      self._dispatcher = _HelperDispatcher(
+        py_func=self.py_func,
+        locals={},
+        targetoptions=self._options,
+        pipeline_class=_LinkOnlyCompiler,
+      )
     return self._dispatcher
 
   def __getattr__(self, name):
@@ -384,8 +425,9 @@ def is_helper(fn) -> bool:
   return isinstance(fn, (_LazyHelper, _HelperDispatcher))
 
 
-class _ProjectLocator(numba.core.caching._SourceFileBackedLocatorMixin,
-                      numba.core.caching._CacheLocator):
+class _ProjectLocator(
+  numba.core.caching._SourceFileBackedLocatorMixin, numba.core.caching._CacheLocator
+):
   """Locates the cache of a function of this project (engine/, suite/, ...) by the folder's
   path inside the project, where numba's own locators use its absolute path: every install
   of the same sources (two venvs, an editable and a regular install, a CI clone) then shares
@@ -427,8 +469,11 @@ class _ProjectCacheImpl(numba.core.caching.CompileResultCacheImpl):
     names besides the global's own definition."""
     payload = super().reduce(cres)
     text = str(cres.library._final_module)
-    used = tuple(env for env in payload[8]
-                 if len(re.findall(re.escape(env.env_name) + r"(?![\w.$])", text)) > 1)
+    used = tuple(
+      env
+      for env in payload[8]
+      if len(re.findall(re.escape(env.env_name) + r"(?![\w.$])", text)) > 1
+    )
     return (*payload[:6], "", payload[7], used, *payload[9:])
 
 
@@ -510,8 +555,11 @@ class _ProjectCache(numba.core.caching.FunctionCache):
       with self._guard_against_spurious_io_errors(), _quiet_llvm_lock():
         return self._load_overload(sig, target_context)
     except Exception as e:  # a damaged or truncated file (OSError: numba's own answer, None)
-      print(f"numjoco: the cached code of {self._qualname} cannot be read ({type(e).__name__}: "
-            f"{e}); compiling it again", file=sys.stderr)
+      print(
+        f"numjoco: the cached code of {self._qualname} cannot be read ({type(e).__name__}: "
+        f"{e}); compiling it again",
+        file=sys.stderr,
+      )
       try:
         self._cache_file.flush()  # an empty index, which the compiled code's save fills
       except OSError:
@@ -524,8 +572,10 @@ class _ProjectCache(numba.core.caching.FunctionCache):
     except OSError as e:
       if not _SAVE_FAILED:
         _SAVE_FAILED.append(e)
-        print(f"numjoco: cannot save compiled code in {self._cache_path} ({e}); it stays in "
-              f"memory", file=sys.stderr)
+        print(
+          f"numjoco: cannot save compiled code in {self._cache_path} ({e}); it stays in memory",
+          file=sys.stderr,
+        )
 
 
 class _ObjectCodeCacheImpl(_ProjectCacheImpl):
@@ -544,10 +594,17 @@ class _ObjectCodeCacheImpl(_ProjectCacheImpl):
     if kind != "object":
       return payload
     module = cres.library._final_module
-    exported = [f.name for f in module.functions
-                if not f.is_declaration and f.linkage == llvm.Linkage.external]
-    stub = "\n".join(f'define void @"{n}"() {{\n  call void @llvm.trap()\n  unreachable\n}}'
-                     for n in exported) + "\ndeclare void @llvm.trap()\n"
+    exported = [
+      f.name
+      for f in module.functions
+      if not f.is_declaration and f.linkage == llvm.Linkage.external
+    ]
+    stub = (
+      "\n".join(
+        f'define void @"{n}"() {{\n  call void @llvm.trap()\n  unreachable\n}}' for n in exported
+      )
+      + "\ndeclare void @llvm.trap()\n"
+    )
     return ((name, kind, (data[0], llvm.parse_assembly(stub).as_bitcode())),) + payload[1:]
 
 
@@ -583,8 +640,9 @@ def _stage_cache(py_func):
   return _ObjectCodeCache(py_func)
 
 
-def _decorator(cache: bool, object_code_only: bool = False, helper: bool = False,
-               inline: bool = False):
+def _decorator(
+  cache: bool, object_code_only: bool = False, helper: bool = False, inline: bool = False
+):
   extra = dict(no_cpython_wrapper=True, no_cfunc_wrapper=True) if helper else {}
   if inline:
     extra["inline"] = "always"
@@ -595,8 +653,12 @@ def _decorator(cache: bool, object_code_only: bool = False, helper: bool = False
       return py_func
     if helper and not inline:  # (numba inlines only the dispatchers it sees)
       return _LazyHelper(py_func, dict(_OPTIONS, **extra))
-    dispatcher = kind(py_func=py_func, locals={}, targetoptions=dict(_OPTIONS, **extra),
-                      pipeline_class=_LinkOnlyCompiler if helper else numba.core.compiler.Compiler)
+    dispatcher = kind(
+      py_func=py_func,
+      locals={},
+      targetoptions=dict(_OPTIONS, **extra),
+      pipeline_class=_LinkOnlyCompiler if helper else numba.core.compiler.Compiler,
+    )
     try:
       if object_code_only:
         dispatcher._cache = _stage_cache(py_func)
@@ -663,9 +725,14 @@ def _stack_array(arrty, size):
     out = context.make_array(arrty)(context, builder)
     intp = context.get_value_type(numba.types.intp)
     itemsize = context.get_abi_sizeof(lltype)
-    context.populate_array(out, data=data, shape=[ir.Constant(intp, size)],
-                           strides=[ir.Constant(intp, itemsize)],
-                           itemsize=ir.Constant(intp, itemsize), meminfo=None)
+    context.populate_array(
+      out,
+      data=data,
+      shape=[ir.Constant(intp, size)],
+      strides=[ir.Constant(intp, itemsize)],
+      itemsize=ir.Constant(intp, itemsize),
+      meminfo=None,
+    )
     return out._getvalue()
 
   return codegen
@@ -693,6 +760,7 @@ def _local_int_array_jit(typingctx, n):
 # literal size n on the stack of the calling kernel: no allocation and no reference counting.
 # It lives until that kernel returns, so never return it or store it in a struct.
 if DISABLE_JIT:
+
   def local_array(n):
     return np.empty(n)
 
@@ -729,8 +797,14 @@ zero = _zero_python if DISABLE_JIT else _zero_jit
 
 @numba.extending.intrinsic
 def _sum4_products_jit(typingctx, vec1, adr1, vec2, adr2, nblock):
-  if not (isinstance(vec1, numba.types.Array) and vec1.layout == "C" and vec1.ndim == 1
-          and isinstance(vec2, numba.types.Array) and vec2.layout == "C" and vec2.ndim == 1):
+  if not (
+    isinstance(vec1, numba.types.Array)
+    and vec1.layout == "C"
+    and vec1.ndim == 1
+    and isinstance(vec2, numba.types.Array)
+    and vec2.layout == "C"
+    and vec2.ndim == 1
+  ):
     return None
 
   def codegen(context, builder, signature, args):
@@ -842,7 +916,8 @@ def register_handle(struct_type):
     payload_type = typ.get_data_type()
     llty = context.data_model_manager[payload_type].get_value_type()
     payload = cgutils.create_struct_proxy(payload_type)(
-      context, builder, ref=builder.bitcast(data, llty.as_pointer()))
+      context, builder, ref=builder.bitcast(data, llty.as_pointer())
+    )
     index = payload._datamodel.get_field_position(attr)
     field = builder.load(payload._get_ptr_by_index(index))
     field.set_metadata("invariant.load", invariant)

@@ -50,8 +50,8 @@ from numba.core import types
 from numba.core.imputils import lower_builtin
 from numba.core.runtime import rtsys as _nrt
 from numba.core.typing import templates
-from numba.extending import intrinsic
 from numba.experimental.structref import StructRefProxy
+from numba.extending import intrinsic
 from numba.extending import typeof_impl
 
 from engine import _jit
@@ -153,11 +153,14 @@ class Stage:
     cell = _external_cell(builder.module, self.symbol)
     with cgutils.if_unlikely(builder, cgutils.is_null(builder, builder.load(cell))):
       resolver = builder.load(_external_cell(builder.module, _RESOLVER_SYMBOL))
-      builder.call(builder.bitcast(resolver, _RESOLVER_LLTYPE.as_pointer()),
-                   [builder.bitcast(cell, _BYTE_POINTER)])
+      builder.call(
+        builder.bitcast(resolver, _RESOLVER_LLTYPE.as_pointer()),
+        [builder.bitcast(cell, _BYTE_POINTER)],
+      )
       with cgutils.if_unlikely(builder, cgutils.is_null(builder, builder.load(cell))):
         context.call_conv.return_user_exc(
-          builder, RuntimeError, (f"numjoco: stage {self.name} failed to compile (see above)",))
+          builder, RuntimeError, (f"numjoco: stage {self.name} failed to compile (see above)",)
+        )
     return _call_native(context, builder, sig, args, builder.load(cell))
 
 
@@ -203,8 +206,9 @@ def _call_native(context, builder, sig, args, address):
   builder.store(cgutils.get_null_value(retty), retval)
   excinfo = cgutils.alloca_once(builder, fnty.args[1].pointee, name="excinfo")
   argvals = list(cc._get_arg_packer(sig.args).as_arguments(builder, args))
-  status = cc._get_return_status(builder, builder.call(fn, [retval, excinfo] + argvals),
-                                 builder.load(excinfo))
+  status = cc._get_return_status(
+    builder, builder.call(fn, [retval, excinfo] + argvals), builder.load(excinfo)
+  )
   with cgutils.if_unlikely(builder, status.is_error):
     cc.return_status_propagate(builder, status)
   return context.get_returned_value(builder, sig.return_type, builder.load(retval))
@@ -271,10 +275,16 @@ def never(m) -> bool:
 BOX_PAIRS = _has_geoms(enums.mjGEOM_BOX, count=2)
 # the pairs without a primitive collider of their own meet a mesh, an ellipsoid or a cylinder
 # (or a plane meets an SDF's mesh)
-CONVEX_PAIRS = _has_geoms(enums.mjGEOM_ELLIPSOID, enums.mjGEOM_CYLINDER, enums.mjGEOM_MESH,
-                          enums.mjGEOM_SDF)
-CONVEX_OR_HFIELD = _has_geoms(enums.mjGEOM_ELLIPSOID, enums.mjGEOM_CYLINDER, enums.mjGEOM_MESH,
-                              enums.mjGEOM_SDF, enums.mjGEOM_HFIELD)
+CONVEX_PAIRS = _has_geoms(
+  enums.mjGEOM_ELLIPSOID, enums.mjGEOM_CYLINDER, enums.mjGEOM_MESH, enums.mjGEOM_SDF
+)
+CONVEX_OR_HFIELD = _has_geoms(
+  enums.mjGEOM_ELLIPSOID,
+  enums.mjGEOM_CYLINDER,
+  enums.mjGEOM_MESH,
+  enums.mjGEOM_SDF,
+  enums.mjGEOM_HFIELD,
+)
 HFIELDS = _has_geoms(enums.mjGEOM_HFIELD)
 SDFS = _has_geoms(enums.mjGEOM_SDF)
 PGS = _option_in("solver", enums.mjSOL_PGS)
@@ -345,8 +355,9 @@ def prepare(model) -> None:
   """
   if _jit.DISABLE_JIT:
     return
-  stages = [s for s in STAGES if not s.lazy and not s._cell.value
-            and (s.needed is None or s.needed(model))]
+  stages = [
+    s for s in STAGES if not s.lazy and not s._cell.value and (s.needed is None or s.needed(model))
+  ]
   if not stages:
     return
   cold = compile_stages(stages)
@@ -445,10 +456,13 @@ def _helper_env() -> dict:
   """Environment of a compiling helper process: it imports this very engine (also when it was
   found through sys.path, not installed; it checks the sources' hash) and writes into this
   process's cache."""
-  path = os.pathsep.join(filter(None, [str(_jit.ENGINE_DIR.parent),
-                                       os.environ.get("PYTHONPATH")]))
-  env = dict(os.environ, NUMBA_CACHE_DIR=_jit.CACHE_DIR, PYTHONPATH=path,
-             NUMJOCO_SOURCE_HASH=_jit.SOURCE_HASH)
+  path = os.pathsep.join(filter(None, [str(_jit.ENGINE_DIR.parent), os.environ.get("PYTHONPATH")]))
+  env = dict(
+    os.environ,
+    NUMBA_CACHE_DIR=_jit.CACHE_DIR,
+    PYTHONPATH=path,
+    NUMJOCO_SOURCE_HASH=_jit.SOURCE_HASH,
+  )
   if _jit.NORMAL_CACHE_DIR:
     env["NUMJOCO_NORMAL_CACHE_DIR"] = _jit.NORMAL_CACHE_DIR
   return env
@@ -460,13 +474,17 @@ def _compile_in_background() -> None:
   if os.environ.get("NUMJOCO_BACKGROUND_COMPILE", "1") == "0" or not cold_stages(selected(True)):
     return
   try:
-    subprocess.Popen(_helper_command("--background"), env=_helper_env(),
-                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                     stderr=subprocess.DEVNULL, start_new_session=True)
+    subprocess.Popen(
+      _helper_command("--background"),
+      env=_helper_env(),
+      stdin=subprocess.DEVNULL,
+      stdout=subprocess.DEVNULL,
+      stderr=subprocess.DEVNULL,
+      start_new_session=True,
+    )
   except OSError:  # (no process to spare: the stages compile on first use instead)
     return
-  print("numjoco: the engine's other stages compile in the background", file=sys.stderr,
-        flush=True)
+  print("numjoco: the engine's other stages compile in the background", file=sys.stderr, flush=True)
 
 
 def _compile_cold(cold: list) -> None:
@@ -479,14 +497,20 @@ def _compile_cold(cold: list) -> None:
   # scale, 300, fits a first run and errs high for everything
   share = sum(map(code_size, cold)) / sum(map(code_size, STAGES))
   estimate = round(300 * share / jobs)
-  print(f"numjoco: compiling the engine with numba, once per install: {len(cold)} stages in "
-        f"{jobs} process{'es' if jobs > 1 else ''} (about {estimate} s)",
-        file=sys.stderr, flush=True)
+  print(
+    f"numjoco: compiling the engine with numba, once per install: {len(cold)} stages in "
+    f"{jobs} process{'es' if jobs > 1 else ''} (about {estimate} s)",
+    file=sys.stderr,
+    flush=True,
+  )
   with tempfile.TemporaryDirectory(prefix="numjoco-claims-") as claims:
     names = ",".join(s.name for s in cold)
     workers = [
-      subprocess.Popen(_helper_command("--claims", claims, "--stages", names),
-                       env=_helper_env(), stdout=subprocess.DEVNULL)
+      subprocess.Popen(
+        _helper_command("--claims", claims, "--stages", names),
+        env=_helper_env(),
+        stdout=subprocess.DEVNULL,
+      )
       for _ in range(jobs - 1)
     ]
     try:
@@ -494,8 +518,9 @@ def _compile_cold(cold: list) -> None:
     finally:
       for w in workers:
         w.wait()
-  print(f"numjoco: engine compiled in {time.perf_counter() - t0:.0f} s", file=sys.stderr,
-        flush=True)
+  print(
+    f"numjoco: engine compiled in {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True
+  )
 
 
 def compile_claimed(stages: list, claims: str, t0: float, report: bool) -> None:
@@ -585,8 +610,9 @@ def _array_data_field(a):
 _ARRAY_DATA_OFFSET = object.__basicsize__  # (PyObject_HEAD)
 _probe = np.zeros(3)[1:]
 # numpy's public way where the object layout differs (another Python implementation)
-_data_address = (_array_data_field if _array_data_field(_probe) == _probe.ctypes.data
-                 else lambda a: a.ctypes.data)
+_data_address = (
+  _array_data_field if _array_data_field(_probe) == _probe.ctypes.data else lambda a: a.ctypes.data
+)
 del _probe
 
 
@@ -632,8 +658,7 @@ class HandleBuilder:
 
   def __call__(self, *values):
     if len(values) != len(self.members):
-      raise TypeError(f"{self.struct_type} takes {len(self.members)} members, "
-                      f"got {len(values)}")
+      raise TypeError(f"{self.struct_type} takes {len(self.members)} members, got {len(values)}")
     words = []
     for (name, array), value in zip(self.members, values):
       if array == "int":
@@ -645,13 +670,26 @@ class HandleBuilder:
         words.append(address_of(value))
         continue
       dtype, ndim = array
-      if not (isinstance(value, np.ndarray) and value.dtype == dtype and value.ndim == ndim
-              and value.flags.c_contiguous):
-        raise TypeError(f"{self.struct_type}.{name}: needs a C-contiguous {ndim}-d {dtype} "
-                        f"array, got {getattr(value, 'dtype', type(value))} "
-                        f"{getattr(value, 'shape', '')}")
-      words += (0, 0, value.size, value.itemsize, _data_address(value), *value.shape,
-                *value.strides)
+      if not (
+        isinstance(value, np.ndarray)
+        and value.dtype == dtype
+        and value.ndim == ndim
+        and value.flags.c_contiguous
+      ):
+        raise TypeError(
+          f"{self.struct_type}.{name}: needs a C-contiguous {ndim}-d {dtype} "
+          f"array, got {getattr(value, 'dtype', type(value))} "
+          f"{getattr(value, 'shape', '')}"
+        )
+      words += (
+        0,
+        0,
+        value.size,
+        value.itemsize,
+        _data_address(value),
+        *value.shape,
+        *value.strides,
+      )
     payload = np.array(words, dtype=np.int64)
     _jit.start_runtime(self.context)
     meminfo = _nrt.meminfo_new(payload.ctypes.data, (payload, values))

@@ -28,10 +28,10 @@ from engine._stage import stage
 from engine.enums import mjBIAS_AFFINE
 from engine.enums import mjBIAS_DCMOTOR
 from engine.enums import mjBIAS_MUSCLE
+from engine.enums import mjCHART_QUAT
 from engine.enums import mjDSBL_ACTUATION
 from engine.enums import mjDSBL_CLAMPCTRL
 from engine.enums import mjDSBL_GRAVITY
-from engine.enums import mjCHART_QUAT
 from engine.enums import mjDYN_DCMOTOR
 from engine.enums import mjDYN_FILTER
 from engine.enums import mjDYN_FILTEREXACT
@@ -246,7 +246,7 @@ def _load_controls(m, d, clamp):
     adr = m.actuator_ctrladr[i]
     num = m.actuator_ctrlnum[i]
     if m.actuator_delay[i] != 0:
-      _history.read_ctrl(m, d, i, d.time[0], ctrl[adr:adr + num])
+      _history.read_ctrl(m, d, i, d.time[0], ctrl[adr : adr + num])
     else:
       for k in range(adr, adr + num):
         ctrl[k] = d.ctrl[k]
@@ -267,21 +267,30 @@ def _load_controls(m, d, clamp):
 def wrap_period(m, i):
   """Rotation period of a servo's setpoint (ball joint or refsite rotation), 0 if none."""
   dyntype = m.actuator_dyntype[i]
-  if (m.actuator_gaintype[i] != mjGAIN_FIXED or m.actuator_biastype[i] != mjBIAS_AFFINE
-      or m.actuator_gainprm[i, 0] != -m.actuator_biasprm[i, 1]
-      or (dyntype != mjDYN_NONE and dyntype != mjDYN_INTEGRATOR)):
+  if (
+    m.actuator_gaintype[i] != mjGAIN_FIXED
+    or m.actuator_biastype[i] != mjBIAS_AFFINE
+    or m.actuator_gainprm[i, 0] != -m.actuator_biasprm[i, 1]
+    or (dyntype != mjDYN_NONE and dyntype != mjDYN_INTEGRATOR)
+  ):
     return 0.0
   gear = m.actuator_gear[m.actuator_outadr[i]]
   trntype = m.actuator_trntype[i]
 
   # site with a reference site and a purely rotational gear
-  if (trntype == mjTRN_SITE and m.actuator_trnid[i, 1] >= 0 and gear[0] == 0 and gear[1] == 0
-      and gear[2] == 0):
+  if (
+    trntype == mjTRN_SITE
+    and m.actuator_trnid[i, 1] >= 0
+    and gear[0] == 0
+    and gear[1] == 0
+    and gear[2] == 0
+  ):
     return 2 * mjPI * math.sqrt(gear[3] * gear[3] + gear[4] * gear[4] + gear[5] * gear[5])
 
   # joint transmission on a ball joint
-  if ((trntype == mjTRN_JOINT or trntype == mjTRN_JOINTINPARENT)
-      and m.jnt_type[m.actuator_trnid[i, 0]] == mjJNT_BALL):
+  if (trntype == mjTRN_JOINT or trntype == mjTRN_JOINTINPARENT) and m.jnt_type[
+    m.actuator_trnid[i, 0]
+  ] == mjJNT_BALL:
     return 2 * mjPI * math.sqrt(gear[0] * gear[0] + gear[1] * gear[1] + gear[2] * gear[2])
   return 0.0
 
@@ -347,8 +356,12 @@ def _dcmotor_voltage(m, d, i, x_I, R):
   if not spec & (mjINPUT_POS | mjINPUT_VEL | mjINPUT_FF):
     return volt
   velocity = d.actuator_velocity[oadr]
-  torque = (gainprm[4] * (pos - d.actuator_length[oadr]) + gainprm[5] * x_I
-            + gainprm[6] * (vel - velocity) + ff)
+  torque = (
+    gainprm[4] * (pos - d.actuator_length[oadr])
+    + gainprm[5] * x_I
+    + gainprm[6] * (vel - velocity)
+    + ff
+  )
   K = gainprm[1]
   voltage = R / K * torque + K * velocity
   vmax = gainprm[7]
@@ -464,8 +477,13 @@ def _gain(m, d, i, oadr):
   if gaintype == mjGAIN_AFFINE:
     return prm[0] + prm[1] * d.actuator_length[oadr] + prm[2] * d.actuator_velocity[oadr]
   if gaintype == mjGAIN_MUSCLE:
-    return mju_muscleGain(d.actuator_length[oadr], d.actuator_velocity[oadr],
-                          m.actuator_lengthrange[oadr], m.actuator_acc0[oadr], prm)
+    return mju_muscleGain(
+      d.actuator_length[oadr],
+      d.actuator_velocity[oadr],
+      m.actuator_lengthrange[oadr],
+      m.actuator_acc0[oadr],
+      prm,
+    )
   # user gain without a callback
   return 1.0
 
@@ -477,8 +495,9 @@ def _bias(m, d, i, oadr, gain):
   if biastype == mjBIAS_AFFINE:
     return prm[0] + prm[1] * d.actuator_length[oadr] + prm[2] * d.actuator_velocity[oadr]
   if biastype == mjBIAS_MUSCLE:
-    return mju_muscleBias(d.actuator_length[oadr], m.actuator_lengthrange[oadr],
-                          m.actuator_acc0[oadr], prm)
+    return mju_muscleBias(
+      d.actuator_length[oadr], m.actuator_lengthrange[oadr], m.actuator_acc0[oadr], prm
+    )
   # DC motor: back-EMF when the current has no state (otherwise it is in the current's ODE)
   if biastype == mjBIAS_DCMOTOR:
     if m.actuator_dynprm[i, 0] <= 0:
@@ -532,7 +551,7 @@ def _so3_forces(m, d, i):
         else:
           u[k] = d.act[act_adr + k]
     _expmap_quat(q_tgt, u)
-  _expmap_quat(q_cur, d.actuator_length[oadr:oadr + 3])
+  _expmap_quat(q_cur, d.actuator_length[oadr : oadr + 3])
   mju_subQuat(e, q_tgt, q_cur)
   kp = m.actuator_gainprm[i, 0]
   prm = m.actuator_biasprm[i]
@@ -712,7 +731,7 @@ def fwd_actuation(m, d):
     oadr = m.actuator_outadr[i]
     hi = m.actuator_forcerange[i, 1]
     if m.actuator_gaintype[i] == mjGAIN_SO3:
-      torque = d.actuator_force[oadr:oadr + 3]
+      torque = d.actuator_force[oadr : oadr + 3]
       norm = math.sqrt(torque[0] * torque[0] + torque[1] * torque[1] + torque[2] * torque[2])
       if norm > hi:
         for k in range(3):
@@ -735,8 +754,11 @@ def fwd_actuation(m, d):
 
   # gravity compensation routed through actuators
   g = m.opt.gravity
-  if (m.ngravcomp and not disabled(m, mjDSBL_GRAVITY)
-      and math.sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]) != 0):
+  if (
+    m.ngravcomp
+    and not disabled(m, mjDSBL_GRAVITY)
+    and math.sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]) != 0
+  ):
     for j in range(m.njnt):
       if not m.jnt_actgravcomp[j]:
         continue
@@ -750,8 +772,9 @@ def fwd_actuation(m, d):
   for j in range(m.njnt):
     if m.jnt_actfrclimited[j]:
       k = m.jnt_dofadr[j]
-      d.qfrc_actuator[k] = mju_clip(d.qfrc_actuator[k], m.jnt_actfrcrange[j, 0],
-                                    m.jnt_actfrcrange[j, 1])
+      d.qfrc_actuator[k] = mju_clip(
+        d.qfrc_actuator[k], m.jnt_actfrcrange[j, 0], m.jnt_actfrcrange[j, 1]
+      )
 
 
 def mj_fwdActuation(m, d) -> None:

@@ -40,10 +40,14 @@ class ThreadPool:
       return True
     if not self._warned:
       self._warned = True
-      warnings.warn("numba's thread pool: this process was forked from one that used it, and "
-                    "cannot; batched steps (engine.rollout, vectorised environments) run on one "
-                    "thread here (start worker processes with the 'spawn' method to use threads "
-                    "in them)", RuntimeWarning, stacklevel=3)
+      warnings.warn(
+        "numba's thread pool: this process was forked from one that used it, and "
+        "cannot; batched steps (engine.rollout, vectorised environments) run on one "
+        "thread here (start worker processes with the 'spawn' method to use threads "
+        "in them)",
+        RuntimeWarning,
+        stacklevel=3,
+      )
     return False
 
   def run(self, nthread, parallel_driver, *args):
@@ -69,8 +73,9 @@ class ThreadPool:
     """(nthread, len(models)) handle addresses: row t holds thread t's alias of each model's
     handle (MjModel.thread_handle; row 0: the models' own). Threads sharing one handle would
     contend for its reference count."""
-    return np.array([[m.thread_handle(t) for m in models] for t in range(max(1, nthread))],
-                    np.int64)
+    return np.array(
+      [[m.thread_handle(t) for m in models] for t in range(max(1, nthread))], np.int64
+    )
 
 
 POOL = ThreadPool()

@@ -8,10 +8,10 @@ C library).
 """
 
 import io
-import zipfile
 import json
 import os
 import struct
+import zipfile
 
 import numpy as np
 
@@ -73,22 +73,26 @@ def model_from_bytes(data: bytes):
   """
   data = bytes(data)
   if data.startswith(_MUJOCO_MJB_ID):
-    raise errors.Error("this is a MuJoCo MJB file, whose layout is specific to MuJoCo's C "
-                       "library: load the model's MJCF instead, or save it with "
-                       "engine.mj_saveModel")
+    raise errors.Error(
+      "this is a MuJoCo MJB file, whose layout is specific to MuJoCo's C "
+      "library: load the model's MJCF instead, or save it with "
+      "engine.mj_saveModel"
+    )
   if not data.startswith(MAGIC):
     raise errors.Error("not a model saved by engine.mj_saveModel (unknown header)")
   try:
     (size,) = struct.unpack_from("<Q", data, len(MAGIC))
     start = len(MAGIC) + 8
-    header = json.loads(data[start:start + size].decode())
-    with np.load(io.BytesIO(data[start + size:]), allow_pickle=False) as npz:
+    header = json.loads(data[start : start + size].decode())
+    with np.load(io.BytesIO(data[start + size :]), allow_pickle=False) as npz:
       arrays = {k: npz[k] for k in npz.files}
   except (struct.error, ValueError, OSError, UnicodeDecodeError, zipfile.BadZipFile) as e:
     raise errors.Error(f"corrupt saved model: {e}") from None
   if header.get("version") != VERSION:
-    raise errors.Error(f"saved model version {header.get('version')} is not supported "
-                       f"(this engine reads version {VERSION})")
+    raise errors.Error(
+      f"saved model version {header.get('version')} is not supported "
+      f"(this engine reads version {VERSION})"
+    )
   m = types.MjModel.__new__(types.MjModel)
   m.__setstate__(_unflatten(header["state"], arrays))
   return m
@@ -103,9 +107,10 @@ def mj_saveModel(m, filename=None, buffer=None):
       f.write(data)
   if buffer is not None:
     if buffer.size < len(data):
-      raise ValueError(f"buffer has {buffer.size} bytes; the model needs {len(data)} "
-                       "(mj_sizeModel)")
-    buffer.reshape(-1).view(np.uint8)[:len(data)] = np.frombuffer(data, np.uint8)
+      raise ValueError(
+        f"buffer has {buffer.size} bytes; the model needs {len(data)} (mj_sizeModel)"
+      )
+    buffer.reshape(-1).view(np.uint8)[: len(data)] = np.frombuffer(data, np.uint8)
 
 
 def mj_sizeModel(m) -> int:

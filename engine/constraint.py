@@ -20,7 +20,6 @@ here). Sleeping trees (engine/sleep.py) add no equality, friction loss or joint 
 
 import math
 
-
 from engine import sleep as _sleep
 from engine._jit import jit
 from engine._jit import local_array
@@ -173,8 +172,11 @@ def _finish(m, d, sparse, base, size, NV, frictionloss, type, id):
   """
   nefc = d.nefc[0]
   nv = m.nv
-  contact = (type == mjCNSTR_CONTACT_FRICTIONLESS or type == mjCNSTR_CONTACT_PYRAMIDAL
-             or type == mjCNSTR_CONTACT_ELLIPTIC)
+  contact = (
+    type == mjCNSTR_CONTACT_FRICTIONLESS
+    or type == mjCNSTR_CONTACT_PYRAMIDAL
+    or type == mjCNSTR_CONTACT_ELLIPTIC
+  )
   if sparse:
     for i in range(size):
       d.efc_J_rowadr[nefc + i] = base + i * NV
@@ -255,17 +257,39 @@ def _eq_connect_weld(m, d, i, sparse):
   n0 = n1 = n2 = n3 = 0.0
   if weld:
     if body:
-      q0, q1, q2, q3 = mul_quat_scalars(d.xquat[id0, 0], d.xquat[id0, 1], d.xquat[id0, 2],
-                                        d.xquat[id0, 3], data[6], data[7], data[8], data[9])
+      q0, q1, q2, q3 = mul_quat_scalars(
+        d.xquat[id0, 0],
+        d.xquat[id0, 1],
+        d.xquat[id0, 2],
+        d.xquat[id0, 3],
+        data[6],
+        data[7],
+        data[8],
+        data[9],
+      )
       n0, n1, n2, n3 = d.xquat[id1, 0], -d.xquat[id1, 1], -d.xquat[id1, 2], -d.xquat[id1, 3]
     else:
       sq = m.site_quat
-      q0, q1, q2, q3 = mul_quat_scalars(d.xquat[b0, 0], d.xquat[b0, 1], d.xquat[b0, 2],
-                                        d.xquat[b0, 3], sq[id0, 0], sq[id0, 1], sq[id0, 2],
-                                        sq[id0, 3])
-      s0, s1, s2, s3 = mul_quat_scalars(d.xquat[b1, 0], d.xquat[b1, 1], d.xquat[b1, 2],
-                                        d.xquat[b1, 3], sq[id1, 0], sq[id1, 1], sq[id1, 2],
-                                        sq[id1, 3])
+      q0, q1, q2, q3 = mul_quat_scalars(
+        d.xquat[b0, 0],
+        d.xquat[b0, 1],
+        d.xquat[b0, 2],
+        d.xquat[b0, 3],
+        sq[id0, 0],
+        sq[id0, 1],
+        sq[id0, 2],
+        sq[id0, 3],
+      )
+      s0, s1, s2, s3 = mul_quat_scalars(
+        d.xquat[b1, 0],
+        d.xquat[b1, 1],
+        d.xquat[b1, 2],
+        d.xquat[b1, 3],
+        sq[id1, 0],
+        sq[id1, 1],
+        sq[id1, 2],
+        sq[id1, 3],
+      )
       n0, n1, n2, n3 = s0, -s1, -s2, -s3
 
   # rows and chain (Jacobian of point 0 on body 0 minus point 1 on body 1)
@@ -362,9 +386,17 @@ def _eq_scalar(m, d, i, sparse):
   if id1 >= 0:
     pos1, ref1, adr1, nnz1 = _scalar_obj(m, d, tendon, id1)
     dif = pos1 - ref1
-    cpos = pos0 - ref0 - data[0] - (data[1] * dif + data[2] * dif * dif
-                                    + data[3] * dif * dif * dif
-                                    + data[4] * dif * dif * dif * dif)
+    cpos = (
+      pos0
+      - ref0
+      - data[0]
+      - (
+        data[1] * dif
+        + data[2] * dif * dif
+        + data[3] * dif * dif * dif
+        + data[4] * dif * dif * dif * dif
+      )
+    )
     deriv = data[1] + 2 * data[2] * dif + 3 * data[3] * dif * dif + 4 * data[4] * dif * dif * dif
   else:
     cpos = pos0 - ref0 - data[0]
@@ -503,13 +535,15 @@ def instantiate_friction(m, d, sparse):
     if sleeping and d.body_awake[m.dof_bodyid[i]] == mjS_ASLEEP:
       continue
     if m.dof_frictionloss[i] != 0:
-      if not _add_single_dof(m, d, sparse, i, 1.0, 0.0, 0.0, m.dof_frictionloss[i],
-                             mjCNSTR_FRICTION_DOF, i):
+      if not _add_single_dof(
+        m, d, sparse, i, 1.0, 0.0, 0.0, m.dof_frictionloss[i], mjCNSTR_FRICTION_DOF, i
+      ):
         return False
   for i in range(m.ntendon):
     if m.tendon_frictionloss[i] > 0:
-      if not _add_tendon(m, d, sparse, i, 1.0, 0.0, 0.0, m.tendon_frictionloss[i],
-                         mjCNSTR_FRICTION_TENDON):
+      if not _add_tendon(
+        m, d, sparse, i, 1.0, 0.0, 0.0, m.tendon_frictionloss[i], mjCNSTR_FRICTION_TENDON
+      ):
         return False
   return True
 
@@ -544,8 +578,9 @@ def instantiate_limit(m, d, sparse):
         # distance from the lower (side -1) or upper (side 1) limit, negative: violated
         dist = side * (m.jnt_range[i, (side + 1) // 2] - value)
         if dist < margin:
-          if not _add_single_dof(m, d, sparse, m.jnt_dofadr[i], float(-side), dist, margin,
-                                 0.0, mjCNSTR_LIMIT_JOINT, i):
+          if not _add_single_dof(
+            m, d, sparse, m.jnt_dofadr[i], float(-side), dist, margin, 0.0, mjCNSTR_LIMIT_JOINT, i
+          ):
             return False
     elif jtype == mjJNT_BALL:
       value, a0, a1, a2 = _ball_angle(d, m.jnt_qposadr[i])
@@ -569,8 +604,7 @@ def instantiate_limit(m, d, sparse):
     for side in (-1, 1):
       dist = side * (m.tendon_range[i, (side + 1) // 2] - value)
       if dist < margin:
-        if not _add_tendon(m, d, sparse, i, float(-side), dist, margin, 0.0,
-                           mjCNSTR_LIMIT_TENDON):
+        if not _add_tendon(m, d, sparse, i, float(-side), dist, margin, 0.0, mjCNSTR_LIMIT_TENDON):
           return False
   return True
 
@@ -996,15 +1030,23 @@ def _jac_dot_v(m, d, px, py, pz, body):
 @jit
 def _deriv_quat(q0, q1, q2, q3, w0, w1, w2):
   """mju_derivQuat on scalars: d(quat)/dt for angular velocity w."""
-  return (0.5 * (-w0 * q1 - w1 * q2 - w2 * q3), 0.5 * (w0 * q0 + w1 * q3 - w2 * q2),
-          0.5 * (-w0 * q3 + w1 * q0 + w2 * q1), 0.5 * (w0 * q2 - w1 * q1 + w2 * q0))
+  return (
+    0.5 * (-w0 * q1 - w1 * q2 - w2 * q3),
+    0.5 * (w0 * q0 + w1 * q3 - w2 * q2),
+    0.5 * (-w0 * q3 + w1 * q0 + w2 * q1),
+    0.5 * (w0 * q2 - w1 * q1 + w2 * q0),
+  )
 
 
 @jit
 def _mul_quat_axis(q0, q1, q2, q3, a0, a1, a2):
   """mju_mulQuatAxis on scalars: quat * (0, axis)."""
-  return (-q1 * a0 - q2 * a1 - q3 * a2, q0 * a0 + q2 * a2 - q3 * a1,
-          q0 * a1 + q3 * a0 - q1 * a2, q0 * a2 + q1 * a1 - q2 * a0)
+  return (
+    -q1 * a0 - q2 * a1 - q3 * a2,
+    q0 * a0 + q2 * a2 - q3 * a1,
+    q0 * a1 + q3 * a0 - q1 * a2,
+    q0 * a2 + q1 * a1 - q2 * a0,
+  )
 
 
 @jit
@@ -1050,10 +1092,12 @@ def jdotv(m, d, result):
       g0, g1, g2, g3 = x1[0], x1[1], x1[2], x1[3]
     else:
       sq = m.site_quat
-      f0, f1, f2, f3 = mul_quat_scalars(x0[0], x0[1], x0[2], x0[3], sq[id0, 0], sq[id0, 1],
-                                        sq[id0, 2], sq[id0, 3])
-      g0, g1, g2, g3 = mul_quat_scalars(x1[0], x1[1], x1[2], x1[3], sq[id1, 0], sq[id1, 1],
-                                        sq[id1, 2], sq[id1, 3])
+      f0, f1, f2, f3 = mul_quat_scalars(
+        x0[0], x0[1], x0[2], x0[3], sq[id0, 0], sq[id0, 1], sq[id0, 2], sq[id0, 3]
+      )
+      g0, g1, g2, g3 = mul_quat_scalars(
+        x1[0], x1[1], x1[2], x1[3], sq[id1, 0], sq[id1, 1], sq[id1, 2], sq[id1, 3]
+      )
     # q0r = q0 * relpose (or the site frame), negq1 = neg(q1)
     if body:
       a0, a1, a2, a3 = mul_quat_scalars(f0, f1, f2, f3, data[6], data[7], data[8], data[9])
@@ -1176,8 +1220,9 @@ def reference_constraint(m, d):
   mul_jac_vec(m, d, d.efc_vel, d.qvel)
   KBIP = d.efc_KBIP
   for i in range(d.nefc[0]):
-    d.efc_aref[i] = (-KBIP[i, 1] * d.efc_vel[i]
-                     - KBIP[i, 0] * KBIP[i, 2] * (d.efc_pos[i] - d.efc_margin[i]))
+    d.efc_aref[i] = -KBIP[i, 1] * d.efc_vel[i] - KBIP[i, 0] * KBIP[i, 2] * (
+      d.efc_pos[i] - d.efc_margin[i]
+    )
 
   # connect and weld rows: remove the Jdot*qvel bias
   if d.ne[0] > 0:

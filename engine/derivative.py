@@ -28,11 +28,11 @@ from engine._jit import jit
 from engine._jit import local_array
 from engine._jit import local_int_array
 from engine._jit import zero
-from engine._stage import stage
+from engine._stage import IMPLICIT
 from engine._stage import D
 from engine._stage import M
 from engine._stage import i8
-from engine._stage import IMPLICIT
+from engine._stage import stage
 from engine.enums import mjBIAS_AFFINE
 from engine.enums import mjBIAS_DCMOTOR
 from engine.enums import mjBIAS_SO3
@@ -56,8 +56,8 @@ from engine.enums import mjOBJ_JOINT
 from engine.enums import mjOBJ_TENDON
 from engine.enums import mjPI
 from engine.flags import disabled
-from engine.math import mju_muscleGainLength
 from engine.math import mju_mulInertVec
+from engine.math import mju_muscleGainLength
 from engine.math import mju_transformSpatial
 from engine.sparse import add_to_scl_sparse_inc
 
@@ -225,11 +225,23 @@ def _add_jtbj_sparse(m, d, J, B, n, offset, J_rownnz, J_rowadr, J_colind):
         ik = adr_i + k
         col = J_colind[ik]
         # qDeriv(col, :) += J(j, :) * J(i, col) * B(i, j)
-        add_to_scl_sparse_inc(d.qDeriv, m.D_rowadr[col], m.D_rownnz[col], m.D_colind,
-                               m.D_rowadr[col], J, adr_j, nnz_j, J_colind, adr_j, J[ik] * b)
+        add_to_scl_sparse_inc(
+          d.qDeriv,
+          m.D_rowadr[col],
+          m.D_rownnz[col],
+          m.D_colind,
+          m.D_rowadr[col],
+          J,
+          adr_j,
+          nnz_j,
+          J_colind,
+          adr_j,
+          J[ik] * b,
+        )
 
 
 # ---- actuator derivative ----
+
 
 @jit
 def _dcmotor_resistance(m, d, i):
@@ -328,8 +340,13 @@ def actuator_vel(m, d):
     if gaintype == mjGAIN_AFFINE:
       gain_vel = gainprm[2]
     elif gaintype == mjGAIN_MUSCLE:
-      gain_vel = _muscle_gain_vel(d.actuator_length[oadr], d.actuator_velocity[oadr],
-                                  m.actuator_lengthrange[oadr], m.actuator_acc0[oadr], gainprm)
+      gain_vel = _muscle_gain_vel(
+        d.actuator_length[oadr],
+        d.actuator_velocity[oadr],
+        m.actuator_lengthrange[oadr],
+        m.actuator_acc0[oadr],
+        gainprm,
+      )
     elif gaintype == mjGAIN_DCMOTOR:
       # force K/R*V (stateless) or K*next current (exact step of di/dt = (V - K*w)/R/te - i/te)
       R = _dcmotor_resistance(m, d, i)
@@ -359,8 +376,17 @@ def actuator_vel(m, d):
     if bias_vel != 0:
       bias[0] = bias_vel
       for k in range(m.actuator_outnum[i]):
-        _add_jtbj_sparse(m, d, d.actuator_moment, bias, 1, oadr + k, d.moment_rownnz,
-                         d.moment_rowadr, d.moment_colind)
+        _add_jtbj_sparse(
+          m,
+          d,
+          d.actuator_moment,
+          bias,
+          1,
+          oadr + k,
+          d.moment_rownnz,
+          d.moment_rowadr,
+          d.moment_colind,
+        )
 
 
 # ---- passive derivative: damping ----
@@ -618,8 +644,9 @@ def _d_kutta_lift(D, lvel, density, size, kutta_lift_coef):
   proj_denom = aa * xx + bb * yy + cc * zz
   proj_num = a * xx + b * yy + c * zz
   norm2 = xx + yy + zz
-  df_denom = mjPI * kutta_lift_coef * density / max(
-    mjMINVAL, np.sqrt(proj_denom * proj_num * norm2))
+  df_denom = (
+    mjPI * kutta_lift_coef * density / max(mjMINVAL, np.sqrt(proj_denom * proj_num * norm2))
+  )
   dfx_coef = yy * (a - b) + zz * (a - c)
   dfy_coef = xx * (b - a) + zz * (b - c)
   dfz_coef = xx * (c - a) + yy * (c - b)
@@ -713,8 +740,7 @@ def ellipsoid_fluid(m, d, body, J, tmp, chain, rowind):
     _passive.geom_semi_axes(m, geom, semiaxes)
     # local velocity of the geom relative to the wind, local Jacobian
     _local_velocity(m, d, body, d.geom_xpos[geom], d.geom_xmat[geom], wind, lvel)
-    _local_jac(m, d, J, tmp, d.geom_xpos[geom], m.geom_bodyid[geom], d.geom_xmat[geom],
-               chain, nnz)
+    _local_jac(m, d, J, tmp, d.geom_xpos[geom], m.geom_bodyid[geom], d.geom_xmat[geom], chain, nnz)
     # 6x6 derivative of the local force with respect to the local velocity
     B[:] = 0.0
     _d_magnus_force(B, lvel, density, semiaxes, fluid[5], Da, Db)

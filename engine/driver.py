@@ -23,10 +23,10 @@ from engine._stage import stage
 from engine.enums import mjDSBL_AUTORESET
 from engine.enums import mjNWARNING
 from engine.enums import mjSTAGE_NONE
+from engine.enums import mjtWarning
 from engine.enums import mjWARN_BADQACC
 from engine.enums import mjWARN_BADQPOS
 from engine.enums import mjWARN_BADQVEL
-from engine.enums import mjtWarning
 from engine.flags import disabled
 
 OP_STEP = 0
@@ -54,13 +54,22 @@ SIZE_MISMATCH = -1
 @jit
 def _sizes_match(m, d):
   """Whether d was made for a model of m's sizes (a mismatch would index out of bounds)."""
-  return (d.qpos.shape[0] == m.nq and d.qvel.shape[0] == m.nv and d.act.shape[0] == m.na
-          and d.ctrl.shape[0] == m.nu and d.xpos.shape[0] == m.nbody
-          and d.geom_xpos.shape[0] == m.ngeom and d.site_xpos.shape[0] == m.nsite
-          and d.ten_length.shape[0] == m.ntendon and d.sensordata.shape[0] == m.nsensordata
-          and d.mocap_pos.shape[0] == m.nmocap and d.eq_active.shape[0] == m.neq
-          and d.M.shape[0] == m.nC and d.userdata.shape[0] == m.nuserdata
-          and d.history.shape[0] == m.nhistory)
+  return (
+    d.qpos.shape[0] == m.nq
+    and d.qvel.shape[0] == m.nv
+    and d.act.shape[0] == m.na
+    and d.ctrl.shape[0] == m.nu
+    and d.xpos.shape[0] == m.nbody
+    and d.geom_xpos.shape[0] == m.ngeom
+    and d.site_xpos.shape[0] == m.nsite
+    and d.ten_length.shape[0] == m.ntendon
+    and d.sensordata.shape[0] == m.nsensordata
+    and d.mocap_pos.shape[0] == m.nmocap
+    and d.eq_active.shape[0] == m.neq
+    and d.M.shape[0] == m.nC
+    and d.userdata.shape[0] == m.nuserdata
+    and d.history.shape[0] == m.nhistory
+  )
 
 
 @jit

@@ -496,39 +496,34 @@ class mjtState(enum.IntEnum):
   mjSTATE_USERDATA = 1 << 12
   mjSTATE_PLUGIN = 1 << 13
   mjNSTATE = 14
-  mjSTATE_PHYSICS = (mjSTATE_QPOS | mjSTATE_QVEL | mjSTATE_ACT | mjSTATE_HISTORY)
+  mjSTATE_PHYSICS = mjSTATE_QPOS | mjSTATE_QVEL | mjSTATE_ACT | mjSTATE_HISTORY
   mjSTATE_FULLPHYSICS = (
-    mjSTATE_TIME |
-    mjSTATE_QPOS |
-    mjSTATE_QVEL |
-    mjSTATE_ACT |
-    mjSTATE_HISTORY |
-    mjSTATE_PLUGIN
+    mjSTATE_TIME | mjSTATE_QPOS | mjSTATE_QVEL | mjSTATE_ACT | mjSTATE_HISTORY | mjSTATE_PLUGIN
   )
   mjSTATE_USER = (
-    mjSTATE_CTRL |
-    mjSTATE_QFRC_APPLIED |
-    mjSTATE_XFRC_APPLIED |
-    mjSTATE_EQ_ACTIVE |
-    mjSTATE_MOCAP_POS |
-    mjSTATE_MOCAP_QUAT |
-    mjSTATE_USERDATA
+    mjSTATE_CTRL
+    | mjSTATE_QFRC_APPLIED
+    | mjSTATE_XFRC_APPLIED
+    | mjSTATE_EQ_ACTIVE
+    | mjSTATE_MOCAP_POS
+    | mjSTATE_MOCAP_QUAT
+    | mjSTATE_USERDATA
   )
   mjSTATE_INTEGRATION = (
-    mjSTATE_TIME |
-    mjSTATE_QPOS |
-    mjSTATE_QVEL |
-    mjSTATE_ACT |
-    mjSTATE_HISTORY |
-    mjSTATE_WARMSTART |
-    mjSTATE_CTRL |
-    mjSTATE_QFRC_APPLIED |
-    mjSTATE_XFRC_APPLIED |
-    mjSTATE_EQ_ACTIVE |
-    mjSTATE_MOCAP_POS |
-    mjSTATE_MOCAP_QUAT |
-    mjSTATE_USERDATA |
-    mjSTATE_PLUGIN
+    mjSTATE_TIME
+    | mjSTATE_QPOS
+    | mjSTATE_QVEL
+    | mjSTATE_ACT
+    | mjSTATE_HISTORY
+    | mjSTATE_WARMSTART
+    | mjSTATE_CTRL
+    | mjSTATE_QFRC_APPLIED
+    | mjSTATE_XFRC_APPLIED
+    | mjSTATE_EQ_ACTIVE
+    | mjSTATE_MOCAP_POS
+    | mjSTATE_MOCAP_QUAT
+    | mjSTATE_USERDATA
+    | mjSTATE_PLUGIN
   )
 
 
@@ -641,7 +636,7 @@ class mjtCatBit(enum.IntEnum):
   mjCAT_STATIC = 1 << 0
   mjCAT_DYNAMIC = 1 << 1
   mjCAT_DECOR = 1 << 2
-  mjCAT_ALL = (mjCAT_STATIC | mjCAT_DYNAMIC | mjCAT_DECOR)
+  mjCAT_ALL = mjCAT_STATIC | mjCAT_DYNAMIC | mjCAT_DECOR
 
 
 # Bits of the mouse perturbation mode (translate, rotate).

@@ -221,7 +221,8 @@ center      f8 3  center of the model
 """)
 
 # render-only and bookkeeping fields the physics kernels never read
-_MODEL_PYTHON_ONLY = frozenset("""
+_MODEL_PYTHON_ONLY = frozenset(
+  """
 site_rgba tendon_rgba light_bulbradius light_intensity
 light_range light_attenuation light_cutoff light_softness light_exponent light_ambient
 light_diffuse light_specular tex_type tex_colorspace tex_height tex_width tex_nchannel tex_adr
@@ -238,10 +239,12 @@ mesh_normaladr mesh_normalnum mesh_texcoordadr mesh_texcoordnum mesh_normal
 mesh_texcoord
 mesh_facenormal mesh_facetexcoord
 plugin_attr plugin_attradr name_pluginadr
-""".split())
+""".split()
+)
 
 # ---- MjModel arrays ----
-MODEL_FIELDS = _parse("""
+MODEL_FIELDS = _parse(
+  """
 qpos0                 f8 nq               joint positions at the reference configuration
 qpos_spring           f8 nq               joint positions where springs are at rest
 body_parentid         i4 nbody            id of the parent body
@@ -617,7 +620,9 @@ plugin_fn             i8 nplugin,8        (ours) entry points of its jitted call
 plugin_paramadr       i4 nplugin          (ours) address of its parameters in plugin_param
 plugin_paramnum       i4 nplugin          (ours) numbers in the instance's parameters
 plugin_param          f8 npluginparam     (ours) numbers its plugin's init derived at load
-""", _MODEL_PYTHON_ONLY)
+""",
+  _MODEL_PYTHON_ONLY,
+)
 
 # MjModel arrays of MuJoCo 3.17 that the compiler builds (and tests compare with MuJoCo's) but
 # MjModel does not expose yet, with MuJoCo's dtypes; their dims are documentation only
@@ -927,9 +932,17 @@ scratch_JT_rowsuper   i4 nv             sparse Newton: rows after each row of J'
 
 INTERNAL_PREFIX = "scratch_"
 # model sizes and fields of ours that MuJoCo's MjModel does not have ("(ours)" above)
-ENGINE_ONLY_MODEL = frozenset(("npluginparam", "plugin_capability", "plugin_needstage",
-                               "plugin_fn", "plugin_paramadr", "plugin_paramnum",
-                               "plugin_param"))
+ENGINE_ONLY_MODEL = frozenset(
+  (
+    "npluginparam",
+    "plugin_capability",
+    "plugin_needstage",
+    "plugin_fn",
+    "plugin_paramadr",
+    "plugin_paramnum",
+    "plugin_param",
+  )
+)
 # data fields that are not MjData attributes: warning_* (d.warning), contact_* (d.contact),
 # solver_stat (d.solver) and the scratch workspaces
 DATA_NON_ATTRIBUTE_PREFIXES = ("warning_", "contact_", "solver_stat", INTERNAL_PREFIX)
@@ -942,8 +955,13 @@ MODEL_SIZE_NAMES = tuple(f.name for f in MODEL_SIZES)
 # Regenerate with `python -m engine.fields`.
 
 _NB_DTYPES = {
-  "f8": "float64", "f4": "float32", "i4": "int32", "i8": "int64", "u1": "uint8", "i1": "int8",
-  "b1": "boolean"
+  "f8": "float64",
+  "f4": "float32",
+  "i4": "int32",
+  "i8": "int64",
+  "u1": "uint8",
+  "i1": "int8",
+  "b1": "boolean",
 }
 
 STRUCTS = (
@@ -1017,20 +1035,25 @@ def generate_structs_source() -> str:
       "",
       "",
       f"structref.define_boxing({name}Type, {name}Struct)",
-      f"{upper}_TYPE = {name}Type([",
+      f"{upper}_TYPE = {name}Type(",
+      "  [",
     ]
-    out += [f'  ("{n}", {t}),' for n, t in members]
-    out += ["])", f"{upper}_MEMBERS = ("]
+    out += [f'    ("{n}", {t}),' for n, t in members]
+    out += ["  ]", ")", f"{upper}_MEMBERS = ("]
     out += [f'  "{n}",' for n, _ in members]
-    out += [")", "", ""]
+    out += [")", ""]
     if name == "Data":
-      out += ["", "@jit", "def zero_data(d):",
-              '  """Clears every MjData array but the contact and constraint rows (mj_resetData',
-              '  starts here): those are written before they are read, as in MuJoCo\'s arena,',
-              '  and their capacity may be far more than a step uses; untouched, it costs no',
-              '  memory."""']
+      out += [
+        "",
+        "@jit",
+        "def zero_data(d):",
+        '  """Clears every MjData array but the contact and constraint rows (mj_resetData',
+        "  starts here): those are written before they are read, as in MuJoCo's arena,",
+        "  and their capacity may be far more than a step uses; untouched, it costs no",
+        '  memory."""',
+      ]
       out += [f"  zero(d.{f.name})" for f in rows if not in_use_rows(f)]
-      out.append("")
+  # laid out as `ruff format` lays it out (the CI checks the format)
   return "\n".join(out) + "\n"
 
 

@@ -12,12 +12,12 @@ import numpy as np
 
 from engine import _structs
 from engine import actuation as _actuation
-from engine import plugin_call
 from engine import constraint as _constraint
 from engine import derivative as _derivative
 from engine import history as _history
 from engine import island as _island
 from engine import passive as _passive
+from engine import plugin_call
 from engine import sensor as _sensor
 from engine import sleep as _sleep
 from engine import smooth as _smooth
@@ -28,14 +28,14 @@ from engine import tendon as _tendon
 from engine._jit import jit
 from engine._jit import local_array
 from engine._jit import local_int_array
+from engine._stage import IMPLICIT
+from engine._stage import KEYFRAMES
+from engine._stage import RK4
 from engine._stage import D
 from engine._stage import M
 from engine._stage import i8
 from engine._stage import stage
 from engine._stage import vec
-from engine._stage import IMPLICIT
-from engine._stage import KEYFRAMES
-from engine._stage import RK4
 from engine.collision import driver as _collision
 from engine.enums import mjDSBL_ACTUATION
 from engine.enums import mjDSBL_AUTORESET
@@ -147,11 +147,19 @@ def fwd_position(m, d):
 @stage()
 def fwd_velocity(m, d):
   """Port of mj_fwdVelocity: tendon/actuator velocities, com velocities, passive, bias."""
-  _sparse.mul_mat_vec(d.ten_velocity, d.ten_J, d.qvel, m.ntendon, m.ten_J_rownnz,
-                      m.ten_J_rowadr, m.ten_J_colind)
+  _sparse.mul_mat_vec(
+    d.ten_velocity, d.ten_J, d.qvel, m.ntendon, m.ten_J_rownnz, m.ten_J_rowadr, m.ten_J_colind
+  )
   if not disabled(m, mjDSBL_ACTUATION):
-    _sparse.mul_mat_vec(d.actuator_velocity, d.actuator_moment, d.qvel, m.nout,
-                        d.moment_rownnz, d.moment_rowadr, d.moment_colind)
+    _sparse.mul_mat_vec(
+      d.actuator_velocity,
+      d.actuator_moment,
+      d.qvel,
+      m.nout,
+      d.moment_rownnz,
+      d.moment_rowadr,
+      d.moment_colind,
+    )
   else:
     d.actuator_velocity[:] = 0.0
   _smooth.com_vel(m, d)
@@ -169,8 +177,7 @@ def fwd_acceleration(m, d):
     d.qfrc_smooth[i] += d.qfrc_actuator[i]
   _support.xfrc_accumulate(m, d, d.qfrc_smooth)
   d.qacc_smooth[:] = d.qfrc_smooth
-  _sparse.solve_ld(d.qacc_smooth, d.qLD, d.qLDiagInv, m.nv, 1, m.M_rownnz, m.M_rowadr,
-                   m.M_colind)
+  _sparse.solve_ld(d.qacc_smooth, d.qLD, d.qLDiagInv, m.nv, 1, m.M_rownnz, m.M_rowadr, m.M_colind)
 
 
 @stage()
@@ -199,8 +206,7 @@ def sensors_acc(m, d):
 def position_velocity(m, d, skipstage, skipsensor):
   """The position and velocity stages with their sensors and energy, from `skipstage` on."""
   # (a model without sensors or plugins never reaches the sensor stages: they need not load)
-  sensors = (not skipsensor and not disabled(m, mjDSBL_SENSOR)
-             and (m.nsensor > 0 or m.nplugin > 0))
+  sensors = not skipsensor and not disabled(m, mjDSBL_SENSOR) and (m.nsensor > 0 or m.nplugin > 0)
   if skipstage < mjSTAGE_POS:
     fwd_position(m, d)
     if sensors:
@@ -225,8 +231,7 @@ def forward_skip(m, d, skipstage, skipsensor):
   _actuation.fwd_actuation(m, d)
   fwd_acceleration(m, d)
   fwd_constraint(m, d)
-  if (not skipsensor and not disabled(m, mjDSBL_SENSOR)
-      and (m.nsensor > 0 or m.nplugin > 0)):
+  if not skipsensor and not disabled(m, mjDSBL_SENSOR) and (m.nsensor > 0 or m.nplugin > 0):
     sensors_acc(m, d)
 
 
@@ -319,12 +324,12 @@ def advance_history(m, d):
     if adr < 0:
       continue
     dim = m.sensor_dim[i]
-    out = d.history[adr:adr + dim]
+    out = d.history[adr : adr + dim]
     if m.sensor_delay[i] > 0:
       _sensor.compute_sensor(m, d, i, out)
     else:
       sadr = m.sensor_adr[i]
-      out[:] = d.sensordata[sadr:sadr + dim]
+      out[:] = d.sensordata[sadr : sadr + dim]
 
 
 @jit
@@ -338,8 +343,9 @@ def wrap_setpoints(m, d):
     period = _actuation.wrap_period(m, i)
     if period > 0:
       adr = m.actuator_actadr[i] + m.actuator_actnum[i] - 1
-      d.act[adr] = _actuation.wrap_setpoint(d.act[adr], d.actuator_length[m.actuator_outadr[i]],
-                                            period)
+      d.act[adr] = _actuation.wrap_setpoint(
+        d.act[adr], d.actuator_length[m.actuator_outadr[i]], period
+      )
     elif m.actuator_gaintype[i] == mjGAIN_SO3:
       adr = m.actuator_actadr[i]
       a0, a1, a2 = d.act[adr], d.act[adr + 1], d.act[adr + 2]
@@ -390,8 +396,12 @@ def advance(m, d, act_dot, qacc, qvel, use_qvel):
 def implicit_damping(m, i):
   """Whether dof i is damped through dof, polynomial or actuator damping (Euler treats it
   implicitly)."""
-  return (m.dof_damping[i] > 0 or m.dof_dampingpoly[i, 0] != 0 or m.dof_dampingpoly[i, 1] != 0
-          or m.jnt_actuatorid[m.dof_jntid[i]] != -1)
+  return (
+    m.dof_damping[i] > 0
+    or m.dof_dampingpoly[i, 0] != 0
+    or m.dof_dampingpoly[i, 1] != 0
+    or m.jnt_actuatorid[m.dof_jntid[i]] != -1
+  )
 
 
 @jit
@@ -426,8 +436,9 @@ def euler(m, d):
     poly = local_array(2)
     for i in range(nv):
       b = euler_damping(m, i, poly)
-      d.qH[m.M_rowadr[i] + m.M_rownnz[i] - 1] += h * _passive.poly_force_deriv(b, poly,
-                                                                                d.qvel[i], 1)
+      d.qH[m.M_rowadr[i] + m.M_rownnz[i] - 1] += h * _passive.poly_force_deriv(
+        b, poly, d.qvel[i], 1
+      )
     _sparse.factor_i(d, d.qH, d.qHDiagInv, nv, m.M_rownnz, m.M_rowadr, m.M_colind)
     for i in range(nv):
       qacc[i] = d.qfrc_smooth[i] + d.qfrc_constraint[i]
@@ -517,10 +528,8 @@ def implicit(m, d):
       d.qLU[k] = d.M[adr] if adr >= 0 else 0.0
     for k in range(m.nD):
       d.qLU[k] += -h * d.qDeriv[k]
-    _sparse.factor_lu_sparse(d.qLU, nv, d.scratch_lu_remaining, m.D_rownnz, m.D_rowadr,
-                             m.D_colind)
-    _sparse.solve_lu_sparse(qacc, d.qLU, qfrc, nv, m.D_rownnz, m.D_rowadr, m.D_diag,
-                            m.D_colind)
+    _sparse.factor_lu_sparse(d.qLU, nv, d.scratch_lu_remaining, m.D_rownnz, m.D_rowadr, m.D_colind)
+    _sparse.solve_lu_sparse(qacc, d.qLU, qfrc, nv, m.D_rownnz, m.D_rowadr, m.D_diag, m.D_colind)
   else:
     # qH = M - h*qDeriv (lower triangle, no RNE term), L'DL factor and solve
     _derivative.smooth_vel(m, d, 0)

@@ -142,7 +142,7 @@ def _copy(out, buf, adr, dim):
 @jit
 def _block(d, adr, n, dim):
   """The history block of one actuator or sensor (a view)."""
-  return d.history[adr:adr + 2 + n + n * dim]
+  return d.history[adr : adr + 2 + n + n * dim]
 
 
 # ---- reset ----

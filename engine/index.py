@@ -35,9 +35,9 @@ import numpy as np
 from engine import fields as F
 from engine import support
 from engine import types as T
-from engine.enums import mjtObj
 from engine.enums import mjJNT_BALL
 from engine.enums import mjJNT_FREE
+from engine.enums import mjtObj
 
 # size name of an object axis -> the object type whose names label it
 _OBJECT_AXES = {
@@ -80,18 +80,19 @@ _RAGGED_AXES = {
   "nq": (mjtObj.mjOBJ_JOINT, lambda m: m.jnt_qposadr, _qpos_widths, False),
   "nv": (mjtObj.mjOBJ_JOINT, lambda m: m.jnt_dofadr, _dof_widths, False),
   "na": (mjtObj.mjOBJ_ACTUATOR, lambda m: m.actuator_actadr, lambda m: m.actuator_actnum, True),
-  "nu": (mjtObj.mjOBJ_ACTUATOR, lambda m: m.actuator_ctrladr, lambda m: m.actuator_ctrlnum,
-         True),
-  "nout": (mjtObj.mjOBJ_ACTUATOR, lambda m: m.actuator_outadr, lambda m: m.actuator_outnum,
-           True),
+  "nu": (mjtObj.mjOBJ_ACTUATOR, lambda m: m.actuator_ctrladr, lambda m: m.actuator_ctrlnum, True),
+  "nout": (mjtObj.mjOBJ_ACTUATOR, lambda m: m.actuator_outadr, lambda m: m.actuator_outnum, True),
   "nsensordata": (mjtObj.mjOBJ_SENSOR, lambda m: m.sensor_adr, lambda m: m.sensor_dim, False),
-  "nnumericdata": (mjtObj.mjOBJ_NUMERIC, lambda m: m.numeric_adr, lambda m: m.numeric_size,
-                   False),
+  "nnumericdata": (mjtObj.mjOBJ_NUMERIC, lambda m: m.numeric_adr, lambda m: m.numeric_size, False),
   "ntupledata": (mjtObj.mjOBJ_TUPLE, lambda m: m.tuple_adr, lambda m: m.tuple_size, False),
   "nmeshvert": (mjtObj.mjOBJ_MESH, lambda m: m.mesh_vertadr, lambda m: m.mesh_vertnum, False),
   "nmeshface": (mjtObj.mjOBJ_MESH, lambda m: m.mesh_faceadr, lambda m: m.mesh_facenum, False),
-  "nhfielddata": (mjtObj.mjOBJ_HFIELD, lambda m: m.hfield_adr,
-                  lambda m: m.hfield_nrow * m.hfield_ncol, False),
+  "nhfielddata": (
+    mjtObj.mjOBJ_HFIELD,
+    lambda m: m.hfield_adr,
+    lambda m: m.hfield_nrow * m.hfield_ncol,
+    False,
+  ),
 }
 
 # column names of fields whose second dimension has a fixed meaning
@@ -104,15 +105,19 @@ COLUMN_NAMES = {
 
 # fields whose columns are named, by kind (fields missing from the table are ignored)
 COLUMN_FIELDS = {
-  "xyz": frozenset("""
+  "xyz": frozenset(
+    """
     body_pos body_ipos body_inertia jnt_pos jnt_axis geom_size geom_pos site_size site_pos
     cam_pos cam_poscom0 cam_pos0 light_pos light_dir light_poscom0 light_pos0 light_dir0
     mesh_vert mesh_normal mesh_scale mesh_pos mocap_pos xpos xipos xanchor xaxis geom_xpos
     site_xpos cam_xpos light_xpos light_xdir subtree_com subtree_linvel subtree_angmom
-  """.split()),
-  "quat": frozenset("""
+  """.split()
+  ),
+  "quat": frozenset(
+    """
     body_quat body_iquat geom_quat site_quat cam_quat mesh_quat mocap_quat xquat
-  """.split()),
+  """.split()
+  ),
   "mat": frozenset("cam_mat0 xmat ximat geom_xmat site_xmat cam_xmat".split()),
   "rgba": frozenset("geom_rgba site_rgba skin_rgba mat_rgba tendon_rgba".split()),
 }
@@ -206,7 +211,8 @@ class ObjectAxis:
     flat = _names_in(item)
     if flat is not None:
       return np.array([self._convert_scalar(k) for k in flat], dtype=np.intp).reshape(
-        np.shape(item))
+        np.shape(item)
+      )
     return item
 
   def _convert_scalar(self, k):
@@ -341,7 +347,7 @@ def _build_axis(m, size_name):
 
 
 def _kind(objtype):
-  return mjtObj(objtype).name[len("mjOBJ_"):].lower()
+  return mjtObj(objtype).name[len("mjOBJ_") :].lower()
 
 
 # ---- field indexer ----
@@ -383,7 +389,7 @@ class FieldIndexer:
     if nell:
       at = next(i for i, k in enumerate(key) if k is Ellipsis)
       fill = ndim - (len(key) - 1)
-      key = key[:at] + (slice(None),) * max(fill, 0) + key[at + 1:]
+      key = key[:at] + (slice(None),) * max(fill, 0) + key[at + 1 :]
     if len(key) > ndim:
       raise IndexError(
         f"too many indices for {self._field_name}: {len(key)} given, the field has {ndim} "
@@ -490,7 +496,8 @@ def model_fields():
 def data_fields():
   """Table rows that named.data exposes: every public MjData array (not scalars)."""
   return [
-    f for f in F.DATA_FIELDS
+    f
+    for f in F.DATA_FIELDS
     if f.dims and not f.name.startswith(F.DATA_NON_ATTRIBUTE_PREFIXES) and f.dtype != "S"
   ]
 
@@ -579,5 +586,6 @@ NamedIndexStructs = collections.namedtuple("NamedIndexStructs", ["model", "data"
 def named_structs(model, data) -> NamedIndexStructs:
   """NamedIndexStructs(model=..., data=...) for a model and its data (physics.named)."""
   axes = make_axis_indexers(model)
-  return NamedIndexStructs(struct_indexer(model, "mjmodel", axes),
-                           struct_indexer(data, "mjdata", axes))
+  return NamedIndexStructs(
+    struct_indexer(model, "mjmodel", axes), struct_indexer(data, "mjdata", axes)
+  )

@@ -6,8 +6,8 @@ selected integrator to the continuous-time one, so inverse(forward(x)) holds exa
 """
 
 from engine import constraint as _constraint
-from engine import forward as _forward
 from engine import derivative as _derivative
+from engine import forward as _forward
 from engine import passive as _passive
 from engine import sensor as _sensor
 from engine import smooth as _smooth
@@ -16,8 +16,8 @@ from engine._jit import local_array
 from engine._stage import D
 from engine._stage import M
 from engine._stage import i8
-from engine._stage import stage
 from engine._stage import never
+from engine._stage import stage
 from engine.enums import mjDSBL_EULERDAMP
 from engine.enums import mjENBL_ENERGY
 from engine.enums import mjENBL_INVDISCRETE

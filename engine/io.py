@@ -7,7 +7,6 @@ import warnings
 import numpy as np
 
 from engine import enums
-
 from engine import forward as _forward
 from engine.support import mj_id2name
 
@@ -24,10 +23,13 @@ def check_sleep_init(m, d) -> None:
 
     root = int(m.tree_bodyadr[int(np.argmax(awake))])
     name = mj_id2name(m, enums.mjOBJ_BODY, root) or ""
-    warnings.warn(f"{int(init.sum())} trees were marked as sleep='init' but only "
-                  f"{int(init.sum() - awake.sum())} could be slept. Body '{name}' (id={root}) "
-                  "is the root of the first tree that could not be slept.", PhysicsWarning,
-                  stacklevel=3)
+    warnings.warn(
+      f"{int(init.sum())} trees were marked as sleep='init' but only "
+      f"{int(init.sum() - awake.sum())} could be slept. Body '{name}' (id={root}) "
+      "is the root of the first tree that could not be slept.",
+      PhysicsWarning,
+      stacklevel=3,
+    )
 
 
 def mj_resetData(m, d) -> None:

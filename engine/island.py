@@ -77,12 +77,14 @@ def _join_row_trees(m, d, i, parent):
     tree1 = m.dof_treeid[obj]
   elif kind == mjCNSTR_LIMIT_JOINT:
     tree1 = m.dof_treeid[m.jnt_dofadr[obj]]
-  elif (kind == mjCNSTR_CONTACT_FRICTIONLESS or kind == mjCNSTR_CONTACT_PYRAMIDAL
-        or kind == mjCNSTR_CONTACT_ELLIPTIC):
+  elif (
+    kind == mjCNSTR_CONTACT_FRICTIONLESS
+    or kind == mjCNSTR_CONTACT_PYRAMIDAL
+    or kind == mjCNSTR_CONTACT_ELLIPTIC
+  ):
     tree1 = m.body_treeid[m.geom_bodyid[d.contact_geom[obj, 0]]]
     tree2 = m.body_treeid[m.geom_bodyid[d.contact_geom[obj, 1]]]
-  elif kind == mjCNSTR_EQUALITY and (m.eq_type[obj] == mjEQ_CONNECT
-                                     or m.eq_type[obj] == mjEQ_WELD):
+  elif kind == mjCNSTR_EQUALITY and (m.eq_type[obj] == mjEQ_CONNECT or m.eq_type[obj] == mjEQ_WELD):
     b1 = m.eq_obj1id[obj]
     b2 = m.eq_obj2id[obj]
     if m.eq_objtype[obj] == mjOBJ_SITE:

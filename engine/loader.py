@@ -12,8 +12,7 @@ from engine.compiler import build_skin
 from engine.compiler import sparsity
 
 
-def compile_xml(xml: str | None, path: str | None, assets: dict | None,
-                reject_unsupported: bool):
+def compile_xml(xml: str | None, path: str | None, assets: dict | None, reject_unsupported: bool):
   """Compiles MJCF text or a file.
 
   Returns (sizes, arrays, options, extras, problems): model sizes and arrays, option values,
@@ -28,8 +27,11 @@ def compile_xml(xml: str | None, path: str | None, assets: dict | None,
     )
   sizes, arrays = dict(c.sizes), dict(c.arrays)
   s = sparsity.mass_sparsity(
-    arrays["dof_parentid"], arrays["body_parentid"], arrays["body_dofadr"], arrays["body_dofnum"],
-    arrays["dof_simplenum"]
+    arrays["dof_parentid"],
+    arrays["body_parentid"],
+    arrays["body_dofadr"],
+    arrays["body_dofnum"],
+    arrays["dof_simplenum"],
   )
   sizes.update(s["sizes"])
   arrays.update(s["arrays"])
@@ -37,16 +39,19 @@ def compile_xml(xml: str | None, path: str | None, assets: dict | None,
   skin = {f.name: arrays.pop(f.name) for f in build_skin.SKIN_FIELDS}
   skin.update({f.name: sizes[f.name] for f in build_skin.SKIN_SIZES})
   skin["name_skinadr"] = arrays["name_skinadr"]  # mj_name2id of skins
-  extras = {"vis": c.vis, "stat_user": c.stat_user, "springdamper": c.compiler["springdamper"],
-            "lengthrange": c.compiler["lengthrange"], "skin": skin,
-            "plugin_names": list(c.plugin_names)}
+  extras = {
+    "vis": c.vis,
+    "stat_user": c.stat_user,
+    "springdamper": c.compiler["springdamper"],
+    "lengthrange": c.compiler["lengthrange"],
+    "skin": skin,
+    "plugin_names": list(c.plugin_names),
+  }
   return sizes, arrays, c.opt, extras, problems
 
 
 # features of MuJoCo 3.17 that compile but are not simulated yet, by field and value
-_UNSUPPORTED = (
-  ("sensor_type", enums.mjSENS_TACTILE, "tactile sensor (contacts)"),
-)
+_UNSUPPORTED = (("sensor_type", enums.mjSENS_TACTILE, "tactile sensor (contacts)"),)
 
 
 def unsupported_features(get) -> list:

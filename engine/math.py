@@ -20,7 +20,9 @@ from engine._jit import inline_jit
 from engine._jit import jit
 from engine._jit import python_callable
 from engine._jit import sum4_products
-from engine.enums import mjMAXVAL, mjMINVAL, mjPI
+from engine.enums import mjMAXVAL
+from engine.enums import mjMINVAL
+from engine.enums import mjPI
 
 # ---- scalars ----
 
@@ -905,8 +907,9 @@ def mju_quatZ2Vec(quat, vec):
   z0 = 0.0
   z1 = 0.0
   z2 = 1.0
-  a, ax0, ax1, ax2 = normalize3_scalars(z1 * vn2 - z2 * vn1, z2 * vn0 - z0 * vn2,
-                                         z0 * vn1 - z1 * vn0)
+  a, ax0, ax1, ax2 = normalize3_scalars(
+    z1 * vn2 - z2 * vn1, z2 * vn0 - z0 * vn2, z0 * vn1 - z1 * vn0
+  )
   cosine = vn0 * z0 + vn1 * z1 + vn2 * z2
 
   # (anti)parallel: identity, or 180 degrees about x
@@ -1039,8 +1042,7 @@ def mju_euler2Quat(quat, euler, seq):
     seq: three letters from "xyzXYZ"; lower case rotates about moving axes (intrinsic),
       upper case about fixed axes (extrinsic).
   """
-  python_callable(euler2quat_codes)(quat, np.asarray(euler, dtype=np.float64),
-                                    euler_seq_codes(seq))
+  python_callable(euler2quat_codes)(quat, np.asarray(euler, dtype=np.float64), euler_seq_codes(seq))
 
 
 # ---- poses (pos, quat) ----
@@ -1669,7 +1671,6 @@ def mju_decodePyramid(force, pyramid, mu, dim):
     force[i + 1] = (pyramid[2 * i] - pyramid[2 * i + 1]) * mu[i]
 
 
-
 # ---- dm_control.mujoco.math: `from engine import math as mjmath` as with dm_control ----
 
 
@@ -1678,10 +1679,14 @@ def euler2quat(ax, ay, az):
   c1, s1 = np.cos(np.deg2rad(az / 2)), np.sin(np.deg2rad(az / 2))
   c2, s2 = np.cos(np.deg2rad(ay / 2)), np.sin(np.deg2rad(ay / 2))
   c3, s3 = np.cos(np.deg2rad(ax / 2)), np.sin(np.deg2rad(ax / 2))
-  return np.array([c1 * c2 * c3 + s1 * s2 * s3,
-                   c1 * c2 * s3 - s1 * s2 * c3,
-                   c1 * s2 * c3 + s1 * c2 * s3,
-                   s1 * c2 * c3 - c1 * s2 * s3])
+  return np.array(
+    [
+      c1 * c2 * c3 + s1 * s2 * s3,
+      c1 * c2 * s3 - s1 * s2 * c3,
+      c1 * s2 * c3 + s1 * c2 * s3,
+      s1 * c2 * c3 - c1 * s2 * s3,
+    ]
+  )
 
 
 def mj_quatprod(q, r):
@@ -1708,6 +1713,7 @@ def mj_quatneg(q):
 def mj_quatdiff(source, target):
   """Rotation from source to target: conj(source) * target."""
   return mj_quatprod(mj_quatneg(source), target)
+
 
 # `from engine.math import *` (engine/__init__.py) must export only the mju_ helpers: without
 # this list it would also export the stdlib module `math` and shadow `engine.math` itself.

@@ -160,7 +160,7 @@ def _joint_springs(m, d, buf):
       for k in range(4):
         quat[k] = d.qpos[padr + k]
       mju_normalize4(quat)
-      mju_subQuat(dif, quat, m.qpos_spring[padr:padr + 4])
+      mju_subQuat(dif, quat, m.qpos_spring[padr : padr + 4])
       r = math.sqrt(dif[0] * dif[0] + dif[1] * dif[1] + dif[2] * dif[2])
       kr = poly_force(stiffness, spoly, r, 0)
       for k in range(3):
@@ -225,8 +225,7 @@ def tendon_spring_damper_force(m, d, i, enbl_spring, enbl_damper, dpoly):
 def _tendon_spring_damper(m, d, enbl_spring, enbl_damper, dpoly):
   """Tendon springs (dead band lengthspring) and dampers, mapped through ten_J."""
   for i in range(m.ntendon):
-    frc_spring, frc_damper = tendon_spring_damper_force(m, d, i, enbl_spring, enbl_damper,
-                                                        dpoly)
+    frc_spring, frc_damper = tendon_spring_damper_force(m, d, i, enbl_spring, enbl_damper, dpoly)
 
     # qfrc += ten_J' * frc (sparse rows)
     if frc_spring != 0 or frc_damper != 0:
@@ -258,8 +257,11 @@ def spring_damper(m, d):
 def gravcomp(m, d):
   """Port of mj_gravcomp: forces cancelling gravity on bodies with gravcomp; True if any."""
   g = m.opt.gravity
-  if (m.ngravcomp == 0 or disabled(m, mjDSBL_GRAVITY)
-      or math.sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]) == 0):
+  if (
+    m.ngravcomp == 0
+    or disabled(m, mjDSBL_GRAVITY)
+    or math.sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]) == 0
+  ):
     return False
   has_gravcomp = False
   buf = local_array(6)
@@ -330,22 +332,32 @@ def inertia_box_fluid_model(m, d, i):
     f0 -= 0.5 * density * box1 * box2 * abs(v0) * v0
     f1 -= 0.5 * density * box0 * box2 * abs(v1) * v1
     f2 -= 0.5 * density * box0 * box1 * abs(v2) * v2
-    t0 -= (density * box0 * (box1 * box1 * box1 * box1 + box2 * box2 * box2 * box2)
-           * abs(w0) * w0 / 64.0)
-    t1 -= (density * box1 * (box0 * box0 * box0 * box0 + box2 * box2 * box2 * box2)
-           * abs(w1) * w1 / 64.0)
-    t2 -= (density * box2 * (box0 * box0 * box0 * box0 + box1 * box1 * box1 * box1)
-           * abs(w2) * w2 / 64.0)
+    t0 -= (
+      density * box0 * (box1 * box1 * box1 * box1 + box2 * box2 * box2 * box2) * abs(w0) * w0 / 64.0
+    )
+    t1 -= (
+      density * box1 * (box0 * box0 * box0 * box0 + box2 * box2 * box2 * box2) * abs(w1) * w1 / 64.0
+    )
+    t2 -= (
+      density * box2 * (box0 * box0 * box0 * box0 + box1 * box1 * box1 * box1) * abs(w2) * w2 / 64.0
+    )
 
   # rotate to world and apply at the com
-  apply_ft_scalars(m, d,
-                   R[i, 0] * f0 + R[i, 1] * f1 + R[i, 2] * f2,
-                   R[i, 3] * f0 + R[i, 4] * f1 + R[i, 5] * f2,
-                   R[i, 6] * f0 + R[i, 7] * f1 + R[i, 8] * f2,
-                   R[i, 0] * t0 + R[i, 1] * t1 + R[i, 2] * t2,
-                   R[i, 3] * t0 + R[i, 4] * t1 + R[i, 5] * t2,
-                   R[i, 6] * t0 + R[i, 7] * t1 + R[i, 8] * t2,
-                   d.xipos[i, 0], d.xipos[i, 1], d.xipos[i, 2], i, d.qfrc_fluid)
+  apply_ft_scalars(
+    m,
+    d,
+    R[i, 0] * f0 + R[i, 1] * f1 + R[i, 2] * f2,
+    R[i, 3] * f0 + R[i, 4] * f1 + R[i, 5] * f2,
+    R[i, 6] * f0 + R[i, 7] * f1 + R[i, 8] * f2,
+    R[i, 0] * t0 + R[i, 1] * t1 + R[i, 2] * t2,
+    R[i, 3] * t0 + R[i, 4] * t1 + R[i, 5] * t2,
+    R[i, 6] * t0 + R[i, 7] * t1 + R[i, 8] * t2,
+    d.xipos[i, 0],
+    d.xipos[i, 1],
+    d.xipos[i, 2],
+    i,
+    d.qfrc_fluid,
+  )
 
 
 @jit
@@ -391,9 +403,18 @@ def _ellipsoid_max_moment(size, k):
 
 
 @jit
-def viscous_forces(local_vels, fluid_density, fluid_viscosity, size, magnus_lift_coef,
-                   kutta_lift_coef, blunt_drag_coef, slender_drag_coef, ang_drag_coef,
-                   local_force):
+def viscous_forces(
+  local_vels,
+  fluid_density,
+  fluid_viscosity,
+  size,
+  magnus_lift_coef,
+  kutta_lift_coef,
+  blunt_drag_coef,
+  slender_drag_coef,
+  ang_drag_coef,
+  local_force,
+):
   """Port of mj_viscousForces: lift (Magnus, Kutta-Joukowski) and drag of an ellipsoid."""
   w0, w1, w2 = local_vels[0], local_vels[1], local_vels[2]
   v0, v1, v2 = local_vels[3], local_vels[4], local_vels[5]
@@ -411,8 +432,7 @@ def viscous_forces(local_vels, fluid_density, fluid_viscosity, size, magnus_lift
   mf2 = (w0 * v1 - w1 * v0) * scl
 
   # projected area along the velocity
-  proj_denom = (_pow4(s1 * s2) * _pow2(v0) + _pow4(s2 * s0) * _pow2(v1)
-                + _pow4(s0 * s1) * _pow2(v2))
+  proj_denom = _pow4(s1 * s2) * _pow2(v0) + _pow4(s2 * s0) * _pow2(v1) + _pow4(s0 * s1) * _pow2(v2)
   proj_num = _pow2(s1 * s2 * v0) + _pow2(s2 * s0 * v1) + _pow2(s0 * s1 * v2)
   A_proj = mjPI * math.sqrt(proj_denom / mju_max(mjMINVAL, proj_num))
 
@@ -444,10 +464,12 @@ def viscous_forces(local_vels, fluid_density, fluid_viscosity, size, magnus_lift
   mv1 = w1 * (ang_drag_coef * II1 + slender_drag_coef * (I_max - II1))
   mv2 = w2 * (ang_drag_coef * II2 + slender_drag_coef * (I_max - II2))
 
-  drag_lin_coef = (fluid_viscosity * lin_visc_force_coef + fluid_density * speed
-                   * (A_proj * blunt_drag_coef + slender_drag_coef * (A_max - A_proj)))
-  drag_ang_coef = (fluid_viscosity * lin_visc_torq_coef
-                   + fluid_density * math.sqrt(mv0 * mv0 + mv1 * mv1 + mv2 * mv2))
+  drag_lin_coef = fluid_viscosity * lin_visc_force_coef + fluid_density * speed * (
+    A_proj * blunt_drag_coef + slender_drag_coef * (A_max - A_proj)
+  )
+  drag_ang_coef = fluid_viscosity * lin_visc_torq_coef + fluid_density * math.sqrt(
+    mv0 * mv0 + mv1 * mv1 + mv2 * mv2
+  )
 
   local_force[0] -= drag_ang_coef * w0
   local_force[1] -= drag_ang_coef * w1
@@ -482,8 +504,9 @@ def ellipsoid_fluid_model(m, d, bodyid, buf):
     # added mass, lift and drag; fluid = (coef, blunt, slender, ang, kutta, magnus, vm, vi)
     lfrc[:] = 0.0
     added_mass_forces(lvel, density, fluid[6:9], fluid[9:12], lfrc)
-    viscous_forces(lvel, density, viscosity, semiaxes, fluid[5], fluid[4], fluid[1],
-                   fluid[2], fluid[3], lfrc)
+    viscous_forces(
+      lvel, density, viscosity, semiaxes, fluid[5], fluid[4], fluid[1], fluid[2], fluid[3], lfrc
+    )
     for k in range(6):
       lfrc[k] = lfrc[k] * geom_interaction_coef
 

@@ -34,13 +34,11 @@ import numpy as np
 
 from engine import _stage
 from engine import _structs
-from engine import errors
-from engine.errors import PhysicsError as PhysicsError  # (re-exported: its old home)
-from engine.errors import RenderingUnavailableError as RenderingUnavailableError
+from engine import binary as _binary
 from engine import driver as _driver
+from engine import errors
 from engine import index
 from engine import io as _io
-from engine import binary as _binary
 from engine import state as _state
 from engine import support as _support
 from engine import types as _types
@@ -48,13 +46,14 @@ from engine.enums import mjDSBL_ACTUATION
 from engine.enums import mjDSBL_AUTORESET
 from engine.enums import mjMAXVAL
 from engine.enums import mjSTAGE_NONE
-from engine.enums import mjWARN_BADQACC
-from engine.enums import mjWARN_BADQPOS
-from engine.enums import mjWARN_BADQVEL
 from engine.enums import mjtDisableBit
 from engine.enums import mjtObj
 from engine.enums import mjtWarning
-
+from engine.enums import mjWARN_BADQACC
+from engine.enums import mjWARN_BADQPOS
+from engine.enums import mjWARN_BADQVEL
+from engine.errors import PhysicsError as PhysicsError  # (re-exported: its old home)
+from engine.errors import RenderingUnavailableError as RenderingUnavailableError
 
 # ---- object types and flags by name ----
 
@@ -79,8 +78,9 @@ def _disable_bit(flag) -> int:
   name = flag.decode() if isinstance(flag, bytes) else str(flag)
   key = name if name.startswith("mjDSBL_") else "mjDSBL_" + name.upper()
   if key not in mjtDisableBit.__members__:
-    valid = [n[len("mjDSBL_"):].lower() for n in mjtDisableBit.__members__
-             if n.startswith("mjDSBL_")]
+    valid = [
+      n[len("mjDSBL_") :].lower() for n in mjtDisableBit.__members__ if n.startswith("mjDSBL_")
+    ]
     raise ValueError(f"{flag!r} is not a disable flag; valid flags: {valid}")
   return int(mjtDisableBit[key])
 
@@ -145,7 +145,7 @@ class ModelWrapper(_Wrapper):
     """The model name (`<mujoco model="...">`)."""
     names = self._ptr.names
     end = names.find(b"\0")
-    return names[:end if end >= 0 else None].decode()
+    return names[: end if end >= 0 else None].decode()
 
   def name2id(self, name, object_type) -> int:
     """Id of the object of `object_type` ('body', 'geom', ...) called `name`; raises if none."""
@@ -402,16 +402,19 @@ class Physics:
       if physics_state.shape != (size,):
         raise ValueError(
           f"Input physics state has shape {physics_state.shape}. Expected ({size},) laid out as "
-          f"[qpos ({m.nq}), qvel ({m.nv}), act ({m.na})].")
+          f"[qpos ({m.nq}), qvel ({m.nv}), act ({m.na})]."
+        )
       start = 0
       for item in items:
-        item[...] = physics_state[start:start + item.size]
+        item[...] = physics_state[start : start + item.size]
         start += item.size
       return
     size = _state.mj_stateSize(m, sig)
     if physics_state.shape != (size,):
-      raise ValueError(f"Input physics state has shape {physics_state.shape}. Expected "
-                       f"({size},): mj_stateSize for signature {int(sig)}.")
+      raise ValueError(
+        f"Input physics state has shape {physics_state.shape}. Expected "
+        f"({size},): mj_stateSize for signature {int(sig)}."
+      )
     _state.mj_setState(m, d, np.ascontiguousarray(physics_state, dtype=np.float64), sig)
 
   # ---- simulation ----
@@ -539,7 +542,8 @@ class Physics:
     new = np.nonzero(number)[0]
     # a reset on divergence cleared the old counts, as in MuJoCo
     reset = any(number[k] for k in _RESETTING_WARNINGS) and not (
-      self._data.model.ptr.opt.disableflags & mjDSBL_AUTORESET)
+      self._data.model.ptr.opt.disableflags & mjDSBL_AUTORESET
+    )
     if not reset:
       number += before
     return new
@@ -606,9 +610,18 @@ class Physics:
 
   # ---- rendering ----
 
-  def render(self, height=240, width=320, camera_id=-1, overlays=(), depth=False,
-             segmentation=False, scene_option=None, render_flag_overrides=None,
-             scene_callback=None):
+  def render(
+    self,
+    height=240,
+    width=320,
+    camera_id=-1,
+    overlays=(),
+    depth=False,
+    segmentation=False,
+    scene_option=None,
+    render_flag_overrides=None,
+    scene_callback=None,
+  ):
     """A camera image: uint8 (height, width, 3) RGB, float depth, or (height, width, 2) ids.
 
     Args:
@@ -626,9 +639,17 @@ class Physics:
     """
     renderer = _renderer()
     return renderer.render_physics(
-      self, height=height, width=width, camera_id=camera_id, overlays=overlays, depth=depth,
-      segmentation=segmentation, scene_option=scene_option,
-      render_flag_overrides=render_flag_overrides, scene_callback=scene_callback)
+      self,
+      height=height,
+      width=width,
+      camera_id=camera_id,
+      overlays=overlays,
+      depth=depth,
+      segmentation=segmentation,
+      scene_option=scene_option,
+      render_flag_overrides=render_flag_overrides,
+      scene_callback=scene_callback,
+    )
 
   @property
   def contexts(self):
@@ -640,14 +661,16 @@ def _renderer():
   """The engine.render module, or RenderingUnavailableError saying why it cannot be used."""
   if importlib.util.find_spec("engine.render") is None:
     raise RenderingUnavailableError(
-      "rendering not available: the engine's renderer (engine.render) is not installed")
+      "rendering not available: the engine's renderer (engine.render) is not installed"
+    )
   try:
     render = importlib.import_module("engine.render")
   except ImportError as e:
     raise RenderingUnavailableError(f"rendering not available: {e}") from e
   if not hasattr(render, "render_physics"):
     raise RenderingUnavailableError(
-      "rendering not available: engine.render does not provide render_physics yet")
+      "rendering not available: engine.render does not provide render_physics yet"
+    )
   return render
 
 
@@ -655,6 +678,7 @@ def action_spec(physics):
   """dm_env BoundedArray of the physics' controls (dm_control.mujoco.action_spec): the
   actuators' ctrlrange where ctrllimited, +-mjMAXVAL elsewhere."""
   from dm_env import specs
+
   model = physics.model
   limited = np.asarray(model.actuator_ctrllimited, bool).ravel()
   minimum = np.full(model.nu, -mjMAXVAL, float)

@@ -109,10 +109,25 @@ _REGISTRY: dict = {}
 _SLOTS: list = []
 
 
-def register_plugin(name, capabilities, attributes=(), *, nstate=0, nsensordata=0,
-                    needstage=mjSTAGE_ACC, actdim=None, init=None, compute=None, advance=None,
-                    reset=None, act_dot=None, sdf_distance=None, sdf_gradient=None,
-                    sdf_staticdistance=None, sdf_aabb=None) -> Plugin:
+def register_plugin(
+  name,
+  capabilities,
+  attributes=(),
+  *,
+  nstate=0,
+  nsensordata=0,
+  needstage=mjSTAGE_ACC,
+  actdim=None,
+  init=None,
+  compute=None,
+  advance=None,
+  reset=None,
+  act_dot=None,
+  sdf_distance=None,
+  sdf_gradient=None,
+  sdf_staticdistance=None,
+  sdf_aabb=None,
+) -> Plugin:
   """Register a plugin under `name` (see the module doc); returns it.
 
   Registering the same name again with the same callbacks returns the registered plugin
@@ -121,34 +136,59 @@ def register_plugin(name, capabilities, attributes=(), *, nstate=0, nsensordata=
   if not isinstance(name, str) or not _NAME.match(name):
     raise ValueError(f"invalid plugin name {name!r}: letters, digits, '_', '.' and '-' only")
   capabilities = int(capabilities)
-  if not capabilities or capabilities & ~(mjPLUGIN_ACTUATOR | mjPLUGIN_SENSOR | mjPLUGIN_PASSIVE
-                                          | mjPLUGIN_SDF):
-    raise ValueError(f"plugin {name!r}: capabilities must combine mjPLUGIN_ACTUATOR, "
-                     f"mjPLUGIN_SENSOR, mjPLUGIN_PASSIVE and mjPLUGIN_SDF, got {capabilities}")
+  if not capabilities or capabilities & ~(
+    mjPLUGIN_ACTUATOR | mjPLUGIN_SENSOR | mjPLUGIN_PASSIVE | mjPLUGIN_SDF
+  ):
+    raise ValueError(
+      f"plugin {name!r}: capabilities must combine mjPLUGIN_ACTUATOR, "
+      f"mjPLUGIN_SENSOR, mjPLUGIN_PASSIVE and mjPLUGIN_SDF, got {capabilities}"
+    )
   attributes = tuple(attributes)
   for a in attributes:
     if not isinstance(a, str) or not _NAME.match(a):
       raise ValueError(f"plugin {name!r}: invalid attribute name {a!r}")
   if len(set(attributes)) != len(attributes):
     raise ValueError(f"plugin {name!r}: repeated attribute names {attributes}")
-  callbacks = {k: v for k, v in dict(compute=compute, advance=advance, reset=reset,
-                                     act_dot=act_dot, sdf_distance=sdf_distance,
-                                     sdf_gradient=sdf_gradient).items() if v is not None}
+  callbacks = {
+    k: v
+    for k, v in dict(
+      compute=compute,
+      advance=advance,
+      reset=reset,
+      act_dot=act_dot,
+      sdf_distance=sdf_distance,
+      sdf_gradient=sdf_gradient,
+    ).items()
+    if v is not None
+  }
   for k, v in callbacks.items():
     if not callable(v):
       raise TypeError(f"plugin {name!r}: {k} is not callable")
-  if capabilities & (mjPLUGIN_ACTUATOR | mjPLUGIN_SENSOR | mjPLUGIN_PASSIVE) \
-      and "compute" not in callbacks:
+  if (
+    capabilities & (mjPLUGIN_ACTUATOR | mjPLUGIN_SENSOR | mjPLUGIN_PASSIVE)
+    and "compute" not in callbacks
+  ):
     raise ValueError(f"plugin {name!r}: actuator, sensor and passive plugins need compute")
-  if capabilities & mjPLUGIN_SDF and not ("sdf_distance" in callbacks
-                                          and "sdf_gradient" in callbacks):
+  if capabilities & mjPLUGIN_SDF and not (
+    "sdf_distance" in callbacks and "sdf_gradient" in callbacks
+  ):
     raise ValueError(f"plugin {name!r}: SDF plugins need sdf_distance and sdf_gradient")
-  plugin = Plugin(name, capabilities, attributes, int(needstage), nstate, nsensordata, actdim,
-                  init, callbacks, sdf_staticdistance, sdf_aabb)
+  plugin = Plugin(
+    name,
+    capabilities,
+    attributes,
+    int(needstage),
+    nstate,
+    nsensordata,
+    actdim,
+    init,
+    callbacks,
+    sdf_staticdistance,
+    sdf_aabb,
+  )
   old = _REGISTRY.get(name)
   if old is not None:
-    if (old.capabilities, old.attributes, old.callbacks) == (capabilities, attributes,
-                                                             callbacks):
+    if (old.capabilities, old.attributes, old.callbacks) == (capabilities, attributes, callbacks):
       return old
     raise ValueError(f"plugin {name!r} is already registered with other callbacks")
   plugin.slot = len(_SLOTS)
@@ -218,12 +258,15 @@ def _compile(func, signature, label) -> int:
   try:
     dispatcher.compile(signature.args)
   except Exception as e:
-    raise CompileError(f"plugin callback {label} does not compile for {signature}: "
-                       f"{type(e).__name__}: {e}") from e
+    raise CompileError(
+      f"plugin callback {label} does not compile for {signature}: {type(e).__name__}: {e}"
+    ) from e
   cres = dispatcher.overloads[signature.args]
   if cres.signature.return_type != signature.return_type:
-    raise CompileError(f"plugin callback {label} returns {cres.signature.return_type}, "
-                       f"expected {signature.return_type}")
+    raise CompileError(
+      f"plugin callback {label} returns {cres.signature.return_type}, "
+      f"expected {signature.return_type}"
+    )
   _KEEP.append(dispatcher)  # the machine code lives as long as its dispatcher
   return cres.library.get_pointer_to_function(cres.fndesc.llvm_func_name)
 
@@ -246,8 +289,10 @@ def bind(m):
   for i, name in enumerate(names):
     plugin = find_plugin(name)
     if plugin is None:
-      raise CompileError(f"the model uses plugin '{name}', which is not registered in this "
-                         "process (engine.plugin.register_plugin)")
+      raise CompileError(
+        f"the model uses plugin '{name}', which is not registered in this "
+        "process (engine.plugin.register_plugin)"
+      )
     arrays["plugin"][i] = plugin.slot
     arrays["plugin_capability"][i] = plugin.capabilities
     arrays["plugin_needstage"][i] = plugin.needstage

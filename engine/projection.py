@@ -18,20 +18,20 @@ The diagonal of AR is also efc_diagA when mjENBL_DIAGEXACT asks for it exactly.
 import math
 
 from engine._jit import jit
-from engine._stage import D
 from engine._stage import DUAL
 from engine._stage import DUAL_OR_DIAGEXACT
+from engine._stage import D
 from engine._stage import M
 from engine._stage import i8
 from engine._stage import stage
 from engine.math import dot_at
 from engine.math import mju_sqrMatTD
 from engine.math import mju_transpose
+from engine.smooth import half_solve_m
+from engine.solver_common import is_sparse
 from engine.sparse import add_to_scl_sparse_inc
 from engine.sparse import sqr_mat_td_pattern
 from engine.sparse import sqr_mat_td_values
-from engine.smooth import half_solve_m
-from engine.solver_common import is_sparse
 from engine.sparse import transpose
 
 
@@ -148,8 +148,19 @@ def make_y(m, d, sqrt_inv_d, marker, diag_exact):
           continue
         j = d.efc_Y_colind[i]
         adrM = m.M_rowadr[j]
-        add_to_scl_sparse_inc(Y, adrY, nnzY, d.efc_Y_colind, adrY, d.qLD, adrM,
-                              m.M_rownnz[j] - 1, m.M_colind, adrM, -val)
+        add_to_scl_sparse_inc(
+          Y,
+          adrY,
+          nnzY,
+          d.efc_Y_colind,
+          adrY,
+          d.qLD,
+          adrM,
+          m.M_rownnz[j] - 1,
+          m.M_colind,
+          adrM,
+          -val,
+        )
       for i in range(adrY, adrY + nnzY):
         Y[i] *= sqrt_inv_d[d.efc_Y_colind[i]]
       if diag_exact:
@@ -197,20 +208,62 @@ def make_ar(m, d, diagind, work, buffer):
   YT_rownnz = d.scratch_JT_rownnz
   YT_rowadr = d.scratch_JT_rowadr
   YT_colind = d.scratch_JT_colind
-  transpose(YT, YT_rownnz, YT_rowadr, YT_colind, d.efc_Y, d.efc_Y_rownnz, d.efc_Y_rowadr,
-            d.efc_Y_colind, nefc, nv)
+  transpose(
+    YT,
+    YT_rownnz,
+    YT_rowadr,
+    YT_colind,
+    d.efc_Y,
+    d.efc_Y_rownnz,
+    d.efc_Y_rowadr,
+    d.efc_Y_colind,
+    nefc,
+    nv,
+  )
   marker = work[:nefc]
-  found = work[nefc:2 * nefc]
+  found = work[nefc : 2 * nefc]
   rowstart = d.scratch_hess_work[0]
-  nA = sqr_mat_td_pattern(rownnz, rowadr, colind, False, nv, nefc, YT_rownnz, YT_rowadr,
-                          YT_colind, d.efc_Y_rownnz, d.efc_Y_rowadr, d.efc_Y_colind,
-                          d.efc_J_rowsuper, marker, found, rowstart, True)
+  nA = sqr_mat_td_pattern(
+    rownnz,
+    rowadr,
+    colind,
+    False,
+    nv,
+    nefc,
+    YT_rownnz,
+    YT_rowadr,
+    YT_colind,
+    d.efc_Y_rownnz,
+    d.efc_Y_rowadr,
+    d.efc_Y_colind,
+    d.efc_J_rowsuper,
+    marker,
+    found,
+    rowstart,
+    True,
+  )
   if nA > AR.shape[0]:
     return False
   d.nA[0] = nA
-  sqr_mat_td_pattern(rownnz, rowadr, colind, True, nv, nefc, YT_rownnz, YT_rowadr, YT_colind,
-                     d.efc_Y_rownnz, d.efc_Y_rowadr, d.efc_Y_colind, d.efc_J_rowsuper, marker,
-                     found, rowstart, True)
+  sqr_mat_td_pattern(
+    rownnz,
+    rowadr,
+    colind,
+    True,
+    nv,
+    nefc,
+    YT_rownnz,
+    YT_rowadr,
+    YT_colind,
+    d.efc_Y_rownnz,
+    d.efc_Y_rowadr,
+    d.efc_Y_colind,
+    d.efc_J_rowsuper,
+    marker,
+    found,
+    rowstart,
+    True,
+  )
   for r in range(nefc):  # the lower triangle ends with the diagonal
     diagind[r] = rowadr[r] + rownnz[r] - 1
   _mirror_pattern(rownnz, rowadr, colind, diagind, nefc)
@@ -219,9 +272,24 @@ def make_ar(m, d, diagind, work, buffer):
   ones = d.scratch_dof_row  # (weights of exactly 1: every product is MuJoCo's unweighted one)
   for k in range(nv):
     ones[k] = 1.0
-  sqr_mat_td_values(AR, nefc, rownnz, rowadr, colind, YT, YT_rownnz, YT_rowadr, YT_colind,
-                    d.efc_Y, d.efc_Y_rownnz, d.efc_Y_rowadr, d.efc_Y_colind, d.efc_J_rowsuper,
-                    ones, buffer)
+  sqr_mat_td_values(
+    AR,
+    nefc,
+    rownnz,
+    rowadr,
+    colind,
+    YT,
+    YT_rownnz,
+    YT_rowadr,
+    YT_colind,
+    d.efc_Y,
+    d.efc_Y_rownnz,
+    d.efc_Y_rowadr,
+    d.efc_Y_colind,
+    d.efc_J_rowsuper,
+    ones,
+    buffer,
+  )
   _mirror_values(AR, rowadr, colind, diagind, nefc, found)
   for r in range(nefc):
     AR[diagind[r]] += d.efc_R[r]

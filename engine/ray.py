@@ -36,8 +36,8 @@ from engine.enums import mjGEOM_CYLINDER
 from engine.enums import mjGEOM_ELLIPSOID
 from engine.enums import mjGEOM_HFIELD
 from engine.enums import mjGEOM_MESH
-from engine.enums import mjGEOM_SDF
 from engine.enums import mjGEOM_PLANE
+from engine.enums import mjGEOM_SDF
 from engine.enums import mjGEOM_SPHERE
 from engine.enums import mjMINVAL
 from engine.enums import mjNGROUP
@@ -124,8 +124,12 @@ def _ray_triangle(v0, v1, v2, lpnt, lvec, b0, b1):
   p21 = b1[0] * d20 + b1[1] * d21 + b1[2] * d22
 
   # reject if all on the same side of a coordinate axis
-  if ((p00 > 0 and p10 > 0 and p20 > 0) or (p00 < 0 and p10 < 0 and p20 < 0)
-      or (p01 > 0 and p11 > 0 and p21 > 0) or (p01 < 0 and p11 < 0 and p21 < 0)):
+  if (
+    (p00 > 0 and p10 > 0 and p20 > 0)
+    or (p00 < 0 and p10 < 0 and p20 < 0)
+    or (p01 > 0 and p11 > 0 and p21 > 0)
+    or (p01 < 0 and p11 < 0 and p21 < 0)
+  ):
     return -1.0, 0.0, 0.0, 0.0
 
   # barycentric coordinates of the origin: A*t = -p2, A = (p0-p2, p1-p2)
@@ -170,7 +174,8 @@ def _normal_basis(lvec):
     c2 = 0.0
   # b1 = c - lvec * (lvec.c)/(lvec.lvec); b0 = b1 x lvec
   s = -(lvec[0] * c0 + lvec[1] * c1 + lvec[2] * c2) / (
-    lvec[0] * lvec[0] + lvec[1] * lvec[1] + lvec[2] * lvec[2])
+    lvec[0] * lvec[0] + lvec[1] * lvec[1] + lvec[2] * lvec[2]
+  )
   b10, b11, b12 = _normalize(c0 + s * lvec[0], c1 + s * lvec[1], c2 + s * lvec[2])
   b00 = b11 * lvec[2] - b12 * lvec[1]
   b01 = b12 * lvec[0] - b10 * lvec[2]
@@ -212,8 +217,9 @@ def _ray_sphere(p0, p1, p2, dist_sqr, pnt, vec):
   if x < 0:
     return -1.0, 0.0, 0.0, 0.0
   # normal at the surface point, global frame
-  n0, n1, n2 = _normalize(pnt[0] + x * vec[0] - p0, pnt[1] + x * vec[1] - p1,
-                          pnt[2] + x * vec[2] - p2)
+  n0, n1, n2 = _normalize(
+    pnt[0] + x * vec[0] - p0, pnt[1] + x * vec[1] - p1, pnt[2] + x * vec[2] - p2
+  )
   return x, n0, n1, n2
 
 
@@ -422,8 +428,7 @@ def ray_geom(pos, mat, size, pnt, vec, geomtype):
 @jit
 def ray_geom_normal(pos, mat, size, pnt, vec, geomtype, normal):
   """ray_geom that also writes the global surface normal at the hit into normal (3,)."""
-  x, normal[0], normal[1], normal[2] = cast_ray_geom(pos, mat, size, _t3(pnt), _t3(vec),
-                                                  geomtype)
+  x, normal[0], normal[1], normal[2] = cast_ray_geom(pos, mat, size, _t3(pnt), _t3(vec), geomtype)
   return x
 
 
@@ -465,8 +470,14 @@ def _ray_mesh(m, d, geomid, pnt, vec):
   for f in range(faceadr, faceadr + m.mesh_facenum[meshid]):
     face = m.mesh_face[f]
     sol, t0, t1, t2 = _ray_triangle(
-      _mesh_vertex(m, vertadr, face[0]), _mesh_vertex(m, vertadr, face[1]),
-      _mesh_vertex(m, vertadr, face[2]), lpnt, lvec, b0, b1)
+      _mesh_vertex(m, vertadr, face[0]),
+      _mesh_vertex(m, vertadr, face[1]),
+      _mesh_vertex(m, vertadr, face[2]),
+      lpnt,
+      lvec,
+      b0,
+      b1,
+    )
     if sol >= 0 and (x < 0 or sol < x):
       x, n0, n1, n2 = sol, t0, t1, t2
 
@@ -506,7 +517,7 @@ def _ray_hfield(m, d, geomid, pnt, vec):
   ncol = m.hfield_ncol[hid]
   size = m.hfield_size[hid]
   adr = m.hfield_adr[hid]
-  data = m.hfield_data[adr:adr + nrow * ncol]
+  data = m.hfield_data[adr : adr + nrow * ncol]
   xpos = d.geom_xpos[geomid]
   xmat = d.geom_xmat[geomid]
 
@@ -514,10 +525,27 @@ def _ray_hfield(m, d, geomid, pnt, vec):
   hb = size[3] * 0.5
   ht = size[2] * 0.5
   x, bn0, bn1, bn2 = _ray_box(
-    xpos[0] - xmat[2] * hb, xpos[1] - xmat[5] * hb, xpos[2] - xmat[8] * hb,
-    xmat, size[0], size[1], hb, pnt, vec)[:4]
-  top = _ray_box(xpos[0] + xmat[2] * ht, xpos[1] + xmat[5] * ht, xpos[2] + xmat[8] * ht,
-                 xmat, size[0], size[1], ht, pnt, vec)
+    xpos[0] - xmat[2] * hb,
+    xpos[1] - xmat[5] * hb,
+    xpos[2] - xmat[8] * hb,
+    xmat,
+    size[0],
+    size[1],
+    hb,
+    pnt,
+    vec,
+  )[:4]
+  top = _ray_box(
+    xpos[0] + xmat[2] * ht,
+    xpos[1] + xmat[5] * ht,
+    xpos[2] + xmat[8] * ht,
+    xmat,
+    size[0],
+    size[1],
+    ht,
+    pnt,
+    vec,
+  )
   top_intersect = top[0]
   if top_intersect < 0:
     return x, bn0, bn1, bn2
@@ -664,15 +692,21 @@ def _ray_sdf(m, d, g, pnt, vec):
   _, u0, u1, u2 = normalize3_scalars(r[3], r[4], r[5])
   total = 0.0
   for _ in range(40):
-    step = abs(sdf.distance(m, d, sdf.SINGLE, I, F, r[0] + u0 * total, r[1] + u1 * total,
-                            r[2] + u2 * total))
+    step = abs(
+      sdf.distance(m, d, sdf.SINGLE, I, F, r[0] + u0 * total, r[1] + u1 * total, r[2] + u2 * total)
+    )
     total += step
     if step < 1e-7:
-      g0, g1, g2 = sdf.gradient(m, d, sdf.SINGLE, I, F, r[0] + u0 * total, r[1] + u1 * total,
-                                r[2] + u2 * total)
+      g0, g1, g2 = sdf.gradient(
+        m, d, sdf.SINGLE, I, F, r[0] + u0 * total, r[1] + u1 * total, r[2] + u2 * total
+      )
       _, g0, g1, g2 = normalize3_scalars(g0, g1, g2)
-      return (total, mat[0] * g0 + mat[1] * g1 + mat[2] * g2,
-              mat[3] * g0 + mat[4] * g1 + mat[5] * g2, mat[6] * g0 + mat[7] * g1 + mat[8] * g2)
+      return (
+        total,
+        mat[0] * g0 + mat[1] * g1 + mat[2] * g2,
+        mat[3] * g0 + mat[4] * g1 + mat[5] * g2,
+        mat[6] * g0 + mat[7] * g1 + mat[8] * g2,
+      )
     if step > 1e6:
       break
   return -1.0, 0.0, 0.0, 0.0
@@ -727,7 +761,8 @@ def ray(m, d, pnt, vec, geommask, flg_static, bodyexclude, geomid_out):
 def ray_normal(m, d, pnt, vec, geommask, flg_static, bodyexclude, geomid_out, normal):
   """ray that also writes the global surface normal at the hit into normal (3,)."""
   dist, geomid, normal[0], normal[1], normal[2] = cast_ray(
-    m, d, _t3(pnt), _t3(vec), geommask, flg_static, bodyexclude)
+    m, d, _t3(pnt), _t3(vec), geommask, flg_static, bodyexclude
+  )
   geomid_out[0] = geomid
   return dist
 
@@ -795,8 +830,12 @@ def _vec(x, n, name):
 def _normal_out(normal):
   if normal is None:
     return np.zeros(3)
-  if not (isinstance(normal, np.ndarray) and normal.dtype == np.float64
-          and normal.flags.c_contiguous and normal.size == 3):
+  if not (
+    isinstance(normal, np.ndarray)
+    and normal.dtype == np.float64
+    and normal.flags.c_contiguous
+    and normal.size == 3
+  ):
     raise TypeError("normal must be a C-contiguous float64 numpy array of 3 elements")
   return normal.reshape(3)
 
@@ -821,26 +860,46 @@ def mju_rayGeom(pos, mat, size, pnt, vec, geomtype, normal=None) -> float:
   """Distance along pnt + x*vec to a primitive geom, -1 if none; normal (3,) gets the hit's
   surface normal when given."""
   geomtype = int(geomtype)
-  if geomtype not in (mjGEOM_PLANE, mjGEOM_SPHERE, mjGEOM_CAPSULE, mjGEOM_ELLIPSOID,
-                      mjGEOM_CYLINDER, mjGEOM_BOX):
+  if geomtype not in (
+    mjGEOM_PLANE,
+    mjGEOM_SPHERE,
+    mjGEOM_CAPSULE,
+    mjGEOM_ELLIPSOID,
+    mjGEOM_CYLINDER,
+    mjGEOM_BOX,
+  ):
     raise ValueError(f"unexpected geom type {geomtype}")
-  return float(_ray_geom_normal(_vec(pos, 3, "pos"), _vec(mat, 9, "mat"), _vec(size, 3, "size"),
-                               _vec(pnt, 3, "pnt"), _vec(vec, 3, "vec"), geomtype,
-                               _normal_out(normal)))
+  return float(
+    _ray_geom_normal(
+      _vec(pos, 3, "pos"),
+      _vec(mat, 9, "mat"),
+      _vec(size, 3, "size"),
+      _vec(pnt, 3, "pnt"),
+      _vec(vec, 3, "vec"),
+      geomtype,
+      _normal_out(normal),
+    )
+  )
 
 
 def mj_rayMesh(m, d, geomid, pnt, vec, normal=None) -> float:
   """Distance along pnt + x*vec to mesh geom `geomid`, -1 if none."""
   geomid = _geom_id(m, geomid, mjGEOM_MESH, "mesh")
-  return float(_ray_mesh_normal(m._struct, d._struct, geomid, _vec(pnt, 3, "pnt"),
-                               _vec(vec, 3, "vec"), _normal_out(normal)))
+  return float(
+    _ray_mesh_normal(
+      m._struct, d._struct, geomid, _vec(pnt, 3, "pnt"), _vec(vec, 3, "vec"), _normal_out(normal)
+    )
+  )
 
 
 def mj_rayHfield(m, d, geomid, pnt, vec, normal=None) -> float:
   """Distance along pnt + x*vec to height-field geom `geomid`, -1 if none."""
   geomid = _geom_id(m, geomid, mjGEOM_HFIELD, "hfield")
-  return float(_ray_hfield_normal(m._struct, d._struct, geomid, _vec(pnt, 3, "pnt"),
-                                 _vec(vec, 3, "vec"), _normal_out(normal)))
+  return float(
+    _ray_hfield_normal(
+      m._struct, d._struct, geomid, _vec(pnt, 3, "pnt"), _vec(vec, 3, "vec"), _normal_out(normal)
+    )
+  )
 
 
 def geom_mask(m, geomgroup=None) -> np.ndarray:
@@ -861,8 +920,17 @@ def mj_ray(m, d, pnt, vec, geomgroup, flg_static, bodyexclude, geomid, normal=No
   if np.linalg.norm(vec) < mjMINVAL:
     raise ValueError("vector length is too small")
   gid = np.zeros(1, np.int32)
-  dist = _ray_normal(m._struct, d._struct, pnt, vec, geom_mask(m, geomgroup),
-                    1 if flg_static else 0, int(bodyexclude), gid, _normal_out(normal))
+  dist = _ray_normal(
+    m._struct,
+    d._struct,
+    pnt,
+    vec,
+    geom_mask(m, geomgroup),
+    1 if flg_static else 0,
+    int(bodyexclude),
+    gid,
+    _normal_out(normal),
+  )
   if geomid is not None:
     np.asarray(geomid).reshape(-1)[0] = gid[0]
   return float(dist)

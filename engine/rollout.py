@@ -25,9 +25,9 @@ from engine._stage import D
 from engine._stage import M
 from engine._stage import handle_at
 from engine._stage import i8
+from engine._stage import never
 from engine._stage import stage
 from engine._stage import vec
-from engine._stage import never
 from engine.batch import POOL
 from engine.driver import SIZE_MISMATCH
 from engine.driver import _sizes_match
@@ -78,10 +78,10 @@ def _warned(d):
   return False
 
 
-@stage(_addresses, i8, i8, i8, i8, i8, vec, vec, vec, vec, vec, restype=i8,
-       needed=never)
-def rollout_range(mptrs, dptr, start, end, nstep, control_spec, state0, warmstart0, control,
-                  state, sensordata):
+@stage(_addresses, i8, i8, i8, i8, i8, vec, vec, vec, vec, vec, restype=i8, needed=never)
+def rollout_range(
+  mptrs, dptr, start, end, nstep, control_spec, state0, warmstart0, control, state, sensordata
+):
   """Trajectories start..end-1 in the data at dptr (models at mptrs[r]); the arrays are flat,
   empty when absent, and indexed rather than sliced (a slice takes a reference to the array,
   which threads sharing it would contend for). Returns 0, or SIZE_MISMATCH when a model and
@@ -122,17 +122,39 @@ def rollout_range(mptrs, dptr, start, end, nstep, control_spec, state0, warmstar
   return 0
 
 
-def _rollout_chunks(mptrs, dptrs, nroll, chunk, nstep, control_spec, state0, warmstart0,
-                    control, state, sensordata, status):
+def _rollout_chunks(
+  mptrs,
+  dptrs,
+  nroll,
+  chunk,
+  nstep,
+  control_spec,
+  state0,
+  warmstart0,
+  control,
+  state,
+  sensordata,
+  status,
+):
   """Chunks of `chunk` trajectories over numba's threads, each thread in its own data and with
   its own handles of the models (row mptrs[thread], see MjModel.thread_handle)."""
   nchunk = (nroll + chunk - 1) // chunk
   for j in numba.prange(nchunk):
     start = np.int64(j) * chunk
     thread = numba.get_thread_id()
-    status[j] = rollout_range(mptrs[thread], dptrs[thread], start, min(start + chunk, nroll),
-                              nstep, control_spec, state0, warmstart0, control, state,
-                              sensordata)
+    status[j] = rollout_range(
+      mptrs[thread],
+      dptrs[thread],
+      start,
+      min(start + chunk, nroll),
+      nstep,
+      control_spec,
+      state0,
+      warmstart0,
+      control,
+      state,
+      sensordata,
+    )
 
 
 # the one parallel driver, uncached (docs/architecture.md: parallel functions and the cache do not
@@ -142,6 +164,7 @@ _parallel = numba.njit(_rollout_chunks, parallel=True, nogil=True, error_model="
 
 # ---- Python API ----
 
+
 def _as_float_array(name, value, ndim):
   if value is None:
     return None
@@ -150,16 +173,21 @@ def _as_float_array(name, value, ndim):
     raise ValueError(f"{name} must be numeric, got dtype {array.dtype}")
   if array.ndim > ndim:
     raise ValueError(f"{name} can have at most {ndim} dimensions, got {array.ndim}")
-  return np.ascontiguousarray(array.reshape((1,) * (ndim - array.ndim) + array.shape),
-                              dtype=np.float64)
+  return np.ascontiguousarray(
+    array.reshape((1,) * (ndim - array.ndim) + array.shape), dtype=np.float64
+  )
 
 
 def _output_array(name, value, shape):
   """A caller's output array: written in place, so it must be exactly what rollout writes."""
   if value is None:
     return np.empty(shape)
-  if not (isinstance(value, np.ndarray) and value.dtype == np.float64
-          and value.flags.c_contiguous and value.flags.writeable):
+  if not (
+    isinstance(value, np.ndarray)
+    and value.dtype == np.float64
+    and value.flags.c_contiguous
+    and value.flags.writeable
+  ):
     raise ValueError(f"{name} must be a writable C-contiguous float64 array")
   if value.size != int(np.prod(shape)):
     raise ValueError(f"{name} has shape {value.shape}; expected {shape}")
@@ -208,9 +236,21 @@ class Rollout:
   def close(self):
     self._closed = True
 
-  def rollout(self, model, data, initial_state, control=None, *, control_spec=mjSTATE_CTRL,
-              skip_checks=False, nstep=None, initial_warmstart=None, state=None,
-              sensordata=None, chunk_size=None):
+  def rollout(
+    self,
+    model,
+    data,
+    initial_state,
+    control=None,
+    *,
+    control_spec=mjSTATE_CTRL,
+    skip_checks=False,
+    nstep=None,
+    initial_warmstart=None,
+    state=None,
+    sensordata=None,
+    chunk_size=None,
+  ):
     """Rolls out trajectories; returns (state, sensordata). See the module docstring.
 
     Args:
@@ -245,13 +285,25 @@ class Rollout:
     for name, value, ndim in (("state", state, 3), ("sensordata", sensordata, 3)):
       if value is not None and np.ndim(value) > ndim:
         raise ValueError(f"{name} can have at most {ndim} dimensions, got {np.ndim(value)}")
-    outputs = {"state": None if state is None else np.asarray(state).reshape(
-                 (1,) * (3 - np.ndim(state)) + np.shape(state)),
-               "sensordata": None if sensordata is None else np.asarray(sensordata).reshape(
-                 (1,) * (3 - np.ndim(sensordata)) + np.shape(sensordata))}
+    outputs = {
+      "state": None
+      if state is None
+      else np.asarray(state).reshape((1,) * (3 - np.ndim(state)) + np.shape(state)),
+      "sensordata": None
+      if sensordata is None
+      else np.asarray(sensordata).reshape((1,) * (3 - np.ndim(sensordata)) + np.shape(sensordata)),
+    }
 
-    nbatch = _dimension(0, {"initial_state": initial_state, "initial_warmstart":
-                            initial_warmstart, "control": control, **outputs}, 1)
+    nbatch = _dimension(
+      0,
+      {
+        "initial_state": initial_state,
+        "initial_warmstart": initial_warmstart,
+        "control": control,
+        **outputs,
+      },
+      1,
+    )
     if len(models) > 1:
       if nbatch == 1:
         nbatch = len(models)
@@ -263,13 +315,18 @@ class Rollout:
     nstate = mj_stateSize(m0, mjSTATE_FULLPHYSICS)
     ncontrol = mj_stateSize(m0, control_spec)
     for m in models[1:]:
-      if (mj_stateSize(m, mjSTATE_FULLPHYSICS) != nstate
-          or mj_stateSize(m, control_spec) != ncontrol or m.nv != m0.nv
-          or m.nsensordata != m0.nsensordata):
+      if (
+        mj_stateSize(m, mjSTATE_FULLPHYSICS) != nstate
+        or mj_stateSize(m, control_spec) != ncontrol
+        or m.nv != m0.nv
+        or m.nsensordata != m0.nsensordata
+      ):
         raise ValueError("models are not compatible")
-    for name, array, size in (("initial_state", initial_state, nstate),
-                              ("initial_warmstart", initial_warmstart, m0.nv),
-                              ("control", control, ncontrol)):
+    for name, array, size in (
+      ("initial_state", initial_state, nstate),
+      ("initial_warmstart", initial_warmstart, m0.nv),
+      ("control", control, ncontrol),
+    ):
       if array is not None and array.shape[-1] != size:
         raise ValueError(f"trailing dimension of {name} must be {size}, got {array.shape[-1]}")
 
@@ -283,15 +340,21 @@ class Rollout:
       return state, sensordata
 
     dptrs = POOL.data_handles(datas)
-    arrays = (_flat(initial_state), _flat(initial_warmstart), _flat(control), state.reshape(-1),
-              sensordata.reshape(-1))
+    arrays = (
+      _flat(initial_state),
+      _flat(initial_warmstart),
+      _flat(control),
+      state.reshape(-1),
+      sensordata.reshape(-1),
+    )
     nthread = min(len(datas), numba.config.NUMBA_NUM_THREADS)
     if self.nthread and nthread > 1 and nbatch > 1 and POOL.usable():
       mptrs = POOL.model_handles(models, nthread)
       chunk = int(chunk_size) if chunk_size else max(1, nbatch // (10 * nthread))
       status = np.zeros((nbatch + chunk - 1) // chunk, np.int64)
-      POOL.run(nthread, _parallel, mptrs, dptrs, nbatch, chunk, nstep, control_spec, *arrays,
-               status)  # one data per thread id
+      POOL.run(
+        nthread, _parallel, mptrs, dptrs, nbatch, chunk, nstep, control_spec, *arrays, status
+      )  # one data per thread id
       failed = status.min()
     else:
       mptrs = np.array([m._ptr for m in models], np.int64)
@@ -301,16 +364,37 @@ class Rollout:
     return state, sensordata
 
 
-def rollout(model, data, initial_state, control=None, *, control_spec=mjSTATE_CTRL,
-            skip_checks=False, nstep=None, initial_warmstart=None, state=None,
-            sensordata=None, chunk_size=None, persistent_pool=False):
+def rollout(
+  model,
+  data,
+  initial_state,
+  control=None,
+  *,
+  control_spec=mjSTATE_CTRL,
+  skip_checks=False,
+  nstep=None,
+  initial_warmstart=None,
+  state=None,
+  sensordata=None,
+  chunk_size=None,
+  persistent_pool=False,
+):
   """Rolls out open-loop trajectories (mujoco.rollout.rollout); see the module docstring and
   Rollout.rollout. With several data the trajectories run on that many threads (at most
   NUMBA_NUM_THREADS). `persistent_pool` is accepted for mujoco's signature: numba's thread pool
   lives for the process anyway."""
   datas = [data] if hasattr(data, "_ptr") else list(data)
   runner = Rollout(nthread=len(datas) if len(datas) > 1 else 0)
-  return runner.rollout(model, datas, initial_state, control, control_spec=control_spec,
-                        skip_checks=skip_checks, nstep=nstep,
-                        initial_warmstart=initial_warmstart, state=state,
-                        sensordata=sensordata, chunk_size=chunk_size)
+  return runner.rollout(
+    model,
+    datas,
+    initial_state,
+    control,
+    control_spec=control_spec,
+    skip_checks=skip_checks,
+    nstep=nstep,
+    initial_warmstart=initial_warmstart,
+    state=state,
+    sensordata=sensordata,
+    chunk_size=chunk_size,
+  )

@@ -36,14 +36,14 @@ from engine import plugin_call
 from engine import sleep as _sleep
 from engine._jit import jit
 from engine._jit import local_array
+from engine._stage import ENERGY
+from engine._stage import SENSORS
+from engine._stage import SENSORS_OR_PLUGINS
 from engine._stage import D
 from engine._stage import M
 from engine._stage import i8
 from engine._stage import stage
 from engine._stage import vec
-from engine._stage import ENERGY
-from engine._stage import SENSORS
-from engine._stage import SENSORS_OR_PLUGINS
 from engine.enums import mjCNSTR_LIMIT_JOINT
 from engine.enums import mjCNSTR_LIMIT_TENDON
 from engine.enums import mjCONDATA_ANGVEL
@@ -71,6 +71,7 @@ from engine.enums import mjMINVAL
 from engine.enums import mjOBJ_BODY
 from engine.enums import mjOBJ_GEOM
 from engine.enums import mjOBJ_SITE
+from engine.enums import mjOBJ_TENDON
 from engine.enums import mjOBJ_UNKNOWN
 from engine.enums import mjOBJ_XBODY
 from engine.enums import mjPI
@@ -80,7 +81,6 @@ from engine.enums import mjRAYDATA_DIST
 from engine.enums import mjRAYDATA_NORMAL
 from engine.enums import mjRAYDATA_ORIGIN
 from engine.enums import mjRAYDATA_POINT
-from engine.enums import mjOBJ_TENDON
 from engine.enums import mjS_AWAKE
 from engine.enums import mjSENS_ACCELEROMETER
 from engine.enums import mjSENS_ACTUATORFRC
@@ -232,12 +232,16 @@ def _motion_at(m, d, motion, body, objtype, objid, flg_local):
   l2 = motion[body, 5] - (d0 * a1 - d1 * a0)
   if flg_local:
     r = objid
-    a0, a1, a2 = (xmat[r, 0] * a0 + xmat[r, 3] * a1 + xmat[r, 6] * a2,
-                  xmat[r, 1] * a0 + xmat[r, 4] * a1 + xmat[r, 7] * a2,
-                  xmat[r, 2] * a0 + xmat[r, 5] * a1 + xmat[r, 8] * a2)
-    l0, l1, l2 = (xmat[r, 0] * l0 + xmat[r, 3] * l1 + xmat[r, 6] * l2,
-                  xmat[r, 1] * l0 + xmat[r, 4] * l1 + xmat[r, 7] * l2,
-                  xmat[r, 2] * l0 + xmat[r, 5] * l1 + xmat[r, 8] * l2)
+    a0, a1, a2 = (
+      xmat[r, 0] * a0 + xmat[r, 3] * a1 + xmat[r, 6] * a2,
+      xmat[r, 1] * a0 + xmat[r, 4] * a1 + xmat[r, 7] * a2,
+      xmat[r, 2] * a0 + xmat[r, 5] * a1 + xmat[r, 8] * a2,
+    )
+    l0, l1, l2 = (
+      xmat[r, 0] * l0 + xmat[r, 3] * l1 + xmat[r, 6] * l2,
+      xmat[r, 1] * l0 + xmat[r, 4] * l1 + xmat[r, 7] * l2,
+      xmat[r, 2] * l0 + xmat[r, 5] * l1 + xmat[r, 8] * l2,
+    )
   return a0, a1, a2, l0, l1, l2
 
 
@@ -379,8 +383,11 @@ def _fill_raydata(out, k, dataspec, dist, origin, direction, normal, cam_xpos, c
     if not hit:
       out[k] = -1.0
     elif flg_cam:
-      out[k] = -((p0 - cam_xpos[0]) * cam_z[0] + (p1 - cam_xpos[1]) * cam_z[1]
-                 + (p2 - cam_xpos[2]) * cam_z[2])
+      out[k] = -(
+        (p0 - cam_xpos[0]) * cam_z[0]
+        + (p1 - cam_xpos[1]) * cam_z[1]
+        + (p2 - cam_xpos[2]) * cam_z[2]
+      )
     else:
       out[k] = dist
     k += 1
@@ -420,11 +427,13 @@ def rangefinder(m, d, i, out):
   k = 0
   for row in range(height):
     for col in range(width):
-      origin, direction = cam_pixel_ray(cam_xpos, cam_xmat, col, row, fx, fy, cx, cy,
-                                        projection, extent)
+      origin, direction = cam_pixel_ray(
+        cam_xpos, cam_xmat, col, row, fx, fy, cx, cy, projection, extent
+      )
       dist, _, n0, n1, n2 = cast_ray(m, d, origin, direction, nomask, 1, m.cam_bodyid[objid])
-      k = _fill_raydata(out, k, dataspec, dist, origin, direction, (n0, n1, n2), cam_xpos,
-                        cam_z, True)
+      k = _fill_raydata(
+        out, k, dataspec, dist, origin, direction, (n0, n1, n2), cam_xpos, cam_z, True
+      )
 
 
 @jit
@@ -460,8 +469,14 @@ def touch(m, d, objid):
     if bodyid == b1:
       r0, r1, r2 = -r0, -r1, -r2
     pos = d.contact_pos[j]
-    x = cast_ray_geom(d.site_xpos[objid], d.site_xmat[objid], m.site_size[objid],
-                      (pos[0], pos[1], pos[2]), (r0, r1, r2), m.site_type[objid])[0]
+    x = cast_ray_geom(
+      d.site_xpos[objid],
+      d.site_xmat[objid],
+      m.site_size[objid],
+      (pos[0], pos[1], pos[2]),
+      (r0, r1, r2),
+      m.site_type[objid],
+    )[0]
     if x >= 0:
       total += f
   return total
@@ -506,8 +521,9 @@ def _match_contact(m, d, j, type1, id1, type2, id2):
 
   # site: the contact point must be inside the site's zone
   if type1 == mjOBJ_SITE:
-    if not inside_geom(d.site_xpos[id1], d.site_xmat[id1], m.site_size[id1], m.site_type[id1],
-                       d.contact_pos[j]):
+    if not inside_geom(
+      d.site_xpos[id1], d.site_xmat[id1], m.site_size[id1], m.site_type[id1], d.contact_pos[j]
+    ):
       return 0
 
   geom1 = d.contact_geom[j, 0]
@@ -637,8 +653,9 @@ def _contact_netforce(m, d, out, dataspec, type1, id1, type2, id2, nmatch, confo
     if _match_contact(m, d, j, type1, id1, type2, id2) == 0:
       continue
     contact_force(m, d, j, conforce)
-    weight = math.sqrt(conforce[0] * conforce[0] + conforce[1] * conforce[1]
-                       + conforce[2] * conforce[2])
+    weight = math.sqrt(
+      conforce[0] * conforce[0] + conforce[1] * conforce[1] + conforce[2] * conforce[2]
+    )
     pos = d.contact_pos[j]
     p0 += pos[0] * weight
     p1 += pos[1] * weight
@@ -819,9 +836,15 @@ def _compute_pos(m, d, i, out):
 
   elif type == mjSENS_CAMPROJECTION:
     cam_project(
-      out, d.site_xpos[objid], d.cam_xpos[refid], d.cam_xmat[refid],
-      float(m.cam_resolution[refid, 0]), float(m.cam_resolution[refid, 1]),
-      m.cam_fovy[refid], m.cam_intrinsic[refid], m.cam_sensorsize[refid],
+      out,
+      d.site_xpos[objid],
+      d.cam_xpos[refid],
+      d.cam_xmat[refid],
+      float(m.cam_resolution[refid, 0]),
+      float(m.cam_resolution[refid, 1]),
+      m.cam_fovy[refid],
+      m.cam_intrinsic[refid],
+      m.cam_sensorsize[refid],
     )
 
   elif type == mjSENS_JOINTPOS:
@@ -844,12 +867,17 @@ def _compute_pos(m, d, i, out):
 
   elif type == mjSENS_JOINTLIMITPOS or type == mjSENS_TENDONLIMITPOS:
     # distance minus margin of the limit row, 0 when inactive
-    j = _limit_row(d, mjCNSTR_LIMIT_JOINT if type == mjSENS_JOINTLIMITPOS
-                   else mjCNSTR_LIMIT_TENDON, objid)
+    j = _limit_row(
+      d, mjCNSTR_LIMIT_JOINT if type == mjSENS_JOINTLIMITPOS else mjCNSTR_LIMIT_TENDON, objid
+    )
     out[0] = d.efc_pos[j] - d.efc_margin[j] if j >= 0 else 0.0
 
-  elif (type == mjSENS_FRAMEPOS or type == mjSENS_FRAMEXAXIS or type == mjSENS_FRAMEYAXIS
-        or type == mjSENS_FRAMEZAXIS):
+  elif (
+    type == mjSENS_FRAMEPOS
+    or type == mjSENS_FRAMEXAXIS
+    or type == mjSENS_FRAMEYAXIS
+    or type == mjSENS_FRAMEZAXIS
+  ):
     xpos, xmat = _frame(m, d, objtype, objid)
     if type == mjSENS_FRAMEPOS:
       x, y, z = xpos[0], xpos[1], xpos[2]
@@ -976,8 +1004,9 @@ def _compute_vel(m, d, i, out):
 
   elif type == mjSENS_JOINTLIMITVEL or type == mjSENS_TENDONLIMITVEL:
     # velocity of the limit row, 0 when inactive
-    j = _limit_row(d, mjCNSTR_LIMIT_JOINT if type == mjSENS_JOINTLIMITVEL
-                   else mjCNSTR_LIMIT_TENDON, objid)
+    j = _limit_row(
+      d, mjCNSTR_LIMIT_JOINT if type == mjSENS_JOINTLIMITVEL else mjCNSTR_LIMIT_TENDON, objid
+    )
     out[0] = d.efc_vel[j] if j >= 0 else 0.0
 
   elif type == mjSENS_FRAMELINVEL or type == mjSENS_FRAMEANGVEL:
@@ -1049,8 +1078,9 @@ def _compute_acc(m, d, i, out):
 
   elif type == mjSENS_JOINTLIMITFRC or type == mjSENS_TENDONLIMITFRC:
     # force of the limit row, 0 when inactive
-    j = _limit_row(d, mjCNSTR_LIMIT_JOINT if type == mjSENS_JOINTLIMITFRC
-                   else mjCNSTR_LIMIT_TENDON, objid)
+    j = _limit_row(
+      d, mjCNSTR_LIMIT_JOINT if type == mjSENS_JOINTLIMITFRC else mjCNSTR_LIMIT_TENDON, objid
+    )
     out[0] = d.efc_force[j] if j >= 0 else 0.0
 
   elif type == mjSENS_FRAMELINACC or type == mjSENS_FRAMEANGACC:
@@ -1094,7 +1124,7 @@ def _skip(m, d, i, needstage):
     return True
   if type == mjSENS_USER:
     adr = m.sensor_adr[i]
-    d.sensordata[adr:adr + m.sensor_dim[i]] = 0.0
+    d.sensordata[adr : adr + m.sensor_dim[i]] = 0.0
     return True
   return False
 
@@ -1103,7 +1133,7 @@ def _skip(m, d, i, needstage):
 def _slot(m, d, i):
   """Sensor i's values in d.sensordata."""
   adr = m.sensor_adr[i]
-  return d.sensordata[adr:adr + m.sensor_dim[i]]
+  return d.sensordata[adr : adr + m.sensor_dim[i]]
 
 
 @jit
@@ -1111,8 +1141,7 @@ def _plugin_sensors(m, d, stage):
   """compute(m, d, i, mjPLUGIN_SENSOR) of the sensor plugins computed at `stage`, then the
   cutoff of their sensors (the end of mj_sensorPos/Vel/Acc)."""
   for i in range(m.nplugin):
-    if (not m.plugin_capability[i] & plugin_call.mjPLUGIN_SENSOR
-        or m.plugin_needstage[i] != stage):
+    if not m.plugin_capability[i] & plugin_call.mjPLUGIN_SENSOR or m.plugin_needstage[i] != stage:
       continue
     fn = m.plugin_fn[i, plugin_call.FN_COMPUTE]
     if fn:
@@ -1210,8 +1239,14 @@ def needs_rne_post(m):
     if m.sensor_needstage[i] != mjSTAGE_ACC:
       continue
     type = m.sensor_type[i]
-    if (type == mjSENS_ACCELEROMETER or type == mjSENS_FORCE or type == mjSENS_TORQUE
-        or type == mjSENS_FRAMELINACC or type == mjSENS_FRAMEANGACC or type == mjSENS_USER):
+    if (
+      type == mjSENS_ACCELEROMETER
+      or type == mjSENS_FORCE
+      or type == mjSENS_TORQUE
+      or type == mjSENS_FRAMELINACC
+      or type == mjSENS_FRAMEANGACC
+      or type == mjSENS_USER
+    ):
       return True
   return False
 
@@ -1286,8 +1321,8 @@ def energy_pos(m, d):
 @jit
 def _quat_angle(qpos, qpos_spring, adr):
   """Rotation angle of mju_subQuat(qpos[adr:adr+4], qpos_spring[adr:adr+4]), in [0, pi]."""
-  a = qpos[adr:adr + 4]
-  b = qpos_spring[adr:adr + 4]
+  a = qpos[adr : adr + 4]
+  b = qpos_spring[adr : adr + 4]
   # qdif = neg(qb) * qa, then its angle as in mju_quat2Vel
   q0, q1, q2, q3 = mul_quat_scalars(b[0], -b[1], -b[2], -b[3], a[0], a[1], a[2], a[3])
   speed = 2 * math.atan2(math.sqrt(q1 * q1 + q2 * q2 + q3 * q3), q0)

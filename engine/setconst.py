@@ -43,20 +43,20 @@ from engine.enums import mjGEOM_PLANE
 from engine.enums import mjJNT_BALL
 from engine.enums import mjJNT_FREE
 from engine.enums import mjJNT_HINGE
+from engine.enums import mjLRMODE_ALL
+from engine.enums import mjLRMODE_MUSCLE
+from engine.enums import mjLRMODE_MUSCLEUSER
+from engine.enums import mjLRMODE_NONE
 from engine.enums import mjOBJ_BODY
 from engine.enums import mjOBJ_JOINT
 from engine.enums import mjTRN_JOINT
 from engine.enums import mjTRN_JOINTINPARENT
 from engine.enums import mjTRN_TENDON
-from engine.enums import mjLRMODE_ALL
-from engine.enums import mjLRMODE_MUSCLE
-from engine.enums import mjLRMODE_MUSCLEUSER
-from engine.enums import mjLRMODE_NONE
 from engine.math import mju_dot
 from engine.math import mju_mulInertVec
-from engine.math import mju_norm
 from engine.math import mju_mulQuat
 from engine.math import mju_negQuat
+from engine.math import mju_norm
 from engine.math import mju_normalize4
 
 _MINVAL = 1e-15
@@ -72,8 +72,12 @@ def set_fixed(m):
   m.jnt_actuatorid[:] = -1
   m.tendon_actuatorid[:] = -1
   for i in range(m.nactuator):
-    if (m.actuator_damping[i] == 0 and m.actuator_dampingpoly[i, 0] == 0
-        and m.actuator_dampingpoly[i, 1] == 0 and m.actuator_armature[i] == 0):
+    if (
+      m.actuator_damping[i] == 0
+      and m.actuator_dampingpoly[i, 0] == 0
+      and m.actuator_dampingpoly[i, 1] == 0
+      and m.actuator_armature[i] == 0
+    ):
       continue
     tid = m.actuator_trnid[i, 0]
     if m.actuator_trntype[i] == mjTRN_JOINT or m.actuator_trntype[i] == mjTRN_JOINTINPARENT:
@@ -215,8 +219,9 @@ def set0(m, d):
         for c in range(3):
           pos[k] += d.xmat[id1, 3 * k + c] * m.eq_data[i, c]
       for k in range(3):
-        m.eq_data[i, 3 + k] = (d.xmat[id2, k] * pos[0] + d.xmat[id2, 3 + k] * pos[1]
-                               + d.xmat[id2, 6 + k] * pos[2])
+        m.eq_data[i, 3 + k] = (
+          d.xmat[id2, k] * pos[0] + d.xmat[id2, 3 + k] * pos[1] + d.xmat[id2, 6 + k] * pos[2]
+        )
     elif m.eq_type[i] == mjEQ_WELD:
       q = m.eq_data[i, 6:10]
       if q[0] != 0 or q[1] != 0 or q[2] != 0 or q[3] != 0:
@@ -228,8 +233,9 @@ def set0(m, d):
         for c in range(3):
           pos[k] += d.xmat[id2, 3 * k + c] * m.eq_data[i, c]
       for k in range(3):
-        m.eq_data[i, 3 + k] = (d.xmat[id1, k] * pos[0] + d.xmat[id1, 3 + k] * pos[1]
-                               + d.xmat[id1, 6 + k] * pos[2])
+        m.eq_data[i, 3 + k] = (
+          d.xmat[id1, k] * pos[0] + d.xmat[id1, 3 + k] * pos[1] + d.xmat[id1, 6 + k] * pos[2]
+        )
       mju_negQuat(quat, d.xquat[id1])
       mju_mulQuat(q, quat, d.xquat[id2])
 
@@ -253,8 +259,9 @@ def set0(m, d):
   # the reflected mass sum(1 / (dof_invweight0 * moment^2)) (MuJoCo 3.17, observed)
   for i in range(m.nactuator):
     kp = -m.actuator_biasprm[i, 1]
-    if m.actuator_biasprm[i, 2] <= 0 or (m.actuator_gaintype[i] != mjGAIN_PID
-                                          and m.actuator_gainprm[i, 0] != kp):
+    if m.actuator_biasprm[i, 2] <= 0 or (
+      m.actuator_gaintype[i] != mjGAIN_PID and m.actuator_gainprm[i, 0] != kp
+    ):
       continue
     out = m.actuator_outadr[i]
     adr = d.moment_rowadr[out]
@@ -289,8 +296,13 @@ def set_stat(m, d):
         rbound = 0.01
     elif m.geom_type[i] == mjGEOM_HFIELD:
       j = m.geom_dataid[i]
-      rbound = max(m.hfield_size[j, 0], max(m.hfield_size[j, 1],
-                   max(m.hfield_size[j, 2], m.hfield_size[j, 3]))) * 0.1
+      rbound = (
+        max(
+          m.hfield_size[j, 0],
+          max(m.hfield_size[j, 1], max(m.hfield_size[j, 2], m.hfield_size[j, 3])),
+        )
+        * 0.1
+      )
     _update_box(xmin, xmax, d.geom_xpos[i], rbound)
   for k in range(3):
     m.stat.center[k] = 0.5 * (xmin[k] + xmax[k])
@@ -318,8 +330,11 @@ def set_stat(m, d):
     m.dof_length[i] = 1.0
     j = m.dof_jntid[i]
     jtype = m.jnt_type[j]
-    if jtype == mjJNT_BALL or jtype == mjJNT_HINGE or (
-        jtype == mjJNT_FREE and i - m.jnt_dofadr[j] >= 3):
+    if (
+      jtype == mjJNT_BALL
+      or jtype == mjJNT_HINGE
+      or (jtype == mjJNT_FREE and i - m.jnt_dofadr[j] >= 3)
+    ):
       m.dof_length[i] = body[m.dof_bodyid[i]]
   m.stat.extent[0] = max(m.stat.extent[0], 2 * m.stat.meansize[0])
   if m.nbody > 1:
@@ -392,16 +407,34 @@ def set_constants(m, d, simulate_length_ranges: bool = True) -> None:
 
 # mj_defaultLROpt; <compiler><lengthrange> has the same defaults
 LENGTHRANGE_DEFAULTS = dict(
-  mode=mjLRMODE_MUSCLE, useexisting=True, uselimit=False, accel=20.0, maxforce=0.0,
-  timeconst=1.0, timestep=0.01, inttotal=10.0, interval=2.0, tolrange=0.05,
+  mode=mjLRMODE_MUSCLE,
+  useexisting=True,
+  uselimit=False,
+  accel=20.0,
+  maxforce=0.0,
+  timeconst=1.0,
+  timestep=0.01,
+  inttotal=10.0,
+  interval=2.0,
+  tolrange=0.05,
 )
 
-_LRMODES = {"none": mjLRMODE_NONE, "muscle": mjLRMODE_MUSCLE, "muscleuser": mjLRMODE_MUSCLEUSER,
-            "all": mjLRMODE_ALL}
+_LRMODES = {
+  "none": mjLRMODE_NONE,
+  "muscle": mjLRMODE_MUSCLE,
+  "muscleuser": mjLRMODE_MUSCLEUSER,
+  "all": mjLRMODE_ALL,
+}
 
 # what MuJoCo's compiler (mjCModel::LengthRange) disables while it simulates
-_LR_DISABLE = (mjDSBL_FRICTIONLOSS | mjDSBL_CONTACT | mjDSBL_SPRING | mjDSBL_DAMPER
-               | mjDSBL_GRAVITY | mjDSBL_ACTUATION)
+_LR_DISABLE = (
+  mjDSBL_FRICTIONLOSS
+  | mjDSBL_CONTACT
+  | mjDSBL_SPRING
+  | mjDSBL_DAMPER
+  | mjDSBL_GRAVITY
+  | mjDSBL_ACTUATION
+)
 
 
 def set_length_ranges(m, d, options: dict | None = None, simulate: bool = True) -> None:
@@ -426,13 +459,16 @@ def set_length_ranges(m, d, options: dict | None = None, simulate: bool = True) 
 
 def _set_length_range(m, d, index, opt, simulate):
   """Port of mj_setLengthRange, engine_setconst.c; raises CompileError where it fails."""
-  ismuscle = (m.actuator_gaintype[index] == mjGAIN_MUSCLE
-              or m.actuator_biastype[index] == mjBIAS_MUSCLE)
-  isuser = (m.actuator_gaintype[index] == mjGAIN_USER
-            or m.actuator_biastype[index] == mjBIAS_USER)
+  ismuscle = (
+    m.actuator_gaintype[index] == mjGAIN_MUSCLE or m.actuator_biastype[index] == mjBIAS_MUSCLE
+  )
+  isuser = m.actuator_gaintype[index] == mjGAIN_USER or m.actuator_biastype[index] == mjBIAS_USER
   mode = opt["mode"]
-  if (mode == mjLRMODE_NONE or (mode == mjLRMODE_MUSCLE and not ismuscle)
-      or (mode == mjLRMODE_MUSCLEUSER and not ismuscle and not isuser)):
+  if (
+    mode == mjLRMODE_NONE
+    or (mode == mjLRMODE_MUSCLE and not ismuscle)
+    or (mode == mjLRMODE_MUSCLEUSER and not ismuscle and not isuser)
+  ):
     return
   out = m.actuator_outadr[index]
   lr = m.actuator_lengthrange[out]
@@ -461,8 +497,10 @@ def _simulate_length_range(m, d, index, opt):
   """Pushes the actuator to each side from qpos0 and records the lengths reached."""
   out = m.actuator_outadr[index]
   lmin, lmax = [0.0, 0.0], [0.0, 0.0]
-  params = np.array([opt["inttotal"], opt["interval"], opt["timeconst"], opt["accel"],
-                     opt["maxforce"]], dtype=np.float64)
+  params = np.array(
+    [opt["inttotal"], opt["interval"], opt["timeconst"], opt["accel"], opt["maxforce"]],
+    dtype=np.float64,
+  )
   work = np.zeros(3 + 2 * m.nv)
   for side in range(2):
     _io.mj_resetData(m, d)
@@ -494,11 +532,16 @@ def push_actuator(m, d, index, side, params, work):
   simulation reset (unstable). params: inttotal, interval, timeconst, accel, maxforce; work
   has 3 + 2*nv entries (the rest is scratch). One call for the thousands of steps (from Python
   they were most of a muscle model's load time)."""
-  inttotal, interval, timeconst, accel, maxforce = (params[0], params[1], params[2], params[3],
-                                                    params[4])
+  inttotal, interval, timeconst, accel, maxforce = (
+    params[0],
+    params[1],
+    params[2],
+    params[3],
+    params[4],
+  )
   nv = m.nv
   out = m.actuator_outadr[index]
-  moment = work[3:3 + nv]
+  moment = work[3 : 3 + nv]
   work[0] = 0.0
   work[1] = 0.0
   work[2] = 0.0

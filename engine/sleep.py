@@ -464,8 +464,10 @@ def actuator_asleep(m, d, i):
   if trntype == mjTRN_SO3 and id2 == -1:
     return object_state(m, d, mjOBJ_JOINT, id1) == mjS_ASLEEP
   if trntype == mjTRN_SLIDERCRANK or trntype == mjTRN_SO3:
-    return (object_state(m, d, mjOBJ_SITE, id1) != mjS_AWAKE
-            and object_state(m, d, mjOBJ_SITE, id2) != mjS_AWAKE)
+    return (
+      object_state(m, d, mjOBJ_SITE, id1) != mjS_AWAKE
+      and object_state(m, d, mjOBJ_SITE, id2) != mjS_AWAKE
+    )
   return False
 
 

@@ -25,12 +25,12 @@ from engine import sleep as _sleep
 from engine._jit import inline_jit
 from engine._jit import jit
 from engine._jit import local_array
+from engine._stage import SENSORS
 from engine._stage import D
 from engine._stage import M
 from engine._stage import i8
-from engine._stage import vec
 from engine._stage import stage
-from engine._stage import SENSORS
+from engine._stage import vec
 from engine.actuation import actuator_armature
 from engine.enums import mjCAMLIGHT_TARGETBODY
 from engine.enums import mjCAMLIGHT_TARGETBODYCOM
@@ -76,10 +76,10 @@ from engine.math import mju_mulQuat
 from engine.math import mju_normalize3
 from engine.math import mju_normalize4
 from engine.math import mju_quat2Mat
-from engine.math import mul_quat_scalars
-from engine.math import quat2mat_scalars
 from engine.math import mju_rotVecQuat
 from engine.math import mju_transformSpatial
+from engine.math import mul_quat_scalars
+from engine.math import quat2mat_scalars
 from engine.passive import tendon_spring_damper_force
 from engine.sparse import add_to_scl_sparse_inc
 from engine.sparse import factor_i
@@ -176,12 +176,21 @@ def _place(d, xpos, xmat, i, pos, quat, body, sameframe):
   else:
     p0, p1, p2 = pos[i, 0], pos[i, 1], pos[i, 2]
     for k in range(3):
-      xpos[i, k] = (d.xmat[body, 3 * k] * p0 + d.xmat[body, 3 * k + 1] * p1
-                    + d.xmat[body, 3 * k + 2] * p2) + d.xpos[body, k]
+      xpos[i, k] = (
+        d.xmat[body, 3 * k] * p0 + d.xmat[body, 3 * k + 1] * p1 + d.xmat[body, 3 * k + 2] * p2
+      ) + d.xpos[body, k]
 
   if sameframe == mjSAMEFRAME_NONE:
-    q = mul_quat_scalars(d.xquat[body, 0], d.xquat[body, 1], d.xquat[body, 2],
-                         d.xquat[body, 3], quat[i, 0], quat[i, 1], quat[i, 2], quat[i, 3])
+    q = mul_quat_scalars(
+      d.xquat[body, 0],
+      d.xquat[body, 1],
+      d.xquat[body, 2],
+      d.xquat[body, 3],
+      quat[i, 0],
+      quat[i, 1],
+      quat[i, 2],
+      quat[i, 3],
+    )
     r = quat2mat_scalars(q[0], q[1], q[2], q[3])
     for k in range(9):
       xmat[i, k] = r[k]
@@ -210,8 +219,7 @@ def _body_pose(m, d, i, qloc):
     qadr = m.jnt_qposadr[jntadr]
     for k in range(3):
       xpos[k] = d.qpos[qadr + k]
-    _normalize4_into(xquat, d.qpos[qadr + 3], d.qpos[qadr + 4], d.qpos[qadr + 5],
-                     d.qpos[qadr + 6])
+    _normalize4_into(xquat, d.qpos[qadr + 3], d.qpos[qadr + 4], d.qpos[qadr + 5], d.qpos[qadr + 6])
     for k in range(3):
       d.xanchor[jntadr, k] = xpos[k]
       d.xaxis[jntadr, k] = m.jnt_axis[jntadr, k]
@@ -265,8 +273,7 @@ def _body_pose(m, d, i, qloc):
       elif jtype == mjJNT_BALL or jtype == mjJNT_HINGE:
         # local rotation: normalized ball quaternion, or hinge axis-angle
         if jtype == mjJNT_BALL:
-          _normalize4_into(qloc, d.qpos[qadr], d.qpos[qadr + 1], d.qpos[qadr + 2],
-                           d.qpos[qadr + 3])
+          _normalize4_into(qloc, d.qpos[qadr], d.qpos[qadr + 1], d.qpos[qadr + 2], d.qpos[qadr + 3])
         else:
           mju_axisAngle2Quat(qloc, m.jnt_axis[jid], d.qpos[qadr] - m.qpos0[qadr])
         mju_mulQuat(xquat, xquat, qloc)
@@ -340,11 +347,27 @@ def kinematics(m, d):
     for i in range(1, m.nbody):
       _place(d, d.xipos, d.ximat, i, m.body_ipos, m.body_iquat, i, m.body_sameframe[i])
     for i in range(m.ngeom):
-      _place(d, d.geom_xpos, d.geom_xmat, i, m.geom_pos, m.geom_quat, m.geom_bodyid[i],
-             m.geom_sameframe[i])
+      _place(
+        d,
+        d.geom_xpos,
+        d.geom_xmat,
+        i,
+        m.geom_pos,
+        m.geom_quat,
+        m.geom_bodyid[i],
+        m.geom_sameframe[i],
+      )
     for i in range(m.nsite):
-      _place(d, d.site_xpos, d.site_xmat, i, m.site_pos, m.site_quat, m.site_bodyid[i],
-             m.site_sameframe[i])
+      _place(
+        d,
+        d.site_xpos,
+        d.site_xmat,
+        i,
+        m.site_pos,
+        m.site_quat,
+        m.site_bodyid[i],
+        m.site_sameframe[i],
+      )
     return
   for b in range(1, nbody):
     i = d.body_awake_ind[b]
@@ -357,8 +380,16 @@ def kinematics(m, d):
       _place(d, d.geom_xpos, d.geom_xmat, g, m.geom_pos, m.geom_quat, i, m.geom_sameframe[g])
   for g in range(m.nsite):
     if d.body_awake[m.site_bodyid[g]] == mjS_AWAKE:
-      _place(d, d.site_xpos, d.site_xmat, g, m.site_pos, m.site_quat, m.site_bodyid[g],
-             m.site_sameframe[g])
+      _place(
+        d,
+        d.site_xpos,
+        d.site_xmat,
+        g,
+        m.site_pos,
+        m.site_quat,
+        m.site_bodyid[g],
+        m.site_sameframe[g],
+      )
 
 
 @stage()
@@ -574,8 +605,19 @@ def tendon_armature(m, d):
       if not ten_j:
         continue
       i = m.ten_J_colind[jadr + jj]
-      add_to_scl_sparse_inc(d.M, m.M_rowadr[i], m.M_rownnz[i], m.M_colind, m.M_rowadr[i],
-                            d.ten_J, jadr, jnnz, m.ten_J_colind, jadr, armature * ten_j)
+      add_to_scl_sparse_inc(
+        d.M,
+        m.M_rowadr[i],
+        m.M_rownnz[i],
+        m.M_colind,
+        m.M_rowadr[i],
+        d.ten_J,
+        jadr,
+        jnnz,
+        m.ten_J_colind,
+        jadr,
+        armature * ten_j,
+      )
 
 
 @stage()
@@ -642,8 +684,11 @@ def _crb(m, d, filtered):
     parent = m.dof_parentid
     j = i
     while j >= 0:
-      M[madr] += ((cdof[j, 0] * b0 + cdof[j, 2] * b2) + (cdof[j, 1] * b1 + cdof[j, 3] * b3)
-                  + (cdof[j, 4] * b4 + cdof[j, 5] * b5))
+      M[madr] += (
+        (cdof[j, 0] * b0 + cdof[j, 2] * b2)
+        + (cdof[j, 1] * b1 + cdof[j, 3] * b3)
+        + (cdof[j, 4] * b4 + cdof[j, 5] * b5)
+      )
       madr -= 1
       j = parent[j]
 
@@ -1072,8 +1117,8 @@ def _add_tendon_path_forces(m, d, t, tension, u, cfrc, cfrc_com):
       for k in range(3):
         u[k] = wrap_xpos[3 * w + k] - wrap_xpos[3 * prev + k]
       if mju_normalize3(u) >= mjMINVAL:
-        p0 = wrap_xpos[3 * prev:3 * prev + 3]
-        p1 = wrap_xpos[3 * w:3 * w + 3]
+        p0 = wrap_xpos[3 * prev : 3 * prev + 3]
+        p1 = wrap_xpos[3 * w : 3 * w + 3]
         _add_point_force(m, d, body_prev, p0, u, tension / divisor, cfrc, cfrc_com)
         _add_point_force(m, d, body, p1, u, -tension / divisor, cfrc, cfrc_com)
     prev = w
@@ -1107,8 +1152,7 @@ def _tendon_forces(m, d, cfrc, cfrc_com):
     armature = m.tendon_armature[t] + actuator_armature(m, mjOBJ_TENDON, t)
     if armature:
       tension = armature * _tendon_lddot(m, d, t, acc0, acc1, vel0, vel1, u)
-    frc_spring, frc_damper = tendon_spring_damper_force(m, d, t, enbl_spring, enbl_damper,
-                                                        dpoly)
+    frc_spring, frc_damper = tendon_spring_damper_force(m, d, t, enbl_spring, enbl_damper, dpoly)
     tension -= frc_spring + frc_damper
     tension -= _tendon_actuator_force(m, d, t)
     if tension == 0:
@@ -1163,7 +1207,7 @@ def _constraint_forces(m, d, cfrc, cfrc_com, lfrc):
       if body_semantic:
         # anchor on body 1: data[3:6] for weld, data[0:3] for connect; the other on body 2
         adr = 3 if (side == 0) == weld else 0
-        local2global_pos(d, pos, m.eq_data[eq, adr:adr + 3], body, mjSAMEFRAME_NONE)
+        local2global_pos(d, pos, m.eq_data[eq, adr : adr + 3], body, mjSAMEFRAME_NONE)
       else:
         local2global_pos(d, pos, m.site_pos[obj], body, mjSAMEFRAME_NONE)
       _add_ext_force(m, d, body, cfrc, pos, cfrc_com, 1.0 if side == 0 else -1.0)
@@ -1208,13 +1252,11 @@ def rne_post_constraint(m, d):
       d.cfrc_ext[i, k] = 0.0
   for i in range(1, nbody):
     xfrc = d.xfrc_applied[i]
-    if (xfrc[0] != 0 or xfrc[1] != 0 or xfrc[2] != 0 or xfrc[3] != 0 or xfrc[4] != 0
-        or xfrc[5] != 0):
+    if xfrc[0] != 0 or xfrc[1] != 0 or xfrc[2] != 0 or xfrc[3] != 0 or xfrc[4] != 0 or xfrc[5] != 0:
       for k in range(3):
         cfrc[k] = xfrc[3 + k]
         cfrc[3 + k] = xfrc[k]
-      mju_transformSpatial(cfrc_com, cfrc, 1, d.subtree_com[m.body_rootid[i]], d.xipos[i],
-                           None)
+      mju_transformSpatial(cfrc_com, cfrc, 1, d.subtree_com[m.body_rootid[i]], d.xipos[i], None)
       for k in range(6):
         d.cfrc_ext[i, k] += cfrc_com[k]
 
@@ -1309,8 +1351,9 @@ def _site_velocity(m, d, site, res):
     for k in range(6):
       res[k] = 0.0
     return
-  mju_transformSpatial(res, d.cvel[body], 0, d.site_xpos[site],
-                       d.subtree_com[m.body_rootid[body]], None)
+  mju_transformSpatial(
+    res, d.cvel[body], 0, d.site_xpos[site], d.subtree_com[m.body_rootid[body]], None
+  )
 
 
 @jit
@@ -1545,4 +1588,3 @@ def mj_tendonBias(m, d, qfrc):
 def mj_rnePostConstraint(m, d):
   """Computes cacc, cfrc_int and cfrc_ext (mj_rnePostConstraint)."""
   rne_post_constraint(m._struct, d._struct)
-

@@ -21,10 +21,10 @@ from engine._stage import stage
 from engine._stage import vec
 from engine.enums import mjDSBL_WARMSTART
 from engine.enums import mjNISLAND
-from engine.enums import mjWARN_CNSTRFULL
 from engine.enums import mjSOL_CG
 from engine.enums import mjSOL_NEWTON
 from engine.enums import mjSOL_PGS
+from engine.enums import mjWARN_CNSTRFULL
 from engine.flags import disabled
 from engine.math import mju_dot
 from engine.projection import efc_ar
@@ -38,8 +38,8 @@ from engine.solver_common import mul_jac_vec
 from engine.solver_newton import cg_newton
 from engine.solver_newton import gather_islands
 from engine.solver_newton import scatter_islands
-from engine.solver_pgs import dual_finish
 from engine.solver_pgs import ar_row_dot
+from engine.solver_pgs import dual_finish
 from engine.solver_pgs import noslip
 from engine.solver_pgs import pgs
 
@@ -183,4 +183,3 @@ def mj_constraintUpdate(m, d, jar, cost, flg_coneHessian):
     if out.size != 1:
       raise ValueError("cost must have exactly one element")
     out.reshape(-1)[0] = buf[0]
-

@@ -55,15 +55,17 @@ def jac_row_dense(m, d, sparse, i, res):
 @jit
 def mul_jac_vec(m, d, res, vec):
   """Port of mj_mulJacVec: res = J*vec (nefc)."""
-  jac_vec(d.efc_J, d.efc_J_rownnz, d.efc_J_rowadr, d.efc_J_colind, is_sparse(m), d.nefc[0],
-          m.nv, res, vec)
+  jac_vec(
+    d.efc_J, d.efc_J_rownnz, d.efc_J_rowadr, d.efc_J_colind, is_sparse(m), d.nefc[0], m.nv, res, vec
+  )
 
 
 @jit
 def mul_jac_t_vec(m, d, res, vec):
   """Port of mj_mulJacTVec: res = J'*vec (nv), skipping zero weights."""
-  jac_t_vec(d.efc_J, d.efc_J_rownnz, d.efc_J_rowadr, d.efc_J_colind, is_sparse(m), d.nefc[0],
-            m.nv, res, vec)
+  jac_t_vec(
+    d.efc_J, d.efc_J_rownnz, d.efc_J_rowadr, d.efc_J_colind, is_sparse(m), d.nefc[0], m.nv, res, vec
+  )
 
 
 # ---- any Jacobian: dense row-major nrow x ncol, or CSR (the solvers' island blocks) ----
@@ -193,13 +195,25 @@ def _cone_hessian(H, jar, i, mu, friction, dim, N, T, Dm):
 def constraint_update_impl(m, d, jar, flg_coneHessian):
   """Port of mj_constraintUpdate_impl, engine_core_constraint.c: efc_force and efc_state from
   jar = J*qacc - aref; returns the constraint cost s(jar). Cone Hessians go to contact_H."""
-  return update_rows(d, jar, d.ne[0], d.nf[0], d.nefc[0], d.efc_D, d.efc_R, d.efc_frictionloss,
-                     d.efc_type, d.efc_id, d.efc_force, d.efc_state, flg_coneHessian)
+  return update_rows(
+    d,
+    jar,
+    d.ne[0],
+    d.nf[0],
+    d.nefc[0],
+    d.efc_D,
+    d.efc_R,
+    d.efc_frictionloss,
+    d.efc_type,
+    d.efc_id,
+    d.efc_force,
+    d.efc_state,
+    flg_coneHessian,
+  )
 
 
 @jit
-def update_rows(d, jar, ne, nf, nefc, D, R, floss, efc_type, efc_id, force, state,
-                flg_coneHessian):
+def update_rows(d, jar, ne, nf, nefc, D, R, floss, efc_type, efc_id, force, state, flg_coneHessian):
   """constraint_update_impl on rows given as arrays: every row of d, or one island's rows in
   the island-major iefc_* arrays (ne equalities, then nf friction rows, then the rest)."""
   # unconstrained force
@@ -315,8 +329,7 @@ def inertia_scale(m, d, island):
 
 
 @jit
-def save_stats(d, island, it, improvement, gradient, lineslope, nactive, nchange, neval,
-               nupdate):
+def save_stats(d, island, it, improvement, gradient, lineslope, nactive, nchange, neval, nupdate):
   """Port of saveStats, engine_solver.c: one row of d.solver_stat."""
   if island >= mjNISLAND or it >= mjNSOLVER:
     return
@@ -341,7 +354,7 @@ def island_rows(d, island):
       rows[i] = i
     return rows[:nefc]
   adr = d.island_iefcadr[island]
-  return d.map_iefc2efc[adr:adr + d.island_nefc[island]]
+  return d.map_iefc2efc[adr : adr + d.island_nefc[island]]
 
 
 @jit
@@ -419,5 +432,3 @@ def jac_row_dot_at(m, d, sparse, i, vec, off):
     adr = d.efc_J_rowadr[i]
     return dot_sparse(d.efc_J, adr, vec, off, d.efc_J_rownnz[i], d.efc_J_colind, adr)
   return dot_at(d.efc_J, i * m.nv, vec, off, m.nv)
-
-

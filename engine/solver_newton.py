@@ -29,25 +29,32 @@ import numpy as np
 from engine._jit import inline_jit
 from engine._jit import jit
 from engine._jit import local_array
+from engine._stage import PRIMAL
 from engine._stage import D
 from engine._stage import M
 from engine._stage import i8
 from engine._stage import stage
-from engine._stage import PRIMAL
 from engine.enums import mjCNSTR_CONTACT_ELLIPTIC
 from engine.enums import mjCNSTRSTATE_CONE
 from engine.enums import mjCNSTRSTATE_QUADRATIC
 from engine.enums import mjCNSTRSTATE_SATISFIED
 from engine.enums import mjCONE_ELLIPTIC
 from engine.enums import mjMINVAL
+from engine.enums import mjNISLAND
+from engine.island import copy_row_inputs
 from engine.math import add_to_scl_at
 from engine.math import mju_cholFactor
 from engine.math import mju_cholSolve
 from engine.math import mju_cholUpdate
 from engine.math import mju_dot
-from engine.enums import mjNISLAND
-from engine.island import copy_row_inputs
 from engine.math import mju_norm
+from engine.solver_common import inertia_scale
+from engine.solver_common import is_sparse
+from engine.solver_common import jac_row
+from engine.solver_common import jac_t_vec
+from engine.solver_common import jac_vec
+from engine.solver_common import save_stats
+from engine.solver_common import update_rows
 from engine.sparse import add_to_mat_sparse
 from engine.sparse import chol_factor_sparse
 from engine.sparse import chol_pattern
@@ -60,13 +67,6 @@ from engine.sparse import sqr_mat_td_pattern
 from engine.sparse import sqr_mat_td_values
 from engine.sparse import super_rows
 from engine.sparse import transpose
-from engine.solver_common import inertia_scale
-from engine.solver_common import is_sparse
-from engine.solver_common import jac_row
-from engine.solver_common import jac_t_vec
-from engine.solver_common import jac_vec
-from engine.solver_common import save_stats
-from engine.solver_common import update_rows
 
 # ---- one island's slices and blocks ----
 # An island is described by c = (nv, ne, nf, nefc, dofadr, efcadr, nJ, whole): its dofs are
@@ -79,13 +79,13 @@ from engine.solver_common import update_rows
 @inline_jit
 def _dofs(arr, c):
   """The island's slice of an island-major dof vector."""
-  return arr[c[4]:c[4] + c[0]]
+  return arr[c[4] : c[4] + c[0]]
 
 
 @inline_jit
 def _rows(arr, c):
   """The island's slice of an island-major row vector."""
-  return arr[c[5]:c[5] + c[3]]
+  return arr[c[5] : c[5] + c[3]]
 
 
 @jit
@@ -190,8 +190,14 @@ def _m_block(m, d, c):
   """The island's (M, qLD, qLDiagInv, rownnz, rowadr, colind)."""
   if c[7]:
     return d.M, d.qLD, d.qLDiagInv, m.M_rownnz, m.M_rowadr, m.M_colind
-  return (d.scratch_iM, d.scratch_iLD, d.scratch_iLDiagInv, d.scratch_iM_rownnz,
-          d.scratch_iM_rowadr, d.scratch_iM_colind)
+  return (
+    d.scratch_iM,
+    d.scratch_iLD,
+    d.scratch_iLDiagInv,
+    d.scratch_iM_rownnz,
+    d.scratch_iM_rowadr,
+    d.scratch_iM_colind,
+  )
 
 
 @inline_jit
@@ -672,12 +678,42 @@ def _sparse_hessian_values(m, d, c, H, H_colind):
   rows = d.scratch_hess_rows
   work = d.scratch_hess_work
   J, J_rownnz, J_rowadr, J_colind = _j_block(d, c)
-  sqr_mat_td_pattern(rows[0], rows[1], H_colind, True, c[3], nv, J_rownnz, J_rowadr, J_colind,
-                     d.scratch_JT_rownnz, d.scratch_JT_rowadr, d.scratch_JT_colind,
-                     d.scratch_JT_rowsuper, work[0], work[1], d.scratch_hess_rowstart)
-  sqr_mat_td_values(H, nv, rows[0], rows[1], H_colind, J, J_rownnz, J_rowadr, J_colind,
-                    d.scratch_JT, d.scratch_JT_rownnz, d.scratch_JT_rowadr, d.scratch_JT_colind,
-                    d.scratch_JT_rowsuper, d.scratch_hess_D, d.scratch_hess_dense)
+  sqr_mat_td_pattern(
+    rows[0],
+    rows[1],
+    H_colind,
+    True,
+    c[3],
+    nv,
+    J_rownnz,
+    J_rowadr,
+    J_colind,
+    d.scratch_JT_rownnz,
+    d.scratch_JT_rowadr,
+    d.scratch_JT_colind,
+    d.scratch_JT_rowsuper,
+    work[0],
+    work[1],
+    d.scratch_hess_rowstart,
+  )
+  sqr_mat_td_values(
+    H,
+    nv,
+    rows[0],
+    rows[1],
+    H_colind,
+    J,
+    J_rownnz,
+    J_rowadr,
+    J_colind,
+    d.scratch_JT,
+    d.scratch_JT_rownnz,
+    d.scratch_JT_rowadr,
+    d.scratch_JT_colind,
+    d.scratch_JT_rowsuper,
+    d.scratch_hess_D,
+    d.scratch_hess_dense,
+  )
   M, _, _, M_rownnz, M_rowadr, M_colind = _m_block(m, d, c)
   add_to_mat_sparse(H, rows[0], rows[1], H_colind, nv, M, M_rownnz, M_rowadr, M_colind)
 
@@ -693,12 +729,27 @@ def _sparse_hessian(m, d, c):
 
   # entries of J'*D*J, plus room for M's (an overcount, as MuJoCo's)
   _, J_rownnz, J_rowadr, J_colind = _j_block(d, c)
-  super_rows(d.scratch_JT_rowsuper, d.scratch_JT_rownnz, d.scratch_JT_rowadr,
-             d.scratch_JT_colind, nv)
-  nH = sqr_mat_td_pattern(rows[0], rows[1], work[5], False, c[3], nv, J_rownnz, J_rowadr,
-                          J_colind, d.scratch_JT_rownnz, d.scratch_JT_rowadr,
-                          d.scratch_JT_colind, d.scratch_JT_rowsuper, work[0], work[1],
-                          d.scratch_hess_rowstart)
+  super_rows(
+    d.scratch_JT_rowsuper, d.scratch_JT_rownnz, d.scratch_JT_rowadr, d.scratch_JT_colind, nv
+  )
+  nH = sqr_mat_td_pattern(
+    rows[0],
+    rows[1],
+    work[5],
+    False,
+    c[3],
+    nv,
+    J_rownnz,
+    J_rowadr,
+    J_colind,
+    d.scratch_JT_rownnz,
+    d.scratch_JT_rowadr,
+    d.scratch_JT_colind,
+    d.scratch_JT_rowsuper,
+    work[0],
+    work[1],
+    d.scratch_hess_rowstart,
+  )
   _, _, _, M_rownnz, M_rowadr, _ = _m_block(m, d, c)
   nH = int(nH) + int(M_rowadr[nv - 1] + M_rownnz[nv - 1])
   if nH <= d.scratch_H.shape[0] and 2 * nH <= d.scratch_H_ind.shape[0]:
@@ -708,7 +759,7 @@ def _sparse_hessian(m, d, c):
     H = np.empty(nH)
     H_ind = np.empty(2 * nH, np.int32)
   H_colind = H_ind[:nH]
-  HT_colind = H_ind[nH:2 * nH]
+  HT_colind = H_ind[nH : 2 * nH]
   shift = 0
   for r in range(nv - 1):
     shift += M_rownnz[r]
@@ -717,8 +768,24 @@ def _sparse_hessian(m, d, c):
 
   # H' (the upper triangle's pattern), then the factor's pattern
   transpose(H, rows[2], rows[3], HT_colind, H, rows[0], rows[1], H_colind, nv, nv, False)
-  nL = chol_pattern(work[5], rows[4], rows[5], work[5], rows[6], rows[7], work[5], False,
-                    rows[2], rows[3], HT_colind, nv, work[0], work[1], work[2], work[3])
+  nL = chol_pattern(
+    work[5],
+    rows[4],
+    rows[5],
+    work[5],
+    rows[6],
+    rows[7],
+    work[5],
+    False,
+    rows[2],
+    rows[3],
+    HT_colind,
+    nv,
+    work[0],
+    work[1],
+    work[2],
+    work[3],
+  )
   nL = int(nL)
   if 2 * nL <= d.scratch_Hcone.shape[0] and 3 * nL <= d.scratch_L_ind.shape[0]:
     Lboth = d.scratch_Hcone
@@ -727,10 +794,26 @@ def _sparse_hessian(m, d, c):
     Lboth = np.empty(2 * nL)
     L_ind = np.empty(3 * nL, np.int32)
   L_colind = L_ind[:nL]
-  LT_colind = L_ind[nL:2 * nL]
-  LT_map = L_ind[2 * nL:3 * nL]
-  chol_pattern(L_colind, rows[4], rows[5], LT_colind, rows[6], rows[7], LT_map, True, rows[2],
-               rows[3], HT_colind, nv, work[0], work[1], work[2], work[3])
+  LT_colind = L_ind[nL : 2 * nL]
+  LT_map = L_ind[2 * nL : 3 * nL]
+  chol_pattern(
+    L_colind,
+    rows[4],
+    rows[5],
+    LT_colind,
+    rows[6],
+    rows[7],
+    LT_map,
+    True,
+    rows[2],
+    rows[3],
+    HT_colind,
+    nv,
+    work[0],
+    work[1],
+    work[2],
+    work[3],
+  )
 
   # elliptic: costs of rank-1 updates from each row and of a factorization
   Lwork = 0
@@ -743,8 +826,19 @@ def _sparse_hessian(m, d, c):
       if nnz >= 2:
         cost[r] += cost[L_colind[rows[5][r] + nnz - 2]]
       Lwork += nnz * nnz
-  return (H, Lboth[:nL], Lboth[nL:2 * nL], H_colind, HT_colind, L_colind, LT_colind, LT_map,
-          nH, nL, Lwork)
+  return (
+    H,
+    Lboth[:nL],
+    Lboth[nL : 2 * nL],
+    H_colind,
+    HT_colind,
+    L_colind,
+    LT_colind,
+    LT_map,
+    nH,
+    nL,
+    Lwork,
+  )
 
 
 @jit
@@ -836,15 +930,55 @@ def _hessian_cone_folded(m, d, c, fac):
     i += dim
 
   # W' has J's pattern: the transpose rewrites d.scratch_JT's pattern as it was
-  transpose(WT, d.scratch_JT_rownnz, d.scratch_JT_rowadr, d.scratch_JT_colind, W, J_rownnz,
-            J_rowadr, J_colind, nefc, nv)
-  sqr_mat_td_values(Hc, nv, rows[0], rows[1], H_colind, W, J_rownnz, J_rowadr, J_colind, WT,
-                    d.scratch_JT_rownnz, d.scratch_JT_rowadr, d.scratch_JT_colind,
-                    d.scratch_JT_rowsuper, D2, d.scratch_hess_dense)
+  transpose(
+    WT,
+    d.scratch_JT_rownnz,
+    d.scratch_JT_rowadr,
+    d.scratch_JT_colind,
+    W,
+    J_rownnz,
+    J_rowadr,
+    J_colind,
+    nefc,
+    nv,
+  )
+  sqr_mat_td_values(
+    Hc,
+    nv,
+    rows[0],
+    rows[1],
+    H_colind,
+    W,
+    J_rownnz,
+    J_rowadr,
+    J_colind,
+    WT,
+    d.scratch_JT_rownnz,
+    d.scratch_JT_rowadr,
+    d.scratch_JT_colind,
+    d.scratch_JT_rowsuper,
+    D2,
+    d.scratch_hess_dense,
+  )
   M, _, _, M_rownnz, M_rowadr, M_colind = _m_block(m, d, c)
   add_to_mat_sparse(Hc, rows[0], rows[1], H_colind, nv, M, M_rownnz, M_rowadr, M_colind)
-  chol_factor_sparse(Lcone, nv, mjMINVAL, rows[4], rows[5], L_colind, rows[6], rows[7],
-                     LT_colind, LT_map, Hc, rows[0], rows[1], H_colind, d.scratch_hess_dense)
+  chol_factor_sparse(
+    Lcone,
+    nv,
+    mjMINVAL,
+    rows[4],
+    rows[5],
+    L_colind,
+    rows[6],
+    rows[7],
+    LT_colind,
+    LT_map,
+    Hc,
+    rows[0],
+    rows[1],
+    H_colind,
+    d.scratch_hess_dense,
+  )
   return nupdate
 
 
@@ -887,8 +1021,20 @@ def _hessian_cone(m, d, c, sparse, fac):
       nnz = J_rownnz[i]
       _cone_rows(LTJ, False, J, J_rowadr, i, dim, nnz, local)
       for r in range(dim):
-        chol_update_sparse(Lcone, LTJ, r * nnz, nv, 1, rows[4], rows[5], fac[5], nnz, J_colind,
-                           J_rowadr[i + r], d.scratch_hess_dense)
+        chol_update_sparse(
+          Lcone,
+          LTJ,
+          r * nnz,
+          nv,
+          1,
+          rows[4],
+          rows[5],
+          fac[5],
+          nnz,
+          J_colind,
+          J_rowadr[i + r],
+          d.scratch_hess_dense,
+        )
     else:
       for col in range(dim):
         for k in range(nv):
@@ -914,8 +1060,23 @@ def _factorize(m, d, c, sparse, recompute, ncone, fac):
       _hessian_D(d, c)
       _sparse_hessian_values(m, d, c, H, H_colind)
     rows = d.scratch_hess_rows
-    chol_factor_sparse(L, c[0], mjMINVAL, rows[4], rows[5], L_colind, rows[6], rows[7],
-                       LT_colind, LT_map, H, rows[0], rows[1], H_colind, d.scratch_hess_dense)
+    chol_factor_sparse(
+      L,
+      c[0],
+      mjMINVAL,
+      rows[4],
+      rows[5],
+      L_colind,
+      rows[6],
+      rows[7],
+      LT_colind,
+      LT_map,
+      H,
+      rows[0],
+      rows[1],
+      H_colind,
+      d.scratch_hess_dense,
+    )
   else:
     if recompute:
       _hessian(m, d, c, L)
@@ -954,8 +1115,20 @@ def _incremental(m, d, c, sparse, ncone, fac):
       nnz = J_rownnz[i]
       for k in range(nnz):
         vec[k] = J[adr + k] * s
-      rank = chol_update_sparse(L, vec, 0, nv, 1 if new_quad else 0, rows[4], rows[5], fac[5],
-                                nnz, J_colind, adr, d.scratch_hess_dense)
+      rank = chol_update_sparse(
+        L,
+        vec,
+        0,
+        nv,
+        1 if new_quad else 0,
+        rows[4],
+        rows[5],
+        fac[5],
+        nnz,
+        J_colind,
+        adr,
+        d.scratch_hess_dense,
+      )
     else:
       for k in range(nv):
         vec[k] = J[i * nv + k] * s
@@ -981,9 +1154,21 @@ def _update_constraint(m, d, c, sparse, flg_coneHessian):
   nefc = c[3]
   force = _rows(d.iefc_force, c)
   state = _rows(d.iefc_state, c)
-  update_rows(d, d.scratch_jar, c[1], c[2], nefc, _rows(d.iefc_D, c), _rows(d.iefc_R, c),
-              _rows(d.iefc_frictionloss, c), _rows(d.iefc_type, c), _rows(d.iefc_id, c), force,
-              state, flg_coneHessian)
+  update_rows(
+    d,
+    d.scratch_jar,
+    c[1],
+    c[2],
+    nefc,
+    _rows(d.iefc_D, c),
+    _rows(d.iefc_R, c),
+    _rows(d.iefc_frictionloss, c),
+    _rows(d.iefc_type, c),
+    _rows(d.iefc_id, c),
+    force,
+    state,
+    flg_coneHessian,
+  )
   qfrc = _dofs(d.ifrc_constraint, c)
   if sparse:  # J'*force as rows of the transpose (MuJoCo's summation order)
     JT = d.scratch_JT
@@ -1073,8 +1258,18 @@ def cg_newton(m, d, island, maxiter, flg_newton):
   # sparse: J transposed, for J'*force
   if sparse:
     J, rownnz, rowadr, colind = _j_block(d, c)
-    transpose(d.scratch_JT, d.scratch_JT_rownnz, d.scratch_JT_rowadr, d.scratch_JT_colind, J,
-              rownnz, rowadr, colind, nefc, nv)
+    transpose(
+      d.scratch_JT,
+      d.scratch_JT_rownnz,
+      d.scratch_JT_rowadr,
+      d.scratch_JT_colind,
+      J,
+      rownnz,
+      rowadr,
+      colind,
+      nefc,
+      nv,
+    )
 
   # Ma = M*qacc, Jaref = J*qacc - aref
   _mul_m(m, d, c, Ma, qacc)
@@ -1092,8 +1287,9 @@ def cg_newton(m, d, island, maxiter, flg_newton):
   # 0.5*grad'*M^-1*grad bounds its suboptimality; Newton also asks for a small gradient
   _update_gradient(m, d, c, sparse, 0, ncone, fac)
   gradient_small = scale * mju_norm(grad, nv) < tolerance
-  certificate = (_decrement(grad, Mgrad, nv, scale) < tolerance
-                 and (not flg_newton or gradient_small))
+  certificate = _decrement(grad, Mgrad, nv, scale) < tolerance and (
+    not flg_newton or gradient_small
+  )
   done = certificate
 
   # Newton: factor the Hessian; converged when the Newton decrement is below tolerance
@@ -1151,8 +1347,11 @@ def cg_newton(m, d, island, maxiter, flg_newton):
 
     # termination: small improvement, gradient or (Newton) predicted improvement of the next
     # step, the Newton decrement 0.5*grad'*H^-1*grad
-    if ((improvement > 0 and improvement < tolerance) or gradient < tolerance
-            or (flg_newton and _decrement(grad, Mgrad, nv, scale) < tolerance)):
+    if (
+      (improvement > 0 and improvement < tolerance)
+      or gradient < tolerance
+      or (flg_newton and _decrement(grad, Mgrad, nv, scale) < tolerance)
+    ):
       break
 
     # new direction

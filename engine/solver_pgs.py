@@ -12,30 +12,30 @@ import numpy as np
 
 from engine._jit import jit
 from engine._jit import local_array
+from engine._stage import NOSLIP
+from engine._stage import PGS
 from engine._stage import D
 from engine._stage import M
 from engine._stage import i8
 from engine._stage import stage
-from engine._stage import NOSLIP
-from engine._stage import PGS
 from engine.enums import mjCNSTR_CONTACT_ELLIPTIC
 from engine.enums import mjCNSTR_CONTACT_PYRAMIDAL
 from engine.enums import mjMINVAL
 from engine.enums import mjNISLAND
+from engine.math import dot_at
 from engine.math import mju_cholFactor
 from engine.math import mju_cholSolve
-from engine.math import dot_at
 from engine.math import mju_dot
 from engine.math import mju_mulVecMatVec
-from engine.sparse import dot_sparse
-from engine.sparse import solve_ld
 from engine.solver_common import dual_state
-from engine.solver_common import island_rows
-from engine.solver_common import row_dim
 from engine.solver_common import inertia_scale
 from engine.solver_common import is_sparse
+from engine.solver_common import island_rows
 from engine.solver_common import mul_jac_t_vec
+from engine.solver_common import row_dim
 from engine.solver_common import save_stats
+from engine.sparse import dot_sparse
+from engine.sparse import solve_ld
 
 # ---- QCQP: min 0.5*x'*A*x + x'*b  s.t.  sum (x_i/d_i)^2 <= r^2 ----
 
@@ -132,8 +132,9 @@ def mju_QCQP3(res, Ain, bin, d, r):
     val = v1 * v1 + v2 * v2 + v3 * v3 - r * r
     if val < 1e-10:
       break
-    deriv = (-2.0 * (P11 * v1 * v1 + P22 * v2 * v2 + P33 * v3 * v3)
-             - 4.0 * (P12 * v1 * v2 + P13 * v1 * v3 + P23 * v2 * v3))
+    deriv = -2.0 * (P11 * v1 * v1 + P22 * v2 * v2 + P33 * v3 * v3) - 4.0 * (
+      P12 * v1 * v2 + P13 * v1 * v3 + P23 * v2 * v3
+    )
     delta = -val / deriv
     if delta < 1e-10:
       break
@@ -233,8 +234,11 @@ def _extract_block(d, sparse, Ac, start, n, flg_subR):
     contiguous = True
     for j in range(n):
       a = d.efc_AR_rowadr[start + j] + k0
-      if (k0 + n > d.efc_AR_rownnz[start + j] or d.efc_AR_colind[a] != start
-              or d.efc_AR_colind[a + n - 1] != start + n - 1):
+      if (
+        k0 + n > d.efc_AR_rownnz[start + j]
+        or d.efc_AR_colind[a] != start
+        or d.efc_AR_colind[a + n - 1] != start + n - 1
+      ):
         contiguous = False
         break
     if contiguous:
@@ -467,7 +471,7 @@ def _pgs_block(m, d, sparse, i, dim, ARinv, w):
       for j in range(dim):
         v[j] = force[i + j]
       for r in range(dim):
-        v1[r] = mju_dot(Athis[r * dim:(r + 1) * dim], v, dim)
+        v1[r] = mju_dot(Athis[r * dim : (r + 1) * dim], v, dim)
       denom = mju_dot(v, v1, dim)
       if denom >= mjMINVAL:
         x = -mju_dot(v, res, dim) / denom
@@ -482,7 +486,7 @@ def _pgs_block(m, d, sparse, i, dim, ARinv, w):
       for k in range(n1):
         Ac[j * n1 + k] = Athis[(j + 1) * dim + 1 + k]
       bc[j] = res[j + 1]
-      bc[j] -= mju_dot(Ac[j * n1:(j + 1) * n1], oldforce[1:dim], n1)
+      bc[j] -= mju_dot(Ac[j * n1 : (j + 1) * n1], oldforce[1:dim], n1)
       bc[j] += Athis[(j + 1) * dim] * (force[i] - oldforce[0])
     if force[i] < mjMINVAL:
       for j in range(1, dim):
@@ -658,7 +662,7 @@ def noslip(m, d, island, maxiter):
           oldforce[1] = force[j + 1]
           _extract_block(d, sparse, Ac, j, 2, True)
           for k in range(2):
-            bc[k] = res[k] - mju_dot(Ac[2 * k:2 * k + 2], oldforce, 2)
+            bc[k] = res[k] - mju_dot(Ac[2 * k : 2 * k + 2], oldforce, 2)
 
           # f0 = mid+y, f1 = mid-y, minimize over y in [-mid, mid]
           mid = 0.5 * (force[j] + force[j + 1])
@@ -691,7 +695,7 @@ def noslip(m, d, island, maxiter):
           oldforce[j] = force[i + 1 + j]
         _extract_block(d, sparse, Ac, i + 1, n1, True)
         for j in range(n1):
-          bc[j] = res[j] - mju_dot(Ac[j * n1:(j + 1) * n1], oldforce, n1)
+          bc[j] = res[j] - mju_dot(Ac[j * n1 : (j + 1) * n1], oldforce, n1)
 
         # QCQP with the normal force fixed
         if force[i] < mjMINVAL:
@@ -711,8 +715,9 @@ def noslip(m, d, island, maxiter):
     nactive, nchange = _process_state(m, d, oldstate, rows)
     improvement *= scale
     if island < mjNISLAND:
-      save_stats(d, island, it + d.solver_niter[stat], improvement, 0.0, 0.0, nactive, nchange,
-                 0, 0)
+      save_stats(
+        d, island, it + d.solver_niter[stat], improvement, 0.0, 0.0, nactive, nchange, 0, 0
+      )
     it += 1
     if improvement < m.opt.noslip_tolerance[0]:
       break

@@ -189,8 +189,9 @@ def _solve_ld_vector(x, off, qld, qldiaginv, nv, rownnz, rowadr, colind):
 
 
 @jit
-def transpose(dst, dst_rownnz, dst_rowadr, dst_colind, src, rownnz, rowadr, colind, nrow, ncol,
-              values=True):
+def transpose(
+  dst, dst_rownnz, dst_rowadr, dst_colind, src, rownnz, rowadr, colind, nrow, ncol, values=True
+):
   """Port of mju_transposeSparse: the CSR transpose of an nrow x ncol CSR matrix. Each row of
   the transpose lists its entries in increasing source row, explicit zeros kept; values False:
   the pattern alone (dst and src unused)."""
@@ -329,9 +330,25 @@ _MAXSUPER = 8  # columns of equal pattern taken together by sqr_mat_td_pattern (
 
 
 @jit
-def sqr_mat_td_pattern(res_rownnz, res_rowadr, res_colind, fill, nr, nc, rownnz, rowadr, colind,
-                       rownnzT, rowadrT, colindT, rowsuperT, marker, found, rowstart,
-                       upper=False):
+def sqr_mat_td_pattern(
+  res_rownnz,
+  res_rowadr,
+  res_colind,
+  fill,
+  nr,
+  nc,
+  rownnz,
+  rowadr,
+  colind,
+  rownnzT,
+  rowadrT,
+  colindT,
+  rowsuperT,
+  marker,
+  found,
+  rowstart,
+  upper=False,
+):
   """Pattern of the lower triangle of M'*D*M, M an nr x nc CSR matrix given with its transpose
   (rownnzT, rowadrT, colindT and its super_rows). fill False: count each result row into
   res_rownnz, lay out res_rowadr, return the total; fill True: write sorted columns into
@@ -392,8 +409,24 @@ def sqr_mat_td_pattern(res_rownnz, res_rowadr, res_colind, fill, nr, nc, rownnz,
 
 
 @jit
-def sqr_mat_td_values(res, nc, res_rownnz, res_rowadr, res_colind, mat, rownnz, rowadr, colind,
-                      matT, rownnzT, rowadrT, colindT, rowsuperT, diag, buffer):
+def sqr_mat_td_values(
+  res,
+  nc,
+  res_rownnz,
+  res_rowadr,
+  res_colind,
+  mat,
+  rownnz,
+  rowadr,
+  colind,
+  matT,
+  rownnzT,
+  rowadrT,
+  colindT,
+  rowsuperT,
+  diag,
+  buffer,
+):
   """Values of the lower triangle of M'*diag(diag)*M in the pattern of sqr_mat_td_pattern: row
   r sums diag[k]*M[k,r]*M[k,:r+1] over the rows k of M holding column r, in increasing k; rows
   of equal pattern are summed together (up to 8, as MuJoCo), each entry in the same order.
@@ -491,8 +524,24 @@ def add_to_mat_sparse(dst, rownnz, rowadr, colind, nr, src, src_rownnz, src_rowa
 
 
 @jit
-def chol_pattern(L_colind, L_rownnz, L_rowadr, LT_colind, LT_rownnz, LT_rowadr, LT_map, fill,
-                 rownnz, rowadr, colind, n, parent, flag, cursor, LT_write):
+def chol_pattern(
+  L_colind,
+  L_rownnz,
+  L_rowadr,
+  LT_colind,
+  LT_rownnz,
+  LT_rowadr,
+  LT_map,
+  fill,
+  rownnz,
+  rowadr,
+  colind,
+  n,
+  parent,
+  flag,
+  cursor,
+  LT_write,
+):
   """Port of mju_cholFactorSymbolic: the pattern of the reverse Cholesky factor L of a
   symmetric matrix given by its upper triangle (rows of column indices >= the row), and of
   L's transpose LT (rows in elimination-tree order; LT_map: each LT entry's address in L).
@@ -553,8 +602,23 @@ def chol_pattern(L_colind, L_rownnz, L_rowadr, LT_colind, LT_rownnz, LT_rowadr, 
 
 
 @jit
-def chol_factor_sparse(L, n, mindiag, L_rownnz, L_rowadr, L_colind, LT_rownnz, LT_rowadr,
-                       LT_colind, LT_map, H, H_rownnz, H_rowadr, H_colind, dense):
+def chol_factor_sparse(
+  L,
+  n,
+  mindiag,
+  L_rownnz,
+  L_rowadr,
+  L_colind,
+  LT_rownnz,
+  LT_rowadr,
+  LT_colind,
+  LT_map,
+  H,
+  H_rownnz,
+  H_rowadr,
+  H_colind,
+  dense,
+):
   """Port of mju_cholFactorNumeric: L'*L = H (H's lower triangle, rows ending with their
   diagonal) in the pattern of chol_pattern; pivots below mindiag are raised to it. Returns
   the rank. dense: n scratch."""
@@ -619,8 +683,9 @@ def chol_solve_sparse(res, mat, vec, n, rownnz, rowadr, colind):
 
 
 @jit
-def chol_update_sparse(mat, x, x_adr, n, flg_plus, rownnz, rowadr, colind, x_nnz, x_ind,
-                       x_indadr, dense):
+def chol_update_sparse(
+  mat, x, x_adr, n, flg_plus, rownnz, rowadr, colind, x_nnz, x_ind, x_indadr, dense
+):
   """Port of mju_cholUpdateSparse: L'*L +- x*x' in place by Givens rotations, x sparse
   (x[x_adr:x_adr+x_nnz] at columns x_ind[x_indadr:...], increasing) within L's pattern.
   Pivots below mjMINVAL are raised to it and lower the returned rank. dense: n scratch."""

@@ -33,8 +33,8 @@ from engine._jit import jit
 from engine._stage import D
 from engine._stage import M
 from engine._stage import i8
-from engine._stage import vec
 from engine._stage import stage
+from engine._stage import vec
 from engine.enums import mjNSTATE
 from engine.enums import mjSTATE_ACT
 from engine.enums import mjSTATE_CTRL
@@ -238,7 +238,7 @@ def extract_state(m, src, srcsig, dst, dstsig):
     if element & srcsig:
       size = element_size(m, element)
       if element & dstsig:
-        dst[dstadr:dstadr + size] = src[srcadr:srcadr + size]
+        dst[dstadr : dstadr + size] = src[srcadr : srcadr + size]
         dstadr += size
       srcadr += size
 
@@ -272,8 +272,12 @@ def _check_sig(sig, fname) -> int:
 
 def _state_array(state, size, name, writable):
   if writable:
-    if not (isinstance(state, np.ndarray) and state.dtype == np.float64
-            and state.flags.c_contiguous and state.flags.writeable):
+    if not (
+      isinstance(state, np.ndarray)
+      and state.dtype == np.float64
+      and state.flags.c_contiguous
+      and state.flags.writeable
+    ):
       raise TypeError(f"{name} must be a writable C-contiguous float64 numpy array")
     arr = state.reshape(-1)
   else:
@@ -313,8 +317,7 @@ def mj_extractState(m, src, srcsig: int, dst: np.ndarray, dstsig: int) -> None:
   srcsig = _check_sig(srcsig, "mj_extractState")
   dstsig = _check_sig(dstsig, "mj_extractState")
   if dstsig & ~srcsig:
-    raise errors.FatalError(
-      f"mj_extractState: dstsig {dstsig} is not a subset of srcsig {srcsig}")
+    raise errors.FatalError(f"mj_extractState: dstsig {dstsig} is not a subset of srcsig {srcsig}")
   src = _state_array(src, mj_stateSize(m, srcsig), "src", writable=False)
   dst = _state_array(dst, mj_stateSize(m, dstsig), "dst", writable=True)
   extract_state(m._struct, src, srcsig, dst, dstsig)

@@ -94,8 +94,21 @@ def jac_subtree_com(m, d, jacp, body):
 @jit
 def apply_ft(m, d, force, torque, point, body, qfrc_target):
   """Port of mj_applyFT: adds the generalized force of a Cartesian force/torque at a point."""
-  apply_ft_scalars(m, d, force[0], force[1], force[2], torque[0], torque[1], torque[2],
-                   point[0], point[1], point[2], body, qfrc_target)
+  apply_ft_scalars(
+    m,
+    d,
+    force[0],
+    force[1],
+    force[2],
+    torque[0],
+    torque[1],
+    torque[2],
+    point[0],
+    point[1],
+    point[2],
+    body,
+    qfrc_target,
+  )
 
 
 @jit
@@ -175,9 +188,9 @@ def _integrate_joint(m, qpos, qvel, dt, j):
   if jtype == mjJNT_FREE:
     for k in range(3):
       qpos[padr + k] += dt * qvel[vadr + k]
-    mju_quatIntegrate(qpos[padr + 3:padr + 7], qvel[vadr + 3:vadr + 6], dt)
+    mju_quatIntegrate(qpos[padr + 3 : padr + 7], qvel[vadr + 3 : vadr + 6], dt)
   elif jtype == mjJNT_BALL:
-    mju_quatIntegrate(qpos[padr:padr + 4], qvel[vadr:vadr + 3], dt)
+    mju_quatIntegrate(qpos[padr : padr + 4], qvel[vadr : vadr + 3], dt)
   else:
     qpos[padr] += dt * qvel[vadr]
 
@@ -192,11 +205,11 @@ def differentiate_pos(m, qvel, dt, qpos1, qpos2):
     if jtype == mjJNT_FREE:
       for k in range(3):
         qvel[vadr + k] = (qpos2[padr + k] - qpos1[padr + k]) / dt
-      mju_subQuat(qvel[vadr + 3:vadr + 6], qpos2[padr + 3:padr + 7], qpos1[padr + 3:padr + 7])
+      mju_subQuat(qvel[vadr + 3 : vadr + 6], qpos2[padr + 3 : padr + 7], qpos1[padr + 3 : padr + 7])
       for k in range(3):
         qvel[vadr + 3 + k] /= dt
     elif jtype == mjJNT_BALL:
-      mju_subQuat(qvel[vadr:vadr + 3], qpos2[padr:padr + 4], qpos1[padr:padr + 4])
+      mju_subQuat(qvel[vadr : vadr + 3], qpos2[padr : padr + 4], qpos1[padr : padr + 4])
       for k in range(3):
         qvel[vadr + k] /= dt
     else:
@@ -204,6 +217,7 @@ def differentiate_pos(m, qvel, dt, qpos1, qpos2):
 
 
 # ---- Python API (mujoco binding signatures) ----
+
 
 @jit
 def _geom_distance_ccd(m, d, g1, g2, distmax, fromto):
@@ -343,8 +357,15 @@ def mj_jacSubtreeCom(m, d, jacp, body):
 def mj_applyFT(m, d, force, torque, point, body, qfrc_target):
   """Adds the generalized force of a Cartesian force/torque applied at a point on `body`."""
   body = _check_id(body, m.nbody, "body")
-  _apply_ft(m._struct, d._struct, _vec(force, 3, "force"), _vec(torque, 3, "torque"),
-           _vec(point, 3, "point"), body, _out(qfrc_target, (m.nv,), "qfrc_target"))
+  _apply_ft(
+    m._struct,
+    d._struct,
+    _vec(force, 3, "force"),
+    _vec(torque, 3, "torque"),
+    _vec(point, 3, "point"),
+    body,
+    _out(qfrc_target, (m.nv,), "qfrc_target"),
+  )
 
 
 def mj_integratePos(m, qpos, qvel, dt):
@@ -354,15 +375,23 @@ def mj_integratePos(m, qpos, qvel, dt):
 
 def mj_differentiatePos(m, qvel, dt, qpos1, qpos2):
   """qvel <- (qpos2 (-) qpos1) / dt."""
-  _differentiate_pos(m._struct, _out(qvel, (m.nv,), "qvel"), float(dt),
-                    _vec(qpos1, m.nq, "qpos1"), _vec(qpos2, m.nq, "qpos2"))
-
+  _differentiate_pos(
+    m._struct,
+    _out(qvel, (m.nv,), "qvel"),
+    float(dt),
+    _vec(qpos1, m.nq, "qpos1"),
+    _vec(qpos2, m.nq, "qpos2"),
+  )
 
 
 def mj_contactForce(m, d, id, result):
   """6D force of contact `id` in its contact frame, written into `result` (6,)."""
-  if not (isinstance(result, np.ndarray) and result.dtype == np.float64
-          and result.flags.c_contiguous and result.size == 6):
+  if not (
+    isinstance(result, np.ndarray)
+    and result.dtype == np.float64
+    and result.flags.c_contiguous
+    and result.size == 6
+  ):
     raise TypeError("result must be a C-contiguous float64 numpy array with 6 elements")
   _contact_force(m._struct, d._struct, int(id), result.reshape(6))
 
@@ -376,11 +405,16 @@ def mj_geomDistance(m, d, geom1, geom2, distmax, fromto=None) -> float:
       raise ValueError(f"geom id {g} out of range [0, {m.ngeom})")
   if fromto is None:
     fromto = np.zeros(6)
-  elif not (isinstance(fromto, np.ndarray) and fromto.dtype == np.float64
-            and fromto.flags.c_contiguous and fromto.size == 6):
+  elif not (
+    isinstance(fromto, np.ndarray)
+    and fromto.dtype == np.float64
+    and fromto.flags.c_contiguous
+    and fromto.size == 6
+  ):
     raise TypeError("fromto must be a C-contiguous float64 numpy array of 6 elements")
-  return float(_geom_distance(m._struct, d._struct, geom1, geom2, float(distmax),
-                              fromto.reshape(6)))
+  return float(
+    _geom_distance(m._struct, d._struct, geom1, geom2, float(distmax), fromto.reshape(6))
+  )
 
 
 # ---- history buffers (delayed actuators and sensors) ----
@@ -394,7 +428,7 @@ def _history_block(m, d, kind, i):
   n = int(getattr(m, f"{kind}_history")[i, 0])
   dim = int(m.actuator_ctrlnum[i] if kind == "actuator" else m.sensor_dim[i])
   adr = int(getattr(m, f"{kind}_historyadr")[i])
-  block = d.history[adr:adr + 2 + n * (1 + dim)] if n > 0 else None
+  block = d.history[adr : adr + 2 + n * (1 + dim)] if n > 0 else None
   return block, n, dim, float(getattr(m, f"{kind}_delay")[i])
 
 
@@ -402,11 +436,14 @@ def _read_history(m, d, kind, i, time, result, interp, current):
   block, n, dim, delay = _history_block(m, d, kind, i)
   if n <= 0:
     return current(dim)
-  if not (isinstance(result, np.ndarray) and result.dtype == np.float64 and result.size >= dim
-          and result.flags.c_contiguous):
+  if not (
+    isinstance(result, np.ndarray)
+    and result.dtype == np.float64
+    and result.size >= dim
+    and result.flags.c_contiguous
+  ):
     raise TypeError(f"result must be a C-contiguous float64 numpy array of at least {dim}")
-  python_callable(history.read)(block, n, dim, result.reshape(-1), float(time) - delay,
-                                int(interp))
+  python_callable(history.read)(block, n, dim, result.reshape(-1), float(time) - delay, int(interp))
   return result
 
 
@@ -415,16 +452,18 @@ def mj_readCtrl(m, d, id, time, result, interp):
   the delay; interp 0 zero-order hold, 1 linear, 2 cubic), written into result and returned; the
   current controls when the actuator has no history buffer."""
   adr = int(m.actuator_ctrladr[id]) if 0 <= int(id) < m.nu else 0
-  return _read_history(m, d, "actuator", id, time, result, interp,
-                       lambda dim: d.ctrl[adr:adr + dim])
+  return _read_history(
+    m, d, "actuator", id, time, result, interp, lambda dim: d.ctrl[adr : adr + dim]
+  )
 
 
 def mj_readSensor(m, d, id, time, result, interp):
   """Sensor `id`'s value as its delay sees it at `time` (as mj_readCtrl); its current
   sensordata when it has no history buffer."""
   adr = int(m.sensor_adr[id]) if 0 <= int(id) < m.nsensor else 0
-  return _read_history(m, d, "sensor", id, time, result, interp,
-                       lambda dim: d.sensordata[adr:adr + dim])
+  return _read_history(
+    m, d, "sensor", id, time, result, interp, lambda dim: d.sensordata[adr : adr + dim]
+  )
 
 
 def _init_history(m, d, kind, i, times, values, user=None):
@@ -434,14 +473,14 @@ def _init_history(m, d, kind, i, times, values, user=None):
   values = np.asarray(values, dtype=np.float64)
   if values.size != n * dim:
     raise ValueError(f"values must hold {n} samples of {dim} numbers, got shape {values.shape}")
-  times = block[2:2 + n].copy() if times is None else np.asarray(times, np.float64).ravel()
+  times = block[2 : 2 + n].copy() if times is None else np.asarray(times, np.float64).ravel()
   if times.size != n:
     raise ValueError(f"times must hold {n} numbers, got {times.size}")
   if np.any(np.diff(times) <= 0):
     raise ValueError(f"history times must be strictly increasing, got {times.tolist()}")
   block[1] = n - 1
-  block[2:2 + n] = times
-  block[2 + n:] = values.ravel()
+  block[2 : 2 + n] = times
+  block[2 + n :] = values.ravel()
   if user is not None:
     block[0] = user
 
@@ -500,7 +539,7 @@ def _names(m, objtype) -> list:
     names = []
     for adr in getattr(m, field)[: getattr(m, count)]:
       end = buf.find(b"\0", adr)
-      names.append(buf[adr:end if end >= 0 else None].decode())
+      names.append(buf[adr : end if end >= 0 else None].decode())
     cache[objtype] = names
   return cache[objtype]
 

@@ -17,7 +17,6 @@ Sparse layouts follow MuJoCo 3.17:
 
 import math
 
-
 from engine._jit import jit
 from engine._jit import local_array
 from engine._stage import stage
@@ -190,8 +189,7 @@ def _wrap_inside(e0, e1, e2, e3, radius):
   dd = dif0 * dif0 + dif1 * dif1
 
   # either point inside the circle or circle too small: no wrap
-  if len0 <= radius or len1 <= radius or radius < mjMINVAL or len0 < mjMINVAL \
-     or len1 < mjMINVAL:
+  if len0 <= radius or len1 <= radius or radius < mjMINVAL or len0 < mjMINVAL or len1 < mjMINVAL:
     return -1.0, 0.0, 0.0, 0.0, 0.0
 
   # segment intersects the circle: no wrap
@@ -230,8 +228,11 @@ def _wrap_inside(e0, e1, e2, e3, radius):
   it = 0
   while it < maxiter and abs(f) > tolerance:
     c = math.cos(t)
-    df = (A * c / max(mjMINVAL, math.sqrt(1 - z * z * A * A))
-          + B * c / max(mjMINVAL, math.sqrt(1 - z * z * B * B)) - 2)
+    df = (
+      A * c / max(mjMINVAL, math.sqrt(1 - z * z * A * A))
+      + B * c / max(mjMINVAL, math.sqrt(1 - z * z * B * B))
+      - 2
+    )
 
     # wrong sign or moving right: give up with the default
     if df > -mjMINVAL:
@@ -297,8 +298,10 @@ def mju_wrap(wpnt, x0, x1, xpos, xmat, radius, type, side):
   r2 = xmat[2] * p10 + xmat[5] * p11 + xmat[8] * p12
 
   # too close to the origin: no wrap
-  if math.sqrt(q0 * q0 + q1 * q1 + q2 * q2) < mjMINVAL or \
-     math.sqrt(r0 * r0 + r1 * r1 + r2 * r2) < mjMINVAL:
+  if (
+    math.sqrt(q0 * q0 + q1 * q1 + q2 * q2) < mjMINVAL
+    or math.sqrt(r0 * r0 + r1 * r1 + r2 * r2) < mjMINVAL
+  ):
     return -1.0
 
   # 2D frame of the wrap plane
@@ -473,8 +476,16 @@ def _spatial_tendon(m, d, i, wcnt, wobj, wxpos, wpnt, row, jac1, jac2, jacr, nos
       id1 = m.wrap_objid[adr + j + 2]
       sideid = mju_round(m.wrap_prm[adr + j + 1])
       side = d.site_xpos[sideid] if sideid >= 0 else noside
-      wlen = mju_wrap(wpnt[3:9], d.site_xpos[id0], d.site_xpos[id1], d.geom_xpos[wrapid],
-                      d.geom_xmat[wrapid], m.geom_size[wrapid, 0], wraptype, side)
+      wlen = mju_wrap(
+        wpnt[3:9],
+        d.site_xpos[id0],
+        d.site_xpos[id1],
+        d.geom_xpos[wrapid],
+        d.geom_xmat[wrapid],
+        m.geom_size[wrapid, 0],
+        wraptype,
+        side,
+      )
 
     # complete the segment, accumulate length and Jacobian
     scl = 1 / divisor
@@ -665,8 +676,7 @@ def _trn_joint(m, d, i, o, gear, small):
     else:
       for k in range(3):
         gear_axis[k] = gear[k]
-    d.actuator_length[o] = axis[0] * gear_axis[0] + axis[1] * gear_axis[1] \
-        + axis[2] * gear_axis[2]
+    d.actuator_length[o] = axis[0] * gear_axis[0] + axis[1] * gear_axis[1] + axis[2] * gear_axis[2]
     for k in range(3):
       d.actuator_moment[adr + k] = gear_axis[k]
       d.moment_colind[adr + k] = dofadr + k

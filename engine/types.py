@@ -50,8 +50,15 @@ def _assign_error(owner: str, name: str):
 
 
 # capacity dimensions of MjData and the counter that says how much of them is in use
-CUT_BY = {"nconcap": "ncon", "nefccap": "nefc", "nJcap": "nJ", "nislandcap": "nisland",
-          "nidofcap": "nidof", "nYcap": "nY", "nAcap": "nA"}
+CUT_BY = {
+  "nconcap": "ncon",
+  "nefccap": "nefc",
+  "nJcap": "nJ",
+  "nislandcap": "nisland",
+  "nidofcap": "nidof",
+  "nYcap": "nY",
+  "nAcap": "nA",
+}
 
 
 def _add_properties(cls, rows, owner: str, writable_arrays: bool = False):
@@ -119,12 +126,13 @@ def _alloc_arena(rows, sizes: dict) -> dict:
     raise MemoryError(
       f"cannot allocate {total / 2**30:.1f} GiB for this model's data (largest: {names}); "
       "constraint capacity grows with the number of geoms (contacts) times nv: bound it with "
-      "<size nconmax=... njmax=.../>") from None
+      "<size nconmax=... njmax=.../>"
+    ) from None
   start = -buffer.ctypes.data % _LINE  # the first array on a line boundary
   arrays = {}
   for i, (name, shape, dtype) in enumerate(shapes):
     at = start + offsets[i]
-    arrays[name] = buffer[at:at + nbytes[i]].view(dtype).reshape(shape)
+    arrays[name] = buffer[at : at + nbytes[i]].view(dtype).reshape(shape)
   return arrays
 
 
@@ -159,8 +167,13 @@ class MjOption(_StructView):
 
 
 # mj_defaultStatistic: what a model keeps where setStat has nothing to measure (no body, no dof)
-STATISTIC_DEFAULTS = {"meaninertia": 1.0, "meanmass": 1.0, "meansize": 0.2, "extent": 2.0,
-                      "center": 0.0}
+STATISTIC_DEFAULTS = {
+  "meaninertia": 1.0,
+  "meanmass": 1.0,
+  "meansize": 0.2,
+  "extent": 2.0,
+  "center": 0.0,
+}
 
 
 class MjStatistic(_StructView):
@@ -187,8 +200,14 @@ _add_properties(MjStatistic, F.STATISTIC_FIELDS, "MjStatistic", writable_arrays=
 
 
 # m.vis attribute -> <visual> child element (MuJoCo's binding renames `global`, a Python keyword)
-VISUAL_GROUPS = (("global_", "global"), ("quality", "quality"), ("headlight", "headlight"),
-                 ("map", "map"), ("scale", "scale"), ("rgba", "rgba"))
+VISUAL_GROUPS = (
+  ("global_", "global"),
+  ("quality", "quality"),
+  ("headlight", "headlight"),
+  ("map", "map"),
+  ("scale", "scale"),
+  ("rgba", "rgba"),
+)
 
 
 class MjVisualGroup:
@@ -263,8 +282,9 @@ class MjModel:
   (`m.geom_size[0, 0] = 0.2`); the next mj_forward sees the change.
   """
 
-  def __init__(self, sizes: dict, arrays: dict, opt: MjOption, stat: MjStatistic,
-               extras: dict | None = None):
+  def __init__(
+    self, sizes: dict, arrays: dict, opt: MjOption, stat: MjStatistic, extras: dict | None = None
+  ):
     """Wraps compiled arrays; use the from_xml_* constructors instead."""
     self._sizes = {n: int(sizes.get(n, 0)) for n in F.MODEL_SIZE_NAMES}
     self._arrays = {}
@@ -291,6 +311,7 @@ class MjModel:
     self._extras["skin"] = self._skin
     if self._sizes["nplugin"]:
       from engine import plugin  # only models with plugins need it
+
       plugin.bind(self)
     self._build_struct()
 
@@ -408,8 +429,10 @@ class ModelBatch:
     self.model = model
     self._rows = rows
     self._opt_rows = opt_rows
-    self._worlds = [_WorldModel(model, {k: v[i] for k, v in rows.items()},
-                                {k: v[i] for k, v in opt_rows.items()}) for i in range(n)]
+    self._worlds = [
+      _WorldModel(model, {k: v[i] for k, v in rows.items()}, {k: v[i] for k, v in opt_rows.items()})
+      for i in range(n)
+    ]
 
   def __len__(self):
     return len(self._worlds)
@@ -427,8 +450,10 @@ class ModelBatch:
       return rows[name]
     if name.startswith("opt_") and name[4:] in opt_rows:
       return opt_rows[name[4:]]
-    raise AttributeError(f"'ModelBatch' has no per-world field '{name}' (fields: "
-                         f"{sorted(rows) + ['opt_' + k for k in sorted(opt_rows)]})")
+    raise AttributeError(
+      f"'ModelBatch' has no per-world field '{name}' (fields: "
+      f"{sorted(rows) + ['opt_' + k for k in sorted(opt_rows)]})"
+    )
 
 
 class _WorldModel:
@@ -484,13 +509,17 @@ def _add_skin_properties(cls):
   for f in _skin.SKIN_SIZES:
     setattr(cls, f.name, property(lambda self, n=f.name: self._skin[n], doc=f.doc))
   for f in _skin.SKIN_FIELDS:
-    setattr(cls, f.name, property(lambda self, n=f.name: self._skin[n],
-                                  _assign_error("MjModel", f.name), doc=f.doc))
+    setattr(
+      cls,
+      f.name,
+      property(lambda self, n=f.name: self._skin[n], _assign_error("MjModel", f.name), doc=f.doc),
+    )
 
 
 _add_skin_properties(MjModel)
-MjModel.name_skinadr = property(lambda self: self._skin["name_skinadr"],
-                                doc="address of each skin name in names")
+MjModel.name_skinadr = property(
+  lambda self: self._skin["name_skinadr"], doc="address of each skin name in names"
+)
 for _f in F.MODEL_SIZES:
   setattr(MjModel, _f.name, property(lambda self, n=_f.name: self._sizes[n], doc=_f.doc))
 
@@ -567,8 +596,12 @@ def _row_width(m: MjModel) -> int:
     return max(1, nv)  # dense rows
   tree_dofnum = np.asarray(m.tree_dofnum)
   widest = 2 * int(tree_dofnum.max()) if len(tree_dofnum) else 0
-  wrap_body = {enums.mjWRAP_JOINT: m.jnt_bodyid, enums.mjWRAP_SITE: m.site_bodyid,
-               enums.mjWRAP_SPHERE: m.geom_bodyid, enums.mjWRAP_CYLINDER: m.geom_bodyid}
+  wrap_body = {
+    enums.mjWRAP_JOINT: m.jnt_bodyid,
+    enums.mjWRAP_SITE: m.site_bodyid,
+    enums.mjWRAP_SPHERE: m.geom_bodyid,
+    enums.mjWRAP_CYLINDER: m.geom_bodyid,
+  }
   for t in range(m.ntendon):
     trees = set()
     for w in range(m.tendon_adr[t], m.tendon_adr[t] + m.tendon_num[t]):
@@ -604,17 +637,24 @@ def data_capacity(m: MjModel) -> dict:
   # MuJoCo 3.17 takes contacts and rows from its arena, which njmax and nconmax only size (it
   # holds far more): they raise the capacity above the estimate, never lower it
   nconcap = max(int(m.nconmax), max(100, 12 * m.ngeom) + sdfcon)
-  nefccap = max(int(m.njmax), 6 * m.neq + m.nv + 3 * m.ntendon + 2 * m.njnt
-                + rows_per_contact * nconcap)
+  nefccap = max(
+    int(m.njmax), 6 * m.neq + m.nv + 3 * m.ntendon + 2 * m.njnt + rows_per_contact * nconcap
+  )
   sparse_elliptic = _sparse_layout(m) and int(m.opt.cone) == enums.mjCONE_ELLIPTIC
   dual = int(m.opt.solver) == enums.mjSOL_PGS or int(m.opt.noslip_iterations) > 0
   project = dual or bool(int(m.opt.enableflags) & enums.mjENBL_DIAGEXACT)
-  return {"nconcap": nconcap, "nefccap": nefccap, "nJcap": nefccap * width,
-          "nYcap": nefccap * width if project else 0,
-          "nAcap": min(nefccap * nefccap, _AR_CAP) if dual else 0,
-          "nislandcap": int(m.ntree), "nidofcap": nv, "nHcap": min(nv * nv, _HESSIAN_CAP),
-          "npaircap": max(1, min(m.nbody * (m.nbody - 1) // 2, _PAIR_CAP)),
-          "nJconecap": nefccap * width if sparse_elliptic else 0}
+  return {
+    "nconcap": nconcap,
+    "nefccap": nefccap,
+    "nJcap": nefccap * width,
+    "nYcap": nefccap * width if project else 0,
+    "nAcap": min(nefccap * nefccap, _AR_CAP) if dual else 0,
+    "nislandcap": int(m.ntree),
+    "nidofcap": nv,
+    "nHcap": min(nv * nv, _HESSIAN_CAP),
+    "npaircap": max(1, min(m.nbody * (m.nbody - 1) // 2, _PAIR_CAP)),
+    "nJconecap": nefccap * width if sparse_elliptic else 0,
+  }
 
 
 # Newton's dense Hessian and the broadphase pair list: past these sizes (32 MiB and 64 MiB,
@@ -661,8 +701,8 @@ class MjData:
     self._arrays = _alloc_arena(F.DATA_FIELDS, sizes)
     arrays = state["arrays"]
     for name, counter in _ROW_COUNTERS.items():  # the rows in use only (ncon contacts, ...)
-      value = arrays[name][:int(arrays[counter][0]) if counter else 0]
-      self._arrays[name][:len(value)] = value
+      value = arrays[name][: int(arrays[counter][0]) if counter else 0]
+      self._arrays[name][: len(value)] = value
     for name in _WHOLE_FIELDS:
       self._arrays[name][...] = arrays[name]
     self._build_struct()
@@ -684,8 +724,7 @@ class MjData:
 
 _add_properties(
   MjData,
-  [f for f in F.DATA_FIELDS
-   if not f.name.startswith(F.DATA_NON_ATTRIBUTE_PREFIXES)],
+  [f for f in F.DATA_FIELDS if not f.name.startswith(F.DATA_NON_ATTRIBUTE_PREFIXES)],
   "MjData",
 )
 
@@ -705,7 +744,7 @@ class MjContactView:
       return arr
     if isinstance(self._index, range):
       run = self._index
-      return arr[run.start:run.stop:run.step] if run.step > 0 else arr[list(run)]
+      return arr[run.start : run.stop : run.step] if run.step > 0 else arr[list(run)]
     value = arr[self._index]
     return value.item() if value.ndim == 0 else value
 
@@ -779,15 +818,17 @@ MjData.solver = property(MjSolverStatView, doc="solver statistics (MuJoCo's d.so
 # ---- loading ----
 
 
-def model_from_xml(xml: str | None = None, path: str | None = None,
-                   assets: dict | None = None) -> MjModel:
+def model_from_xml(
+  xml: str | None = None, path: str | None = None, assets: dict | None = None
+) -> MjModel:
   """Compiles MJCF (text or file) into an MjModel and computes its qpos0 constants; raises
   UnsupportedError for valid MJCF that the engine cannot simulate yet."""
   return _load(xml, path, assets, reject_unsupported=True)
 
 
-def compile_any_model(xml: str | None = None, path: str | None = None,
-                      assets: dict | None = None) -> MjModel:
+def compile_any_model(
+  xml: str | None = None, path: str | None = None, assets: dict | None = None
+) -> MjModel:
   """The compiled model even where it uses features we cannot simulate yet (to compare it
   with MuJoCo's). For such models the muscle length ranges that need a simulation are left
   as written."""
@@ -795,8 +836,9 @@ def compile_any_model(xml: str | None = None, path: str | None = None,
 
 
 def _load(xml, path, assets, reject_unsupported: bool) -> MjModel:
-  sizes, arrays, options, extras, problems = loader.compile_xml(xml, path, assets,
-                                                                reject_unsupported)
+  sizes, arrays, options, extras, problems = loader.compile_xml(
+    xml, path, assets, reject_unsupported
+  )
   opt = MjOption()
   for name, value in options.items():
     if name in opt._arrays:
@@ -825,6 +867,6 @@ def _auto_spring_damper(m, springdamper) -> None:
       continue
     adr = m.jnt_dofadr[n]
     ndim = _NDOF[int(m.jnt_type[n])]
-    inertia = ndim / max(minval, float(np.sum(m.dof_invweight0[adr:adr + ndim])))
+    inertia = ndim / max(minval, float(np.sum(m.dof_invweight0[adr : adr + ndim])))
     m.jnt_stiffness[n] = inertia / max(minval, timeconst * timeconst * dampratio * dampratio)
-    m.dof_damping[adr:adr + ndim] = 2 * inertia / max(minval, timeconst)
+    m.dof_damping[adr : adr + ndim] = 2 * inertia / max(minval, timeconst)

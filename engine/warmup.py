@@ -16,7 +16,6 @@ import time
 
 import numpy as np
 
-
 # a model whose loading runs the compiler's jitted code: a gradient skybox with random marks,
 # meshes (convex hull, bounding-volume tree)
 _COMPILER_WARMUP = """<mujoco><asset>
@@ -99,13 +98,20 @@ def main(argv=None) -> int:
   parser = argparse.ArgumentParser(prog="python -m engine.warmup", description=__doc__)
   parser.add_argument("--claims", help="(helper process) compile the stages claimed in DIR")
   parser.add_argument("--stages", help="(helper process) the stages to claim, comma-separated")
-  parser.add_argument("--background", action="store_true",
-                      help="(helper process) compile every stage missing from the cache, slowly")
+  parser.add_argument(
+    "--background",
+    action="store_true",
+    help="(helper process) compile every stage missing from the cache, slowly",
+  )
   target = parser.add_mutually_exclusive_group()
-  target.add_argument("--native", action="store_true",
-                      help="generate code for this CPU's every feature and use it from now on")
-  target.add_argument("--portable", action="store_true",
-                      help="back to the portable baseline code (the default)")
+  target.add_argument(
+    "--native",
+    action="store_true",
+    help="generate code for this CPU's every feature and use it from now on",
+  )
+  target.add_argument(
+    "--portable", action="store_true", help="back to the portable baseline code (the default)"
+  )
   args = parser.parse_args(argv)
   if args.native or args.portable:
     return _switch_cpu_target("native" if args.native else "portable")

@@ -52,11 +52,14 @@ def main():
   m = engine.MjModel.from_xml_string(xml)
   d = engine.MjData(m)
   tip = engine.mj_name2id(m, engine.mjtObj.mjOBJ_SITE, "S_last")
-  print(f"{m.nbody - 1} bodies, {m.njnt} ball joints, nv={m.nv}; "
-        f"loaded in {time.perf_counter() - t0:.2f} s")
+  print(
+    f"{m.nbody - 1} bodies, {m.njnt} ball joints, nv={m.nv}; "
+    f"loaded in {time.perf_counter() - t0:.2f} s"
+  )
 
   if args.mujoco:
     import mujoco  # the reference, only when asked for
+
     mm = mujoco.MjModel.from_xml_string(xml)
     md = mujoco.MjData(mm)
 

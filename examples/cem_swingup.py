@@ -26,9 +26,9 @@ KNOTS = 16
 def score(states):
   """Mean reward over the second half of each trajectory: pole upright ((1 + cos) / 2) and
   cart centred. States are mj_getState vectors: [time, qpos (slider, hinge), qvel]."""
-  half = states[:, states.shape[1] // 2:]
+  half = states[:, states.shape[1] // 2 :]
   slider, hinge = half[..., 1], half[..., 2]
-  return ((1 + np.cos(hinge)) / 2 / (1 + slider ** 2)).mean(axis=1)
+  return ((1 + np.cos(hinge)) / 2 / (1 + slider**2)).mean(axis=1)
 
 
 def controls_of(knots, horizon):
@@ -63,8 +63,10 @@ def plan(iterations=8, samples=256, horizon=300, elite_fraction=0.1, seed=0, ver
     best = controls[elite[-1]]
     history.append(float(scores[elite[-1]]))
     if verbose:
-      print(f"iteration {it}: best {scores.max():.3f}, mean {scores.mean():.3f}, "
-            f"{samples * horizon / elapsed:,.0f} steps/s")
+      print(
+        f"iteration {it}: best {scores.max():.3f}, mean {scores.mean():.3f}, "
+        f"{samples * horizon / elapsed:,.0f} steps/s"
+      )
   return best, history
 
 

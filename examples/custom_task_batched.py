@@ -24,7 +24,8 @@ _TIME_LIMIT = 10  # seconds per episode
 PARAMS = declare.Params(
   torso=declare.body("torso"),
   torso_velocity=declare.sensor("torso_subtreelinvel"),
-  target_speed=declare.number())  # the task's `target_speed`
+  target_speed=declare.number(),
+)  # the task's `target_speed`
 
 
 @declare.feature(())
@@ -38,15 +39,21 @@ def torso_height(m, d, p):
   return d.xpos[p.torso, 2]
 
 
-OBSERVATION = declare.Observation(PARAMS, ("position", features.position_without_x),
-                                  features.velocity, torso_height)
+OBSERVATION = declare.Observation(
+  PARAMS, ("position", features.position_without_x), features.velocity, torso_height
+)
 
 
 @declare.reward(PARAMS)
 def reward(m, d, p):
   """Backward speed, linearly up to the target speed, weighted up when the torso stays low."""
-  run = rewards.tolerance(backward_speed(m, d, p), bounds=(p.target_speed, np.inf),
-                          margin=p.target_speed, value_at_margin=0, sigmoid="linear")
+  run = rewards.tolerance(
+    backward_speed(m, d, p),
+    bounds=(p.target_speed, np.inf),
+    margin=p.target_speed,
+    value_at_margin=0,
+    sigmoid="linear",
+  )
   low = rewards.tolerance(torso_height(m, d, p), bounds=(0.0, 0.6), margin=0.3)
   return run * (1 + low) / 2
 
@@ -83,8 +90,10 @@ def main(num_envs=256, num_steps=200, seed=0):
   start = time.perf_counter()
   rewards_ = [env.step(a).reward for a in actions]
   elapsed = time.perf_counter() - start
-  print(f"{num_envs} worlds x {num_steps} steps: {num_envs * num_steps / elapsed:,.0f} env "
-        f"steps/s, mean reward {np.mean(rewards_):.3f}")
+  print(
+    f"{num_envs} worlds x {num_steps} steps: {num_envs * num_steps / elapsed:,.0f} env "
+    f"steps/s, mean reward {np.mean(rewards_):.3f}"
+  )
 
   single = environment(vector.world_seed(seed, 1))  # world 1 on its own
   single.reset()

@@ -35,9 +35,13 @@ def main(argv=None):
   args = parser.parse_args(argv)
 
   n = 2 * args.pairs
-  env = suite.load("cheetah", "run", num_envs=n,
-                   task_kwargs={"random": args.seed, "time_limit": args.horizon * 0.01},
-                   environment_kwargs={"flat_observation": True})
+  env = suite.load(
+    "cheetah",
+    "run",
+    num_envs=n,
+    task_kwargs={"random": args.seed, "time_limit": args.horizon * 0.01},
+    environment_kwargs={"flat_observation": True},
+  )
   nobs = env.observation_spec()["observations"].shape[0]
   nu = env.action_spec().shape[0]
   rng = np.random.RandomState(args.seed)
@@ -55,11 +59,13 @@ def main(argv=None):
       returns += time_step.reward
     rate = n * args.horizon / (time.perf_counter() - t0)
     score = ranks(returns)
-    step = (score[:args.pairs] - score[args.pairs:]) @ noise.reshape(args.pairs, -1)
+    step = (score[: args.pairs] - score[args.pairs :]) @ noise.reshape(args.pairs, -1)
     weights += args.lr / (args.pairs * args.sigma) * step.reshape(nu, nobs)
     history.append(returns.mean())
-    print(f"iteration {iteration:2d}: mean return {returns.mean():6.2f}, best "
-          f"{returns.max():6.2f} ({rate:,.0f} env steps/s)")
+    print(
+      f"iteration {iteration:2d}: mean return {returns.mean():6.2f}, best "
+      f"{returns.max():6.2f} ({rate:,.0f} env steps/s)"
+    )
   return history
 
 

@@ -30,9 +30,9 @@ from suite import manipulation  # noqa: E402
 # (seconds, pinch site's offset from the brick's starting position in metres, finger command)
 _PHASES = (
   (1.6, (0.0, 0.0, 0.12), -1.0),  # above the brick, fingers opening
-  (1.6, (0.0, 0.0, 0.0), -1.0),   # down to its centre, the fingers on either side of it
-  (1.2, (0.0, 0.0, 0.0), 1.0),    # close on it
-  (2.4, (0.0, 0.0, 0.36), 1.0),   # lift past the target height, holding it
+  (1.6, (0.0, 0.0, 0.0), -1.0),  # down to its centre, the fingers on either side of it
+  (1.2, (0.0, 0.0, 0.0), 1.0),  # close on it
+  (2.4, (0.0, 0.0, 0.36), 1.0),  # lift past the target height, holding it
 )
 _GAIN = 4.0  # joint velocity per radian of error (1/s)
 
@@ -58,7 +58,8 @@ def run(env, ik=inverse_kinematics, verbose=True):
   start = timestep.observation[prop_key][0].copy()
   orientation = _grasp_orientation(
     timestep.observation[prop_key.replace("/position", "/orientation")][0],
-    np.array(physics.bind(task.hand.pinch_site).xmat))
+    np.array(physics.bind(task.hand.pinch_site).xmat),
+  )
   joint_names = [joint.full_identifier for joint in task.arm.joints]
   spec = env.action_spec()  # the arm's joint velocities, then the fingers'
   narm = len(task.arm.actuators)
@@ -68,8 +69,13 @@ def run(env, ik=inverse_kinematics, verbose=True):
   action = np.zeros(spec.shape)
   for step, (offset, fingers) in enumerate(_waypoints(env.control_timestep())):
     result = ik.qpos_from_site_pose(
-      physics, pinch, target_pos=start + offset, target_quat=orientation,
-      joint_names=joint_names, max_steps=50)
+      physics,
+      pinch,
+      target_pos=start + offset,
+      target_quat=orientation,
+      joint_names=joint_names,
+      max_steps=50,
+    )
     error = result.qpos[physics.model.jnt_qposadr[arm_joints.element_id]] - arm_joints.qpos
     action[:narm] = np.clip(_GAIN * error, low, high)
     action[narm:] = fingers * spec.maximum[narm:]
@@ -77,8 +83,9 @@ def run(env, ik=inverse_kinematics, verbose=True):
     rewards.append(timestep.reward)
     if verbose and step % 10 == 0:
       height = timestep.observation[prop_key][0][2]
-      print(f"t={physics.data.time:5.2f} s  reward {timestep.reward:.3f}  "
-            f"brick height {height:.3f} m")
+      print(
+        f"t={physics.data.time:5.2f} s  reward {timestep.reward:.3f}  brick height {height:.3f} m"
+      )
     if timestep.last():
       break
   if verbose:

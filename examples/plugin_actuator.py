@@ -37,8 +37,7 @@ XML = f"""
 def init(m, instance):
   config = plugin.plugin_config(m, instance)
   actuator = int(np.flatnonzero(np.asarray(m.actuator_plugin) == instance)[0])
-  return np.array([float(config[k]) for k in ("resistance", "constant", "inductance")]
-                  + [actuator])
+  return np.array([float(config[k]) for k in ("resistance", "constant", "inductance")] + [actuator])
 
 
 def act_dot(m, d, instance):
@@ -60,8 +59,14 @@ def compute(m, d, instance, capability):
 
 def register():
   return plugin.register_plugin(
-    "example.dcmotor", plugin.mjPLUGIN_ACTUATOR, ("resistance", "constant", "inductance"),
-    actdim=1, init=init, act_dot=act_dot, compute=compute)
+    "example.dcmotor",
+    plugin.mjPLUGIN_ACTUATOR,
+    ("resistance", "constant", "inductance"),
+    actdim=1,
+    init=init,
+    act_dot=act_dot,
+    compute=compute,
+  )
 
 
 def main(argv=None):
@@ -75,8 +80,10 @@ def main(argv=None):
   d.ctrl[0] = args.volts
   engine.mj_step(m, d, int(args.seconds / m.opt.timestep))
   expected = K * args.volts / (R * B + K * K)
-  print(f"after {d.time:.2f} s: speed {d.qvel[0]:.4f} rad/s (steady state {expected:.4f}), "
-        f"current {d.act[0]:.4f} A (steady state {B * expected / K:.4f})")
+  print(
+    f"after {d.time:.2f} s: speed {d.qvel[0]:.4f} rad/s (steady state {expected:.4f}), "
+    f"current {d.act[0]:.4f} A (steady state {B * expected / K:.4f})"
+  )
   return d.qvel[0], expected
 
 

@@ -65,8 +65,15 @@ def advance(m, d, instance):
 
 def register():
   return plugin.register_plugin(
-    "example.lowpass", plugin.mjPLUGIN_SENSOR, ("source", "tau"), nstate=3, nsensordata=3,
-    init=init, compute=compute, advance=advance)
+    "example.lowpass",
+    plugin.mjPLUGIN_SENSOR,
+    ("source", "tau"),
+    nstate=3,
+    nsensordata=3,
+    init=init,
+    compute=compute,
+    advance=advance,
+  )
 
 
 def main(argv=None):
@@ -84,9 +91,11 @@ def main(argv=None):
     raw.append(d.sensordata[0:3].copy())
     filtered.append(d.sensordata[3:6].copy())
   raw, filtered = np.array(raw), np.array(filtered)
-  print(f"{len(raw)} steps; tip acceleration (x, y, z), last step: raw "
-        f"{np.array2string(raw[-1], precision=3)}, filtered (tau {args.tau:g} s) "
-        f"{np.array2string(filtered[-1], precision=3)}")
+  print(
+    f"{len(raw)} steps; tip acceleration (x, y, z), last step: raw "
+    f"{np.array2string(raw[-1], precision=3)}, filtered (tau {args.tau:g} s) "
+    f"{np.array2string(filtered[-1], precision=3)}"
+  )
   return raw, filtered
 
 

@@ -74,11 +74,13 @@ def main(argv=None):
   t0 = time.perf_counter()
   m = engine.MjModel.from_xml_string(MODEL)
   d = engine.MjData(m)
-  print(f"gear meshes: {m.mesh_vertnum.tolist()} vertices; loaded in "
-        f"{time.perf_counter() - t0:.2f} s")
+  print(
+    f"gear meshes: {m.mesh_vertnum.tolist()} vertices; loaded in {time.perf_counter() - t0:.2f} s"
+  )
   d.ctrl[0] = args.speed
   if args.mujoco:
     import mujoco  # the reference, only when asked for
+
     mm = mujoco.MjModel.from_xml_string(MODEL)
     md = mujoco.MjData(mm)
     md.ctrl[0] = args.speed
@@ -94,8 +96,10 @@ def main(argv=None):
       line += f"           {md.qpos[0]:7.3f} {md.qpos[1]:7.3f}"
     print(line)
   elapsed = time.perf_counter() - t0
-  print(f"{d.time / elapsed:.1f}x real time ({elapsed / (d.time / m.opt.timestep) * 1e3:.2f} ms "
-        f"per step, {d.ncon} contacts now)")
+  print(
+    f"{d.time / elapsed:.1f}x real time ({elapsed / (d.time / m.opt.timestep) * 1e3:.2f} ms "
+    f"per step, {d.ncon} contacts now)"
+  )
   return float(d.qpos[0]), float(d.qpos[1])
 
 

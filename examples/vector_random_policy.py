@@ -27,11 +27,14 @@ def main(argv=None):
   args = parser.parse_args(argv)
 
   t0 = time.perf_counter()
-  env = suite.load(args.domain, args.task, task_kwargs={"random": args.seed},
-                   num_envs=args.num_envs)
+  env = suite.load(
+    args.domain, args.task, task_kwargs={"random": args.seed}, num_envs=args.num_envs
+  )
   env.reset()
-  print(f"{args.num_envs} worlds of {args.domain}/{args.task} built and reset in "
-        f"{time.perf_counter() - t0:.1f} s")
+  print(
+    f"{args.num_envs} worlds of {args.domain}/{args.task} built and reset in "
+    f"{time.perf_counter() - t0:.1f} s"
+  )
   spec = env.action_spec()
   rng = np.random.RandomState(args.seed)
   total_reward, episodes = 0.0, 0
@@ -43,8 +46,10 @@ def main(argv=None):
     episodes += int((time_step.step_type == dm_env.StepType.LAST).sum())
   elapsed = time.perf_counter() - t0
   steps = args.steps * args.num_envs
-  print(f"{steps:,} environment steps in {elapsed:.2f} s: {steps / elapsed:,.0f} steps/s; "
-        f"mean reward {total_reward / steps:.3f}, {episodes} episodes ended")
+  print(
+    f"{steps:,} environment steps in {elapsed:.2f} s: {steps / elapsed:,.0f} steps/s; "
+    f"mean reward {total_reward / steps:.3f}, {episodes} episodes ended"
+  )
   return steps / elapsed
 
 

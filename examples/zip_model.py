@@ -113,8 +113,9 @@ class ZipProvider:
 def _model_file(archive, requested):
   if requested:
     return requested
-  xml = sorted((n for n in archive.namelist() if n.endswith(".xml")),
-               key=lambda n: (n.count("/"), n))
+  xml = sorted(
+    (n for n in archive.namelist() if n.endswith(".xml")), key=lambda n: (n.count("/"), n)
+  )
   if not xml:
     raise SystemExit("no .xml file in the archive")
   return xml[0]
@@ -123,8 +124,9 @@ def _model_file(archive, requested):
 def main(argv=None):
   parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
   parser.add_argument("archive", nargs="?", help="a zip file (default: one built in memory)")
-  parser.add_argument("--model", help="model file inside the archive (default: the shallowest "
-                      ".xml)")
+  parser.add_argument(
+    "--model", help="model file inside the archive (default: the shallowest .xml)"
+  )
   parser.add_argument("--steps", type=int, default=500)
   args = parser.parse_args(argv)
 
@@ -145,8 +147,10 @@ def main(argv=None):
     name = "zip:" + _model_file(archive, args.model)
     t0 = time.perf_counter()
     m = engine.MjModel.from_xml_path(name)
-    print(f"loaded {name} in {time.perf_counter() - t0:.2f} s: nbody={m.nbody} ngeom={m.ngeom} "
-          f"nmesh={m.nmesh} ntex={m.ntex}")
+    print(
+      f"loaded {name} in {time.perf_counter() - t0:.2f} s: nbody={m.nbody} ngeom={m.ngeom} "
+      f"nmesh={m.nmesh} ntex={m.ntex}"
+    )
     print("files read through the provider:")
     for served in provider.served:
       print(f"  {served}")
@@ -156,8 +160,10 @@ def main(argv=None):
   d = engine.MjData(m)
   t0 = time.perf_counter()
   engine.mj_step(m, d, nstep=args.steps)
-  print(f"stepped {args.steps} times ({d.time:.2f} s simulated) in "
-        f"{time.perf_counter() - t0:.3f} s; ncon={d.ncon}")
+  print(
+    f"stepped {args.steps} times ({d.time:.2f} s simulated) in "
+    f"{time.perf_counter() - t0:.3f} s; ncon={d.ncon}"
+  )
   if m.nq >= 7:
     print(f"first body position: {np.round(d.qpos[:3], 4)}")
   return m, d

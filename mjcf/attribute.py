@@ -28,9 +28,9 @@ class Asset:
     prefix: readable part of the exported name (the original file name without extension).
   """
 
-  __slots__ = ('contents', 'extension', 'prefix')
+  __slots__ = ("contents", "extension", "prefix")
 
-  def __init__(self, contents, extension, prefix=''):
+  def __init__(self, contents, extension, prefix=""):
     if isinstance(contents, str):
       contents = contents.encode()
     self.contents = bytes(contents)
@@ -50,19 +50,22 @@ class Asset:
     excess -= constants.MAX_VFS_FILENAME_LENGTH
     if excess > 0:
       prefix = prefix[:-excess]
-    return f'{prefix}-{digest}{self.extension}'
+    return f"{prefix}-{digest}{self.extension}"
 
   def __eq__(self, other):
     if not isinstance(other, Asset):
       return NotImplemented
     return (self.contents, self.extension, self.prefix) == (
-      other.contents, other.extension, other.prefix)
+      other.contents,
+      other.extension,
+      other.prefix,
+    )
 
   def __hash__(self):
     return hash((self.contents, self.extension, self.prefix))
 
   def __repr__(self):
-    return f'Asset({self.prefix}{self.extension}, {len(self.contents)} bytes)'
+    return f"Asset({self.prefix}{self.extension}, {len(self.contents)} bytes)"
 
 
 def asset_from_path(path, contents):
@@ -73,14 +76,14 @@ def asset_from_path(path, contents):
   ("data:model/obj;base64,...") has no name: no prefix, the extension of its media type.
   """
   if engine_assets.data_uri_media_type(path) is not None:
-    return Asset(contents, engine_assets.decoder_name(path)[len(path):])
-  base = os.path.basename(path.replace('\\', '/'))
+    return Asset(contents, engine_assets.decoder_name(path)[len(path) :])
+  base = os.path.basename(path.replace("\\", "/"))
   prefix, ext = os.path.splitext(base)
-  head, sep, digest = prefix.rpartition('-')
+  head, sep, digest = prefix.rpartition("-")
   if sep and len(digest) == 40 and digest == hashlib.sha1(contents).hexdigest():
     prefix = head
   elif len(prefix) == 40 and prefix == hashlib.sha1(contents).hexdigest():
-    prefix = ''
+    prefix = ""
   return Asset(contents, ext, prefix)
 
 
@@ -101,30 +104,32 @@ def rename_skin_bodies(contents, rename):
   """
   contents = bytes(contents)
   try:
-    nvert, ntexcoord, nface, nbone = struct.unpack_from('<4i', contents, 0)
+    nvert, ntexcoord, nface, nbone = struct.unpack_from("<4i", contents, 0)
     pos = 16 + 4 * (3 * nvert + 2 * ntexcoord + 3 * nface)
     out = [contents[:pos]]
     for _ in range(nbone):
-      field = contents[pos:pos + SKIN_BODY_NAME_LENGTH]
+      field = contents[pos : pos + SKIN_BODY_NAME_LENGTH]
       if len(field) != SKIN_BODY_NAME_LENGTH:
-        raise ValueError('truncated bone')
-      name = field.split(b'\0', 1)[0].decode()
+        raise ValueError("truncated bone")
+      name = field.split(b"\0", 1)[0].decode()
       new = rename(name).encode()
       if len(new) > SKIN_BODY_NAME_LENGTH:
-        raise ValueError(f'body name {new.decode()!r} is longer than the {SKIN_BODY_NAME_LENGTH} '
-                         'bytes a skin file allows')
-      out.append(new + b'\0' * (SKIN_BODY_NAME_LENGTH - len(new)))
+        raise ValueError(
+          f"body name {new.decode()!r} is longer than the {SKIN_BODY_NAME_LENGTH} "
+          "bytes a skin file allows"
+        )
+      out.append(new + b"\0" * (SKIN_BODY_NAME_LENGTH - len(new)))
       pos += SKIN_BODY_NAME_LENGTH
-      (count,) = struct.unpack_from('<i', contents, pos + 28)
+      (count,) = struct.unpack_from("<i", contents, pos + 28)
       end = pos + 32 + 8 * count
       if count < 0 or end > len(contents):
-        raise ValueError('truncated bone')
+        raise ValueError("truncated bone")
       out.append(contents[pos:end])
       pos = end
   except struct.error:
-    raise ValueError('not a MuJoCo skin file: too short for its header') from None
+    raise ValueError("not a MuJoCo skin file: too short for its header") from None
   out.append(contents[pos:])
-  return b''.join(out)
+  return b"".join(out)
 
 
 # ---- validation ----
@@ -143,44 +148,44 @@ def _scalar(aspec, tag, value):
   try:
     f = float(value)
   except (TypeError, ValueError):
-    kind = 'an integer' if aspec.kind == 'int' else 'a number'
-    raise _error(aspec, tag, f'expected {kind}, got {value!r}') from None
+    kind = "an integer" if aspec.kind == "int" else "a number"
+    raise _error(aspec, tag, f"expected {kind}, got {value!r}") from None
   if not np.isfinite(f):
-    raise _error(aspec, tag, f'expected a finite number, got {value!r}')
-  if aspec.kind == 'real':
+    raise _error(aspec, tag, f"expected a finite number, got {value!r}")
+  if aspec.kind == "real":
     return f
   if f != int(f):
-    raise _error(aspec, tag, f'expected an integer, got {value!r}')
+    raise _error(aspec, tag, f"expected an integer, got {value!r}")
   return int(f)
 
 
 def _array(aspec, tag, value):
   """A 1-D numpy array within the attribute's length bounds (None for an empty list)."""
-  integer = aspec.kind == 'int_array'
+  integer = aspec.kind == "int_array"
   try:
     if isinstance(value, str):
       arr = np.array([float(w) for w in value.split()], dtype=np.float64)
     else:
       arr = np.array(value, dtype=np.float64)
   except (TypeError, ValueError):
-    raise _error(aspec, tag, f'expected a list of numbers, got {value!r}') from None
+    raise _error(aspec, tag, f"expected a list of numbers, got {value!r}") from None
   if arr.ndim == 0:
     arr = arr.reshape(1)
   if arr.ndim != 1:
-    raise _error(aspec, tag, f'expected a one-dimensional list of numbers, got {value!r}')
+    raise _error(aspec, tag, f"expected a one-dimensional list of numbers, got {value!r}")
   n = len(arr)
   if n == 0 and aspec.nmin == 0:
     return None
   if aspec.nmax != -1 and n > aspec.nmax:
-    raise _error(aspec, tag, f'at most {aspec.nmax} values allowed, got {n}: {value!r}')
+    raise _error(aspec, tag, f"at most {aspec.nmax} values allowed, got {n}: {value!r}")
   if n < max(aspec.nmin, 1):
-    want = aspec.nmin if aspec.nmin == aspec.nmax else f'at least {max(aspec.nmin, 1)}'
-    raise _error(aspec, tag, f'expected {want} values, got {n}: {value!r}')
+    want = aspec.nmin if aspec.nmin == aspec.nmax else f"at least {max(aspec.nmin, 1)}"
+    raise _error(aspec, tag, f"expected {want} values, got {n}: {value!r}")
   if not np.all(np.isfinite(arr)):
-    raise _error(aspec, tag, f'values must be finite, got {value!r}')
+    raise _error(aspec, tag, f"values must be finite, got {value!r}")
   if integer:
     if np.any(arr != np.round(arr)):
-      raise _error(aspec, tag, f'expected integers, got {value!r}')
+      raise _error(aspec, tag, f"expected integers, got {value!r}")
     return arr.astype(np.int64)
   return arr
 
@@ -188,8 +193,8 @@ def _array(aspec, tag, value):
 def _bool(aspec, tag, value):
   if isinstance(value, (bool, np.bool_)):
     return bool(value)
-  if isinstance(value, str) and value.strip().lower() in ('true', 'false'):
-    return value.strip().lower() == 'true'
+  if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+    return value.strip().lower() == "true"
   if isinstance(value, (int, np.integer)) and value in (0, 1):
     return bool(value)
   raise _error(aspec, tag, f"expected a bool ('true' or 'false'), got {value!r}")
@@ -197,14 +202,14 @@ def _bool(aspec, tag, value):
 
 def _keyword(aspec, tag, value):
   if isinstance(value, (bool, np.bool_)):
-    value = 'true' if value else 'false'
+    value = "true" if value else "false"
   if not isinstance(value, str):
-    raise _error(aspec, tag, f'expected one of {list(aspec.keywords)}, got {value!r}')
+    raise _error(aspec, tag, f"expected one of {list(aspec.keywords)}, got {value!r}")
   word = value.strip()
   for kw in aspec.keywords:
     if kw.lower() == word.lower():
       return kw
-  raise _error(aspec, tag, f'expected one of {list(aspec.keywords)}, got {value!r}')
+  raise _error(aspec, tag, f"expected one of {list(aspec.keywords)}, got {value!r}")
 
 
 def _flags(aspec, tag, value):
@@ -212,22 +217,23 @@ def _flags(aspec, tag, value):
   try:
     words = list(words)
   except TypeError:
-    raise _error(aspec, tag, f'expected keywords from {list(aspec.keywords)}, '
-                             f'got {value!r}') from None
+    raise _error(
+      aspec, tag, f"expected keywords from {list(aspec.keywords)}, got {value!r}"
+    ) from None
   out = []
   for w in words:
     if not isinstance(w, str):
-      raise _error(aspec, tag, f'expected keywords from {list(aspec.keywords)}, got {value!r}')
+      raise _error(aspec, tag, f"expected keywords from {list(aspec.keywords)}, got {value!r}")
     match = [k for k in aspec.keywords if k.lower() == w.lower()]
     if not match:
-      raise _error(aspec, tag, f'{w!r} is not one of {list(aspec.keywords)}')
+      raise _error(aspec, tag, f"{w!r} is not one of {list(aspec.keywords)}")
     out.append(match[0])
-  return ' '.join(out) if out else None
+  return " ".join(out) if out else None
 
 
 def _string(aspec, tag, value):
   if not isinstance(value, str):
-    raise _error(aspec, tag, f'expected a string, got {value!r}')
+    raise _error(aspec, tag, f"expected a string, got {value!r}")
   return value or None
 
 
@@ -243,15 +249,15 @@ def convert_value(aspec, tag, value):
   if value is None:
     return None
   kind = aspec.kind
-  if kind in ('real', 'int'):
+  if kind in ("real", "int"):
     return _scalar(aspec, tag, value)
-  if kind in ('real_array', 'int_array'):
+  if kind in ("real_array", "int_array"):
     return _array(aspec, tag, value)
-  if kind == 'bool':
+  if kind == "bool":
     return _bool(aspec, tag, value)
-  if kind == 'keyword':
+  if kind == "keyword":
     return _keyword(aspec, tag, value)
-  if kind == 'flags':
+  if kind == "flags":
     return _flags(aspec, tag, value)
   return _string(aspec, tag, value)
 
@@ -259,14 +265,18 @@ def convert_value(aspec, tag, value):
 def check_name(aspec, tag, value, namespace):
   """Validates an identifier or a reference given as a string; None for "not set"."""
   if not isinstance(value, str):
-    raise _error(aspec, tag, f'expected a string, got {value!r}')
+    raise _error(aspec, tag, f"expected a string, got {value!r}")
   if not value:
     return None
   if constants.PREFIX_SEPARATOR in value:
-    raise _error(aspec, tag, f"{value!r} contains '{constants.PREFIX_SEPARATOR}', which is "
-                             'reserved for scoping the names of attached models (assign the '
-                             'Element itself to refer to an element of another model)')
-  if aspec.kind == 'identifier' and namespace == constants.BODY and value == 'world':
+    raise _error(
+      aspec,
+      tag,
+      f"{value!r} contains '{constants.PREFIX_SEPARATOR}', which is "
+      "reserved for scoping the names of attached models (assign the "
+      "Element itself to refer to an element of another model)",
+    )
+  if aspec.kind == "identifier" and namespace == constants.BODY and value == "world":
     raise _error(aspec, tag, "a body cannot be named 'world' (MuJoCo's name for the worldbody)")
   return value
 
@@ -281,23 +291,23 @@ def format_float(x, precision=17, zero_threshold=0.0):
     x = 0.0
   if precision >= 17:
     s = repr(x)
-    return s[:-2] if s.endswith('.0') else s
-  return f'{x:.{precision}g}'
+    return s[:-2] if s.endswith(".0") else s
+  return f"{x:.{precision}g}"
 
 
 def format_value(aspec, value, precision=17, zero_threshold=0.0):
   """XML text of a plain-typed value (numbers, bools, keywords, strings)."""
   kind = aspec.kind
-  if kind == 'real':
+  if kind == "real":
     return format_float(value, precision, zero_threshold)
-  if kind == 'real_array':
-    return ' '.join(format_float(v, precision, zero_threshold) for v in value)
-  if kind == 'int':
+  if kind == "real_array":
+    return " ".join(format_float(v, precision, zero_threshold) for v in value)
+  if kind == "int":
     return str(int(value))
-  if kind == 'int_array':
-    return ' '.join(str(int(v)) for v in value)
-  if kind == 'bool':
-    return 'true' if value else 'false'
+  if kind == "int_array":
+    return " ".join(str(int(v)) for v in value)
+  if kind == "bool":
+    return "true" if value else "false"
   return str(value)
 
 
@@ -306,6 +316,6 @@ def values_equal(a, b):
   if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
     a, b = np.asarray(a), np.asarray(b)
     return a.shape == b.shape and bool(np.all(a == b))
-  if hasattr(a, 'spec') or hasattr(b, 'spec'):
+  if hasattr(a, "spec") or hasattr(b, "spec"):
     return a is b
   return a == b

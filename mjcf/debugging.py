@@ -16,34 +16,37 @@ from lxml import etree
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 _SKIPPED_FILES = {os.path.abspath(contextlib.__file__)}
-_ENV_VAR = 'NUMJOCO_MJCF_DEBUG'
+_ENV_VAR = "NUMJOCO_MJCF_DEBUG"
 
-_state = {'debug': os.environ.get(_ENV_VAR, '').strip().lower() not in ('', '0', 'false', 'no'),
-          'frozen': None, 'dump_dir': os.environ.get(_ENV_VAR + '_DUMP_DIR', '')}
+_state = {
+  "debug": os.environ.get(_ENV_VAR, "").strip().lower() not in ("", "0", "false", "no"),
+  "frozen": None,
+  "dump_dir": os.environ.get(_ENV_VAR + "_DUMP_DIR", ""),
+}
 
 
 def debug_mode():
   """Whether debug mode is on."""
-  return _state['debug']
+  return _state["debug"]
 
 
 def enable_debug_mode():
   """Turns debug mode on (elements created from now on record where they come from)."""
-  _state['debug'] = True
+  _state["debug"] = True
 
 
 def disable_debug_mode():
-  _state['debug'] = False
+  _state["debug"] = False
 
 
 def get_full_dump_dir():
   """Directory compile errors dump full debug information to in debug mode ('' for none)."""
-  return _state.get('dump_dir', '')
+  return _state.get("dump_dir", "")
 
 
 def set_full_dump_dir(dump_path):
   """Sets that directory (the environment variable NUMJOCO_MJCF_DEBUG_DUMP_DIR sets it too)."""
-  _state['dump_dir'] = dump_path or ''
+  _state["dump_dir"] = dump_path or ""
 
 
 class StackFrame(tuple):
@@ -83,13 +86,13 @@ class StackFrame(tuple):
     return linecache.getline(self[0], self[1]).strip()
 
   def __str__(self):
-    return f'{self[0]}:{self[1]} in {self[2]}'
+    return f"{self[0]}:{self[1]} in {self[2]}"
 
 
 def get_current_stack_trace(limit=8):
   """The caller's stack outside this package, innermost last (at most `limit` frames)."""
-  if _state['frozen'] is not None:
-    return _state['frozen']
+  if _state["frozen"] is not None:
+    return _state["frozen"]
   frames = []
   f = sys._getframe(1)
   while f is not None and len(frames) < limit:
@@ -105,20 +108,20 @@ def get_current_stack_trace(limit=8):
 @contextlib.contextmanager
 def freeze_current_stack_trace():
   """Within the block every record uses the stack at entry (one user call, many elements)."""
-  if not debug_mode() or _state['frozen'] is not None:
+  if not debug_mode() or _state["frozen"] is not None:
     yield
     return
-  _state['frozen'] = get_current_stack_trace()
+  _state["frozen"] = get_current_stack_trace()
   try:
     yield
   finally:
-    _state['frozen'] = None
+    _state["frozen"] = None
 
 
 def format_stack(stack):
   """The innermost user frame of a recorded stack, as 'file:line in function'."""
   if not stack:
-    return 'unknown location'
+    return "unknown location"
   return str(stack[-1])
 
 
@@ -167,30 +170,30 @@ class DebugContext:
     """
     dump_dir = dump_dir or self.default_dump_dir
     if not dump_dir:
-      raise ValueError('`dump_dir` is not specified')
+      raise ValueError("`dump_dir` is not specified")
     os.makedirs(dump_dir, exist_ok=True)
-    with open(os.path.join(dump_dir, 'model.xml'), 'w') as f:
-      f.write(self.xml_string or '')
+    with open(os.path.join(dump_dir, "model.xml"), "w") as f:
+      f.write(self.xml_string or "")
     for line, element in sorted(self.line_elements.items()):
-      out = [f'line {line}: {element}', f'created at {format_stack(element.get_init_stack())}']
+      out = [f"line {line}: {element}", f"created at {format_stack(element.get_init_stack())}"]
       for name, stack in element.get_last_modified_stacks_for_all_attributes().items():
         if stack:
           value = element.get_attribute_xml_string(name)
-          what = f'{name}="{value}"' if value is not None else f'{name} was CLEARED'
-          out.append(f'attribute {what} last set at {format_stack(stack)}')
-      with open(os.path.join(dump_dir, f'{line}.dump'), 'w') as f:
-        f.write('\n'.join(out) + '\n')
+          what = f'{name}="{value}"' if value is not None else f"{name} was CLEARED"
+          out.append(f"attribute {what} last set at {format_stack(stack)}")
+      with open(os.path.join(dump_dir, f"{line}.dump"), "w") as f:
+        f.write("\n".join(out) + "\n")
 
   def describe(self, line, attribute=None):
     """Where the element on `line` of the generated XML (and its attribute) came from."""
     element = self.line_elements.get(line)
     if element is None:
       return None
-    lines = [f'the element was created at {format_stack(element.get_init_stack())}']
+    lines = [f"the element was created at {format_stack(element.get_init_stack())}"]
     if attribute is not None:
       stacks = element.get_last_modified_stacks_for_all_attributes()
       stack = stacks.get(attribute)
       if stack:
         lines.append(f"attribute '{attribute}' was last set at {format_stack(stack)}")
     xml = element.to_xml_string(self_only=True, pretty_print=False)
-    return f'MJCF element {xml}: ' + '; '.join(lines)
+    return f"MJCF element {xml}: " + "; ".join(lines)

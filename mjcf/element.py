@@ -11,8 +11,8 @@ its other sections (assets, actuators, sensors, ...) into the parent's.
 
 import os
 
-from lxml import etree
 import numpy as np
+from lxml import etree
 
 from engine.compiler import assets as engine_assets
 from mjcf import attribute as attr_mod
@@ -25,8 +25,8 @@ from mjcf import spec as spec_mod
 # incremented on every change of the tree or of an identifier; caches compare against it
 _revision = ns_mod.REVISION
 
-_ORIENTATION = ('pos', 'quat', 'axisangle', 'xyaxes', 'zaxis', 'euler')
-_NAMED_FROM_FILE = ('mesh', 'hfield', 'texture', 'skin')
+_ORIENTATION = ("pos", "quat", "axisangle", "xyaxes", "zaxis", "euler")
+_NAMED_FROM_FILE = ("mesh", "hfield", "texture", "skin")
 
 
 _bump = ns_mod.bump_revision
@@ -55,8 +55,11 @@ def _make(espec, parent, attributes=None, repeated=False, on_demand=False):
     cls = _FrameChild
   elif espec.key in (constants.WORLDBODY, constants.BODY, constants.FRAME):
     cls = _AttachableElement
-  elif espec.key == constants.SITE and parent.tag in (constants.BODY, constants.WORLDBODY,
-                                                       constants.FRAME):
+  elif espec.key == constants.SITE and parent.tag in (
+    constants.BODY,
+    constants.WORLDBODY,
+    constants.FRAME,
+  ):
     cls = _AttachableElement
   elif espec.key == constants.DEFAULT:
     cls = _DefaultElement
@@ -68,7 +71,7 @@ def _make(espec, parent, attributes=None, repeated=False, on_demand=False):
 class _XmlOptions:
   """Settings of one XML generation."""
 
-  __slots__ = ('prefix_root', 'precision', 'zero_threshold', 'filename_with_hash', 'debug')
+  __slots__ = ("prefix_root", "precision", "zero_threshold", "filename_with_hash", "debug")
 
   def __init__(self, prefix_root, precision, zero_threshold, filename_with_hash, debug):
     self.prefix_root = prefix_root
@@ -91,11 +94,24 @@ class Element:
     namescope: the NameScope of that model.
   """
 
-  __slots__ = ('_spec', '_parent', '_root', '_attrs', '_children', '_attachments', '_removed',
-               '_alias', '_repeated', '_on_demand', '_init_stack', '_attr_stacks', '__weakref__')
+  __slots__ = (
+    "_spec",
+    "_parent",
+    "_root",
+    "_attrs",
+    "_children",
+    "_attachments",
+    "_removed",
+    "_alias",
+    "_repeated",
+    "_on_demand",
+    "_init_stack",
+    "_attr_stacks",
+    "__weakref__",
+  )
 
   def __init__(self, espec, parent, attributes=None, repeated=False, on_demand=False, root=None):
-    object.__setattr__(self, '_spec', espec)
+    object.__setattr__(self, "_spec", espec)
     self._parent = parent
     self._root = parent._root if parent is not None else root
     self._attrs = {}
@@ -117,11 +133,15 @@ class Element:
         attributes[constants.CLASS] = attributes.pop(constants.DCLASS)
       for name in attributes:
         self._check_attribute_name(name)
-      if (espec.tag in _NAMED_FROM_FILE and isinstance(attributes.get('file'), str)
-          and not attributes.get('name') and 'name' in espec.attributes):
+      if (
+        espec.tag in _NAMED_FROM_FILE
+        and isinstance(attributes.get("file"), str)
+        and not attributes.get("name")
+        and "name" in espec.attributes
+      ):
         # MuJoCo names an unnamed asset after its file
-        base = os.path.basename(attributes['file'].replace('\\', '/'))
-        attributes['name'] = base.rsplit('.', 1)[0] if '.' in base else base
+        base = os.path.basename(attributes["file"].replace("\\", "/"))
+        attributes["name"] = base.rsplit(".", 1)[0] if "." in base else base
       try:
         for name in espec.attributes:
           if name in attributes:
@@ -131,7 +151,7 @@ class Element:
             raise RequiredAttributeError(f"attribute '{name}' of <{espec.tag}> is required")
       except (ValueError, AttributeError, OSError) as e:
         self._unregister_identifiers()
-        raise type(e)(f'while creating <{espec.tag}>: {e}') from None
+        raise type(e)(f"while creating <{espec.tag}>: {e}") from None
 
   # ---- basic properties ----
 
@@ -166,25 +186,26 @@ class Element:
     return object.__hash__(self)
 
   def __copy__(self):
-    raise TypeError('only whole models can be copied: use copy.deepcopy(mjcf_model)')
+    raise TypeError("only whole models can be copied: use copy.deepcopy(mjcf_model)")
 
   def __deepcopy__(self, memo):
-    raise TypeError('only whole models can be copied: use copy.deepcopy(mjcf_model)')
+    raise TypeError("only whole models can be copied: use copy.deepcopy(mjcf_model)")
 
   # ---- attribute access ----
 
   def _check_attribute_name(self, name):
     if name not in self._spec.attributes:
-      raise self._no_attribute(name, f'not a valid attribute of <{self._spec.tag}>')
+      raise self._no_attribute(name, f"not a valid attribute of <{self._spec.tag}>")
 
   def _no_attribute(self, name, reason):
     """The AttributeError for an unknown name: Python's standard phrase, then why."""
     return UnknownAttributeError(
-      f"<{self._spec.tag}> object has no attribute {name!r}: {reason}", name=name, obj=self)
+      f"<{self._spec.tag}> object has no attribute {name!r}: {reason}", name=name, obj=self
+    )
 
   def _store(self, name=None):
     """The dict holding this element's attribute values (shared once a model is attached)."""
-    if name is not None and self._spec.attributes[name].kind == 'basepath':
+    if name is not None and self._spec.attributes[name].kind == "basepath":
       return self._attrs
     el = self
     while el._alias is not None:
@@ -204,11 +225,11 @@ class Element:
     self._check_attribute_name(name)
     aspec = self._spec.attributes[name]
     kind = aspec.kind
-    if kind == 'identifier':
+    if kind == "identifier":
       value = self._assign_identifier(aspec, value)
-    elif kind in ('reference', 'indirect'):
+    elif kind in ("reference", "indirect"):
       value = self._check_reference(aspec, value)
-    elif kind == 'file':
+    elif kind == "file":
       value = self._load_file(aspec, value)
     else:
       value = attr_mod.convert_value(aspec, self._spec.tag, value)
@@ -257,16 +278,20 @@ class Element:
       return None
     if isinstance(value, Element):
       namespace = _reference_namespace_of(value)
-      if aspec.kind == 'indirect':
+      if aspec.kind == "indirect":
         self._set_reference_type(aspec, value, namespace)
       elif namespace != aspec.namespace:
-        raise ValueError(f"attribute '{aspec.name}' of <{self._spec.tag}> refers to "
-                         f"{aspec.namespace!r} elements, got a {namespace!r} element <{value.tag}>")
+        raise ValueError(
+          f"attribute '{aspec.name}' of <{self._spec.tag}> refers to "
+          f"{aspec.namespace!r} elements, got a {namespace!r} element <{value.tag}>"
+        )
       return value
     if isinstance(value, str):
       return attr_mod.check_name(aspec, self._spec.tag, value, aspec.namespace)
-    raise ValueError(f"attribute '{aspec.name}' of <{self._spec.tag}>: expected an mjcf Element "
-                     f'or a name, got {value!r}')
+    raise ValueError(
+      f"attribute '{aspec.name}' of <{self._spec.tag}>: expected an mjcf Element "
+      f"or a name, got {value!r}"
+    )
 
   def _set_reference_type(self, aspec, target, namespace):
     """Sets `objtype` (or `reftype`) to match an Element assigned to `objname`."""
@@ -280,22 +305,27 @@ class Element:
       if spec_mod.OBJTYPE_NAMESPACES.get(word) == namespace:
         self._store(type_name)[type_name] = word
         return
-    raise ValueError(f"attribute '{aspec.name}' of <{self._spec.tag}> cannot refer to a "
-                     f'{namespace!r} element (allowed {type_name}: {list(choices)})')
+    raise ValueError(
+      f"attribute '{aspec.name}' of <{self._spec.tag}> cannot refer to a "
+      f"{namespace!r} element (allowed {type_name}: {list(choices)})"
+    )
 
   def _load_file(self, aspec, value):
     """An Asset from an Asset, or from a file name looked up in the assets dict or on disk."""
     if value is None or isinstance(value, attr_mod.Asset):
       return value
     if not isinstance(value, str):
-      raise ValueError(f"attribute '{aspec.name}' of <{self._spec.tag}>: expected a file name "
-                       f'or an mjcf.Asset, got {value!r}')
+      raise ValueError(
+        f"attribute '{aspec.name}' of <{self._spec.tag}>: expected a file name "
+        f"or an mjcf.Asset, got {value!r}"
+      )
     if not value:
       return None
     scope = self.namescope
     base = self._root._basepath(aspec.path_kind)
-    candidates = list(dict.fromkeys(
-      [engine_assets.combine_path(base, value) if base else value, value]))
+    candidates = list(
+      dict.fromkeys([engine_assets.combine_path(base, value) if base else value, value])
+    )
     # resource providers matching the name combined with the model directory, as the compiler
     paths = [engine_assets.combine_path(scope.model_dir, n) for n in candidates]
     failed = []
@@ -308,19 +338,21 @@ class Element:
     for name in candidates:
       if name in scope.assets:
         return attr_mod.asset_from_path(value, scope.assets[name])
-    basename = os.path.basename(value.replace('\\', '/'))
+    basename = os.path.basename(value.replace("\\", "/"))
     for name, contents in scope.assets.items():
-      if os.path.basename(name.replace('\\', '/')) == basename:
+      if os.path.basename(name.replace("\\", "/")) == basename:
         return attr_mod.asset_from_path(value, contents)
     for path in paths:
       if not engine_assets.find_resource_provider(path) and os.path.isfile(path):
-        with open(path, 'rb') as f:
+        with open(path, "rb") as f:
           return attr_mod.asset_from_path(value, f.read())
     shown = [engine_assets.shown_name(n) for n in candidates]
     raise FileNotFoundError(
       f"<{self._spec.tag}> {aspec.name}={engine_assets.shown_name(value)!r}: file not found: "
-      + ''.join(f'{e}; ' for e in failed) + 'not in the assets dict or in '
-      f"{scope.model_dir or os.getcwd()!r} (tried {shown})")
+      + "".join(f"{e}; " for e in failed)
+      + "not in the assets dict or in "
+      f"{scope.model_dir or os.getcwd()!r} (tried {shown})"
+    )
 
   def get_attributes(self):
     """{name: value} of the attributes that are set (`class` as 'dclass')."""
@@ -354,51 +386,54 @@ class Element:
     return self._attribute_xml(self._spec.attributes[attribute_name], opts)
 
   def __getattr__(self, name):
-    if name.startswith('__'):
+    if name.startswith("__"):
       raise AttributeError(name)
-    espec = object.__getattribute__(self, '_spec')
+    espec = object.__getattribute__(self, "_spec")
     if name in espec.children:
       return self.get_children(name)
     if name in espec.attributes:
       return self._get_attribute(name)
     if name == constants.DCLASS and constants.CLASS in espec.attributes:
       return self._get_attribute(constants.CLASS)
-    raise self._no_attribute(name, f'<{espec.tag}> has no child or attribute of that name')
+    raise self._no_attribute(name, f"<{espec.tag}> has no child or attribute of that name")
 
   def __setattr__(self, name, value):
-    if name.startswith('_'):
+    if name.startswith("_"):
       object.__setattr__(self, name, value)
       return
     class_attr = getattr(type(self), name, None)
     if isinstance(class_attr, property):
       if class_attr.fset is None:
-        raise AttributeError(f'{name!r} of an mjcf element cannot be assigned')
+        raise AttributeError(f"{name!r} of an mjcf element cannot be assigned")
       class_attr.fset(self, value)
       return
     attribute_name = constants.CLASS if name == constants.DCLASS else name
     if attribute_name in self._spec.attributes:
       self._set_attribute(attribute_name, value)
     elif name in self._spec.children:
-      raise AttributeError(f'<{name}> is a child element of <{self._spec.tag}>: use add() or '
-                           'modify its attributes')
+      raise AttributeError(
+        f"<{name}> is a child element of <{self._spec.tag}>: use add() or modify its attributes"
+      )
     else:
-      raise self._no_attribute(name, f'not a valid attribute of <{self._spec.tag}>')
+      raise self._no_attribute(name, f"not a valid attribute of <{self._spec.tag}>")
 
   def __delattr__(self, name):
     if name in self._spec.children:
       if self._spec.children[name].repeated:
-        raise AttributeError(f'{name!r} is a list of child elements, which cannot be deleted '
-                             f'(use {name}.clear())')
+        raise AttributeError(
+          f"{name!r} is a list of child elements, which cannot be deleted (use {name}.clear())"
+        )
       child = self.get_children(name)
       if child is not None:
         child.remove()
       return
     attribute_name = constants.CLASS if name == constants.DCLASS else name
     if attribute_name not in self._spec.attributes:
-      raise self._no_attribute(name, f'not a valid attribute of <{self._spec.tag}>')
+      raise self._no_attribute(name, f"not a valid attribute of <{self._spec.tag}>")
     if self._spec.attributes[attribute_name].required:
-      raise RequiredAttributeError(f"attribute '{attribute_name}' of <{self._spec.tag}> is "
-                                   'required and cannot be deleted')
+      raise RequiredAttributeError(
+        f"attribute '{attribute_name}' of <{self._spec.tag}> is required and cannot be deleted"
+      )
     self._set_attribute(attribute_name, None)
 
   def __dir__(self):
@@ -416,8 +451,10 @@ class Element:
     try:
       return self._spec.children[tag]
     except KeyError:
-      raise InvalidChildError(f'<{tag}> is not a valid child of <{self._spec.tag}>; allowed: '
-                              f'{sorted(self._spec.children)}') from None
+      raise InvalidChildError(
+        f"<{tag}> is not a valid child of <{self._spec.tag}>; allowed: "
+        f"{sorted(self._spec.children)}"
+      ) from None
 
   def get_children(self, tag):
     """The children with this tag: a list view if they repeat, else the element (or None)."""
@@ -451,8 +488,10 @@ class Element:
     cspec = self._check_child(tag)
     if not cspec.repeated:
       if not cspec.on_demand or self.get_children(tag) is not None:
-        raise ValueError(f'<{self._spec.tag}> already has a <{tag}> child: access it as '
-                         f'.{tag} instead of adding one')
+        raise ValueError(
+          f"<{self._spec.tag}> already has a <{tag}> child: access it as "
+          f".{tag} instead of adding one"
+        )
     child = _make(cspec, self, attributes, repeated=cspec.repeated, on_demand=cspec.on_demand)
     if position is None:
       self._children.append(child)
@@ -482,8 +521,10 @@ class Element:
     """
     subtree = self._subtree()
     if not affect_attachments and any(el._attachments for el in subtree):
-      raise ValueError('please use remove(affect_attachments=True): removing this element '
-                       'affects attributes or children that belong to an attached model')
+      raise ValueError(
+        "please use remove(affect_attachments=True): removing this element "
+        "affects attributes or children that belong to an attached model"
+      )
     for frame in subtree:
       if isinstance(frame, _AttachmentFrame) and not frame._removed:
         frame._attachment.detach()
@@ -523,13 +564,14 @@ class Element:
       ValueError: `namespace` or `identifier` is not a string, or the namespace is unknown.
     """
     if not isinstance(namespace, str):
-      raise ValueError(f'namespace should be a string, got {namespace!r}')
+      raise ValueError(f"namespace should be a string, got {namespace!r}")
     if not isinstance(identifier, str):
-      raise ValueError(f'identifier should be a string, got {identifier!r}')
+      raise ValueError(f"identifier should be a string, got {identifier!r}")
     namespace = _namespace_alias(namespace)
     if namespace not in spec_mod.findable_namespaces():
-      raise ValueError(f'{namespace!r} is not a valid namespace; valid: '
-                       f'{sorted(spec_mod.findable_namespaces())}')
+      raise ValueError(
+        f"{namespace!r} is not a valid namespace; valid: {sorted(spec_mod.findable_namespaces())}"
+      )
     sep = constants.PREFIX_SEPARATOR
     if sep in identifier:
       scope_name, rest = identifier.split(sep, 1)
@@ -547,7 +589,7 @@ class Element:
         found = self.namescope.get(namespace, identifier)
       except KeyError:
         found = None
-        if namespace == constants.DEFAULT and identifier == 'main':
+        if namespace == constants.DEFAULT and identifier == "main":
           found = self._root.default
     if found is not None and self._parent is not None and not _is_below(found, self):
       return None
@@ -564,8 +606,9 @@ class Element:
     """
     namespace = _namespace_alias(namespace)
     if namespace not in spec_mod.findable_namespaces():
-      raise ValueError(f'{namespace!r} is not a valid namespace; valid: '
-                       f'{sorted(spec_mod.findable_namespaces())}')
+      raise ValueError(
+        f"{namespace!r} is not a valid namespace; valid: {sorted(spec_mod.findable_namespaces())}"
+      )
     out = []
     self._find_all(namespace, immediate_children_only, exclude_attachments, out)
     return out
@@ -599,7 +642,7 @@ class Element:
     ident = self._spec.identifier
     if ident is None:
       if self._spec.tag == constants.WORLDBODY:
-        return self.namescope.full_prefix(prefix_root) or 'world'
+        return self.namescope.full_prefix(prefix_root) or "world"
       return None
     prefix = self.namescope.full_prefix(prefix_root)
     value = self._get_attribute(ident)
@@ -607,7 +650,7 @@ class Element:
       return prefix + value
     index = self._root._unnamed_index(self)
     sep = constants.PREFIX_SEPARATOR
-    return (prefix or sep) + f'{sep}unnamed_{self._spec.namespace}_{index}'
+    return (prefix or sep) + f"{sep}unnamed_{self._spec.namespace}_{index}"
 
   @property
   def full_identifier(self):
@@ -619,19 +662,19 @@ class Element:
   def resolve_references(self):
     """Replaces names in reference attributes by the elements they name, where found."""
     for name, aspec in self._spec.attributes.items():
-      if aspec.kind not in ('reference', 'indirect'):
+      if aspec.kind not in ("reference", "indirect"):
         continue
       value = self._store(name).get(name)
       if not isinstance(value, str):
         continue
-      if aspec.kind == 'indirect':
+      if aspec.kind == "indirect":
         objtype = self._store(aspec.type_attribute).get(aspec.type_attribute)
         namespace = spec_mod.OBJTYPE_NAMESPACES.get(objtype)
         if namespace is None:
           continue
       else:
         namespace = aspec.namespace
-        if namespace == constants.DEFAULT and value == 'main':
+        if namespace == constants.DEFAULT and value == "main":
           continue  # MuJoCo's name of the global class stays a name, as in dm_control
       # 'world' stays a name (as in dm_control); it is written as the model's world, which is
       # its attachment frame once attached
@@ -643,8 +686,15 @@ class Element:
 
   # ---- XML ----
 
-  def to_xml(self, prefix_root=None, debug_context=None, *, precision=17, zero_threshold=0.0,
-             filename_with_hash=True):
+  def to_xml(
+    self,
+    prefix_root=None,
+    debug_context=None,
+    *,
+    precision=17,
+    zero_threshold=0.0,
+    filename_with_hash=True,
+  ):
     """This element (and its children) as an lxml element, as the compiler should see it.
 
     Args:
@@ -654,8 +704,9 @@ class Element:
       zero_threshold: reals smaller in magnitude are written as 0.
       filename_with_hash: name asset files by their content hash (as get_assets() does).
     """
-    opts = _XmlOptions(prefix_root or self.namescope, precision, zero_threshold,
-                       filename_with_hash, debug_context)
+    opts = _XmlOptions(
+      prefix_root or self.namescope, precision, zero_threshold, filename_with_hash, debug_context
+    )
     return self._to_xml(opts)
 
   def _to_xml(self, opts):
@@ -680,10 +731,10 @@ class Element:
     """One attribute's XML text, or None when it is not written."""
     name = aspec.name
     kind = aspec.kind
-    if kind == 'identifier':
+    if kind == "identifier":
       return self.prefixed_identifier(opts.prefix_root)
     value = self._get_attribute(name)
-    if kind in ('reference', 'indirect'):
+    if kind in ("reference", "indirect"):
       if aspec.namespace == constants.DEFAULT:
         if name == constants.CLASS:
           return self._class_xml(value, opts)
@@ -693,18 +744,18 @@ class Element:
       if value is None:
         return None
       namespace = aspec.namespace
-      if kind == 'indirect':
+      if kind == "indirect":
         objtype = self._store(aspec.type_attribute).get(aspec.type_attribute)
         namespace = spec_mod.OBJTYPE_NAMESPACES.get(objtype)
         if namespace is None:
           return value
-      if value == 'world' and namespace == constants.BODY:
+      if value == "world" and namespace == constants.BODY:
         # the model's own world, which is the attachment frame once attached
         return self._root.worldbody.prefixed_identifier(opts.prefix_root)
       return self.namescope.full_prefix(opts.prefix_root) + value
-    if value is None or kind == 'basepath':
+    if value is None or kind == "basepath":
       return None
-    if kind == 'file':
+    if kind == "file":
       value = self._exported_asset(value, opts.prefix_root)
       if opts.filename_with_hash:
         return value.get_vfs_filename()
@@ -714,7 +765,7 @@ class Element:
   def _exported_asset(self, asset, prefix_root):
     """The file as the generated XML uses it: a skin file's bones name their bodies as the XML
     does (prefixed once the model is attached, as dm_control rewrites them)."""
-    if self._spec.tag != 'skin' or asset.extension.lower() != '.skn':
+    if self._spec.tag != "skin" or asset.extension.lower() != ".skn":
       return asset
     root = self._root
 
@@ -733,7 +784,7 @@ class Element:
       return None
     if isinstance(value, Element):
       return value.prefixed_identifier(opts.prefix_root)
-    if value == 'main' or value == self._root.default._attrs.get(constants.CLASS):
+    if value == "main" or value == self._root.default._attrs.get(constants.CLASS):
       return self._root.default.prefixed_identifier(opts.prefix_root)
     return self.namescope.full_prefix(opts.prefix_root) + value
 
@@ -755,27 +806,40 @@ class Element:
       if len(child_xml.attrib) or len(child_xml) or child._repeated or child._on_demand:
         xml.append(child_xml)
 
-  def to_xml_string(self, prefix_root=None, self_only=False, pretty_print=True,
-                    debug_context=None, *, precision=17, zero_threshold=0.0,
-                    filename_with_hash=True):
+  def to_xml_string(
+    self,
+    prefix_root=None,
+    self_only=False,
+    pretty_print=True,
+    debug_context=None,
+    *,
+    precision=17,
+    zero_threshold=0.0,
+    filename_with_hash=True,
+  ):
     """This element as XML text; see to_xml for the arguments.
 
     Args:
       self_only: only this element, its children replaced by '...'.
       pretty_print: indent the XML.
     """
-    xml = self.to_xml(prefix_root, debug_context, precision=precision,
-                      zero_threshold=zero_threshold, filename_with_hash=filename_with_hash)
+    xml = self.to_xml(
+      prefix_root,
+      debug_context,
+      precision=precision,
+      zero_threshold=zero_threshold,
+      filename_with_hash=filename_with_hash,
+    )
     if self_only:
       for child in list(xml):
         xml.remove(child)
       if any(not c._is_empty() for c in self.all_children()):
-        xml.text = '...'
+        xml.text = "..."
       # only what the user set: no generated names or implicit classes
       for name in (self._spec.identifier, constants.CLASS):
         if name and name in xml.attrib and not self._get_attribute(name):
           del xml.attrib[name]
-    text = etree.tostring(xml, pretty_print=pretty_print, encoding='unicode')
+    text = etree.tostring(xml, pretty_print=pretty_print, encoding="unicode")
     if debug_context is not None and not self_only:
       debug_context.commit_xml_string(text)
     return text
@@ -790,7 +854,7 @@ class Element:
     return self.to_xml_string(self_only=True, pretty_print=False)
 
   def __repr__(self):
-    return f'MJCF Element: {self}'
+    return f"MJCF Element: {self}"
 
   # ---- comparison ----
 
@@ -812,7 +876,7 @@ class Element:
       elif (a is None) != (b is None) or (a is not None and not attr_mod.values_equal(a, b)):
         return False
     mine, theirs = self.all_children(), other.all_children()
-    if self._parent is not None and self._parent.tag == 'tendon':
+    if self._parent is not None and self._parent.tag == "tendon":
       return len(mine) == len(theirs) and all(a.is_same_as(b) for a, b in zip(mine, theirs))
     for tag in self._spec.children:
       a = [c for c in mine if c.tag == tag]
@@ -840,7 +904,7 @@ def _reference_namespace_of(element):
 
 
 def _namespace_alias(namespace):
-  return {'class': constants.DEFAULT, 'key': 'keyframe'}.get(namespace, namespace)
+  return {"class": constants.DEFAULT, "key": "keyframe"}.get(namespace, namespace)
 
 
 def _is_below(element, ancestor):
@@ -878,15 +942,17 @@ class _AttachableElement(Element):
         a value different from this model's.
     """
     if not isinstance(attachment, RootElement):
-      raise ValueError(f'expected an mjcf.RootElement to attach, got {attachment!r}')
+      raise ValueError(f"expected an mjcf.RootElement to attach, got {attachment!r}")
     if attachment.namescope.parent is not None:
-      raise ValueError(f'model {attachment.model!r} is already attached to model '
-                       f'{attachment.parent_model.model!r} (a model can be attached once; '
-                       'attach a copy.deepcopy of it instead)')
+      raise ValueError(
+        f"model {attachment.model!r} is already attached to model "
+        f"{attachment.parent_model.model!r} (a model can be attached once; "
+        "attach a copy.deepcopy of it instead)"
+      )
     scope = self.namescope
     while scope is not None:
       if scope is attachment.namescope:
-        raise ValueError('cannot attach a model to itself or to one of its attachments')
+        raise ValueError("cannot attach a model to itself or to one of its attachments")
       scope = scope.parent
     root = self._root
     _merge_models(root, attachment, dry_run=True)
@@ -896,7 +962,7 @@ class _AttachableElement(Element):
     name, i = base, 0
     while root.namescope.has_identifier(constants.ATTACHED_MODEL, name):
       i += 1
-      name = f'{base}_{i}'
+      name = f"{base}_{i}"
     if name != base:
       attachment.model = name
     attachment.namescope.parent = root.namescope
@@ -910,8 +976,7 @@ class _AttachableElement(Element):
     else:
       frame_parent = self
       index = len(self._children)
-    frame = _AttachmentFrame(frame_parent, self if self.tag == constants.SITE else None,
-                             attachment)
+    frame = _AttachmentFrame(frame_parent, self if self.tag == constants.SITE else None, attachment)
     frame_parent._children.insert(index, frame)
     root.namescope.add(constants.ATTACHMENT_FRAME, name, frame)
     root.namescope.add(constants.ATTACHED_MODEL, name, attachment)
@@ -923,7 +988,7 @@ class _AttachableElement(Element):
 class _AttachmentFrame(Element):
   """The body holding an attached model: named `prefix/` in XML, transparent to users."""
 
-  __slots__ = ('_site', '_attachment')
+  __slots__ = ("_site", "_attachment")
 
   def __init__(self, parent, site, attachment):
     attributes = {}
@@ -932,8 +997,8 @@ class _AttachmentFrame(Element):
         value = site._get_attribute(name)
         if value is not None:
           attributes[name] = np.array(value)
-    object.__setattr__(self, '_site', site)
-    object.__setattr__(self, '_attachment', attachment)
+    object.__setattr__(self, "_site", site)
+    object.__setattr__(self, "_attachment", attachment)
     holder = parent
     while holder.tag == constants.FRAME:  # <frame>s add no body
       holder = holder.parent
@@ -950,15 +1015,18 @@ class _AttachmentFrame(Element):
     return namespace in (constants.ATTACHMENT_FRAME, constants.BODY)
 
   def prefixed_identifier(self, prefix_root=None):
-    return (self.namescope.full_prefix(prefix_root) + self._attachment.namescope.name
-            + constants.PREFIX_SEPARATOR)
+    return (
+      self.namescope.full_prefix(prefix_root)
+      + self._attachment.namescope.name
+      + constants.PREFIX_SEPARATOR
+    )
 
   @property
   def full_identifier(self):
     return self.prefixed_identifier(self.namescope.root)
 
   def _attributes_to_xml(self, xml, opts):
-    xml.set('name', self.prefixed_identifier(opts.prefix_root))
+    xml.set("name", self.prefixed_identifier(opts.prefix_root))
     super()._attributes_to_xml(xml, opts)
 
 
@@ -977,10 +1045,13 @@ class _FrameChild(Element):
     name = self._get_attribute(self._spec.identifier)
     if name:
       return frame_id + name + constants.PREFIX_SEPARATOR
-    unnamed = [c for c in self._parent._children
-               if c._spec.identifier and not c._get_attribute(c._spec.identifier)]
+    unnamed = [
+      c
+      for c in self._parent._children
+      if c._spec.identifier and not c._get_attribute(c._spec.identifier)
+    ]
     k = unnamed.index(self) if self in unnamed else 0
-    return frame_id if k == 0 else f'{frame_id}unnamed_joint_{k}{constants.PREFIX_SEPARATOR}'
+    return frame_id if k == 0 else f"{frame_id}unnamed_joint_{k}{constants.PREFIX_SEPARATOR}"
 
 
 def _merge_models(parent, child, dry_run):
@@ -1005,15 +1076,16 @@ def _merge_options(target, source, dry_run):
   merged = {}
   for name, value in source._store().items():
     aspec = source._spec.attributes[name]
-    if aspec.kind == 'basepath':
+    if aspec.kind == "basepath":
       continue
     current = store.get(name)
     if current is not None and not attr_mod.values_equal(current, value):
       if not aspec.take_max:
         raise ValueError(
-          f'conflicting values of global option <{source._spec.tag}> {name}: '
-          f'{_show(current)} in model {target._root.model!r} vs {_show(value)} in model '
-          f'{source._root.model!r}')
+          f"conflicting values of global option <{source._spec.tag}> {name}: "
+          f"{_show(current)} in model {target._root.model!r} vs {_show(value)} in model "
+          f"{source._root.model!r}"
+        )
       value = current if _size_value(current) >= _size_value(value) else value
     merged[name] = value
   for child in source._children:
@@ -1028,8 +1100,7 @@ def _merge_options(target, source, dry_run):
 def _unmerge_options(source):
   """Gives an attached global-option section back its own values (the merged ones)."""
   if source._alias is not None:
-    own = {k: v for k, v in source._attrs.items()
-           if source._spec.attributes[k].kind == 'basepath'}
+    own = {k: v for k, v in source._attrs.items() if source._spec.attributes[k].kind == "basepath"}
     merged = dict(source._store())
     merged.update(own)
     source._attrs = merged
@@ -1042,7 +1113,7 @@ def _size_value(value):
   """A number to compare sizes by ('10M' memory strings included)."""
   if isinstance(value, str):
     text = value.strip()
-    scale = {'K': 2**10, 'M': 2**20, 'G': 2**30, 'T': 2**40, 'P': 2**50, 'E': 2**60}
+    scale = {"K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40, "P": 2**50, "E": 2**60}
     if text and text[-1].upper() in scale:
       return float(text[:-1]) * scale[text[-1].upper()]
     return float(text) if text else 0.0
@@ -1051,7 +1122,7 @@ def _size_value(value):
 
 def _show(value):
   if isinstance(value, np.ndarray):
-    return ' '.join(str(v) for v in value.tolist())
+    return " ".join(str(v) for v in value.tolist())
   return repr(value)
 
 
@@ -1068,7 +1139,7 @@ class _DefaultElement(Element):
     names = self.namescope.full_prefix(prefix_root, as_list=True)
     # the global class is '/' (or 'prefix/') whatever the XML called it
     is_global = isinstance(self._parent, RootElement)
-    names.append('' if is_global else self._get_attribute(constants.CLASS) or '')
+    names.append("" if is_global else self._get_attribute(constants.CLASS) or "")
     return constants.PREFIX_SEPARATOR.join(names) or constants.PREFIX_SEPARATOR
 
   def all_children(self):
@@ -1100,15 +1171,15 @@ class RootElement(Element):
     assets: {file name: bytes} searched before the disk.
   """
 
-  __slots__ = ('_namescope', '_unnamed_cache')
+  __slots__ = ("_namescope", "_unnamed_cache")
 
-  def __init__(self, model=None, model_dir='', assets=None):
+  def __init__(self, model=None, model_dir="", assets=None):
     model = model or constants.UNNAMED_MODEL
     if not isinstance(model, str) or constants.PREFIX_SEPARATOR in model:
       raise ValueError(f"a model name must be a string without '/', got {model!r}")
-    object.__setattr__(self, '_namescope', ns_mod.NameScope(model, self, model_dir, assets))
-    object.__setattr__(self, '_unnamed_cache', None)
-    super().__init__(spec_mod.root(), None, {'model': model}, root=self)
+    object.__setattr__(self, "_namescope", ns_mod.NameScope(model, self, model_dir, assets))
+    object.__setattr__(self, "_unnamed_cache", None)
+    super().__init__(spec_mod.root(), None, {"model": model}, root=self)
 
   @property
   def namescope(self):
@@ -1133,7 +1204,7 @@ class RootElement(Element):
       parent.namescope.rename(constants.ATTACHED_MODEL, old, new_name)
       parent.namescope.rename(constants.ATTACHMENT_FRAME, old, new_name)
     self._namescope.name = new_name
-    self._attrs['model'] = new_name
+    self._attrs["model"] = new_name
     _bump()
 
   @property
@@ -1164,11 +1235,11 @@ class RootElement(Element):
     """The compiler directory for asset files of `kind` ('mesh' or 'texture')."""
     compiler = self.compiler
     own = compiler._attrs
-    if kind == 'texture' and own.get('texturedir'):
-      return own['texturedir']
-    if kind != 'texture' and own.get('meshdir'):
-      return own['meshdir']
-    return own.get('assetdir') or ''
+    if kind == "texture" and own.get("texturedir"):
+      return own["texturedir"]
+    if kind != "texture" and own.get("meshdir"):
+      return own["meshdir"]
+    return own.get("assetdir") or ""
 
   def _unnamed_index(self, element):
     """Position of `element` among this model's elements of its namespace (for its auto name)."""
@@ -1196,7 +1267,7 @@ class RootElement(Element):
     """
     parent = self.parent_model
     if parent is None:
-      raise RuntimeError('cannot detach a model that is not attached to another model')
+      raise RuntimeError("cannot detach a model that is not attached to another model")
     scope = self._namescope
     frame = self._attachment_frame()
     for section in parent._children:
@@ -1224,21 +1295,34 @@ class RootElement(Element):
     out = {}
     for el in _walk(self):
       for name, aspec in el._spec.attributes.items():
-        if aspec.kind == 'file':
+        if aspec.kind == "file":
           value = el._attrs.get(name)
           if value is not None:
             value = el._exported_asset(value, self.namescope)
             out[value.get_vfs_filename()] = value.contents
     return out
 
-  def to_xml(self, prefix_root=None, debug_context=None, *, precision=17, zero_threshold=0.0,
-             filename_with_hash=True):
+  def to_xml(
+    self,
+    prefix_root=None,
+    debug_context=None,
+    *,
+    precision=17,
+    zero_threshold=0.0,
+    filename_with_hash=True,
+  ):
     """The model as an lxml element; keyframes are padded to the combined model's sizes."""
-    xml = super().to_xml(prefix_root, debug_context, precision=precision,
-                         zero_threshold=zero_threshold, filename_with_hash=filename_with_hash)
+    xml = super().to_xml(
+      prefix_root,
+      debug_context,
+      precision=precision,
+      zero_threshold=zero_threshold,
+      filename_with_hash=filename_with_hash,
+    )
     if self._has_attachments():
-      opts = _XmlOptions(prefix_root or self.namescope, precision, zero_threshold,
-                         filename_with_hash, None)
+      opts = _XmlOptions(
+        prefix_root or self.namescope, precision, zero_threshold, filename_with_hash, None
+      )
       keyframes.pad_keyframes(self, xml, opts, _AttachmentFrame)
     return xml
 
@@ -1295,20 +1379,21 @@ def _walk(element):
 def _copy_attributes(src, dst, override):
   for name, value in src._store().items():
     aspec = src._spec.attributes[name]
-    if aspec.kind == 'basepath' or (name == 'model' and isinstance(dst, RootElement)):
+    if aspec.kind == "basepath" or (name == "model" and isinstance(dst, RootElement)):
       continue
     if isinstance(value, np.ndarray):
       value = value.copy()
     current = dst._store(name).get(name)
     if current is not None and not override and not attr_mod.values_equal(current, value):
-      raise ValueError(f'conflicting values of <{src.tag}> {name}: {_show(current)} vs '
-                       f'{_show(value)}')
-    if aspec.kind == 'identifier':
+      raise ValueError(
+        f"conflicting values of <{src.tag}> {name}: {_show(current)} vs {_show(value)}"
+      )
+    if aspec.kind == "identifier":
       dst._set_attribute(name, value)
     else:
       dst._store(name)[name] = value
   for name, value in src._attrs.items():
-    if src._spec.attributes[name].kind == 'basepath':
+    if src._spec.attributes[name].kind == "basepath":
       dst._attrs[name] = value
 
 
@@ -1316,10 +1401,10 @@ def _attribute_values(el):
   """{name: value} of an element's set attributes, arrays copied."""
   out = {}
   for name, value in el._store().items():
-    if el._spec.attributes[name].kind != 'basepath':
+    if el._spec.attributes[name].kind != "basepath":
       out[name] = value.copy() if isinstance(value, np.ndarray) else value
   for name, value in el._attrs.items():
-    if el._spec.attributes[name].kind == 'basepath':
+    if el._spec.attributes[name].kind == "basepath":
       out[name] = value
   return out
 
@@ -1333,8 +1418,13 @@ def _copy_children(src, dst, mapping, override, copy_attributes=True):
       _copy_frame(child, dst, mapping)
       continue
     if child._repeated or child._on_demand:
-      new = _make(child._spec, dst, _attribute_values(child), repeated=child._repeated,
-                  on_demand=child._on_demand)
+      new = _make(
+        child._spec,
+        dst,
+        _attribute_values(child),
+        repeated=child._repeated,
+        on_demand=child._on_demand,
+      )
       dst._children.append(new)
       mapping[child] = new
       _copy_children(child, new, mapping, override, copy_attributes=False)
@@ -1417,12 +1507,12 @@ class _ElementListView:
         for scope, attached in self._parent._attachments.items():
           if scope.name == scope_name:
             return _ElementListView(attached, self._tag)[rest]
-        raise KeyError(f'no attached model {scope_name!r} in <{self._parent.tag}>')
+        raise KeyError(f"no attached model {scope_name!r} in <{self._parent.tag}>")
       for el in self._own():
         ident = el._spec.identifier
         if ident and el._get_attribute(ident) == index:
           return el
-      raise KeyError(f'no <{self._tag}> named {index!r} in <{self._parent.tag}>')
+      raise KeyError(f"no <{self._tag}> named {index!r} in <{self._parent.tag}>")
     if isinstance(index, slice) or (isinstance(index, (int, np.integer)) and index < 0):
       return self._full_list()[index]
     own = self._own()
@@ -1442,4 +1532,4 @@ class _ElementListView:
     return str([str(el) for el in self._full_list()])
 
   def __repr__(self):
-    return f'MJCF Elements List: {self}'
+    return f"MJCF Elements List: {self}"

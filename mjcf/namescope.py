@@ -29,11 +29,11 @@ class NameScope:
     assets: {file name: bytes} searched before the disk.
   """
 
-  def __init__(self, name, mjcf_model, model_dir='', assets=None):
+  def __init__(self, name, mjcf_model, model_dir="", assets=None):
     self.name = name
     self.mjcf_model = mjcf_model
     self.parent = None
-    self.model_dir = model_dir or ''
+    self.model_dir = model_dir or ""
     self.assets = dict(assets) if assets else {}
     self._namespaces = collections.defaultdict(dict)
 
@@ -60,7 +60,7 @@ class NameScope:
     names.reverse()
     if as_list:
       return names
-    return ''.join(n + constants.PREFIX_SEPARATOR for n in names)
+    return "".join(n + constants.PREFIX_SEPARATOR for n in names)
 
   def add(self, namespace, identifier, element):
     """Registers an identifier.
@@ -71,8 +71,9 @@ class NameScope:
     table = self._namespaces[namespace]
     other = table.get(identifier)
     if other is not None and other is not element:
-      raise ValueError(f'duplicated identifier {identifier!r} in namespace {namespace!r} of '
-                       f'model {self.name!r}')
+      raise ValueError(
+        f"duplicated identifier {identifier!r} in namespace {namespace!r} of model {self.name!r}"
+      )
     table[identifier] = element
 
   def replace(self, namespace, identifier, element):
@@ -87,7 +88,7 @@ class NameScope:
     """Moves an entry to a new identifier."""
     table = self._namespaces[namespace]
     if new in table and table[new] is not table.get(old):
-      raise ValueError(f'duplicated identifier {new!r} in namespace {namespace!r}')
+      raise ValueError(f"duplicated identifier {new!r} in namespace {namespace!r}")
     table[new] = table.pop(old)
 
   def get(self, namespace, identifier):
@@ -114,4 +115,4 @@ class NameScope:
     bump_revision()
 
   def __repr__(self):
-    return f'NameScope({self.name!r})'
+    return f"NameScope({self.name!r})"

@@ -18,8 +18,9 @@ from mjcf import debugging
 from mjcf import element as element_mod
 
 
-def from_xml_string(xml_string, escape_separators=False, model_dir='', resolve_references=True,
-                    assets=None):
+def from_xml_string(
+  xml_string, escape_separators=False, model_dir="", resolve_references=True, assets=None
+):
   """Parses MJCF text into a RootElement.
 
   Args:
@@ -31,12 +32,14 @@ def from_xml_string(xml_string, escape_separators=False, model_dir='', resolve_r
   """
   if isinstance(xml_string, str):
     xml_string = xml_string.encode()
-  return _parse(_xml_root(xml_string), escape_separators, model_dir or '', resolve_references,
-                assets)
+  return _parse(
+    _xml_root(xml_string), escape_separators, model_dir or "", resolve_references, assets
+  )
 
 
-def from_file(file_handle, escape_separators=False, model_dir='', resolve_references=True,
-              assets=None):
+def from_file(
+  file_handle, escape_separators=False, model_dir="", resolve_references=True, assets=None
+):
   """Parses an MJCF file into a RootElement; see from_xml_string for the other arguments.
 
   Args:
@@ -44,7 +47,7 @@ def from_file(file_handle, escape_separators=False, model_dir='', resolve_refere
       lxml's parse accepts, or a name with a resource provider's prefix); a path with no
       `model_dir` makes its directory the model directory.
   """
-  if hasattr(file_handle, 'read'):
+  if hasattr(file_handle, "read"):
     data = file_handle.read()
   else:
     path = os.fspath(file_handle)
@@ -53,8 +56,7 @@ def from_file(file_handle, escape_separators=False, model_dir='', resolve_refere
   return from_xml_string(data, escape_separators, model_dir, resolve_references, assets)
 
 
-def from_path(path, escape_separators=False, resolve_references=True, assets=None,
-              model_dir=None):
+def from_path(path, escape_separators=False, resolve_references=True, assets=None, model_dir=None):
   """Parses an MJCF file into a RootElement; its directory is the model directory.
 
   `path` may name a resource of a registered provider ("zip:models/robot.xml", a "data:" URI):
@@ -68,7 +70,7 @@ def from_path(path, escape_separators=False, resolve_references=True, assets=Non
   return from_xml_string(data, escape_separators, model_dir, resolve_references, assets)
 
 
-def from_zip(path, model_file='model.xml', escape_separators=False, resolve_references=True):
+def from_zip(path, model_file="model.xml", escape_separators=False, resolve_references=True):
   """Parses a zipped model (as export_with_assets_as_zip writes it) into a RootElement.
 
   The other files of the archive are the model's assets, named relative to the XML file's
@@ -85,25 +87,24 @@ def from_zip(path, model_file='model.xml', escape_separators=False, resolve_refe
       named `model_file`.
   """
   if not zipfile.is_zipfile(path):
-    raise ValueError(f'File {path} is not a zip file.')
-  if hasattr(path, 'seek'):
+    raise ValueError(f"File {path} is not a zip file.")
+  if hasattr(path, "seek"):
     path.seek(0)
-  with zipfile.ZipFile(path, 'r') as archive:
-    names = [n for n in archive.namelist() if not n.endswith('/')]
-    xml_files = [n for n in names if n.endswith('.xml')]
+  with zipfile.ZipFile(path, "r") as archive:
+    names = [n for n in archive.namelist() if not n.endswith("/")]
+    xml_files = [n for n in names if n.endswith(".xml")]
     if not xml_files:
-      raise ValueError(f'No XML file found in {path}.')
+      raise ValueError(f"No XML file found in {path}.")
     if len(xml_files) == 1:
       xml_name = xml_files[0]
     elif model_file in xml_files:
       xml_name = model_file
     else:
-      raise ValueError(f'Multiple XML files found in {path}, but none named {model_file}.')
+      raise ValueError(f"Multiple XML files found in {path}, but none named {model_file}.")
     folder = posixpath.dirname(xml_name)
-    assets = {posixpath.relpath(n, folder or '.'): archive.read(n)
-              for n in names if n != xml_name}
+    assets = {posixpath.relpath(n, folder or "."): archive.read(n) for n in names if n != xml_name}
     xml_string = archive.read(xml_name)
-  return from_xml_string(xml_string, escape_separators, '', resolve_references, assets)
+  return from_xml_string(xml_string, escape_separators, "", resolve_references, assets)
 
 
 def _xml_root(data):
@@ -111,7 +112,7 @@ def _xml_root(data):
   return etree.fromstring(data, parser)
 
 
-def _read_include(name, model_dir, assets, line, include_dir=''):
+def _read_include(name, model_dir, assets, line, include_dir=""):
   """(bytes, path relative to the model directory) of an include file.
 
   As MuJoCo: relative to the model directory first, then to the folder of the file holding the
@@ -128,7 +129,7 @@ def _read_include(name, model_dir, assets, line, include_dir=''):
       try:
         return engine_assets.read_resource(path), relative
       except FileNotFoundError as e:
-        failed.append(f'{e}; ')
+        failed.append(f"{e}; ")
   for relative in tries:
     for key in (relative, os.path.normpath(relative)):
       if assets and key in assets:
@@ -136,25 +137,26 @@ def _read_include(name, model_dir, assets, line, include_dir=''):
         return (data.encode() if isinstance(data, str) else data), relative
   for relative, path in zip(tries, paths):
     if not engine_assets.find_resource_provider(path) and os.path.isfile(path):
-      with open(path, 'rb') as f:
+      with open(path, "rb") as f:
         return f.read(), relative
-  raise FileNotFoundError(f'line {line}: cannot read include file {name!r} '
-                          f'({"".join(failed)}tried {paths})')
+  raise FileNotFoundError(
+    f"line {line}: cannot read include file {name!r} ({''.join(failed)}tried {paths})"
+  )
 
 
-def _expand_includes(xml, model_dir, assets, seen, include_dir=''):
+def _expand_includes(xml, model_dir, assets, seen, include_dir=""):
   """Replaces every <include file=...> below `xml` by the children of the included file."""
   for child in list(xml):
     if not isinstance(child.tag, str):
       continue
-    if child.tag == 'include':
-      name = child.get('file')
+    if child.tag == "include":
+      name = child.get("file")
       if not name:
         raise ValueError(f"line {child.sourceline}: <include> needs a 'file' attribute")
       data, relative = _read_include(name, model_dir, assets, child.sourceline, include_dir)
       key = os.path.normpath(relative)
       if key in seen:
-        raise ValueError(f'line {child.sourceline}: file {name!r} is included twice')
+        raise ValueError(f"line {child.sourceline}: file {name!r} is included twice")
       seen.add(key)
       included = _xml_root(data)
       _expand_includes(included, model_dir, assets, seen, engine_assets.resource_dir(relative))
@@ -167,9 +169,25 @@ def _expand_includes(xml, model_dir, assets, seen, include_dir=''):
 
 
 # attributes that hold paths or free text: escape_separators leaves their '/' alone (as dm_control)
-_UNESCAPED = frozenset({
-  'data', 'file', 'meshdir', 'assetdir', 'texturedir', 'content_type', 'fileleft', 'fileright',
-  'fileback', 'filefront', 'fileup', 'filedown', 'plugin', 'key', 'value'})
+_UNESCAPED = frozenset(
+  {
+    "data",
+    "file",
+    "meshdir",
+    "assetdir",
+    "texturedir",
+    "content_type",
+    "fileleft",
+    "fileright",
+    "fileback",
+    "filefront",
+    "fileup",
+    "filedown",
+    "plugin",
+    "key",
+    "value",
+  }
+)
 
 
 def _escape(value):
@@ -178,14 +196,14 @@ def _escape(value):
 
 
 def _parse(xml, escape_separators, model_dir, resolve_references, assets):
-  if xml.tag != 'mujoco':
-    raise ValueError(f'the root element of an MJCF model must be <mujoco>, got <{xml.tag}>')
+  if xml.tag != "mujoco":
+    raise ValueError(f"the root element of an MJCF model must be <mujoco>, got <{xml.tag}>")
   _expand_includes(xml, model_dir, assets, set())
   with debugging.freeze_current_stack_trace():
-    root = element_mod.RootElement(model=xml.get('model'), model_dir=model_dir, assets=assets)
+    root = element_mod.RootElement(model=xml.get("model"), model_dir=model_dir, assets=assets)
     # asset directories first: files are loaded when their attribute is set
-    for compiler in xml.findall('compiler'):
-      for name in ('meshdir', 'texturedir', 'assetdir'):
+    for compiler in xml.findall("compiler"):
+      for name in ("meshdir", "texturedir", "assetdir"):
         if compiler.get(name):
           root.compiler._attrs[name] = compiler.get(name)
     generated = None if escape_separators else _Generated()
@@ -202,12 +220,12 @@ def _overlay(element, attributes):
   out = dict(attributes)
   for name, text in attributes.items():
     aspec = element.spec.attributes.get(name)
-    if aspec is None or aspec.kind != 'real_array':
+    if aspec is None or aspec.kind != "real_array":
       continue
     old = element.get_attributes().get(name)
     words = text.split()
     if old is not None and len(words) < len(old):
-      out[name] = words + [repr(float(v)) for v in old[len(words):]]
+      out[name] = words + [repr(float(v)) for v in old[len(words) :]]
   return out
 
 
@@ -241,15 +259,15 @@ class _Generated:
       aspec = spec.attributes.get(name)
       if aspec is None:
         continue
-      if aspec.kind == 'identifier' and self.is_generated_name(value):
+      if aspec.kind == "identifier" and self.is_generated_name(value):
         own = attributes.pop(name)
-      elif aspec.kind in ('reference', 'indirect'):
+      elif aspec.kind in ("reference", "indirect"):
         if aspec.namespace == constants.DEFAULT and value == constants.PREFIX_SEPARATOR:
           # the global class: implied unless a childclass around says otherwise
           if name == constants.CLASS and not _in_childclass(parent):
             del attributes[name]
           else:
-            attributes[name] = 'main'
+            attributes[name] = "main"
         elif self.is_generated_name(value):
           # a stand-in (required references must be set), replaced by the element in resolve()
           self.references.append((name, value, line))
@@ -260,12 +278,13 @@ class _Generated:
     for element, name, value, line in self.references:
       target = self.elements.get(value)
       if target is None:
-        raise ValueError(f'line {line}: <{element.tag}> {name}={value!r} names no element of '
-                         'the model')
+        raise ValueError(
+          f"line {line}: <{element.tag}> {name}={value!r} names no element of the model"
+        )
       element._set_attribute(name, target)
 
 
-_UNNAMED_PREFIX = constants.PREFIX_SEPARATOR * 2 + 'unnamed_'
+_UNNAMED_PREFIX = constants.PREFIX_SEPARATOR * 2 + "unnamed_"
 
 
 def _in_childclass(element):
@@ -279,9 +298,12 @@ def _in_childclass(element):
 
 def _is_global_class(xml, parent):
   """Whether `xml` is the <default class="/"> PyMJCF writes for a model's global defaults."""
-  return (xml.tag == constants.DEFAULT and xml.get(constants.CLASS) == constants.PREFIX_SEPARATOR
-          and parent.tag == constants.DEFAULT and isinstance(parent.parent,
-                                                              element_mod.RootElement))
+  return (
+    xml.tag == constants.DEFAULT
+    and xml.get(constants.CLASS) == constants.PREFIX_SEPARATOR
+    and parent.tag == constants.DEFAULT
+    and isinstance(parent.parent, element_mod.RootElement)
+  )
 
 
 def _parse_children(xml, parent, escape_separators, generated=None):
@@ -306,8 +328,9 @@ def _parse_children(xml, parent, escape_separators, generated=None):
         element = parent.get_children(child.tag)
         element.set_attributes(**_overlay(element, attributes))
     except (ValueError, AttributeError, OSError) as e:
-      raise type(e)(f'line {child.sourceline}: error while parsing element <{child.tag}>: '
-                    f'{e}') from None
+      raise type(e)(
+        f"line {child.sourceline}: error while parsing element <{child.tag}>: {e}"
+      ) from None
     if generated is not None and not escape_separators:
       if own_name is not None:
         generated.elements[own_name] = element

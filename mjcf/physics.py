@@ -20,34 +20,37 @@ import numpy as np
 from engine import errors as engine_errors
 from engine import index as engine_index
 from engine import physics as engine_physics
-
 from mjcf import constants
 from mjcf import debugging
 from mjcf import element as element_mod
 
 # namespace -> [(size name of the first dimension, prefixes stripped from field names)]
 _NAMESPACE_AXES = {
-  'body': [('nbody', ('body_',)), ('nmocap', ())],
-  'joint': [('njnt', ('jnt_',)), ('nq', ()), ('nv', ('dof_',))],
-  'geom': [('ngeom', ('geom_',))],
-  'site': [('nsite', ('site_',))],
-  'camera': [('ncam', ('cam_',))],
-  'light': [('nlight', ('light_',))],
-  'mesh': [('nmesh', ('mesh_',))],
-  'hfield': [('nhfield', ('hfield_',))],
-  'texture': [('ntex', ('tex_',))],
-  'material': [('nmat', ('mat_',))],
-  'pair': [('npair', ('pair_',))],
-  'exclude': [('nexclude', ('exclude_',))],
-  'equality': [('neq', ('eq_',))],
-  'tendon': [('ntendon', ('tendon_', 'ten_'))],
-  'actuator': [('nactuator', ('actuator_',)), ('nu', ('actuator_',)), ('na', ()),
-               ('nout', ('actuator_',))],
-  'sensor': [('nsensor', ('sensor_',)), ('nsensordata', ())],
-  'numeric': [('nnumeric', ('numeric_',)), ('nnumericdata', ('numeric_',))],
-  'tuple': [('ntuple', ('tuple_',))],
-  'text': [('ntext', ('text_',))],
-  'keyframe': [('nkey', ('key_',))],
+  "body": [("nbody", ("body_",)), ("nmocap", ())],
+  "joint": [("njnt", ("jnt_",)), ("nq", ()), ("nv", ("dof_",))],
+  "geom": [("ngeom", ("geom_",))],
+  "site": [("nsite", ("site_",))],
+  "camera": [("ncam", ("cam_",))],
+  "light": [("nlight", ("light_",))],
+  "mesh": [("nmesh", ("mesh_",))],
+  "hfield": [("nhfield", ("hfield_",))],
+  "texture": [("ntex", ("tex_",))],
+  "material": [("nmat", ("mat_",))],
+  "pair": [("npair", ("pair_",))],
+  "exclude": [("nexclude", ("exclude_",))],
+  "equality": [("neq", ("eq_",))],
+  "tendon": [("ntendon", ("tendon_", "ten_"))],
+  "actuator": [
+    ("nactuator", ("actuator_",)),
+    ("nu", ("actuator_",)),
+    ("na", ()),
+    ("nout", ("actuator_",)),
+  ],
+  "sensor": [("nsensor", ("sensor_",)), ("nsensordata", ())],
+  "numeric": [("nnumeric", ("numeric_",)), ("nnumericdata", ("numeric_",))],
+  "tuple": [("ntuple", ("tuple_",))],
+  "text": [("ntext", ("text_",))],
+  "keyframe": [("nkey", ("key_",))],
 }
 
 _field_tables = {}
@@ -60,8 +63,10 @@ def _field_table(namespace):
     return table
   table = {}
   axes = _NAMESPACE_AXES[namespace]
-  for struct, rows in (('model', engine_index.model_fields()),
-                       ('data', engine_index.data_fields())):
+  for struct, rows in (
+    ("model", engine_index.model_fields()),
+    ("data", engine_index.data_fields()),
+  ):
     for size_name, prefixes in axes:
       for f in rows:
         if not f.dims or f.dims[0] != size_name:
@@ -69,7 +74,7 @@ def _field_table(namespace):
         name = f.name
         for prefix in prefixes:
           if name.startswith(prefix):
-            name = name[len(prefix):]
+            name = name[len(prefix) :]
             break
         table.setdefault(name, (struct, f.name))
   _field_tables[namespace] = table
@@ -79,25 +84,30 @@ def _field_table(namespace):
 def _binding_namespace(element):
   if isinstance(element, element_mod._AttachmentFrame) or element.tag == constants.WORLDBODY:
     return constants.BODY
-  if element.spec.namespace == 'contact':  # (pairs and excludes: the model's arrays differ)
+  if element.spec.namespace == "contact":  # (pairs and excludes: the model's arrays differ)
     return element.tag
   return element.spec.namespace
 
 
 # Writing these data fields makes the derived quantities stale (dm_control's list); reading any
 # other field of a binding first runs forward() when the physics is stale.
-_DATA_TRIGGERS_DIRTY = frozenset({'qpos', 'qvel', 'act', 'ctrl', 'qfrc_applied', 'xfrc_applied'})
+_DATA_TRIGGERS_DIRTY = frozenset({"qpos", "qvel", "act", "ctrl", "qfrc_applied", "xfrc_applied"})
 # model fields whose writes leave the simulation unchanged (appearance only)
-_MODEL_DOESNT_TRIGGER_DIRTY = frozenset({'rgba', 'matid', 'emission', 'specular', 'shininess',
-                                         'reflectance', 'needstage'})
+_MODEL_DOESNT_TRIGGER_DIRTY = frozenset(
+  {"rgba", "matid", "emission", "specular", "shininess", "reflectance", "needstage"}
+)
 # Writing a frame's pos/quat through a binding clears the flags that let the engine skip it
 # (`*_sameframe`: the frame coincides with another; `body_simple`), as dm_control does, so that
 # the new values are used.
 _DISABLE_ON_WRITE = {
-  'body_pos': ('sameframe',), 'body_quat': ('sameframe',),
-  'geom_pos': ('sameframe',), 'geom_quat': ('sameframe',),
-  'site_pos': ('sameframe',), 'site_quat': ('sameframe',),
-  'body_ipos': ('simple', 'sameframe'), 'body_iquat': ('simple', 'sameframe'),
+  "body_pos": ("sameframe",),
+  "body_quat": ("sameframe",),
+  "geom_pos": ("sameframe",),
+  "geom_quat": ("sameframe",),
+  "site_pos": ("sameframe",),
+  "site_quat": ("sameframe",),
+  "body_ipos": ("simple", "sameframe"),
+  "body_iquat": ("simple", "sameframe"),
 }
 
 
@@ -138,7 +148,7 @@ class _SynchronizingArray(np.ndarray):
       return out[()]
     return out
 
-  def copy(self, order='C'):
+  def copy(self, order="C"):
     """A plain numpy copy (detached from the engine)."""
     return np.copy(self, order=order)
 
@@ -149,7 +159,7 @@ class _SynchronizingArray(np.ndarray):
     return self.copy()
 
   def __reduce__(self):
-    raise NotImplementedError('bound arrays cannot be pickled: copy them first (x.copy())')
+    raise NotImplementedError("bound arrays cannot be pickled: copy them first (x.copy())")
 
 
 class Binding:
@@ -166,19 +176,27 @@ class Binding:
     element_id: id of the element(s) in the compiled model.
   """
 
-  __slots__ = ('_physics', '_namespace', '_names', '_key', '_single', '_elements', '_cache',
-               '_views')
+  __slots__ = (
+    "_physics",
+    "_namespace",
+    "_names",
+    "_key",
+    "_single",
+    "_elements",
+    "_cache",
+    "_views",
+  )
 
   def __init__(self, physics, namespace, elements, single):
-    object.__setattr__(self, '_physics', physics)
-    object.__setattr__(self, '_namespace', namespace)
-    object.__setattr__(self, '_elements', elements)
+    object.__setattr__(self, "_physics", physics)
+    object.__setattr__(self, "_namespace", namespace)
+    object.__setattr__(self, "_elements", elements)
     names = [e.full_identifier for e in elements]
-    object.__setattr__(self, '_names', names)
-    object.__setattr__(self, '_key', names[0] if single else names)
-    object.__setattr__(self, '_single', single)
-    object.__setattr__(self, '_cache', {})
-    object.__setattr__(self, '_views', {})  # attribute name: whether reading it gives a view
+    object.__setattr__(self, "_names", names)
+    object.__setattr__(self, "_key", names[0] if single else names)
+    object.__setattr__(self, "_single", single)
+    object.__setattr__(self, "_cache", {})
+    object.__setattr__(self, "_views", {})  # attribute name: whether reading it gives a view
 
   def _lookup(self, name):
     """(engine array, numpy index of the bound elements, field name) of one attribute."""
@@ -189,17 +207,21 @@ class Binding:
     try:
       struct, field = table[name]
     except KeyError:
-      raise AttributeError(f'bound element <{self._namespace}> object has no attribute '
-                           f'{name!r}: not a field of {self._namespace} elements; available: '
-                           f'{sorted(table)}') from None
+      raise AttributeError(
+        f"bound element <{self._namespace}> object has no attribute "
+        f"{name!r}: not a field of {self._namespace} elements; available: "
+        f"{sorted(table)}"
+      ) from None
     named = self._physics.named
-    indexer = getattr(named.model if struct == 'model' else named.data, field)
+    indexer = getattr(named.model if struct == "model" else named.data, field)
     try:
       index = indexer.axes.row.convert(self._key)
     except KeyError as e:
-      raise KeyError(f'cannot bind {self._namespace} elements {self._names} to field {field!r} '
-                     f'of the compiled model: {e}') from None
-    if struct == 'data':
+      raise KeyError(
+        f"cannot bind {self._namespace} elements {self._names} to field {field!r} "
+        f"of the compiled model: {e}"
+      ) from None
+    if struct == "data":
       dirty = name in _DATA_TRIGGERS_DIRTY
     else:
       dirty = name not in _MODEL_DOESNT_TRIGGER_DIRTY
@@ -221,7 +243,7 @@ class Binding:
       self._physics.mark_as_dirty()
 
   def __getattr__(self, name):
-    if name.startswith('__'):
+    if name.startswith("__"):
       raise AttributeError(name)
     array, index, _, state = self._cache.get(name) or self._lookup(name)
     if not state and self._physics.is_dirty:
@@ -268,7 +290,7 @@ class Binding:
   @property
   def element_id(self):
     """Ids of the bound elements in the compiled model (an int for a single element)."""
-    objtype = self._namespace if self._namespace != 'keyframe' else 'key'
+    objtype = self._namespace if self._namespace != "keyframe" else "key"
     ids = [self._physics.model.name2id(n, objtype) for n in self._names]
     return ids[0] if self._single else np.array(ids)
 
@@ -276,7 +298,7 @@ class Binding:
     return sorted(set(super().__dir__()) | set(_field_table(self._namespace)))
 
   def __repr__(self):
-    return f'<Binding of {self._namespace} {self._key!r}>'
+    return f"<Binding of {self._namespace} {self._key!r}>"
 
 
 class _EmptyBinding:
@@ -285,12 +307,12 @@ class _EmptyBinding:
   __slots__ = ()
 
   def __getattr__(self, name):
-    if name.startswith('__'):
+    if name.startswith("__"):
       raise AttributeError(name)
     return np.empty(0)
 
   def __setattr__(self, name, value):
-    raise ValueError('Cannot assign a value to an empty binding.')
+    raise ValueError("Cannot assign a value to an empty binding.")
 
 
 _EMPTY_BINDING = _EmptyBinding()
@@ -355,10 +377,10 @@ class Physics(engine_physics.Physics):
     namespaces = {_binding_namespace(e) for e in elements}
     if len(namespaces) != 1:
       kinds = sorted(map(str, namespaces))
-      raise ValueError(f'all bound elements must be of one kind, got {kinds}')
+      raise ValueError(f"all bound elements must be of one kind, got {kinds}")
     namespace = namespaces.pop()
     if namespace not in _NAMESPACE_AXES:
-      raise ValueError(f'elements <{elements[0].tag}> have no fields in the compiled model')
+      raise ValueError(f"elements <{elements[0].tag}> have no fields in the compiled model")
     binding = Binding(self, namespace, elements, single)
     self._bindings[cache_key] = binding
     return binding
@@ -381,18 +403,21 @@ def _debug_errors(context):
   except engine_errors.CompileError as exc:
     if not exc.line or exc.file:
       raise
-    lines = context.xml_string.split('\n')
+    lines = context.xml_string.split("\n")
     if not 0 < exc.line <= len(lines):
       raise
-    parts = [exc.msg, f'  generated XML line {exc.line}: {lines[exc.line - 1].strip()}']
+    parts = [exc.msg, f"  generated XML line {exc.line}: {lines[exc.line - 1].strip()}"]
     if debugging.debug_mode():
       info = context.describe(exc.line, exc.attribute)
       if info is not None:
-        parts.append(f'  {info}')
+        parts.append(f"  {info}")
       if debugging.get_full_dump_dir():
         context.dump_full_debug_info_to_disk()
     else:
-      parts.append('  (enable mjcf.debugging.enable_debug_mode() or NUMJOCO_MJCF_DEBUG=1 for the '
-                   'Python lines that made this element)')
-    raise type(exc)('\n'.join(parts), file=exc.file, line=exc.line, element=exc.element,
-                    attribute=exc.attribute) from exc
+      parts.append(
+        "  (enable mjcf.debugging.enable_debug_mode() or NUMJOCO_MJCF_DEBUG=1 for the "
+        "Python lines that made this element)"
+      )
+    raise type(exc)(
+      "\n".join(parts), file=exc.file, line=exc.line, element=exc.element, attribute=exc.attribute
+    ) from exc

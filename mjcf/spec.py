@@ -22,40 +22,70 @@ import dataclasses
 import functools
 
 from engine.compiler import schema
-
 from mjcf import constants
 
 # schema namespace -> object model namespace (PyMJCF's: contact pairs and excludes share one)
-_NAMESPACE_NAMES = {'class': 'default', 'key': 'keyframe', 'pair': 'contact', 'exclude': 'contact'}
+_NAMESPACE_NAMES = {"class": "default", "key": "keyframe", "pair": "contact", "exclude": "contact"}
 
 # objtype keyword (sensors, tuples) -> namespace of the referenced element
 OBJTYPE_NAMESPACES = {
-  'body': 'body', 'xbody': 'body', 'geom': 'geom', 'site': 'site', 'camera': 'camera',
-  'joint': 'joint', 'tendon': 'tendon', 'actuator': 'actuator', 'sensor': 'sensor',
-  'light': 'light', 'mesh': 'mesh', 'hfield': 'hfield', 'texture': 'texture',
-  'material': 'material', 'equality': 'equality', 'pair': 'contact', 'exclude': 'contact',
-  'key': 'keyframe', 'numeric': 'numeric', 'text': 'text', 'tuple': 'tuple', 'frame': 'frame',
-  'skin': 'skin', 'flex': 'flex',
+  "body": "body",
+  "xbody": "body",
+  "geom": "geom",
+  "site": "site",
+  "camera": "camera",
+  "joint": "joint",
+  "tendon": "tendon",
+  "actuator": "actuator",
+  "sensor": "sensor",
+  "light": "light",
+  "mesh": "mesh",
+  "hfield": "hfield",
+  "texture": "texture",
+  "material": "material",
+  "equality": "equality",
+  "pair": "contact",
+  "exclude": "contact",
+  "key": "keyframe",
+  "numeric": "numeric",
+  "text": "text",
+  "tuple": "tuple",
+  "frame": "frame",
+  "skin": "skin",
+  "flex": "flex",
 }
 
 # children that exist at most once but are only created by add() (they have required
 # attributes, or their presence changes the model)
-_ON_DEMAND = {('body', 'body/inertial'), ('body', 'body/freejoint')}
+_ON_DEMAND = {("body", "body/inertial"), ("body", "body/freejoint")}
 
 # sections of a global option whose attributes must agree between attached models
-GLOBAL_OPTION_SECTIONS = ('compiler', 'option', 'size', 'statistic', 'visual')
+GLOBAL_OPTION_SECTIONS = ("compiler", "option", "size", "statistic", "visual")
 
 # global options for which combining models keeps the larger value instead of failing
 _TAKE_MAX = {
-  'size': {'memory', 'njmax', 'nconmax', 'nstack', 'nuserdata', 'nkey', 'nuser_body',
-           'nuser_jnt', 'nuser_geom', 'nuser_site', 'nuser_cam', 'nuser_tendon',
-           'nuser_actuator', 'nuser_sensor'},
-  'visual/quality': {'shadowsize', 'offsamples', 'numslices', 'numstacks', 'numquads'},
-  'visual/global': {'offwidth', 'offheight'},
+  "size": {
+    "memory",
+    "njmax",
+    "nconmax",
+    "nstack",
+    "nuserdata",
+    "nkey",
+    "nuser_body",
+    "nuser_jnt",
+    "nuser_geom",
+    "nuser_site",
+    "nuser_cam",
+    "nuser_tendon",
+    "nuser_actuator",
+    "nuser_sensor",
+  },
+  "visual/quality": {"shadowsize", "offsamples", "numslices", "numstacks", "numquads"},
+  "visual/global": {"offwidth", "offheight"},
 }
 
 # compiler attributes that locate asset files: not exported, not merged
-BASEPATH_ATTRIBUTES = {'meshdir': 'mesh', 'texturedir': 'texture', 'assetdir': 'asset'}
+BASEPATH_ATTRIBUTES = {"meshdir": "mesh", "texturedir": "texture", "assetdir": "asset"}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -75,6 +105,7 @@ class AttributeSpec:
     path_kind: for 'file'/'basepath', which compiler directory applies ('mesh' or 'texture').
     take_max: combining two models keeps the larger value instead of reporting a conflict.
   """
+
   name: str
   kind: str
   nmin: int | None = None
@@ -102,11 +133,32 @@ class ElementSpec:
     supported: False for valid MJCF the engine does not simulate yet.
   """
 
-  __slots__ = ('key', 'tag', 'attributes', 'namespace', 'identifier', 'supported', 'repeated',
-               'on_demand', '_children', '_child_cards')
+  __slots__ = (
+    "key",
+    "tag",
+    "attributes",
+    "namespace",
+    "identifier",
+    "supported",
+    "repeated",
+    "on_demand",
+    "_children",
+    "_child_cards",
+  )
 
-  def __init__(self, key, tag, attributes, child_cards, namespace, identifier, supported=True,
-               repeated=False, on_demand=False, children=None):
+  def __init__(
+    self,
+    key,
+    tag,
+    attributes,
+    child_cards,
+    namespace,
+    identifier,
+    supported=True,
+    repeated=False,
+    on_demand=False,
+    children=None,
+  ):
     self.key = key
     self.tag = tag
     self.attributes = attributes
@@ -126,14 +178,18 @@ class ElementSpec:
   @property
   def children(self):
     if self._children is None:
-      self._children = {tag: get(ckey, *cardinality(self.key, ckey, card))
-                        for tag, (ckey, card) in self._child_cards.items()}
+      self._children = {
+        tag: get(ckey, *cardinality(self.key, ckey, card))
+        for tag, (ckey, card) in self._child_cards.items()
+      }
     return self._children
 
   def __repr__(self):
-    return (f'ElementSpec(name={self.tag!r}, repeated={self.repeated}, '
-            f'on_demand={self.on_demand}, identifier={self.identifier!r}, '
-            f'namespace={self.namespace!r})')
+    return (
+      f"ElementSpec(name={self.tag!r}, repeated={self.repeated}, "
+      f"on_demand={self.on_demand}, identifier={self.identifier!r}, "
+      f"namespace={self.namespace!r})"
+    )
 
 
 def namespace_name(ns):
@@ -145,32 +201,32 @@ def _attribute(key, elem, attr):
   """AttributeSpec of one schema attribute of element `elem`."""
   kind = attr.kind
   kw = dict(name=attr.name, required=attr.required)
-  if kind in ('real', 'int'):
+  if kind in ("real", "int"):
     if attr.is_array:
-      kw.update(kind=kind + '_array', nmin=attr.nmin, nmax=attr.nmax)
+      kw.update(kind=kind + "_array", nmin=attr.nmin, nmax=attr.nmax)
     else:
       kw.update(kind=kind)
-  elif kind == 'bool':
-    kw.update(kind='bool')
-  elif kind in ('kw', 'flags'):
-    kw.update(kind='keyword' if kind == 'kw' else 'flags', keywords=tuple(attr.keywords))
-  elif kind == 'id':
-    kw.update(kind='identifier', namespace=namespace_name(attr.ns))
-  elif kind == 'ref':
-    kw.update(kind='reference', namespace=namespace_name(attr.ns))
-  elif kind == 'file':
-    kw.update(kind='file', path_kind='texture' if elem.tag == 'texture' else 'mesh')
-  elif key == 'compiler' and attr.name in BASEPATH_ATTRIBUTES:
-    kw.update(kind='basepath', path_kind=BASEPATH_ATTRIBUTES[attr.name])
-  elif attr.name in ('objname', 'refname'):
-    type_attr = 'objtype' if attr.name == 'objname' else 'reftype'
+  elif kind == "bool":
+    kw.update(kind="bool")
+  elif kind in ("kw", "flags"):
+    kw.update(kind="keyword" if kind == "kw" else "flags", keywords=tuple(attr.keywords))
+  elif kind == "id":
+    kw.update(kind="identifier", namespace=namespace_name(attr.ns))
+  elif kind == "ref":
+    kw.update(kind="reference", namespace=namespace_name(attr.ns))
+  elif kind == "file":
+    kw.update(kind="file", path_kind="texture" if elem.tag == "texture" else "mesh")
+  elif key == "compiler" and attr.name in BASEPATH_ATTRIBUTES:
+    kw.update(kind="basepath", path_kind=BASEPATH_ATTRIBUTES[attr.name])
+  elif attr.name in ("objname", "refname"):
+    type_attr = "objtype" if attr.name == "objname" else "reftype"
     if type_attr in elem.attrs:
-      kw.update(kind='indirect', type_attribute=type_attr)
+      kw.update(kind="indirect", type_attribute=type_attr)
     else:
-      kw.update(kind='string')
+      kw.update(kind="string")
   else:
-    kw.update(kind='string')
-  kw['take_max'] = attr.name in _TAKE_MAX.get(key, ())
+    kw.update(kind="string")
+  kw["take_max"] = attr.name in _TAKE_MAX.get(key, ())
   return AttributeSpec(**kw)
 
 
@@ -180,7 +236,7 @@ def cardinality(parent_key, child_key, card):
     return False, False
   if (parent_key, child_key) in _ON_DEMAND:
     return False, True
-  if card == '?':
+  if card == "?":
     return False, False
   return True, False
 
@@ -190,10 +246,19 @@ def get(key, repeated=False, on_demand=False):
   """The ElementSpec of schema key `key` at a place with this cardinality, built once."""
   elem = schema.ELEMENTS[key]
   attributes = {name: _attribute(key, elem, a) for name, a in elem.attrs.items()}
-  identifier = next((a.name for a in attributes.values() if a.kind == 'identifier'), None)
+  identifier = next((a.name for a in attributes.values() if a.kind == "identifier"), None)
   namespace = attributes[identifier].namespace if identifier else None
-  return ElementSpec(key, elem.tag, attributes, dict(elem.children), namespace, identifier,
-                     elem.supported, repeated, on_demand)
+  return ElementSpec(
+    key,
+    elem.tag,
+    attributes,
+    dict(elem.children),
+    namespace,
+    identifier,
+    elem.supported,
+    repeated,
+    on_demand,
+  )
 
 
 @functools.cache
@@ -204,15 +269,23 @@ def attachment_frame(in_world=True):
   joints only there; dm_control makes the same distinction).
   """
   body = get(constants.BODY, True)
-  attributes = {n: a for n, a in body.attributes.items() if n != 'name'}
+  attributes = {n: a for n, a in body.attributes.items() if n != "name"}
   children = {
-    'inertial': get('body/inertial', False, True),
-    'joint': get('body/joint', True, False),
+    "inertial": get("body/inertial", False, True),
+    "joint": get("body/joint", True, False),
   }
   if in_world:
-    children['freejoint'] = get('body/freejoint', False, True)
-  return ElementSpec(constants.BODY, constants.BODY, attributes, None, constants.BODY, None,
-                     repeated=True, children=children)
+    children["freejoint"] = get("body/freejoint", False, True)
+  return ElementSpec(
+    constants.BODY,
+    constants.BODY,
+    attributes,
+    None,
+    constants.BODY,
+    None,
+    repeated=True,
+    children=children,
+  )
 
 
 def root():

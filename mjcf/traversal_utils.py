@@ -4,8 +4,10 @@ from mjcf import constants
 
 # element tag -> tag of its default settings inside a <default> class
 _DEFAULT_TAG = {
-  'spatial': 'tendon', 'fixed': 'tendon',
-  'connect': 'equality', 'weld': 'equality',
+  "spatial": "tendon",
+  "fixed": "tendon",
+  "connect": "equality",
+  "weld": "equality",
 }
 
 # Actuator kinds. In MuJoCo every actuator element of a default class writes the class's one
@@ -14,19 +16,28 @@ _DEFAULT_TAG = {
 # area, gain, ...) are only taken from its own kind, since MuJoCo's shortcuts reset them. When
 # several kinds of one class set a shared attribute, the first in dm_control's order wins (its
 # six kinds, then the others).
-_ACTUATOR_TAGS = ('general', 'motor', 'position', 'velocity', 'cylinder', 'muscle',
-                  'intvelocity', 'damper', 'adhesion')
+_ACTUATOR_TAGS = (
+  "general",
+  "motor",
+  "position",
+  "velocity",
+  "cylinder",
+  "muscle",
+  "intvelocity",
+  "damper",
+  "adhesion",
+)
 
 
 def get_freejoint(element):
   """The free joint of a body (a <freejoint> or a joint of type 'free'), or None."""
   if element is None or element.tag != constants.BODY:
     return None
-  free = element.get_children('freejoint') if 'freejoint' in element.spec.children else None
+  free = element.get_children("freejoint") if "freejoint" in element.spec.children else None
   if free is not None:
     return free
-  for joint in element.find_all('joint', immediate_children_only=True):
-    if joint.tag == 'joint' and joint.type == 'free':
+  for joint in element.find_all("joint", immediate_children_only=True):
+    if joint.tag == "joint" and joint.type == "free":
       return joint
   return None
 
@@ -49,7 +60,7 @@ def get_frame_joints(mjcf_model):
   frame = get_attachment_frame(mjcf_model)
   if frame is None:
     return None
-  return frame.find_all('joint', immediate_children_only=True)
+  return frame.find_all("joint", immediate_children_only=True)
 
 
 def _default_class(element):
@@ -61,8 +72,9 @@ def _default_class(element):
       return dclass
     found = root.find(constants.DEFAULT, dclass)
     if found is None:
-      raise ValueError(f'{element}: default class {dclass!r} does not exist in model '
-                       f'{root.model!r}')
+      raise ValueError(
+        f"{element}: default class {dclass!r} does not exist in model {root.model!r}"
+      )
     return found
   parent = element.parent
   while parent is not None:
@@ -79,8 +91,8 @@ def _default_class(element):
 # Attributes of which an element uses one: set on the element (or by a closer class), it
 # replaces any other of its group from defaults (MuJoCo's rule), so those are not committed.
 _ALTERNATIVES = (
-  frozenset({'quat', 'axisangle', 'xyaxes', 'zaxis', 'euler'}),
-  frozenset({'fovy', 'sensorsize'}),
+  frozenset({"quat", "axisangle", "xyaxes", "zaxis", "euler"}),
+  frozenset({"fovy", "sensorsize"}),
 )
 
 
@@ -91,7 +103,7 @@ def _replaced(name, current):
 
 def _shared_actuator_attributes(dclass):
   """Attributes every actuator kind takes from the class's actuator default (<general>'s)."""
-  return dclass.spec.children['general'].attributes
+  return dclass.spec.children["general"].attributes
 
 
 def commit_defaults(element, attributes=None):
@@ -110,10 +122,10 @@ def commit_defaults(element, attributes=None):
     stack.extend(reversed(el.all_children()))
     if constants.CLASS not in el.spec.attributes or el.tag == constants.DEFAULT:
       continue
-    if el.tag in _ACTUATOR_TAGS and el.parent is not None and el.parent.tag == 'actuator':
+    if el.tag in _ACTUATOR_TAGS and el.parent is not None and el.parent.tag == "actuator":
       tags = _ACTUATOR_TAGS
-    elif el.parent is not None and el.parent.tag == 'equality':
-      tags = ('equality',)
+    elif el.parent is not None and el.parent.tag == "equality":
+      tags = ("equality",)
     else:
       tags = (_DEFAULT_TAG.get(el.tag, el.tag),)
     dclass = _default_class(el)

@@ -28,8 +28,18 @@ def _find_domains() -> dict:
 
 
 # modules of the package that are infrastructure, not domains
-_NOT_DOMAINS = ("base", "common", "control", "distributed", "episodes", "gym_vector", "kernels",
-                "rewards", "vector", "viewer")
+_NOT_DOMAINS = (
+  "base",
+  "common",
+  "control",
+  "distributed",
+  "episodes",
+  "gym_vector",
+  "kernels",
+  "rewards",
+  "vector",
+  "viewer",
+)
 
 _DOMAINS = _find_domains()
 
@@ -60,8 +70,15 @@ REWARD_VIZ = tuple(sorted(set(ALL_TASKS) - set(NO_REWARD_VIZ)))
 TASKS_BY_DOMAIN = _get_tasks_by_domain(ALL_TASKS)
 
 
-def load(domain_name, task_name, task_kwargs=None, environment_kwargs=None,
-         visualize_reward=False, num_envs=None, **vector_kwargs):
+def load(
+  domain_name,
+  task_name,
+  task_kwargs=None,
+  environment_kwargs=None,
+  visualize_reward=False,
+  num_envs=None,
+  **vector_kwargs,
+):
   """The environment of task `task_name` of domain `domain_name`.
 
   With `num_envs` = N: a suite.vector.VectorEnvironment of N worlds of the task, stepped
@@ -83,27 +100,42 @@ def load(domain_name, task_name, task_kwargs=None, environment_kwargs=None,
     from suite import vector
 
     if visualize_reward:
-      raise ValueError("visualize_reward recolours a single model; a vectorised environment "
-                       "shares one model between its worlds")
-    return vector.load(domain_name, task_name, num_envs, task_kwargs, environment_kwargs,
-                       **vector_kwargs, build_environment=build_environment)
+      raise ValueError(
+        "visualize_reward recolours a single model; a vectorised environment "
+        "shares one model between its worlds"
+      )
+    return vector.load(
+      domain_name,
+      task_name,
+      num_envs,
+      task_kwargs,
+      environment_kwargs,
+      **vector_kwargs,
+      build_environment=build_environment,
+    )
   if vector_kwargs:
-    raise TypeError(f"load() got unexpected keyword arguments {sorted(vector_kwargs)} (they "
-                    f"apply with num_envs)")
-  return build_environment(domain_name, task_name, task_kwargs, environment_kwargs,
-                           visualize_reward)
+    raise TypeError(
+      f"load() got unexpected keyword arguments {sorted(vector_kwargs)} (they apply with num_envs)"
+    )
+  return build_environment(
+    domain_name, task_name, task_kwargs, environment_kwargs, visualize_reward
+  )
 
 
-def build_environment(domain_name, task_name, task_kwargs=None, environment_kwargs=None,
-                      visualize_reward=False):
+def build_environment(
+  domain_name, task_name, task_kwargs=None, environment_kwargs=None, visualize_reward=False
+):
   """Same as `load`."""
   if domain_name not in _DOMAINS:
-    raise ValueError(f"Domain {domain_name!r} does not exist; the domains are: "
-                     f"{', '.join(_DOMAINS)}.")
+    raise ValueError(
+      f"Domain {domain_name!r} does not exist; the domains are: {', '.join(_DOMAINS)}."
+    )
   domain = _DOMAINS[domain_name]
   if task_name not in domain.SUITE:
-    raise ValueError(f"Level {task_name!r} does not exist in domain {domain_name!r}; its tasks "
-                     f"are: {', '.join(domain.SUITE)}.")
+    raise ValueError(
+      f"Level {task_name!r} does not exist in domain {domain_name!r}; its tasks "
+      f"are: {', '.join(domain.SUITE)}."
+    )
   task_kwargs = dict(task_kwargs or {})
   if environment_kwargs is not None:
     task_kwargs["environment_kwargs"] = environment_kwargs

@@ -21,8 +21,11 @@ def main(argv=None) -> int:
   parser.add_argument("task", nargs="?", default="swingup")
   parser.add_argument("--episodes", type=int, default=1)
   parser.add_argument("--seed", type=int, default=0, help="task and policy seed")
-  parser.add_argument("--save", metavar="FILE", help="save frames of the first episode: "
-                      "an animated .gif or a .png contact sheet")
+  parser.add_argument(
+    "--save",
+    metavar="FILE",
+    help="save frames of the first episode: an animated .gif or a .png contact sheet",
+  )
   parser.add_argument("--every", type=int, default=10, help="render every N steps (--save)")
   parser.add_argument("--camera", default="0", help="camera index or name (--save)")
   parser.add_argument("--size", default="240x320", help="frame HEIGHTxWIDTH (--save)")
@@ -64,8 +67,10 @@ def main(argv=None) -> int:
       total += time_step.reward
       steps += 1
     wall = time.perf_counter() - t0
-    print(f"episode {episode}: return {total:.2f} in {steps} steps, "
-          f"{steps / wall:.0f} steps/s ({1e6 * wall / steps:.1f} us per env.step)")
+    print(
+      f"episode {episode}: return {total:.2f} in {steps} steps, "
+      f"{steps / wall:.0f} steps/s ({1e6 * wall / steps:.1f} us per env.step)"
+    )
     if record:
       _save_frames(frames, args.save)
       print(f"saved {len(frames)} frames of {height}x{width} to {args.save}")
@@ -75,6 +80,7 @@ def main(argv=None) -> int:
 def _save_frames(frames, path):
   """An animated GIF (25 frames/s) or a PNG contact sheet (8 frames per row) of RGB frames."""
   from PIL import Image
+
   images = [Image.fromarray(f) for f in frames]
   if path.lower().endswith(".gif"):
     images[0].save(path, save_all=True, append_images=images[1:], duration=40, loop=0)

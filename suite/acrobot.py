@@ -42,9 +42,12 @@ def _environment(task, time_limit, environment_kwargs):
   return control.Environment(physics, task, time_limit=time_limit, **(environment_kwargs or {}))
 
 
-PARAMS = declare.Params(arms=declare.bodies("upper_arm", "lower_arm"),
-                        target=declare.site("target"), tip=declare.site("tip"),
-                        sparse=declare.flag())
+PARAMS = declare.Params(
+  arms=declare.bodies("upper_arm", "lower_arm"),
+  target=declare.site("target"),
+  tip=declare.site("tip"),
+  sparse=declare.flag(),
+)
 
 
 @declare.feature((2,))
@@ -88,8 +91,9 @@ OBSERVATION = declare.Observation(PARAMS, orientations, features.velocity)
 def reward(m, d, p):
   """1 with the tip inside the target sphere; outside, 0 (sparse) or a Gaussian fall-off to
   0.1 at 1 m."""
-  return rewards.tolerance(to_target(m, d, p), bounds=(0, target_radius(m, d, p)),
-                           margin=0.0 if p.sparse else 1.0)
+  return rewards.tolerance(
+    to_target(m, d, p), bounds=(0, target_radius(m, d, p)), margin=0.0 if p.sparse else 1.0
+  )
 
 
 class Physics(declare.Physics):

@@ -22,19 +22,27 @@ def catch(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
   """Catch the dangling ball in the cup; reward 1 while it is inside."""
   physics = Physics.from_xml_string(*get_model_and_assets())
   task = BallInCup(random=random)
-  return control.Environment(physics, task, time_limit=time_limit,
-                             control_timestep=_CONTROL_TIMESTEP, **(environment_kwargs or {}))
+  return control.Environment(
+    physics,
+    task,
+    time_limit=time_limit,
+    control_timestep=_CONTROL_TIMESTEP,
+    **(environment_kwargs or {}),
+  )
 
 
-PARAMS = declare.Params(target=declare.site("target"), ball=declare.body("ball"),
-                        ball_geom=declare.geom("ball"))
+PARAMS = declare.Params(
+  target=declare.site("target"), ball=declare.body("ball"), ball_geom=declare.geom("ball")
+)
 
 
 @declare.feature((2,))
 def ball_to_target(m, d, p):
   """(x, z) of the cup's target region relative to the ball's centre."""
-  return (d.site_xpos[p.target, 0] - d.xpos[p.ball, 0],
-          d.site_xpos[p.target, 2] - d.xpos[p.ball, 2])
+  return (
+    d.site_xpos[p.target, 0] - d.xpos[p.ball, 0],
+    d.site_xpos[p.target, 2] - d.xpos[p.ball, 2],
+  )
 
 
 @declare.feature(())

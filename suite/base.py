@@ -78,8 +78,10 @@ class Task(control.Task):
     try:
       np.copyto(ctrl, action)
     except (ValueError, TypeError):
-      raise ValueError(f"action has shape {np.shape(action)}; this task takes {len(ctrl)} "
-                       f"controls, shape ({len(ctrl)},) (see env.action_spec())") from None
+      raise ValueError(
+        f"action has shape {np.shape(action)}; this task takes {len(ctrl)} "
+        f"controls, shape ({len(ctrl)},) (see env.action_spec())"
+      ) from None
 
   def after_step(self, physics):
     """Recolours the materials by reward when visualize_reward is set."""
@@ -157,7 +159,7 @@ def split_observation(flat, layout) -> dict:
   start = 0
   for key, shape in layout:
     size = math.prod(shape)
-    part = flat[..., start:start + size]
+    part = flat[..., start : start + size]
     observation[key] = part.reshape(flat.shape[:-1] + tuple(shape))[()]
     start += size
   return observation
@@ -167,5 +169,5 @@ def _set_reward_colors(physics, reward):
   """Blends each material between its default and highlight twin by reward**4 (high rewards
   stand out)."""
   colors = physics.named.model.mat_rgba
-  blend = reward ** 4
+  blend = reward**4
   colors[list(_MATERIALS)] = blend * colors[_HIGHLIGHT] + (1.0 - blend) * colors[_DEFAULT]

@@ -28,44 +28,51 @@ def get_model_and_assets(num_poles=1):
 @SUITE.add("benchmarking")
 def balance(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
   """Keep an upright pole balanced (dense reward)."""
-  return _environment(1, Balance(swing_up=False, sparse=False, random=random), time_limit,
-                      environment_kwargs)
+  return _environment(
+    1, Balance(swing_up=False, sparse=False, random=random), time_limit, environment_kwargs
+  )
 
 
 @SUITE.add("benchmarking")
 def balance_sparse(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
   """Keep an upright pole balanced (reward 1 only when centred and upright)."""
-  return _environment(1, Balance(swing_up=False, sparse=True, random=random), time_limit,
-                      environment_kwargs)
+  return _environment(
+    1, Balance(swing_up=False, sparse=True, random=random), time_limit, environment_kwargs
+  )
 
 
 @SUITE.add("benchmarking")
 def swingup(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
   """Swing the hanging pole up and balance it (dense reward)."""
-  return _environment(1, Balance(swing_up=True, sparse=False, random=random), time_limit,
-                      environment_kwargs)
+  return _environment(
+    1, Balance(swing_up=True, sparse=False, random=random), time_limit, environment_kwargs
+  )
 
 
 @SUITE.add("benchmarking")
 def swingup_sparse(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
   """Swing the hanging pole up and balance it (sparse reward)."""
-  return _environment(1, Balance(swing_up=True, sparse=True, random=random), time_limit,
-                      environment_kwargs)
+  return _environment(
+    1, Balance(swing_up=True, sparse=True, random=random), time_limit, environment_kwargs
+  )
 
 
 @SUITE.add()
 def two_poles(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
   """Swing up and balance two stacked poles (dense reward)."""
-  return _environment(2, Balance(swing_up=True, sparse=False, random=random), time_limit,
-                      environment_kwargs)
+  return _environment(
+    2, Balance(swing_up=True, sparse=False, random=random), time_limit, environment_kwargs
+  )
 
 
 @SUITE.add()
-def three_poles(time_limit=_DEFAULT_TIME_LIMIT, random=None, num_poles=3, sparse=False,
-                environment_kwargs=None):
+def three_poles(
+  time_limit=_DEFAULT_TIME_LIMIT, random=None, num_poles=3, sparse=False, environment_kwargs=None
+):
   """Swing up and balance `num_poles` stacked poles (three by default)."""
-  return _environment(num_poles, Balance(swing_up=True, sparse=sparse, random=random),
-                      time_limit, environment_kwargs)
+  return _environment(
+    num_poles, Balance(swing_up=True, sparse=sparse, random=random), time_limit, environment_kwargs
+  )
 
 
 def _environment(num_poles, task, time_limit, environment_kwargs):

@@ -39,15 +39,21 @@ def speed(m, d, p):
 
 
 # qpos without the root's x: the task is translation invariant
-OBSERVATION = declare.Observation(PARAMS, ("position", features.position_without_x),
-                                  features.velocity)
+OBSERVATION = declare.Observation(
+  PARAMS, ("position", features.position_without_x), features.velocity
+)
 
 
 @declare.reward(PARAMS)
 def reward(m, d, p):
   """Forward speed, linearly up to 10 m/s."""
-  return rewards.tolerance(speed(m, d, p), bounds=(_RUN_SPEED, np.inf), margin=_RUN_SPEED,
-                           value_at_margin=0, sigmoid="linear")
+  return rewards.tolerance(
+    speed(m, d, p),
+    bounds=(_RUN_SPEED, np.inf),
+    margin=_RUN_SPEED,
+    value_at_margin=0,
+    sigmoid="linear",
+  )
 
 
 class Physics(declare.Physics):

@@ -33,8 +33,16 @@ class Physics(engine.Physics):
 class Environment(dm_env.Environment):
   """A dm_env environment from a Physics and a Task."""
 
-  def __init__(self, physics, task, time_limit=float("inf"), control_timestep=None,
-               n_sub_steps=None, flat_observation=False, legacy_step=True):
+  def __init__(
+    self,
+    physics,
+    task,
+    time_limit=float("inf"),
+    control_timestep=None,
+    n_sub_steps=None,
+    flat_observation=False,
+    legacy_step=True,
+  ):
     """Builds the environment.
 
     Args:
@@ -74,8 +82,9 @@ class Environment(dm_env.Environment):
     """Starts a new episode: resets the physics, lets the task initialize it, returns FIRST."""
     self._episodes.begin(_WORLD)
     self.reset_physics()
-    return dm_env.TimeStep(step_type=dm_env.StepType.FIRST, reward=None, discount=None,
-                           observation=self.observation())
+    return dm_env.TimeStep(
+      step_type=dm_env.StepType.FIRST, reward=None, discount=None, observation=self.observation()
+    )
 
   def reset_physics(self):
     """The physics reset to the model's initial state, then the task's initialize_episode:
@@ -97,7 +106,8 @@ class Environment(dm_env.Environment):
     time_up = self._episodes.count_step(_WORLD)
     termination = None if time_up else self._task.get_termination(self._physics)
     step_type, discount = self._episodes.end_step(
-      _WORLD, time_up, _GOES_ON if termination is None else termination)
+      _WORLD, time_up, _GOES_ON if termination is None else termination
+    )
     return dm_env.TimeStep(step_type, reward, discount, observation)
 
   def observation(self):
@@ -160,12 +170,18 @@ def compute_n_steps(control_timestep, physics_timestep, tolerance=1e-8):
     ValueError: control_timestep < physics_timestep, or not a whole multiple of it.
   """
   if control_timestep < physics_timestep:
-    raise ValueError(f"Control timestep ({control_timestep}) cannot be smaller than physics "
-                     f"timestep ({physics_timestep}).")
-  if abs((control_timestep / physics_timestep - round(control_timestep / physics_timestep))) > \
-      tolerance:
-    raise ValueError(f"Control timestep ({control_timestep}) must be an integer multiple of "
-                     f"physics timestep ({physics_timestep})")
+    raise ValueError(
+      f"Control timestep ({control_timestep}) cannot be smaller than physics "
+      f"timestep ({physics_timestep})."
+    )
+  if (
+    abs((control_timestep / physics_timestep - round(control_timestep / physics_timestep)))
+    > tolerance
+  ):
+    raise ValueError(
+      f"Control timestep ({control_timestep}) must be an integer multiple of "
+      f"physics timestep ({physics_timestep})"
+    )
   return int(round(control_timestep / physics_timestep))
 
 
@@ -188,8 +204,12 @@ def flatten_observation(observation, output_key=FLAT_OBSERVATION_KEY):
     keys = observation.keys()
   else:
     keys = sorted(observation.keys())  # a plain dict gives no order to rely on
-  parts = [observation[key].ravel() if isinstance(observation[key], np.ndarray)
-           else np.array([observation[key]]) for key in keys]
+  parts = [
+    observation[key].ravel()
+    if isinstance(observation[key], np.ndarray)
+    else np.array([observation[key]])
+    for key in keys
+  ]
   return type(observation)([(output_key, np.concatenate(parts))])
 
 

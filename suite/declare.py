@@ -229,7 +229,8 @@ class Params:
     self.tuple_type = collections.namedtuple("Params", list(fields))
     # what the reader below builds `p` from: each field's offset and numba type
     self.tuple_type.fields_read = tuple(
-      (self.offsets[name], p.size, p.numba_type()) for name, p in fields.items())
+      (self.offsets[name], p.size, p.numba_type()) for name, p in fields.items()
+    )
     self.tuple_type.digest = _digest(repr(layout))
     self._task_fields = self._task_values()
 
@@ -241,15 +242,20 @@ class Params:
       raise ValueError(f"no parameters {sorted(unknown)}; declared: {list(self.fields)}")
     copy = Params.__new__(Params)
     copy.__dict__.update(self.__dict__)
-    copy.fields = {name: param.replaced(changes[name]) if name in changes else param
-                   for name, param in self.fields.items()}
+    copy.fields = {
+      name: param.replaced(changes[name]) if name in changes else param
+      for name, param in self.fields.items()
+    }
     copy._task_fields = copy._task_values()
     return copy
 
   def _task_values(self):
     """(offset, name) of the parameters whose values are the task's attributes."""
-    return [(self.offsets[name], name) for name, param in self.fields.items()
-            if param.kind in _VALUE_TYPES and param.value is None]
+    return [
+      (self.offsets[name], name)
+      for name, param in self.fields.items()
+      if param.kind in _VALUE_TYPES and param.value is None
+    ]
 
   def resolve(self, model) -> np.ndarray:
     """The params vector for `model`: names looked up, fixed values in, the task's values NaN.
@@ -266,8 +272,9 @@ class Params:
           try:
             object_id = model.name2id(object_name, object_type)
           except errors.Error:
-            raise errors.Error(f"parameter {name!r}: the model has no {object_type} named "
-                               f"{object_name!r}") from None
+            raise errors.Error(
+              f"parameter {name!r}: the model has no {object_type} named {object_name!r}"
+            ) from None
           vector[start + i] = address(model, object_id)
       elif param.value is not None:
         vector[start] = param.value
@@ -300,8 +307,9 @@ def _read_jit(typingctx, params, params_class):
 
     def load(i):
       index = context.get_constant(types.intp, i)
-      return builder.load(cgutils.get_item_pointer(context, builder, signature.args[0], vector,
-                                                   [index]))
+      return builder.load(
+        cgutils.get_item_pointer(context, builder, signature.args[0], vector, [index])
+      )
 
     values = []
     for offset, size, numba_type in cls.fields_read:
@@ -325,7 +333,7 @@ def _read_python(params, params_class):
   values = []
   for offset, size, numba_type in params_class.fields_read:
     if isinstance(numba_type, types.UniTuple):
-      values.append(tuple(int(v) for v in params[offset:offset + size]))
+      values.append(tuple(int(v) for v in params[offset : offset + size]))
     else:
       values.append(convert[numba_type](params[offset]))
   return params_class(*values)
@@ -351,8 +359,10 @@ class Feature:
     self.returns = py_func.__code__.co_argcount == 3  # (m, d, p): returns its value(s)
     self._shape = shape
     if self.returns and callable(shape):
-      raise TypeError(f"feature {self.name}: a feature of (m, d, p) returns values of a fixed "
-                      f"shape; one whose shape depends on the model writes `out`")
+      raise TypeError(
+        f"feature {self.name}: a feature of (m, d, p) returns values of a fixed "
+        f"shape; one whose shape depends on the model writes `out`"
+      )
 
   def shape(self, model) -> tuple:
     """The feature's shape in `model`."""
@@ -388,6 +398,7 @@ def _writer(feature, rest):
   """A jit helper writing `feature` into out from index k, then running `rest`."""
   fn = feature.fn
   if feature._shape == ():
+
     def write(m, d, p, out, k):
       out[k] = fn(m, d, p)
       return rest(m, d, p, out, k + 1)
@@ -408,8 +419,9 @@ def _writer(feature, rest):
 
     def write(m, d, p, out, k):
       n = _product(shape(m))
-      fn(m, d, p, out[k:k + n])
+      fn(m, d, p, out[k : k + n])
       return rest(m, d, p, out, k + n)
+
   return inline_jit(write)
 
 
@@ -464,8 +476,10 @@ def _name(prefix, functions, params):
   what = repr([(f.__module__, f.__qualname__, f.__code__.co_firstlineno) for f in functions])
   name = f"{prefix}_{_digest(what + params.tuple_type.digest)}"
   if _DECLARED.setdefault(name, functions) != functions:
-    raise ValueError(f"{[f.__qualname__ for f in functions]}: other functions of these names "
-                     f"and lines were declared before (made by one factory?); name each one")
+    raise ValueError(
+      f"{[f.__qualname__ for f in functions]}: other functions of these names "
+      f"and lines were declared before (made by one factory?); name each one"
+    )
   return name
 
 
@@ -474,8 +488,9 @@ def _kernel(template, module, line, name, **constants):
   named `module`.`name` and located at `line` of the module's file: numba caches it under that
   name, as stale as that file."""
   source = sys.modules[module].__file__
-  code = template.__code__.replace(co_filename=source, co_firstlineno=line, co_name=name,
-                                   co_qualname=name)
+  code = template.__code__.replace(
+    co_filename=source, co_firstlineno=line, co_name=name, co_qualname=name
+  )
   function = pytypes.FunctionType(code, dict(template.__globals__, **constants), name)
   function.__module__ = module
   function.__doc__ = template.__doc__
@@ -504,10 +519,14 @@ class Observation:
     module, line = _caller()
     keys = "_".join(key for key, _ in self.items)
     functions = tuple(f.py_func for _, f in self.items)
-    self.kernel = _kernel(_observe_template, module, line,
-                          _name(f"observe_{keys}", functions, params),
-                          _WRITE=_writers([f for _, f in self.items]),
-                          _PARAMS=params.tuple_type)
+    self.kernel = _kernel(
+      _observe_template,
+      module,
+      line,
+      _name(f"observe_{keys}", functions, params),
+      _WRITE=_writers([f for _, f in self.items]),
+      _PARAMS=params.tuple_type,
+    )
 
   def layout(self, model) -> tuple:
     """((key, shape), ...) of the observation in `model`."""
@@ -529,11 +548,15 @@ class Reward:
     self.params = params
     self.terminates = termination is not None
     functions = (py_func,) if termination is None else (py_func, termination)
-    self.kernel = _kernel(_reward_template, module, line,
-                          _name(py_func.__name__, functions, params),
-                          _REWARD=inline_jit(py_func),
-                          _TERMINATION=_goes_on if termination is None else inline_jit(termination),
-                          _PARAMS=params.tuple_type)
+    self.kernel = _kernel(
+      _reward_template,
+      module,
+      line,
+      _name(py_func.__name__, functions, params),
+      _REWARD=inline_jit(py_func),
+      _TERMINATION=_goes_on if termination is None else inline_jit(termination),
+      _PARAMS=params.tuple_type,
+    )
 
   def __deepcopy__(self, memo):
     return self
@@ -556,9 +579,14 @@ def feature_kernel(feature, params):
   """The kernel writing `feature` alone, for its Physics method (compiled on first use)."""
   key = (feature, params.tuple_type)
   if key not in _FEATURE_KERNELS:
-    _FEATURE_KERNELS[key] = _kernel(_observe_template, feature.module, feature.line,
-                                    _name(feature.name, (feature.py_func,), params),
-                                    _WRITE=_writers([feature]), _PARAMS=params.tuple_type)
+    _FEATURE_KERNELS[key] = _kernel(
+      _observe_template,
+      feature.module,
+      feature.line,
+      _name(feature.name, (feature.py_func,), params),
+      _WRITE=_writers([feature]),
+      _PARAMS=params.tuple_type,
+    )
   return _FEATURE_KERNELS[key]
 
 
@@ -635,7 +663,9 @@ class Task(base.Task):
       params = self.params
       for declared in (self.observation.params, self.reward.params):
         if declared.tuple_type is not params.tuple_type:
-          raise TypeError(f"{type(self).__name__}: its params are not the layout its "
-                          f"observation and reward were declared with")
+          raise TypeError(
+            f"{type(self).__name__}: its params are not the layout its "
+            f"observation and reward were declared with"
+          )
       cached = self._resolved = (weakref.ref(model), params.resolve(physics.model))
     return self.params.pack(cached[1], self)

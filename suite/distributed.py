@@ -38,13 +38,20 @@ def _ray():
 class _Actor:
   """The process-side half: one vectorised environment and its rollouts."""
 
-  def __init__(self, domain, task, num_envs, seed, first_world, task_kwargs,
-               environment_kwargs, num_threads):
+  def __init__(
+    self, domain, task, num_envs, seed, first_world, task_kwargs, environment_kwargs, num_threads
+  ):
     import suite
 
-    self._env = suite.load(domain, task, task_kwargs=dict(task_kwargs or {}, random=seed),
-                           environment_kwargs=environment_kwargs, num_envs=num_envs,
-                           first_world=first_world, num_threads=num_threads)
+    self._env = suite.load(
+      domain,
+      task,
+      task_kwargs=dict(task_kwargs or {}, random=seed),
+      environment_kwargs=environment_kwargs,
+      num_envs=num_envs,
+      first_world=first_world,
+      num_threads=num_threads,
+    )
 
   def rollout(self, policy, num_steps):
     return rollout(self._env, policy, num_steps)
@@ -63,13 +70,15 @@ def rollout(env, policy, num_steps) -> dict:
     action = np.asarray(policy(steps[-1]), dtype=np.float64)
     actions.append(action)
     steps.append(env.step(action))
-  out = {name: np.stack([getattr(t, name) for t in steps], axis=1)
-         for name in ("step_type", "reward", "discount")}
-  out["observation"] = {key: np.stack([t.observation[key] for t in steps], axis=1)
-                        for key in steps[0].observation}
+  out = {
+    name: np.stack([getattr(t, name) for t in steps], axis=1)
+    for name in ("step_type", "reward", "discount")
+  }
+  out["observation"] = {
+    key: np.stack([t.observation[key] for t in steps], axis=1) for key in steps[0].observation
+  }
   nu = env.action_spec().shape[0]
-  out["action"] = (np.stack(actions, axis=1) if actions
-                   else np.zeros((env.num_envs, 0, nu)))
+  out["action"] = np.stack(actions, axis=1) if actions else np.zeros((env.num_envs, 0, nu))
   return out
 
 
@@ -85,8 +94,17 @@ class Runner:
     cpus_per_actor: CPUs Ray reserves per actor; the actor's numba threads.
   """
 
-  def __init__(self, domain, task, num_actors, envs_per_actor, seed=None, task_kwargs=None,
-               environment_kwargs=None, cpus_per_actor=1):
+  def __init__(
+    self,
+    domain,
+    task,
+    num_actors,
+    envs_per_actor,
+    seed=None,
+    task_kwargs=None,
+    environment_kwargs=None,
+    cpus_per_actor=1,
+  ):
     ray = _ray()
     if task_kwargs and "random" in task_kwargs:
       raise ValueError("give the seed as Runner(seed=...), not task_kwargs['random']")
@@ -99,12 +117,22 @@ class Runner:
     if not ray.is_initialized():
       ray.init()
     threads = int(cpus_per_actor)
-    remote = ray.remote(num_cpus=threads,
-                        runtime_env={"env_vars": {"NUMBA_NUM_THREADS": str(threads)}})(_Actor)
-    self._actors = [remote.remote(domain, task, self.envs_per_actor, self.seed,
-                                  k * self.envs_per_actor, task_kwargs, environment_kwargs,
-                                  threads)
-                    for k in range(self.num_actors)]
+    remote = ray.remote(
+      num_cpus=threads, runtime_env={"env_vars": {"NUMBA_NUM_THREADS": str(threads)}}
+    )(_Actor)
+    self._actors = [
+      remote.remote(
+        domain,
+        task,
+        self.envs_per_actor,
+        self.seed,
+        k * self.envs_per_actor,
+        task_kwargs,
+        environment_kwargs,
+        threads,
+      )
+      for k in range(self.num_actors)
+    ]
 
   @property
   def num_envs(self) -> int:
@@ -115,10 +143,13 @@ class Runner:
     module-level `rollout` for the arrays), stacked in global world order."""
     ray = _ray()
     parts = ray.get([actor.rollout.remote(policy, int(num_steps)) for actor in self._actors])
-    out = {name: np.concatenate([p[name] for p in parts])
-           for name in ("step_type", "reward", "discount", "action")}
-    out["observation"] = {key: np.concatenate([p["observation"][key] for p in parts])
-                          for key in parts[0]["observation"]}
+    out = {
+      name: np.concatenate([p[name] for p in parts])
+      for name in ("step_type", "reward", "discount", "action")
+    }
+    out["observation"] = {
+      key: np.concatenate([p["observation"][key] for p in parts]) for key in parts[0]["observation"]
+    }
     return out
 
   def close(self):

@@ -78,22 +78,25 @@ def stand(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
 @SUITE.add("no_reward_visualization")
 def walk(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
   """Walk forward at 1 m/s."""
-  return _environment(_WALK_FLOOR, True, Move(_WALK_SPEED, random=random), time_limit,
-                      environment_kwargs)
+  return _environment(
+    _WALK_FLOOR, True, Move(_WALK_SPEED, random=random), time_limit, environment_kwargs
+  )
 
 
 @SUITE.add("no_reward_visualization")
 def trot(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
   """Trot forward at 3 m/s."""
-  return _environment(_TROT_FLOOR, True, Move(_TROT_SPEED, random=random), time_limit,
-                      environment_kwargs)
+  return _environment(
+    _TROT_FLOOR, True, Move(_TROT_SPEED, random=random), time_limit, environment_kwargs
+  )
 
 
 @SUITE.add("no_reward_visualization")
 def run(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
   """Run forward at 9 m/s."""
-  return _environment(_RUN_FLOOR, True, Move(_RUN_SPEED, random=random), time_limit,
-                      environment_kwargs)
+  return _environment(
+    _RUN_FLOOR, True, Move(_RUN_SPEED, random=random), time_limit, environment_kwargs
+  )
 
 
 @SUITE.add("no_reward_visualization", "hard")
@@ -105,8 +108,13 @@ def fetch(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
 def _environment(floor_size, remove_ball, task, time_limit, environment_kwargs):
   physics_type = Physics if remove_ball else FetchPhysics
   physics = physics_type.from_xml_string(*get_model_and_assets(floor_size, remove_ball))
-  return control.Environment(physics, task, time_limit=time_limit,
-                             control_timestep=_CONTROL_TIMESTEP, **(environment_kwargs or {}))
+  return control.Environment(
+    physics,
+    task,
+    time_limit=time_limit,
+    control_timestep=_CONTROL_TIMESTEP,
+    **(environment_kwargs or {}),
+  )
 
 
 PARAMS = declare.Params(
@@ -122,7 +130,8 @@ PARAMS = declare.Params(
   torso_stand_height=declare.number(),
   pelvis_stand_height=declare.number(),
   body_weight=declare.number(),
-  move_speed=declare.number())
+  move_speed=declare.number(),
+)
 
 # fetch: also the ball, the head site and the bite sites of the mouth, and the target
 FETCH_PARAMS = declare.Params(
@@ -132,7 +141,8 @@ FETCH_PARAMS = declare.Params(
   head=declare.site("head"),
   bite=declare.sites("upper_bite", "lower_bite"),
   head_velocity=declare.sensor("velocimeter"),
-  target=declare.geom("target"))
+  target=declare.geom("target"),
+)
 
 
 @declare.feature((2,))
@@ -236,8 +246,9 @@ def ball_to_target_distance(m, d, p):
 def ball_to_mouth_distance(m, d, p):
   """Mean distance from the ball to the upper and lower bite sites."""
   upper, lower = p.bite
-  return (_ball_distance(m, d, p, d.site_xpos[upper])
-          + _ball_distance(m, d, p, d.site_xpos[lower])) / 2
+  return (
+    _ball_distance(m, d, p, d.site_xpos[upper]) + _ball_distance(m, d, p, d.site_xpos[lower])
+  ) / 2
 
 
 @declare.feature(())
@@ -251,30 +262,47 @@ def ball_in_head_frame(m, d, p):
   (the velocimeter), both in the head site's frame."""
   head, frame = d.site_xpos[p.head], d.site_xmat[p.head]
   ball_x, ball_y, ball_z = ball_position(m, d, p)
-  x, y, z = features.vector_in_frame(frame, ball_x - head[0], ball_y - head[1],
-                                     ball_z - head[2])
+  x, y, z = features.vector_in_frame(frame, ball_x - head[0], ball_y - head[1], ball_z - head[2])
   ball, head_velocity = p.ball_velocity, p.head_velocity
   vx, vy, vz = features.vector_in_frame(frame, d.qvel[ball], d.qvel[ball + 1], d.qvel[ball + 2])
-  return (x, y, z, vx - d.sensordata[head_velocity], vy - d.sensordata[head_velocity + 1],
-          vz - d.sensordata[head_velocity + 2])
+  return (
+    x,
+    y,
+    z,
+    vx - d.sensordata[head_velocity],
+    vy - d.sensordata[head_velocity + 1],
+    vz - d.sensordata[head_velocity + 2],
+  )
 
 
 @declare.feature((3,))
 def target_in_head_frame(m, d, p):
   """The target's position relative to the head site, in the head site's frame."""
   head, target = d.site_xpos[p.head], d.geom_xpos[p.target]
-  return features.vector_in_frame(d.site_xmat[p.head], target[0] - head[0],
-                                  target[1] - head[1], target[2] - head[2])
+  return features.vector_in_frame(
+    d.site_xmat[p.head], target[0] - head[0], target[1] - head[1], target[2] - head[2]
+  )
 
 
 # "joint_velocites": dm_control's spelling
-OBSERVATION = declare.Observation(PARAMS, ("joint_angles", features.hinge_angles),
-                                  ("joint_velocites", features.hinge_velocities),
-                                  torso_pelvis_height, z_projection, torso_com_velocity,
-                                  inertial_sensors, foot_forces, touch_sensors, actuator_state)
-FETCH_OBSERVATION = declare.Observation(FETCH_PARAMS, *OBSERVATION.items,
-                                        ("ball_state", ball_in_head_frame),
-                                        ("target_position", target_in_head_frame))
+OBSERVATION = declare.Observation(
+  PARAMS,
+  ("joint_angles", features.hinge_angles),
+  ("joint_velocites", features.hinge_velocities),
+  torso_pelvis_height,
+  z_projection,
+  torso_com_velocity,
+  inertial_sensors,
+  foot_forces,
+  touch_sensors,
+  actuator_state,
+)
+FETCH_OBSERVATION = declare.Observation(
+  FETCH_PARAMS,
+  *OBSERVATION.items,
+  ("ball_state", ball_in_head_frame),
+  ("target_position", target_in_head_frame),
+)
 
 
 @inline_jit
@@ -282,18 +310,29 @@ def _standing(m, d, p):
   """Product of the height (torso and pelvis at their standing heights), upright (skull,
   torso and pelvis within 30 degrees) and weight-bearing (palms and soles) factors."""
   torso_height, pelvis_height = torso_pelvis_height(m, d, p)
-  value = (rewards.tolerance(torso_height, bounds=(p.torso_stand_height, np.inf),
-                             margin=p.torso_stand_height)
-           * rewards.tolerance(pelvis_height, bounds=(p.pelvis_stand_height, np.inf),
-                               margin=p.pelvis_stand_height))
+  value = rewards.tolerance(
+    torso_height, bounds=(p.torso_stand_height, np.inf), margin=p.torso_stand_height
+  ) * rewards.tolerance(
+    pelvis_height, bounds=(p.pelvis_stand_height, np.inf), margin=p.pelvis_stand_height
+  )
   for cosine in upright(m, d, p):
-    value *= rewards.tolerance(cosine, bounds=(_MIN_UPRIGHT_COSINE, np.inf), sigmoid="linear",
-                               margin=1 + _MIN_UPRIGHT_COSINE, value_at_margin=0)
+    value *= rewards.tolerance(
+      cosine,
+      bounds=(_MIN_UPRIGHT_COSINE, np.inf),
+      sigmoid="linear",
+      margin=1 + _MIN_UPRIGHT_COSINE,
+      value_at_margin=0,
+    )
   touch = 0.0
   for sensor in p.touch:
     touch += d.sensordata[sensor]
-  return value * rewards.tolerance(touch, bounds=(p.body_weight, np.inf), sigmoid="linear",
-                                   margin=p.body_weight, value_at_margin=0.9)
+  return value * rewards.tolerance(
+    touch,
+    bounds=(p.body_weight, np.inf),
+    sigmoid="linear",
+    margin=p.body_weight,
+    value_at_margin=0.9,
+  )
 
 
 @declare.reward(PARAMS)
@@ -306,10 +345,13 @@ def stand_reward(m, d, p):
 def move_reward(m, d, p):
   """Standing times (4 forward + 1) / 5, forward: the dog's speed along the torso's x axis,
   1 between the move speed and twice it, linear to 0 a margin max(1, speed) away."""
-  forward = rewards.tolerance(com_forward_velocity(m, d, p),
-                              bounds=(p.move_speed, 2 * p.move_speed),
-                              margin=max(1.0, p.move_speed), sigmoid="linear",
-                              value_at_margin=0)
+  forward = rewards.tolerance(
+    com_forward_velocity(m, d, p),
+    bounds=(p.move_speed, 2 * p.move_speed),
+    margin=max(1.0, p.move_speed),
+    sigmoid="linear",
+    value_at_margin=0,
+  )
   return _standing(m, d, p) * (4 * forward + 1) / 5
 
 
@@ -322,11 +364,21 @@ def fetch_reward(m, d, p):
   if to_target < 2 * target_radius(m, d, p):
     reach = 1.0  # delivered: the ball need not stay in the mouth
   else:
-    reach = rewards.tolerance(ball_to_mouth_distance(m, d, p), bounds=(0, 0.005), margin=2,
-                              sigmoid="reciprocal", value_at_margin=0.1)
+    reach = rewards.tolerance(
+      ball_to_mouth_distance(m, d, p),
+      bounds=(0, 0.005),
+      margin=2,
+      sigmoid="reciprocal",
+      value_at_margin=0.1,
+    )
     reach = (6 * reach + 1) / 7
-  fetch = rewards.tolerance(to_target, bounds=(0, 0.1), margin=floor_size(m, d, p),
-                            sigmoid="reciprocal", value_at_margin=0.1)
+  fetch = rewards.tolerance(
+    to_target,
+    bounds=(0, 0.1),
+    margin=floor_size(m, d, p),
+    sigmoid="reciprocal",
+    value_at_margin=0.1,
+  )
   return _standing(m, d, p) * reach * (fetch + 1) / 2
 
 
@@ -334,10 +386,22 @@ class Physics(declare.Physics):
   """The dog's quantities."""
 
   params = PARAMS
-  features = (torso_pelvis_height, z_projection, upright, center_of_mass_velocity,
-              torso_com_velocity, com_forward_velocity, features.hinge_angles,
-              features.hinge_velocities, inertial_sensors, touch_sensors, foot_forces,
-              actuator_state, body_weight, floor_size)
+  features = (
+    torso_pelvis_height,
+    z_projection,
+    upright,
+    center_of_mass_velocity,
+    torso_com_velocity,
+    com_forward_velocity,
+    features.hinge_angles,
+    features.hinge_velocities,
+    inertial_sensors,
+    touch_sensors,
+    foot_forces,
+    actuator_state,
+    body_weight,
+    floor_size,
+  )
 
   def joint_angles(self):
     """Angles of the hinge joints."""
@@ -352,8 +416,14 @@ class FetchPhysics(Physics):
   """The dog's quantities with the fetch props: the ball, the target and the mouth."""
 
   params = FETCH_PARAMS
-  features = (ball_position, ball_to_target_distance, ball_to_mouth_distance, target_radius,
-              ball_in_head_frame, target_in_head_frame)
+  features = (
+    ball_position,
+    ball_to_target_distance,
+    ball_to_mouth_distance,
+    target_radius,
+    ball_in_head_frame,
+    target_in_head_frame,
+  )
 
 
 class Stand(declare.Task):

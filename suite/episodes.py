@@ -23,7 +23,6 @@ step), or an array of indices (a batch: the values are arrays).
 import dm_env
 import numpy as np
 
-
 _LAST, _MID = dm_env.StepType.LAST, dm_env.StepType.MID
 _LAST_CODE, _MID_CODE = int(_LAST), int(_MID)  # (numpy converts an enum member slowly)
 

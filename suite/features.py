@@ -78,9 +78,11 @@ def vector_in_frame(rotation, x, y, z):
   """The vector (x, y, z) in the frame of `rotation` (a body's or site's 9 xmat entries): its
   components along the frame's axes, (x, y, z) @ R (a velocity, a difference of two
   points)."""
-  return (x * rotation[0] + y * rotation[3] + z * rotation[6],
-          x * rotation[1] + y * rotation[4] + z * rotation[7],
-          x * rotation[2] + y * rotation[5] + z * rotation[8])
+  return (
+    x * rotation[0] + y * rotation[3] + z * rotation[6],
+    x * rotation[1] + y * rotation[4] + z * rotation[7],
+    x * rotation[2] + y * rotation[5] + z * rotation[8],
+  )
 
 
 VECTOR_SIZE = 3  # readings of a vector sensor: accelerometer, velocimeter, gyro, force, torque

@@ -40,31 +40,40 @@ def spin(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
 @SUITE.add("benchmarking")
 def turn_easy(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
   """Turn the spinner's tip into a target of radius 7 cm."""
-  return _environment(Turn(target_radius=_EASY_TARGET_SIZE, random=random), time_limit,
-                      environment_kwargs)
+  return _environment(
+    Turn(target_radius=_EASY_TARGET_SIZE, random=random), time_limit, environment_kwargs
+  )
 
 
 @SUITE.add("benchmarking")
 def turn_hard(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
   """Turn the spinner's tip into a target of radius 3 cm."""
-  return _environment(Turn(target_radius=_HARD_TARGET_SIZE, random=random), time_limit,
-                      environment_kwargs)
+  return _environment(
+    Turn(target_radius=_HARD_TARGET_SIZE, random=random), time_limit, environment_kwargs
+  )
 
 
 def _environment(task, time_limit, environment_kwargs):
   physics = Physics.from_xml_string(*get_model_and_assets())
-  return control.Environment(physics, task, time_limit=time_limit,
-                             control_timestep=_CONTROL_TIMESTEP, **(environment_kwargs or {}))
+  return control.Environment(
+    physics,
+    task,
+    time_limit=time_limit,
+    control_timestep=_CONTROL_TIMESTEP,
+    **(environment_kwargs or {}),
+  )
 
 
 PARAMS = declare.Params(
   joints=declare.sensors("proximal", "distal"),
   joint_velocities=declare.sensors("proximal_velocity", "distal_velocity"),
   hinge_velocity=declare.sensor("hinge_velocity"),
-  tip=declare.sensor("tip"), target=declare.sensor("target"),  # positions: x, y, z
+  tip=declare.sensor("tip"),
+  target=declare.sensor("target"),  # positions: x, y, z
   spinner=declare.sensor("spinner"),
   touch=declare.sensors("touchtop", "touchbottom"),
-  target_site=declare.site("target"))
+  target_site=declare.site("target"),
+)
 
 
 @declare.feature((2,))
@@ -129,8 +138,9 @@ def dist_to_target(m, d, p):
 
 
 SPIN_OBSERVATION = declare.Observation(PARAMS, ("position", bounded_position), velocity, touch)
-TURN_OBSERVATION = declare.Observation(PARAMS, ("position", bounded_position), velocity, touch,
-                                       target_position, dist_to_target)
+TURN_OBSERVATION = declare.Observation(
+  PARAMS, ("position", bounded_position), velocity, touch, target_position, dist_to_target
+)
 
 
 @declare.reward(PARAMS)
@@ -149,8 +159,16 @@ class Physics(declare.Physics):
   """The finger's quantities, read from its sensors."""
 
   params = PARAMS
-  features = (touch, hinge_velocity, tip_position, bounded_position, velocity, target_position,
-              to_target, dist_to_target)
+  features = (
+    touch,
+    hinge_velocity,
+    tip_position,
+    bounded_position,
+    velocity,
+    target_position,
+    to_target,
+    dist_to_target,
+  )
 
 
 class Spin(declare.Task):

@@ -12,9 +12,16 @@ from suite.utils import containers
 from suite.utils import rewards
 
 _DEFAULT_TIME_LIMIT = 40
-_CONTROL_TIMESTEP = .04
-_JOINTS = ("tail1", "tail_twist", "tail2", "finright_roll", "finright_pitch", "finleft_roll",
-           "finleft_pitch")
+_CONTROL_TIMESTEP = 0.04
+_JOINTS = (
+  "tail1",
+  "tail_twist",
+  "tail2",
+  "finright_roll",
+  "finright_pitch",
+  "finleft_roll",
+  "finleft_pitch",
+)
 
 SUITE = containers.TaggedTasks()
 
@@ -38,14 +45,23 @@ def swim(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
 
 def _environment(task, time_limit, environment_kwargs):
   physics = Physics.from_xml_string(*get_model_and_assets())
-  return control.Environment(physics, task, time_limit=time_limit,
-                             control_timestep=_CONTROL_TIMESTEP, **(environment_kwargs or {}))
+  return control.Environment(
+    physics,
+    task,
+    time_limit=time_limit,
+    control_timestep=_CONTROL_TIMESTEP,
+    **(environment_kwargs or {}),
+  )
 
 
-PARAMS = declare.Params(torso=declare.body("torso"), mouth=declare.geom("mouth"),
-                        target=declare.geom("target"),
-                        velocity_sensors=declare.sensors("velocimeter", "gyro"),
-                        joint_qpos=declare.qposes(*_JOINTS), joint_dofs=declare.dofs(*_JOINTS))
+PARAMS = declare.Params(
+  torso=declare.body("torso"),
+  mouth=declare.geom("mouth"),
+  target=declare.geom("target"),
+  velocity_sensors=declare.sensors("velocimeter", "gyro"),
+  joint_qpos=declare.qposes(*_JOINTS),
+  joint_dofs=declare.dofs(*_JOINTS),
+)
 
 
 @declare.feature(())
@@ -78,8 +94,9 @@ def joint_angles(m, d, p, out):
 def mouth_to_target(m, d, p):
   """The vector from the mouth to the target, in the mouth's frame."""
   mouth, target, frame = d.geom_xpos[p.mouth], d.geom_xpos[p.target], d.geom_xmat[p.mouth]
-  return features.vector_in_frame(frame, target[0] - mouth[0], target[1] - mouth[1],
-                                  target[2] - mouth[2])
+  return features.vector_in_frame(
+    frame, target[0] - mouth[0], target[1] - mouth[1], target[2] - mouth[2]
+  )
 
 
 @declare.feature(())
@@ -91,10 +108,12 @@ def mouth_to_target_distance(m, d, p):
   return math.sqrt(squared)
 
 
-UPRIGHT_OBSERVATION = declare.Observation(PARAMS, joint_angles, ("upright", torso_upright),
-                                          features.velocity)
-SWIM_OBSERVATION = declare.Observation(PARAMS, joint_angles, ("upright", torso_upright),
-                                       ("target", mouth_to_target), features.velocity)
+UPRIGHT_OBSERVATION = declare.Observation(
+  PARAMS, joint_angles, ("upright", torso_upright), features.velocity
+)
+SWIM_OBSERVATION = declare.Observation(
+  PARAMS, joint_angles, ("upright", torso_upright), ("target", mouth_to_target), features.velocity
+)
 
 
 @declare.reward(PARAMS)
@@ -108,8 +127,9 @@ def swim_reward(m, d, p):
   """7/8 for the mouth touching the target (centres at most the sum of the radii apart,
   gaussian over twice that), 1/8 for being upright."""
   radii = m.geom_size[p.mouth, 0] + m.geom_size[p.target, 0]
-  in_target = rewards.tolerance(mouth_to_target_distance(m, d, p), bounds=(0, radii),
-                                margin=2 * radii)
+  in_target = rewards.tolerance(
+    mouth_to_target_distance(m, d, p), bounds=(0, radii), margin=2 * radii
+  )
   is_upright = 0.5 * (torso_upright(m, d, p) + 1)
   return (7 * in_target + is_upright) / 8
 
@@ -118,8 +138,14 @@ class Physics(declare.Physics):
   """The fish's quantities."""
 
   params = PARAMS
-  features = (torso_upright, torso_velocity, joint_velocities, joint_angles, mouth_to_target,
-              mouth_to_target_distance)
+  features = (
+    torso_upright,
+    torso_velocity,
+    joint_velocities,
+    joint_angles,
+    mouth_to_target,
+    mouth_to_target_distance,
+  )
 
   def upright(self):
     """dm_control's name of torso_upright (the module's `upright` is the task)."""
@@ -133,7 +159,7 @@ def _randomize_pose(task, physics):
   qpos = physics.named.data.qpos
   qpos["root"][3:7] = quat / np.linalg.norm(quat)
   for joint in _JOINTS:
-    qpos[joint] = task.random.uniform(-.2, .2)
+    qpos[joint] = task.random.uniform(-0.2, 0.2)
 
 
 class Upright(declare.Task):
@@ -161,7 +187,7 @@ class Swim(declare.Task):
     """A random pose; the target at x, y uniform in +-0.4 and z uniform in [0.1, 0.3]."""
     _randomize_pose(self, physics)
     target = physics.named.model.geom_pos["target"]
-    target[0] = self.random.uniform(-.4, .4)
-    target[1] = self.random.uniform(-.4, .4)
-    target[2] = self.random.uniform(.1, .3)
+    target[0] = self.random.uniform(-0.4, 0.4)
+    target[1] = self.random.uniform(-0.4, 0.4)
+    target[2] = self.random.uniform(0.1, 0.3)
     super().initialize_episode(physics)

@@ -28,9 +28,12 @@ from suite import vector
 def _box(spec):
   low = getattr(spec, "minimum", -np.inf)
   high = getattr(spec, "maximum", np.inf)
-  return spaces.Box(np.broadcast_to(low, spec.shape).astype(np.float64),
-                    np.broadcast_to(high, spec.shape).astype(np.float64), spec.shape,
-                    np.float64)
+  return spaces.Box(
+    np.broadcast_to(low, spec.shape).astype(np.float64),
+    np.broadcast_to(high, spec.shape).astype(np.float64),
+    spec.shape,
+    np.float64,
+  )
 
 
 class GymVectorEnv(gymnasium.vector.VectorEnv):
@@ -43,13 +46,19 @@ class GymVectorEnv(gymnasium.vector.VectorEnv):
     self.num_envs = env.num_envs
     self.single_action_space = _box(env.action_spec())
     self.single_observation_space = spaces.Dict(
-      {key: _box(spec) for key, spec in env.observation_spec().items()})
+      {key: _box(spec) for key, spec in env.observation_spec().items()}
+    )
     self.action_space = spaces.Box(
       np.tile(self.single_action_space.low, (self.num_envs, 1)),
-      np.tile(self.single_action_space.high, (self.num_envs, 1)), dtype=np.float64)
+      np.tile(self.single_action_space.high, (self.num_envs, 1)),
+      dtype=np.float64,
+    )
     self.observation_space = spaces.Dict(
-      {key: spaces.Box(-np.inf, np.inf, (self.num_envs,) + space.shape, np.float64)
-       for key, space in self.single_observation_space.items()})
+      {
+        key: spaces.Box(-np.inf, np.inf, (self.num_envs,) + space.shape, np.float64)
+        for key, space in self.single_observation_space.items()
+      }
+    )
 
   def reset(self, *, seed=None, options=None):
     if seed is not None:
@@ -64,8 +73,13 @@ class GymVectorEnv(gymnasium.vector.VectorEnv):
     last = time_step.step_type == dm_env.StepType.LAST
     terminated = last & (time_step.discount == 0.0)
     truncated = last & ~terminated
-    return (dict(time_step.observation), time_step.reward, terminated, truncated,
-            {"discount": time_step.discount})
+    return (
+      dict(time_step.observation),
+      time_step.reward,
+      terminated,
+      truncated,
+      {"discount": time_step.discount},
+    )
 
   def close_extras(self, **kwargs):
     self.env.close()

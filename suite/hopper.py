@@ -13,7 +13,7 @@ from suite.utils import randomizers
 from suite.utils import rewards
 
 _DEFAULT_TIME_LIMIT = 20
-_CONTROL_TIMESTEP = .02
+_CONTROL_TIMESTEP = 0.02
 _STAND_HEIGHT = 0.6  # minimal torso height above the foot (centres of mass) that counts
 _HOP_SPEED = 2  # forward speed (m/s) of the torso subtree that earns the full hop reward
 
@@ -39,14 +39,22 @@ def hop(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
 
 def _environment(task, time_limit, environment_kwargs):
   physics = Physics.from_xml_string(*get_model_and_assets())
-  return control.Environment(physics, task, time_limit=time_limit,
-                             control_timestep=_CONTROL_TIMESTEP, **(environment_kwargs or {}))
+  return control.Environment(
+    physics,
+    task,
+    time_limit=time_limit,
+    control_timestep=_CONTROL_TIMESTEP,
+    **(environment_kwargs or {}),
+  )
 
 
-PARAMS = declare.Params(torso=declare.body("torso"), foot=declare.body("foot"),
-                        torso_velocity=declare.sensor("torso_subtreelinvel"),
-                        touch=declare.sensors("touch_toe", "touch_heel"),
-                        hopping=declare.flag())
+PARAMS = declare.Params(
+  torso=declare.body("torso"),
+  foot=declare.body("foot"),
+  torso_velocity=declare.sensor("torso_subtreelinvel"),
+  touch=declare.sensors("touch_toe", "touch_heel"),
+  hopping=declare.flag(),
+)
 
 
 @declare.feature(())
@@ -69,8 +77,9 @@ def touch(m, d, p):
 
 
 # qpos without the root's x: the task is translation invariant
-OBSERVATION = declare.Observation(PARAMS, ("position", features.position_without_x),
-                                  features.velocity, touch)
+OBSERVATION = declare.Observation(
+  PARAMS, ("position", features.position_without_x), features.velocity, touch
+)
 
 
 @declare.reward(PARAMS)
@@ -79,8 +88,13 @@ def reward(m, d, p):
   forward speed linearly up to 2 m/s, else small controls."""
   standing = rewards.tolerance(height(m, d, p), (_STAND_HEIGHT, 2))
   if p.hopping:
-    hopping = rewards.tolerance(speed(m, d, p), bounds=(_HOP_SPEED, np.inf),
-                                margin=_HOP_SPEED / 2, value_at_margin=0.5, sigmoid="linear")
+    hopping = rewards.tolerance(
+      speed(m, d, p),
+      bounds=(_HOP_SPEED, np.inf),
+      margin=_HOP_SPEED / 2,
+      value_at_margin=0.5,
+      sigmoid="linear",
+    )
     return standing * hopping
   small_control = (features.small_control(m, d, p) + 4) / 5
   return standing * small_control

@@ -17,7 +17,7 @@ from suite.utils import randomizers
 from suite.utils import rewards
 
 _DEFAULT_TIME_LIMIT = 25
-_CONTROL_TIMESTEP = .025
+_CONTROL_TIMESTEP = 0.025
 
 _STAND_HEIGHT = 1.4  # head height (m) that counts as standing
 _WALK_SPEED = 1  # horizontal centre-of-mass speeds (m/s)
@@ -37,35 +37,46 @@ def get_model_and_assets():
 @SUITE.add("benchmarking")
 def stand(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
   """Stand up and stay still."""
-  return _environment(Humanoid(move_speed=0, pure_state=False, random=random), time_limit,
-                      environment_kwargs)
+  return _environment(
+    Humanoid(move_speed=0, pure_state=False, random=random), time_limit, environment_kwargs
+  )
 
 
 @SUITE.add("benchmarking")
 def walk(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
   """Walk at 1 m/s or faster in any horizontal direction."""
-  return _environment(Humanoid(move_speed=_WALK_SPEED, pure_state=False, random=random),
-                      time_limit, environment_kwargs)
+  return _environment(
+    Humanoid(move_speed=_WALK_SPEED, pure_state=False, random=random),
+    time_limit,
+    environment_kwargs,
+  )
 
 
 @SUITE.add("benchmarking")
 def run(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
   """Run at 10 m/s or faster in any horizontal direction."""
-  return _environment(Humanoid(move_speed=_RUN_SPEED, pure_state=False, random=random),
-                      time_limit, environment_kwargs)
+  return _environment(
+    Humanoid(move_speed=_RUN_SPEED, pure_state=False, random=random), time_limit, environment_kwargs
+  )
 
 
 @SUITE.add()
 def run_pure_state(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
   """Run at 10 m/s or faster, observing qpos and qvel only."""
-  return _environment(Humanoid(move_speed=_RUN_SPEED, pure_state=True, random=random),
-                      time_limit, environment_kwargs)
+  return _environment(
+    Humanoid(move_speed=_RUN_SPEED, pure_state=True, random=random), time_limit, environment_kwargs
+  )
 
 
 def _environment(task, time_limit, environment_kwargs):
   physics = Physics.from_xml_string(*get_model_and_assets())
-  return control.Environment(physics, task, time_limit=time_limit,
-                             control_timestep=_CONTROL_TIMESTEP, **(environment_kwargs or {}))
+  return control.Environment(
+    physics,
+    task,
+    time_limit=time_limit,
+    control_timestep=_CONTROL_TIMESTEP,
+    **(environment_kwargs or {}),
+  )
 
 
 PARAMS = declare.Params(
@@ -74,7 +85,8 @@ PARAMS = declare.Params(
   extremities=declare.bodies(*_EXTREMITIES),
   com_velocity=declare.sensor("torso_subtreelinvel"),
   upright_entry=declare.integer(8),  # the torso rotation's entry that is 1 upright: zz
-  move_speed=declare.number())
+  move_speed=declare.number(),
+)
 
 
 @declare.feature(())
@@ -126,13 +138,18 @@ def extremities(m, d, p, out):
     dy = d.xpos[body, 1] - d.xpos[torso, 1]
     dz = d.xpos[body, 2] - d.xpos[torso, 2]
     for j in range(3):  # the row vector (dx, dy, dz) times the torso's rotation matrix
-      out[3 * e + j] = (dx * d.xmat[torso, j] + dy * d.xmat[torso, 3 + j]
-                        + dz * d.xmat[torso, 6 + j])
+      out[3 * e + j] = dx * d.xmat[torso, j] + dy * d.xmat[torso, 3 + j] + dz * d.xmat[torso, 6 + j]
 
 
-OBSERVATION = declare.Observation(PARAMS, joint_angles, head_height, extremities,
-                                  ("torso_vertical", torso_vertical_orientation),
-                                  ("com_velocity", center_of_mass_velocity), features.velocity)
+OBSERVATION = declare.Observation(
+  PARAMS,
+  joint_angles,
+  head_height,
+  extremities,
+  ("torso_vertical", torso_vertical_orientation),
+  ("com_velocity", center_of_mass_velocity),
+  features.velocity,
+)
 PURE_STATE = declare.Observation(PARAMS, features.position, features.velocity)
 
 
@@ -141,18 +158,25 @@ def reward(m, d, p):
   """standing (head height) * upright * small controls, times: with move speed 0, staying
   still (horizontal centre-of-mass velocity); else the horizontal speed, linearly up to the
   move speed."""
-  standing = rewards.tolerance(head_height(m, d, p), bounds=(_STAND_HEIGHT, np.inf),
-                               margin=_STAND_HEIGHT / 4)
-  upright = rewards.tolerance(torso_upright(m, d, p), bounds=(0.9, np.inf), sigmoid="linear",
-                              margin=1.9, value_at_margin=0)
+  standing = rewards.tolerance(
+    head_height(m, d, p), bounds=(_STAND_HEIGHT, np.inf), margin=_STAND_HEIGHT / 4
+  )
+  upright = rewards.tolerance(
+    torso_upright(m, d, p), bounds=(0.9, np.inf), sigmoid="linear", margin=1.9, value_at_margin=0
+  )
   stand_reward = standing * upright
   small_control = (4 + features.small_control(m, d, p)) / 5
   vx, vy, _ = center_of_mass_velocity(m, d, p)
   if p.move_speed == 0:
     dont_move = (rewards.tolerance(vx, margin=2) + rewards.tolerance(vy, margin=2)) / 2
     return small_control * stand_reward * dont_move
-  move = rewards.tolerance(math.sqrt(vx * vx + vy * vy), bounds=(p.move_speed, np.inf),
-                           margin=p.move_speed, value_at_margin=0, sigmoid="linear")
+  move = rewards.tolerance(
+    math.sqrt(vx * vx + vy * vy),
+    bounds=(p.move_speed, np.inf),
+    margin=p.move_speed,
+    value_at_margin=0,
+    sigmoid="linear",
+  )
   move = (5 * move + 1) / 6
   return small_control * stand_reward * move
 
@@ -161,8 +185,15 @@ class Physics(declare.Physics):
   """The humanoid's quantities: torso frame, head height, centre of mass, extremities."""
 
   params = PARAMS
-  features = (torso_upright, head_height, center_of_mass_position, center_of_mass_velocity,
-              torso_vertical_orientation, joint_angles, extremities)
+  features = (
+    torso_upright,
+    head_height,
+    center_of_mass_position,
+    center_of_mass_velocity,
+    torso_vertical_orientation,
+    joint_angles,
+    extremities,
+  )
 
 
 class Humanoid(declare.Task):

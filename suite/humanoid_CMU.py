@@ -35,26 +35,34 @@ def stand(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
 @SUITE.add()
 def walk(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
   """Walk at 1 m/s or faster in any horizontal direction."""
-  return _environment(HumanoidCMU(move_speed=_WALK_SPEED, random=random), time_limit,
-                      environment_kwargs)
+  return _environment(
+    HumanoidCMU(move_speed=_WALK_SPEED, random=random), time_limit, environment_kwargs
+  )
 
 
 @SUITE.add()
 def run(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
   """Run at 10 m/s or faster in any horizontal direction."""
-  return _environment(HumanoidCMU(move_speed=_RUN_SPEED, random=random), time_limit,
-                      environment_kwargs)
+  return _environment(
+    HumanoidCMU(move_speed=_RUN_SPEED, random=random), time_limit, environment_kwargs
+  )
 
 
 def _environment(task, time_limit, environment_kwargs):
   physics = Physics.from_xml_string(*get_model_and_assets())
-  return control.Environment(physics, task, time_limit=time_limit,
-                             control_timestep=_CONTROL_TIMESTEP, **(environment_kwargs or {}))
+  return control.Environment(
+    physics,
+    task,
+    time_limit=time_limit,
+    control_timestep=_CONTROL_TIMESTEP,
+    **(environment_kwargs or {}),
+  )
 
 
 # the humanoid's parameters with the CMU model's names; its up axis is the thorax's local y
-PARAMS = humanoid.PARAMS.renamed(torso="thorax", extremities=_EXTREMITIES,
-                                 com_velocity="thorax_subtreelinvel", upright_entry=7)
+PARAMS = humanoid.PARAMS.renamed(
+  torso="thorax", extremities=_EXTREMITIES, com_velocity="thorax_subtreelinvel", upright_entry=7
+)
 
 
 class Physics(humanoid.Physics):

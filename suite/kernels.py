@@ -138,7 +138,7 @@ def _sigmoid(x, value_at_1, sigmoid):
     return 1 - scaled_x if abs(scaled_x) < 1 else 0.0
   if sigmoid == QUADRATIC:
     scaled_x = x * math.sqrt(1 - value_at_1)
-    return 1 - scaled_x ** 2 if abs(scaled_x) < 1 else 0.0
+    return 1 - scaled_x**2 if abs(scaled_x) < 1 else 0.0
   scale = math.atanh(math.sqrt(1 - value_at_1))  # TANH_SQUARED
   return 1 - math.tanh(x * scale) ** 2
 
@@ -156,8 +156,13 @@ def tolerance(x, lower, upper, margin, sigmoid, value_at_margin):
 
 
 @overload(rewards.tolerance, prefer_literal=True)
-def _tolerance_in_jitted_code(x, bounds=(0.0, 0.0), margin=0.0, sigmoid="gaussian",
-                              value_at_margin=rewards.DEFAULT_VALUE_AT_MARGIN):
+def _tolerance_in_jitted_code(
+  x,
+  bounds=(0.0, 0.0),
+  margin=0.0,
+  sigmoid="gaussian",
+  value_at_margin=rewards.DEFAULT_VALUE_AT_MARGIN,
+):
   """rewards.tolerance(x, bounds=(lo, hi), margin=, sigmoid=, value_at_margin=) for a float x in
   jitted code: `tolerance` above, the sigmoid's name (a literal) turned into its index here."""
   if isinstance(sigmoid, str):  # (the default)
@@ -172,11 +177,17 @@ def _tolerance_in_jitted_code(x, bounds=(0.0, 0.0), margin=0.0, sigmoid="gaussia
     raise numba_errors.TypingError(f"Unknown sigmoid type {name!r}; known: {', '.join(SIGMOIDS)}.")
   index = SIGMOIDS.index(name)
 
-  def impl(x, bounds=(0.0, 0.0), margin=0.0, sigmoid="gaussian",
-           value_at_margin=rewards.DEFAULT_VALUE_AT_MARGIN):
+  def impl(
+    x,
+    bounds=(0.0, 0.0),
+    margin=0.0,
+    sigmoid="gaussian",
+    value_at_margin=rewards.DEFAULT_VALUE_AT_MARGIN,
+  ):
     lower, upper = bounds
-    return tolerance(float(x), float(lower), float(upper), float(margin), index,
-                     float(value_at_margin))
+    return tolerance(
+      float(x), float(lower), float(upper), float(margin), index, float(value_at_margin)
+    )
 
   return impl
 
@@ -185,8 +196,9 @@ def _tolerance_in_jitted_code(x, bounds=(0.0, 0.0), margin=0.0, sigmoid="gaussia
 
 
 @jit
-def _step_range(mptrs, dptrs, worlds, start, end, actions, op, nsub, observe, reward, params,
-                obs, result, fired):
+def _step_range(
+  mptrs, dptrs, worlds, start, end, actions, op, nsub, observe, reward, params, obs, result, fired
+):
   """Worlds worlds[start:end]: ctrl from the action row (no columns: the controls stay), nsub
   steps of operation `op`, then (unless a warning fired, as the single environment raises
   there) reward and observation."""
@@ -205,8 +217,9 @@ def _step_range(mptrs, dptrs, worlds, start, end, actions, op, nsub, observe, re
 
 
 @entry
-def step_worlds(mptrs, dptrs, worlds, actions, op, nsub, observe, reward, params, obs, result,
-                fired):
+def step_worlds(
+  mptrs, dptrs, worlds, actions, op, nsub, observe, reward, params, obs, result, fired
+):
   """Steps worlds `worlds` (indices into the per-world arrays) on the calling thread.
 
   mptrs, dptrs: model and data handle addresses per world; actions (nworld, nu), or
@@ -216,12 +229,27 @@ def step_worlds(mptrs, dptrs, worlds, actions, op, nsub, observe, reward, params
   (nworld, 2) are written; fired (nworld,) gets the warning bitmask of each world's step (0:
   none).
   """
-  _step_range(mptrs, dptrs, worlds, 0, worlds.shape[0], actions, op, nsub, observe, reward,
-              params, obs, result, fired)
+  _step_range(
+    mptrs,
+    dptrs,
+    worlds,
+    0,
+    worlds.shape[0],
+    actions,
+    op,
+    nsub,
+    observe,
+    reward,
+    params,
+    obs,
+    result,
+    fired,
+  )
 
 
-def _step_chunks(mptrs, dptrs, worlds, chunk, actions, op, nsub, observe, reward, params, obs,
-                 result, fired):
+def _step_chunks(
+  mptrs, dptrs, worlds, chunk, actions, op, nsub, observe, reward, params, obs, result, fired
+):
   """step_worlds over numba's threads, `chunk` worlds per task; row `thread` of mptrs holds
   that thread's own model handles (engine.batch.POOL.model_handles)."""
   nchunk = (worlds.shape[0] + chunk - 1) // chunk
@@ -229,8 +257,22 @@ def _step_chunks(mptrs, dptrs, worlds, chunk, actions, op, nsub, observe, reward
     start = np.int64(c) * chunk
     end = min(start + chunk, worlds.shape[0])
     thread = numba.get_thread_id()
-    _step_range(mptrs[thread], dptrs, worlds, start, end, actions, op, nsub, observe, reward,
-                params, obs, result, fired)
+    _step_range(
+      mptrs[thread],
+      dptrs,
+      worlds,
+      start,
+      end,
+      actions,
+      op,
+      nsub,
+      observe,
+      reward,
+      params,
+      obs,
+      result,
+      fired,
+    )
 
 
 # the parallel driver: uncached, as every parallel=True function of the project

@@ -16,13 +16,21 @@ from suite import declare
 from suite.utils import containers
 from suite.utils import rewards
 
-_CLOSE = .01  # metres: a site this close to its target counts as there
-_CONTROL_TIMESTEP = .01  # seconds: 10 physics steps of 1 ms
+_CLOSE = 0.01  # metres: a site this close to its target counts as there
+_CONTROL_TIMESTEP = 0.01  # seconds: 10 physics steps of 1 ms
 _TIME_LIMIT = 10  # seconds
-_P_IN_HAND = .1  # probability that an episode starts with the prop in the hand
-_P_IN_TARGET = .1  # probability that an episode starts with the prop at the target
-ARM_JOINTS = ("arm_root", "arm_shoulder", "arm_elbow", "arm_wrist", "finger", "fingertip",
-              "thumb", "thumbtip")
+_P_IN_HAND = 0.1  # probability that an episode starts with the prop in the hand
+_P_IN_TARGET = 0.1  # probability that an episode starts with the prop at the target
+ARM_JOINTS = (
+  "arm_root",
+  "arm_shoulder",
+  "arm_elbow",
+  "arm_wrist",
+  "finger",
+  "fingertip",
+  "thumb",
+  "thumbtip",
+)
 _ALL_PROPS = ("ball", "target_ball", "cup", "peg", "target_peg", "slot")
 _PROP_AXES = "xzy"  # a prop's joints {prop}_x, {prop}_z and {prop}_y (its angle about y)
 POSE_SIZE = 4  # a body's pose in the plane: x, z and the quaternion's qw, qy
@@ -48,29 +56,27 @@ def make_model(use_peg, insert):
 
 
 @SUITE.add("benchmarking", "hard")
-def bring_ball(fully_observable=True, time_limit=_TIME_LIMIT, random=None,
-               environment_kwargs=None):
+def bring_ball(fully_observable=True, time_limit=_TIME_LIMIT, random=None, environment_kwargs=None):
   """Bring the ball to the target."""
   return _environment(False, False, fully_observable, time_limit, random, environment_kwargs)
 
 
 @SUITE.add("hard")
-def bring_peg(fully_observable=True, time_limit=_TIME_LIMIT, random=None,
-              environment_kwargs=None):
+def bring_peg(fully_observable=True, time_limit=_TIME_LIMIT, random=None, environment_kwargs=None):
   """Bring the peg to the target peg's pose."""
   return _environment(True, False, fully_observable, time_limit, random, environment_kwargs)
 
 
 @SUITE.add("hard")
-def insert_ball(fully_observable=True, time_limit=_TIME_LIMIT, random=None,
-                environment_kwargs=None):
+def insert_ball(
+  fully_observable=True, time_limit=_TIME_LIMIT, random=None, environment_kwargs=None
+):
   """Put the ball into the cup (the target sits in the cup)."""
   return _environment(False, True, fully_observable, time_limit, random, environment_kwargs)
 
 
 @SUITE.add("hard")
-def insert_peg(fully_observable=True, time_limit=_TIME_LIMIT, random=None,
-               environment_kwargs=None):
+def insert_peg(fully_observable=True, time_limit=_TIME_LIMIT, random=None, environment_kwargs=None):
   """Insert the peg into the slot (the target peg sits in the slot)."""
   return _environment(True, True, fully_observable, time_limit, random, environment_kwargs)
 
@@ -78,13 +84,19 @@ def insert_peg(fully_observable=True, time_limit=_TIME_LIMIT, random=None,
 def _environment(use_peg, insert, fully_observable, time_limit, random, environment_kwargs):
   physics = Physics.from_xml_string(*make_model(use_peg, insert))
   task = Bring(use_peg=use_peg, insert=insert, fully_observable=fully_observable, random=random)
-  return control.Environment(physics, task, control_timestep=_CONTROL_TIMESTEP,
-                             time_limit=time_limit, **(environment_kwargs or {}))
+  return control.Environment(
+    physics,
+    task,
+    control_timestep=_CONTROL_TIMESTEP,
+    time_limit=time_limit,
+    **(environment_kwargs or {}),
+  )
 
 
 # the arm's joints and hand: the start of every planar-arm task's parameters (stacker's too)
-ARM_PARAMS = declare.Params(arm_qpos=declare.qposes(*ARM_JOINTS),
-                            arm_dof=declare.dofs(*ARM_JOINTS), hand=declare.body("hand"))
+ARM_PARAMS = declare.Params(
+  arm_qpos=declare.qposes(*ARM_JOINTS), arm_dof=declare.dofs(*ARM_JOINTS), hand=declare.body("hand")
+)
 
 
 def _prop_joints(prop):
@@ -94,17 +106,24 @@ def _prop_joints(prop):
 def _params(prop, target, **reward_sites):
   """Bringing `prop` to `target`: the arm's parameters, the prop and target bodies, the prop's
   joints (x, z, angle) and the site pairs the reward wants close."""
-  return declare.Params(**ARM_PARAMS.fields, prop=declare.body(prop),
-                        target=declare.body(target),
-                        prop_dofs=declare.dofs(*_prop_joints(prop)),
-                        **reward_sites)
+  return declare.Params(
+    **ARM_PARAMS.fields,
+    prop=declare.body(prop),
+    target=declare.body(target),
+    prop_dofs=declare.dofs(*_prop_joints(prop)),
+    **reward_sites,
+  )
 
 
 BALL_PARAMS = _params("ball", "target_ball", at_target=declare.sites("ball", "target_ball"))
-PEG_PARAMS = _params("peg", "target_peg", at_target=declare.sites("peg", "target_peg"),
-                     tip_at_target=declare.sites("target_peg_tip", "peg_tip"),
-                     grasped=declare.sites("peg_grasp", "grasp"),
-                     pinched=declare.sites("peg_pinch", "pinch"))
+PEG_PARAMS = _params(
+  "peg",
+  "target_peg",
+  at_target=declare.sites("peg", "target_peg"),
+  tip_at_target=declare.sites("target_peg_tip", "peg_tip"),
+  grasped=declare.sites("peg_grasp", "grasp"),
+  pinched=declare.sites("peg_pinch", "pinch"),
+)
 
 
 @declare.feature((len(ARM_JOINTS), 2))
@@ -170,8 +189,10 @@ def _observations(params):
   """The observations of bringing a prop, by full observability: the arm's, then the hand,
   prop and target poses and the prop's velocities."""
   arm = declare.Observation(params, *ARM_OBSERVED)
-  return {False: arm, True: declare.Observation(params, *arm.items, hand_pos, object_pos,
-                                                object_vel, target_pos)}
+  return {
+    False: arm,
+    True: declare.Observation(params, *arm.items, hand_pos, object_pos, object_vel, target_pos),
+  }
 
 
 _OBSERVATIONS = {False: _observations(BALL_PARAMS), True: _observations(PEG_PARAMS)}  # by use_peg
@@ -191,8 +212,7 @@ def _close(d, sites):
   """1 when the pair of sites `sites` is within _CLOSE, gaussian beyond (0.1 at 2 _CLOSE
   further)."""
   site1, site2 = sites
-  return rewards.tolerance(site_distance(d, site1, site2), bounds=(0, _CLOSE),
-                           margin=2 * _CLOSE)
+  return rewards.tolerance(site_distance(d, site1, site2), bounds=(0, _CLOSE), margin=2 * _CLOSE)
 
 
 @declare.reward(BALL_PARAMS)
@@ -292,8 +312,8 @@ class Bring(declare.Task):
     while True:
       randomize_arm(physics, random)
 
-      target_x = random.uniform(-.4, .4)
-      target_z = random.uniform(.1, .4)
+      target_x = random.uniform(-0.4, 0.4)
+      target_z = random.uniform(0.1, 0.4)
       if self._insert:
         target_angle = random.uniform(-np.pi / 3, np.pi / 3)
         _place(model, self._receptacle, target_x, target_z, target_angle)
@@ -310,8 +330,8 @@ class Bring(declare.Task):
       elif start == 1:  # at the target, in its pose
         object_x, object_z, object_angle = target_x, target_z, target_angle
       else:
-        object_x = random.uniform(-.5, .5)
-        object_z = random.uniform(0, .7)
+        object_x = random.uniform(-0.5, 0.5)
+        object_z = random.uniform(0, 0.7)
         object_angle = random.uniform(0, 2 * np.pi)
         data.qvel[self._object + "_x"] = random.uniform(-5, 5)
       data.qpos[self._object_joints] = object_x, object_z, object_angle

@@ -48,8 +48,9 @@ def pole_orientation(m, d, p):
   return pole_vertical(m, d, p), d.xmat[p.pole, 2]
 
 
-OBSERVATION = declare.Observation(PARAMS, ("orientation", pole_orientation),
-                                  ("velocity", angular_velocity))
+OBSERVATION = declare.Observation(
+  PARAMS, ("orientation", pole_orientation), ("velocity", angular_velocity)
+)
 
 
 @declare.reward(PARAMS)

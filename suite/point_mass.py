@@ -30,15 +30,17 @@ def get_model_and_assets():
 @SUITE.add("benchmarking", "easy")
 def easy(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
   """Reach the target with motors along x and y."""
-  return _environment(PointMass(randomize_gains=False, random=random), time_limit,
-                      environment_kwargs)
+  return _environment(
+    PointMass(randomize_gains=False, random=random), time_limit, environment_kwargs
+  )
 
 
 @SUITE.add()
 def hard(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
   """Reach the target with motors along random directions, redrawn every episode."""
-  return _environment(PointMass(randomize_gains=True, random=random), time_limit,
-                      environment_kwargs)
+  return _environment(
+    PointMass(randomize_gains=True, random=random), time_limit, environment_kwargs
+  )
 
 
 def _environment(task, time_limit, environment_kwargs):
@@ -52,16 +54,18 @@ PARAMS = declare.Params(target=declare.geom("target"), mass=declare.geom("pointm
 @declare.feature((3,))
 def mass_to_target(m, d, p):
   """The target's position relative to the point mass."""
-  return (d.geom_xpos[p.target, 0] - d.geom_xpos[p.mass, 0],
-          d.geom_xpos[p.target, 1] - d.geom_xpos[p.mass, 1],
-          d.geom_xpos[p.target, 2] - d.geom_xpos[p.mass, 2])
+  return (
+    d.geom_xpos[p.target, 0] - d.geom_xpos[p.mass, 0],
+    d.geom_xpos[p.target, 1] - d.geom_xpos[p.mass, 1],
+    d.geom_xpos[p.target, 2] - d.geom_xpos[p.mass, 2],
+  )
 
 
 @declare.feature(())
 def mass_to_target_dist(m, d, p):
   squared = 0.0
   for delta in mass_to_target(m, d, p):
-    squared += delta ** 2
+    squared += delta**2
   return math.sqrt(squared)
 
 
@@ -78,8 +82,7 @@ def reward(m, d, p):
   """Being at the target (1 inside it, a Gaussian fall-off to 0.1 one radius outside) times
   (4 + mean of the controls' quadratic smallness) / 5."""
   radius = target_radius(m, d, p)
-  near_target = rewards.tolerance(mass_to_target_dist(m, d, p), bounds=(0, radius),
-                                  margin=radius)
+  near_target = rewards.tolerance(mass_to_target_dist(m, d, p), bounds=(0, radius), margin=radius)
   small_control = (features.small_control(m, d, p) + 4) / 5
   return near_target * small_control
 

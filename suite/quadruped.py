@@ -36,8 +36,11 @@ _WALLS = ("wall_px", "wall_py", "wall_nx", "wall_ny")
 # the sensors observed: vector sensors (3 readings each) at the torso and the toes, in sensor
 # order, and the escape variant's rangefinders (one reading each) in 4 rows of 5
 _IMU = ("imu_accel", "imu_gyro")
-_FORCE_TORQUE = tuple(f"{kind}_toe_{toe}" for kind in ("force", "torque")
-                      for toe in ("front_left", "front_right", "back_right", "back_left"))
+_FORCE_TORQUE = tuple(
+  f"{kind}_toe_{toe}"
+  for kind in ("force", "torque")
+  for toe in ("front_left", "front_right", "back_right", "back_left")
+)
 _RANGEFINDERS = tuple(f"rf_{row}{column}" for row in range(4) for column in range(5))
 # the toes' bodies, in toe_positions' order
 _TOES = ("toe_front_left", "toe_back_left", "toe_back_right", "toe_front_right")
@@ -45,8 +48,7 @@ _TOES = ("toe_front_left", "toe_back_left", "toe_back_right", "toe_front_right")
 SUITE = containers.TaggedTasks()
 
 
-def get_model_and_assets(floor_size=None, terrain=False, rangefinders=False,
-                         walls_and_ball=False):
+def get_model_and_assets(floor_size=None, terrain=False, rangefinders=False, walls_and_ball=False):
   """The model's XML text and the include files it needs (see `make_model`)."""
   return make_model(floor_size, terrain, rangefinders, walls_and_ball), common.ASSETS
 
@@ -81,16 +83,18 @@ def make_model(floor_size=None, terrain=False, rangefinders=False, walls_and_bal
 def walk(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
   """Walk forward at 0.5 m/s or faster, upright, on a 10 m floor."""
   xml = make_model(floor_size=_DEFAULT_TIME_LIMIT * _WALK_SPEED)
-  return _environment(Physics, xml, Move(desired_speed=_WALK_SPEED, random=random), time_limit,
-                      environment_kwargs)
+  return _environment(
+    Physics, xml, Move(desired_speed=_WALK_SPEED, random=random), time_limit, environment_kwargs
+  )
 
 
 @SUITE.add()
 def run(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
   """Run forward at 5 m/s or faster, upright, on a 100 m floor."""
   xml = make_model(floor_size=_DEFAULT_TIME_LIMIT * _RUN_SPEED)
-  return _environment(Physics, xml, Move(desired_speed=_RUN_SPEED, random=random), time_limit,
-                      environment_kwargs)
+  return _environment(
+    Physics, xml, Move(desired_speed=_RUN_SPEED, random=random), time_limit, environment_kwargs
+  )
 
 
 @SUITE.add()
@@ -109,8 +113,13 @@ def fetch(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
 
 def _environment(physics_type, xml, task, time_limit, environment_kwargs):
   physics = physics_type.from_xml_string(xml, common.ASSETS)
-  return control.Environment(physics, task, time_limit=time_limit,
-                             control_timestep=_CONTROL_TIMESTEP, **(environment_kwargs or {}))
+  return control.Environment(
+    physics,
+    task,
+    time_limit=time_limit,
+    control_timestep=_CONTROL_TIMESTEP,
+    **(environment_kwargs or {}),
+  )
 
 
 PARAMS = declare.Params(
@@ -119,22 +128,29 @@ PARAMS = declare.Params(
   imu=declare.sensors(*_IMU),
   force_torque=declare.sensors(*_FORCE_TORQUE),
   toes=declare.bodies(*_TOES),
-  workspace=declare.site("workspace"))
+  workspace=declare.site("workspace"),
+)
 
 
 def _task_params(upright_angle, **fields):
   """A task's parameters: the model's (PARAMS), the cosine of the tilt (degrees) up to which
   the torso counts as upright, then `fields`."""
-  return declare.Params(**PARAMS.fields,
-                        upright_cosine=declare.number(np.cos(np.deg2rad(upright_angle))),
-                        **fields)
+  return declare.Params(
+    **PARAMS.fields, upright_cosine=declare.number(np.cos(np.deg2rad(upright_angle))), **fields
+  )
 
 
 MOVE_PARAMS = _task_params(0, desired_speed=declare.number())
 ESCAPE_PARAMS = _task_params(20, rangefinders=declare.sensors(*_RANGEFINDERS))
 FETCH_PARAMS = _task_params(
-  0, root=declare.dof("root"), ball=declare.body("ball"), ball_velocity=declare.dof("ball_root"),
-  ball_geom=declare.geom("ball"), target=declare.site("target"), floor=declare.geom("floor"))
+  0,
+  root=declare.dof("root"),
+  ball=declare.body("ball"),
+  ball_velocity=declare.dof("ball_root"),
+  ball_geom=declare.geom("ball"),
+  target=declare.site("target"),
+  floor=declare.geom("floor"),
+)
 
 
 @inline_jit
@@ -147,8 +163,9 @@ def _in_torso_frame(d, p, x, y, z):
 def _from_torso(d, p, position):
   """`position` (a world position) relative to the torso, in the torso's frame."""
   torso = d.xpos[p.torso]
-  return _in_torso_frame(d, p, position[0] - torso[0], position[1] - torso[1],
-                         position[2] - torso[2])
+  return _in_torso_frame(
+    d, p, position[0] - torso[0], position[1] - torso[1], position[2] - torso[2]
+  )
 
 
 @declare.feature(())
@@ -169,7 +186,7 @@ def egocentric_state(m, d, p, out):
   """Hinge angles, hinge velocities and actuator activations."""
   hinges = features.hinge_count(m)
   features.hinge_angles(m, d, p, out[:hinges])
-  features.hinge_velocities(m, d, p, out[hinges:2 * hinges])
+  features.hinge_velocities(m, d, p, out[hinges : 2 * hinges])
   for i in range(m.na):
     out[2 * hinges + i] = d.act[i]
 
@@ -226,8 +243,13 @@ def ball_state(m, d, p):
   root velocity and its angular velocity, all in the torso frame."""
   ball, root = p.ball_velocity, p.root
   position = _from_torso(d, p, d.xpos[p.ball])
-  velocity = _in_torso_frame(d, p, d.qvel[ball] - d.qvel[root], d.qvel[ball + 1] - d.qvel[root + 1],
-                             d.qvel[ball + 2] - d.qvel[root + 2])
+  velocity = _in_torso_frame(
+    d,
+    p,
+    d.qvel[ball] - d.qvel[root],
+    d.qvel[ball + 1] - d.qvel[root + 1],
+    d.qvel[ball + 2] - d.qvel[root + 2],
+  )
   spin = _in_torso_frame(d, p, d.qvel[ball + 3], d.qvel[ball + 4], d.qvel[ball + 5])
   return position + velocity + spin
 
@@ -241,15 +263,17 @@ def target_position(m, d, p):
 @declare.feature(())
 def ball_to_target_distance(m, d, p):
   """Horizontal distance from the ball to the target."""
-  return math.hypot(d.site_xpos[p.target, 0] - d.xpos[p.ball, 0],
-                    d.site_xpos[p.target, 1] - d.xpos[p.ball, 1])
+  return math.hypot(
+    d.site_xpos[p.target, 0] - d.xpos[p.ball, 0], d.site_xpos[p.target, 1] - d.xpos[p.ball, 1]
+  )
 
 
 @declare.feature(())
 def self_to_ball_distance(m, d, p):
   """Horizontal distance from the workspace site to the ball."""
-  return math.hypot(d.site_xpos[p.workspace, 0] - d.xpos[p.ball, 0],
-                    d.site_xpos[p.workspace, 1] - d.xpos[p.ball, 1])
+  return math.hypot(
+    d.site_xpos[p.workspace, 0] - d.xpos[p.ball, 0], d.site_xpos[p.workspace, 1] - d.xpos[p.ball, 1]
+  )
 
 
 # every task's observation, then the task's own
@@ -263,16 +287,26 @@ FETCH_OBSERVATION = declare.Observation(FETCH_PARAMS, *_OBSERVED, ball_state, ta
 def _upright(m, d, p):
   """1 when the torso's tilt has a cosine of at least p.upright_cosine, falling linearly to 0
   upside down."""
-  return rewards.tolerance(torso_upright(m, d, p), bounds=(p.upright_cosine, np.inf),
-                           sigmoid="linear", margin=1 + p.upright_cosine, value_at_margin=0)
+  return rewards.tolerance(
+    torso_upright(m, d, p),
+    bounds=(p.upright_cosine, np.inf),
+    sigmoid="linear",
+    margin=1 + p.upright_cosine,
+    value_at_margin=0,
+  )
 
 
 @declare.reward(MOVE_PARAMS)
 def move_reward(m, d, p):
   """Upright times the speed factor of the forward speed (velocimeter x): 1 from the desired
   speed on, falling linearly to 0.5 at rest."""
-  move = rewards.tolerance(torso_velocity(m, d, p)[0], bounds=(p.desired_speed, np.inf),
-                           margin=p.desired_speed, value_at_margin=0.5, sigmoid="linear")
+  move = rewards.tolerance(
+    torso_velocity(m, d, p)[0],
+    bounds=(p.desired_speed, np.inf),
+    margin=p.desired_speed,
+    value_at_margin=0.5,
+    sigmoid="linear",
+  )
   return _upright(m, d, p) * move
 
 
@@ -281,8 +315,13 @@ def escape_reward(m, d, p):
   """Upright within 20 degrees times the workspace's distance from the origin, linearly from
   0 at the origin to 1 at the terrain's half-extent."""
   terrain_size = m.hfield_size[_HEIGHTFIELD_ID, 0]
-  escape = rewards.tolerance(origin_distance(m, d, p), bounds=(terrain_size, np.inf),
-                             margin=terrain_size, value_at_margin=0, sigmoid="linear")
+  escape = rewards.tolerance(
+    origin_distance(m, d, p),
+    bounds=(terrain_size, np.inf),
+    margin=terrain_size,
+    value_at_margin=0,
+    sigmoid="linear",
+  )
   return _upright(m, d, p) * escape
 
 
@@ -293,11 +332,20 @@ def fetch_reward(m, d, p):
   (the floor's diagonal)."""
   arena_radius = m.geom_size[p.floor, 0] * math.sqrt(2)
   reach_radius = m.site_size[p.workspace, 0] + m.geom_size[p.ball_geom, 0]
-  reach = rewards.tolerance(self_to_ball_distance(m, d, p), bounds=(0, reach_radius),
-                            margin=arena_radius, sigmoid="linear", value_at_margin=0)
-  fetch = rewards.tolerance(ball_to_target_distance(m, d, p),
-                            bounds=(0, m.site_size[p.target, 0]), margin=arena_radius,
-                            sigmoid="linear", value_at_margin=0)
+  reach = rewards.tolerance(
+    self_to_ball_distance(m, d, p),
+    bounds=(0, reach_radius),
+    margin=arena_radius,
+    sigmoid="linear",
+    value_at_margin=0,
+  )
+  fetch = rewards.tolerance(
+    ball_to_target_distance(m, d, p),
+    bounds=(0, m.site_size[p.target, 0]),
+    margin=arena_radius,
+    sigmoid="linear",
+    value_at_margin=0,
+  )
   return _upright(m, d, p) * (reach * (0.5 + 0.5 * fetch))
 
 
@@ -306,8 +354,16 @@ class Physics(declare.Physics):
   orientation, not translated unless stated."""
 
   params = PARAMS
-  features = (torso_upright, torso_velocity, egocentric_state, toe_positions, force_torque,
-              imu, origin_distance, origin)
+  features = (
+    torso_upright,
+    torso_velocity,
+    egocentric_state,
+    toe_positions,
+    force_torque,
+    imu,
+    origin_distance,
+    origin,
+  )
 
 
 class EscapePhysics(Physics):
@@ -390,8 +446,8 @@ class Escape(declare.Task):
     res = model.hfield_nrow[_HEIGHTFIELD_ID]
     assert res == model.hfield_ncol[_HEIGHTFIELD_ID]
     # bowl: flat in the middle, rising to 1 at radius 1 (the edge of the field)
-    row_grid, col_grid = np.ogrid[-1:1:res * 1j, -1:1:res * 1j]
-    radius = np.clip(np.sqrt(col_grid ** 2 + row_grid ** 2), 0.04, 1)
+    row_grid, col_grid = np.ogrid[-1 : 1 : res * 1j, -1 : 1 : res * 1j]
+    radius = np.clip(np.sqrt(col_grid**2 + row_grid**2), 0.04, 1)
     bowl_shape = 0.5 - np.cos(2 * np.pi * radius) / 2
     # random bumps, upsampled by a cubic spline
     terrain_size = 2 * model.hfield_size[_HEIGHTFIELD_ID, 0]
@@ -400,7 +456,7 @@ class Escape(declare.Task):
     smooth_bumps = zoom.zoom(bumps, res / float(bump_res))
     terrain = bowl_shape * smooth_bumps
     start = model.hfield_adr[_HEIGHTFIELD_ID]
-    model.hfield_data[start:start + res ** 2] = terrain.ravel()
+    model.hfield_data[start : start + res**2] = terrain.ravel()
     # dm_control resets the reward colours here, before placing the body (same colours)
     super().initialize_episode(physics)
     _find_non_contacting_height(physics, _random_orientation(self.random))

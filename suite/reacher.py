@@ -30,15 +30,17 @@ def get_model_and_assets():
 @SUITE.add("benchmarking", "easy")
 def easy(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
   """Reach a target of radius 5 cm."""
-  return _environment(Reacher(target_size=_BIG_TARGET, random=random), time_limit,
-                      environment_kwargs)
+  return _environment(
+    Reacher(target_size=_BIG_TARGET, random=random), time_limit, environment_kwargs
+  )
 
 
 @SUITE.add("benchmarking")
 def hard(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
   """Reach a target of radius 1.5 cm."""
-  return _environment(Reacher(target_size=_SMALL_TARGET, random=random), time_limit,
-                      environment_kwargs)
+  return _environment(
+    Reacher(target_size=_SMALL_TARGET, random=random), time_limit, environment_kwargs
+  )
 
 
 def _environment(task, time_limit, environment_kwargs):
@@ -52,8 +54,10 @@ PARAMS = declare.Params(target=declare.geom("target"), finger=declare.geom("fing
 @declare.feature((2,))
 def finger_to_target(m, d, p):
   """(x, y) of the target relative to the fingertip."""
-  return (d.geom_xpos[p.target, 0] - d.geom_xpos[p.finger, 0],
-          d.geom_xpos[p.target, 1] - d.geom_xpos[p.finger, 1])
+  return (
+    d.geom_xpos[p.target, 0] - d.geom_xpos[p.finger, 0],
+    d.geom_xpos[p.target, 1] - d.geom_xpos[p.finger, 1],
+  )
 
 
 @declare.feature(())
@@ -68,8 +72,9 @@ def touch_distance(m, d, p):
   return m.geom_size[p.target, 0] + m.geom_size[p.finger, 0]
 
 
-OBSERVATION = declare.Observation(PARAMS, features.position, ("to_target", finger_to_target),
-                                  features.velocity)
+OBSERVATION = declare.Observation(
+  PARAMS, features.position, ("to_target", finger_to_target), features.velocity
+)
 
 
 @declare.reward(PARAMS)

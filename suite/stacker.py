@@ -16,8 +16,8 @@ from suite import manipulator
 from suite.utils import containers
 from suite.utils import rewards
 
-_CLOSE = .01  # metres: the hand must be this far beyond 0.1 m from the target to count as away
-_CONTROL_TIMESTEP = .01  # seconds: 10 physics steps of 1 ms
+_CLOSE = 0.01  # metres: the hand must be this far beyond 0.1 m from the target to count as away
+_CONTROL_TIMESTEP = 0.01  # seconds: 10 physics steps of 1 ms
 _TIME_LIMIT = 10  # seconds
 _MAX_BOXES = 4  # boxes in the model file
 _BOX_AXES = "xyz"  # each box's joints box{k}_x, box{k}_y (its angle), box{k}_z, as observed
@@ -43,15 +43,13 @@ def make_model(n_boxes):
 
 
 @SUITE.add("hard")
-def stack_2(fully_observable=True, time_limit=_TIME_LIMIT, random=None,
-            environment_kwargs=None):
+def stack_2(fully_observable=True, time_limit=_TIME_LIMIT, random=None, environment_kwargs=None):
   """Stack two boxes so that one reaches the target."""
   return _environment(2, fully_observable, time_limit, random, environment_kwargs)
 
 
 @SUITE.add("hard")
-def stack_4(fully_observable=True, time_limit=_TIME_LIMIT, random=None,
-            environment_kwargs=None):
+def stack_4(fully_observable=True, time_limit=_TIME_LIMIT, random=None, environment_kwargs=None):
   """Stack four boxes so that one reaches the target."""
   return _environment(4, fully_observable, time_limit, random, environment_kwargs)
 
@@ -59,8 +57,13 @@ def stack_4(fully_observable=True, time_limit=_TIME_LIMIT, random=None,
 def _environment(n_boxes, fully_observable, time_limit, random, environment_kwargs):
   physics = Physics.from_xml_string(*make_model(n_boxes))
   task = Stack(n_boxes=n_boxes, fully_observable=fully_observable, random=random)
-  return control.Environment(physics, task, control_timestep=_CONTROL_TIMESTEP,
-                             time_limit=time_limit, **(environment_kwargs or {}))
+  return control.Environment(
+    physics,
+    task,
+    control_timestep=_CONTROL_TIMESTEP,
+    time_limit=time_limit,
+    **(environment_kwargs or {}),
+  )
 
 
 class Physics(manipulator.Physics):
@@ -98,7 +101,7 @@ def _reward(m, d, p):
     box_distance = min(box_distance, manipulator.site_distance(d, box, p.target_site))
   box_is_close = rewards.tolerance(box_distance, margin=2 * box_size)
   hand_distance = manipulator.site_distance(d, p.grasp, p.target_site)
-  hand_is_far = rewards.tolerance(hand_distance, bounds=(.1, np.inf), margin=_CLOSE)
+  hand_is_far = rewards.tolerance(hand_distance, bounds=(0.1, np.inf), margin=_CLOSE)
   return box_is_close * hand_is_far
 
 
@@ -108,13 +111,17 @@ def _declared(n_boxes):
   box0.., with parameters naming each box."""
   boxes = _box_names(n_boxes)
   params = declare.Params(
-    **manipulator.ARM_PARAMS.fields, target=declare.body("target"),
-    target_site=declare.site("target"), target_geom=declare.geom("target"),
-    grasp=declare.site("grasp"), boxes=declare.bodies(*boxes), box_sites=declare.sites(*boxes),
-    box_dofs=declare.dofs(*(f"{box}_{axis}" for box in boxes for axis in _BOX_AXES)))
+    **manipulator.ARM_PARAMS.fields,
+    target=declare.body("target"),
+    target_site=declare.site("target"),
+    target_geom=declare.geom("target"),
+    grasp=declare.site("grasp"),
+    boxes=declare.bodies(*boxes),
+    box_sites=declare.sites(*boxes),
+    box_dofs=declare.dofs(*(f"{box}_{axis}" for box in boxes for axis in _BOX_AXES)),
+  )
   arm = declare.Observation(params, *manipulator.ARM_OBSERVED)
-  full = declare.Observation(params, *arm.items, manipulator.hand_pos, box_pos, box_vel,
-                             target_pos)
+  full = declare.Observation(params, *arm.items, manipulator.hand_pos, box_pos, box_vel, target_pos)
   return {False: arm, True: full}, declare.reward(params)(_reward)
 
 
@@ -147,11 +154,11 @@ class Stack(declare.Task):
 
       target_height = 2 * random.randint(self._n_boxes) + 1
       model.body_pos["target", "z"] = box_size * target_height
-      model.body_pos["target", "x"] = random.uniform(-.37, .37)
+      model.body_pos["target", "x"] = random.uniform(-0.37, 0.37)
 
       for name in self._box_names:
-        qpos[name + "_x"] = random.uniform(.1, .3)
-        qpos[name + "_z"] = random.uniform(0, .7)
+        qpos[name + "_x"] = random.uniform(0.1, 0.3)
+        qpos[name + "_z"] = random.uniform(0, 0.7)
         qpos[name + "_y"] = random.uniform(0, 2 * np.pi)
 
       physics.after_reset()

@@ -13,8 +13,8 @@ from suite.utils import randomizers
 from suite.utils import rewards
 
 _DEFAULT_TIME_LIMIT = 30
-_CONTROL_TIMESTEP = .03
-_SEGMENT_SPACING = .1  # m between consecutive bodies of the chain
+_CONTROL_TIMESTEP = 0.03
+_SEGMENT_SPACING = 0.1  # m between consecutive bodies of the chain
 _CAMERA_LINKS = 6  # the tracking cameras are placed for this many links and scaled with n
 
 SUITE = containers.TaggedTasks()
@@ -46,8 +46,13 @@ def swimmer(n_links=3, time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_
 def _make_swimmer(n_joints, time_limit, random, environment_kwargs):
   physics = Physics.from_xml_string(*get_model_and_assets(n_joints))
   task = Swimmer(random=random)
-  return control.Environment(physics, task, time_limit=time_limit,
-                             control_timestep=_CONTROL_TIMESTEP, **(environment_kwargs or {}))
+  return control.Environment(
+    physics,
+    task,
+    time_limit=time_limit,
+    control_timestep=_CONTROL_TIMESTEP,
+    **(environment_kwargs or {}),
+  )
 
 
 def _make_model(n_bodies):
@@ -67,8 +72,7 @@ def _make_model(n_bodies):
     body.add("geom", name=f"visual_{i}", dclass="visual")
     body.add("geom", name=f"inertial_{i}", dclass="inertial")
     body.add("site", name=f"site_{i}")
-    body.add("joint", name=f"joint_{i}", range=[-joint_limit, joint_limit],
-             dclass="segment")
+    body.add("joint", name=f"joint_{i}", range=[-joint_limit, joint_limit], dclass="segment")
     model.actuator.add("motor", name=f"motor_{i}", joint=f"joint_{i}", dclass="swimmer")
     model.sensor.add("velocimeter", name=f"velocimeter_{i}", site=f"site_{i}")
     model.sensor.add("gyro", name=f"gyro_{i}", site=f"site_{i}")
@@ -80,21 +84,25 @@ def _make_model(n_bodies):
   return model.to_xml_string()
 
 
-PARAMS = declare.Params(head=declare.body("head"), target=declare.geom("target"),
-                        nose_position=declare.sensor("nose_pos"),
-                        target_position=declare.sensor("target_pos"),
-                        # (velocimeter, gyro) pairs of every body follow, head first
-                        head_velocity=declare.sensor("head_vel"))
+PARAMS = declare.Params(
+  head=declare.body("head"),
+  target=declare.geom("target"),
+  nose_position=declare.sensor("nose_pos"),
+  target_position=declare.sensor("target_pos"),
+  # (velocimeter, gyro) pairs of every body follow, head first
+  head_velocity=declare.sensor("head_vel"),
+)
 
 
 @declare.feature((2,))
 def nose_to_target(m, d, p):
   """The nose-to-target vector in the head's frame, x and y only."""
-  nose = d.sensordata[p.nose_position:p.nose_position + 3]
-  target = d.sensordata[p.target_position:p.target_position + 3]
+  nose = d.sensordata[p.nose_position : p.nose_position + 3]
+  target = d.sensordata[p.target_position : p.target_position + 3]
   head = d.xmat[p.head]
-  x, y, _ = features.vector_in_frame(head, target[0] - nose[0], target[1] - nose[1],
-                                     target[2] - nose[2])
+  x, y, _ = features.vector_in_frame(
+    head, target[0] - nose[0], target[1] - nose[1], target[2] - nose[2]
+  )
   return x, y
 
 
@@ -128,16 +136,16 @@ def joints(m, d, p, out):
     out[i] = d.qpos[3 + i]
 
 
-OBSERVATION = declare.Observation(PARAMS, joints, ("to_target", nose_to_target),
-                                  body_velocities)
+OBSERVATION = declare.Observation(PARAMS, joints, ("to_target", nose_to_target), body_velocities)
 
 
 @declare.reward(PARAMS)
 def reward(m, d, p):
   """The nose inside the target sphere; outside, a long tail over 5 target radii."""
   size = target_size(m, d, p)
-  return rewards.tolerance(nose_to_target_dist(m, d, p), bounds=(0, size), margin=5 * size,
-                           sigmoid="long_tail")
+  return rewards.tolerance(
+    nose_to_target_dist(m, d, p), bounds=(0, size), margin=5 * size, sigmoid="long_tail"
+  )
 
 
 class Physics(declare.Physics):
@@ -158,8 +166,8 @@ class Swimmer(declare.Task):
     """Random root yaw and joint angles; the target (and its light) uniform in +-0.3 with
     probability 0.2, otherwise in +-2, in x and y."""
     randomizers.randomize_limited_and_rotational_joints(physics, self.random)
-    close_target = self.random.rand() < .2
-    target_box = .3 if close_target else 2
+    close_target = self.random.rand() < 0.2
+    target_box = 0.3 if close_target else 2
     xpos, ypos = self.random.uniform(-target_box, target_box, size=2)
     model = physics.named.model
     model.geom_pos["target", "x"] = xpos

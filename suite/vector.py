@@ -67,8 +67,18 @@ def world_seed(seed: int, world: int) -> int:
   return int(np.random.SeedSequence([int(seed), int(world)]).generate_state(1)[0])
 
 
-def load(domain_name, task_name, num_envs, task_kwargs=None, environment_kwargs=None,
-         first_world=0, num_threads=None, physics_errors="raise", *, build_environment):
+def load(
+  domain_name,
+  task_name,
+  num_envs,
+  task_kwargs=None,
+  environment_kwargs=None,
+  first_world=0,
+  num_threads=None,
+  physics_errors="raise",
+  *,
+  build_environment,
+):
   """A VectorEnvironment of `num_envs` worlds of a suite task (suite.load with num_envs).
 
   Args:
@@ -95,16 +105,19 @@ def load(domain_name, task_name, num_envs, task_kwargs=None, environment_kwargs=
   task_kwargs = dict(task_kwargs or {})
   seed = task_kwargs.pop("random", None)
   if isinstance(seed, np.random.RandomState):
-    raise ValueError("a vectorised environment derives one seed per world from an int seed; "
-                     "pass task_kwargs={'random': int} (or None), not a RandomState")
+    raise ValueError(
+      "a vectorised environment derives one seed per world from an int seed; "
+      "pass task_kwargs={'random': int} (or None), not a RandomState"
+    )
   if seed is None:
     seed = np.random.SeedSequence().entropy
   seed = int(seed)
   seeds = [world_seed(seed, first_world + i) for i in range(num_envs)]
 
   def build(world_seed_):
-    return build_environment(domain_name, task_name, dict(task_kwargs, random=world_seed_),
-                                   environment_kwargs)
+    return build_environment(
+      domain_name, task_name, dict(task_kwargs, random=world_seed_), environment_kwargs
+    )
 
   first = build(seeds[0])
   if getattr(first.task, "model_from_seed", False):
@@ -114,8 +127,9 @@ def load(domain_name, task_name, num_envs, task_kwargs=None, environment_kwargs=
     worlds = [_clone(first, models[i], s) for i, s in enumerate(seeds)]
   else:  # one model for all: its handle stays in the caches from world to world
     worlds = [_clone(first, first.physics.model.ptr, s) for s in seeds]
-  return VectorEnvironment(worlds, seed=seed, num_threads=num_threads,
-                           physics_errors=physics_errors)
+  return VectorEnvironment(
+    worlds, seed=seed, num_threads=num_threads, physics_errors=physics_errors
+  )
 
 
 def _clone(env, world_model, seed):
@@ -125,9 +139,14 @@ def _clone(env, world_model, seed):
   # a new random state; the model a task may keep ids of stays shared
   model = env.physics.model.ptr
   task = copy.deepcopy(env.task, {id(env.task.random): random, id(model): model})
-  return control.Environment(physics, task, time_limit=env.time_limit,
-                             n_sub_steps=env.n_sub_steps, flat_observation=env.flat_observation,
-                             legacy_step=env.physics.legacy_step)
+  return control.Environment(
+    physics,
+    task,
+    time_limit=env.time_limit,
+    n_sub_steps=env.n_sub_steps,
+    flat_observation=env.flat_observation,
+    legacy_step=env.physics.legacy_step,
+  )
 
 
 def _own_hooks(task):
@@ -138,24 +157,33 @@ def _own_hooks(task):
   call runs."""
   cls = type(task)
   evaluation = ("get_reward", "get_observation", "get_termination")
-  return (cls.before_step is not base.Task.before_step,
-          cls.after_step not in (base.Task.after_step, control.Task.after_step)
-          or any(getattr(cls, name) is not getattr(base.Task, name) for name in evaluation))
+  return (
+    cls.before_step is not base.Task.before_step,
+    cls.after_step not in (base.Task.after_step, control.Task.after_step)
+    or any(getattr(cls, name) is not getattr(base.Task, name) for name in evaluation),
+  )
 
 
 def _check_worlds(worlds):
   """Raises ValueError unless `worlds` are environments of one task that a batch can step."""
   first = worlds[0]
   for world in worlds[1:]:
-    if (type(world.task) is not type(first.task) or world.n_sub_steps != first.n_sub_steps
-        or world.step_limit != first.step_limit
-        or world.physics.model.nu != first.physics.model.nu):
-      raise ValueError("the worlds of a VectorEnvironment must be environments of one task "
-                       "(same task class, control step, time limit and actuators)")
+    if (
+      type(world.task) is not type(first.task)
+      or world.n_sub_steps != first.n_sub_steps
+      or world.step_limit != first.step_limit
+      or world.physics.model.nu != first.physics.model.nu
+    ):
+      raise ValueError(
+        "the worlds of a VectorEnvironment must be environments of one task "
+        "(same task class, control step, time limit and actuators)"
+      )
   if any(getattr(world.task, "visualize_reward", False) for world in worlds):
-    raise ValueError("visualize_reward recolours the materials of the model the worlds of a "
-                     "VectorEnvironment share (in suite.base.Task.after_step), so it cannot show "
-                     "each world's reward: set task.visualize_reward = False")
+    raise ValueError(
+      "visualize_reward recolours the materials of the model the worlds of a "
+      "VectorEnvironment share (in suite.base.Task.after_step), so it cannot show "
+      "each world's reward: set task.visualize_reward = False"
+    )
 
 
 class VectorEnvironment:
@@ -187,8 +215,12 @@ class VectorEnvironment:
     self._before_step, python_evaluation = _own_hooks(task)
     # reward and observation inside the batched call, unless after_step must run before them
     # or the task computes them in Python
-    self._in_kernels = (isinstance(task, base.Task) and task.observe_kernel is not None
-                        and task.reward_kernel is not None and not python_evaluation)
+    self._in_kernels = (
+      isinstance(task, base.Task)
+      and task.observe_kernel is not None
+      and task.reward_kernel is not None
+      and not python_evaluation
+    )
     if self._in_kernels:
       self._layout = task.observation_layout(physics)
       self._observe = task.observe_kernel.address()
@@ -207,8 +239,9 @@ class VectorEnvironment:
     self._no_actions = np.zeros((n, 0))  # the batched call then leaves the controls as they are
     self._dptrs = batch.POOL.data_handles([w.physics.data.ptr for w in self.worlds])
     self._nthread = min(int(num_threads or numba.get_num_threads()), numba.get_num_threads())
-    self._mptrs = batch.POOL.model_handles([w.physics.model.ptr for w in self.worlds],
-                                           self._nthread)
+    self._mptrs = batch.POOL.model_handles(
+      [w.physics.model.ptr for w in self.worlds], self._nthread
+    )
     self._python_obs = [None] * n  # observations from the tasks' Python methods
     self._every_world = np.arange(n)
     if self._nthread > 1 and n >= 2 * self._nthread:
@@ -247,7 +280,8 @@ class VectorEnvironment:
         self._evaluate_in_python(stepping[~failed], time_up[~failed])
       reward[stepping] = self._result[stepping, kernels.REWARD]
       step_type[stepping], discount[stepping] = self._episodes.end_step(
-        stepping, time_up, self._result[stepping, kernels.DISCOUNT], failed)
+        stepping, time_up, self._result[stepping, kernels.DISCOUNT], failed
+      )
       if failed.any():
         reward[stepping[failed]] = 0.0
         self._report_physics_errors(stepping[failed])
@@ -267,8 +301,9 @@ class VectorEnvironment:
     return specs.Array(shape=(self.num_envs,), dtype=float, name="reward")
 
   def discount_spec(self):
-    return specs.BoundedArray(shape=(self.num_envs,), dtype=float, minimum=0.0, maximum=1.0,
-                              name="discount")
+    return specs.BoundedArray(
+      shape=(self.num_envs,), dtype=float, minimum=0.0, maximum=1.0, name="discount"
+    )
 
   def control_timestep(self):
     return self.worlds[0].control_timestep()
@@ -293,8 +328,10 @@ class VectorEnvironment:
       if self._action_shape == (1,) and array.shape == (self.num_envs,):
         array = array.reshape(shape)  # one actuator: one action per world
       else:
-        raise ValueError(f"actions have shape {array.shape}; this environment takes "
-                         f"{shape}: one action of shape {self._action_shape} per world")
+        raise ValueError(
+          f"actions have shape {array.shape}; this environment takes "
+          f"{shape}: one action of shape {self._action_shape} per world"
+        )
     np.copyto(self._actions, array)
     return self._actions
 
@@ -308,14 +345,24 @@ class VectorEnvironment:
         env.task.before_step(actions[w].copy(), env.physics)
       actions = self._no_actions  # the hook wrote the controls
     self._result[:, kernels.DISCOUNT] = np.nan
-    args = (actions, self._op, self._nsub, self._observe, self._reward, self._params,
-            self._obs, self._result, self._fired)
+    args = (
+      actions,
+      self._op,
+      self._nsub,
+      self._observe,
+      self._reward,
+      self._params,
+      self._obs,
+      self._result,
+      self._fired,
+    )
     if parallel is None:
       parallel = self._nthread > 1 and len(worlds) >= 2 * self._nthread
     if parallel and batch.POOL.usable():
       chunk = max(1, min(_CHUNK, len(worlds) // (4 * self._nthread)))
-      batch.POOL.run(self._nthread, kernels.step_worlds_parallel, self._mptrs, self._dptrs,
-                     worlds, chunk, *args)
+      batch.POOL.run(
+        self._nthread, kernels.step_worlds_parallel, self._mptrs, self._dptrs, worlds, chunk, *args
+      )
     else:
       kernels.step_worlds(self._mptrs[0], self._dptrs, worlds, *args)
 
@@ -345,17 +392,21 @@ class VectorEnvironment:
 
   def _report_physics_errors(self, failed):
     names = [", ".join(k.name for k in _driver.fired_kinds(int(self._fired[w]))) for w in failed]
-    message = (f"the physics of world(s) {failed.tolist()} raised MuJoCo warnings ({names}); "
-               f"their episodes restart at the next step")
+    message = (
+      f"the physics of world(s) {failed.tolist()} raised MuJoCo warnings ({names}); "
+      f"their episodes restart at the next step"
+    )
     if self._physics_errors == "raise":
       raise engine.PhysicsError(message)
-    warnings.warn(message + " (their last step has discount 0)", _driver.PhysicsWarning,
-                  stacklevel=3)
+    warnings.warn(
+      message + " (their last step has discount 0)", _driver.PhysicsWarning, stacklevel=3
+    )
 
   def _time_step(self, step_type, reward, discount):
     if not self._in_kernels:
-      observation = {key: np.stack([np.asarray(o[key]) for o in self._python_obs])
-                     for key in self._python_obs[0]}
+      observation = {
+        key: np.stack([np.asarray(o[key]) for o in self._python_obs]) for key in self._python_obs[0]
+      }
       observation = type(self._python_obs[0])(observation)
       return dm_env.TimeStep(step_type, reward, discount, observation)
     if self._flat:  # the kernel's layout is already the flat one, key after key

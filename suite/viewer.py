@@ -50,13 +50,16 @@ def random_policy(environment, seed=0):
   spec = environment.action_spec()
   specs = list(spec) if isinstance(spec, (list, tuple)) else [spec]
   rng = np.random.RandomState(seed)
-  bounds = [(np.broadcast_to(s.minimum, s.shape), np.broadcast_to(s.maximum, s.shape), s.dtype)
-            for s in specs]
+  bounds = [
+    (np.broadcast_to(s.minimum, s.shape), np.broadcast_to(s.maximum, s.shape), s.dtype)
+    for s in specs
+  ]
 
   def policy(time_step):
     del time_step
     actions = [rng.uniform(lo, hi).astype(dtype) for lo, hi, dtype in bounds]
     return actions if isinstance(spec, (list, tuple)) else actions[0]
+
   return policy
 
 
@@ -78,11 +81,16 @@ class EnvironmentViewer(App):
     self.policy = policy
     self.time_step = env.reset()
     physics = env.physics
-    super().__init__(physics.model.ptr, physics.data.ptr,
-                     title or f"engine viewer: {type(env).__name__}", width, height)
+    super().__init__(
+      physics.model.ptr,
+      physics.data.ptr,
+      title or f"engine viewer: {type(env).__name__}",
+      width,
+      height,
+    )
     self.clock = RealTimeClock()
     self.episode = 0
-    self.steps = 0              # in this episode
+    self.steps = 0  # in this episode
     self.total_steps = 0
     self.reward = None
     self.episode_return = 0.0
@@ -143,8 +151,11 @@ class EnvironmentViewer(App):
       start = time.perf_counter()
       dt = float(self.env.control_timestep())
       n = 0
-      while (not v.paused and self.clock.steps(v.d.time, dt, v.speed)
-             and time.perf_counter() - start < STEP_BUDGET):
+      while (
+        not v.paused
+        and self.clock.steps(v.d.time, dt, v.speed)
+        and time.perf_counter() - start < STEP_BUDGET
+      ):
         self.env_step()
         n += 1
       v.measure_steps(n, time.perf_counter() - start)
@@ -153,10 +164,13 @@ class EnvironmentViewer(App):
     v.update_scene()
 
   def _show_info(self):
-    reward = "-" if self.reward is None else np.array2string(np.asarray(self.reward),
-                                                             precision=3)
-    self.viewer.info = [("Episode", str(self.episode)), ("Step", str(self.steps)),
-                        ("Reward", reward), ("Return", f"{self.episode_return:.2f}")]
+    reward = "-" if self.reward is None else np.array2string(np.asarray(self.reward), precision=3)
+    self.viewer.info = [
+      ("Episode", str(self.episode)),
+      ("Step", str(self.steps)),
+      ("Reward", reward),
+      ("Return", f"{self.episode_return:.2f}"),
+    ]
 
 
 def launch(environment_loader, policy=None, title=None, width=1280, height=720):
@@ -166,12 +180,18 @@ def launch(environment_loader, policy=None, title=None, width=1280, height=720):
 
 def main(argv=None) -> int:
   import suite
-  parser = argparse.ArgumentParser(prog="python -m suite.viewer",
-                                   description="Watch a policy in a suite task.")
-  parser.add_argument("domain", help="a suite domain, `locomotion` for the locomotion "
-                      "examples or `manipulation` for the manipulation environments")
-  parser.add_argument("task", help="a task of the domain, a locomotion example builder or a "
-                      "manipulation environment")
+
+  parser = argparse.ArgumentParser(
+    prog="python -m suite.viewer", description="Watch a policy in a suite task."
+  )
+  parser.add_argument(
+    "domain",
+    help="a suite domain, `locomotion` for the locomotion "
+    "examples or `manipulation` for the manipulation environments",
+  )
+  parser.add_argument(
+    "task", help="a task of the domain, a locomotion example builder or a manipulation environment"
+  )
   parser.add_argument("--policy", choices=("random", "zero"), default="random")
   parser.add_argument("--seed", type=int, default=0)
   session.add_window_arguments(parser)
@@ -181,12 +201,14 @@ def main(argv=None) -> int:
     if args.domain == "locomotion":
       from suite.locomotion import examples
       from suite.locomotion import soccer
+
       if args.task in soccer.BUILDERS:  # a match: one action per player
         env = soccer.BUILDERS[args.task](random_state=args.seed)
       else:
         env = examples.load(args.task, random_state=args.seed)
     elif args.domain == "manipulation":
       from suite import manipulation
+
       env = manipulation.load(args.task, seed=args.seed)
     else:
       env = suite.load(args.domain, args.task, task_kwargs={"random": args.seed})
@@ -202,7 +224,9 @@ def main(argv=None) -> int:
     print(f"error: {e}", file=sys.stderr)
     return 1
   return session.run_command_line(
-    app, args, lambda a: f"episode {a.episode}, step {a.steps}, return {a.episode_return:.2f}")
+    app, args, lambda a: f"episode {a.episode}, step {a.steps}, return {a.episode_return:.2f}"
+  )
+
 
 if __name__ == "__main__":
   sys.exit(main())

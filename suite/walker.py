@@ -11,7 +11,7 @@ from suite.utils import randomizers
 from suite.utils import rewards
 
 _DEFAULT_TIME_LIMIT = 25
-_CONTROL_TIMESTEP = .025
+_CONTROL_TIMESTEP = 0.025
 _STAND_HEIGHT = 1.2  # torso height (m) from which the walker counts as standing
 _WALK_SPEED = 1  # forward speeds (m/s) that earn the full walk and run rewards
 _RUN_SPEED = 8
@@ -33,26 +33,35 @@ def stand(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
 @SUITE.add("benchmarking")
 def walk(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
   """Walk forward while standing (full reward from 1 m/s)."""
-  return _environment(PlanarWalker(move_speed=_WALK_SPEED, random=random), time_limit,
-                      environment_kwargs)
+  return _environment(
+    PlanarWalker(move_speed=_WALK_SPEED, random=random), time_limit, environment_kwargs
+  )
 
 
 @SUITE.add("benchmarking")
 def run(time_limit=_DEFAULT_TIME_LIMIT, random=None, environment_kwargs=None):
   """Run forward while standing (full reward from 8 m/s)."""
-  return _environment(PlanarWalker(move_speed=_RUN_SPEED, random=random), time_limit,
-                      environment_kwargs)
+  return _environment(
+    PlanarWalker(move_speed=_RUN_SPEED, random=random), time_limit, environment_kwargs
+  )
 
 
 def _environment(task, time_limit, environment_kwargs):
   physics = Physics.from_xml_string(*get_model_and_assets())
-  return control.Environment(physics, task, time_limit=time_limit,
-                             control_timestep=_CONTROL_TIMESTEP, **(environment_kwargs or {}))
+  return control.Environment(
+    physics,
+    task,
+    time_limit=time_limit,
+    control_timestep=_CONTROL_TIMESTEP,
+    **(environment_kwargs or {}),
+  )
 
 
-PARAMS = declare.Params(torso=declare.body("torso"),
-                        torso_velocity=declare.sensor("torso_subtreelinvel"),
-                        move_speed=declare.number())
+PARAMS = declare.Params(
+  torso=declare.body("torso"),
+  torso_velocity=declare.sensor("torso_subtreelinvel"),
+  move_speed=declare.number(),
+)
 
 
 @declare.feature(())
@@ -81,22 +90,26 @@ def orientations(m, d, p, out):
 
 
 # no absolute x: the task is translation invariant
-OBSERVATION = declare.Observation(PARAMS, orientations, ("height", torso_height),
-                                  features.velocity)
+OBSERVATION = declare.Observation(PARAMS, orientations, ("height", torso_height), features.velocity)
 
 
 @declare.reward(PARAMS)
 def reward(m, d, p):
   """A high, upright torso; with a move speed, times forward speed linearly up to it."""
-  standing = rewards.tolerance(torso_height(m, d, p), bounds=(_STAND_HEIGHT, np.inf),
-                               margin=_STAND_HEIGHT / 2)
+  standing = rewards.tolerance(
+    torso_height(m, d, p), bounds=(_STAND_HEIGHT, np.inf), margin=_STAND_HEIGHT / 2
+  )
   upright = (1 + torso_upright(m, d, p)) / 2
   stand_reward = (3 * standing + upright) / 4
   if p.move_speed == 0:
     return stand_reward
-  move_reward = rewards.tolerance(horizontal_velocity(m, d, p), bounds=(p.move_speed, np.inf),
-                                  margin=p.move_speed / 2, value_at_margin=0.5,
-                                  sigmoid="linear")
+  move_reward = rewards.tolerance(
+    horizontal_velocity(m, d, p),
+    bounds=(p.move_speed, np.inf),
+    margin=p.move_speed / 2,
+    value_at_margin=0.5,
+    sigmoid="linear",
+  )
   return stand_reward * (5 * move_reward + 1) / 6
 
 

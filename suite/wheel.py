@@ -37,36 +37,74 @@ def build_wheel(out_dir: str) -> int:
   Python and platform), then removes engine/_prebuilt again. engine/_jit.py installs the
   prebuilt engine into the user's cache on the first import."""
   if not (_jit.PROJECT_DIR / "pyproject.toml").exists():
-    print(f"numjoco: a wheel is built from a source tree; {_jit.PROJECT_DIR} has no "
-          f"pyproject.toml", file=sys.stderr)
+    print(
+      f"numjoco: a wheel is built from a source tree; {_jit.PROJECT_DIR} has no pyproject.toml",
+      file=sys.stderr,
+    )
     return 2
-  env = {k: v for k, v in os.environ.items()
-         if k not in ("NUMBA_CACHE_DIR", "NUMBA_CPU_NAME", "NUMBA_CPU_FEATURES",
-                      "NUMBA_BOUNDSCHECK", "NUMJOCO_NORMAL_CACHE_DIR")}
-  env.update(NUMJOCO_CPU="portable", NUMJOCO_BACKGROUND_COMPILE="0",
-             PYTHONPATH=os.pathsep.join(filter(None, [str(_jit.PROJECT_DIR),
-                                                      os.environ.get("PYTHONPATH")])))
+  env = {
+    k: v
+    for k, v in os.environ.items()
+    if k
+    not in (
+      "NUMBA_CACHE_DIR",
+      "NUMBA_CPU_NAME",
+      "NUMBA_CPU_FEATURES",
+      "NUMBA_BOUNDSCHECK",
+      "NUMJOCO_NORMAL_CACHE_DIR",
+    )
+  }
+  env.update(
+    NUMJOCO_CPU="portable",
+    NUMJOCO_BACKGROUND_COMPILE="0",
+    PYTHONPATH=os.pathsep.join(filter(None, [str(_jit.PROJECT_DIR), os.environ.get("PYTHONPATH")])),
+  )
   try:
     with tempfile.TemporaryDirectory(prefix="numjoco-prebuild-") as root:
       env["XDG_CACHE_HOME"] = root
-      probe = subprocess.run([sys.executable, "-c", "from engine import _jit\n"
-                              "print(_jit.CACHE_DIR)"], env=env, capture_output=True, text=True,
-                             check=True)
+      probe = subprocess.run(
+        [sys.executable, "-c", "from engine import _jit\nprint(_jit.CACHE_DIR)"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+      )
       name = pathlib.Path(probe.stdout.split()[-1]).name
       built = pathlib.Path(root, "numjoco")
       for seed in _jit.CACHE_ROOT.glob(name + "*"):
         if seed.is_dir() and "boundscheck" not in seed.name:
           shutil.copytree(seed, built / seed.name, dirs_exist_ok=True)
-      subprocess.run([sys.executable, "-c", "from engine import warmup\nwarmup.warmup()\n"
-                      "from suite import wheel\nwheel.warm_suite()"], env=env, check=True)
+      subprocess.run(
+        [
+          sys.executable,
+          "-c",
+          "from engine import warmup\nwarmup.warmup()\nfrom suite import wheel\nwheel.warm_suite()",
+        ],
+        env=env,
+        check=True,
+      )
       shutil.rmtree(_jit.PREBUILT_DIR, ignore_errors=True)
       for folder in built.glob(name + "*"):
-        shutil.copytree(folder, _jit.PREBUILT_DIR / folder.name,
-                        ignore=shutil.ignore_patterns(".prebuilt", "*.tmp.*"))
+        shutil.copytree(
+          folder,
+          _jit.PREBUILT_DIR / folder.name,
+          ignore=shutil.ignore_patterns(".prebuilt", "*.tmp.*"),
+        )
     size = sum(f.stat().st_size for f in _jit.PREBUILT_DIR.rglob("*") if f.is_file())
     print(f"numjoco: compiled engine for {_jit.CPU_TARGET}: {size / 1e6:.0f} MB")
-    return subprocess.call([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w",
-                            out_dir, str(_jit.PROJECT_DIR)])
+    return subprocess.call(
+      [
+        sys.executable,
+        "-m",
+        "pip",
+        "wheel",
+        "-q",
+        "--no-deps",
+        "-w",
+        out_dir,
+        str(_jit.PROJECT_DIR),
+      ]
+    )
   finally:
     shutil.rmtree(_jit.PREBUILT_DIR, ignore_errors=True)
 

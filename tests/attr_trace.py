@@ -18,19 +18,19 @@ from engine.compiler import defaults
 from engine.compiler import parse
 from engine.compiler import specs
 
-_state = {'on': False, 'reads': None, 'bulk': None}
+_state = {"on": False, "reads": None, "bulk": None}
 
 
 class _TrackDict(dict):
   """A dict that records key reads (and whole-dict reads) under its element key."""
 
   def _hit(self, k):
-    if _state['on'] and isinstance(k, str):
-      _state['reads'].add((self.key, k))
+    if _state["on"] and isinstance(k, str):
+      _state["reads"].add((self.key, k))
 
   def _all(self):
-    if _state['on']:
-      _state['bulk'].update((self.key, k) for k in dict.keys(self) if isinstance(k, str))
+    if _state["on"]:
+      _state["bulk"].update((self.key, k) for k in dict.keys(self) if isinstance(k, str))
 
   def __getitem__(self, k):
     self._hit(k)
@@ -80,14 +80,16 @@ def _track(d, key):
 
 def _quiet(fn):
   """fn with recording off while it runs."""
+
   @functools.wraps(fn)
   def wrapper(*args, **kwargs):
-    on = _state['on']
-    _state['on'] = False
+    on = _state["on"]
+    _state["on"] = False
     try:
       return fn(*args, **kwargs)
     finally:
-      _state['on'] = on
+      _state["on"] = on
+
   return wrapper
 
 
@@ -122,17 +124,17 @@ def _patched():
   def tracked_spec(self, node, slot=None, classname=None):
     return _track(spec_fn(self, node, slot, classname), node.key)
 
-  patch(parse.Node, '__post_init__', node_post_init)
-  patch(build_tree.Obj, '__init__', obj_new)
-  patch(defaults.Defaults, 'spec', tracked_spec)
-  patch(defaults.Defaults, '__init__', _quiet(defaults.Defaults.__init__))
-  patch(build, 'pmod', type('P', (), {'parse': staticmethod(_quiet(parse.parse))}))
+  patch(parse.Node, "__post_init__", node_post_init)
+  patch(build_tree.Obj, "__init__", obj_new)
+  patch(defaults.Defaults, "spec", tracked_spec)
+  patch(defaults.Defaults, "__init__", _quiet(defaults.Defaults.__init__))
+  patch(build, "pmod", type("P", (), {"parse": staticmethod(_quiet(parse.parse))}))
   for mod in (specs, build_tree, build):
-    if hasattr(mod, 'template'):
-      patch(mod, 'template', tracked_template)
-  patch(specs, 'read_attrs', _quiet(specs.read_attrs))
-  patch(defaults, 'read_attrs', specs.read_attrs)
-  patch(actuator_spec, 'read_attrs', specs.read_attrs)
+    if hasattr(mod, "template"):
+      patch(mod, "template", tracked_template)
+  patch(specs, "read_attrs", _quiet(specs.read_attrs))
+  patch(defaults, "read_attrs", specs.read_attrs)
+  patch(actuator_spec, "read_attrs", specs.read_attrs)
   try:
     yield
   finally:
@@ -146,15 +148,15 @@ def trace_reads(models):
   `bulk` holds attributes only read as part of a whole dict (update, items, iteration);
   `errors` maps a model index to the exception its compile raised.
   """
-  _state['reads'], _state['bulk'] = set(), set()
+  _state["reads"], _state["bulk"] = set(), set()
   errors = {}
   with _patched():
     for i, (xml, path, assets) in enumerate(models):
-      _state['on'] = True
+      _state["on"] = True
       try:
         build.compile_model(xml=xml, path=path, assets=assets)
       except Exception as e:  # noqa: BLE001
         errors[i] = e
       finally:
-        _state['on'] = False
-  return _state['reads'], _state['bulk'] - _state['reads'], errors
+        _state["on"] = False
+  return _state["reads"], _state["bulk"] - _state["reads"], errors

@@ -20,7 +20,13 @@ UNCHECKED = ("engine.collision.sdf.collide_sdf", "engine.collision.sdf.collide_m
 def environment():
   """The environment of a process of the bounds-checked build."""
   # (it compiles only the stages its tests reach: none in the background)
-  env = dict(os.environ, PYTHONPATH=ROOT, NUMBA_BOUNDSCHECK="1", NUMJOCO_COMPILE_JOBS="1",
-             NUMJOCO_UNCHECKED_STAGES=",".join(UNCHECKED), NUMJOCO_BACKGROUND_COMPILE="0")
+  env = dict(
+    os.environ,
+    PYTHONPATH=ROOT,
+    NUMBA_BOUNDSCHECK="1",
+    NUMJOCO_COMPILE_JOBS="1",
+    NUMJOCO_UNCHECKED_STAGES=",".join(UNCHECKED),
+    NUMJOCO_BACKGROUND_COMPILE="0",
+  )
   env.pop("NUMBA_CACHE_DIR", None)  # engine/_jit.py gives the build its own directory
   return env

@@ -24,8 +24,13 @@ _BOUNDS_CHECKED = "tests/engine/test_memory_safety.py::test_bounds_checked_engin
 
 _TESTS = pathlib.Path(__file__).resolve().parent
 # the area of the tests in each of these folders of tests/ (and in their subfolders)
-_FOLDER_AREAS = {"render": "render", "viewer": "render", "suite": "suite",
-                 "locomotion": "suite", "manipulation": "suite"}
+_FOLDER_AREAS = {
+  "render": "render",
+  "viewer": "render",
+  "suite": "suite",
+  "locomotion": "suite",
+  "manipulation": "suite",
+}
 # what a test compares against: the test-only oracles (labmaze is the oracle of our labmaze
 # port) and tests/oracle.py, which copies mujoco's compiled models into ours
 _ORACLES = ("mujoco", "dm_control", "labmaze", "tests.oracle")
@@ -37,8 +42,10 @@ def pytest_configure(config):
   if hasattr(config, "workerinput") or not config.getoption("numprocesses", None):
     return
   from engine import _jit
+
   if not _jit.DISABLE_JIT:
     from engine import _stage
+
     _stage.compile_all(lazy=True)
 
 
@@ -75,8 +82,12 @@ def _imports(nodes, package):
         module = f"{base}.{module}" if module else base
       names.add(module)
       names.update(f"{module}.{alias.name}" for alias in node.names)
-    elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant) \
-        and _called_name(node.func) in ("importorskip", "import_module", "__import__"):
+    elif (
+      isinstance(node, ast.Call)
+      and node.args
+      and isinstance(node.args[0], ast.Constant)
+      and _called_name(node.func) in ("importorskip", "import_module", "__import__")
+    ):
       names.add(str(node.args[0].value))
   return names
 
@@ -118,13 +129,17 @@ def _oracle_tests(path):
   do by themselves): every test when the module imports one outside its test functions (at the
   top, in a helper or fixture), else the tests that import one in their own body."""
   statements, package = _statements(path)
-  tests = {node.name: node for node in statements
-           if isinstance(node, ast.FunctionDef) and node.name.startswith("test")}
+  tests = {
+    node.name: node
+    for node in statements
+    if isinstance(node, ast.FunctionDef) and node.name.startswith("test")
+  }
   others = [node for node in statements if node not in tests.values()]
   if _reaches_oracle(_imports(others, package)):
     return True, frozenset()
-  return False, frozenset(name for name, node in tests.items()
-                          if _reaches_oracle(_imports([node], package)))
+  return False, frozenset(
+    name for name, node in tests.items() if _reaches_oracle(_imports([node], package))
+  )
 
 
 def _area_markers(item):

@@ -37,10 +37,12 @@ def random_tiny_xml(seed: int) -> str:
   """A random model of 0-3 bodies (see the module docstring for what varies)."""
   rng = np.random.default_rng(seed)
   contacts = rng.random() < 0.5
-  options = (f'integrator="{rng.choice(_INTEGRATORS)}" '
-             f'cone="{rng.choice(["pyramidal", "elliptic"])}" '
-             f'solver="{rng.choice(["PGS", "CG", "Newton"])}" '
-             f'jacobian="{rng.choice(["dense", "sparse"])}"')
+  options = (
+    f'integrator="{rng.choice(_INTEGRATORS)}" '
+    f'cone="{rng.choice(["pyramidal", "elliptic"])}" '
+    f'solver="{rng.choice(["PGS", "CG", "Newton"])}" '
+    f'jacobian="{rng.choice(["dense", "sparse"])}"'
+  )
   flags = ' eulerdamp="disable"' if rng.random() < 0.2 else ""
   con = "" if contacts else ' contype="0" conaffinity="0"'
   body_xml, joints = [], []
@@ -84,8 +86,12 @@ def random_tiny_xml(seed: int) -> str:
     if rng.random() < 0.5:
       actuators.append(f'<position joint="{name}" kp="5" dampratio="1"/>')
   if len(scalar) >= 2 and rng.random() < 0.5:
-    tendons.append(f'<fixed name="t"><joint joint="{scalar[0]}" coef="1"/>'
-                   f'<joint joint="{scalar[1]}" coef="-0.5"/></fixed>')
-  return (f"<mujoco><option {options}><flag{flags}/></option><worldbody>{floor}{tree}"
-          f"</worldbody><tendon>{''.join(tendons)}</tendon>"
-          f"<actuator>{''.join(actuators)}</actuator></mujoco>")
+    tendons.append(
+      f'<fixed name="t"><joint joint="{scalar[0]}" coef="1"/>'
+      f'<joint joint="{scalar[1]}" coef="-0.5"/></fixed>'
+    )
+  return (
+    f"<mujoco><option {options}><flag{flags}/></option><worldbody>{floor}{tree}"
+    f"</worldbody><tendon>{''.join(tendons)}</tendon>"
+    f"<actuator>{''.join(actuators)}</actuator></mujoco>"
+  )

@@ -19,10 +19,10 @@ _NO_BACKEND = "NUMJOCO_TESTS_NO_OPENGL"
 
 def choose_backend_for_oracles():
   """Sets MUJOCO_GL for a machine without a display, unless it is set already."""
-  if (os.environ.get("MUJOCO_GL") or os.environ.get("DISPLAY")
-          or os.environ.get("WAYLAND_DISPLAY")):
+  if os.environ.get("MUJOCO_GL") or os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
     return
   from engine.render import context
+
   problems = []
   for backend in ("egl", "osmesa"):
     problem = context.backend_problem(backend)
@@ -41,6 +41,7 @@ def opengl_problem():
     return f"no OpenGL backend can start here: {os.environ[_NO_BACKEND]}"
   from engine.physics import RenderingUnavailableError
   from engine.render import context
+
   try:
     context.GLContext(8, 8).free()
   except RenderingUnavailableError as e:

@@ -34,8 +34,11 @@ def from_mujoco(mjm) -> T.MjModel:
   for attr, tag in T.VISUAL_GROUPS:
     group = getattr(mjm.vis, attr)
     # the bindings read some rgba entries back empty: those keep our defaults
-    vis[tag] = {n: getattr(group, n) for n in dir(group)
-                if not n.startswith("_") and np.size(getattr(group, n))}
+    vis[tag] = {
+      n: getattr(group, n)
+      for n in dir(group)
+      if not n.startswith("_") and np.size(getattr(group, n))
+    }
   extras = {"vis": vis, "plugin_names": [_mujoco_plugin_name(s) for s in mjm.plugin]}
   return T.MjModel(sizes, arrays, opt, stat, extras)
 
@@ -43,9 +46,9 @@ def from_mujoco(mjm) -> T.MjModel:
 # a model with one instance of each first-party plugin our engine has
 _PROBES = {
   "mujoco.pid": '<worldbody><body><joint name="j"/><geom size=".1"/></body></worldbody>'
-                '<actuator><plugin joint="j" instance="p"/></actuator>',
+  '<actuator><plugin joint="j" instance="p"/></actuator>',
   "mujoco.elasticity.cable": '<worldbody><body><joint/><geom size=".1"/><plugin instance="p"/>'
-                             '</body></worldbody>',
+  "</body></worldbody>",
 }
 _SLOT_NAMES = {}
 
@@ -57,7 +60,8 @@ def _mujoco_plugin_name(slot) -> str:
     for name, body in _PROBES.items():
       probe = mujoco.MjModel.from_xml_string(
         f'<mujoco><extension><plugin plugin="{name}"><instance name="p"/></plugin>'
-        f'</extension>{body}</mujoco>')
+        f"</extension>{body}</mujoco>"
+      )
       _SLOT_NAMES[int(probe.plugin[0])] = name
   return _SLOT_NAMES[int(slot)]
 
@@ -74,8 +78,18 @@ def load(xml: str):
 def copy_state(mjd, d):
   """Copies MuJoCo's full physics state and inputs into our data."""
   d.time = mjd.time
-  for name in ("qpos", "qvel", "act", "ctrl", "qfrc_applied", "xfrc_applied", "mocap_pos",
-               "mocap_quat", "qacc_warmstart", "eq_active"):
+  for name in (
+    "qpos",
+    "qvel",
+    "act",
+    "ctrl",
+    "qfrc_applied",
+    "xfrc_applied",
+    "mocap_pos",
+    "mocap_quat",
+    "qacc_warmstart",
+    "eq_active",
+  ):
     getattr(d, name)[...] = getattr(mjd, name)
 
 
@@ -83,17 +97,39 @@ def copy_contacts(mjd, d):
   """Copies MuJoCo's detected contacts into our data (to test constraint code in isolation)."""
   n = mjd.ncon
   d._arrays["ncon"][0] = n
-  for name in ("dist", "pos", "frame", "includemargin", "friction", "solref", "solreffriction",
-               "solimp", "mu", "H", "adhesion", "dim", "geom", "flex", "elem", "vert", "exclude",
-               "efc_address"):
+  for name in (
+    "dist",
+    "pos",
+    "frame",
+    "includemargin",
+    "friction",
+    "solref",
+    "solreffriction",
+    "solimp",
+    "mu",
+    "H",
+    "adhesion",
+    "dim",
+    "geom",
+    "flex",
+    "elem",
+    "vert",
+    "exclude",
+    "efc_address",
+  ):
     d._arrays["contact_" + name][:n] = getattr(mjd.contact, name)
 
 
 def _is_constraint_field(name):
   """Constraint rows and their islands (the island-major i* fields sized by nidof)."""
-  return (name.startswith(("efc_", "iefc_", "island_", "map_"))
-          or name in ("tree_island", "dof_island", "ifrc_smooth", "iacc_smooth",
-                      "ifrc_constraint", "iacc"))
+  return name.startswith(("efc_", "iefc_", "island_", "map_")) or name in (
+    "tree_island",
+    "dof_island",
+    "ifrc_smooth",
+    "iacc_smooth",
+    "ifrc_constraint",
+    "iacc",
+  )
 
 
 def copy_constraints(mjd, d):
@@ -112,8 +148,7 @@ def copy_data(mjd, d):
   constraint rows) into ours."""
   d.time = mjd.time
   for f in F.DATA_FIELDS:
-    if (f.kernel and not f.is_scalar and hasattr(mjd, f.name)
-        and not _is_constraint_field(f.name)):
+    if f.kernel and not f.is_scalar and hasattr(mjd, f.name) and not _is_constraint_field(f.name):
       getattr(d, f.name)[...] = getattr(mjd, f.name)
   copy_contacts(mjd, d)
   copy_constraints(mjd, d)

@@ -20,12 +20,21 @@ _MD_REFERENCE = re.compile(r"(?<![\w./-])((?:\.{1,2}/)*(?:[\w-]+/)*[\w.-]*\w\.md
 # a Markdown link or image with a relative target: [text](target) / ![alt](target)
 _MD_LINK = re.compile(r"\]\(([^)\s#]+)(?:#[^)]*)?\)")
 # notes outside the repository (spelt in pieces so that this file does not cite them itself)
-_OUTSIDE = tuple(re.compile(p) for p in (
-  r"\.\./" + "shared", r"/work/" + "shared", r"\b" + "SUITE_" + r"(?:SPEC|MODELS)\b",
-  r"\b" + "STYLE_" + r"ANCHORS\b", r"\b" + "anchors_" + r"style\b", r"\b" + "numba_" + r"bench\b",
-  r"\b" + "LOCOMOTION_" + r"MANIPULATION\b", r"\b" + "NUMBA" + r"\.md\b",
-  r"\b" + "ARCHITECTURE" + r"\.md\b", r"\b" + "STYLE" + r"\.md\b",
-))
+_OUTSIDE = tuple(
+  re.compile(p)
+  for p in (
+    r"\.\./" + "shared",
+    r"/work/" + "shared",
+    r"\b" + "SUITE_" + r"(?:SPEC|MODELS)\b",
+    r"\b" + "STYLE_" + r"ANCHORS\b",
+    r"\b" + "anchors_" + r"style\b",
+    r"\b" + "numba_" + r"bench\b",
+    r"\b" + "LOCOMOTION_" + r"MANIPULATION\b",
+    r"\b" + "NUMBA" + r"\.md\b",
+    r"\b" + "ARCHITECTURE" + r"\.md\b",
+    r"\b" + "STYLE" + r"\.md\b",
+  )
+)
 
 
 def _files(*suffixes):
@@ -33,8 +42,12 @@ def _files(*suffixes):
   found = []
   for path in sorted(ROOT.rglob("*")):
     parts = path.relative_to(ROOT).parts
-    if path.suffix in suffixes and path.is_file() and not _SKIP_DIRS.intersection(parts) \
-        and not any(p.endswith(".egg-info") for p in parts):
+    if (
+      path.suffix in suffixes
+      and path.is_file()
+      and not _SKIP_DIRS.intersection(parts)
+      and not any(p.endswith(".egg-info") for p in parts)
+    ):
       found.append(path)
   return found
 
@@ -47,8 +60,9 @@ def _python_text(path):
   if ".md" not in source and not any(p.search(source) for p in _OUTSIDE):
     return pieces  # (nothing to find: most files, tokenized in far longer)
   for token in tokenize.generate_tokens(io.StringIO(source).readline):
-    if token.type in (tokenize.COMMENT, tokenize.STRING) or \
-        token.type == getattr(tokenize, "FSTRING_MIDDLE", -1):
+    if token.type in (tokenize.COMMENT, tokenize.STRING) or token.type == getattr(
+      tokenize, "FSTRING_MIDDLE", -1
+    ):
       pieces.append((token.start[0], token.string))
   return pieces
 
@@ -62,8 +76,7 @@ def _texts():
     for line, text in _python_text(path):
       yield path, line, text
   for path in _files(".md", ".toml", ".cfg", ".txt", ".xml"):
-    for line, text in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(),
-                                1):
+    for line, text in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
       yield path, line, text
 
 
@@ -87,7 +100,8 @@ def test_cited_documents_exist():
       if not _exists(reference, path):
         missing.append(f"{_where(path, line)}: {reference}")
   assert not missing, "references to documents that are not in the repository:\n" + "\n".join(
-    missing)
+    missing
+  )
 
 
 def test_markdown_links_resolve():
@@ -111,13 +125,16 @@ def test_no_notes_outside_the_repository():
   assert not cited, "citations of notes kept outside the repository:\n" + "\n".join(cited)
 
 
-@pytest.mark.parametrize("text,found", [
-  ("see docs/numba.md, section 2", ["docs/numba.md"]),
-  ("(benchmarks/RESULTS.md): measured", ["benchmarks/RESULTS.md"]),
-  ("README.md.", ["README.md"]),
-  ("self.md.qpos, x.mdx and notes.md-old", []),
-  ("`../notes/NOTES.md`", ["../notes/NOTES.md"]),
-])
+@pytest.mark.parametrize(
+  "text,found",
+  [
+    ("see docs/numba.md, section 2", ["docs/numba.md"]),
+    ("(benchmarks/RESULTS.md): measured", ["benchmarks/RESULTS.md"]),
+    ("README.md.", ["README.md"]),
+    ("self.md.qpos, x.mdx and notes.md-old", []),
+    ("`../notes/NOTES.md`", ["../notes/NOTES.md"]),
+  ],
+)
 def test_reference_pattern(text, found):
   """What counts as naming a document (the pattern the tests above rely on)."""
   assert _MD_REFERENCE.findall(text) == found
@@ -133,24 +150,29 @@ def test_checks_fail_on_a_missing_document(tmp_path):
   assert any(p.search("see ../" + "shared/x") for p in _OUTSIDE)
 
 
-
 def test_ci_runs_the_readme_test_command():
   """.ci/run runs the lines of README.md's Test section word for word, in order: the lint
-  (`ruff check .`) before the tests."""
+  (`ruff check .`) and the format check (`ruff format --check .`) before the tests."""
   section = (ROOT / "README.md").read_text(encoding="utf-8").split("\n## Test\n", 1)[1]
   commands = section.split("```bash\n", 1)[1].split("```", 1)[0].splitlines()
   ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
   assert [c for c in commands if c not in ci] == [], "README's commands missing from .ci/run"
   assert [ci.index(c) for c in commands] == sorted(ci.index(c) for c in commands)
   assert commands[-1].index("ruff check .") < commands[-1].index("python -m pytest")
+  assert commands[-1].index("ruff format --check .") < commands[-1].index("python -m pytest")
+
 
 def _table_rows(path, ncells):
   """The rows of `ncells` cells of the Markdown tables of `path`, header rows left out."""
   rows = []
   for line in path.read_text(encoding="utf-8").splitlines():
     cells = [c.strip() for c in line.strip().strip("|").split("|")]
-    if line.startswith("|") and len(cells) == ncells and not set(cells[0]) <= set("-") \
-        and cells[0] != "domain":
+    if (
+      line.startswith("|")
+      and len(cells) == ncells
+      and not set(cells[0]) <= set("-")
+      and cells[0] != "domain"
+    ):
       rows.append(cells)
   return rows
 
@@ -179,8 +201,17 @@ def test_suite_models_doc_matches_both_stacks():
     ours_ngeom = re.search(r"\(ours (\d+)\)", row[9])
     for name, stack in (("dm_control", dm_suite), ("ours", suite)):
       model = stack.load(domain, task, task_kwargs={"random": 0}).physics.model
-      sizes = [model.nq, model.nv, model.nu, model.na, model.nbody, model.njnt, model.ngeom,
-               model.nsite, model.nsensordata]
+      sizes = [
+        model.nq,
+        model.nv,
+        model.nu,
+        model.na,
+        model.nbody,
+        model.njnt,
+        model.ngeom,
+        model.nsite,
+        model.nsensordata,
+      ]
       expected = [int(c) for c in documented]
       if name == "ours" and ours_ngeom:
         expected[6] = int(ours_ngeom.group(1))

@@ -18,8 +18,9 @@ EXPECTED = {
   # imports dm_control in its own body: that test alone
   "tests/test_docs.py::test_suite_models_doc_matches_both_stacks": {"oracle", "slow"},
   # `pytest.importorskip("mujoco")` in its body; the module's other tests need no oracle
-  "tests/engine/test_cache.py::test_a_stage_the_model_did_not_load_is_loaded_on_first_use":
-    {"oracle"},
+  "tests/engine/test_cache.py::test_a_stage_the_model_did_not_load_is_loaded_on_first_use": {
+    "oracle"
+  },
   "tests/engine/test_cache.py::test_code_targets_the_portable_baseline": set(),
   # `import mujoco` at the top of the module
   "tests/engine/test_enums.py::test_required_enums_present": {"oracle"},
@@ -54,9 +55,24 @@ class _Collected:
 def _collect(expression):
   """{test id: area markers} of the tests of FILES that `-m expression` selects."""
   collected = _Collected()
-  code = pytest.main(["--collect-only", "-q", "-n0", "-p", "no:cacheprovider", "--strict-markers",
-                      "--rootdir", str(ROOT), "-c", str(ROOT / "pyproject.toml"),
-                      "-m", expression, *(str(ROOT / f) for f in FILES)], plugins=[collected])
+  code = pytest.main(
+    [
+      "--collect-only",
+      "-q",
+      "-n0",
+      "-p",
+      "no:cacheprovider",
+      "--strict-markers",
+      "--rootdir",
+      str(ROOT),
+      "-c",
+      str(ROOT / "pyproject.toml"),
+      "-m",
+      expression,
+      *(str(ROOT / f) for f in FILES),
+    ],
+    plugins=[collected],
+  )
   assert code == pytest.ExitCode.OK, code
   return collected.markers
 
@@ -70,23 +86,31 @@ def test_known_tests_have_their_areas(every_test):
   assert {test: every_test.get(test) for test in EXPECTED} == EXPECTED
 
 
-@pytest.mark.parametrize("expression", ["render", "suite", "oracle", "not oracle and not render",
-                                        "suite and not oracle"])
+@pytest.mark.parametrize(
+  "expression", ["render", "suite", "oracle", "not oracle and not render", "suite and not oracle"]
+)
 def test_m_selects_by_area(every_test, expression):
   """`-m` selects exactly the tests whose markers satisfy the expression (so the markers are
   registered: --strict-markers would fail on one that is not)."""
   selected = _collect(expression)
-  expected = {test for test, markers in every_test.items()
-              if eval(expression, {}, {area: area in markers for area in AREAS})}
+  expected = {
+    test
+    for test, markers in every_test.items()
+    if eval(expression, {}, {area: area in markers for area in AREAS})
+  }
   assert set(selected) == expected and expected
 
 
 def test_relative_imports_are_followed():
   """(No test module imports relatively today; one that did must still be classified.)"""
+
   def imports(source, package):
     return conftest._imports(ast.parse(source).body, package)
+
   assert imports("from . import oracle", "tests") == {"tests", "tests.oracle"}
   assert imports("from ..suite import state_parity", "tests.engine") == {
-    "tests.suite", "tests.suite.state_parity"}
+    "tests.suite",
+    "tests.suite.state_parity",
+  }
   assert conftest._reaches_oracle(imports("from ..suite import state_parity", "tests.engine"))
   assert not conftest._reaches_oracle(imports("from .. import trees, jitted", "tests.engine"))

@@ -28,8 +28,9 @@ class JointsInitializer(initializer.Initializer):
   def __call__(self, physics, random_state):
     bound = physics.bind(self._joints)
     if self._position is not None:
-      qpos = np.broadcast_to(evaluate(self._position, random_state=random_state),
-                             bound.qpos.shape).astype(float)
+      qpos = np.broadcast_to(
+        evaluate(self._position, random_state=random_state), bound.qpos.shape
+      ).astype(float)
       limited = np.asarray(bound.limited, bool) & (bound.range[:, 0] < bound.range[:, 1])
       # clipping applies to one-coordinate joints (a limited ball joint's range is an angle)
       scalar = np.asarray(physics.model.jnt_type[bound.element_id]) >= 2
@@ -39,8 +40,9 @@ class JointsInitializer(initializer.Initializer):
           qpos[adr] = np.clip(qpos[adr], lo, hi)
       bound.qpos = qpos
     if self._velocity is not None:
-      bound.qvel = np.broadcast_to(evaluate(self._velocity, random_state=random_state),
-                                   bound.qvel.shape)
+      bound.qvel = np.broadcast_to(
+        evaluate(self._velocity, random_state=random_state), bound.qvel.shape
+      )
 
 
 def _qpos_offset(physics, bound, k):

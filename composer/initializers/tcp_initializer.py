@@ -9,9 +9,10 @@ from composer.environment import EpisodeInitializationError
 from composer.manipulators import base
 
 _REJECTION_SAMPLING_FAILED = (
-  'Failed to find a valid initial configuration for the robot after '
-  '{max_rejection_samples} TCP poses sampled and up to {max_ik_attempts} '
-  'initial joint configurations per pose.')
+  "Failed to find a valid initial configuration for the robot after "
+  "{max_rejection_samples} TCP poses sampled and up to {max_ik_attempts} "
+  "initial joint configurations per pose."
+)
 
 # what a geom belongs to, for the collision test
 _EXTERNAL_FIXED, _ARM, _HAND, _EXTERNAL_FREE = range(4)
@@ -26,17 +27,25 @@ class ToolCenterPointInitializer(initializer.Initializer):
   distance do not count.
   """
 
-  def __init__(self, hand, arm, position, quaternion=base.DOWN_QUATERNION,
-               ignore_collisions=False, max_ik_attempts=10, max_rejection_samples=10):
+  def __init__(
+    self,
+    hand,
+    arm,
+    position,
+    quaternion=base.DOWN_QUATERNION,
+    ignore_collisions=False,
+    max_ik_attempts=10,
+    max_rejection_samples=10,
+  ):
     """Args:
-      hand: a `RobotHand`, or None to use `arm.wrist_site` as the tool center point.
-      arm: a `RobotArm`.
-      position: the TCP's Cartesian position, or a variation sampling it.
-      quaternion: the TCP's orientation, or a variation sampling it.
-      ignore_collisions: accept the first pose the solver reaches, colliding or not.
-      max_ik_attempts: solver runs per sampled pose; the arm's joints are randomized between
-        runs (set to 1 to keep them).
-      max_rejection_samples: how many poses to sample before giving up.
+    hand: a `RobotHand`, or None to use `arm.wrist_site` as the tool center point.
+    arm: a `RobotArm`.
+    position: the TCP's Cartesian position, or a variation sampling it.
+    quaternion: the TCP's orientation, or a variation sampling it.
+    ignore_collisions: accept the first pose the solver reaches, colliding or not.
+    max_ik_attempts: solver runs per sampled pose; the arm's joints are randomized between
+      runs (set to 1 to keep them).
+    max_rejection_samples: how many poses to sample before giving up.
     """
     super().__init__()
     self._arm = arm
@@ -52,17 +61,20 @@ class ToolCenterPointInitializer(initializer.Initializer):
     compiled geom belongs to."""
     root = self._arm.mjcf_model.root_model
     owners = np.full(physics.model.ngeom, _EXTERNAL_FIXED)
-    for body in root.worldbody.get_children('body'):
+    for body in root.worldbody.get_children("body"):
       if mjcf.get_freejoint(body):
-        geoms = body.find_all('geom')
+        geoms = body.find_all("geom")
         if geoms:
           owners[physics.bind(geoms).element_id] = _EXTERNAL_FREE
     arm_model = self._arm.mjcf_model
     hand_model = self._hand.mjcf_model if self._hand is not None else None
     # Robot geoms count as the robot's even inside a free body (a hand attached to a prop).
-    geoms = root.find_all('geom')
-    robot = [(geom, _ARM if geom.root is arm_model else _HAND) for geom in geoms
-             if geom.root is arm_model or (hand_model is not None and geom.root is hand_model)]
+    geoms = root.find_all("geom")
+    robot = [
+      (geom, _ARM if geom.root is arm_model else _HAND)
+      for geom in geoms
+      if geom.root is arm_model or (hand_model is not None and geom.root is hand_model)
+    ]
     if robot:
       owners[physics.bind([geom for geom, _ in robot]).element_id] = [kind for _, kind in robot]
     return owners
@@ -76,11 +88,13 @@ class ToolCenterPointInitializer(initializer.Initializer):
     first = owners[np.asarray(contact.geom1)[touching]]
     second = owners[np.asarray(contact.geom2)[touching]]
     arm_pair = ((first == _ARM) & np.isin(second, (_ARM, _HAND))) | (
-      (first == _HAND) & (second == _ARM))
+      (first == _HAND) & (second == _ARM)
+    )
     robot_first = np.isin(first, (_ARM, _HAND))
     robot_second = np.isin(second, (_ARM, _HAND))
     with_fixed = (robot_first & (second == _EXTERNAL_FIXED)) | (
-      robot_second & (first == _EXTERNAL_FIXED))
+      robot_second & (first == _EXTERNAL_FIXED)
+    )
     return bool(np.any(arm_pair | with_fixed))
 
   def __call__(self, physics, random_state):
@@ -100,14 +114,21 @@ class ToolCenterPointInitializer(initializer.Initializer):
       target_pos = variation.evaluate(self._position, random_state=random_state)
       target_quat = variation.evaluate(self._quaternion, random_state=random_state)
       success = self._arm.set_site_to_xpos(
-        physics=physics, random_state=random_state, site=target_site, target_pos=target_pos,
-        target_quat=target_quat, max_ik_attempts=self._max_ik_attempts)
+        physics=physics,
+        random_state=random_state,
+        site=target_site,
+        target_pos=target_pos,
+        target_quat=target_quat,
+        max_ik_attempts=self._max_ik_attempts,
+      )
       if success:
         physics.forward()  # contacts of the new pose
         if self._ignore_collisions or not self._has_relevant_collisions(physics):
           return
       physics.bind(self._arm.joints).qpos = initial_qpos
 
-    raise EpisodeInitializationError(_REJECTION_SAMPLING_FAILED.format(
-      max_rejection_samples=self._max_rejection_samples,
-      max_ik_attempts=self._max_ik_attempts))
+    raise EpisodeInitializationError(
+      _REJECTION_SAMPLING_FAILED.format(
+        max_rejection_samples=self._max_rejection_samples, max_ik_attempts=self._max_ik_attempts
+      )
+    )

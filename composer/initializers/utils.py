@@ -7,7 +7,7 @@ def _root_model(elements):
   root = elements[0].root.root_model
   for element in elements:
     if element.root.root_model is not root:
-      raise ValueError('entities do not all belong to the same root model')
+      raise ValueError("entities do not all belong to the same root model")
   return root
 
 
@@ -19,7 +19,7 @@ class JointStaticIsolator:
     if not isinstance(joints, collections.abc.Iterable):
       joints = [joints]
     joints = list(joints)
-    others = [joint for joint in _root_model(joints).find_all('joint') if joint not in joints]
+    others = [joint for joint in _root_model(joints).find_all("joint") if joint not in joints]
     self._others = physics.bind(others) if others else None
     if self._others is not None:
       self._qpos = self._others.qpos.copy()

@@ -17,11 +17,12 @@ from composer.utils import inverse_kinematics
 from engine.enums import mjtJoint
 
 # The site's z axis points down the world's -z axis (a gripper facing the table).
-DOWN_QUATERNION = np.array([0., 0.70710678118, 0.70710678118, 0.])
+DOWN_QUATERNION = np.array([0.0, 0.70710678118, 0.70710678118, 0.0])
 
 _INVALID_JOINTS_ERROR = (
-  'All non-hinge joints must have limits. Model contains the following '
-  'non-hinge joints which are unbounded:\n{invalid_str}')
+  "All non-hinge joints must have limits. Model contains the following "
+  "non-hinge joints which are unbounded:\n{invalid_str}"
+)
 
 _TWO_PI = 2 * np.pi
 _MAX_TURNS = 10**6  # whole turns _wrap_into_bounds may take before it calls an angle bad
@@ -52,9 +53,9 @@ class RobotArm(composer.Robot, metaclass=abc.ABCMeta):
     limited = np.asarray(joints.limited).reshape(-1).astype(bool)
     unbounded = ~hinge & ~limited
     if unbounded.any():
-      names = '\n'.join(str(self.joints[i]) for i in np.flatnonzero(unbounded))
+      names = "\n".join(str(self.joints[i]) for i in np.flatnonzero(unbounded))
       raise RuntimeError(_INVALID_JOINTS_ERROR.format(invalid_str=names))
-    bounds[hinge & ~limited] = 0., _TWO_PI
+    bounds[hinge & ~limited] = 0.0, _TWO_PI
     return bounds.T
 
   def randomize_arm_joints(self, physics, random_state):
@@ -62,8 +63,9 @@ class RobotArm(composer.Robot, metaclass=abc.ABCMeta):
     lower, upper = self._get_joint_pos_sampling_bounds(physics)
     physics.bind(self.joints).qpos = random_state.uniform(lower, upper)
 
-  def set_site_to_xpos(self, physics, random_state, site, target_pos, target_quat=None,
-                       max_ik_attempts=10):
+  def set_site_to_xpos(
+    self, physics, random_state, site, target_pos, target_quat=None, max_ik_attempts=10
+  ):
     """Moves the arm's joints so that `site` sits at `target_pos` with `target_quat`.
 
     Args:
@@ -87,7 +89,7 @@ class RobotArm(composer.Robot, metaclass=abc.ABCMeta):
     elif isinstance(site, str):
       site_name = site
     else:
-      raise ValueError(f'site should either be a string or mjcf.Element: got {site}')
+      raise ValueError(f"site should either be a string or mjcf.Element: got {site}")
     if target_quat is None:
       target_quat = DOWN_QUATERNION
     lower, upper = self._get_joint_pos_sampling_bounds(physics)
@@ -96,8 +98,14 @@ class RobotArm(composer.Robot, metaclass=abc.ABCMeta):
     success = False
     for _ in range(max_ik_attempts):
       result = inverse_kinematics.qpos_from_site_pose(
-        physics=physics, site_name=site_name, target_pos=target_pos, target_quat=target_quat,
-        joint_names=joint_names, rot_weight=2, inplace=True)
+        physics=physics,
+        site_name=site_name,
+        target_pos=target_pos,
+        target_quat=target_quat,
+        joint_names=joint_names,
+        rot_weight=2,
+        inplace=True,
+      )
       success = result.success
       if success:
         success = _wrap_into_bounds(physics, self.joints, lower, upper)
@@ -135,8 +143,10 @@ def _wrap_into_bounds(physics, joints, lower, upper):
     bound = physics.bind(joint)
     qpos = float(np.asarray(bound.qpos).reshape(-1)[0])
     if not abs(qpos - np.clip(qpos, low, high)) <= _MAX_TURNS * _TWO_PI:
-      raise ValueError(f'joint {joint.full_identifier!r} has position {qpos}, more than '
-                       f'{_MAX_TURNS} turns from its range [{low}, {high}]')
+      raise ValueError(
+        f"joint {joint.full_identifier!r} has position {qpos}, more than "
+        f"{_MAX_TURNS} turns from its range [{low}, {high}]"
+      )
     while bound.qpos >= high:
       bound.qpos -= _TWO_PI
     while bound.qpos < low:
@@ -152,11 +162,11 @@ class JointsObservables(composer.Observables):
 
   @define.observable
   def joints_pos(self):
-    return observable.MJCFFeature('qpos', self._entity.joints)
+    return observable.MJCFFeature("qpos", self._entity.joints)
 
   @define.observable
   def joints_vel(self):
-    return observable.MJCFFeature('qvel', self._entity.joints)
+    return observable.MJCFFeature("qvel", self._entity.joints)
 
 
 class RobotHand(composer.Robot, metaclass=abc.ABCMeta):

@@ -14,7 +14,7 @@ import numpy as np
 class InFlightObservation:
   """One observation: taken at `timestamp`, delivered at `arrival = timestamp + delay`."""
 
-  __slots__ = ('arrival', 'timestamp', 'delay', 'value')
+  __slots__ = ("arrival", "timestamp", "delay", "value")
 
   def __init__(self, timestamp, delay, value):
     self.arrival = timestamp + delay
@@ -38,8 +38,9 @@ def _insert_after_equal_arrivals(queue, item):
 class Buffer:
   """Buffers and delays the readings of one observable."""
 
-  def __init__(self, buffer_size, shape, dtype, pad_with_initial_value=False,
-               strip_singleton_buffer_dim=False):
+  def __init__(
+    self, buffer_size, shape, dtype, pad_with_initial_value=False, strip_singleton_buffer_dim=False
+  ):
     """`read` returns (buffer_size, *shape), or `shape` when buffer_size is 1 and
     `strip_singleton_buffer_dim`; before enough readings arrived the missing rows are
     zeros, or copies of the first reading with `pad_with_initial_value`."""
@@ -74,7 +75,7 @@ class Buffer:
       ValueError: `delay` is negative.
     """
     if delay < 0:
-      raise ValueError(f'`delay` should not be negative: got {delay!r}')
+      raise ValueError(f"`delay` should not be negative: got {delay!r}")
     value = np.array(value)
     if not self._arrived:  # padding with the first reading
       for _ in range(self._buffer_size):

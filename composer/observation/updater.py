@@ -36,7 +36,7 @@ def _takes_random_state(value):
   if not callable(value):
     return False
   try:
-    return 'random_state' in inspect.signature(value).parameters
+    return "random_state" in inspect.signature(value).parameters
   except (TypeError, ValueError):
     return False
 
@@ -48,17 +48,26 @@ def _value(option):
 class _EnabledObservable:
   """An enabled observable with its reading callable, options, buffer and schedule."""
 
-  __slots__ = ('observable', 'observation_callable', 'update_interval', 'delay',
-               'buffer_size', 'buffer', 'update_schedule')
+  __slots__ = (
+    "observable",
+    "observation_callable",
+    "update_interval",
+    "delay",
+    "buffer_size",
+    "buffer",
+    "update_schedule",
+  )
 
-  def __init__(self, observable, physics, random_state, strip_singleton_buffer_dim,
-               pad_with_initial_value):
+  def __init__(
+    self, observable, physics, random_state, strip_singleton_buffer_dim, pad_with_initial_value
+  ):
     self.observable = observable
     self.observation_callable = observable.observation_callable(physics, random_state)
-    self.update_interval = _option(observable, 'update_interval', DEFAULT_UPDATE_INTERVAL,
-                                   random_state)
-    self.delay = _option(observable, 'delay', DEFAULT_DELAY, random_state)
-    self.buffer_size = _option(observable, 'buffer_size', DEFAULT_BUFFER_SIZE, random_state)
+    self.update_interval = _option(
+      observable, "update_interval", DEFAULT_UPDATE_INTERVAL, random_state
+    )
+    self.delay = _option(observable, "delay", DEFAULT_DELAY, random_state)
+    self.buffer_size = _option(observable, "buffer_size", DEFAULT_BUFFER_SIZE, random_state)
     spec = observable.array_spec
     if spec is None:
       # Shape and dtype from one reading; the state may be invalid here, errors do not matter.
@@ -66,9 +75,12 @@ class _EnabledObservable:
         reading = np.asarray(self.observation_callable())
       spec = specs.Array(shape=reading.shape, dtype=reading.dtype)
     self.buffer = obs_buffer.Buffer(
-      buffer_size=self.buffer_size, shape=spec.shape, dtype=spec.dtype,
+      buffer_size=self.buffer_size,
+      shape=spec.shape,
+      dtype=spec.dtype,
       pad_with_initial_value=pad_with_initial_value,
-      strip_singleton_buffer_dim=strip_singleton_buffer_dim)
+      strip_singleton_buffer_dim=strip_singleton_buffer_dim,
+    )
     self.update_schedule = collections.deque()
 
 
@@ -79,15 +91,21 @@ def _is_nested(structure):
       return True
   elif isinstance(structure, dict):
     return False
-  raise ValueError('`observables` should be a dict, or a (list or tuple) of dicts'
-                   f': got {structure}')
+  raise ValueError(
+    f"`observables` should be a dict, or a (list or tuple) of dicts: got {structure}"
+  )
 
 
 class Updater:
   """Creates buffers for the enabled observables and keeps them up to date."""
 
-  def __init__(self, observables, physics_steps_per_control_step=1,
-               strip_singleton_buffer_dim=False, pad_with_initial_value=False):
+  def __init__(
+    self,
+    observables,
+    physics_steps_per_control_step=1,
+    strip_singleton_buffer_dim=False,
+    pad_with_initial_value=False,
+  ):
     self._physics_steps_per_control_step = physics_steps_per_control_step
     self._strip_singleton_buffer_dim = strip_singleton_buffer_dim
     self._pad_with_initial_value = pad_with_initial_value
@@ -106,18 +124,22 @@ class Updater:
 
   def reset(self, physics, random_state):
     """New buffers for the enabled observables, each holding a first reading at step 0."""
+
     def enabled_dict(observables):
       out = type(observables)()
       for name, obs in observables.items():
         if obs.enabled:
-          out[name] = _EnabledObservable(obs, physics, random_state,
-                                         self._strip_singleton_buffer_dim,
-                                         self._pad_with_initial_value)
+          out[name] = _EnabledObservable(
+            obs,
+            physics,
+            random_state,
+            self._strip_singleton_buffer_dim,
+            self._pad_with_initial_value,
+          )
       return out
 
     if self._is_nested:
-      self._enabled_structure = type(self._observables)(
-        enabled_dict(d) for d in self._observables)
+      self._enabled_structure = type(self._observables)(enabled_dict(d) for d in self._observables)
       self._enabled_list = [e for d in self._enabled_structure for e in d.values()]
     else:
       self._enabled_structure = enabled_dict(self._observables)
@@ -129,7 +151,7 @@ class Updater:
 
   def _require_reset(self, what):
     if self._enabled_structure is None:
-      raise RuntimeError(f'`reset` must be called before `{what}`.')
+      raise RuntimeError(f"`reset` must be called before `{what}`.")
 
   def observation_spec(self):
     """Specs of the observations, with the buffer axis and the aggregators applied.
@@ -137,7 +159,7 @@ class Updater:
     Bounds are kept only when no aggregator is used or the aggregator has a true
     `preserves_bounds` attribute.
     """
-    self._require_reset('observation_spec')
+    self._require_reset("observation_spec")
 
     def spec_dict(enabled_dict):
       out = type(enabled_dict)()
@@ -149,12 +171,15 @@ class Updater:
 
   def prepare_for_next_control_step(self):
     """Plans the readings of the next control steps."""
-    self._require_reset('before_step')
+    self._require_reset("before_step")
     n = self._physics_steps_per_control_step
     for enabled in self._enabled_list:
       schedule = enabled.update_schedule
-      if (enabled.update_interval == DEFAULT_UPDATE_INTERVAL
-          and enabled.delay == DEFAULT_DELAY and enabled.buffer_size < n):
+      if (
+        enabled.update_interval == DEFAULT_UPDATE_INTERVAL
+        and enabled.delay == DEFAULT_DELAY
+        and enabled.buffer_size < n
+      ):
         # Only the last buffer_size steps of the control step can be observed.
         for back in reversed(range(enabled.buffer_size)):
           schedule.append((self._step_counter + n - back, DEFAULT_DELAY))
@@ -168,12 +193,14 @@ class Updater:
     self._next_due = self._earliest_scheduled_step()
 
   def _earliest_scheduled_step(self):
-    return min((enabled.update_schedule[0][0] for enabled in self._enabled_list
-                if enabled.update_schedule), default=float('inf'))
+    return min(
+      (enabled.update_schedule[0][0] for enabled in self._enabled_list if enabled.update_schedule),
+      default=float("inf"),
+    )
 
   def update(self):
     """Advances one physics step and takes the readings due at it."""
-    self._require_reset('after_substep')
+    self._require_reset("after_substep")
     self._step_counter += 1
     step = self._step_counter
     if step < self._next_due:
@@ -187,7 +214,7 @@ class Updater:
 
   def get_observation(self):
     """The current observations, in the structure of the observables given."""
-    self._require_reset('observation')
+    self._require_reset("observation")
     step = self._step_counter
 
     def read_dict(enabled_dict):
@@ -214,14 +241,17 @@ def _spec(name, enabled):
   if aggregator:
     aggregated = np.asarray(aggregator(np.zeros(enabled.buffer.shape, enabled.buffer.dtype)))
     shape, dtype = aggregated.shape, aggregated.dtype
-    if bounds and not getattr(aggregator, 'preserves_bounds', False):
-      if not hasattr(aggregator, 'preserves_bounds'):
-        logging.warning("Ignoring the bounds of this observable's spec, as its aggregator "
-                        'has no boolean `preserves_bounds` attribute.')
+    if bounds and not getattr(aggregator, "preserves_bounds", False):
+      if not hasattr(aggregator, "preserves_bounds"):
+        logging.warning(
+          "Ignoring the bounds of this observable's spec, as its aggregator "
+          "has no boolean `preserves_bounds` attribute."
+        )
       bounds = None
   else:
     shape, dtype = enabled.buffer.shape, enabled.buffer.dtype
   if bounds:
-    return specs.BoundedArray(shape=shape, dtype=dtype, minimum=bounds[0],
-                              maximum=bounds[1], name=name)
+    return specs.BoundedArray(
+      shape=shape, dtype=dtype, minimum=bounds[0], maximum=bounds[1], name=name
+    )
   return specs.Array(shape=shape, dtype=dtype, name=name)

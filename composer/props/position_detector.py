@@ -10,11 +10,11 @@ _RENDERED_HEIGHT_IN_2D_MODE = 0.01
 
 
 def _ensure_3d(pos):
-  return np.hstack([pos, 0.]) if len(pos) == 2 else pos
+  return np.hstack([pos, 0.0]) if len(pos) == 2 else pos
 
 
 class _Detection:
-  __slots__ = ('entity', 'detected')
+  __slots__ = ("entity", "detected")
 
   def __init__(self, entity, detected=False):
     self.entity = entity
@@ -31,12 +31,20 @@ class PositionDetector(entity.Entity):
   detected; it is hidden (sensor group) unless `visible`.
   """
 
-  def _build(self, pos, size, inverted=False, visible=False, rgba=(1, 1, 1, 1),
-             material=None, detected_rgba=(0, 1, 0, 0.25), retain_substep_detections=False,
-             name='position_detector'):
+  def _build(
+    self,
+    pos,
+    size,
+    inverted=False,
+    visible=False,
+    rgba=(1, 1, 1, 1),
+    material=None,
+    detected_rgba=(0, 1, 0, 0.25),
+    retain_substep_detections=False,
+    name="position_detector",
+  ):
     if len(pos) != len(size):
-      raise ValueError(f'`pos` and `size` should have the same length: got {pos!r} and '
-                       f'{size!r}')
+      raise ValueError(f"`pos` and `size` should have the same length: got {pos!r} and {size!r}")
     self._inverted = inverted
     self._detected = False
     self._previously_detected = False
@@ -48,22 +56,34 @@ class PositionDetector(entity.Entity):
     self._mjcf_root = mjcf.RootElement(model=name)
     worldbody = self._mjcf_root.worldbody
     self._set_region(pos, size)
-    self._site = worldbody.add('site', name='detection_zone', type='box',
-                               pos=self._render_pos, size=self._render_size, rgba=self._rgba,
-                               material=material)
-    self._lower_site = worldbody.add('site', name='lower', pos=self._lower_3d, size=[0.05],
-                                     rgba=self._rgba)
-    self._mid_site = worldbody.add('site', name='mid', pos=self._mid_3d, size=[0.05],
-                                   rgba=self._rgba)
-    self._upper_site = worldbody.add('site', name='upper', pos=self._upper_3d, size=[0.05],
-                                     rgba=self._rgba)
+    self._site = worldbody.add(
+      "site",
+      name="detection_zone",
+      type="box",
+      pos=self._render_pos,
+      size=self._render_size,
+      rgba=self._rgba,
+      material=material,
+    )
+    self._lower_site = worldbody.add(
+      "site", name="lower", pos=self._lower_3d, size=[0.05], rgba=self._rgba
+    )
+    self._mid_site = worldbody.add(
+      "site", name="mid", pos=self._mid_3d, size=[0.05], rgba=self._rgba
+    )
+    self._upper_site = worldbody.add(
+      "site", name="upper", pos=self._upper_3d, size=[0.05], rgba=self._rgba
+    )
     sensors = self._mjcf_root.sensor
-    self._lower_sensor = sensors.add('framepos', objtype='site', objname=self._lower_site,
-                                     name=f'{name}_lower')
-    self._mid_sensor = sensors.add('framepos', objtype='site', objname=self._mid_site,
-                                   name=f'{name}_mid')
-    self._upper_sensor = sensors.add('framepos', objtype='site', objname=self._upper_site,
-                                     name=f'{name}_upper')
+    self._lower_sensor = sensors.add(
+      "framepos", objtype="site", objname=self._lower_site, name=f"{name}_lower"
+    )
+    self._mid_sensor = sensors.add(
+      "framepos", objtype="site", objname=self._mid_site, name=f"{name}_mid"
+    )
+    self._upper_sensor = sensors.add(
+      "framepos", objtype="site", objname=self._upper_site, name=f"{name}_upper"
+    )
     if not visible:
       for site in (self._site, self._lower_site, self._mid_site, self._upper_site):
         site.group = constants.SENSOR_SITES_GROUP
@@ -73,17 +93,16 @@ class PositionDetector(entity.Entity):
     self._upper = np.array(pos, float) + np.array(size, float)
     self._lower_3d = _ensure_3d(self._lower)
     self._upper_3d = _ensure_3d(self._upper)
-    self._mid_3d = (self._lower_3d + self._upper_3d) / 2.
+    self._mid_3d = (self._lower_3d + self._upper_3d) / 2.0
     self._render_pos = np.zeros(3)
-    self._render_pos[:len(pos)] = pos
+    self._render_pos[: len(pos)] = pos
     self._render_size = np.full(3, _RENDERED_HEIGHT_IN_2D_MODE)
-    self._render_size[:len(size)] = size
+    self._render_size[: len(size)] = size
 
   def resize(self, pos, size):
     """Moves/resizes the region in the MJCF model."""
     if len(pos) != len(size):
-      raise ValueError(f'`pos` and `size` should have the same length: got {pos!r} and '
-                       f'{size!r}')
+      raise ValueError(f"`pos` and `size` should have the same length: got {pos!r} and {size!r}")
     self._set_region(pos, size)
     self._site.pos = self._render_pos
     self._site.size = self._render_size
@@ -110,7 +129,7 @@ class PositionDetector(entity.Entity):
     self._upper = np.array(pos) + np.array(size)
     self._lower_3d = _ensure_3d(self._lower)
     self._upper_3d = _ensure_3d(self._upper)
-    self._mid_3d = (self._lower_3d + self._upper_3d) / 2.
+    self._mid_3d = (self._lower_3d + self._upper_3d) / 2.0
     physics.bind(self._lower_site).pos = self._lower_3d
     physics.bind(self._mid_site).pos = self._mid_3d
     physics.bind(self._upper_site).pos = self._upper_3d
@@ -122,7 +141,7 @@ class PositionDetector(entity.Entity):
   def register_entities(self, *entities):
     for item in entities:
       self._entities.append(_Detection(item))
-      self._entity_geoms[item] = item.mjcf_model.find_all('geom')
+      self._entity_geoms[item] = item.mjcf_model.find_all("geom")
 
   def deregister_entities(self):
     self._entities = []
@@ -132,8 +151,7 @@ class PositionDetector(entity.Entity):
     return [d.entity for d in self._entities if d.detected]
 
   def initialize_episode_mjcf(self, random_state):
-    self._entity_geoms = {d.entity: d.entity.mjcf_model.find_all('geom')
-                          for d in self._entities}
+    self._entity_geoms = {d.entity: d.entity.mjcf_model.find_all("geom") for d in self._entities}
 
   def initialize_episode(self, physics, random_state):
     self._update_detection(physics)
@@ -159,7 +177,7 @@ class PositionDetector(entity.Entity):
       if not geoms:
         continue
       # all of the entity's geoms at once: detected when any is in (out of, inverted) the zone
-      xpos = np.reshape(physics.bind(geoms).xpos, (-1, 3))[:, :len(self._lower)]
+      xpos = np.reshape(physics.bind(geoms).xpos, (-1, 3))[:, : len(self._lower)]
       inside = np.all(self._lower < xpos, axis=1) & np.all(self._upper > xpos, axis=1)
       if np.any(inside != self._inverted):
         detection.detected = True
@@ -186,7 +204,7 @@ class PositionDetector(entity.Entity):
 
   @property
   def mid(self):
-    return (self._lower + self._upper) / 2.
+    return (self._lower + self._upper) / 2.0
 
   @property
   def lower_site(self):

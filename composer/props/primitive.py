@@ -14,17 +14,23 @@ class Primitive(entity.Entity):
 
   def _build(self, geom_type, size, name=None, **kwargs):
     self._mjcf_root = mjcf.RootElement(model=name)
-    self._geom = self._mjcf_root.worldbody.add('geom', name='geom', type=geom_type, size=size,
-                                               **kwargs)
+    self._geom = self._mjcf_root.worldbody.add(
+      "geom", name="geom", type=geom_type, size=size, **kwargs
+    )
     self._add_frame_sensors()
 
   def _add_frame_sensors(self):
     """The geom's position, orientation and velocity sensors (named as the observables)."""
     sensors = self._mjcf_root.sensor
     self._position, self._orientation, self._linear_velocity, self._angular_velocity = (
-      sensors.add(kind, name=name, objtype='geom', objname=self._geom) for kind, name in (
-        ('framepos', 'position'), ('framequat', 'orientation'),
-        ('framelinvel', 'linear_velocity'), ('frameangvel', 'angular_velocity')))
+      sensors.add(kind, name=name, objtype="geom", objname=self._geom)
+      for kind, name in (
+        ("framepos", "position"),
+        ("framequat", "orientation"),
+        ("framelinvel", "linear_velocity"),
+        ("frameangvel", "angular_velocity"),
+      )
+    )
 
   def _build_observables(self):
     return PrimitiveObservables(self)
@@ -61,16 +67,16 @@ class PrimitiveObservables(entity.Observables, entity.FreePropObservableMixin):
 
   @define.observable
   def position(self):
-    return observable.MJCFFeature('sensordata', self._entity.position)
+    return observable.MJCFFeature("sensordata", self._entity.position)
 
   @define.observable
   def orientation(self):
-    return observable.MJCFFeature('sensordata', self._entity.orientation)
+    return observable.MJCFFeature("sensordata", self._entity.orientation)
 
   @define.observable
   def linear_velocity(self):
-    return observable.MJCFFeature('sensordata', self._entity.linear_velocity)
+    return observable.MJCFFeature("sensordata", self._entity.linear_velocity)
 
   @define.observable
   def angular_velocity(self):
-    return observable.MJCFFeature('sensordata', self._entity.angular_velocity)
+    return observable.MJCFFeature("sensordata", self._entity.angular_velocity)

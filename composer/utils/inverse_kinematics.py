@@ -19,11 +19,11 @@ import engine
 
 _LOG = logging.getLogger(__name__)
 _INVALID_JOINT_NAMES_TYPE = (
-  '`joint_names` must be either None, a list, a tuple, or a numpy array; got {}.')
-_REQUIRE_TARGET_POS_OR_QUAT = (
-  'At least one of `target_pos` or `target_quat` must be specified.')
+  "`joint_names` must be either None, a list, a tuple, or a numpy array; got {}."
+)
+_REQUIRE_TARGET_POS_OR_QUAT = "At least one of `target_pos` or `target_quat` must be specified."
 
-IKResult = collections.namedtuple('IKResult', ['qpos', 'err_norm', 'steps', 'success'])
+IKResult = collections.namedtuple("IKResult", ["qpos", "err_norm", "steps", "success"])
 
 
 def _dof_indices(physics, joint_names):
@@ -36,24 +36,34 @@ def _dof_indices(physics, joint_names):
     return slice(None)
   if not isinstance(joint_names, (list, np.ndarray, tuple)):
     raise ValueError(_INVALID_JOINT_NAMES_TYPE.format(type(joint_names)))
-  items = list(np.ravel(joint_names)) if isinstance(joint_names, np.ndarray) else list(
-    joint_names)
+  items = list(np.ravel(joint_names)) if isinstance(joint_names, np.ndarray) else list(joint_names)
   # dm_control fails here with an IndexError from deep inside its indexer (empty list) or
   # later with a numpy one (names mixed with integers); we say what is wrong instead.
   if not items:
-    raise ValueError('`joint_names` is empty: give at least one joint, or None for all joints.')
-  if not (all(isinstance(item, str) for item in items)
-          or all(isinstance(item, (int, np.integer)) for item in items)):
-    raise ValueError('`joint_names` must hold either joint names or DOF indices, got '
-                     f'{items!r}.')
+    raise ValueError("`joint_names` is empty: give at least one joint, or None for all joints.")
+  if not (
+    all(isinstance(item, str) for item in items)
+    or all(isinstance(item, (int, np.integer)) for item in items)
+  ):
+    raise ValueError(f"`joint_names` must hold either joint names or DOF indices, got {items!r}.")
   return physics.named.model.dof_jntid.axes.row.convert(items)
 
 
-def qpos_from_site_pose(physics, site_name, target_pos=None, target_quat=None,
-                        joint_names=None, tol=1e-14, rot_weight=1.0,
-                        regularization_threshold=0.1, regularization_strength=3e-2,
-                        max_update_norm=2.0, progress_thresh=20.0, max_steps=100,
-                        inplace=False):
+def qpos_from_site_pose(
+  physics,
+  site_name,
+  target_pos=None,
+  target_quat=None,
+  joint_names=None,
+  tol=1e-14,
+  rot_weight=1.0,
+  regularization_threshold=0.1,
+  regularization_strength=3e-2,
+  max_update_norm=2.0,
+  progress_thresh=20.0,
+  max_steps=100,
+  inplace=False,
+):
   """Joint positions that put a site at a target position and/or orientation.
 
   Args:
@@ -105,10 +115,10 @@ def qpos_from_site_pose(physics, site_name, target_pos=None, target_quat=None,
   # dm_control reads an unset `err_norm` (UnboundLocalError) when no step runs, and stops
   # with numpy's LinAlgError ('SVD did not converge') on a target that is not finite.
   if max_steps < 1:
-    raise ValueError(f'`max_steps` must be at least 1, got {max_steps}.')
-  for name, target in (('target_pos', target_pos), ('target_quat', target_quat)):
+    raise ValueError(f"`max_steps` must be at least 1, got {max_steps}.")
+  for name, target in (("target_pos", target_pos), ("target_quat", target_quat)):
     if target is not None and not np.all(np.isfinite(target)):
-      raise ValueError(f'`{name}` must be finite, got {target}.')
+      raise ValueError(f"`{name}` must be finite, got {target}.")
 
   update_nv = np.zeros(nv, dtype=dtype)
   if target_quat is not None:
@@ -122,7 +132,7 @@ def qpos_from_site_pose(physics, site_name, target_pos=None, target_quat=None,
   model, data = physics.model.ptr, physics.data.ptr
 
   engine.mj_fwdPosition(model, data)  # the site's pose of the starting qpos
-  site_id = physics.model.name2id(site_name, 'site')
+  site_id = physics.model.name2id(site_name, "site")
   # Views into the data: each mj_fwdPosition refreshes them.
   site_xpos = physics.data.site_xpos[site_id]
   site_xmat = physics.data.site_xmat[site_id]
@@ -145,7 +155,7 @@ def qpos_from_site_pose(physics, site_name, target_pos=None, target_quat=None,
       err_norm += np.linalg.norm(err_rot) * rot_weight
 
     if err_norm < tol:
-      _LOG.debug('Converged after %i steps: err_norm=%3g', steps, err_norm)
+      _LOG.debug("Converged after %i steps: err_norm=%3g", steps, err_norm)
       success = True
       break
 
@@ -158,8 +168,13 @@ def qpos_from_site_pose(physics, site_name, target_pos=None, target_quat=None,
     # A large error for a small update: the solver is stuck.
     progress_criterion = err_norm / update_norm
     if progress_criterion > progress_thresh:
-      _LOG.debug('Step %2i: err_norm / update_norm (%3g) > tolerance (%3g). Halting due '
-                    'to insufficient progress', steps, progress_criterion, progress_thresh)
+      _LOG.debug(
+        "Step %2i: err_norm / update_norm (%3g) > tolerance (%3g). Halting due "
+        "to insufficient progress",
+        steps,
+        progress_criterion,
+        progress_thresh,
+      )
       break
     if update_norm > max_update_norm:
       update_joints *= max_update_norm / update_norm
@@ -167,11 +182,10 @@ def qpos_from_site_pose(physics, site_name, target_pos=None, target_quat=None,
     update_nv[dof_indices] = update_joints
     engine.mj_integratePos(model, data.qpos, update_nv, 1)  # quaternions stay on the sphere
     engine.mj_fwdPosition(model, data)
-    _LOG.debug('Step %2i: err_norm=%-10.3g update_norm=%-10.3g', steps, err_norm,
-                  update_norm)
+    _LOG.debug("Step %2i: err_norm=%-10.3g update_norm=%-10.3g", steps, err_norm, update_norm)
 
   if not success and steps == max_steps - 1:
-    _LOG.warning('Failed to converge after %i steps: err_norm=%3g', steps, err_norm)
+    _LOG.warning("Failed to converge after %i steps: err_norm=%3g", steps, err_norm)
 
   qpos = physics.data.qpos if inplace else physics.data.qpos.copy()
   return IKResult(qpos=qpos, err_norm=err_norm, steps=steps, success=success)

@@ -15,7 +15,7 @@ from composer.variation.variation_values import evaluate as evaluate
 
 
 class _VariationInfo:
-  __slots__ = ('initial_value', 'variation')
+  __slots__ = ("initial_value", "variation")
 
   def __init__(self, initial_value=None, variation=None):
     self.initial_value = initial_value
@@ -83,5 +83,4 @@ class PhysicsVariator(_Variator):
         current = getattr(binding, name)
         if info.initial_value is None:
           info.initial_value = copy.copy(current)
-        setattr(binding, name, evaluate(info.variation, info.initial_value, current,
-                                        random_state))
+        setattr(binding, name, evaluate(info.variation, info.initial_value, current, random_state))

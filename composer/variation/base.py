@@ -70,15 +70,19 @@ class _UnaryOperation(Variation):
     self._variation = variation
 
   def __eq__(self, other):
-    return (isinstance(other, _UnaryOperation) and self._op == other._op
-            and self._variation == other._variation)
+    return (
+      isinstance(other, _UnaryOperation)
+      and self._op == other._op
+      and self._variation == other._variation
+    )
 
   def __repr__(self):
-    return f'UnaryOperation({self._op.__name__}({self._variation!r}))'
+    return f"UnaryOperation({self._op.__name__}({self._variation!r}))"
 
   def __call__(self, initial_value=None, current_value=None, random_state=None):
-    return self._op(variation_values.evaluate(self._variation, initial_value, current_value,
-                                              random_state))
+    return self._op(
+      variation_values.evaluate(self._variation, initial_value, current_value, random_state)
+    )
 
 
 class _BinaryOperation(Variation):
@@ -90,11 +94,15 @@ class _BinaryOperation(Variation):
     self._second = second
 
   def __eq__(self, other):
-    return (isinstance(other, _BinaryOperation) and self._op == other._op
-            and self._first == other._first and self._second == other._second)
+    return (
+      isinstance(other, _BinaryOperation)
+      and self._op == other._op
+      and self._first == other._first
+      and self._second == other._second
+    )
 
   def __repr__(self):
-    return f'BinaryOperation({self._op.__name__}({self._first!r}, {self._second!r}))'
+    return f"BinaryOperation({self._op.__name__}({self._first!r}, {self._second!r}))"
 
   def __call__(self, initial_value=None, current_value=None, random_state=None):
     args = (initial_value, current_value, random_state)
@@ -111,13 +119,15 @@ class _GetItemOperation(Variation):
     self._index = index
 
   def __eq__(self, other):
-    return (isinstance(other, _GetItemOperation) and self._variation == other._variation
-            and self._index == other._index)
+    return (
+      isinstance(other, _GetItemOperation)
+      and self._variation == other._variation
+      and self._index == other._index
+    )
 
   def __repr__(self):
-    return f'GetItemOperation({self._variation!r}[{self._index}])'
+    return f"GetItemOperation({self._variation!r}[{self._index}])"
 
   def __call__(self, initial_value=None, current_value=None, random_state=None):
-    value = variation_values.evaluate(self._variation, initial_value, current_value,
-                                      random_state)
+    value = variation_values.evaluate(self._variation, initial_value, current_value, random_state)
     return np.asarray(value)[self._index]

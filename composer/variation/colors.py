@@ -16,13 +16,17 @@ class RgbVariation(base.Variation):
 
   def __call__(self, initial_value=None, current_value=None, random_state=None):
     channels = [self._r, self._g, self._b, self._alpha]
-    return np.asarray(variation_values.evaluate(channels, initial_value, current_value,
-                                                random_state))
+    return np.asarray(
+      variation_values.evaluate(channels, initial_value, current_value, random_state)
+    )
 
   def __eq__(self, other):
-    return (isinstance(other, RgbVariation)
-            and (self._r, self._g, self._b, self._alpha)
-            == (other._r, other._g, other._b, other._alpha))
+    return isinstance(other, RgbVariation) and (self._r, self._g, self._b, self._alpha) == (
+      other._r,
+      other._g,
+      other._b,
+      other._alpha,
+    )
 
 
 class HsvVariation(base.Variation):
@@ -33,16 +37,20 @@ class HsvVariation(base.Variation):
 
   def __call__(self, initial_value=None, current_value=None, random_state=None):
     h, s, v, alpha = variation_values.evaluate(
-      (self._h, self._s, self._v, self._alpha), initial_value, current_value, random_state)
+      (self._h, self._s, self._v, self._alpha), initial_value, current_value, random_state
+    )
     return np.asarray(list(colorsys.hsv_to_rgb(h, s, v)) + [alpha])
 
   def __eq__(self, other):
-    return (isinstance(other, HsvVariation)
-            and (self._h, self._s, self._v, self._alpha)
-            == (other._h, other._s, other._v, other._alpha))
+    return isinstance(other, HsvVariation) and (self._h, self._s, self._v, self._alpha) == (
+      other._h,
+      other._s,
+      other._v,
+      other._alpha,
+    )
 
   def __repr__(self):
-    return f'HsvVariation(h={self._h}, s={self._s}, v={self._v}, alpha={self._alpha})'
+    return f"HsvVariation(h={self._h}, s={self._s}, v={self._v}, alpha={self._alpha})"
 
 
 class GrayVariation(HsvVariation):
@@ -52,4 +60,4 @@ class GrayVariation(HsvVariation):
     super().__init__(h=0.0, s=0.0, v=gray_level, alpha=alpha)
 
   def __repr__(self):
-    return f'GrayVariation(gray_level={self._v}, alpha={self._alpha})'
+    return f"GrayVariation(gray_level={self._v}, alpha={self._alpha})"

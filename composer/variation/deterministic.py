@@ -17,7 +17,7 @@ class Constant(base.Variation):
     return isinstance(other, Constant) and self._value == other._value
 
   def __repr__(self):
-    return f'Constant({self._value!r})'
+    return f"Constant({self._value!r})"
 
 
 class Sequence(base.Variation):
@@ -33,8 +33,9 @@ class Sequence(base.Variation):
     except StopIteration:
       self._iterator = iter(self._values)
       item = next(self._iterator)
-    return evaluate(item, initial_value=initial_value, current_value=current_value,
-                    random_state=random_state)
+    return evaluate(
+      item, initial_value=initial_value, current_value=current_value, random_state=random_state
+    )
 
 
 class Identity(base.Variation):

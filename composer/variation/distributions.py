@@ -17,44 +17,49 @@ from composer.variation.variation_values import evaluate
 class Distribution(base.Variation, metaclass=abc.ABCMeta):
   """Base class: `_callable(random_state)` is the numpy sampler given the parameters."""
 
-
   def __init__(self, *args, **kwargs):
-    self._single_sample = kwargs.pop('single_sample', False)
+    self._single_sample = kwargs.pop("single_sample", False)
     self._args = args
     self._kwargs = kwargs
 
   def __call__(self, initial_value=None, current_value=None, random_state=None):
     sampler = self._callable(random_state or np.random)
     size = None if self._single_sample or initial_value is None else np.shape(initial_value)
-    values = dict(initial_value=initial_value, current_value=current_value,
-                  random_state=random_state)
+    values = dict(
+      initial_value=initial_value, current_value=current_value, random_state=random_state
+    )
     args = evaluate(self._args, **values)
     kwargs = evaluate(self._kwargs, **values)
     return sampler(*args, size=size, **kwargs)
 
   def __getattr__(self, name):
-    if name.startswith('__'):
+    if name.startswith("__"):
       raise AttributeError(name)  # no recursion in copy/deepcopy
-    kwargs = self.__dict__.get('_kwargs', {})
+    kwargs = self.__dict__.get("_kwargs", {})
     if name in kwargs:
       return kwargs[name]
-    raise AttributeError(f'{type(self).__name__!r} object has no attribute {name!r}')
+    raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
   @abc.abstractmethod
   def _callable(self, random_state):
     """The numpy sampling method."""
 
   def __eq__(self, other):
-    return (isinstance(other, type(self)) and self._args == other._args
-            and self._kwargs == other._kwargs and self._single_sample == other._single_sample)
+    return (
+      isinstance(other, type(self))
+      and self._args == other._args
+      and self._kwargs == other._kwargs
+      and self._single_sample == other._single_sample
+    )
 
   def __repr__(self):
-    return (f'{type(self).__name__}(args={self._args}, kwargs={self._kwargs}, '
-            f'single_sample={self._single_sample})')
+    return (
+      f"{type(self).__name__}(args={self._args}, kwargs={self._kwargs}, "
+      f"single_sample={self._single_sample})"
+    )
 
 
 class Uniform(Distribution):
-
   def __init__(self, low=0.0, high=1.0, single_sample=False):
     super().__init__(low=low, high=high, single_sample=single_sample)
 
@@ -73,7 +78,6 @@ class UniformInteger(Distribution):
 
 
 class UniformChoice(Distribution):
-
   def __init__(self, choices, single_sample=False):
     super().__init__(choices, single_sample=single_sample)
 
@@ -101,11 +105,10 @@ class UniformPointOnSphere(base.Variation):
     return isinstance(other, UniformPointOnSphere) and self._single_sample == other._single_sample
 
   def __repr__(self):
-    return f'UniformPointOnSphere(single_sample={self._single_sample})'
+    return f"UniformPointOnSphere(single_sample={self._single_sample})"
 
 
 class Normal(Distribution):
-
   def __init__(self, loc=0.0, scale=1.0, single_sample=False):
     super().__init__(loc=loc, scale=scale, single_sample=single_sample)
 
@@ -114,7 +117,6 @@ class Normal(Distribution):
 
 
 class LogNormal(Distribution):
-
   def __init__(self, mean=0.0, sigma=1.0, single_sample=False):
     super().__init__(mean=mean, sigma=sigma, single_sample=single_sample)
 
@@ -123,7 +125,6 @@ class LogNormal(Distribution):
 
 
 class Exponential(Distribution):
-
   def __init__(self, scale=1.0, single_sample=False):
     super().__init__(scale=scale, single_sample=single_sample)
 
@@ -132,7 +133,6 @@ class Exponential(Distribution):
 
 
 class Poisson(Distribution):
-
   def __init__(self, lam=1.0, single_sample=False):
     super().__init__(lam=lam, single_sample=single_sample)
 
@@ -154,12 +154,12 @@ class BiasedRandomWalk(base.Variation):
   """A zero-mean Ornstein-Uhlenbeck sequence with standard deviation `stdev` whose
   correlation decays by 1/e over `timescale` calls (0: independent normal draws)."""
 
-  def __init__(self, stdev=0.1, timescale=10.):
+  def __init__(self, stdev=0.1, timescale=10.0):
     if stdev < 0:
-      raise ValueError(f'`stdev` must be >= 0, got {stdev}.')
+      raise ValueError(f"`stdev` must be >= 0, got {stdev}.")
     if timescale < 0:
-      raise ValueError(f'`timescale` must be >= 0, got {timescale}.')
-    self._retain = 0. if timescale == 0 else np.exp(-1. / timescale)
+      raise ValueError(f"`timescale` must be >= 0, got {timescale}.")
+    self._retain = 0.0 if timescale == 0 else np.exp(-1.0 / timescale)
     self._scale = stdev * np.sqrt(1 - self._retain * self._retain)
     self._value = 0.0
 
@@ -174,5 +174,7 @@ class BiasedRandomWalk(base.Variation):
   __hash__ = object.__hash__
 
   def __repr__(self):
-    return (f'BiasedRandomWalk(id={id(self)}, scale={self._scale}, retain={self._retain}, '
-            f'value={self._value})')
+    return (
+      f"BiasedRandomWalk(id={id(self)}, scale={self._scale}, retain={self._retain}, "
+      f"value={self._value})"
+    )

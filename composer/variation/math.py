@@ -16,8 +16,9 @@ class MathOp(base.Variation):
     self._kwargs = kwargs
 
   def __call__(self, initial_value=None, current_value=None, random_state=None):
-    values = dict(initial_value=initial_value, current_value=current_value,
-                  random_state=random_state)
+    values = dict(
+      initial_value=initial_value, current_value=current_value, random_state=random_state
+    )
     return self._callable(*evaluate(self._args, **values), **evaluate(self._kwargs, **values))
 
   @property
@@ -26,11 +27,12 @@ class MathOp(base.Variation):
     """The numpy function."""
 
   def __eq__(self, other):
-    return (isinstance(other, type(self)) and self._args == other._args
-            and self._kwargs == other._kwargs)
+    return (
+      isinstance(other, type(self)) and self._args == other._args and self._kwargs == other._kwargs
+    )
 
   def __repr__(self):
-    return f'{type(self).__name__}(args={self._args}, kwargs={self._kwargs})'
+    return f"{type(self).__name__}(args={self._args}, kwargs={self._kwargs})"
 
 
 class Log(MathOp):

@@ -16,16 +16,18 @@ class _Noise(base.Variation):
 
   def __call__(self, initial_value=None, current_value=None, random_state=None):
     base_value = current_value if self._cumulative else initial_value
-    noise = variation_values.evaluate(self._variation, initial_value, current_value,
-                                      random_state)
+    noise = variation_values.evaluate(self._variation, initial_value, current_value, random_state)
     return self._combine(base_value, noise)
 
   def __eq__(self, other):
-    return (type(other) is type(self) and self._variation == other._variation
-            and self._cumulative == other._cumulative)
+    return (
+      type(other) is type(self)
+      and self._variation == other._variation
+      and self._cumulative == other._cumulative
+    )
 
   def __repr__(self):
-    return f'{type(self).__name__}(variation={self._variation}, cumulative={self._cumulative})'
+    return f"{type(self).__name__}(variation={self._variation}, cumulative={self._cumulative})"
 
 
 class Additive(_Noise):

@@ -6,7 +6,7 @@ from composer.utils import transformations
 from composer.variation import base
 from composer.variation import variation_values
 
-IDENTITY_QUATERNION = np.array([1., 0., 0., 0.])
+IDENTITY_QUATERNION = np.array([1.0, 0.0, 0.0, 0.0])
 
 
 class UniformQuaternion(base.Variation):
@@ -14,15 +14,21 @@ class UniformQuaternion(base.Variation):
 
   def __call__(self, initial_value=None, current_value=None, random_state=None):
     random_state = random_state or np.random
-    u1, u2, u3 = random_state.uniform([0.] * 3, [1., 2. * np.pi, 2. * np.pi])
-    return np.array([np.sqrt(1. - u1) * np.sin(u2), np.sqrt(1. - u1) * np.cos(u2),
-                     np.sqrt(u1) * np.sin(u3), np.sqrt(u1) * np.cos(u3)])
+    u1, u2, u3 = random_state.uniform([0.0] * 3, [1.0, 2.0 * np.pi, 2.0 * np.pi])
+    return np.array(
+      [
+        np.sqrt(1.0 - u1) * np.sin(u2),
+        np.sqrt(1.0 - u1) * np.cos(u2),
+        np.sqrt(u1) * np.sin(u3),
+        np.sqrt(u1) * np.cos(u3),
+      ]
+    )
 
   def __eq__(self, other):
     return isinstance(other, UniformQuaternion)
 
   def __repr__(self):
-    return 'UniformQuaternion()'
+    return "UniformQuaternion()"
 
 
 class QuaternionFromAxisAngle(base.Variation):
@@ -39,8 +45,11 @@ class QuaternionFromAxisAngle(base.Variation):
     return transformations.axisangle_to_quat(np.asarray(axis) * angle)
 
   def __eq__(self, other):
-    return (isinstance(other, QuaternionFromAxisAngle) and self._axis == other._axis
-            and self._angle == other._angle)
+    return (
+      isinstance(other, QuaternionFromAxisAngle)
+      and self._axis == other._axis
+      and self._angle == other._angle
+    )
 
 
 class QuaternionPreMultiply(base.Variation):
@@ -51,14 +60,18 @@ class QuaternionPreMultiply(base.Variation):
     self._cumulative = cumulative
 
   def __call__(self, initial_value=None, current_value=None, random_state=None):
-    quat = variation_values.evaluate(self._quat, initial_value, current_value,
-                                     random_state or np.random)
+    quat = variation_values.evaluate(
+      self._quat, initial_value, current_value, random_state or np.random
+    )
     other = current_value if self._cumulative else initial_value
     return transformations.quat_mul(quat, other)
 
   def __eq__(self, other):
-    return (isinstance(other, QuaternionPreMultiply) and self._quat == other._quat
-            and self._cumulative == other._cumulative)
+    return (
+      isinstance(other, QuaternionPreMultiply)
+      and self._quat == other._quat
+      and self._cumulative == other._cumulative
+    )
 
 
 class QuaternionRotate(base.Variation):
@@ -79,5 +92,9 @@ class QuaternionRotate(base.Variation):
     return transformations.quat_rotate(quat, vec)
 
   def __eq__(self, other):
-    return (isinstance(other, QuaternionRotate) and self._quat == other._quat
-            and self._vec == other._vec and self._cumulative == other._cumulative)
+    return (
+      isinstance(other, QuaternionRotate)
+      and self._quat == other._quat
+      and self._vec == other._vec
+      and self._cumulative == other._cumulative
+    )

@@ -33,7 +33,6 @@ class VariationBroadcaster:
 
 
 class _BroadcastedValueProxy(base.Variation):
-
   def __init__(self, broadcaster):
     self._broadcaster = broadcaster
 

@@ -2,7 +2,7 @@
 
 
 def _is_namedtuple(value):
-  return isinstance(value, tuple) and hasattr(value, '_fields')
+  return isinstance(value, tuple) and hasattr(value, "_fields")
 
 
 def evaluate(structure, *args, **kwargs):

@@ -10,13 +10,13 @@ last contact these functions can produce (scratch space, so nothing is allocated
 import math
 
 from engine._jit import jit
+from engine._stage import BOX_PAIRS
 from engine._stage import D
 from engine._stage import M
 from engine._stage import f8
 from engine._stage import i8
 from engine._stage import mat
 from engine._stage import stage
-from engine._stage import BOX_PAIRS
 from engine.collision.primitives import set_contact
 from engine.enums import mjMAXCONPAIR
 from engine.enums import mjMAXVAL
@@ -88,9 +88,20 @@ def _raw_sphere_box(con, i, margin, sx, sy, sz, radius, pos2, mat2, size2):
     nz = mat2[6] * t0 + mat2[7] * t1 + mat2[8] * t2
 
   # back to world
-  set_contact(con, i, dist - radius, mat2[0] * p0 + mat2[1] * p1 + mat2[2] * p2 + pos2[0],
-              mat2[3] * p0 + mat2[4] * p1 + mat2[5] * p2 + pos2[1],
-              mat2[6] * p0 + mat2[7] * p1 + mat2[8] * p2 + pos2[2], nx, ny, nz, 0.0, 0.0, 0.0)
+  set_contact(
+    con,
+    i,
+    dist - radius,
+    mat2[0] * p0 + mat2[1] * p1 + mat2[2] * p2 + pos2[0],
+    mat2[3] * p0 + mat2[4] * p1 + mat2[5] * p2 + pos2[1],
+    mat2[6] * p0 + mat2[7] * p1 + mat2[8] * p2 + pos2[2],
+    nx,
+    ny,
+    nz,
+    0.0,
+    0.0,
+    0.0,
+  )
   return 1
 
 
@@ -98,8 +109,18 @@ def _raw_sphere_box(con, i, margin, sx, sy, sz, radius, pos2, mat2, size2):
 def collide_sphere_box(m, d, g1, g2, margin, con):
   """Port of mjc_SphereBox, engine_collision_box.c: at most one contact."""
   pos1 = d.geom_xpos[g1]
-  return _raw_sphere_box(con, 0, margin, pos1[0], pos1[1], pos1[2], m.geom_size[g1, 0],
-                         d.geom_xpos[g2], d.geom_xmat[g2], m.geom_size[g2])
+  return _raw_sphere_box(
+    con,
+    0,
+    margin,
+    pos1[0],
+    pos1[1],
+    pos1[2],
+    m.geom_size[g1, 0],
+    d.geom_xpos[g2],
+    d.geom_xmat[g2],
+    m.geom_size[g2],
+  )
 
 
 # ---- capsule : box ----
@@ -375,18 +396,37 @@ def collide_capsule_box(m, d, g1, g2, margin, con):
   for k in range(3):
     tmp1[k] = pos[k] + halfaxis[k] * bestsegmentpos
   mju_mulMatVec3(tmp2, mat2, tmp1)
-  n = _raw_sphere_box(con, 0, margin, tmp2[0] + pos2[0], tmp2[1] + pos2[1], tmp2[2] + pos2[2],
-                      size1[0], pos2, mat2, size2)
+  n = _raw_sphere_box(
+    con,
+    0,
+    margin,
+    tmp2[0] + pos2[0],
+    tmp2[1] + pos2[1],
+    tmp2[2] + pos2[2],
+    size1[0],
+    pos2,
+    mat2,
+    size2,
+  )
 
   # sphere at the second point
   if secondpos > -3:
     for k in range(3):
       tmp1[k] = pos[k] + halfaxis[k] * (secondpos + bestsegmentpos)
     mju_mulMatVec3(tmp2, mat2, tmp1)
-    n += _raw_sphere_box(con, n, margin, tmp2[0] + pos2[0], tmp2[1] + pos2[1],
-                         tmp2[2] + pos2[2], size1[0], pos2, mat2, size2)
+    n += _raw_sphere_box(
+      con,
+      n,
+      margin,
+      tmp2[0] + pos2[0],
+      tmp2[1] + pos2[1],
+      tmp2[2] + pos2[2],
+      size1[0],
+      pos2,
+      mat2,
+      size2,
+    )
   return n
-
 
 
 # ---- box : box ----
@@ -553,12 +593,20 @@ def _box_box_edge(con, code, septol, pos1, mat1, size1, size2, rot, pos21):
   m0 = 0.5 * (w1[0] + w2[0])
   m1 = 0.5 * (w1[1] + w2[1])
   m2 = 0.5 * (w1[2] + w2[2])
-  set_contact(con, 0, dist, mat1[0] * m0 + mat1[1] * m1 + mat1[2] * m2 + pos1[0],
-              mat1[3] * m0 + mat1[4] * m1 + mat1[5] * m2 + pos1[1],
-              mat1[6] * m0 + mat1[7] * m1 + mat1[8] * m2 + pos1[2],
-              mat1[0] * axis[0] + mat1[1] * axis[1] + mat1[2] * axis[2],
-              mat1[3] * axis[0] + mat1[4] * axis[1] + mat1[5] * axis[2],
-              mat1[6] * axis[0] + mat1[7] * axis[1] + mat1[8] * axis[2], 0.0, 0.0, 0.0)
+  set_contact(
+    con,
+    0,
+    dist,
+    mat1[0] * m0 + mat1[1] * m1 + mat1[2] * m2 + pos1[0],
+    mat1[3] * m0 + mat1[4] * m1 + mat1[5] * m2 + pos1[1],
+    mat1[6] * m0 + mat1[7] * m1 + mat1[8] * m2 + pos1[2],
+    mat1[0] * axis[0] + mat1[1] * axis[1] + mat1[2] * axis[2],
+    mat1[3] * axis[0] + mat1[4] * axis[1] + mat1[5] * axis[2],
+    mat1[6] * axis[0] + mat1[7] * axis[1] + mat1[8] * axis[2],
+    0.0,
+    0.0,
+    0.0,
+  )
   return 1
 
 
@@ -632,8 +680,9 @@ def _box_box_face(con, code, margin, pos1, mat1, size1, pos2, mat2, size2, rot, 
   for p in range(4):
     coord = p // 2
     sign = 1.0 if p % 2 == 0 else -1.0
-    nvert, swapped = _clip_half_plane(cur, spare, dist, nvert, coord, sign,
-                                      sizeref[ax] if coord == 0 else sizeref[ay])
+    nvert, swapped = _clip_half_plane(
+      cur, spare, dist, nvert, coord, sign, sizeref[ax] if coord == 0 else sizeref[ay]
+    )
     if swapped:
       cur, spare = spare, cur
 
@@ -672,10 +721,20 @@ def _box_box_face(con, code, margin, pos1, mat1, size1, pos2, mat2, size2, rot, 
     pa0 = q0 if ax == 0 else (q1 if ay == 0 else q2)
     pa1 = q0 if ax == 1 else (q1 if ay == 1 else q2)
     pa2 = q0 if ax == 2 else (q1 if ay == 2 else q2)
-    set_contact(con, k, v2, matref[0] * pa0 + matref[1] * pa1 + matref[2] * pa2 + posref[0],
-                matref[3] * pa0 + matref[4] * pa1 + matref[5] * pa2 + posref[1],
-                matref[6] * pa0 + matref[7] * pa1 + matref[8] * pa2 + posref[2],
-                nx, ny, nz, 0.0, 0.0, 0.0)
+    set_contact(
+      con,
+      k,
+      v2,
+      matref[0] * pa0 + matref[1] * pa1 + matref[2] * pa2 + posref[0],
+      matref[3] * pa0 + matref[4] * pa1 + matref[5] * pa2 + posref[1],
+      matref[6] * pa0 + matref[7] * pa1 + matref[8] * pa2 + posref[2],
+      nx,
+      ny,
+      nz,
+      0.0,
+      0.0,
+      0.0,
+    )
   return naccept
 
 
@@ -717,8 +776,9 @@ def collide_box_box(m, d, g1, g2, margin, con):
   sep_best = -mjMAXVAL
   code = -1
   for i in range(3):
-    radius2 = (abs(rot[3 * i]) * size2[0] + abs(rot[3 * i + 1]) * size2[1]
-               + abs(rot[3 * i + 2]) * size2[2])
+    radius2 = (
+      abs(rot[3 * i]) * size2[0] + abs(rot[3 * i + 1]) * size2[1] + abs(rot[3 * i + 2]) * size2[2]
+    )
     sep = abs(pos21[i]) - size1[i] - radius2
     if sep > septol:
       return 0
@@ -786,5 +846,4 @@ def collide_box_box(m, d, g1, g2, margin, con):
 
   if code >= 6:
     return _box_box_edge(con, code, septol, pos1, mat1, size1, size2, rot, pos21)
-  return _box_box_face(con, code, margin, pos1, mat1, size1, pos2, mat2, size2, rot, pos21,
-                       pos12)
+  return _box_box_face(con, code, margin, pos1, mat1, size1, pos2, mat2, size2, rot, pos21, pos12)

@@ -190,29 +190,33 @@ def _mesh_support(m, F, I, o, oi, d0, d1, d2):
   if I[oi + IVI] >= 0:
     imax = I[oi + IVI]
     v = vadr + imax
-    vmax = (l0 * float(m.mesh_vert[v, 0]) + l1 * float(m.mesh_vert[v, 1])
-            + l2 * float(m.mesh_vert[v, 2]))
+    vmax = (
+      l0 * float(m.mesh_vert[v, 0]) + l1 * float(m.mesh_vert[v, 1]) + l2 * float(m.mesh_vert[v, 2])
+    )
 
   # all vertices, maximum dot product
   for i in range(nvert):
     v = vadr + i
-    vdot = (l0 * float(m.mesh_vert[v, 0]) + l1 * float(m.mesh_vert[v, 1])
-            + l2 * float(m.mesh_vert[v, 2]))
+    vdot = (
+      l0 * float(m.mesh_vert[v, 0]) + l1 * float(m.mesh_vert[v, 1]) + l2 * float(m.mesh_vert[v, 2])
+    )
     if vdot > vmax:
       vmax = vdot
       imax = i
   I[oi + IVI] = imax
   v = vadr + imax
-  return _to_global(F, o, float(m.mesh_vert[v, 0]), float(m.mesh_vert[v, 1]),
-                    float(m.mesh_vert[v, 2]))
+  return _to_global(
+    F, o, float(m.mesh_vert[v, 0]), float(m.mesh_vert[v, 1]), float(m.mesh_vert[v, 2])
+  )
 
 
 @jit
 def _hull_dot(m, vadr, gid, l0, l1, l2):
   """dot3f: a local direction with mesh vertex `vadr + gid` (float32 storage)."""
   v = vadr + gid
-  return (l0 * float(m.mesh_vert[v, 0]) + l1 * float(m.mesh_vert[v, 1])
-          + l2 * float(m.mesh_vert[v, 2]))
+  return (
+    l0 * float(m.mesh_vert[v, 0]) + l1 * float(m.mesh_vert[v, 1]) + l2 * float(m.mesh_vert[v, 2])
+  )
 
 
 @jit
@@ -267,8 +271,9 @@ def _hillclimb_support(m, F, I, o, oi, d0, d1, d2):
   gid = graph[globalid + imax]
   I[oi + IVI] = gid
   v = vadr + gid
-  return _to_global(F, o, float(m.mesh_vert[v, 0]), float(m.mesh_vert[v, 1]),
-                    float(m.mesh_vert[v, 2]))
+  return _to_global(
+    F, o, float(m.mesh_vert[v, 0]), float(m.mesh_vert[v, 1]), float(m.mesh_vert[v, 2])
+  )
 
 
 @jit
@@ -287,8 +292,11 @@ def obj_support(m, F, I, o, oi, d0, d1, d2):
     length = F[o + OS + 1]
     dot = F[m_ + 2] * d0 + F[m_ + 5] * d1 + F[m_ + 8] * d2
     scl = length if dot >= 0 else -length
-    return (F[m_ + 2] * scl + F[o + OP], F[m_ + 5] * scl + F[o + OP + 1],
-            F[m_ + 8] * scl + F[o + OP + 2])
+    return (
+      F[m_ + 2] * scl + F[o + OP],
+      F[m_ + 5] * scl + F[o + OP + 1],
+      F[m_ + 8] * scl + F[o + OP + 2],
+    )
 
   t = I[oi + IT]
   if t == mjGEOM_SPHERE:
@@ -315,8 +323,11 @@ def obj_support(m, F, I, o, oi, d0, d1, d2):
     # too small to normalize
     if norm2 < mjMINVAL2:
       m_ = o + OM
-      return (F[m_] * F[o + OS] + F[o + OP], F[m_ + 3] * F[o + OS] + F[o + OP + 1],
-              F[m_ + 6] * F[o + OS] + F[o + OP + 2])
+      return (
+        F[m_] * F[o + OS] + F[o + OP],
+        F[m_ + 3] * F[o + OS] + F[o + OP + 1],
+        F[m_ + 6] * F[o + OS] + F[o + OP + 2],
+      )
     norm_inv = 1 / math.sqrt(norm2)
     s0 *= norm_inv * F[o + OS]
     s1 *= norm_inv * F[o + OS + 1]
@@ -378,8 +389,7 @@ def _polytope(I, oi):
   """Whether object oi is a polytope: a mesh, box or prism, or a sphere or capsule reduced to
   its center point or segment (mjc_ccd's first GJK)."""
   t = I[oi + IT]
-  return (I[oi + IMODE] != MODE_GEOM or t == mjGEOM_MESH or t == mjGEOM_BOX
-          or t == mjGEOM_HFIELD)
+  return I[oi + IMODE] != MODE_GEOM or t == mjGEOM_MESH or t == mjGEOM_BOX or t == mjGEOM_HFIELD
 
 
 @jit

@@ -33,17 +33,17 @@ import numpy as np
 
 from engine._jit import jit
 from engine._jit import local_array
+from engine._stage import CONVEX_PAIRS
 from engine._stage import D
 from engine._stage import M
 from engine._stage import f8
 from engine._stage import i8
 from engine._stage import mat
 from engine._stage import stage
-from engine._stage import CONVEX_PAIRS
 from engine.collision.ccdobj import IFNUM
+from engine.collision.ccdobj import IT
 from engine.collision.ccdobj import IVADR
 from engine.collision.ccdobj import IVI
-from engine.collision.ccdobj import IT
 from engine.collision.ccdobj import O1
 from engine.collision.ccdobj import O1I
 from engine.collision.ccdobj import O2
@@ -54,8 +54,8 @@ from engine.collision.ccdobj import S_NX
 from engine.collision.ccdobj import ST_D
 from engine.collision.ccdobj import ST_X1
 from engine.collision.ccdobj import ST_X2
-from engine.collision.ccdobj import obj_support
 from engine.collision.ccdobj import init_obj
+from engine.collision.ccdobj import obj_support
 from engine.collision.epa import ccd
 from engine.collision.features import MC_ORD
 from engine.collision.features import MC_PL1
@@ -65,9 +65,9 @@ from engine.collision.features import mesh_vertex_polys
 from engine.collision.mpr import libccd_penetration
 from engine.enums import mjDSBL_MULTICCD
 from engine.enums import mjDSBL_NATIVECCD
+from engine.enums import mjGEOM_BOX
 from engine.enums import mjGEOM_CAPSULE
 from engine.enums import mjGEOM_CYLINDER
-from engine.enums import mjGEOM_BOX
 from engine.enums import mjGEOM_ELLIPSOID
 from engine.enums import mjGEOM_MESH
 from engine.enums import mjGEOM_PLANE
@@ -114,8 +114,17 @@ def penetration(m, F, I, con, start, max_contacts, margin):
         n0 *= inv
         n1 *= inv
         n2 *= inv
-      set_contact(con, start + i, margin + F[ST_D + i], (F[a] + F[b]) * 0.5,
-                  (F[a + 1] + F[b + 1]) * 0.5, (F[a + 2] + F[b + 2]) * 0.5, n0, n1, n2)
+      set_contact(
+        con,
+        start + i,
+        margin + F[ST_D + i],
+        (F[a] + F[b]) * 0.5,
+        (F[a + 1] + F[b + 1]) * 0.5,
+        (F[a + 2] + F[b + 2]) * 0.5,
+        n0,
+        n1,
+        n2,
+      )
     return nx
   return 0
 
@@ -136,8 +145,11 @@ def _max_contacts(m, F, I):
   poly2 = t2 == mjGEOM_BOX or t2 == mjGEOM_MESH or t2 == mjGEOM_CYLINDER
   if poly1 and poly2:
     return 4
-  if ((poly1 and t2 == mjGEOM_CAPSULE) or (t1 == mjGEOM_CAPSULE and poly2)
-      or (t1 == mjGEOM_CAPSULE and t2 == mjGEOM_CAPSULE)):
+  if (
+    (poly1 and t2 == mjGEOM_CAPSULE)
+    or (t1 == mjGEOM_CAPSULE and poly2)
+    or (t1 == mjGEOM_CAPSULE and t2 == mjGEOM_CAPSULE)
+  ):
     return 2
   return 1
 
@@ -169,8 +181,7 @@ def _ellipsoid_inside(p0, p1, p2, n0, n1, n2, s0, s1, s2):
       return it > 0, n0, n1, n2
 
     # normal at the hit point
-    _, m0, m1, m2 = normalize3_scalars((p0 + n0 * x) * i0, (p1 + n1 * x) * i1,
-                                       (p2 + n2 * x) * i2)
+    _, m0, m1, m2 = normalize3_scalars((p0 + n0 * x) * i0, (p1 + n1 * x) * i1, (p2 + n2 * x) * i2)
     e0 = n0 - m0
     e1 = n1 - m1
     e2 = n2 - m2
@@ -249,11 +260,13 @@ def _geom_normal(m, d, con, i, g, sgn):
     processed = True
   elif t == mjGEOM_ELLIPSOID:
     if size[0] >= mjMINVAL and size[1] >= mjMINVAL and size[2] >= mjMINVAL:
-      dst1 = (p0 * p0 / (size[0] * size[0]) + p1 * p1 / (size[1] * size[1])
-              + p2 * p2 / (size[2] * size[2]))
+      dst1 = (
+        p0 * p0 / (size[0] * size[0])
+        + p1 * p1 / (size[1] * size[1])
+        + p2 * p2 / (size[2] * size[2])
+      )
       if dst1 <= 1:
-        processed, n0, n1, n2 = _ellipsoid_inside(p0, p1, p2, n0, n1, n2, size[0], size[1],
-                                                  size[2])
+        processed, n0, n1, n2 = _ellipsoid_inside(p0, p1, p2, n0, n1, n2, size[0], size[1], size[2])
       else:
         n0, n1, n2 = _ellipsoid_outside(p0, p1, p2, size[0], size[1], size[2])
         processed = True
@@ -271,9 +284,12 @@ def _geom_normal(m, d, con, i, g, sgn):
   if not processed:
     return False, 0.0, 0.0, 0.0
   _, n0, n1, n2 = normalize3_scalars(n0, n1, n2)
-  return (True, mat_[0] * n0 + mat_[1] * n1 + mat_[2] * n2,
-          mat_[3] * n0 + mat_[4] * n1 + mat_[5] * n2,
-          mat_[6] * n0 + mat_[7] * n1 + mat_[8] * n2)
+  return (
+    True,
+    mat_[0] * n0 + mat_[1] * n1 + mat_[2] * n2,
+    mat_[3] * n0 + mat_[4] * n1 + mat_[5] * n2,
+    mat_[6] * n0 + mat_[7] * n1 + mat_[8] * n2,
+  )
 
 
 @jit
@@ -282,8 +298,7 @@ def _fixable(m, g):
   if g < 0:
     return False
   t = m.geom_type[g]
-  return (t == mjGEOM_SPHERE or t == mjGEOM_CAPSULE or t == mjGEOM_ELLIPSOID
-          or t == mjGEOM_CYLINDER)
+  return t == mjGEOM_SPHERE or t == mjGEOM_CAPSULE or t == mjGEOM_ELLIPSOID or t == mjGEOM_CYLINDER
 
 
 @jit
@@ -321,12 +336,20 @@ def _rotate_frame(F, o, c0, c1, c2, rot):
   """mju_rotateFrame: rotates the object's frame (F[o + OM], F[o + OP]) by rot (a row-major
   9-tuple) about the point c."""
   mo = o + OM
-  r = (F[mo], F[mo + 1], F[mo + 2], F[mo + 3], F[mo + 4], F[mo + 5], F[mo + 6], F[mo + 7],
-       F[mo + 8])
+  r = (
+    F[mo],
+    F[mo + 1],
+    F[mo + 2],
+    F[mo + 3],
+    F[mo + 4],
+    F[mo + 5],
+    F[mo + 6],
+    F[mo + 7],
+    F[mo + 8],
+  )
   for a in range(3):
     for b in range(3):
-      F[mo + 3 * a + b] = (rot[3 * a] * r[b] + rot[3 * a + 1] * r[3 + b]
-                           + rot[3 * a + 2] * r[6 + b])
+      F[mo + 3 * a + b] = rot[3 * a] * r[b] + rot[3 * a + 1] * r[3 + b] + rot[3 * a + 2] * r[6 + b]
 
   # the origin's displacement: rot*rel - rel, rel = c - pos
   e0 = c0 - F[o + OP]
@@ -379,8 +402,14 @@ def _convex_libccd(m, d, F, I, g1, g2, margin, con):
   t1 = m.geom_type[g1]
   t2 = m.geom_type[g2]
   multiccd = not disabled(m, mjDSBL_MULTICCD)
-  if (ncon != 1 or not multiccd or t1 == mjGEOM_ELLIPSOID or t1 == mjGEOM_SPHERE
-      or t2 == mjGEOM_ELLIPSOID or t2 == mjGEOM_SPHERE):
+  if (
+    ncon != 1
+    or not multiccd
+    or t1 == mjGEOM_ELLIPSOID
+    or t1 == mjGEOM_SPHERE
+    or t2 == mjGEOM_ELLIPSOID
+    or t2 == mjGEOM_SPHERE
+  ):
     return ncon
 
   # tangent axes of the first contact
@@ -465,12 +494,14 @@ def _plane_vertex(m, d, con, i, v, g1, g2, margin, n0, n1, n2):
   q0 = mat2[0] * x0 + mat2[1] * x1 + mat2[2] * x2 + d.geom_xpos[g2, 0]
   q1 = mat2[3] * x0 + mat2[4] * x1 + mat2[5] * x2 + d.geom_xpos[g2, 1]
   q2 = mat2[6] * x0 + mat2[7] * x1 + mat2[8] * x2 + d.geom_xpos[g2, 2]
-  dist = (n0 * (q0 - d.geom_xpos[g1, 0]) + n1 * (q1 - d.geom_xpos[g1, 1])
-          + n2 * (q2 - d.geom_xpos[g1, 2]))
+  dist = (
+    n0 * (q0 - d.geom_xpos[g1, 0]) + n1 * (q1 - d.geom_xpos[g1, 1]) + n2 * (q2 - d.geom_xpos[g1, 2])
+  )
   if dist > margin:
     return 0
-  if (n0 * (q0 - d.geom_xpos[g2, 0]) + n1 * (q1 - d.geom_xpos[g2, 1])
-      + n2 * (q2 - d.geom_xpos[g2, 2])) > 0:
+  if (
+    n0 * (q0 - d.geom_xpos[g2, 0]) + n1 * (q1 - d.geom_xpos[g2, 1]) + n2 * (q2 - d.geom_xpos[g2, 2])
+  ) > 0:
     return 0
   s = dist * -0.5
   set_contact(con, i, dist, n0 * s + q0, n1 * s + q1, n2 * s + q2, n0, n1, n2)
@@ -491,8 +522,9 @@ def mjc_plane_convex(m, d, g1, g2, margin, con):
 
   # support point against the plane normal
   v0, v1, v2 = obj_support(m, F, I, O1, O1I, -n0, -n1, -n2)
-  dist = (n0 * (v0 - d.geom_xpos[g1, 0]) + n1 * (v1 - d.geom_xpos[g1, 1])
-          + n2 * (v2 - d.geom_xpos[g1, 2]))
+  dist = (
+    n0 * (v0 - d.geom_xpos[g1, 0]) + n1 * (v1 - d.geom_xpos[g1, 1]) + n2 * (v2 - d.geom_xpos[g1, 2])
+  )
   if dist > margin:
     return 0
   s = dist * -0.5
@@ -577,4 +609,3 @@ def collide_convex(m, d, g1, g2, margin, con):
   if m.geom_type[g1] == mjGEOM_PLANE:
     return mjc_plane_convex(m, d, g1, g2, margin, con)
   return mjc_convex(m, d, g1, g2, margin, con)
-

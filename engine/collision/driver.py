@@ -202,8 +202,12 @@ def collide_pair(m, d, g1, g2, ipair):
 
   Returns False when the contact buffer is full (mjWARN_CONTACTFULL is raised).
   """
-  if (ipair >= 0 and _sleep.enabled(m) and d.body_awake[m.geom_bodyid[g1]] != mjS_AWAKE
-          and d.body_awake[m.geom_bodyid[g2]] != mjS_AWAKE):
+  if (
+    ipair >= 0
+    and _sleep.enabled(m)
+    and d.body_awake[m.geom_bodyid[g1]] != mjS_AWAKE
+    and d.body_awake[m.geom_bodyid[g2]] != mjS_AWAKE
+  ):
     return True
   if m.geom_type[g1] > m.geom_type[g2]:
     g1, g2 = g2, g1
@@ -241,8 +245,9 @@ def collide_pair(m, d, g1, g2, ipair):
 def _is_predefined(m, g1, g2, start, end):
   """Whether an explicit pair in [start, end) names geoms g1 and g2."""
   for k in range(start, end):
-    if ((m.pair_geom1[k] == g1 and m.pair_geom2[k] == g2)
-        or (m.pair_geom1[k] == g2 and m.pair_geom2[k] == g1)):
+    if (m.pair_geom1[k] == g1 and m.pair_geom2[k] == g2) or (
+      m.pair_geom1[k] == g2 and m.pair_geom2[k] == g1
+    ):
       return True
   return False
 
@@ -254,8 +259,9 @@ def _collide_dynamic(m, d, g1, g2, merged, start, pairadr):
   exclude it. Returns False when the contact buffer is full."""
   if merged and _is_predefined(m, g1, g2, start, pairadr):
     return True
-  if not ((m.geom_contype[g1] & m.geom_conaffinity[g2])
-          or (m.geom_contype[g2] & m.geom_conaffinity[g1])):
+  if not (
+    (m.geom_contype[g1] & m.geom_conaffinity[g2]) or (m.geom_contype[g2] & m.geom_conaffinity[g1])
+  ):
     return True
   return collide_pair(m, d, g1, g2, -1)
 
@@ -345,8 +351,12 @@ def broadphase(m, d):
         continue  # a ends before b starts: drop it from the active list
       active[keep] = a
       keep += 1
-      if (box[a, 1] > box[b, 4] or box[b, 1] > box[a, 4] or box[a, 2] > box[b, 5]
-          or box[b, 2] > box[a, 5]):
+      if (
+        box[a, 1] > box[b, 4]
+        or box[b, 1] > box[a, 4]
+        or box[a, 2] > box[b, 5]
+        or box[b, 2] > box[a, 5]
+      ):
         continue
       if _weld_filtered(m, d, a, b, filterparent, sleeping):
         continue
@@ -532,18 +542,22 @@ def collide_obb(aabb1, aabb2, xpos1, xmat1, xpos2, xmat2, margin):
 
   # project both boxes on each face normal of box j
   for j in range(2):
-    if (any2 if j == 0 else any1):
+    if any2 if j == 0 else any1:
       continue  # no test against an infinite box
     axes = xmat1 if j == 0 else xmat2
     for k in range(3):
       proj1 = c1x * axes[k] + c1y * axes[3 + k] + c1z * axes[6 + k]
       proj2 = c2x * axes[k] + c2y * axes[3 + k] + c2z * axes[6 + k]
-      radius1 = (abs(aabb1[3] * _col_dot(xmat1, 0, axes, k))
-                 + abs(aabb1[4] * _col_dot(xmat1, 1, axes, k))
-                 + abs(aabb1[5] * _col_dot(xmat1, 2, axes, k)))
-      radius2 = (abs(aabb2[3] * _col_dot(xmat2, 0, axes, k))
-                 + abs(aabb2[4] * _col_dot(xmat2, 1, axes, k))
-                 + abs(aabb2[5] * _col_dot(xmat2, 2, axes, k)))
+      radius1 = (
+        abs(aabb1[3] * _col_dot(xmat1, 0, axes, k))
+        + abs(aabb1[4] * _col_dot(xmat1, 1, axes, k))
+        + abs(aabb1[5] * _col_dot(xmat1, 2, axes, k))
+      )
+      radius2 = (
+        abs(aabb2[3] * _col_dot(xmat2, 0, axes, k))
+        + abs(aabb2[4] * _col_dot(xmat2, 1, axes, k))
+        + abs(aabb2[5] * _col_dot(xmat2, 2, axes, k))
+      )
       if radius1 + radius2 + margin < abs(proj2 - proj1):
         return False
   return True
@@ -565,8 +579,9 @@ def obb_products(xpos1, xmat1, xpos2, xmat2, product, offset):
       for k in range(3):
         for c in range(3):
           product[18 * i + 9 * j + 3 * k + c] = _col_dot(mat_i, c, mat_j, k)
-        offset[6 * i + 3 * j + k] = (pos_i[0] * mat_j[k] + pos_i[1] * mat_j[3 + k]
-                                     + pos_i[2] * mat_j[6 + k])
+        offset[6 * i + 3 * j + k] = (
+          pos_i[0] * mat_j[k] + pos_i[1] * mat_j[3 + k] + pos_i[2] * mat_j[6 + k]
+        )
 
 
 @jit
@@ -578,19 +593,33 @@ def collide_obb_products(aabb1, aabb2, product, offset, margin):
   if all1 or all2:
     return True
   for j in range(2):
-    if (any2 if j == 0 else any1):
+    if any2 if j == 0 else any1:
       continue  # no test against an infinite box
     for k in range(3):
       adr1 = 9 * j + 3 * k
       adr2 = 18 + 9 * j + 3 * k
-      proj1 = (aabb1[0] * product[adr1] + aabb1[1] * product[adr1 + 1]
-               + aabb1[2] * product[adr1 + 2] + offset[3 * j + k])
-      proj2 = (aabb2[0] * product[adr2] + aabb2[1] * product[adr2 + 1]
-               + aabb2[2] * product[adr2 + 2] + offset[6 + 3 * j + k])
-      radius1 = (abs(aabb1[3] * product[adr1]) + abs(aabb1[4] * product[adr1 + 1])
-                 + abs(aabb1[5] * product[adr1 + 2]))
-      radius2 = (abs(aabb2[3] * product[adr2]) + abs(aabb2[4] * product[adr2 + 1])
-                 + abs(aabb2[5] * product[adr2 + 2]))
+      proj1 = (
+        aabb1[0] * product[adr1]
+        + aabb1[1] * product[adr1 + 1]
+        + aabb1[2] * product[adr1 + 2]
+        + offset[3 * j + k]
+      )
+      proj2 = (
+        aabb2[0] * product[adr2]
+        + aabb2[1] * product[adr2 + 1]
+        + aabb2[2] * product[adr2 + 2]
+        + offset[6 + 3 * j + k]
+      )
+      radius1 = (
+        abs(aabb1[3] * product[adr1])
+        + abs(aabb1[4] * product[adr1 + 1])
+        + abs(aabb1[5] * product[adr1 + 2])
+      )
+      radius2 = (
+        abs(aabb2[3] * product[adr2])
+        + abs(aabb2[4] * product[adr2 + 1])
+        + abs(aabb2[5] * product[adr2 + 2])
+      )
       if radius1 + radius2 + margin < abs(proj2 - proj1):
         return False
   return True
@@ -618,8 +647,15 @@ def _collide_leaves(m, d, g1, g2, merged, start, pairadr):
   margin, gap = _pair_margin_gap(m, g1, g2, -1)
   if _sphere_filter(m, d, g1, g2, margin + gap):
     return True
-  if not collide_obb(m.geom_aabb[g1], m.geom_aabb[g2], d.geom_xpos[g1], d.geom_xmat[g1],
-                     d.geom_xpos[g2], d.geom_xmat[g2], margin + gap):
+  if not collide_obb(
+    m.geom_aabb[g1],
+    m.geom_aabb[g2],
+    d.geom_xpos[g1],
+    d.geom_xmat[g1],
+    d.geom_xpos[g2],
+    d.geom_xmat[g2],
+    margin + gap,
+  ):
     return True
   return _collide_dynamic(m, d, g1, g2, merged, start, pairadr)
 
@@ -654,8 +690,9 @@ def collide_tree(m, d, b1, b2, merged, start, pairadr):
 
     # two leaves: collide their geoms
     if leaf1 and leaf2:
-      if not _collide_leaves(m, d, m.bvh_nodeid[adr1 + node1], m.bvh_nodeid[adr2 + node2],
-                             merged, start, pairadr):
+      if not _collide_leaves(
+        m, d, m.bvh_nodeid[adr1 + node1], m.bvh_nodeid[adr2 + node2], merged, start, pairadr
+      ):
         return False
       continue
 
@@ -784,15 +821,20 @@ def collision(m, d):
       pairadr += 1
 
     # dynamic pairs: body masks, exclusions
-    if not ((m.body_contype[b1] & m.body_conaffinity[b2])
-            or (m.body_contype[b2] & m.body_conaffinity[b1])):
+    if not (
+      (m.body_contype[b1] & m.body_conaffinity[b2]) or (m.body_contype[b2] & m.body_conaffinity[b1])
+    ):
       continue
     if _is_excluded(m, signature):
       continue
 
     # midphase unless both bodies have a single geom: contacts sorted by geom pair
-    if (midphase and (m.body_geomnum[b1] != 1 or m.body_geomnum[b2] != 1)
-        and m.body_bvhadr[b1] >= 0 and m.body_bvhadr[b2] >= 0):
+    if (
+      midphase
+      and (m.body_geomnum[b1] != 1 or m.body_geomnum[b2] != 1)
+      and m.body_bvhadr[b1] >= 0
+      and m.body_bvhadr[b2] >= 0
+    ):
       ncon = d.ncon[0]
       full = not collide_tree(m, d, b1, b2, merged, start, pairadr)
       sort_contacts(d, ncon, d.ncon[0])

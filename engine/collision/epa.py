@@ -10,19 +10,19 @@ number (about 200 iterations), so EPA stops there for larger ccd_iterations.
 import math
 
 from engine._jit import jit
+from engine._stage import CONVEX_OR_HFIELD
 from engine._stage import M
 from engine._stage import f8
 from engine._stage import i8
 from engine._stage import ivec
-from engine._stage import vec
 from engine._stage import stage
-from engine._stage import CONVEX_OR_HFIELD
+from engine._stage import vec
 from engine.collision import multicontact
 from engine.collision.ccdobj import FV
 from engine.collision.ccdobj import FVI
+from engine.collision.ccdobj import IG
 from engine.collision.ccdobj import IMODE
 from engine.collision.ccdobj import IT
-from engine.collision.ccdobj import IG
 from engine.collision.ccdobj import MODE_GEOM
 from engine.collision.ccdobj import MODE_LINE
 from engine.collision.ccdobj import MODE_POINT
@@ -53,10 +53,10 @@ from engine.collision.ccdobj import discrete_geoms
 from engine.collision.ccdobj import mjMAX_LIMIT
 from engine.collision.ccdobj import obj_center
 from engine.collision.gjk import gjk
+from engine.collision.polytope import FC_ADJ
 from engine.collision.polytope import FC_D2
 from engine.collision.polytope import FC_P
 from engine.collision.polytope import FC_V
-from engine.collision.polytope import FC_ADJ
 from engine.collision.polytope import P_FB
 from engine.collision.polytope import P_HE
 from engine.collision.polytope import P_HI
@@ -105,9 +105,20 @@ def _epa_witness(F, I, f):
   va = _vf(_fvert(F, I, f, 0))
   vb = _vf(_fvert(F, I, f, 1))
   vc = _vf(_fvert(F, I, f, 2))
-  l0, l1, l2 = tri_affine_coord(F[va], F[va + 1], F[va + 2], F[vb], F[vb + 1], F[vb + 2],
-                                F[vc], F[vc + 1], F[vc + 2],
-                                F[b + FC_P], F[b + FC_P + 1], F[b + FC_P + 2])
+  l0, l1, l2 = tri_affine_coord(
+    F[va],
+    F[va + 1],
+    F[va + 2],
+    F[vb],
+    F[vb + 1],
+    F[vb + 2],
+    F[vc],
+    F[vc + 1],
+    F[vc + 2],
+    F[b + FC_P],
+    F[b + FC_P + 1],
+    F[b + FC_P + 2],
+  )
   for k in range(3):
     F[ST_X1 + k] = l0 * F[va + 3 + k] + l1 * F[vb + 3 + k] + l2 * F[vc + 3 + k]
     F[ST_X2 + k] = l0 * F[va + 6 + k] + l1 * F[vb + 6 + k] + l2 * F[vc + 6 + k]
@@ -152,8 +163,9 @@ def _epa(m, F, I, kmax):
     lower = math.sqrt(lower2)
     wi = _epa_support(m, F, I, F[fb + FC_P], F[fb + FC_P + 1], F[fb + FC_P + 2], lower)
     w = _vf(wi)
-    upper_k = (F[fb + FC_P] * F[w] + F[fb + FC_P + 1] * F[w + 1]
-               + F[fb + FC_P + 2] * F[w + 2]) / lower
+    upper_k = (
+      F[fb + FC_P] * F[w] + F[fb + FC_P + 1] * F[w + 1] + F[fb + FC_P + 2] * F[w + 2]
+    ) / lower
     if upper_k < upper:
       upper = upper_k
       upper2 = upper * upper
@@ -167,8 +179,7 @@ def _epa(m, F, I, kmax):
       nverts = I[P_NV] - 1
       i = 0
       while i < nverts:
-        if (I[PTI0 + 2 * wi] == I[PTI0 + 2 * i]
-            and I[PTI0 + 2 * wi + 1] == I[PTI0 + 2 * i + 1]):
+        if I[PTI0 + 2 * wi] == I[PTI0 + 2 * i] and I[PTI0 + 2 * wi + 1] == I[PTI0 + 2 * i + 1]:
           break
         i += 1
       if i != nverts:

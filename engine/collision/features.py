@@ -107,7 +107,8 @@ def box_normals2(F, I, o, res, resind, n0, n1, n2):
 def _bit3(v1, v2, v3, b):
   """+1 if all three vertex indices have bit b, -1 if none has it, else 0."""
   return (1 if (v1 & b) and (v2 & b) and (v3 & b) else 0) - (
-    1 if not (v1 & b) and not (v2 & b) and not (v3 & b) else 0)
+    1 if not (v1 & b) and not (v2 & b) and not (v3 & b) else 0
+  )
 
 
 @jit
@@ -240,14 +241,42 @@ def box_face(F, o, res, idx):
 
 
 # 16-gon approximating a cylinder cap (cos and sin of k * 22.5 degrees)
-_COS16 = (1.0, 0.923879532511287, 0.707106781186548, 0.38268343236509, 0.0,
-          -0.38268343236509, -0.707106781186547, -0.923879532511287, -1.0,
-          -0.923879532511287, -0.707106781186548, -0.38268343236509, 0.0,
-          0.38268343236509, 0.707106781186547, 0.923879532511287)
-_SIN16 = (0.0, 0.38268343236509, 0.707106781186547, 0.923879532511287, 1.0,
-          0.923879532511287, 0.707106781186548, 0.38268343236509, 0.0,
-          -0.38268343236509, -0.707106781186547, -0.923879532511287, -1.0,
-          -0.923879532511287, -0.707106781186548, -0.38268343236509)
+_COS16 = (
+  1.0,
+  0.923879532511287,
+  0.707106781186548,
+  0.38268343236509,
+  0.0,
+  -0.38268343236509,
+  -0.707106781186547,
+  -0.923879532511287,
+  -1.0,
+  -0.923879532511287,
+  -0.707106781186548,
+  -0.38268343236509,
+  0.0,
+  0.38268343236509,
+  0.707106781186547,
+  0.923879532511287,
+)
+_SIN16 = (
+  0.0,
+  0.38268343236509,
+  0.707106781186547,
+  0.923879532511287,
+  1.0,
+  0.923879532511287,
+  0.707106781186548,
+  0.38268343236509,
+  0.0,
+  -0.38268343236509,
+  -0.707106781186547,
+  -0.923879532511287,
+  -1.0,
+  -0.923879532511287,
+  -0.707106781186548,
+  -0.38268343236509,
+)
 
 
 @jit
@@ -258,9 +287,13 @@ def cylinder_normals(F, I, o, res, resind, dim, v1):
     return 0
   sgn = 1.0 if v1 == 0 else -1.0
   m_ = o + OM
-  set3(F, res, F[m_ + 1] * 0.0 + F[m_] * 0.0 + F[m_ + 2] * sgn,
-       F[m_ + 4] * 0.0 + F[m_ + 3] * 0.0 + F[m_ + 5] * sgn,
-       F[m_ + 7] * 0.0 + F[m_ + 6] * 0.0 + F[m_ + 8] * sgn)
+  set3(
+    F,
+    res,
+    F[m_ + 1] * 0.0 + F[m_] * 0.0 + F[m_ + 2] * sgn,
+    F[m_ + 4] * 0.0 + F[m_ + 3] * 0.0 + F[m_ + 5] * sgn,
+    F[m_ + 7] * 0.0 + F[m_ + 6] * 0.0 + F[m_ + 8] * sgn,
+  )
   I[resind] = v1
   return 1
 
@@ -286,8 +319,7 @@ def cylinder_edge_normals(F, I, o, oi, res, endverts, v, v1i):
     g0, g1, g2 = gcoord(F, o, lx, ly, lz, True)
     set3(F, v, g0, g1, g2)
   h2 = F[o + OS + 1] + F[o + OS + 1]
-  set3(F, endverts, h2 * F[res] + F[v], h2 * F[res + 1] + F[v + 1],
-       h2 * F[res + 2] + F[v + 2])
+  set3(F, endverts, h2 * F[res] + F[v], h2 * F[res + 1] + F[v + 1], h2 * F[res + 2] + F[v + 2])
   return 1
 
 
@@ -328,16 +360,18 @@ def capsule_edge_normals(F, o, res, endverts, start, v):
 def _poly_normal(F, m, o, polyadr, p, res):
   """World normal of mesh polygon p (mesh-local id) into F[res:res+3]."""
   q = polyadr + p
-  r0, r1, r2 = gcoord(F, o, m.mesh_polynormal[q, 0], m.mesh_polynormal[q, 1],
-                      m.mesh_polynormal[q, 2], False)
+  r0, r1, r2 = gcoord(
+    F, o, m.mesh_polynormal[q, 0], m.mesh_polynormal[q, 1], m.mesh_polynormal[q, 2], False
+  )
   set3(F, res, r0, r1, r2)
 
 
 @jit
 def _mesh_vert_world(F, m, o, v, res):
   """World position of mesh vertex row v (float32 as stored) into F[res:res+3]."""
-  r0, r1, r2 = gcoord(F, o, float(m.mesh_vert[v, 0]), float(m.mesh_vert[v, 1]),
-                      float(m.mesh_vert[v, 2]), True)
+  r0, r1, r2 = gcoord(
+    F, o, float(m.mesh_vert[v, 0]), float(m.mesh_vert[v, 1]), float(m.mesh_vert[v, 2]), True
+  )
   set3(F, res, r0, r1, r2)
 
 

@@ -13,10 +13,10 @@ from engine.collision.ccdobj import S_GJKIT
 from engine.collision.ccdobj import S_MAXIT
 from engine.collision.ccdobj import S_NSIMP
 from engine.collision.ccdobj import S_NX
+from engine.collision.ccdobj import S_SEP
 from engine.collision.ccdobj import S_SVI
 from engine.collision.ccdobj import ST_CUT
 from engine.collision.ccdobj import ST_D
-from engine.collision.ccdobj import S_SEP
 from engine.collision.ccdobj import ST_SV
 from engine.collision.ccdobj import ST_TOL
 from engine.collision.ccdobj import ST_X1
@@ -27,7 +27,6 @@ from engine.collision.ccdobj import mjMAX_LIMIT
 from engine.collision.ccdobj import mjMAXVAL2
 from engine.collision.ccdobj import mjMINVAL2
 from engine.enums import mjMINVAL
-
 
 # ---- distance sub-algorithm (Montanari et al. 2017) ----
 
@@ -280,11 +279,24 @@ def _subdistance(F, n):
   origin, for the first n simplex vertices in the status."""
   s = ST_SV
   if n == 4:
-    return _s3d(F[s], F[s + 1], F[s + 2], F[s + 9], F[s + 10], F[s + 11],
-                F[s + 18], F[s + 19], F[s + 20], F[s + 27], F[s + 28], F[s + 29])
+    return _s3d(
+      F[s],
+      F[s + 1],
+      F[s + 2],
+      F[s + 9],
+      F[s + 10],
+      F[s + 11],
+      F[s + 18],
+      F[s + 19],
+      F[s + 20],
+      F[s + 27],
+      F[s + 28],
+      F[s + 29],
+    )
   if n == 3:
-    a, b, c = _s2d(F[s], F[s + 1], F[s + 2], F[s + 9], F[s + 10], F[s + 11],
-                   F[s + 18], F[s + 19], F[s + 20])
+    a, b, c = _s2d(
+      F[s], F[s + 1], F[s + 2], F[s + 9], F[s + 10], F[s + 11], F[s + 18], F[s + 19], F[s + 20]
+    )
     return a, b, c, 0.0
   if n == 2:
     a, b = _s1d(F[s], F[s + 1], F[s + 2], F[s + 9], F[s + 10], F[s + 11])
@@ -438,8 +450,6 @@ def _gjk_intersect(m, F, I, tmp):
     k += 1
   I[S_GJKIT] = k
   return -1
-
-
 
 
 @jit

@@ -15,13 +15,13 @@ too) replaces the native CCD, and the contact normals are then fixed as in mjc_C
 import math
 
 from engine._jit import jit
+from engine._stage import HFIELDS
 from engine._stage import D
 from engine._stage import M
 from engine._stage import f8
 from engine._stage import i8
 from engine._stage import mat
 from engine._stage import stage
-from engine._stage import HFIELDS
 from engine.collision.ccdobj import O1
 from engine.collision.ccdobj import O1I
 from engine.collision.ccdobj import O2
@@ -91,8 +91,14 @@ def collide_hfield(m, d, g1, g2, margin, con):
 
   # bounding sphere against the height field box
   radius = m.geom_rbound[g2] + margin
-  if ((size0 < p0 - radius) or (-size0 > p0 + radius) or (size1 < p1 - radius)
-      or (-size1 > p1 + radius) or (size2 < p2 - radius) or (-size3 > p2 + radius)):
+  if (
+    (size0 < p0 - radius)
+    or (-size0 > p0 + radius)
+    or (size1 < p1 - radius)
+    or (-size1 > p1 + radius)
+    or (size2 < p2 - radius)
+    or (-size3 > p2 + radius)
+  ):
     return 0
 
   # CCD objects, geom in the height field frame
@@ -101,8 +107,9 @@ def collide_hfield(m, d, g1, g2, margin, con):
   mat2 = d.geom_xmat[g2]
   for i in range(3):
     for j in range(3):
-      F[O2 + OM + 3 * i + j] = (mat1[i] * mat2[j] + mat1[3 + i] * mat2[3 + j]
-                                + mat1[6 + i] * mat2[6 + j])
+      F[O2 + OM + 3 * i + j] = (
+        mat1[i] * mat2[j] + mat1[3 + i] * mat2[3 + j] + mat1[6 + i] * mat2[6 + j]
+      )
   F[O2 + OP] = p0
   F[O2 + OP + 1] = p1
   F[O2 + OP + 2] = p2
@@ -114,8 +121,14 @@ def collide_hfield(m, d, g1, g2, margin, con):
   ymin = obj_support(m, F, I, O2, O2I, 0.0, -1.0, 0.0)[1]
   zmax = obj_support(m, F, I, O2, O2I, 0.0, 0.0, 1.0)[2]
   zmin = obj_support(m, F, I, O2, O2I, 0.0, 0.0, -1.0)[2]
-  if ((xmin - margin > size0) or (xmax + margin < -size0) or (ymin - margin > size1)
-      or (ymax + margin < -size1) or (zmin - margin > size2) or (zmax + margin < -size3)):
+  if (
+    (xmin - margin > size0)
+    or (xmax + margin < -size0)
+    or (ymin - margin > size1)
+    or (ymax + margin < -size1)
+    or (zmin - margin > size2)
+    or (zmax + margin < -size3)
+  ):
     return 0
 
   # sub-grid under the box grown by the margin
@@ -150,8 +163,7 @@ def collide_hfield(m, d, g1, g2, margin, con):
         _add_prism_vert(m, F, adr, ncol, r, c, i, dx, dy, size0, size1, size2)
 
         # prism entirely below the geom
-        if (F[O1 + OPR + 11] < zlow and F[O1 + OPR + 14] < zlow
-            and F[O1 + OPR + 17] < zlow):
+        if F[O1 + OPR + 11] < zlow and F[O1 + OPR + 14] < zlow and F[O1 + OPR + 17] < zlow:
           continue
 
         # penetration of the prism and the geom (libccd: a contact row in the hfield frame)
@@ -189,10 +201,17 @@ def collide_hfield(m, d, g1, g2, margin, con):
         w0 = mat1[0] * q0 + mat1[1] * q1 + mat1[2] * q2 + d.geom_xpos[g1, 0]
         w1 = mat1[3] * q0 + mat1[4] * q1 + mat1[5] * q2 + d.geom_xpos[g1, 1]
         w2 = mat1[6] * q0 + mat1[7] * q1 + mat1[8] * q2 + d.geom_xpos[g1, 2]
-        set_contact(con, ncon, dist, w0, w1, w2,
-                    mat1[0] * a0 + mat1[1] * a1 + mat1[2] * a2,
-                    mat1[3] * a0 + mat1[4] * a1 + mat1[5] * a2,
-                    mat1[6] * a0 + mat1[7] * a1 + mat1[8] * a2)
+        set_contact(
+          con,
+          ncon,
+          dist,
+          w0,
+          w1,
+          w2,
+          mat1[0] * a0 + mat1[1] * a1 + mat1[2] * a2,
+          mat1[3] * a0 + mat1[4] * a1 + mat1[5] * a2,
+          mat1[6] * a0 + mat1[7] * a1 + mat1[8] * a2,
+        )
         ncon += 1
         if ncon >= mjMAXCONPAIR:
           return _fix_normals(m, d, con, ncon, g1, g2)

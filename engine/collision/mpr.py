@@ -34,6 +34,7 @@ import numpy as np
 
 from engine._jit import jit
 from engine._jit import local_array
+from engine._stage import CONVEX_OR_HFIELD
 from engine._stage import M
 from engine._stage import f8
 from engine._stage import i8
@@ -41,7 +42,6 @@ from engine._stage import ivec
 from engine._stage import mat
 from engine._stage import stage
 from engine._stage import vec
-from engine._stage import CONVEX_OR_HFIELD
 from engine.collision.ccdobj import IGRAPH
 from engine.collision.ccdobj import IMI
 from engine.collision.ccdobj import IT
@@ -146,8 +146,11 @@ def ccd_support(m, F, I, o, oi, d0, d1, d2):
       # every vertex
       for i in range(I[oi + IVNUM]):
         v = vadr + i
-        vdot = (l0 * np.float64(m.mesh_vert[v, 0]) + l1 * np.float64(m.mesh_vert[v, 1])
-                + l2 * np.float64(m.mesh_vert[v, 2]))
+        vdot = (
+          l0 * np.float64(m.mesh_vert[v, 0])
+          + l1 * np.float64(m.mesh_vert[v, 1])
+          + l2 * np.float64(m.mesh_vert[v, 2])
+        )
         if vdot > tmp:
           tmp = vdot
           ibest = i
@@ -163,8 +166,11 @@ def ccd_support(m, F, I, o, oi, d0, d1, d2):
       if ibest < 0:
         ibest = 0
       v = vadr + graph[globalid + ibest]
-      tmp = (l0 * np.float64(m.mesh_vert[v, 0]) + l1 * np.float64(m.mesh_vert[v, 1])
-             + l2 * np.float64(m.mesh_vert[v, 2]))
+      tmp = (
+        l0 * np.float64(m.mesh_vert[v, 0])
+        + l1 * np.float64(m.mesh_vert[v, 1])
+        + l2 * np.float64(m.mesh_vert[v, 2])
+      )
       change = True
       while change:
         change = False
@@ -172,8 +178,11 @@ def ccd_support(m, F, I, o, oi, d0, d1, d2):
         while graph[localid + i] >= 0:
           locid = graph[localid + i]
           v = vadr + graph[globalid + locid]
-          vdot = (l0 * np.float64(m.mesh_vert[v, 0]) + l1 * np.float64(m.mesh_vert[v, 1])
-                  + l2 * np.float64(m.mesh_vert[v, 2]))
+          vdot = (
+            l0 * np.float64(m.mesh_vert[v, 0])
+            + l1 * np.float64(m.mesh_vert[v, 1])
+            + l2 * np.float64(m.mesh_vert[v, 2])
+          )
           if vdot > tmp:
             tmp = vdot
             ibest = locid
@@ -486,8 +495,13 @@ def _triangle_dist2(P):
     t = (-s * r - q) / w
 
   # inside the triangle
-  if ((_is_zero(s) or s > 0.0) and (_eq(s, 1.0) or s < 1.0) and (_is_zero(t) or t > 0.0)
-      and (_eq(t, 1.0) or t < 1.0) and (_eq(t + s, 1.0) or t + s < 1.0)):
+  if (
+    (_is_zero(s) or s > 0.0)
+    and (_eq(s, 1.0) or s < 1.0)
+    and (_is_zero(t) or t > 0.0)
+    and (_eq(t, 1.0) or t < 1.0)
+    and (_eq(t + s, 1.0) or t + s < 1.0)
+  ):
     w0 = x0 + d10 * s + d20 * t
     w1 = x1 + d11 * s + d21 * t
     w2 = x2 + d12 * s + d22 * t
@@ -586,8 +600,9 @@ def libccd_penetration(m, F, I, con, i, margin):
     while True:
       d0, d1, d2 = _face_dir(P, 1, 2, 3)
       _support(m, F, I, P, V4, d0, d1, d2)
-      if (_reach_tolerance(P, d0, d1, d2, tolerance)
-          or (max_iterations >= 0 and iterations > max_iterations)):
+      if _reach_tolerance(P, d0, d1, d2, tolerance) or (
+        max_iterations >= 0 and iterations > max_iterations
+      ):
         break
       _expand(P)
       iterations += 1

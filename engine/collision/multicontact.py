@@ -15,12 +15,12 @@ types keep the single contact.
 import math
 
 from engine._jit import jit
+from engine._stage import CONVEX_OR_HFIELD
 from engine._stage import M
 from engine._stage import i8
 from engine._stage import ivec
-from engine._stage import vec
 from engine._stage import stage
-from engine._stage import CONVEX_OR_HFIELD
+from engine._stage import vec
 from engine.collision.ccdobj import FV
 from engine.collision.ccdobj import FVI
 from engine.collision.ccdobj import IG
@@ -137,8 +137,11 @@ def hull4(F, poly, nvert):
 def _witness(F, i, p, face1, n, w0, w1, w2):
   """Port of witnessOnFace: contact i at clipped point p: x1 is p projected onto face1's plane
   along n, x2 = x1 + dist * w with dist the plane distance projected on the direction w."""
-  dist = ((F[p] - F[face1]) * F[n] + (F[p + 1] - F[face1 + 1]) * F[n + 1]
-          + (F[p + 2] - F[face1 + 2]) * F[n + 2])
+  dist = (
+    (F[p] - F[face1]) * F[n]
+    + (F[p + 1] - F[face1 + 1]) * F[n + 1]
+    + (F[p + 2] - F[face1 + 2]) * F[n + 2]
+  )
   a0 = F[p] - dist * F[n]
   a1 = F[p + 1] - dist * F[n + 1]
   a2 = F[p + 2] - dist * F[n + 2]
@@ -198,10 +201,16 @@ def polygon_clip(F, I, face1, nface1, face2, nface2, n, w0, w1, w2, margin):
       pq0 = F[Q] - F[P]
       pq1 = F[Q + 1] - F[P + 1]
       pq2 = F[Q + 2] - F[P + 2]
-      inside1 = ((F[P] - F[ea]) * F[en] + (F[P + 1] - F[ea + 1]) * F[en + 1]
-                 + (F[P + 2] - F[ea + 2]) * F[en + 2]) > -mjMINVAL
-      inside2 = ((F[Q] - F[ea]) * F[en] + (F[Q + 1] - F[ea + 1]) * F[en + 1]
-                 + (F[Q + 2] - F[ea + 2]) * F[en + 2]) > -mjMINVAL
+      inside1 = (
+        (F[P] - F[ea]) * F[en]
+        + (F[P + 1] - F[ea + 1]) * F[en + 1]
+        + (F[P + 2] - F[ea + 2]) * F[en + 2]
+      ) > -mjMINVAL
+      inside2 = (
+        (F[Q] - F[ea]) * F[en]
+        + (F[Q + 1] - F[ea + 1]) * F[en + 1]
+        + (F[Q + 2] - F[ea + 2]) * F[en + 2]
+      ) > -mjMINVAL
       if not inside1 and not inside2:
         continue
       if nclipped >= 2 * mjMAX_POLYVERT - 1:
@@ -230,8 +239,11 @@ def polygon_clip(F, I, face1, nface1, face2, nface2, n, w0, w1, w2, margin):
   npolygon = 0
   for i in range(m):
     p = polygon + 3 * i
-    if ((F[p] - F[face1]) * F[n] + (F[p + 1] - F[face1 + 1]) * F[n + 1]
-        + (F[p + 2] - F[face1 + 2]) * F[n + 2]) <= margin:
+    if (
+      (F[p] - F[face1]) * F[n]
+      + (F[p + 1] - F[face1 + 1]) * F[n + 1]
+      + (F[p + 2] - F[face1 + 2]) * F[n + 2]
+    ) <= margin:
       if npolygon != i:
         set3(F, polygon + 3 * npolygon, F[p], F[p + 1], F[p + 2])
       npolygon += 1
@@ -395,11 +407,9 @@ def multicontact(m, F, I):
   the single contact)."""
   t1 = I[O1I + IT]
   t2 = I[O2I + IT]
-  if not (t1 == mjGEOM_BOX or t1 == mjGEOM_MESH or t1 == mjGEOM_CYLINDER
-          or t1 == mjGEOM_CAPSULE):
+  if not (t1 == mjGEOM_BOX or t1 == mjGEOM_MESH or t1 == mjGEOM_CYLINDER or t1 == mjGEOM_CAPSULE):
     return 1
-  if not (t2 == mjGEOM_BOX or t2 == mjGEOM_MESH or t2 == mjGEOM_CYLINDER
-          or t2 == mjGEOM_CAPSULE):
+  if not (t2 == mjGEOM_BOX or t2 == mjGEOM_MESH or t2 == mjGEOM_CYLINDER or t2 == mjGEOM_CAPSULE):
     return 1
 
   # feature vertex indices (I[MC_IDX...] as scratch) and dimensions
@@ -479,8 +489,7 @@ def multicontact(m, F, I):
   # clip, contacts with their depths
   if edgecon1:
     nrm = MC_N2 + 3 * j
-    nx = polygon_clip(F, I, MC_F2, nface2, MC_F1, nface1, nrm, F[nrm], F[nrm + 1], F[nrm + 2],
-                      mtot)
+    nx = polygon_clip(F, I, MC_F2, nface2, MC_F1, nface1, nrm, F[nrm], F[nrm + 1], F[nrm + 2], mtot)
     for k in range(nx):
       for q in range(3):
         tmp = F[ST_X1 + 3 * k + q]
@@ -489,14 +498,12 @@ def multicontact(m, F, I):
     n0, n1, n2 = -F[nrm], -F[nrm + 1], -F[nrm + 2]
   elif edgecon2:
     nrm = MC_N1 + 3 * j
-    nx = polygon_clip(F, I, MC_F1, nface1, MC_F2, nface2, nrm, F[nrm], F[nrm + 1], F[nrm + 2],
-                      mtot)
+    nx = polygon_clip(F, I, MC_F1, nface1, MC_F2, nface2, nrm, F[nrm], F[nrm + 1], F[nrm + 2], mtot)
     n0, n1, n2 = F[nrm], F[nrm + 1], F[nrm + 2]
   else:
     nrm = MC_N1 + 3 * i
     w = MC_N2 + 3 * j
-    nx = polygon_clip(F, I, MC_F1, nface1, MC_F2, nface2, nrm, -F[w], -F[w + 1], -F[w + 2],
-                      mtot)
+    nx = polygon_clip(F, I, MC_F1, nface1, MC_F2, nface2, nrm, -F[w], -F[w + 1], -F[w + 2], mtot)
     n0, n1, n2 = F[nrm], F[nrm + 1], F[nrm + 2]
   if nx <= 0:
     return 1

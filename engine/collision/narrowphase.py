@@ -12,13 +12,13 @@ plane-plane, plane-hfield, hfield-hfield or hfield-SDF: those return 0.
 """
 
 from engine._jit import jit
+from engine._stage import CONTACTS
 from engine._stage import D
 from engine._stage import M
 from engine._stage import f8
 from engine._stage import i8
 from engine._stage import mat
 from engine._stage import stage
-from engine._stage import CONTACTS
 from engine.collision import box
 from engine.collision import convex
 from engine.collision import hfield
@@ -44,12 +44,12 @@ def has_collider(t1, t2):
 def uses_convex(t1, t2):
   """Whether the pair function of geom types t1 <= t2 is mjc_Convex or mjc_BoxBox (the pairs
   mj_geomDistance measures with the native CCD instead of collide_geoms)."""
-  if (not has_collider(t1, t2) or t1 == mjGEOM_PLANE or t1 == mjGEOM_HFIELD
-      or t2 == mjGEOM_SDF):
+  if not has_collider(t1, t2) or t1 == mjGEOM_PLANE or t1 == mjGEOM_HFIELD or t2 == mjGEOM_SDF:
     return False
   if t1 == mjGEOM_SPHERE:
-    return not (t2 == mjGEOM_SPHERE or t2 == mjGEOM_CAPSULE or t2 == mjGEOM_CYLINDER
-                or t2 == mjGEOM_BOX)
+    return not (
+      t2 == mjGEOM_SPHERE or t2 == mjGEOM_CAPSULE or t2 == mjGEOM_CYLINDER or t2 == mjGEOM_BOX
+    )
   if t1 == mjGEOM_CAPSULE:
     return not (t2 == mjGEOM_CAPSULE or t2 == mjGEOM_BOX)
   return True

@@ -138,8 +138,9 @@ def _attach_face(F, I, v1, v2, v3, adj1, adj2, adj3):
   a = _vf(v3)
   c = _vf(v2)
   e = _vf(v1)
-  fail, p0, p1, p2 = project_origin_plane(F[a], F[a + 1], F[a + 2], F[c], F[c + 1], F[c + 2],
-                                          F[e], F[e + 1], F[e + 2])
+  fail, p0, p1, p2 = project_origin_plane(
+    F[a], F[a + 1], F[a + 2], F[c], F[c + 1], F[c + 2], F[e], F[e + 1], F[e + 2]
+  )
   if fail:
     return 0.0
 
@@ -203,8 +204,7 @@ def _horizon_rec(F, I, f, e):
   visible."""
   b = _ff(I, f)
   w = _vf(I[P_W])
-  vis = (F[b + FC_P] * F[w] + F[b + FC_P + 1] * F[w + 1] + F[b + FC_P + 2] * F[w + 2]
-         - F[b + FC_D2])
+  vis = F[b + FC_P] * F[w] + F[b + FC_P + 1] * F[w + 1] + F[b + FC_P + 2] * F[w + 2] - F[b + FC_D2]
   if vis > mjMINVAL:
     _delete_face(F, I, f)
 
@@ -276,8 +276,20 @@ def tri_affine_coord(v10, v11, v12, v20, v21, v22, v30, v31, v32, p0, p1, p2):
 @jit
 def _tri_point_intersect(F, a, b, c, p):
   """Port of triPointIntersect: point p (float offset) lies on triangle a b c."""
-  l0, l1, l2 = tri_affine_coord(F[a], F[a + 1], F[a + 2], F[b], F[b + 1], F[b + 2],
-                                F[c], F[c + 1], F[c + 2], F[p], F[p + 1], F[p + 2])
+  l0, l1, l2 = tri_affine_coord(
+    F[a],
+    F[a + 1],
+    F[a + 2],
+    F[b],
+    F[b + 1],
+    F[b + 2],
+    F[c],
+    F[c + 1],
+    F[c + 2],
+    F[p],
+    F[p + 1],
+    F[p + 2],
+  )
   if l0 < 0 or l1 < 0 or l2 < 0:
     return False
   r0 = F[a] * l0 + F[b] * l1 + F[c] * l2 - F[p]
@@ -310,8 +322,12 @@ def _same_side(F, p0, p1, p2, p3):
 @jit
 def _test_tetra(F, p0, p1, p2, p3):
   """Port of testTetra: the origin lies in the tetrahedron."""
-  return (_same_side(F, p0, p1, p2, p3) and _same_side(F, p1, p2, p3, p0)
-          and _same_side(F, p2, p3, p0, p1) and _same_side(F, p3, p0, p1, p2))
+  return (
+    _same_side(F, p0, p1, p2, p3)
+    and _same_side(F, p1, p2, p3, p0)
+    and _same_side(F, p2, p3, p0, p1)
+    and _same_side(F, p3, p0, p1, p2)
+  )
 
 
 @jit
@@ -491,8 +507,11 @@ def _polytope3(m, F, I):
     return mjEPA_P3_INVALID_V5
 
   # origin enclosed (status dist is 0 here, as in MuJoCo)
-  if (F[ST_D] > 10 * mjMINVAL and not _test_tetra(F, a, b, c, _vf(v4i))
-      and not _test_tetra(F, a, b, c, _vf(v5i))):
+  if (
+    F[ST_D] > 10 * mjMINVAL
+    and not _test_tetra(F, a, b, c, _vf(v4i))
+    and not _test_tetra(F, a, b, c, _vf(v5i))
+  ):
     return mjEPA_P3_MISSING_ORIGIN
 
   # hexahedron

@@ -74,8 +74,9 @@ def _raw_plane_sphere(con, i, margin, p1x, p1y, p1z, nx, ny, nz, p2x, p2y, p2z, 
   # depth and position
   dist = cdist - radius
   scl = -dist / 2 - radius
-  set_contact(con, i, dist, p2x + nx * scl, p2y + ny * scl, p2z + nz * scl, nx, ny, nz,
-              0.0, 0.0, 0.0)
+  set_contact(
+    con, i, dist, p2x + nx * scl, p2y + ny * scl, p2z + nz * scl, nx, ny, nz, 0.0, 0.0, 0.0
+  )
   return 1
 
 
@@ -85,8 +86,21 @@ def collide_plane_sphere(m, d, g1, g2, margin, con):
   pos1 = d.geom_xpos[g1]
   mat1 = d.geom_xmat[g1]
   pos2 = d.geom_xpos[g2]
-  return _raw_plane_sphere(con, 0, margin, pos1[0], pos1[1], pos1[2], mat1[2], mat1[5], mat1[8],
-                           pos2[0], pos2[1], pos2[2], m.geom_size[g2, 0])
+  return _raw_plane_sphere(
+    con,
+    0,
+    margin,
+    pos1[0],
+    pos1[1],
+    pos1[2],
+    mat1[2],
+    mat1[5],
+    mat1[8],
+    pos2[0],
+    pos2[1],
+    pos2[2],
+    m.geom_size[g2, 0],
+  )
 
 
 @jit
@@ -109,10 +123,36 @@ def collide_plane_capsule(m, d, g1, g2, margin, con):
   sz = halflen * az
 
   # end points against the plane
-  n1 = _raw_plane_sphere(con, 0, margin, pos1[0], pos1[1], pos1[2], mat1[2], mat1[5], mat1[8],
-                         pos2[0] + sx, pos2[1] + sy, pos2[2] + sz, radius)
-  n2 = _raw_plane_sphere(con, n1, margin, pos1[0], pos1[1], pos1[2], mat1[2], mat1[5], mat1[8],
-                         pos2[0] - sx, pos2[1] - sy, pos2[2] - sz, radius)
+  n1 = _raw_plane_sphere(
+    con,
+    0,
+    margin,
+    pos1[0],
+    pos1[1],
+    pos1[2],
+    mat1[2],
+    mat1[5],
+    mat1[8],
+    pos2[0] + sx,
+    pos2[1] + sy,
+    pos2[2] + sz,
+    radius,
+  )
+  n2 = _raw_plane_sphere(
+    con,
+    n1,
+    margin,
+    pos1[0],
+    pos1[1],
+    pos1[2],
+    mat1[2],
+    mat1[5],
+    mat1[8],
+    pos2[0] - sx,
+    pos2[1] - sy,
+    pos2[2] - sz,
+    radius,
+  )
 
   # align contact frames with the capsule axis
   for i in range(n1 + n2):
@@ -179,16 +219,40 @@ def collide_plane_cylinder(m, d, g1, g2, margin, con):
   if dist > margin:
     return 0
   h = -dist * 0.5
-  set_contact(con, cnt, dist, pos2[0] + vx + ax + nx * h, pos2[1] + vy + ay + ny * h,
-              pos2[2] + vz + az + nz * h, nx, ny, nz, 0.0, 0.0, 0.0)
+  set_contact(
+    con,
+    cnt,
+    dist,
+    pos2[0] + vx + ax + nx * h,
+    pos2[1] + vy + ay + ny * h,
+    pos2[2] + vz + az + nz * h,
+    nx,
+    ny,
+    nz,
+    0.0,
+    0.0,
+    0.0,
+  )
   cnt += 1
 
   # second point: rim of the upper disk
   dist = dist0 - prjaxis + prjvec
   if dist <= margin:
     h = -dist * 0.5
-    set_contact(con, cnt, dist, pos2[0] + vx - ax + nx * h, pos2[1] + vy - ay + ny * h,
-                pos2[2] + vz - az + nz * h, nx, ny, nz, 0.0, 0.0, 0.0)
+    set_contact(
+      con,
+      cnt,
+      dist,
+      pos2[0] + vx - ax + nx * h,
+      pos2[1] + vy - ay + ny * h,
+      pos2[2] + vz - az + nz * h,
+      nx,
+      ny,
+      nz,
+      0.0,
+      0.0,
+      0.0,
+    )
     cnt += 1
 
   # two more points on the lower disk, a third of the way round each side
@@ -202,13 +266,35 @@ def collide_plane_cylinder(m, d, g1, g2, margin, con):
     wy *= scl
     wz *= scl
     h = -dist * 0.5
-    set_contact(con, cnt, dist, pos2[0] + wx + ax - 0.5 * vx + nx * h,
-                pos2[1] + wy + ay - 0.5 * vy + ny * h, pos2[2] + wz + az - 0.5 * vz + nz * h,
-                nx, ny, nz, 0.0, 0.0, 0.0)
+    set_contact(
+      con,
+      cnt,
+      dist,
+      pos2[0] + wx + ax - 0.5 * vx + nx * h,
+      pos2[1] + wy + ay - 0.5 * vy + ny * h,
+      pos2[2] + wz + az - 0.5 * vz + nz * h,
+      nx,
+      ny,
+      nz,
+      0.0,
+      0.0,
+      0.0,
+    )
     cnt += 1
-    set_contact(con, cnt, dist, pos2[0] - wx + ax - 0.5 * vx + nx * h,
-                pos2[1] - wy + ay - 0.5 * vy + ny * h, pos2[2] - wz + az - 0.5 * vz + nz * h,
-                nx, ny, nz, 0.0, 0.0, 0.0)
+    set_contact(
+      con,
+      cnt,
+      dist,
+      pos2[0] - wx + ax - 0.5 * vx + nx * h,
+      pos2[1] - wy + ay - 0.5 * vy + ny * h,
+      pos2[2] - wz + az - 0.5 * vz + nz * h,
+      nx,
+      ny,
+      nz,
+      0.0,
+      0.0,
+      0.0,
+    )
     cnt += 1
   return cnt
 
@@ -245,8 +331,20 @@ def collide_plane_box(m, d, g1, g2, margin, con):
     # contact
     cdist = dist + ldist
     h = -cdist / 2
-    set_contact(con, cnt, cdist, cx + pos2[0] + nx * h, cy + pos2[1] + ny * h,
-                cz + pos2[2] + nz * h, nx, ny, nz, 0.0, 0.0, 0.0)
+    set_contact(
+      con,
+      cnt,
+      cdist,
+      cx + pos2[0] + nx * h,
+      cy + pos2[1] + ny * h,
+      cz + pos2[2] + nz * h,
+      nx,
+      ny,
+      nz,
+      0.0,
+      0.0,
+      0.0,
+    )
     cnt += 1
     if cnt >= 4:
       return 4
@@ -275,14 +373,17 @@ def _raw_sphere_sphere(con, i, margin, p1x, p1y, p1z, mat1, r1, p2x, p2y, p2z, m
 
   # same centers: normal is the cross product of the z axes ((1, 0, 0) if parallel)
   if length < mjMINVAL:
-    _, nx, ny, nz = normalize3_scalars(mat1[5] * mat2[8] - mat1[8] * mat2[5],
-                                       mat1[8] * mat2[2] - mat1[2] * mat2[8],
-                                       mat1[2] * mat2[5] - mat1[5] * mat2[2])
+    _, nx, ny, nz = normalize3_scalars(
+      mat1[5] * mat2[8] - mat1[8] * mat2[5],
+      mat1[8] * mat2[2] - mat1[2] * mat2[8],
+      mat1[2] * mat2[5] - mat1[5] * mat2[2],
+    )
 
   # position
   scl = r1 + dist / 2
-  set_contact(con, i, dist, nx * scl + p1x, ny * scl + p1y, nz * scl + p1z, nx, ny, nz,
-              0.0, 0.0, 0.0)
+  set_contact(
+    con, i, dist, nx * scl + p1x, ny * scl + p1y, nz * scl + p1z, nx, ny, nz, 0.0, 0.0, 0.0
+  )
   return 1
 
 
@@ -291,9 +392,21 @@ def collide_sphere_sphere(m, d, g1, g2, margin, con):
   """Port of mjc_SphereSphere, engine_collision_primitive.c: at most one contact."""
   pos1 = d.geom_xpos[g1]
   pos2 = d.geom_xpos[g2]
-  return _raw_sphere_sphere(con, 0, margin, pos1[0], pos1[1], pos1[2], d.geom_xmat[g1],
-                            m.geom_size[g1, 0], pos2[0], pos2[1], pos2[2], d.geom_xmat[g2],
-                            m.geom_size[g2, 0])
+  return _raw_sphere_sphere(
+    con,
+    0,
+    margin,
+    pos1[0],
+    pos1[1],
+    pos1[2],
+    d.geom_xmat[g1],
+    m.geom_size[g1, 0],
+    pos2[0],
+    pos2[1],
+    pos2[2],
+    d.geom_xmat[g2],
+    m.geom_size[g2, 0],
+  )
 
 
 @jit
@@ -311,9 +424,21 @@ def collide_sphere_capsule(m, d, g1, g2, margin, con):
   # projection on the axis, clipped to the segment
   x = ax * (pos1[0] - pos2[0]) + ay * (pos1[1] - pos2[1]) + az * (pos1[2] - pos2[2])
   x = min(max(x, -length), length)
-  return _raw_sphere_sphere(con, 0, margin, pos1[0], pos1[1], pos1[2], d.geom_xmat[g1],
-                            m.geom_size[g1, 0], ax * x + pos2[0], ay * x + pos2[1],
-                            az * x + pos2[2], mat2, m.geom_size[g2, 0])
+  return _raw_sphere_sphere(
+    con,
+    0,
+    margin,
+    pos1[0],
+    pos1[1],
+    pos1[2],
+    d.geom_xmat[g1],
+    m.geom_size[g1, 0],
+    ax * x + pos2[0],
+    ay * x + pos2[1],
+    az * x + pos2[2],
+    mat2,
+    m.geom_size[g2, 0],
+  )
 
 
 @jit
@@ -357,18 +482,56 @@ def collide_sphere_cylinder(m, d, g1, g2, margin, con):
 
   # side: sphere against the axis point
   if collide_side:
-    return _raw_sphere_sphere(con, 0, margin, pos1[0], pos1[1], pos1[2], mat1, r1,
-                              a_x + pos2[0], a_y + pos2[1], a_z + pos2[2], mat2, radius)
+    return _raw_sphere_sphere(
+      con,
+      0,
+      margin,
+      pos1[0],
+      pos1[1],
+      pos1[2],
+      mat1,
+      r1,
+      a_x + pos2[0],
+      a_y + pos2[1],
+      a_z + pos2[2],
+      mat2,
+      radius,
+    )
 
   # cap: the cap plane against the sphere, normal flipped to point from sphere to cylinder
   if collide_cap:
     if x > 0:
-      ncon = _raw_plane_sphere(con, 0, margin, pos2[0] + ax * height, pos2[1] + ay * height,
-                               pos2[2] + az * height, ax, ay, az, pos1[0], pos1[1], pos1[2], r1)
+      ncon = _raw_plane_sphere(
+        con,
+        0,
+        margin,
+        pos2[0] + ax * height,
+        pos2[1] + ay * height,
+        pos2[2] + az * height,
+        ax,
+        ay,
+        az,
+        pos1[0],
+        pos1[1],
+        pos1[2],
+        r1,
+      )
     else:
-      ncon = _raw_plane_sphere(con, 0, margin, pos2[0] - ax * height, pos2[1] - ay * height,
-                               pos2[2] - az * height, -ax, -ay, -az, pos1[0], pos1[1], pos1[2],
-                               r1)
+      ncon = _raw_plane_sphere(
+        con,
+        0,
+        margin,
+        pos2[0] - ax * height,
+        pos2[1] - ay * height,
+        pos2[2] - az * height,
+        -ax,
+        -ay,
+        -az,
+        pos1[0],
+        pos1[1],
+        pos1[2],
+        r1,
+      )
     if ncon:
       con[0, 4] = -con[0, 4]
       con[0, 5] = -con[0, 5]
@@ -378,9 +541,21 @@ def collide_sphere_cylinder(m, d, g1, g2, margin, con):
   # rim: sphere against the nearest rim point
   scl = radius / math.sqrt(p_proj_sqr)
   h = height if x > 0 else -height
-  return _raw_sphere_sphere(con, 0, margin, pos1[0], pos1[1], pos1[2], mat1, r1,
-                            ax * h + p_x * scl + pos2[0], ay * h + p_y * scl + pos2[1],
-                            az * h + p_z * scl + pos2[2], mat2, 0.0)
+  return _raw_sphere_sphere(
+    con,
+    0,
+    margin,
+    pos1[0],
+    pos1[1],
+    pos1[2],
+    mat1,
+    r1,
+    ax * h + p_x * scl + pos2[0],
+    ay * h + p_y * scl + pos2[1],
+    az * h + p_z * scl + pos2[2],
+    mat2,
+    0.0,
+  )
 
 
 @jit
@@ -434,9 +609,21 @@ def collide_capsule_capsule(m, d, g1, g2, margin, con):
     elif x2 < -1:
       x2 = -1.0
       x1 = min(max((u + mb) / ma, -1.0), 1.0)
-    return _raw_sphere_sphere(con, 0, margin, a1x * x1 + pos1[0], a1y * x1 + pos1[1],
-                              a1z * x1 + pos1[2], mat1, r1, a2x * x2 + pos2[0],
-                              a2y * x2 + pos2[1], a2z * x2 + pos2[2], mat2, r2)
+    return _raw_sphere_sphere(
+      con,
+      0,
+      margin,
+      a1x * x1 + pos1[0],
+      a1y * x1 + pos1[1],
+      a1z * x1 + pos1[2],
+      mat1,
+      r1,
+      a2x * x2 + pos2[0],
+      a2y * x2 + pos2[1],
+      a2z * x2 + pos2[2],
+      mat2,
+      r2,
+    )
 
   # (nearly) parallel axes: the ends of the overlap of the two segments, in the order of
   # segment 1; an end of segment 2 projecting outside segment 1 is replaced by the end of
@@ -453,7 +640,19 @@ def collide_capsule_capsule(m, d, g1, g2, margin, con):
       end2 = 1.0
     x1 = min(max(t, -1.0), 1.0)
     x2 = end2 if x1 == t else min(max((v - mb * x1) / mc, -1.0), 1.0)
-    n += _raw_sphere_sphere(con, n, margin, a1x * x1 + pos1[0], a1y * x1 + pos1[1],
-                            a1z * x1 + pos1[2], mat1, r1, a2x * x2 + pos2[0],
-                            a2y * x2 + pos2[1], a2z * x2 + pos2[2], mat2, r2)
+    n += _raw_sphere_sphere(
+      con,
+      n,
+      margin,
+      a1x * x1 + pos1[0],
+      a1y * x1 + pos1[1],
+      a1z * x1 + pos1[2],
+      mat1,
+      r1,
+      a2x * x2 + pos2[0],
+      a2y * x2 + pos2[1],
+      a2z * x2 + pos2[2],
+      mat2,
+      r2,
+    )
   return n

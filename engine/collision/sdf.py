@@ -34,14 +34,14 @@ import math
 import numpy as np
 
 from engine._jit import jit
+from engine._stage import MESH_SDF
+from engine._stage import SDFS
 from engine._stage import D
 from engine._stage import M
 from engine._stage import f8
 from engine._stage import i8
 from engine._stage import mat
 from engine._stage import stage
-from engine._stage import MESH_SDF
-from engine._stage import SDFS
 from engine.enums import mjGEOM_BOX
 from engine.enums import mjGEOM_CAPSULE
 from engine.enums import mjGEOM_CYLINDER
@@ -191,9 +191,11 @@ def geom_gradient(m, d, gtype, i, x0, x1, x2, F):
     b1 = max(a1, 0.0)
     b2 = max(a2, 0.0)
     c = math.sqrt(b0 * b0 + b1 * b1 + b2 * b2)
-    return (b0 / c * x0 / abs(x0) if a0 > 0 else 0.0,
-            b1 / c * x1 / abs(x1) if a1 > 0 else 0.0,
-            b2 / c * x2 / abs(x2) if a2 > 0 else 0.0)
+    return (
+      b0 / c * x0 / abs(x0) if a0 > 0 else 0.0,
+      b1 / c * x1 / abs(x1) if a1 > 0 else 0.0,
+      b2 / c * x2 / abs(x2) if a2 > 0 else 0.0,
+    )
   if gtype == mjGEOM_CAPSULE:
     a2 = x2 - min(max(x2, -s[1]), s[1])
     c = math.sqrt(x0 * x0 + x1 * x1 + a2 * a2)
@@ -256,8 +258,11 @@ def _to_second(F, x0, x1, x2):
 @jit
 def _from_second(F, g0, g1, g2):
   """relmat^T g: a direction of the second field's frame in the first's."""
-  return (F[3] * g0 + F[6] * g1 + F[9] * g2, F[4] * g0 + F[7] * g1 + F[10] * g2,
-          F[5] * g0 + F[8] * g1 + F[11] * g2)
+  return (
+    F[3] * g0 + F[6] * g1 + F[9] * g2,
+    F[4] * g0 + F[7] * g1 + F[10] * g2,
+    F[5] * g0 + F[8] * g1 + F[11] * g2,
+  )
 
 
 @jit
@@ -282,8 +287,9 @@ def gradient(m, d, stype, I, F, x0, x1, x2):
     return geom_gradient(m, d, I[0], I[1], x0, x1, x2, F)
   y0, y1, y2 = _to_second(F, x0, x1, x2)
   if stype == INTERSECTION:
-    if (geom_distance(m, d, I[0], I[1], x0, x1, x2, F)
-        > geom_distance(m, d, I[2], I[3], y0, y1, y2, F)):
+    if geom_distance(m, d, I[0], I[1], x0, x1, x2, F) > geom_distance(
+      m, d, I[2], I[3], y0, y1, y2, F
+    ):
       return geom_gradient(m, d, I[0], I[1], x0, x1, x2, F)
     g0, g1, g2 = geom_gradient(m, d, I[2], I[3], y0, y1, y2, F)
     return _from_second(F, g0, g1, g2)
@@ -319,8 +325,7 @@ def step_gradient(m, d, stype, I, F, x, niter):
   dist = mjMAXVAL
   for _ in range(niter):
     g0, g1, g2 = gradient(m, d, stype, I, F, x[0], x[1], x[2])
-    if (not (abs(g0) <= mjMAXVAL) or not (abs(g1) <= mjMAXVAL)
-        or not (abs(g2) <= mjMAXVAL)):
+    if not (abs(g0) <= mjMAXVAL) or not (abs(g1) <= mjMAXVAL) or not (abs(g2) <= mjMAXVAL):
       return mjMAXVAL  # NaN or huge gradient
     p0 = x[0]
     p1 = x[1]
@@ -428,8 +433,11 @@ def _sdf_pose(m, d, g, pos, quat, tmp):
 
 @jit
 def _mat_vec(mat9, v0, v1, v2):
-  return (mat9[0] * v0 + mat9[1] * v1 + mat9[2] * v2, mat9[3] * v0 + mat9[4] * v1 + mat9[5] * v2,
-          mat9[6] * v0 + mat9[7] * v1 + mat9[8] * v2)
+  return (
+    mat9[0] * v0 + mat9[1] * v1 + mat9[2] * v2,
+    mat9[3] * v0 + mat9[4] * v1 + mat9[5] * v2,
+    mat9[6] * v0 + mat9[7] * v1 + mat9[8] * v2,
+  )
 
 
 # ---------------------------------------------------------------- SDF against a geom or an SDF
@@ -439,8 +447,12 @@ def _mat_vec(mat9, v0, v1, v2):
 def pair_workspace(d):
   """Views of the workspace shared by both pair functions: F, poses, temporaries, I."""
   W = d.scratch_ccd
-  return (W[W_F:W_F + NF], W[W_P:W_P + 126].reshape((14, 9)), W[W_TMP:W_TMP + 16],
-          d.scratch_ccdi[0:4])
+  return (
+    W[W_F : W_F + NF],
+    W[W_P : W_P + 126].reshape((14, 9)),
+    W[W_TMP : W_TMP + 16],
+    d.scratch_ccdi[0:4],
+  )
 
 
 @jit
@@ -457,9 +469,9 @@ def collide_sdf(m, d, g1, g2, margin, con):
   (MuJoCo's contacts here are penetrations only)."""
   F, P, tmp, I = pair_workspace(d)
   W = d.scratch_ccd
-  box = W[W_BOX:W_BOX + 12].reshape((4, 3))  # lo, hi of the intersection; lo, hi of geom 2
-  x = W[W_X:W_X + 3]
-  points = W[W_PTS:W_PTS + 3 * mjMAXCONPAIR].reshape((mjMAXCONPAIR, 3))
+  box = W[W_BOX : W_BOX + 12].reshape((4, 3))  # lo, hi of the intersection; lo, hi of geom 2
+  x = W[W_X : W_X + 3]
+  points = W[W_PTS : W_PTS + 3 * mjMAXCONPAIR].reshape((mjMAXCONPAIR, 3))
   pos1, quat1, pos2, quat2 = P[0, :3], P[1, :4], P[2, :3], P[3, :4]
   pos1t, squat1, pos2t, squat2 = P[4, :3], P[5, :4], P[6, :3], P[7, :4]
   offset1, rot1, offset2, rot2 = P[8, :3], P[9], P[10, :3], P[11]
@@ -472,8 +484,8 @@ def collide_sdf(m, d, g1, g2, margin, con):
     pos2[k] = d.geom_xpos[g2, k]
   mju_mat2Quat(quat1, d.geom_xmat[g1])
   mju_mat2Quat(quat2, d.geom_xmat[g2])
-  _map_pose(pos2, quat2, pos1, quat1, offset1, rot1, tmp)     # geom 2 -> geom 1
-  _map_pose(pos1, quat1, pos1t, squat1, offset2, rot2, tmp)   # geom 1 -> SDF 1
+  _map_pose(pos2, quat2, pos1, quat1, offset1, rot1, tmp)  # geom 2 -> geom 1
+  _map_pose(pos1, quat1, pos1t, squat1, offset2, rot2, tmp)  # geom 1 -> SDF 1
   _map_pose(pos2t, squat2, pos1t, squat1, F[0:3], F[3:12], tmp)  # SDF 2 -> SDF 1
   _map_pose(pos1t, squat1, pos2t, squat2, offset12, rot12, tmp)  # SDF 1 -> SDF 2
 
@@ -609,7 +621,7 @@ def collide_mesh_sdf(m, d, g1, g2, margin, con):
   # BVH walk (depth first, second child first): leaves whose box's sphere the field reaches
   mid = m.geom_dataid[g1]
   adr = m.mesh_bvhadr[mid]
-  faces = WI[WI_FACE:WI_FACE + MAXSDFFACE]
+  faces = WI[WI_FACE : WI_FACE + MAXSDFFACE]
   stack = WI[WI_STACK:]
   nface = 0
   nstack = 1
@@ -632,11 +644,11 @@ def collide_mesh_sdf(m, d, g1, g2, margin, con):
   # Frank-Wolfe on each triangle that passes the circumsphere test
   vadr = m.mesh_vertadr[mid]
   fadr = m.mesh_faceadr[mid]
-  T = W[W_TRI:W_TRI + 36].reshape((4, 3, 3))
+  T = W[W_TRI : W_TRI + 36].reshape((4, 3, 3))
   corners = T[0]
-  x = W[W_X:W_X + 3]
-  cand = W[W_CAND:W_CAND + 3 * MAXMESHPNT].reshape((MAXMESHPNT, 3))
-  depth = W[W_CAND + 3 * MAXMESHPNT:W_CAND + 4 * MAXMESHPNT]
+  x = W[W_X : W_X + 3]
+  cand = W[W_CAND : W_CAND + 3 * MAXMESHPNT].reshape((MAXMESHPNT, 3))
+  depth = W[W_CAND + 3 * MAXMESHPNT : W_CAND + 4 * MAXMESHPNT]
   ncand = 0
   for i in range(nface):
     for v in range(3):
@@ -656,16 +668,17 @@ def collide_mesh_sdf(m, d, g1, g2, margin, con):
       ncand += 1
 
   # deepest first (a stable sort, as MuJoCo's merge sort), at most mjMAXCONPAIR contacts
-  order = WI[WI_STACK:WI_STACK + MAXMESHPNT]
+  order = WI[WI_STACK : WI_STACK + MAXMESHPNT]
   for i in range(ncand):
     j = i
     while j > 0 and depth[order[j - 1]] > depth[i]:
       order[j] = order[j - 1]
       j -= 1
     order[j] = i
-  points = W[W_PTS:W_PTS + 3 * mjMAXCONPAIR].reshape((mjMAXCONPAIR, 3))
+  points = W[W_PTS : W_PTS + 3 * mjMAXCONPAIR].reshape((mjMAXCONPAIR, 3))
   cnt = 0
   for i in range(min(ncand, mjMAXCONPAIR)):
-    cnt = _add_contact(m, d, SINGLE, I, F, points, con, cnt, cand[order[i]], pos2t, quat2t,
-                       depth[order[i]], tmp)
+    cnt = _add_contact(
+      m, d, SINGLE, I, F, points, con, cnt, cand[order[i]], pos2t, quat2t, depth[order[i]], tmp
+    )
   return cnt

@@ -56,10 +56,10 @@ from engine._jit import compiled_entry
 from engine._jit import entry
 from engine._jit import jit
 from engine.compiler.build_math import mjEPS
-from engine.errors import CompileError
 from engine.enums import mjTEXTURE_2D
 from engine.enums import mjTEXTURE_CUBE
 from engine.enums import mjTEXTURE_SKYBOX
+from engine.errors import CompileError
 
 TEXTURE_TYPES = {"2d": mjTEXTURE_2D, "cube": mjTEXTURE_CUBE, "skybox": mjTEXTURE_SKYBOX}
 
@@ -94,6 +94,7 @@ class ResourceProvider:
       timestamp (an opaque value the caller recorded); without it a resource always counts as
       modified, as in MuJoCo.
   """
+
   prefix: str
   open: Callable
   read: Callable
@@ -108,9 +109,14 @@ _PROVIDERS_LOCK = threading.Lock()
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*")
 
 
-def register_resource_provider(prefix: str, open: Callable, read: Callable, close: Callable,
-                               getdir: Callable | None = None,
-                               modified: Callable | None = None) -> ResourceProvider:
+def register_resource_provider(
+  prefix: str,
+  open: Callable,
+  read: Callable,
+  close: Callable,
+  getdir: Callable | None = None,
+  modified: Callable | None = None,
+) -> ResourceProvider:
   """Registers callbacks that load every file whose name starts with "prefix:".
 
   Port of mjp_registerResourceProvider, with Python callbacks. The model
@@ -129,11 +135,17 @@ def register_resource_provider(prefix: str, open: Callable, read: Callable, clos
     TypeError: a callback is not callable.
   """
   if not isinstance(prefix, str) or not _SCHEME.fullmatch(prefix):
-    raise ValueError(f"invalid resource provider prefix {prefix!r}: expected URI scheme syntax "
-                     "(a letter, then letters, digits, '+', '-' or '.')")
-  for cbname, cb, required in (("open", open, True), ("read", read, True),
-                               ("close", close, True), ("getdir", getdir, False),
-                               ("modified", modified, False)):
+    raise ValueError(
+      f"invalid resource provider prefix {prefix!r}: expected URI scheme syntax "
+      "(a letter, then letters, digits, '+', '-' or '.')"
+    )
+  for cbname, cb, required in (
+    ("open", open, True),
+    ("read", read, True),
+    ("close", close, True),
+    ("getdir", getdir, False),
+    ("modified", modified, False),
+  ):
     if (cb is not None or required) and not callable(cb):
       raise TypeError(f"resource provider '{prefix}': {cbname} must be callable, got {cb!r}")
   provider = ResourceProvider(prefix, open, read, close, getdir, modified)
@@ -143,8 +155,9 @@ def register_resource_provider(prefix: str, open: Callable, read: Callable, clos
     if old is not None:
       if all(getattr(old, f) == getattr(provider, f) for f in _CALLBACKS):
         return old
-      raise ValueError(f"a resource provider with prefix '{old.prefix}' is already registered "
-                       "with other callbacks")
+      raise ValueError(
+        f"a resource provider with prefix '{old.prefix}' is already registered with other callbacks"
+      )
     _PROVIDERS[key] = provider
   return provider
 
@@ -173,7 +186,7 @@ def find_resource_provider(name: str) -> ResourceProvider | None:
 
 def shown_name(name: str, limit: int = 80) -> str:
   """A resource name for messages (data URIs can be megabytes long)."""
-  return name if len(name) <= limit else name[:limit - 3] + "..."
+  return name if len(name) <= limit else name[: limit - 3] + "..."
 
 
 def _call(provider, cbname, name, *args):
@@ -181,8 +194,10 @@ def _call(provider, cbname, name, *args):
   try:
     return getattr(provider, cbname)(*args)
   except Exception as e:
-    raise ResourceError(f"resource provider '{provider.prefix}': {cbname} failed for resource "
-                        f"'{shown_name(name)}': {type(e).__name__}: {e}") from e
+    raise ResourceError(
+      f"resource provider '{provider.prefix}': {cbname} failed for resource "
+      f"'{shown_name(name)}': {type(e).__name__}: {e}"
+    ) from e
 
 
 def resource_dir(name: str) -> str:
@@ -199,11 +214,13 @@ def resource_dir(name: str) -> str:
   if provider.getdir is not None:
     out = _call(provider, "getdir", name, name)
     if not isinstance(out, str):
-      raise ResourceError(f"resource provider '{provider.prefix}': getdir returned {out!r} for "
-                          f"resource '{shown_name(name)}', expected a str")
+      raise ResourceError(
+        f"resource provider '{provider.prefix}': getdir returned {out!r} for "
+        f"resource '{shown_name(name)}', expected a str"
+      )
     return out
   cut = max(name.rfind("/"), name.rfind("\\"))
-  return name[:cut + 1] if cut >= 0 else name[:name.find(":") + 1]
+  return name[: cut + 1] if cut >= 0 else name[: name.find(":") + 1]
 
 
 class Resource:
@@ -236,8 +253,10 @@ class Resource:
       return data.encode()
     if isinstance(data, (bytes, bytearray, memoryview)):
       return bytes(data)
-    raise ResourceError(f"resource provider '{p.prefix}': read returned {type(data).__name__} "
-                        f"for resource '{shown_name(self.name)}', expected bytes")
+    raise ResourceError(
+      f"resource provider '{p.prefix}': read returned {type(data).__name__} "
+      f"for resource '{shown_name(self.name)}', expected bytes"
+    )
 
   def modified(self, timestamp) -> bool:
     """Whether the resource changed since `timestamp` (mju_isModifiedResource).
@@ -283,8 +302,10 @@ def open_resource(name: str) -> Resource:
     return Resource(name, None, name)
   handle = _call(provider, "open", name, name)
   if handle is None or handle is False:
-    raise FileNotFoundError(f"could not open resource '{shown_name(name)}' with the resource "
-                            f"provider for prefix '{provider.prefix}'")
+    raise FileNotFoundError(
+      f"could not open resource '{shown_name(name)}' with the resource "
+      f"provider for prefix '{provider.prefix}'"
+    )
   return Resource(name, provider, handle)
 
 
@@ -306,8 +327,13 @@ def data_uri_media_type(name: str) -> str | None:
 
 
 CONTENT_TYPE_EXTENSIONS = {
-  "image/png": ".png", "image/ktx": ".ktx", "model/stl": ".stl", "model/obj": ".obj",
-  "model/vnd.mujoco.msh": ".msh", "image/vnd.mujoco.hfield": ".bin"}
+  "image/png": ".png",
+  "image/ktx": ".ktx",
+  "model/stl": ".stl",
+  "model/obj": ".obj",
+  "model/vnd.mujoco.msh": ".msh",
+  "image/vnd.mujoco.hfield": ".bin",
+}
 
 
 def decoder_name(name: str) -> str:
@@ -365,8 +391,9 @@ def is_absolute(path: str) -> bool:
   the prefix of a registered resource provider."""
   if not path:
     return False
-  return (path[0] in "/\\" or ":/" in path or ":\\" in path
-          or find_resource_provider(path) is not None)
+  return (
+    path[0] in "/\\" or ":/" in path or ":\\" in path or find_resource_provider(path) is not None
+  )
 
 
 def _basename(path: str) -> str:
@@ -440,8 +467,10 @@ class AssetStore:
         with open(p, "rb") as f:
           return f.read()
     places = [f"assets[{shown_name(k)!r}]" for k in keys] + [repr(p) for p in disk]
-    raise FileNotFoundError(f"file '{shown_name(filename)}' not found; "
-                            + "; ".join(failed + ["searched " + ", ".join(places)]))
+    raise FileNotFoundError(
+      f"file '{shown_name(filename)}' not found; "
+      + "; ".join(failed + ["searched " + ", ".join(places)])
+    )
 
 
 # ---------------------------------------------------------------------------------- PNG decoding
@@ -644,7 +673,7 @@ def cube_texture_from_grid(image, width, height, gridsize=(1, 1), gridlayout="",
       raise ValueError("gridlayout symbol is not among '.RLUDFB' in texture")
     i = "RLUDFB".index(ch)
     r0, c0 = tw * (k // cols), tw * (k % cols)
-    out[i] = img[r0:r0 + tw, c0:c0 + tw]
+    out[i] = img[r0 : r0 + tw, c0 : c0 + tw]
     loaded[i] = True
   for i in range(6):
     if not loaded[i]:
@@ -774,8 +803,12 @@ def _random_marks(count, probability):
 
 
 # _blend's argument types: two colors, the positions (h, w) and the image (h, w, 3)
-_BLEND_TYPES = (types.float64[::1], types.float64[::1], types.float64[:, ::1],
-                types.uint8[:, :, ::1])
+_BLEND_TYPES = (
+  types.float64[::1],
+  types.float64[::1],
+  types.float64[:, ::1],
+  types.uint8[:, :, ::1],
+)
 
 
 @entry
@@ -811,8 +844,12 @@ def _interp(rgb1, rgb2, pos, out=None):
   pos = np.ascontiguousarray(pos, dtype=np.float64)
   if out is None:
     out = np.empty(pos.shape + (3,), dtype=np.uint8)
-  if not (pos.ndim == 2 and out.dtype == np.uint8 and out.shape == pos.shape + (3,)
-          and out.flags.c_contiguous):  # (the types compiled_entry's caller guarantees)
+  if not (
+    pos.ndim == 2
+    and out.dtype == np.uint8
+    and out.shape == pos.shape + (3,)
+    and out.flags.c_contiguous
+  ):  # (the types compiled_entry's caller guarantees)
     raise ValueError(f"_interp: {pos.shape} positions, {out.shape} {out.dtype} image")
   blend = compiled_entry(_blend, *_BLEND_TYPES)
   blend(np.array([float(c) for c in rgb1[:3]]), np.array([float(c) for c in rgb2[:3]]), pos, out)
@@ -822,10 +859,10 @@ def _interp(rgb1, rgb2, pos, out=None):
 def _checker(img, c1, c2):
   """Port of checker(): c1 in the top-left and bottom-right quadrants, c2 elsewhere."""
   h, w = img.shape[:2]
-  img[:h // 2, :w // 2] = c1
-  img[h // 2:, w // 2:] = c1
-  img[:h // 2, w // 2:] = c2
-  img[h // 2:, :w // 2] = c2
+  img[: h // 2, : w // 2] = c1
+  img[h // 2 :, w // 2 :] = c1
+  img[: h // 2, w // 2 :] = c2
+  img[h // 2 :, : w // 2] = c2
 
 
 def _marks(img, mark, markc):
@@ -841,8 +878,18 @@ def _marks(img, mark, markc):
     img[h // 2, :] = markc
 
 
-def builtin_texture(type, builtin, rgb1=(0.8, 0.8, 0.8), rgb2=(0.5, 0.5, 0.5), mark="none",
-                    markrgb=(0.0, 0.0, 0.0), random=0.01, width=0, height=0, nchannel=3):
+def builtin_texture(
+  type,
+  builtin,
+  rgb1=(0.8, 0.8, 0.8),
+  rgb2=(0.5, 0.5, 0.5),
+  mark="none",
+  markrgb=(0.0, 0.0, 0.0),
+  random=0.01,
+  width=0,
+  height=0,
+  nchannel=3,
+):
   """Port of mjCTexture::Builtin2D / BuiltinCube: procedural texture data.
 
   Args:

@@ -36,7 +36,8 @@ class _Tree:
       make = compiled_entry(_make, *_MAKE_ARGS)
       self.aabb, self.child, self.depth, self.nodeid = make(
         *[np.ascontiguousarray(np.reshape(a, (-1, 3)), np.float64) for a in (lo, hi, lpos)],
-        np.ascontiguousarray(ids, np.int32))
+        np.ascontiguousarray(ids, np.int32),
+      )
 
 
 _BOXES = types.float64[:, ::1]  # (n, 3) corners or positions
@@ -186,8 +187,9 @@ def _rotate(vec, quat):
   t0 = w * v0 + y * v2 - z * v1
   t1 = w * v1 + z * v0 - x * v2
   t2 = w * v2 + x * v1 - y * v0
-  out = np.stack([v0 + 2 * (y * t2 - z * t1), v1 + 2 * (z * t0 - x * t2),
-                  v2 + 2 * (x * t1 - y * t0)], axis=-1)
+  out = np.stack(
+    [v0 + 2 * (y * t2 - z * t1), v1 + 2 * (z * t0 - x * t2), v2 + 2 * (x * t1 - y * t0)], axis=-1
+  )
   identity = (w == 1) & (x == 0) & (y == 0) & (z == 0)
   out = np.where(identity[..., None], vec, out)
   return np.where((vec == 0).all(axis=-1)[..., None], 0.0, out)
@@ -220,8 +222,11 @@ def body_bvhs(bodies) -> list:
   for gs in geoms:
     part = slice(start, start + len(gs))
     start += len(gs)
-    trees.append(_Tree(corners[part].min(axis=1), corners[part].max(axis=1), lpos[part],
-                       [g.id for g in gs]) if gs else _Tree())
+    trees.append(
+      _Tree(corners[part].min(axis=1), corners[part].max(axis=1), lpos[part], [g.id for g in gs])
+      if gs
+      else _Tree()
+    )
   return trees
 
 
@@ -236,15 +241,20 @@ def face_circumcenters(vert, face):
   area = np.sqrt(_dot(nrm, nrm))
   vec = norm_a_2[:, None] * b - norm_b_2[:, None] * a
   res = _cross(vec, nrm)
-  with np.errstate(divide='ignore', invalid='ignore'):
+  with np.errstate(divide="ignore", invalid="ignore"):
     return res / (2 * area * area)[:, None] + v2
 
 
 def _cross(a, b):
   """Row-wise cross product, as mjuu_crossvec."""
-  return np.stack([a[:, 1] * b[:, 2] - a[:, 2] * b[:, 1],
-                   a[:, 2] * b[:, 0] - a[:, 0] * b[:, 2],
-                   a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]], axis=1)
+  return np.stack(
+    [
+      a[:, 1] * b[:, 2] - a[:, 2] * b[:, 1],
+      a[:, 2] * b[:, 0] - a[:, 0] * b[:, 2],
+      a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0],
+    ],
+    axis=1,
+  )
 
 
 def _dot(a, b):
@@ -272,10 +282,9 @@ def mesh_bvh(info) -> _Tree:
   corners = vert[face]
   fmin = corners.min(axis=1)
   fmax = corners.max(axis=1)
-  center = .5 * (fmin + fmax)
-  half = .5 * (fmax - fmin)
-  tree = _Tree(center - half, center + half, face_circumcenters(vert, face),
-               np.arange(len(face)))
+  center = 0.5 * (fmin + fmax)
+  half = 0.5 * (fmax - fmin)
+  tree = _Tree(center - half, center + half, face_circumcenters(vert, face), np.arange(len(face)))
   _MESH_TREES[key] = tree
   if len(_MESH_TREES) > _MESH_TREES_SIZE:
     _MESH_TREES.popitem(last=False)
@@ -288,21 +297,23 @@ def arrays(bodies, meshes, sizes, arrays):
   num = [len(tree.aabb) for tree in trees]
   start = np.concatenate([[0], np.cumsum(num)[:-1]]).astype(int) if trees else []
   adr = [int(a) if n else -1 for a, n in zip(start, num)]
+
   def stacked(field, shape):
     parts = [np.asarray(getattr(t, field)).reshape(shape) for t in trees if len(t.aabb)]
     return np.concatenate(parts) if parts else np.zeros((0,) + shape[1:])
-  aabb = stacked('aabb', (-1, 6))
-  child = stacked('child', (-1, 2))
-  depth = stacked('depth', (-1,))
-  nodeid = stacked('nodeid', (-1,))
+
+  aabb = stacked("aabb", (-1, 6))
+  child = stacked("child", (-1, 2))
+  depth = stacked("depth", (-1,))
+  nodeid = stacked("nodeid", (-1,))
   nbody = len(bodies)
   nbvh = len(aabb)
   sizes.update(nbvh=nbvh, nbvhstatic=nbvh, nbvhdynamic=0)
-  _arr(arrays, 'body_bvhadr', adr[:nbody])
-  _arr(arrays, 'body_bvhnum', num[:nbody])
-  _arr(arrays, 'mesh_bvhadr', adr[nbody:])
-  _arr(arrays, 'mesh_bvhnum', num[nbody:])
-  _arr(arrays, 'bvh_depth', depth)
-  _arr(arrays, 'bvh_child', child, (nbvh, 2))
-  _arr(arrays, 'bvh_nodeid', nodeid)
-  _arr(arrays, 'bvh_aabb', aabb, (nbvh, 6))
+  _arr(arrays, "body_bvhadr", adr[:nbody])
+  _arr(arrays, "body_bvhnum", num[:nbody])
+  _arr(arrays, "mesh_bvhadr", adr[nbody:])
+  _arr(arrays, "mesh_bvhnum", num[nbody:])
+  _arr(arrays, "bvh_depth", depth)
+  _arr(arrays, "bvh_child", child, (nbvh, 2))
+  _arr(arrays, "bvh_nodeid", nodeid)
+  _arr(arrays, "bvh_aabb", aabb, (nbvh, 6))

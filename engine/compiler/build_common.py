@@ -5,8 +5,9 @@ import numpy as np
 from engine import fields as F
 from engine.compiler import build_skin
 
-_DTYPES = {f.name: f.dtype for f in F.MODEL_FIELDS + F.COMPILER_ONLY_FIELDS
-           + build_skin.SKIN_FIELDS}
+_DTYPES = {
+  f.name: f.dtype for f in F.MODEL_FIELDS + F.COMPILER_ONLY_FIELDS + build_skin.SKIN_FIELDS
+}
 
 
 def arr(arrays, name, data, shape=None):

@@ -15,7 +15,7 @@ def fuse_static(ctx, lists, referenced):
   `referenced` holds bodies that other elements refer to by name (these are kept, as MuJoCo
   keeps bodies whose removal would break a reference).
   """
-  bodies = lists['body']
+  bodies = lists["body"]
   i = 1
   while i < len(bodies):
     b = bodies[i]
@@ -29,8 +29,8 @@ def fuse_static(ctx, lists, referenced):
       c.pos, c.quat = bm.frameaccum(b.pos, b.quat, c.pos, c.quat)
       c.parent = par
     k = par.children.index(b)
-    par.children[k:k + 1] = b.children
-    for lst, attr in ((par.geoms, 'geoms'), (par.sites, 'sites')):
+    par.children[k : k + 1] = b.children
+    for lst, attr in ((par.geoms, "geoms"), (par.sites, "sites")):
       for e in getattr(b, attr):
         e.body = par
         e.pos, e.quat = bm.frameaccum(b.pos, b.quat, e.pos, e.quat)
@@ -47,7 +47,7 @@ def fuse_static(ctx, lists, referenced):
     del bodies[i]
     new = make_lists(bodies[0])
     lists.update(new)
-    bodies = lists['body']
+    bodies = lists["body"]
     for c in bodies[1:]:
       c.weldid = c.id if (c.joints or c.mocap) else c.parent.weldid
     par.contype = par.conaffinity = 0
@@ -55,7 +55,7 @@ def fuse_static(ctx, lists, referenced):
     for g in par.geoms:
       par.contype |= g.contype
       par.conaffinity |= g.conaffinity
-      par.margin = max(par.margin, g.spec['margin'] + g.spec['gap'])
+      par.margin = max(par.margin, g.spec["margin"] + g.spec["gap"])
 
 
 def accumulate_inertia(par, b):

@@ -20,7 +20,7 @@ mjEPS = 1e-14
 def _load_atan2f():
   """The C library's atan2f (MuJoCo computes camera fovy in float with it), or None."""
   try:
-    libm = ctypes.CDLL(ctypes.util.find_library('m') or 'libm.so.6')
+    libm = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
     fn = libm.atan2f
   except (OSError, AttributeError):
     return None
@@ -67,39 +67,53 @@ def quat2mat(quat):
   q22 = quat[2] * quat[2]
   q23 = quat[2] * quat[3]
   q33 = quat[3] * quat[3]
-  return [q00 + q11 - q22 - q33, 2 * (q12 - q03), 2 * (q13 + q02),
-          2 * (q12 + q03), q00 - q11 + q22 - q33, 2 * (q23 - q01),
-          2 * (q13 - q02), 2 * (q23 + q01), q00 - q11 - q22 + q33]
+  return [
+    q00 + q11 - q22 - q33,
+    2 * (q12 - q03),
+    2 * (q13 + q02),
+    2 * (q12 + q03),
+    q00 - q11 + q22 - q33,
+    2 * (q23 - q01),
+    2 * (q13 - q02),
+    2 * (q23 + q01),
+    q00 - q11 - q22 + q33,
+  ]
 
 
 def mulquat(qa, qb):
   """Port of mjuu_mulquat: normalized quaternion product qa * qb."""
-  tmp = [qa[0] * qb[0] - qa[1] * qb[1] - qa[2] * qb[2] - qa[3] * qb[3],
-         qa[0] * qb[1] + qa[1] * qb[0] + qa[2] * qb[3] - qa[3] * qb[2],
-         qa[0] * qb[2] - qa[1] * qb[3] + qa[2] * qb[0] + qa[3] * qb[1],
-         qa[0] * qb[3] + qa[1] * qb[2] - qa[2] * qb[1] + qa[3] * qb[0]]
+  tmp = [
+    qa[0] * qb[0] - qa[1] * qb[1] - qa[2] * qb[2] - qa[3] * qb[3],
+    qa[0] * qb[1] + qa[1] * qb[0] + qa[2] * qb[3] - qa[3] * qb[2],
+    qa[0] * qb[2] - qa[1] * qb[3] + qa[2] * qb[0] + qa[3] * qb[1],
+    qa[0] * qb[3] + qa[1] * qb[2] - qa[2] * qb[1] + qa[3] * qb[0],
+  ]
   normvec(tmp)
   return tmp
 
 
 def mulvecmat(vec, mat):
   """Port of mjuu_mulvecmat: mat @ vec (3x3 row-major)."""
-  return [mat[0] * vec[0] + mat[1] * vec[1] + mat[2] * vec[2],
-          mat[3] * vec[0] + mat[4] * vec[1] + mat[5] * vec[2],
-          mat[6] * vec[0] + mat[7] * vec[1] + mat[8] * vec[2]]
+  return [
+    mat[0] * vec[0] + mat[1] * vec[1] + mat[2] * vec[2],
+    mat[3] * vec[0] + mat[4] * vec[1] + mat[5] * vec[2],
+    mat[6] * vec[0] + mat[7] * vec[1] + mat[8] * vec[2],
+  ]
 
 
 def mulmat(a, b):
   """Port of mjuu_mulmat: 3x3 row-major product a @ b."""
-  return [a[0] * b[0] + a[1] * b[3] + a[2] * b[6],
-          a[0] * b[1] + a[1] * b[4] + a[2] * b[7],
-          a[0] * b[2] + a[1] * b[5] + a[2] * b[8],
-          a[3] * b[0] + a[4] * b[3] + a[5] * b[6],
-          a[3] * b[1] + a[4] * b[4] + a[5] * b[7],
-          a[3] * b[2] + a[4] * b[5] + a[5] * b[8],
-          a[6] * b[0] + a[7] * b[3] + a[8] * b[6],
-          a[6] * b[1] + a[7] * b[4] + a[8] * b[7],
-          a[6] * b[2] + a[7] * b[5] + a[8] * b[8]]
+  return [
+    a[0] * b[0] + a[1] * b[3] + a[2] * b[6],
+    a[0] * b[1] + a[1] * b[4] + a[2] * b[7],
+    a[0] * b[2] + a[1] * b[5] + a[2] * b[8],
+    a[3] * b[0] + a[4] * b[3] + a[5] * b[6],
+    a[3] * b[1] + a[4] * b[4] + a[5] * b[7],
+    a[3] * b[2] + a[4] * b[5] + a[5] * b[8],
+    a[6] * b[0] + a[7] * b[3] + a[8] * b[6],
+    a[6] * b[1] + a[7] * b[4] + a[8] * b[7],
+    a[6] * b[2] + a[7] * b[5] + a[8] * b[8],
+  ]
 
 
 def transpose(m):
@@ -118,12 +132,16 @@ def rotvecquat(vec, quat):
     return [0.0, 0.0, 0.0]
   if quat[0] == 1 and quat[1] == 0 and quat[2] == 0 and quat[3] == 0:
     return [vec[0], vec[1], vec[2]]
-  tmp = [quat[0] * vec[0] + quat[2] * vec[2] - quat[3] * vec[1],
-         quat[0] * vec[1] + quat[3] * vec[0] - quat[1] * vec[2],
-         quat[0] * vec[2] + quat[1] * vec[1] - quat[2] * vec[0]]
-  return [vec[0] + 2 * (quat[2] * tmp[2] - quat[3] * tmp[1]),
-          vec[1] + 2 * (quat[3] * tmp[0] - quat[1] * tmp[2]),
-          vec[2] + 2 * (quat[1] * tmp[1] - quat[2] * tmp[0])]
+  tmp = [
+    quat[0] * vec[0] + quat[2] * vec[2] - quat[3] * vec[1],
+    quat[0] * vec[1] + quat[3] * vec[0] - quat[1] * vec[2],
+    quat[0] * vec[2] + quat[1] * vec[1] - quat[2] * vec[0],
+  ]
+  return [
+    vec[0] + 2 * (quat[2] * tmp[2] - quat[3] * tmp[1]),
+    vec[1] + 2 * (quat[3] * tmp[0] - quat[1] * tmp[2]),
+    vec[2] + 2 * (quat[1] * tmp[1] - quat[2] * tmp[0]),
+  ]
 
 
 def z2quat(vec):
@@ -191,19 +209,19 @@ def resolve_orientation(node, spec, degree, eulerseq, quat=None):
   attribute is normalized first, as the element compilers do. Raises CompileError located at
   `node` for degenerate input.
   """
-  q = list(spec['quat'] if quat is None else quat)
+  q = list(spec["quat"] if quat is None else quat)
   normvec(q)
-  axisangle = spec.get('axisangle')
-  xyaxes = spec.get('xyaxes')
-  zaxis = spec.get('zaxis')
-  euler = spec.get('euler')
+  axisangle = spec.get("axisangle")
+  xyaxes = spec.get("xyaxes")
+  zaxis = spec.get("zaxis")
+  euler = spec.get("euler")
   if axisangle is not None:
     aa = list(axisangle)
     if degree:
       aa[3] = aa[3] / 180.0 * mjPI
     axis = aa[:3]
     if normvec(axis) < mjEPS:
-      raise node.error('axisangle too small', 'axisangle')
+      raise node.error("axisangle too small", "axisangle")
     ang2 = aa[3] / 2
     s = math.sin(ang2)
     q = [math.cos(ang2), s * axis[0], s * axis[1], s * axis[2]]
@@ -211,19 +229,19 @@ def resolve_orientation(node, spec, degree, eulerseq, quat=None):
     x = list(xyaxes[:3])
     y = list(xyaxes[3:])
     if normvec(x) < mjEPS:
-      raise node.error('xaxis too small', 'xyaxes')
+      raise node.error("xaxis too small", "xyaxes")
     d = x[0] * y[0] + x[1] * y[1] + x[2] * y[2]
     y = [y[0] - x[0] * d, y[1] - x[1] * d, y[2] - x[2] * d]
     if normvec(y) < mjEPS:
-      raise node.error('yaxis too small', 'xyaxes')
+      raise node.error("yaxis too small", "xyaxes")
     z = cross(x, y)
     if normvec(z) < mjEPS:
-      raise node.error('cross(xaxis, yaxis) too small', 'xyaxes')
+      raise node.error("cross(xaxis, yaxis) too small", "xyaxes")
     q = frame2quat(x, y, z)
   elif zaxis is not None:
     z = list(zaxis)
     if normvec(z) < mjEPS:
-      raise node.error('zaxis too small', 'zaxis')
+      raise node.error("zaxis too small", "zaxis")
     q = z2quat(z)
   elif euler is not None:
     e = list(euler)
@@ -233,8 +251,8 @@ def resolve_orientation(node, spec, degree, eulerseq, quat=None):
     for i in range(3):
       ch = eulerseq[i]
       qrot = [math.cos(e[i] / 2), 0.0, 0.0, 0.0]
-      qrot['xyz'.index(ch.lower()) + 1] = math.sin(e[i] / 2)
-      if ch in 'xyz':
+      qrot["xyz".index(ch.lower()) + 1] = math.sin(e[i] / 2)
+      if ch in "xyz":
         q = mulquat(q, qrot)
       else:
         q = mulquat(qrot, q)

@@ -45,18 +45,26 @@ def _sameframe(pos, quat, ipos=None, iquat=None):
 
 def tree_arrays(ctx, lists, sizes, arrays):
   """Port of mjCModel::CopyTree plus setFixed's tree quantities."""
-  bodies, joints, geoms = lists['body'], lists['joint'], lists['geom']
-  sites, cams, lights = lists['site'], lists['camera'], lists['light']
+  bodies, joints, geoms = lists["body"], lists["joint"], lists["geom"]
+  sites, cams, lights = lists["site"], lists["camera"], lists["light"]
   nbody, njnt, ngeom = len(bodies), len(joints), len(geoms)
   nuser = ctx.nuser
 
   # sizes
   nq = sum(j.nq for j in joints)
   nv = sum(j.nv for j in joints)
-  sizes.update(nbody=nbody, njnt=njnt, ngeom=ngeom, nsite=len(sites), ncam=len(cams),
-               nlight=len(lights), nq=nq, nv=nv)
-  for k in ('body', 'jnt', 'geom', 'site', 'cam', 'tendon', 'actuator', 'sensor'):
-    sizes['nuser_' + k] = nuser[k]
+  sizes.update(
+    nbody=nbody,
+    njnt=njnt,
+    ngeom=ngeom,
+    nsite=len(sites),
+    ncam=len(cams),
+    nlight=len(lights),
+    nq=nq,
+    nv=nv,
+  )
+  for k in ("body", "jnt", "geom", "site", "cam", "tendon", "actuator", "sensor"):
+    sizes["nuser_" + k] = nuser[k]
 
   # mocap
   nmocap = 0
@@ -66,7 +74,7 @@ def tree_arrays(ctx, lists, sizes, arrays):
       nmocap += 1
     else:
       b.mocapid = -1
-  sizes['nmocap'] = nmocap
+  sizes["nmocap"] = nmocap
 
   parentid = [0] * nbody
   rootid = [0] * nbody
@@ -97,15 +105,19 @@ def tree_arrays(ctx, lists, sizes, arrays):
     sf = sf if sf in (mjSAMEFRAME_BODY, mjSAMEFRAME_BODYROT) else mjSAMEFRAME_NONE
     body_sameframe[i] = sf
     pid = parentid[i]
-    body_simple[i] = int(sf == mjSAMEFRAME_BODY and (rootid[i] == i or
-                                                     (parentid[pid] == 0 and b_dofnum[pid] == 0)))
+    body_simple[i] = int(
+      sf == mjSAMEFRAME_BODY and (rootid[i] == i or (parentid[pid] == 0 and b_dofnum[pid] == 0))
+    )
     if pid > 0:
       body_simple[pid] = 0
     rotfound = False
     for j in b.joints:
       aligned = sum(abs(v) > 1e-14 for v in j.axis) == 1
-      if rotfound or not _is_same_vec(j.pos, (0, 0, 0)) or \
-         (j.type in (mjJNT_HINGE, mjJNT_SLIDE) and not aligned):
+      if (
+        rotfound
+        or not _is_same_vec(j.pos, (0, 0, 0))
+        or (j.type in (mjJNT_HINGE, mjJNT_SLIDE) and not aligned)
+      ):
         body_simple[i] = 0
       if j.type in (mjJNT_BALL, mjJNT_HINGE):
         rotfound = True
@@ -124,12 +136,12 @@ def tree_arrays(ctx, lists, sizes, arrays):
       for _ in range(j.nv):
         dof_bodyid.append(i)
         dof_jntid.append(j.id)
-        dof_solref.append(s['solreffriction'])
-        dof_solimp.append(s['solimpfriction'])
-        dof_frictionloss.append(s['frictionloss'])
-        dof_armature.append(s['armature'])
-        dof_damping.append(s['damping'][0])
-        dof_dampingpoly.append(s['damping'][1:3])
+        dof_solref.append(s["solreffriction"])
+        dof_solimp.append(s["solimpfriction"])
+        dof_frictionloss.append(s["frictionloss"])
+        dof_armature.append(s["armature"])
+        dof_damping.append(s["damping"][0])
+        dof_dampingpoly.append(s["damping"][1:3])
         dof_parentid.append(lastdof[i])
         lastdof[i] = dofadr
         dofadr += 1
@@ -173,161 +185,168 @@ def tree_arrays(ctx, lists, sizes, arrays):
   for i, b in enumerate(bodies):
     if b_dofnum[i] and body_treeid[i] >= 0 and b.sleep:
       sleep[body_treeid[i]] = b.sleep
-  sizes['ntree'] = ntree
+  sizes["ntree"] = ntree
   ctx.body_treeid = body_treeid
   ctx.tree_sleep = sleep
 
   # body arrays
-  _arr(arrays, 'qpos0', qpos0)
-  _arr(arrays, 'qpos_spring', qpos_spring)
-  _arr(arrays, 'body_parentid', parentid)
-  _arr(arrays, 'body_rootid', rootid)
-  _arr(arrays, 'body_weldid', [b.weldid for b in bodies])
-  _arr(arrays, 'body_mocapid', [b.mocapid for b in bodies])
-  _arr(arrays, 'body_jntnum', b_jntnum)
-  _arr(arrays, 'body_jntadr', b_jntadr)
-  _arr(arrays, 'body_dofnum', b_dofnum)
-  _arr(arrays, 'body_dofadr', b_dofadr)
-  _arr(arrays, 'body_treeid', body_treeid)
-  _arr(arrays, 'body_geomnum', b_geomnum)
-  _arr(arrays, 'body_geomadr', b_geomadr)
-  _arr(arrays, 'body_simple', body_simple)
-  _arr(arrays, 'body_sameframe', body_sameframe)
-  _arr(arrays, 'body_pos', [b.pos for b in bodies], (nbody, 3))
-  _arr(arrays, 'body_quat', [b.quat for b in bodies], (nbody, 4))
-  _arr(arrays, 'body_ipos', [b.ipos for b in bodies], (nbody, 3))
-  _arr(arrays, 'body_iquat', [b.iquat for b in bodies], (nbody, 4))
+  _arr(arrays, "qpos0", qpos0)
+  _arr(arrays, "qpos_spring", qpos_spring)
+  _arr(arrays, "body_parentid", parentid)
+  _arr(arrays, "body_rootid", rootid)
+  _arr(arrays, "body_weldid", [b.weldid for b in bodies])
+  _arr(arrays, "body_mocapid", [b.mocapid for b in bodies])
+  _arr(arrays, "body_jntnum", b_jntnum)
+  _arr(arrays, "body_jntadr", b_jntadr)
+  _arr(arrays, "body_dofnum", b_dofnum)
+  _arr(arrays, "body_dofadr", b_dofadr)
+  _arr(arrays, "body_treeid", body_treeid)
+  _arr(arrays, "body_geomnum", b_geomnum)
+  _arr(arrays, "body_geomadr", b_geomadr)
+  _arr(arrays, "body_simple", body_simple)
+  _arr(arrays, "body_sameframe", body_sameframe)
+  _arr(arrays, "body_pos", [b.pos for b in bodies], (nbody, 3))
+  _arr(arrays, "body_quat", [b.quat for b in bodies], (nbody, 4))
+  _arr(arrays, "body_ipos", [b.ipos for b in bodies], (nbody, 3))
+  _arr(arrays, "body_iquat", [b.iquat for b in bodies], (nbody, 4))
   mass = [b.mass for b in bodies]
-  _arr(arrays, 'body_mass', mass)
-  _arr(arrays, 'body_inertia', [b.inertia for b in bodies], (nbody, 3))
-  _arr(arrays, 'body_gravcomp', [b.gravcomp for b in bodies])
-  _arr(arrays, 'body_margin', [b.margin for b in bodies])
-  _arr(arrays, 'body_user', [b.user_data for b in bodies], (nbody, nuser['body']))
-  _arr(arrays, 'body_plugin', [-1] * nbody)
-  _arr(arrays, 'body_contype', [b.contype for b in bodies])
-  _arr(arrays, 'body_conaffinity', [b.conaffinity for b in bodies])
-  _arr(arrays, 'body_invweight0', np.zeros((nbody, 2)))
+  _arr(arrays, "body_mass", mass)
+  _arr(arrays, "body_inertia", [b.inertia for b in bodies], (nbody, 3))
+  _arr(arrays, "body_gravcomp", [b.gravcomp for b in bodies])
+  _arr(arrays, "body_margin", [b.margin for b in bodies])
+  _arr(arrays, "body_user", [b.user_data for b in bodies], (nbody, nuser["body"]))
+  _arr(arrays, "body_plugin", [-1] * nbody)
+  _arr(arrays, "body_contype", [b.contype for b in bodies])
+  _arr(arrays, "body_conaffinity", [b.conaffinity for b in bodies])
+  _arr(arrays, "body_invweight0", np.zeros((nbody, 2)))
 
-  _arr(arrays, 'body_subtreemass', np.zeros(nbody))
+  _arr(arrays, "body_subtreemass", np.zeros(nbody))
 
   # joints and dofs
-  _arr(arrays, 'jnt_type', [j.type for j in joints])
-  _arr(arrays, 'jnt_qposadr', [j.qposadr for j in joints])
-  _arr(arrays, 'jnt_dofadr', [j.dofadr for j in joints])
-  _arr(arrays, 'jnt_bodyid', [j.body.id for j in joints])
-  _arr(arrays, 'jnt_group', [j.spec['group'] for j in joints])
-  _arr(arrays, 'jnt_limited', [j.limited for j in joints])
-  _arr(arrays, 'jnt_actfrclimited', [j.actfrclimited for j in joints])
-  _arr(arrays, 'jnt_actgravcomp', [bool(j.spec['actuatorgravcomp']) for j in joints])
-  _arr(arrays, 'jnt_solref', [j.spec['solreflimit'] for j in joints], (njnt, 2))
-  _arr(arrays, 'jnt_solimp', [j.spec['solimplimit'] for j in joints], (njnt, 5))
-  _arr(arrays, 'jnt_pos', [j.pos for j in joints], (njnt, 3))
-  _arr(arrays, 'jnt_axis', [j.axis for j in joints], (njnt, 3))
-  _arr(arrays, 'jnt_stiffness', [j.spec['stiffness'][0] for j in joints])
-  _arr(arrays, 'jnt_stiffnesspoly', [j.spec['stiffness'][1:3] for j in joints], (njnt, 2))
-  _arr(arrays, 'jnt_range', [j.range for j in joints], (njnt, 2))
-  _arr(arrays, 'jnt_actfrcrange', [j.actfrcrange for j in joints], (njnt, 2))
-  _arr(arrays, 'jnt_margin', [j.spec['margin'] for j in joints])
-  _arr(arrays, 'jnt_user', [j.user for j in joints], (njnt, nuser['jnt']))
-  _arr(arrays, 'dof_bodyid', dof_bodyid)
-  _arr(arrays, 'dof_jntid', dof_jntid)
-  _arr(arrays, 'dof_parentid', dof_parentid)
-  _arr(arrays, 'dof_treeid', dof_treeid)
-  _arr(arrays, 'dof_solref', dof_solref, (nv, 2))
-  _arr(arrays, 'dof_solimp', dof_solimp, (nv, 5))
-  _arr(arrays, 'dof_frictionloss', dof_frictionloss)
-  _arr(arrays, 'dof_armature', dof_armature)
-  _arr(arrays, 'dof_damping', dof_damping)
-  _arr(arrays, 'dof_dampingpoly', dof_dampingpoly, (nv, 2))
-  _arr(arrays, 'dof_invweight0', np.zeros(nv))
-  _arr(arrays, 'dof_M0', np.zeros(nv))
-  _arr(arrays, 'dof_length', np.zeros(nv))
-  _arr(arrays, 'tree_bodyadr', tree_bodyadr)
-  _arr(arrays, 'tree_bodynum', tree_bodynum)
-  _arr(arrays, 'tree_dofadr', tree_dofadr)
-  _arr(arrays, 'tree_dofnum', tree_dofnum)
+  _arr(arrays, "jnt_type", [j.type for j in joints])
+  _arr(arrays, "jnt_qposadr", [j.qposadr for j in joints])
+  _arr(arrays, "jnt_dofadr", [j.dofadr for j in joints])
+  _arr(arrays, "jnt_bodyid", [j.body.id for j in joints])
+  _arr(arrays, "jnt_group", [j.spec["group"] for j in joints])
+  _arr(arrays, "jnt_limited", [j.limited for j in joints])
+  _arr(arrays, "jnt_actfrclimited", [j.actfrclimited for j in joints])
+  _arr(arrays, "jnt_actgravcomp", [bool(j.spec["actuatorgravcomp"]) for j in joints])
+  _arr(arrays, "jnt_solref", [j.spec["solreflimit"] for j in joints], (njnt, 2))
+  _arr(arrays, "jnt_solimp", [j.spec["solimplimit"] for j in joints], (njnt, 5))
+  _arr(arrays, "jnt_pos", [j.pos for j in joints], (njnt, 3))
+  _arr(arrays, "jnt_axis", [j.axis for j in joints], (njnt, 3))
+  _arr(arrays, "jnt_stiffness", [j.spec["stiffness"][0] for j in joints])
+  _arr(arrays, "jnt_stiffnesspoly", [j.spec["stiffness"][1:3] for j in joints], (njnt, 2))
+  _arr(arrays, "jnt_range", [j.range for j in joints], (njnt, 2))
+  _arr(arrays, "jnt_actfrcrange", [j.actfrcrange for j in joints], (njnt, 2))
+  _arr(arrays, "jnt_margin", [j.spec["margin"] for j in joints])
+  _arr(arrays, "jnt_user", [j.user for j in joints], (njnt, nuser["jnt"]))
+  _arr(arrays, "dof_bodyid", dof_bodyid)
+  _arr(arrays, "dof_jntid", dof_jntid)
+  _arr(arrays, "dof_parentid", dof_parentid)
+  _arr(arrays, "dof_treeid", dof_treeid)
+  _arr(arrays, "dof_solref", dof_solref, (nv, 2))
+  _arr(arrays, "dof_solimp", dof_solimp, (nv, 5))
+  _arr(arrays, "dof_frictionloss", dof_frictionloss)
+  _arr(arrays, "dof_armature", dof_armature)
+  _arr(arrays, "dof_damping", dof_damping)
+  _arr(arrays, "dof_dampingpoly", dof_dampingpoly, (nv, 2))
+  _arr(arrays, "dof_invweight0", np.zeros(nv))
+  _arr(arrays, "dof_M0", np.zeros(nv))
+  _arr(arrays, "dof_length", np.zeros(nv))
+  _arr(arrays, "tree_bodyadr", tree_bodyadr)
+  _arr(arrays, "tree_bodynum", tree_bodynum)
+  _arr(arrays, "tree_dofadr", tree_dofadr)
+  _arr(arrays, "tree_dofnum", tree_dofnum)
   ctx.dof_parentid = dof_parentid
   ctx.body_simple = body_simple
 
   # geoms
-  _arr(arrays, 'geom_type', [g.type for g in geoms])
-  _arr(arrays, 'geom_contype', [g.contype for g in geoms])
-  _arr(arrays, 'geom_conaffinity', [g.conaffinity for g in geoms])
-  _arr(arrays, 'geom_condim', [g.spec['condim'] for g in geoms])
-  _arr(arrays, 'geom_bodyid', [g.body.id for g in geoms])
-  _arr(arrays, 'geom_dataid', [g.mesh.id if g.mesh is not None else
-                               (g.hfield.id if g.hfield is not None else -1) for g in geoms])
-  _arr(arrays, 'geom_matid', [ctx.assets.matid(g) for g in geoms])
-  _arr(arrays, 'geom_group', [g.spec['group'] for g in geoms])
-  _arr(arrays, 'geom_priority', [g.spec['priority'] for g in geoms])
-  _arr(arrays, 'geom_plugin', [-1] * ngeom)
-  _arr(arrays, 'geom_sameframe', [_sameframe(g.pos, g.quat, g.body.ipos, g.body.iquat)
-                                  for g in geoms])
-  _arr(arrays, 'geom_solmix', [g.spec['solmix'] for g in geoms])
-  _arr(arrays, 'geom_solref', [g.spec['solref'] for g in geoms], (ngeom, 2))
-  _arr(arrays, 'geom_solimp', [g.spec['solimp'] for g in geoms], (ngeom, 5))
-  _arr(arrays, 'geom_size', [g.size for g in geoms], (ngeom, 3))
-  _arr(arrays, 'geom_aabb', [g.aabb for g in geoms], (ngeom, 6))
-  _arr(arrays, 'geom_rbound', [bt.geom_rbound(g) for g in geoms])
-  _arr(arrays, 'geom_pos', [g.pos for g in geoms], (ngeom, 3))
-  _arr(arrays, 'geom_quat', [g.quat for g in geoms], (ngeom, 4))
-  _arr(arrays, 'geom_friction', [g.spec['friction'] for g in geoms], (ngeom, 3))
-  _arr(arrays, 'geom_margin', [g.spec['margin'] for g in geoms])
-  _arr(arrays, 'geom_gap', [g.spec['gap'] for g in geoms])
-  _arr(arrays, 'geom_surfacevel', [g.spec['surfacevel'] for g in geoms], (ngeom, 6))
-  _arr(arrays, 'geom_adhesion', [g.spec['adhesion'] for g in geoms])
-  _arr(arrays, 'geom_fluid', [g.fluid for g in geoms], (ngeom, 12))
-  _arr(arrays, 'geom_user', [g.user for g in geoms], (ngeom, nuser['geom']))
-  _arr(arrays, 'geom_rgba', [g.spec['rgba'] for g in geoms], (ngeom, 4))
+  _arr(arrays, "geom_type", [g.type for g in geoms])
+  _arr(arrays, "geom_contype", [g.contype for g in geoms])
+  _arr(arrays, "geom_conaffinity", [g.conaffinity for g in geoms])
+  _arr(arrays, "geom_condim", [g.spec["condim"] for g in geoms])
+  _arr(arrays, "geom_bodyid", [g.body.id for g in geoms])
+  _arr(
+    arrays,
+    "geom_dataid",
+    [
+      g.mesh.id if g.mesh is not None else (g.hfield.id if g.hfield is not None else -1)
+      for g in geoms
+    ],
+  )
+  _arr(arrays, "geom_matid", [ctx.assets.matid(g) for g in geoms])
+  _arr(arrays, "geom_group", [g.spec["group"] for g in geoms])
+  _arr(arrays, "geom_priority", [g.spec["priority"] for g in geoms])
+  _arr(arrays, "geom_plugin", [-1] * ngeom)
+  _arr(
+    arrays, "geom_sameframe", [_sameframe(g.pos, g.quat, g.body.ipos, g.body.iquat) for g in geoms]
+  )
+  _arr(arrays, "geom_solmix", [g.spec["solmix"] for g in geoms])
+  _arr(arrays, "geom_solref", [g.spec["solref"] for g in geoms], (ngeom, 2))
+  _arr(arrays, "geom_solimp", [g.spec["solimp"] for g in geoms], (ngeom, 5))
+  _arr(arrays, "geom_size", [g.size for g in geoms], (ngeom, 3))
+  _arr(arrays, "geom_aabb", [g.aabb for g in geoms], (ngeom, 6))
+  _arr(arrays, "geom_rbound", [bt.geom_rbound(g) for g in geoms])
+  _arr(arrays, "geom_pos", [g.pos for g in geoms], (ngeom, 3))
+  _arr(arrays, "geom_quat", [g.quat for g in geoms], (ngeom, 4))
+  _arr(arrays, "geom_friction", [g.spec["friction"] for g in geoms], (ngeom, 3))
+  _arr(arrays, "geom_margin", [g.spec["margin"] for g in geoms])
+  _arr(arrays, "geom_gap", [g.spec["gap"] for g in geoms])
+  _arr(arrays, "geom_surfacevel", [g.spec["surfacevel"] for g in geoms], (ngeom, 6))
+  _arr(arrays, "geom_adhesion", [g.spec["adhesion"] for g in geoms])
+  _arr(arrays, "geom_fluid", [g.fluid for g in geoms], (ngeom, 12))
+  _arr(arrays, "geom_user", [g.user for g in geoms], (ngeom, nuser["geom"]))
+  _arr(arrays, "geom_rgba", [g.spec["rgba"] for g in geoms], (ngeom, 4))
 
   # sites
   nsite = len(sites)
-  _arr(arrays, 'site_type', [s.type for s in sites])
-  _arr(arrays, 'site_bodyid', [s.body.id for s in sites])
-  _arr(arrays, 'site_dataid', [s.mesh.id if s.mesh is not None else -1 for s in sites])
-  _arr(arrays, 'site_matid', [ctx.assets.matid(s) for s in sites])
-  _arr(arrays, 'site_group', [s.spec['group'] for s in sites])
-  _arr(arrays, 'site_sameframe', [_sameframe(s.pos, s.quat, s.body.ipos, s.body.iquat)
-                                  for s in sites])
-  _arr(arrays, 'site_size', [s.size for s in sites], (nsite, 3))
-  _arr(arrays, 'site_pos', [s.pos for s in sites], (nsite, 3))
-  _arr(arrays, 'site_quat', [s.quat for s in sites], (nsite, 4))
-  _arr(arrays, 'site_user', [s.user for s in sites], (nsite, nuser['site']))
-  _arr(arrays, 'site_rgba', [s.spec['rgba'] for s in sites], (nsite, 4))
+  _arr(arrays, "site_type", [s.type for s in sites])
+  _arr(arrays, "site_bodyid", [s.body.id for s in sites])
+  _arr(arrays, "site_dataid", [s.mesh.id if s.mesh is not None else -1 for s in sites])
+  _arr(arrays, "site_matid", [ctx.assets.matid(s) for s in sites])
+  _arr(arrays, "site_group", [s.spec["group"] for s in sites])
+  _arr(
+    arrays, "site_sameframe", [_sameframe(s.pos, s.quat, s.body.ipos, s.body.iquat) for s in sites]
+  )
+  _arr(arrays, "site_size", [s.size for s in sites], (nsite, 3))
+  _arr(arrays, "site_pos", [s.pos for s in sites], (nsite, 3))
+  _arr(arrays, "site_quat", [s.quat for s in sites], (nsite, 4))
+  _arr(arrays, "site_user", [s.user for s in sites], (nsite, nuser["site"]))
+  _arr(arrays, "site_rgba", [s.spec["rgba"] for s in sites], (nsite, 4))
 
   # cameras
   ncam = len(cams)
-  _arr(arrays, 'cam_mode', [c.spec['mode'] for c in cams])
-  _arr(arrays, 'cam_bodyid', [c.body.id for c in cams])
-  _arr(arrays, 'cam_targetbodyid', [c.targetbodyid for c in cams])
-  _arr(arrays, 'cam_pos', [c.pos for c in cams], (ncam, 3))
-  _arr(arrays, 'cam_quat', [c.quat for c in cams], (ncam, 4))
-  _arr(arrays, 'cam_projection', [c.spec['projection'] for c in cams])
-  _arr(arrays, 'cam_fovy', [c.fovy for c in cams])
-  _arr(arrays, 'cam_ipd', [c.spec['ipd'] for c in cams])
-  _arr(arrays, 'cam_resolution', [c.spec['resolution'] for c in cams], (ncam, 2))
-  _arr(arrays, 'cam_output', [c.spec['output'] for c in cams])
-  _arr(arrays, 'cam_sensorsize', [c.sensorsize for c in cams], (ncam, 2))
-  _arr(arrays, 'cam_intrinsic', [c.intrinsic for c in cams], (ncam, 4))
-  _arr(arrays, 'cam_user', [c.user for c in cams], (ncam, nuser['cam']))
-  for name, w in (('cam_poscom0', 3), ('cam_pos0', 3), ('cam_mat0', 9)):
+  _arr(arrays, "cam_mode", [c.spec["mode"] for c in cams])
+  _arr(arrays, "cam_bodyid", [c.body.id for c in cams])
+  _arr(arrays, "cam_targetbodyid", [c.targetbodyid for c in cams])
+  _arr(arrays, "cam_pos", [c.pos for c in cams], (ncam, 3))
+  _arr(arrays, "cam_quat", [c.quat for c in cams], (ncam, 4))
+  _arr(arrays, "cam_projection", [c.spec["projection"] for c in cams])
+  _arr(arrays, "cam_fovy", [c.fovy for c in cams])
+  _arr(arrays, "cam_ipd", [c.spec["ipd"] for c in cams])
+  _arr(arrays, "cam_resolution", [c.spec["resolution"] for c in cams], (ncam, 2))
+  _arr(arrays, "cam_output", [c.spec["output"] for c in cams])
+  _arr(arrays, "cam_sensorsize", [c.sensorsize for c in cams], (ncam, 2))
+  _arr(arrays, "cam_intrinsic", [c.intrinsic for c in cams], (ncam, 4))
+  _arr(arrays, "cam_user", [c.user for c in cams], (ncam, nuser["cam"]))
+  for name, w in (("cam_poscom0", 3), ("cam_pos0", 3), ("cam_mat0", 9)):
     _arr(arrays, name, np.zeros((ncam, w)))
 
   # lights
   nlight = len(lights)
-  _arr(arrays, 'light_mode', [li.spec['mode'] for li in lights])
-  _arr(arrays, 'light_bodyid', [li.body.id for li in lights])
-  _arr(arrays, 'light_targetbodyid', [li.targetbodyid for li in lights])
-  _arr(arrays, 'light_type', [li.type for li in lights])
-  _arr(arrays, 'light_texid', [li.texid for li in lights])
-  _arr(arrays, 'light_castshadow', [bool(li.spec['castshadow']) for li in lights])
-  _arr(arrays, 'light_active', [bool(li.spec['active']) for li in lights])
-  _arr(arrays, 'light_pos', [li.pos for li in lights], (nlight, 3))
-  _arr(arrays, 'light_dir', [li.dir for li in lights], (nlight, 3))
-  for name in ('bulbradius', 'intensity', 'range', 'cutoff', 'softness', 'exponent'):
-    _arr(arrays, 'light_' + name, [li.spec[name] for li in lights])
-  for name in ('attenuation', 'ambient', 'diffuse', 'specular'):
-    _arr(arrays, 'light_' + name, [li.spec[name] for li in lights], (nlight, 3))
-  for name in ('light_poscom0', 'light_pos0', 'light_dir0'):
+  _arr(arrays, "light_mode", [li.spec["mode"] for li in lights])
+  _arr(arrays, "light_bodyid", [li.body.id for li in lights])
+  _arr(arrays, "light_targetbodyid", [li.targetbodyid for li in lights])
+  _arr(arrays, "light_type", [li.type for li in lights])
+  _arr(arrays, "light_texid", [li.texid for li in lights])
+  _arr(arrays, "light_castshadow", [bool(li.spec["castshadow"]) for li in lights])
+  _arr(arrays, "light_active", [bool(li.spec["active"]) for li in lights])
+  _arr(arrays, "light_pos", [li.pos for li in lights], (nlight, 3))
+  _arr(arrays, "light_dir", [li.dir for li in lights], (nlight, 3))
+  for name in ("bulbradius", "intensity", "range", "cutoff", "softness", "exponent"):
+    _arr(arrays, "light_" + name, [li.spec[name] for li in lights])
+  for name in ("attenuation", "ambient", "diffuse", "specular"):
+    _arr(arrays, "light_" + name, [li.spec[name] for li in lights], (nlight, 3))
+  for name in ("light_poscom0", "light_pos0", "light_dir0"):
     _arr(arrays, name, np.zeros((nlight, 3)))
-

@@ -38,7 +38,7 @@ def geom_volume(gtype, size, shell):
     if shell:
       # Thomsen approximation of the ellipsoid surface area
       p = 1.6075
-      tmp = ((size[0] * size[1]) ** p + (size[1] * size[2]) ** p + (size[2] * size[0]) ** p)
+      tmp = (size[0] * size[1]) ** p + (size[1] * size[2]) ** p + (size[2] * size[0]) ** p
       return 4 * mjPI * (tmp / 3) ** (1 / p)
     return 4 * mjPI * size[0] * size[1] * size[2] / 3
   if gtype in (mjGEOM_HFIELD, mjGEOM_BOX):
@@ -114,8 +114,11 @@ def geom_inertia(gtype, size, mass, shell):
     mass_a = va * density
     ia = [mass_a * (s11 + s22) / 5, mass_a * (s00 + s22) / 5, mass_a * (s00 + s11) / 5]
     mass_b = vb * density
-    ib = [mass_b * (be * be + ce * ce) / 5, mass_b * (ae * ae + ce * ce) / 5,
-          mass_b * (ae * ae + be * be) / 5]
+    ib = [
+      mass_b * (be * be + ce * ce) / 5,
+      mass_b * (ae * ae + ce * ce) / 5,
+      mass_b * (ae * ae + be * be) / 5,
+    ]
     return [ib[0] - ia[0], ib[1] - ia[1], ib[2] - ia[2]]
   if gtype in (mjGEOM_HFIELD, mjGEOM_BOX):
     s00 = size[0] * size[0]
@@ -142,9 +145,11 @@ def geom_inertia(gtype, size, mass, shell):
     ix2 = mass2 * lz * lz / 12
     iy2 = mass2 * (lx * lx + lz * lz) / 12
     iz2 = mass2 * lx * lx / 12
-    return [2 * (mass0 * s22 + mass2 * s11 + ix0 + ix1 + ix2),
-            2 * (mass0 * s22 + mass1 * s00 + iy0 + iy1 + iy2),
-            2 * (mass1 * s00 + mass2 * s11 + iz0 + iz1 + iz2)]
+    return [
+      2 * (mass0 * s22 + mass2 * s11 + ix0 + ix1 + ix2),
+      2 * (mass0 * s22 + mass1 * s00 + iy0 + iy1 + iy2),
+      2 * (mass1 * s00 + mass2 * s11 + iz0 + iz1 + iz2),
+    ]
   return [0.0, 0.0, 0.0]
 
 
@@ -155,39 +160,49 @@ def full_inertia(full):
 
   Returns (quat, inertia, error message or None).
   """
-  mat = [[full[0], full[3], full[4]],
-         [full[3], full[1], full[5]],
-         [full[4], full[5], full[2]]]
+  mat = [[full[0], full[3], full[4]], [full[3], full[1], full[5]], [full[4], full[5], full[2]]]
   eigval, quat = mesh.eig3(mat)
   eigval = [float(v) for v in eigval]
   quat = [float(v) for v in quat]
   if eigval[2] < mjEPS:
-    return quat, eigval, 'inertia must have positive eigenvalues'
+    return quat, eigval, "inertia must have positive eigenvalues"
   return quat, eigval, None
 
 
 def global_inertia(local, quat):
   """Port of mjuu_globalinertia: diagonal inertia in frame quat -> full (xx yy zz xy xz yz)."""
   mat = bm.quat2mat(quat)
-  tmp = [mat[0] * local[0], mat[3] * local[0], mat[6] * local[0],
-         mat[1] * local[1], mat[4] * local[1], mat[7] * local[1],
-         mat[2] * local[2], mat[5] * local[2], mat[8] * local[2]]
-  return [mat[0] * tmp[0] + mat[1] * tmp[3] + mat[2] * tmp[6],
-          mat[3] * tmp[1] + mat[4] * tmp[4] + mat[5] * tmp[7],
-          mat[6] * tmp[2] + mat[7] * tmp[5] + mat[8] * tmp[8],
-          mat[0] * tmp[1] + mat[1] * tmp[4] + mat[2] * tmp[7],
-          mat[0] * tmp[2] + mat[1] * tmp[5] + mat[2] * tmp[8],
-          mat[3] * tmp[2] + mat[4] * tmp[5] + mat[5] * tmp[8]]
+  tmp = [
+    mat[0] * local[0],
+    mat[3] * local[0],
+    mat[6] * local[0],
+    mat[1] * local[1],
+    mat[4] * local[1],
+    mat[7] * local[1],
+    mat[2] * local[2],
+    mat[5] * local[2],
+    mat[8] * local[2],
+  ]
+  return [
+    mat[0] * tmp[0] + mat[1] * tmp[3] + mat[2] * tmp[6],
+    mat[3] * tmp[1] + mat[4] * tmp[4] + mat[5] * tmp[7],
+    mat[6] * tmp[2] + mat[7] * tmp[5] + mat[8] * tmp[8],
+    mat[0] * tmp[1] + mat[1] * tmp[4] + mat[2] * tmp[7],
+    mat[0] * tmp[2] + mat[1] * tmp[5] + mat[2] * tmp[8],
+    mat[3] * tmp[2] + mat[4] * tmp[5] + mat[5] * tmp[8],
+  ]
 
 
 def offcenter(mass, vec):
   """Port of mjuu_offcenter: parallel-axis term of a point mass at vec."""
-  return [mass * (vec[1] * vec[1] + vec[2] * vec[2]),
-          mass * (vec[0] * vec[0] + vec[2] * vec[2]),
-          mass * (vec[0] * vec[0] + vec[1] * vec[1]),
-          -mass * vec[0] * vec[1],
-          -mass * vec[0] * vec[2],
-          -mass * vec[1] * vec[2]]
+  return [
+    mass * (vec[1] * vec[1] + vec[2] * vec[2]),
+    mass * (vec[0] * vec[0] + vec[2] * vec[2]),
+    mass * (vec[0] * vec[0] + vec[1] * vec[1]),
+    -mass * vec[0] * vec[1],
+    -mass * vec[0] * vec[2],
+    -mass * vec[1] * vec[2],
+  ]
 
 
 def combine(masses, poss, quats, inertias):
@@ -207,7 +222,7 @@ def combine(masses, poss, quats, inertias):
     com[1] += m * p[1]
     com[2] += m * p[2]
   if mass < mjEPS:
-    return mass, None, None, None, 'body mass is too small, cannot compute center of mass'
+    return mass, None, None, None, "body mass is too small, cannot compute center of mass"
   ipos = [com[0] / mass, com[1] / mass, com[2] / mass]
   toti = [0.0] * 6
   for m, p, q, inert in zip(masses, poss, quats, inertias):

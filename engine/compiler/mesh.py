@@ -73,8 +73,13 @@ _EIG_EPS = 1e-12
 INERTIA_TYPES = ("legacy", "convex", "exact", "shell")
 
 # mjtGeom values of the primitive types a mesh can be fitted to
-_GEOM_TYPES = {"sphere": mjGEOM_SPHERE, "capsule": mjGEOM_CAPSULE, "ellipsoid": mjGEOM_ELLIPSOID,
-               "cylinder": mjGEOM_CYLINDER, "box": mjGEOM_BOX}
+_GEOM_TYPES = {
+  "sphere": mjGEOM_SPHERE,
+  "capsule": mjGEOM_CAPSULE,
+  "ellipsoid": mjGEOM_ELLIPSOID,
+  "cylinder": mjGEOM_CYLINDER,
+  "box": mjGEOM_BOX,
+}
 
 
 @dataclasses.dataclass
@@ -89,6 +94,7 @@ class MeshData:
     texcoord: (ntexcoord, 2) float32 texture coordinates (v flipped as MuJoCo), or None
     facetexcoord: (nface, 3) int32 texcoord indices per face corner, or None
   """
+
   vert: np.ndarray
   face: np.ndarray
   normal: np.ndarray | None = None
@@ -126,6 +132,7 @@ class MeshInfo:
   polygons and polymap are tuples of tuples: copies of a cached mesh share them instead of
   copying tens of thousands of small lists.
   """
+
   vert: np.ndarray
   face: np.ndarray
   normal: np.ndarray
@@ -174,10 +181,12 @@ class MeshInfo:
     if self._flat is None:
       polys = self.polygons
       pmap = self.polymap if len(self.polymap) == len(self.vert) else ((),) * len(self.vert)
-      flat = (np.fromiter(map(len, polys), np.int32, len(polys)),
-              np.fromiter(itertools.chain.from_iterable(polys), np.int32),
-              np.fromiter(map(len, pmap), np.int32, len(pmap)),
-              np.fromiter(itertools.chain.from_iterable(pmap), np.int32))
+      flat = (
+        np.fromiter(map(len, polys), np.int32, len(polys)),
+        np.fromiter(itertools.chain.from_iterable(polys), np.int32),
+        np.fromiter(map(len, pmap), np.int32, len(pmap)),
+        np.fromiter(itertools.chain.from_iterable(pmap), np.int32),
+      )
       for a in flat:
         a.flags.writeable = False
       self._flat = flat
@@ -254,8 +263,9 @@ def _mulquat(qa, qb):
 
 
 def _mulmat(a, b):
-  return [[a[i][0] * b[0][j] + a[i][1] * b[1][j] + a[i][2] * b[2][j] for j in range(3)]
-          for i in range(3)]
+  return [
+    [a[i][0] * b[0][j] + a[i][1] * b[1][j] + a[i][2] * b[2][j] for j in range(3)] for i in range(3)
+  ]
 
 
 def _csqrt(x):
@@ -391,9 +401,14 @@ def _dot3(a, b):
 
 def _cross3(b, c):
   """Row-wise b x c, as mjuu_crossvec."""
-  return np.stack([b[:, 1] * c[:, 2] - b[:, 2] * c[:, 1],
-                   b[:, 2] * c[:, 0] - b[:, 0] * c[:, 2],
-                   b[:, 0] * c[:, 1] - b[:, 1] * c[:, 0]], axis=1)
+  return np.stack(
+    [
+      b[:, 1] * c[:, 2] - b[:, 2] * c[:, 1],
+      b[:, 2] * c[:, 0] - b[:, 0] * c[:, 2],
+      b[:, 0] * c[:, 1] - b[:, 1] * c[:, 0],
+    ],
+    axis=1,
+  )
 
 
 def _seqsum(x):
@@ -405,9 +420,14 @@ def _seqsum(x):
 
 def _mulmat_rows(v, mat):
   """Each row of v multiplied by mat (mat @ v_i), summed as mjuu_mulvecmat."""
-  return np.stack([mat[0][0] * v[:, 0] + mat[0][1] * v[:, 1] + mat[0][2] * v[:, 2],
-                   mat[1][0] * v[:, 0] + mat[1][1] * v[:, 1] + mat[1][2] * v[:, 2],
-                   mat[2][0] * v[:, 0] + mat[2][1] * v[:, 1] + mat[2][2] * v[:, 2]], axis=1)
+  return np.stack(
+    [
+      mat[0][0] * v[:, 0] + mat[0][1] * v[:, 1] + mat[0][2] * v[:, 2],
+      mat[1][0] * v[:, 0] + mat[1][1] * v[:, 1] + mat[1][2] * v[:, 2],
+      mat[2][0] * v[:, 0] + mat[2][1] * v[:, 1] + mat[2][2] * v[:, 2],
+    ],
+    axis=1,
+  )
 
 
 def _triangles(v, f):
@@ -472,8 +492,7 @@ def _decode_stl(data: bytes, filename: str) -> MeshData:
   elif data.lstrip()[:5].lower() == b"solid":
     v32 = _parse_ascii_stl(data, filename)
   else:
-    raise ValueError(
-      f"STL file '{filename}' has wrong size (not binary STL) and is not ASCII STL")
+    raise ValueError(f"STL file '{filename}' has wrong size (not binary STL) and is not ASCII STL")
   _check_finite(v32, filename)
   if np.any(np.abs(v32) > 2.0**30):
     raise ValueError(f"vertex in STL file '{filename}' exceed maximum bounds")
@@ -490,7 +509,7 @@ def _parse_ascii_stl(data: bytes, filename: str) -> np.ndarray:
   while i < n:
     if tokens[i].lower() == b"vertex":
       try:
-        vals.extend(float(t) for t in tokens[i + 1:i + 4])
+        vals.extend(float(t) for t in tokens[i + 1 : i + 4])
       except ValueError as e:
         raise ValueError(f"bad vertex in ASCII STL file '{filename}'") from e
       i += 4
@@ -658,8 +677,14 @@ def _decode_msh(data: bytes, filename: str) -> MeshData:
     off += 8 * nt
   face = np.frombuffer(data, "<i4", 3 * nf, off).reshape(-1, 3).astype(np.int32)
   _check_finite(v32, filename)
-  return MeshData(v32.astype(np.float64), face, normal, face.copy() if nf else None, texcoord,
-                  face.copy() if nf and nt else None)
+  return MeshData(
+    v32.astype(np.float64),
+    face,
+    normal,
+    face.copy() if nf else None,
+    texcoord,
+    face.copy() if nf and nt else None,
+  )
 
 
 def decode_mesh(data: bytes, filename: str) -> MeshData:
@@ -781,8 +806,11 @@ class _Quickhull:
     f = len(self.fv)
     self.fv.append((a, b, c))
     self.fn.append((nx, ny, nz))
-    self.fd.append(nx * (pa[0] + pb[0] + pc[0]) / 3 + ny * (pa[1] + pb[1] + pc[1]) / 3
-                   + nz * (pa[2] + pb[2] + pc[2]) / 3)
+    self.fd.append(
+      nx * (pa[0] + pb[0] + pc[0]) / 3
+      + ny * (pa[1] + pb[1] + pc[1]) / 3
+      + nz * (pa[2] + pb[2] + pc[2]) / 3
+    )
     self.alive.append(True)
     for u, v in ((a, b), (b, c), (c, a)):
       self.edge[(u, v)] = f
@@ -804,8 +832,12 @@ class _Quickhull:
 
   def run(self, maxvert):
     i0, i1, i2, i3 = _initial_simplex(self.pts, self.tol)
-    faces = [self.add_face(i0, i1, i2), self.add_face(i0, i3, i1), self.add_face(i1, i3, i2),
-             self.add_face(i2, i3, i0)]
+    faces = [
+      self.add_face(i0, i1, i2),
+      self.add_face(i0, i3, i1),
+      self.add_face(i1, i3, i2),
+      self.add_face(i2, i3, i0),
+    ]
     nvert = 4
     others = np.ones(len(self.pts), dtype=bool)
     others[[i0, i1, i2, i3]] = False
@@ -1030,10 +1062,11 @@ def hull_extrema(vert, graph) -> np.ndarray:
   if graph is None:
     return out
   nv = int(graph[0])
-  gid = np.asarray(graph[2 + nv:2 + 2 * nv], dtype=np.int64)
+  gid = np.asarray(graph[2 + nv : 2 + 2 * nv], dtype=np.int64)
   pts = np.asarray(vert, dtype=np.float64)[gid]
-  dirs = np.array([(dx, dy, dz) for dx in (-1, 0, 1) for dy in (-1, 0, 1) for dz in (-1, 0, 1)],
-                  dtype=np.float64)
+  dirs = np.array(
+    [(dx, dy, dz) for dx in (-1, 0, 1) for dy in (-1, 0, 1) for dz in (-1, 0, 1)], dtype=np.float64
+  )
   out[:] = np.argmax(pts @ dirs.T, axis=0)
   out[13] = 0
   return out
@@ -1071,8 +1104,7 @@ def _polygon_key(a, b, c):
   n2 = n2 / norm + 0.0
   if abs(n2) > 1.0 - 1e-7:
     return (0.0, _cround(math.pi / _POLY_ANGLE_TOL) if n2 < 0 else 0.0)
-  return (_cround(math.atan2(n1, n0) / _POLY_ANGLE_TOL),
-          _cround(math.acos(n2) / _POLY_ANGLE_TOL))
+  return (_cround(math.atan2(n1, n0) / _POLY_ANGLE_TOL), _cround(math.acos(n2) / _POLY_ANGLE_TOL))
 
 
 class _Polygon:
@@ -1161,7 +1193,7 @@ def _hash_double(x):
   """std::hash<double> of libc++ (MuJoCo's wheels): the bit pattern, 0 for +-0."""
   if x == 0.0:
     return 0
-  return struct.unpack('<Q', struct.pack('<d', x))[0]
+  return struct.unpack("<Q", struct.pack("<d", x))[0]
 
 
 def _is_prime(n):
@@ -1298,8 +1330,7 @@ def make_polygons(raw_vert, hull_face, vert, mirror=False):
   if mirror:
     polygons = [[p[0]] + p[:0:-1] for p in polygons]
   fv = np.asarray(vert, dtype=np.float64).reshape(-1, 3).tolist()
-  normals = np.array([_polygon_normal(fv, p) for p in polygons],
-                     dtype=np.float64).reshape(-1, 3)
+  normals = np.array([_polygon_normal(fv, p) for p in polygons], dtype=np.float64).reshape(-1, 3)
   polymap = [[] for _ in range(len(raw))]
   for i, p in enumerate(polygons):
     for v in p:
@@ -1358,9 +1389,15 @@ def _inertia(v, f, com, mode):
   cnum = 12 if mode == "shell" else 20
   p = np.zeros(6)
   for j, (k0, k1) in enumerate(((0, 0), (1, 1), (2, 2), (0, 1), (0, 2), (1, 2))):
-    s = (2 * (d[:, k0] * d[:, k1] + e[:, k0] * e[:, k1] + g[:, k0] * g[:, k1])
-         + d[:, k0] * e[:, k1] + d[:, k1] * e[:, k0] + d[:, k0] * g[:, k1] + d[:, k1] * g[:, k0]
-         + e[:, k0] * g[:, k1] + e[:, k1] * g[:, k0])
+    s = (
+      2 * (d[:, k0] * d[:, k1] + e[:, k0] * e[:, k1] + g[:, k0] * g[:, k1])
+      + d[:, k0] * e[:, k1]
+      + d[:, k1] * e[:, k0]
+      + d[:, k0] * g[:, k1]
+      + d[:, k1] * g[:, k0]
+      + e[:, k0] * g[:, k1]
+      + e[:, k1] * g[:, k0]
+    )
     p[j] = float(_seqsum(vol / cnum * s))
   inert = np.array([p[1] + p[2], p[0] + p[2], p[0] + p[1], -p[3], -p[4], -p[5]])
   return inert, total
@@ -1420,12 +1457,26 @@ def _check_orientation(vert, face):
     v0, v1 = divmod(k, int(he.max()) + 1)
     raise ValueError(
       f"faces of mesh have inconsistent orientation. Please check the faces containing the "
-      f"vertices {v0 + 1} and {v1 + 1}.")
+      f"vertices {v0 + 1} and {v1 + 1}."
+    )
 
 
-def process_mesh(vert, face, scale=(1.0, 1.0, 1.0), inertia="legacy", refpos=None, refquat=None,
-                 maxhullvert=-1, needhull=False, normal=None, facenormal=None, texcoord=None,
-                 facetexcoord=None, smoothnormal=False, keep_frame=False) -> MeshInfo:
+def process_mesh(
+  vert,
+  face,
+  scale=(1.0, 1.0, 1.0),
+  inertia="legacy",
+  refpos=None,
+  refquat=None,
+  maxhullvert=-1,
+  needhull=False,
+  normal=None,
+  facenormal=None,
+  texcoord=None,
+  facetexcoord=None,
+  smoothnormal=False,
+  keep_frame=False,
+) -> MeshInfo:
   """Port of mjCMesh::Process, user_mesh.cc: compile a mesh into MuJoCo's mesh frame.
 
   Steps: flip the winding if the scale mirrors; build the hull if needed; vertex normals; apply
@@ -1537,22 +1588,32 @@ def process_mesh(vert, face, scale=(1.0, 1.0, 1.0), inertia="legacy", refpos=Non
     surface = total
   else:
     volume = total
-  full = [[inert[0], inert[3], inert[4]], [inert[3], inert[1], inert[5]],
-          [inert[4], inert[5], inert[2]]]
+  full = [
+    [inert[0], inert[3], inert[4]],
+    [inert[3], inert[1], inert[5]],
+    [inert[4], inert[5], inert[2]],
+  ]
   eigval, quat = mesh_eig3(full)
   if eigval[2] <= 0:
     raise ValueError("eigenvalue of mesh inertia must be positive")
   atol, rtol = 1e-9, 1e-6
   e0, e1, e2 = eigval
-  if (e0 + e1 < e2 * (1 - rtol) - atol or e0 + e2 < e1 * (1 - rtol) - atol
-      or e1 + e2 < e0 * (1 - rtol) - atol):
+  if (
+    e0 + e1 < e2 * (1 - rtol) - atol
+    or e0 + e2 < e1 * (1 - rtol) - atol
+    or e1 + e2 < e0 * (1 - rtol) - atol
+  ):
     raise ValueError("eigenvalues of mesh inertia violate A + B >= C")
   vref = surface if inertia == "shell" else volume
   # C's sqrt: a flat mesh can round A + B - C below zero (within the tolerance above), which
   # gives MuJoCo a NaN half-size (and NaN geom inertia) rather than an error
-  boxsz = np.array([0.5 * _csqrt(6 * (e1 + e2 - e0) / vref),
-                    0.5 * _csqrt(6 * (e0 + e2 - e1) / vref),
-                    0.5 * _csqrt(6 * (e0 + e1 - e2) / vref)])
+  boxsz = np.array(
+    [
+      0.5 * _csqrt(6 * (e1 + e2 - e0) / vref),
+      0.5 * _csqrt(6 * (e0 + e2 - e1) / vref),
+      0.5 * _csqrt(6 * (e0 + e1 - e2) / vref),
+    ]
+  )
 
   # translate to the centroid, rotate into the principal axes
   if keep_frame:
@@ -1569,12 +1630,27 @@ def process_mesh(vert, face, scale=(1.0, 1.0, 1.0), inertia="legacy", refpos=Non
     polygons, polynormal, polymap = [], np.zeros((0, 3)), [[] for _ in range(len(v))]
 
   return MeshInfo(
-    vert=v, face=f.astype(np.int32), normal=nrm, facenormal=facenormal,
+    vert=v,
+    face=f.astype(np.int32),
+    normal=nrm,
+    facenormal=facenormal,
     texcoord=None if texcoord is None else np.asarray(texcoord, dtype=np.float32),
     facetexcoord=None if facetexcoord is None else np.asarray(facetexcoord, dtype=np.int32),
-    pos=np.asarray(com, dtype=np.float64), quat=quat, scale=scale, inertia_type=inertia,
-    volume=volume, surface=surface, boxsz=boxsz, aamm=aamm, hull_face=hull_face, graph=graph,
-    extrema=hull_extrema(v, graph), polygons=polygons, polynormal=polynormal, polymap=polymap)
+    pos=np.asarray(com, dtype=np.float64),
+    quat=quat,
+    scale=scale,
+    inertia_type=inertia,
+    volume=volume,
+    surface=surface,
+    boxsz=boxsz,
+    aamm=aamm,
+    hull_face=hull_face,
+    graph=graph,
+    extrema=hull_extrema(v, graph),
+    polygons=polygons,
+    polynormal=polynormal,
+    polymap=polymap,
+  )
 
 
 def _transform_normals(nrm, rmat_t, scale):
@@ -1615,9 +1691,13 @@ def mesh_geom_inertia(info: MeshInfo, density=1000.0, mass=None):
   if mass is None:
     mass = density * vref
   b = info.boxsz
-  inertia = np.array([mass * (b[1] * b[1] + b[2] * b[2]) / 3,
-                      mass * (b[0] * b[0] + b[2] * b[2]) / 3,
-                      mass * (b[0] * b[0] + b[1] * b[1]) / 3])
+  inertia = np.array(
+    [
+      mass * (b[1] * b[1] + b[2] * b[2]) / 3,
+      mass * (b[0] * b[0] + b[2] * b[2]) / 3,
+      mass * (b[0] * b[0] + b[1] * b[1]) / 3,
+    ]
+  )
   return float(mass), inertia
 
 
@@ -1703,8 +1783,16 @@ def mesh_geom_size(info: MeshInfo) -> np.ndarray:
 def mesh_geom_aabb(info: MeshInfo) -> np.ndarray:
   """geom_aabb of a mesh geom: (center (3,), half-size (3,)) of the mesh-frame bounding box."""
   a = info.aamm
-  return np.array([(a[3] + a[0]) / 2, (a[4] + a[1]) / 2, (a[5] + a[2]) / 2,
-                   (a[3] - a[0]) / 2, (a[4] - a[1]) / 2, (a[5] - a[2]) / 2])
+  return np.array(
+    [
+      (a[3] + a[0]) / 2,
+      (a[4] + a[1]) / 2,
+      (a[5] + a[2]) / 2,
+      (a[3] - a[0]) / 2,
+      (a[4] - a[1]) / 2,
+      (a[5] - a[2]) / 2,
+    ]
+  )
 
 
 def mesh_rbound(info: MeshInfo) -> float:

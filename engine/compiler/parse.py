@@ -33,13 +33,14 @@ class Node:
     parent: enclosing Node (None for the root).
     tag: the XML tag.
   """
+
   key: str
   attrs: dict
   children: list
   line: int | None
   file: str | None
   parent: "Node | None" = None
-  tag: str = ''
+  tag: str = ""
 
   def __post_init__(self):
     self.tag = schema.ELEMENTS[self.key].tag
@@ -67,10 +68,10 @@ class _Reader:
   """
 
   def __init__(self, assets, model_dir):
-    self.store = afile.AssetStore(assets, model_dir or '')
+    self.store = afile.AssetStore(assets, model_dir or "")
     self.included = set()
 
-  def read(self, name, node_line, node_file, include_dir=''):
+  def read(self, name, node_line, node_file, include_dir=""):
     """(bytes, path relative to the model folder) of an include file."""
     tries = [name]
     if include_dir and not afile.is_absolute(name):
@@ -80,20 +81,33 @@ class _Reader:
       try:
         data = self.store.read(full)
       except afile.ResourceError as e:
-        raise afile.ResourceCompileError(f"could not read include file '{name}': {e}",
-                                         file=node_file, line=node_line, element='include',
-                                         attribute='file') from e
+        raise afile.ResourceCompileError(
+          f"could not read include file '{name}': {e}",
+          file=node_file,
+          line=node_line,
+          element="include",
+          attribute="file",
+        ) from e
       except OSError as e:
         errors.append(str(e))
         continue
       if os.path.normpath(full) in self.included:
-        raise CompileError(f"file '{name}' already included", file=node_file, line=node_line,
-                           element='include', attribute='file')
+        raise CompileError(
+          f"file '{name}' already included",
+          file=node_file,
+          line=node_line,
+          element="include",
+          attribute="file",
+        )
       self.included.add(os.path.normpath(full))
       return data, full
-    raise afile.MissingFileError(f"could not read include file '{name}': {'; '.join(errors)}",
-                                 file=node_file, line=node_line, element='include',
-                                 attribute='file')
+    raise afile.MissingFileError(
+      f"could not read include file '{name}': {'; '.join(errors)}",
+      file=node_file,
+      line=node_line,
+      element="include",
+      attribute="file",
+    )
 
 
 def _repair_tinyxml(data):
@@ -106,23 +120,23 @@ def _repair_tinyxml(data):
   out = bytearray()
   i, n = 0, len(data)
   while i < n:
-    j = data.find(b'<', i)
+    j = data.find(b"<", i)
     if j < 0:
       out += data[i:]
       break
     out += data[i:j]
-    if data.startswith(b'<!--', j):
-      end = data.find(b'-->', j + 4)
+    if data.startswith(b"<!--", j):
+      end = data.find(b"-->", j + 4)
       if end < 0:
         out += data[j:]
         break
-      body = data[j + 4:end].replace(b'--', b'- ')
-      if body.endswith(b'-'):
-        body = body[:-1] + b' '
-      out += b'<!--' + body + b'-->'
+      body = data[j + 4 : end].replace(b"--", b"- ")
+      if body.endswith(b"-"):
+        body = body[:-1] + b" "
+      out += b"<!--" + body + b"-->"
       i = end + 3
       continue
-    for opener, closer in ((b'<![CDATA[', b']]>'), (b'<?', b'?>'), (b'<!', b'>')):
+    for opener, closer in ((b"<![CDATA[", b"]]>"), (b"<?", b"?>"), (b"<!", b">")):
       if data.startswith(opener, j):
         end = data.find(closer, j + len(opener))
         end = n if end < 0 else end + len(closer)
@@ -134,18 +148,18 @@ def _repair_tinyxml(data):
       k = j
       quote = None
       while k < n:
-        c = data[k:k + 1]
+        c = data[k : k + 1]
         out += c
         k += 1
         if quote:
           if c == quote:
             quote = None
-            nxt = data[k:k + 1]
-            if nxt and not nxt.isspace() and nxt not in (b'/', b'>', b'?'):
-              out += b' '
+            nxt = data[k : k + 1]
+            if nxt and not nxt.isspace() and nxt not in (b"/", b">", b"?"):
+              out += b" "
         elif c in (b'"', b"'"):
           quote = c
-        elif c == b'>':
+        elif c == b">":
           break
       i = k
   return bytes(out)
@@ -159,8 +173,9 @@ def _xml_root(data, file):
   """
   if isinstance(data, str):
     data = data.encode()
-  parser = etree.XMLParser(remove_comments=True, remove_pis=True, resolve_entities=False,
-                           huge_tree=True)
+  parser = etree.XMLParser(
+    remove_comments=True, remove_pis=True, resolve_entities=False, huge_tree=True
+  )
   try:
     return etree.fromstring(data, parser)
   except etree.XMLSyntaxError:
@@ -169,7 +184,7 @@ def _xml_root(data, file):
     return etree.fromstring(_repair_tinyxml(data), parser)
   except etree.XMLSyntaxError as e:
     line = e.lineno if e.lineno else None
-    raise CompileError(f'malformed XML: {e.msg}', file=file, line=line) from None
+    raise CompileError(f"malformed XML: {e.msg}", file=file, line=line) from None
 
 
 def _number_list(node_tag, attr, text, line, file, kind):
@@ -178,36 +193,47 @@ def _number_list(node_tag, attr, text, line, file, kind):
   out = []
   for w in words:
     try:
-      if kind == 'int':
+      if kind == "int":
         v = int(w)
-        big = not -2**31 <= v < 2**31
+        big = not -(2**31) <= v < 2**31
       else:
         v = float(w)
         if math.isnan(v):
           raise ValueError
         big = math.isinf(v)
     except ValueError:
-      kindname = 'integer' if kind == 'int' else 'number'
-      raise CompileError(f"invalid {kindname} '{w}' in value '{text}'", file=file, line=line,
-                         element=node_tag, attribute=attr.name) from None
+      kindname = "integer" if kind == "int" else "number"
+      raise CompileError(
+        f"invalid {kindname} '{w}' in value '{text}'",
+        file=file,
+        line=line,
+        element=node_tag,
+        attribute=attr.name,
+      ) from None
     if big:
-      raise CompileError(f"number '{w}' is too large in value '{text}'", file=file, line=line,
-                         element=node_tag, attribute=attr.name)
+      raise CompileError(
+        f"number '{w}' is too large in value '{text}'",
+        file=file,
+        line=line,
+        element=node_tag,
+        attribute=attr.name,
+      )
     out.append(v)
   return out
 
 
 # flag sets whose keywords must be listed in canonical order (as MuJoCo requires)
-_ORDERED_FLAGS = [schema.KEYWORDS['condata'], schema.KEYWORDS['raydata']]
+_ORDERED_FLAGS = [schema.KEYWORDS["condata"], schema.KEYWORDS["raydata"]]
 
 
 def convert_attr(tag, attr, text, line=None, file=None):
   """Converts one attribute string to its typed value per the schema (public for mjcf/)."""
+
   def err(msg):
     return CompileError(msg, file=file, line=line, element=tag, attribute=attr.name)
 
   kind = attr.kind
-  if kind in ('real', 'int'):
+  if kind in ("real", "int"):
     vals = _number_list(tag, attr, text, line, file, kind)
     if attr.nmin is None:
       if len(vals) != 1:
@@ -220,34 +246,37 @@ def convert_attr(tag, attr, text, line=None, file=None):
         raise err(f"expected {attr.nmin} values, got {len(vals)} in '{text}'")
       raise err(f"expected at least {max(attr.nmin, 1)} values, got {len(vals)} in '{text}'")
     return tuple(vals)
-  if kind in ('bool', 'kw'):
+  if kind in ("bool", "kw"):
     word = text.strip()
     if word not in attr.keywords:
-      allowed = ', '.join(sorted(set(attr.keywords)))
+      allowed = ", ".join(sorted(set(attr.keywords)))
       raise err(f"invalid keyword '{text}' (allowed: {allowed})")
     return attr.keywords[word]
-  if kind == 'flags':
+  if kind == "flags":
     val = 0
     words = text.split()
-    inputs = attr.keywords is schema.KEYWORDS['input']
+    inputs = attr.keywords is schema.KEYWORDS["input"]
     if not words:
       if inputs:
         return None  # an empty input list means the attribute is absent, as in MuJoCo
-      raise err('empty keyword list')
+      raise err("empty keyword list")
     last = 0
     for word in words:
-      if word not in attr.keywords or (inputs and word == 'none' and len(words) > 1):
-        allowed = ', '.join(sorted(set(attr.keywords)))
-        raise err(f"invalid keyword '{word}' (allowed: {allowed}; 'none' only alone)"
-                  if inputs else f"invalid keyword '{word}' (allowed: {allowed})")
+      if word not in attr.keywords or (inputs and word == "none" and len(words) > 1):
+        allowed = ", ".join(sorted(set(attr.keywords)))
+        raise err(
+          f"invalid keyword '{word}' (allowed: {allowed}; 'none' only alone)"
+          if inputs
+          else f"invalid keyword '{word}' (allowed: {allowed})"
+        )
       bit = attr.keywords[word]
       if inputs and bit & val:
         raise err(f"duplicate keyword '{word}'")
       if inputs and bit < last:
-        raise err('inputs must be listed in canonical order [pos, vel, ff, voltage, pressure]')
+        raise err("inputs must be listed in canonical order [pos, vel, ff, voltage, pressure]")
       if attr.keywords in _ORDERED_FLAGS and bit <= last:
-        order = ', '.join(attr.keywords)
-        raise err(f'keywords must be in order: {order}')
+        order = ", ".join(attr.keywords)
+        raise err(f"keywords must be in order: {order}")
       last = bit
       val |= bit
     return val
@@ -259,7 +288,7 @@ class _Builder:
 
   def __init__(self, reader):
     self.reader = reader
-    self.dirs = {None: ''}  # file -> its folder relative to the model folder
+    self.dirs = {None: ""}  # file -> its folder relative to the model folder
 
   def element(self, xml, key, parent, file):
     spec = schema.ELEMENTS[key]
@@ -270,20 +299,31 @@ class _Builder:
     for name, text in xml.attrib.items():
       attr = spec.attrs.get(name)
       if attr is None:
-        raise CompileError(f"unrecognized attribute '{name}'", file=file, line=line,
-                           element=spec.tag, attribute=name)
+        raise CompileError(
+          f"unrecognized attribute '{name}'", file=file, line=line, element=spec.tag, attribute=name
+        )
       value = convert_attr(spec.tag, attr, text, line, file)
       if value is not None:
         node.attrs[name] = value
     for attr in spec.attrs.values():
       if attr.required and attr.name not in node.attrs:
-        raise CompileError(f"required attribute '{attr.name}' missing", file=file, line=line,
-                           element=spec.tag, attribute=attr.name)
+        raise CompileError(
+          f"required attribute '{attr.name}' missing",
+          file=file,
+          line=line,
+          element=spec.tag,
+          attribute=attr.name,
+        )
     for group in spec.exclusive:
       given = [a for a in group if a in node.attrs]
       if len(given) > 1:
-        raise CompileError(f"attributes {', '.join(given)} cannot be used together",
-                           file=file, line=line, element=spec.tag, attribute=given[1])
+        raise CompileError(
+          f"attributes {', '.join(given)} cannot be used together",
+          file=file,
+          line=line,
+          element=spec.tag,
+          attribute=given[1],
+        )
 
     # children
     self.children(xml, node, file)
@@ -291,9 +331,10 @@ class _Builder:
     for c in node.children:
       counts[c.tag] = counts.get(c.tag, 0) + 1
     for tag, n in counts.items():
-      if n > 1 and spec.children[tag][1] == '?':
-        raise CompileError(f"unique element '{tag}' found {n} times", file=file, line=line,
-                           element=spec.tag)
+      if n > 1 and spec.children[tag][1] == "?":
+        raise CompileError(
+          f"unique element '{tag}' found {n} times", file=file, line=line, element=spec.tag
+        )
     return node
 
   def children(self, xml, node, file):
@@ -302,33 +343,49 @@ class _Builder:
       if not isinstance(c.tag, str):
         continue
       tag = c.tag
-      if tag == 'include':
+      if tag == "include":
         self.include(c, node, file)
         continue
       found = spec.children.get(tag)
       if found is None:
-        raise CompileError(f"unrecognized element '{tag}' inside '{spec.tag}'", file=file,
-                           line=c.sourceline, element=tag)
+        raise CompileError(
+          f"unrecognized element '{tag}' inside '{spec.tag}'",
+          file=file,
+          line=c.sourceline,
+          element=tag,
+        )
       node.children.append(self.element(c, found[0], node, file))
 
   def include(self, xml, node, file):
     line = xml.sourceline
     for name in xml.attrib:
-      if name != 'file':
-        raise CompileError(f"unrecognized attribute '{name}'", file=file, line=line,
-                           element='include', attribute=name)
-    if 'file' not in xml.attrib:
-      raise CompileError("required attribute 'file' missing", file=file, line=line,
-                         element='include', attribute='file')
+      if name != "file":
+        raise CompileError(
+          f"unrecognized attribute '{name}'",
+          file=file,
+          line=line,
+          element="include",
+          attribute=name,
+        )
+    if "file" not in xml.attrib:
+      raise CompileError(
+        "required attribute 'file' missing",
+        file=file,
+        line=line,
+        element="include",
+        attribute="file",
+      )
     if any(isinstance(c.tag, str) for c in xml):
-      raise CompileError('include element cannot have children', file=file, line=line,
-                         element='include')
-    name = xml.attrib['file']
-    data, full = self.reader.read(name, line, file, self.dirs.get(file, ''))
+      raise CompileError(
+        "include element cannot have children", file=file, line=line, element="include"
+      )
+    name = xml.attrib["file"]
+    data, full = self.reader.read(name, line, file, self.dirs.get(file, ""))
     root = _xml_root(data, full)
     if not any(isinstance(c.tag, str) for c in root):
-      raise CompileError(f"empty include file '{name}'", file=file, line=line,
-                         element='include', attribute='file')
+      raise CompileError(
+        f"empty include file '{name}'", file=file, line=line, element="include", attribute="file"
+      )
     self.dirs[full] = afile.resource_dir(full)
     self.children(root, node, full)
 
@@ -343,17 +400,17 @@ def _read_model_resource(path, assets):
   """
   try:
     model_dir = afile.resource_dir(path)
-    file = path[len(model_dir):] if path.startswith(model_dir) else ''
-    if not file or '/' in file or '\\' in file:
+    file = path[len(model_dir) :] if path.startswith(model_dir) else ""
+    if not file or "/" in file or "\\" in file:
       file = None
     try:
       return afile.read_resource(path), model_dir, file
     except FileNotFoundError as e:
       if assets and file is not None and file in assets:
         return assets[file], model_dir, file
-      raise afile.MissingFileError(f'could not read model file: {e}') from None
+      raise afile.MissingFileError(f"could not read model file: {e}") from None
   except afile.ResourceError as e:
-    raise afile.ResourceCompileError(f'could not read model file: {e}') from e
+    raise afile.ResourceCompileError(f"could not read model file: {e}") from e
 
 
 def parse(xml=None, path=None, assets=None):
@@ -369,7 +426,7 @@ def parse(xml=None, path=None, assets=None):
     for a model given as text).
   """
   if (xml is None) == (path is None):
-    raise ValueError('give exactly one of xml or path')
+    raise ValueError("give exactly one of xml or path")
   model_dir = None
   file = None
   if path is not None:
@@ -383,17 +440,22 @@ def parse(xml=None, path=None, assets=None):
         xml = assets[file]
       else:
         try:
-          with open(path, 'rb') as f:
+          with open(path, "rb") as f:
             xml = f.read()
         except FileNotFoundError as e:
           raise afile.MissingFileError(
-            f"could not read model file '{path}': {e.strerror}") from None
+            f"could not read model file '{path}': {e.strerror}"
+          ) from None
         except OSError as e:
           raise CompileError(f"could not read model file '{path}': {e.strerror}") from None
   root = _xml_root(xml, file)
   if root.tag != schema.ROOT:
-    raise CompileError(f"root element must be 'mujoco', got '{root.tag}'", file=file,
-                       line=root.sourceline, element=root.tag)
+    raise CompileError(
+      f"root element must be 'mujoco', got '{root.tag}'",
+      file=file,
+      line=root.sourceline,
+      element=root.tag,
+    )
   reader = _Reader(assets, model_dir)
   if file is not None:
     reader.included.add(file)

@@ -36,52 +36,103 @@ import re
 
 # keyword sets: XML keyword -> MuJoCo enum value
 KEYWORDS = {
-  'bool': {'false': 0, 'true': 1},
-  'limited': {'false': 0, 'true': 1, 'auto': 2},
-  'falseauto': {'false': 0, 'auto': 1},
-  'angle': {'radian': 0, 'degree': 1},
-  'coordinate': {'local': 0, 'global': 1},
-  'enable': {'disable': 0, 'enable': 1},
-  'conflict': {'warning': 0, 'merge': 1, 'error': 2},
-  'lrmode': {'none': 0, 'muscle': 1, 'muscleuser': 2, 'all': 3},
-  'integrator': {'Euler': 0, 'RK4': 1, 'implicit': 2, 'implicitfast': 3},
-  'cone': {'pyramidal': 0, 'elliptic': 1},
-  'jacobian': {'dense': 0, 'sparse': 1, 'auto': 2},
-  'solver': {'PGS': 0, 'CG': 1, 'Newton': 2},
-  'sleep': {'auto': 0, 'never': 3, 'allowed': 4, 'init': 5},
-  'joint': {'free': 0, 'ball': 1, 'slide': 2, 'hinge': 3},
-  'geom': {'plane': 0, 'hfield': 1, 'sphere': 2, 'capsule': 3, 'ellipsoid': 4, 'cylinder': 5,
-           'box': 6, 'mesh': 7, 'sdf': 8},
-  'fluidshape': {'none': 0, 'ellipsoid': 1},
-  'projection': {'perspective': 0, 'orthographic': 1},
-  'camlight': {'fixed': 0, 'track': 1, 'trackcom': 2, 'targetbody': 3, 'targetbodycom': 4},
-  'camout': {'rgb': 1, 'depth': 2, 'distance': 4, 'normal': 8, 'segmentation': 16},
-  'lighttype': {'spot': 0, 'directional': 1, 'point': 2, 'image': 3},
-  'texture': {'2d': 0, 'cube': 1, 'skybox': 2},
-  'colorspace': {'auto': 0, 'linear': 1, 'sRGB': 2},
-  'builtin': {'none': 0, 'gradient': 1, 'checker': 2, 'flat': 3},
-  'mark': {'none': 0, 'edge': 1, 'cross': 2, 'random': 3},
-  'texrole': {'rgb': 1, 'occlusion': 2, 'roughness': 3, 'metallic': 4, 'normal': 5,
-              'opacity': 6, 'emissive': 7, 'rgba': 8, 'orm': 9},
-  'meshinertia': {'convex': 0, 'exact': 1, 'legacy': 2, 'shell': 3},
-  'meshbuiltin': {'none': 0, 'sphere': 1, 'hemisphere': 2, 'cone': 3, 'supertorus': 4,
-                  'supersphere': 5, 'wedge': 6, 'plate': 7},
-  'dyn': {'none': 0, 'integrator': 1, 'filter': 2, 'filterexact': 3, 'muscle': 4, 'dcmotor': 5,
-          'pid': 6, 'user': 7},
-  'gain': {'fixed': 0, 'affine': 1, 'muscle': 2, 'dcmotor': 3, 'so3': 4, 'pid': 5, 'user': 6},
-  'bias': {'none': 0, 'affine': 1, 'muscle': 2, 'dcmotor': 3, 'so3': 4, 'user': 5},
-  'input': {'pos': 1, 'vel': 2, 'ff': 4, 'voltage': 8, 'none': 16, 'pressure': 32,
-            'expmap': 1, 'quat': 2},
-  'interp': {'zoh': 0, 'linear': 1, 'cubic': 2},
-  'stage': {'none': 0, 'pos': 1, 'vel': 2, 'acc': 3},
-  'datatype': {'real': 0, 'positive': 1, 'axis': 2, 'quaternion': 3},
-  'frameobj': {'body': 1, 'xbody': 2, 'geom': 5, 'site': 6, 'camera': 7},
-  'condata': {'found': 1, 'force': 2, 'torque': 4, 'dist': 8, 'pos': 16, 'normal': 32,
-              'tangent': 64, 'linvel': 128, 'angvel': 256},
-  'raydata': {'dist': 1, 'dir': 2, 'origin': 4, 'point': 8, 'normal': 16, 'depth': 32},
-  'reduce': {'none': 0, 'mindist': 1, 'maxforce': 2, 'netforce': 3},
-  'comp': {'particle': 0, 'grid': 1, 'rope': 2, 'loop': 3, 'cable': 4, 'cloth': 5},
-  'compkind': {'main': 0},
+  "bool": {"false": 0, "true": 1},
+  "limited": {"false": 0, "true": 1, "auto": 2},
+  "falseauto": {"false": 0, "auto": 1},
+  "angle": {"radian": 0, "degree": 1},
+  "coordinate": {"local": 0, "global": 1},
+  "enable": {"disable": 0, "enable": 1},
+  "conflict": {"warning": 0, "merge": 1, "error": 2},
+  "lrmode": {"none": 0, "muscle": 1, "muscleuser": 2, "all": 3},
+  "integrator": {"Euler": 0, "RK4": 1, "implicit": 2, "implicitfast": 3},
+  "cone": {"pyramidal": 0, "elliptic": 1},
+  "jacobian": {"dense": 0, "sparse": 1, "auto": 2},
+  "solver": {"PGS": 0, "CG": 1, "Newton": 2},
+  "sleep": {"auto": 0, "never": 3, "allowed": 4, "init": 5},
+  "joint": {"free": 0, "ball": 1, "slide": 2, "hinge": 3},
+  "geom": {
+    "plane": 0,
+    "hfield": 1,
+    "sphere": 2,
+    "capsule": 3,
+    "ellipsoid": 4,
+    "cylinder": 5,
+    "box": 6,
+    "mesh": 7,
+    "sdf": 8,
+  },
+  "fluidshape": {"none": 0, "ellipsoid": 1},
+  "projection": {"perspective": 0, "orthographic": 1},
+  "camlight": {"fixed": 0, "track": 1, "trackcom": 2, "targetbody": 3, "targetbodycom": 4},
+  "camout": {"rgb": 1, "depth": 2, "distance": 4, "normal": 8, "segmentation": 16},
+  "lighttype": {"spot": 0, "directional": 1, "point": 2, "image": 3},
+  "texture": {"2d": 0, "cube": 1, "skybox": 2},
+  "colorspace": {"auto": 0, "linear": 1, "sRGB": 2},
+  "builtin": {"none": 0, "gradient": 1, "checker": 2, "flat": 3},
+  "mark": {"none": 0, "edge": 1, "cross": 2, "random": 3},
+  "texrole": {
+    "rgb": 1,
+    "occlusion": 2,
+    "roughness": 3,
+    "metallic": 4,
+    "normal": 5,
+    "opacity": 6,
+    "emissive": 7,
+    "rgba": 8,
+    "orm": 9,
+  },
+  "meshinertia": {"convex": 0, "exact": 1, "legacy": 2, "shell": 3},
+  "meshbuiltin": {
+    "none": 0,
+    "sphere": 1,
+    "hemisphere": 2,
+    "cone": 3,
+    "supertorus": 4,
+    "supersphere": 5,
+    "wedge": 6,
+    "plate": 7,
+  },
+  "dyn": {
+    "none": 0,
+    "integrator": 1,
+    "filter": 2,
+    "filterexact": 3,
+    "muscle": 4,
+    "dcmotor": 5,
+    "pid": 6,
+    "user": 7,
+  },
+  "gain": {"fixed": 0, "affine": 1, "muscle": 2, "dcmotor": 3, "so3": 4, "pid": 5, "user": 6},
+  "bias": {"none": 0, "affine": 1, "muscle": 2, "dcmotor": 3, "so3": 4, "user": 5},
+  "input": {
+    "pos": 1,
+    "vel": 2,
+    "ff": 4,
+    "voltage": 8,
+    "none": 16,
+    "pressure": 32,
+    "expmap": 1,
+    "quat": 2,
+  },
+  "interp": {"zoh": 0, "linear": 1, "cubic": 2},
+  "stage": {"none": 0, "pos": 1, "vel": 2, "acc": 3},
+  "datatype": {"real": 0, "positive": 1, "axis": 2, "quaternion": 3},
+  "frameobj": {"body": 1, "xbody": 2, "geom": 5, "site": 6, "camera": 7},
+  "condata": {
+    "found": 1,
+    "force": 2,
+    "torque": 4,
+    "dist": 8,
+    "pos": 16,
+    "normal": 32,
+    "tangent": 64,
+    "linvel": 128,
+    "angvel": 256,
+  },
+  "raydata": {"dist": 1, "dir": 2, "origin": 4, "point": 8, "normal": 16, "depth": 32},
+  "reduce": {"none": 0, "mindist": 1, "maxforce": 2, "netforce": 3},
+  "comp": {"particle": 0, "grid": 1, "rope": 2, "loop": 3, "cable": 4, "cloth": 5},
+  "compkind": {"main": 0},
 }
 
 # attribute groups spliced with `use`
@@ -1564,44 +1615,62 @@ _ELEMENTS = r"""
 # <default> children: projections of the primary elements, minus name/class and !nodef
 # attributes, as (key, source keys, extra attributes kept, attributes dropped)
 _DEFAULT_PROJECTIONS = [
-  ('default/mesh', ['asset/mesh'], [], []),
-  ('default/texture', ['asset/texture'], [], []),
-  ('default/material', ['asset/material'], [], []),
-  ('default/joint', ['body/joint'], [], []),
-  ('default/geom', ['geom'], [], []),
-  ('default/site', ['site'], [], []),
-  ('default/camera', ['camera'], [], []),
-  ('default/light', ['light'], [], []),
-  ('default/pair', ['contact/pair'], [], []),
-  ('default/equality', ['equality/connect'], [], []),
-  ('default/tendon', ['tendon/spatial'], [], ['actuatorfrclimited', 'actuatorfrcrange',
-                                              'armature']),
-  ('default/general', ['actuator/general'], [], []),
-  ('default/motor', ['actuator/motor'], [], []),
-  ('default/position', ['actuator/position'], [], []),
-  ('default/velocity', ['actuator/velocity'], [], []),
-  ('default/intvelocity', ['actuator/intvelocity'], [], []),
-  ('default/orientation', ['actuator/orientation'], [], []),
-  ('default/pid', ['actuator/pid'], [], []),
-  ('default/damper', ['actuator/damper'], [], []),
-  ('default/cylinder', ['actuator/cylinder'], [], []),
-  ('default/muscle', ['actuator/muscle'], [], []),
-  ('default/adhesion', ['actuator/adhesion'], [], []),
-  ('default/dcmotor', ['actuator/dcmotor'], [], []),
+  ("default/mesh", ["asset/mesh"], [], []),
+  ("default/texture", ["asset/texture"], [], []),
+  ("default/material", ["asset/material"], [], []),
+  ("default/joint", ["body/joint"], [], []),
+  ("default/geom", ["geom"], [], []),
+  ("default/site", ["site"], [], []),
+  ("default/camera", ["camera"], [], []),
+  ("default/light", ["light"], [], []),
+  ("default/pair", ["contact/pair"], [], []),
+  ("default/equality", ["equality/connect"], [], []),
+  (
+    "default/tendon",
+    ["tendon/spatial"],
+    [],
+    ["actuatorfrclimited", "actuatorfrcrange", "armature"],
+  ),
+  ("default/general", ["actuator/general"], [], []),
+  ("default/motor", ["actuator/motor"], [], []),
+  ("default/position", ["actuator/position"], [], []),
+  ("default/velocity", ["actuator/velocity"], [], []),
+  ("default/intvelocity", ["actuator/intvelocity"], [], []),
+  ("default/orientation", ["actuator/orientation"], [], []),
+  ("default/pid", ["actuator/pid"], [], []),
+  ("default/damper", ["actuator/damper"], [], []),
+  ("default/cylinder", ["actuator/cylinder"], [], []),
+  ("default/muscle", ["actuator/muscle"], [], []),
+  ("default/adhesion", ["actuator/adhesion"], [], []),
+  ("default/dcmotor", ["actuator/dcmotor"], [], []),
 ]
 
 # element kinds whose defaults live in one shared slot of a default class: every actuator
 # shortcut edits the class's single actuator default, as in MuJoCo
 DEFAULT_SLOT = {
-  'default/general': 'actuator', 'default/motor': 'actuator', 'default/position': 'actuator',
-  'default/velocity': 'actuator', 'default/intvelocity': 'actuator',
-  'default/orientation': 'actuator', 'default/pid': 'actuator', 'default/damper': 'actuator',
-  'default/cylinder': 'actuator', 'default/muscle': 'actuator', 'default/adhesion': 'actuator',
-  'default/dcmotor': 'actuator',
-  'default/mesh': 'mesh', 'default/texture': 'texture', 'default/material': 'material',
-  'default/joint': 'joint', 'default/geom': 'geom', 'default/site': 'site',
-  'default/camera': 'camera', 'default/light': 'light', 'default/pair': 'pair',
-  'default/equality': 'equality', 'default/tendon': 'tendon',
+  "default/general": "actuator",
+  "default/motor": "actuator",
+  "default/position": "actuator",
+  "default/velocity": "actuator",
+  "default/intvelocity": "actuator",
+  "default/orientation": "actuator",
+  "default/pid": "actuator",
+  "default/damper": "actuator",
+  "default/cylinder": "actuator",
+  "default/muscle": "actuator",
+  "default/adhesion": "actuator",
+  "default/dcmotor": "actuator",
+  "default/mesh": "mesh",
+  "default/texture": "texture",
+  "default/material": "material",
+  "default/joint": "joint",
+  "default/geom": "geom",
+  "default/site": "site",
+  "default/camera": "camera",
+  "default/light": "light",
+  "default/pair": "pair",
+  "default/equality": "equality",
+  "default/tendon": "tendon",
 }
 
 
@@ -1619,6 +1688,7 @@ class Attr:
     required: must be present.
     nodefault: cannot be set in a <default> class.
   """
+
   name: str
   kind: str
   nmin: int | None = None
@@ -1647,6 +1717,7 @@ class Element:
     ns: namespace of this element's name (None if it has no name).
     supported: False for valid MJCF the engine does not simulate yet.
   """
+
   key: str
   tag: str
   attrs: dict
@@ -1658,15 +1729,15 @@ class Element:
 
 def _convert_default(kind, nmin, nmax, keywords, text, where):
   """Converts a default written in the table (always valid) to its typed value."""
-  if kind in ('real', 'int'):
-    cast = float if kind == 'real' else int
+  if kind in ("real", "int"):
+    cast = float if kind == "real" else int
     vals = [cast(v) for v in text.split()]
     return vals[0] if nmin is None else tuple(vals)
-  if kind == 'bool':
-    return text == 'true'
-  if kind == 'kw':
+  if kind == "bool":
+    return text == "true"
+  if kind == "kw":
     return keywords[text]
-  if kind == 'flags':
+  if kind == "flags":
     val = 0
     for word in text.split():
       val |= keywords[word]
@@ -1676,49 +1747,49 @@ def _convert_default(kind, nmin, nmax, keywords, text, where):
 
 def _parse_attr(line, where):
   """Parses one attribute line of the table into an Attr."""
-  flags = set(re.findall(r'!(\w+)', line))
-  line = re.sub(r'!\w+', '', line)
+  flags = set(re.findall(r"!(\w+)", line))
+  line = re.sub(r"!\w+", "", line)
   default_text = None
-  if '=' in line:
-    line, default_text = line.split('=', 1)
+  if "=" in line:
+    line, default_text = line.split("=", 1)
     default_text = default_text.strip()
   name, typ = line.split()
   nmin = nmax = keywords = ns = None
-  m = re.fullmatch(r'(real|int)(?:\[(\d*)(?:\.\.(\d+))?\])?', typ)
+  m = re.fullmatch(r"(real|int)(?:\[(\d*)(?:\.\.(\d+))?\])?", typ)
   if m:
     kind = m.group(1)
-    if '[' in typ:
-      if m.group(2) == '':
+    if "[" in typ:
+      if m.group(2) == "":
         nmin, nmax = 0, -1
       elif m.group(3):
         nmin, nmax = int(m.group(2)), int(m.group(3))
       else:
         nmin = nmax = int(m.group(2))
-  elif typ == 'bool':
-    kind, keywords = 'bool', KEYWORDS['bool']
-  elif typ.startswith(('kw:', 'flags:')):
-    kind, setname = typ.split(':')
+  elif typ == "bool":
+    kind, keywords = "bool", KEYWORDS["bool"]
+  elif typ.startswith(("kw:", "flags:")):
+    kind, setname = typ.split(":")
     keywords = KEYWORDS[setname]
-  elif typ.startswith(('id:', 'ref:')):
-    kind, ns = typ.split(':')
-  elif typ in ('str', 'file'):
+  elif typ.startswith(("id:", "ref:")):
+    kind, ns = typ.split(":")
+  elif typ in ("str", "file"):
     kind = typ
   else:
-    raise ValueError(f'bad type {typ!r} in schema, {where}')
+    raise ValueError(f"bad type {typ!r} in schema, {where}")
   default = None
   if default_text is not None:
     default = _convert_default(kind, nmin, nmax, keywords, default_text, where)
-  return Attr(name, kind, nmin, nmax, keywords, ns, default, 'req' in flags, 'nodef' in flags)
+  return Attr(name, kind, nmin, nmax, keywords, ns, default, "req" in flags, "nodef" in flags)
 
 
 def _parse_blocks(text):
   """Splits the table text into (header, [lines]) blocks."""
   blocks = []
-  for raw in text.split('\n'):
+  for raw in text.split("\n"):
     line = raw.strip()
     if not line:
       continue
-    if line[0] in '@%':
+    if line[0] in "@%":
       blocks.append((line, []))
     else:
       blocks[-1][1].append(line)
@@ -1732,7 +1803,7 @@ def _build():
   def expand(lines):
     out = []
     for line in lines:
-      if line.startswith('use '):
+      if line.startswith("use "):
         out.extend(expand(groups[line.split()[1]]))
       else:
         out.append(line)
@@ -1742,39 +1813,42 @@ def _build():
   for header, lines in _parse_blocks(_ELEMENTS):
     words = header[1:].split()
     key = words[0]
-    opts = dict(w.split('=') for w in words[1:] if '=' in w)
+    opts = dict(w.split("=") for w in words[1:] if "=" in w)
     attrs, children, exclusive = {}, {}, []
     for line in expand(lines):
-      if line.startswith('+ '):
+      if line.startswith("+ "):
         _, ckey, card = line.split()
         children[ckey] = card
-      elif line.startswith('exclusive '):
+      elif line.startswith("exclusive "):
         exclusive.append(line.split()[1:])
       else:
         attr = _parse_attr(line, key)
         attrs[attr.name] = attr
-    tag = opts.get('tag', key.split('/')[-1])
-    ns = opts.get('ns')
-    elements[key] = Element(key, tag, attrs, children, exclusive, ns, 'unsupported' not in words)
+    tag = opts.get("tag", key.split("/")[-1])
+    ns = opts.get("ns")
+    elements[key] = Element(key, tag, attrs, children, exclusive, ns, "unsupported" not in words)
 
   # default-class projections
   for key, sources, _, dropped in _DEFAULT_PROJECTIONS:
     attrs = {}
     for src in sources:
       for name, attr in elements[src].attrs.items():
-        if attr.kind == 'id' or name == 'class' or attr.nodefault or name in dropped:
+        if attr.kind == "id" or name == "class" or attr.nodefault or name in dropped:
           continue
         attrs[name] = dataclasses.replace(attr, required=False)
     children = {}
-    if key == 'default/material':
-      children['asset/material/layer'] = '*'
-    exclusive = [g for src in sources for g in elements[src].exclusive
-                 if all(a in attrs for a in g)]
+    if key == "default/material":
+      children["asset/material/layer"] = "*"
+    exclusive = [
+      g for src in sources for g in elements[src].exclusive if all(a in attrs for a in g)
+    ]
     supported = all(elements[s].supported for s in sources)
-    elements[key] = Element(key, key.split('/')[-1], attrs, children, exclusive, None, supported)
-  elements['default/equality'].attrs = {
-    k: v for k, v in elements['default/equality'].attrs.items()
-    if k in ('active', 'solref', 'solimp')}
+    elements[key] = Element(key, key.split("/")[-1], attrs, children, exclusive, None, supported)
+  elements["default/equality"].attrs = {
+    k: v
+    for k, v in elements["default/equality"].attrs.items()
+    if k in ("active", "solref", "solimp")
+  }
 
   # resolve child keys into tag -> (key, card)
   for elem in elements.values():
@@ -1786,7 +1860,7 @@ def _build():
 
 
 ELEMENTS = _build()
-ROOT = 'mujoco'
+ROOT = "mujoco"
 
 
 def child(parent_key, tag):

@@ -33,7 +33,8 @@ def mass_sparsity(dof_parentid, body_parentid, body_dofadr, body_dofnum, dof_sim
   i32 = np.int32
   # Python ints for the loops below (indexing numpy arrays one element at a time is slow)
   body_parentid, body_dofadr, body_dofnum, dof_simplenum = (
-    np.asarray(a).tolist() for a in (body_parentid, body_dofadr, body_dofnum, dof_simplenum))
+    np.asarray(a).tolist() for a in (body_parentid, body_dofadr, body_dofnum, dof_simplenum)
+  )
   anc = _dof_ancestors(dof_parentid)
   desc = [[] for _ in range(nv)]
   for i in range(nv):
@@ -49,8 +50,9 @@ def mass_sparsity(dof_parentid, body_parentid, body_dofadr, body_dofnum, dof_sim
 
   # legacy layout: full rows, diagonal first then ancestors descending
   legacy_nnz = [len(a) + 1 for a in anc]
-  dof_Madr = (np.concatenate([[0], np.cumsum(legacy_nnz)[:-1]]).astype(i32) if nv
-              else np.zeros(0, i32))
+  dof_Madr = (
+    np.concatenate([[0], np.cumsum(legacy_nnz)[:-1]]).astype(i32) if nv else np.zeros(0, i32)
+  )
   nM = int(sum(legacy_nnz))
   Madr = dof_Madr.tolist()
   mapM2M = np.array(
@@ -95,9 +97,19 @@ def mass_sparsity(dof_parentid, body_parentid, body_dofadr, body_dofnum, dof_sim
   return {
     "sizes": {"nM": nM, "nC": nC, "nD": int(D_rownnz.sum()), "nB": int(B_rownnz.sum())},
     "arrays": {
-      "M_rownnz": M_rownnz, "M_rowadr": M_rowadr, "M_colind": M_colind, "mapM2M": mapM2M,
-      "dof_Madr": dof_Madr, "D_rownnz": D_rownnz, "D_rowadr": D_rowadr, "D_diag": D_diag,
-      "D_colind": D_colind, "mapM2D": mapM2D, "mapD2M": mapD2M, "B_rownnz": B_rownnz,
-      "B_rowadr": B_rowadr, "B_colind": B_colind,
+      "M_rownnz": M_rownnz,
+      "M_rowadr": M_rowadr,
+      "M_colind": M_colind,
+      "mapM2M": mapM2M,
+      "dof_Madr": dof_Madr,
+      "D_rownnz": D_rownnz,
+      "D_rowadr": D_rowadr,
+      "D_diag": D_diag,
+      "D_colind": D_colind,
+      "mapM2D": mapM2D,
+      "mapD2M": mapD2M,
+      "B_rownnz": B_rownnz,
+      "B_rowadr": B_rowadr,
+      "B_colind": B_colind,
     },
   }

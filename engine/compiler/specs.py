@@ -9,13 +9,16 @@ on specs, so these helpers sit below all of them and import nothing but the sche
 from engine.compiler import schema
 
 # orientation attributes, the default form first
-ORIENT_ATTRS = ('quat', 'axisangle', 'xyaxes', 'zaxis', 'euler')
+ORIENT_ATTRS = ("quat", "axisangle", "xyaxes", "zaxis", "euler")
 
 
 def template(key):
   """Spec dict of schema defaults for element `key` (id/class attributes excluded)."""
-  return {name: a.default for name, a in schema.ELEMENTS[key].attrs.items()
-          if a.kind != 'id' and name != 'class'}
+  return {
+    name: a.default
+    for name, a in schema.ELEMENTS[key].attrs.items()
+    if a.kind != "id" and name != "class"
+  }
 
 
 def read_attrs(spec, node_key, attrs):
@@ -26,18 +29,18 @@ def read_attrs(spec, node_key, attrs):
   """
   elem_attrs = schema.ELEMENTS[node_key].attrs
   for name in ORIENT_ATTRS:
-    if name in attrs and 'quat' in spec:
+    if name in attrs and "quat" in spec:
       for other in ORIENT_ATTRS:
-        spec[other] = (1.0, 0.0, 0.0, 0.0) if other == 'quat' else None
+        spec[other] = (1.0, 0.0, 0.0, 0.0) if other == "quat" else None
       break
   for name, value in attrs.items():
     attr = elem_attrs[name]
     old = spec.get(name)
-    if (isinstance(value, tuple) and attr.nmax not in (None, -1) and len(value) < attr.nmax):
-      if name == 'springlength' and len(value) == 1:
+    if isinstance(value, tuple) and attr.nmax not in (None, -1) and len(value) < attr.nmax:
+      if name == "springlength" and len(value) == 1:
         value = (value[0], value[0])
       elif isinstance(old, tuple) and len(old) == attr.nmax:
-        value = value + tuple(old[len(value):])
+        value = value + tuple(old[len(value) :])
       else:
         value = value + (0.0,) * (attr.nmax - len(value))
     spec[name] = value

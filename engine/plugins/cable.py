@@ -34,9 +34,9 @@ from engine.enums import mjJNT_HINGE
 from engine.enums import mjJNT_SLIDE
 from engine.enums import mjPI
 from engine.math import mju_mulQuat
+from engine.math import mju_negQuat
 from engine.math import mju_normalize4
 from engine.math import mju_quat2Mat
-from engine.math import mju_negQuat
 from engine.math import mju_quat2Vel
 from engine.math import mju_rotVecQuat
 from engine.plugins import config_values
@@ -85,19 +85,23 @@ def _kinematics0(m):
     pos, quat = xpos[i], xquat[i]
     if jntnum == 1 and m.jnt_type[jntadr] == mjJNT_FREE:
       qadr = int(m.jnt_qposadr[jntadr])
-      pos[:] = qpos[qadr:qadr + 3]
-      quat[:] = qpos[qadr + 3:qadr + 7]
+      pos[:] = qpos[qadr : qadr + 3]
+      quat[:] = qpos[qadr + 3 : qadr + 7]
       _normalize4(quat)
     else:
       pid = int(m.body_parentid[i])
       bpos = np.asarray(m.body_pos[i], np.float64)
-      qloc = np.array([1.0, 0, 0, 0]) if m.body_mocapid[i] >= 0 else \
-        np.asarray(m.body_quat[i], np.float64)
+      qloc = (
+        np.array([1.0, 0, 0, 0])
+        if m.body_mocapid[i] >= 0
+        else np.asarray(m.body_quat[i], np.float64)
+      )
       if pid:
         r = xmat[pid]
         for k in range(3):
-          pos[k] = r[3 * k] * bpos[0] + r[3 * k + 1] * bpos[1] + r[3 * k + 2] * bpos[2] \
-            + xpos[pid, k]
+          pos[k] = (
+            r[3 * k] * bpos[0] + r[3 * k + 1] * bpos[1] + r[3 * k + 2] * bpos[2] + xpos[pid, k]
+          )
         _mulquat(quat, xquat[pid], qloc)
       else:
         pos[:], quat[:] = bpos, qloc
@@ -109,7 +113,7 @@ def _kinematics0(m):
         if jtype == mjJNT_SLIDE:
           continue  # qpos0 moves nothing
         if jtype == mjJNT_BALL:
-          qball = np.array(qpos[qadr:qadr + 4])
+          qball = np.array(qpos[qadr : qadr + 4])
           _normalize4(qball)
           _mulquat(quat, quat, qball)
         elif jtype != mjJNT_HINGE:
@@ -129,7 +133,7 @@ def _section(gtype, size):
   if gtype == mjGEOM_BOX:
     h, w = size[1], size[2]
     a, b = max(h, w), min(h, w)
-    j = a * b ** 3 * (16.0 / 3.0 - 3.36 * b / a * (1 - b ** 4 / a ** 4 / 12))
+    j = a * b**3 * (16.0 / 3.0 - 3.36 * b / a * (1 - b**4 / a**4 / 12))
     return j, (2 * w) ** 3 * 2 * h / 12.0, (2 * h) ** 3 * 2 * w / 12.0
   return 0.0, 0.0, 0.0
 
@@ -139,8 +143,10 @@ def _init(m, instance):
   config = config_values(m, instance, ATTRIBUTES)
   G, E, vmax = (_number(config, k) for k in ("twist", "bend", "vmax"))
   if G is None or E is None:
-    raise ValueError("mujoco.elasticity.cable: invalid parameter specification (twist and "
-                     f"bend must be numbers, got {config['twist']!r}, {config['bend']!r})")
+    raise ValueError(
+      "mujoco.elasticity.cable: invalid parameter specification (twist and "
+      f"bend must be numbers, got {config['twist']!r}, {config['bend']!r})"
+    )
   flat = config["flat"] == "true"
   bodies = np.flatnonzero(np.asarray(m.body_plugin) == instance)
   bodies = bodies[bodies > 0]
@@ -149,8 +155,9 @@ def _init(m, instance):
     raise ValueError(f"mujoco.elasticity.cable: plugin instance {instance} has no bodies")
   i0 = int(bodies[0])
   if bodies[-1] - i0 != n - 1:
-    raise ValueError("mujoco.elasticity.cable: the plugin instance must be applied to "
-                     "contiguous bodies")
+    raise ValueError(
+      "mujoco.elasticity.cable: the plugin instance must be applied to contiguous bodies"
+    )
   xpos = _kinematics0(m)
   qpos0 = np.asarray(m.qpos0, np.float64)
   p = np.zeros(HEADER + PER_BODY * n)
@@ -159,15 +166,16 @@ def _init(m, instance):
     i = i0 + b
     prev = 0 if b == 0 else -1
     nxt = 0 if b == n - 1 else 1
-    row = p[HEADER + PER_BODY * b:HEADER + PER_BODY * (b + 1)]
+    row = p[HEADER + PER_BODY * b : HEADER + PER_BODY * (b + 1)]
     row[0], row[1] = prev, nxt
     if prev and not flat:
       qadr = int(m.jnt_qposadr[m.body_jntadr[i]] + m.body_dofnum[i] - 3)
-      qb = qpos0[qadr:qadr + 4]
+      qb = qpos0[qadr : qadr + 4]
       # mju_subQuat(omega0, body_quat, qpos): rotation vector of neg(qpos) * body_quat
       dif = np.empty(4)
-      _mulquat(dif, np.array([qb[0], -qb[1], -qb[2], -qb[3]]),
-               np.asarray(m.body_quat[i], np.float64))
+      _mulquat(
+        dif, np.array([qb[0], -qb[1], -qb[2], -qb[3]]), np.asarray(m.body_quat[i], np.float64)
+      )
       omega = np.empty(3)
       _quat2vel(omega, dif, 1.0)
       row[2:5] = omega
@@ -205,7 +213,7 @@ def _local_stress(stress, p, adr, quat, pullback):
 def _edge_quat(m, d, quat, i):
   """body_quat[i] * (quaternion of body i's last joint): the edge's rotation from its parent."""
   qadr = m.jnt_qposadr[m.body_jntadr[i]] + m.body_dofnum[i] - 3
-  mju_mulQuat(quat, m.body_quat[i], d.qpos[qadr:qadr + 4])
+  mju_mulQuat(quat, m.body_quat[i], d.qpos[qadr : qadr + 4])
 
 
 def compute(m, d, instance, capability):
@@ -249,5 +257,10 @@ def compute(m, d, instance, capability):
     apply_ft(m, d, zero, xfrc, d.xpos[i], i, d.qfrc_passive)
 
 
-SPEC = dict(name="mujoco.elasticity.cable", capabilities=plugin_call.mjPLUGIN_PASSIVE,
-            attributes=ATTRIBUTES, init=_init, compute=compute)
+SPEC = dict(
+  name="mujoco.elasticity.cable",
+  capabilities=plugin_call.mjPLUGIN_PASSIVE,
+  attributes=ATTRIBUTES,
+  init=_init,
+  compute=compute,
+)

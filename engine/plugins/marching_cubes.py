@@ -112,16 +112,18 @@ def _triangle_table():
   table = np.full((256, 5, 3), -1, dtype=np.int8)
   count = np.zeros(256, dtype=np.int64)
   for config in range(256):
-    triangles = [(poly[0], poly[k], poly[k + 1])
-                 for poly in _polygons(config) for k in range(1, len(poly) - 1)]
+    triangles = [
+      (poly[0], poly[k], poly[k + 1]) for poly in _polygons(config) for k in range(1, len(poly) - 1)
+    ]
     count[config] = len(triangles)
     if triangles:
-      table[config, :len(triangles)] = triangles
+      table[config, : len(triangles)] = triangles
   return table, count
 
 
 # MarchingCubeCpp's triangulation (MC.h, public domain), the table MuJoCo's compiler meshes
 # with: per configuration, the triangle count in the low 4 bits, then 4-bit cube edge ids
+# fmt: off
 _MC_TRIS = (
   0x0000000000000000, 0x0000000000008401, 0x0000000000009051, 0x0000000009845942,
   0x0000000000004a11, 0x0000000008a10812, 0x0000000000594a12, 0x0000008a99a5a153,
@@ -188,6 +190,7 @@ _MC_TRIS = (
   0x000000a89a951a53, 0x00051a95a09a0a44, 0x000000000a818012, 0x000000000000a411,
   0x0000000008949542, 0x0000000000000951, 0x0000000000004801, 0x0000000000000000,
 )
+# fmt: on
 
 
 def _unpack_table(packed):
@@ -197,7 +200,7 @@ def _unpack_table(packed):
   for config, word in enumerate(packed):
     count[config] = word & 0xF
     edges = [(word >> (4 + 4 * i)) & 0xF for i in range(3 * count[config])]
-    table[config, :count[config]] = np.reshape(edges, (-1, 3))
+    table[config, : count[config]] = np.reshape(edges, (-1, 3))
   return table, count
 
 
@@ -205,8 +208,9 @@ _TABLE, _NTRI = _unpack_table(_MC_TRIS)
 
 # where each cube edge starts (offset from the cell's corner 0) and its axis
 _EDGE_AXIS = np.array([e // 4 for e in range(12)])
-_EDGE_OFFSET = np.array([[(c >> 0) & 1, (c >> 1) & 1, (c >> 2) & 1]
-                         for c in (_EDGES[e][0] for e in range(12))])
+_EDGE_OFFSET = np.array(
+  [[(c >> 0) & 1, (c >> 1) & 1, (c >> 2) & 1] for c in (_EDGES[e][0] for e in range(12))]
+)
 
 
 # ----------------------------------------------------------------------------- marching cubes
@@ -262,8 +266,9 @@ def grid_vertices(field):
   vid[order] = np.arange(len(order))
   edge_vid = np.full(base[3], -1, dtype=np.int64)
   shapes = _edge_shapes(nx, ny, nz)
-  edge_vid[np.concatenate([base[a] + np.ravel_multi_index(e[0], shapes[a])
-                           for a, e in enumerate(edges)])] = vid
+  edge_vid[
+    np.concatenate([base[a] + np.ravel_multi_index(e[0], shapes[a]) for a, e in enumerate(edges)])
+  ] = vid
   return pos, edge_vid
 
 
@@ -282,7 +287,7 @@ def crossed_cells(field):
   config = np.zeros((nz - 1, ny - 1, nx - 1), dtype=np.int64)
   for c in range(8):
     dx, dy, dz = c & 1, (c >> 1) & 1, (c >> 2) & 1
-    config |= inside[dz:nz - 1 + dz, dy:ny - 1 + dy, dx:nx - 1 + dx].astype(np.int64) << c
+    config |= inside[dz : nz - 1 + dz, dy : ny - 1 + dy, dx : nx - 1 + dx].astype(np.int64) << c
   k, j, i = np.nonzero((config != 0) & (config != 255))
   return np.stack([k, j, i], axis=1), config[k, j, i]
 
@@ -334,8 +339,14 @@ def marching_cubes(field, box, table=None):
   # triangle order (float32, as MC.h), then normalized
   a, b, c = pos[face[:, 0]], pos[face[:, 1]], pos[face[:, 2]]
   u, v = c - b, a - b
-  n = np.stack([u[:, 1] * v[:, 2] - u[:, 2] * v[:, 1], u[:, 2] * v[:, 0] - u[:, 0] * v[:, 2],
-                u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0]], axis=1)
+  n = np.stack(
+    [
+      u[:, 1] * v[:, 2] - u[:, 2] * v[:, 1],
+      u[:, 2] * v[:, 0] - u[:, 0] * v[:, 2],
+      u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0],
+    ],
+    axis=1,
+  )
   normal = np.zeros_like(pos)
   np.add.at(normal, face.reshape(-1), np.repeat(n, 3, axis=0))
   with np.errstate(invalid="ignore", divide="ignore"):
@@ -387,17 +398,22 @@ def field_mesh(box, distance, name="SDF"):
   """
   box = np.asarray(box, dtype=np.float64).reshape(6)
   if not np.all(np.isfinite(box)) or np.any(box[3:] <= 0):
-    raise ValueError(f"{name}: bounding box half-sizes {box[3:].tolist()} must be "
-                     f"positive (check the config values)")
+    raise ValueError(
+      f"{name}: bounding box half-sizes {box[3:].tolist()} must be "
+      f"positive (check the config values)"
+    )
   nx, ny, nz = grid_size(box)
   # grid points as mjCMesh::LoadSDF computes them (same operations, so the same doubles)
-  axes = [box[a] - box[3 + a] + 2.0 * box[3 + a] * np.arange(n) / (n - 1)
-          for a, n in enumerate((nx, ny, nz))]
+  axes = [
+    box[a] - box[3 + a] + 2.0 * box[3 + a] * np.arange(n) / (n - 1)
+    for a, n in enumerate((nx, ny, nz))
+  ]
   pz, py, px = np.meshgrid(axes[2], axes[1], axes[0], indexing="ij")
   points = np.stack([px.ravel(), py.ravel(), pz.ravel()], axis=1)
   values = np.asarray(distance(points), dtype=np.float64).reshape(nz, ny, nx)
   vert, face, normal = marching_cubes(values.astype(np.float32), box)
   if len(vert) < 4:
-    raise ValueError(f"{name}: the surface has {len(vert)} vertices in its "
-                     f"bounding box, at least 4 are required")
+    raise ValueError(
+      f"{name}: the surface has {len(vert)} vertices in its bounding box, at least 4 are required"
+    )
   return vert, face, normal

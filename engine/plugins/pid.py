@@ -13,11 +13,11 @@ import math
 import numpy as np
 
 from engine import plugin_call
-from engine.plugins import config_values
 from engine._jit import jit
 from engine.enums import mjDYN_FILTEREXACT
 from engine.enums import mjDYN_NONE
 from engine.enums import mjMINVAL
+from engine.plugins import config_values
 
 ATTRIBUTES = ("kp", "ki", "kd", "imax", "slewmax")
 # parameters: kp ki kd has_imax imax has_slew slewmax actuator
@@ -52,10 +52,22 @@ def _init(m, instance):
     raise ValueError("mujoco.pid: slewmax must be non-negative")
   actuators = np.flatnonzero(np.asarray(m.actuator_plugin) == instance)
   if len(actuators) != 1:
-    raise ValueError(f"mujoco.pid: plugin instance {instance} drives {len(actuators)} "
-                     "actuators; it needs exactly one")
-  return np.array([kp, ki, kd, float(has_imax), imax / ki if has_imax else 0.0,
-                   float(slew is not None), slew or 0.0, float(actuators[0])])
+    raise ValueError(
+      f"mujoco.pid: plugin instance {instance} drives {len(actuators)} "
+      "actuators; it needs exactly one"
+    )
+  return np.array(
+    [
+      kp,
+      ki,
+      kd,
+      float(has_imax),
+      imax / ki if has_imax else 0.0,
+      float(slew is not None),
+      slew or 0.0,
+      float(actuators[0]),
+    ]
+  )
 
 
 @jit
@@ -94,7 +106,7 @@ def _setpoint(m, d, p, actearly):
 @jit
 def _params(m, instance):
   adr = m.plugin_paramadr[instance]
-  return m.plugin_param[adr:adr + m.plugin_paramnum[instance]]
+  return m.plugin_param[adr : adr + m.plugin_paramnum[instance]]
 
 
 @jit
@@ -132,5 +144,12 @@ def compute(m, d, instance, capability):
   d.actuator_force[i] = p[KP] * error + p[KD] * error_dot + p[KI] * integral
 
 
-SPEC = dict(name="mujoco.pid", capabilities=plugin_call.mjPLUGIN_ACTUATOR, attributes=ATTRIBUTES,
-            actdim=_actdim, init=_init, act_dot=act_dot, compute=compute)
+SPEC = dict(
+  name="mujoco.pid",
+  capabilities=plugin_call.mjPLUGIN_ACTUATOR,
+  attributes=ATTRIBUTES,
+  actdim=_actdim,
+  init=_init,
+  act_dot=act_dot,
+  compute=compute,
+)

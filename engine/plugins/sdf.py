@@ -24,12 +24,12 @@ def _init(m, instance):
 
 
 def sdf_distance(m, d, instance, point):
-  p = m.plugin_param[m.plugin_paramadr[instance]:]
+  p = m.plugin_param[m.plugin_paramadr[instance] :]
   return sdf_shapes.distance(int(p[0]), point[0], point[1], point[2], p[1:])
 
 
 def sdf_gradient(m, d, instance, point, gradient):
-  p = m.plugin_param[m.plugin_paramadr[instance]:]
+  p = m.plugin_param[m.plugin_paramadr[instance] :]
   sdf_shapes.gradient(int(p[0]), point[0], point[1], point[2], p[1:], gradient)
 
 
@@ -44,10 +44,16 @@ def _spec(name):
   def staticdistance(config, points):
     return sdf_shapes.distances(sdf_shapes.SHAPE_IDS[name], shape.parse(config), points)
 
-  return dict(name=name, capabilities=plugin_call.mjPLUGIN_SDF,
-              attributes=sdf_shapes.ATTRIBUTES[name][0], init=_init,
-              sdf_distance=sdf_distance, sdf_gradient=sdf_gradient,
-              sdf_aabb=aabb, sdf_staticdistance=staticdistance)
+  return dict(
+    name=name,
+    capabilities=plugin_call.mjPLUGIN_SDF,
+    attributes=sdf_shapes.ATTRIBUTES[name][0],
+    init=_init,
+    sdf_distance=sdf_distance,
+    sdf_gradient=sdf_gradient,
+    sdf_aabb=aabb,
+    sdf_staticdistance=staticdistance,
+  )
 
 
 SPECS = [_spec(name) for name in sdf_shapes.SHAPES]

@@ -140,7 +140,7 @@ def bolt_distance(px, py, pz, params):
   r = math.sqrt(px * px + py * py) - params[0]
   wave = abs(_fract(pz * screw - math.atan2(py, px) / mjPI / 2.0) - 0.5)
   shaft = (r - wave / screw) * sqrt12
-  shaft = _max(shaft, -(0.5 - abs(pz + 0.5)))          # between z = -1 and z = 0
+  shaft = _max(shaft, -(0.5 - abs(pz + 0.5)))  # between z = -1 and z = 0
   shaft = _max(shaft, -((pz - r) * sqrt12 + 1.0 * sqrt12))  # chamfered tip
   head = _hex_head(px, py) - 0.5
   head = _max(head, abs(pz + 0.25) - 0.25)
@@ -230,11 +230,11 @@ def gear_profile(px, py, params):
   psi = 3.096e-5 * teeth * teeth - 6.557e-3 * teeth + 0.551  # pressure angle
   pitch_r = diameter / 2.0
   rho = math.sqrt(px * px + py * py)
-  pitch_d = teeth / diameter             # diametral pitch: teeth per unit of diameter
-  circular = mjPI / pitch_d              # arc between teeth on the pitch circle
+  pitch_d = teeth / diameter  # diametral pitch: teeth per unit of diameter
+  circular = mjPI / pitch_d  # arc between teeth on the pitch circle
   addendum = 1.0 / pitch_d
   outer_r = (diameter + 2.0 * addendum) / 2.0
-  depth = 2.2 / pitch_d                  # tooth height
+  depth = 2.2 / pitch_d  # tooth height
   inner_r = outer_r - depth - 0.14 * diameter
   if params[4] >= 0.0:
     inner_r = params[4] / 2.0
@@ -247,7 +247,7 @@ def gear_profile(px, py, params):
 
   base_r = diameter * math.cos(psi) / 2.0
   fi = math.atan2(py, px) + alpha
-  stride = circular / pitch_r            # angle between teeth
+  stride = circular / pitch_r  # angle between teeth
   inv_alpha = math.acos(base_r / pitch_r)
   inv_phi = math.tan(inv_alpha) - inv_alpha
   shift = stride / 2.0 - 2.0 * inv_phi
@@ -392,7 +392,8 @@ def sample_grid(shape, params, box, nx, ny, nz):
 
 _C_NUMBER = re.compile(
   r"[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf(?:inity)?|nan(?:\([0-9a-zA-Z_]*\))?)",
-  re.IGNORECASE)
+  re.IGNORECASE,
+)
 _C_HEX = re.compile(r"[+-]?0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)(?:[pP][+-]?\d+)?")
 
 
@@ -412,8 +413,10 @@ def _c_number(text: str) -> float | None:
 def _parse(plugin: str, names: tuple, defaults: tuple, config: dict) -> np.ndarray:
   unknown = sorted(set(config) - set(names))
   if unknown:
-    raise ValueError(f"unrecognized attribute '{unknown[0]}' for plugin {plugin} "
-                     f"(its attributes: {', '.join(names)})")
+    raise ValueError(
+      f"unrecognized attribute '{unknown[0]}' for plugin {plugin} "
+      f"(its attributes: {', '.join(names)})"
+    )
   params = np.array(defaults, dtype=np.float64)
   for i, name in enumerate(names):
     text = str(config.get(name, "")).strip()
@@ -421,11 +424,14 @@ def _parse(plugin: str, names: tuple, defaults: tuple, config: dict) -> np.ndarr
       continue
     value = _c_number(text)
     if value is None or math.isnan(value):
-      raise ValueError(f"invalid value '{config[name]}' for attribute '{name}' of plugin "
-                       f"{plugin}: expected a number")
+      raise ValueError(
+        f"invalid value '{config[name]}' for attribute '{name}' of plugin "
+        f"{plugin}: expected a number"
+      )
     if math.isinf(value):
-      raise ValueError(f"invalid value '{config[name]}' for attribute '{name}' of plugin "
-                       f"{plugin}: must be finite")
+      raise ValueError(
+        f"invalid value '{config[name]}' for attribute '{name}' of plugin {plugin}: must be finite"
+      )
     params[i] = value
   return params
 
@@ -435,8 +441,10 @@ ATTRIBUTES = {
   "mujoco.sdf.torus": (("radius1", "radius2"), (0.35, 0.15)),
   "mujoco.sdf.bolt": (("radius",), (0.26,)),
   "mujoco.sdf.nut": (("radius",), (0.26,)),
-  "mujoco.sdf.gear": (("alpha", "diameter", "teeth", "thickness", "innerdiameter"),
-                      (0.0, 2.8, 25.0, 0.2, -1.0)),
+  "mujoco.sdf.gear": (
+    ("alpha", "diameter", "teeth", "thickness", "innerdiameter"),
+    (0.0, 2.8, 25.0, 0.2, -1.0),
+  ),
   "mujoco.sdf.bowl": (("height", "radius", "thickness"), (0.4, 1.0, 0.02)),
 }
 
@@ -481,5 +489,10 @@ SHAPES = {
   "mujoco.sdf.bowl": SdfShape(parse_bowl_config, bowl_distance, bowl_gradient, bowl_aabb),
 }
 
-SHAPE_IDS = {"mujoco.sdf.torus": TORUS, "mujoco.sdf.bolt": BOLT, "mujoco.sdf.nut": NUT,
-             "mujoco.sdf.gear": GEAR, "mujoco.sdf.bowl": BOWL}
+SHAPE_IDS = {
+  "mujoco.sdf.torus": TORUS,
+  "mujoco.sdf.bolt": BOLT,
+  "mujoco.sdf.nut": NUT,
+  "mujoco.sdf.gear": GEAR,
+  "mujoco.sdf.bowl": BOWL,
+}

@@ -31,8 +31,7 @@ def _numbers(text, key, count=None):
   try:
     values = [float(v) for v in text.split()]
   except ValueError:
-    raise ValueError(f"mujoco.sensor.touch_grid: config {key}={text!r} is not numeric") \
-      from None
+    raise ValueError(f"mujoco.sensor.touch_grid: config {key}={text!r} is not numeric") from None
   if count is not None and len(values) != count:
     raise ValueError(f"mujoco.sensor.touch_grid: {key} needs {count} numbers, got {text!r}")
   return values
@@ -65,15 +64,20 @@ def _init(m, instance):
   gamma = (_numbers(config["gamma"], "gamma") or [0.0])[0]
   if not 0 <= gamma <= 1:
     raise ValueError("`gamma` must be a nonnegative float between [0, 1]")
-  sensors = [i for i in range(m.nsensor)
-             if m.sensor_type[i] == mjSENS_PLUGIN and m.sensor_plugin[i] == instance]
+  sensors = [
+    i
+    for i in range(m.nsensor)
+    if m.sensor_type[i] == mjSENS_PLUGIN and m.sensor_plugin[i] == instance
+  ]
   if not sensors:
     raise ValueError("the touch_grid instance has no sensor")
   for i in sensors:
     if m.sensor_objtype[i] != mjOBJ_SITE:
       raise ValueError("Touch Grid sensor must be attached to a site")
-  return np.array([nchannel, size[0], size[1], fov[0], fov[1], gamma, sensors[0],
-                   m.sensor_objid[sensors[0]]], np.float64)
+  return np.array(
+    [nchannel, size[0], size[1], fov[0], fov[1], gamma, sensors[0], m.sensor_objid[sensors[0]]],
+    np.float64,
+  )
 
 
 @jit
@@ -116,28 +120,30 @@ def _mat_t_vec(mat, v, out):
 
 
 def compute(m, d, instance, capability):
-  p = m.plugin_param[m.plugin_paramadr[instance]:]
+  p = m.plugin_param[m.plugin_paramadr[instance] :]
   nchannel, nx, ny = int(p[NCHANNEL]), int(p[SIZE0]), int(p[SIZE1])
   sensor, site = int(p[SENSOR]), int(p[SITE])
   adr = m.sensor_adr[sensor]
   frame = nx * ny
-  out = d.sensordata[adr:adr + m.sensor_dim[sensor]]
+  out = d.sensordata[adr : adr + m.sensor_dim[sensor]]
   out[:] = 0.0
 
   parent_body = m.body_weldid[m.site_bodyid[site]]
   parent_weld = m.body_weldid[parent_body]
   ncon = 0
   for i in range(d.ncon[0]):
-    if (m.body_weldid[m.geom_bodyid[d.contact_geom[i, 0]]] == parent_weld
-        or m.body_weldid[m.geom_bodyid[d.contact_geom[i, 1]]] == parent_weld):
+    if (
+      m.body_weldid[m.geom_bodyid[d.contact_geom[i, 0]]] == parent_weld
+      or m.body_weldid[m.geom_bodyid[d.contact_geom[i, 1]]] == parent_weld
+    ):
       ncon += 1
   if ncon == 0:
     return
 
   site_pos = d.site_xpos[site]
   site_mat = d.site_xmat[site]
-  forces = np.empty((6, ncon))      # channels x contacts (MuJoCo's transposed layout)
-  positions = np.empty((3, ncon))   # azimuth, elevation, radius
+  forces = np.empty((6, ncon))  # channels x contacts (MuJoCo's transposed layout)
+  positions = np.empty((3, ncon))  # azimuth, elevation, radius
   force = np.empty(6)
   world = np.empty(3)
   local = np.empty(3)
@@ -151,7 +157,7 @@ def compute(m, d, instance, capability):
     contact_force(m, d, i, force)
     sign = -1.0 if parent_body < max(body1, body2) else 1.0
     for half in range(2):
-      _mat_t_vec(d.contact_frame[i], force[3 * half:3 * half + 3], world)
+      _mat_t_vec(d.contact_frame[i], force[3 * half : 3 * half + 3], world)
       _mat_t_vec(site_mat, world, local)
       # permuted to (z, x, y): normal first
       forces[3 * half, k] = sign * local[2]
@@ -186,6 +192,12 @@ def compute(m, d, instance, capability):
       out[c * frame + (yi - 1) * nx + (xi - 1)] += forces[c, j]
 
 
-SPEC = dict(name="mujoco.sensor.touch_grid", capabilities=plugin_call.mjPLUGIN_SENSOR,
-            attributes=ATTRIBUTES, nsensordata=_nsensordata, needstage=mjSTAGE_ACC, init=_init,
-            compute=compute)
+SPEC = dict(
+  name="mujoco.sensor.touch_grid",
+  capabilities=plugin_call.mjPLUGIN_SENSOR,
+  attributes=ATTRIBUTES,
+  nsensordata=_nsensordata,
+  needstage=mjSTAGE_ACC,
+  init=_init,
+  compute=compute,
+)

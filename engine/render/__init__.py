@@ -13,5 +13,5 @@ from engine.render.camera import TextOverlay as TextOverlay
 from engine.render.camera import contexts as contexts
 from engine.render.camera import free_contexts as free_contexts
 from engine.render.camera import render_physics as render_physics
-from engine.render.renderer import Renderer as Renderer
 from engine.render.gl_renderer import set_render_shortcuts as set_render_shortcuts
+from engine.render.renderer import Renderer as Renderer

@@ -30,22 +30,30 @@ from engine.render.visualize import mjv_updateScene
 _BOTH_SEGMENTATION_AND_DEPTH = "`segmentation` and `depth` cannot both be `True`."
 _OVERLAYS_ONLY_RGB = "Overlays are not supported with depth or segmentation rendering."
 _FLAG_OVERRIDES_ONLY_RGB = (
-  "`render_flag_overrides` are not supported for depth or segmentation rendering.")
+  "`render_flag_overrides` are not supported for depth or segmentation rendering."
+)
 
 # dm_control's names of the rendering flags (mjtRndFlag without the mjRND_ prefix, lower case)
-RENDER_FLAGS = {e.name[len("mjRND_"):].lower(): int(e) for e in enums.mjtRndFlag
-                if e.name != "mjNRNDFLAG"}
+RENDER_FLAGS = {
+  e.name[len("mjRND_") :].lower(): int(e) for e in enums.mjtRndFlag if e.name != "mjNRNDFLAG"
+}
 
-_FONT_STYLES = {"normal": enums.mjtFont.mjFONT_NORMAL, "shadow": enums.mjtFont.mjFONT_SHADOW,
-                "big": enums.mjtFont.mjFONT_BIG}
-_GRID_POSITIONS = {"top left": enums.mjtGridPos.mjGRID_TOPLEFT,
-                   "top right": enums.mjtGridPos.mjGRID_TOPRIGHT,
-                   "bottom left": enums.mjtGridPos.mjGRID_BOTTOMLEFT,
-                   "bottom right": enums.mjtGridPos.mjGRID_BOTTOMRIGHT}
+_FONT_STYLES = {
+  "normal": enums.mjtFont.mjFONT_NORMAL,
+  "shadow": enums.mjtFont.mjFONT_SHADOW,
+  "big": enums.mjtFont.mjFONT_BIG,
+}
+_GRID_POSITIONS = {
+  "top left": enums.mjtGridPos.mjGRID_TOPLEFT,
+  "top right": enums.mjtGridPos.mjGRID_TOPRIGHT,
+  "bottom left": enums.mjtGridPos.mjGRID_BOTTOMLEFT,
+  "bottom right": enums.mjtGridPos.mjGRID_BOTTOMRIGHT,
+}
 
 
 class Contexts(NamedTuple):
   """A Physics' rendering contexts: the OpenGL context and the uploaded model (MjrContext)."""
+
   gl: object
   mujoco: object
 
@@ -53,6 +61,7 @@ class Contexts(NamedTuple):
 class CameraMatrices(NamedTuple):
   """Camera matrices (dm_control's): `image @ focal @ rotation @ translation` projects
   homogeneous world points to homogeneous pixel coordinates."""
+
   image: np.ndarray
   focal: np.ndarray
   rotation: np.ndarray
@@ -61,6 +70,7 @@ class CameraMatrices(NamedTuple):
 
 class Pose(NamedTuple):
   """A free camera's pose: lookat point, distance, azimuth and elevation (degrees)."""
+
   lookat: np.ndarray
   distance: float
   azimuth: float
@@ -105,8 +115,16 @@ def estimate_max_geoms(model) -> int:
   """Scene capacity for `model`: every geom and site, their decorations and a margin (a scene
   that runs out of room drops the geoms that do not fit, as MuJoCo's does)."""
   frames = max(model.nbody, model.ngeom, model.nsite, model.ncam, model.nlight)
-  return int(3 * frames + 4 * model.ngeom + 3 * model.nsite + 6 * model.ntendon
-             + 4 * model.njnt + 3 * model.nu + 2 * model.nbody + 1000)
+  return int(
+    3 * frames
+    + 4 * model.ngeom
+    + 3 * model.nsite
+    + 6 * model.ntendon
+    + 4 * model.njnt
+    + 3 * model.nu
+    + 2 * model.nbody
+    + 1000
+  )
 
 
 class Camera:
@@ -121,8 +139,9 @@ class Camera:
     scene_callback: called with (physics, scene) after the scene is updated, before drawing.
   """
 
-  def __init__(self, physics, height=240, width=320, camera_id=-1, max_geom=None,
-               scene_callback=None):
+  def __init__(
+    self, physics, height=240, width=320, camera_id=-1, max_geom=None, scene_callback=None
+  ):
     model = physics.model
     check_image_size(model, height, width)
     if isinstance(camera_id, str):
@@ -130,8 +149,7 @@ class Camera:
     if camera_id < -1:
       raise ValueError("camera_id cannot be smaller than -1.")
     if camera_id >= model.ncam:
-      raise ValueError(f"model has {model.ncam} fixed cameras. camera_id={camera_id} is "
-                       "invalid.")
+      raise ValueError(f"model has {model.ncam} fixed cameras. camera_id={camera_id} is invalid.")
     self._physics = physics
     self._width, self._height = int(width), int(height)
     self._scene_callback = scene_callback
@@ -172,9 +190,15 @@ class Camera:
   def update(self, scene_option=None):
     """Updates the scene from the physics' current state."""
     physics = self._physics
-    mjv_updateScene(physics.model.ptr, physics.data.ptr, scene_option or self._scene_option,
-                         self._perturb, self._render_camera, enums.mjtCatBit.mjCAT_ALL,
-                         self._scene)
+    mjv_updateScene(
+      physics.model.ptr,
+      physics.data.ptr,
+      scene_option or self._scene_option,
+      self._perturb,
+      self._render_camera,
+      enums.mjtCatBit.mjCAT_ALL,
+      self._scene,
+    )
 
   @property
   def matrices(self) -> CameraMatrices:
@@ -209,8 +233,14 @@ class Camera:
     image, focal, rotation, translation = self.matrices
     return image @ focal @ rotation @ translation
 
-  def render(self, overlays=(), depth=False, segmentation=False, scene_option=None,
-             render_flag_overrides=None):
+  def render(
+    self,
+    overlays=(),
+    depth=False,
+    segmentation=False,
+    scene_option=None,
+    render_flag_overrides=None,
+  ):
     """An image: (height, width, 3) uint8 RGB; with `depth`, (height, width) float32 metres;
     with `segmentation`, (height, width, 2) int32 (object id, object type), -1 for none.
 
@@ -231,16 +261,25 @@ class Camera:
       self._scene_callback(self._physics, self._scene)
     ctx = contexts(self._physics)
     if self._renderer is None or self._renderer.con is not ctx.mujoco:
-      self._renderer = OffscreenRenderer(self._physics.model.ptr, self._height, self._width,
-                                         gl_context=ctx.gl, mjr_context=ctx.mujoco)
+      self._renderer = OffscreenRenderer(
+        self._physics.model.ptr,
+        self._height,
+        self._width,
+        gl_context=ctx.gl,
+        mjr_context=ctx.mujoco,
+      )
     flags = self._scene.flags
     saved = np.array(flags, copy=True)
     try:
       for key, value in (render_flag_overrides or {}).items():
         flags[_flag_index(key)] = bool(value)
       return self._renderer.render(
-        self._scene, depth=depth, segmentation=segmentation, dm_control_depth=True,
-        overlays=[(o.style, o.position, o.title, o.body) for o in overlays])
+        self._scene,
+        depth=depth,
+        segmentation=segmentation,
+        dm_control_depth=True,
+        overlays=[(o.style, o.position, o.title, o.body) for o in overlays],
+      )
     finally:
       flags[...] = saved
 
@@ -253,8 +292,17 @@ class Camera:
     physics = self._physics
     point = np.empty(3)
     ids = [np.full(1, -1, np.int32) for _ in range(3)]
-    body = mjv_select(physics.model.ptr, physics.data.ptr, self._scene_option, aspect, x, y,
-                      self._scene, point, *ids)
+    body = mjv_select(
+      physics.model.ptr,
+      physics.data.ptr,
+      self._scene_option,
+      aspect,
+      x,
+      y,
+      self._scene,
+      point,
+      *ids,
+    )
     body, geom, flex, skin = (None if i == -1 else int(i) for i in (body, *(a[0] for a in ids)))
     world_position = None if body is None and geom is None and skin is None else point
     return Selected(body=body, geom=geom, flex=flex, skin=skin, world_position=world_position)
@@ -264,7 +312,7 @@ def _flag_index(key) -> int:
   if isinstance(key, str):
     name = key.lower()
     if name.startswith("mjrnd_"):
-      name = name[len("mjrnd_"):]
+      name = name[len("mjrnd_") :]
     if name not in RENDER_FLAGS:
       raise KeyError(f"unknown rendering flag {key!r}; known: {sorted(RENDER_FLAGS)}")
     return RENDER_FLAGS[name]
@@ -279,12 +327,14 @@ def check_image_size(model, height, width):
     raise ValueError(
       f"Image width {width} > framebuffer width {buffer_width}. Either reduce the image "
       "width or specify a larger offscreen framebuffer in the model XML using the clause\n"
-      "<visual>\n  <global offwidth=\"my_width\"/>\n</visual>")
+      '<visual>\n  <global offwidth="my_width"/>\n</visual>'
+    )
   if height > buffer_height:
     raise ValueError(
       f"Image height {height} > framebuffer height {buffer_height}. Either reduce the image "
       "height or specify a larger offscreen framebuffer in the model XML using the clause\n"
-      "<visual>\n  <global offheight=\"my_height\"/>\n</visual>")
+      '<visual>\n  <global offheight="my_height"/>\n</visual>'
+    )
 
 
 class MovableCamera(Camera):
@@ -292,13 +342,23 @@ class MovableCamera(Camera):
   MovableCamera)."""
 
   def __init__(self, physics, height=240, width=320, max_geom=None, scene_callback=None):
-    super().__init__(physics, height=height, width=width, camera_id=-1, max_geom=max_geom,
-                     scene_callback=scene_callback)
+    super().__init__(
+      physics,
+      height=height,
+      width=width,
+      camera_id=-1,
+      max_geom=max_geom,
+      scene_callback=scene_callback,
+    )
 
   def get_pose(self) -> Pose:
     cam = self._render_camera
-    return Pose(lookat=np.array(cam.lookat, float), distance=float(cam.distance),
-                azimuth=float(cam.azimuth), elevation=float(cam.elevation))
+    return Pose(
+      lookat=np.array(cam.lookat, float),
+      distance=float(cam.distance),
+      azimuth=float(cam.azimuth),
+      elevation=float(cam.elevation),
+    )
 
   def set_pose(self, lookat, distance, azimuth, elevation):
     """Points the camera at `lookat` from `distance`, azimuth and elevation in degrees."""
@@ -322,8 +382,7 @@ class TextOverlay:
     if style not in _FONT_STYLES:
       raise ValueError(f"unknown overlay style {style!r}; known: {sorted(_FONT_STYLES)}")
     if position not in _GRID_POSITIONS:
-      raise ValueError(f"unknown overlay position {position!r}; known: "
-                       f"{sorted(_GRID_POSITIONS)}")
+      raise ValueError(f"unknown overlay position {position!r}; known: {sorted(_GRID_POSITIONS)}")
     self.title = title
     self.body = body
     self.style = _FONT_STYLES[style]
@@ -349,15 +408,29 @@ def _camera_for(physics, height, width, camera_id):
   return camera
 
 
-def render_physics(physics, height=240, width=320, camera_id=-1, overlays=(), depth=False,
-                   segmentation=False, scene_option=None, render_flag_overrides=None,
-                   scene_callback=None):
+def render_physics(
+  physics,
+  height=240,
+  width=320,
+  camera_id=-1,
+  overlays=(),
+  depth=False,
+  segmentation=False,
+  scene_option=None,
+  render_flag_overrides=None,
+  scene_callback=None,
+):
   """`Physics.render`: one image from a camera of `physics` (see Camera.render)."""
   camera = _camera_for(physics, height, width, camera_id)
   camera._physics, camera._scene_callback = physics, scene_callback
   try:
-    return camera.render(overlays=overlays, depth=depth, segmentation=segmentation,
-                         scene_option=scene_option, render_flag_overrides=render_flag_overrides)
+    return camera.render(
+      overlays=overlays,
+      depth=depth,
+      segmentation=segmentation,
+      scene_option=scene_option,
+      render_flag_overrides=render_flag_overrides,
+    )
   finally:
     # the cache lives in the physics: no reference back to it between calls
     camera._physics = camera._scene_callback = None

@@ -45,7 +45,8 @@ def requested_backend():
     if value not in _BACKENDS:
       raise RenderingUnavailableError(
         f"invalid value for environment variable {var}: {value!r}; "
-        f"valid values are {', '.join(_BACKENDS)} or disable")
+        f"valid values are {', '.join(_BACKENDS)} or disable"
+      )
     return value
   return ""
 
@@ -84,15 +85,19 @@ def backend_problem(backend):
     if not _loads("EGL"):
       return "egl: libEGL not found (Debian: apt install libegl1 libegl-mesa0)"
     if not any(_loads(name) for name in _DESKTOP_GL):
-      return ("egl: no desktop OpenGL library (libOpenGL or libGL) to draw with "
-              "(Debian: apt install libopengl0)")
+      return (
+        "egl: no desktop OpenGL library (libOpenGL or libGL) to draw with "
+        "(Debian: apt install libopengl0)"
+      )
   elif backend == "osmesa":
     if not _loads("OSMesa"):
       return "osmesa: libOSMesa not found (Debian: apt install libosmesa6)"
   elif backend == "glfw":
     if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
-      return ("glfw: needs a DISPLAY (an X server or Wayland compositor; on a headless machine "
-              "Xvfb: apt install xvfb)")
+      return (
+        "glfw: needs a DISPLAY (an X server or Wayland compositor; on a headless machine "
+        "Xvfb: apt install xvfb)"
+      )
     try:
       import glfw  # noqa: F401
     except Exception as e:  # the wheel's GLFW library, or PYGLFW_LIBRARY's, did not load
@@ -139,23 +144,25 @@ def _set_pyopengl_platform(backend):
     if wanted and current and current != wanted:
       raise RenderingUnavailableError(
         f"cannot use the {backend} backend: PyOpenGL was already imported with "
-        f"PYOPENGL_PLATFORM={current!r}; set MUJOCO_GL/ENGINE_GL before importing OpenGL")
+        f"PYOPENGL_PLATFORM={current!r}; set MUJOCO_GL/ENGINE_GL before importing OpenGL"
+      )
     if wanted and not current:
       # imported with the default (GLX) platform: EGL/OSMesa entry points are not bound
       raise RenderingUnavailableError(
         f"cannot use the {backend} backend: PyOpenGL was already imported without "
-        f"PYOPENGL_PLATFORM={wanted!r}; set MUJOCO_GL={backend} before importing OpenGL")
+        f"PYOPENGL_PLATFORM={wanted!r}; set MUJOCO_GL={backend} before importing OpenGL"
+      )
     return
   if current and current == _chosen_platform:
     current = ""  # our own earlier choice, not yet bound
   if wanted:
     if current and current != wanted:
       raise RenderingUnavailableError(
-        f"cannot use the {backend} backend: PYOPENGL_PLATFORM is set to {current!r}")
+        f"cannot use the {backend} backend: PYOPENGL_PLATFORM is set to {current!r}"
+      )
     os.environ["PYOPENGL_PLATFORM"] = _chosen_platform = wanted
   elif current in ("egl", "osmesa"):
-    raise RenderingUnavailableError(
-      f"cannot use glfw: PYOPENGL_PLATFORM is set to {current!r}")
+    raise RenderingUnavailableError(f"cannot use glfw: PYOPENGL_PLATFORM is set to {current!r}")
   elif _chosen_platform:
     del os.environ["PYOPENGL_PLATFORM"]
     _chosen_platform = None
@@ -201,7 +208,8 @@ def import_opengl(name="OpenGL.GL"):
     _import_failure = (
       f"PyOpenGL could not load OpenGL for its {platform} platform ({type(e).__name__}: {e}); "
       f"install the backend's libraries (Debian: apt install libegl1 libegl-mesa0 libopengl0, "
-      f"or libosmesa6 with MUJOCO_GL=osmesa) or choose another with MUJOCO_GL")
+      f"or libosmesa6 with MUJOCO_GL=osmesa) or choose another with MUJOCO_GL"
+    )
     raise RenderingUnavailableError(_import_failure) from e
 
 
@@ -268,7 +276,8 @@ class GLContext:
     if threading.get_ident() != self._thread:
       raise RuntimeError(
         "this GLContext belongs to another thread: OpenGL contexts are bound to the thread "
-        "that created them; create one context per thread")
+        "that created them; create one context per thread"
+      )
 
   def make_current(self):
     """Make the context current on this thread. As `with ctx.make_current():` the context that
@@ -334,16 +343,33 @@ class _EGLContext:
     display = self._get_display()
     # the default surface type (window) has no configs on headless platforms: ask for pbuffer
     attributes = (EGL.EGLint * 19)(
-      EGL.EGL_RED_SIZE, 8, EGL.EGL_GREEN_SIZE, 8, EGL.EGL_BLUE_SIZE, 8,
-      EGL.EGL_ALPHA_SIZE, 8, EGL.EGL_DEPTH_SIZE, 24, EGL.EGL_STENCIL_SIZE, 8,
-      EGL.EGL_SURFACE_TYPE, EGL.EGL_PBUFFER_BIT,
-      EGL.EGL_RENDERABLE_TYPE, EGL.EGL_OPENGL_BIT, EGL.EGL_NONE)
+      EGL.EGL_RED_SIZE,
+      8,
+      EGL.EGL_GREEN_SIZE,
+      8,
+      EGL.EGL_BLUE_SIZE,
+      8,
+      EGL.EGL_ALPHA_SIZE,
+      8,
+      EGL.EGL_DEPTH_SIZE,
+      24,
+      EGL.EGL_STENCIL_SIZE,
+      8,
+      EGL.EGL_SURFACE_TYPE,
+      EGL.EGL_PBUFFER_BIT,
+      EGL.EGL_RENDERABLE_TYPE,
+      EGL.EGL_OPENGL_BIT,
+      EGL.EGL_NONE,
+    )
     config = EGL.EGLConfig()
     count = EGL.EGLint()
-    if not EGL.eglChooseConfig(display, attributes, ctypes.byref(config), 1,
-                               ctypes.byref(count)) or count.value < 1:
+    if (
+      not EGL.eglChooseConfig(display, attributes, ctypes.byref(config), 1, ctypes.byref(count))
+      or count.value < 1
+    ):
       raise RenderingUnavailableError(
-        "egl: no framebuffer configuration for OpenGL (Debian: apt install libegl-mesa0)")
+        "egl: no framebuffer configuration for OpenGL (Debian: apt install libegl-mesa0)"
+      )
     if not EGL.eglBindAPI(EGL.EGL_OPENGL_API):
       raise RenderingUnavailableError("egl: cannot bind the desktop OpenGL API")
     context = EGL.eglCreateContext(display, config, EGL.EGL_NO_CONTEXT, None)
@@ -358,20 +384,25 @@ class _EGLContext:
       return _EGLContext._display
     EGL = self._egl
     candidates = []
-    get_platform_display = _egl_extension("eglGetPlatformDisplayEXT", ctypes.c_void_p,
-                                          (ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p))
+    get_platform_display = _egl_extension(
+      "eglGetPlatformDisplayEXT", ctypes.c_void_p, (ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
+    )
     if get_platform_display is not None:
       candidates.append(lambda: get_platform_display(_EGL_PLATFORM_SURFACELESS_MESA, None, None))
       query_devices = _egl_extension(
-        "eglQueryDevicesEXT", ctypes.c_uint,
-        (ctypes.c_int, ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(ctypes.c_int)))
+        "eglQueryDevicesEXT",
+        ctypes.c_uint,
+        (ctypes.c_int, ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(ctypes.c_int)),
+      )
       if query_devices is not None:
+
         def first_device():
           devices = (ctypes.c_void_p * 8)()
           num = ctypes.c_int()
           if not query_devices(8, devices, ctypes.byref(num)) or num.value < 1:
             return None
           return get_platform_display(_EGL_PLATFORM_DEVICE_EXT, devices[0], None)
+
         candidates.append(first_device)
     candidates.append(lambda: EGL.eglGetDisplay(EGL.EGL_DEFAULT_DISPLAY))
     for make in candidates:
@@ -392,12 +423,14 @@ class _EGLContext:
         return display
     raise RenderingUnavailableError(
       "egl: could not initialize a display (no surfaceless, device or default platform; "
-      "Mesa's: apt install libegl-mesa0)")
+      "Mesa's: apt install libegl-mesa0)"
+    )
 
   def make_current(self):
     EGL = self._egl
-    if not EGL.eglMakeCurrent(self._display_handle, EGL.EGL_NO_SURFACE, EGL.EGL_NO_SURFACE,
-                              self._context):
+    if not EGL.eglMakeCurrent(
+      self._display_handle, EGL.EGL_NO_SURFACE, EGL.EGL_NO_SURFACE, self._context
+    ):
       raise RuntimeError("failed to make the EGL context current")
 
   def current(self):
@@ -406,8 +439,12 @@ class _EGLContext:
     context = EGL.eglGetCurrentContext()
     if not context or _address(context) == _address(self._context):
       return None
-    return (EGL.eglGetCurrentDisplay(), EGL.eglGetCurrentSurface(EGL.EGL_DRAW),
-            EGL.eglGetCurrentSurface(EGL.EGL_READ), context)
+    return (
+      EGL.eglGetCurrentDisplay(),
+      EGL.eglGetCurrentSurface(EGL.EGL_DRAW),
+      EGL.eglGetCurrentSurface(EGL.EGL_READ),
+      context,
+    )
 
   def restore(self, previous):
     """Makes the other library's context current again; if it was destroyed meanwhile (EGL
@@ -418,15 +455,17 @@ class _EGLContext:
         return
     except Exception:  # (PyOpenGL raises EGLError where EGL returns false)
       pass
-    EGL.eglMakeCurrent(self._display_handle, EGL.EGL_NO_SURFACE, EGL.EGL_NO_SURFACE,
-                       EGL.EGL_NO_CONTEXT)
+    EGL.eglMakeCurrent(
+      self._display_handle, EGL.EGL_NO_SURFACE, EGL.EGL_NO_SURFACE, EGL.EGL_NO_CONTEXT
+    )
 
   def free(self):
     EGL = self._egl
     current = EGL.eglGetCurrentContext()
     if current and _address(current) == _address(self._context):
-      EGL.eglMakeCurrent(self._display_handle, EGL.EGL_NO_SURFACE, EGL.EGL_NO_SURFACE,
-                         EGL.EGL_NO_CONTEXT)
+      EGL.eglMakeCurrent(
+        self._display_handle, EGL.EGL_NO_SURFACE, EGL.EGL_NO_SURFACE, EGL.EGL_NO_CONTEXT
+      )
     EGL.eglDestroyContext(self._display_handle, self._context)
 
 
@@ -452,9 +491,17 @@ class _OSMesaContext:
     osmesa = import_opengl("OpenGL.osmesa")
     self._osmesa = osmesa
     self._gl = import_opengl("OpenGL.GL")
-    attributes = [osmesa.OSMESA_FORMAT, osmesa.OSMESA_RGBA, osmesa.OSMESA_DEPTH_BITS, 24,
-                  osmesa.OSMESA_STENCIL_BITS, 8, osmesa.OSMESA_PROFILE,
-                  osmesa.OSMESA_COMPAT_PROFILE, 0]
+    attributes = [
+      osmesa.OSMESA_FORMAT,
+      osmesa.OSMESA_RGBA,
+      osmesa.OSMESA_DEPTH_BITS,
+      24,
+      osmesa.OSMESA_STENCIL_BITS,
+      8,
+      osmesa.OSMESA_PROFILE,
+      osmesa.OSMESA_COMPAT_PROFILE,
+      0,
+    ]
     self._context = osmesa.OSMesaCreateContextAttribs(attributes, None)
     if not self._context:
       raise RenderingUnavailableError("osmesa: could not create a context")
@@ -462,8 +509,9 @@ class _OSMesaContext:
     self._buffer = (ctypes.c_ubyte * (4 * max_width * max_height))()
 
   def make_current(self):
-    if not self._osmesa.OSMesaMakeCurrent(self._context, self._buffer, self._gl.GL_UNSIGNED_BYTE,
-                                          self._width, self._height):
+    if not self._osmesa.OSMesaMakeCurrent(
+      self._context, self._buffer, self._gl.GL_UNSIGNED_BYTE, self._width, self._height
+    ):
       raise RuntimeError("failed to make the OSMesa context current")
 
   def current(self):
@@ -485,12 +533,14 @@ class _GLFWContext:
 
   def __init__(self, max_width, max_height):
     import glfw  # backend_problem checked that it loads
+
     display = os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
     try:
       ok = glfw.init()
     except Exception as e:
-      raise RenderingUnavailableError(f"glfw: failed to initialize on display {display!r}: "
-                                      f"{e}") from e
+      raise RenderingUnavailableError(
+        f"glfw: failed to initialize on display {display!r}: {e}"
+      ) from e
     if not ok:
       raise RenderingUnavailableError(f"glfw: could not connect to the display {display!r}")
     glfw.window_hint(glfw.VISIBLE, 0)

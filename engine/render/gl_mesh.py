@@ -23,6 +23,8 @@ def _cos(x):
 def _sin(x):
   """sinf: float32 sine of float32 angles (correctly rounded through float64)."""
   return np.sin(np.asarray(x, f32).astype(np.float64)).astype(f32)
+
+
 MAXPLANEGRID = 200  # mjMAXPLANEGRID
 PLANE_TILES, PLANE_TILE_CELLS = 8, 16  # tiles of a plane's grid, see plane_tiles
 
@@ -30,6 +32,7 @@ PLANE_TILES, PLANE_TILE_CELLS = 8, 16  # tiles of a plane's grid, see plane_tile
 @dataclasses.dataclass
 class Batch:
   """One primitive batch: mode is 'triangles' or 'quads'; arrays are float32 (n, k)."""
+
   mode: str
   vert: np.ndarray
   normal: np.ndarray
@@ -38,10 +41,13 @@ class Batch:
 
 
 def _batch(mode, vert, normal, texcoord=None, color=None):
-  return Batch(mode, np.ascontiguousarray(vert, f32).reshape(-1, 3),
-               np.ascontiguousarray(normal, f32).reshape(-1, 3),
-               None if texcoord is None else np.ascontiguousarray(texcoord, f32).reshape(-1, 2),
-               None if color is None else np.ascontiguousarray(color, f32).reshape(-1, 4))
+  return Batch(
+    mode,
+    np.ascontiguousarray(vert, f32).reshape(-1, 3),
+    np.ascontiguousarray(normal, f32).reshape(-1, 3),
+    None if texcoord is None else np.ascontiguousarray(texcoord, f32).reshape(-1, 2),
+    None if color is None else np.ascontiguousarray(color, f32).reshape(-1, 4),
+  )
 
 
 def _angles(n):
@@ -55,8 +61,7 @@ def _angles(n):
 def _sphere_vertex(az, el, sign):
   """setVertexSphere: vertex on a unit sphere centred at z=sign, and its normal."""
   az, el = np.broadcast_arrays(f32(az) * np.ones(1, f32), f32(el) * np.ones(1, f32))
-  v = np.stack([_cos(az) * _cos(el), _sin(az) * _cos(el),
-                f32(sign) + _sin(el)], -1).astype(f32)
+  v = np.stack([_cos(az) * _cos(el), _sin(az) * _cos(el), f32(sign) + _sin(el)], -1).astype(f32)
   n = v.copy()
   n[..., 2] -= f32(sign)
   return v, n
@@ -99,8 +104,10 @@ def sphere(nslice, nstack):
       else:
         qv.append(_interleave(v4, v3, v2, v1))
         qn.append(_interleave(n4, n3, n2, n1))
-  return [_batch("triangles", np.concatenate(tv), np.concatenate(tn)),
-          _batch("quads", np.concatenate(qv), np.concatenate(qn))]
+  return [
+    _batch("triangles", np.concatenate(tv), np.concatenate(tn)),
+    _batch("quads", np.concatenate(qv), np.concatenate(qn)),
+  ]
 
 
 def half_sphere(sign, nslice, nstack):
@@ -138,8 +145,9 @@ def half_sphere(sign, nslice, nstack):
 
 
 def _disk_vertex(az, r, sign):
-  return np.stack([_cos(az) * f32(r), _sin(az) * f32(r),
-                   np.full_like(az, f32(sign))], -1).astype(f32)
+  return np.stack([_cos(az) * f32(r), _sin(az) * f32(r), np.full_like(az, f32(sign))], -1).astype(
+    f32
+  )
 
 
 def disk(sign, nslice, nstack):
@@ -167,8 +175,9 @@ def disk(sign, nslice, nstack):
 
 def _cone_vertex(az, r):
   scale = f32(1) / np.sqrt(f32(2))
-  v = np.stack([_cos(az) * f32(r), _sin(az) * f32(r),
-                np.full_like(az, f32(1) - f32(r))], -1).astype(f32)
+  v = np.stack(
+    [_cos(az) * f32(r), _sin(az) * f32(r), np.full_like(az, f32(1) - f32(r))], -1
+  ).astype(f32)
   n = np.stack([_cos(az) * scale, _sin(az) * scale, np.full_like(az, scale)], -1).astype(f32)
   return v, n
 
@@ -243,8 +252,7 @@ def haze(nslice, r, rgba):
     vs = []
     for az, hh in ((az1, h1), (az2, h1), (az2, h2), (az1, h2)):
       rad = f32(1) - f32(r) * (f32(1) - hh)
-      vs.append(np.stack([_cos(az) * rad, _sin(az) * rad,
-                          np.full_like(az, hh)], -1).astype(f32))
+      vs.append(np.stack([_cos(az) * rad, _sin(az) * rad, np.full_like(az, hh)], -1).astype(f32))
     c1 = np.array([rgba[0], rgba[1], rgba[2], float(i == 1)], f32)
     c2 = np.array([rgba[0], rgba[1], rgba[2], float(i == 0)], f32)
     cs = [np.broadcast_to(c, (nslice, 4)) for c in (c1, c1, c2, c2)]
@@ -258,8 +266,7 @@ def haze(nslice, r, rgba):
 def box(numquads):
   """Unit box [-1, 1]^3 with each face split into numquads^2 quads."""
   d = f32(2) / f32(numquads)
-  x, y = np.meshgrid(np.arange(numquads, dtype=f32), np.arange(numquads, dtype=f32),
-                     indexing="ij")
+  x, y = np.meshgrid(np.arange(numquads, dtype=f32), np.arange(numquads, dtype=f32), indexing="ij")
   x, y = x.ravel(), y.ravel()
   a0, a1 = d * x - 1, d * (x + 1) - 1
   b0, b1 = d * y - 1, d * (y + 1) - 1
@@ -286,8 +293,9 @@ def _grid_quads(gx, gy):
   x0, y0 = np.meshgrid(gx[:-1], gy[:-1], indexing="ij")
   x1, y1 = np.meshgrid(gx[1:], gy[1:], indexing="ij")
   z = np.zeros_like(x0)
-  v = _interleave(*[np.stack(c, -1).reshape(-1, 3) for c in
-                    ((x0, y0, z), (x1, y0, z), (x1, y1, z), (x0, y1, z))])
+  v = _interleave(
+    *[np.stack(c, -1).reshape(-1, 3) for c in ((x0, y0, z), (x1, y0, z), (x1, y1, z), (x0, y1, z))]
+  )
   return [_batch("quads", v, np.broadcast_to(np.array([0, 0, 1], f32), v.shape))]
 
 
@@ -334,17 +342,20 @@ def plane_tiles(gx, gy, per_side=PLANE_TILES, min_cells=PLANE_TILE_CELLS):
   """The grid of a plane cut into at most per_side^2 rectangular tiles of at least min_cells
   quads a side, so that a frame can skip the tiles outside the view: [(batches, corners)],
   corners (4, 4) homogeneous plane-local points of the tile's rectangle."""
+
   def cuts(g):
     n = len(g) - 1
     step = max(min_cells, -(-n // per_side))
     return list(range(0, n, step)) + [n]
+
   tiles = []
   cx, cy = cuts(gx), cuts(gy)
   for i0, i1 in zip(cx[:-1], cx[1:]):
     for j0, j1 in zip(cy[:-1], cy[1:]):
-      x, y = gx[i0:i1 + 1], gy[j0:j1 + 1]
-      corners = np.array([[x[0], y[0], 0, 1], [x[-1], y[0], 0, 1], [x[-1], y[-1], 0, 1],
-                          [x[0], y[-1], 0, 1]], f32)
+      x, y = gx[i0 : i1 + 1], gy[j0 : j1 + 1]
+      corners = np.array(
+        [[x[0], y[0], 0, 1], [x[-1], y[0], 0, 1], [x[-1], y[-1], 0, 1], [x[0], y[-1], 0, 1]], f32
+      )
       tiles.append((_grid_quads(x, y), corners))
   return tiles
 
@@ -370,19 +381,19 @@ def mesh(m, meshid):
   nvert = int(m.mesh_vertnum[meshid])
   faceadr = int(m.mesh_faceadr[meshid])
   nface = int(m.mesh_facenum[meshid])
-  vert = np.asarray(m.mesh_vert[vertadr:vertadr + nvert], f32).reshape(-1, 3)
-  face = np.asarray(m.mesh_face[faceadr:faceadr + nface], np.int64).reshape(-1, 3)
-  v = vert[face]                                         # (nface, 3, 3)
+  vert = np.asarray(m.mesh_vert[vertadr : vertadr + nvert], f32).reshape(-1, 3)
+  face = np.asarray(m.mesh_face[faceadr : faceadr + nface], np.int64).reshape(-1, 3)
+  v = vert[face]  # (nface, 3, 3)
   facenormal = _face_normals(v[:, 0], v[:, 1], v[:, 2])
   texcoord = None
   normaladr = int(m.mesh_normaladr[meshid])
   normal = np.asarray(m.mesh_normal, f32).reshape(-1, 3)
-  fn = np.asarray(m.mesh_facenormal, np.int64).reshape(-1, 3)[faceadr:faceadr + nface]
+  fn = np.asarray(m.mesh_facenormal, np.int64).reshape(-1, 3)[faceadr : faceadr + nface]
   vn = normal[fn + normaladr]
   texadr = int(m.mesh_texcoordadr[meshid])
   if texadr >= 0:
     tc = np.asarray(m.mesh_texcoord, f32).reshape(-1, 2)
-    ft = np.asarray(m.mesh_facetexcoord, np.int64).reshape(-1, 3)[faceadr:faceadr + nface]
+    ft = np.asarray(m.mesh_facetexcoord, np.int64).reshape(-1, 3)[faceadr : faceadr + nface]
     texcoord = tc[ft + texadr].reshape(-1, 2)
   else:
     dots = np.einsum("fkj,fj->fk", vn, facenormal)
@@ -398,9 +409,11 @@ def convex_hull(m, meshid):
   graph = np.asarray(m.mesh_graph).reshape(-1)
   numvert, numface = int(graph[graphadr]), int(graph[graphadr + 1])
   start = graphadr + 2 + 3 * numvert + 3 * numface
-  face = graph[start:start + 3 * numface].astype(np.int64).reshape(-1, 3)
+  face = graph[start : start + 3 * numface].astype(np.int64).reshape(-1, 3)
   vertadr = int(m.mesh_vertadr[meshid])
-  vert = np.asarray(m.mesh_vert, f32).reshape(-1, 3)[vertadr:vertadr + int(m.mesh_vertnum[meshid])]
+  vert = np.asarray(m.mesh_vert, f32).reshape(-1, 3)[
+    vertadr : vertadr + int(m.mesh_vertnum[meshid])
+  ]
   v = vert[face]
   normal = _face_normals(v[:, 0], v[:, 1], v[:, 2])
   texcoord = None
@@ -416,7 +429,7 @@ def hfield(m, hid, numquads):
   """Height field surface (triangle strips unrolled), its four sides and the bottom."""
   nrow, ncol = int(m.hfield_nrow[hid]), int(m.hfield_ncol[hid])
   adr = int(m.hfield_adr[hid])
-  data = np.asarray(m.hfield_data[adr:adr + nrow * ncol], f32).reshape(nrow, ncol)
+  data = np.asarray(m.hfield_data[adr : adr + nrow * ncol], f32).reshape(nrow, ncol)
   sz = np.asarray(m.hfield_size[hid], f32).reshape(4)
   width = f32(0.5) * f32(ncol - 1)
   height = f32(0.5) * f32(nrow - 1)
@@ -448,15 +461,35 @@ def hfield(m, hid, numquads):
     qnormals.append(np.broadcast_to(np.array(normal, f32), (4, 3)))
 
   for r in range(nrow - 1):
-    add((-1, 0, 0), (-sz[0], ry[r + 1], -sz[3]), (-sz[0], ry[r], -sz[3]),
-        (-sz[0], ry[r], data[r, 0] * sz[2]), (-sz[0], ry[r + 1], data[r + 1, 0] * sz[2]))
-    add((1, 0, 0), (sz[0], ry[r], -sz[3]), (sz[0], ry[r + 1], -sz[3]),
-        (sz[0], ry[r + 1], data[r + 1, -1] * sz[2]), (sz[0], ry[r], data[r, -1] * sz[2]))
+    add(
+      (-1, 0, 0),
+      (-sz[0], ry[r + 1], -sz[3]),
+      (-sz[0], ry[r], -sz[3]),
+      (-sz[0], ry[r], data[r, 0] * sz[2]),
+      (-sz[0], ry[r + 1], data[r + 1, 0] * sz[2]),
+    )
+    add(
+      (1, 0, 0),
+      (sz[0], ry[r], -sz[3]),
+      (sz[0], ry[r + 1], -sz[3]),
+      (sz[0], ry[r + 1], data[r + 1, -1] * sz[2]),
+      (sz[0], ry[r], data[r, -1] * sz[2]),
+    )
   for c in range(ncol - 1):
-    add((0, -1, 0), (cx[c], -sz[1], -sz[3]), (cx[c + 1], -sz[1], -sz[3]),
-        (cx[c + 1], -sz[1], data[0, c + 1] * sz[2]), (cx[c], -sz[1], data[0, c] * sz[2]))
-    add((0, 1, 0), (cx[c + 1], sz[1], -sz[3]), (cx[c], sz[1], -sz[3]),
-        (cx[c], sz[1], data[-1, c] * sz[2]), (cx[c + 1], sz[1], data[-1, c + 1] * sz[2]))
+    add(
+      (0, -1, 0),
+      (cx[c], -sz[1], -sz[3]),
+      (cx[c + 1], -sz[1], -sz[3]),
+      (cx[c + 1], -sz[1], data[0, c + 1] * sz[2]),
+      (cx[c], -sz[1], data[0, c] * sz[2]),
+    )
+    add(
+      (0, 1, 0),
+      (cx[c + 1], sz[1], -sz[3]),
+      (cx[c], sz[1], -sz[3]),
+      (cx[c], sz[1], data[-1, c] * sz[2]),
+      (cx[c + 1], sz[1], data[-1, c + 1] * sz[2]),
+    )
   w = f32(0.5) * f32(numquads)
   g = np.arange(numquads + 1, dtype=f32) / w - f32(1)
   for r in range(numquads):

@@ -19,6 +19,19 @@ import math
 import numpy as np
 
 from engine.enums import mjMINVAL
+from engine.enums import mjRND_ADDITIVE
+from engine.enums import mjRND_CULL_FACE
+from engine.enums import mjRND_FOG
+from engine.enums import mjRND_HAZE
+from engine.enums import mjRND_IDCOLOR
+from engine.enums import mjRND_REFLECTION
+from engine.enums import mjRND_SEGMENT
+from engine.enums import mjRND_SHADOW
+from engine.enums import mjRND_SKYBOX
+from engine.enums import mjRND_WIREFRAME
+from engine.enums import mjSTEREO_NONE
+from engine.enums import mjSTEREO_QUADBUFFERED
+from engine.enums import mjSTEREO_SIDEBYSIDE
 from engine.enums import mjtCatBit
 from engine.enums import mjtGeom
 from engine.enums import mjtLightType
@@ -44,19 +57,6 @@ from engine.render.gl_text import mjGRID_TOPRIGHT as mjGRID_TOPRIGHT
 from engine.render.gl_text import mjr_overlay as mjr_overlay
 from engine.render.gl_text import mjr_rectangle as mjr_rectangle
 from engine.render.gl_text import mjr_text as mjr_text
-from engine.enums import mjRND_ADDITIVE
-from engine.enums import mjRND_CULL_FACE
-from engine.enums import mjRND_FOG
-from engine.enums import mjRND_HAZE
-from engine.enums import mjRND_IDCOLOR
-from engine.enums import mjRND_REFLECTION
-from engine.enums import mjRND_SEGMENT
-from engine.enums import mjRND_SHADOW
-from engine.enums import mjRND_SKYBOX
-from engine.enums import mjRND_WIREFRAME
-from engine.enums import mjSTEREO_NONE
-from engine.enums import mjSTEREO_QUADBUFFERED
-from engine.enums import mjSTEREO_SIDEBYSIDE
 
 GL = context.LazyModule(context.import_opengl)  # OpenGL.GL, loaded when first drawn with
 mjMAXLIGHT = 100
@@ -71,6 +71,7 @@ _ROLE_RGB = int(mjtTextureRole.mjTEXROLE_RGB)
 @dataclasses.dataclass
 class MjrRect:
   """Rectangle in pixels, origin at the bottom left (mjrRect)."""
+
   left: int = 0
   bottom: int = 0
   width: int = 0
@@ -80,6 +81,7 @@ class MjrRect:
 @dataclasses.dataclass
 class _Geom:
   """Per-frame copy of the mjvGeom fields the renderer reads (float32 like MuJoCo)."""
+
   index: int
   type: int
   objid: int
@@ -105,11 +107,25 @@ class _Geom:
 
 
 def _read_geom(i, g):
-  geom = _Geom(i, int(g.type), int(g.objid), int(g.dataid), int(g.matid), int(g.texcoord),
-               int(g.segid), int(g.category), np.array(g.size, np.float32).reshape(3),
-               np.array(g.pos, np.float32).reshape(3), np.array(g.mat, np.float32).reshape(9),
-               np.array(g.rgba, np.float32).reshape(4), float(g.emission), float(g.specular),
-               float(g.shininess), float(g.reflectance), str(g.label))
+  geom = _Geom(
+    i,
+    int(g.type),
+    int(g.objid),
+    int(g.dataid),
+    int(g.matid),
+    int(g.texcoord),
+    int(g.segid),
+    int(g.category),
+    np.array(g.size, np.float32).reshape(3),
+    np.array(g.pos, np.float32).reshape(3),
+    np.array(g.mat, np.float32).reshape(9),
+    np.array(g.rgba, np.float32).reshape(4),
+    float(g.emission),
+    float(g.specular),
+    float(g.shininess),
+    float(g.reflectance),
+    str(g.label),
+  )
   geom.transform = _gl_matrix(geom.mat)
   geom.specular_rgba = np.array([geom.specular, geom.specular, geom.specular, 1], np.float32)
   return geom
@@ -146,10 +162,13 @@ def _cross32(a, b):
 
 def _quat2mat(q):
   w, x, y, z = (float(a) for a in q)
-  return np.array([
-    [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
-    [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
-    [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]])
+  return np.array(
+    [
+      [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+      [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+      [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
+    ]
+  )
 
 
 @dataclasses.dataclass
@@ -172,12 +191,22 @@ def _average_camera(c1, c2):
   forward = _normalize(np.asarray(c1.forward, np.float64) + np.asarray(c2.forward, np.float64))
   up = np.asarray(c1.up, np.float64) + np.asarray(c2.up, np.float64)
   up = _normalize(up - np.dot(up, forward) * forward)
-  avg = lambda name: np.float32(0.5) * (np.float32(getattr(c1, name)) +  # noqa: E731
-                                        np.float32(getattr(c2, name)))
-  return _GLCamera(pos.astype(np.float32), forward.astype(np.float32), up.astype(np.float32),
-                   avg("frustum_center"), avg("frustum_width"), avg("frustum_bottom"),
-                   avg("frustum_top"), avg("frustum_near"), avg("frustum_far"),
-                   int(c1.orthographic))
+
+  def avg(name):
+    return np.float32(0.5) * (np.float32(getattr(c1, name)) + np.float32(getattr(c2, name)))
+
+  return _GLCamera(
+    pos.astype(np.float32),
+    forward.astype(np.float32),
+    up.astype(np.float32),
+    avg("frustum_center"),
+    avg("frustum_width"),
+    avg("frustum_bottom"),
+    avg("frustum_top"),
+    avg("frustum_near"),
+    avg("frustum_far"),
+    int(c1.orthographic),
+  )
 
 
 def _head_in_model(scn):
@@ -193,8 +222,9 @@ def _head_in_model(scn):
 
 
 def _is_behind(headpos, pos, mat):
-  return ((headpos[0] - pos[0]) * mat[2] + (headpos[1] - pos[1]) * mat[5]
-          + (headpos[2] - pos[2]) * mat[8]) < 0
+  return (
+    (headpos[0] - pos[0]) * mat[2] + (headpos[1] - pos[1]) * mat[5] + (headpos[2] - pos[2]) * mat[8]
+  ) < 0
 
 
 def _is_reflective(g):
@@ -206,8 +236,27 @@ def _look_at(eye, forward, up):
   f = _normalize(forward).astype(np.float32)
   s = _normalize(_cross32(f, up)).astype(np.float32)
   u = _normalize(_cross32(s, f)).astype(np.float32)
-  mat = np.array([s[0], u[0], -f[0], 0, s[1], u[1], -f[1], 0, s[2], u[2], -f[2], 0,
-                  -np.dot(s, eye), -np.dot(u, eye), np.dot(f, eye), 1], np.float32)
+  mat = np.array(
+    [
+      s[0],
+      u[0],
+      -f[0],
+      0,
+      s[1],
+      u[1],
+      -f[1],
+      0,
+      s[2],
+      u[2],
+      -f[2],
+      0,
+      -np.dot(s, eye),
+      -np.dot(u, eye),
+      np.dot(f, eye),
+      1,
+    ],
+    np.float32,
+  )
   _fast_gl().mult_matrix(mat)
 
 
@@ -234,7 +283,7 @@ def _transform(translate, rotate, scale):
   """mjr_transform: multiply by the scene's model-to-room transform."""
   rot = _quat2mat(np.asarray(rotate, np.float64)) * float(scale)
   m = np.eye(4, dtype=np.float32)
-  m[:3, :3] = rot.T        # column-major upload of rot
+  m[:3, :3] = rot.T  # column-major upload of rot
   m[3, :3] = translate
   _fast_gl().mult_matrix(m.ravel())
 
@@ -255,8 +304,9 @@ def mjr_readPixels(rgb, depth, viewport, con):
   x, y, w, h = viewport.left, viewport.bottom, viewport.width, viewport.height
   if con.currentBuffer == mjFB_OFFSCREEN:
     if con.offSamples:
-      mask = (GL.GL_COLOR_BUFFER_BIT if rgb is not None else 0) | \
-             (GL.GL_DEPTH_BUFFER_BIT if depth is not None else 0)
+      mask = (GL.GL_COLOR_BUFFER_BIT if rgb is not None else 0) | (
+        GL.GL_DEPTH_BUFFER_BIT if depth is not None else 0
+      )
       GL.glBindFramebuffer(GL.GL_READ_FRAMEBUFFER, con.offFBO)
       GL.glReadBuffer(GL.GL_COLOR_ATTACHMENT0)
       GL.glBindFramebuffer(GL.GL_DRAW_FRAMEBUFFER, con.offFBO_r)
@@ -279,10 +329,15 @@ def mjr_readPixels(rgb, depth, viewport, con):
 
 
 def _check_out(array, shape, dtype, name):
-  if not (isinstance(array, np.ndarray) and array.dtype == dtype and array.flags.c_contiguous
-          and array.size >= int(np.prod(shape))):
-    raise ValueError(f"{name} must be a C-contiguous {np.dtype(dtype).name} array of "
-                     f"at least shape {shape}")
+  if not (
+    isinstance(array, np.ndarray)
+    and array.dtype == dtype
+    and array.flags.c_contiguous
+    and array.size >= int(np.prod(shape))
+  ):
+    raise ValueError(
+      f"{name} must be a C-contiguous {np.dtype(dtype).name} array of at least shape {shape}"
+    )
 
 
 def depth_to_metres(depth, model, depth_map=mjDEPTH_ZERONEAR):
@@ -322,8 +377,10 @@ def _texgen_2d(con, geom):
   # the texture starts at the geom's (-x, +y) corner: size for pre-scaled geoms, 1 for unit
   # shapes (MuJoCo 3.17, measured against its renderer on planes and boxes)
   corner = [float(size[k]) if geom.dataid >= 0 else 1.0 for k in range(2)]
-  return (np.array([0.5 * scl[0], 0, 0, 0.5 * scl[0] * corner[0]], np.float32),
-          np.array([0, -0.5 * scl[1], 0, 0.5 * scl[1] * corner[1]], np.float32))
+  return (
+    np.array([0.5 * scl[0], 0, 0, 0.5 * scl[0] * corner[0]], np.float32),
+    np.array([0, -0.5 * scl[1], 0, 0.5 * scl[1] * corner[1]], np.float32),
+  )
 
 
 def _set_texture(kind, state, con, geom):
@@ -337,8 +394,13 @@ def _set_texture(kind, state, con, geom):
   if kind == "shadow":
     fast.glActiveTexture(GL.GL_TEXTURE1)
     func = fast.glEnable if state else fast.glDisable
-    for cap in (GL.GL_TEXTURE_2D, GL.GL_TEXTURE_GEN_S, GL.GL_TEXTURE_GEN_T, GL.GL_TEXTURE_GEN_R,
-                GL.GL_TEXTURE_GEN_Q):
+    for cap in (
+      GL.GL_TEXTURE_2D,
+      GL.GL_TEXTURE_GEN_S,
+      GL.GL_TEXTURE_GEN_T,
+      GL.GL_TEXTURE_GEN_R,
+      GL.GL_TEXTURE_GEN_Q,
+    ):
       func(cap)
     if state:
       fast.glBindTexture(GL.GL_TEXTURE_2D, con.shadowTex)
@@ -405,16 +467,28 @@ class _FastGL:
   def __init__(self):
     lib = context.import_opengl("OpenGL.platform").PLATFORM.GL
     f, u, i, ub, p = ctypes.c_float, ctypes.c_uint, ctypes.c_int, ctypes.c_ubyte, ctypes.c_void_p
-    for name, argtypes in (("glMaterialfv", (u, u, p)), ("glMaterialf", (u, u, f)),
-                           ("glColor4f", (f, f, f, f)), ("glColor4ub", (ub, ub, ub, ub)),
-                           ("glPushMatrix", ()), ("glPopMatrix", ()),
-                           ("glTranslatef", (f, f, f)), ("glScalef", (f, f, f)),
-                           ("glMultMatrixf", (p,)), ("glCallList", (u,)),
-                           ("glEnable", (u,)), ("glDisable", (u,)),
-                           ("glActiveTexture", (u,)), ("glBindTexture", (u, u)),
-                           ("glTexGeni", (u, u, i)), ("glTexGenfv", (u, u, p)),
-                           ("glLightfv", (u, u, p)), ("glFogfv", (u, p)),
-                           ("glLoadMatrixf", (p,)), ("glGetFloatv", (u, p))):
+    for name, argtypes in (
+      ("glMaterialfv", (u, u, p)),
+      ("glMaterialf", (u, u, f)),
+      ("glColor4f", (f, f, f, f)),
+      ("glColor4ub", (ub, ub, ub, ub)),
+      ("glPushMatrix", ()),
+      ("glPopMatrix", ()),
+      ("glTranslatef", (f, f, f)),
+      ("glScalef", (f, f, f)),
+      ("glMultMatrixf", (p,)),
+      ("glCallList", (u,)),
+      ("glEnable", (u,)),
+      ("glDisable", (u,)),
+      ("glActiveTexture", (u,)),
+      ("glBindTexture", (u, u)),
+      ("glTexGeni", (u, u, i)),
+      ("glTexGenfv", (u, u, p)),
+      ("glLightfv", (u, u, p)),
+      ("glFogfv", (u, p)),
+      ("glLoadMatrixf", (p,)),
+      ("glGetFloatv", (u, p)),
+    ):
       function = lib[name]  # a fresh function object: PyOpenGL's own are left untouched
       function.argtypes = argtypes
       function.restype = None
@@ -470,8 +544,7 @@ def _draw_visible_tiles(lists, corners, fast):
   mvp = fast.matrix(GL.GL_MODELVIEW_MATRIX) @ fast.matrix(GL.GL_PROJECTION_MATRIX)
   clip = corners @ mvp  # row vectors: the arrays read back are the transposed matrices
   x, y, w = clip[..., 0], clip[..., 1], clip[..., 3]
-  outside = ((x < -w).all(1) | (x > w).all(1) | (y < -w).all(1) | (y > w).all(1)
-             | (w <= 0).all(1))
+  outside = (x < -w).all(1) | (x > w).all(1) | (y < -w).all(1) | (y > w).all(1) | (w <= 0).all(1)
   for list_id in lists[~outside]:
     fast.glCallList(int(list_id))
 
@@ -492,8 +565,9 @@ def _draw_plane_stencil(g, con):
 
 def _gl_matrix(m):
   """Column-major 4x4 rotation from a row-major 3x3 (float32, for glMultMatrixf)."""
-  return np.array([m[0], m[3], m[6], 0, m[1], m[4], m[7], 0, m[2], m[5], m[8], 0, 0, 0, 0, 1],
-                  np.float32)
+  return np.array(
+    [m[0], m[3], m[6], 0, m[1], m[4], m[7], 0, m[2], m[5], m[8], 0, 0, 0, 0, 1], np.float32
+  )
 
 
 def _render_geom(g, mode, headpos, scn, con, skins=None):
@@ -515,8 +589,9 @@ def _render_geom(g, mode, headpos, scn, con, skins=None):
     rgba[3] *= np.float32(0.3)
   fast = _fast_gl()
   if mode == _NORMAL:
-    emission = np.array([g.emission * rgba[0], g.emission * rgba[1], g.emission * rgba[2], 1],
-                        np.float32)
+    emission = np.array(
+      [g.emission * rgba[0], g.emission * rgba[1], g.emission * rgba[2], 1], np.float32
+    )
   else:
     emission = _BLACK
   fast.glMaterialfv(GL.GL_FRONT_AND_BACK, GL.GL_EMISSION, emission.ctypes.data)
@@ -527,8 +602,12 @@ def _render_geom(g, mode, headpos, scn, con, skins=None):
     seg = g.segid + 1
     fast.glColor4ub(seg & 0xFF, (seg >> 8) & 0xFF, (seg >> 16) & 0xFF, 0xFF)
   elif mode == _SEGMENT:
-    fast.glColor4f(0.1 + 0.8 * _halton(g.segid + 10, 2), 0.1 + 0.8 * _halton(g.segid + 10, 3),
-                   0.1 + 0.8 * _halton(g.segid + 10, 5), 1)
+    fast.glColor4f(
+      0.1 + 0.8 * _halton(g.segid + 10, 2),
+      0.1 + 0.8 * _halton(g.segid + 10, 3),
+      0.1 + 0.8 * _halton(g.segid + 10, 5),
+      1,
+    )
 
   fast.glPushMatrix()
   if t != _G.mjGEOM_SKIN and t != _G.mjGEOM_FLEX:
@@ -691,7 +770,7 @@ def _draw_flex(g, scn, con):
   vert = np.asarray(scn.flexvert, np.float32).reshape(-1, 3)
   vadr, vnum = int(scn.flexvertadr[f]), int(scn.flexvertnum[f])
   if size[0] > 0 and scn.flexvertopt and not hidden:
-    for v in vert[vadr:vadr + vnum]:
+    for v in vert[vadr : vadr + vnum]:
       GL.glPushMatrix()
       GL.glTranslatef(*v)
       GL.glScalef(size[0], size[0], size[0])
@@ -700,7 +779,7 @@ def _draw_flex(g, scn, con):
   if size[0] > 0 and scn.flexedgeopt and not hidden:
     edge = np.asarray(scn.flexedge, np.int64).reshape(-1, 2)
     eadr, enum = int(scn.flexedgeadr[f]), int(scn.flexedgenum[f])
-    for e0, e1 in edge[eadr:eadr + enum]:
+    for e0, e1 in edge[eadr : eadr + enum]:
       v1, v2 = vert[vadr + e0].astype(np.float64), vert[vadr + e1].astype(np.float64)
       vec = v2 - v1
       length = np.linalg.norm(vec)
@@ -718,9 +797,11 @@ def _draw_flex(g, scn, con):
   if faceused:
     fadr = int(scn.flexfaceadr[f])
     face = np.ascontiguousarray(
-      np.asarray(scn.flexface, np.float32).reshape(-1, 9)[fadr:fadr + faceused])
+      np.asarray(scn.flexface, np.float32).reshape(-1, 9)[fadr : fadr + faceused]
+    )
     normal = np.ascontiguousarray(
-      np.asarray(scn.flexnormal, np.float32).reshape(-1, 9)[fadr:fadr + faceused])
+      np.asarray(scn.flexnormal, np.float32).reshape(-1, 9)[fadr : fadr + faceused]
+    )
     if len(face) < faceused or len(normal) < faceused:
       return  # the scene does not hold these faces
     GL.glEnableClientState(GL.GL_VERTEX_ARRAY)
@@ -730,7 +811,8 @@ def _draw_flex(g, scn, con):
     textured = g.texcoord and g.matid >= 0
     if textured:
       tex = np.ascontiguousarray(
-        np.asarray(scn.flextexcoord, np.float32).reshape(-1, 6)[fadr:fadr + faceused])
+        np.asarray(scn.flextexcoord, np.float32).reshape(-1, 6)[fadr : fadr + faceused]
+      )
       textured = len(tex) == faceused
       if textured:
         GL.glEnableClientState(GL.GL_TEXTURE_COORD_ARRAY)
@@ -781,8 +863,13 @@ def _init_gl(scn, con):
   GL.glColorMaterial(GL.GL_FRONT_AND_BACK, GL.GL_AMBIENT_AND_DIFFUSE)
   # texturing stays off between draws (_set_texture relies on it)
   GL.glActiveTexture(GL.GL_TEXTURE0)
-  for cap in (GL.GL_TEXTURE_2D, GL.GL_TEXTURE_CUBE_MAP, GL.GL_TEXTURE_GEN_S, GL.GL_TEXTURE_GEN_T,
-              GL.GL_TEXTURE_GEN_R):
+  for cap in (
+    GL.GL_TEXTURE_2D,
+    GL.GL_TEXTURE_CUBE_MAP,
+    GL.GL_TEXTURE_GEN_S,
+    GL.GL_TEXTURE_GEN_T,
+    GL.GL_TEXTURE_GEN_R,
+  ):
     GL.glDisable(cap)
   # fog parameters belong to the model (MuJoCo sets them once per OpenGL context)
   GL.glFogi(GL.GL_FOG_MODE, GL.GL_LINEAR)
@@ -795,14 +882,16 @@ def _init_lights(lights, any_light):
   """initLights: colours and attenuation of each light; all left disabled."""
   fast = _fast_gl()
   ambient = 0.0 if any_light else 0.3
-  GL.glLightModelfv(GL.GL_LIGHT_MODEL_AMBIENT, np.array([ambient, ambient, ambient, 1],
-                                                         np.float32))
+  GL.glLightModelfv(GL.GL_LIGHT_MODEL_AMBIENT, np.array([ambient, ambient, ambient, 1], np.float32))
   GL.glLightModeli(GL.GL_LIGHT_MODEL_TWO_SIDE, 0)
   GL.glLightModeli(GL.GL_LIGHT_MODEL_LOCAL_VIEWER, 1)
   for i, light in enumerate(lights):
     gl_light = GL.GL_LIGHT0 + i
-    for name, value in ((GL.GL_AMBIENT, light.ambient), (GL.GL_DIFFUSE, light.diffuse),
-                        (GL.GL_SPECULAR, light.specular)):
+    for name, value in (
+      (GL.GL_AMBIENT, light.ambient),
+      (GL.GL_DIFFUSE, light.diffuse),
+      (GL.GL_SPECULAR, light.specular),
+    ):
       fast.light(gl_light, name, np.append(np.asarray(value, np.float32)[:3], 1))
     if int(light.type) != mjtLightType.mjLIGHT_DIRECTIONAL:
       # every positional light is a spot light, as in MuJoCo's classic renderer (a point
@@ -853,12 +942,23 @@ def _reversed_depth_projection(con):
 
 def _set_view(cam, viewport, scn, con):
   """setView: projection (reversed depth) and modelview of the averaged camera."""
-  halfwidth = cam.frustum_width if cam.frustum_width else \
-    np.float32(0.5) * np.float32(viewport.width) / np.float32(viewport.height) * \
-    (cam.frustum_top - cam.frustum_bottom)
+  halfwidth = (
+    cam.frustum_width
+    if cam.frustum_width
+    else np.float32(0.5)
+    * np.float32(viewport.width)
+    / np.float32(viewport.height)
+    * (cam.frustum_top - cam.frustum_bottom)
+  )
   _reversed_depth_projection(con)
-  args = (cam.frustum_center - halfwidth, cam.frustum_center + halfwidth, cam.frustum_bottom,
-          cam.frustum_top, cam.frustum_near, cam.frustum_far)
+  args = (
+    cam.frustum_center - halfwidth,
+    cam.frustum_center + halfwidth,
+    cam.frustum_bottom,
+    cam.frustum_top,
+    cam.frustum_near,
+    cam.frustum_far,
+  )
   (GL.glOrtho if cam.orthographic else GL.glFrustum)(*(float(a) for a in args))
   cam_project = _fast_gl().matrix(GL.GL_PROJECTION_MATRIX)
   GL.glMatrixMode(GL.GL_MODELVIEW)
@@ -880,8 +980,9 @@ def _scene_skins(scn):
   out = []
   for i in range(nskin):
     adr, num = int(scn.skinvertadr[i]), int(scn.skinvertnum[i])
-    out.append((np.ascontiguousarray(vert[adr:adr + num]),
-                np.ascontiguousarray(normal[adr:adr + num])))
+    out.append(
+      (np.ascontiguousarray(vert[adr : adr + num]), np.ascontiguousarray(normal[adr : adr + num]))
+    )
   return out
 
 
@@ -939,15 +1040,27 @@ def mjr_render(viewport, scn, con):
   viewport = MjrRect(viewport.left, viewport.bottom, viewport.width, viewport.height)
   if stereo == mjSTEREO_SIDEBYSIDE:
     viewport.width //= 2
-  for view in ((0, 1) if stereo else (-1,)):
+  for view in (0, 1) if stereo else (-1,):
     if stereo == mjSTEREO_SIDEBYSIDE:
       if view:
         viewport.left += viewport.width
       GL.glViewport(viewport.left, viewport.bottom, viewport.width, viewport.height)
     view_cam = cam if view < 0 else _average_camera(scn.camera[view], scn.camera[view])
     cam_project, cam_view = _set_view(view_cam, viewport, scn, con)
-    _render_view(viewport, cam, cam_project, cam_view, geoms, transparent, lights, headpos,
-                 flags, scn, con, skins)
+    _render_view(
+      viewport,
+      cam,
+      cam_project,
+      cam_view,
+      geoms,
+      transparent,
+      lights,
+      headpos,
+      flags,
+      scn,
+      con,
+      skins,
+    )
 
   framewidth = int(getattr(scn, "framewidth", 0))
   if framewidth:
@@ -955,16 +1068,21 @@ def mjr_render(viewport, scn, con):
     GL.glClearColor(rgb[0], rgb[1], rgb[2], 0)
     GL.glEnable(GL.GL_SCISSOR_TEST)
     x, y, w, h = viewport.left, viewport.bottom, viewport.width, viewport.height
-    for rect in ((x, y, w, framewidth), (x, y + h - framewidth, w, framewidth),
-                 (x, y, framewidth, h), (x + w - framewidth, y, framewidth, h)):
+    for rect in (
+      (x, y, w, framewidth),
+      (x, y + h - framewidth, w, framewidth),
+      (x, y, framewidth, h),
+      (x + w - framewidth, y, framewidth, h),
+    ):
       GL.glScissor(*rect)
       GL.glClear(GL.GL_COLOR_BUFFER_BIT)
     GL.glDisable(GL.GL_SCISSOR_TEST)
   mjr_restoreBuffer(con)
 
 
-def _render_view(viewport, cam, cam_project, cam_view, geoms, transparent, lights, headpos,
-                 flags, scn, con, skins):
+def _render_view(
+  viewport, cam, cam_project, cam_view, geoms, transparent, lights, headpos, flags, scn, con, skins
+):
   """One view of mjr_render: segmentation, or reflections, opaque geoms, shadows, skybox,
   transparent geoms and labels."""
   nlight = len(lights)
@@ -1008,8 +1126,9 @@ def _render_view(viewport, cam, cam_project, cam_view, geoms, transparent, light
   if flags[mjRND_SHADOW] and con.shadowFBO:
     for i, light in enumerate(lights):
       if light.castshadow:
-        _render_shadow(i, light, geoms, cam, cam_project, cam_view, viewport, headpos, scn,
-                       con, skins)
+        _render_shadow(
+          i, light, geoms, cam, cam_project, cam_view, viewport, headpos, scn, con, skins
+        )
   _fast_gl().fog_color(con.fogRGBA)
 
   if flags[mjRND_SKYBOX]:
@@ -1018,8 +1137,9 @@ def _render_view(viewport, cam, cam_project, cam_view, geoms, transparent, light
   # transparent geoms: front to back, then back to front unless additive
   for i in range(nlight):
     GL.glEnable(GL.GL_LIGHT0 + i)
-  _blend_transparent(transparent, flags,
-                     lambda g: _render_geom(g, _NORMAL, headpos, scn, con, skins))
+  _blend_transparent(
+    transparent, flags, lambda g: _render_geom(g, _NORMAL, headpos, scn, con, skins)
+  )
   for i in range(nlight):
     GL.glDisable(GL.GL_LIGHT0 + i)
 
@@ -1085,8 +1205,10 @@ def _render_reflections(geoms, transparent, lights, headpos, flags, scn, con, sk
     GL.glStencilOp(GL.GL_KEEP, GL.GL_KEEP, GL.GL_KEEP)
     GL.glEnable(GL.GL_CLIP_PLANE0)
     m, p = this.mat, this.pos
-    GL.glClipPlane(GL.GL_CLIP_PLANE0, np.array(
-      [-m[2], -m[5], -m[8], p[0] * m[2] + p[1] * m[5] + p[2] * m[8]], np.float64))
+    GL.glClipPlane(
+      GL.GL_CLIP_PLANE0,
+      np.array([-m[2], -m[5], -m[8], p[0] * m[2] + p[1] * m[5] + p[2] * m[8]], np.float64),
+    )
     GL.glFrontFace(GL.GL_CW)
     GL.glPushMatrix()
     _reflect(this.pos, this.mat)
@@ -1122,9 +1244,19 @@ SHADOW_TEXELS_PER_PIXEL = 4
 # arrows are drawn with half / a quarter of MuJoCo's facets (their outline then stays within
 # about 0.4 pixel of the finer one), see _pick_detail
 DETAIL_PIXELS = (16.0, 4.0)
-_DETAIL_TYPES = frozenset(int(t) for t in (
-  _G.mjGEOM_SPHERE, _G.mjGEOM_ELLIPSOID, _G.mjGEOM_CAPSULE, _G.mjGEOM_CYLINDER, _G.mjGEOM_BOX,
-  _G.mjGEOM_ARROW, _G.mjGEOM_ARROW1, _G.mjGEOM_ARROW2))
+_DETAIL_TYPES = frozenset(
+  int(t)
+  for t in (
+    _G.mjGEOM_SPHERE,
+    _G.mjGEOM_ELLIPSOID,
+    _G.mjGEOM_CAPSULE,
+    _G.mjGEOM_CYLINDER,
+    _G.mjGEOM_BOX,
+    _G.mjGEOM_ARROW,
+    _G.mjGEOM_ARROW1,
+    _G.mjGEOM_ARROW2,
+  )
+)
 
 
 def _pick_detail(geoms, cam, headpos, viewport, scn, con):
@@ -1141,8 +1273,11 @@ def _pick_detail(geoms, cam, headpos, viewport, scn, con):
     if g.type not in _DETAIL_TYPES:
       continue
     s = g.size
-    radius = float(max(s) if g.type in (_G.mjGEOM_BOX, _G.mjGEOM_ELLIPSOID, _G.mjGEOM_SPHERE)
-                   else max(s[0], s[1]))
+    radius = float(
+      max(s)
+      if g.type in (_G.mjGEOM_BOX, _G.mjGEOM_ELLIPSOID, _G.mjGEOM_SPHERE)
+      else max(s[0], s[1])
+    )
     if cam.orthographic:
       pixels = radius * viewport.height / span
     else:
@@ -1170,8 +1305,7 @@ def shadow_map_size(con, viewport) -> int:
   return int(min(con.shadowSize, max(256, wanted)))
 
 
-def _render_shadow(i, light, geoms, cam, cam_project, cam_view, viewport, headpos, scn, con,
-                   skins):
+def _render_shadow(i, light, geoms, cam, cam_project, cam_view, viewport, headpos, scn, con, skins):
   """Shadow map of light i, then the opaque geoms lit by it where the map says lit."""
   light_dir = np.asarray(light.dir, np.float32)
   up = _ortho_vec(light_dir)
@@ -1264,9 +1398,25 @@ def _render_skybox(geoms, headpos, cam, flags, scn, con):
   GL.glPolygonMode(GL.GL_FRONT_AND_BACK, GL.GL_FILL)
   texid = int(con.mat_texid[con.skybox_matid, _ROLE_RGB])
   if texid >= 0:
-    sky = _Geom(-1, 0, -1, -1, con.skybox_matid, 0, -1, 0, np.zeros(3, np.float32),
-                np.zeros(3, np.float32), np.zeros(9, np.float32), np.ones(4, np.float32),
-                0.0, 0.0, 0.0, 0.0, "")
+    sky = _Geom(
+      -1,
+      0,
+      -1,
+      -1,
+      con.skybox_matid,
+      0,
+      -1,
+      0,
+      np.zeros(3, np.float32),
+      np.zeros(3, np.float32),
+      np.zeros(9, np.float32),
+      np.ones(4, np.float32),
+      0.0,
+      0.0,
+      0.0,
+      0.0,
+      "",
+    )
     GL.glDisable(GL.GL_LIGHTING)
     GL.glDisable(GL.GL_COLOR_MATERIAL)
     GL.glCullFace(GL.GL_FRONT)
@@ -1284,12 +1434,19 @@ def _render_skybox(geoms, headpos, cam, flags, scn, con):
       for g in geoms:
         if g.type == _G.mjGEOM_PLANE and g.size[0] == 0 and g.size[1] == 0:
           m = g.mat
-          elevation = ((headpos[0] - g.pos[0]) * m[2] + (headpos[1] - g.pos[1]) * m[5]
-                       + (headpos[2] - g.pos[2]) * m[8]) / dst
+          elevation = (
+            (headpos[0] - g.pos[0]) * m[2]
+            + (headpos[1] - g.pos[1]) * m[5]
+            + (headpos[2] - g.pos[2]) * m[8]
+          ) / dst
           if elevation < 0:
             break
-          GL.glMultMatrixf(np.array([m[0], m[3], m[6], 0, m[1], m[4], m[7], 0,
-                                     m[2], m[5], m[8], 0, 0, 0, 0, 1], np.float32))
+          GL.glMultMatrixf(
+            np.array(
+              [m[0], m[3], m[6], 0, m[1], m[4], m[7], 0, m[2], m[5], m[8], 0, 0, 0, 0, 1],
+              np.float32,
+            )
+          )
           GL.glTranslatef(0, 0, -elevation)
           GL.glScalef(1, 1, elevation)
           GL.glEnable(GL.GL_BLEND)
@@ -1319,20 +1476,24 @@ class OffscreenRenderer:
     """`gl_context` and `mjr_context` (the model's uploaded MjrContext on that GL context) are
     borrowed when given, else made here and freed by close()."""
     glob = model.vis.global_
-    for name, size, limit, attr in (("width", width, int(glob.offwidth), "offwidth"),
-                                    ("height", height, int(glob.offheight), "offheight")):
+    for name, size, limit, attr in (
+      ("width", width, int(glob.offwidth), "offwidth"),
+      ("height", height, int(glob.offheight), "offheight"),
+    ):
       if size > limit:
         raise ValueError(
           f"image {name} {size} > framebuffer {name} {limit}: reduce the image {name} or "
           f"set a larger offscreen framebuffer in the model XML: "
-          f'<visual><global {attr}="{size}"/></visual>')
+          f'<visual><global {attr}="{size}"/></visual>'
+        )
     self.model = model
     self.height, self.width = int(height), int(width)
     self._owns_context = gl_context is None
     self._owns_mjr = mjr_context is None
     self.gl = gl_context if gl_context is not None else context.GLContext(width, height)
-    self.con = mjr_context if mjr_context is not None else self.gl.call(MjrContext, model,
-                                                                          font_scale)
+    self.con = (
+      mjr_context if mjr_context is not None else self.gl.call(MjrContext, model, font_scale)
+    )
     self.rect = MjrRect(0, 0, self.width, self.height)
     self._rgb = np.empty((self.height, self.width, 3), np.uint8)
     self._depth = np.empty((self.height, self.width), np.float32)

@@ -68,7 +68,7 @@ class MjrContext:
     self.windowAvailable = False
     self.windowDoublebuffer = False
     self.ngeom = int(m.ngeom)
-    self._lists = []       # (base, range) of display lists to free
+    self._lists = []  # (base, range) of display lists to free
     self._textures = []
     self._framebuffers = []
     self._renderbuffers = []
@@ -102,8 +102,13 @@ class MjrContext:
     self._make_planes(m, int(q.numquads), zfar)
     self._make_meshes(m)
     self._make_hfields(m, int(q.numquads))
-    self._builtin_shape = (int(q.numslices), int(q.numstacks), int(q.numquads),
-                           float(vis.map.haze), np.array(vis.rgba.haze, np.float32))
+    self._builtin_shape = (
+      int(q.numslices),
+      int(q.numstacks),
+      int(q.numquads),
+      float(vis.map.haze),
+      np.array(vis.rgba.haze, np.float32),
+    )
     self._builtin_levels = {}
     self.baseBuiltin = self.builtins(0)
     self._make_skins(m)
@@ -164,8 +169,10 @@ class MjrContext:
     return fbo
 
   def _color_depth(self, w, h, samples):
-    for fmt, attachment in ((GL.GL_RGBA8, GL.GL_COLOR_ATTACHMENT0),
-                            (GL.GL_DEPTH32F_STENCIL8, GL.GL_DEPTH_STENCIL_ATTACHMENT)):
+    for fmt, attachment in (
+      (GL.GL_RGBA8, GL.GL_COLOR_ATTACHMENT0),
+      (GL.GL_DEPTH32F_STENCIL8, GL.GL_DEPTH_STENCIL_ATTACHMENT),
+    ):
       rb = int(GL.glGenRenderbuffers(1))
       self._renderbuffers.append(rb)
       GL.glBindRenderbuffer(GL.GL_RENDERBUFFER, rb)
@@ -188,20 +195,32 @@ class MjrContext:
     GL.glEnable(GL.GL_TEXTURE_2D)
     GL.glBindTexture(GL.GL_TEXTURE_2D, self.shadowTex)
     # raw entry point: PyOpenGL's wrapper has no array type for GL_UNSIGNED_INT_24_8
-    _raw_gl.glTexImage2D(GL.GL_TEXTURE_2D, 0, GL.GL_DEPTH24_STENCIL8, self.shadowSize,
-                         self.shadowSize, 0, GL.GL_DEPTH_STENCIL, GL.GL_UNSIGNED_INT_24_8, None)
-    for name, value in ((GL.GL_TEXTURE_MIN_FILTER, GL.GL_NEAREST),
-                        (GL.GL_TEXTURE_MAG_FILTER, GL.GL_NEAREST),
-                        (GL.GL_TEXTURE_WRAP_S, GL.GL_CLAMP_TO_EDGE),
-                        (GL.GL_TEXTURE_WRAP_T, GL.GL_CLAMP_TO_EDGE),
-                        (GL.GL_TEXTURE_COMPARE_MODE, GL.GL_COMPARE_R_TO_TEXTURE),
-                        (GL.GL_TEXTURE_COMPARE_FUNC, GL.GL_GEQUAL),
-                        (GL.GL_DEPTH_TEXTURE_MODE, GL.GL_INTENSITY)):
+    _raw_gl.glTexImage2D(
+      GL.GL_TEXTURE_2D,
+      0,
+      GL.GL_DEPTH24_STENCIL8,
+      self.shadowSize,
+      self.shadowSize,
+      0,
+      GL.GL_DEPTH_STENCIL,
+      GL.GL_UNSIGNED_INT_24_8,
+      None,
+    )
+    for name, value in (
+      (GL.GL_TEXTURE_MIN_FILTER, GL.GL_NEAREST),
+      (GL.GL_TEXTURE_MAG_FILTER, GL.GL_NEAREST),
+      (GL.GL_TEXTURE_WRAP_S, GL.GL_CLAMP_TO_EDGE),
+      (GL.GL_TEXTURE_WRAP_T, GL.GL_CLAMP_TO_EDGE),
+      (GL.GL_TEXTURE_COMPARE_MODE, GL.GL_COMPARE_R_TO_TEXTURE),
+      (GL.GL_TEXTURE_COMPARE_FUNC, GL.GL_GEQUAL),
+      (GL.GL_DEPTH_TEXTURE_MODE, GL.GL_INTENSITY),
+    ):
       GL.glTexParameteri(GL.GL_TEXTURE_2D, name, value)
     for coord in (GL.GL_S, GL.GL_T, GL.GL_R, GL.GL_Q):
       GL.glTexGeni(coord, GL.GL_TEXTURE_GEN_MODE, GL.GL_EYE_LINEAR)
-    GL.glFramebufferTexture2D(GL.GL_FRAMEBUFFER, GL.GL_DEPTH_ATTACHMENT, GL.GL_TEXTURE_2D,
-                              self.shadowTex, 0)
+    GL.glFramebufferTexture2D(
+      GL.GL_FRAMEBUFFER, GL.GL_DEPTH_ATTACHMENT, GL.GL_TEXTURE_2D, self.shadowTex, 0
+    )
     GL.glDrawBuffer(GL.GL_NONE)
     GL.glReadBuffer(GL.GL_NONE)
     _check_fbo("shadow")
@@ -238,8 +257,9 @@ class MjrContext:
       w, h = int(m.tex_width[i]), int(m.tex_height[i])
       nc = int(m.tex_nchannel[i])
       adr = int(m.tex_adr[i])
-      srgb = hasattr(m, "tex_colorspace") and \
-        int(m.tex_colorspace[i]) == mjtColorSpace.mjCOLORSPACE_SRGB
+      srgb = (
+        hasattr(m, "tex_colorspace") and int(m.tex_colorspace[i]) == mjtColorSpace.mjCOLORSPACE_SRGB
+      )
       GL.glActiveTexture(GL.GL_TEXTURE0)
       if self.textureType[i] == mjtTexture.mjTEXTURE_2D:
         if nc not in (3, 4):
@@ -250,8 +270,7 @@ class MjrContext:
         GL.glTexParameteri(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_WRAP_S, GL.GL_REPEAT)
         GL.glTexParameteri(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_WRAP_T, GL.GL_REPEAT)
         GL.glTexParameteri(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_MAG_FILTER, GL.GL_LINEAR)
-        GL.glTexParameteri(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_MIN_FILTER,
-                           GL.GL_LINEAR_MIPMAP_LINEAR)
+        GL.glTexParameteri(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_MIN_FILTER, GL.GL_LINEAR_MIPMAP_LINEAR)
         pixels = _texture_bytes(data, adr, w * h * nc, i)
         GL.glTexImage2D(GL.GL_TEXTURE_2D, 0, internal, w, h, 0, fmt, GL.GL_UNSIGNED_BYTE, pixels)
         GL.glGenerateMipmap(GL.GL_TEXTURE_2D)
@@ -260,14 +279,24 @@ class MjrContext:
         for name in (GL.GL_TEXTURE_WRAP_S, GL.GL_TEXTURE_WRAP_T, GL.GL_TEXTURE_WRAP_R):
           GL.glTexParameteri(GL.GL_TEXTURE_CUBE_MAP, name, GL.GL_CLAMP_TO_EDGE)
         GL.glTexParameteri(GL.GL_TEXTURE_CUBE_MAP, GL.GL_TEXTURE_MAG_FILTER, GL.GL_LINEAR)
-        GL.glTexParameteri(GL.GL_TEXTURE_CUBE_MAP, GL.GL_TEXTURE_MIN_FILTER,
-                           GL.GL_LINEAR_MIPMAP_LINEAR)
+        GL.glTexParameteri(
+          GL.GL_TEXTURE_CUBE_MAP, GL.GL_TEXTURE_MIN_FILTER, GL.GL_LINEAR_MIPMAP_LINEAR
+        )
         face_size = 3 * w * w
         for k in range(6):
           start = adr if w == h else adr + k * face_size
           pixels = _texture_bytes(data, start, face_size, i)
-          GL.glTexImage2D(GL.GL_TEXTURE_CUBE_MAP_POSITIVE_X + k, 0, GL.GL_RGB, w, w, 0,
-                          GL.GL_RGB, GL.GL_UNSIGNED_BYTE, pixels)
+          GL.glTexImage2D(
+            GL.GL_TEXTURE_CUBE_MAP_POSITIVE_X + k,
+            0,
+            GL.GL_RGB,
+            w,
+            w,
+            0,
+            GL.GL_RGB,
+            GL.GL_UNSIGNED_BYTE,
+            pixels,
+          )
         GL.glGenerateMipmap(GL.GL_TEXTURE_CUBE_MAP)
 
   def _make_planes(self, m, numquads, zfar):
@@ -290,8 +319,10 @@ class MjrContext:
         self._lists.append((base, len(tiles)))
         for k, (batches, _) in enumerate(tiles):
           self._compile_into(base + k, batches)
-        self.planeTiles[nplane] = (base + np.arange(len(tiles), dtype=np.uint32),
-                                   np.stack([corners for _, corners in tiles]))
+        self.planeTiles[nplane] = (
+          base + np.arange(len(tiles), dtype=np.uint32),
+          np.stack([corners for _, corners in tiles]),
+        )
         self.planeOutline[nplane] = self._compile(gl_mesh.plane_outline(gx, gy))
         nplane += 1
 
@@ -302,8 +333,7 @@ class MjrContext:
 
   def _make_hfields(self, m, numquads):
     self._numquads = numquads
-    self.hfieldList = [self._compile(gl_mesh.hfield(m, i, numquads))
-                       for i in range(int(m.nhfield))]
+    self.hfieldList = [self._compile(gl_mesh.hfield(m, i, numquads)) for i in range(int(m.nhfield))]
     # the elevations drawn, to notice edits of m.hfield_data (see refresh_hfields)
     self._hfield_drawn = np.array(m.hfield_data, copy=True)
 
@@ -316,7 +346,7 @@ class MjrContext:
     """Redraws height field hfieldid from m.hfield_data (mjr_uploadHField); current context."""
     self._compile_into(self.hfieldList[hfieldid], gl_mesh.hfield(m, hfieldid, self._numquads))
     adr, n = int(m.hfield_adr[hfieldid]), int(m.hfield_nrow[hfieldid] * m.hfield_ncol[hfieldid])
-    self._hfield_drawn[adr:adr + n] = m.hfield_data[adr:adr + n]
+    self._hfield_drawn[adr : adr + n] = m.hfield_data[adr : adr + n]
 
   def refresh_hfields(self, m):
     """Uploads the height fields whose m.hfield_data changed since they were drawn (tasks such
@@ -326,7 +356,7 @@ class MjrContext:
       return
     for i in range(int(m.nhfield)):
       adr, n = int(m.hfield_adr[i]), int(m.hfield_nrow[i] * m.hfield_ncol[i])
-      if not np.array_equal(data[adr:adr + n], self._hfield_drawn[adr:adr + n]):
+      if not np.array_equal(data[adr : adr + n], self._hfield_drawn[adr : adr + n]):
         self.upload_hfield(m, i)
 
   def builtins(self, level):
@@ -375,19 +405,24 @@ class MjrContext:
     self.skin_texcoord = []
     for i in range(self.nskin):
       fadr, fnum = int(m.skin_faceadr[i]), int(m.skin_facenum[i])
-      faces = np.ascontiguousarray(np.asarray(m.skin_face, np.uint32).reshape(-1, 3)
-                                   [fadr:fadr + fnum])
+      faces = np.ascontiguousarray(
+        np.asarray(m.skin_face, np.uint32).reshape(-1, 3)[fadr : fadr + fnum]
+      )
       # OpenGL indexes the scene's vertex array with these: out-of-range ids would read past it
       if faces.size and int(faces.max()) >= int(m.skin_vertnum[i]):
-        raise ValueError(f"skin {i}: face vertex id {int(faces.max())} >= vertnum "
-                         f"{int(m.skin_vertnum[i])}")
+        raise ValueError(
+          f"skin {i}: face vertex id {int(faces.max())} >= vertnum {int(m.skin_vertnum[i])}"
+        )
       self.skin_faces.append(faces)
       self.skin_vertnum.append(int(m.skin_vertnum[i]))
       tadr = int(m.skin_texcoordadr[i])
       if tadr >= 0:
         vnum = int(m.skin_vertnum[i])
-        self.skin_texcoord.append(np.ascontiguousarray(
-          np.asarray(m.skin_texcoord, np.float32).reshape(-1, 2)[tadr:tadr + vnum]))
+        self.skin_texcoord.append(
+          np.ascontiguousarray(
+            np.asarray(m.skin_texcoord, np.float32).reshape(-1, 2)[tadr : tadr + vnum]
+          )
+        )
       else:
         self.skin_texcoord.append(None)
 
@@ -403,8 +438,9 @@ class MjrContext:
     glyphs = gl_text.make_glyphs
     self.charWidth, self.charHeight, self.baseFontNormal = glyphs(self, px, dilate=False)
     _, _, self.baseFontShadow = glyphs(self, px, dilate=True, widths=self.charWidth)
-    self.charWidthBig, self.charHeightBig, self.baseFontBig = glyphs(self, int(1.8 * px),
-                                                                     dilate=False)
+    self.charWidthBig, self.charHeightBig, self.baseFontBig = glyphs(
+      self, int(1.8 * px), dilate=False
+    )
 
   def free(self):
     """Release the GPU resources (the OpenGL context must be current)."""
@@ -421,10 +457,11 @@ class MjrContext:
 
 def _texture_bytes(data, start, count, texid):
   """count bytes of tex_data from start; OpenGL reads exactly that many, so check they exist."""
-  pixels = np.ascontiguousarray(data[start:start + count])
+  pixels = np.ascontiguousarray(data[start : start + count])
   if start < 0 or pixels.size != count:
-    raise ValueError(f"texture {texid}: tex_data holds {pixels.size} bytes at address {start}, "
-                     f"{count} needed")
+    raise ValueError(
+      f"texture {texid}: tex_data holds {pixels.size} bytes at address {start}, {count} needed"
+    )
   return pixels
 
 

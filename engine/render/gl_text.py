@@ -22,6 +22,7 @@ def make_glyphs(con, px, dilate, widths=None):
   from PIL import ImageDraw
   from PIL import ImageFilter
   from PIL import ImageFont
+
   font = ImageFont.load_default(size=px)
   ascent, descent = font.getmetrics()
   height = ascent + descent + 2
@@ -77,7 +78,6 @@ def mjr_rectangle(viewport, r, g, b, a):
   GL.glDisable(GL.GL_BLEND)
 
 
-
 def text_actual(font, text, con, x, y, z, r, g, b):
   """mjr_textActual: draw text at a raster position in the current projection."""
   data = text.encode("ascii", "replace")
@@ -98,8 +98,15 @@ def text_actual(font, text, con, x, y, z, r, g, b):
 
 def text_at(text, con, pos, rgb, shadow=False):
   """Geom label at its 3D position, with a shadow (labels in mjr_render)."""
-  text_actual(mjFONT_SHADOW if shadow else mjFONT_NORMAL, text, con, float(pos[0]),
-               float(pos[1]), float(pos[2]), *rgb)
+  text_actual(
+    mjFONT_SHADOW if shadow else mjFONT_NORMAL,
+    text,
+    con,
+    float(pos[0]),
+    float(pos[1]),
+    float(pos[2]),
+    *rgb,
+  )
 
 
 def mjr_text(font, text, con, x, y, r, g, b):
@@ -115,8 +122,9 @@ def _draw_overlay(font, viewport, skip, gridpos, rgb, overlay, con):
   char_height = con.charHeightBig if big else con.charHeight
   pad = 5
   lines = overlay.split("\n")
-  nc = max((sum(int(widths[ord(ch)]) if ord(ch) < 128 else 0 for ch in line)
-            for line in lines), default=0)
+  nc = max(
+    (sum(int(widths[ord(ch)]) if ord(ch) < 128 else 0 for ch in line) for line in lines), default=0
+  )
   nr = char_height + (len(lines) - 1) * (pad + char_height)
   w, h = pad + nc + 8, pad + nr
   left = viewport.left + skip + pad

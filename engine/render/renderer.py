@@ -95,16 +95,22 @@ class Renderer:
       else:
         cam.type = enums.mjtCamera.mjCAMERA_FIXED
         cam.fixedcamid = camera
-    mjv_updateScene(self._model, data, scene_option or self._scene_option, self._perturb,
-                    cam, enums.mjtCatBit.mjCAT_ALL, self._scene)
+    mjv_updateScene(
+      self._model,
+      data,
+      scene_option or self._scene_option,
+      self._perturb,
+      cam,
+      enums.mjtCatBit.mjCAT_ALL,
+      self._scene,
+    )
 
   def render(self, *, out=None):
     """The current scene as RGB (uint8), depth (float32 metres) or segmentation (int32 pairs),
     top row first; into `out` when given."""
     if self._renderer is None:
       raise RuntimeError("render() called after close()")
-    image = self._renderer.render(self._scene, depth=self._depth,
-                                  segmentation=self._segmentation)
+    image = self._renderer.render(self._scene, depth=self._depth, segmentation=self._segmentation)
     if out is not None:
       out[...] = image
       return out

@@ -26,10 +26,15 @@ from engine import enums
 from engine import math as _math
 from engine import support
 from engine.collision.sdf import halton
+from engine.enums import mjtCamera
+from engine.enums import mjtCatBit
+from engine.enums import mjtFrame
+from engine.enums import mjtGeom
+from engine.enums import mjtLabel
+from engine.enums import mjtObj
+from engine.enums import mjtVisFlag as V
 from engine.ray import mj_ray as _ray
 from engine.smooth import mj_solveM as _solveM
-from engine.enums import mjtCamera, mjtCatBit, mjtFrame, mjtGeom, mjtLabel, mjtObj
-from engine.enums import mjtVisFlag as V
 
 mjMAXLIGHT = 100  # maximum number of lights in a scene
 mjMAXPLANEGRID = 200  # maximum number of grid divisions for a plane
@@ -39,10 +44,20 @@ mjNVISFLAG = int(V.mjNVISFLAG)
 mjNRNDFLAG = int(enums.mjtRndFlag.mjNRNDFLAG)
 
 # mjv_defaultOption's flags (mjVISSTRING initial values) and mjv_makeScene's render flags
-_VIS_DEFAULT_ON = (V.mjVIS_TEXTURE, V.mjVIS_TENDON, V.mjVIS_RANGEFINDER, V.mjVIS_PERTOBJ,
-                   V.mjVIS_STATIC, V.mjVIS_SKIN, V.mjVIS_FLEXEDGE, V.mjVIS_FLEXSKIN)
-_RND_DEFAULT_ON = tuple(enums.mjtRndFlag[n] for n in (
-  "mjRND_SHADOW", "mjRND_REFLECTION", "mjRND_SKYBOX", "mjRND_HAZE", "mjRND_CULL_FACE"))
+_VIS_DEFAULT_ON = (
+  V.mjVIS_TEXTURE,
+  V.mjVIS_TENDON,
+  V.mjVIS_RANGEFINDER,
+  V.mjVIS_PERTOBJ,
+  V.mjVIS_STATIC,
+  V.mjVIS_SKIN,
+  V.mjVIS_FLEXEDGE,
+  V.mjVIS_FLEXSKIN,
+)
+_RND_DEFAULT_ON = tuple(
+  enums.mjtRndFlag[n]
+  for n in ("mjRND_SHADOW", "mjRND_REFLECTION", "mjRND_SKYBOX", "mjRND_HAZE", "mjRND_CULL_FACE")
+)
 
 _CAT_STATIC = int(mjtCatBit.mjCAT_STATIC)
 _CAT_DYNAMIC = int(mjtCatBit.mjCAT_DYNAMIC)
@@ -128,8 +143,15 @@ def mjv_defaultOption(opt: MjvOption):
   """Port of mjv_defaultOption, engine_vis_init.c: groups 0-2 visible, MuJoCo's default flags."""
   opt.label = int(mjtLabel.mjLABEL_NONE)
   opt.frame = int(mjtFrame.mjFRAME_NONE)
-  for name in ("geomgroup", "sitegroup", "jointgroup", "tendongroup", "actuatorgroup",
-               "flexgroup", "skingroup"):
+  for name in (
+    "geomgroup",
+    "sitegroup",
+    "jointgroup",
+    "tendongroup",
+    "actuatorgroup",
+    "flexgroup",
+    "skingroup",
+  ):
     setattr(opt, name, np.array([1, 1, 1, 0, 0, 0], np.uint8))
   opt.flags = np.zeros(mjNVISFLAG, np.uint8)
   opt.flags[list(_VIS_DEFAULT_ON)] = 1
@@ -234,6 +256,7 @@ def _view_class(name, spec, doc, extra=(), new_store=None):
 
   def make_property(field, dtype, shape):
     if shape:
+
       def get(self):
         return getattr(self._store, field)[self._index]
 
@@ -247,6 +270,7 @@ def _view_class(name, spec, doc, extra=(), new_store=None):
 
       def set_(self, value):
         getattr(self._store, field)[self._index] = value
+
     return property(get, set_)
 
   def __init__(self, _store=None, _index=0):
@@ -263,8 +287,13 @@ def _view_class(name, spec, doc, extra=(), new_store=None):
     body = "\n".join(f"  {k}: {getattr(self, k)!r}" for k in fields)
     return f"<{name}\n{body}\n>"
 
-  attrs = {"__doc__": doc, "__init__": __init__, "__setattr__": __setattr__,
-           "__repr__": __repr__, "__slots__": ("_store", "_index")}
+  attrs = {
+    "__doc__": doc,
+    "__init__": __init__,
+    "__setattr__": __setattr__,
+    "__repr__": __repr__,
+    "__slots__": ("_store", "_index"),
+  }
   for field, (dtype, shape) in spec.items():
     attrs[field] = make_property(field, dtype, shape)
   for field, prop in extra:
@@ -273,22 +302,43 @@ def _view_class(name, spec, doc, extra=(), new_store=None):
 
 
 _GEOM_SPEC = {
-  "type": (np.int32, ()), "dataid": (np.int32, ()), "objtype": (np.int32, ()),
-  "objid": (np.int32, ()), "category": (np.int32, ()), "matid": (np.int32, ()),
-  "texid": (np.int32, ()), "texuniform": (np.int32, ()), "texcoord": (np.int32, ()),
-  "segid": (np.int32, ()), "size": (np.float32, (3,)), "pos": (np.float32, (3,)),
-  "mat": (np.float32, (3, 3)), "rgba": (np.float32, (4,)), "emission": (np.float32, ()),
-  "specular": (np.float32, ()), "shininess": (np.float32, ()),
-  "reflectance": (np.float32, ()), "texrepeat": (np.float32, (2,)),
-  "camdist": (np.float32, ()), "modelrbound": (np.float32, ()),
+  "type": (np.int32, ()),
+  "dataid": (np.int32, ()),
+  "objtype": (np.int32, ()),
+  "objid": (np.int32, ()),
+  "category": (np.int32, ()),
+  "matid": (np.int32, ()),
+  "texid": (np.int32, ()),
+  "texuniform": (np.int32, ()),
+  "texcoord": (np.int32, ()),
+  "segid": (np.int32, ()),
+  "size": (np.float32, (3,)),
+  "pos": (np.float32, (3,)),
+  "mat": (np.float32, (3, 3)),
+  "rgba": (np.float32, (4,)),
+  "emission": (np.float32, ()),
+  "specular": (np.float32, ()),
+  "shininess": (np.float32, ()),
+  "reflectance": (np.float32, ()),
+  "texrepeat": (np.float32, (2,)),
+  "camdist": (np.float32, ()),
+  "modelrbound": (np.float32, ()),
   "transparent": (np.uint8, ()),
 }
 
 
 # mjv_initGeom's values for a geom of type mjGEOM_NONE
-_GEOM_DEFAULTS = {"type": mjtGeom.mjGEOM_NONE, "size": 0.1, "mat": np.eye(3),
-                  "rgba": (0.5, 0.5, 0.5, 1), "dataid": -1, "matid": -1, "texid": -1,
-                  "specular": 0.5, "shininess": 0.5}
+_GEOM_DEFAULTS = {
+  "type": mjtGeom.mjGEOM_NONE,
+  "size": 0.1,
+  "mat": np.eye(3),
+  "rgba": (0.5, 0.5, 0.5, 1),
+  "dataid": -1,
+  "matid": -1,
+  "texid": -1,
+  "specular": 0.5,
+  "shininess": 0.5,
+}
 
 
 class _GeomStore(_Store):
@@ -308,7 +358,8 @@ def _set_label(self, value):
 
 
 MjvGeom = _view_class(
-  "MjvGeom", _GEOM_SPEC,
+  "MjvGeom",
+  _GEOM_SPEC,
   """Abstract geom (mjvGeom): one row of a geom store (scn.geoms[i]) or a standalone record.
 
   Attributes: type (mjtGeom), dataid (mesh 2*id or 2*id+1 for the hull, hfield or plane number),
@@ -316,26 +367,41 @@ MjvGeom = _view_class(
   size (3,), pos (3,), mat (3, 3), rgba (4,), texrepeat (2,): float32 views; emission, specular,
   shininess, reflectance, camdist, modelrbound: floats; transparent: 0/1; label: str.
   """,
-  extra=(("label", property(_get_label, _set_label)),), new_store=lambda: _GeomStore(1))
+  extra=(("label", property(_get_label, _set_label)),),
+  new_store=lambda: _GeomStore(1),
+)
 
 
 _LIGHT_SPEC = {
-  "id": (np.int32, ()), "pos": (np.float32, (3,)), "dir": (np.float32, (3,)),
-  "type": (np.int32, ()), "texid": (np.int32, ()), "attenuation": (np.float32, (3,)),
-  "cutoff": (np.float32, ()), "exponent": (np.float32, ()), "ambient": (np.float32, (3,)),
-  "diffuse": (np.float32, (3,)), "specular": (np.float32, (3,)), "headlight": (np.uint8, ()),
-  "castshadow": (np.uint8, ()), "bulbradius": (np.float32, ()), "intensity": (np.float32, ()),
-  "range": (np.float32, ()), "softness": (np.float32, ()),
+  "id": (np.int32, ()),
+  "pos": (np.float32, (3,)),
+  "dir": (np.float32, (3,)),
+  "type": (np.int32, ()),
+  "texid": (np.int32, ()),
+  "attenuation": (np.float32, (3,)),
+  "cutoff": (np.float32, ()),
+  "exponent": (np.float32, ()),
+  "ambient": (np.float32, (3,)),
+  "diffuse": (np.float32, (3,)),
+  "specular": (np.float32, (3,)),
+  "headlight": (np.uint8, ()),
+  "castshadow": (np.uint8, ()),
+  "bulbradius": (np.float32, ()),
+  "intensity": (np.float32, ()),
+  "range": (np.float32, ()),
+  "softness": (np.float32, ()),
 }
 
 MjvLight = _view_class(
-  "MjvLight", _LIGHT_SPEC,
+  "MjvLight",
+  _LIGHT_SPEC,
   """OpenGL light (mjvLight) in world coordinates: one row of the scene's light store.
 
   Attributes: id (model light, -1 headlight), type (mjtLightType), texid: ints; pos, dir,
   attenuation, ambient, diffuse, specular: (3,) float32; cutoff, exponent, bulbradius,
   intensity, range, softness: floats; headlight, castshadow: 0/1.
-  """)
+  """,
+)
 
 
 class MjvGLCamera:
@@ -345,8 +411,14 @@ class MjvGLCamera:
   frustum_top, frustum_near, frustum_far: floats (C float precision); orthographic: 0 or 1.
   """
 
-  _FLOATS = ("frustum_center", "frustum_width", "frustum_bottom", "frustum_top",
-             "frustum_near", "frustum_far")
+  _FLOATS = (
+    "frustum_center",
+    "frustum_width",
+    "frustum_bottom",
+    "frustum_top",
+    "frustum_near",
+    "frustum_far",
+  )
 
   def __init__(self):
     self.pos = np.zeros(3, np.float32)
@@ -447,8 +519,12 @@ def _full(scn) -> bool:
     return False
   if not scn.status:
     import warnings
-    warnings.warn(f"Pre-allocated visual geom buffer is full. Increase maxgeom above "
-                  f"{scn.maxgeom}.", RuntimeWarning, stacklevel=3)
+
+    warnings.warn(
+      f"Pre-allocated visual geom buffer is full. Increase maxgeom above {scn.maxgeom}.",
+      RuntimeWarning,
+      stacklevel=3,
+    )
     scn.status = 1
   return True
 
@@ -502,17 +578,27 @@ def _set_geom(g, i, type_, size=None, pos=None, mat=None, rgba=None):
 
 def mjv_initGeom(geom, type, size, pos, mat, rgba):  # noqa: A002 (MuJoCo's argument name)
   """Port of mjv_initGeom: set the given fields (None: default), defaults for the others."""
-  _set_geom(geom._store, geom._index, int(type),
-            None if size is None else np.asarray(size, np.float64).ravel(),
-            None if pos is None else np.asarray(pos, np.float64).ravel(),
-            None if mat is None else np.asarray(mat, np.float64).ravel(),
-            None if rgba is None else np.asarray(rgba, np.float32).ravel())
+  _set_geom(
+    geom._store,
+    geom._index,
+    int(type),
+    None if size is None else np.asarray(size, np.float64).ravel(),
+    None if pos is None else np.asarray(pos, np.float64).ravel(),
+    None if mat is None else np.asarray(mat, np.float64).ravel(),
+    None if rgba is None else np.asarray(rgba, np.float32).ravel(),
+  )
 
 
 def _connector(g, i, type_, width, frm, to):
   """Port of mjv_connector on row i: a capsule, cylinder, arrow or line from `frm` to `to`."""
-  if type_ not in (mjtGeom.mjGEOM_CAPSULE, mjtGeom.mjGEOM_CYLINDER, mjtGeom.mjGEOM_ARROW,
-                   mjtGeom.mjGEOM_ARROW1, mjtGeom.mjGEOM_ARROW2, mjtGeom.mjGEOM_LINE):
+  if type_ not in (
+    mjtGeom.mjGEOM_CAPSULE,
+    mjtGeom.mjGEOM_CYLINDER,
+    mjtGeom.mjGEOM_ARROW,
+    mjtGeom.mjGEOM_ARROW1,
+    mjtGeom.mjGEOM_ARROW2,
+    mjtGeom.mjGEOM_LINE,
+  ):
     raise ValueError(f"invalid geom type {int(type_)} for connector")
   frm = np.asarray(frm, np.float64)
   to = np.asarray(to, np.float64)
@@ -544,8 +630,9 @@ def _quatz2vec_rows(vec):
   # axis = z x vn
   axis = np.stack([-vn[:, 1], vn[:, 0], np.zeros(n)], axis=1)
   a = np.sqrt(np.sum(axis * axis, axis=1))
-  axis = np.where((a >= mjMINVAL)[:, None], axis / np.where(a >= mjMINVAL, a, 1)[:, None],
-                  (1.0, 0.0, 0.0))
+  axis = np.where(
+    (a >= mjMINVAL)[:, None], axis / np.where(a >= mjMINVAL, a, 1)[:, None], (1.0, 0.0, 0.0)
+  )
   cosine = vn[:, 2]
   angle = np.arctan2(a, cosine)
   turn = ok & (np.abs(a) >= mjMINVAL)
@@ -560,10 +647,20 @@ def _quatz2vec_rows(vec):
 def _quat2mat_rows(quat):
   """mju_quat2Mat for rows of unit quaternions (n, 4): rotation matrices (n, 3, 3)."""
   w, x, y, z = quat.T
-  return np.stack([w * w + x * x - y * y - z * z, 2 * (x * y - w * z), 2 * (x * z + w * y),
-                   2 * (x * y + w * z), w * w - x * x + y * y - z * z, 2 * (y * z - w * x),
-                   2 * (x * z - w * y), 2 * (y * z + w * x), w * w - x * x - y * y + z * z],
-                  axis=1).reshape(-1, 3, 3)
+  return np.stack(
+    [
+      w * w + x * x - y * y - z * z,
+      2 * (x * y - w * z),
+      2 * (x * z + w * y),
+      2 * (x * y + w * z),
+      w * w - x * x + y * y - z * z,
+      2 * (y * z - w * x),
+      2 * (x * z - w * y),
+      2 * (y * z + w * x),
+      w * w - x * x - y * y + z * z,
+    ],
+    axis=1,
+  ).reshape(-1, 3, 3)
 
 
 def _connector_rows(g, rows, types, width, frm, to):
@@ -606,8 +703,9 @@ def _add_frame(scn, objid, pos, rot, length, width):
     i = _acquire(scn, objid, _CAT_DECOR, _OBJ_UNKNOWN)
     if i < 0:
       return
-    _connector(scn.geom_arrays, i, mjtGeom.mjGEOM_CYLINDER, width, pos,
-               np.asarray(pos) + rot[:, j] * length)
+    _connector(
+      scn.geom_arrays, i, mjtGeom.mjGEOM_CYLINDER, width, pos, np.asarray(pos) + rot[:, j] * length
+    )
     rgba = [0.0, 0.0, 0.0, 1.0]
     rgba[j] = 0.9
     scn.geom_arrays.rgba[i] = rgba
@@ -631,8 +729,7 @@ def _add_triangle(scn, v0, v1, v2, rgba, objid, category, objtype):
     else:
       v[:] = (1, 0, 0)
   mat = np.array([e1, e2, nrm]).T
-  _set_geom(scn.geom_arrays, i, mjtGeom.mjGEOM_TRIANGLE, np.array(lengths), v0, mat.ravel(),
-            rgba)
+  _set_geom(scn.geom_arrays, i, mjtGeom.mjGEOM_TRIANGLE, np.array(lengths), v0, mat.ravel(), rgba)
   _release(scn)
 
 
@@ -674,8 +771,7 @@ def _dof_island_start(d, dof):
 
 def _cross(a, b):
   """Cross product of two 3-vectors (np.cross is slow on small arrays)."""
-  return np.array([a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2],
-                   a[0] * b[1] - a[1] * b[0]])
+  return np.array([a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]])
 
 
 def _round(x):
@@ -722,6 +818,7 @@ def _materials(m, opt, matid, rgba, category):
   matid, texid, texuniform (n,) and texrepeat (n, 2). The element's rgba wins over the
   material's when it differs from the default gray or there is no material.
   """
+
   # material tables with a last row of mjv_initGeom defaults, picked by matid -1
   def table(values, default):
     default = np.reshape(np.asarray(default, np.float32), (1, -1))
@@ -748,8 +845,17 @@ def _materials(m, opt, matid, rgba, category):
     texrepeat = np.zeros((n, 2), np.float32)
   if opt.flags[V.mjVIS_TRANSPARENT]:
     out_rgba[category == _CAT_DYNAMIC, 3] *= _F32(m.vis.map.alpha)
-  return out_rgba, emission, specular, shininess, reflectance, out_matid, texid, texuniform, \
-    texrepeat
+  return (
+    out_rgba,
+    emission,
+    specular,
+    shininess,
+    reflectance,
+    out_matid,
+    texid,
+    texuniform,
+    texrepeat,
+  )
 
 
 def _set_material(m, opt, g, i, matid, rgba):
@@ -791,10 +897,11 @@ def _model_elements(scn, m, d, opt, pert, kind, ids, category):
   keep = np.flatnonzero(mats[0][:, 3] != 0)
   lo = scn.ngeom
   full = len(keep) > scn.maxgeom - lo
-  keep = keep[:scn.maxgeom - lo]
+  keep = keep[: scn.maxgeom - lo]
   ids, category = ids[keep], category[keep]
-  rgba, emission, specular, shininess, reflectance, out_matid, texid, texuniform, texrepeat = \
-    (c[keep] for c in mats)
+  rgba, emission, specular, shininess, reflectance, out_matid, texid, texuniform, texrepeat = (
+    c[keep] for c in mats
+  )
   types = np.asarray(getattr(m, kind + "_type"))[ids]
   n = len(ids)
   hi = lo + n
@@ -839,8 +946,9 @@ def _model_elements(scn, m, d, opt, pert, kind, ids, category):
     g.texcoord[lo:hi][mesh] = np.asarray(m.mesh_texcoordadr)[mids] >= 0
     hull = (np.asarray(m.mesh_graphadr)[mids] >= 0) & bool(opt.flags[V.mjVIS_CONVEXHULL])
     if kind == "geom":
-      hull &= (np.asarray(m.geom_contype)[ids][mesh] != 0) | \
-              (np.asarray(m.geom_conaffinity)[ids][mesh] != 0)
+      hull &= (np.asarray(m.geom_contype)[ids][mesh] != 0) | (
+        np.asarray(m.geom_conaffinity)[ids][mesh] != 0
+      )
     dataid[mesh] = 2 * mids + hull
   g.dataid[lo:hi] = dataid
 
@@ -871,7 +979,7 @@ def _add_geom_geoms(m, d, opt, pert, catmask, scn):
   ids = np.flatnonzero(show)
   lo, ids = _model_elements(scn, m, d, opt, pert, "geom", ids, category[ids])
   g = scn.geom_arrays
-  g.modelrbound[lo:scn.ngeom] = np.asarray(m.geom_rbound)[ids]
+  g.modelrbound[lo : scn.ngeom] = np.asarray(m.geom_rbound)[ids]
 
   # planes: dataid is the plane number; infinite planes follow the camera in grid steps
   for r in np.flatnonzero(types[ids] == mjtGeom.mjGEOM_PLANE):
@@ -944,19 +1052,25 @@ def _limit_impedances(d, efc_type) -> dict:
 def mjv_isCatenary(m, d, i):
   """Port of mjv_isCatenary: (draw as a hanging catenary?, its length)."""
   has_stiffness = m.tendon_stiffness[i] != 0 or np.any(m.tendon_stiffnesspoly[i] != 0)
-  limitedspring = bool(has_stiffness and m.tendon_lengthspring[i, 0] == 0
-                       and m.tendon_lengthspring[i, 1] > 0)
-  limitedconstraint = bool(not has_stiffness and m.tendon_limited[i] == 1
-                           and m.tendon_range[i, 0] == 0
-                           and d.ten_length[i] < m.tendon_range[i, 1])
+  limitedspring = bool(
+    has_stiffness and m.tendon_lengthspring[i, 0] == 0 and m.tendon_lengthspring[i, 1] > 0
+  )
+  limitedconstraint = bool(
+    not has_stiffness
+    and m.tendon_limited[i] == 1
+    and m.tendon_range[i, 0] == 0
+    and d.ten_length[i] < m.tendon_range[i, 1]
+  )
   has_damping = m.tendon_damping[i] != 0 or np.any(m.tendon_dampingpoly[i] != 0)
   gravity = np.asarray(m.opt.gravity)
-  draw = (not (m.opt.disableflags & enums.mjtDisableBit.mjDSBL_GRAVITY)
-          and math.sqrt(gravity @ gravity) > mjMINVAL
-          and m.tendon_num[i] == 2
-          and limitedspring != limitedconstraint
-          and not has_damping
-          and m.tendon_frictionloss[i] == 0)
+  draw = (
+    not (m.opt.disableflags & enums.mjtDisableBit.mjDSBL_GRAVITY)
+    and math.sqrt(gravity @ gravity) > mjMINVAL
+    and m.tendon_num[i] == 2
+    and limitedspring != limitedconstraint
+    and not has_damping
+    and m.tendon_frictionloss[i] == 0
+  )
   if draw:
     for j in range(m.nactuator):
       if m.actuator_trntype[j] == enums.mjtTrn.mjTRN_TENDON and m.actuator_trnid[j, 0] == i:
@@ -1067,8 +1181,7 @@ def _add_tendon_geoms(m, d, opt, catmask, scn):
         _release(scn)
     else:
       npts = min(int(m.vis.quality.numslices) + 1, 100)
-      pts = mjv_catenary(_wrap_point(d, adr), _wrap_point(d, adr + 1), m.opt.gravity, length,
-                         npts)
+      pts = mjv_catenary(_wrap_point(d, adr), _wrap_point(d, adr + 1), m.opt.gravity, length, npts)
       for j in range(len(pts) - 1):
         i = _acquire(scn, t, _CAT_DYNAMIC, mjtObj.mjOBJ_TENDON)
         if i < 0:
@@ -1108,8 +1221,7 @@ def _wrap_arc(m, d, geom, a, b):
   r_u, r_v = math.hypot(u[0], u[1]), math.hypot(v[0], v[1])
   phi = phi_u + angle * t
   radius = r_u + (r_v - r_u) * t
-  local = np.stack([radius * np.cos(phi), radius * np.sin(phi), u[2] + (v[2] - u[2]) * t],
-                   axis=1)
+  local = np.stack([radius * np.cos(phi), radius * np.sin(phi), u[2] + (v[2] - u[2]) * t], axis=1)
   return center + local @ xmat.T
 
 
@@ -1161,8 +1273,9 @@ def _add_slidercrank_geoms(m, d, opt, catmask, scn):
     i = _acquire(scn, a, _CAT_DYNAMIC, mjtObj.mjOBJ_ACTUATOR)
     if i < 0:
       return
-    _connector(g, i, mjtGeom.mjGEOM_CYLINDER, _f32(scl) * _F32(m.vis.scale.slidercrank),
-               d.site_xpos[k], end)
+    _connector(
+      g, i, mjtGeom.mjGEOM_CYLINDER, _f32(scl) * _F32(m.vis.scale.slidercrank), d.site_xpos[k], end
+    )
     g.rgba[i] = m.vis.rgba.slidercrank
     if opt.label == mjtLabel.mjLABEL_ACTUATOR:
       g.label[i] = _make_label(m, mjtObj.mjOBJ_ACTUATOR, a)
@@ -1170,16 +1283,24 @@ def _add_slidercrank_geoms(m, d, opt, catmask, scn):
     i = _acquire(scn, a, _CAT_DYNAMIC, mjtObj.mjOBJ_ACTUATOR)
     if i < 0:
       return
-    _connector(g, i, mjtGeom.mjGEOM_CAPSULE,
-               _f32(scl) * _F32(m.vis.scale.slidercrank) / 2.0, end, d.site_xpos[j])
+    _connector(
+      g,
+      i,
+      mjtGeom.mjGEOM_CAPSULE,
+      _f32(scl) * _F32(m.vis.scale.slidercrank) / 2.0,
+      end,
+      d.site_xpos[j],
+    )
     g.rgba[i] = m.vis.rgba.crankbroken if broken else m.vis.rgba.slidercrank
     _release(scn)
 
 
 def _frame_sizes(m, factor=1.0):
   scl = _f32(m.stat.meansize)
-  return (float(m.vis.scale.framelength) * scl * factor,
-          float(m.vis.scale.framewidth) * scl * factor)
+  return (
+    float(m.vis.scale.framelength) * scl * factor,
+    float(m.vis.scale.framewidth) * scl * factor,
+  )
 
 
 def _add_element_frames(m, d, opt, catmask, scn, kind):
@@ -1198,8 +1319,7 @@ def _add_element_frames(m, d, opt, catmask, scn, kind):
     rgba = m.mat_rgba[matid] if matid >= 0 else getattr(m, kind + "_rgba")[k]
     if rgba[3] == 0:
       continue
-    _add_frame(scn, k, getattr(d, kind + "_xpos")[k], getattr(d, kind + "_xmat")[k], length,
-               width)
+    _add_frame(scn, k, getattr(d, kind + "_xpos")[k], getattr(d, kind + "_xmat")[k], length, width)
 
 
 def _add_inertia_geoms(m, d, opt, pert, catmask, scn):
@@ -1217,9 +1337,16 @@ def _add_inertia_geoms(m, d, opt, pert, catmask, scn):
       return
     ixx, iyy, izz = (float(x) for x in m.body_inertia[b])
     scale_inertia = math.sqrt(5) if ellipsoid else math.sqrt(3)
-    sz = np.array([math.sqrt(max(0.0, (iyy + izz - ixx) / (2 * mass))),
-                   math.sqrt(max(0.0, (ixx + izz - iyy) / (2 * mass))),
-                   math.sqrt(max(0.0, (ixx + iyy - izz) / (2 * mass)))]) * scale_inertia
+    sz = (
+      np.array(
+        [
+          math.sqrt(max(0.0, (iyy + izz - ixx) / (2 * mass))),
+          math.sqrt(max(0.0, (ixx + izz - iyy) / (2 * mass))),
+          math.sqrt(max(0.0, (ixx + iyy - izz) / (2 * mass))),
+        ]
+      )
+      * scale_inertia
+    )
     if opt.flags[V.mjVIS_SCLINERTIA]:
       # scale so that a body of density 1000 keeps its size
       volume = (4.0 / 3.0 * math.pi if ellipsoid else 8.0) * sz[0] * sz[1] * sz[2]
@@ -1229,8 +1356,9 @@ def _add_inertia_geoms(m, d, opt, pert, catmask, scn):
     _set_geom(g, i, type_, sz, d.xipos[b], d.ximat[b], m.vis.rgba.inertia)
     if pert.select == b:
       g.emission[i] += _F32(m.vis.global_.glow)
-    if opt.label == mjtLabel.mjLABEL_BODY or (opt.label == mjtLabel.mjLABEL_SELECTION
-                                               and pert.select == b):
+    if opt.label == mjtLabel.mjLABEL_BODY or (
+      opt.label == mjtLabel.mjLABEL_SELECTION and pert.select == b
+    ):
       g.label[i] = _make_label(m, mjtObj.mjOBJ_BODY, b)
     _release(scn)
 
@@ -1249,8 +1377,9 @@ def _mixcolor(ref, flg1, flg2):
 
 
 def _selection_point(d, pert):
-  return (np.asarray(d.xmat[pert.select]).reshape(3, 3) @ np.asarray(pert.localpos)
-          + d.xpos[pert.select])
+  return (
+    np.asarray(d.xmat[pert.select]).reshape(3, 3) @ np.asarray(pert.localpos) + d.xpos[pert.select]
+  )
 
 
 def _add_perturb_geoms(m, d, opt, pert, scn):
@@ -1324,8 +1453,9 @@ def _add_selection_point(m, d, opt, pert, scn):
   g.rgba[i] = m.vis.rgba.selectpoint
   if opt.label == mjtLabel.mjLABEL_SELPNT:
     lp = pert.localpos
-    g.label[i] = (f"{selpos[0]:.3f} {selpos[1]:.3f} {selpos[2]:.3f} "
-                  f"(local {lp[0]:.3f} {lp[1]:.3f} {lp[2]:.3f})")
+    g.label[i] = (
+      f"{selpos[0]:.3f} {selpos[1]:.3f} {selpos[2]:.3f} (local {lp[0]:.3f} {lp[1]:.3f} {lp[2]:.3f})"
+    )
   _release(scn)
 
 
@@ -1360,7 +1490,7 @@ def _add_joint_geoms(m, d, opt, scn):
   ids = np.flatnonzero(_group_visible(opt.jointgroup, m.jnt_group))
   lo = scn.ngeom
   full = len(ids) > scn.maxgeom - lo
-  ids = ids[:scn.maxgeom - lo]
+  ids = ids[: scn.maxgeom - lo]
   hi = lo + len(ids)
   _init_rows(g, lo, hi)
   g.objtype[lo:hi] = mjtObj.mjOBJ_JOINT
@@ -1383,13 +1513,13 @@ def _add_joint_geoms(m, d, opt, scn):
   # hinge and slide joints: arrows along the axis
   r = np.flatnonzero((jtype != _JNT_FREE) & (jtype != _JNT_BALL))
   types = np.where(jtype[r] == _JNT_SLIDE, _ARROW, _ARROW1)
-  _connector_rows(g, lo + r, types, width, anchor[r],
-                  anchor[r] + np.asarray(d.xaxis)[ids[r]] * length)
+  _connector_rows(
+    g, lo + r, types, width, anchor[r], anchor[r] + np.asarray(d.xaxis)[ids[r]] * length
+  )
 
   # colors: joint color mixed with the constraint color by the limit impedance
   impedance = _limit_impedances(d, enums.mjtConstraint.mjCNSTR_LIMIT_JOINT)
-  imp = np.array([impedance.get(int(j), 0.0) for j in ids]) if impedance else \
-    np.zeros(len(ids))
+  imp = np.array([impedance.get(int(j), 0.0) for j in ids]) if impedance else np.zeros(len(ids))
   joint = np.asarray(m.vis.rgba.joint, np.float64)[:3]
   cnstr = np.asarray(m.vis.rgba.constraint, np.float64)[:3]
   g.rgba[lo:hi, :3] = (1 - imp)[:, None] * joint + imp[:, None] * cnstr
@@ -1431,8 +1561,11 @@ def _actuator_color(m, d, opt, a):
   else:
     amax = _f32((act - rng[1]) / max(mjMINVAL, rng[2] - rng[1]))
     amean, amin = _f32(1 - amax), 0.0
-  rgba = (_F32(amin) * m.vis.rgba.actuatornegative + _F32(amean) * m.vis.rgba.actuator
-          + _F32(amax) * m.vis.rgba.actuatorpositive)
+  rgba = (
+    _F32(amin) * m.vis.rgba.actuatornegative
+    + _F32(amean) * m.vis.rgba.actuator
+    + _F32(amax) * m.vis.rgba.actuatorpositive
+  )
   return rgba.astype(np.float32)
 
 
@@ -1458,13 +1591,19 @@ def _add_actuator_geoms(m, d, opt, scn):
       if i < 0:
         return
       if ttype == trn.mjTRN_SITE:
-        _set_geom(g, i, int(m.site_type[j]), m.site_size[j] * 1.05, d.site_xpos[j],
-                  d.site_xmat[j], g.rgba[i].copy())
+        _set_geom(
+          g,
+          i,
+          int(m.site_type[j]),
+          m.site_size[j] * 1.05,
+          d.site_xpos[j],
+          d.site_xmat[j],
+          g.rgba[i].copy(),
+        )
       elif m.jnt_type[j] in (jnt.mjJNT_HINGE, jnt.mjJNT_SLIDE):
         length = _f32(float(m.vis.scale.actuatorlength) * scl)
         width = _f32(float(m.vis.scale.actuatorwidth) * scl)
-        arrow = mjtGeom.mjGEOM_ARROW if m.jnt_type[j] == jnt.mjJNT_SLIDE \
-          else mjtGeom.mjGEOM_ARROW1
+        arrow = mjtGeom.mjGEOM_ARROW if m.jnt_type[j] == jnt.mjJNT_SLIDE else mjtGeom.mjGEOM_ARROW1
         _connector(g, i, arrow, width, d.xanchor[j], d.xanchor[j] + d.xaxis[j] * length)
       else:
         sz = np.full(3, float(m.vis.scale.jointlength) * scl * 0.33)
@@ -1477,14 +1616,19 @@ def _add_actuator_geoms(m, d, opt, scn):
     elif ttype == trn.mjTRN_BODY:
       adr = int(m.body_geomadr[j])
       for k in range(adr, adr + int(m.body_geomnum[j])):
-        if m.geom_type[k] in (mjtGeom.mjGEOM_PLANE, mjtGeom.mjGEOM_HFIELD, mjtGeom.mjGEOM_MESH,
-                              mjtGeom.mjGEOM_SDF):
+        if m.geom_type[k] in (
+          mjtGeom.mjGEOM_PLANE,
+          mjtGeom.mjGEOM_HFIELD,
+          mjtGeom.mjGEOM_MESH,
+          mjtGeom.mjGEOM_SDF,
+        ):
           continue
         i = _acquire(scn, a, _CAT_DECOR, mjtObj.mjOBJ_ACTUATOR)
         if i < 0:
           return
-        _set_geom(g, i, int(m.geom_type[k]), m.geom_size[k] * 1.05, d.geom_xpos[k],
-                  d.geom_xmat[k], rgba)
+        _set_geom(
+          g, i, int(m.geom_type[k]), m.geom_size[k] * 1.05, d.geom_xpos[k], d.geom_xmat[k], rgba
+        )
         _release(scn)
     elif ttype == trn.mjTRN_TENDON and d.ten_wrapnum[j]:
       adr = int(d.ten_wrapadr[j])
@@ -1524,8 +1668,12 @@ def _camera_frustum_geoms(m, d, scn, c, rgba):
   x, y, z = xmat[:, 0], xmat[:, 1], xmat[:, 2]
 
   def corners(center, zh, zv):
-    return [center - x * zh[0] - y * zv[0], center + x * zh[1] - y * zv[0],
-            center + x * zh[1] + y * zv[1], center - x * zh[0] + y * zv[1]]
+    return [
+      center - x * zh[0] - y * zv[0],
+      center + x * zh[1] - y * zv[0],
+      center + x * zh[1] + y * zv[1],
+      center - x * zh[0] + y * zv[1],
+    ]
 
   vnear = corners(pos - z * znear, zhor, zver)
   if not ortho:
@@ -1645,11 +1793,13 @@ def _add_autoconnect_geoms(m, d, opt, scn):
     cur = d.xipos[b]
     adr = int(m.body_jntadr[b])
     for j in range(adr + int(m.body_jntnum[b]) - 1, adr - 1, -1):
-      _add_connector(scn, mjtGeom.mjGEOM_CAPSULE, width, cur, d.xanchor[j], rgba, b,
-                     _CAT_DECOR, _OBJ_UNKNOWN)
+      _add_connector(
+        scn, mjtGeom.mjGEOM_CAPSULE, width, cur, d.xanchor[j], rgba, b, _CAT_DECOR, _OBJ_UNKNOWN
+      )
       cur = d.xanchor[j]
-    _add_connector(scn, mjtGeom.mjGEOM_CAPSULE, width, cur, d.xipos[parent], rgba, b,
-                   _CAT_DECOR, _OBJ_UNKNOWN)
+    _add_connector(
+      scn, mjtGeom.mjGEOM_CAPSULE, width, cur, d.xipos[parent], rgba, b, _CAT_DECOR, _OBJ_UNKNOWN
+    )
 
 
 _RAYDATA_SIZE = (1, 3, 3, 3, 3, 1)  # mjRAYDATA_SIZE, indexed by mjtRayDataField
@@ -1677,8 +1827,13 @@ def _cam_intrinsics(m, c):
   if sensorsize[0] != 0 and sensorsize[1] != 0:
     f = np.asarray(m.cam_intrinsic[c], np.float32)
     w, h = _F32(width), _F32(height)
-    return (float(f[0] / sensorsize[0] * w), float(f[1] / sensorsize[1] * h),
-            float(f[2] / sensorsize[0] * w), float(f[3] / sensorsize[1] * h), fovy)
+    return (
+      float(f[0] / sensorsize[0] * w),
+      float(f[1] / sensorsize[1] * h),
+      float(f[2] / sensorsize[0] * w),
+      float(f[3] / sensorsize[1] * h),
+      fovy,
+    )
   fx = 0.5 / math.tan(fovy * math.pi / 360.0) * height
   return fx, fx, width / 2.0, height / 2.0, fovy
 
@@ -1689,15 +1844,15 @@ def _add_ray_geoms(m, scn, s, data, dataspec, origin, direction, sphere_scale, l
   g = scn.geom_arrays
   rgba = m.vis.rgba.rangefinder
   offset, _ = _ray_offsets(dataspec)
-  dist = float(data[offset[rd.mjRAYDATA_DIST]]) if dataspec & (1 << rd.mjRAYDATA_DIST) \
-    else -1.0
+  dist = float(data[offset[rd.mjRAYDATA_DIST]]) if dataspec & (1 << rd.mjRAYDATA_DIST) else -1.0
   point = np.zeros(3)
   if dist >= 0:
     point = origin + direction * dist
-    _add_connector(scn, mjtGeom.mjGEOM_LINE, 3, origin, point, rgba, s, _CAT_DECOR,
-                   mjtObj.mjOBJ_SENSOR)
+    _add_connector(
+      scn, mjtGeom.mjGEOM_LINE, 3, origin, point, rgba, s, _CAT_DECOR, mjtObj.mjOBJ_SENSOR
+    )
   if dataspec & (1 << rd.mjRAYDATA_POINT):
-    p = data[offset[rd.mjRAYDATA_POINT]:offset[rd.mjRAYDATA_POINT] + 3]
+    p = data[offset[rd.mjRAYDATA_POINT] : offset[rd.mjRAYDATA_POINT] + 3]
     if np.any(p != 0):
       point = np.array(p, np.float64)
       i = _acquire(scn, s, _CAT_DECOR, mjtObj.mjOBJ_SENSOR)
@@ -1709,9 +1864,18 @@ def _add_ray_geoms(m, scn, s, data, dataspec, origin, direction, sphere_scale, l
         g.rgba[i] = rgba
         _release(scn)
   if (dist >= 0 or np.any(point != 0)) and dataspec & (1 << rd.mjRAYDATA_NORMAL):
-    normal = np.asarray(data[offset[rd.mjRAYDATA_NORMAL]:offset[rd.mjRAYDATA_NORMAL] + 3])
-    _add_connector(scn, mjtGeom.mjGEOM_ARROW1, width, point, point + normal * (2 * length),
-                   rgba, s, _CAT_DECOR, mjtObj.mjOBJ_SENSOR)
+    normal = np.asarray(data[offset[rd.mjRAYDATA_NORMAL] : offset[rd.mjRAYDATA_NORMAL] + 3])
+    _add_connector(
+      scn,
+      mjtGeom.mjGEOM_ARROW1,
+      width,
+      point,
+      point + normal * (2 * length),
+      rgba,
+      s,
+      _CAT_DECOR,
+      mjtObj.mjOBJ_SENSOR,
+    )
 
 
 def _add_rangefinder_geoms(m, d, opt, scn):
@@ -1722,15 +1886,25 @@ def _add_rangefinder_geoms(m, d, opt, scn):
     return
   length, width = _frame_sizes(m)
   types = np.asarray(m.sensor_type)
-  sensors = np.flatnonzero((types == enums.mjtSensor.mjSENS_RANGEFINDER)
-                           | (types == enums.mjtSensor.mjSENS_GEOMFROMTO))
+  sensors = np.flatnonzero(
+    (types == enums.mjtSensor.mjSENS_RANGEFINDER) | (types == enums.mjtSensor.mjSENS_GEOMFROMTO)
+  )
   for s in (int(s) for s in sensors):
     if m.sensor_type[s] == enums.mjtSensor.mjSENS_GEOMFROMTO:
       # the segment between the two geoms' nearest points, when there is one
-      fromto = np.asarray(d.sensordata[m.sensor_adr[s]:m.sensor_adr[s] + 6], np.float64)
+      fromto = np.asarray(d.sensordata[m.sensor_adr[s] : m.sensor_adr[s] + 6], np.float64)
       if np.any(fromto != 0):
-        _add_connector(scn, mjtGeom.mjGEOM_LINE, 3, fromto[:3], fromto[3:],
-                       m.vis.rgba.rangefinder, s, _CAT_DECOR, mjtObj.mjOBJ_SENSOR)
+        _add_connector(
+          scn,
+          mjtGeom.mjGEOM_LINE,
+          3,
+          fromto[:3],
+          fromto[3:],
+          m.vis.rgba.rangefinder,
+          s,
+          _CAT_DECOR,
+          mjtObj.mjOBJ_SENSOR,
+        )
       continue
     objid = int(m.sensor_objid[s])
     adr = int(m.sensor_adr[s])
@@ -1738,8 +1912,7 @@ def _add_rangefinder_geoms(m, d, opt, scn):
     if m.sensor_objtype[s] == mjtObj.mjOBJ_SITE:
       origin = np.asarray(d.site_xpos[objid], np.float64)
       direction = np.asarray(d.site_xmat[objid], np.float64).reshape(3, 3)[:, 2]
-      _add_ray_geoms(m, scn, s, d.sensordata[adr:], dataspec, origin, direction, 1.5, length,
-                     width)
+      _add_ray_geoms(m, scn, s, d.sensordata[adr:], dataspec, origin, direction, 1.5, length, width)
     elif m.sensor_objtype[s] == mjtObj.mjOBJ_CAMERA:
       # one ray through the center of each pixel (mju_camPixelRay)
       _, size = _ray_offsets(dataspec)
@@ -1758,7 +1931,7 @@ def _add_rangefinder_geoms(m, d, opt, scn):
           else:
             origin = pos
             direction = xmat @ (np.array([u, v, -1.0]) / math.sqrt(u * u + v * v + 1))
-          data = d.sensordata[adr + (row * ncol + col) * size:]
+          data = d.sensordata[adr + (row * ncol + col) * size :]
           _add_ray_geoms(m, scn, s, data, dataspec, origin, direction, 1.3, length, width)
 
 
@@ -1772,8 +1945,17 @@ def _add_pertforce_geoms(m, d, opt, scn):
     if math.sqrt(frc @ frc) <= mjMINVAL:
       continue
     vec = frc * (float(m.vis.map.force) / float(m.stat.meanmass))
-    _add_connector(scn, mjtGeom.mjGEOM_ARROW, width, d.xipos[b], d.xipos[b] + vec,
-                   m.vis.rgba.force, b, _CAT_DECOR, _OBJ_UNKNOWN)
+    _add_connector(
+      scn,
+      mjtGeom.mjGEOM_ARROW,
+      width,
+      d.xipos[b],
+      d.xipos[b] + vec,
+      m.vis.rgba.force,
+      b,
+      _CAT_DECOR,
+      _OBJ_UNKNOWN,
+    )
 
 
 def _add_constraint_geoms(m, d, opt, scn):
@@ -1795,11 +1977,10 @@ def _add_constraint_geoms(m, d, opt, scn):
       data = np.asarray(m.eq_data[e], np.float64)
       a = 3 * int(is_weld)
       b = 3 * int(is_connect)
-      vec = np.asarray(d.xmat[j]).reshape(3, 3) @ data[a:a + 3] + d.xpos[j]
-      end = np.asarray(d.xmat[k]).reshape(3, 3) @ data[b:b + 3] + d.xpos[k]
+      vec = np.asarray(d.xmat[j]).reshape(3, 3) @ data[a : a + 3] + d.xpos[j]
+      end = np.asarray(d.xmat[k]).reshape(3, 3) @ data[b : b + 3] + d.xpos[k]
       xmat_j, xmat_k = d.xmat[j], d.xmat[k]
-    for pos, mat, rgba in ((vec, xmat_j, m.vis.rgba.connect),
-                           (end, xmat_k, m.vis.rgba.constraint)):
+    for pos, mat, rgba in ((vec, xmat_j, m.vis.rgba.connect), (end, xmat_k, m.vis.rgba.constraint)):
       i = _acquire(scn, e, _CAT_DECOR, mjtObj.mjOBJ_EQUALITY)
       if i < 0:
         return
@@ -1812,8 +1993,11 @@ def _add_constraint_geoms(m, d, opt, scn):
 def _add_contact_geoms(m, d, opt, scn):
   """Port of addContactGeoms: contact points (cylinders along the normal), contact frames and
   contact forces (combined, or split into normal and friction)."""
-  if not (opt.flags[V.mjVIS_CONTACTPOINT] or opt.flags[V.mjVIS_CONTACTFORCE]
-          or opt.frame == mjtFrame.mjFRAME_CONTACT):
+  if not (
+    opt.flags[V.mjVIS_CONTACTPOINT]
+    or opt.flags[V.mjVIS_CONTACTFORCE]
+    or opt.frame == mjtFrame.mjFRAME_CONTACT
+  ):
     return
   g = scn.geom_arrays
   scl = float(m.stat.meansize)
@@ -1860,11 +2044,11 @@ def _add_contact_geoms(m, d, opt, scn):
       continue
     dim = int(con.dim[c])
     frc = np.zeros(3)
-    frc[:min(3, dim)] = confrc[:min(3, dim)]
+    frc[: min(3, dim)] = confrc[: min(3, dim)]
     if math.sqrt(frc @ frc) < mjMINVAL:
       continue
     split = bool(opt.flags[V.mjVIS_CONTACTSPLIT]) and dim > 1
-    for j in (range(1, 3) if split else range(1)):
+    for j in range(1, 3) if split else range(1):
       if j == 0:
         vec = mat @ frc
       elif j == 1:
@@ -1878,8 +2062,11 @@ def _add_contact_geoms(m, d, opt, scn):
       i = _acquire(scn, c, _CAT_DECOR, _OBJ_UNKNOWN)
       if i < 0:
         return
-      arrow = mjtGeom.mjGEOM_ARROW2 if bodies[0] > 0 and bodies[1] > 0 and not split \
+      arrow = (
+        mjtGeom.mjGEOM_ARROW2
+        if bodies[0] > 0 and bodies[1] > 0 and not split
         else mjtGeom.mjGEOM_ARROW
+      )
       _connector(g, i, arrow, float(m.vis.scale.forcewidth) * scl, pos, pos + vec)
       g.rgba[i] = m.vis.rgba.contactfriction if j == 2 else m.vis.rgba.contactforce
       if opt.label == mjtLabel.mjLABEL_CONTACTFORCE and j == (1 if split else 0):
@@ -2046,8 +2233,11 @@ def mjv_updateCamera(m, d, cam, scn):
 def mjv_camera2GLCamera(m, d, cam) -> MjvGLCamera:
   """Port of mjv_camera2GLCamera: the GL camera of an abstract camera, at the center between
   the eyes (the abstract camera is not changed)."""
-  if cam.type not in (mjtCamera.mjCAMERA_FREE, mjtCamera.mjCAMERA_TRACKING,
-                      mjtCamera.mjCAMERA_FIXED):
+  if cam.type not in (
+    mjtCamera.mjCAMERA_FREE,
+    mjtCamera.mjCAMERA_TRACKING,
+    mjtCamera.mjCAMERA_FIXED,
+  ):
     raise ValueError("unknown camera type")
   glcam = MjvGLCamera()
   _set_gl_cameras(m, d, cam, (glcam,), (0.0,))
@@ -2148,7 +2338,7 @@ def mjv_makeLights(m, d, scn):
     L.diffuse[0] = head.diffuse
     L.specular[0] = head.specular
     scn.nlight = 1
-  active = active[:mjMAXLIGHT - scn.nlight]
+  active = active[: mjMAXLIGHT - scn.nlight]
   lo, hi = scn.nlight, scn.nlight + len(active)
   L.id[lo:hi] = active
   L.type[lo:hi] = m.light_type[active]
@@ -2188,12 +2378,12 @@ def mjv_updateSkin(m, d, scn, opt=None):
   for s in range(m.nskin):
     vadr, vnum = int(m.skin_vertadr[s]), int(m.skin_vertnum[s])
     fadr, fnum = int(m.skin_faceadr[s]), int(m.skin_facenum[s])
-    vert[vadr:vadr + vnum] = 0
-    normal[vadr:vadr + vnum] = 0
+    vert[vadr : vadr + vnum] = 0
+    normal[vadr : vadr + vnum] = 0
     if not _visible(opt.skingroup, m.skin_group[s]):
       continue
-    skinvert = vert[vadr:vadr + vnum]
-    bind = np.asarray(m.skin_vert, np.float64).reshape(-1, 3)[vadr:vadr + vnum]
+    skinvert = vert[vadr : vadr + vnum]
+    bind = np.asarray(m.skin_vert, np.float64).reshape(-1, 3)[vadr : vadr + vnum]
     badr = int(m.skin_boneadr[s])
     for j in range(badr, badr + int(m.skin_bonenum[s])):
       # bone transform relative to its bind pose
@@ -2216,18 +2406,20 @@ def mjv_updateSkin(m, d, scn, opt=None):
       np.add.at(skinvert, vid, weight[:, None] * pos)
 
     # vertex normals: sum of the adjacent (unnormalised, area-weighted) face normals
-    face = np.asarray(m.skin_face).reshape(-1, 3)[fadr:fadr + fnum]
+    face = np.asarray(m.skin_face).reshape(-1, 3)[fadr : fadr + fnum]
     v = skinvert.astype(np.float64)
     nrm = np.cross(v[face[:, 1]] - v[face[:, 0]], v[face[:, 2]] - v[face[:, 0]])
     acc = np.zeros((vnum, 3))
     for r in range(3):
       np.add.at(acc, face[:, r], nrm)
     norm = np.sqrt(np.sum(acc.astype(np.float32) ** 2, axis=1, dtype=np.float32))
-    normal[vadr:vadr + vnum] = acc.astype(np.float32) * (
-      1 / np.maximum(mjMINVAL, norm.astype(np.float64))).astype(np.float32)[:, None]
+    normal[vadr : vadr + vnum] = (
+      acc.astype(np.float32)
+      * (1 / np.maximum(mjMINVAL, norm.astype(np.float64))).astype(np.float32)[:, None]
+    )
     inflate = float(m.skin_inflate[s])
     if inflate:
-      skinvert += _F32(inflate) * normal[vadr:vadr + vnum]
+      skinvert += _F32(inflate) * normal[vadr : vadr + vnum]
 
 
 # ------------------------------------------------------------------------------------------------
@@ -2293,11 +2485,11 @@ def mjv_frustumHeight(scn) -> float:
   if not cam1.orthographic:
     if cam1.frustum_near < mjMINVAL or cam2.frustum_near < mjMINVAL:
       raise ValueError("mjvScene frustum_near too small")
-    height = ((cam1.frustum_top - cam1.frustum_bottom) / cam1.frustum_near
-              + (cam2.frustum_top - cam2.frustum_bottom) / cam2.frustum_near)
+    height = (cam1.frustum_top - cam1.frustum_bottom) / cam1.frustum_near + (
+      cam2.frustum_top - cam2.frustum_bottom
+    ) / cam2.frustum_near
   else:
-    height = ((cam1.frustum_top - cam1.frustum_bottom)
-              + (cam2.frustum_top - cam2.frustum_bottom))
+    height = (cam1.frustum_top - cam1.frustum_bottom) + (cam2.frustum_top - cam2.frustum_bottom)
   return 0.5 * height
 
 
@@ -2407,11 +2599,11 @@ def mjv_moveModel(m, action, reldx, reldy, roomup, scn):
   elif action == _MOUSE_MOVE_V:
     scn.translate += ((roomright * reldx - roomup * reldy) * float(m.stat.extent)).astype(_F32)
   elif action == _MOUSE_MOVE_H:
-    scn.translate += ((roomright * reldx - roomforward * reldy)
-                      * float(m.stat.extent)).astype(_F32)
+    scn.translate += ((roomright * reldx - roomforward * reldy) * float(m.stat.extent)).astype(_F32)
   elif action == _MOUSE_ZOOM:
-    scn.scale = min(100.0, max(0.01, _f32(scn.scale + _f32(math.log(1 + scn.scale / 3)
-                                                             * reldy * 3))))
+    scn.scale = min(
+      100.0, max(0.01, _f32(scn.scale + _f32(math.log(1 + scn.scale / 3) * reldy * 3)))
+    )
   else:
     raise ValueError(f"unexpected action {action}")
 
@@ -2473,8 +2665,9 @@ def mjv_movePerturb(m, d, action, reldx, reldy, scn, pert):
     if 0 < sel < m.nbody:
       # limit the rotation relative to the selected body
       xiquat = np.empty(4)
-      _mulQuat(xiquat, np.asarray(d.xquat[sel], np.float64),
-               np.asarray(m.body_iquat[sel], np.float64))
+      _mulQuat(
+        xiquat, np.asarray(d.xquat[sel], np.float64), np.asarray(m.body_iquat[sel], np.float64)
+      )
       neg, q2 = np.empty(4), np.empty(4)
       _negQuat(neg, xiquat)
       _mulQuat(q2, neg, refquat)
@@ -2501,31 +2694,37 @@ def mjv_applyPerturbPose(m, d, pert, flg_paused):
 
   # reference pose of the body frame (refpos/refquat are of the inertial frame)
   pos1, quat1 = np.empty(3), np.empty(4)
-  _negPose(pos1, quat1, np.asarray(m.body_ipos[sel], np.float64),
-           np.asarray(m.body_iquat[sel], np.float64))
+  _negPose(
+    pos1, quat1, np.asarray(m.body_ipos[sel], np.float64), np.asarray(m.body_iquat[sel], np.float64)
+  )
   refpos, refquat = np.empty(3), np.empty(4)
-  _mulPose(refpos, refquat, np.asarray(pert.refpos, np.float64),
-           np.asarray(pert.refquat, np.float64), pos1, quat1)
+  _mulPose(
+    refpos,
+    refquat,
+    np.asarray(pert.refpos, np.float64),
+    np.asarray(pert.refquat, np.float64),
+    pos1,
+    quat1,
+  )
   free = _JNT_FREE
   if m.body_mocapid[sel] >= 0:
     d.mocap_pos[m.body_mocapid[sel]] = refpos
     d.mocap_quat[m.body_mocapid[sel]] = refquat
   elif flg_paused and m.body_jntnum[sel] == 1 and m.jnt_type[m.body_jntadr[sel]] == free:
     adr = int(m.jnt_qposadr[m.body_jntadr[sel]])
-    d.qpos[adr:adr + 3] = refpos
-    d.qpos[adr + 3:adr + 7] = refquat
+    d.qpos[adr : adr + 3] = refpos
+    d.qpos[adr + 3 : adr + 7] = refquat
   elif flg_paused and m.body_jntnum[rootid] == 1 and m.jnt_type[m.body_jntadr[rootid]] == free:
     # root <- ref * neg(child) * root
     adr = int(m.jnt_qposadr[m.body_jntadr[rootid]])
-    rpos = np.array(d.qpos[adr:adr + 3])
-    rquat = np.array(d.qpos[adr + 3:adr + 7])
-    _negPose(pos1, quat1, np.asarray(d.xpos[sel], np.float64),
-             np.asarray(d.xquat[sel], np.float64))
+    rpos = np.array(d.qpos[adr : adr + 3])
+    rquat = np.array(d.qpos[adr + 3 : adr + 7])
+    _negPose(pos1, quat1, np.asarray(d.xpos[sel], np.float64), np.asarray(d.xquat[sel], np.float64))
     pos2, quat2 = np.empty(3), np.empty(4)
     _mulPose(pos2, quat2, pos1, quat1, rpos, rquat)
     _mulPose(rpos, rquat, refpos, refquat, pos2, quat2)
-    d.qpos[adr:adr + 3] = rpos
-    d.qpos[adr + 3:adr + 7] = rquat
+    d.qpos[adr : adr + 3] = rpos
+    d.qpos[adr + 3 : adr + 7] = rquat
 
 
 def mjv_applyPerturbForce(m, d, pert):
@@ -2562,8 +2761,9 @@ def mjv_applyPerturbForce(m, d, pert):
   if (pert.active | pert.active2) & rotate:
     stiffness = float(m.vis.map.stiffnessrot)
     xiquat, neg, difquat = np.empty(4), np.empty(4), np.empty(4)
-    _mulQuat(xiquat, np.asarray(d.xquat[sel], np.float64),
-             np.asarray(m.body_iquat[sel], np.float64))
+    _mulQuat(
+      xiquat, np.asarray(d.xquat[sel], np.float64), np.asarray(m.body_iquat[sel], np.float64)
+    )
     _negQuat(neg, xiquat)
     _mulQuat(difquat, np.asarray(pert.refquat, np.float64), neg)
     _quat2Vel(torque, difquat, 1.0 / (stiffness * inertia))
@@ -2625,8 +2825,9 @@ def mjv_select(m, d, opt, aspectratio, relx, rely, scn, selpnt, geomid, flexid, 
 
   # geoms
   gid = np.array([-1], np.int32)
-  geomdist = _ray(m, d, pos, ray, np.asarray(opt.geomgroup, np.uint8),
-                  bool(opt.flags[V.mjVIS_STATIC]), -1, gid)
+  geomdist = _ray(
+    m, d, pos, ray, np.asarray(opt.geomgroup, np.uint8), bool(opt.flags[V.mjVIS_STATIC]), -1, gid
+  )
 
   # skins: the body of the bone with the largest weight on the nearest vertex
   skindist, skinbody, skin, skinpnt = -1.0, -1, -1, np.zeros(3)
@@ -2636,7 +2837,7 @@ def mjv_select(m, d, opt, aspectratio, relx, rely, scn, selpnt, geomid, flexid, 
     for k in range(m.nskin):
       vadr, vnum = int(m.skin_vertadr[k]), int(m.skin_vertnum[k])
       fadr, fnum = int(m.skin_faceadr[k]), int(m.skin_facenum[k])
-      dist, vertid = _ray_skin(faces[fadr:fadr + fnum], verts[vadr:vadr + vnum], pos, ray)
+      dist, vertid = _ray_skin(faces[fadr : fadr + fnum], verts[vadr : vadr + vnum], pos, ray)
       if dist < 0 or not (dist < skindist or skindist < 0):
         continue
       skindist = dist

@@ -35,8 +35,9 @@ def launch_from_path(path, **kwargs):
   ModelViewer(path=path, **kwargs).run()
 
 
-def launch_passive(model, data, *, key_callback=None, title="engine viewer", width=1280,
-                   height=720) -> Handle:
+def launch_passive(
+  model, data, *, key_callback=None, title="engine viewer", width=1280, height=720
+) -> Handle:
   """Open a window showing `model` / `data` that the caller's own loop steps; returns at once.
 
   Call `handle.sync()` after stepping to show the new state (and apply the mouse's
@@ -45,10 +46,10 @@ def launch_passive(model, data, *, key_callback=None, title="engine viewer", wid
   backspace included, since the caller owns the simulation).
   """
   from engine.driver import mj_forward
+
   model = getattr(model, "ptr", model)
   data = getattr(data, "ptr", data)
   if key_callback is not None and not callable(key_callback):
     raise ValueError(f"key_callback is not callable: {key_callback!r}")
   mj_forward(model, data)
-  return Handle(model, data, key_callback=key_callback, title=title, width=width,
-                height=height)
+  return Handle(model, data, key_callback=key_callback, title=title, width=width, height=height)

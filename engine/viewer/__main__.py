@@ -13,8 +13,9 @@ from engine.viewer import session
 
 
 def main(argv=None) -> int:
-  parser = argparse.ArgumentParser(prog="python -m engine.viewer",
-                                   description=__doc__.splitlines()[0])
+  parser = argparse.ArgumentParser(
+    prog="python -m engine.viewer", description=__doc__.splitlines()[0]
+  )
   parser.add_argument("model", nargs="?", help="MJCF file")
   parser.add_argument("--paused", action="store_true", help="start paused")
   session.add_window_arguments(parser)

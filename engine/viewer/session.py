@@ -24,13 +24,14 @@ from engine.viewer.ui import Viewer
 from engine.viewer.window import Window
 from engine.viewer.window import glfw
 
-MAX_MISALIGN = 0.1          # seconds of simulation lead or lag before re-synchronising
-STEP_BUDGET = 1 / 30        # wall seconds of stepping per frame at most, so frames keep coming
+MAX_MISALIGN = 0.1  # seconds of simulation lead or lag before re-synchronising
+STEP_BUDGET = 1 / 30  # wall seconds of stepping per frame at most, so frames keep coming
 PLACEHOLDER_XML = "<mujoco><worldbody><light pos='0 0 3'/></worldbody></mujoco>"
 
 
 def save_png(rgb, path):
   from PIL import Image
+
   Image.fromarray(rgb).save(path)
 
 
@@ -124,10 +125,14 @@ class RealTimeClock:
     """Whether one more step keeps the simulation at most level with the wall clock; call
     before each step of a frame. Re-synchronises after pauses, resets and speed changes."""
     now = time.perf_counter()
-    if (self._wall is None or sim_time < self._sim or speed != self._speed
-        or abs((now - self._wall) * speed - (sim_time - self._sim)) > MAX_MISALIGN):
+    if (
+      self._wall is None
+      or sim_time < self._sim
+      or speed != self._speed
+      or abs((now - self._wall) * speed - (sim_time - self._sim)) > MAX_MISALIGN
+    ):
       self._wall, self._sim, self._speed = now, sim_time, speed
-      return True     # one step, then level
+      return True  # one step, then level
     return (sim_time - self._sim) < (now - self._wall) * speed
 
 
@@ -210,8 +215,9 @@ class ModelViewer(App):
       start = time.perf_counter()
       timestep = float(m.opt.timestep)
       n = 0
-      while (self.clock.steps(d.time, timestep, v.speed)
-             and time.perf_counter() - start < STEP_BUDGET):
+      while (
+        self.clock.steps(d.time, timestep, v.speed) and time.perf_counter() - start < STEP_BUDGET
+      ):
         v.apply_perturbation(d, self._applied)
         mj_step(m, d)
         n += 1
@@ -232,6 +238,7 @@ class _Locked:
     def locked(*args):
       with self._lock:
         return method(*args)
+
     return locked
 
 
@@ -244,8 +251,7 @@ class Handle:
   model or data from another thread than the one calling sync().
   """
 
-  def __init__(self, model, data, key_callback=None, title="engine viewer", width=1280,
-               height=720):
+  def __init__(self, model, data, key_callback=None, title="engine viewer", width=1280, height=720):
     self._m, self._d = model, data
     self._lock = threading.RLock()
     self._applied = np.zeros((model.nbody, 6))
@@ -254,8 +260,9 @@ class Handle:
     self._error = None
     self._viewer = None
     self._ready = threading.Event()
-    self._thread = threading.Thread(target=self._run, args=(key_callback, title, width, height),
-                                    name="engine-viewer", daemon=True)
+    self._thread = threading.Thread(
+      target=self._run, args=(key_callback, title, width, height), name="engine-viewer", daemon=True
+    )
     self._thread.start()
     self._ready.wait()
     if self._error is not None:

@@ -52,27 +52,65 @@ from engine.viewer.window import glfw
 ROTATE_V, ROTATE_H, MOVE_V, MOVE_H, ZOOM = 1, 2, 3, 4, 5
 
 # simulation speed in percent of real time, selected with '-' and '='
-SPEEDS = (800, 400, 200, 100, 80, 66, 50, 40, 33, 25, 20, 16, 13, 10, 8, 6.6, 5, 4, 3.3, 2.5, 2,
-          1.6, 1.3, 1)
+SPEEDS = (
+  800,
+  400,
+  200,
+  100,
+  80,
+  66,
+  50,
+  40,
+  33,
+  25,
+  20,
+  16,
+  13,
+  10,
+  8,
+  6.6,
+  5,
+  4,
+  3.3,
+  2.5,
+  2,
+  1.6,
+  1.3,
+  1,
+)
 REAL_TIME = SPEEDS.index(100)
 
 # single-letter toggles: MuJoCo's shortcuts for its visualization and rendering flags
 VIS_KEYS = {
-  "C": (V.mjVIS_CONTACTPOINT, "contact points"), "F": (V.mjVIS_CONTACTFORCE, "contact forces"),
-  "P": (V.mjVIS_CONTACTSPLIT, "split contact force"), "J": (V.mjVIS_JOINT, "joints"),
-  "U": (V.mjVIS_ACTUATOR, "actuators"), "V": (V.mjVIS_TENDON, "tendons"),
-  "E": (V.mjVIS_CONSTRAINT, "equality constraints"), "M": (V.mjVIS_COM, "centres of mass"),
-  "I": (V.mjVIS_INERTIA, "inertia boxes"), "T": (V.mjVIS_TRANSPARENT, "transparent bodies"),
-  "Q": (V.mjVIS_CAMERA, "cameras"), "Z": (V.mjVIS_LIGHT, "lights"),
-  "Y": (V.mjVIS_RANGEFINDER, "range finders"), "H": (V.mjVIS_CONVEXHULL, "convex hulls"),
-  "X": (V.mjVIS_TEXTURE, "textures"), "B": (V.mjVIS_PERTFORCE, "perturbation forces"),
-  "O": (V.mjVIS_PERTOBJ, "perturbation object"), "A": (V.mjVIS_AUTOCONNECT, "auto connect"),
-  "D": (V.mjVIS_STATIC, "static bodies"), ";": (V.mjVIS_SKIN, "skins"),
+  "C": (V.mjVIS_CONTACTPOINT, "contact points"),
+  "F": (V.mjVIS_CONTACTFORCE, "contact forces"),
+  "P": (V.mjVIS_CONTACTSPLIT, "split contact force"),
+  "J": (V.mjVIS_JOINT, "joints"),
+  "U": (V.mjVIS_ACTUATOR, "actuators"),
+  "V": (V.mjVIS_TENDON, "tendons"),
+  "E": (V.mjVIS_CONSTRAINT, "equality constraints"),
+  "M": (V.mjVIS_COM, "centres of mass"),
+  "I": (V.mjVIS_INERTIA, "inertia boxes"),
+  "T": (V.mjVIS_TRANSPARENT, "transparent bodies"),
+  "Q": (V.mjVIS_CAMERA, "cameras"),
+  "Z": (V.mjVIS_LIGHT, "lights"),
+  "Y": (V.mjVIS_RANGEFINDER, "range finders"),
+  "H": (V.mjVIS_CONVEXHULL, "convex hulls"),
+  "X": (V.mjVIS_TEXTURE, "textures"),
+  "B": (V.mjVIS_PERTFORCE, "perturbation forces"),
+  "O": (V.mjVIS_PERTOBJ, "perturbation object"),
+  "A": (V.mjVIS_AUTOCONNECT, "auto connect"),
+  "D": (V.mjVIS_STATIC, "static bodies"),
+  ";": (V.mjVIS_SKIN, "skins"),
 }
 RND_KEYS = {
-  "W": (R.mjRND_WIREFRAME, "wireframe"), "S": (R.mjRND_SHADOW, "shadows"),
-  "R": (R.mjRND_REFLECTION, "reflections"), "K": (R.mjRND_SKYBOX, "skybox"),
-  "G": (R.mjRND_FOG, "fog"), "/": (R.mjRND_HAZE, "haze"), "L": (R.mjRND_ADDITIVE, "additive"),
+  "W": (R.mjRND_WIREFRAME, "wireframe"),
+  "S": (R.mjRND_SHADOW, "shadows"),
+  "R": (R.mjRND_REFLECTION, "reflections"),
+  "K": (R.mjRND_SKYBOX, "skybox"),
+  "G": (R.mjRND_FOG, "fog"),
+  "/": (R.mjRND_HAZE, "haze"),
+  "L": (R.mjRND_ADDITIVE, "additive"),
 }
 
 HELP = (
@@ -133,7 +171,7 @@ class Viewer:
   def __init__(self, model, data, window, max_geom=10000, controls_simulation=True):
     self.window = window
     self.controls_simulation = controls_simulation
-    self.changed = False        # input changed the camera or options since the last frame
+    self.changed = False  # input changed the camera or options since the last frame
     self.cam = MjvCamera()
     self.opt = MjvOption()
     self.pert = MjvPerturb()
@@ -142,7 +180,7 @@ class Viewer:
     self.show_help = False
     self.show_info = True
     self.info = []
-    self.message = ""          # one-line notice shown for a few seconds (toggles, errors)
+    self.message = ""  # one-line notice shown for a few seconds (toggles, errors)
     self._message_until = 0.0
     self.key_callback = None
     self.frames = 0
@@ -150,15 +188,18 @@ class Viewer:
     self._steps = 0
     self._reset = False
     self._load = None
-    self._ops = []              # data-dependent requests, run by process(d)
-    self._buttons = {glfw.MOUSE_BUTTON_LEFT: False, glfw.MOUSE_BUTTON_RIGHT: False,
-                     glfw.MOUSE_BUTTON_MIDDLE: False}
+    self._ops = []  # data-dependent requests, run by process(d)
+    self._buttons = {
+      glfw.MOUSE_BUTTON_LEFT: False,
+      glfw.MOUSE_BUTTON_RIGHT: False,
+      glfw.MOUSE_BUTTON_MIDDLE: False,
+    }
     self._mods = 0
     self._x = self._y = 0.0
-    self._last_press = (-1, -1.0)   # button, time
+    self._last_press = (-1, -1.0)  # button, time
     self._fps = _Rate()
     self._rtf = _Rate()
-    self._step_rate = _Rate()   # (steps, seconds stepping) over the last second
+    self._step_rate = _Rate()  # (steps, seconds stepping) over the last second
     self._step_count, self._step_time = 0, 0.0
     self.con = None
     self.set_model(model, data)
@@ -216,14 +257,13 @@ class Viewer:
   def update_scene(self, d=None):
     """Rebuild the scene from the data, then append user_scn's geoms."""
     d = self.d if d is None else d
-    mjv_updateScene(self.m, d, self.opt, self.pert, self.cam, enums.mjtCatBit.mjCAT_ALL,
-                    self.scn)
+    mjv_updateScene(self.m, d, self.opt, self.pert, self.cam, enums.mjtCatBit.mjCAT_ALL, self.scn)
     extra = min(self.user_scn.ngeom, self.scn.maxgeom - self.scn.ngeom)
     if extra > 0:
       lo, src, dst = self.scn.ngeom, self.user_scn.geom_arrays, self.scn.geom_arrays
-      dst.records[lo:lo + extra] = src.records[:extra]
-      dst.segid[lo:lo + extra] = np.arange(lo, lo + extra)
-      dst.label[lo:lo + extra] = src.label[:extra]
+      dst.records[lo : lo + extra] = src.records[:extra]
+      dst.segid[lo : lo + extra] = np.arange(lo, lo + extra)
+      dst.label[lo : lo + extra] = src.label[:extra]
       self.scn.ngeom += extra
 
   def update_camera(self, d=None):
@@ -300,8 +340,9 @@ class Viewer:
       gl_text.mjr_overlay(font, gl_text.mjGRID_TOPLEFT, rect, keys, what, self.con)
     if self.show_info and not self.show_help:  # both would overlap in a small window
       names, values = zip(*self.info_lines())
-      gl_text.mjr_overlay(font, gl_text.mjGRID_BOTTOMLEFT, rect, "\n".join(names),
-                          "\n".join(values), self.con)
+      gl_text.mjr_overlay(
+        font, gl_text.mjGRID_BOTTOMLEFT, rect, "\n".join(names), "\n".join(values), self.con
+      )
     if self.message and time.perf_counter() < self._message_until:
       gl_text.mjr_overlay(font, gl_text.mjGRID_BOTTOMRIGHT, rect, self.message, "", self.con)
     elif not self.show_help:
@@ -322,10 +363,15 @@ class Viewer:
       rows.append(("Step time", f"{1e6 * per_step:.1f} us"))
     rows += [(name, str(value)) for name, value in self.info]
     niter = int(d.solver_niter[0]) if len(d.solver_niter) else 0
-    rows += [("Solver", f"{niter} iterations"),
-             ("Contacts", f"{int(d.ncon)} ({int(d.nefc)} constraint rows)")]
-    warnings = [w.name[len("mjWARN_"):].lower() for w in enums.mjtWarning
-                if w.name != "mjNWARNING" and d.warning[int(w)].number > 0]
+    rows += [
+      ("Solver", f"{niter} iterations"),
+      ("Contacts", f"{int(d.ncon)} ({int(d.nefc)} constraint rows)"),
+    ]
+    warnings = [
+      w.name[len("mjWARN_") :].lower()
+      for w in enums.mjtWarning
+      if w.name != "mjNWARNING" and d.warning[int(w)].number > 0
+    ]
     if warnings:
       rows.append(("Warnings", ", ".join(warnings)))
     if self.pert.select > 0:
@@ -352,8 +398,13 @@ class Viewer:
     self.changed = True
     ctrl, shift = mods & glfw.MOD_CONTROL, mods & glfw.MOD_SHIFT
     char = _key_char(key)
-    simulation_keys = (glfw.KEY_SPACE, glfw.KEY_RIGHT, glfw.KEY_BACKSPACE, glfw.KEY_MINUS,
-                       glfw.KEY_EQUAL)
+    simulation_keys = (
+      glfw.KEY_SPACE,
+      glfw.KEY_RIGHT,
+      glfw.KEY_BACKSPACE,
+      glfw.KEY_MINUS,
+      glfw.KEY_EQUAL,
+    )
     if not self.controls_simulation and key in simulation_keys:
       if self.key_callback is not None:
         self.key_callback(key)
@@ -385,15 +436,14 @@ class Viewer:
     elif ctrl and key == glfw.KEY_O:
       self._open_dialog()
     elif ctrl and key == glfw.KEY_L:
-      self._load = ""      # reload the current file
+      self._load = ""  # reload the current file
     elif ctrl and key == glfw.KEY_S:
       self._screenshot = True
     elif glfw.KEY_0 <= key <= glfw.KEY_5 and not ctrl:
       group = key - glfw.KEY_0
       flags = self.opt.sitegroup if shift else self.opt.geomgroup
       flags[group] = 0 if flags[group] else 1
-      self.notify(f"{'site' if shift else 'geom'} group {group} "
-                  f"{'on' if flags[group] else 'off'}")
+      self.notify(f"{'site' if shift else 'geom'} group {group} {'on' if flags[group] else 'off'}")
     elif char in VIS_KEYS and not ctrl:
       flag, name = VIS_KEYS[char]
       self.opt.flags[flag] = 0 if self.opt.flags[flag] else 1
@@ -465,20 +515,21 @@ class Viewer:
       rect = self.viewport()
       ww, wh = self.window.window_size()
       relx, rely = self._x / max(ww, 1), (wh - self._y) / max(wh, 1)
-      mode = ("select" if button == glfw.MOUSE_BUTTON_LEFT
-              else "track" if ctrl else "centre")
+      mode = "select" if button == glfw.MOUSE_BUTTON_LEFT else "track" if ctrl else "centre"
       aspect = rect.width / max(rect.height, 1)
       self._ops.append(lambda d: self._select(d, mode, aspect, relx, rely))
     elif ctrl and self.pert.select > 0 and button != glfw.MOUSE_BUTTON_MIDDLE:
-      kind = (mjtPertBit.mjPERT_TRANSLATE if button == glfw.MOUSE_BUTTON_LEFT
-              else mjtPertBit.mjPERT_ROTATE)
+      kind = (
+        mjtPertBit.mjPERT_TRANSLATE
+        if button == glfw.MOUSE_BUTTON_LEFT
+        else mjtPertBit.mjPERT_ROTATE
+      )
       self._ops.append(lambda d: self._start_perturbation(d, int(kind)))
 
   def _select(self, d, mode, aspect, relx, rely):
     selpnt = np.zeros(3)
     geom, flex, skin = (np.array([-1], np.int32) for _ in range(3))
-    body = mjv_select(self.m, d, self.opt, aspect, relx, rely, self.scn, selpnt, geom, flex,
-                      skin)
+    body = mjv_select(self.m, d, self.opt, aspect, relx, rely, self.scn, selpnt, geom, flex, skin)
     if mode == "select":
       if body > 0:
         self.pert.select = body
@@ -519,8 +570,9 @@ class Viewer:
         action = MOVE_H if shift else MOVE_V
       else:
         action = ROTATE_H if shift else ROTATE_V
-      self._ops.append(lambda d: mjv_movePerturb(self.m, d, action, reldx, reldy, self.scn,
-                                                 self.pert))
+      self._ops.append(
+        lambda d: mjv_movePerturb(self.m, d, action, reldx, reldy, self.scn, self.pert)
+      )
       return
     if right:
       action = MOVE_H if shift else MOVE_V

@@ -21,12 +21,16 @@ def start_virtual_display():
   """
   import shutil
   import subprocess
+
   xvfb = shutil.which("Xvfb")
   if xvfb is None:
     raise RenderingUnavailableError("Xvfb is not installed (Debian: apt install xvfb)")
   read, write = os.pipe()
-  proc = subprocess.Popen([xvfb, "-displayfd", str(write), "-screen", "0", "1920x1080x24",
-                           "-nolisten", "tcp"], pass_fds=(write,), stderr=subprocess.DEVNULL)
+  proc = subprocess.Popen(
+    [xvfb, "-displayfd", str(write), "-screen", "0", "1920x1080x24", "-nolisten", "tcp"],
+    pass_fds=(write,),
+    stderr=subprocess.DEVNULL,
+  )
   os.close(write)
   with os.fdopen(read) as f:
     number = f.readline().strip()
@@ -43,7 +47,8 @@ def load_glfw():
     import glfw
   except Exception as e:
     raise RenderingUnavailableError(
-      f"the viewer needs the GLFW library, which did not load ({e}): pip install glfw") from e
+      f"the viewer needs the GLFW library, which did not load ({e}): pip install glfw"
+    ) from e
   return glfw
 
 
@@ -58,12 +63,14 @@ def _glfw():
     if os.environ.get(var, "").strip().lower() == "osmesa":
       raise RenderingUnavailableError(
         f"the viewer cannot draw with OSMesa ({var}=osmesa binds PyOpenGL to it): unset it, or "
-        f"set it to glfw or egl, for a process that opens viewer windows")
+        f"set it to glfw or egl, for a process that opens viewer windows"
+      )
   if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
     raise RenderingUnavailableError(
       "the viewer needs a display: no DISPLAY or WAYLAND_DISPLAY is set (on a headless "
       "machine run it under a virtual X server, e.g. `xvfb-run -a python -m engine.viewer`; "
-      "Debian: apt install xvfb)")
+      "Debian: apt install xvfb)"
+    )
   module = load_glfw()
   try:
     ok = module.init()
@@ -72,7 +79,8 @@ def _glfw():
   if not ok:
     raise RenderingUnavailableError(
       f"glfw could not connect to the display {os.environ.get('DISPLAY', '')!r} (no X server "
-      f"there? on a headless machine: `xvfb-run -a python -m engine.viewer`)")
+      f"there? on a headless machine: `xvfb-run -a python -m engine.viewer`)"
+    )
   return module
 
 
@@ -84,7 +92,8 @@ def _context_api(glfw):
   if "osmesa" in platform:
     raise RenderingUnavailableError(
       "the viewer cannot draw with PyOpenGL bound to OSMesa (PYOPENGL_PLATFORM=osmesa): "
-      "unset it, or set MUJOCO_GL to glfw or egl, for a process that opens viewer windows")
+      "unset it, or set MUJOCO_GL to glfw or egl, for a process that opens viewer windows"
+    )
   return glfw.EGL_CONTEXT_API if "egl" in platform else glfw.NATIVE_CONTEXT_API
 
 

@@ -17,25 +17,41 @@ import time
 import numpy as np
 
 from engine.physics import RenderingUnavailableError
-from suite.locomotion import examples, soccer
+from suite.locomotion import examples
+from suite.locomotion import soccer
 
 
 def main(argv=None) -> int:
-  parser = argparse.ArgumentParser(prog="python -m suite.locomotion",
-                                   description=__doc__.splitlines()[0])
+  parser = argparse.ArgumentParser(
+    prog="python -m suite.locomotion", description=__doc__.splitlines()[0]
+  )
   parser.add_argument("builder", nargs="?", help="an example builder (see --list)")
   parser.add_argument("--list", action="store_true", help="list the builders and exit")
   parser.add_argument("--episodes", type=int, default=1)
-  parser.add_argument("--steps", type=int, help="at most N steps per episode (default: until "
-                      "the episode ends)")
+  parser.add_argument(
+    "--steps", type=int, help="at most N steps per episode (default: until the episode ends)"
+  )
   parser.add_argument("--seed", type=int, default=0, help="environment and policy seed")
-  parser.add_argument("--mocap-file", help="for cmu_humanoid_tracking: an HDF5 file of "
-                      "motion-capture clips to track (sets $NUMJOCO_MOCAP_FILE)")
+  parser.add_argument(
+    "--mocap-file",
+    help="for cmu_humanoid_tracking: an HDF5 file of "
+    "motion-capture clips to track (sets $NUMJOCO_MOCAP_FILE)",
+  )
   policy = parser.add_mutually_exclusive_group()
-  policy.add_argument("--random-actions", dest="policy", action="store_const", const="random",
-                      help="uniform random actions within the action spec (the default)")
-  policy.add_argument("--zero-actions", dest="policy", action="store_const", const="zero",
-                      help="the action closest to zero that the spec allows")
+  policy.add_argument(
+    "--random-actions",
+    dest="policy",
+    action="store_const",
+    const="random",
+    help="uniform random actions within the action spec (the default)",
+  )
+  policy.add_argument(
+    "--zero-actions",
+    dest="policy",
+    action="store_const",
+    const="zero",
+    help="the action closest to zero that the spec allows",
+  )
   parser.set_defaults(policy="random")
   args = parser.parse_args(argv)
   if args.list:
@@ -60,9 +76,12 @@ def main(argv=None) -> int:
   except ValueError as e:
     parser.error(str(e))
   except (OSError, ImportError) as e:  # missing motion-capture data (or h5py), failed download
-    print(f"error: {args.builder} needs motion-capture data, which could not be read or "
-          f"downloaded: {e}\npass --mocap-file PATH (or set NUMJOCO_MOCAP_FILE) to an HDF5 "
-          "file of clips in dm_control's layout", file=sys.stderr)
+    print(
+      f"error: {args.builder} needs motion-capture data, which could not be read or "
+      f"downloaded: {e}\npass --mocap-file PATH (or set NUMJOCO_MOCAP_FILE) to an HDF5 "
+      "file of clips in dm_control's layout",
+      file=sys.stderr,
+    )
     return 1
   except RenderingUnavailableError as e:
     print(f"error: {args.builder}'s camera observable cannot render: {e}", file=sys.stderr)
@@ -72,9 +91,10 @@ def main(argv=None) -> int:
   players = isinstance(spec, list)  # soccer: one spec, observation dict and reward per player
   specs = spec if players else [spec]
   for spec in specs:
-    print(f"action: shape {spec.shape}, bounds [{np.min(spec.minimum):g}, "
-          f"{np.max(spec.maximum):g}]")
-  for observation_spec in (env.observation_spec() if players else [env.observation_spec()]):
+    print(
+      f"action: shape {spec.shape}, bounds [{np.min(spec.minimum):g}, {np.max(spec.maximum):g}]"
+    )
+  for observation_spec in env.observation_spec() if players else [env.observation_spec()]:
     for key, value in observation_spec.items():
       print(f"observation {key!r}: shape {value.shape}, dtype {value.dtype}")
 
@@ -85,16 +105,24 @@ def main(argv=None) -> int:
     total, steps = 0.0, 0
     t0 = time.perf_counter()
     while not time_step.last() and steps != args.steps:
-      actions = ([rng.uniform(s.minimum, s.maximum) for s in specs]
-                 if args.policy == "random" else zeros)
+      actions = (
+        [rng.uniform(s.minimum, s.maximum) for s in specs] if args.policy == "random" else zeros
+      )
       time_step = env.step(actions if players else actions[0])
       total += np.sum(time_step.reward)
       steps += 1
     wall = time.perf_counter() - t0
-    end = ("cut by --steps" if not time_step.last() else
-           "terminated" if time_step.discount == 0 else "time limit")
-    print(f"episode {episode}: return {total:.2f} in {steps} steps ({end}), "
-          f"{steps / wall:.0f} steps/s ({1e3 * wall / steps:.2f} ms per env.step)")
+    end = (
+      "cut by --steps"
+      if not time_step.last()
+      else "terminated"
+      if time_step.discount == 0
+      else "time limit"
+    )
+    print(
+      f"episode {episode}: return {total:.2f} in {steps} steps ({end}), "
+      f"{steps / wall:.0f} steps/s ({1e3 * wall / steps:.2f} ms per env.step)"
+    )
   return 0
 
 

@@ -18,7 +18,7 @@ from suite.manipulation.shared import registry as _registry
 
 _registry.done_importing_tasks()
 
-_TIME_LIMIT = 10.
+_TIME_LIMIT = 10.0
 TIMEOUT = True  # whether episodes end after _TIME_LIMIT seconds
 
 ALL = tuple(_registry.get_all_names())
@@ -38,8 +38,10 @@ def load(environment_name, seed=None):
     ValueError: the name is not one of `ALL` (the message lists them).
   """
   if environment_name not in ALL:
-    raise ValueError(f"Unknown manipulation environment {environment_name!r}; the "
-                     f"environments are: {', '.join(ALL)}.")
+    raise ValueError(
+      f"Unknown manipulation environment {environment_name!r}; the "
+      f"environments are: {', '.join(ALL)}."
+    )
   task = _registry.get_constructor(environment_name)()
   time_limit = _TIME_LIMIT if TIMEOUT else float("inf")
   return _composer.Environment(task, time_limit=time_limit, random_state=seed)

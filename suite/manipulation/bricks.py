@@ -26,25 +26,34 @@ from suite.manipulation.shared import workspaces
 from suite.utils import rewards
 
 _BrickWorkspace = collections.namedtuple(
-  "_BrickWorkspace", ["prop_bbox", "tcp_bbox", "goal_hint_pos", "goal_hint_quat", "arm_offset"])
+  "_BrickWorkspace", ["prop_bbox", "tcp_bbox", "goal_hint_pos", "goal_hint_quat", "arm_offset"]
+)
 
 _PROP_Z_OFFSET = 1e-6
 
 _WORKSPACE = _BrickWorkspace(
-  prop_bbox=workspaces.BoundingBox(lower=(-0.1, -0.1, _PROP_Z_OFFSET),
-                                   upper=(0.1, 0.1, _PROP_Z_OFFSET)),
+  prop_bbox=workspaces.BoundingBox(
+    lower=(-0.1, -0.1, _PROP_Z_OFFSET), upper=(0.1, 0.1, _PROP_Z_OFFSET)
+  ),
   tcp_bbox=workspaces.BoundingBox(lower=(-0.1, -0.1, 0.15), upper=(0.1, 0.1, 0.4)),
-  goal_hint_pos=(0.2, 0.1, 0.),
-  goal_hint_quat=(-0.38268343, 0., 0., 0.92387953),  # turned 225 degrees about z
-  arm_offset=robots.ARM_OFFSET)
+  goal_hint_pos=(0.2, 0.1, 0.0),
+  goal_hint_quat=(-0.38268343, 0.0, 0.0, 0.92387953),  # turned 225 degrees about z
+  arm_offset=robots.ARM_OFFSET,
+)
 
 _HINT_ALPHA = 0.75
 
 _CLOSE_THRESHOLD = 0.01
 _CLICK_THRESHOLD = 0.001
 
-_COLOR_VALUES = ((1., 0., 0.), (0., 1., 0.), (0., 0., 1.), (0., 1., 1.), (1., 0., 1.),
-                 (1., 1., 0.))
+_COLOR_VALUES = (
+  (1.0, 0.0, 0.0),
+  (0.0, 1.0, 0.0),
+  (0.0, 0.0, 1.0),
+  (0.0, 1.0, 1.0),
+  (1.0, 0.0, 1.0),
+  (1.0, 1.0, 0.0),
+)
 _COLOR_NAMES = ("red", "green", "blue", "cyan", "magenta", "yellow")
 
 
@@ -79,7 +88,8 @@ class _Common(robots.ArmTask):
 
     self._add_spawn_area_sites(
       (workspace.tcp_bbox, constants.GREEN, "tcp_spawn_area"),
-      (workspace.prop_bbox, constants.BLUE, "prop_spawn_area"))
+      (workspace.prop_bbox, constants.BLUE, "prop_spawn_area"),
+    )
 
   def _get_desired_order(self, physics):
     del physics  # the order is the task's
@@ -93,8 +103,9 @@ class _Common(robots.ArmTask):
 
 
 def _log_order(order):
-  logging.info("Desired stack order (from bottom to top): [%s]",
-               " ".join(_COLOR_NAMES[i] for i in order))
+  logging.info(
+    "Desired stack order (from bottom to top): [%s]", " ".join(_COLOR_NAMES[i] for i in order)
+  )
 
 
 class Stack(_Common):
@@ -107,14 +118,30 @@ class Stack(_Common):
   desired stack is fixed to the floor.
   """
 
-  def __init__(self, arena, arm, hand, num_bricks, target_height, moveable_base,
-               randomize_order, obs_settings, workspace, control_timestep):
+  def __init__(
+    self,
+    arena,
+    arm,
+    hand,
+    num_bricks,
+    target_height,
+    moveable_base,
+    randomize_order,
+    obs_settings,
+    workspace,
+    control_timestep,
+  ):
     if not 2 <= target_height <= num_bricks:
-      raise ValueError(f"`target_height` must be between 2 and {num_bricks}, "
-                       f"got {target_height}.")
-    super().__init__(arena=arena, arm=arm, hand=hand, num_bricks=num_bricks,
-                     obs_settings=obs_settings, workspace=workspace,
-                     control_timestep=control_timestep)
+      raise ValueError(f"`target_height` must be between 2 and {num_bricks}, got {target_height}.")
+    super().__init__(
+      arena=arena,
+      arm=arm,
+      hand=hand,
+      num_bricks=num_bricks,
+      obs_settings=obs_settings,
+      workspace=workspace,
+      control_timestep=control_timestep,
+    )
     self._moveable_base = moveable_base
     self._randomize_order = randomize_order
     self._target_height = target_height
@@ -125,28 +152,38 @@ class Stack(_Common):
 
   def initialize_episode_mjcf(self, random_state):
     if self._randomize_order:
-      self._desired_order = random_state.choice(len(self._bricks), size=self._target_height,
-                                                replace=False)
+      self._desired_order = random_state.choice(
+        len(self._bricks), size=self._target_height, replace=False
+      )
       _log_order(self._desired_order)
     fixed = [] if self._moveable_base else [self._desired_order[0]]
     _add_or_remove_freejoints(attachment_frames=self._brick_frames, fixed_indices=fixed)
     # made here, not in __init__: PropPlacer finds the props' free joints when made
     self._brick_placer = initializers.PropPlacer(
-      props=self._bricks, position=distributions.Uniform(*self._prop_bbox),
-      quaternion=workspaces.uniform_z_rotation, settle_physics=True)
+      props=self._bricks,
+      position=distributions.Uniform(*self._prop_bbox),
+      quaternion=workspaces.uniform_z_rotation,
+      settle_physics=True,
+    )
 
   def initialize_episode(self, physics, random_state):
     self._brick_placer(physics, random_state)
     self._hand.set_grasp(physics, close_factors=random_state.uniform())
     self._tcp_initializer(physics, random_state)
-    _build_stack(physics, bricks=self._goal_hint_bricks, base_pos=self._goal_hint_pos,
-                 base_quat=self._goal_hint_quat, order=self._desired_order,
-                 random_state=random_state)
+    _build_stack(
+      physics,
+      bricks=self._goal_hint_bricks,
+      base_pos=self._goal_hint_pos,
+      base_quat=self._goal_hint_quat,
+      order=self._desired_order,
+      random_state=random_state,
+    )
 
   def get_reward(self, physics):
     pairs = list(zip(self._desired_order[:-1], self._desired_order[1:]))
-    return np.mean(_get_pairwise_stacking_rewards(physics=physics, bricks=self._bricks,
-                                                  pairs=pairs))
+    return np.mean(
+      _get_pairwise_stacking_rewards(physics=physics, bricks=self._bricks, pairs=pairs)
+    )
 
 
 class Reassemble(_Common):
@@ -159,11 +196,27 @@ class Reassemble(_Common):
   shuffled order (observed as `desired_order`) if `randomize_desired_order`.
   """
 
-  def __init__(self, arena, arm, hand, num_bricks, randomize_initial_order,
-               randomize_desired_order, obs_settings, workspace, control_timestep):
-    super().__init__(arena=arena, arm=arm, hand=hand, num_bricks=num_bricks,
-                     obs_settings=obs_settings, workspace=workspace,
-                     control_timestep=control_timestep)
+  def __init__(
+    self,
+    arena,
+    arm,
+    hand,
+    num_bricks,
+    randomize_initial_order,
+    randomize_desired_order,
+    obs_settings,
+    workspace,
+    control_timestep,
+  ):
+    super().__init__(
+      arena=arena,
+      arm=arm,
+      hand=hand,
+      num_bricks=num_bricks,
+      obs_settings=obs_settings,
+      workspace=workspace,
+      control_timestep=control_timestep,
+    )
     self._randomize_initial_order = randomize_initial_order
     self._randomize_desired_order = randomize_desired_order
     self._initial_order = np.arange(num_bricks)
@@ -183,24 +236,38 @@ class Reassemble(_Common):
     if self._randomize_desired_order:
       random_state.shuffle(self._desired_order[1:])
     _log_order(self._desired_order)
-    _add_or_remove_freejoints(attachment_frames=self._brick_frames,
-                              fixed_indices=[self._initial_order[0]])
+    _add_or_remove_freejoints(
+      attachment_frames=self._brick_frames, fixed_indices=[self._initial_order[0]]
+    )
 
   def initialize_episode(self, physics, random_state):
-    _build_stack(physics, bricks=self._bricks, base_pos=self._base_pos,
-                 base_quat=self._base_quat, order=self._initial_order,
-                 random_state=random_state)
-    _build_stack(physics, bricks=self._goal_hint_bricks, base_pos=self._goal_hint_pos,
-                 base_quat=self._goal_hint_quat, order=self._desired_order,
-                 random_state=random_state)
+    _build_stack(
+      physics,
+      bricks=self._bricks,
+      base_pos=self._base_pos,
+      base_quat=self._base_quat,
+      order=self._initial_order,
+      random_state=random_state,
+    )
+    _build_stack(
+      physics,
+      bricks=self._goal_hint_bricks,
+      base_pos=self._goal_hint_pos,
+      base_quat=self._goal_hint_quat,
+      order=self._desired_order,
+      random_state=random_state,
+    )
     self._hand.set_grasp(physics, close_factors=random_state.uniform())
     self._tcp_initializer(physics, random_state)
 
   def get_reward(self, physics):
     pairs = list(zip(self._desired_order[:-1], self._desired_order[1:]))
     # no coarse term: it would reward leaving the initial stack standing
-    return np.mean(_get_pairwise_stacking_rewards(physics=physics, bricks=self._bricks,
-                                                  pairs=pairs, close_coef=0.))
+    return np.mean(
+      _get_pairwise_stacking_rewards(
+        physics=physics, bricks=self._bricks, pairs=pairs, close_coef=0.0
+      )
+    )
 
 
 def _distance(pos1, pos2):
@@ -220,13 +287,12 @@ def _min_stud_to_hole_distance(physics, bottom_brick, top_brick):
 def _get_pairwise_stacking_rewards(physics, bricks, pairs, close_coef=0.1):
   """Per `(bottom index, top index)` pair, a reward in (0, 1], 1 for bricks clicked together:
   the average of a coarse term (weight `close_coef`) and a fine one (weight 1)."""
-  distances = np.hstack([_min_stud_to_hole_distance(physics, bricks[bottom], bricks[top])
-                         for bottom, top in pairs])
-  close = rewards.tolerance(distances, bounds=(0, _CLOSE_THRESHOLD),
-                            margin=(_CLOSE_THRESHOLD * 10))
-  clicked = rewards.tolerance(distances, bounds=(0, _CLICK_THRESHOLD),
-                              margin=_CLICK_THRESHOLD)
-  return np.average([close, clicked], weights=[close_coef, 1.], axis=0)
+  distances = np.hstack(
+    [_min_stud_to_hole_distance(physics, bricks[bottom], bricks[top]) for bottom, top in pairs]
+  )
+  close = rewards.tolerance(distances, bounds=(0, _CLOSE_THRESHOLD), margin=(_CLOSE_THRESHOLD * 10))
+  clicked = rewards.tolerance(distances, bounds=(0, _CLICK_THRESHOLD), margin=_CLICK_THRESHOLD)
+  return np.average([close, clicked], weights=[close_coef, 1.0], axis=0)
 
 
 def _half_turn_about_z(quat):
@@ -305,64 +371,101 @@ def _stack(obs_settings, num_bricks, moveable_base, randomize_order, target_heig
   arena = arenas.Standard()
   arm = robots.make_arm(obs_settings=obs_settings)
   hand = robots.make_hand(obs_settings=obs_settings)
-  return Stack(arena=arena, arm=arm, hand=hand, num_bricks=num_bricks,
-               target_height=target_height, moveable_base=moveable_base,
-               randomize_order=randomize_order, obs_settings=obs_settings,
-               workspace=_WORKSPACE, control_timestep=constants.CONTROL_TIMESTEP)
+  return Stack(
+    arena=arena,
+    arm=arm,
+    hand=hand,
+    num_bricks=num_bricks,
+    target_height=target_height,
+    moveable_base=moveable_base,
+    randomize_order=randomize_order,
+    obs_settings=obs_settings,
+    workspace=_WORKSPACE,
+    control_timestep=constants.CONTROL_TIMESTEP,
+  )
 
 
 @registry.add(tags.FEATURES)
 def stack_2_bricks_features():
-  return _stack(obs_settings=observations.PERFECT_FEATURES, num_bricks=2, moveable_base=False,
-                randomize_order=False)
+  return _stack(
+    obs_settings=observations.PERFECT_FEATURES,
+    num_bricks=2,
+    moveable_base=False,
+    randomize_order=False,
+  )
 
 
 @registry.add(tags.VISION)
 def stack_2_bricks_vision():
-  return _stack(obs_settings=observations.VISION, num_bricks=2, moveable_base=False,
-                randomize_order=False)
+  return _stack(
+    obs_settings=observations.VISION, num_bricks=2, moveable_base=False, randomize_order=False
+  )
 
 
 @registry.add(tags.FEATURES)
 def stack_2_bricks_moveable_base_features():
-  return _stack(obs_settings=observations.PERFECT_FEATURES, num_bricks=2, moveable_base=True,
-                randomize_order=False)
+  return _stack(
+    obs_settings=observations.PERFECT_FEATURES,
+    num_bricks=2,
+    moveable_base=True,
+    randomize_order=False,
+  )
 
 
 @registry.add(tags.VISION)
 def stack_2_bricks_moveable_base_vision():
-  return _stack(obs_settings=observations.VISION, num_bricks=2, moveable_base=True,
-                randomize_order=False)
+  return _stack(
+    obs_settings=observations.VISION, num_bricks=2, moveable_base=True, randomize_order=False
+  )
 
 
 @registry.add(tags.FEATURES)
 def stack_3_bricks_features():
-  return _stack(obs_settings=observations.PERFECT_FEATURES, num_bricks=3, moveable_base=False,
-                randomize_order=False)
+  return _stack(
+    obs_settings=observations.PERFECT_FEATURES,
+    num_bricks=3,
+    moveable_base=False,
+    randomize_order=False,
+  )
 
 
 @registry.add(tags.VISION)
 def stack_3_bricks_vision():
-  return _stack(obs_settings=observations.VISION, num_bricks=3, moveable_base=False,
-                randomize_order=False)
+  return _stack(
+    obs_settings=observations.VISION, num_bricks=3, moveable_base=False, randomize_order=False
+  )
 
 
 @registry.add(tags.FEATURES)
 def stack_3_bricks_random_order_features():
-  return _stack(obs_settings=observations.PERFECT_FEATURES, num_bricks=3, moveable_base=False,
-                randomize_order=True)
+  return _stack(
+    obs_settings=observations.PERFECT_FEATURES,
+    num_bricks=3,
+    moveable_base=False,
+    randomize_order=True,
+  )
 
 
 @registry.add(tags.FEATURES)
 def stack_2_of_3_bricks_random_order_features():
-  return _stack(obs_settings=observations.PERFECT_FEATURES, num_bricks=3, moveable_base=False,
-                randomize_order=True, target_height=2)
+  return _stack(
+    obs_settings=observations.PERFECT_FEATURES,
+    num_bricks=3,
+    moveable_base=False,
+    randomize_order=True,
+    target_height=2,
+  )
 
 
 @registry.add(tags.VISION)
 def stack_2_of_3_bricks_random_order_vision():
-  return _stack(obs_settings=observations.VISION, num_bricks=3, moveable_base=False,
-                randomize_order=True, target_height=2)
+  return _stack(
+    obs_settings=observations.VISION,
+    num_bricks=3,
+    moveable_base=False,
+    randomize_order=True,
+    target_height=2,
+  )
 
 
 def _reassemble(obs_settings, num_bricks, randomize_initial_order, randomize_desired_order):
@@ -370,32 +473,54 @@ def _reassemble(obs_settings, num_bricks, randomize_initial_order, randomize_des
   arena = arenas.Standard()
   arm = robots.make_arm(obs_settings=obs_settings)
   hand = robots.make_hand(obs_settings=obs_settings)
-  return Reassemble(arena=arena, arm=arm, hand=hand, num_bricks=num_bricks,
-                    randomize_initial_order=randomize_initial_order,
-                    randomize_desired_order=randomize_desired_order,
-                    obs_settings=obs_settings, workspace=_WORKSPACE,
-                    control_timestep=constants.CONTROL_TIMESTEP)
+  return Reassemble(
+    arena=arena,
+    arm=arm,
+    hand=hand,
+    num_bricks=num_bricks,
+    randomize_initial_order=randomize_initial_order,
+    randomize_desired_order=randomize_desired_order,
+    obs_settings=obs_settings,
+    workspace=_WORKSPACE,
+    control_timestep=constants.CONTROL_TIMESTEP,
+  )
 
 
 @registry.add(tags.FEATURES)
 def reassemble_3_bricks_fixed_order_features():
-  return _reassemble(obs_settings=observations.PERFECT_FEATURES, num_bricks=3,
-                     randomize_initial_order=False, randomize_desired_order=False)
+  return _reassemble(
+    obs_settings=observations.PERFECT_FEATURES,
+    num_bricks=3,
+    randomize_initial_order=False,
+    randomize_desired_order=False,
+  )
 
 
 @registry.add(tags.VISION)
 def reassemble_3_bricks_fixed_order_vision():
-  return _reassemble(obs_settings=observations.VISION, num_bricks=3,
-                     randomize_initial_order=False, randomize_desired_order=False)
+  return _reassemble(
+    obs_settings=observations.VISION,
+    num_bricks=3,
+    randomize_initial_order=False,
+    randomize_desired_order=False,
+  )
 
 
 @registry.add(tags.FEATURES)
 def reassemble_5_bricks_random_order_features():
-  return _reassemble(obs_settings=observations.PERFECT_FEATURES, num_bricks=5,
-                     randomize_initial_order=True, randomize_desired_order=True)
+  return _reassemble(
+    obs_settings=observations.PERFECT_FEATURES,
+    num_bricks=5,
+    randomize_initial_order=True,
+    randomize_desired_order=True,
+  )
 
 
 @registry.add(tags.VISION)
 def reassemble_5_bricks_random_order_vision():
-  return _reassemble(obs_settings=observations.VISION, num_bricks=5,
-                     randomize_initial_order=True, randomize_desired_order=True)
+  return _reassemble(
+    obs_settings=observations.VISION,
+    num_bricks=5,
+    randomize_initial_order=True,
+    randomize_desired_order=True,
+  )

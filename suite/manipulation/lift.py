@@ -24,14 +24,16 @@ _LiftWorkspace = collections.namedtuple("_LiftWorkspace", ["prop_bbox", "tcp_bbo
 _DUPLO_WORKSPACE = _LiftWorkspace(
   prop_bbox=workspaces.BoundingBox(lower=(-0.1, -0.1, 0.0), upper=(0.1, 0.1, 0.0)),
   tcp_bbox=workspaces.BoundingBox(lower=(-0.1, -0.1, 0.2), upper=(0.1, 0.1, 0.4)),
-  arm_offset=robots.ARM_OFFSET)
+  arm_offset=robots.ARM_OFFSET,
+)
 
 _BOX_SIZE = 0.09
 _BOX_MASS = 1.3
 _BOX_WORKSPACE = _LiftWorkspace(
   prop_bbox=workspaces.BoundingBox(lower=(-0.1, -0.1, _BOX_SIZE), upper=(0.1, 0.1, _BOX_SIZE)),
   tcp_bbox=workspaces.BoundingBox(lower=(-0.1, -0.1, 0.2), upper=(0.1, 0.1, 0.4)),
-  arm_offset=robots.ARM_OFFSET)
+  arm_offset=robots.ARM_OFFSET,
+)
 
 _DISTANCE_TO_LIFT = 0.3
 
@@ -42,15 +44,22 @@ class _VertexSitesMixin:
 
   def _add_vertex_sites(self, box_geom_or_site):
     # corners in the order x, then y, then z, each - before +
-    corners = np.vstack(list(itertools.product(
-      *[(-half, half) for half in box_geom_or_site.size])))
+    corners = np.vstack(list(itertools.product(*[(-half, half) for half in box_geom_or_site.size])))
     if box_geom_or_site.pos is not None:
       corners += box_geom_or_site.pos
     parent = box_geom_or_site.parent
     self._vertices = [
-      parent.add("site", name=f"vertex_{i}", pos=corner, type="sphere", size=[0.002],
-                 rgba=constants.RED, group=constants.TASK_SITE_GROUP)
-      for i, corner in enumerate(corners)]
+      parent.add(
+        "site",
+        name=f"vertex_{i}",
+        pos=corner,
+        type="sphere",
+        size=[0.002],
+        rgba=constants.RED,
+        group=constants.TASK_SITE_GROUP,
+      )
+      for i, corner in enumerate(corners)
+    ]
 
   @property
   def vertices(self):
@@ -88,25 +97,34 @@ class Lift(robots.ArmTask):
     self._prop = prop
     self._arena.add_free_entity(prop)
     self._prop_placer = initializers.PropPlacer(
-      props=[prop], position=distributions.Uniform(*workspace.prop_bbox),
-      quaternion=workspaces.uniform_z_rotation, ignore_collisions=True, settle_physics=True)
+      props=[prop],
+      position=distributions.Uniform(*workspace.prop_bbox),
+      quaternion=workspaces.uniform_z_rotation,
+      ignore_collisions=True,
+      settle_physics=True,
+    )
 
     # a plane at the target height (moved each episode) and the spawn areas
     worldbody = self.root_entity.mjcf_model.worldbody
     self._target_height_site = workspaces.add_bbox_site(
-      body=worldbody, lower=(-1, -1, 0), upper=(1, 1, 0), rgba=constants.RED,
-      name="target_height")
+      body=worldbody, lower=(-1, -1, 0), upper=(1, 1, 0), rgba=constants.RED, name="target_height"
+    )
     self._add_spawn_area_sites(
       (workspace.tcp_bbox, constants.GREEN, "tcp_spawn_area"),
-      (workspace.prop_bbox, constants.BLUE, "prop_spawn_area"))
+      (workspace.prop_bbox, constants.BLUE, "prop_spawn_area"),
+    )
 
   def _get_height_of_lowest_vertex(self, physics):
     return min(physics.bind(self._prop.vertices).xpos[:, 2])
 
   def get_reward(self, physics):
-    return rewards.tolerance(self._get_height_of_lowest_vertex(physics),
-                             bounds=(self._target_height, np.inf), margin=_DISTANCE_TO_LIFT,
-                             value_at_margin=0, sigmoid="linear")
+    return rewards.tolerance(
+      self._get_height_of_lowest_vertex(physics),
+      bounds=(self._target_height, np.inf),
+      margin=_DISTANCE_TO_LIFT,
+      value_at_margin=0,
+      sigmoid="linear",
+    )
 
   def initialize_episode(self, physics, random_state):
     self._hand.set_grasp(physics, close_factors=random_state.uniform())
@@ -133,8 +151,15 @@ def _lift(obs_settings, prop_name):
     prop.geom.mass = _BOX_MASS
   else:
     raise ValueError("`prop_name` must be either 'duplo' or 'box'.")
-  return Lift(arena=arena, arm=arm, hand=hand, prop=prop, workspace=workspace,
-              obs_settings=obs_settings, control_timestep=constants.CONTROL_TIMESTEP)
+  return Lift(
+    arena=arena,
+    arm=arm,
+    hand=hand,
+    prop=prop,
+    workspace=workspace,
+    obs_settings=obs_settings,
+    control_timestep=constants.CONTROL_TIMESTEP,
+  )
 
 
 @registry.add(tags.FEATURES)

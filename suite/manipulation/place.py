@@ -22,7 +22,8 @@ from suite.manipulation.shared import workspaces
 from suite.utils import rewards
 
 _PlaceWorkspace = collections.namedtuple(
-  "_PlaceWorkspace", ["prop_bbox", "target_bbox", "tcp_bbox", "arm_offset"])
+  "_PlaceWorkspace", ["prop_bbox", "target_bbox", "tcp_bbox", "arm_offset"]
+)
 
 _TARGET_RADIUS = 0.05
 _PEDESTAL_RADIUS = 0.07
@@ -30,13 +31,17 @@ _PEDESTAL_RADIUS = 0.07
 _PROP_Z_OFFSET = 1e-6
 
 _WORKSPACE = _PlaceWorkspace(
-  prop_bbox=workspaces.BoundingBox(lower=(-0.1, -0.1, _PROP_Z_OFFSET),
-                                   upper=(0.1, 0.1, _PROP_Z_OFFSET)),
-  tcp_bbox=workspaces.BoundingBox(lower=(-0.1, -0.1, _PEDESTAL_RADIUS + 0.1),
-                                  upper=(0.1, 0.1, 0.4)),
-  target_bbox=workspaces.BoundingBox(lower=(-0.1, -0.1, _PEDESTAL_RADIUS),
-                                     upper=(0.1, 0.1, _PEDESTAL_RADIUS + 0.1)),
-  arm_offset=robots.ARM_OFFSET)
+  prop_bbox=workspaces.BoundingBox(
+    lower=(-0.1, -0.1, _PROP_Z_OFFSET), upper=(0.1, 0.1, _PROP_Z_OFFSET)
+  ),
+  tcp_bbox=workspaces.BoundingBox(
+    lower=(-0.1, -0.1, _PEDESTAL_RADIUS + 0.1), upper=(0.1, 0.1, 0.4)
+  ),
+  target_bbox=workspaces.BoundingBox(
+    lower=(-0.1, -0.1, _PEDESTAL_RADIUS), upper=(0.1, 0.1, _PEDESTAL_RADIUS + 0.1)
+  ),
+  arm_offset=robots.ARM_OFFSET,
+)
 
 
 class SphereCradle(entity.Entity):
@@ -66,13 +71,19 @@ class Pedestal(entity.Entity):
   def _build(self, cradle, target_radius):
     self._mjcf_root = mjcf.RootElement(model="pedestal")
     worldbody = self._mjcf_root.worldbody
-    worldbody.add("geom", type="capsule", size=[_PEDESTAL_RADIUS],
-                  fromto=[0, 0, -_PEDESTAL_RADIUS, 0, 0, -(self._HEIGHT + _PEDESTAL_RADIUS)])
-    cradle_site = worldbody.add("site", type="sphere", size=(0.003,),
-                                group=constants.TASK_SITE_GROUP)
+    worldbody.add(
+      "geom",
+      type="capsule",
+      size=[_PEDESTAL_RADIUS],
+      fromto=[0, 0, -_PEDESTAL_RADIUS, 0, 0, -(self._HEIGHT + _PEDESTAL_RADIUS)],
+    )
+    cradle_site = worldbody.add(
+      "site", type="sphere", size=(0.003,), group=constants.TASK_SITE_GROUP
+    )
     self.attach(cradle, cradle_site)
-    self._target_site = workspaces.add_target_site(body=worldbody, radius=target_radius,
-                                                   rgba=constants.RED)
+    self._target_site = workspaces.add_target_site(
+      body=worldbody, radius=target_radius, rgba=constants.RED
+    )
 
   @property
   def mjcf_model(self):
@@ -102,8 +113,7 @@ class Place(robots.ArmTask):
   the rest: before that, the hand holding the prop; after, the hand moving away from it.
   """
 
-  def __init__(self, arena, arm, hand, prop, obs_settings, workspace, control_timestep,
-               cradle):
+  def __init__(self, arena, arm, hand, prop, obs_settings, workspace, control_timestep, cradle):
     self._build_arm(arena, arm, hand, obs_settings, workspace, control_timestep)
 
     self._prop = prop
@@ -114,16 +124,23 @@ class Place(robots.ArmTask):
       pedestal_observable.configure(**obs_settings.prop_pose._asdict())
 
     self._prop_placer = initializers.PropPlacer(
-      props=[prop], position=distributions.Uniform(*workspace.prop_bbox),
-      quaternion=workspaces.uniform_z_rotation, settle_physics=True, max_attempts_per_prop=50)
+      props=[prop],
+      position=distributions.Uniform(*workspace.prop_bbox),
+      quaternion=workspaces.uniform_z_rotation,
+      settle_physics=True,
+      max_attempts_per_prop=50,
+    )
     self._pedestal_placer = initializers.PropPlacer(
-      props=[self._pedestal], position=distributions.Uniform(*workspace.target_bbox),
-      settle_physics=False)
+      props=[self._pedestal],
+      position=distributions.Uniform(*workspace.target_bbox),
+      settle_physics=False,
+    )
 
     self._add_spawn_area_sites(
       (workspace.tcp_bbox, constants.GREEN, "tcp_spawn_area"),
       (workspace.prop_bbox, constants.BLUE, "prop_spawn_area"),
-      (workspace.target_bbox, constants.CYAN, "pedestal_spawn_area"))
+      (workspace.target_bbox, constants.CYAN, "pedestal_spawn_area"),
+    )
 
   def initialize_episode(self, physics, random_state):
     self._pedestal_placer(physics, random_state, ignore_contacts_with_entities=[self._prop])
@@ -135,14 +152,25 @@ class Place(robots.ArmTask):
     target = physics.bind(self._pedestal.target_site).xpos
     prop = physics.bind(self._prop_frame).xpos
     tcp = physics.bind(self._hand.tool_center_point).xpos
-    grasp = rewards.tolerance(np.linalg.norm(prop - tcp), bounds=(0, _TARGET_RADIUS),
-                              margin=_TARGET_RADIUS, sigmoid="long_tail")
-    in_place = rewards.tolerance(np.linalg.norm(prop - target), bounds=(0, _TARGET_RADIUS),
-                                 margin=_TARGET_RADIUS, sigmoid="long_tail")
-    hand_away = rewards.tolerance(np.linalg.norm(tcp - target),
-                                  bounds=(4 * _TARGET_RADIUS, np.inf),
-                                  margin=3 * _TARGET_RADIUS, sigmoid="long_tail")
-    in_place_weight = 10.
+    grasp = rewards.tolerance(
+      np.linalg.norm(prop - tcp),
+      bounds=(0, _TARGET_RADIUS),
+      margin=_TARGET_RADIUS,
+      sigmoid="long_tail",
+    )
+    in_place = rewards.tolerance(
+      np.linalg.norm(prop - target),
+      bounds=(0, _TARGET_RADIUS),
+      margin=_TARGET_RADIUS,
+      sigmoid="long_tail",
+    )
+    hand_away = rewards.tolerance(
+      np.linalg.norm(tcp - target),
+      bounds=(4 * _TARGET_RADIUS, np.inf),
+      margin=3 * _TARGET_RADIUS,
+      sigmoid="long_tail",
+    )
+    in_place_weight = 10.0
     grasp_or_hand_away = grasp * (1 - in_place) + hand_away * in_place
     return (grasp_or_hand_away + in_place_weight * in_place) / (1 + in_place_weight)
 
@@ -153,17 +181,25 @@ def _place(obs_settings, cradle_prop_name):
   arena = arenas.Standard()
   arm = robots.make_arm(obs_settings=obs_settings)
   hand = robots.make_hand(obs_settings=obs_settings)
-  prop = duplo.Duplo(observable_options=observations.make_options(
-    obs_settings, observations.FREEPROP_OBSERVABLES))
+  prop = duplo.Duplo(
+    observable_options=observations.make_options(obs_settings, observations.FREEPROP_OBSERVABLES)
+  )
   if cradle_prop_name == "duplo":
     cradle = duplo.Duplo()
   elif cradle_prop_name == "cradle":
     cradle = SphereCradle()
   else:
     raise ValueError("`cradle_prop_name` must be either 'duplo' or 'cradle'.")
-  return Place(arena=arena, arm=arm, hand=hand, prop=prop, obs_settings=obs_settings,
-               workspace=_WORKSPACE, control_timestep=constants.CONTROL_TIMESTEP,
-               cradle=cradle)
+  return Place(
+    arena=arena,
+    arm=arm,
+    hand=hand,
+    prop=prop,
+    obs_settings=obs_settings,
+    workspace=_WORKSPACE,
+    control_timestep=constants.CONTROL_TIMESTEP,
+    cradle=cradle,
+  )
 
 
 @registry.add(tags.FEATURES)

@@ -18,21 +18,25 @@ from suite.manipulation.shared import tags
 from suite.manipulation.shared import workspaces
 from suite.utils import rewards
 
-_ReachWorkspace = collections.namedtuple("_ReachWorkspace",
-                                         ["target_bbox", "tcp_bbox", "arm_offset"])
+_ReachWorkspace = collections.namedtuple(
+  "_ReachWorkspace", ["target_bbox", "tcp_bbox", "arm_offset"]
+)
 
 _PROP_Z_OFFSET = 0.001
 
 _DUPLO_WORKSPACE = _ReachWorkspace(
-  target_bbox=workspaces.BoundingBox(lower=(-0.1, -0.1, _PROP_Z_OFFSET),
-                                     upper=(0.1, 0.1, _PROP_Z_OFFSET)),
+  target_bbox=workspaces.BoundingBox(
+    lower=(-0.1, -0.1, _PROP_Z_OFFSET), upper=(0.1, 0.1, _PROP_Z_OFFSET)
+  ),
   tcp_bbox=workspaces.BoundingBox(lower=(-0.1, -0.1, 0.2), upper=(0.1, 0.1, 0.4)),
-  arm_offset=robots.ARM_OFFSET)
+  arm_offset=robots.ARM_OFFSET,
+)
 
 _SITE_WORKSPACE = _ReachWorkspace(
   target_bbox=workspaces.BoundingBox(lower=(-0.2, -0.2, 0.02), upper=(0.2, 0.2, 0.4)),
   tcp_bbox=workspaces.BoundingBox(lower=(-0.2, -0.2, 0.02), upper=(0.2, 0.2, 0.4)),
-  arm_offset=robots.ARM_OFFSET)
+  arm_offset=robots.ARM_OFFSET,
+)
 
 _TARGET_RADIUS = 0.05
 
@@ -56,8 +60,11 @@ class Reach(robots.ArmTask):
       self._make_target_site(parent_entity=prop, visible=False)
       self._target = self._arena.add_free_entity(prop)
       self._prop_placer = initializers.PropPlacer(
-        props=[prop], position=target_distribution,
-        quaternion=workspaces.uniform_z_rotation, settle_physics=True)
+        props=[prop],
+        position=target_distribution,
+        quaternion=workspaces.uniform_z_rotation,
+        settle_physics=True,
+      )
     else:
       self._target = self._make_target_site(parent_entity=arena, visible=True)
       self._target_placer = target_distribution
@@ -67,12 +74,17 @@ class Reach(robots.ArmTask):
 
     self._add_spawn_area_sites(
       (workspace.tcp_bbox, constants.GREEN, "tcp_spawn_area"),
-      (workspace.target_bbox, constants.BLUE, "target_spawn_area"))
+      (workspace.target_bbox, constants.BLUE, "target_spawn_area"),
+    )
 
   def _make_target_site(self, parent_entity, visible):
-    return workspaces.add_target_site(body=parent_entity.mjcf_model.worldbody,
-                                      radius=_TARGET_RADIUS, visible=visible,
-                                      rgba=constants.RED, name="target_site")
+    return workspaces.add_target_site(
+      body=parent_entity.mjcf_model.worldbody,
+      radius=_TARGET_RADIUS,
+      visible=visible,
+      rgba=constants.RED,
+      name="target_site",
+    )
 
   def get_reward(self, physics):
     hand_pos = physics.bind(self._hand.tool_center_point).xpos
@@ -99,10 +111,18 @@ def _reach(obs_settings, use_site):
     workspace, prop = _SITE_WORKSPACE, None
   else:
     workspace = _DUPLO_WORKSPACE
-    prop = duplo.Duplo(observable_options=observations.make_options(
-      obs_settings, observations.FREEPROP_OBSERVABLES))
-  return Reach(arena=arena, arm=arm, hand=hand, prop=prop, obs_settings=obs_settings,
-               workspace=workspace, control_timestep=constants.CONTROL_TIMESTEP)
+    prop = duplo.Duplo(
+      observable_options=observations.make_options(obs_settings, observations.FREEPROP_OBSERVABLES)
+    )
+  return Reach(
+    arena=arena,
+    arm=arm,
+    hand=hand,
+    prop=prop,
+    obs_settings=obs_settings,
+    workspace=workspace,
+    control_timestep=constants.CONTROL_TIMESTEP,
+  )
 
 
 @registry.add(tags.FEATURES, tags.EASY)

@@ -30,16 +30,35 @@ CONVERSION_LENGTH = 0.056444
 # the channels of each bone of the CMU skeletons (their .asf files), in the order the .amc
 # values are written; the root's translation TX TY TZ is followed by its rotation RX RY RZ
 _CMU_CHANNELS = {
-    "root": ("tx", "ty", "tz", "rx", "ry", "rz"),
-    "lowerback": ("rx", "ry", "rz"), "upperback": ("rx", "ry", "rz"),
-    "thorax": ("rx", "ry", "rz"), "lowerneck": ("rx", "ry", "rz"),
-    "upperneck": ("rx", "ry", "rz"), "head": ("rx", "ry", "rz"),
-    "rclavicle": ("ry", "rz"), "rhumerus": ("rx", "ry", "rz"), "rradius": ("rx",),
-    "rwrist": ("ry",), "rhand": ("rx", "rz"), "rfingers": ("rx",), "rthumb": ("rx", "rz"),
-    "lclavicle": ("ry", "rz"), "lhumerus": ("rx", "ry", "rz"), "lradius": ("rx",),
-    "lwrist": ("ry",), "lhand": ("rx", "rz"), "lfingers": ("rx",), "lthumb": ("rx", "rz"),
-    "rfemur": ("rx", "ry", "rz"), "rtibia": ("rx",), "rfoot": ("rx", "rz"), "rtoes": ("rx",),
-    "lfemur": ("rx", "ry", "rz"), "ltibia": ("rx",), "lfoot": ("rx", "rz"), "ltoes": ("rx",),
+  "root": ("tx", "ty", "tz", "rx", "ry", "rz"),
+  "lowerback": ("rx", "ry", "rz"),
+  "upperback": ("rx", "ry", "rz"),
+  "thorax": ("rx", "ry", "rz"),
+  "lowerneck": ("rx", "ry", "rz"),
+  "upperneck": ("rx", "ry", "rz"),
+  "head": ("rx", "ry", "rz"),
+  "rclavicle": ("ry", "rz"),
+  "rhumerus": ("rx", "ry", "rz"),
+  "rradius": ("rx",),
+  "rwrist": ("ry",),
+  "rhand": ("rx", "rz"),
+  "rfingers": ("rx",),
+  "rthumb": ("rx", "rz"),
+  "lclavicle": ("ry", "rz"),
+  "lhumerus": ("rx", "ry", "rz"),
+  "lradius": ("rx",),
+  "lwrist": ("ry",),
+  "lhand": ("rx", "rz"),
+  "lfingers": ("rx",),
+  "lthumb": ("rx", "rz"),
+  "rfemur": ("rx", "ry", "rz"),
+  "rtibia": ("rx",),
+  "rfoot": ("rx", "rz"),
+  "rtoes": ("rx",),
+  "lfemur": ("rx", "ry", "rz"),
+  "ltibia": ("rx",),
+  "lfoot": ("rx", "rz"),
+  "ltoes": ("rx",),
 }
 
 Converted = collections.namedtuple("Converted", ["qpos", "qvel", "time"])
@@ -49,8 +68,10 @@ Converted.__doc__ = """A converted motion: qpos (nq, T), qvel (nv, T - 1) and ti
 def parse(file_name):
   """The frames of an `.amc` file: one float array per frame, every bone's values in the
   order of the file's lines (bone names dropped)."""
-  return [np.array([v for _, values in frame for v in values], dtype=float)
-          for frame in _read_frames(file_name)]
+  return [
+    np.array([v for _, values in frame for v in values], dtype=float)
+    for frame in _read_frames(file_name)
+  ]
 
 
 def convert(file_name, physics, timestep):
@@ -133,9 +154,9 @@ class _FrameToQpos:
         root = dict(zip(channels, values))
         translation = [root.get(c, 0.0) for c in ("tx", "ty", "tz")]
         adr = self.free[0]
-        qpos[adr:adr + 3] = self._ROOT_AXES @ translation * CONVERSION_LENGTH
+        qpos[adr : adr + 3] = self._ROOT_AXES @ translation * CONVERSION_LENGTH
         rotation = mjmath.euler2quat(root.get("rx", 0.0), root.get("ry", 0.0), root.get("rz", 0.0))
-        mju_mulQuat(qpos[adr + 3:adr + 7], self.up, rotation)
+        mju_mulQuat(qpos[adr + 3 : adr + 7], self.up, rotation)
         continue
       for channel, value in zip(channels, values):
         address = self.hinges.get(bone + channel)
@@ -148,8 +169,10 @@ class _FrameToQpos:
     angular velocity from the relative rotation of its (interpolated) quaternions."""
     qvel = np.zeros(self.nv)
     adr, dof = self.free
-    qvel[dof:dof + 3] = (after[adr:adr + 3] - before[adr:adr + 3]) / dt
-    qvel[dof + 3:dof + 6] = _angular_velocity(before[adr + 3:adr + 7], after[adr + 3:adr + 7], dt)
+    qvel[dof : dof + 3] = (after[adr : adr + 3] - before[adr : adr + 3]) / dt
+    qvel[dof + 3 : dof + 6] = _angular_velocity(
+      before[adr + 3 : adr + 7], after[adr + 3 : adr + 7], dt
+    )
     for adr, dof in self.hinges.values():
       qvel[dof] = (after[adr] - before[adr]) / dt
     return qvel
@@ -215,5 +238,9 @@ def _cubic_spline(x, y, x_new):
   hj = h[j][:, None]
   a = (x[j + 1] - x_new)[:, None]
   b = (x_new - x[j])[:, None]
-  return (second[j] * a ** 3 / (6 * hj) + second[j + 1] * b ** 3 / (6 * hj)
-          + (y[j] / hj - second[j] * hj / 6) * a + (y[j + 1] / hj - second[j + 1] * hj / 6) * b)
+  return (
+    second[j] * a**3 / (6 * hj)
+    + second[j + 1] * b**3 / (6 * hj)
+    + (y[j] / hj - second[j] * hj / 6) * a
+    + (y[j + 1] / hj - second[j + 1] * hj / 6) * b
+  )

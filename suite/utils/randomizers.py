@@ -44,12 +44,12 @@ def randomize_limited_and_rotational_joints(physics, random=None):
       if jtype in (mjJNT_HINGE, mjJNT_SLIDE):
         qpos[adr] = random.uniform(lo, hi)
       elif jtype == mjJNT_BALL:
-        qpos[adr:adr + 4] = random_limited_quaternion(random, hi)
+        qpos[adr : adr + 4] = random_limited_quaternion(random, hi)
     elif jtype == mjJNT_HINGE:
       qpos[adr] = random.uniform(-np.pi, np.pi)
     elif jtype == mjJNT_BALL:
       quat = random.randn(4)
-      qpos[adr:adr + 4] = quat / np.linalg.norm(quat)
+      qpos[adr : adr + 4] = quat / np.linalg.norm(quat)
     elif jtype == mjJNT_FREE:
       quat = random.rand(4)
-      qpos[adr + 3:adr + 7] = quat / np.linalg.norm(quat)
+      qpos[adr + 3 : adr + 7] = quat / np.linalg.norm(quat)

@@ -12,8 +12,16 @@ import numpy as np
 
 DEFAULT_VALUE_AT_MARGIN = 0.1
 
-SIGMOIDS = ("gaussian", "hyperbolic", "long_tail", "reciprocal", "cosine", "linear",
-            "quadratic", "tanh_squared")
+SIGMOIDS = (
+  "gaussian",
+  "hyperbolic",
+  "long_tail",
+  "reciprocal",
+  "cosine",
+  "linear",
+  "quadratic",
+  "tanh_squared",
+)
 
 
 def _sigmoids(x, value_at_1, sigmoid):
@@ -49,7 +57,7 @@ def _sigmoids(x, value_at_1, sigmoid):
   if sigmoid == "quadratic":
     scale = np.sqrt(1 - value_at_1)
     scaled_x = x * scale
-    return np.where(abs(scaled_x) < 1, 1 - scaled_x ** 2, 0.0)
+    return np.where(abs(scaled_x) < 1, 1 - scaled_x**2, 0.0)
   if sigmoid == "tanh_squared":
     scale = np.arctanh(np.sqrt(1 - value_at_1))
     return 1 - np.tanh(x * scale) ** 2
@@ -70,8 +78,9 @@ def _sigmoid_scalar(x, value_at_1, sigmoid):
   return float(_sigmoids(x, value_at_1, sigmoid))  # the other shapes, and the errors
 
 
-def tolerance(x, bounds=(0.0, 0.0), margin=0.0, sigmoid="gaussian",
-              value_at_margin=DEFAULT_VALUE_AT_MARGIN):
+def tolerance(
+  x, bounds=(0.0, 0.0), margin=0.0, sigmoid="gaussian", value_at_margin=DEFAULT_VALUE_AT_MARGIN
+):
   """1 when `x` is within `bounds`, falling off to `value_at_margin` at `margin` outside them.
 
   Args:

@@ -20,9 +20,12 @@ class Wrapper(_base.Wrapper):
     spec = env.action_spec()
     minimum = np.broadcast_to(np.asarray(minimum, spec.dtype), spec.shape)
     maximum = np.broadcast_to(np.asarray(maximum, spec.dtype), spec.shape)
-    for name, bound in (("minimum", minimum), ("maximum", maximum),
-                        ("env.action_spec().minimum", spec.minimum),
-                        ("env.action_spec().maximum", spec.maximum)):
+    for name, bound in (
+      ("minimum", minimum),
+      ("maximum", maximum),
+      ("env.action_spec().minimum", spec.minimum),
+      ("env.action_spec().maximum", spec.maximum),
+    ):
       if not np.all(np.isfinite(bound)):
         raise ValueError(f"`{name}` must be finite, got {bound}.")
     super().__init__(env)

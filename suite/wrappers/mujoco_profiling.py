@@ -45,8 +45,9 @@ class Wrapper(_base.Wrapper):
 
   def observation_spec(self):
     spec = self._env.observation_spec().copy()
-    spec[self._observation_key] = specs.Array(shape=(2,), dtype=np.float64,
-                                              name=self._observation_key)
+    spec[self._observation_key] = specs.Array(
+      shape=(2,), dtype=np.float64, name=self._observation_key
+    )
     return spec
 
   def _with_timing(self, time_step):

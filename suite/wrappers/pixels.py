@@ -21,7 +21,7 @@ class Wrapper(_base.Wrapper):
 
   def __init__(self, env, pixels_only=True, render_kwargs=None, observation_key="pixels"):
     """Raises:
-      ValueError: `observation_key` collides with a state observation key.
+    ValueError: `observation_key` collides with a state observation key.
     """
     super().__init__(env)
     self._pixels_only = pixels_only
@@ -38,8 +38,9 @@ class Wrapper(_base.Wrapper):
       state_spec = collections.OrderedDict([(STATE_KEY, state_spec)])
     spec = collections.OrderedDict() if pixels_only else collections.OrderedDict(state_spec)
     pixels = env.physics.render(**self._render_kwargs)
-    spec[observation_key] = specs.Array(shape=pixels.shape, dtype=pixels.dtype,
-                                        name=observation_key)
+    spec[observation_key] = specs.Array(
+      shape=pixels.shape, dtype=pixels.dtype, name=observation_key
+    )
     self._observation_spec = spec
 
   def reset(self):
@@ -58,6 +59,5 @@ class Wrapper(_base.Wrapper):
         observation.update(time_step.observation)
       else:
         observation[STATE_KEY] = time_step.observation
-    observation[self._observation_key] = np.asarray(
-      self._env.physics.render(**self._render_kwargs))
+    observation[self._observation_key] = np.asarray(self._env.physics.render(**self._render_kwargs))
     return time_step._replace(observation=observation)

@@ -10,7 +10,7 @@ that stack and attaches them to an arena with a table.
 import os
 import types
 
-os.environ.setdefault('MUJOCO_GL', 'disable')  # dm_control must not open a GL context
+os.environ.setdefault("MUJOCO_GL", "disable")  # dm_control must not open a GL context
 
 ARM_XML = """
 <mujoco model="ik_arm">
@@ -47,13 +47,14 @@ ARM_XML = """
 """
 
 # the arm's hinges only (the reach of the tcp from the shoulder is 0.6)
-ARM_HINGES = ['shoulder_yaw', 'shoulder_pitch', 'elbow']
+ARM_HINGES = ["shoulder_yaw", "shoulder_pitch", "elbow"]
 
 
 def kinova_dir():
   """The Kinova XMLs and meshes inside the installed dm_control wheel."""
   import dm_control
-  return os.path.join(os.path.dirname(dm_control.__file__), 'third_party', 'kinova')
+
+  return os.path.join(os.path.dirname(dm_control.__file__), "third_party", "kinova")
 
 
 def namespace(ours):
@@ -67,6 +68,7 @@ def namespace(ours):
     from composer.manipulators import base
     from composer.utils import inverse_kinematics
     from composer.variation import distributions
+
     physics_class = engine.Physics
   else:
     from dm_control import composer
@@ -76,11 +78,17 @@ def namespace(ours):
     from dm_control.composer.variation import distributions
     from dm_control.entities.manipulators import base
     from dm_control.utils import inverse_kinematics
+
     physics_class = mujoco.Physics
   return types.SimpleNamespace(
-    composer=composer, mjcf=mjcf, base=base, initializers=initializers,
-    distributions=distributions, inverse_kinematics=inverse_kinematics,
-    Physics=physics_class)
+    composer=composer,
+    mjcf=mjcf,
+    base=base,
+    initializers=initializers,
+    distributions=distributions,
+    inverse_kinematics=inverse_kinematics,
+    Physics=physics_class,
+  )
 
 
 def entity_classes(ns):
@@ -102,23 +110,22 @@ def entity_classes(ns):
 
     @property
     def wrist_site(self):
-      return self._root.find('site', self._WRIST)
+      return self._root.find("site", self._WRIST)
 
     @property
     def actuators(self):
       return []
 
   class JacoArm(_Arm):
-    _WRIST = 'wristsite'
+    _WRIST = "wristsite"
 
     def _build(self):
-      self._root = mjcf.from_path(os.path.join(kinova_dir(), 'jaco_arm.xml'))
-      self._joints = [self._root.find('joint', f'joint_{i}') for i in range(1, 7)]
+      self._root = mjcf.from_path(os.path.join(kinova_dir(), "jaco_arm.xml"))
+      self._joints = [self._root.find("joint", f"joint_{i}") for i in range(1, 7)]
 
   class JacoHand(base.RobotHand):
-
     def _build(self):
-      self._root = mjcf.from_path(os.path.join(kinova_dir(), 'jaco_hand.xml'))
+      self._root = mjcf.from_path(os.path.join(kinova_dir(), "jaco_hand.xml"))
 
     @property
     def mjcf_model(self):
@@ -126,7 +133,7 @@ def entity_classes(ns):
 
     @property
     def tool_center_point(self):
-      return self._root.find('site', 'pinchsite')
+      return self._root.find("site", "pinchsite")
 
     def set_grasp(self, physics, close_factors):
       del physics, close_factors
@@ -136,12 +143,12 @@ def entity_classes(ns):
       return []
 
   class SmallArm(_Arm):
-    _WRIST = 'tcp'
+    _WRIST = "tcp"
 
-    def _build(self, joint_names=('rail', 'shoulder_yaw', 'shoulder_pitch', 'elbow')):
+    def _build(self, joint_names=("rail", "shoulder_yaw", "shoulder_pitch", "elbow")):
       self._root = mjcf.from_xml_string(ARM_XML)
-      self._root.find('body', 'puck').remove()
-      self._joints = [self._root.find('joint', name) for name in joint_names]
+      self._root.find("body", "puck").remove()
+      self._joints = [self._root.find("joint", name) for name in joint_names]
 
   return JacoArm, JacoHand, SmallArm
 
@@ -153,14 +160,15 @@ def jaco_scene(ours, hand=True, obstacle=None, free_box=None):
   ns = namespace(ours)
   jaco_arm, jaco_hand, _ = entity_classes(ns)
   arena = ns.composer.Arena()
-  arena.mjcf_model.worldbody.add('geom', name='table', type='plane', size=[1, 1, 0.1])
+  arena.mjcf_model.worldbody.add("geom", name="table", type="plane", size=[1, 1, 0.1])
   if obstacle is not None:
-    arena.mjcf_model.worldbody.add('geom', name='obstacle', type='box', pos=obstacle[0],
-                                   size=obstacle[1])
+    arena.mjcf_model.worldbody.add(
+      "geom", name="obstacle", type="box", pos=obstacle[0], size=obstacle[1]
+    )
   if free_box is not None:
-    body = arena.mjcf_model.worldbody.add('body', name='free_box', pos=free_box[0])
-    body.add('freejoint')
-    body.add('geom', type='box', size=free_box[1])
+    body = arena.mjcf_model.worldbody.add("body", name="free_box", pos=free_box[0])
+    body.add("freejoint")
+    body.add("geom", type="box", size=free_box[1])
   arm = jaco_arm()
   arena.attach(arm)
   the_hand = None

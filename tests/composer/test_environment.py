@@ -27,12 +27,15 @@ def _assert_same_steps(ours, theirs):
       np.testing.assert_allclose(mine.observation[key], value, **TOL, err_msg=key)
 
 
-@pytest.mark.parametrize('env_kwargs', [
-  {},
-  {'strip_singleton_obs_buffer_dim': True, 'time_limit': 0.05},
-  {'delayed_observation_padding': 'INITIAL_VALUE', 'legacy_step': False},
-  {'fixed_initial_state': True, 'time_limit': 0.03},
-])
+@pytest.mark.parametrize(
+  "env_kwargs",
+  [
+    {},
+    {"strip_singleton_obs_buffer_dim": True, "time_limit": 0.05},
+    {"delayed_observation_padding": "INITIAL_VALUE", "legacy_step": False},
+    {"fixed_initial_state": True, "time_limit": 0.03},
+  ],
+)
 def test_episode_matches_dm_control(env_kwargs):
   """Observations (buffered, delayed, aggregated, noisy), rewards, discounts, step types and
   specs over episodes (with time limits: LAST steps and automatic resets) as dm_control."""
@@ -40,11 +43,10 @@ def test_episode_matches_dm_control(env_kwargs):
   ours_env = twin_tasks.make_env(True, env_kwargs=env_kwargs)
   assert ours_env.observation_spec() == theirs_env.observation_spec()
   assert ours_env.action_spec() == theirs_env.action_spec()
-  assert ours_env.action_spec().name == theirs_env.action_spec().name == 'creature/hip'
+  assert ours_env.action_spec().name == theirs_env.action_spec().name == "creature/hip"
   assert ours_env.reward_spec() == theirs_env.reward_spec()
   assert ours_env.control_timestep() == theirs_env.control_timestep() == 0.01
-  _assert_same_steps(twin_tasks.run_episode(ours_env, 12),
-                     twin_tasks.run_episode(theirs_env, 12))
+  _assert_same_steps(twin_tasks.run_episode(ours_env, 12), twin_tasks.run_episode(theirs_env, 12))
 
 
 def test_hook_order_matches_dm_control():
@@ -55,10 +57,13 @@ def test_hook_order_matches_dm_control():
     twin_tasks.run_episode(env, 2)
     twin_tasks.run_episode(env, 1)
   assert calls[True] == calls[False]
-  step = calls[True].index(('task', 'before_step'))
-  assert calls[True][step:step + 4] == [
-    ('task', 'before_step'), ('creature', 'before_step'), ('extra', 'before_step'),
-    ('task', 'before_substep')]
+  step = calls[True].index(("task", "before_step"))
+  assert calls[True][step : step + 4] == [
+    ("task", "before_step"),
+    ("creature", "before_step"),
+    ("extra", "before_step"),
+    ("task", "before_substep"),
+  ]
 
 
 def test_recompiles_only_when_the_mjcf_changed():
@@ -71,8 +76,9 @@ def test_recompiles_only_when_the_mjcf_changed():
   resized = twin_tasks.make_env(True, resize_every_episode=True)
   theirs = twin_tasks.make_env(False, resize_every_episode=True)
   for seed in range(3):
-    _assert_same_steps(twin_tasks.run_episode(resized, 3, seed),
-                       twin_tasks.run_episode(theirs, 3, seed))
+    _assert_same_steps(
+      twin_tasks.run_episode(resized, 3, seed), twin_tasks.run_episode(theirs, 3, seed)
+    )
   assert resized.num_compilations == 4  # construction + 3 resets
 
 
@@ -91,24 +97,25 @@ def test_episode_initialization_error_retries():
   attempt too few raises the error."""
   calls = {False: [], True: []}
   for ours in (False, True):
-    env = twin_tasks.make_env(ours, calls[ours], fail_resets=2,
-                              env_kwargs={'max_reset_attempts': 3})
+    env = twin_tasks.make_env(
+      ours, calls[ours], fail_resets=2, env_kwargs={"max_reset_attempts": 3}
+    )
     assert env.reset().step_type == dm_env.StepType.FIRST
   assert calls[True] == calls[False]
-  assert calls[True].count(('task', 'initialize_episode')) == 3
-  env = twin_tasks.make_env(True, fail_resets=2, env_kwargs={'max_reset_attempts': 2})
-  with pytest.raises(composer.EpisodeInitializationError, match='try again'):
+  assert calls[True].count(("task", "initialize_episode")) == 3
+  env = twin_tasks.make_env(True, fail_resets=2, env_kwargs={"max_reset_attempts": 2})
+  with pytest.raises(composer.EpisodeInitializationError, match="try again"):
     env.reset()
 
 
 def _make_diverging(ours, raise_error):
-  env = twin_tasks.make_env(ours, env_kwargs={
-    'raise_exception_on_physics_error': raise_error})
+  env = twin_tasks.make_env(ours, env_kwargs={"raise_exception_on_physics_error": raise_error})
 
   def diverge(physics, action, random_state):
     if physics.time() > 0.015:
       physics.data.qvel[:] = np.inf
-  env.add_extra_hook('before_substep', diverge)
+
+  env.add_extra_hook("before_substep", diverge)
   return env
 
 
@@ -116,11 +123,20 @@ def test_physics_error_ends_the_episode():
   """raise_exception_on_physics_error=False: a PhysicsError gives a LAST step with reward 0
   and discount 0, then a new episode; True: the error propagates."""
   from dm_control.rl import control
+
   ours = twin_tasks.run_episode(_make_diverging(True, False), 4)
   theirs = twin_tasks.run_episode(_make_diverging(False, False), 4)
-  assert [t.step_type for t in ours] == [t.step_type for t in theirs] == [
-    dm_env.StepType.FIRST, dm_env.StepType.MID, dm_env.StepType.LAST,
-    dm_env.StepType.FIRST, dm_env.StepType.MID]
+  assert (
+    [t.step_type for t in ours]
+    == [t.step_type for t in theirs]
+    == [
+      dm_env.StepType.FIRST,
+      dm_env.StepType.MID,
+      dm_env.StepType.LAST,
+      dm_env.StepType.FIRST,
+      dm_env.StepType.MID,
+    ]
+  )
   assert ours[2].reward == 0.0 and ours[2].discount == 0.0
   env = _make_diverging(True, True)
   with pytest.raises(PhysicsError):
@@ -131,10 +147,10 @@ def test_physics_error_ends_the_episode():
 
 def test_add_extra_hook_checks_its_arguments():
   env = twin_tasks.make_env(True)
-  with pytest.raises(ValueError, match='not a valid hook name'):
-    env.add_extra_hook('after_everything', lambda *a: None)
-  with pytest.raises(ValueError, match='not a callable'):
-    env.add_extra_hook('after_step', 3)
+  with pytest.raises(ValueError, match="not a valid hook name"):
+    env.add_extra_hook("after_everything", lambda *a: None)
+  with pytest.raises(ValueError, match="not a callable"):
+    env.add_extra_hook("after_step", 3)
 
 
 def test_timesteps():
@@ -144,9 +160,9 @@ def test_timesteps():
   task.set_timesteps(0.02, 0.004)
   assert task.physics_steps_per_control_step == 5
   assert task.root_entity.mjcf_model.option.timestep == 0.004
-  with pytest.raises(ValueError, match='integer multiple'):
+  with pytest.raises(ValueError, match="integer multiple"):
     task.control_timestep = 0.005
-  with pytest.raises(ValueError, match='integer multiple'):
+  with pytest.raises(ValueError, match="integer multiple"):
     task.physics_timestep = 0.003
   assert task.get_reward(None) == 0.0
 
@@ -155,6 +171,7 @@ def test_model_wrapper_entity_null_task_and_options():
   """A parsed model wrapped in an entity runs under NullTask; n_sub_steps overrides the
   control timestep; recompile_mjcf_every_episode=False runs the MJCF hooks once."""
   import mjcf
+
   model = mjcf.from_xml_string("""
     <mujoco model="pendulum">
       <worldbody><body><joint name="swing" type="hinge" axis="0 1 0"/>
@@ -166,22 +183,23 @@ def test_model_wrapper_entity_null_task_and_options():
 
   class Counting(composer.NullTask):
     def initialize_episode_mjcf(self, random_state):
-      calls.append('mjcf')
+      calls.append("mjcf")
 
-  env = composer.Environment(Counting(wrapped), n_sub_steps=3,
-                             recompile_mjcf_every_episode=False, time_limit=0.012)
+  env = composer.Environment(
+    Counting(wrapped), n_sub_steps=3, recompile_mjcf_every_episode=False, time_limit=0.012
+  )
   assert env.control_timestep() == pytest.approx(0.006)
-  assert env.action_spec().name == 'torque'
+  assert env.action_spec().name == "torque"
   steps = [env.reset()] + [env.step([0.5]) for _ in range(2)]
   assert steps[-1].last() and steps[-1].reward == 0.0
   assert env.physics.data.time == pytest.approx(0.012)
   env.reset()
-  assert calls == ['mjcf']
+  assert calls == ["mjcf"]
   assert env.observation_spec() == {}
 
 
 def test_invalid_padding_argument():
-  with pytest.raises(ValueError, match='ObservationPadding'):
+  with pytest.raises(ValueError, match="ObservationPadding"):
     composer.Environment(composer.NullTask(composer.Arena()), delayed_observation_padding=0)
 
 
@@ -189,6 +207,7 @@ def test_entities_added_between_episodes():
   """An entity attached in initialize_episode_mjcf is compiled in, its hooks run and its
   enabled observables appear from that episode on."""
   from composer import props
+
   arena = composer.Arena()
   seen = []
 
@@ -198,15 +217,15 @@ def test_entities_added_between_episodes():
 
   class Growing(composer.NullTask):
     def initialize_episode_mjcf(self, random_state):
-      ball = Ball('sphere', [0.1], name=f'ball{len(list(arena.iter_entities()))}')
+      ball = Ball("sphere", [0.1], name=f"ball{len(list(arena.iter_entities()))}")
       ball.observables.position.enabled = True
       arena.add_free_entity(ball)
 
   env = composer.Environment(Growing(arena))
   first = env.reset()
   second = env.reset()
-  assert list(first.observation) == ['ball1/position']
-  assert list(second.observation) == ['ball1/position', 'ball2/position']
-  assert seen == ['ball1', 'ball1', 'ball2']
+  assert list(first.observation) == ["ball1/position"]
+  assert list(second.observation) == ["ball1/position", "ball2/position"]
+  assert seen == ["ball1", "ball1", "ball2"]
   assert env.num_compilations == 3
   assert env.physics.model.nbody == 3

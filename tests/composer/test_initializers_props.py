@@ -19,12 +19,13 @@ def _scene(ours, n_props=4):
     from dm_control.composer import initializers as dm_initializers
     from dm_control.composer.variation import distributions as dm_distributions
     from dm_control.entities import props as dm_props
+
     ns = (dm_composer, dm_mjcf, dm_initializers, dm_props, dm_distributions)
   comp, mjcf_module, inits, prop_lib, dists = ns
   arena = comp.Arena()
   arena.mjcf_model.option.tolerance = 1e-14  # converged contact solves (see twin_tasks)
-  arena.mjcf_model.worldbody.add('geom', name='floor', type='plane', size=[2, 2, 0.1])
-  boxes = [prop_lib.Primitive('box', [0.1, 0.1, 0.1], name=f'box{i}') for i in range(n_props)]
+  arena.mjcf_model.worldbody.add("geom", name="floor", type="plane", size=[2, 2, 0.1])
+  boxes = [prop_lib.Primitive("box", [0.1, 0.1, 0.1], name=f"box{i}") for i in range(n_props)]
   for box in boxes:
     arena.add_free_entity(box)
   physics = mjcf_module.Physics.from_mjcf_model(arena.mjcf_model)
@@ -42,9 +43,12 @@ def test_prop_placer_rejection_sampling_matches_dm_control():
   poses = {}
   for ours in (False, True):
     (comp, _, inits, _, dists), _, boxes, physics = _scene(ours)
-    placer = inits.PropPlacer(boxes, position=dists.Uniform([-0.3, -0.3, 0.12],
-                                                            [0.3, 0.3, 0.12]),
-                              quaternion=[1, 0, 0, 0], max_attempts_per_prop=50)
+    placer = inits.PropPlacer(
+      boxes,
+      position=dists.Uniform([-0.3, -0.3, 0.12], [0.3, 0.3, 0.12]),
+      quaternion=[1, 0, 0, 0],
+      max_attempts_per_prop=50,
+    )
     random_state = np.random.RandomState(2)
     placer(physics, random_state)
     assert random_state.get_state()[2] > 4 * 3 * 2  # some poses were rejected and redrawn
@@ -58,10 +62,13 @@ def test_prop_placer_settles_like_dm_control():
   final = {}
   for ours in (False, True):
     (comp, _, inits, _, dists), _, boxes, physics = _scene(ours, 2)
-    placer = inits.PropPlacer(boxes, position=dists.Uniform([-0.5, -0.5, 0.3],
-                                                            [0.5, 0.5, 0.6]),
-                              quaternion=[1, 0, 0, 0], settle_physics=True,
-                              max_settle_physics_time=1.0)
+    placer = inits.PropPlacer(
+      boxes,
+      position=dists.Uniform([-0.5, -0.5, 0.3], [0.5, 0.5, 0.6]),
+      quaternion=[1, 0, 0, 0],
+      settle_physics=True,
+      max_settle_physics_time=1.0,
+    )
     placer(physics, np.random.RandomState(0))
     final[ours] = (physics.data.qpos.copy(), physics.data.time)
     heights = physics.data.qpos.reshape(-1, 7)[:, 2]
@@ -75,7 +82,7 @@ def test_prop_placer_gives_up():
   placer = inits.PropPlacer(boxes, position=[0, 0, 0.12], max_attempts_per_prop=3)
   with pytest.raises(composer.EpisodeInitializationError, match="'box1' within 3 attempts"):
     placer(physics, np.random.RandomState(0))
-  with pytest.raises(ValueError, match='greater than zero'):
+  with pytest.raises(ValueError, match="greater than zero"):
     inits.PropPlacer(boxes, position=[0, 0, 0], max_settle_physics_attempts=0)
 
 
@@ -99,25 +106,32 @@ def test_primitive_observables_match_dm_control():
     boxes[0].set_velocity(physics, [1, 0, 0], [0, 0, 2])
     physics.forward()
     obs = boxes[0].observables
-    values[ours] = [np.asarray(getattr(obs, name)(physics)) for name in
-                    ('position', 'orientation', 'linear_velocity', 'angular_velocity')]
-    assert sorted(obs.as_dict()) == ['box0/angular_velocity', 'box0/linear_velocity',
-                                     'box0/orientation', 'box0/position']
+    values[ours] = [
+      np.asarray(getattr(obs, name)(physics))
+      for name in ("position", "orientation", "linear_velocity", "angular_velocity")
+    ]
+    assert sorted(obs.as_dict()) == [
+      "box0/angular_velocity",
+      "box0/linear_velocity",
+      "box0/orientation",
+      "box0/position",
+    ]
   for mine, theirs in zip(values[True], values[False]):
     np.testing.assert_allclose(mine, theirs, atol=1e-12)
 
 
-@pytest.mark.parametrize('retain', [False, True])
+@pytest.mark.parametrize("retain", [False, True])
 def test_position_detector_matches_dm_control(retain):
   """A ball thrown through a 2D detector region: detections per control step as dm_control's
   (instantaneous, or retained over substeps)."""
   history = {}
   for ours in (False, True):
     (comp, mjcf_module, _, prop_lib, _), arena, _, _ = _scene(ours, 0)
-    ball = prop_lib.Primitive('sphere', [0.05], name='ball')
+    ball = prop_lib.Primitive("sphere", [0.05], name="ball")
     arena.add_free_entity(ball)
-    detector = prop_lib.PositionDetector(pos=[0.5, 0], size=[0.1, 0.5],
-                                         retain_substep_detections=retain)
+    detector = prop_lib.PositionDetector(
+      pos=[0.5, 0], size=[0.1, 0.5], retain_substep_detections=retain
+    )
     arena.attach(detector)
     detector.register_entities(ball)
 
@@ -150,8 +164,11 @@ def test_prop_placer_with_noise_matches_dm_control():
       from composer.variation import noises as noise_lib
     else:
       from dm_control.composer.variation import noises as noise_lib
-    placer = inits.PropPlacer(boxes, position=noise_lib.Additive(dists.Normal(
-      [0, 0, 0], [0.1, 0.1, 0])), max_attempts_per_prop=200)
+    placer = inits.PropPlacer(
+      boxes,
+      position=noise_lib.Additive(dists.Normal([0, 0, 0], [0.1, 0.1, 0])),
+      max_attempts_per_prop=200,
+    )
     placer(physics, np.random.RandomState(3))
     poses[ours] = np.concatenate([np.concatenate(b.get_pose(physics)) for b in boxes])
   np.testing.assert_allclose(poses[True], poses[False], rtol=0, atol=1e-12)

@@ -27,8 +27,11 @@ def _model():
 def test_positions_and_velocities_are_drawn_and_clipped():
   root, hinge, slide, ball = _model()
   physics = mjcf.Physics.from_mjcf_model(root)
-  init = JointsInitializer([hinge, slide], position=distributions.Uniform([-1, -1], [1, 1]),
-                           velocity=distributions.Uniform([-2, -2], [2, 2]))
+  init = JointsInitializer(
+    [hinge, slide],
+    position=distributions.Uniform([-1, -1], [1, 1]),
+    velocity=distributions.Uniform([-2, -2], [2, 2]),
+  )
   init(physics, np.random.RandomState(4))
   reference = np.random.RandomState(4)
   qpos = reference.uniform([-1, -1], [1, 1])
@@ -45,8 +48,9 @@ def test_fixed_values_and_ball_joints():
   root, hinge, slide, ball = _model()
   physics = mjcf.Physics.from_mjcf_model(root)
   quat = np.array([0.5, 0.5, 0.5, 0.5])
-  JointsInitializer([hinge, ball], position=np.concatenate([[0.2], quat]),
-                    velocity=0.0)(physics, np.random.RandomState(0))
+  JointsInitializer([hinge, ball], position=np.concatenate([[0.2], quat]), velocity=0.0)(
+    physics, np.random.RandomState(0)
+  )
   np.testing.assert_array_equal(physics.bind(hinge).qpos, [0.2])
   np.testing.assert_array_equal(physics.bind(ball).qpos, quat)
   np.testing.assert_array_equal(physics.bind(ball).qvel, [0, 0, 0])

@@ -15,7 +15,7 @@ def _small_arm(ours, unlimited_rail=False):
   _, _, small_arm = twins.entity_classes(ns)
   arm = small_arm()
   if unlimited_rail:
-    rail = arm.mjcf_model.find('joint', 'rail')
+    rail = arm.mjcf_model.find("joint", "rail")
     rail.range = None
     rail.limited = False
   physics = ns.mjcf.Physics.from_mjcf_model(arm.mjcf_model)
@@ -29,11 +29,13 @@ def _jaco(ours):
 
 def test_down_quaternion_is_dm_controls():
   from dm_control.entities.manipulators import base as theirs
+
   np.testing.assert_array_equal(base.DOWN_QUATERNION, theirs.DOWN_QUATERNION)
 
 
-@pytest.mark.parametrize('make', [_small_arm, lambda ours: _jaco(ours)[::2]],
-                         ids=['small_arm', 'jaco'])
+@pytest.mark.parametrize(
+  "make", [_small_arm, lambda ours: _jaco(ours)[::2]], ids=["small_arm", "jaco"]
+)
 def test_sampling_bounds_match_dm_control(make):
   """Limited joints: their range; unlimited hinges: [0, 2pi]."""
   (ours, our_physics), (theirs, their_physics) = make(True), make(False)
@@ -44,25 +46,28 @@ def test_sampling_bounds_match_dm_control(make):
 
 def test_small_arm_bounds_are_its_ranges():
   arm, physics = _small_arm(True)
-  np.testing.assert_array_equal(arm._get_joint_pos_sampling_bounds(physics),
-                                [[-0.5, 0, -2, -2.5], [0.5, 2 * np.pi, 2, 2.5]])
+  np.testing.assert_array_equal(
+    arm._get_joint_pos_sampling_bounds(physics), [[-0.5, 0, -2, -2.5], [0.5, 2 * np.pi, 2, 2.5]]
+  )
 
 
 def test_unlimited_slide_raises_dm_controls_error():
-  (ours, our_physics), (theirs, their_physics) = (_small_arm(True, unlimited_rail=True),
-                                                  _small_arm(False, unlimited_rail=True))
+  (ours, our_physics), (theirs, their_physics) = (
+    _small_arm(True, unlimited_rail=True),
+    _small_arm(False, unlimited_rail=True),
+  )
   with pytest.raises(RuntimeError) as their_error:
     theirs._get_joint_pos_sampling_bounds(their_physics)
   with pytest.raises(RuntimeError) as our_error:
     ours._get_joint_pos_sampling_bounds(our_physics)
-  first_line = 'All non-hinge joints must have limits. Model contains the following non-hinge '
+  first_line = "All non-hinge joints must have limits. Model contains the following non-hinge "
   assert str(their_error.value).startswith(first_line)
   assert str(our_error.value).startswith(first_line)
-  assert 'rail' in str(our_error.value).splitlines()[1]
+  assert "rail" in str(our_error.value).splitlines()[1]
   assert len(str(our_error.value).splitlines()) == 2  # only the rail
 
 
-@pytest.mark.parametrize('seed', [0, 5])
+@pytest.mark.parametrize("seed", [0, 5])
 def test_randomize_arm_joints_matches_dm_control(seed):
   (ours, our_physics), (theirs, their_physics) = _small_arm(True), _small_arm(False)
   ours.randomize_arm_joints(our_physics, np.random.RandomState(seed))
@@ -73,8 +78,8 @@ def test_randomize_arm_joints_matches_dm_control(seed):
   assert np.all(qpos >= lower) and np.all(qpos <= upper)
 
 
-@pytest.mark.parametrize('by_name', [False, True])
-@pytest.mark.parametrize('seed', [0, 1, 2])
+@pytest.mark.parametrize("by_name", [False, True])
+@pytest.mark.parametrize("seed", [0, 1, 2])
 def test_set_site_to_xpos_matches_dm_control(by_name, seed):
   """The Jaco hand's pinch site to a pose (the default orientation is DOWN_QUATERNION): same
   outcome, joints and random draws as dm_control."""
@@ -86,10 +91,18 @@ def test_set_site_to_xpos_matches_dm_control(by_name, seed):
       arm, hand, physics = _jaco(ours)
       site = hand.tool_center_point
       random_state = np.random.RandomState(seed)
-      success = arm.set_site_to_xpos(physics, random_state,
-                                     site.full_identifier if by_name else site, target)
-      outcomes.append((success, physics.bind(arm.joints).qpos.copy(),
-                       random_state.randint(1 << 30), physics, site))
+      success = arm.set_site_to_xpos(
+        physics, random_state, site.full_identifier if by_name else site, target
+      )
+      outcomes.append(
+        (
+          success,
+          physics.bind(arm.joints).qpos.copy(),
+          random_state.randint(1 << 30),
+          physics,
+          site,
+        )
+      )
   finally:
     logging.disable(logging.NOTSET)
   (success, qpos, draw, physics, site), (their_success, their_qpos, their_draw, _, _) = outcomes
@@ -108,7 +121,7 @@ def test_set_site_to_xpos_rejects_other_site_types():
     with pytest.raises(ValueError) as error:
       arm.set_site_to_xpos(physics, np.random.RandomState(0), 3, [0, 0, 0.3])
     outcomes.append(str(error.value))
-  assert outcomes[0] == outcomes[1] == 'site should either be a string or mjcf.Element: got 3'
+  assert outcomes[0] == outcomes[1] == "site should either be a string or mjcf.Element: got 3"
 
 
 def test_single_attempt_leaves_failed_solution_in_place():
@@ -120,8 +133,9 @@ def test_single_attempt_leaves_failed_solution_in_place():
     for ours in (True, False):
       arm, hand, physics = _jaco(ours)
       random_state = np.random.RandomState(0)
-      assert not arm.set_site_to_xpos(physics, random_state, hand.tool_center_point,
-                                      [0, 0, 3.0], max_ik_attempts=1)
+      assert not arm.set_site_to_xpos(
+        physics, random_state, hand.tool_center_point, [0, 0, 3.0], max_ik_attempts=1
+      )
       qpos.append(physics.bind(arm.joints).qpos.copy())
       assert random_state.randint(1 << 30) == np.random.RandomState(0).randint(1 << 30)
   finally:
@@ -136,12 +150,13 @@ def test_joints_observables_match_dm_control():
     physics.data.qpos[:4] = [0.1, 0.2, -0.3, 0.4]
     physics.data.qvel[:4] = [1.0, -2.0, 3.0, -4.0]
     observables = arm.observables.as_dict()
-    readings.append({key: np.array(obs.observation_callable(physics)())
-                     for key, obs in observables.items()})
-  assert list(readings[0]) == list(readings[1]) == ['joints_pos', 'joints_vel']
+    readings.append(
+      {key: np.array(obs.observation_callable(physics)()) for key, obs in observables.items()}
+    )
+  assert list(readings[0]) == list(readings[1]) == ["joints_pos", "joints_vel"]
   for key in readings[1]:
     np.testing.assert_array_equal(readings[0][key], readings[1][key])
-  np.testing.assert_array_equal(readings[0]['joints_pos'], [0.1, 0.2, -0.3, 0.4])
+  np.testing.assert_array_equal(readings[0]["joints_pos"], [0.1, 0.2, -0.3, 0.4])
 
 
 def test_arm_and_hand_are_abstract():
@@ -176,5 +191,5 @@ def test_wrapping_into_bounds_by_whole_turns():
   elbow.qpos = 0
   for bad in (1e9, np.nan, -np.inf):
     yaw.qpos = bad
-    with pytest.raises(ValueError, match='turns from its range'):
+    with pytest.raises(ValueError, match="turns from its range"):
       base._wrap_into_bounds(physics, arm.joints, lower, upper)

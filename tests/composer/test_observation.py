@@ -5,10 +5,10 @@ import contextlib
 
 import numpy as np
 import pytest
-from dm_control.composer.variation import distributions as dm_distributions
 from dm_control.composer.observation import obs_buffer as dm_obs_buffer
 from dm_control.composer.observation import updater as dm_updater
 from dm_control.composer.observation.observable import base as dm_base
+from dm_control.composer.variation import distributions as dm_distributions
 from dm_env import specs
 
 from composer.observation import obs_buffer
@@ -48,33 +48,33 @@ def _observables(module, options):
   out = collections.OrderedDict()
   for i, option in enumerate(options):
     option = dict(option)
-    for key in ('update_interval', 'delay'):
+    for key in ("update_interval", "delay"):
       if isinstance(option.get(key), tuple):
         option[key] = _Sampler(i, *option[key])
-    obs = module.Generic(lambda physics, i=i: np.array([physics.count, 10 * i + 1.5]),
-                         **option)
+    obs = module.Generic(lambda physics, i=i: np.array([physics.count, 10 * i + 1.5]), **option)
     obs.enabled = True
-    out[f'obs{i}'] = obs
+    out[f"obs{i}"] = obs
   return out
 
 
 OPTIONS = [
   {},
-  {'buffer_size': 3},
-  {'buffer_size': 2, 'delay': 3},
-  {'buffer_size': 4, 'delay': 7, 'update_interval': 2},
-  {'buffer_size': 3, 'update_interval': 3, 'aggregator': 'max'},
-  {'buffer_size': 5, 'aggregator': 'mean', 'delay': 1},
-  {'buffer_size': 2, 'update_interval': (1, 4), 'delay': (0, 6)},
-  {'buffer_size': 6, 'delay': (2, 9), 'aggregator': 'sum'},
-  {'buffer_size': 3, 'aggregator': lambda x: x[-1] - x[0]},
+  {"buffer_size": 3},
+  {"buffer_size": 2, "delay": 3},
+  {"buffer_size": 4, "delay": 7, "update_interval": 2},
+  {"buffer_size": 3, "update_interval": 3, "aggregator": "max"},
+  {"buffer_size": 5, "aggregator": "mean", "delay": 1},
+  {"buffer_size": 2, "update_interval": (1, 4), "delay": (0, 6)},
+  {"buffer_size": 6, "delay": (2, 9), "aggregator": "sum"},
+  {"buffer_size": 3, "aggregator": lambda x: x[-1] - x[0]},
 ]
 
 
 def _run(updater_module, observable_module, steps_per_control, strip, pad, n_steps=15):
   physics = FakePhysics()
-  up = updater_module.Updater(_observables(observable_module, OPTIONS), steps_per_control,
-                              strip, pad)
+  up = updater_module.Updater(
+    _observables(observable_module, OPTIONS), steps_per_control, strip, pad
+  )
   up.reset(physics, np.random.RandomState(0))
   observations = [up.get_observation()]
   for _ in range(n_steps):
@@ -88,8 +88,8 @@ def _run(updater_module, observable_module, steps_per_control, strip, pad, n_ste
   return up.observation_spec(), observations
 
 
-@pytest.mark.parametrize('steps_per_control', [1, 3, 5])
-@pytest.mark.parametrize('strip,pad', [(False, False), (True, True)])
+@pytest.mark.parametrize("steps_per_control", [1, 3, 5])
+@pytest.mark.parametrize("strip,pad", [(False, False), (True, True)])
 def test_updater_matches_dm_control(steps_per_control, strip, pad):
   """Every observation over 15 control steps equals dm_control's (values are step counts,
   so this checks which reading each buffer row holds), and the specs are equal."""
@@ -106,12 +106,13 @@ def test_updater_matches_dm_control(steps_per_control, strip, pad):
 def test_variation_options_draw_from_the_environment_random_state():
   """A delay that takes `random_state` is drawn from the updater's random state, as a
   dm_control Variation is."""
+
   def run(module, delay):
     physics = FakePhysics()
     obs = module.Generic(lambda p: np.array([p.count]), buffer_size=3, delay=delay)
     obs.enabled = True
     up = module is base and updater or dm_updater
-    u = up.Updater({'x': obs}, 2)
+    u = up.Updater({"x": obs}, 2)
     u.reset(physics, np.random.RandomState(5))
     out = []
     for _ in range(10):
@@ -120,10 +121,11 @@ def test_variation_options_draw_from_the_environment_random_state():
       u.update()
       physics.step()
       u.update()
-      out.append(u.get_observation()['x'])
+      out.append(u.get_observation()["x"])
     return np.array(out)
 
   from composer.variation import distributions
+
   ours = run(base, lambda random_state: random_state.randint(0, 5))
   theirs = run(dm_base, dm_distributions.UniformInteger(0, 5))
   np.testing.assert_array_equal(ours, theirs)
@@ -141,7 +143,7 @@ def test_buffer_matches_dm_control_with_out_of_order_arrivals():
     mine.insert(t, delay, value)
     ref.insert(t, delay, value)
     np.testing.assert_array_equal(mine.read(t), ref.read(t))
-  with pytest.raises(ValueError, match='should not be negative'):
+  with pytest.raises(ValueError, match="should not be negative"):
     mine.insert(41, -1, np.zeros(2))
 
 
@@ -166,39 +168,41 @@ def test_drop_unobserved_matches_dm_control():
 
 def test_bounded_spec_with_aggregators():
   """Bounds survive bounds-preserving aggregators and no aggregator; 'sum' drops them."""
+
   class Bounded(base.Generic):
     @property
     def array_spec(self):
       return specs.BoundedArray((2,), np.float64, -1.0, 1.0)
 
   out = {}
-  for name, aggregator in (('none', None), ('max', 'max'), ('sum', 'sum')):
+  for name, aggregator in (("none", None), ("max", "max"), ("sum", "sum")):
     obs = Bounded(lambda p: np.zeros(2), buffer_size=3, aggregator=aggregator)
     obs.enabled = True
     out[name] = obs
   up = updater.Updater(out)
   up.reset(FakePhysics(), np.random.RandomState(0))
   spec = up.observation_spec()
-  assert spec['none'] == specs.BoundedArray((3, 2), np.float64, -1.0, 1.0, name='none')
-  assert spec['max'] == specs.BoundedArray((2,), np.float64, -1.0, 1.0, name='max')
-  assert spec['sum'] == specs.Array((2,), np.float64, name='sum')
+  assert spec["none"] == specs.BoundedArray((3, 2), np.float64, -1.0, 1.0, name="none")
+  assert spec["max"] == specs.BoundedArray((2,), np.float64, -1.0, 1.0, name="max")
+  assert spec["sum"] == specs.Array((2,), np.float64, name="sum")
 
 
 def test_observable_options():
-  obs = base.Generic(lambda p: np.ones(2), aggregator='median')
-  assert obs.aggregator(np.array([[1.], [5.], [2.]])) == 2.
+  obs = base.Generic(lambda p: np.ones(2), aggregator="median")
+  assert obs.aggregator(np.array([[1.0], [5.0], [2.0]])) == 2.0
   obs.configure(buffer_size=4, delay=2, update_interval=3)
   assert (obs.buffer_size, obs.delay, obs.update_interval) == (4, 2, 3)
-  with pytest.raises(AttributeError, match='Cannot add attribute'):
-    obs.configure(colour='red')
-  with pytest.raises(KeyError, match='Unrecognized aggregator name'):
-    obs.aggregator = 'mode'
-  noisy = base.Generic(lambda p: np.ones(2),
-                       corruptor=lambda v, random_state: v + random_state.uniform())
+  with pytest.raises(AttributeError, match="Cannot add attribute"):
+    obs.configure(colour="red")
+  with pytest.raises(KeyError, match="Unrecognized aggregator name"):
+    obs.aggregator = "mode"
+  noisy = base.Generic(
+    lambda p: np.ones(2), corruptor=lambda v, random_state: v + random_state.uniform()
+  )
   rs = np.random.RandomState(0)
   value = noisy(None, rs)
   assert value[0] == value[1] == 1 + np.random.RandomState(0).uniform()
-  with pytest.raises(RuntimeError, match='`reset` must be called'):
-    updater.Updater({'x': obs}).get_observation()
-  with pytest.raises(ValueError, match='should be a dict'):
+  with pytest.raises(RuntimeError, match="`reset` must be called"):
+    updater.Updater({"x": obs}).get_observation()
+  with pytest.raises(ValueError, match="should be a dict"):
     updater.Updater([obs])

@@ -64,7 +64,7 @@ def _tcp_pose(physics, site):
 _DOWN_MAT = np.array([[0, 1, 0], [1, 0, 0], [0, 0, -1]], dtype=float)  # DOWN_QUATERNION's
 
 
-@pytest.mark.parametrize('seed', [0, 1, 3])
+@pytest.mark.parametrize("seed", [0, 1, 3])
 def test_matches_dm_control(seed):
   """The accepted pose and the rejections on the way are dm_control's; the hand's pinch site is
   in the workspace, pointing down."""
@@ -88,10 +88,14 @@ def test_seed_with_a_rejected_pose_matches_dm_control():
   assert ours[1][0] is False and len(ours[1]) > 1
 
 
-@pytest.mark.parametrize('scene', [
-  dict(obstacle=([0.2, 0.0, 0.1], [0.05, 0.3, 0.1])),
-  dict(free_box=([0.2, 0.0, 0.05], [0.05, 0.3, 0.05])),
-], ids=['fixed_obstacle', 'free_box'])
+@pytest.mark.parametrize(
+  "scene",
+  [
+    dict(obstacle=([0.2, 0.0, 0.1], [0.05, 0.3, 0.1])),
+    dict(free_box=([0.2, 0.0, 0.05], [0.05, 0.3, 0.05])),
+  ],
+  ids=["fixed_obstacle", "free_box"],
+)
 def test_scenes_with_other_bodies_match_dm_control(scene):
   for seed in (0, 1):
     ours, theirs = _run_both(seed, scene=scene)
@@ -114,28 +118,29 @@ def test_without_a_hand_the_wrist_site_is_placed():
 
 
 def test_unreachable_position_raises_and_restores_the_arm():
-  ours, theirs = _run_both(0, position=[0.0, 0.0, 3.0], max_ik_attempts=2,
-                           max_rejection_samples=3)
+  ours, theirs = _run_both(0, position=[0.0, 0.0, 3.0], max_ik_attempts=2, max_rejection_samples=3)
   _assert_same(ours, theirs)
-  assert type(ours[2]).__name__ == 'EpisodeInitializationError'
+  assert type(ours[2]).__name__ == "EpisodeInitializationError"
   assert str(ours[2]) == (
-    'Failed to find a valid initial configuration for the robot after 3 TCP poses sampled '
-    'and up to 2 initial joint configurations per pose.')
+    "Failed to find a valid initial configuration for the robot after 3 TCP poses sampled "
+    "and up to 2 initial joint configurations per pose."
+  )
   assert ours[1] == [False] * 3
   np.testing.assert_array_equal(ours[0], np.zeros(6))  # back where it started
 
 
-@pytest.mark.parametrize('ignore_collisions', [False, True])
+@pytest.mark.parametrize("ignore_collisions", [False, True])
 def test_pose_below_the_table(ignore_collisions):
   """A TCP 10 cm under the table top: the hand penetrates the (fixed) table, so the pose is
   rejected unless collisions are ignored."""
-  ours, theirs = _run_both(0, position=[0.3, 0.0, -0.1], ignore_collisions=ignore_collisions,
-                           max_rejection_samples=2)
+  ours, theirs = _run_both(
+    0, position=[0.3, 0.0, -0.1], ignore_collisions=ignore_collisions, max_rejection_samples=2
+  )
   _assert_same(ours, theirs)
   if ignore_collisions:
     assert ours[2] is None
   else:
-    assert type(ours[2]).__name__ == 'EpisodeInitializationError'
+    assert type(ours[2]).__name__ == "EpisodeInitializationError"
     assert ours[1] == [True, True]  # reached, then rejected for the collision
 
 
@@ -147,8 +152,9 @@ def test_single_ik_attempt_does_not_randomize():
 def test_relevant_collisions_match_dm_control():
   """The collision test on its own, at random arm poses among a fixed obstacle, a free box and
   the table: the same verdicts as dm_control's, and both verdicts occur."""
-  scene = dict(obstacle=([0.25, 0.0, 0.3], [0.05, 0.05, 0.3]),
-               free_box=([0.0, 0.3, 0.4], [0.1, 0.1, 0.1]))
+  scene = dict(
+    obstacle=([0.25, 0.0, 0.3], [0.05, 0.05, 0.3]), free_box=([0.0, 0.3, 0.4], [0.1, 0.1, 0.1])
+  )
   verdicts = []
   inits = []
   for ours in (True, False):

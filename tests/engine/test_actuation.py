@@ -16,12 +16,12 @@ import pytest
 from engine import actuation
 from engine.enums import mjOBJ_JOINT
 from engine.enums import mjOBJ_TENDON
+from tests import jitted
 from tests import oracle
 from tests import trees
 from tests.engine.test_passive import assert_close
 from tests.engine.test_passive import random_state
 from tests.engine.test_passive import set_opt
-from tests import jitted
 
 actuation = jitted.module(actuation)
 
@@ -160,9 +160,14 @@ def test_rotational_setpoints_wrap():
       assert_close(name, getattr(d, name), getattr(mjd, name))
 
 
-@pytest.mark.parametrize("flags", [
-  mujoco.mjtDisableBit.mjDSBL_CLAMPCTRL, mujoco.mjtDisableBit.mjDSBL_GRAVITY,
-  mujoco.mjtDisableBit.mjDSBL_SPRING | mujoco.mjtDisableBit.mjDSBL_DAMPER])
+@pytest.mark.parametrize(
+  "flags",
+  [
+    mujoco.mjtDisableBit.mjDSBL_CLAMPCTRL,
+    mujoco.mjtDisableBit.mjDSBL_GRAVITY,
+    mujoco.mjtDisableBit.mjDSBL_SPRING | mujoco.mjtDisableBit.mjDSBL_DAMPER,
+  ],
+)
 def test_disable_flags(flags):
   mjm, mjd, m, d = oracle.load(ACTUATORS)
   set_opt(mjm, m, disableflags=int(flags))
@@ -213,8 +218,12 @@ def test_bad_control_zeroes_all_controls_with_a_warning():
 def test_actuator_damping_and_armature_match_libmujoco():
   lib = ctypes.CDLL(str(next(pathlib.Path(mujoco.__file__).parent.glob("libmujoco.so*"))))
   lib.mj_actuatorDamping.restype = ctypes.c_double
-  lib.mj_actuatorDamping.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_int,
-                                     ctypes.POINTER(ctypes.c_double)]
+  lib.mj_actuatorDamping.argtypes = [
+    ctypes.c_void_p,
+    ctypes.c_int,
+    ctypes.c_int,
+    ctypes.POINTER(ctypes.c_double),
+  ]
   lib.mj_actuatorArmature.restype = ctypes.c_double
   lib.mj_actuatorArmature.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_int]
   xml = """<mujoco><worldbody><body><joint name="a"/><joint name="b" type="slide"/>
@@ -230,7 +239,7 @@ def test_actuator_damping_and_armature_match_libmujoco():
   mjm, _, m, _ = oracle.load(xml)
   for objtype, n in ((mjOBJ_JOINT, mjm.njnt), (mjOBJ_TENDON, mjm.ntendon)):
     for i in range(n):
-      poly = np.array([.1, -.2])
+      poly = np.array([0.1, -0.2])
       cpoly = (ctypes.c_double * 2)(*poly)
       ours = actuation.actuator_damping(m._struct, objtype, i, poly)
       assert ours == lib.mj_actuatorDamping(mjm._address, objtype, i, cpoly)
@@ -253,8 +262,10 @@ def test_random_trees_with_actuators():
       elif kind == 1:
         lines.append(f'<position joint="{name}" kp="{rng.uniform(1, 5):.3f}" kv=".3"/>')
       elif kind == 2:
-        lines.append(f'<general joint="{name}" dyntype="filter" dynprm=".05" '
-                     f'gaintype="affine" gainprm="1 .2 .1" actearly="true"/>')
+        lines.append(
+          f'<general joint="{name}" dyntype="filter" dynprm=".05" '
+          f'gaintype="affine" gainprm="1 .2 .1" actearly="true"/>'
+        )
       else:
         lines.append(f'<intvelocity joint="{name}" kp="2" actrange="-1 1"/>')
     xml = xml.replace("</mujoco>", "<actuator>" + "".join(lines) + "</actuator></mujoco>")

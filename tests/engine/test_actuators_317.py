@@ -34,8 +34,9 @@ def _assert_same(md, ed, fields, tol, where):
 
 def _controls(nu, k):
   """Smooth, varying controls of step k (different for every control)."""
-  return np.array([math.sin(0.13 * k + 0.7 * u) + 0.2 * math.cos(0.05 * k * (u + 1))
-                   for u in range(nu)])
+  return np.array(
+    [math.sin(0.13 * k + 0.7 * u) + 0.2 * math.cos(0.05 * k * (u + 1)) for u in range(nu)]
+  )
 
 
 def _run(xml, nstep=60, tol=1e-10, controls=_controls, qvel=None, fields=FIELDS):
@@ -96,8 +97,10 @@ FREE = """
 
 @pytest.mark.parametrize("integrator", INTEGRATORS)
 def test_orientation_ball_expmap(integrator):
-  _run(_world(BALL, '<orientation joint="b" kp="3" kv=".4"/>', integrator=integrator),
-       qvel=[0.3, -0.2, 0.5])
+  _run(
+    _world(BALL, '<orientation joint="b" kp="3" kv=".4"/>', integrator=integrator),
+    qvel=[0.3, -0.2, 0.5],
+  )
 
 
 @pytest.mark.parametrize("integrator", INTEGRATORS)
@@ -105,16 +108,21 @@ def test_orientation_free_quat_and_integrator(integrator):
   # the torque-norm limit only with explicit integrators: the implicit derivative is skipped
   # when the clamped norm is >= the limit, which rounding decides once the limit is active
   limit = "" if integrator.startswith("implicit") else 'forcerange="0 .8"'
-  acts = (f'<orientation site="s" refsite="ref" kp="2" kv=".3" input="quat" {limit}/>'
-          '<general site="s" refsite="ref" gaintype="so3" biastype="so3" dyntype="integrator" '
-          'gainprm="1" biasprm="0 -1 -.1"/>')
+  acts = (
+    f'<orientation site="s" refsite="ref" kp="2" kv=".3" input="quat" {limit}/>'
+    '<general site="s" refsite="ref" gaintype="so3" biastype="so3" dyntype="integrator" '
+    'gainprm="1" biasprm="0 -1 -.1"/>'
+  )
   _run(_world(FREE, acts, integrator=integrator), qvel=[0, 0, 0, 0.4, -0.3, 1.0])
 
 
 def test_orientation_integrator_reanchors_past_pi():
   """An integrating SO3 servo driven far keeps its target rotation vector within pi."""
-  xml = _world(BALL, '<general joint="b" gaintype="so3" biastype="so3" dyntype="integrator" '
-               'gainprm="3" biasprm="0 -3 -.4" actearly="true"/>')
+  xml = _world(
+    BALL,
+    '<general joint="b" gaintype="so3" biastype="so3" dyntype="integrator" '
+    'gainprm="3" biasprm="0 -3 -.4" actearly="true"/>',
+  )
   _, md, _, ed = _run(xml, nstep=80, controls=lambda nu, k: np.array([30.0, -10.0, 5.0]))
   assert np.linalg.norm(md.act) <= math.pi and np.linalg.norm(ed.act) <= math.pi
 
@@ -133,28 +141,43 @@ def test_integrated_rotational_setpoint_wraps():
 DCMOTORS = {
   "voltage": '<dcmotor joint="h1" motorconst=".5" resistance="2"/>',
   "inductance": '<dcmotor joint="h1" motorconst=".5" resistance="2" inductance=".02"/>',
-  "saturated": ('<dcmotor joint="h1" motorconst=".5" resistance="2" inductance=".02" '
-                'saturation=".4 0 30"/>'),
-  "vmax": ('<dcmotor joint="h1" motorconst=".5" resistance="2" inductance=".02" '
-           'controller="0 0 0 0 0 .3"/>'),
-  "ffvoltage": ('<dcmotor joint="h1" motorconst=".5" resistance="2" inductance=".02" '
-                'input="ff voltage" controller="0 0 0 0 0 1.5"/>'),
-  "posvoltage": ('<dcmotor joint="h1" motorconst=".5" resistance="2" input="pos voltage" '
-                 'controller="4 0 .2 0 0 3"/>'),
+  "saturated": (
+    '<dcmotor joint="h1" motorconst=".5" resistance="2" inductance=".02" saturation=".4 0 30"/>'
+  ),
+  "vmax": (
+    '<dcmotor joint="h1" motorconst=".5" resistance="2" inductance=".02" '
+    'controller="0 0 0 0 0 .3"/>'
+  ),
+  "ffvoltage": (
+    '<dcmotor joint="h1" motorconst=".5" resistance="2" inductance=".02" '
+    'input="ff voltage" controller="0 0 0 0 0 1.5"/>'
+  ),
+  "posvoltage": (
+    '<dcmotor joint="h1" motorconst=".5" resistance="2" input="pos voltage" '
+    'controller="4 0 .2 0 0 3"/>'
+  ),
   "passive": '<dcmotor joint="h1" motorconst=".5" resistance="2" input="none" cogging=".1 3 0"/>',
   "thermal": '<dcmotor joint="h1" motorconst=".5" resistance="2" thermal="2 3 0 .01 20 25"/>',
-  "thermalservo": ('<dcmotor joint="h1" motorconst=".5" resistance="2" input="pos ff" '
-                   'controller="4 1 .2" thermal="2 3 0 .01 20 25"/>'),
-  "lugre": ('<dcmotor joint="h1" motorconst=".5" resistance="2" lugre="100 1 .1 .2 .05" '
-            'cogging=".1 4 .3"/>'),
+  "thermalservo": (
+    '<dcmotor joint="h1" motorconst=".5" resistance="2" input="pos ff" '
+    'controller="4 1 .2" thermal="2 3 0 .01 20 25"/>'
+  ),
+  "lugre": (
+    '<dcmotor joint="h1" motorconst=".5" resistance="2" lugre="100 1 .1 .2 .05" cogging=".1 4 .3"/>'
+  ),
   "pos": '<dcmotor joint="h1" motorconst=".5" resistance="2" input="pos" controller="4 1 .2"/>',
-  "posvelff": ('<dcmotor joint="h1" motorconst=".5" resistance="2" inductance=".05" '
-               'input="pos vel ff" controller="4 0 .2 5 0 6"/>'),
-  "imax": ('<dcmotor joint="h1" motorconst=".5" resistance="2" input="pos" '
-           'controller="4 3 .2 0 .002 3"/>'),
-  "everything": ('<dcmotor joint="h1" motorconst=".5" resistance="2" inductance=".02" '
-                 'input="pos vel" controller="4 1 .2 5 .05 8" thermal="2 3 0 .01 20 25" '
-                 'lugre="100 1 .1 .2 .05"/>'),
+  "posvelff": (
+    '<dcmotor joint="h1" motorconst=".5" resistance="2" inductance=".05" '
+    'input="pos vel ff" controller="4 0 .2 5 0 6"/>'
+  ),
+  "imax": (
+    '<dcmotor joint="h1" motorconst=".5" resistance="2" input="pos" controller="4 3 .2 0 .002 3"/>'
+  ),
+  "everything": (
+    '<dcmotor joint="h1" motorconst=".5" resistance="2" inductance=".02" '
+    'input="pos vel" controller="4 1 .2 5 .05 8" thermal="2 3 0 .01 20 25" '
+    'lugre="100 1 .1 .2 .05"/>'
+  ),
 }
 
 
@@ -180,8 +203,10 @@ PIDS = {
   "ki": '<pid joint="h1" kp="20" kv="2" ki="15" input="pos"/>',
   "imax": '<pid joint="h1" kp="20" kv="2" ki="40" imax=".01" input="pos"/>',
   "slew": '<pid joint="h1" kp="20" kv="2" slewmax="3" input="pos vel"/>',
-  "all": ('<pid joint="h1" kp="20" kv="2" ki="15" imax=".05" slewmax="3" input="pos vel ff" '
-          'forcerange="-3 3"/>'),
+  "all": (
+    '<pid joint="h1" kp="20" kv="2" ki="15" imax=".05" slewmax="3" input="pos vel ff" '
+    'forcerange="-3 3"/>'
+  ),
 }
 
 
@@ -192,26 +217,33 @@ def test_pid(kind):
 
 @pytest.mark.parametrize("integrator", INTEGRATORS)
 def test_pid_integrators(integrator):
-  _run(_world(ARM, PIDS["all"] + '<pid joint="h2" kp="5" dampratio="1" input="pos"/>',
-              integrator=integrator))
+  _run(
+    _world(
+      ARM, PIDS["all"] + '<pid joint="h2" kp="5" dampratio="1" input="pos"/>', integrator=integrator
+    )
+  )
 
 
 # ---- history buffers ----
 
 
-DELAYED = ('<motor joint="h1" nsample="4" delay=".012"/>'
-           '<motor joint="h2" nsample="5" delay=".01" interp="linear"/>'
-           '<position joint="h1" kp="10" nsample="6" delay=".013" interp="cubic"/>'
-           '<motor joint="h2" nsample="3"/>')
+DELAYED = (
+  '<motor joint="h1" nsample="4" delay=".012"/>'
+  '<motor joint="h2" nsample="5" delay=".01" interp="linear"/>'
+  '<position joint="h1" kp="10" nsample="6" delay=".013" interp="cubic"/>'
+  '<motor joint="h2" nsample="3"/>'
+)
 
-SENSORS = ('<jointpos joint="h1" nsample="3" delay=".01"/>'
-           '<jointvel joint="h2" nsample="4" delay=".0125" interp="linear"/>'
-           '<framepos objtype="site" objname="tip" nsample="5" delay=".0075" interp="cubic"/>'
-           '<jointpos joint="h2" nsample="3" interval=".02"/>'
-           '<jointvel joint="h1" nsample="3" interval=".015 -.005"/>'
-           '<framequat objtype="body" objname="lower" nsample="2" interval=".01" delay=".005"/>'
-           '<actuatorfrc actuator="m0" nsample="3" delay=".005" cutoff=".3"/>'
-           '<accelerometer site="tip" nsample="2"/>')
+SENSORS = (
+  '<jointpos joint="h1" nsample="3" delay=".01"/>'
+  '<jointvel joint="h2" nsample="4" delay=".0125" interp="linear"/>'
+  '<framepos objtype="site" objname="tip" nsample="5" delay=".0075" interp="cubic"/>'
+  '<jointpos joint="h2" nsample="3" interval=".02"/>'
+  '<jointvel joint="h1" nsample="3" interval=".015 -.005"/>'
+  '<framequat objtype="body" objname="lower" nsample="2" interval=".01" delay=".005"/>'
+  '<actuatorfrc actuator="m0" nsample="3" delay=".005" cutoff=".3"/>'
+  '<accelerometer site="tip" nsample="2"/>'
+)
 
 
 @pytest.mark.parametrize("integrator", INTEGRATORS)
@@ -238,8 +270,10 @@ def test_step1_step2_delays():
 
 def test_delayed_orientation_controls():
   """An SO3 servo's buffer holds its three controls per sample."""
-  _run(_world(BALL, '<orientation joint="b" kp="3" kv=".4" nsample="4" delay=".01" '
-              'interp="linear"/>'), qvel=[0.3, -0.2, 0.5])
+  _run(
+    _world(BALL, '<orientation joint="b" kp="3" kv=".4" nsample="4" delay=".01" interp="linear"/>'),
+    qvel=[0.3, -0.2, 0.5],
+  )
 
 
 def test_forward_reads_without_inserting():
@@ -266,7 +300,8 @@ def test_reset_and_keyframe_initialize_history(time):
   """Buffer times stay relative to 0 whatever the keyframe's time: a negative time inserts
   samples among (or onto) the initial ones."""
   xml = _world(ARM, DELAYED, SENSORS).replace(
-    "</mujoco>", f'<keyframe><key time="{time}" qpos=".1 .2"/></keyframe></mujoco>')
+    "</mujoco>", f'<keyframe><key time="{time}" qpos=".1 .2"/></keyframe></mujoco>'
+  )
   xml = xml.replace('<actuatorfrc actuator="m0" nsample="3" delay=".005" cutoff=".3"/>', "")
   mm, md, em, ed = _run(xml, nstep=10)
   mujoco.mj_resetData(mm, md)
@@ -290,14 +325,21 @@ def test_disabled_sensors_still_record_delayed_samples():
   sensors into their buffers."""
   acts = DELAYED.replace('<motor joint="h1"', '<motor name="m0" joint="h1"', 1)
   xml = _world(ARM, acts, SENSORS).replace(
-    '<option ', '<option><flag sensor="disable"/></option>\n  <option ')
+    "<option ", '<option><flag sensor="disable"/></option>\n  <option '
+  )
   _run(xml, nstep=30)
 
 
 def test_history_is_state():
   """mjSTATE_HISTORY is part of the physics state: its size and round trip."""
-  _, md, em, ed = _run(_world(ARM, DELAYED, SENSORS.replace(
-    '<actuatorfrc actuator="m0" nsample="3" delay=".005" cutoff=".3"/>', "")), nstep=8)
+  _, md, em, ed = _run(
+    _world(
+      ARM,
+      DELAYED,
+      SENSORS.replace('<actuatorfrc actuator="m0" nsample="3" delay=".005" cutoff=".3"/>', ""),
+    ),
+    nstep=8,
+  )
   sig = mujoco.mjtState.mjSTATE_HISTORY
   assert engine.mj_stateSize(em, sig) == em.nhistory > 0
   state = np.empty(em.nhistory)
@@ -331,19 +373,27 @@ def test_history_api_matches_mujoco():
   want, got = np.zeros(1), np.zeros(1)
   for t in (0.0, 0.03, 0.045, 0.07, 0.2):
     for interp in (0, 1, 2):
-      np.testing.assert_allclose(engine.mj_readCtrl(m, d, 0, t, got, interp),
-                                 mujoco.mj_readCtrl(mjm, mjd, 0, t, want, interp), atol=1e-12)
-      np.testing.assert_allclose(engine.mj_readSensor(m, d, 0, t, got, interp),
-                                 mujoco.mj_readSensor(mjm, mjd, 0, t, want, interp), atol=1e-12)
+      np.testing.assert_allclose(
+        engine.mj_readCtrl(m, d, 0, t, got, interp),
+        mujoco.mj_readCtrl(mjm, mjd, 0, t, want, interp),
+        atol=1e-12,
+      )
+      np.testing.assert_allclose(
+        engine.mj_readSensor(m, d, 0, t, got, interp),
+        mujoco.mj_readSensor(mjm, mjd, 0, t, want, interp),
+        atol=1e-12,
+      )
   np.testing.assert_array_equal(engine.mj_readCtrl(m, d, 1, 0.0, got, 0), d.ctrl[1:2])
   np.testing.assert_array_equal(engine.mj_readSensor(m, d, 1, 0.0, got, 0), d.sensordata[1:2])
 
   for lib, model, data in ((mujoco, mjm, mjd), (engine, m, d)):
-    lib.mj_initCtrlHistory(model, data, 0, np.array([.01, .02, .03, .04]),
-                           np.array([[10.0], [20.0], [30.0], [40.0]]))
+    lib.mj_initCtrlHistory(
+      model, data, 0, np.array([0.01, 0.02, 0.03, 0.04]), np.array([[10.0], [20.0], [30.0], [40.0]])
+    )
     lib.mj_initCtrlHistory(model, data, 0, None, np.array([[11.0], [21.0], [31.0], [41.0]]))
-    lib.mj_initSensorHistory(model, data, 0, np.array([.02, .03, .04]),
-                             np.array([[1.0], [2.0], [3.0]]), 0.025)
+    lib.mj_initSensorHistory(
+      model, data, 0, np.array([0.02, 0.03, 0.04]), np.array([[1.0], [2.0], [3.0]]), 0.025
+    )
   np.testing.assert_array_equal(d.history, mjd.history)
   for _ in range(8):
     mujoco.mj_step(mjm, mjd)
@@ -358,7 +408,7 @@ def test_history_api_errors():
   with pytest.raises(ValueError, match="no history buffer"):
     engine.mj_initCtrlHistory(m, d, 1, None, np.zeros((4, 1)))
   with pytest.raises(ValueError, match="strictly increasing"):
-    engine.mj_initCtrlHistory(m, d, 0, np.array([.3, .2, .1, 0.]), np.zeros((4, 1)))
+    engine.mj_initCtrlHistory(m, d, 0, np.array([0.3, 0.2, 0.1, 0.0]), np.zeros((4, 1)))
   with pytest.raises(ValueError, match="4 samples"):
     engine.mj_initCtrlHistory(m, d, 0, None, np.zeros((3, 1)))
   with pytest.raises(ValueError, match="out of range"):

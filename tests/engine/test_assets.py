@@ -81,14 +81,20 @@ def test_asset_store_disk_lookup(tmp_path):
   assert str(tmp_path / "meshes" / "nope.stl") in str(err.value)
 
 
-@pytest.mark.parametrize("meshdir,filename,key", [
-  ("foo", "a.stl", "a.stl"), ("foo", "a.stl", "foo/a.stl"), ("", "sub/a.stl", "a.stl"),
-  ("foo", "bar/a.stl", "foo/bar/a.stl")])
+@pytest.mark.parametrize(
+  "meshdir,filename,key",
+  [
+    ("foo", "a.stl", "a.stl"),
+    ("foo", "a.stl", "foo/a.stl"),
+    ("", "sub/a.stl", "a.stl"),
+    ("foo", "bar/a.stl", "foo/bar/a.stl"),
+  ],
+)
 def test_asset_store_agrees_with_mujoco_vfs(meshdir, filename, key):
   v = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]], np.float32)
   data = struct.pack("<4i", 4, 0, 0, 0) + v.tobytes()
   comp = f'<compiler meshdir="{meshdir}"/>' if meshdir else ""
-  xml = f"""<mujoco>{comp}<asset><mesh name="m" file="{filename.replace('.stl', '.msh')}"/>
+  xml = f"""<mujoco>{comp}<asset><mesh name="m" file="{filename.replace(".stl", ".msh")}"/>
     </asset><worldbody><geom type="mesh" mesh="m"/></worldbody></mujoco>"""
   mujoco.MjModel.from_xml_string(xml, assets={key.replace(".stl", ".msh"): data})
   store = A.AssetStore({key.replace(".stl", ".msh"): data}, "")
@@ -134,9 +140,15 @@ def test_hfield_binary_matches_mujoco():
     A.load_hfield(data[:-4], "h.bin")
 
 
-@pytest.mark.parametrize("nrow,ncol,elev", [
-  (2, 3, [1, 2, 3, 4, 5, 7]), (3, 2, [0.1, 0.2, 0.3, 0.7, 0.5, 0.4]), (2, 2, [3, 3, 3, 3]),
-  (2, 2, None)])
+@pytest.mark.parametrize(
+  "nrow,ncol,elev",
+  [
+    (2, 3, [1, 2, 3, 4, 5, 7]),
+    (3, 2, [0.1, 0.2, 0.3, 0.7, 0.5, 0.4]),
+    (2, 2, [3, 3, 3, 3]),
+    (2, 2, None),
+  ],
+)
 def test_hfield_inline_matches_mujoco(nrow, ncol, elev):
   attr = f'nrow="{nrow}" ncol="{ncol}"'
   if elev:
@@ -165,7 +177,8 @@ def test_builtin_texture_matches_mujoco(ttype, builtin, mark):
     m = _mj_texture(
       f'type="{ttype}" builtin="{builtin}" mark="{mark}" width="{w}" height="{h}" '
       f'rgb1="{" ".join(map(str, rgb1))}" rgb2="{" ".join(map(str, rgb2))}" '
-      f'markrgb="{" ".join(map(str, markrgb))}" random="0.3"')
+      f'markrgb="{" ".join(map(str, markrgb))}" random="0.3"'
+    )
     tw, th, data = A.builtin_texture(ttype, builtin, rgb1, rgb2, mark, markrgb, 0.3, w, h)
     assert (tw, th) == (m.tex_width[0], m.tex_height[0])
     np.testing.assert_array_equal(data, m.tex_data)
@@ -190,8 +203,9 @@ def test_mt19937_64_hits_match_the_draws(probability):
   count = 100 * 312 + 17
   x = A._mt19937_64(42, count).astype(np.float64) / 2.0**64
   x = np.where(x >= 1.0, np.nextafter(1.0, 0.0), x)
-  np.testing.assert_array_equal(A._mt19937_64_hits(42, count, probability),
-                                np.flatnonzero(x < probability))
+  np.testing.assert_array_equal(
+    A._mt19937_64_hits(42, count, probability), np.flatnonzero(x < probability)
+  )
 
 
 def _interp_reference(rgb1, rgb2, pos):
@@ -206,16 +220,27 @@ def _interp_reference(rgb1, rgb2, pos):
   return out
 
 
-@pytest.mark.parametrize("rgb1,rgb2", [((0.9, 0.35, 0.123), (0.1, 0.77, 0.5)),
-                                       ((0.0, 1.0, 0.5), (1.0, 0.0, 0.25)),
-                                       ((2.0, -1.0, 1e10), (-3e9, 1.5, 0.999))])
+@pytest.mark.parametrize(
+  "rgb1,rgb2",
+  [
+    ((0.9, 0.35, 0.123), (0.1, 0.77, 0.5)),
+    ((0.0, 1.0, 0.5), (1.0, 0.0, 0.25)),
+    ((2.0, -1.0, 1e10), (-3e9, 1.5, 0.999)),
+  ],
+)
 def test_jitted_gradient_blend_equals_numpy(rgb1, rgb2):
   """The jitted blend of gradient textures is the numpy reference byte for byte: positions
   across and beyond (-1, 1), infinities and nan (a one-pixel gradient divides 0 by 0), colors
   outside [0, 1] (numpy's cast keeps the low byte; nan and out-of-int32 values give 0)."""
   rng = np.random.default_rng(0)
-  pos = np.concatenate([[np.nan, np.inf, -np.inf, 0.0, -0.0], rng.uniform(-1, 1, 5000),
-                        rng.normal(0, 10, 2000), np.linspace(-1.5, 1.5, 995)]).reshape(80, 100)
+  pos = np.concatenate(
+    [
+      [np.nan, np.inf, -np.inf, 0.0, -0.0],
+      rng.uniform(-1, 1, 5000),
+      rng.normal(0, 10, 2000),
+      np.linspace(-1.5, 1.5, 995),
+    ]
+  ).reshape(80, 100)
   with np.errstate(invalid="ignore"):
     want = _interp_reference(rgb1, rgb2, pos)
   np.testing.assert_array_equal(A._interp(rgb1, rgb2, pos), want)
@@ -226,37 +251,42 @@ def test_jitted_gradient_blend_equals_numpy(rgb1, rgb2):
 
 def test_suite_skybox_matches_mujoco():
   """The suite's 800x800 gradient skybox with random marks (3.84 million draws) is MuJoCo's."""
-  attr = ('type="skybox" builtin="gradient" rgb1=".4 .6 .8" rgb2="0 0 0" width="800" '
-          'height="800" mark="random" markrgb="1 1 1"')
+  attr = (
+    'type="skybox" builtin="gradient" rgb1=".4 .6 .8" rgb2="0 0 0" width="800" '
+    'height="800" mark="random" markrgb="1 1 1"'
+  )
   m = _mj_texture(attr)
-  tw, th, data = A.builtin_texture("skybox", "gradient", (.4, .6, .8), (0, 0, 0), "random",
-                                   (1, 1, 1), 0.01, 800, 800)
+  tw, th, data = A.builtin_texture(
+    "skybox", "gradient", (0.4, 0.6, 0.8), (0, 0, 0), "random", (1, 1, 1), 0.01, 800, 800
+  )
   assert (tw, th) == (m.tex_width[0], m.tex_height[0])
   np.testing.assert_array_equal(data, m.tex_data)
 
 
 @pytest.mark.parametrize("kind", ["grey", "rgb", "rgba", "grey_alpha", "grey16", "palette"])
-@pytest.mark.parametrize("nchannel,flip", [(1, ""), (3, ""), (4, ""), (3, "hflip"),
-                                           (3, "vflip")])
+@pytest.mark.parametrize("nchannel,flip", [(1, ""), (3, ""), (4, ""), (3, "hflip"), (3, "vflip")])
 def test_png_texture_matches_mujoco(kind, nchannel, flip):
   data = _images()[kind]
   name = f"t{next(_counter)}.png"
   attr = f'type="2d" file="{name}" nchannel="{nchannel}"' + (f' {flip}="true"' if flip else "")
   m = _mj_texture(attr, {name: data})
-  w, h, nc, out, srgb = A.load_texture_file(data, name, nchannel, flip == "hflip",
-                                            flip == "vflip")
+  w, h, nc, out, srgb = A.load_texture_file(data, name, nchannel, flip == "hflip", flip == "vflip")
   assert (w, h, nc) == (m.tex_width[0], m.tex_height[0], m.tex_nchannel[0])
   np.testing.assert_array_equal(out, m.tex_data)
-  assert m.tex_colorspace[0] == (mujoco.mjtColorSpace.mjCOLORSPACE_SRGB if srgb else
-                                 mujoco.mjtColorSpace.mjCOLORSPACE_LINEAR)
+  assert m.tex_colorspace[0] == (
+    mujoco.mjtColorSpace.mjCOLORSPACE_SRGB if srgb else mujoco.mjtColorSpace.mjCOLORSPACE_LINEAR
+  )
   if not flip:
     np.testing.assert_array_equal(A.load_texture_png(data, nchannel)[3], m.tex_data)
 
 
 def test_png_srgb_colorspace():
   base = _images()["rgb"]
-  for data, srgb in [(_with_chunk(base, b"sRGB", b"\x00"), True),
-                     (_with_chunk(base, b"gAMA", struct.pack(">I", 45455)), False), (base, False)]:
+  for data, srgb in [
+    (_with_chunk(base, b"sRGB", b"\x00"), True),
+    (_with_chunk(base, b"gAMA", struct.pack(">I", 45455)), False),
+    (base, False),
+  ]:
     name = f"t{next(_counter)}.png"
     m = _mj_texture(f'type="2d" file="{name}"', {name: data})
     assert A.png_is_srgb(data) == srgb
@@ -276,8 +306,10 @@ def test_cube_grid_matches_mujoco(layout):
   img = np.random.default_rng(5).integers(0, 256, (12, 16, 3), dtype=np.uint8)
   data = _png(img)
   name = f"g{next(_counter)}.png"
-  m = _mj_texture(f'type="cube" file="{name}" gridsize="3 4" gridlayout="{layout}" '
-                  'rgb1="0.3 0.6 0.9"', {name: data})
+  m = _mj_texture(
+    f'type="cube" file="{name}" gridsize="3 4" gridlayout="{layout}" rgb1="0.3 0.6 0.9"',
+    {name: data},
+  )
   w, h, _, out, _ = A.load_texture_file(data, name)
   tw, th, tex = A.cube_texture_from_grid(out, w, h, (3, 4), layout, (0.3, 0.6, 0.9))
   assert (tw, th) == (m.tex_width[0], m.tex_height[0])
@@ -299,8 +331,7 @@ def test_cube_single_and_separate_match_mujoco():
   for present in [range(6), [0, 2, 5]]:
     names = {i: f"f{next(_counter)}.png" for i in present}
     attr = " ".join(f'file{sides[i]}="{names[i]}"' for i in present)
-    m = _mj_texture(f'type="cube" {attr} rgb1="0.1 0.2 0.3"',
-                    {names[i]: faces[i] for i in present})
+    m = _mj_texture(f'type="cube" {attr} rgb1="0.1 0.2 0.3"', {names[i]: faces[i] for i in present})
     loaded = [None] * 6
     for i in present:
       w, h, _, out, _ = A.load_texture_file(faces[i], names[i])

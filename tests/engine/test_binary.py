@@ -68,10 +68,11 @@ def test_foreign_and_broken_bytes_raise_clear_errors(tmp_path):
     engine.Physics.from_binary_path(str(path))
   with pytest.raises(engine.Error, match="unknown header"):
     binary.model_from_bytes(b"<mujoco/>")
-  good = binary.model_to_bytes(engine.MjModel.from_xml_string(
-    "<mujoco><worldbody><geom size='1'/></worldbody></mujoco>"))
+  good = binary.model_to_bytes(
+    engine.MjModel.from_xml_string("<mujoco><worldbody><geom size='1'/></worldbody></mujoco>")
+  )
   with pytest.raises(engine.Error, match="corrupt"):
-    binary.model_from_bytes(good[:len(good) // 2])
+    binary.model_from_bytes(good[: len(good) // 2])
 
 
 def test_model_wrapper_to_bytes_and_save_binary(tmp_path):

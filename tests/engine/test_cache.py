@@ -31,7 +31,7 @@ def test_code_targets_the_portable_baseline():
 
   triple, cpu, features = cpu_target.target_context.codegen().magic_tuple()
   if os.environ.get("NUMJOCO_CPU") == "native" or _jit.CPU_TARGET.startswith("native-"):
-    assert cpu == _jit.CPU_TARGET[len("native-"):]
+    assert cpu == _jit.CPU_TARGET[len("native-") :]
     return
   # the cache index keys code on (triple, cpu, features): a baseline name and no host
   # features make it valid on every machine of the class
@@ -44,17 +44,28 @@ def test_code_targets_the_portable_baseline():
 def test_a_copy_installed_elsewhere_compiles_nothing(tmp_path):
   _stage.compile_all(lazy=False)  # (this install's cache is warm)
   for package in ("engine",):
-    shutil.copytree(_jit.ENGINE_DIR.parent / package, tmp_path / package,
-                    ignore=shutil.ignore_patterns("__pycache__"))
-  script = ("import engine, engine._jit as j, engine._stage as s\n"
-            "print(engine.__file__)\nprint(j.CACHE_DIR)\n"
-            "print(len(s.cold_stages(s.selected(False))))\n"
-            "m = engine.MjModel.from_xml_string('<mujoco><worldbody><body><freejoint/>"
-            "<geom size=\".1\"/></body></worldbody></mujoco>')\n"
-            "d = engine.MjData(m)\nengine.mj_step(m, d, 10)\n")
+    shutil.copytree(
+      _jit.ENGINE_DIR.parent / package,
+      tmp_path / package,
+      ignore=shutil.ignore_patterns("__pycache__"),
+    )
+  script = (
+    "import engine, engine._jit as j, engine._stage as s\n"
+    "print(engine.__file__)\nprint(j.CACHE_DIR)\n"
+    "print(len(s.cold_stages(s.selected(False))))\n"
+    "m = engine.MjModel.from_xml_string('<mujoco><worldbody><body><freejoint/>"
+    '<geom size=".1"/></body></worldbody></mujoco>\')\n'
+    "d = engine.MjData(m)\nengine.mj_step(m, d, 10)\n"
+  )
   env = dict(os.environ, PYTHONPATH=str(tmp_path))
-  out = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env,
-                       capture_output=True, text=True, timeout=600)
+  out = subprocess.run(
+    [sys.executable, "-c", script],
+    cwd=tmp_path,
+    env=env,
+    capture_output=True,
+    text=True,
+    timeout=600,
+  )
   assert out.returncode == 0, out.stderr
   path, cache, cold = out.stdout.split()
   assert path.startswith(str(tmp_path))
@@ -66,13 +77,16 @@ def test_a_copy_installed_elsewhere_compiles_nothing(tmp_path):
 def test_native_code_on_request():
   # NUMJOCO_CPU=native (or `python -m engine.warmup --native`): this CPU's name and features,
   # in a cache directory of its own
-  script = ("from engine import _jit\nfrom numba.core.registry import cpu_target\n"
-            "print(_jit.CPU_TARGET, _jit.CACHE_DIR)\n"
-            "print(*cpu_target.target_context.codegen().magic_tuple()[1:], sep='|')\n")
+  script = (
+    "from engine import _jit\nfrom numba.core.registry import cpu_target\n"
+    "print(_jit.CPU_TARGET, _jit.CACHE_DIR)\n"
+    "print(*cpu_target.target_context.codegen().magic_tuple()[1:], sep='|')\n"
+  )
   env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_CPU")}
   env.update(NUMJOCO_CPU="native")
-  out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
-                       text=True, timeout=300)
+  out = subprocess.run(
+    [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300
+  )
   assert out.returncode == 0, out.stderr
   (target, cache), (cpu_features,) = (line.split() for line in out.stdout.splitlines())
   cpu, features = cpu_features.split("|")
@@ -107,8 +121,13 @@ print(' '.join(s.name for s in _stage.STAGES if s._cell.value))
 
 
 def _loaded_stages(path) -> set:
-  out = subprocess.run([sys.executable, "-c", _STAGES_OF, str(path)], capture_output=True,
-                       text=True, timeout=300, env=dict(os.environ, NUMJOCO_BACKGROUND_COMPILE="0"))
+  out = subprocess.run(
+    [sys.executable, "-c", _STAGES_OF, str(path)],
+    capture_output=True,
+    text=True,
+    timeout=300,
+    env=dict(os.environ, NUMJOCO_BACKGROUND_COMPILE="0"),
+  )
   assert out.returncode == 0, out.stderr
   return set(out.stdout.split())
 
@@ -118,21 +137,39 @@ def test_a_model_loads_only_the_stages_it_reaches():
   root = pathlib.Path(_jit.PROJECT_DIR)
   cartpole = _loaded_stages(root / "assets" / "suite" / "cartpole.xml")
   # contacts disabled, one joint limit, no equality, Newton, RK4, no sensors: none of these
-  for name in ("collision.driver.collision", "constraint.instantiate_contact",
-               "constraint.instantiate_equality", "projection.efc_ar", "passive.fluid",
-               "collision.convex.collide_convex", "collision.hfield.collide_hfield",
-               "collision.sdf.collide_sdf", "collision.epa.ccd", "solver_pgs.noslip",
-               "solver_pgs.pgs", "forward.implicit",
-               "derivative.passive_vel", "sensor._compute_pos", "inverse.inverse_skip"):
+  for name in (
+    "collision.driver.collision",
+    "constraint.instantiate_contact",
+    "constraint.instantiate_equality",
+    "projection.efc_ar",
+    "passive.fluid",
+    "collision.convex.collide_convex",
+    "collision.hfield.collide_hfield",
+    "collision.sdf.collide_sdf",
+    "collision.epa.ccd",
+    "solver_pgs.noslip",
+    "solver_pgs.pgs",
+    "forward.implicit",
+    "derivative.passive_vel",
+    "sensor._compute_pos",
+    "inverse.inverse_skip",
+  ):
     assert "engine." + name not in cartpole
-  assert {"engine.forward.step", "engine.constraint.make_constraint",
-          "engine.solver_newton.cg_newton"} <= cartpole
+  assert {
+    "engine.forward.step",
+    "engine.constraint.make_constraint",
+    "engine.solver_newton.cg_newton",
+  } <= cartpole
   # a mesh model with contacts, sensors and keyframes needs the collision driver, the contact
   # rows, the convex colliders and the sensor stages
   arm = _loaded_stages(next((root / "tests" / "models" / "realworld").glob("*arm*.xml")))
-  assert {"engine.collision.driver.collision", "engine.constraint.instantiate_contact",
-          "engine.collision.convex.collide_convex", "engine.collision.epa.ccd",
-          "engine.sensor._compute_pos"} <= arm
+  assert {
+    "engine.collision.driver.collision",
+    "engine.constraint.instantiate_contact",
+    "engine.collision.convex.collide_convex",
+    "engine.collision.epa.ccd",
+    "engine.sensor._compute_pos",
+  } <= arm
 
 
 _OPTION_AFTER_LOADING = """
@@ -158,16 +195,26 @@ def test_a_stage_the_model_did_not_load_is_loaded_on_first_use():
   mujoco = pytest.importorskip("mujoco")
   _stage.compile_all(lazy=False)
   env = dict(os.environ, NUMJOCO_BACKGROUND_COMPILE="0")
-  ours = subprocess.run([sys.executable, "-c", _OPTION_AFTER_LOADING.format(lib="engine"),
-                         _SPHERES_ON_BOX], capture_output=True, text=True, timeout=300, env=env)
+  ours = subprocess.run(
+    [sys.executable, "-c", _OPTION_AFTER_LOADING.format(lib="engine"), _SPHERES_ON_BOX],
+    capture_output=True,
+    text=True,
+    timeout=300,
+    env=env,
+  )
   assert ours.returncode == 0, ours.stderr
   assert "compiling" not in ours.stderr  # loaded from the cache, in the middle of a step
-  theirs = subprocess.run([sys.executable, "-c", _OPTION_AFTER_LOADING.format(lib="mujoco"),
-                           _SPHERES_ON_BOX], capture_output=True, text=True, timeout=300)
+  theirs = subprocess.run(
+    [sys.executable, "-c", _OPTION_AFTER_LOADING.format(lib="mujoco"), _SPHERES_ON_BOX],
+    capture_output=True,
+    text=True,
+    timeout=300,
+  )
   assert theirs.returncode == 0, theirs.stderr
   assert mujoco.mjtIntegrator.mjINT_IMPLICITFAST == 3
-  np.testing.assert_allclose(np.array(ours.stdout.split(), float),
-                             np.array(theirs.stdout.split(), float), atol=1e-8)
+  np.testing.assert_allclose(
+    np.array(ours.stdout.split(), float), np.array(theirs.stdout.split(), float), atol=1e-8
+  )
 
 
 # ---- bad caches: damaged, foreign, unwritable, two writers ----
@@ -194,8 +241,9 @@ def _copy_of_the_cache(tmp_path) -> pathlib.Path:
 def _step_with(cache, **extra):
   env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), NUMJOCO_BACKGROUND_COMPILE="0", **extra)
   env.pop("NUMJOCO_NORMAL_CACHE_DIR", None)
-  return subprocess.run([sys.executable, "-c", _STEP], capture_output=True, text=True,
-                        timeout=900, env=env)
+  return subprocess.run(
+    [sys.executable, "-c", _STEP], capture_output=True, text=True, timeout=900, env=env
+  )
 
 
 def _step_files(cache):
@@ -210,8 +258,10 @@ def _expected_angle():
   return out.stdout
 
 
-needs_jit = pytest.mark.skipif(numba.config.DISABLE_JIT or "NUMBA_CACHE_DIR" in os.environ,
-                               reason="about the compiled engine's own cache")
+needs_jit = pytest.mark.skipif(
+  numba.config.DISABLE_JIT or "NUMBA_CACHE_DIR" in os.environ,
+  reason="about the compiled engine's own cache",
+)
 
 
 def _runtime_module(cache) -> pathlib.Path:
@@ -220,8 +270,9 @@ def _runtime_module(cache) -> pathlib.Path:
 
 
 @needs_jit
-@pytest.mark.parametrize("damage", ["flipped bytes", "truncated data", "truncated index",
-                                    "runtime module"])
+@pytest.mark.parametrize(
+  "damage", ["flipped bytes", "truncated data", "truncated index", "runtime module"]
+)
 def test_a_damaged_cache_file_is_compiled_again(tmp_path, damage):
   cache = _copy_of_the_cache(tmp_path)
   index, data = _step_files(cache)
@@ -271,9 +322,17 @@ def test_cached_code_raises_its_own_errors(tmp_path):
   reads; an error raised from a function compiled in, here numba's shape check of a slice
   assignment, must read the same from cached code as from freshly compiled code."""
   env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), NUMJOCO_BACKGROUND_COMPILE="0")
-  compiled, loaded = (subprocess.run([sys.executable, "-c", _COPY_WRONG_SHAPE], env=env,
-                                     capture_output=True, text=True, timeout=300,
-                                     cwd=_jit.PROJECT_DIR) for _ in range(2))
+  compiled, loaded = (
+    subprocess.run(
+      [sys.executable, "-c", _COPY_WRONG_SHAPE],
+      env=env,
+      capture_output=True,
+      text=True,
+      timeout=300,
+      cwd=_jit.PROJECT_DIR,
+    )
+    for _ in range(2)
+  )
   assert compiled.returncode == 0 and loaded.returncode == 0, compiled.stderr + loaded.stderr
   message = "cannot assign slice of shape (3,) from input of shape (2,)"
   assert compiled.stdout.split("\n")[:2] == [message, "0"], compiled.stdout
@@ -291,8 +350,10 @@ def test_a_foreign_cache_entry_is_never_loaded(tmp_path, foreign):
   if foreign == "numba version":
     version = "0.0.1"
   else:  # the same function compiled for another CPU: keyed on (triple, cpu name, features)
-    overloads = {(sig, (magic[0], "foreign-cpu", "+foreign"), deps): name
-                 for (sig, magic, deps), name in overloads.items()}
+    overloads = {
+      (sig, (magic[0], "foreign-cpu", "+foreign"), deps): name
+      for (sig, magic, deps), name in overloads.items()
+    }
   with open(index, "wb") as f:
     pickle.dump(version, f, protocol=-1)
     f.write(pickle.dumps((stamp, overloads), protocol=-1))
@@ -308,8 +369,16 @@ def test_two_processes_compiling_one_cache_at_once(tmp_path):
   for path in _step_files(cache):
     path.unlink()
   env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), NUMJOCO_BACKGROUND_COMPILE="0")
-  runs = [subprocess.Popen([sys.executable, "-c", _STEP], env=env, stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, text=True) for _ in range(2)]
+  runs = [
+    subprocess.Popen(
+      [sys.executable, "-c", _STEP],
+      env=env,
+      stdout=subprocess.PIPE,
+      stderr=subprocess.PIPE,
+      text=True,
+    )
+    for _ in range(2)
+  ]
   results = [r.communicate(timeout=900) + (r.returncode,) for r in runs]
   assert all(code == 0 for _, _, code in results), results
   assert {out for out, _, _ in results} == {_expected_angle()}
@@ -323,8 +392,11 @@ def _installed_copy(tmp_path) -> pathlib.Path:
   _stage.compile_all(lazy=False)
   site = tmp_path / "site"
   for package in ("engine",):
-    shutil.copytree(_jit.ENGINE_DIR.parent / package, site / package,
-                    ignore=shutil.ignore_patterns("__pycache__", "_prebuilt"))
+    shutil.copytree(
+      _jit.ENGINE_DIR.parent / package,
+      site / package,
+      ignore=shutil.ignore_patterns("__pycache__", "_prebuilt"),
+    )
   name = pathlib.Path(_jit.CACHE_DIR).name
   shutil.copytree(_jit.CACHE_DIR, site / "engine" / "_prebuilt" / name)
   return site
@@ -334,8 +406,9 @@ def _step_installed(site, xdg):
   env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "NUMBA_CPU_NAME")}
   env.update(PYTHONPATH=str(site), XDG_CACHE_HOME=str(xdg), NUMJOCO_BACKGROUND_COMPILE="0")
   script = _STEP + "from engine import _jit\nprint(_jit.CACHE_DIR)\n"
-  out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                       timeout=600, cwd=site, env=env)
+  out = subprocess.run(
+    [sys.executable, "-c", script], capture_output=True, text=True, timeout=600, cwd=site, env=env
+  )
   assert out.returncode == 0, out.stderr
   angle, cache_dir = out.stdout.splitlines()
   return angle + "\n", pathlib.Path(cache_dir), out.stderr
@@ -371,8 +444,13 @@ def test_the_background_compile_fills_in_what_is_missing(tmp_path):
   for path in _step_files(cache):
     path.unlink()
   env = dict(os.environ, NUMBA_CACHE_DIR=str(cache))
-  out = subprocess.run([sys.executable, "-m", "engine.warmup", "--background"], env=env,
-                       capture_output=True, text=True, timeout=900)
+  out = subprocess.run(
+    [sys.executable, "-m", "engine.warmup", "--background"],
+    env=env,
+    capture_output=True,
+    text=True,
+    timeout=900,
+  )
   assert out.returncode == 0, out.stderr
   after = _step_with(cache)
   assert after.stdout == _expected_angle() and after.stderr == ""  # nothing left to compile
@@ -391,8 +469,13 @@ def test_one_background_compile_at_a_time(tmp_path):
   env = dict(os.environ, NUMBA_CACHE_DIR=str(cache))
   with open(cache / "background.lock", "w") as lock:
     fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)  # (as a running background compile holds it)
-    out = subprocess.run([sys.executable, "-m", "engine.warmup", "--background"], env=env,
-                         capture_output=True, text=True, timeout=300)
+    out = subprocess.run(
+      [sys.executable, "-m", "engine.warmup", "--background"],
+      env=env,
+      capture_output=True,
+      text=True,
+      timeout=300,
+    )
   assert out.returncode == 0, out.stderr
   assert not any(path.exists() for path in missing)  # it compiled nothing
 
@@ -404,11 +487,18 @@ def test_a_compile_helper_imports_the_engine_that_started_it(tmp_path):
   fill the parent's cache with code for another layout)."""
   (tmp_path / "engine").mkdir()
   (tmp_path / "engine" / "__init__.py").write_text("raise SystemExit('the wrong engine')\n")
-  out = subprocess.run(_stage._helper_command("--help"), cwd=tmp_path, env=_stage._helper_env(),
-                       capture_output=True, text=True, timeout=300)
+  out = subprocess.run(
+    _stage._helper_command("--help"),
+    cwd=tmp_path,
+    env=_stage._helper_env(),
+    capture_output=True,
+    text=True,
+    timeout=300,
+  )
   assert out.returncode == 0 and "python -m engine.warmup" in out.stdout, out.stderr
   env = dict(_stage._helper_env(), NUMJOCO_SOURCE_HASH="0" * 16)
-  out = subprocess.run([sys.executable, "-c", "import engine"], env=env, capture_output=True,
-                       text=True, timeout=300)
+  out = subprocess.run(
+    [sys.executable, "-c", "import engine"], env=env, capture_output=True, text=True, timeout=300
+  )
   assert out.returncode != 0
   assert "is not the one whose cache" in out.stderr

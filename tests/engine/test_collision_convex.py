@@ -33,9 +33,13 @@ from tests import oracle
 CUBE = "-1 -1 -1 1 -1 -1 1 1 -1 -1 1 -1 -1 -1 1 1 -1 1 1 1 1 -1 1 1"
 TET = "0 0 0 1 0 0 0 1 0 0 0 1"
 # meshes of 10+ vertices: MuJoCo (and we) hill-climb their hull graph for support points
-_PHI = (1 + 5 ** 0.5) / 2
-ICO = " ".join(f"{x:g}" for p in ((0, 1, _PHI), (0, -1, _PHI), (0, 1, -_PHI), (0, -1, -_PHI))
-               for k in range(3) for x in np.roll(p, k))
+_PHI = (1 + 5**0.5) / 2
+ICO = " ".join(
+  f"{x:g}"
+  for p in ((0, 1, _PHI), (0, -1, _PHI), (0, 1, -_PHI), (0, -1, -_PHI))
+  for k in range(3)
+  for x in np.roll(p, k)
+)
 ROCK = " ".join(f"{x:.4f}" for x in np.random.default_rng(3).normal(size=(40, 3)).ravel())
 GEOMS = {
   "plane": 'type="plane" size="1 1 .1"',
@@ -52,13 +56,33 @@ GEOMS = {
 
 # the pairs MuJoCo 3.17 routes to mjc_Convex and mjc_PlaneConvex (tests below cover them all)
 CONVEX_PAIRS = [
-  ("plane", "ellipsoid"), ("plane", "cube"), ("plane", "tet"), ("sphere", "ellipsoid"),
-  ("sphere", "cube"), ("capsule", "ellipsoid"), ("capsule", "cylinder"), ("capsule", "cube"),
-  ("ellipsoid", "ellipsoid"), ("ellipsoid", "cylinder"), ("ellipsoid", "box"),
-  ("ellipsoid", "cube"), ("cylinder", "cylinder"), ("cylinder", "box"), ("cylinder", "cube"),
-  ("box", "cube"), ("cube", "cube"), ("tet", "cube"), ("box", "tet"), ("tet", "tet"),
-  ("plane", "ico"), ("sphere", "rock"), ("capsule", "ico"), ("box", "rock"), ("ico", "cube"),
-  ("ico", "rock"), ("rock", "rock"),
+  ("plane", "ellipsoid"),
+  ("plane", "cube"),
+  ("plane", "tet"),
+  ("sphere", "ellipsoid"),
+  ("sphere", "cube"),
+  ("capsule", "ellipsoid"),
+  ("capsule", "cylinder"),
+  ("capsule", "cube"),
+  ("ellipsoid", "ellipsoid"),
+  ("ellipsoid", "cylinder"),
+  ("ellipsoid", "box"),
+  ("ellipsoid", "cube"),
+  ("cylinder", "cylinder"),
+  ("cylinder", "box"),
+  ("cylinder", "cube"),
+  ("box", "cube"),
+  ("cube", "cube"),
+  ("tet", "cube"),
+  ("box", "tet"),
+  ("tet", "tet"),
+  ("plane", "ico"),
+  ("sphere", "rock"),
+  ("capsule", "ico"),
+  ("box", "rock"),
+  ("ico", "cube"),
+  ("ico", "rock"),
+  ("rock", "rock"),
 ]
 
 
@@ -178,8 +202,9 @@ def test_margin(a, b):
       _check(ours, ref)
 
 
-@pytest.mark.parametrize("a,b", [("box", "cube"), ("cube", "cube"), ("cylinder", "box"),
-                                 ("cylinder", "cylinder")])
+@pytest.mark.parametrize(
+  "a,b", [("box", "cube"), ("cube", "cube"), ("cylinder", "box"), ("cylinder", "cylinder")]
+)
 def test_margin_near_contact(a, b):
   """Faces within the margin of each other (bare shapes apart): the manifold matches."""
   rng = np.random.default_rng(_seed(a, b, "near"))
@@ -204,9 +229,19 @@ def _resting_pose(rng, a, b, tilt):
   return np.r_[rng.uniform(-0.01, 0.01, 2), z, q]
 
 
-@pytest.mark.parametrize("a,b", [("plane", "cube"), ("plane", "tet"), ("box", "cube"),
-                                 ("cube", "cube"), ("cylinder", "cylinder"), ("cylinder", "box"),
-                                 ("box", "tet"), ("tet", "cube")])
+@pytest.mark.parametrize(
+  "a,b",
+  [
+    ("plane", "cube"),
+    ("plane", "tet"),
+    ("box", "cube"),
+    ("cube", "cube"),
+    ("cylinder", "cylinder"),
+    ("cylinder", "box"),
+    ("box", "tet"),
+    ("tet", "cube"),
+  ],
+)
 def test_resting_aligned(a, b):
   """Flat faces resting on each other: the full manifold (up to 4 points) matches."""
   rng = np.random.default_rng(7)
@@ -222,8 +257,9 @@ def test_resting_aligned(a, b):
       _check(ours, ref)
 
 
-@pytest.mark.parametrize("a,b", [("plane", "cube"), ("plane", "tet"), ("cylinder", "cylinder"),
-                                 ("cylinder", "box")])
+@pytest.mark.parametrize(
+  "a,b", [("plane", "cube"), ("plane", "tet"), ("cylinder", "cylinder"), ("cylinder", "box")]
+)
 def test_resting_tilted(a, b):
   """Slightly tilted resting faces (per-point depths along the face normal) match."""
   rng = np.random.default_rng(11)
@@ -233,8 +269,10 @@ def test_resting_tilted(a, b):
     _check(ours, ref)
 
 
-@pytest.mark.parametrize("a,b", [("box", "cube"), ("cube", "cube"), ("cylinder", "cube"),
-                                 ("box", "tet"), ("cylinder", "tet")])
+@pytest.mark.parametrize(
+  "a,b",
+  [("box", "cube"), ("cube", "cube"), ("cylinder", "cube"), ("box", "tet"), ("cylinder", "tet")],
+)
 def test_resting_tilted_mesh_quad(a, b):
   """Mesh faces clipped to more than 4 points: same count and normals, but the chosen quad may
   differ (MuJoCo's hull polygon order is not in our model); every point is an overlap point

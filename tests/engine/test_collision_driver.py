@@ -5,15 +5,14 @@ gaps, adhesion, overrides, exclusions, parent and dof-less filtering, capacity).
 Spheres and planes keep the narrowphase simple, so these tests isolate the driver.
 """
 
-
 import mujoco
 import numpy as np
 import pytest
 
 import engine
 from engine.collision import driver
-from tests import oracle
 from tests import jitted
+from tests import oracle
 
 driver = jitted.module(driver)
 
@@ -74,8 +73,20 @@ SCENE = """
 </mujoco>
 """
 
-FIELDS = ("dist", "pos", "frame", "includemargin", "friction", "solref", "solreffriction",
-          "solimp", "dim", "geom", "exclude", "adhesion")
+FIELDS = (
+  "dist",
+  "pos",
+  "frame",
+  "includemargin",
+  "friction",
+  "solref",
+  "solreffriction",
+  "solimp",
+  "dim",
+  "geom",
+  "exclude",
+  "adhesion",
+)
 
 
 def _collide(option=""):
@@ -90,17 +101,21 @@ def _collide(option=""):
 def _assert_same_contacts(mjd, d):
   assert d.ncon == mjd.ncon
   for name in FIELDS:
-    np.testing.assert_allclose(getattr(d.contact, name), getattr(mjd.contact, name), rtol=0,
-                               atol=1e-12, err_msg=name)
+    np.testing.assert_allclose(
+      getattr(d.contact, name), getattr(mjd.contact, name), rtol=0, atol=1e-12, err_msg=name
+    )
 
 
-@pytest.mark.parametrize("option", [
-  "",
-  '<option o_margin=".05" o_solref=".04 .9" o_solimp=".7 .8 .01 .3 2" '
-  'o_friction=".4 .4 .02 .001 .001"><flag override="enable"/></option>',
-  '<option><flag filterparent="disable"/></option>',
-  '<option><flag contact="disable"/></option>',
-])
+@pytest.mark.parametrize(
+  "option",
+  [
+    "",
+    '<option o_margin=".05" o_solref=".04 .9" o_solimp=".7 .8 .01 .3 2" '
+    'o_friction=".4 .4 .02 .001 .001"><flag override="enable"/></option>',
+    '<option><flag filterparent="disable"/></option>',
+    '<option><flag contact="disable"/></option>',
+  ],
+)
 def test_contacts_and_parameters_match_mujoco(option):
   mjd, d = _collide(option)
   _assert_same_contacts(mjd, d)
@@ -109,9 +124,13 @@ def test_contacts_and_parameters_match_mujoco(option):
 def test_scene_exercises_every_rule():
   """The scene really has what the test above claims to cover."""
   mjd, _ = _collide()
-  names = {(mujoco.mj_id2name(mjd.model, mujoco.mjtObj.mjOBJ_GEOM, g1),
-            mujoco.mj_id2name(mjd.model, mujoco.mjtObj.mjOBJ_GEOM, g2))
-           for g1, g2 in mjd.contact.geom}
+  names = {
+    (
+      mujoco.mj_id2name(mjd.model, mujoco.mjtObj.mjOBJ_GEOM, g1),
+      mujoco.mj_id2name(mjd.model, mujoco.mjtObj.mjOBJ_GEOM, g2),
+    )
+    for g1, g2 in mjd.contact.geom
+  }
   assert ("floor", "c") in names  # explicit pair despite contype mismatch
   assert ("floor", "a") in names and ("a", "b") in names  # priority and solmix mixing
   assert ("upper", "lower") not in names  # parent-child filtered
@@ -136,9 +155,12 @@ def test_full_contact_buffer_warns(monkeypatch):
 
 
 _SPHERES_ON_A_PLANE = """<mujoco><size njmax="500" nconmax="50"/><option cone="elliptic"/>
-  <worldbody><geom type="plane" size="10 10 .1"/>{}</worldbody></mujoco>""".format("".join(
-    f'<body pos="{.3 * (i % 15)} {.3 * (i // 15)} 0"><freejoint/><geom size=".1"/></body>'
-    for i in range(180)))
+  <worldbody><geom type="plane" size="10 10 .1"/>{}</worldbody></mujoco>""".format(
+  "".join(
+    f'<body pos="{0.3 * (i % 15)} {0.3 * (i // 15)} 0"><freejoint/><geom size=".1"/></body>'
+    for i in range(180)
+  )
+)
 
 
 def test_njmax_and_nconmax_size_the_arena_they_do_not_cap_it():
@@ -168,18 +190,23 @@ def test_scene_contacts_match_mujoco_in_order(name):
   assert d.ncon == mjd.ncon
   np.testing.assert_array_equal(d.contact.geom, mjd.contact.geom)
   for field in FIELDS:
-    np.testing.assert_allclose(getattr(d.contact, field), getattr(mjd.contact, field), rtol=0,
-                               atol=1e-6, err_msg=field)
+    np.testing.assert_allclose(
+      getattr(d.contact, field), getattr(mjd.contact, field), rtol=0, atol=1e-6, err_msg=field
+    )
 
 
-@pytest.mark.parametrize("nbody,npair", [(1, 0), (2, 1), (5, 10), (40, 300), (70, 2000),
-                                         (700, 5000)])
+@pytest.mark.parametrize(
+  "nbody,npair", [(1, 0), (2, 1), (5, 10), (40, 300), (70, 2000), (700, 5000)]
+)
 def test_sort_pairs_sorts_body_pairs_in_place(nbody, npair):
   # the broadphase sorts its candidate pairs (lo << 16) + hi with it, allocating nothing;
   # bodies with more than 16 pairs are sorted by marks, the others by insertion
   rng = np.random.default_rng(npair)
-  lo_hi = {tuple(sorted(rng.choice(nbody, 2, replace=False))) for _ in range(npair)
-           } if nbody > 1 else set()
+  lo_hi = (
+    {tuple(sorted(rng.choice(nbody, 2, replace=False))) for _ in range(npair)}
+    if nbody > 1
+    else set()
+  )
   pairs = np.array([(lo << 16) + hi for lo, hi in lo_hi] + [-7] * 5, np.int32)
   n = len(lo_hi)
   rng.shuffle(pairs[:n])
@@ -200,6 +227,7 @@ def test_data_too_large_names_the_buffers(monkeypatch):
     if dtype == np.uint8:
       raise MemoryError
     return real_zeros(shape, dtype)
+
   monkeypatch.setattr(np, "zeros", refuse_arena)
   with pytest.raises(MemoryError, match=r"GiB for this model's data \(largest: .*nconmax"):
     engine.MjData(m)

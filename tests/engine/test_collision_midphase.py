@@ -20,10 +20,29 @@ driver = jitted.module(driver)
 
 _MIDPHASE = int(mujoco.mjtDisableBit.mjDSBL_MIDPHASE)
 _FLAGS = pytest.mark.parametrize("flag", [0, _MIDPHASE], ids=["midphase", "no_midphase"])
-_FIELDS = ("dist", "pos", "frame", "includemargin", "friction", "solref", "solreffriction",
-           "solimp", "dim", "geom", "exclude", "adhesion")
-_BVH_ARRAYS = ("body_bvhadr", "body_bvhnum", "mesh_bvhadr", "mesh_bvhnum", "bvh_depth",
-               "bvh_child", "bvh_nodeid")
+_FIELDS = (
+  "dist",
+  "pos",
+  "frame",
+  "includemargin",
+  "friction",
+  "solref",
+  "solreffriction",
+  "solimp",
+  "dim",
+  "geom",
+  "exclude",
+  "adhesion",
+)
+_BVH_ARRAYS = (
+  "body_bvhadr",
+  "body_bvhnum",
+  "mesh_bvhadr",
+  "mesh_bvhnum",
+  "bvh_depth",
+  "bvh_child",
+  "bvh_nodeid",
+)
 
 
 # ---- hierarchies ----
@@ -34,8 +53,11 @@ def _bodies_xml():
   (equal positions along the split axis), flat nodes, an explicit rotated inertial frame,
   visual-only geoms (left out of the tree) and bodies without a tree."""
   row = "".join(f'<geom type="sphere" size=".05" pos="{0.1 * i} 0 0"/>' for i in range(9))
-  grid = "".join(f'<geom type="box" size=".04 .04 .01" pos="{0.1 * i} {0.1 * j} 0"/>'
-                 for i in range(3) for j in range(4))
+  grid = "".join(
+    f'<geom type="box" size=".04 .04 .01" pos="{0.1 * i} {0.1 * j} 0"/>'
+    for i in range(3)
+    for j in range(4)
+  )
   return f"""
 <mujoco>
   <asset><hfield name="h" nrow="3" ncol="4" size=".5 .5 .1 .05"/></asset>
@@ -99,8 +121,9 @@ _MESHES_XML = """
 """
 
 
-@pytest.mark.parametrize("xml,atol", [(_bodies_xml(), 1e-12), (_MESHES_XML, 1e-10)],
-                         ids=["bodies", "meshes"])
+@pytest.mark.parametrize(
+  "xml,atol", [(_bodies_xml(), 1e-12), (_MESHES_XML, 1e-10)], ids=["bodies", "meshes"]
+)
 def test_bvh_fields_match_mujoco(xml, atol):
   """The compiled hierarchies are MuJoCo's node for node: sizes, addresses, children, depths,
   leaf ids, boxes (mesh frames agree with MuJoCo's to ~1e-14, see engine/compiler/mesh.py)."""
@@ -130,11 +153,11 @@ def test_bvh_layout():
   assert m.body_bvhadr[used[0]] == 0 and m.nbvh == m.body_bvhnum.sum()
   for b in used:
     adr, num = m.body_bvhadr[b], m.body_bvhnum[b]
-    child = m.bvh_child[adr:adr + num]
+    child = m.bvh_child[adr : adr + num]
     assert m.bvh_depth[adr] == 0 and ((child == -1) | ((child > 0) & (child < num))).all()
     leaves = (child == -1).all(axis=1)
-    np.testing.assert_array_equal(m.bvh_nodeid[adr:adr + num] >= 0, leaves)
-    assert set(m.geom_bodyid[m.bvh_nodeid[adr:adr + num][leaves]]) == {b}
+    np.testing.assert_array_equal(m.bvh_nodeid[adr : adr + num] >= 0, leaves)
+    assert set(m.geom_bodyid[m.bvh_nodeid[adr : adr + num][leaves]]) == {b}
 
 
 # ---- oriented boxes ----
@@ -166,11 +189,11 @@ def test_collide_obb_is_the_face_axis_test():
   product, offset = np.zeros(36), np.zeros(12)
   overlaps = 0
   for _ in range(2000):
-    aabb1 = np.concatenate([rng.uniform(-.5, .5, 3), rng.uniform(.05, .6, 3)])
-    aabb2 = np.concatenate([rng.uniform(-.5, .5, 3), rng.uniform(.05, .6, 3)])
+    aabb1 = np.concatenate([rng.uniform(-0.5, 0.5, 3), rng.uniform(0.05, 0.6, 3)])
+    aabb2 = np.concatenate([rng.uniform(-0.5, 0.5, 3), rng.uniform(0.05, 0.6, 3)])
     pos1, mat1 = _random_frame(rng)
     pos2, mat2 = _random_frame(rng)
-    margin = rng.uniform(0, .1)
+    margin = rng.uniform(0, 0.1)
     expected = _reference_obb(aabb1, aabb2, pos1, mat1, pos2, mat2, margin)
     assert driver.collide_obb(aabb1, aabb2, pos1, mat1, pos2, mat2, margin) == expected
     driver.obb_products(pos1, mat1, pos2, mat2, product, offset)
@@ -183,10 +206,10 @@ def test_collide_obb_infinite_boxes():
   """A box with a half size of mjMAXVAL (a plane's) is tested along its finite axis only; one
   infinite along every axis overlaps everything."""
   plane = np.array([0, 0, -5e9, 1e10, 1e10, 5e9])  # geom_aabb of a plane: the half-space z < 0
-  box = np.array([0, 0, 0, .1, .1, .1])
+  box = np.array([0, 0, 0, 0.1, 0.1, 0.1])
   eye = np.eye(3).ravel()
   zero = np.zeros(3)
-  for x, z, expected in ((0, .2, False), (0, .05, True), (1e6, .05, True), (1e6, .11, False)):
+  for x, z, expected in ((0, 0.2, False), (0, 0.05, True), (1e6, 0.05, True), (1e6, 0.11, False)):
     pos = np.array([x, 0, z])
     assert driver.collide_obb(plane, box, zero, eye, pos, eye, 0.0) == expected
     assert driver.collide_obb(box, plane, pos, eye, zero, eye, 0.0) == expected
@@ -213,8 +236,13 @@ def _collide(mjm, mjd, m, d, flag):
 def _assert_same_contacts(mjd, d, label=""):
   assert d.ncon == mjd.ncon, label
   for name in _FIELDS:
-    np.testing.assert_allclose(getattr(d.contact, name), getattr(mjd.contact, name), rtol=0,
-                               atol=1e-12, err_msg=f"{label} {name}")
+    np.testing.assert_allclose(
+      getattr(d.contact, name),
+      getattr(mjd.contact, name),
+      rtol=0,
+      atol=1e-12,
+      err_msg=f"{label} {name}",
+    )
 
 
 # two multi-geom bodies and a sphere, posed so that faces exactly touch
@@ -247,8 +275,8 @@ def _touching_qpos(rng):
   quat = np.zeros(4)
   mujoco.mju_mat2Quat(quat, mat)
   rot = mat.reshape(3, 3)
-  pos_b = pos_a + rot @ np.array([rng.uniform(-.05, .05), rng.uniform(-.05, .05), .05 + .08])
-  pos_c = pos_a + rot @ np.array([rng.uniform(-.05, .05), rng.uniform(-.1, .1), -(.05 + .07)])
+  pos_b = pos_a + rot @ np.array([rng.uniform(-0.05, 0.05), rng.uniform(-0.05, 0.05), 0.05 + 0.08])
+  pos_c = pos_a + rot @ np.array([rng.uniform(-0.05, 0.05), rng.uniform(-0.1, 0.1), -(0.05 + 0.07)])
   return np.concatenate([pos_a, quat, pos_b, quat, pos_c, quat])
 
 
@@ -350,11 +378,15 @@ _SCENE = """
 
 
 @_FLAGS
-@pytest.mark.parametrize("option", [
-  "",
-  '<option o_margin=".02"><flag override="enable"/></option>',
-  '<option><flag filterparent="disable"/></option>',
-], ids=["default", "override", "nofilterparent"])
+@pytest.mark.parametrize(
+  "option",
+  [
+    "",
+    '<option o_margin=".02"><flag override="enable"/></option>',
+    '<option><flag filterparent="disable"/></option>',
+  ],
+  ids=["default", "override", "nofilterparent"],
+)
 def test_scene_contacts_match_mujoco(flag, option):
   """A settled scene: the same contacts in the same order with the same parameters."""
   mjm = mujoco.MjModel.from_xml_string(_SCENE.format(option=option))
@@ -387,7 +419,13 @@ def test_scene_exercises_the_midphase():
       margin = mjm.geom_margin[g1] + mjm.geom_margin[g2] + mjm.geom_gap[g1] + mjm.geom_gap[g2]
       if np.linalg.norm(mjd.geom_xpos[g1] - mjd.geom_xpos[g2]) > r1 + r2 + margin:
         continue
-      pruned += not driver.collide_obb(mjm.geom_aabb[g1], mjm.geom_aabb[g2], mjd.geom_xpos[g1],
-                                       mjd.geom_xmat[g1], mjd.geom_xpos[g2], mjd.geom_xmat[g2],
-                                       margin)
+      pruned += not driver.collide_obb(
+        mjm.geom_aabb[g1],
+        mjm.geom_aabb[g2],
+        mjd.geom_xpos[g1],
+        mjd.geom_xmat[g1],
+        mjd.geom_xpos[g2],
+        mjd.geom_xmat[g2],
+        margin,
+      )
   assert pruned > 0

@@ -24,13 +24,18 @@ TOL = 1e-12
 # meshes with explicit faces: tetrahedron and octahedron (exhaustive support search) and a
 # hexagonal prism of 12 vertices (hull-graph hill-climbing)
 TET = ("0 0 0  1 0 0  0 1 0  0 0 1", "0 2 1  0 1 3  0 3 2  1 2 3")
-OCT = ("1 0 0  -1 0 0  0 1 0  0 -1 0  0 0 1  0 0 -1",
-       "0 2 4  2 1 4  1 3 4  3 0 4  2 0 5  1 2 5  3 1 5  0 3 5")
+OCT = (
+  "1 0 0  -1 0 0  0 1 0  0 -1 0  0 0 1  0 0 -1",
+  "0 2 4  2 1 4  1 3 4  3 0 4  2 0 5  1 2 5  3 1 5  0 3 5",
+)
 _ANG = np.arange(6) * np.pi / 3
-PRISM = (" ".join(f"{np.cos(a):.6f} {np.sin(a):.6f} {z:g}" for z in (-1, 1) for a in _ANG),
-         " ".join([f"{i} {j} {j + 6}  {i} {j + 6} {i + 6}"
-                   for i, j in ((k, (k + 1) % 6) for k in range(6))]
-                  + ["0 2 1  0 3 2  0 4 3  0 5 4", "6 7 8  6 8 9  6 9 10  6 10 11"]))
+PRISM = (
+  " ".join(f"{np.cos(a):.6f} {np.sin(a):.6f} {z:g}" for z in (-1, 1) for a in _ANG),
+  " ".join(
+    [f"{i} {j} {j + 6}  {i} {j + 6} {i + 6}" for i, j in ((k, (k + 1) % 6) for k in range(6))]
+    + ["0 2 1  0 3 2  0 4 3  0 5 4", "6 7 8  6 8 9  6 9 10  6 10 11"]
+  ),
+)
 
 GEOMS = {
   "sphere": 'type="sphere" size=".1"',
@@ -45,12 +50,28 @@ GEOMS = {
 
 # every pair MuJoCo 3.17 sends to mjc_Convex, with each mesh support search
 PAIRS = [
-  ("sphere", "ellipsoid"), ("sphere", "oct"), ("sphere", "prism"), ("capsule", "ellipsoid"),
-  ("capsule", "cylinder"), ("capsule", "tet"), ("capsule", "prism"), ("ellipsoid", "ellipsoid"),
-  ("ellipsoid", "cylinder"), ("ellipsoid", "box"), ("ellipsoid", "oct"),
-  ("ellipsoid", "prism"), ("cylinder", "cylinder"), ("cylinder", "box"), ("cylinder", "oct"),
-  ("cylinder", "prism"), ("box", "tet"), ("box", "prism"), ("tet", "oct"), ("oct", "prism"),
-  ("prism", "prism"), ("tet", "tet"),
+  ("sphere", "ellipsoid"),
+  ("sphere", "oct"),
+  ("sphere", "prism"),
+  ("capsule", "ellipsoid"),
+  ("capsule", "cylinder"),
+  ("capsule", "tet"),
+  ("capsule", "prism"),
+  ("ellipsoid", "ellipsoid"),
+  ("ellipsoid", "cylinder"),
+  ("ellipsoid", "box"),
+  ("ellipsoid", "oct"),
+  ("ellipsoid", "prism"),
+  ("cylinder", "cylinder"),
+  ("cylinder", "box"),
+  ("cylinder", "oct"),
+  ("cylinder", "prism"),
+  ("box", "tet"),
+  ("box", "prism"),
+  ("tet", "oct"),
+  ("oct", "prism"),
+  ("prism", "prism"),
+  ("tet", "tet"),
 ]
 
 FLAGS = {
@@ -68,8 +89,9 @@ _ELEV = " ".join(f"{v:.3f}" for v in np.random.default_rng(21).uniform(0, 1, 30)
 
 
 def _xml(a, b, flags, margin=0.0, option=""):
-  first = ('type="hfield" hfield="h" pos=".01 -.02 .03" euler="5 -3 20"' if a == "hfield"
-           else GEOMS[a])
+  first = (
+    'type="hfield" hfield="h" pos=".01 -.02 .03" euler="5 -3 20"' if a == "hfield" else GEOMS[a]
+  )
   return f"""<mujoco><option {option}>{flags}</option>
   {_ASSETS.format(elev=_ELEV)}
   <worldbody><geom {first} margin="{margin}"/>
@@ -134,10 +156,20 @@ def test_margin(a, b, flags):
 
 
 @pytest.mark.parametrize("flags", FLAGS)
-@pytest.mark.parametrize("a,b", [("sphere", "ellipsoid"), ("sphere", "prism"),
-                                 ("ellipsoid", "ellipsoid"), ("ellipsoid", "box"),
-                                 ("cylinder", "cylinder"), ("cylinder", "box"),
-                                 ("cylinder", "prism"), ("box", "tet"), ("box", "prism")])
+@pytest.mark.parametrize(
+  "a,b",
+  [
+    ("sphere", "ellipsoid"),
+    ("sphere", "prism"),
+    ("ellipsoid", "ellipsoid"),
+    ("ellipsoid", "box"),
+    ("cylinder", "cylinder"),
+    ("cylinder", "box"),
+    ("cylinder", "prism"),
+    ("box", "tet"),
+    ("box", "prism"),
+  ],
+)
 def test_aligned_poses(a, b, flags):
   """Axis-aligned poses: centers on a common axis (the origin on the portal's first segment),
   coincident centers (the center moved off the origin) and flat faces resting on each other
@@ -154,9 +186,18 @@ _BOTTOM = {"cylinder": 0.07, "box": 0.05, "prism": 0.05, "tet": 0.0}
 
 
 @pytest.mark.parametrize("flags", FLAGS)
-@pytest.mark.parametrize("a,b", [("cylinder", "cylinder"), ("cylinder", "box"),
-                                 ("cylinder", "prism"), ("box", "prism"), ("box", "tet"),
-                                 ("prism", "prism"), ("prism", "tet")])
+@pytest.mark.parametrize(
+  "a,b",
+  [
+    ("cylinder", "cylinder"),
+    ("cylinder", "box"),
+    ("cylinder", "prism"),
+    ("box", "prism"),
+    ("box", "tet"),
+    ("prism", "prism"),
+    ("prism", "tet"),
+  ],
+)
 @pytest.mark.parametrize("tilt", [0.0, 0.02])
 def test_resting(a, b, flags, tilt):
   """Flat faces resting on each other, aligned or slightly tilted: aligned, the perturbation
@@ -175,8 +216,9 @@ def test_resting(a, b, flags, tilt):
 
 
 @pytest.mark.parametrize("flags", FLAGS)
-@pytest.mark.parametrize("b", ["sphere", "capsule", "ellipsoid", "cylinder", "box", "tet",
-                               "oct", "prism"])
+@pytest.mark.parametrize(
+  "b", ["sphere", "capsule", "ellipsoid", "cylinder", "box", "tet", "oct", "prism"]
+)
 @pytest.mark.parametrize("margin", [0.0, 0.01])
 def test_hfield(b, margin, flags):
   """Height field (tilted, 5x6 grid) against every convex geom type: one MPR contact per
@@ -208,8 +250,10 @@ def test_hfield_contact_limit(b):
   _check(ours, ref)
 
 
-@pytest.mark.parametrize("a,b", [("ellipsoid", "ellipsoid"), ("cylinder", "prism"),
-                                 ("capsule", "cylinder"), ("box", "tet")])
+@pytest.mark.parametrize(
+  "a,b",
+  [("ellipsoid", "ellipsoid"), ("cylinder", "prism"), ("capsule", "cylinder"), ("box", "tet")],
+)
 def test_ccd_iterations_and_tolerance(a, b):
   """opt.ccd_iterations and opt.ccd_tolerance limit the portal expansion as in MuJoCo: coarse
   settings change MuJoCo's contacts, and ours change the same way."""
@@ -218,13 +262,18 @@ def test_ccd_iterations_and_tolerance(a, b):
   for _ in range(6):
     qpos = _random_pose(rng, 0.04)
     results = []
-    for option in ("", 'ccd_iterations="1"', 'ccd_tolerance="1e-2"',
-                   'ccd_iterations="3" ccd_tolerance="1e-3"'):
+    for option in (
+      "",
+      'ccd_iterations="1"',
+      'ccd_tolerance="1e-2"',
+      'ccd_iterations="3" ccd_tolerance="1e-3"',
+    ):
       ours, ref = _collide(_xml(a, b, FLAGS["multiccd"], option=option), qpos)
       _check(ours, ref)
       results.append(ref)
-    changed += any(len(r) != len(results[0]) or not np.array_equal(r, results[0])
-                   for r in results[1:])
+    changed += any(
+      len(r) != len(results[0]) or not np.array_equal(r, results[0]) for r in results[1:]
+    )
   assert changed > 0
 
 
@@ -234,7 +283,9 @@ def test_ccd_iterations_and_tolerance(a, b):
 def _brick(name, pos, euler):
   studs = "\n".join(
     f'<geom type="cylinder" size=".012 .006" pos="{x} {y} .026" rgba=".8 .2 .2 1"/>'
-    for x in (-0.025, 0.025) for y in (-0.025, 0.025))
+    for x in (-0.025, 0.025)
+    for y in (-0.025, 0.025)
+  )
   return f"""<body name="{name}" pos="{pos}" euler="{euler}"><freejoint/>
       <geom type="box" size=".05 .05 .02" rgba=".8 .2 .2 1"/>
       {studs}
@@ -242,16 +293,17 @@ def _brick(name, pos, euler):
 
 
 def _bricks_xml(flags):
-  bodies = "\n".join(_brick(f"b{i}", f"{0.006 * i} {-0.004 * i} {0.0205 + 0.0515 * i}",
-                            f"0 0 {7 * i}") for i in range(3))
+  bodies = "\n".join(
+    _brick(f"b{i}", f"{0.006 * i} {-0.004 * i} {0.0205 + 0.0515 * i}", f"0 0 {7 * i}")
+    for i in range(3)
+  )
   return f"""<mujoco><option timestep=".002">{flags}</option>
   <worldbody><geom type="plane" size="1 1 .1"/>
     {bodies}
   </worldbody></mujoco>"""
 
 
-FIELDS = ("dist", "pos", "frame", "includemargin", "friction", "solref", "solimp", "dim",
-          "geom")
+FIELDS = ("dist", "pos", "frame", "includemargin", "friction", "solref", "solimp", "dim", "geom")
 
 
 @pytest.mark.parametrize("flags", FLAGS)
@@ -268,9 +320,11 @@ def test_toy_bricks(flags):
     assert d.ncon == mjd.ncon
     np.testing.assert_array_equal(d.contact.geom, mjd.contact.geom)
     for name in FIELDS:
-      np.testing.assert_allclose(getattr(d.contact, name), getattr(mjd.contact, name), rtol=0,
-                                 atol=TOL, err_msg=name)
+      np.testing.assert_allclose(
+        getattr(d.contact, name), getattr(mjd.contact, name), rtol=0, atol=TOL, err_msg=name
+      )
   # the studs do touch the bricks above
   types = mjm.geom_type[mjd.contact.geom]
-  assert ((types[:, 0] == mujoco.mjtGeom.mjGEOM_CYLINDER)
-          & (types[:, 1] == mujoco.mjtGeom.mjGEOM_BOX)).sum() >= 8
+  assert (
+    (types[:, 0] == mujoco.mjtGeom.mjGEOM_CYLINDER) & (types[:, 1] == mujoco.mjtGeom.mjGEOM_BOX)
+  ).sum() >= 8

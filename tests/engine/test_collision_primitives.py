@@ -20,8 +20,8 @@ from engine.collision import box
 from engine.collision import convex
 from engine.collision import narrowphase
 from engine.collision import primitives
-from tests import oracle
 from tests import jitted
+from tests import oracle
 
 box = jitted.module(box)
 convex = jitted.module(convex)
@@ -205,8 +205,9 @@ def test_pair_random(pair, margins):
   assert hits >= 5
 
 
-def _compare_pose(t1, t2, quat1, quat2, depth=None, pos2=(0, 0, 0), size1=None, size2=None,
-                  margin=0.0):
+def _compare_pose(
+  t1, t2, quat1, quat2, depth=None, pos2=(0, 0, 0), size1=None, size2=None, margin=0.0
+):
   """Compares one pose; with `depth`, geom 2 is at pos2's (x, y) and at the height where the
   z extents overlap by -depth."""
   xml = f"""
@@ -237,30 +238,43 @@ def test_box_box_manifolds():
 
   # equal faces stacked: 4 corners; one turned 45 degrees: the octagon, 8 contacts
   assert _compare_pose("box", "box", ID, ID, -0.001, size1=cube, size2=cube) == 4
-  assert _compare_pose("box", "box", ID, _quat([0, 0, 1], 45), -0.001, size1=cube,
-                       size2=cube) == 8
-  assert _compare_pose("box", "box", ID, _quat([0, 0, 1], 30), -0.002, (0.05, 0.03), cube,
-                       ".15 .1 .1", margin=0.02) > 4
+  assert _compare_pose("box", "box", ID, _quat([0, 0, 1], 45), -0.001, size1=cube, size2=cube) == 8
+  assert (
+    _compare_pose(
+      "box", "box", ID, _quat([0, 0, 1], 30), -0.002, (0.05, 0.03), cube, ".15 .1 .1", margin=0.02
+    )
+    > 4
+  )
 
   # a small box partly over the edge of a big one: clipped polygon
-  assert _compare_pose("box", "box", ID, _quat([0, 0, 1], 10), -0.002, (0.25, 0.1), cube,
-                       small) == 4
+  assert (
+    _compare_pose("box", "box", ID, _quat([0, 0, 1], 10), -0.002, (0.25, 0.1), cube, small) == 4
+  )
 
   # an edge of box 2 on the face of box 1: its two ends
-  assert _compare_pose("box", "box", ID, _quat([1, 0, 0], 45), -0.002, (0.02, 0), cube,
-                       small) == 2
+  assert _compare_pose("box", "box", ID, _quat([1, 0, 0], 45), -0.002, (0.02, 0), cube, small) == 2
 
   # crossed edges: box 1 edge-up along x, box 2 edge-down along y
-  assert _compare_pose("box", "box", _quat([1, 0, 0], 45), _quat([0, 1, 0], 45), -0.003,
-                       (0.01, 0.02), ".2 .1 .1", ".1 .2 .1") == 1
+  assert (
+    _compare_pose(
+      "box",
+      "box",
+      _quat([1, 0, 0], 45),
+      _quat([0, 1, 0], 45),
+      -0.003,
+      (0.01, 0.02),
+      ".2 .1 .1",
+      ".1 .2 .1",
+    )
+    == 1
+  )
 
   # a corner of box 2 into the face of box 1
   corner = _mul(_quat([1, 0, 0], 35.26), _quat([0, 1, 0], 45))
   assert _compare_pose("box", "box", ID, corner, -0.004, size1=cube, size2=small) == 1
 
   # nearly aligned faces: face axes win the tie against edge axes
-  assert _compare_pose("box", "box", ID, _quat([1, 1, 0], 1e-5), -0.001, (0.01, 0), cube,
-                       cube) == 4
+  assert _compare_pose("box", "box", ID, _quat([1, 1, 0], 1e-5), -0.001, (0.01, 0), cube, cube) == 4
 
 
 def test_capsule_capsule_parallel():
@@ -335,8 +349,14 @@ def test_narrowphase_dispatch():
   for (t1, t2), fn in pairs.items():
     mjm, mjd, m, d = _model(t1, t2, 0.03, 0.02)
     for _ in range(6):
-      _pose(mjm, mjd, rng.uniform(-0.02, 0.02, 3), rng.normal(size=4),
-            rng.uniform(-0.15, 0.15, 3) + [0, 0, 0.1], rng.normal(size=4))
+      _pose(
+        mjm,
+        mjd,
+        rng.uniform(-0.02, 0.02, 3),
+        rng.normal(size=4),
+        rng.uniform(-0.15, 0.15, 3) + [0, 0, 0.1],
+        rng.normal(size=4),
+      )
       oracle.copy_state(mjd, d)
       engine.mj_kinematics(m, d)
       want = np.full((50, 13), np.nan)

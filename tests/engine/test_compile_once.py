@@ -53,7 +53,8 @@ def test_second_model_needs_no_compilation():
   # stages of the first model kept their one signature; the second loaded the stages only it
   # reaches (its keyframes) with theirs
   assert {name: after[name] for name, n in before.items() if n} == {
-    name: n for name, n in before.items() if n}
+    name: n for name, n in before.items() if n
+  }
   assert all(n <= 1 for name, n in after.items() if name != "address_of"), after
 
 

@@ -10,21 +10,21 @@ from PIL import Image
 from tests.engine.test_compiler import compare
 
 
-def _png(w, h, seed, mode='RGB'):
+def _png(w, h, seed, mode="RGB"):
   rng = np.random.default_rng(seed)
-  shape = (h, w, 3) if mode == 'RGB' else (h, w)
+  shape = (h, w, 3) if mode == "RGB" else (h, w)
   img = Image.fromarray(rng.integers(0, 256, shape, dtype=np.uint8), mode)
   buf = io.BytesIO()
-  img.save(buf, format='PNG')
+  img.save(buf, format="PNG")
   return buf.getvalue()
 
 
 def test_textures_from_png_files():
   assets = {
-    'img.png': _png(6, 4, 0),
-    'grid.png': _png(12, 9, 1),
-    'face.png': _png(5, 5, 2),
-    'noext': _png(3, 2, 4),
+    "img.png": _png(6, 4, 0),
+    "grid.png": _png(12, 9, 1),
+    "face.png": _png(5, 5, 2),
+    "noext": _png(3, 2, 4),
   }
   xml = """<mujoco>
     <asset>
@@ -45,9 +45,9 @@ def test_textures_from_png_files():
 
 def test_hfields_from_files():
   nrow, ncol = 3, 5
-  data = np.arange(nrow * ncol, dtype='<f4') ** 1.5
-  binary = struct.pack('<2i', nrow, ncol) + data.tobytes()
-  assets = {'terrain.png': _png(7, 4, 3, mode='L'), 'terrain.bin': binary}
+  data = np.arange(nrow * ncol, dtype="<f4") ** 1.5
+  binary = struct.pack("<2i", nrow, ncol) + data.tobytes()
+  assets = {"terrain.png": _png(7, 4, 3, mode="L"), "terrain.bin": binary}
   xml = """<mujoco>
     <asset>
       <hfield name="png" file="terrain.png" size="1 2 0.3 0.1"/>

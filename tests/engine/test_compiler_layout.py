@@ -35,7 +35,7 @@ def compiler_imports(tree, anywhere=True):
       if name == PACKAGE:
         out.add("__init__")
       elif name.startswith(PACKAGE + "."):
-        module = name[len(PACKAGE) + 1:].split(".")[0]
+        module = name[len(PACKAGE) + 1 :].split(".")[0]
         out.add(module if module in TREES else "__init__")
   return out
 
@@ -55,20 +55,26 @@ def restated_constants(tree):
       names = [t.id for t in ast.walk(target) if isinstance(t, ast.Name)]
       found += [(node.lineno, n) for n in names if n in ENUM_NAMES]
       if isinstance(target, ast.Tuple) and all(n.isupper() for n in names):
-        from_range = (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and
-                      value.func.id == "range")
+        from_range = (
+          isinstance(value, ast.Call)
+          and isinstance(value.func, ast.Name)
+          and value.func.id == "range"
+        )
         from_ints = isinstance(value, ast.Tuple) and all(
-          isinstance(v, ast.Constant) and type(v.value) is int for v in value.elts)
+          isinstance(v, ast.Constant) and type(v.value) is int for v in value.elts
+        )
         if from_range or from_ints:
           found.append((node.lineno, ", ".join(names)))
   return found
 
 
 def test_checks_see_what_they_look_for():
-  tree = ast.parse("import engine.compiler.schema\n"
-                   "def f():\n  from engine.compiler import build_tree, compile_model\n"
-                   "FREE, BALL = range(2)\nmjMINVAL = 1e-15\nIN_A, IN_B = 1, 2\n"
-                   "x, y = 1, 2\nmjEPS = 1e-14\n")
+  tree = ast.parse(
+    "import engine.compiler.schema\n"
+    "def f():\n  from engine.compiler import build_tree, compile_model\n"
+    "FREE, BALL = range(2)\nmjMINVAL = 1e-15\nIN_A, IN_B = 1, 2\n"
+    "x, y = 1, 2\nmjEPS = 1e-14\n"
+  )
   assert compiler_imports(tree) == {"schema", "build_tree", "__init__"}
   assert compiler_imports(tree, anywhere=False) == {"schema"}
   assert [n for _, n in restated_constants(tree)] == ["FREE, BALL", "mjMINVAL", "IN_A, IN_B"]
@@ -81,7 +87,7 @@ def test_compiler_imports_have_no_cycle():
   def visit(module):
     stack.append(module)
     for dep in sorted(graph[module]):
-      assert dep not in stack, "import cycle: " + " -> ".join(stack[stack.index(dep):] + [dep])
+      assert dep not in stack, "import cycle: " + " -> ".join(stack[stack.index(dep) :] + [dep])
       if dep not in done:
         visit(dep)
     stack.pop()

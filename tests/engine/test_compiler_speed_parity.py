@@ -59,13 +59,15 @@ def _make_reference(lo, hi, lpos, ids):
     elems = np.sort(work[start:stop])
     value = lpos[elems, axis]
     finite = ~np.isnan(value)
-    ordered = np.concatenate((elems[finite][np.argsort(value[finite], kind="mergesort")],
-                              elems[~finite]))
+    ordered = np.concatenate(
+      (elems[finite][np.argsort(value[finite], kind="mergesort")], elems[~finite])
+    )
     i = 0
     while i < len(ordered):
       j = i + 1
-      while j < len(ordered) and not (lpos[ordered[j], axis] - lpos[ordered[j - 1], axis]
-                                      > build_bvh.mjEPS):
+      while j < len(ordered) and not (
+        lpos[ordered[j], axis] - lpos[ordered[j - 1], axis] > build_bvh.mjEPS
+      ):
         j += 1
       ordered[i:j] = np.sort(ordered[i:j])
       i = j
@@ -122,8 +124,7 @@ def _boxes(rng, n, ties, nans):
   return lo, hi, pos, rng.permutation(n).astype(np.int32)
 
 
-@pytest.mark.parametrize("ties,nans", [(False, False), (True, False), (False, True),
-                                       (True, True)])
+@pytest.mark.parametrize("ties,nans", [(False, False), (True, False), (False, True), (True, True)])
 def test_bvh_make_equals_reference(ties, nans):
   """The jitted hierarchy (own merge sort) is the numpy reference's node for node."""
   rng = np.random.default_rng(7)

@@ -27,8 +27,8 @@ from engine import tendon
 from engine.enums import mjCNSTR_CONTACT_ELLIPTIC
 from engine.enums import mjCNSTR_CONTACT_PYRAMIDAL
 from engine.enums import mjWARN_CNSTRFULL
-from tests import oracle
 from tests import jitted
+from tests import oracle
 
 constraint = jitted.module(constraint)
 smooth = jitted.module(smooth)
@@ -352,8 +352,7 @@ def test_limits_refsafe_and_diagexact():
   """Disabled refsafe (timeconst below 2*timestep kept) and the exact diagonal option."""
   xml = LIMITS_XML.format(jacobian="dense", flags='<flag refsafe="disable"/>')
   _check(xml.replace('solreflimit=".01 .5"', 'solreflimit=".001 .5"'), qpos=_limit_qpos)
-  _check(LIMITS_XML.format(jacobian="sparse", flags='<flag diagexact="enable"/>'),
-         qpos=_limit_qpos)
+  _check(LIMITS_XML.format(jacobian="sparse", flags='<flag diagexact="enable"/>'), qpos=_limit_qpos)
 
 
 # ---- equality constraints ----
@@ -405,8 +404,9 @@ def test_contacts(cone, jacobian):
 
 @pytest.mark.parametrize("cone", ["pyramidal", "elliptic"])
 def test_contacts_impratio_diagexact(cone):
-  xml = CONTACT_XML.format(cone=cone, jacobian="sparse", impratio=7,
-                           flags='<flag diagexact="enable"/>')
+  xml = CONTACT_XML.format(
+    cone=cone, jacobian="sparse", impratio=7, flags='<flag diagexact="enable"/>'
+  )
   _check(xml, seed=3)
 
 
@@ -414,7 +414,8 @@ def test_contacts_automatic_sparse():
   """opt.jacobian auto with nv >= 60 uses the sparse layout (11 free bodies, 66 dofs)."""
   bodies = "\n".join(
     f'<body pos="{0.3 * i} 0 .045"><freejoint/><geom type="sphere" size=".05"/></body>'
-    for i in range(11))
+    for i in range(11)
+  )
   mjm, mjd, m, d = _check(FREE_XML.format(cone="elliptic", bodies=bodies))
   assert constraint.is_sparse(m._struct) and mjd.nJ < mjd.nefc * mjm.nv
 
@@ -443,8 +444,14 @@ def _projected(xml, dual, **kw):
   assert d.nY == mjd.nY > 0 and d.nA == mjd.nA > 0
   names = ["efc_Y", "efc_AR"]
   if constraint.is_sparse(m._struct):
-    names += ["efc_Y_rownnz", "efc_Y_rowadr", "efc_Y_colind", "efc_AR_rownnz", "efc_AR_rowadr",
-              "efc_AR_colind"]
+    names += [
+      "efc_Y_rownnz",
+      "efc_Y_rowadr",
+      "efc_Y_colind",
+      "efc_AR_rownnz",
+      "efc_AR_rowadr",
+      "efc_AR_colind",
+    ]
   for name in names:
     np.testing.assert_array_equal(getattr(d, name), getattr(mjd, name), err_msg=name)
   return mjm, mjd, m, d
@@ -460,7 +467,7 @@ def test_projection_contact_models(dual, name, jacobian):
   xml = xml.replace("<option ", f'<option jacobian="{jacobian}" ', 1)
   mjm, mjd, m, d = _projected(xml, dual, nstep=40, qvel_scale=0.1)
   if jacobian == "sparse" and name == "box_pile.xml":
-    assert mjd.nA < mjd.nefc ** 2  # rows on trees that do not touch do not meet in AR
+    assert mjd.nA < mjd.nefc**2  # rows on trees that do not touch do not meet in AR
 
 
 @pytest.mark.parametrize("jacobian", ["dense", "sparse"])
@@ -486,8 +493,14 @@ def test_excluded_contacts():
   assert mjd.contact.exclude[k] == 3
   oracle.copy_state(mjd, d)
   ms, ds = m._struct, d._struct
-  for f in (smooth.kinematics, smooth.com_pos, tendon.tendon, smooth.make_m, smooth.factor_m,
-            smooth.com_vel):
+  for f in (
+    smooth.kinematics,
+    smooth.com_pos,
+    tendon.tendon,
+    smooth.make_m,
+    smooth.factor_m,
+    smooth.com_vel,
+  ):
     f(ms, ds)
   oracle.copy_contacts(mjd, d)
   d._arrays["contact_exclude"][k] = 0
@@ -503,10 +516,14 @@ def test_excluded_contacts():
 @pytest.mark.parametrize("flag", ["equality", "frictionloss", "limit", "contact", "constraint"])
 def test_disable_flags(flag):
   xml = EQUALITY_XML.format(jacobian="dense", flags=f'<flag {flag}="disable"/>').replace(
-    '<worldbody>', '<worldbody><geom type="plane" size="5 5 .1" contype="1" conaffinity="1"/>'
-    '<body pos="3 3 .04"><freejoint/><geom size=".05" contype="1" conaffinity="1"/></body>')
-  xml = xml.replace('<joint name="ja" axis="0 1 0"/>',
-                    '<joint name="ja" axis="0 1 0" range="-1 1" frictionloss=".1"/>')
+    "<worldbody>",
+    '<worldbody><geom type="plane" size="5 5 .1" contype="1" conaffinity="1"/>'
+    '<body pos="3 3 .04"><freejoint/><geom size=".05" contype="1" conaffinity="1"/></body>',
+  )
+  xml = xml.replace(
+    '<joint name="ja" axis="0 1 0"/>',
+    '<joint name="ja" axis="0 1 0" range="-1 1" frictionloss=".1"/>',
+  )
 
   def qpos(mjm, rng):
     q = _eq_qpos(mjm, rng)

@@ -17,10 +17,12 @@ from tests import oracle
 
 MODELS = pathlib.Path(__file__).parents[1] / "models" / "contact"
 SCENES = ["capsule_humanoid", "box_pile", "gripper", "terrain_quadruped", "constraints"]
-SOLVERS = {"newton": mujoco.mjtSolver.mjSOL_NEWTON, "cg": mujoco.mjtSolver.mjSOL_CG,
-           "pgs": mujoco.mjtSolver.mjSOL_PGS}
-CONES = {"pyramidal": mujoco.mjtCone.mjCONE_PYRAMIDAL,
-         "elliptic": mujoco.mjtCone.mjCONE_ELLIPTIC}
+SOLVERS = {
+  "newton": mujoco.mjtSolver.mjSOL_NEWTON,
+  "cg": mujoco.mjtSolver.mjSOL_CG,
+  "pgs": mujoco.mjtSolver.mjSOL_PGS,
+}
+CONES = {"pyramidal": mujoco.mjtCone.mjCONE_PYRAMIDAL, "elliptic": mujoco.mjtCone.mjCONE_ELLIPTIC}
 
 
 def _scene(name, solver="newton", cone=None, settle=150, tight=True):
@@ -93,8 +95,7 @@ def test_inverse_with_constraints_matches_mujoco(name):
   assert np.abs(d.qfrc_inverse - expected).max() < 1e-6 * scale
 
 
-@pytest.mark.parametrize("name", ["capsule_humanoid", "box_pile", "terrain_quadruped",
-                                  "gripper"])
+@pytest.mark.parametrize("name", ["capsule_humanoid", "box_pile", "terrain_quadruped", "gripper"])
 def test_ten_seconds_are_stable(name):
   """Default options (Newton): 10 s without warnings, bodies at rest on the ground, no
   penetration beyond a few millimetres."""

@@ -32,7 +32,8 @@ print("ok", type(m._struct).__name__)
 def test_engine_runs_without_jit():
   root = pathlib.Path(__file__).resolve().parents[2]
   env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONPATH=str(root))
-  out = subprocess.run([sys.executable, "-c", _SCRIPT], env=env, cwd=root, capture_output=True,
-                       text=True, timeout=600)
+  out = subprocess.run(
+    [sys.executable, "-c", _SCRIPT], env=env, cwd=root, capture_output=True, text=True, timeout=600
+  )
   assert out.returncode == 0, out.stderr[-3000:]
   assert out.stdout.strip() == "ok SimpleNamespace"

@@ -18,17 +18,18 @@ import engine
 from engine import derivative
 from engine import forward
 from engine import sparse
+from tests import jitted
 from tests import oracle
 from tests import trees
-from tests import jitted
 
 derivative = jitted.module(derivative)
 forward = jitted.module(forward)
 sparse = jitted.module(sparse)
 
 MODELS = pathlib.Path(__file__).resolve().parent.parent / "models" / "implicit"
-XMLS = {name: (MODELS / f"{name}.xml").read_text()
-        for name in ("actuators", "fluid", "free", "so3")}
+XMLS = {
+  name: (MODELS / f"{name}.xml").read_text() for name in ("actuators", "fluid", "free", "so3")
+}
 XMLS["tree"] = trees.random_tree_xml(3, nbody=10)
 XMLS["tree2"] = trees.random_tree_xml(11, nbody=10)
 RTOL = 1e-10
@@ -52,11 +53,11 @@ def random_state(mjm, mjd, rng, vscale=1.0):
     adr = mjm.jnt_qposadr[j]
     jtype = mjm.jnt_type[j]
     if jtype == mujoco.mjtJoint.mjJNT_FREE:
-      mjd.qpos[adr:adr + 3] = rng.normal(size=3)
+      mjd.qpos[adr : adr + 3] = rng.normal(size=3)
       adr += 3
     if jtype in (mujoco.mjtJoint.mjJNT_FREE, mujoco.mjtJoint.mjJNT_BALL):
-      mjd.qpos[adr:adr + 4] = rng.normal(size=4)
-      mujoco.mju_normalize4(mjd.qpos[adr:adr + 4])
+      mjd.qpos[adr : adr + 4] = rng.normal(size=4)
+      mujoco.mju_normalize4(mjd.qpos[adr : adr + 4])
     else:
       lo, hi = mjm.jnt_range[j] if mjm.jnt_limited[j] else (-1.0, 1.0)
       mjd.qpos[adr] = rng.uniform(lo, hi)
@@ -121,8 +122,12 @@ def test_smooth_vel_dcmotor_terms(inputs):
 def test_smooth_vel_disabled_parts(flags):
   """Disabled dampers (fluid stays unless springs are off too), actuation or actuator groups."""
   bit = mujoco.mjtDisableBit
-  bits = {"damper": bit.mjDSBL_DAMPER, "spring|damper": bit.mjDSBL_SPRING | bit.mjDSBL_DAMPER,
-          "actuation": bit.mjDSBL_ACTUATION, "group": 0}[flags]
+  bits = {
+    "damper": bit.mjDSBL_DAMPER,
+    "spring|damper": bit.mjDSBL_SPRING | bit.mjDSBL_DAMPER,
+    "actuation": bit.mjDSBL_ACTUATION,
+    "group": 0,
+  }[flags]
   for name in ("fluid", "actuators"):
     mjm, mjd, _, _ = load(name)
     mjm.opt.disableflags = int(bits)
@@ -185,7 +190,7 @@ def test_free_rigid_subtree_local_solve_matters():
   assert relerr(d.qvel, mjd.qvel) < RTOL
   free = [mjm.jnt_dofadr[j] for j in range(mjm.njnt) if mjm.jnt_type[j] == 0]
   for adr, is_subtree in zip(free, (True, True, False, True)):
-    moved = np.max(np.abs(d.qvel[adr:adr + 6] - qvel_global[adr:adr + 6]))
+    moved = np.max(np.abs(d.qvel[adr : adr + 6] - qvel_global[adr : adr + 6]))
     assert (moved > 1e-8) == is_subtree
 
 
@@ -203,8 +208,7 @@ def test_lu_sparse_solves_full_pattern():
       dense[i, m.D_colind[m.D_rowadr[i] + k]] = vals[m.D_rowadr[i] + k]
   vec = rng.normal(size=nv)
   lu = vals.copy()
-  assert sparse.factor_lu_sparse(lu, nv, np.empty(nv, np.int32), m.D_rownnz, m.D_rowadr,
-                                   m.D_colind)
+  assert sparse.factor_lu_sparse(lu, nv, np.empty(nv, np.int32), m.D_rownnz, m.D_rowadr, m.D_colind)
   res = np.empty(nv)
   sparse.solve_lu_sparse(res, lu, vec, nv, m.D_rownnz, m.D_rowadr, m.D_diag, m.D_colind)
   np.testing.assert_allclose(res, np.linalg.solve(dense, vec), rtol=1e-10, atol=1e-12)

@@ -38,15 +38,18 @@ def test_action_spec_matches_dm_control():
 def test_math_helpers_match_dm_control(seed):
   rng = np.random.RandomState(seed)
   angles = rng.uniform(-180, 180, 3)
-  np.testing.assert_allclose(mjmath.euler2quat(*angles), dm_math.euler2quat(*angles),
-                             rtol=0, atol=1e-15)
+  np.testing.assert_allclose(
+    mjmath.euler2quat(*angles), dm_math.euler2quat(*angles), rtol=0, atol=1e-15
+  )
   q = rng.standard_normal(4)
   q /= np.linalg.norm(q)
   r = rng.standard_normal(4)
   r /= np.linalg.norm(r)
   np.testing.assert_array_equal(mjmath.mj_quatprod(q, r), dm_math.mj_quatprod(q, r))
   np.testing.assert_array_equal(mjmath.mj_quatneg(q), dm_math.mj_quatneg(q))
-  np.testing.assert_allclose(mjmath.mj_quatdiff(q, r), dm_math.mj_quatdiff(q, r),
-                             rtol=0, atol=1e-15)
-  np.testing.assert_allclose(mjmath.mj_quat2vel(q, 0.01), dm_math.mj_quat2vel(q, 0.01),
-                             rtol=1e-14, atol=1e-12)
+  np.testing.assert_allclose(
+    mjmath.mj_quatdiff(q, r), dm_math.mj_quatdiff(q, r), rtol=0, atol=1e-15
+  )
+  np.testing.assert_allclose(
+    mjmath.mj_quat2vel(q, 0.01), dm_math.mj_quat2vel(q, 0.01), rtol=1e-14, atol=1e-12
+  )

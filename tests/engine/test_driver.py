@@ -17,13 +17,16 @@ _TWO_BODIES = """<mujoco><worldbody><body><freejoint/><geom size=".1"/></body>
   <body pos="1 0 0"><joint type="ball"/><geom size=".1"/></body></worldbody></mujoco>"""
 
 
-@pytest.mark.parametrize("call", [
-  lambda m, d: engine.mj_step(m, d),
-  lambda m, d: engine.mj_step(m, d, 5),
-  lambda m, d: engine.mj_forward(m, d),
-  lambda m, d: engine.mj_inverse(m, d),
-  lambda m, d: engine.mj_step1(m, d),
-])
+@pytest.mark.parametrize(
+  "call",
+  [
+    lambda m, d: engine.mj_step(m, d),
+    lambda m, d: engine.mj_step(m, d, 5),
+    lambda m, d: engine.mj_forward(m, d),
+    lambda m, d: engine.mj_inverse(m, d),
+    lambda m, d: engine.mj_step1(m, d),
+  ],
+)
 def test_data_of_another_model_raises(call):
   small = engine.MjModel.from_xml_string(_ONE_HINGE)
   big = engine.MjModel.from_xml_string(_TWO_BODIES)
@@ -59,8 +62,12 @@ def test_only_warnings_that_fired_are_reported_and_counts_match_mujoco():
   mjd = mujoco.MjData(mjm)
   m = engine.MjModel.from_xml_string(_ONE_HINGE)
   d = engine.MjData(m)
-  sequence = [("qpos", np.nan, "mjWARN_BADQPOS"), (None, None, None),
-              ("qvel", np.inf, "mjWARN_BADQVEL"), (None, None, None)]
+  sequence = [
+    ("qpos", np.nan, "mjWARN_BADQPOS"),
+    (None, None, None),
+    ("qvel", np.inf, "mjWARN_BADQVEL"),
+    (None, None, None),
+  ]
   for field, value, expected in sequence:
     if field:
       getattr(mjd, field)[0] = value
@@ -69,7 +76,8 @@ def test_only_warnings_that_fired_are_reported_and_counts_match_mujoco():
     with warnings.catch_warnings(record=True) as record:
       warnings.simplefilter("always")
       engine.mj_step(m, d)
-    reported = [str(w.message).split(":")[0] for w in record
-                if issubclass(w.category, engine.PhysicsWarning)]
+    reported = [
+      str(w.message).split(":")[0] for w in record if issubclass(w.category, engine.PhysicsWarning)
+    ]
     assert reported == ([expected] if expected else []), (field, reported)
     np.testing.assert_array_equal(d.warning.number, [w.number for w in mjd.warning])

@@ -43,8 +43,15 @@ def models():
   return mjm, mujoco.MjData(mjm)
 
 
-_NP_KIND = {"f8": np.float64, "f4": np.float32, "i4": np.int32, "i8": np.int64, "u1": np.uint8,
-            "i1": np.int8, "b1": np.bool_}
+_NP_KIND = {
+  "f8": np.float64,
+  "f4": np.float32,
+  "i4": np.int32,
+  "i8": np.int64,
+  "u1": np.uint8,
+  "i1": np.int8,
+  "b1": np.bool_,
+}
 
 
 def _check(field, theirs, sizes):
@@ -60,8 +67,7 @@ def _check(field, theirs, sizes):
 
 def test_model_fields_match_mujoco(models):
   mjm, _ = models
-  sizes = {f.name: getattr(mjm, f.name) for f in F.MODEL_SIZES
-           if f.name not in F.ENGINE_ONLY_MODEL}
+  sizes = {f.name: getattr(mjm, f.name) for f in F.MODEL_SIZES if f.name not in F.ENGINE_ONLY_MODEL}
   sizes["npluginparam"] = 0
   for f in F.MODEL_SIZES + F.MODEL_FIELDS:
     if f.name in F.ENGINE_ONLY_MODEL:
@@ -79,10 +85,16 @@ def test_data_fields_match_mujoco(models):
   mjm, mjd = models
   mujoco.mj_forward(mjm, mjd)
   assert mjd.ncon > 0 and mjd.nefc > 0
-  sizes = {f.name: getattr(mjm, f.name) for f in F.MODEL_SIZES
-           if f.name not in F.ENGINE_ONLY_MODEL}
-  sizes.update(nconcap=mjd.ncon, nefccap=mjd.nefc, nJcap=mjd.nJ, nislandcap=mjd.nisland,
-               nidofcap=mjd.nidof, nYcap=mjd.nY, nAcap=mjd.nA)
+  sizes = {f.name: getattr(mjm, f.name) for f in F.MODEL_SIZES if f.name not in F.ENGINE_ONLY_MODEL}
+  sizes.update(
+    nconcap=mjd.ncon,
+    nefccap=mjd.nefc,
+    nJcap=mjd.nJ,
+    nislandcap=mjd.nisland,
+    nidofcap=mjd.nidof,
+    nYcap=mjd.nY,
+    nAcap=mjd.nA,
+  )
   for f in F.DATA_FIELDS:
     if f.name in _DATA_INTERNAL or f.name.startswith(F.INTERNAL_PREFIX):
       continue
@@ -90,7 +102,7 @@ def test_data_fields_match_mujoco(models):
       assert len(mjd.solver) == f.shape(sizes)[0]
       continue
     if f.name.startswith("contact_"):
-      theirs = getattr(mjd.contact, f.name[len("contact_"):])
+      theirs = getattr(mjd.contact, f.name[len("contact_") :])
     else:
       assert hasattr(mjd, f.name), f"mujoco.MjData has no field {f.name}"
       theirs = getattr(mjd, f.name)

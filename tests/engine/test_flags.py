@@ -41,7 +41,11 @@ def test_enabled_is_any_bit_of_enableflags():
 
 def test_the_pipeline_tests_flags_through_the_helpers():
   pattern = re.compile(r"(disable|enable)flags\[0\]")
-  sites = [f"{path.relative_to(ROOT)}:{i}" for path in sorted((ROOT / "engine").rglob("*.py"))
-           if path.name != "flags.py"
-           for i, line in enumerate(path.read_text().splitlines(), 1) if pattern.search(line)]
+  sites = [
+    f"{path.relative_to(ROOT)}:{i}"
+    for path in sorted((ROOT / "engine").rglob("*.py"))
+    if path.name != "flags.py"
+    for i, line in enumerate(path.read_text().splitlines(), 1)
+    if pattern.search(line)
+  ]
   assert not sites, "read the option's flags with engine.flags.disabled/enabled: " + str(sites)

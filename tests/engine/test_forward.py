@@ -66,9 +66,9 @@ def _randomize(mjm, mjd, seed):
   for j in range(mjm.njnt):
     adr = mjm.jnt_qposadr[j]
     if mjm.jnt_type[j] == mujoco.mjtJoint.mjJNT_FREE:
-      mjd.qpos[adr + 3:adr + 7] /= np.linalg.norm(mjd.qpos[adr + 3:adr + 7])
+      mjd.qpos[adr + 3 : adr + 7] /= np.linalg.norm(mjd.qpos[adr + 3 : adr + 7])
     elif mjm.jnt_type[j] == mujoco.mjtJoint.mjJNT_BALL:
-      mjd.qpos[adr:adr + 4] /= np.linalg.norm(mjd.qpos[adr:adr + 4])
+      mjd.qpos[adr : adr + 4] /= np.linalg.norm(mjd.qpos[adr : adr + 4])
   mjd.qvel[:] = 0.5 * rng.normal(size=mjm.nv)
   lo = np.where(mjm.actuator_ctrllimited, mjm.actuator_ctrlrange[:, 0], -1.0)
   hi = np.where(mjm.actuator_ctrllimited, mjm.actuator_ctrlrange[:, 1], 1.0)
@@ -90,10 +90,30 @@ def _close(got, want, rtol, name):
 def _compare_forward(mjm, mjd, m, d):
   # a singular inertia matrix makes qacc meaningless in both engines: compare up to forces
   dynamics = mjd.warning[mujoco.mjtWarning.mjWARN_INERTIA].number == 0
-  for name in ("xpos", "xquat", "xmat", "xipos", "ximat", "xanchor", "xaxis", "geom_xpos",
-               "geom_xmat", "site_xpos", "site_xmat", "subtree_com", "cinert", "cdof",
-               "ten_length", "actuator_length", "cvel", "cdof_dot", "cam_xpos", "cam_xmat",
-               "light_xpos", "light_xdir"):
+  for name in (
+    "xpos",
+    "xquat",
+    "xmat",
+    "xipos",
+    "ximat",
+    "xanchor",
+    "xaxis",
+    "geom_xpos",
+    "geom_xmat",
+    "site_xpos",
+    "site_xmat",
+    "subtree_com",
+    "cinert",
+    "cdof",
+    "ten_length",
+    "actuator_length",
+    "cvel",
+    "cdof_dot",
+    "cam_xpos",
+    "cam_xmat",
+    "light_xpos",
+    "light_xdir",
+  ):
     _close(getattr(d, name), getattr(mjd, name), 1e-9, name)
   dense, want = np.zeros((m.nv, m.nv)), np.zeros((m.nv, m.nv))
   mujoco.mj_fullM(mjm, mjd, want)
@@ -109,7 +129,7 @@ def _compare_forward(mjm, mjd, m, d):
       continue
     adr, dim = mjm.sensor_adr[i], mjm.sensor_dim[i]
     name = f"sensor {i} ({mujoco.mjtSensor(mjm.sensor_type[i]).name})"
-    _close(d.sensordata[adr:adr + dim], mjd.sensordata[adr:adr + dim], 1e-6, name)
+    _close(d.sensordata[adr : adr + dim], mjd.sensordata[adr : adr + dim], 1e-6, name)
 
 
 @pytest.mark.parametrize("path", _MODELS, ids=_IDS)
@@ -161,12 +181,14 @@ _KINKED = {("so3", "implicit"), ("so3", "implicitfast")}
 # integrator's Coriolis derivative amplifies round-off tenfold per step (both engines agree to
 # 2e-11 relative after 8 steps, then the trajectory is chaotic); the other integrators match
 _KINKED.add(("cable_two_cables", "implicit"))
-_TRAJ_CASES = [(p, i) for p in _TRAJ if not _wild(p) for i in _INTEGRATORS
-               if (p.stem, i) not in _KINKED]
+_TRAJ_CASES = [
+  (p, i) for p in _TRAJ if not _wild(p) for i in _INTEGRATORS if (p.stem, i) not in _KINKED
+]
 
 
-@pytest.mark.parametrize("path,integrator", _TRAJ_CASES,
-                         ids=[f"{p.parent.name}/{p.stem}-{i}" for p, i in _TRAJ_CASES])
+@pytest.mark.parametrize(
+  "path,integrator", _TRAJ_CASES, ids=[f"{p.parent.name}/{p.stem}-{i}" for p, i in _TRAJ_CASES]
+)
 def test_trajectory_matches_mujoco(path, integrator):
   mjd, d = _trajectory(path, _INTEGRATORS[integrator])
   assert d.time == pytest.approx(mjd.time, abs=1e-12)

@@ -46,8 +46,7 @@ def _xml(sensors, option=""):
 </mujoco>"""
 
 
-_TYPES = {"sphere": 2, "capsule": 3, "ellipsoid": 4, "cylinder": 5, "box": 6, "mesh": 7,
-          "floor": 0}
+_TYPES = {"sphere": 2, "capsule": 3, "ellipsoid": 4, "cylinder": 5, "box": 6, "mesh": 7, "floor": 0}
 
 
 def _pair_sensors(cutoff):
@@ -81,9 +80,11 @@ def _randomize(mjm, mjd, rng, spread):
   """Random positions (within spread of the origin) and orientations of the free bodies."""
   for j in range(mjm.njnt):
     adr = mjm.jnt_qposadr[j]
-    mjd.qpos[adr:adr + 3] = rng.uniform(-spread, spread, 3)
+    mjd.qpos[adr : adr + 3] = rng.uniform(-spread, spread, 3)
     q = rng.normal(size=4)
-    mjd.qpos[adr + 3:adr + 7] = q / math.sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3])
+    mjd.qpos[adr + 3 : adr + 7] = q / math.sqrt(
+      q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]
+    )
   mjd.qvel[:] = rng.normal(scale=0.5, size=mjm.nv)
 
 
@@ -91,7 +92,8 @@ def _curved(mjm, i):
   """Whether sensor i measures the ellipsoid or the cylinder, curved shapes for GJK."""
   curved = {mjm.geom("ellipsoid").id, mjm.geom("cylinder").id}
   return (mjm.sensor_objtype[i] == mujoco.mjtObj.mjOBJ_GEOM and mjm.sensor_objid[i] in curved) or (
-    mjm.sensor_reftype[i] == mujoco.mjtObj.mjOBJ_GEOM and mjm.sensor_refid[i] in curved)
+    mjm.sensor_reftype[i] == mujoco.mjtObj.mjOBJ_GEOM and mjm.sensor_refid[i] in curved
+  )
 
 
 def _compare(mjm, mjd, m, d):
@@ -109,19 +111,36 @@ def _compare(mjm, mjd, m, d):
   for i in range(mjm.nsensor):
     adr, dim = mjm.sensor_adr[i], mjm.sensor_dim[i]
     atol = 1e-4 if dim > 1 and _curved(mjm, i) else 1e-6
-    np.testing.assert_allclose(d.sensordata[adr:adr + dim], mjd.sensordata[adr:adr + dim],
-                               rtol=1e-6, atol=atol, err_msg=f"sensor {i}")
+    np.testing.assert_allclose(
+      d.sensordata[adr : adr + dim],
+      mjd.sensordata[adr : adr + dim],
+      rtol=1e-6,
+      atol=atol,
+      err_msg=f"sensor {i}",
+    )
 
 
 def test_compiled_sensor_fields_match_mujoco():
   mjm, _, m, _ = _load(_xml(_pair_sensors(0.3)))
-  for name in ("sensor_type", "sensor_objtype", "sensor_objid", "sensor_reftype",
-               "sensor_refid", "sensor_dim", "sensor_adr", "sensor_datatype",
-               "sensor_needstage", "sensor_intprm", "sensor_cutoff"):
+  for name in (
+    "sensor_type",
+    "sensor_objtype",
+    "sensor_objid",
+    "sensor_reftype",
+    "sensor_refid",
+    "sensor_dim",
+    "sensor_adr",
+    "sensor_datatype",
+    "sensor_needstage",
+    "sensor_intprm",
+    "sensor_cutoff",
+  ):
     np.testing.assert_array_equal(getattr(m, name), getattr(mjm, name), err_msg=name)
-  assert {int(t) for t in m.sensor_type} == {engine.mjtSensor.mjSENS_GEOMDIST,
-                                             engine.mjtSensor.mjSENS_GEOMNORMAL,
-                                             engine.mjtSensor.mjSENS_GEOMFROMTO}
+  assert {int(t) for t in m.sensor_type} == {
+    engine.mjtSensor.mjSENS_GEOMDIST,
+    engine.mjtSensor.mjSENS_GEOMNORMAL,
+    engine.mjtSensor.mjSENS_GEOMFROMTO,
+  }
 
 
 @pytest.mark.parametrize("cutoff", [0.0, 0.05, 0.3, 10.0])
@@ -150,10 +169,12 @@ def test_sensors_see_separated_penetrating_and_far_pairs():
 
 
 def test_nothing_within_cutoff_writes_cutoff_and_zeros():
-  xml = _xml('<distance geom1="sphere" geom2="box" cutoff=".01"/>'
-             '<normal geom1="sphere" geom2="box" cutoff=".01"/>'
-             '<fromto geom1="sphere" geom2="box" cutoff=".01"/>'
-             '<distance geom1="floor" geom2="mesh"/>')
+  xml = _xml(
+    '<distance geom1="sphere" geom2="box" cutoff=".01"/>'
+    '<normal geom1="sphere" geom2="box" cutoff=".01"/>'
+    '<fromto geom1="sphere" geom2="box" cutoff=".01"/>'
+    '<distance geom1="floor" geom2="mesh"/>'
+  )
   mjm, mjd, m, d = _load(xml)
   _compare(mjm, mjd, m, d)
   np.testing.assert_array_equal(d.sensordata, [0.01, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0])
@@ -206,13 +227,18 @@ def _nudge_quaternions(mjm, qpos, bodies, rng):
   q = qpos.copy()
   for b in bodies:
     adr = mjm.jnt_qposadr[mjm.body_jntadr[b]] + 3
-    q[adr:adr + 4] = np.nextafter(q[adr:adr + 4], rng.choice([-np.inf, np.inf], 4))
+    q[adr : adr + 4] = np.nextafter(q[adr : adr + 4], rng.choice([-np.inf, np.inf], 4))
   return q
 
 
-@pytest.mark.parametrize("seed, index, g1, g2, fraction", [
-  (0, 0, "capsule", "mesh", 0.99), (0, 0, "multi_c", "mesh", 0.97),
-  (11, 0, "sphere", "mesh", 0.99)])
+@pytest.mark.parametrize(
+  "seed, index, g1, g2, fraction",
+  [
+    (0, 0, "capsule", "mesh", 0.99),
+    (0, 0, "multi_c", "mesh", 0.97),
+    (11, 0, "sphere", "mesh", 0.99),
+  ],
+)
 def test_witness_points_just_beyond_the_cutoff_follow_mujoco(seed, index, g1, g2, fraction):
   """A sphere's or capsule's core (a point or a segment) against a polytope converges exactly
   in GJK, so for a cutoff just below the distance MuJoCo keeps or drops the witness points on
@@ -230,12 +256,16 @@ def test_witness_points_just_beyond_the_cutoff_follow_mujoco(seed, index, g1, g2
   kept = []
   for _ in range(24):
     mjd.qpos[:] = d.qpos[:] = _nudge_quaternions(
-      mjm, qpos, (mjm.geom_bodyid[g1], mjm.geom_bodyid[g2]), rng)
+      mjm, qpos, (mjm.geom_bodyid[g1], mjm.geom_bodyid[g2]), rng
+    )
     mujoco.mj_forward(mjm, mjd)
     engine.mj_forward(m, d)
     want, got = np.full(6, np.nan), np.full(6, np.nan)
-    assert engine.mj_geomDistance(m, d, g1, g2, cutoff, got) == mujoco.mj_geomDistance(
-      mjm, mjd, g1, g2, cutoff, want) == cutoff
+    assert (
+      engine.mj_geomDistance(m, d, g1, g2, cutoff, got)
+      == mujoco.mj_geomDistance(mjm, mjd, g1, g2, cutoff, want)
+      == cutoff
+    )
     np.testing.assert_array_equal(got, want)
     kept.append(want.any())
   assert 0 < sum(kept) < len(kept)  # a tie: MuJoCo decides both ways
@@ -272,7 +302,8 @@ def test_geom_distance_exactly_at_the_cutoff_matches_mujoco(flags):
         for distmax in (np.nextafter(dist, 0), dist, np.nextafter(dist, 1)):
           want, got = np.full(6, np.nan), np.full(6, np.nan)
           assert engine.mj_geomDistance(m, d, g1, g2, distmax, got) == mujoco.mj_geomDistance(
-            mjm, mjd, g1, g2, distmax, want), (g1, g2, distmax)
+            mjm, mjd, g1, g2, distmax, want
+          ), (g1, g2, distmax)
           assert got.any() == want.any(), (g1, g2, distmax)
           np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
   assert last_bit <= _LAST_BIT_KINDS
@@ -293,8 +324,11 @@ def test_contacts_at_exactly_the_margin_match_mujoco():
         mujoco.mj_forward(mjm, mjd)
         engine.mj_forward(m, d)
         dist = mujoco.mj_geomDistance(mjm, mjd, g1, g2, 1.0, None)
-        if (mjm.geom_bodyid[g1] == mjm.geom_bodyid[g2] or not 0 < dist < 0.5
-                or dist != engine.mj_geomDistance(m, d, g1, g2, 1.0, None)):
+        if (
+          mjm.geom_bodyid[g1] == mjm.geom_bodyid[g2]
+          or not 0 < dist < 0.5
+          or dist != engine.mj_geomDistance(m, d, g1, g2, 1.0, None)
+        ):
           continue
         for margin in (np.nextafter(dist, 0), dist, np.nextafter(dist, 1)):
           mjm.geom_margin[:] = m.geom_margin[:] = 0
@@ -302,8 +336,9 @@ def test_contacts_at_exactly_the_margin_match_mujoco():
           mujoco.mj_forward(mjm, mjd)
           engine.mj_forward(m, d)
           pair = {g1, g2}
-          ours = any({int(d.contact.geom1[i]), int(d.contact.geom2[i])} == pair
-                     for i in range(d.ncon))
+          ours = any(
+            {int(d.contact.geom1[i]), int(d.contact.geom2[i])} == pair for i in range(d.ncon)
+          )
           theirs = any({c.geom1, c.geom2} == pair for c in mjd.contact)
           assert (ours, d.ncon) == (theirs, mjd.ncon), (g1, g2, margin)
           decided += 1
@@ -318,14 +353,17 @@ def test_geom_distance_checks_its_arguments():
     engine.mj_geomDistance(m, d, 0, 1, 1.0, np.zeros(5))
 
 
-@pytest.mark.parametrize("sensor, message", [
-  ('<distance geom1="sphere" geom2="sphere"/>', "must be different"),
-  ('<distance body1="b_box" body2="b_box"/>', "must be different"),
-  ('<normal geom1="sphere"/>', "requires geom2 or body2"),
-  ('<fromto geom2="sphere"/>', "requires geom1 or body1"),
-  ('<distance geom1="sphere" geom2="nope"/>', "nope"),
-  ('<distance geom1="sphere" geom2="box" cutoff="-1"/>', "negative cutoff"),
-])
+@pytest.mark.parametrize(
+  "sensor, message",
+  [
+    ('<distance geom1="sphere" geom2="sphere"/>', "must be different"),
+    ('<distance body1="b_box" body2="b_box"/>', "must be different"),
+    ('<normal geom1="sphere"/>', "requires geom2 or body2"),
+    ('<fromto geom2="sphere"/>', "requires geom1 or body1"),
+    ('<distance geom1="sphere" geom2="nope"/>', "nope"),
+    ('<distance geom1="sphere" geom2="box" cutoff="-1"/>', "negative cutoff"),
+  ],
+)
 def test_invalid_sensors_are_rejected_like_mujoco(sensor, message):
   xml = _xml(sensor)
   with pytest.raises(ValueError):
@@ -382,18 +420,36 @@ def test_arm_with_two_distance_sensors_compiles_and_runs():
   assert physics.named.data.sensordata["lower_to_floor"].shape == (6,)
 
 
-_PHI = (1 + 5 ** 0.5) / 2
-_ICO = " ".join(f"{x:g}" for p in ((0, 1, _PHI), (0, -1, _PHI), (0, 1, -_PHI), (0, -1, -_PHI))
-                for k in range(3) for x in np.roll(p, k))
+_PHI = (1 + 5**0.5) / 2
+_ICO = " ".join(
+  f"{x:g}"
+  for p in ((0, 1, _PHI), (0, -1, _PHI), (0, 1, -_PHI), (0, -1, -_PHI))
+  for k in range(3)
+  for x in np.roll(p, k)
+)
 _CCD_GEOMS = {
-  "box": 'type="box" size=".1 .07 .05"', "cube": 'type="mesh" mesh="cube"',
-  "ico": 'type="mesh" mesh="ico"', "ellipsoid": 'type="ellipsoid" size=".12 .08 .06"',
-  "cylinder": 'type="cylinder" size=".08 .07"', "capsule": 'type="capsule" size=".06 .1"'}
+  "box": 'type="box" size=".1 .07 .05"',
+  "cube": 'type="mesh" mesh="cube"',
+  "ico": 'type="mesh" mesh="ico"',
+  "ellipsoid": 'type="ellipsoid" size=".12 .08 .06"',
+  "cylinder": 'type="cylinder" size=".08 .07"',
+  "capsule": 'type="capsule" size=".06 .1"',
+}
 
 
-@pytest.mark.parametrize("a, b", [("box", "box"), ("box", "cube"), ("cube", "cube"), ("ico", "box"),
-                                  ("ico", "ico"), ("cylinder", "box"), ("capsule", "cube"),
-                                  ("ellipsoid", "ico")])
+@pytest.mark.parametrize(
+  "a, b",
+  [
+    ("box", "box"),
+    ("box", "cube"),
+    ("cube", "cube"),
+    ("ico", "box"),
+    ("ico", "ico"),
+    ("cylinder", "box"),
+    ("capsule", "cube"),
+    ("ellipsoid", "ico"),
+  ],
+)
 def test_native_ccd_distance_matches_mujoco(a, b):
   """The native CCD distance (GJK with a cutoff, EPA when penetrating) in random poses: distance
   and witness points as MuJoCo's, to rounding. Boxes and meshes are discrete: GJK reaches the
@@ -425,13 +481,14 @@ def test_pymjcf_arm_with_distance_sensors_matches_mujoco():
   from mjcf import physics as mjcf_physics
 
   root = mjcf.RootElement(model="arm")
-  upper = root.worldbody.add("body", name="upper", pos=[0, 0, .3])
+  upper = root.worldbody.add("body", name="upper", pos=[0, 0, 0.3])
   upper.add("joint", name="shoulder", type="hinge", axis=[0, 0, 1])
-  upper.add("geom", name="upper", type="capsule", fromto=[0, 0, 0, .2, 0, 0], size=[.03])
-  hand = upper.add("body", name="hand", pos=[.2, 0, 0])
-  hand_geom = hand.add("geom", name="hand", type="box", size=[.03, .02, .02])
-  target = root.worldbody.add("geom", name="target", type="sphere", size=[.05],
-                              pos=[.4, .1, .3])
+  upper.add("geom", name="upper", type="capsule", fromto=[0, 0, 0, 0.2, 0, 0], size=[0.03])
+  hand = upper.add("body", name="hand", pos=[0.2, 0, 0])
+  hand_geom = hand.add("geom", name="hand", type="box", size=[0.03, 0.02, 0.02])
+  target = root.worldbody.add(
+    "geom", name="target", type="sphere", size=[0.05], pos=[0.4, 0.1, 0.3]
+  )
   root.sensor.add("distance", name="hand_target", geom1=hand_geom, geom2=target, cutoff=1)
   root.sensor.add("fromto", name="arm_target", body1=upper, geom2=target, cutoff=1)
   physics = mjcf_physics.Physics.from_mjcf_model(root)

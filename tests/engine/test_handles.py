@@ -27,8 +27,16 @@ def _read(m, d):
   """Members of every kind, as jitted code sees them: scalars, 1-d and 2-d arrays of several
   dtypes, the nested option handle, and a store through MjData."""
   d.qfrc_applied[1] = 7.0
-  return (m.nbody, m.nv, m.body_mass[1], m.body_pos[2, 2], m.body_parentid[2],
-          m.opt.timestep[0], d.qfrc_applied.shape[0], d.xpos.shape[1])
+  return (
+    m.nbody,
+    m.nv,
+    m.body_mass[1],
+    m.body_pos[2, 2],
+    m.body_parentid[2],
+    m.opt.timestep[0],
+    d.qfrc_applied.shape[0],
+    d.xpos.shape[1],
+  )
 
 
 def test_jitted_code_reads_the_members_python_wrote():
@@ -77,8 +85,9 @@ def test_a_nested_handle_member_takes_only_its_handle_type():
   values = dict(m._arrays, **m._sizes, opt=m.opt._struct, stat=m.stat._struct)
   for bad in (m.stat._struct, 12345):
     with pytest.raises(TypeError, match="opt"):
-      _stage.make_model(*[bad if name == "opt" else values[name]
-                          for name in _structs.MODEL_MEMBERS])
+      _stage.make_model(
+        *[bad if name == "opt" else values[name] for name in _structs.MODEL_MEMBERS]
+      )
 
 
 @_jit.jit
@@ -91,8 +100,10 @@ def _caller(x):
   return _helper(x) + _helper(-x)
 
 
-@pytest.mark.parametrize("struct_type", [_structs.OPTION_TYPE, _structs.STATISTIC_TYPE,
-                                         _structs.MODEL_TYPE, _structs.DATA_TYPE])
+@pytest.mark.parametrize(
+  "struct_type",
+  [_structs.OPTION_TYPE, _structs.STATISTIC_TYPE, _structs.MODEL_TYPE, _structs.DATA_TYPE],
+)
 def test_a_handle_type_pickles_as_its_name(struct_type):
   """Cache entries hold the handle types (in signatures and keys): they must unpickle to the
   process's own type, by name, not as a copy rebuilt from hundreds of fields."""

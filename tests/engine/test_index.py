@@ -72,8 +72,21 @@ def loaded():
   mjm, mjd, m, d = oracle.load(XML)
   rng = np.random.default_rng(1)
   # distinct values everywhere, so a wrong row or column cannot match by accident
-  for name in ("qpos", "qvel", "act", "ctrl", "xpos", "xquat", "xmat", "geom_xpos", "sensordata",
-               "mocap_pos", "actuator_force", "qfrc_applied", "xfrc_applied"):
+  for name in (
+    "qpos",
+    "qvel",
+    "act",
+    "ctrl",
+    "xpos",
+    "xquat",
+    "xmat",
+    "geom_xpos",
+    "sensordata",
+    "mocap_pos",
+    "actuator_force",
+    "qfrc_applied",
+    "xfrc_applied",
+  ):
     value = rng.normal(size=getattr(mjd, name).shape)
     getattr(mjd, name)[...] = value
     getattr(d, name)[...] = value
@@ -91,8 +104,9 @@ def test_every_field_has_an_indexer_of_the_right_shape(loaded, named):
   model_fields = named.model._asdict()
   data_fields = named.data._asdict()
   expected_model = {f.name for f in F.MODEL_FIELDS if f.dtype != "S"}
-  expected_data = {f.name for f in F.DATA_FIELDS
-                   if f.dims and not f.name.startswith(F.DATA_NON_ATTRIBUTE_PREFIXES)}
+  expected_data = {
+    f.name for f in F.DATA_FIELDS if f.dims and not f.name.startswith(F.DATA_NON_ATTRIBUTE_PREFIXES)
+  }
   assert set(model_fields) == expected_model
   assert set(data_fields) == expected_data
   for name, indexer in model_fields.items():
@@ -107,8 +121,10 @@ def test_object_rows_match_mujoco_name2id_for_every_field(loaded, named):
   mjm, _, m, _ = loaded
   objtypes = {size: objtype for size, objtype in index._OBJECT_AXES.items()}
   checked = 0
-  for rows, struct, arrays in ((index.model_fields(), named.model, m._arrays),
-                               (index.data_fields(), named.data, loaded[3]._arrays)):
+  for rows, struct, arrays in (
+    (index.model_fields(), named.model, m._arrays),
+    (index.data_fields(), named.data, loaded[3]._arrays),
+  ):
     for f in rows:
       size = f.dims[0]
       if size not in objtypes:
@@ -130,9 +146,11 @@ def test_joint_slices_match_mujoco_for_every_joint_type(loaded, named, joint):
   mjm, mjd, m, d = loaded
   nq, nv = _JOINT_WIDTHS[joint]
   # qpos/qvel-sized data fields: the joint's block, as a view
-  for field, width, ref in (("qpos", nq, mjd.joint(joint).qpos),
-                            ("qvel", nv, mjd.joint(joint).qvel),
-                            ("qfrc_applied", nv, mjd.joint(joint).qfrc_applied)):
+  for field, width, ref in (
+    ("qpos", nq, mjd.joint(joint).qpos),
+    ("qvel", nv, mjd.joint(joint).qvel),
+    ("qfrc_applied", nv, mjd.joint(joint).qfrc_applied),
+  ):
     value = getattr(named.data, field)[joint]
     assert value.shape == (width,)
     np.testing.assert_array_equal(value, ref)
@@ -140,8 +158,12 @@ def test_joint_slices_match_mujoco_for_every_joint_type(loaded, named, joint):
   # dof-sized and qpos-sized model fields; keyframe columns
   assert named.model.dof_damping[joint].shape == (nv,)
   np.testing.assert_array_equal(named.model.qpos0[joint], mjm.joint(joint).qpos0)
-  np.testing.assert_array_equal(named.model.key_qpos["home", joint], mjm.key("home").qpos[
-    mjm.jnt_qposadr[mjm.joint(joint).id]:mjm.jnt_qposadr[mjm.joint(joint).id] + nq])
+  np.testing.assert_array_equal(
+    named.model.key_qpos["home", joint],
+    mjm.key("home").qpos[
+      mjm.jnt_qposadr[mjm.joint(joint).id] : mjm.jnt_qposadr[mjm.joint(joint).id] + nq
+    ],
+  )
   assert named.model.key_qvel["home", joint].shape == (nv,)
   # joint-sized fields: one row
   assert named.model.jnt_type[joint] == mjm.joint(joint).type[0]
@@ -207,8 +229,9 @@ def test_ragged_sensor_actuator_and_custom_axes(loaded, named):
   assert named.data.act["slider_servo"] == mjd.act[0]
   assert named.data.act["elbow_motor"].shape == (0,)
   assert named.data.actuator_force["tendon_motor"] == mjd.actuator_force[2]
-  np.testing.assert_array_equal(named.model.actuator_ctrlrange["elbow_motor"],
-                                mjm.actuator_ctrlrange[0])
+  np.testing.assert_array_equal(
+    named.model.actuator_ctrlrange["elbow_motor"], mjm.actuator_ctrlrange[0]
+  )
   np.testing.assert_array_equal(named.model.actuator_gear["tendon_motor"], mjm.actuator_gear[2])
   np.testing.assert_array_equal(named.data.ctrl[["tendon_motor", "elbow_motor"]], mjd.ctrl[[2, 0]])
   # custom numeric data, mocap keyframe columns
@@ -239,11 +262,11 @@ def test_numpy_style_keys_pass_through(loaded, named):
   np.testing.assert_array_equal(named.data.xpos["arm", ...], x[2])
   # mixed names and ints in one list; nested lists keep their shape
   np.testing.assert_array_equal(named.data.xpos[["arm", 1]], x[[2, 1]])
-  np.testing.assert_array_equal(named.data.xpos[[["arm", "hand"], ["torso", "world"]]],
-                                x[[[2, 3], [1, 0]]])
+  np.testing.assert_array_equal(
+    named.data.xpos[[["arm", "hand"], ["torso", "world"]]], x[[[2, 3], [1, 0]]]
+  )
   np.testing.assert_array_equal(named.data.xpos[np.array(["hand", "arm"])], x[[3, 2]])
-  np.testing.assert_array_equal(named.data.qpos[["elbow", "root"]],
-                                d.qpos[[11] + list(range(7))])
+  np.testing.assert_array_equal(named.data.qpos[["elbow", "root"]], d.qpos[[11] + list(range(7))])
   np.testing.assert_array_equal(named.data.qpos[b"elbow"], d.qpos[11:12])
   # array behaviour of the indexer itself
   assert len(named.data.xpos) == len(x)
@@ -292,7 +315,9 @@ def test_repr_prints_a_table_with_row_and_column_names(named):
   qpos = repr(named.data.qpos).splitlines()
   assert len(qpos) == 1 + 13
   assert [line.split()[1] for line in qpos[1:]] == ["root"] * 7 + ["shoulder"] * 4 + [
-    "elbow", "slider"]
+    "elbow",
+    "slider",
+  ]
   assert "(empty)" in repr(named.model.hfield_size)
   assert "named.data" in repr(named.data)
 

@@ -11,10 +11,27 @@ from tests import oracle
 
 # fields of one entry per tree or dof (always full), per island (cut to nisland) and per row
 PER_TREE_DOF = ("tree_island", "map_itree2tree", "dof_island", "map_dof2idof", "map_idof2dof")
-PER_ISLAND = ("island_ntree", "island_itreeadr", "island_nv", "island_idofadr",
-              "island_dofadr", "island_ne", "island_nf", "island_nefc", "island_iefcadr")
-PER_ROW = ("efc_island", "map_efc2iefc", "map_iefc2efc", "iefc_type", "iefc_id",
-           "iefc_frictionloss", "iefc_D", "iefc_R")
+PER_ISLAND = (
+  "island_ntree",
+  "island_itreeadr",
+  "island_nv",
+  "island_idofadr",
+  "island_dofadr",
+  "island_ne",
+  "island_nf",
+  "island_nefc",
+  "island_iefcadr",
+)
+PER_ROW = (
+  "efc_island",
+  "map_efc2iefc",
+  "map_iefc2efc",
+  "iefc_type",
+  "iefc_id",
+  "iefc_frictionloss",
+  "iefc_D",
+  "iefc_R",
+)
 
 # three stacks of boxes and spheres, a body in the air, a hinged pendulum at its joint limit
 # (a one-tree island) and a pair of spheres touching each other but not the floor
@@ -112,7 +129,7 @@ def test_piles_form_one_island_per_touching_group(jacobian):
   _assert_islands_equal(mjd, d)
   # the falling capsule touches nothing: its tree is in no island, its dofs come last
   assert d.tree_island[3] == -1
-  assert set(d.map_idof2dof[d.nidof:]) == set(range(18, 24))
+  assert set(d.map_idof2dof[d.nidof :]) == set(range(18, 24))
 
 
 @pytest.mark.parametrize("jacobian", ["dense", "sparse"])
@@ -131,8 +148,11 @@ def test_many_trees_in_a_box_match_mujoco():
   bodies = "".join(
     f'<body pos="{x:.3f} {y:.3f} {z:.3f}"><freejoint/>'
     f'<geom type="{kind}" size=".08 .06 .05"/></body>'
-    for (x, y, z), kind in zip(rng.uniform([-.6, -.6, .1], [.6, .6, 1.5], (40, 3)),
-                               rng.choice(["sphere", "box", "capsule", "ellipsoid"], 40)))
+    for (x, y, z), kind in zip(
+      rng.uniform([-0.6, -0.6, 0.1], [0.6, 0.6, 1.5], (40, 3)),
+      rng.choice(["sphere", "box", "capsule", "ellipsoid"], 40),
+    )
+  )
   xml = f"""<mujoco><worldbody><geom type="plane" size="1 1 .1"/>{bodies}</worldbody>
   </mujoco>"""
   mjm, mjd, m, d = _forward(xml, 150)
@@ -142,7 +162,8 @@ def test_many_trees_in_a_box_match_mujoco():
 
 def test_disabled_islands_leave_none():
   xml = PILES.format(jacobian="sparse").replace(
-    "<option ", '<option><flag island="disable"/></option><option ')
+    "<option ", '<option><flag island="disable"/></option><option '
+  )
   mjm, mjd, m, d = _forward(xml, 20)
   assert mjd.nefc > 0
   assert (d.nisland, d.nidof) == (mjd.nisland, mjd.nidof) == (0, 0)
@@ -161,11 +182,15 @@ def test_more_islands_than_statistics_rows(solver):
   """30 separate boxes in contact with the floor: 30 islands, more than the mjNISLAND rows of
   solver statistics. Each island is solved and stepped as MuJoCo does; statistics are kept for
   the first mjNISLAND islands only."""
-  bodies = "".join(f'<body pos="{x * .5} {y * .5} .098"><freejoint/>'
-                   f'<geom type="box" size=".1 .1 .1"/></body>'
-                   for x in range(6) for y in range(5))
-  xml = (f'<mujoco><option solver="{solver}"/><worldbody><geom type="plane" size="5 5 .1"/>'
-         f"{bodies}</worldbody></mujoco>")
+  bodies = "".join(
+    f'<body pos="{x * 0.5} {y * 0.5} .098"><freejoint/><geom type="box" size=".1 .1 .1"/></body>'
+    for x in range(6)
+    for y in range(5)
+  )
+  xml = (
+    f'<mujoco><option solver="{solver}"/><worldbody><geom type="plane" size="5 5 .1"/>'
+    f"{bodies}</worldbody></mujoco>"
+  )
   mjm, mjd, m, d = oracle.load(xml)
   for _ in range(20):
     mujoco.mj_step(mjm, mjd)

@@ -15,6 +15,8 @@ import pathlib
 import subprocess
 import sys
 
+import pytest
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 PACKAGES = ("engine", "mjcf", "composer", "suite", "assets")
 # the packages each package may import (besides itself)
@@ -35,8 +37,9 @@ def _module_name(path):
   return ".".join(parts)
 
 
-MODULES = {_module_name(p): p for package in PACKAGES
-           for p in sorted((ROOT / package).rglob("*.py"))}
+MODULES = {
+  _module_name(p): p for package in PACKAGES for p in sorted((ROOT / package).rglob("*.py"))
+}
 
 
 def _package_of(name, path):
@@ -77,8 +80,9 @@ def _literal_prefix(node, name):
 
 
 def _is_import_module(func):
-  return ((isinstance(func, ast.Attribute) and func.attr == "import_module") or
-          (isinstance(func, ast.Name) and func.id in ("import_module", "__import__")))
+  return (isinstance(func, ast.Attribute) and func.attr == "import_module") or (
+    isinstance(func, ast.Name) and func.id in ("import_module", "__import__")
+  )
 
 
 def _imports(name, path):
@@ -91,12 +95,11 @@ def _imports(name, path):
     elif isinstance(node, ast.ImportFrom):
       if node.level:
         parts = package.split(".")
-        base = ".".join(parts[:len(parts) - node.level + 1])
+        base = ".".join(parts[: len(parts) - node.level + 1])
         base = f"{base}.{node.module}" if node.module else base
       else:
         base = node.module
-      names = [f"{base}.{a.name}" if f"{base}.{a.name}" in MODULES else base
-               for a in node.names]
+      names = [f"{base}.{a.name}" if f"{base}.{a.name}" in MODULES else base for a in node.names]
     elif isinstance(node, ast.Call) and _is_import_module(node.func) and node.args:
       text = _literal_prefix(node.args[0], name)
       names = [text] if text else []
@@ -121,7 +124,7 @@ def _cycle(graph):
     state[node] = "open"
     for nxt in sorted(graph[node]):
       if state.get(nxt) == "open":
-        return path[path.index(nxt):] + [nxt]
+        return path[path.index(nxt) :] + [nxt]
       if nxt not in state:
         found = visit(nxt, path + [nxt])
         if found:
@@ -162,7 +165,8 @@ def test_import_finder_sees_every_form(tmp_path, monkeypatch):
   fake["p.src"].write_text(
     "import numpy\nimport p.a\nfrom . import b\nfrom p.c import thing\n"
     "def f(name):\n  import importlib\n  importlib.import_module('p.d')\n"
-    "  importlib.import_module('q.' + name)\n  importlib.import_module(f'q.x.{name}')\n")
+    "  importlib.import_module('q.' + name)\n  importlib.import_module(f'q.x.{name}')\n"
+  )
   assert _imports("p.src", fake["p.src"]) == {"p.a", "p.b", "p.c", "p.d", "q.x"}
   fake["p"].parent.mkdir()
   fake["p"].write_text("import importlib\nimportlib.import_module(f'{__name__}.e')\n")
@@ -176,8 +180,12 @@ def test_the_walk_sees_every_package():
 
 def test_packages_import_one_way():
   """engine <- mjcf <- composer <- suite; assets (our MJCF data) imports none of them."""
-  wrong = sorted(f"{name} imports {dep}" for name, deps in GRAPH.items() for dep in deps
-                 if _top(dep) != _top(name) and _top(dep) not in ALLOWED[_top(name)])
+  wrong = sorted(
+    f"{name} imports {dep}"
+    for name, deps in GRAPH.items()
+    for dep in deps
+    if _top(dep) != _top(name) and _top(dep) not in ALLOWED[_top(name)]
+  )
   assert not wrong, "\n".join(wrong)
 
 
@@ -197,8 +205,11 @@ SCRIPTS = ["engine.__main__", "engine.warmup"]
 
 def test_engine_imports_run_one_way():
   # `engine` itself (its __init__ re-exports the API) imports the pipeline; only scripts import it
-  graph = {name: deps & {n for n in MODULES if _top(n) == "engine"}
-           for name, deps in GRAPH.items() if _top(name) == "engine"}
+  graph = {
+    name: deps & {n for n in MODULES if _top(n) == "engine"}
+    for name, deps in GRAPH.items()
+    if _top(name) == "engine"
+  }
   users = sorted(name for name, deps in graph.items() if "engine" in deps)
   assert users == SCRIPTS, users
   for name in SCRIPTS:
@@ -210,8 +221,11 @@ def test_no_import_cycle_within_a_package():
   for package in PACKAGES:
     if package == "engine":
       continue  # (test_engine_imports_run_one_way, which also allows its scripts)
-    graph = {name: {d for d in deps if _top(d) == package}
-             for name, deps in GRAPH.items() if _top(name) == package}
+    graph = {
+      name: {d for d in deps if _top(d) == package}
+      for name, deps in GRAPH.items()
+      if _top(name) == package
+    }
     cycle = _cycle(graph)
     assert cycle is None, " -> ".join(cycle)
 
@@ -221,15 +235,27 @@ def test_python_only_modules_are_not_imported_by_jitted_code():
   from engine import _jit
 
   engine = {name: path for name, path in MODULES.items() if _top(name) == "engine"}
-  python_only = {name for name, path in engine.items()
-                 if path.relative_to(ENGINE).parts[0] in _jit.PYTHON_ONLY}
-  jitted = {name for name, path in engine.items() if name not in python_only
-            and ("@jit" in path.read_text() or "@stage" in path.read_text())}
+  python_only = {
+    name for name, path in engine.items() if path.relative_to(ENGINE).parts[0] in _jit.PYTHON_ONLY
+  }
+  jitted = {
+    name
+    for name, path in engine.items()
+    if name not in python_only and ("@jit" in path.read_text() or "@stage" in path.read_text())
+  }
   reach = set().union(*(_reach(GRAPH, name) for name in jitted))
   assert python_only and not (reach & python_only), sorted(reach & python_only)
 
 
-def test_ruff_clean():
-  out = subprocess.run([sys.executable, "-m", "ruff", "check", "--output-format", "concise", "."],
-                       cwd=ROOT, capture_output=True, text=True)
+@pytest.mark.parametrize(
+  "command", [("check", "--output-format", "concise"), ("format", "--check")], ids=str
+)
+def test_ruff_clean(command):
+  """The linter (import order included) and the formatter find nothing to change."""
+  out = subprocess.run(
+    [sys.executable, "-m", "ruff", *command, "."],
+    cwd=ROOT,
+    capture_output=True,
+    text=True,
+  )
   assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-1000:]

@@ -66,12 +66,17 @@ _OPTIONS = {
   "muscleuser": '<lengthrange mode="muscleuser"/>',
   "none": '<lengthrange mode="none"/>',
   "params": '<lengthrange accel="35" maxforce="3" timeconst="0.5" inttotal="6" interval="1"'
-            ' tolrange="0.2"/>',
+  ' tolrange="0.2"/>',
   "model_timestep": '<lengthrange timestep="0"/>',
 }
 
-_FIELDS = ("actuator_lengthrange", "actuator_gainprm", "actuator_biasprm", "actuator_acc0",
-           "actuator_length0")
+_FIELDS = (
+  "actuator_lengthrange",
+  "actuator_gainprm",
+  "actuator_biasprm",
+  "actuator_acc0",
+  "actuator_length0",
+)
 
 
 def _load(xml):

@@ -18,20 +18,29 @@ def _spheres(n, spacing=0.25, options=""):
   k = int(np.ceil(n ** (1 / 3)))
   bodies = "".join(
     f'<body pos="{spacing * (i % k)} {spacing * ((i // k) % k)} {0.2 + spacing * (i // k // k)}">'
-    f'<freejoint/><geom size=".1"/></body>' for i in range(n))
-  return (f"<mujoco><option {options}/><worldbody><geom type='plane' size='10 10 .1'/>"
-          f"{bodies}</worldbody></mujoco>")
+    f'<freejoint/><geom size=".1"/></body>'
+    for i in range(n)
+  )
+  return (
+    f"<mujoco><option {options}/><worldbody><geom type='plane' size='10 10 .1'/>"
+    f"{bodies}</worldbody></mujoco>"
+  )
 
 
 def _pile(solver, cone="pyramidal", n=10, layers=3, jacobian="auto"):
   """layers x n x n spheres of radius .05 touching their neighbours: 23 islands on the plane."""
   rng = np.random.default_rng(0)
   bodies = "".join(
-    f'<body pos="{0.1 * i + rng.uniform(-.005, .005):.4f} {0.1 * j:.4f} {0.05 + 0.098 * k:.4f}">'
+    f'<body pos="{0.1 * i + rng.uniform(-0.005, 0.005):.4f} {0.1 * j:.4f} {0.05 + 0.098 * k:.4f}">'
     f'<freejoint/><geom size=".05"/></body>'
-    for k in range(layers) for i in range(n) for j in range(n))
-  return (f'<mujoco><option solver="{solver}" cone="{cone}" jacobian="{jacobian}"/><worldbody>'
-          f'<geom type="plane" size="5 5 .1"/>{bodies}</worldbody></mujoco>')
+    for k in range(layers)
+    for i in range(n)
+    for j in range(n)
+  )
+  return (
+    f'<mujoco><option solver="{solver}" cone="{cone}" jacobian="{jacobian}"/><worldbody>'
+    f'<geom type="plane" size="5 5 .1"/>{bodies}</worldbody></mujoco>'
+  )
 
 
 def test_data_grows_with_rows_times_tree_size():

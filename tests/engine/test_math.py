@@ -577,7 +577,7 @@ def _tree_hessian(rng, n=24, nrow=30):
   for r in range(nrow):
     for chain in rng.choice(4, size=rng.integers(1, 3), replace=False):
       first = 6 * chain + rng.integers(0, 6)
-      J[r, first:6 * chain + 6] = rng.normal(size=6 * chain + 6 - first)
+      J[r, first : 6 * chain + 6] = rng.normal(size=6 * chain + 6 - first)
   D = rng.uniform(0.5, 2, size=nrow) * (rng.random(nrow) < 0.8)  # some rows not quadratic
   M = np.zeros((n, n))
   for i in range(n):
@@ -588,8 +588,10 @@ def _tree_hessian(rng, n=24, nrow=30):
 
 
 def _csr(a, lower=False):
-  rows = [[j for j in range(a.shape[1] if not lower else i + 1) if a[i, j] != 0]
-          for i in range(a.shape[0])]
+  rows = [
+    [j for j in range(a.shape[1] if not lower else i + 1) if a[i, j] != 0]
+    for i in range(a.shape[0])
+  ]
   rownnz = np.array([len(r) for r in rows], np.int32)
   rowadr = np.concatenate([[0], np.cumsum(rownnz)[:-1]]).astype(np.int32)
   colind = np.array([j for r in rows for j in r], np.int32)
@@ -622,16 +624,17 @@ def test_sparse_hessian_routines_match_library(rng):
   # pattern and values of J'*D*J, M added in, the reverse Cholesky pattern and factor, rank-1
   # updates, all bit for bit; the factor and solve also checked against the dense algebra
   from engine import sparse as es
+
   es = jitted.module(es)
   ptr, i32, dbl = _PTR, ctypes.c_int, ctypes.c_double
-  mj_pattern = _c_function("mju_sqrMatTDSparseSymbolic", [ptr] * 4 + [i32] * 2 + [ptr] * 8,
-                           i32)
+  mj_pattern = _c_function("mju_sqrMatTDSparseSymbolic", [ptr] * 4 + [i32] * 2 + [ptr] * 8, i32)
   mj_values = _c_function("mju_sqrMatTDSparseNumeric", [ptr, i32] + [ptr] * 15)
   mj_add = _c_function("mju_addToMatSparse", [ptr] * 4 + [i32] + [ptr] * 4)
   mj_chol_pattern = _c_function("mju_cholFactorSymbolic", [ptr] * 10 + [i32, ptr], i32)
   mj_factor = _c_function("mju_cholFactorNumeric", [ptr, i32, dbl] + [ptr] * 12, i32)
-  mj_update = _c_function("mju_cholUpdateSparse", [ptr, ptr, i32, i32] + [ptr] * 3
-                          + [i32, ptr, ptr], i32)
+  mj_update = _c_function(
+    "mju_cholUpdateSparse", [ptr, ptr, i32, i32] + [ptr] * 3 + [i32, ptr, ptr], i32
+  )
   d = _c_data()
   for _ in range(20):
     J, D, M = _tree_hessian(rng)
@@ -647,10 +650,27 @@ def test_sparse_hessian_routines_match_library(rng):
     ours = [np.zeros(n, np.int32) for _ in range(2)]
     theirs = [np.zeros(n, np.int32) for _ in range(2)]
     work = np.zeros((3, max(n, nrow)), np.int32)
-    nH = es.sqr_mat_td_pattern(ours[0], ours[1], work[2], False, nrow, n, Jn, Ja, Jc, JTn, JTa,
-                               JTc, JTs, work[0], work[1], work[2])
-    assert nH == mj_pattern(theirs[0], theirs[1], None, None, nrow, n, Jn, Ja, Jc, JTn, JTa, JTc,
-                            JTs, d)
+    nH = es.sqr_mat_td_pattern(
+      ours[0],
+      ours[1],
+      work[2],
+      False,
+      nrow,
+      n,
+      Jn,
+      Ja,
+      Jc,
+      JTn,
+      JTa,
+      JTc,
+      JTs,
+      work[0],
+      work[1],
+      work[2],
+    )
+    assert nH == mj_pattern(
+      theirs[0], theirs[1], None, None, nrow, n, Jn, Ja, Jc, JTn, JTa, JTc, JTs, d
+    )
     _same(ours[0], theirs[0])
     _same(ours[1], theirs[1])
     rowadr = (ours[1] + np.concatenate([[0], np.cumsum(Mn)[:-1]])).astype(np.int32)
@@ -658,13 +678,31 @@ def test_sparse_hessian_routines_match_library(rng):
     H, H_mj = np.full(size, np.nan), np.full(size, np.nan)
     colind, colind_mj = np.zeros(size, np.int32), np.zeros(size, np.int32)
     rownnz, rownnz_mj = np.zeros(n, np.int32), np.zeros(n, np.int32)
-    es.sqr_mat_td_pattern(rownnz, rowadr, colind, True, nrow, n, Jn, Ja, Jc, JTn, JTa, JTc, JTs,
-                          work[0], work[1], work[2])
+    es.sqr_mat_td_pattern(
+      rownnz,
+      rowadr,
+      colind,
+      True,
+      nrow,
+      n,
+      Jn,
+      Ja,
+      Jc,
+      JTn,
+      JTa,
+      JTc,
+      JTs,
+      work[0],
+      work[1],
+      work[2],
+    )
     mj_pattern(rownnz_mj, rowadr, colind_mj, None, nrow, n, Jn, Ja, Jc, JTn, JTa, JTc, JTs, d)
-    es.sqr_mat_td_values(H, n, rownnz, rowadr, colind, Jv, Jn, Ja, Jc, JTv, JTn, JTa, JTc, JTs,
-                         D, np.zeros(8 * n))
-    mj_values(H_mj, n, rownnz_mj, rowadr, colind_mj, None, Jv, Jn, Ja, Jc, JTv, JTn, JTa, JTc,
-              JTs, D, d)  # MuJoCo's row batches sum each entry in the same order
+    es.sqr_mat_td_values(
+      H, n, rownnz, rowadr, colind, Jv, Jn, Ja, Jc, JTv, JTn, JTa, JTc, JTs, D, np.zeros(8 * n)
+    )
+    mj_values(
+      H_mj, n, rownnz_mj, rowadr, colind_mj, None, Jv, Jn, Ja, Jc, JTv, JTn, JTa, JTc, JTs, D, d
+    )  # MuJoCo's row batches sum each entry in the same order
     es.add_to_mat_sparse(H, rownnz, rowadr, colind, n, Mv, Mn, Ma, Mc)
     mj_add(H_mj, rownnz_mj, rowadr, colind_mj, n, Mv, Mn, Ma, Mc)
     _same(rownnz, rownnz_mj)
@@ -679,24 +717,88 @@ def test_sparse_hessian_routines_match_library(rng):
     HTn, HTa, HTc = np.zeros(n, np.int32), np.zeros(n, np.int32), np.zeros(size, np.int32)
     es.transpose(H, HTn, HTa, HTc, H, rownnz, rowadr, colind, n, n, False)
     rows = np.zeros((4, n), np.int32)
-    nL = es.chol_pattern(work[0], rows[0], rows[1], work[0], rows[2], rows[3], work[0], False,
-                         HTn, HTa, HTc, n, *np.zeros((4, n), np.int32))
+    nL = es.chol_pattern(
+      work[0],
+      rows[0],
+      rows[1],
+      work[0],
+      rows[2],
+      rows[3],
+      work[0],
+      False,
+      HTn,
+      HTa,
+      HTc,
+      n,
+      *np.zeros((4, n), np.int32),
+    )
     rows_mj = np.zeros((4, n), np.int32)
-    assert nL == mj_chol_pattern(None, rows_mj[0], rows_mj[1], None, rows_mj[2], rows_mj[3],
-                                 None, HTn, HTa, HTc, n, None)
+    assert nL == mj_chol_pattern(
+      None, rows_mj[0], rows_mj[1], None, rows_mj[2], rows_mj[3], None, HTn, HTa, HTc, n, None
+    )
     _same(rows, rows_mj)
     ind = np.zeros((3, nL), np.int32)
     ind_mj = np.zeros((3, nL), np.int32)
-    es.chol_pattern(ind[0], rows[0], rows[1], ind[1], rows[2], rows[3], ind[2], True, HTn, HTa,
-                    HTc, n, *np.zeros((4, n), np.int32))
-    mj_chol_pattern(ind_mj[0], rows[0], rows[1], ind_mj[1], rows[2], rows[3], ind_mj[2], HTn,
-                    HTa, HTc, n, None)
+    es.chol_pattern(
+      ind[0],
+      rows[0],
+      rows[1],
+      ind[1],
+      rows[2],
+      rows[3],
+      ind[2],
+      True,
+      HTn,
+      HTa,
+      HTc,
+      n,
+      *np.zeros((4, n), np.int32),
+    )
+    mj_chol_pattern(
+      ind_mj[0], rows[0], rows[1], ind_mj[1], rows[2], rows[3], ind_mj[2], HTn, HTa, HTc, n, None
+    )
     _same(ind, ind_mj)
     L, L_mj = np.full(nL, np.nan), np.full(nL, np.nan)
-    assert es.chol_factor_sparse(L, n, 1e-15, rows[0], rows[1], ind[0], rows[2], rows[3],
-                                 ind[1], ind[2], H, rownnz, rowadr, colind, np.zeros(n)) == n
-    assert mj_factor(L_mj, n, 1e-15, rows[0], rows[1], ind[0], rows[2], rows[3], ind[1], ind[2],
-                     H, rownnz, rowadr, colind, np.zeros(n)) == n  # 3.17: a scratch row last
+    assert (
+      es.chol_factor_sparse(
+        L,
+        n,
+        1e-15,
+        rows[0],
+        rows[1],
+        ind[0],
+        rows[2],
+        rows[3],
+        ind[1],
+        ind[2],
+        H,
+        rownnz,
+        rowadr,
+        colind,
+        np.zeros(n),
+      )
+      == n
+    )
+    assert (
+      mj_factor(
+        L_mj,
+        n,
+        1e-15,
+        rows[0],
+        rows[1],
+        ind[0],
+        rows[2],
+        rows[3],
+        ind[1],
+        ind[2],
+        H,
+        rownnz,
+        rowadr,
+        colind,
+        np.zeros(n),
+      )
+      == n
+    )  # 3.17: a scratch row last
     _same(L, L_mj)
     Ld = _dense(L, rows[0], rows[1], ind[0], n)
     H_full = J.T @ np.diag(D) @ J + M
@@ -705,13 +807,19 @@ def test_sparse_hessian_routines_match_library(rng):
     # rank-1 update and downdate with a sparse row of J (as a row entering or leaving the
     # quadratic zone), each followed by a solve
     r = rng.integers(nrow)
-    x = Jv[Ja[r]:Ja[r] + Jn[r]] * 0.7
+    x = Jv[Ja[r] : Ja[r] + Jn[r]] * 0.7
     for sign in (1, 0):
       ours, theirs = L.copy(), L.copy()
-      assert es.chol_update_sparse(ours, x, 0, n, sign, rows[0], rows[1], ind[0], Jn[r], Jc,
-                                   Ja[r], np.zeros(n)) == n
-      assert mj_update(theirs, x, n, sign, rows[0], rows[1], ind[0], Jn[r], Jc[Ja[r]:],
-                       np.zeros(n)) == n  # 3.17's last argument: a dense scratch row
+      assert (
+        es.chol_update_sparse(
+          ours, x, 0, n, sign, rows[0], rows[1], ind[0], Jn[r], Jc, Ja[r], np.zeros(n)
+        )
+        == n
+      )
+      assert (
+        mj_update(theirs, x, n, sign, rows[0], rows[1], ind[0], Jn[r], Jc[Ja[r] :], np.zeros(n))
+        == n
+      )  # 3.17's last argument: a dense scratch row
       _same(ours, theirs)
       L = ours
       vec = rng.normal(size=n)
@@ -721,9 +829,27 @@ def test_sparse_hessian_routines_match_library(rng):
       np.testing.assert_allclose((H_full + update) @ res, vec, atol=1e-9)
 
   # a singular pivot is raised to mindiag and lowers the rank
-  H[rowadr[5]:rowadr[5] + rownnz[5]] = 0
-  assert es.chol_factor_sparse(L, n, 1e-8, rows[0], rows[1], ind[0], rows[2], rows[3], ind[1],
-                               ind[2], H, rownnz, rowadr, colind, np.zeros(n)) < n
+  H[rowadr[5] : rowadr[5] + rownnz[5]] = 0
+  assert (
+    es.chol_factor_sparse(
+      L,
+      n,
+      1e-8,
+      rows[0],
+      rows[1],
+      ind[0],
+      rows[2],
+      rows[3],
+      ind[1],
+      ind[2],
+      H,
+      rownnz,
+      rowadr,
+      colind,
+      np.zeros(n),
+    )
+    < n
+  )
 
 
 def _sym3(rng, k):
@@ -865,8 +991,11 @@ def test_make_frame_matches_definition(rng):
     if hinted:
       frame[3:6] = rng.normal(size=3) + frame[:3]
     x = frame[:3] / np.linalg.norm(frame[:3])
-    hint = frame[3:6].copy() if hinted and frame[3:6] @ frame[3:6] >= 0.25 else (
-      np.array([0.0, 1.0, 0.0]) if abs(x[1]) < 0.5 else np.array([0.0, 0.0, 1.0]))
+    hint = (
+      frame[3:6].copy()
+      if hinted and frame[3:6] @ frame[3:6] >= 0.25
+      else (np.array([0.0, 1.0, 0.0]) if abs(x[1]) < 0.5 else np.array([0.0, 0.0, 1.0]))
+    )
     y = hint - x * (x @ hint)
     y /= np.linalg.norm(y)
     em.mju_makeFrame(frame)

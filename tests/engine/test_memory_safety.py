@@ -53,8 +53,14 @@ for name, xml in cases:
 print("all", len(cases), "cases ok", flush=True)
 """
 
-_ALLOCATOR_ERRORS = ("corrupted", "free():", "double free", "malloc", "Segmentation fault",
-                     "Fatal Python error")
+_ALLOCATOR_ERRORS = (
+  "corrupted",
+  "free():",
+  "double free",
+  "malloc",
+  "Segmentation fault",
+  "Fatal Python error",
+)
 
 # oracle tests that reach every stage of the pipeline: all test models, contacts with every
 # solver and cone, the collision midphase, the implicit derivatives, sensors, rays, Jacobians and
@@ -90,8 +96,7 @@ BOUNDSCHECKED_TESTS = [
 
 
 def _run(args, env, timeout):
-  return subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True,
-                        timeout=timeout)
+  return subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
 
 
 def _check_clean(out):
@@ -104,8 +109,11 @@ def _check_clean(out):
 
 @pytest.mark.skipif(numba.config.DISABLE_JIT, reason="memory errors only exist compiled")
 def test_fuzz_tiny_models_exit_cleanly():
-  out = _run([sys.executable, "-c", _FUZZ.replace("NCASES", "60")],
-             dict(os.environ, PYTHONPATH=str(ROOT)), timeout=900)
+  out = _run(
+    [sys.executable, "-c", _FUZZ.replace("NCASES", "60")],
+    dict(os.environ, PYTHONPATH=str(ROOT)),
+    timeout=900,
+  )
   _check_clean(out)
   assert "cases ok" in out.stdout
 
@@ -113,17 +121,34 @@ def test_fuzz_tiny_models_exit_cleanly():
 @pytest.mark.skipif(numba.config.DISABLE_JIT, reason="bounds checks are a compiled-code option")
 def test_bounds_checked_engine():
   from engine import _stage
+
   _stage.compile_all(lazy=False)  # the normal build, which has the UNCHECKED stages
   env = boundscheck.environment()
   fuzz = _run([sys.executable, "-c", _FUZZ.replace("NCASES", "30")], env, timeout=1200)
   _check_clean(fuzz)
-  tests = _run([sys.executable, "-m", "pytest", "-q", "-x", "-n0", "-p", "no:cacheprovider",
-                *BOUNDSCHECKED_TESTS], env, timeout=1800)
+  tests = _run(
+    [
+      sys.executable,
+      "-m",
+      "pytest",
+      "-q",
+      "-x",
+      "-n0",
+      "-p",
+      "no:cacheprovider",
+      *BOUNDSCHECKED_TESTS,
+    ],
+    env,
+    timeout=1800,
+  )
   assert tests.returncode == 0, tests.stdout[-4000:] + tests.stderr[-2000:]
   if "NUMBA_CACHE_DIR" not in os.environ:
     # the bounds-checked build compiled the stages it ran, and took UNCHECKED from the normal one
     from engine import _jit
-    compiled = {p.name.split("-")[0]
-                for p in pathlib.Path(_jit.NORMAL_CACHE_DIR + "-boundscheck").rglob("*.nbi")}
+
+    compiled = {
+      p.name.split("-")[0]
+      for p in pathlib.Path(_jit.NORMAL_CACHE_DIR + "-boundscheck").rglob("*.nbi")
+    }
     assert "forward.step" in compiled
     assert not compiled & {".".join(name.split(".")[-2:]) for name in boundscheck.UNCHECKED}

@@ -38,8 +38,20 @@ def _name(ext):
 
 def _box():
   v = np.array([[x, y, z] for x in (0, 1) for y in (0, 2) for z in (0, 3)], float) + [0.1, 0.2, 0.3]
-  f = [(0, 1, 3), (0, 3, 2), (4, 6, 7), (4, 7, 5), (0, 4, 5), (0, 5, 1), (2, 3, 7), (2, 7, 6),
-       (0, 2, 6), (0, 6, 4), (1, 5, 7), (1, 7, 3)]
+  f = [
+    (0, 1, 3),
+    (0, 3, 2),
+    (4, 6, 7),
+    (4, 7, 5),
+    (0, 4, 5),
+    (0, 5, 1),
+    (2, 3, 7),
+    (2, 7, 6),
+    (0, 2, 6),
+    (0, 6, 4),
+    (1, 5, 7),
+    (1, 7, 3),
+  ]
   return v, np.array(f)
 
 
@@ -86,11 +98,42 @@ def _lshape():
 
 def _icosphere(level=1, r=0.7):
   t = (1 + 5**0.5) / 2
-  v = [[-1, t, 0], [1, t, 0], [-1, -t, 0], [1, -t, 0], [0, -1, t], [0, 1, t], [0, -1, -t],
-       [0, 1, -t], [t, 0, -1], [t, 0, 1], [-t, 0, -1], [-t, 0, 1]]
-  f = [(0, 11, 5), (0, 5, 1), (0, 1, 7), (0, 7, 10), (0, 10, 11), (1, 5, 9), (5, 11, 4),
-       (11, 10, 2), (10, 7, 6), (7, 1, 8), (3, 9, 4), (3, 4, 2), (3, 2, 6), (3, 6, 8), (3, 8, 9),
-       (4, 9, 5), (2, 4, 11), (6, 2, 10), (8, 6, 7), (9, 8, 1)]
+  v = [
+    [-1, t, 0],
+    [1, t, 0],
+    [-1, -t, 0],
+    [1, -t, 0],
+    [0, -1, t],
+    [0, 1, t],
+    [0, -1, -t],
+    [0, 1, -t],
+    [t, 0, -1],
+    [t, 0, 1],
+    [-t, 0, -1],
+    [-t, 0, 1],
+  ]
+  f = [
+    (0, 11, 5),
+    (0, 5, 1),
+    (0, 1, 7),
+    (0, 7, 10),
+    (0, 10, 11),
+    (1, 5, 9),
+    (5, 11, 4),
+    (11, 10, 2),
+    (10, 7, 6),
+    (7, 1, 8),
+    (3, 9, 4),
+    (3, 4, 2),
+    (3, 2, 6),
+    (3, 6, 8),
+    (3, 8, 9),
+    (4, 9, 5),
+    (2, 4, 11),
+    (6, 2, 10),
+    (8, 6, 7),
+    (9, 8, 1),
+  ]
   v = [np.array(x) / np.linalg.norm(x) for x in v]
   for _ in range(level):
     cache, nf = {}, []
@@ -110,8 +153,13 @@ def _icosphere(level=1, r=0.7):
   return np.array(v) * r + [0.05, -0.02, 0.1], np.array(f)
 
 
-SHAPES = {"box": _box, "tetra": _tetra, "irregular": _irregular, "lshape": _lshape,
-          "icosphere": _icosphere}
+SHAPES = {
+  "box": _box,
+  "tetra": _tetra,
+  "irregular": _irregular,
+  "lshape": _lshape,
+  "icosphere": _icosphere,
+}
 
 
 def _stl_binary(v, f):
@@ -157,8 +205,16 @@ def _mj(meshattr, data=None, ext="stl", geomattr="", compiler=""):
 
 def _process(data, filename, **kw):
   md = M.decode_mesh(data, filename)
-  return M.process_mesh(md.vert, md.face, normal=md.normal, facenormal=md.facenormal,
-                        texcoord=md.texcoord, facetexcoord=md.facetexcoord, needhull=True, **kw)
+  return M.process_mesh(
+    md.vert,
+    md.face,
+    normal=md.normal,
+    facenormal=md.facenormal,
+    texcoord=md.texcoord,
+    facetexcoord=md.facetexcoord,
+    needhull=True,
+    **kw,
+  )
 
 
 def _assert_rot(q1, q2, atol):
@@ -172,9 +228,9 @@ def _hull_set(faces):
 
 
 def _mj_graph(m, i=0):
-  g = m.mesh_graph[m.mesh_graphadr[i]:]
+  g = m.mesh_graph[m.mesh_graphadr[i] :]
   nv, nf = int(g[0]), int(g[1])
-  return nv, nf, g[2 + 3 * nv + 3 * nf:2 + 3 * nv + 6 * nf].reshape(-1, 3)
+  return nv, nf, g[2 + 3 * nv + 3 * nf : 2 + 3 * nv + 6 * nf].reshape(-1, 3)
 
 
 def _compare(m, info):
@@ -223,11 +279,14 @@ def test_obj_scaled_matches_mujoco(shape, scale):
   _compare(m, _process(data, "a.obj", inertia="exact", scale=scale))
 
 
-@pytest.mark.parametrize("attr,kw", [
-  ('refpos="0.1 0.2 0.3"', dict(refpos=(0.1, 0.2, 0.3))),
-  ('refquat="0.3 0.1 0.5 0.2"', dict(refquat=(0.3, 0.1, 0.5, 0.2))),
-  ('refquat="0 1 0 0" scale="2 1 -1"', dict(refquat=(0, 1, 0, 0), scale=(2, 1, -1))),
-])
+@pytest.mark.parametrize(
+  "attr,kw",
+  [
+    ('refpos="0.1 0.2 0.3"', dict(refpos=(0.1, 0.2, 0.3))),
+    ('refquat="0.3 0.1 0.5 0.2"', dict(refquat=(0.3, 0.1, 0.5, 0.2))),
+    ('refquat="0 1 0 0" scale="2 1 -1"', dict(refquat=(0, 1, 0, 0), scale=(2, 1, -1))),
+  ],
+)
 def test_reference_frame_matches_mujoco(attr, kw):
   v, f = _irregular()
   data = _stl_binary(v, f)
@@ -348,6 +407,7 @@ f 1 2 3
   np.testing.assert_array_equal(info.facetexcoord, m.mesh_facetexcoord)
 
   import math as _m
+
   p = [(_m.cos(2 * _m.pi * k / 5), _m.sin(2 * _m.pi * k / 5) * 1.3) for k in range(5)]
   s = "".join(f"v {x} {y} 0\n" for x, y in p) + "".join(f"v {x} {y} 1\n" for x, y in p)
   s += "f 5 4 3 2 1\nf 6 7 8 9 10\n"
@@ -411,10 +471,19 @@ def test_convex_hull_matches_qhull(case):
     "sphere": rng.normal(size=(300, 3)),
     "gauss": rng.normal(size=(500, 3)),
     "rotated_grid": grid[np.any(np.abs(grid) == 1, axis=1)] @ _rotation(1).T,
-    "cube_noise": np.concatenate([np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1)
-                                            for z in (-1, 1)]), rng.uniform(-1, 1, (100, 3))]),
-    "cylinder": np.concatenate([np.c_[np.cos(th), np.sin(th), np.zeros(24)],
-                                np.c_[np.cos(th), np.sin(th), np.ones(24)], [[0, 0, 0.5]]]),
+    "cube_noise": np.concatenate(
+      [
+        np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)]),
+        rng.uniform(-1, 1, (100, 3)),
+      ]
+    ),
+    "cylinder": np.concatenate(
+      [
+        np.c_[np.cos(th), np.sin(th), np.zeros(24)],
+        np.c_[np.cos(th), np.sin(th), np.ones(24)],
+        [[0, 0, 0.5]],
+      ]
+    ),
   }[case]
   if case == "sphere":
     pts /= np.linalg.norm(pts, axis=1)[:, None]
@@ -462,9 +531,9 @@ def test_graph_layout():
   hf = M.convex_hull(v)
   g = M.make_graph(hf)
   nv, nf = g[0], g[1]
-  edgeadr, gid = g[2:2 + nv], g[2 + nv:2 + 2 * nv]
-  edges = g[2 + 2 * nv:2 + 3 * nv + 3 * nf]
-  faces = g[2 + 3 * nv + 3 * nf:].reshape(-1, 3)
+  edgeadr, gid = g[2 : 2 + nv], g[2 + nv : 2 + 2 * nv]
+  edges = g[2 + 2 * nv : 2 + 3 * nv + 3 * nf]
+  faces = g[2 + 3 * nv + 3 * nf :].reshape(-1, 3)
   np.testing.assert_array_equal(faces, hf)
   assert np.count_nonzero(edges == -1) == nv
   nbr = {}
@@ -477,8 +546,9 @@ def test_graph_layout():
     nbr[i] = lst
   for i, lst in nbr.items():  # symmetric adjacency matching the hull edges
     assert all(i in nbr[j] for j in lst)
-  hull_edges = {(min(a, b), max(a, b)) for t in hf for a, b in ((t[0], t[1]), (t[1], t[2]),
-                                                                 (t[2], t[0]))}
+  hull_edges = {
+    (min(a, b), max(a, b)) for t in hf for a, b in ((t[0], t[1]), (t[1], t[2]), (t[2], t[0]))
+  }
   graph_edges = {(min(gid[i], gid[j]), max(gid[i], gid[j])) for i in nbr for j in nbr[i]}
   assert hull_edges == graph_edges
 
@@ -498,15 +568,18 @@ def test_fit_primitive_matches_mujoco(fitaabb, gtype):
     </body></worldbody></mujoco>"""
   m = mujoco.MjModel.from_xml_string(xml, assets={name: data})
   info = _process(data, "a.stl")
-  np.testing.assert_allclose(M.fit_primitive(info, gtype, 1.3, fitaabb), m.geom_size[0],
-                             atol=1e-8)
+  np.testing.assert_allclose(M.fit_primitive(info, gtype, 1.3, fitaabb), m.geom_size[0], atol=1e-8)
   # fitted geom frame = geom frame composed with (fit_offset, info.quat)
   q = np.array([0.7, 0.2, -0.1, 0.4]) / np.linalg.norm([0.7, 0.2, -0.1, 0.4])
   pos = [0.5, -0.2, 0.1] + np.array(M._quat2mat(list(q))) @ M.fit_offset(info, fitaabb)
   np.testing.assert_allclose(pos, m.geom_pos[0], atol=1e-8)
   _assert_rot(M._mulquat(list(q), list(info.quat)), m.geom_quat[0], QUAT_TOL)
-  assert M.fit_primitive(info, int(getattr(mujoco.mjtGeom, f"mjGEOM_{gtype.upper()}")), 1.3,
-                         fitaabb).tolist() == M.fit_primitive(info, gtype, 1.3, fitaabb).tolist()
+  assert (
+    M.fit_primitive(
+      info, int(getattr(mujoco.mjtGeom, f"mjGEOM_{gtype.upper()}")), 1.3, fitaabb
+    ).tolist()
+    == M.fit_primitive(info, gtype, 1.3, fitaabb).tolist()
+  )
 
 
 # -------------------------------------------------------------------------------------- eig3
@@ -515,10 +588,10 @@ def test_fit_primitive_matches_mujoco(fitaabb, gtype):
 def test_eig3_matches_mju_eig3():
   rng = np.random.default_rng(2)
   for k in range(60):
-    a = rng.normal(size=(3, 3)) * 10**rng.uniform(-4, 3)
+    a = rng.normal(size=(3, 3)) * 10 ** rng.uniform(-4, 3)
     a = a + a.T
     if k % 3 == 1:
-      a = np.diag(rng.uniform(0, 1, 3)) + 10**(-rng.uniform(2, 10)) * a
+      a = np.diag(rng.uniform(0, 1, 3)) + 10 ** (-rng.uniform(2, 10)) * a
     ev, evec, q = np.zeros(3), np.zeros(9), np.zeros(4)
     mujoco.mju_eig3(ev, evec, q, a.ravel())
     ours_ev, ours_q = M.eig3(a)
@@ -537,9 +610,9 @@ def test_extrema_match_mujoco():
   vert, face = M.mesh_from_arrays(s.split())
   info = M.process_mesh(vert, face)
   mj_nv = m.mesh_graph[0]
-  mj_gid = m.mesh_graph[2 + mj_nv:2 + 2 * mj_nv]
+  mj_gid = m.mesh_graph[2 + mj_nv : 2 + 2 * mj_nv]
   nv = info.graph[0]
-  gid = info.graph[2 + nv:2 + 2 * nv]
+  gid = info.graph[2 + nv : 2 + 2 * nv]
   # local ids differ (qhull's vertex order vs ours); the mesh vertices they name agree
   ext = gid[info.extrema]
   ref = mj_gid[m.mesh_extrema[0]]
@@ -550,13 +623,20 @@ def test_extrema_match_mujoco():
   assert not M.process_mesh(v, f).extrema.any()
 
 
-@pytest.mark.parametrize("contact", [
-  "", '<pair geom1="a" geom2="s"/>', '<pair geom1="s" geom2="a"/>',
-  '<exclude body1="world" body2="b"/>'])
+@pytest.mark.parametrize(
+  "contact",
+  [
+    "",
+    '<pair geom1="a" geom2="s"/>',
+    '<pair geom1="s" geom2="a"/>',
+    '<exclude body1="world" body2="b"/>',
+  ],
+)
 def test_hull_for_colliding_and_paired_geoms_matches_mujoco(contact):
   """MuJoCo builds a mesh's hull graph when a geom using it can collide: contype/conaffinity
   nonzero, or named in an explicit <pair> (a visual-class mesh paired by hand)."""
   import engine
+
   v, f = _box()
   vs = " ".join("%.9g" % x for x in v.ravel())
   fs = " ".join(str(i) for i in f.ravel())
@@ -575,10 +655,13 @@ def test_mesh_cache_reuses_files_but_not_arrays(tmp_path):
   gives the same fields, a changed file or attribute is compiled afresh, and a model's arrays
   are its own (editing one does not reach the cache)."""
   import engine
+
   v, f = _box()
   path = tmp_path / "m.obj"
-  path.write_text("".join(f"v {x} {y} {z}\n" for x, y, z in v)
-                  + "".join(f"f {a + 1} {b + 1} {c + 1}\n" for a, b, c in f))
+  path.write_text(
+    "".join(f"v {x} {y} {z}\n" for x, y, z in v)
+    + "".join(f"f {a + 1} {b + 1} {c + 1}\n" for a, b, c in f)
+  )
   xml = f"""<mujoco><asset><mesh name="m" file="{path}" scale="{{s}}"/></asset>
     <worldbody><body><freejoint/><geom type="mesh" mesh="m"/></body></worldbody></mujoco>"""
   first = engine.MjModel.from_xml_string(xml.format(s="1 1 1"))
@@ -588,9 +671,15 @@ def test_mesh_cache_reuses_files_but_not_arrays(tmp_path):
   np.testing.assert_allclose(again.mesh_vert, ref.mesh_vert, rtol=0, atol=F32_TOL)
   np.testing.assert_allclose(again.body_inertia, ref.body_inertia, rtol=1e-12)
   scaled = engine.MjModel.from_xml_string(xml.format(s="2 1 1"))
-  np.testing.assert_allclose(scaled.mesh_vert, mujoco.MjModel.from_xml_string(
-    xml.format(s="2 1 1")).mesh_vert, rtol=0, atol=F32_TOL)
-  path.write_text("".join(f"v {2 * x} {y} {z}\n" for x, y, z in v)
-                  + "".join(f"f {a + 1} {b + 1} {c + 1}\n" for a, b, c in f))
+  np.testing.assert_allclose(
+    scaled.mesh_vert,
+    mujoco.MjModel.from_xml_string(xml.format(s="2 1 1")).mesh_vert,
+    rtol=0,
+    atol=F32_TOL,
+  )
+  path.write_text(
+    "".join(f"v {2 * x} {y} {z}\n" for x, y, z in v)
+    + "".join(f"f {a + 1} {b + 1} {c + 1}\n" for a, b, c in f)
+  )
   changed = engine.MjModel.from_xml_string(xml.format(s="1 1 1"))
   np.testing.assert_allclose(changed.body_mass, 2 * ref.body_mass, rtol=1e-12)

@@ -21,18 +21,43 @@ from tests.engine.test_compiler import compare
 _counter = itertools.count()
 
 # mesh_vert and mesh_normal are float32 in MuJoCo: one float32 rounding apart at most
-TOL = {k: 1e-10 for k in ('geom_size', 'geom_aabb', 'geom_rbound', 'geom_quat', 'geom_pos',
-                          'mesh_quat', 'mesh_pos', 'body_iquat', 'body_ipos', 'body_inertia',
-                          'bvh_aabb')}
-TOL.update({k: 3e-7 for k in ('mesh_vert', 'mesh_normal')})
+TOL = {
+  k: 1e-10
+  for k in (
+    "geom_size",
+    "geom_aabb",
+    "geom_rbound",
+    "geom_quat",
+    "geom_pos",
+    "mesh_quat",
+    "mesh_pos",
+    "body_iquat",
+    "body_ipos",
+    "body_inertia",
+    "bvh_aabb",
+  )
+}
+TOL.update({k: 3e-7 for k in ("mesh_vert", "mesh_normal")})
 # hull vertex numbering differs (tested in test_mesh.py), so does the hull polygon order
-SKIP = {'mesh_graph', 'mesh_extrema'} | POLY_ORDER
+SKIP = {"mesh_graph", "mesh_extrema"} | POLY_ORDER
 
 
 def _box(a, b, c, offset=(0.0, 0.0, 0.0)):
   v = np.array([[x, y, z] for x in (0, a) for y in (0, b) for z in (0, c)], float) + offset
-  f = [(0, 1, 3), (0, 3, 2), (4, 6, 7), (4, 7, 5), (0, 4, 5), (0, 5, 1), (2, 3, 7), (2, 7, 6),
-       (0, 2, 6), (0, 6, 4), (1, 5, 7), (1, 7, 3)]
+  f = [
+    (0, 1, 3),
+    (0, 3, 2),
+    (4, 6, 7),
+    (4, 7, 5),
+    (0, 4, 5),
+    (0, 5, 1),
+    (2, 3, 7),
+    (2, 7, 6),
+    (0, 2, 6),
+    (0, 6, 4),
+    (1, 5, 7),
+    (1, 7, 3),
+  ]
   return v, np.array(f)
 
 
@@ -72,38 +97,38 @@ def _hull_points(seed=4, n=16):
 
 
 SHAPES = {
-  'cube': lambda: _box(0.6, 0.6, 0.6, (0.2, 0.3, -0.1)),
-  'box': lambda: _box(0.2, 0.4, 0.6, (-0.3, 0.1, 0.2)),
-  'square_prism': lambda: _box(0.3, 0.3, 0.9, (0.5, 0.5, 0.5)),
-  'near_cube': lambda: _box(0.5, 0.5 * (1 + 3e-7), 0.5 * (1 + 1e-6), (0.1, 0.0, 0.0)),
-  'octahedron': _octahedron,
-  'hex_prism': _prism,
-  'icosphere': _icosphere,
-  'tetra': _tetra,
+  "cube": lambda: _box(0.6, 0.6, 0.6, (0.2, 0.3, -0.1)),
+  "box": lambda: _box(0.2, 0.4, 0.6, (-0.3, 0.1, 0.2)),
+  "square_prism": lambda: _box(0.3, 0.3, 0.9, (0.5, 0.5, 0.5)),
+  "near_cube": lambda: _box(0.5, 0.5 * (1 + 3e-7), 0.5 * (1 + 1e-6), (0.1, 0.0, 0.0)),
+  "octahedron": _octahedron,
+  "hex_prism": _prism,
+  "icosphere": _icosphere,
+  "tetra": _tetra,
 }
 
 
 def _fmt(a):
-  return ' '.join('%.9g' % x for x in np.ravel(a))
+  return " ".join("%.9g" % x for x in np.ravel(a))
 
 
 def _stl(v, f):
-  b = bytearray(80) + struct.pack('<i', len(f))
+  b = bytearray(80) + struct.pack("<i", len(f))
   for tri in f:
-    b += struct.pack('<3f', 0, 0, 0)
+    b += struct.pack("<3f", 0, 0, 0)
     for i in tri:
-      b += struct.pack('<3f', *v[i])
-    b += b'\0\0'
+      b += struct.pack("<3f", *v[i])
+    b += b"\0\0"
   return bytes(b)
 
 
 def _obj(v, f):
-  s = ''.join('v %.9g %.9g %.9g\n' % tuple(x) for x in v)
-  s += ''.join('f %d %d %d\n' % tuple(i + 1 for i in tri) for tri in f)
+  s = "".join("v %.9g %.9g %.9g\n" % tuple(x) for x in v)
+  s += "".join("f %d %d %d\n" % tuple(i + 1 for i in tri) for tri in f)
   return s.encode()
 
 
-def _model(meshattr, geomattr='', body=''):
+def _model(meshattr, geomattr="", body=""):
   return f"""<mujoco>
   <asset><mesh name="m" {meshattr}/></asset>
   <worldbody>
@@ -123,52 +148,65 @@ def _check(xml, assets=None, skip=(), bitwise=False):
   """
   mjm, c = compare(xml=xml, assets=assets, tol=TOL, skip=SKIP | set(skip))
   if bitwise:
-    for name in ('mesh_quat', 'mesh_pos', 'mesh_vert', 'body_iquat', 'geom_quat'):
+    for name in ("mesh_quat", "mesh_pos", "mesh_vert", "body_iquat", "geom_quat"):
       np.testing.assert_array_equal(c.arrays[name], getattr(mjm, name), err_msg=name)
 
 
-@pytest.mark.parametrize('inertia', ['legacy', 'exact', 'convex', 'shell'])
-@pytest.mark.parametrize('shape', sorted(SHAPES))
+@pytest.mark.parametrize("inertia", ["legacy", "exact", "convex", "shell"])
+@pytest.mark.parametrize("shape", sorted(SHAPES))
 def test_inline_mesh_frame(shape, inertia):
   v, f = SHAPES[shape]()
-  _check(_model(f'vertex="{_fmt(v)}" face="{_fmt(f)}" inertia="{inertia}"'),
-         bitwise=inertia != 'convex')
+  _check(
+    _model(f'vertex="{_fmt(v)}" face="{_fmt(f)}" inertia="{inertia}"'), bitwise=inertia != "convex"
+  )
 
 
-@pytest.mark.parametrize('scale', ['2 0.5 1.5', '3 -2 1', '-1 -1 -1', '0.004 0.004 0.004',
-                                   '0.002 0.0021 0.0019', '40 40 40'])
-@pytest.mark.parametrize('shape', sorted(SHAPES))
+@pytest.mark.parametrize(
+  "scale",
+  ["2 0.5 1.5", "3 -2 1", "-1 -1 -1", "0.004 0.004 0.004", "0.002 0.0021 0.0019", "40 40 40"],
+)
+@pytest.mark.parametrize("shape", sorted(SHAPES))
 def test_scaled_mesh_frame(shape, scale):
   v, f = SHAPES[shape]()
-  name = f'frame{next(_counter)}.stl'
+  name = f"frame{next(_counter)}.stl"
   _check(_model(f'file="{name}" scale="{scale}"'), {name: _stl(v, f)}, bitwise=True)
 
 
-@pytest.mark.parametrize('shape', ['cube', 'hex_prism', 'icosphere', 'tetra'])
+@pytest.mark.parametrize("shape", ["cube", "hex_prism", "icosphere", "tetra"])
 def test_obj_mesh_frame_with_geom_pose(shape):
   v, f = SHAPES[shape]()
-  name = f'frame{next(_counter)}.obj'
-  _check(_model(f'file="{name}" inertia="exact"', 'pos="0.2 -0.1 0.4" quat="0.9 0.1 -0.3 0.2"'),
-         {name: _obj(v, f)})
+  name = f"frame{next(_counter)}.obj"
+  _check(
+    _model(f'file="{name}" inertia="exact"', 'pos="0.2 -0.1 0.4" quat="0.9 0.1 -0.3 0.2"'),
+    {name: _obj(v, f)},
+  )
 
 
-@pytest.mark.parametrize('attr', ['refpos="0.1 -0.2 0.3"', 'refquat="0.8 0.1 -0.4 0.3"',
-                                  'refpos="0.3 0.1 0" refquat="0 1 0 0" scale="1 2 -1"'])
-@pytest.mark.parametrize('shape', ['box', 'octahedron', 'tetra'])
+@pytest.mark.parametrize(
+  "attr",
+  [
+    'refpos="0.1 -0.2 0.3"',
+    'refquat="0.8 0.1 -0.4 0.3"',
+    'refpos="0.3 0.1 0" refquat="0 1 0 0" scale="1 2 -1"',
+  ],
+)
+@pytest.mark.parametrize("shape", ["box", "octahedron", "tetra"])
 def test_reference_frame(shape, attr):
   v, f = SHAPES[shape]()
   _check(_model(f'vertex="{_fmt(v)}" face="{_fmt(f)}" {attr}'))
 
 
-@pytest.mark.parametrize('inertia', ['legacy', 'convex', 'shell'])
+@pytest.mark.parametrize("inertia", ["legacy", "convex", "shell"])
 def test_hull_of_points(inertia):
   """vertex= without faces: the convex hull supplies the faces.
 
   Our hull lists its triangles in another order than qhull (mesh_face and what follows from it
   are compared as sets in test_mesh.py); the frame must not depend on it beyond rounding.
   """
-  _check(_model(f'vertex="{_fmt(_hull_points())}" inertia="{inertia}"'),
-         skip=('mesh_face', 'mesh_facenormal', 'bvh_nodeid'))
+  _check(
+    _model(f'vertex="{_fmt(_hull_points())}" inertia="{inertia}"'),
+    skip=("mesh_face", "mesh_facenormal", "bvh_nodeid"),
+  )
 
 
 def test_body_inertia_combines_mesh_frames():

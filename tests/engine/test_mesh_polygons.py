@@ -39,13 +39,19 @@ def _cube():
 
 
 def _prism(n, r=1.0, h=1.0, phase=0.0):
-  return [[r * math.cos(2 * math.pi * k / n + phase), r * math.sin(2 * math.pi * k / n + phase), z]
-          for z in (-h, h) for k in range(n)]
+  return [
+    [r * math.cos(2 * math.pi * k / n + phase), r * math.sin(2 * math.pi * k / n + phase), z]
+    for z in (-h, h)
+    for k in range(n)
+  ]
 
 
 def _sphere(nt=7, npp=11):
-  return [[math.sin(t) * math.cos(p), math.sin(t) * math.sin(p), math.cos(t)]
-          for t in np.linspace(0.3, 2.8, nt) for p in np.linspace(0, 2 * math.pi, npp + 1)[:-1]]
+  return [
+    [math.sin(t) * math.cos(p), math.sin(t) * math.sin(p), math.cos(t)]
+    for t in np.linspace(0.3, 2.8, nt)
+    for p in np.linspace(0, 2 * math.pi, npp + 1)[:-1]
+  ]
 
 
 def _lshape():
@@ -65,8 +71,13 @@ def _lshape():
 
 def _star():
   """A non-convex star-shaped prism (concave outline), outward triangles."""
-  outline = [((1.0 if k % 2 == 0 else 0.45) * math.cos(math.pi * k / 5),
-              (1.0 if k % 2 == 0 else 0.45) * math.sin(math.pi * k / 5)) for k in range(10)]
+  outline = [
+    (
+      (1.0 if k % 2 == 0 else 0.45) * math.cos(math.pi * k / 5),
+      (1.0 if k % 2 == 0 else 0.45) * math.sin(math.pi * k / 5),
+    )
+    for k in range(10)
+  ]
   v = [[0.0, 0.0, 0.0], [0.0, 0.0, 0.6]] + [[x, y, z] for z in (0.0, 0.6) for x, y in outline]
   f = []
   for i in range(10):
@@ -123,12 +134,16 @@ def _polys(m, i=0):
   polys = []
   for p in range(adr, adr + n):
     a, k = m.mesh_polyvertadr[p], m.mesh_polyvertnum[p]
-    polys.append([int(x) for x in m.mesh_polyvert[a:a + k]])
+    polys.append([int(x) for x in m.mesh_polyvert[a : a + k]])
   vadr, nv = m.mesh_vertadr[i], m.mesh_vertnum[i]
-  pmap = [[int(x) for x in m.mesh_polymap[m.mesh_polymapadr[v]:m.mesh_polymapadr[v]
-                                           + m.mesh_polymapnum[v]]]
-          for v in range(vadr, vadr + nv)]
-  return polys, np.array(m.mesh_polynormal[adr:adr + n]), pmap
+  pmap = [
+    [
+      int(x)
+      for x in m.mesh_polymap[m.mesh_polymapadr[v] : m.mesh_polymapadr[v] + m.mesh_polymapnum[v]]
+    ]
+    for v in range(vadr, vadr + nv)
+  ]
+  return polys, np.array(m.mesh_polynormal[adr : adr + n]), pmap
 
 
 def _cycle(p):
@@ -144,9 +159,9 @@ def _quat2mat(q):
 
 
 def _mj_graph_faces(m, i=0):
-  g = m.mesh_graph[m.mesh_graphadr[i]:]
+  g = m.mesh_graph[m.mesh_graphadr[i] :]
   nv, nf = int(g[0]), int(g[1])
-  return np.array(g[2 + 3 * nv + 3 * nf:2 + 3 * nv + 6 * nf]).reshape(-1, 3)
+  return np.array(g[2 + 3 * nv + 3 * nf : 2 + 3 * nv + 6 * nf]).reshape(-1, 3)
 
 
 # --------------------------------------------------------------------------- compiled fields
@@ -164,8 +179,9 @@ def test_make_polygons_exact_on_mujoco_hull(shape, transform):
   scale = mjm.mesh_scale[0]
   # our final vertices (the same as MuJoCo's to rounding, see test_mesh.py)
   final = model._arrays["mesh_vert"].astype(np.float64)
-  ours = M.make_polygons(raw, _mj_graph_faces(mjm), _final_double(shape, transform),
-                         scale.prod() < 0)
+  ours = M.make_polygons(
+    raw, _mj_graph_faces(mjm), _final_double(shape, transform), scale.prod() < 0
+  )
   ref = _polys(mjm)
   assert ours[0] == ref[0]
   assert ours[2] == ref[2]
@@ -186,8 +202,7 @@ def _final_double(shape, transform):
     parts = t.split('"')
     attrs["refquat"] = tuple(float(x) for x in parts[1].split())
     attrs["refpos"] = tuple(float(x) for x in parts[3].split())
-  info = M.process_mesh(_as_parsed(vert), face, needhull=True,
-                        **attrs)
+  info = M.process_mesh(_as_parsed(vert), face, needhull=True, **attrs)
   return info.vert
 
 
@@ -219,6 +234,7 @@ def test_compiled_polygons_match_mujoco(shape, transform):
   def vertex_sets(polys):
     cycles = [_cycle(p) for p in polys[0]]
     return [sorted(cycles[i] for i in lst) for lst in polys[2]]
+
   assert vertex_sets(ours) == vertex_sets(ref)
 
   # the map lists ascending polygon ids, and polygons are outward and counterclockwise
@@ -256,8 +272,8 @@ def test_no_polygons_without_hull():
   """A mesh with faces that no colliding geom uses has no hull graph, hence no polygons (MuJoCo
   builds them from the graph only); its vertices still get (empty) map entries."""
   vert, _ = SHAPES["cube"]
-  f = [0, 2, 1, 1, 2, 3, 4, 5, 6, 5, 7, 6, 0, 1, 4, 1, 5, 4, 2, 6, 3, 3, 6, 7, 0, 4, 2, 2, 4, 6,
-       1, 3, 5, 3, 7, 5]
+  # triangles, 3 vertex ids each: two per cube face
+  f = [0, 2, 1, 1, 2, 3, 4, 5, 6, 5, 7, 6, 0, 1, 4, 1, 5, 4, 2, 6, 3, 3, 6, 7, 0, 4, 2, 2, 4, 6, 1, 3, 5, 3, 7, 5]  # fmt: skip  # noqa: E501
   xml = f"""<mujoco><asset><mesh name="m" {_mesh_attrs(vert, f)}/></asset>
   <worldbody><geom type="mesh" mesh="m" contype="0" conaffinity="0"/></worldbody></mujoco>"""
   mjm = mujoco.MjModel.from_xml_string(xml)
@@ -279,12 +295,18 @@ def test_several_meshes_addresses():
     <geom type="mesh" mesh="c"/></worldbody></mujoco>"""
   mjm = mujoco.MjModel.from_xml_string(xml)
   model = engine.MjModel.from_xml_string(xml)
-  for name in ("mesh_polynum", "mesh_polyadr", "mesh_polymapnum", "mesh_polymapadr",
-               "mesh_polyvertnum"):
-    np.testing.assert_array_equal(np.sort(getattr(model, name)) if name == "mesh_polyvertnum"
-                                  else getattr(model, name),
-                                  np.sort(getattr(mjm, name)) if name == "mesh_polyvertnum"
-                                  else getattr(mjm, name), err_msg=name)
+  for name in (
+    "mesh_polynum",
+    "mesh_polyadr",
+    "mesh_polymapnum",
+    "mesh_polymapadr",
+    "mesh_polyvertnum",
+  ):
+    np.testing.assert_array_equal(
+      np.sort(getattr(model, name)) if name == "mesh_polyvertnum" else getattr(model, name),
+      np.sort(getattr(mjm, name)) if name == "mesh_polyvertnum" else getattr(mjm, name),
+      err_msg=name,
+    )
   for i in range(3):
     assert sorted(map(_cycle, _polys(model, i)[0])) == sorted(map(_cycle, _polys(mjm, i)[0]))
   assert model.npolygonmax == mjm.npolygonmax == 16
@@ -293,8 +315,9 @@ def test_several_meshes_addresses():
 # ---------------------------------------------------------------------------------- contacts
 
 SCENE_MESHES = {
-  "cube": ('vertex="-1 -1 -1 1 -1 -1 1 1 -1 -1 1 -1 -1 -1 1 1 -1 1 1 1 1 -1 1 1" '
-           'scale=".1 .08 .05"'),
+  "cube": (
+    'vertex="-1 -1 -1 1 -1 -1 1 1 -1 -1 1 -1 -1 -1 1 1 -1 1 1 1 1 -1 1 1" scale=".1 .08 .05"'
+  ),
   "cyl": _mesh_attrs(_prism(12, 0.08, 0.05), None),
   "star": _mesh_attrs(*_star()) + ' scale=".12 .12 .12"',
   "lshape": _mesh_attrs(*_lshape()) + ' scale=".06 .06 .06"',
@@ -310,17 +333,32 @@ GEOMS = {
   "lshape": 'type="mesh" mesh="lshape"',
 }
 # height of each geom's top above, and of its bottom below, its body origin
-_TOP = {"plane": 0.0, "box": 0.05, "cylinder": 0.05, "capsule": 0.12, "cube": 0.05, "cyl": 0.05,
-        "star": 0.072, "lshape": 0.06}
-_BOTTOM = {"box": 0.05, "cylinder": 0.05, "capsule": 0.12, "cube": 0.05, "cyl": 0.05, "star": 0.0,
-           "lshape": 0.0}
+_TOP = {
+  "plane": 0.0,
+  "box": 0.05,
+  "cylinder": 0.05,
+  "capsule": 0.12,
+  "cube": 0.05,
+  "cyl": 0.05,
+  "star": 0.072,
+  "lshape": 0.06,
+}
+_BOTTOM = {
+  "box": 0.05,
+  "cylinder": 0.05,
+  "capsule": 0.12,
+  "cube": 0.05,
+  "cyl": 0.05,
+  "star": 0.0,
+  "lshape": 0.0,
+}
 
 
 def _scene(a, b, extra=""):
   assets = "".join(f'<mesh name="{k}" {v}/>' for k, v in SCENE_MESHES.items())
   return f"""<mujoco><option timestep=".002"/>
   <asset>{assets}</asset>
-  <worldbody><geom {GEOMS[a]} {'pos="0 0 -.05"' if a != "plane" else ''}/>
+  <worldbody><geom {GEOMS[a]} {'pos="0 0 -.05"' if a != "plane" else ""}/>
     <body pos="0 0 .1"><freejoint/><geom {GEOMS[b]} {extra}/></body>
   </worldbody></mujoco>"""
 
@@ -355,9 +393,20 @@ def _pose(a, b, tilt, rng, depth):
   return np.r_[rng.uniform(-0.01, 0.01, 2), z, q]
 
 
-PAIRS = [("plane", "cube"), ("plane", "cyl"), ("plane", "star"), ("box", "cube"),
-         ("cube", "cube"), ("cylinder", "cube"), ("capsule", "cube"), ("cube", "cyl"),
-         ("star", "star"), ("lshape", "lshape"), ("box", "star"), ("cylinder", "lshape")]
+PAIRS = [
+  ("plane", "cube"),
+  ("plane", "cyl"),
+  ("plane", "star"),
+  ("box", "cube"),
+  ("cube", "cube"),
+  ("cylinder", "cube"),
+  ("capsule", "cube"),
+  ("cube", "cyl"),
+  ("star", "star"),
+  ("lshape", "lshape"),
+  ("box", "star"),
+  ("cylinder", "lshape"),
+]
 
 
 # a mesh polygon with more than 4 vertices lying flat on a plane: every bottom vertex is a
@@ -385,9 +434,20 @@ def test_contacts_forward_oracle_model(a, b):
 _QUADS = {("plane", "cube"), ("box", "cube"), ("cube", "cube"), ("capsule", "cube")}
 
 
-@pytest.mark.parametrize("a,b", [("plane", "cube"), ("box", "cube"), ("cube", "cube"),
-                                 ("capsule", "cube"), ("cylinder", "cube"), ("star", "star"),
-                                 ("lshape", "lshape"), ("plane", "star"), ("cube", "cyl")])
+@pytest.mark.parametrize(
+  "a,b",
+  [
+    ("plane", "cube"),
+    ("box", "cube"),
+    ("cube", "cube"),
+    ("capsule", "cube"),
+    ("cylinder", "cube"),
+    ("star", "star"),
+    ("lshape", "lshape"),
+    ("plane", "star"),
+    ("cube", "cyl"),
+  ],
+)
 def test_contacts_forward_our_compiler(a, b):
   """With our own compiled model: same contact count and normals as MuJoCo; the same contacts
   (positions, depths) when the touching faces have at most 4 vertices. A clipped face with more
@@ -416,8 +476,10 @@ def test_contacts_forward_our_compiler(a, b):
       assert ours[:, 0].min() > ref[:, 0].min() - 1e-3
 
 
-@pytest.mark.parametrize("a,b", [("plane", "cube"), ("box", "cube"), ("cube", "cube"),
-                                 ("cylinder", "cube"), ("star", "star")])
+@pytest.mark.parametrize(
+  "a,b",
+  [("plane", "cube"), ("box", "cube"), ("cube", "cube"), ("cylinder", "cube"), ("star", "star")],
+)
 def test_contacts_after_steps(a, b):
   """A mesh dropped onto another settles with the same contacts in both engines (MuJoCo's model
   in both, 40 steps from a resting pose; trajectories stay within 1e-8)."""
@@ -453,13 +515,16 @@ def test_contacts_after_steps_our_compiler(a, b):
   _settle_and_match(mjm, mjd, m, d, _pose(a, b, 0.01, rng, 0.001))
 
 
-@pytest.mark.parametrize("a,b", [("box", "cube"), ("cube", "cube"), ("cylinder", "cube"),
-                                 ("box", "tet"), ("cylinder", "tet")])
+@pytest.mark.parametrize(
+  "a,b",
+  [("box", "cube"), ("cube", "cube"), ("cylinder", "cube"), ("box", "tet"), ("cylinder", "tet")],
+)
 def test_clipped_mesh_faces_keep_mujocos_quad(a, b):
   """Mesh faces clipped to more than 4 points keep MuJoCo's quad exactly once the polygons are
   MuJoCo's (the scenes of test_collision_convex.py, narrowphase only): the quad search starts
   at the polygon's first vertex, which the triangle-derived polygons used to get wrong."""
   from tests.engine import test_collision_convex as C
+
   rng = np.random.default_rng(13)
   xml = C._xml(a, b)
   for _ in range(4):

@@ -56,8 +56,9 @@ check("sdf_scene", engine.MjModel.from_xml_string(test_sdf_collision.SCENE))
 @pytest.mark.skipif(numba.config.DISABLE_JIT, reason="counts allocations of compiled kernels")
 def test_mj_step_allocates_nothing():
   env = dict(os.environ, NUMBA_NRT_STATS="1", PYTHONPATH=str(ROOT))
-  out = subprocess.run([sys.executable, "-c", _SCRIPT], env=env, cwd=ROOT, capture_output=True,
-                       text=True, timeout=600)
+  out = subprocess.run(
+    [sys.executable, "-c", _SCRIPT], env=env, cwd=ROOT, capture_output=True, text=True, timeout=600
+  )
   assert out.returncode == 0, out.stderr[-3000:]
   counts = dict(line.rsplit(" ", 1) for line in out.stdout.splitlines())
   assert len(counts) >= 20, out.stdout  # most test models load and step

@@ -114,8 +114,10 @@ def test_numba_name_exists(name, user):
   try:
     _get(name)
   except (ImportError, AttributeError) as e:
-    pytest.fail(f"numba {numba.__version__} has no {name} ({type(e).__name__}: {e}); "
-                f"engine/{user.split('.')[0]}.py ({user}) relies on it")
+    pytest.fail(
+      f"numba {numba.__version__} has no {name} ({type(e).__name__}: {e}); "
+      f"engine/{user.split('.')[0]}.py ({user}) relies on it"
+    )
 
 
 @pytest.mark.parametrize("name", CONFIG)
@@ -127,6 +129,7 @@ def test_refcount_definers_take_module_and_atomic():
   """_inline_refcounts wraps them as define(module, atomic) and then finds NRT_incref /
   NRT_decref in the module by those names."""
   from numba.core.runtime import nrtdynmod
+
   for name in ("_define_nrt_incref", "_define_nrt_decref"):
     params = list(inspect.signature(getattr(nrtdynmod, name)).parameters)
     assert params == ["module", "atomic"], f"nrtdynmod.{name} now takes {params}"
@@ -141,13 +144,15 @@ def test_runtime_state_attributes():
   assert isinstance(rtsys._init, bool), "numba's rtsys._init is gone or not a flag"
   source = inspect.getsource(type(rtsys).initialize)
   assert "self._library" in source and "self._init = True" in source, (
-    "numba's _Runtime.initialize no longer sets self._library / self._init")
+    "numba's _Runtime.initialize no longer sets self._library / self._init"
+  )
 
 
 def test_llvm_lock_callbacks():
   """_quiet_llvm_lock swaps llvmlite's lock callbacks (llvm.ffi.lib._lock._cblist under
   _lock._lock); without them it loads as numba does, losing 15-20 ms of a first load."""
   import llvmlite.binding as llvm
+
   lock = getattr(llvm.ffi.lib, "_lock", None)
   assert lock is not None, "llvmlite.binding.ffi.lib._lock is gone"
   assert isinstance(getattr(lock, "_cblist", None), list), "llvmlite's _lock._cblist is gone"
@@ -178,7 +183,8 @@ def test_compile_result_and_cache_layout(tmp_path, monkeypatch):
 
   cres = dispatcher.overloads[sig]
   assert cres.library.get_pointer_to_function(cres.fndesc.llvm_func_name), (
-    "compile results lost library.get_pointer_to_function or fndesc.llvm_func_name")
+    "compile results lost library.get_pointer_to_function or fndesc.llvm_func_name"
+  )
   assert hasattr(cres.library, "_final_module"), "numba's code library has no _final_module"
   assert hasattr(cres.library, "_codegen"), "numba's code library has no _codegen"
   assert hasattr(cres.library, "_finalized"), "numba's code library has no _finalized"
@@ -186,25 +192,31 @@ def test_compile_result_and_cache_layout(tmp_path, monkeypatch):
   assert len(payload) == 9, f"CompileResult._reduce now has {len(payload)} items, not 9"
   name, kind, data = payload[0]
   assert kind == "object" and isinstance(data[0], bytes) and isinstance(data[1], bytes), (
-    "payload[0] is no longer (name, 'object', (object code, bitcode))")
+    "payload[0] is no longer (name, 'object', (object code, bitcode))"
+  )
   assert isinstance(payload[6], str), "payload[6] is no longer the type annotation text"
   assert all(hasattr(env, "env_name") for env in payload[8]), (
-    "payload[8] is no longer the referenced environments")
+    "payload[8] is no longer the referenced environments"
+  )
 
 
 def test_struct_proxy_keeps_its_data_model():
   """register_handle reads a struct proxy's data model (payload._datamodel) for field indexes."""
   from numba.core import cgutils
+
   assert "self._datamodel" in inspect.getsource(cgutils._StructProxy.__init__), (
-    "numba's cgutils._StructProxy no longer keeps self._datamodel")
+    "numba's cgutils._StructProxy no longer keeps self._datamodel"
+  )
 
 
 def test_array_data_model_fields():
   """_stage.HandleBuilder writes arrays as numba's array struct, member by member."""
   from numba.core.registry import cpu_target
+
   model = cpu_target.target_context.data_model_manager[numba.types.float64[::1]]
-  assert model._fields == ("meminfo", "parent", "nitems", "itemsize", "data", "shape",
-                           "strides"), f"numba's array data model is now {model._fields}"
+  assert model._fields == ("meminfo", "parent", "nitems", "itemsize", "data", "shape", "strides"), (
+    f"numba's array data model is now {model._fields}"
+  )
 
 
 def test_structref_type_fields():
@@ -218,6 +230,8 @@ def test_structref_type_fields():
   probe = _Probe([("a", numba.types.int64), ("b", numba.types.float64[::1])])
   fields = [tuple(field) for field in probe._fields]
   assert fields == [("a", numba.types.int64), ("b", numba.types.float64[::1])], (
-    f"numba's StructRef._fields is now {probe._fields!r}")
+    f"numba's StructRef._fields is now {probe._fields!r}"
+  )
   from numba.np.numpy_support import as_dtype
+
   assert as_dtype(numba.types.float64) == np.float64

@@ -15,9 +15,9 @@ import pytest
 
 import engine
 from engine import passive
+from tests import jitted
 from tests import oracle
 from tests import trees
-from tests import jitted
 
 passive = jitted.module(passive)
 
@@ -33,8 +33,8 @@ def random_state(mjm, mjd, rng, vscale=1.0):
     if jtype == mujoco.mjtJoint.mjJNT_FREE:
       adr += 3
     if jtype in (mujoco.mjtJoint.mjJNT_FREE, mujoco.mjtJoint.mjJNT_BALL):
-      mjd.qpos[adr:adr + 4] = rng.normal(size=4)
-      mujoco.mju_normalize4(mjd.qpos[adr:adr + 4])
+      mjd.qpos[adr : adr + 4] = rng.normal(size=4)
+      mujoco.mju_normalize4(mjd.qpos[adr : adr + 4])
     elif mjm.jnt_limited[j]:
       mjd.qpos[adr] = rng.uniform(*mjm.jnt_range[j])
   mjd.qvel[:] = vscale * rng.normal(size=mjm.nv)
@@ -174,8 +174,8 @@ def test_tendon_springs_dead_band_and_actuator_damping():
     random_state(mjm, mjd, rng, vscale=2.0)
     mujoco.mj_forward(mjm, mjd)
     ten0 = mjd.ten_length[0]
-    inside += -.2 <= ten0 <= .3
-    outside += not -.2 <= ten0 <= .3
+    inside += -0.2 <= ten0 <= 0.3
+    outside += not -0.2 <= ten0 <= 0.3
     oracle.copy_data(mjd, d)
     for name in OUTPUTS:
       getattr(d, name)[:] = np.nan
@@ -251,8 +251,10 @@ FLUID = """
 """
 
 
-@pytest.mark.parametrize("density, viscosity, wind", [
-  (1000, .05, (2, -1, .5)), (1.2, 0, (0, 0, 0)), (0, 2.0, (1, 1, 1)), (0, 0, (3, 0, 0))])
+@pytest.mark.parametrize(
+  "density, viscosity, wind",
+  [(1000, 0.05, (2, -1, 0.5)), (1.2, 0, (0, 0, 0)), (0, 2.0, (1, 1, 1)), (0, 0, (3, 0, 0))],
+)
 def test_fluid_inertia_box_and_ellipsoid(density, viscosity, wind):
   mjm, mjd, m, d = oracle.load(FLUID)
   set_opt(mjm, m, density=density, viscosity=viscosity, wind=np.array(wind, float))
@@ -261,15 +263,22 @@ def test_fluid_inertia_box_and_ellipsoid(density, viscosity, wind):
     assert np.any(d.qfrc_fluid != 0)
 
 
-@pytest.mark.parametrize("flags", [
-  mujoco.mjtDisableBit.mjDSBL_SPRING, mujoco.mjtDisableBit.mjDSBL_DAMPER,
-  mujoco.mjtDisableBit.mjDSBL_SPRING | mujoco.mjtDisableBit.mjDSBL_DAMPER,
-  mujoco.mjtDisableBit.mjDSBL_GRAVITY])
+@pytest.mark.parametrize(
+  "flags",
+  [
+    mujoco.mjtDisableBit.mjDSBL_SPRING,
+    mujoco.mjtDisableBit.mjDSBL_DAMPER,
+    mujoco.mjtDisableBit.mjDSBL_SPRING | mujoco.mjtDisableBit.mjDSBL_DAMPER,
+    mujoco.mjtDisableBit.mjDSBL_GRAVITY,
+  ],
+)
 def test_disable_flags(flags):
-  xml = GRAVCOMP.replace("<joint type=\"ball\"/>",
-                         "<joint type=\"ball\" stiffness=\"2\" damping=\"1 .2\"/>")
-  xml = xml.replace('<option gravity="1 -2 -9.81"/>',
-                    '<option gravity="1 -2 -9.81" density="1.2" viscosity=".1"/>')
+  xml = GRAVCOMP.replace(
+    '<joint type="ball"/>', '<joint type="ball" stiffness="2" damping="1 .2"/>'
+  )
+  xml = xml.replace(
+    '<option gravity="1 -2 -9.81"/>', '<option gravity="1 -2 -9.81" density="1.2" viscosity=".1"/>'
+  )
   mjm, mjd, m, d = oracle.load(xml)
   set_opt(mjm, m, disableflags=int(flags))
   check_passive(mjm, mjd, m, d, seed=6)
@@ -299,8 +308,13 @@ def _libmujoco():
   lib = ctypes.CDLL(str(next(pathlib.Path(mujoco.__file__).parent.glob("libmujoco.so*"))))
   for f in (lib.mju_polyForce, lib.mjd_xPolyForce):
     f.restype = ctypes.c_double
-    f.argtypes = [ctypes.c_double, ctypes.POINTER(ctypes.c_double), ctypes.c_double,
-                  ctypes.c_int, ctypes.c_int]
+    f.argtypes = [
+      ctypes.c_double,
+      ctypes.POINTER(ctypes.c_double),
+      ctypes.c_double,
+      ctypes.c_int,
+      ctypes.c_int,
+    ]
   return lib
 
 
@@ -312,7 +326,7 @@ def test_poly_force_and_derivative_match_libmujoco():
     poly = rng.normal(size=2)
     cpoly = (ctypes.c_double * 2)(*poly)
     for odd in (0, 1):
-      assert passive.poly_force(linear, poly, x, odd) == lib.mju_polyForce(
-        linear, cpoly, x, 2, odd)
+      assert passive.poly_force(linear, poly, x, odd) == lib.mju_polyForce(linear, cpoly, x, 2, odd)
       assert passive.poly_force_deriv(linear, poly, x, odd) == lib.mjd_xPolyForce(
-        linear, cpoly, x, 2, odd)
+        linear, cpoly, x, 2, odd
+      )

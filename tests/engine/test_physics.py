@@ -100,10 +100,24 @@ def _dm_step(mjm, mjd, nstep=1):
 
 def _assert_data_close(physics, mjd, atol=1e-9):
   d = physics.data
-  for name in ("qpos", "qvel", "act", "xpos", "xquat", "geom_xpos", "site_xpos", "sensordata",
-               "qacc", "actuator_force", "ten_length", "actuator_length", "cvel"):
-    np.testing.assert_allclose(getattr(d, name), getattr(mjd, name), rtol=0, atol=atol,
-                               err_msg=name)
+  for name in (
+    "qpos",
+    "qvel",
+    "act",
+    "xpos",
+    "xquat",
+    "geom_xpos",
+    "site_xpos",
+    "sensordata",
+    "qacc",
+    "actuator_force",
+    "ten_length",
+    "actuator_length",
+    "cvel",
+  ):
+    np.testing.assert_allclose(
+      getattr(d, name), getattr(mjd, name), rtol=0, atol=atol, err_msg=name
+    )
   assert physics.time() == pytest.approx(mjd.time, abs=1e-12)
 
 
@@ -248,8 +262,9 @@ def test_reset_context_leaves_sensors_valid_at_the_initial_state():
   _dm_after_reset(mjm, mjd)
   # every stage, acceleration sensors included, is computed for the new state
   np.testing.assert_allclose(physics.data.sensordata, mjd.sensordata, rtol=0, atol=1e-9)
-  np.testing.assert_allclose(physics.named.data.sensordata["head_acc"],
-                             mjd.sensor("head_acc").data, rtol=0, atol=1e-9)
+  np.testing.assert_allclose(
+    physics.named.data.sensordata["head_acc"], mjd.sensor("head_acc").data, rtol=0, atol=1e-9
+  )
   assert physics.named.data.sensordata["elbow_pos"] == pytest.approx(-0.7, abs=1e-15)
   _assert_data_close(physics, mjd)
   # actuation stays off only during the pass: the model's flags are untouched
@@ -301,12 +316,19 @@ def test_state_layout_is_qpos_qvel_act_and_round_trips():
     physics.set_state(later[:-1])
 
 
-
 _S = mujoco.mjtState
 
 
-@pytest.mark.parametrize("sig", [_S.mjSTATE_PHYSICS, _S.mjSTATE_FULLPHYSICS, _S.mjSTATE_USER,
-                                 _S.mjSTATE_INTEGRATION, _S.mjSTATE_QPOS | _S.mjSTATE_CTRL])
+@pytest.mark.parametrize(
+  "sig",
+  [
+    _S.mjSTATE_PHYSICS,
+    _S.mjSTATE_FULLPHYSICS,
+    _S.mjSTATE_USER,
+    _S.mjSTATE_INTEGRATION,
+    _S.mjSTATE_QPOS | _S.mjSTATE_CTRL,
+  ],
+)
 def test_state_with_signature_is_mj_getState(sig):
   """get_state(sig)/set_state(state, sig) as dm_control: mj_getState/mj_setState of `sig`."""
   mjm, mjd = _mujoco()
@@ -337,6 +359,7 @@ def test_state_with_invalid_signature_is_a_fatal_error():
     with pytest.raises(engine.FatalError) as ours:
       physics.get_state(sig=sig)
     assert str(ours.value) == str(theirs.value)
+
 
 def test_same_state_gives_same_trajectory():
   mjm, _ = _mujoco()
@@ -556,12 +579,19 @@ def test_names_and_ids():
   mjm, _ = _mujoco()
   physics = _physics(mjm)
   model = physics.model
-  for objtype, name in (("body", "hand"), ("joint", "elbow"), ("geom", "arm_geom"),
-                        ("site", "tip"), ("actuator", "slider_servo"), ("sensor", "head_acc"),
-                        ("camera", "fixed"), ("light", "top"), ("key", "bent")):
+  for objtype, name in (
+    ("body", "hand"),
+    ("joint", "elbow"),
+    ("geom", "arm_geom"),
+    ("site", "tip"),
+    ("actuator", "slider_servo"),
+    ("sensor", "head_acc"),
+    ("camera", "fixed"),
+    ("light", "top"),
+    ("key", "bent"),
+  ):
     objid = model.name2id(name, objtype)
-    assert objid == mujoco.mj_name2id(mjm, getattr(mujoco.mjtObj, f"mjOBJ_{objtype.upper()}"),
-                                      name)
+    assert objid == mujoco.mj_name2id(mjm, getattr(mujoco.mjtObj, f"mjOBJ_{objtype.upper()}"), name)
     assert model.id2name(objid, objtype) == name
     assert model.id2name(objid, getattr(engine.mjtObj, f"mjOBJ_{objtype.upper()}")) == name
   assert model.id2name(2, "geom") == ""  # the unnamed sphere
@@ -577,7 +607,8 @@ def test_disable_context_restores_flags():
   physics = _physics(mjm)
   with physics.model.disable("actuation", "gravity"):
     assert physics.model.opt.disableflags == int(
-      engine.mjtDisableBit.mjDSBL_ACTUATION | engine.mjtDisableBit.mjDSBL_GRAVITY)
+      engine.mjtDisableBit.mjDSBL_ACTUATION | engine.mjtDisableBit.mjDSBL_GRAVITY
+    )
   assert physics.model.opt.disableflags == 0
   with pytest.raises(ValueError, match="disable flag"):
     with physics.model.disable("nothing"):
@@ -627,6 +658,7 @@ def test_several_physics_stepped_from_threads_match_sequential_runs():
 @pytest.mark.render  # (draws when OpenGL starts; the conftest's rules see no sign of it)
 def test_render_draws_or_explains_why_it_cannot():
   from tests import gl
+
   mjm, _ = _mujoco()
   physics = _physics(mjm)
   if gl.opengl_problem():  # (tests/render/test_backends.py checks the messages)
@@ -642,8 +674,10 @@ def test_from_xml_path_and_reload(tmp_path):
   path.write_text(XML)
   physics = P.Physics.from_xml_path(str(path))
   assert physics.model.nq == 13
-  physics.reload_from_xml_string("<mujoco><worldbody><body name='b'><joint name='j'/>"
-                                 "<geom size='0.1'/></body></worldbody></mujoco>")
+  physics.reload_from_xml_string(
+    "<mujoco><worldbody><body name='b'><joint name='j'/>"
+    "<geom size='0.1'/></body></worldbody></mujoco>"
+  )
   assert physics.model.nq == 1
   assert physics.named.data.qpos["j"].shape == (1,)
   physics.reload_from_xml_path(str(path))

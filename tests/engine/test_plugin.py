@@ -22,8 +22,14 @@ def _lpf_init(m, instance):
   config = P.plugin_config(m, instance)
   sensor = int(np.flatnonzero(np.asarray(m.sensor_plugin) == instance)[0])
   joint = int(m.sensor_objid[sensor])
-  return np.array([float(config["alpha"]), float(config["x0"] or 0.0),
-                   float(m.jnt_dofadr[joint]), float(m.sensor_adr[sensor])])
+  return np.array(
+    [
+      float(config["alpha"]),
+      float(config["x0"] or 0.0),
+      float(m.jnt_dofadr[joint]),
+      float(m.sensor_adr[sensor]),
+    ]
+  )
 
 
 def _lpf_compute(m, d, instance, capability):
@@ -60,11 +66,20 @@ def _spring_compute(m, d, instance, capability):
 
 @pytest.fixture(scope="module", autouse=True)
 def plugins():
-  P.register_plugin("test.lowpass", P.mjPLUGIN_SENSOR, ("alpha", "x0"), nstate=1,
-                    nsensordata=1, init=_lpf_init, compute=_lpf_compute, advance=_lpf_advance,
-                    reset=_lpf_reset)
-  P.register_plugin("test.spring", P.mjPLUGIN_PASSIVE, ("stiffness",), init=_spring_init,
-                    compute=_spring_compute)
+  P.register_plugin(
+    "test.lowpass",
+    P.mjPLUGIN_SENSOR,
+    ("alpha", "x0"),
+    nstate=1,
+    nsensordata=1,
+    init=_lpf_init,
+    compute=_lpf_compute,
+    advance=_lpf_advance,
+    reset=_lpf_reset,
+  )
+  P.register_plugin(
+    "test.spring", P.mjPLUGIN_PASSIVE, ("stiffness",), init=_spring_init, compute=_spring_compute
+  )
   yield
   P.unregister_plugin("test.lowpass")
   P.unregister_plugin("test.spring")
@@ -101,7 +116,7 @@ def test_sensor_plugin_with_state_filters_as_written():
   x = 0.5
   for _ in range(50):
     engine.mj_step(m, d)
-    x += 0.1 * (d.qvel[0] - x)       # the state advanced after the step's velocity
+    x += 0.1 * (d.qvel[0] - x)  # the state advanced after the step's velocity
     assert d.plugin_state[0] == pytest.approx(x, abs=1e-15)
   engine.mj_forward(m, d)
   assert d.sensordata[1] == d.plugin_state[0]  # computed at the acc stage from the state
@@ -132,7 +147,7 @@ def test_passive_plugin_equals_a_joint_spring():
     <extension><plugin plugin="test.spring"/></extension>
     <worldbody><body>{body}<plugin plugin="test.spring">
       <config key="stiffness" value="3"/></plugin></body></worldbody></mujoco>"""
-  builtin = f"""<mujoco><worldbody><body>{body.replace('/>', ' stiffness="3"/>', 1)}</body>
+  builtin = f"""<mujoco><worldbody><body>{body.replace("/>", ' stiffness="3"/>', 1)}</body>
     </worldbody></mujoco>"""
   m1, m2 = (engine.MjModel.from_xml_string(x) for x in (with_plugin, builtin))
   assert m1.body_plugin.tolist() == [-1, 0]
@@ -146,10 +161,13 @@ def test_passive_plugin_equals_a_joint_spring():
 def test_one_instance_serves_several_bodies():
   """One-to-many: an explicit instance referenced by two bodies acts on both."""
   body = '<body pos="{x} 0 0"><joint type="hinge" axis="0 1 0"/><geom size=".1"/>{p}</body>'
-  xml = ('<mujoco><extension><plugin plugin="test.spring"><instance name="k">'
-         '<config key="stiffness" value="2"/></instance></plugin></extension><worldbody>'
-         + body.format(x=0, p='<plugin instance="k"/>')
-         + body.format(x=1, p='<plugin instance="k"/>') + '</worldbody></mujoco>')
+  xml = (
+    '<mujoco><extension><plugin plugin="test.spring"><instance name="k">'
+    '<config key="stiffness" value="2"/></instance></plugin></extension><worldbody>'
+    + body.format(x=0, p='<plugin instance="k"/>')
+    + body.format(x=1, p='<plugin instance="k"/>')
+    + "</worldbody></mujoco>"
+  )
   m = engine.MjModel.from_xml_string(xml)
   assert m.nplugin == 1 and m.body_plugin.tolist() == [-1, 0, 0]
   d = engine.MjData(m)
@@ -182,37 +200,55 @@ def test_saved_model_binds_its_plugins_when_loaded(tmp_path):
 
 
 def test_model_without_plugins_never_loads_the_plugin_registry():
-  code = ("import sys, engine; m = engine.MjModel.from_xml_string('<mujoco><worldbody><body>"
-          "<freejoint/><geom size=\".1\"/></body></worldbody></mujoco>'); d = engine.MjData(m);"
-          " engine.mj_step(m, d); print('engine.plugin' in sys.modules, m.nplugin)")
-  out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                       check=True).stdout.split()
+  code = (
+    "import sys, engine; m = engine.MjModel.from_xml_string('<mujoco><worldbody><body>"
+    '<freejoint/><geom size=".1"/></body></worldbody></mujoco>\'); d = engine.MjData(m);'
+    " engine.mj_step(m, d); print('engine.plugin' in sys.modules, m.nplugin)"
+  )
+  out = subprocess.run(
+    [sys.executable, "-c", code], capture_output=True, text=True, check=True
+  ).stdout.split()
   assert out == ["False", "0"]
 
 
 # ---- errors ----
 
 
-@pytest.mark.parametrize("xml, message", [
-  ("""<extension><plugin plugin="no.such"/></extension>""", "unrecognized plugin 'no.such'"),
-  ("""<extension><plugin plugin="test.lowpass"><instance name="a">
+@pytest.mark.parametrize(
+  "xml, message",
+  [
+    ("""<extension><plugin plugin="no.such"/></extension>""", "unrecognized plugin 'no.such'"),
+    (
+      """<extension><plugin plugin="test.lowpass"><instance name="a">
       <config key="beta" value="1"/></instance></plugin></extension>""",
-   "unrecognized attribute 'plugin:beta' for plugin 'test.lowpass'"),
-  ("""<worldbody><body><joint/><geom size=".1"/><plugin plugin="test.spring"/></body>
-      </worldbody>""", "plugin 'test.spring' is used but not declared in <extension>"),
-  ("""<extension><plugin plugin="test.spring"><instance name="s"/></plugin></extension>
+      "unrecognized attribute 'plugin:beta' for plugin 'test.lowpass'",
+    ),
+    (
+      """<worldbody><body><joint/><geom size=".1"/><plugin plugin="test.spring"/></body>
+      </worldbody>""",
+      "plugin 'test.spring' is used but not declared in <extension>",
+    ),
+    (
+      """<extension><plugin plugin="test.spring"><instance name="s"/></plugin></extension>
       <worldbody><body><joint/><geom size=".1"/><plugin instance="s">
       <config key="stiffness" value="1"/></plugin></body></worldbody>""",
-   "plugin instance 's' is declared in <extension>: configure it there, not in place"),
-  ("""<extension><plugin plugin="test.spring"/></extension>
+      "plugin instance 's' is declared in <extension>: configure it there, not in place",
+    ),
+    (
+      """<extension><plugin plugin="test.spring"/></extension>
       <worldbody><body><joint name="j"/><geom size=".1"/></body></worldbody>
       <sensor><plugin plugin="test.spring"/></sensor>""",
-   "plugin 'test.spring' cannot be used in a sensor"),
-  ("""<extension><plugin plugin="mujoco.pid"/></extension>
+      "plugin 'test.spring' cannot be used in a sensor",
+    ),
+    (
+      """<extension><plugin plugin="mujoco.pid"/></extension>
       <worldbody><body><joint name="j"/><geom size=".1"/></body></worldbody>
       <actuator><plugin joint="j" plugin="mujoco.pid"><config key="ki" value="1"/></plugin>
-      </actuator>""", 'actuator 0 has actdim 0, expected 1. Add actdim="1"'),
-])
+      </actuator>""",
+      'actuator 0 has actdim 0, expected 1. Add actdim="1"',
+    ),
+  ],
+)
 def test_clear_compile_errors(xml, message):
   with pytest.raises(engine.CompileError, match="line") as e:
     engine.MjModel.from_xml_string(f"<mujoco>{xml}</mujoco>")
@@ -221,12 +257,12 @@ def test_clear_compile_errors(xml, message):
 
 def test_registration_rules():
   p = P.find_plugin("test.spring")
-  again = P.register_plugin("test.spring", P.mjPLUGIN_PASSIVE, ("stiffness",),
-                            init=_spring_init, compute=_spring_compute)
+  again = P.register_plugin(
+    "test.spring", P.mjPLUGIN_PASSIVE, ("stiffness",), init=_spring_init, compute=_spring_compute
+  )
   assert again is p
   with pytest.raises(ValueError, match="already registered with other callbacks"):
-    P.register_plugin("test.spring", P.mjPLUGIN_PASSIVE, ("stiffness",),
-                      compute=_lpf_compute)
+    P.register_plugin("test.spring", P.mjPLUGIN_PASSIVE, ("stiffness",), compute=_lpf_compute)
   with pytest.raises(ValueError, match="need compute"):
     P.register_plugin("test.nocompute", P.mjPLUGIN_SENSOR)
   with pytest.raises(ValueError, match="invalid plugin name"):
@@ -236,12 +272,14 @@ def test_registration_rules():
 def test_callback_that_does_not_compile_is_a_clear_error():
   def compute(m, d, instance, capability):
     d.no_such_field[0] = 1.0
+
   P.register_plugin("test.broken", P.mjPLUGIN_PASSIVE, compute=compute)
   try:
     with pytest.raises(engine.CompileError, match="test.broken.compute does not compile"):
       engine.MjModel.from_xml_string(
         '<mujoco><extension><plugin plugin="test.broken"/></extension><worldbody><body>'
-        '<joint/><geom size=".1"/><plugin plugin="test.broken"/></body></worldbody></mujoco>')
+        '<joint/><geom size=".1"/><plugin plugin="test.broken"/></body></worldbody></mujoco>'
+      )
   finally:
     P.unregister_plugin("test.broken")
 
@@ -282,8 +320,15 @@ def test_pid_matches_mujoco():
   mjd = mujoco.MjData(mjm)
   for name in ("nplugin", "npluginattr", "npluginstate", "na"):
     assert getattr(m, name) == getattr(mjm, name), name
-  for name in ("actuator_plugin", "plugin_attr", "plugin_attradr", "plugin_stateadr",
-               "plugin_statenum", "actuator_actnum", "actuator_actadr"):
+  for name in (
+    "actuator_plugin",
+    "plugin_attr",
+    "plugin_attradr",
+    "plugin_stateadr",
+    "plugin_statenum",
+    "actuator_actnum",
+    "actuator_actadr",
+  ):
     np.testing.assert_array_equal(getattr(m, name), getattr(mjm, name), err_msg=name)
   assert engine.mj_name2id(m, engine.mjOBJ_PLUGIN, "E") == 0
   for k in range(300):

@@ -26,6 +26,7 @@ def test_lowpass_sensor_plugin_smooths_its_source():
 
 def test_sdf_gears_turn_each_other():
   from examples import sdf_gears
+
   drive, driven = sdf_gears.main(["--seconds", "1", "--every", "0.5"])
   assert drive > 1.0  # the servo turned the drive gear
   assert driven / drive == pytest.approx(-1.0, abs=0.05)  # equal gears: opposite, same angle

@@ -6,14 +6,20 @@ import numpy as np
 import pytest
 
 from engine import ray
-from tests import oracle
 from tests import jitted
+from tests import oracle
 
 ray = jitted.module(ray)
 
 _T = mujoco.mjtGeom
-_PRIMITIVES = (_T.mjGEOM_PLANE, _T.mjGEOM_SPHERE, _T.mjGEOM_CAPSULE, _T.mjGEOM_ELLIPSOID,
-               _T.mjGEOM_CYLINDER, _T.mjGEOM_BOX)
+_PRIMITIVES = (
+  _T.mjGEOM_PLANE,
+  _T.mjGEOM_SPHERE,
+  _T.mjGEOM_CAPSULE,
+  _T.mjGEOM_ELLIPSOID,
+  _T.mjGEOM_CYLINDER,
+  _T.mjGEOM_BOX,
+)
 
 
 def _close(got, want, what):
@@ -264,8 +270,12 @@ def scene():
   return mjm, mjd, m, d
 
 
-_GROUPS = [None, np.array([1, 1, 1, 1, 1, 1], np.uint8), np.array([1, 0, 1, 0, 1, 1], np.uint8),
-           np.array([0, 1, 0, 1, 0, 0], np.uint8)]
+_GROUPS = [
+  None,
+  np.array([1, 1, 1, 1, 1, 1], np.uint8),
+  np.array([1, 0, 1, 0, 1, 1], np.uint8),
+  np.array([0, 1, 0, 1, 0, 0], np.uint8),
+]
 
 
 @pytest.mark.parametrize("flg_static", [0, 1])
@@ -281,8 +291,7 @@ def test_ray_matches_mujoco(scene, flg_static, bodyexclude, groups):
     pnt, vec = _random_ray(rng, mjd.geom_xpos[rng.integers(mjm.ngeom)], 0.3, 2.5, k)
     want_id, got_id = np.array([-7], np.int32), np.array([-7], np.int32)
     want_n, got_n = np.full(3, np.nan), np.full(3, np.nan)
-    want = mujoco.mj_ray(mjm, mjd, pnt, vec, geomgroup, flg_static, bodyexclude, want_id,
-                         want_n)
+    want = mujoco.mj_ray(mjm, mjd, pnt, vec, geomgroup, flg_static, bodyexclude, want_id, want_n)
     got = ray.mj_ray(m, d, pnt, vec, geomgroup, flg_static, bodyexclude, got_id, got_n)
     _close(got, want, f"ray {k}")
     assert got_id[0] == want_id[0], f"ray {k}"
@@ -312,8 +321,9 @@ def test_ray_kernel_and_filters(scene):
       assert gid[0] == want_id[0] and gid[0] not in invisible
     hit_tinted |= gid[0] == tinted
     seen.add(int(gid[0]))
-    got = ray.ray(m._struct, d._struct, pnt, vec, ray.geom_mask(m, np.zeros(6, np.uint8)), 1,
-                  -1, gid)
+    got = ray.ray(
+      m._struct, d._struct, pnt, vec, ray.geom_mask(m, np.zeros(6, np.uint8)), 1, -1, gid
+    )
     assert got == -1 and gid[0] == -1
   assert hit_tinted and len(seen) >= mjm.ngeom - len(invisible) - 1
 
@@ -323,7 +333,8 @@ def test_mj_ray_arguments(scene):
   # optional outputs, as in the bindings
   pnt, vec = np.array([0.0, 0, 3]), np.array([0.0, 0, -1])
   assert ray.mj_ray(m, d, pnt, vec, None, 1, -1, None) == mujoco.mj_ray(
-    mjm, mjd, pnt, vec, None, 1, -1, None)
+    mjm, mjd, pnt, vec, None, 1, -1, None
+  )
   with pytest.raises(ValueError):
     ray.mj_ray(m, d, pnt, np.zeros(3), None, 1, -1, None)
   with pytest.raises(ValueError):

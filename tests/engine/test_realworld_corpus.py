@@ -37,10 +37,10 @@ import numpy as np
 import pytest
 
 import engine
+from tests import oracle
 from tests.engine.test_compiler import MESH_SKIP
 from tests.engine.test_compiler import MESH_TOL
 from tests.engine.test_compiler import compare
-from tests import oracle
 
 CORPUS = pathlib.Path(__file__).resolve().parent.parent / "models" / "realworld"
 MODELS = sorted(CORPUS.glob("*.xml"))
@@ -81,8 +81,9 @@ def test_forward_matches_mujoco(path, our_compiler):
   if not our_compiler:  # with our polygons, the kept contact points may differ (docstring)
     fields += ["qacc", "qfrc_constraint", "efc_force"]
   for name in fields:
-    np.testing.assert_allclose(getattr(d, name), getattr(mjd, name), rtol=1e-8, atol=1e-8,
-                               err_msg=name)
+    np.testing.assert_allclose(
+      getattr(d, name), getattr(mjd, name), rtol=1e-8, atol=1e-8, err_msg=name
+    )
 
 
 @pytest.mark.parametrize("our_compiler", [False, True], ids=["mujoco_model", "our_model"])

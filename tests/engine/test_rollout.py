@@ -84,8 +84,11 @@ def test_matches_mujoco_rollout(models):
 
 def test_control_specs_warmstart_and_mocap_inputs(models):
   mjm, m = models
-  spec = int(mujoco.mjtState.mjSTATE_CTRL | mujoco.mjtState.mjSTATE_QFRC_APPLIED
-             | mujoco.mjtState.mjSTATE_MOCAP_POS)
+  spec = int(
+    mujoco.mjtState.mjSTATE_CTRL
+    | mujoco.mjtState.mjSTATE_QFRC_APPLIED
+    | mujoco.mjtState.mjSTATE_MOCAP_POS
+  )
   ncontrol = engine.mj_stateSize(m, spec)
   assert ncontrol == mujoco.mj_stateSize(mjm, spec)
   rng = np.random.RandomState(2)
@@ -93,17 +96,17 @@ def test_control_specs_warmstart_and_mocap_inputs(models):
   control = 0.5 * rng.randn(3, 40, ncontrol)
   control[..., -3:] += [-1, 0, 1]  # mocap target positions
   warmstart = rng.randn(3, m.nv)
-  ours = R.rollout(m, engine.MjData(m), x0, control, control_spec=spec,
-                   initial_warmstart=warmstart)
-  theirs = mujoco_rollout.rollout(mjm, mujoco.MjData(mjm), x0, control, control_spec=spec,
-                                  initial_warmstart=warmstart)
+  ours = R.rollout(m, engine.MjData(m), x0, control, control_spec=spec, initial_warmstart=warmstart)
+  theirs = mujoco_rollout.rollout(
+    mjm, mujoco.MjData(mjm), x0, control, control_spec=spec, initial_warmstart=warmstart
+  )
   _close(ours[0], theirs[0])
   _close(ours[1], theirs[1])
 
 
 def test_singleton_dimensions_are_tiled_and_nstep_inferred(models):
   mjm, m = models
-  x0 = _initial_states(m, 1)[0]               # (nstate,): one initial state for every rollout
+  x0 = _initial_states(m, 1)[0]  # (nstate,): one initial state for every rollout
   control = np.random.RandomState(4).randn(4, 1, m.nu)  # one control per rollout, every step
   ours = R.rollout(m, engine.MjData(m), x0, control, nstep=25)
   theirs = mujoco_rollout.rollout(mjm, mujoco.MjData(mjm), x0, control, nstep=25)
@@ -192,8 +195,11 @@ def test_bad_arguments_raise(models):
     R.rollout([m, engine.MjModel.from_xml_string("<mujoco/>")], d, x0)
   with pytest.raises(ValueError, match="nbatch inferred as 2 but model is length 3"):
     R.rollout([m, m, m], d, x0)
-  other = engine.MjData(engine.MjModel.from_xml_string(
-    "<mujoco><worldbody><body><freejoint/><geom size='.1'/></body></worldbody></mujoco>"))
+  other = engine.MjData(
+    engine.MjModel.from_xml_string(
+      "<mujoco><worldbody><body><freejoint/><geom size='.1'/></body></worldbody></mujoco>"
+    )
+  )
   with pytest.raises(ValueError, match="sizes differ"):
     R.rollout(m, other, x0)
   with pytest.raises(ValueError, match="writable C-contiguous float64"):
@@ -207,6 +213,7 @@ def test_bad_arguments_raise(models):
 def test_suite_model_matches_mujoco():
   # a real model: the cheetah, with its contacts, from random initial velocities
   from suite import common
+
   xml, assets = common.read_model("cheetah.xml"), common.ASSETS
   m = engine.MjModel.from_xml_string(xml, assets)
   mjm = mujoco.MjModel.from_xml_string(xml, assets)
@@ -227,7 +234,7 @@ def test_model_batch_varies_fields_per_world_without_copies(models):
   batch = engine.ModelBatch(m, 3, ["body_mass", "geom_size", "opt.timestep", "opt.gravity"])
   assert batch.body_mass.shape == (3, m.nbody) and batch.opt_gravity.shape == (3, 3)
   batch.body_mass[:, 1] = (0.5, 1.0, 3.0)
-  batch.geom_size[2, 1, 0] = 0.15   # world 2: a larger box
+  batch.geom_size[2, 1, 0] = 0.15  # world 2: a larger box
   batch.opt_timestep[1] = 0.0025
   batch.opt_gravity[2] = (0, 1, -5)
   # unlisted fields are the model's own memory; listed ones are rows of the batch
@@ -259,12 +266,12 @@ def test_model_batch_varies_fields_per_world_without_copies(models):
 def test_a_physics_over_a_batch_world_sees_its_own_fields_and_options(models):
   _, m = models
   batch = engine.ModelBatch(m, 2, ["geom_size", "opt.gravity"])
-  batch.geom_size[1, 1] = (0.2, 0.05, 0.08)   # world 1: a longer box
+  batch.geom_size[1, 1] = (0.2, 0.05, 0.08)  # world 1: a longer box
   batch.opt_gravity[1] = (0, 0, -2)
   world = engine.Physics.from_model(batch[1])
   np.testing.assert_array_equal(world.named.model.geom_size[1], (0.2, 0.05, 0.08))
   np.testing.assert_array_equal(world.model.opt.gravity, (0, 0, -2))
-  twin = engine.Physics.from_xml_string(XML)   # a full copy edited the same way
+  twin = engine.Physics.from_xml_string(XML)  # a full copy edited the same way
   twin.model.geom_size[1] = (0.2, 0.05, 0.08)
   twin.model.opt.gravity[:] = (0, 0, -2)
   for physics in (world, twin):
@@ -282,6 +289,7 @@ def test_a_physics_over_a_batch_world_sees_its_own_fields_and_options(models):
 def test_cem_example_swings_the_pole_up_and_replays_step_by_step():
   from examples import cem_swingup
   from suite import common
+
   best, history = cem_swingup.plan(iterations=5, samples=64, horizon=300, verbose=False)
   assert max(history) > 0.5  # a hanging pole scores 0
   # the best plan, stepped with mj_step one step at a time, scores what its rollout scored
@@ -306,6 +314,7 @@ def test_forked_child_rolls_out_on_one_thread_with_the_same_result(models):
   # OpenMP kills a child forked after the parent used the thread pool, as soon as it enters
   # it; the child runs serially instead (bitwise the same trajectories) and says why
   import multiprocessing
+
   _, m = models
   x0 = _initial_states(m, 4, seed=8)
   parent, _ = R.rollout(m, [engine.MjData(m), engine.MjData(m)], x0, nstep=30)

@@ -35,8 +35,13 @@ TORUS = """
   <asset><mesh name="torus"><plugin instance="torus"/></mesh>
     <mesh name="bowl"><plugin instance="bowl"/></mesh></asset>"""
 
-SHAPES = {"sphere": ".1", "box": ".06 .05 .04", "capsule": ".04 .05",
-          "ellipsoid": ".05 .07 .04", "cylinder": ".05 .05"}
+SHAPES = {
+  "sphere": ".1",
+  "box": ".06 .05 .04",
+  "capsule": ".04 .05",
+  "ellipsoid": ".05 .07 .04",
+  "cylinder": ".05 .05",
+}
 
 
 def _pair(xml):
@@ -64,9 +69,23 @@ def test_plugin_mesh_and_body_match_mujoco():
     <body pos="1 0 0"><geom type="sdf" mesh="bowl" density="300"><plugin instance="bowl"/></geom>
     </body></worldbody></mujoco>"""
   m, _, r, _ = _pair(xml)
-  for name in ("mesh_vert", "mesh_face", "mesh_pos", "mesh_quat", "mesh_vertnum",
-               "mesh_facenum", "mesh_polynum", "geom_size", "geom_aabb", "geom_rbound",
-               "geom_plugin", "body_mass", "body_inertia", "body_ipos", "body_iquat"):
+  for name in (
+    "mesh_vert",
+    "mesh_face",
+    "mesh_pos",
+    "mesh_quat",
+    "mesh_vertnum",
+    "mesh_facenum",
+    "mesh_polynum",
+    "geom_size",
+    "geom_aabb",
+    "geom_rbound",
+    "geom_plugin",
+    "body_mass",
+    "body_inertia",
+    "body_ipos",
+    "body_iquat",
+  ):
     np.testing.assert_array_equal(np.asarray(getattr(m, name)), getattr(r, name), err_msg=name)
   np.testing.assert_allclose(m.mesh_normal, r.mesh_normal, rtol=0, atol=2.5e-7)
   assert m.nplugin == r.nplugin == 2
@@ -153,7 +172,7 @@ def test_ball_cradled_by_the_torus():
   engine.mj_step(m, d, 1500)
   assert np.abs(d.qvel[:12]).max() < 1e-3  # torus and ball at rest
   assert d.xpos[1, 2] == pytest.approx(0.1, abs=2e-3)
-  np.testing.assert_allclose(d.xpos[2], [0, 0, 0.1 + np.sqrt(0.35 ** 2 - 0.3 ** 2)], atol=3e-3)
+  np.testing.assert_allclose(d.xpos[2], [0, 0, 0.1 + np.sqrt(0.35**2 - 0.3**2)], atol=3e-3)
 
 
 def test_plane_against_sdf_is_plane_convex():
@@ -232,11 +251,15 @@ def _radius(config):
 @pytest.fixture
 def ball_plugin():
   P.register_plugin(
-    "test.sdf.ball", plugin_call.mjPLUGIN_SDF, ("radius",),
+    "test.sdf.ball",
+    plugin_call.mjPLUGIN_SDF,
+    ("radius",),
     init=lambda m, i: np.array([_radius(P.plugin_config(m, i))]),
-    sdf_distance=_ball_distance, sdf_gradient=_ball_gradient,
+    sdf_distance=_ball_distance,
+    sdf_gradient=_ball_gradient,
     sdf_aabb=lambda c: np.array([0, 0, 0, _radius(c), _radius(c), _radius(c)]) * 1.1,
-    sdf_staticdistance=lambda c, p: np.linalg.norm(p, axis=1) - _radius(c))
+    sdf_staticdistance=lambda c, p: np.linalg.norm(p, axis=1) - _radius(c),
+  )
   yield
   P.unregister_plugin("test.sdf.ball")
 
@@ -250,14 +273,14 @@ def test_python_sdf_plugin_meshes_and_collides(ball_plugin):
     </worldbody></mujoco>"""
   m = engine.MjModel.from_xml_string(xml)
   np.testing.assert_allclose(np.linalg.norm(m.mesh_vert, axis=1), 0.2, atol=2e-3)
-  assert m.body_mass[1] == pytest.approx(1000 * 4 / 3 * np.pi * 0.2 ** 3, rel=2e-2)
+  assert m.body_mass[1] == pytest.approx(1000 * 4 / 3 * np.pi * 0.2**3, rel=2e-2)
   d = engine.MjData(m)
   engine.mj_forward(m, d)
   assert d.ncon >= 1
   center = np.array([0.25, 0.1, 0.05])
   overlap = 0.3 - np.linalg.norm(center)  # the two balls' radii minus their distance
   axis = center / np.linalg.norm(center)
-  deepest = int(np.argmin(d.contact.dist[:d.ncon]))
+  deepest = int(np.argmin(d.contact.dist[: d.ncon]))
   # mjc_SDF's depth is min over x of max(A, B): half the overlap, midway between the surfaces,
   # reached to within a few tenths of a millimetre in sdf_iterations steps
   assert d.contact.dist[deepest] == pytest.approx(-overlap / 2, abs=3e-3)
@@ -267,15 +290,26 @@ def test_python_sdf_plugin_meshes_and_collides(ball_plugin):
 # ---- errors
 
 
-@pytest.mark.parametrize("xml, match", [
-  (f"<mujoco>{TORUS}<worldbody><body><freejoint/><geom type='sdf' mesh='torus'/></body>"
-   "</worldbody></mujoco>", r"sdf geom needs a <plugin>.*line"),
-  ("<mujoco><extension><plugin plugin='mujoco.pid'><instance name='pid'/></plugin>"
-   "</extension><asset><mesh name='m'><plugin instance='pid'/></mesh></asset></mujoco>",
-   r"'mujoco.pid' cannot be used in a mesh"),
-  (f"<mujoco>{TORUS}<asset><mesh name='v' vertex='0 0 0 1 0 0 0 1 0 0 0 1'>"
-   "<plugin instance='torus'/></mesh></asset></mujoco>", r"plugin and file or vertex"),
-])
+@pytest.mark.parametrize(
+  "xml, match",
+  [
+    (
+      f"<mujoco>{TORUS}<worldbody><body><freejoint/><geom type='sdf' mesh='torus'/></body>"
+      "</worldbody></mujoco>",
+      r"sdf geom needs a <plugin>.*line",
+    ),
+    (
+      "<mujoco><extension><plugin plugin='mujoco.pid'><instance name='pid'/></plugin>"
+      "</extension><asset><mesh name='m'><plugin instance='pid'/></mesh></asset></mujoco>",
+      r"'mujoco.pid' cannot be used in a mesh",
+    ),
+    (
+      f"<mujoco>{TORUS}<asset><mesh name='v' vertex='0 0 0 1 0 0 0 1 0 0 0 1'>"
+      "<plugin instance='torus'/></mesh></asset></mujoco>",
+      r"plugin and file or vertex",
+    ),
+  ],
+)
 def test_errors_name_the_element(xml, match):
   with pytest.raises(CompileError, match=match):
     engine.MjModel.from_xml_string(xml)

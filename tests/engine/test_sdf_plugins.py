@@ -18,17 +18,21 @@ def _probe(m, d, instance, point, grad):
   return dist
 
 
-@pytest.mark.parametrize("name, config", [
-  ("mujoco.sdf.torus", {"radius1": ".3", "radius2": ".1"}),
-  ("mujoco.sdf.bolt", {}),
-  ("mujoco.sdf.gear", {"teeth": "12"}),
-  ("mujoco.sdf.bowl", {"height": ".3"}),
-])
+@pytest.mark.parametrize(
+  "name, config",
+  [
+    ("mujoco.sdf.torus", {"radius1": ".3", "radius2": ".1"}),
+    ("mujoco.sdf.bolt", {}),
+    ("mujoco.sdf.gear", {"teeth": "12"}),
+    ("mujoco.sdf.bowl", {"height": ".3"}),
+  ],
+)
 def test_callbacks_match_the_shapes(name, config):
   cfg = "".join(f'<config key="{k}" value="{v}"/>' for k, v in config.items())
   m = engine.MjModel.from_xml_string(
     f'<mujoco><extension><plugin plugin="{name}"><instance name="s">{cfg}</instance></plugin>'
-    '</extension></mujoco>')
+    "</extension></mujoco>"
+  )
   d = engine.MjData(m)
   names, _ = sdf_shapes.ATTRIBUTES[name]
   params = sdf_shapes.SHAPES[name].parse(config)

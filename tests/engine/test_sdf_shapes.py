@@ -25,8 +25,13 @@ CUSTOM = {
   "mujoco.sdf.torus": {"radius1": "0.3", "radius2": "0.1"},
   "mujoco.sdf.bolt": {"radius": "0.2"},
   "mujoco.sdf.nut": {"radius": "0.3"},
-  "mujoco.sdf.gear": {"alpha": "0.3", "diameter": "1.5", "teeth": "13", "thickness": "0.4",
-                      "innerdiameter": "0.5"},
+  "mujoco.sdf.gear": {
+    "alpha": "0.3",
+    "diameter": "1.5",
+    "teeth": "13",
+    "thickness": "0.4",
+    "innerdiameter": "0.5",
+  },
   "mujoco.sdf.bowl": {"height": "0.2", "radius": "0.5", "thickness": "0.05"},
 }
 
@@ -61,8 +66,9 @@ def test_parse_defaults_and_values():
     assert len(names) == len(defaults)
 
 
-@pytest.mark.parametrize("value", ["abc", "0.3abc", "0. 3", "0,3", "1e", "nan", "-nan", "inf",
-                                   "1e400"])
+@pytest.mark.parametrize(
+  "value", ["abc", "0.3abc", "0. 3", "0,3", "1e", "nan", "-nan", "inf", "1e400"]
+)
 def test_parse_rejects_bad_values_naming_the_attribute(value):
   with pytest.raises(ValueError, match="'radius2'.*mujoco.sdf.torus"):
     S.parse_torus_config({"radius1": "0.3", "radius2": value})
@@ -79,36 +85,36 @@ def test_parse_rejects_unknown_attribute():
 def test_torus_distances():
   p = S.parse_torus_config({"radius1": "0.4", "radius2": "0.1"})
   d = S.torus_distance
-  assert d(0.4, 0.0, 0.0, p) == pytest.approx(-0.1)       # center of the tube
+  assert d(0.4, 0.0, 0.0, p) == pytest.approx(-0.1)  # center of the tube
   assert d(0.0, -0.4, 0.0, p) == pytest.approx(-0.1)
   assert d(0.5, 0.0, 0.0, p) == pytest.approx(0.0, abs=1e-15)  # outer equator
   assert d(0.3, 0.0, 0.0, p) == pytest.approx(0.0, abs=1e-15)  # inner equator
   assert d(0.4, 0.0, 0.1, p) == pytest.approx(0.0, abs=1e-15)  # top of the tube
-  assert d(0.0, 0.0, 0.0, p) == pytest.approx(0.3)        # the hole's center
-  assert d(0.0, 0.0, 0.3, p) == pytest.approx(0.4)        # above it: sqrt(.4^2 + .3^2) - .1
+  assert d(0.0, 0.0, 0.0, p) == pytest.approx(0.3)  # the hole's center
+  assert d(0.0, 0.0, 0.3, p) == pytest.approx(0.4)  # above it: sqrt(.4^2 + .3^2) - .1
 
 
 def test_bowl_distances():
   h, r, t = 0.4, 1.0, 0.02
   p = S.parse_bowl_config({})
   d = S.bowl_distance
-  assert d(0.0, 0.0, -r, p) == pytest.approx(-t)          # bottom of the shell
+  assert d(0.0, 0.0, -r, p) == pytest.approx(-t)  # bottom of the shell
   assert d(0.0, 0.0, -r - t, p) == pytest.approx(0.0, abs=1e-15)
-  assert d(0.0, 0.0, 0.0, p) == pytest.approx(r - t)      # the sphere's center
+  assert d(0.0, 0.0, 0.0, p) == pytest.approx(r - t)  # the sphere's center
   w = math.sqrt(r * r - h * h)
-  assert d(w, 0.0, h, p) == pytest.approx(-t)             # on the rim
+  assert d(w, 0.0, h, p) == pytest.approx(-t)  # on the rim
   assert d(w, 0.0, h + 0.5, p) == pytest.approx(0.5 - t)  # above the rim
-  assert d(0.0, 0.0, r, p) > 0.1                          # the cut-away cap is empty
+  assert d(0.0, 0.0, r, p) > 0.1  # the cut-away cap is empty
 
 
 def test_gear_distances():
   p = S.parse_gear_config({"innerdiameter": "0.5", "thickness": "0.4"})
   d = S.gear_distance
-  assert d(0.0, 0.0, 0.0, p) == pytest.approx(0.25)       # bore center: the bore radius
+  assert d(0.0, 0.0, 0.0, p) == pytest.approx(0.25)  # bore center: the bore radius
   assert d(0.0, 0.0, 0.5, p) == pytest.approx(math.hypot(0.25, 0.3))
-  outer_r = (2.8 + 2 * 2.8 / 25) / 2                       # pitch diameter + 2 addenda
+  outer_r = (2.8 + 2 * 2.8 / 25) / 2  # pitch diameter + 2 addenda
   assert d(5.0, 0.0, 0.0, p) == pytest.approx(5.0 - outer_r)
-  assert d(0.8, 0.0, 0.0, p) == pytest.approx(-0.2)       # in the web: the faces bound it
+  assert d(0.8, 0.0, 0.0, p) == pytest.approx(-0.2)  # in the web: the faces bound it
   assert d(0.8, 0.0, 0.25, p) == pytest.approx(0.05)
   # one tooth pitch of rotation maps the gear onto itself
   pts = _points(_box("mujoco.sdf.gear", p), 200, 0)
@@ -127,21 +133,21 @@ def test_gear_distances():
 def test_bolt_and_nut_distances():
   b = S.parse_bolt_config({})
   n = S.parse_nut_config({})
-  assert S.bolt_distance(0.0, 0.0, -0.25, b) < -0.2        # inside the head
-  assert S.bolt_distance(0.0, 0.0, -0.75, b) < -0.2        # inside the shaft
-  assert S.bolt_distance(0.0, 0.0, -1.2, b) > 0.1          # below the tip
-  assert S.bolt_distance(0.0, 0.0, 0.2, b) > 0.1           # above the head
-  assert S.bolt_distance(0.45, 0.0, -0.75, b) > 0.1        # beside the shaft
-  assert S.nut_distance(0.0, 0.0, -0.25, n) > 0.1          # in the hole
-  assert S.nut_distance(0.4, 0.0, -0.25, n) < -0.05        # in the body
-  assert S.nut_distance(0.8, 0.0, -0.25, n) > 0.1          # outside
+  assert S.bolt_distance(0.0, 0.0, -0.25, b) < -0.2  # inside the head
+  assert S.bolt_distance(0.0, 0.0, -0.75, b) < -0.2  # inside the shaft
+  assert S.bolt_distance(0.0, 0.0, -1.2, b) > 0.1  # below the tip
+  assert S.bolt_distance(0.0, 0.0, 0.2, b) > 0.1  # above the head
+  assert S.bolt_distance(0.45, 0.0, -0.75, b) > 0.1  # beside the shaft
+  assert S.nut_distance(0.0, 0.0, -0.25, n) > 0.1  # in the hole
+  assert S.nut_distance(0.4, 0.0, -0.25, n) < -0.05  # in the body
+  assert S.nut_distance(0.8, 0.0, -0.25, n) > 0.1  # outside
   # the hexagon: the same distance every 60 degrees (away from the thread, which turns)
   for f, p in ((S.bolt_distance, b), (S.nut_distance, n)):
     for k in range(6):
       a = math.radians(60 * k + 10)
       assert f(0.52 * math.cos(a), 0.52 * math.sin(a), -0.2, p) == pytest.approx(
-        f(0.52 * math.cos(math.radians(10)), 0.52 * math.sin(math.radians(10)), -0.2, p),
-        abs=1e-12)
+        f(0.52 * math.cos(math.radians(10)), 0.52 * math.sin(math.radians(10)), -0.2, p), abs=1e-12
+      )
 
 
 def test_rotational_symmetry():
@@ -151,8 +157,9 @@ def test_rotational_symmetry():
     c, s = math.cos(1.234), math.sin(1.234)
     rot = np.array([[c, -s, 0], [s, c, 0], [0, 0, 1]])
     shape = S.SHAPE_IDS[plugin]
-    np.testing.assert_allclose(S.distances(shape, p, pts @ rot.T), S.distances(shape, p, pts),
-                               atol=1e-12)
+    np.testing.assert_allclose(
+      S.distances(shape, p, pts @ rot.T), S.distances(shape, p, pts), atol=1e-12
+    )
 
 
 def test_switch_matches_shape_functions():
@@ -181,9 +188,14 @@ def test_gradient_matches_finite_differences(plugin):
   err = []
   for x, y, z in pts:
     S.SHAPES[plugin].gradient(x, y, z, p, g)
-    fd = [(S.SHAPES[plugin].distance(*(np.array([x, y, z]) + h * e), p)
-           - S.SHAPES[plugin].distance(*(np.array([x, y, z]) - h * e), p)) / (2 * h)
-          for e in np.eye(3)]
+    fd = [
+      (
+        S.SHAPES[plugin].distance(*(np.array([x, y, z]) + h * e), p)
+        - S.SHAPES[plugin].distance(*(np.array([x, y, z]) - h * e), p)
+      )
+      / (2 * h)
+      for e in np.eye(3)
+    ]
     err.append(np.abs(g - fd).max())
   err = np.array(err)
   assert np.mean(err < 1e-5) > 0.97, np.sort(err)[-20:]
@@ -247,11 +259,11 @@ def test_table_polygons():
   for config in range(256):
     inside = [(config >> c) & 1 for c in range(8)]
     crossing = {e for e, (a, b) in enumerate(MC._EDGES) if inside[a] != inside[b]}
-    tris = MC._TABLE[config, :MC._NTRI[config]]
+    tris = MC._TABLE[config, : MC._NTRI[config]]
     assert set(tris.ravel().tolist()) == crossing
-    assert np.all(MC._TABLE[config, MC._NTRI[config]:] == -1)
+    assert np.all(MC._TABLE[config, MC._NTRI[config] :] == -1)
     assert nderived[config] == MC._NTRI[config]
-    assert _boundary(tris) == _boundary(derived[config, :nderived[config]]), config
+    assert _boundary(tris) == _boundary(derived[config, : nderived[config]]), config
 
 
 def test_marching_cubes_sphere():
@@ -259,13 +271,13 @@ def test_marching_cubes_sphere():
   box = np.array([0.1, 0.0, 0.0, 1.0, 1.0, 1.0])
   g = np.linspace(-1, 1, n)
   z, y, x = np.meshgrid(g, g, g, indexing="ij")
-  field = (np.sqrt(x ** 2 + y ** 2 + z ** 2) - r).astype(np.float32)  # centered in the box
+  field = (np.sqrt(x**2 + y**2 + z**2) - r).astype(np.float32)  # centered in the box
   vert, face, normal = MC.marching_cubes(field, box)
   _check_closed_mesh(vert, face)
   assert len(vert) - 3 * len(face) // 2 + len(face) == 2  # Euler characteristic of a sphere
   volume, area = _volume_area(vert - box[:3], face)
-  assert volume == pytest.approx(4 / 3 * math.pi * r ** 3, rel=5e-3)  # positive: outward
-  assert area == pytest.approx(4 * math.pi * r ** 2, rel=5e-3)
+  assert volume == pytest.approx(4 / 3 * math.pi * r**3, rel=5e-3)  # positive: outward
+  assert area == pytest.approx(4 * math.pi * r**2, rel=5e-3)
   np.testing.assert_allclose(np.linalg.norm(vert - box[:3], axis=1), r, atol=2e-3)
   radial = (vert - box[:3]) / np.linalg.norm(vert - box[:3], axis=1)[:, None]
   assert np.min(np.einsum("ij,ij->i", normal, radial)) > 0.99
@@ -303,19 +315,43 @@ _DOUBLE_P = ctypes.POINTER(ctypes.c_double)
 
 class _Plugin(ctypes.Structure):
   """mjpPlugin (include/mujoco/mjplugin.h, MuJoCo 3.17)."""
-  _fields_ = ([("name", ctypes.c_char_p), ("nattribute", ctypes.c_int),
-               ("attributes", ctypes.POINTER(ctypes.c_char_p)), ("capabilityflags", ctypes.c_int),
-               ("needstage", ctypes.c_int)]
-              + [(n, ctypes.c_void_p) for n in (
-                "nstate", "nsensordata", "init", "destroy", "copy", "reset", "compute", "advance",
-                "visualize", "actuator_act_dot", "sdf_distance")]
-              + [("sdf_gradient", ctypes.CFUNCTYPE(None, _DOUBLE_P, _DOUBLE_P, ctypes.c_void_p,
-                                                   ctypes.c_int)),
-                 ("sdf_staticdistance", ctypes.CFUNCTYPE(ctypes.c_double, _DOUBLE_P, _DOUBLE_P)),
-                 ("sdf_attribute", ctypes.CFUNCTYPE(None, _DOUBLE_P,
-                                                    ctypes.POINTER(ctypes.c_char_p),
-                                                    ctypes.POINTER(ctypes.c_char_p))),
-                 ("sdf_aabb", ctypes.CFUNCTYPE(None, _DOUBLE_P, _DOUBLE_P))])
+
+  _fields_ = (
+    [
+      ("name", ctypes.c_char_p),
+      ("nattribute", ctypes.c_int),
+      ("attributes", ctypes.POINTER(ctypes.c_char_p)),
+      ("capabilityflags", ctypes.c_int),
+      ("needstage", ctypes.c_int),
+    ]
+    + [
+      (n, ctypes.c_void_p)
+      for n in (
+        "nstate",
+        "nsensordata",
+        "init",
+        "destroy",
+        "copy",
+        "reset",
+        "compute",
+        "advance",
+        "visualize",
+        "actuator_act_dot",
+        "sdf_distance",
+      )
+    ]
+    + [
+      ("sdf_gradient", ctypes.CFUNCTYPE(None, _DOUBLE_P, _DOUBLE_P, ctypes.c_void_p, ctypes.c_int)),
+      ("sdf_staticdistance", ctypes.CFUNCTYPE(ctypes.c_double, _DOUBLE_P, _DOUBLE_P)),
+      (
+        "sdf_attribute",
+        ctypes.CFUNCTYPE(
+          None, _DOUBLE_P, ctypes.POINTER(ctypes.c_char_p), ctypes.POINTER(ctypes.c_char_p)
+        ),
+      ),
+      ("sdf_aabb", ctypes.CFUNCTYPE(None, _DOUBLE_P, _DOUBLE_P)),
+    ]
+  )
 
 
 def _oracle_plugin(plugin):
@@ -331,9 +367,11 @@ def _oracle_plugin(plugin):
 def _xml(plugin, cfg, geom=False):
   conf = "".join(f'<config key="{k}" value="{v}"/>' for k, v in cfg.items())
   body = '<geom type="sdf" mesh="m"><plugin instance="s"/></geom>' if geom else ""
-  return (f'<mujoco><extension><plugin plugin="{plugin}"><instance name="s">{conf}</instance>'
-          f'</plugin></extension><asset><mesh name="m"><plugin instance="s"/></mesh></asset>'
-          f'<worldbody>{body}</worldbody></mujoco>')
+  return (
+    f'<mujoco><extension><plugin plugin="{plugin}"><instance name="s">{conf}</instance>'
+    f'</plugin></extension><asset><mesh name="m"><plugin instance="s"/></mesh></asset>'
+    f"<worldbody>{body}</worldbody></mujoco>"
+  )
 
 
 @pytest.mark.parametrize("plugin", PLUGINS)
@@ -342,8 +380,11 @@ def test_attributes_defaults_and_aabb_match_mujoco(plugin):
   names = tuple(ref.attributes[i].decode() for i in range(ref.nattribute))
   assert names == S.ATTRIBUTES[plugin][0]
   attr = (ctypes.c_double * len(names))()
-  ref.sdf_attribute(attr, (ctypes.c_char_p * len(names))(*[n.encode() for n in names]),
-                    (ctypes.c_char_p * len(names))(*[b""] * len(names)))
+  ref.sdf_attribute(
+    attr,
+    (ctypes.c_char_p * len(names))(*[n.encode() for n in names]),
+    (ctypes.c_char_p * len(names))(*[b""] * len(names)),
+  )
   assert list(attr) == list(S.ATTRIBUTES[plugin][1])
   for cfg in ({}, CUSTOM[plugin]):
     p = S.SHAPES[plugin].parse(cfg)
@@ -362,8 +403,7 @@ def test_distance_and_gradient_match_mujoco(plugin):
     attr = (ctypes.c_double * len(p))(*p)
     pts = _points(_box(plugin, p), 2000, 10 + seed)
     want = np.array([ref.sdf_staticdistance((ctypes.c_double * 3)(*q), attr) for q in pts])
-    np.testing.assert_allclose(S.distances(S.SHAPE_IDS[plugin], p, pts), want, rtol=0,
-                               atol=1e-12)
+    np.testing.assert_allclose(S.distances(S.SHAPE_IDS[plugin], p, pts), want, rtol=0, atol=1e-12)
 
     m = mujoco.MjModel.from_xml_string(_xml(plugin, cfg, geom=True))
     d = mujoco.MjData(m)
@@ -391,9 +431,9 @@ def _mujoco_triangulation(field, mface):
   table = np.full((256, 5, 3), -1, dtype=np.int8)
   for c in np.unique(config):
     cells = np.nonzero(config == c)[0]
-    rows = [edges[first[k]:first[k] + ntri[k]] for k in cells]
+    rows = [edges[first[k] : first[k] + ntri[k]] for k in cells]
     assert all(np.array_equal(r, rows[0]) for r in rows), "configuration triangulated twice"
-    table[c, :ntri[cells[0]]] = rows[0]
+    table[c, : ntri[cells[0]]] = rows[0]
 
   return table, np.unique(config)
 
@@ -407,8 +447,10 @@ def _renormalize(normal):
   return out
 
 
-@pytest.mark.parametrize("plugin,custom", [(p, False) for p in PLUGINS]
-                         + [("mujoco.sdf.gear", True), ("mujoco.sdf.bowl", True)])
+@pytest.mark.parametrize(
+  "plugin,custom",
+  [(p, False) for p in PLUGINS] + [("mujoco.sdf.gear", True), ("mujoco.sdf.bowl", True)],
+)
 def test_mesh_matches_mujoco(plugin, custom):
   cfg = CUSTOM[plugin] if custom else {}
   m = mujoco.MjModel.from_xml_string(_xml(plugin, cfg))

@@ -11,8 +11,8 @@ import pytest
 
 import engine
 from engine import sensor
-from tests import oracle
 from tests import jitted
+from tests import oracle
 
 sensor = jitted.module(sensor)
 
@@ -90,19 +90,42 @@ _BASE = """
 </mujoco>
 """
 
-_FRAME_OBJECTS = [("body", "b1"), ("xbody", "b3"), ("body", "b4"), ("geom", "g2"),
-                  ("geom", "g5"), ("site", "s3"), ("site", "ws"), ("camera", "c1"),
-                  ("camera", "wcam"), ("xbody", "world")]
-_REF_OBJECTS = [None, ("xbody", "b2"), ("body", "b3"), ("geom", "g4"), ("site", "s1"),
-                ("camera", "c3"), ("xbody", "world")]
+_FRAME_OBJECTS = [
+  ("body", "b1"),
+  ("xbody", "b3"),
+  ("body", "b4"),
+  ("geom", "g2"),
+  ("geom", "g5"),
+  ("site", "s3"),
+  ("site", "ws"),
+  ("camera", "c1"),
+  ("camera", "wcam"),
+  ("xbody", "world"),
+]
+_REF_OBJECTS = [
+  None,
+  ("xbody", "b2"),
+  ("body", "b3"),
+  ("geom", "g4"),
+  ("site", "s1"),
+  ("camera", "c3"),
+  ("xbody", "world"),
+]
 _SITES = ["s1", "s2", "s3", "s4", "s5", "s6", "ws"]
 
 
 def _sensors_xml():
   """Every supported sensor type on every object type it accepts."""
   s = []
-  for kind in ("framepos", "framequat", "framexaxis", "frameyaxis", "framezaxis",
-               "framelinvel", "frameangvel"):
+  for kind in (
+    "framepos",
+    "framequat",
+    "framexaxis",
+    "frameyaxis",
+    "framezaxis",
+    "framelinvel",
+    "frameangvel",
+  ):
     for obj in _FRAME_OBJECTS:
       for ref in _REF_OBJECTS:
         r = f' reftype="{ref[0]}" refname="{ref[1]}"' if ref else ""
@@ -111,8 +134,15 @@ def _sensors_xml():
     for obj in _FRAME_OBJECTS:
       s.append(f'<{kind} objtype="{obj[0]}" objname="{obj[1]}"/>')
   for site in _SITES:
-    for kind in ("accelerometer", "velocimeter", "gyro", "force", "torque", "magnetometer",
-                 "touch"):
+    for kind in (
+      "accelerometer",
+      "velocimeter",
+      "gyro",
+      "force",
+      "torque",
+      "magnetometer",
+      "touch",
+    ):
       s.append(f'<{kind} site="{site}"/>')
     for cam in ("wcam", "c1", "c3"):
       s.append(f'<camprojection site="{site}" camera="{cam}"/>')
@@ -120,45 +150,91 @@ def _sensors_xml():
     for obj in _FRAME_OBJECTS:
       s.append(f'<insidesite site="{site}" objtype="{obj[0]}" objname="{obj[1]}"/>')
   for j in ("hinge", "slide", "hinge2", "hinge6"):
-    s += [f'<jointpos joint="{j}"/>', f'<jointvel joint="{j}"/>',
-          f'<jointactuatorfrc joint="{j}"/>']
+    s += [
+      f'<jointpos joint="{j}"/>',
+      f'<jointvel joint="{j}"/>',
+      f'<jointactuatorfrc joint="{j}"/>',
+    ]
   for j in ("hinge", "hinge6"):
-    s += [f'<jointlimitpos joint="{j}"/>', f'<jointlimitvel joint="{j}"/>',
-          f'<jointlimitfrc joint="{j}"/>']
+    s += [
+      f'<jointlimitpos joint="{j}"/>',
+      f'<jointlimitvel joint="{j}"/>',
+      f'<jointlimitfrc joint="{j}"/>',
+    ]
   s += ['<ballquat joint="ball"/>', '<ballangvel joint="ball"/>']
   for t in ("tfix", "tspa"):
-    s += [f'<tendonpos tendon="{t}"/>', f'<tendonvel tendon="{t}"/>',
-          f'<tendonactuatorfrc tendon="{t}"/>']
-  s += ['<tendonlimitpos tendon="tfix"/>', '<tendonlimitvel tendon="tfix"/>',
-        '<tendonlimitfrc tendon="tfix"/>']
+    s += [
+      f'<tendonpos tendon="{t}"/>',
+      f'<tendonvel tendon="{t}"/>',
+      f'<tendonactuatorfrc tendon="{t}"/>',
+    ]
+  s += [
+    '<tendonlimitpos tendon="tfix"/>',
+    '<tendonlimitvel tendon="tfix"/>',
+    '<tendonlimitfrc tendon="tfix"/>',
+  ]
   for a in ("mh", "ps", "mt1", "mt2", "v6", "mf"):
-    s += [f'<actuatorpos actuator="{a}"/>', f'<actuatorvel actuator="{a}"/>',
-          f'<actuatorfrc actuator="{a}"/>']
+    s += [
+      f'<actuatorpos actuator="{a}"/>',
+      f'<actuatorvel actuator="{a}"/>',
+      f'<actuatorfrc actuator="{a}"/>',
+    ]
   for b in ("world", "b1", "b2", "b4", "b5", "b6"):
-    s += [f'<subtreecom body="{b}"/>', f'<subtreelinvel body="{b}"/>',
-          f'<subtreeangmom body="{b}"/>']
-  s += ['<clock/>', '<e_potential/>', '<e_kinetic/>']
+    s += [
+      f'<subtreecom body="{b}"/>',
+      f'<subtreelinvel body="{b}"/>',
+      f'<subtreeangmom body="{b}"/>',
+    ]
+  s += ["<clock/>", "<e_potential/>", "<e_kinetic/>"]
   for stage in ("pos", "vel", "acc"):
     s.append(f'<user dim="2" needstage="{stage}"/>')
   # cutoffs on real and positive sensors of every stage
-  s += ['<framepos objtype="site" objname="s5" cutoff="0.3"/>',
-        '<jointvel joint="hinge" cutoff="0.05"/>',
-        '<accelerometer site="s4" cutoff="1.5"/>',
-        '<insidesite site="s1" objtype="body" objname="b2" cutoff="0.5"/>',
-        '<touch site="s2" cutoff="0.5"/>',
-        '<clock cutoff="0.01"/>',
-        '<user dim="1" needstage="acc" cutoff="0.1"/>']
+  s += [
+    '<framepos objtype="site" objname="s5" cutoff="0.3"/>',
+    '<jointvel joint="hinge" cutoff="0.05"/>',
+    '<accelerometer site="s4" cutoff="1.5"/>',
+    '<insidesite site="s1" objtype="body" objname="b2" cutoff="0.5"/>',
+    '<touch site="s2" cutoff="0.5"/>',
+    '<clock cutoff="0.01"/>',
+    '<user dim="1" needstage="acc" cutoff="0.1"/>',
+  ]
   return "\n".join("    " + x for x in s)
 
 
 _XML = _BASE.replace("{sensors}", _sensors_xml())
 
 # quantities MuJoCo computes before its sensor stages; copied into our data
-_INPUTS = ("qpos", "qvel", "act", "ctrl", "xpos", "xquat", "xmat", "xipos", "ximat",
-           "geom_xpos", "geom_xmat", "site_xpos", "site_xmat", "cam_xpos", "cam_xmat",
-           "subtree_com", "ten_length", "ten_velocity", "actuator_length", "actuator_velocity",
-           "actuator_force", "qfrc_actuator", "cvel", "M", "subtree_linvel", "subtree_angmom",
-           "cacc", "cfrc_int", "cfrc_ext")
+_INPUTS = (
+  "qpos",
+  "qvel",
+  "act",
+  "ctrl",
+  "xpos",
+  "xquat",
+  "xmat",
+  "xipos",
+  "ximat",
+  "geom_xpos",
+  "geom_xmat",
+  "site_xpos",
+  "site_xmat",
+  "cam_xpos",
+  "cam_xmat",
+  "subtree_com",
+  "ten_length",
+  "ten_velocity",
+  "actuator_length",
+  "actuator_velocity",
+  "actuator_force",
+  "qfrc_actuator",
+  "cvel",
+  "M",
+  "subtree_linvel",
+  "subtree_angmom",
+  "cacc",
+  "cfrc_int",
+  "cfrc_ext",
+)
 
 
 def _randomize(mjm, mjd, rng, scale=0.3):
@@ -166,9 +242,9 @@ def _randomize(mjm, mjd, rng, scale=0.3):
   for j in range(mjm.njnt):
     adr = mjm.jnt_qposadr[j]
     if mjm.jnt_type[j] == mujoco.mjtJoint.mjJNT_FREE:
-      mujoco.mju_normalize4(mjd.qpos[adr + 3:adr + 7])
+      mujoco.mju_normalize4(mjd.qpos[adr + 3 : adr + 7])
     elif mjm.jnt_type[j] == mujoco.mjtJoint.mjJNT_BALL:
-      mujoco.mju_normalize4(mjd.qpos[adr:adr + 4])
+      mujoco.mju_normalize4(mjd.qpos[adr : adr + 4])
   mjd.qvel[:] = rng.normal(size=mjm.nv)
   mjd.ctrl[:] = rng.uniform(-1, 1, size=mjm.nu)
   mjd.time = rng.uniform(0, 10)
@@ -195,7 +271,7 @@ def _check_all_sensors(mjm, mjd, m, d):
   for i in range(mjm.nsensor):
     adr, dim = mjm.sensor_adr[i], mjm.sensor_dim[i]
     name = f"sensor {i} {mujoco.mjtSensor(mjm.sensor_type[i]).name}"
-    _close(d.sensordata[adr:adr + dim], mjd.sensordata[adr:adr + dim], name)
+    _close(d.sensordata[adr : adr + dim], mjd.sensordata[adr : adr + dim], name)
 
 
 @pytest.fixture(scope="module")
@@ -221,10 +297,14 @@ def test_sensor_model_exercises_every_branch(model):
   sensors in test_geomdist)."""
   mjm, mjd, m, d = model
   supported = set(range(mujoco.mjtSensor.mjSENS_USER + 1)) - {
-    mujoco.mjtSensor.mjSENS_RANGEFINDER, mujoco.mjtSensor.mjSENS_GEOMDIST,
-    mujoco.mjtSensor.mjSENS_GEOMNORMAL, mujoco.mjtSensor.mjSENS_GEOMFROMTO,
-    mujoco.mjtSensor.mjSENS_CONTACT, mujoco.mjtSensor.mjSENS_TACTILE,
-    mujoco.mjtSensor.mjSENS_PLUGIN}
+    mujoco.mjtSensor.mjSENS_RANGEFINDER,
+    mujoco.mjtSensor.mjSENS_GEOMDIST,
+    mujoco.mjtSensor.mjSENS_GEOMNORMAL,
+    mujoco.mjtSensor.mjSENS_GEOMFROMTO,
+    mujoco.mjtSensor.mjSENS_CONTACT,
+    mujoco.mjtSensor.mjSENS_TACTILE,
+    mujoco.mjtSensor.mjSENS_PLUGIN,
+  }
   assert set(mjm.sensor_type) == supported
   inside = mjm.sensor_type == mujoco.mjtSensor.mjSENS_INSIDESITE
   seen, clamped = set(), 0
@@ -235,7 +315,7 @@ def test_sensor_model_exercises_every_branch(model):
       seen.add(mjd.sensordata[mjm.sensor_adr[i]])
     for i in np.nonzero(mjm.sensor_cutoff > 0)[0]:
       adr, dim = mjm.sensor_adr[i], mjm.sensor_dim[i]
-      clamped += np.sum(np.abs(mjd.sensordata[adr:adr + dim]) == mjm.sensor_cutoff[i])
+      clamped += np.sum(np.abs(mjd.sensordata[adr : adr + dim]) == mjm.sensor_cutoff[i])
   assert {0.0, 1.0} <= seen
   assert clamped >= 4
 
@@ -246,15 +326,14 @@ def test_stages_write_only_their_sensors(model, seed):
   _randomize(mjm, mjd, np.random.default_rng(100 + seed))
   mujoco.mj_forward(mjm, mjd)
   _copy_inputs(mjd, d)
-  for stage, fn in ((1, sensor.mj_sensorPos), (2, sensor.mj_sensorVel),
-                    (3, sensor.mj_sensorAcc)):
+  for stage, fn in ((1, sensor.mj_sensorPos), (2, sensor.mj_sensorVel), (3, sensor.mj_sensorAcc)):
     d.sensordata[:] = np.nan
     fn(m, d)
     for i in range(mjm.nsensor):
       adr, dim = mjm.sensor_adr[i], mjm.sensor_dim[i]
-      got = d.sensordata[adr:adr + dim]
+      got = d.sensordata[adr : adr + dim]
       if mjm.sensor_needstage[i] == stage:
-        _close(got, mjd.sensordata[adr:adr + dim], f"sensor {i}")
+        _close(got, mjd.sensordata[adr : adr + dim], f"sensor {i}")
       else:
         assert np.all(np.isnan(got))
 
@@ -288,28 +367,31 @@ def test_user_sensors_are_cleared_like_mujoco(model):
   assert len(user) == 4
   for i in user:
     adr, dim = mjm.sensor_adr[i], mjm.sensor_dim[i]
-    assert np.all(d.sensordata[adr:adr + dim] == 0)
-    assert np.all(mjd.sensordata[adr:adr + dim] == 0)
+    assert np.all(d.sensordata[adr : adr + dim] == 0)
+    assert np.all(mjd.sensordata[adr : adr + dim] == 0)
 
 
 def _lazy_xml(sensors):
   return _BASE.replace("{sensors}", sensors)
 
 
-@pytest.mark.parametrize("sensors, subtree, rnepost", [
-  ("", False, False),
-  ('<jointpos joint="hinge"/><framelinvel objtype="body" objname="b2"/>', False, False),
-  ('<subtreelinvel body="b1"/>', True, False),
-  ('<subtreeangmom body="b2"/>', True, False),
-  ('<user dim="1" needstage="vel"/>', True, False),
-  ('<user dim="1" needstage="pos"/><touch site="s1"/><actuatorfrc actuator="mh"/>', False, False),
-  ('<accelerometer site="s1"/>', False, True),
-  ('<force site="s2"/>', False, True),
-  ('<torque site="s2"/>', False, True),
-  ('<framelinacc objtype="geom" objname="g1"/>', False, True),
-  ('<frameangacc objtype="geom" objname="g1"/>', False, True),
-  ('<user dim="1" needstage="acc"/>', False, True),
-])
+@pytest.mark.parametrize(
+  "sensors, subtree, rnepost",
+  [
+    ("", False, False),
+    ('<jointpos joint="hinge"/><framelinvel objtype="body" objname="b2"/>', False, False),
+    ('<subtreelinvel body="b1"/>', True, False),
+    ('<subtreeangmom body="b2"/>', True, False),
+    ('<user dim="1" needstage="vel"/>', True, False),
+    ('<user dim="1" needstage="pos"/><touch site="s1"/><actuatorfrc actuator="mh"/>', False, False),
+    ('<accelerometer site="s1"/>', False, True),
+    ('<force site="s2"/>', False, True),
+    ('<torque site="s2"/>', False, True),
+    ('<framelinacc objtype="geom" objname="g1"/>', False, True),
+    ('<frameangacc objtype="geom" objname="g1"/>', False, True),
+    ('<user dim="1" needstage="acc"/>', False, True),
+  ],
+)
 def test_lazy_stage_conditions_match_mujoco(sensors, subtree, rnepost):
   """needs_subtree_vel/needs_rne_post are true exactly when MuJoCo's sensor stages run
   mj_subtreeVel/mj_rnePostConstraint (its flg_subtreevel/flg_rnepost after mj_forward)."""
@@ -324,9 +406,16 @@ def test_lazy_stage_conditions_match_mujoco(sensors, subtree, rnepost):
 # ---- leaf helpers ----
 
 
-@pytest.mark.parametrize("sitetype, size", [
-  ("sphere", "0.3"), ("capsule", "0.2 0.3"), ("ellipsoid", "0.2 0.3 0.4"),
-  ("cylinder", "0.25 0.3"), ("box", "0.2 0.3 0.4")])
+@pytest.mark.parametrize(
+  "sitetype, size",
+  [
+    ("sphere", "0.3"),
+    ("capsule", "0.2 0.3"),
+    ("ellipsoid", "0.2 0.3 0.4"),
+    ("cylinder", "0.25 0.3"),
+    ("box", "0.2 0.3 0.4"),
+  ],
+)
 def test_inside_geom_matches_mujoco(sitetype, size):
   xml = f"""
   <mujoco>
@@ -344,8 +433,9 @@ def test_inside_geom_matches_mujoco(sitetype, size):
     mjd.qpos[3:] = [1, 0, 0, 0]
     mujoco.mj_kinematics(mjm, mjd)
     mujoco.mj_sensorPos(mjm, mjd)
-    got = sensor.inside_geom(mjd.site_xpos[0], mjd.site_xmat[0], mjm.site_size[0],
-                             int(mjm.site_type[0]), mjd.xpos[1])
+    got = sensor.inside_geom(
+      mjd.site_xpos[0], mjd.site_xmat[0], mjm.site_size[0], int(mjm.site_type[0]), mjd.xpos[1]
+    )
     assert got == mjd.sensordata[0]
     hits += got
   assert 20 < hits < 280
@@ -357,12 +447,14 @@ def test_cam_project_behind_and_on_the_image_plane():
   eye = np.eye(3).ravel()
   intrinsic = np.zeros(4, np.float32)
   sensorsize = np.zeros(2, np.float32)
-  sensor.cam_project(res, np.array([0.1, 0.2, 0.0]), np.zeros(3), eye, 640.0, 480.0, 45.0,
-                     intrinsic, sensorsize)
+  sensor.cam_project(
+    res, np.array([0.1, 0.2, 0.0]), np.zeros(3), eye, 640.0, 480.0, 45.0, intrinsic, sensorsize
+  )
   assert np.all(np.isfinite(res)) and abs(res[0]) > 1e10
   # straight ahead (-z) maps to the image center
-  sensor.cam_project(res, np.array([0.0, 0.0, -2.0]), np.zeros(3), eye, 640.0, 480.0, 45.0,
-                     intrinsic, sensorsize)
+  sensor.cam_project(
+    res, np.array([0.0, 0.0, -2.0]), np.zeros(3), eye, 640.0, 480.0, 45.0, intrinsic, sensorsize
+  )
   np.testing.assert_allclose(res, [320.0, 240.0])
 
 
@@ -422,8 +514,9 @@ def _free2_stiffness(mjm):
   mjm.qpos_spring[10:14] /= np.linalg.norm(mjm.qpos_spring[10:14])
 
 
-@pytest.mark.parametrize("flags", [0, mujoco.mjtDisableBit.mjDSBL_GRAVITY,
-                                   mujoco.mjtDisableBit.mjDSBL_SPRING])
+@pytest.mark.parametrize(
+  "flags", [0, mujoco.mjtDisableBit.mjDSBL_GRAVITY, mujoco.mjtDisableBit.mjDSBL_SPRING]
+)
 @pytest.mark.parametrize("seed", range(3))
 def test_energy_matches_mujoco(seed, flags):
   mjm = mujoco.MjModel.from_xml_string(_SPRINGS)
@@ -527,8 +620,7 @@ _RANGE = """
 """
 
 _RAY_SITES = ("up", "down", "s_x", "s_y", "s_z", "s_d", "s_o")
-_RAY_DATA = ("dist", "dist dir origin point normal depth", "normal depth", "dir point",
-             "origin")
+_RAY_DATA = ("dist", "dist dir origin point normal depth", "normal depth", "dir point", "origin")
 
 
 def _range_xml():
@@ -536,18 +628,31 @@ def _range_xml():
   for site in _RAY_SITES:
     for data in _RAY_DATA:
       s.append(f'<rangefinder site="{site}" data="{data}"/>')
-  s += ['<rangefinder site="s_x" cutoff="0.7"/>', '<rangefinder site="up" cutoff="0.2"/>',
-        '<rangefinder site="s_o" data="dist point normal" cutoff="0.5"/>']
+  s += [
+    '<rangefinder site="s_x" cutoff="0.7"/>',
+    '<rangefinder site="up" cutoff="0.2"/>',
+    '<rangefinder site="s_o" data="dist point normal" cutoff="0.5"/>',
+  ]
   for cam in ("wcam", "icam", "acam"):
-    s += [f'<rangefinder camera="{cam}"/>',
-          f'<rangefinder camera="{cam}" data="dist dir origin point normal depth"/>']
+    s += [
+      f'<rangefinder camera="{cam}"/>',
+      f'<rangefinder camera="{cam}" data="dist dir origin point normal depth"/>',
+    ]
   s += ['<rangefinder camera="ocam" data="dist dir origin point normal depth"/>']
   return _RANGE.replace("{sensors}", "\n".join("    " + x for x in s))
 
 
 def _copy_poses(mjd, d):
-  for name in ("xpos", "xmat", "geom_xpos", "geom_xmat", "site_xpos", "site_xmat", "cam_xpos",
-               "cam_xmat"):
+  for name in (
+    "xpos",
+    "xmat",
+    "geom_xpos",
+    "geom_xmat",
+    "site_xpos",
+    "site_xmat",
+    "cam_xpos",
+    "cam_xmat",
+  ):
     getattr(d, name)[...] = getattr(mjd, name)
 
 
@@ -594,12 +699,14 @@ def test_rangefinder_model_hits_and_misses(range_model):
       site = mjm.sensor_objid[i]
       mat = mjd.site_xmat[site]
       gid = np.zeros(1, np.int32)
-      dist = mujoco.mj_ray(mjm, mjd, mjd.site_xpos[site], mat[2::3].copy(), None, 1,
-                           mjm.site_bodyid[site], gid)
+      dist = mujoco.mj_ray(
+        mjm, mjd, mjd.site_xpos[site], mat[2::3].copy(), None, 1, mjm.site_bodyid[site], gid
+      )
       hit.add(int(mjm.geom_type[gid[0]]) if dist >= 0 else -1)
       missed += dist < 0
-      clamped += mjm.sensor_cutoff[i] > 0 and abs(mjd.sensordata[mjm.sensor_adr[i]]) == \
-        mjm.sensor_cutoff[i]
+      clamped += (
+        mjm.sensor_cutoff[i] > 0 and abs(mjd.sensordata[mjm.sensor_adr[i]]) == mjm.sensor_cutoff[i]
+      )
   assert hit >= {-1, 0, 2, 3, 4, 5, 6, 7} and missed > 5 and clamped > 2
 
 
@@ -614,8 +721,9 @@ def test_orthographic_camera_rangefinder_matches_mujoco(range_model, seed):
   _copy_poses(mjd, d)
   ocam = mjm.camera("ocam").id
   assert mjm.cam_projection[ocam] == mujoco.mjtProjection.mjPROJ_ORTHOGRAPHIC
-  i = np.nonzero((mjm.sensor_objtype == mujoco.mjtObj.mjOBJ_CAMERA)
-                 & (mjm.sensor_objid == ocam))[0][0]
+  i = np.nonzero((mjm.sensor_objtype == mujoco.mjtObj.mjOBJ_CAMERA) & (mjm.sensor_objid == ocam))[
+    0
+  ][0]
   out = np.full(mjm.sensor_dim[i], np.nan)
   sensor.rangefinder(m._struct, d._struct, i, out)
   want = mjd.sensordata[_sensor_slice(mjm, i)]
@@ -720,8 +828,10 @@ def test_touch_matches_mujoco(cone, condim, nstep):
 def test_touch_sees_partial_zones():
   """The resting model has sensors that see all, part and none of their body's contacts."""
   mjm, mjd, m, d = _settled("pyramidal", 3, 300)
-  s = {mjm.sensor(i).name or mjm.site(mjm.sensor_objid[i]).name: mjd.sensordata[i]
-       for i in range(mjm.nsensor - 1)}
+  s = {
+    mjm.sensor(i).name or mjm.site(mjm.sensor_objid[i]).name: mjd.sensordata[i]
+    for i in range(mjm.nsensor - 1)
+  }
   assert s["whole"] > s["corner"] > 0 and s["top"] > 0 and s["floorzone"] > 0
   assert s["pillall"] > s["pillend"] > 0 and s["cap"] > 0
   # the ray from the contact point leaves the sensor's body: zones beside or behind miss
@@ -799,7 +909,7 @@ def test_limit_sensor_model_has_active_and_inactive_limits():
     for k, key in enumerate([(3, 0), (3, 1), (3, 2), (4, 0), (4, 1)]):
       (active if key in rows else inactive).add(k)
       if key not in rows:
-        assert np.all(mjd.sensordata[3 * k:3 * k + 3] == 0)
+        assert np.all(mjd.sensordata[3 * k : 3 * k + 3] == 0)
   assert active == inactive == set(range(5))
 
 

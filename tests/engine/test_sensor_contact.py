@@ -106,7 +106,7 @@ _PILE = f"""
 # two fingers on slide joints squeezing a free box against gravity
 _GRIPPER = f"""
 <mujoco>
-  {_OPTION.replace('<option ', '<option cone="elliptic" ')}
+  {_OPTION.replace("<option ", '<option cone="elliptic" ')}
   <worldbody>
     <geom name="floor" type="plane" size="3 3 .1"/>
     <body name="hand" pos="0 0 0.3">
@@ -192,13 +192,27 @@ def _assert_sensors_match(mjm, mjd, d, atol):
   for i in range(mjm.nsensor):
     adr, dim = mjm.sensor_adr[i], mjm.sensor_dim[i]
     np.testing.assert_allclose(
-      d.sensordata[adr:adr + dim], mjd.sensordata[adr:adr + dim], rtol=0, atol=atol,
-      err_msg=f"sensor {mjm.sensor(i).name}")
+      d.sensordata[adr : adr + dim],
+      mjd.sensordata[adr : adr + dim],
+      rtol=0,
+      atol=atol,
+      err_msg=f"sensor {mjm.sensor(i).name}",
+    )
 
 
-_FIELDS = ("sensor_type", "sensor_datatype", "sensor_needstage", "sensor_objtype",
-           "sensor_objid", "sensor_reftype", "sensor_refid", "sensor_intprm", "sensor_dim",
-           "sensor_adr", "sensor_cutoff")
+_FIELDS = (
+  "sensor_type",
+  "sensor_datatype",
+  "sensor_needstage",
+  "sensor_objtype",
+  "sensor_objid",
+  "sensor_reftype",
+  "sensor_refid",
+  "sensor_intprm",
+  "sensor_dim",
+  "sensor_adr",
+  "sensor_cutoff",
+)
 
 
 @pytest.mark.parametrize("scene", sorted(_SCENES))
@@ -249,15 +263,14 @@ def test_each_stage_writes_its_contact_sensors(scene):
   engine.mj_forward(m, d)
   stages = mjm.sensor_needstage
   assert set(stages) == {1, 2, 3}
-  for stage, run in ((1, engine.mj_sensorPos), (2, engine.mj_sensorVel),
-                     (3, engine.mj_sensorAcc)):
+  for stage, run in ((1, engine.mj_sensorPos), (2, engine.mj_sensorVel), (3, engine.mj_sensorAcc)):
     d.sensordata[:] = np.nan
     run(m, d)
     for i in range(mjm.nsensor):
       adr, dim = mjm.sensor_adr[i], mjm.sensor_dim[i]
-      got = d.sensordata[adr:adr + dim]
+      got = d.sensordata[adr : adr + dim]
       if stages[i] == stage:
-        np.testing.assert_allclose(got, mjd.sensordata[adr:adr + dim], rtol=0, atol=1e-9)
+        np.testing.assert_allclose(got, mjd.sensordata[adr : adr + dim], rtol=0, atol=1e-9)
       else:
         assert np.all(np.isnan(got))
 
@@ -273,15 +286,18 @@ def _sensor_xml(sensor):
   </mujoco>"""
 
 
-@pytest.mark.parametrize("sensor, attribute", [
-  ('<contact data="linvel found"/>', "data"),
-  ('<contact num="0"/>', "num"),
-  ('<contact data="force linvel" reduce="netforce"/>', "reduce"),
-  ('<contact geom1="g" body1="b"/>', "body1"),
-  ('<contact site="s" subtree1="b"/>', "site"),
-  ('<contact geom2="g" body2="b"/>', "body2"),
-  ('<contact reduce="max"/>', "reduce"),
-])
+@pytest.mark.parametrize(
+  "sensor, attribute",
+  [
+    ('<contact data="linvel found"/>', "data"),
+    ('<contact num="0"/>', "num"),
+    ('<contact data="force linvel" reduce="netforce"/>', "reduce"),
+    ('<contact geom1="g" body1="b"/>', "body1"),
+    ('<contact site="s" subtree1="b"/>', "site"),
+    ('<contact geom2="g" body2="b"/>', "body2"),
+    ('<contact reduce="max"/>', "reduce"),
+  ],
+)
 def test_invalid_contact_sensors_are_rejected_like_mujoco(sensor, attribute):
   xml = _sensor_xml(sensor)
   with pytest.raises(ValueError):
@@ -294,8 +310,8 @@ def test_tactile_is_unsupported():
   """The tactile sensor needs MuJoCo's signed-distance functions of the touching geoms (and
   mesh octrees), which the engine does not have: rejected by name, not silently zero."""
   xml = _sensor_xml('<tactile geom="g" mesh="pad"/>').replace(
-    "<worldbody>", '<asset><mesh name="pad" vertex="0 0 0 1 0 0 0 1 0 0 0 1"/></asset>'
-    "<worldbody>")
+    "<worldbody>", '<asset><mesh name="pad" vertex="0 0 0 1 0 0 0 1 0 0 0 1"/></asset><worldbody>'
+  )
   assert mujoco.MjModel.from_xml_string(xml).sensor_type[0] == mujoco.mjtSensor.mjSENS_TACTILE
   with pytest.raises(engine.UnsupportedError, match="tactile"):
     engine.MjModel.from_xml_string(xml)

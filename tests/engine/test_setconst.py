@@ -66,11 +66,17 @@ def _compare_models(m, mjm, label):
     else:
       np.testing.assert_array_equal(got, want, err_msg=f"{label}: {f.name}")
   for f in F.OPTION_FIELDS:
-    np.testing.assert_allclose(getattr(m.opt, f.name), getattr(mjm.opt, f.name), rtol=1e-12,
-                               err_msg=f"{label}: opt.{f.name}")
+    np.testing.assert_allclose(
+      getattr(m.opt, f.name), getattr(mjm.opt, f.name), rtol=1e-12, err_msg=f"{label}: opt.{f.name}"
+    )
   for f in F.STATISTIC_FIELDS:
-    np.testing.assert_allclose(getattr(m.stat, f.name), getattr(mjm.stat, f.name), rtol=1e-9,
-                               atol=1e-12, err_msg=f"{label}: stat.{f.name}")
+    np.testing.assert_allclose(
+      getattr(m.stat, f.name),
+      getattr(mjm.stat, f.name),
+      rtol=1e-9,
+      atol=1e-12,
+      err_msg=f"{label}: stat.{f.name}",
+    )
 
 
 @pytest.mark.parametrize("path", _PATHS, ids=_IDS)
@@ -85,8 +91,9 @@ def test_compiled_model_matches_mujoco(path):
 @pytest.mark.parametrize("seed", range(4))
 def test_random_trees_compile_like_mujoco(seed):
   xml = trees.random_tree_xml(seed, nbody=12)
-  _compare_models(engine.MjModel.from_xml_string(xml), mujoco.MjModel.from_xml_string(xml),
-                  f"tree {seed}")
+  _compare_models(
+    engine.MjModel.from_xml_string(xml), mujoco.MjModel.from_xml_string(xml), f"tree {seed}"
+  )
 
 
 def test_keyframe_reset_matches_mujoco():
@@ -114,9 +121,16 @@ def test_mj_setconst_after_editing_the_model():
     model.qpos0[7] += 0.2
   mujoco.mj_setConst(mjm, mujoco.MjData(mjm))
   engine.mj_setConst(m, engine.MjData(m))
-  for name in ("body_subtreemass", "dof_invweight0", "body_invweight0", "dof_M0",
-               "actuator_acc0", "actuator_length0"):
-    np.testing.assert_allclose(getattr(m, name), getattr(mjm, name), rtol=1e-9, atol=1e-12,
-                               err_msg=name)
+  for name in (
+    "body_subtreemass",
+    "dof_invweight0",
+    "body_invweight0",
+    "dof_M0",
+    "actuator_acc0",
+    "actuator_length0",
+  ):
+    np.testing.assert_allclose(
+      getattr(m, name), getattr(mjm, name), rtol=1e-9, atol=1e-12, err_msg=name
+    )
   for name in ("meaninertia", "meanmass", "extent"):
     np.testing.assert_allclose(getattr(m.stat, name), getattr(mjm.stat, name), rtol=1e-9)

@@ -13,11 +13,21 @@ import pytest
 import engine
 from tests import oracle
 
-SLEEP_FIELDS = ("tree_asleep", "tree_awake", "body_awake", "ntree_awake", "nbody_awake",
-                "nparent_awake", "nv_awake")
+SLEEP_FIELDS = (
+  "tree_asleep",
+  "tree_awake",
+  "body_awake",
+  "ntree_awake",
+  "nbody_awake",
+  "nparent_awake",
+  "nv_awake",
+)
 # index lists: only their first n entries are meaningful
-SLEEP_LISTS = (("body_awake_ind", "nbody_awake"), ("parent_awake_ind", "nparent_awake"),
-               ("dof_awake_ind", "nv_awake"))
+SLEEP_LISTS = (
+  ("body_awake_ind", "nbody_awake"),
+  ("parent_awake_ind", "nparent_awake"),
+  ("dof_awake_ind", "nv_awake"),
+)
 
 # two boxes stacked and one alone at rest, a sphere falling onto the lone box late (waking it),
 # a damped pendulum swinging down and a tree that may never sleep
@@ -43,8 +53,9 @@ def _assert_sleep_equal(d, mjd, where):
     np.testing.assert_array_equal(getattr(d, name), getattr(mjd, name), err_msg=f"{name} {where}")
   for name, count in SLEEP_LISTS:
     n = int(getattr(mjd, count))
-    np.testing.assert_array_equal(getattr(d, name)[:n], getattr(mjd, name)[:n],
-                                  err_msg=f"{name} {where}")
+    np.testing.assert_array_equal(
+      getattr(d, name)[:n], getattr(mjd, name)[:n], err_msg=f"{name} {where}"
+    )
 
 
 def _step_both(mjm, mjd, m, d, nstep, before=None):
@@ -78,7 +89,7 @@ def test_trees_fall_asleep_and_wake_on_contact():
   engine.mj_step(m, d, 10)
   for tree in range(4):
     adr, num = m.tree_dofadr[tree], m.tree_dofnum[tree]
-    np.testing.assert_array_equal(d.qvel[adr:adr + num], 0)
+    np.testing.assert_array_equal(d.qvel[adr : adr + num], 0)
   np.testing.assert_array_equal(d.qpos[:21], qpos[:21])
 
 
@@ -100,6 +111,7 @@ def test_forces_and_qpos_changes_wake_trees():
     if step == 400:
       mjd.qpos[2] += 1e-3
       d.qpos[2] += 1e-3
+
   _step_both(mjm, mjd, m, d, 450, push)
 
 
@@ -124,6 +136,7 @@ def test_equality_wakes_the_other_tree():
       mjd.xfrc_applied[1, 2] = d.xfrc_applied[1, 2] = 5.0
     if step == 301:
       mjd.xfrc_applied[1, 2] = d.xfrc_applied[1, 2] = 0.0
+
   _step_both(mjm, mjd, m, d, 500, push)
 
 
@@ -157,7 +170,7 @@ def test_sleep_init_policy():
 def test_no_tree_may_sleep():
   """Sleep enabled but every tree's policy is never: nothing sleeps, the run is the awake
   one."""
-  xml = SCENE.replace(' sleep="never"', '').replace('<body pos="', '<body sleep="never" pos="')
+  xml = SCENE.replace(' sleep="never"', "").replace('<body pos="', '<body sleep="never" pos="')
   mjm, mjd, m, d = oracle.load(xml)
   _step_both(mjm, mjd, m, d, 300)
   assert d.ntree_awake == m.ntree
@@ -196,6 +209,7 @@ def test_actuated_trees_and_controls(policy):
   def control(step, mjd, d):
     if step == 200:
       mjd.ctrl[:] = d.ctrl[:] = [0.5, 0.3]
+
   _step_both(mjm, mjd, m, d, 300, control)
   np.testing.assert_array_equal(d.act, mjd.act)
   assert (d.tree_asleep[1] >= 0) == bool(policy)

@@ -25,8 +25,19 @@ from tests import trees
 MODELS = pathlib.Path(__file__).resolve().parent.parent / "models" / "smooth"
 SEEDS = range(6)
 
-KINEMATICS = ("xpos", "xquat", "xmat", "xipos", "ximat", "xanchor", "xaxis", "geom_xpos",
-              "geom_xmat", "site_xpos", "site_xmat")
+KINEMATICS = (
+  "xpos",
+  "xquat",
+  "xmat",
+  "xipos",
+  "ximat",
+  "xanchor",
+  "xaxis",
+  "geom_xpos",
+  "geom_xmat",
+  "site_xpos",
+  "site_xmat",
+)
 
 
 # ---- models ----
@@ -86,8 +97,10 @@ def random_tree_xml(seed: int, nbody: int = 12) -> str:
     if r < 0.6:
       diag = np.sort(rng.uniform(0.01, 0.02, 3))
       where = f'pos="{vec(3, 0.05)}" quat="{quat()}"' if r < 0.4 else 'pos="0 0 0"'
-      out.append(f'{pad}  <inertial {where} mass="{rng.uniform(0.1, 2):.4g}" '
-                 f'diaginertia="{diag[0]:.4g} {diag[1]:.4g} {diag[2]:.4g}"/>')
+      out.append(
+        f'{pad}  <inertial {where} mass="{rng.uniform(0.1, 2):.4g}" '
+        f'diaginertia="{diag[0]:.4g} {diag[1]:.4g} {diag[2]:.4g}"/>'
+      )
     for _ in range(int(rng.integers(1, 3))):
       gtype = str(rng.choice(["sphere", "capsule", "box", "ellipsoid", "cylinder"]))
       size = " ".join(f"{x:.3g}" for x in rng.uniform(0.02, 0.1, 3))
@@ -107,17 +120,21 @@ def random_tree_xml(seed: int, nbody: int = 12) -> str:
     out.append(f"{pad}</body>")
     return out
 
-  lines = ['<mujoco model="random-tree">',
-           f'  <option gravity="{vec(2, 1)} -9.81"/>',
-           "  <worldbody>"]
+  lines = [
+    '<mujoco model="random-tree">',
+    f'  <option gravity="{vec(2, 1)} -9.81"/>',
+    "  <worldbody>",
+  ]
   for c in children[0]:
     lines += body(c, 2)
-  lines += [f'    <body name="mocap" mocap="true" pos="{vec(3, 1)}" quat="{quat()}">',
-            f'      <geom type="sphere" size="0.05" {frame(0.1)} {nocon}/>',
-            f"      <site {frame(0.1)}/>",
-            "    </body>",
-            "  </worldbody>",
-            "</mujoco>"]
+  lines += [
+    f'    <body name="mocap" mocap="true" pos="{vec(3, 1)}" quat="{quat()}">',
+    f'      <geom type="sphere" size="0.05" {frame(0.1)} {nocon}/>',
+    f"      <site {frame(0.1)}/>",
+    "    </body>",
+    "  </worldbody>",
+    "</mujoco>",
+  ]
   return "\n".join(lines)
 
 
@@ -139,9 +156,9 @@ def _randomize(mjm, mjd, seed):
   for j in range(mjm.njnt):
     adr = mjm.jnt_qposadr[j]
     if mjm.jnt_type[j] == mujoco.mjtJoint.mjJNT_FREE:
-      mjd.qpos[adr + 3:adr + 7] = rng.normal(size=4) * 1.3
+      mjd.qpos[adr + 3 : adr + 7] = rng.normal(size=4) * 1.3
     elif mjm.jnt_type[j] == mujoco.mjtJoint.mjJNT_BALL:
-      mjd.qpos[adr:adr + 4] = rng.normal(size=4) * 0.8
+      mjd.qpos[adr : adr + 4] = rng.normal(size=4) * 0.8
   mjd.qvel[:] = rng.normal(size=mjm.nv)
   mjd.qacc[:] = rng.normal(size=mjm.nv)
   mjd.mocap_pos[:] = rng.normal(size=mjd.mocap_pos.shape)
@@ -363,8 +380,19 @@ def test_com_vel(case):
 def test_qfrc_bias(case):
   """rne(flg_acc=0) plus the tendon armature bias is MuJoCo's qfrc_bias."""
   mjm, mjd, m, d = _fresh(case)
-  _copy(mjd, d, "xpos", "xipos", "site_xpos", "subtree_com", "cinert", "cdof", "cvel",
-        "cdof_dot", "ten_J")
+  _copy(
+    mjd,
+    d,
+    "xpos",
+    "xipos",
+    "site_xpos",
+    "subtree_com",
+    "cinert",
+    "cdof",
+    "cvel",
+    "cdof_dot",
+    "ten_J",
+  )
   smooth.rne(m._struct, d._struct, 0, d.qfrc_bias)
   smooth.mj_tendonBias(m, d, d.qfrc_bias)
   _assert_rel(d.qfrc_bias, mjd.qfrc_bias, 1e-8, "qfrc_bias")
@@ -408,9 +436,22 @@ def test_subtree_vel(case):
     _assert_abs(getattr(d, name), getattr(mjd, name), 1e-9, name)
 
 
-RNE_POST_INPUTS = ("xipos", "site_xpos", "subtree_com", "cinert", "cdof", "cvel", "cdof_dot",
-                   "ten_length", "ten_velocity", "ten_wrapadr", "ten_wrapnum", "wrap_obj",
-                   "wrap_xpos", "actuator_force")
+RNE_POST_INPUTS = (
+  "xipos",
+  "site_xpos",
+  "subtree_com",
+  "cinert",
+  "cdof",
+  "cvel",
+  "cdof_dot",
+  "ten_length",
+  "ten_velocity",
+  "ten_wrapadr",
+  "ten_wrapnum",
+  "wrap_obj",
+  "wrap_xpos",
+  "actuator_force",
+)
 
 
 def test_rne_post_constraint(case):
@@ -524,10 +565,13 @@ TENDON_XML = """
 </mujoco>
 """
 
-FLAGS = {"all": 0, "nospring": mujoco.mjtDisableBit.mjDSBL_SPRING,
-         "nodamper": mujoco.mjtDisableBit.mjDSBL_DAMPER,
-         "nopassive": mujoco.mjtDisableBit.mjDSBL_SPRING | mujoco.mjtDisableBit.mjDSBL_DAMPER,
-         "noactuation": mujoco.mjtDisableBit.mjDSBL_ACTUATION}
+FLAGS = {
+  "all": 0,
+  "nospring": mujoco.mjtDisableBit.mjDSBL_SPRING,
+  "nodamper": mujoco.mjtDisableBit.mjDSBL_DAMPER,
+  "nopassive": mujoco.mjtDisableBit.mjDSBL_SPRING | mujoco.mjtDisableBit.mjDSBL_DAMPER,
+  "noactuation": mujoco.mjtDisableBit.mjDSBL_ACTUATION,
+}
 
 
 @pytest.fixture(scope="module")
@@ -570,7 +614,7 @@ def test_rne_post_constraint_tendon_forces(tendon_model, seed, flags):
   for i in range(mjm.nsensor):
     adr, dim = mjm.sensor_adr[i], mjm.sensor_dim[i]
     name = f"sensor {i} {mujoco.mjtSensor(mjm.sensor_type[i]).name}"
-    _assert_rel(d.sensordata[adr:adr + dim], mjd.sensordata[adr:adr + dim], 1e-8, name)
+    _assert_rel(d.sensordata[adr : adr + dim], mjd.sensordata[adr : adr + dim], 1e-8, name)
 
 
 def test_tendon_forces_are_exercised(tendon_model):
@@ -581,7 +625,7 @@ def test_tendon_forces_are_exercised(tendon_model):
   for seed in range(3):
     _tendon_state(tendon_model, seed, 0)
     for t in range(mjm.ntendon):
-      obj = mjd.wrap_obj.ravel()[mjd.ten_wrapadr[t]:mjd.ten_wrapadr[t] + mjd.ten_wrapnum[t]]
+      obj = mjd.wrap_obj.ravel()[mjd.ten_wrapadr[t] : mjd.ten_wrapadr[t] + mjd.ten_wrapnum[t]]
       wrapped.update(int(o) for o in obj if o >= 0)
   assert wrapped == {mjm.geom("drum").id, mjm.geom("spool").id}
   _tendon_state(tendon_model, 0, 0)

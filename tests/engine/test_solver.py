@@ -31,8 +31,8 @@ from engine import tendon
 from engine.solver_pgs import mju_QCQP
 from engine.solver_pgs import mju_QCQP2
 from engine.solver_pgs import mju_QCQP3
-from tests import oracle
 from tests import jitted
+from tests import oracle
 
 actuation = jitted.module(actuation)
 forward = jitted.module(forward)
@@ -117,11 +117,25 @@ JOINTS = """
 MODELS = {"boxes": BOXES, "joints": JOINTS}
 
 
-def _xml(model, cone="pyramidal", solver_name="Newton", iterations=200, tolerance=1e-10,
-         noslip=0, jacobian="dense", impratio=1.0):
-  option = OPTION.format(cone=cone, solver=solver_name, iterations=iterations,
-                         tolerance=tolerance, noslip=noslip, jacobian=jacobian,
-                         impratio=impratio)
+def _xml(
+  model,
+  cone="pyramidal",
+  solver_name="Newton",
+  iterations=200,
+  tolerance=1e-10,
+  noslip=0,
+  jacobian="dense",
+  impratio=1.0,
+):
+  option = OPTION.format(
+    cone=cone,
+    solver=solver_name,
+    iterations=iterations,
+    tolerance=tolerance,
+    noslip=noslip,
+    jacobian=jacobian,
+    impratio=impratio,
+  )
   return MODELS[model].format(option=option)
 
 
@@ -134,7 +148,7 @@ def _pose(model, mjm, mjd, rng):
     mjd.qpos[adr[1]] = -0.3
     mjd.qpos[adr[2]] = 0.08
     q = np.array([0.9, 0.3, 0.3, 0.0])
-    mjd.qpos[adr[3]:adr[3] + 4] = q / np.linalg.norm(q)
+    mjd.qpos[adr[3] : adr[3] + 4] = q / np.linalg.norm(q)
 
 
 def _smooth_stages(m, d):
@@ -211,8 +225,9 @@ def test_constraint_update_matches_mujoco(model, cone, jacobian):
     cone_rows = mjd.efc_state == mujoco.mjtConstraintState.mjCNSTRSTATE_CONE
     for con in set(mjd.efc_id[cone_rows]):
       dim = mjd.contact.dim[con]
-      np.testing.assert_allclose(d.contact.H[con, :dim * dim], mjd.contact.H[con, :dim * dim],
-                                 rtol=1e-13, atol=1e-10)
+      np.testing.assert_allclose(
+        d.contact.H[con, : dim * dim], mjd.contact.H[con, : dim * dim], rtol=1e-13, atol=1e-10
+      )
     states |= set(mjd.efc_state.tolist())
 
     # without a cost
@@ -234,16 +249,27 @@ def test_constraint_update_no_rows():
 # ---- solvers ----
 
 # (model, cone, jacobian) cases for every solver
-CASES = [(mo, c, j) for mo in ("boxes", "joints") for c in ("pyramidal", "elliptic")
-         for j in ("dense", "sparse")]
+CASES = [
+  (mo, c, j)
+  for mo in ("boxes", "joints")
+  for c in ("pyramidal", "elliptic")
+  for j in ("dense", "sparse")
+]
 
 
 @pytest.mark.parametrize("solver_name", ["Newton", "CG", "PGS"])
 @pytest.mark.parametrize("model,cone,jacobian", CASES)
 def test_solve_matches_mujoco(solver_name, model, cone, jacobian):
   """One island (MuJoCo with islands disabled): same solution, iterations and statistics."""
-  mjm, mjd, m, d = _setup(model, seed=2, solver_name=solver_name, cone=cone, jacobian=jacobian,
-                          iterations=300, impratio=1.5)
+  mjm, mjd, m, d = _setup(
+    model,
+    seed=2,
+    solver_name=solver_name,
+    cone=cone,
+    jacobian=jacobian,
+    iterations=300,
+    impratio=1.5,
+  )
   _solve(d, m)
   tol = {"Newton": 1e-12, "CG": 1e-11, "PGS": 1e-12}
   assert _rel(d.qacc, mjd.qacc) < tol[solver_name]
@@ -272,8 +298,9 @@ def test_solve_matches_mujoco(solver_name, model, cone, jacobian):
     # the iterations follow MuJoCo's to rounding
     k = niter
     for name in ("improvement", "gradient"):
-      np.testing.assert_allclose(getattr(d.solver, name)[:k], getattr(mjd.solver, name)[:k],
-                                 rtol=1e-5, atol=1e-10)
+      np.testing.assert_allclose(
+        getattr(d.solver, name)[:k], getattr(mjd.solver, name)[:k], rtol=1e-5, atol=1e-10
+      )
     for name in ("nactive", "nchange"):
       np.testing.assert_array_equal(getattr(d.solver, name)[:k], getattr(mjd.solver, name)[:k])
     if solver_name == "Newton":
@@ -285,8 +312,17 @@ def test_solve_matches_mujoco(solver_name, model, cone, jacobian):
 @pytest.mark.parametrize("model,cone,jacobian", CASES)
 def test_pgs_solves_each_island_as_mujoco(model, cone, jacobian, noslip):
   """PGS with islands (MuJoCo's default): each island's solution, iterations and statistics."""
-  mjm, mjd, m, d = _setup(model, seed=2, islands=True, solver_name="PGS", cone=cone,
-                          jacobian=jacobian, iterations=300, impratio=1.5, noslip=noslip)
+  mjm, mjd, m, d = _setup(
+    model,
+    seed=2,
+    islands=True,
+    solver_name="PGS",
+    cone=cone,
+    jacobian=jacobian,
+    iterations=300,
+    impratio=1.5,
+    noslip=noslip,
+  )
   assert mjd.nisland > 1 and d.nisland == mjd.nisland
   _solve(d, m)
   assert _rel(d.qacc, mjd.qacc) < 1e-12
@@ -296,8 +332,9 @@ def test_pgs_solves_each_island_as_mujoco(model, cone, jacobian, noslip):
   for k in range(mjd.nisland):
     niter = int(mjd.solver_niter[k])
     rows = slice(k * mujoco.mjNSOLVER, k * mujoco.mjNSOLVER + niter)
-    np.testing.assert_allclose(d.solver.improvement[rows], mjd.solver.improvement[rows],
-                               rtol=1e-6, atol=1e-12)
+    np.testing.assert_allclose(
+      d.solver.improvement[rows], mjd.solver.improvement[rows], rtol=1e-6, atol=1e-12
+    )
     if cone == "pyramidal":
       np.testing.assert_array_equal(d.solver.nactive[rows], mjd.solver.nactive[rows])
       np.testing.assert_array_equal(d.solver.nchange[rows], mjd.solver.nchange[rows])
@@ -312,8 +349,17 @@ def test_primal_solves_each_island_as_mujoco(solver_name, model, cone, jacobian,
   """CG and Newton with islands: each island's blocks of M and J, its own scale, termination
   and statistics; the island-major i* fields and efc_state (left at the warm start's states
   by the island solve) as MuJoCo's."""
-  mjm, mjd, m, d = _setup(model, seed=2, islands=True, solver_name=solver_name, cone=cone,
-                          jacobian=jacobian, iterations=300, impratio=1.5, noslip=noslip)
+  mjm, mjd, m, d = _setup(
+    model,
+    seed=2,
+    islands=True,
+    solver_name=solver_name,
+    cone=cone,
+    jacobian=jacobian,
+    iterations=300,
+    impratio=1.5,
+    noslip=noslip,
+  )
   assert mjd.nisland > 1 and d.nisland == mjd.nisland
   _solve(d, m)
   assert _rel(d.qacc, mjd.qacc) < 1e-12
@@ -323,33 +369,38 @@ def test_primal_solves_each_island_as_mujoco(solver_name, model, cone, jacobian,
   np.testing.assert_array_equal(d.iefc_state, mjd.iefc_state)
   # noslip's dual states: an elliptic force it puts on the cone boundary may land on either side
   diff = d.efc_state != mjd.efc_state
-  assert not diff.any() or (noslip and np.all(
-      mjd.efc_type[diff] == mujoco.mjtConstraint.mjCNSTR_CONTACT_ELLIPTIC))
-  for name in ("iacc", "ifrc_constraint", "iefc_force", "iacc_smooth", "ifrc_smooth",
-               "iefc_aref"):
+  assert not diff.any() or (
+    noslip and np.all(mjd.efc_type[diff] == mujoco.mjtConstraint.mjCNSTR_CONTACT_ELLIPTIC)
+  )
+  for name in ("iacc", "ifrc_constraint", "iefc_force", "iacc_smooth", "ifrc_smooth", "iefc_aref"):
     assert _rel(getattr(d, name), getattr(mjd, name)) < 1e-11, name
   for k in range(mjd.nisland):
     niter = int(mjd.solver_niter[k])
     rows = slice(k * mujoco.mjNSOLVER, k * mujoco.mjNSOLVER + niter)
     for name in ("improvement", "gradient"):
-      np.testing.assert_allclose(getattr(d.solver, name)[rows], getattr(mjd.solver, name)[rows],
-                                 rtol=1e-6, atol=1e-12)
+      np.testing.assert_allclose(
+        getattr(d.solver, name)[rows], getattr(mjd.solver, name)[rows], rtol=1e-6, atol=1e-12
+      )
     for name in ("neval", "nupdate"):
       np.testing.assert_array_equal(getattr(d.solver, name)[rows], getattr(mjd.solver, name)[rows])
     # active rows and changes; the noslip rows (no line search) only for pyramidal cones
     exact = (mjd.solver.neval[rows] > 0) | (cone == "pyramidal")
     for name in ("nactive", "nchange"):
-      np.testing.assert_array_equal(getattr(d.solver, name)[rows][exact],
-                                    getattr(mjd.solver, name)[rows][exact])
+      np.testing.assert_array_equal(
+        getattr(d.solver, name)[rows][exact], getattr(mjd.solver, name)[rows][exact]
+      )
   np.testing.assert_array_equal(d.solver_nnz, mjd.solver_nnz)
 
 
 @pytest.mark.parametrize("solver_name", ["Newton", "CG", "PGS"])
-@pytest.mark.parametrize("model,cone", [("boxes", "pyramidal"), ("boxes", "elliptic"),
-                                        ("joints", "pyramidal"), ("joints", "elliptic")])
+@pytest.mark.parametrize(
+  "model,cone",
+  [("boxes", "pyramidal"), ("boxes", "elliptic"), ("joints", "pyramidal"), ("joints", "elliptic")],
+)
 def test_noslip_matches_mujoco(solver_name, model, cone):
-  mjm, mjd, m, d = _setup(model, seed=5, solver_name=solver_name, cone=cone, noslip=20,
-                          iterations=300)
+  mjm, mjd, m, d = _setup(
+    model, seed=5, solver_name=solver_name, cone=cone, noslip=20, iterations=300
+  )
   _solve(d, m)
   tol = {"Newton": 1e-11, "CG": 1e-11, "PGS": 1e-12}[solver_name]
   assert _rel(d.qacc, mjd.qacc) < tol
@@ -358,14 +409,16 @@ def test_noslip_matches_mujoco(solver_name, model, cone):
   assert niter == mj_niter
   if solver_name == "PGS":
     # noslip statistics follow the main solver's
-    np.testing.assert_allclose(d.solver.improvement[:niter], mjd.solver.improvement[:niter],
-                               rtol=1e-6, atol=1e-12)
+    np.testing.assert_allclose(
+      d.solver.improvement[:niter], mjd.solver.improvement[:niter], rtol=1e-6, atol=1e-12
+    )
 
 
 @pytest.mark.parametrize("solver_name", ["Newton", "CG", "PGS"])
 def test_cold_start(solver_name):
-  mjm, mjd, m, d = _setup("boxes", seed=6, warmstart=False, solver_name=solver_name,
-                          cone="elliptic", iterations=300)
+  mjm, mjd, m, d = _setup(
+    "boxes", seed=6, warmstart=False, solver_name=solver_name, cone="elliptic", iterations=300
+  )
   _solve(d, m)
   assert _rel(d.qacc, mjd.qacc) < 1e-7
   niter, mj_niter = int(d.solver_niter[0]), int(mjd.solver_niter[0])
@@ -418,8 +471,9 @@ def test_small_row_capacity(solver_name, monkeypatch):
   """A tiny row capacity (below the 256-float block workspace; MjData's capacity is forced
   down to <size njmax>, which only sizes MuJoCo's arena): same results."""
   capacity = engine.types.data_capacity
-  monkeypatch.setattr(engine.types, "data_capacity",
-                      lambda m: dict(capacity(m), nefccap=int(m.njmax)))
+  monkeypatch.setattr(
+    engine.types, "data_capacity", lambda m: dict(capacity(m), nefccap=int(m.njmax))
+  )
   mjm, mjd, m, d = oracle.load(SMALL.format(solver=solver_name))
   mjm.opt.disableflags |= mujoco.mjtDisableBit.mjDSBL_ISLAND
   m.opt.disableflags |= mujoco.mjtDisableBit.mjDSBL_ISLAND

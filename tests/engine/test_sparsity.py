@@ -7,7 +7,6 @@ import pytest
 from engine.compiler.sparsity import mass_sparsity
 from tests import trees
 
-
 _SIMPLE_BODIES = """
 <mujoco>
   <worldbody>
@@ -26,8 +25,9 @@ def test_layout_matches_mujoco(seed):
   """Random trees, and free/slider bodies whose diagonal inertia ("simple" dofs) prunes rows."""
   xml = _SIMPLE_BODIES if seed == "simple" else trees.random_tree_xml(seed)
   mjm = mujoco.MjModel.from_xml_string(xml)
-  s = mass_sparsity(mjm.dof_parentid, mjm.body_parentid, mjm.body_dofadr, mjm.body_dofnum,
-                    mjm.dof_simplenum)
+  s = mass_sparsity(
+    mjm.dof_parentid, mjm.body_parentid, mjm.body_dofadr, mjm.body_dofnum, mjm.dof_simplenum
+  )
   for name, value in s["sizes"].items():
     assert value == getattr(mjm, name), name
   for name, value in s["arrays"].items():

@@ -44,8 +44,18 @@ _BIT = {name: int(value) for name, value in mujoco.mjtState.__members__.items()}
 def _random_data(seed=0):
   mjm, mjd, m, d = oracle.load(XML)
   rng = np.random.default_rng(seed)
-  for name in ("qpos", "qvel", "act", "ctrl", "qfrc_applied", "xfrc_applied", "mocap_pos",
-               "mocap_quat", "qacc_warmstart", "userdata"):
+  for name in (
+    "qpos",
+    "qvel",
+    "act",
+    "ctrl",
+    "qfrc_applied",
+    "xfrc_applied",
+    "mocap_pos",
+    "mocap_quat",
+    "qacc_warmstart",
+    "userdata",
+  ):
     value = rng.normal(size=getattr(mjd, name).shape)
     getattr(mjd, name)[...] = value
     getattr(d, name)[...] = value
@@ -83,8 +93,19 @@ def test_set_state_matches_mujoco_and_round_trips(name):
   state = np.random.default_rng(5).normal(size=n)
   mujoco.mj_setState(mjm, mjd, state, sig)
   S.mj_setState(m, d, state, sig)
-  for field in ("qpos", "qvel", "act", "ctrl", "qfrc_applied", "xfrc_applied", "mocap_pos",
-                "mocap_quat", "qacc_warmstart", "userdata", "eq_active"):
+  for field in (
+    "qpos",
+    "qvel",
+    "act",
+    "ctrl",
+    "qfrc_applied",
+    "xfrc_applied",
+    "mocap_pos",
+    "mocap_quat",
+    "qacc_warmstart",
+    "userdata",
+    "eq_active",
+  ):
     np.testing.assert_array_equal(getattr(d, field), getattr(mjd, field), err_msg=field)
   assert d.time == mjd.time
   back = np.empty(n)
@@ -117,8 +138,7 @@ def test_set_keyframe_matches_mujoco():
   mjm, mjd, m, d = _random_data()
   mujoco.mj_setKeyframe(mjm, mjd, 1)
   S.mj_setKeyframe(m, d, 1)
-  for field in ("key_time", "key_qpos", "key_qvel", "key_act", "key_ctrl", "key_mpos",
-                "key_mquat"):
+  for field in ("key_time", "key_qpos", "key_qvel", "key_act", "key_ctrl", "key_mpos", "key_mquat"):
     np.testing.assert_array_equal(getattr(m, field), getattr(mjm, field), err_msg=field)
   with pytest.raises(ValueError, match="keyframe"):
     S.mj_setKeyframe(m, d, 2)

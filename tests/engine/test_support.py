@@ -14,9 +14,9 @@ def _random_state(mjm, mjd, rng):
   for j in range(mjm.njnt):
     adr = mjm.jnt_qposadr[j]
     if mjm.jnt_type[j] == mujoco.mjtJoint.mjJNT_FREE:
-      mjd.qpos[adr + 3:adr + 7] /= np.linalg.norm(mjd.qpos[adr + 3:adr + 7])
+      mjd.qpos[adr + 3 : adr + 7] /= np.linalg.norm(mjd.qpos[adr + 3 : adr + 7])
     elif mjm.jnt_type[j] == mujoco.mjtJoint.mjJNT_BALL:
-      mjd.qpos[adr:adr + 4] /= np.linalg.norm(mjd.qpos[adr:adr + 4])
+      mjd.qpos[adr : adr + 4] /= np.linalg.norm(mjd.qpos[adr : adr + 4])
   mjd.qvel[:] = rng.normal(size=mjm.nv)
 
 
@@ -77,8 +77,11 @@ def test_integrate_and_differentiate_pos(seed):
 def test_name_lookup_matches():
   mjm, _, m, _ = oracle.load(trees.random_tree_xml(1))
   for objtype in (mujoco.mjtObj.mjOBJ_BODY, mujoco.mjtObj.mjOBJ_JOINT, mujoco.mjtObj.mjOBJ_GEOM):
-    n = {mujoco.mjtObj.mjOBJ_BODY: mjm.nbody, mujoco.mjtObj.mjOBJ_JOINT: mjm.njnt,
-         mujoco.mjtObj.mjOBJ_GEOM: mjm.ngeom}[objtype]
+    n = {
+      mujoco.mjtObj.mjOBJ_BODY: mjm.nbody,
+      mujoco.mjtObj.mjOBJ_JOINT: mjm.njnt,
+      mujoco.mjtObj.mjOBJ_GEOM: mjm.ngeom,
+    }[objtype]
     for i in range(n):
       name = mujoco.mj_id2name(mjm, objtype, i)
       assert engine.mj_id2name(m, int(objtype), i) == name

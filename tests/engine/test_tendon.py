@@ -19,11 +19,32 @@ MODELS = pathlib.Path(__file__).resolve().parent.parent / "models" / "tendon"
 TOL = 1e-9
 
 # kinematic quantities consumed by mj_tendon / mj_transmission
-KINEMATICS = ("qpos", "xpos", "xquat", "xmat", "xipos", "ximat", "xanchor", "xaxis", "geom_xpos",
-              "geom_xmat", "site_xpos", "site_xmat", "subtree_com", "cdof", "cinert")
+KINEMATICS = (
+  "qpos",
+  "xpos",
+  "xquat",
+  "xmat",
+  "xipos",
+  "ximat",
+  "xanchor",
+  "xaxis",
+  "geom_xpos",
+  "geom_xmat",
+  "site_xpos",
+  "site_xmat",
+  "subtree_com",
+  "cdof",
+  "cinert",
+)
 OUTPUTS_F = ("ten_length", "ten_J", "wrap_xpos", "actuator_length", "actuator_moment")
-OUTPUTS_I = ("ten_wrapadr", "ten_wrapnum", "wrap_obj", "moment_rownnz", "moment_rowadr",
-             "moment_colind")
+OUTPUTS_I = (
+  "ten_wrapadr",
+  "ten_wrapnum",
+  "wrap_obj",
+  "moment_rownnz",
+  "moment_rowadr",
+  "moment_colind",
+)
 
 
 def _load(name):
@@ -36,12 +57,12 @@ def _random_state(mjm, mjd, rng):
     adr = mjm.jnt_qposadr[j]
     jtype = mjm.jnt_type[j]
     if jtype == mujoco.mjtJoint.mjJNT_FREE:
-      mjd.qpos[adr:adr + 3] = rng.uniform(-1, 1, 3)
-      mjd.qpos[adr + 3:adr + 7] = rng.normal(size=4)
-      mujoco.mju_normalize4(mjd.qpos[adr + 3:adr + 7])
+      mjd.qpos[adr : adr + 3] = rng.uniform(-1, 1, 3)
+      mjd.qpos[adr + 3 : adr + 7] = rng.normal(size=4)
+      mujoco.mju_normalize4(mjd.qpos[adr + 3 : adr + 7])
     elif jtype == mujoco.mjtJoint.mjJNT_BALL:
-      mjd.qpos[adr:adr + 4] = rng.normal(size=4)
-      mujoco.mju_normalize4(mjd.qpos[adr:adr + 4])
+      mjd.qpos[adr : adr + 4] = rng.normal(size=4)
+      mujoco.mju_normalize4(mjd.qpos[adr : adr + 4])
     elif jtype == mujoco.mjtJoint.mjJNT_SLIDE:
       mjd.qpos[adr] = rng.uniform(-0.3, 0.3)
     else:
@@ -65,7 +86,7 @@ def _dense_moment(nout, nv, data):
   dense = np.zeros((nout, nv))
   for i in range(nout):
     adr, nnz = data.moment_rowadr[i], data.moment_rownnz[i]
-    dense[i, data.moment_colind[adr:adr + nnz]] = data.actuator_moment[adr:adr + nnz]
+    dense[i, data.moment_colind[adr : adr + nnz]] = data.actuator_moment[adr : adr + nnz]
   return dense
 
 
@@ -80,8 +101,9 @@ def _compare(mjm, mjd, d):
   np.testing.assert_array_equal(d.ten_wrapnum, mjd.ten_wrapnum)
   nwrap = int(mjd.ten_wrapadr[-1] + mjd.ten_wrapnum[-1]) if mjm.ntendon else 0
   np.testing.assert_array_equal(d.wrap_obj.ravel()[:nwrap], mjd.wrap_obj.ravel()[:nwrap])
-  np.testing.assert_allclose(d.wrap_xpos.ravel()[:3 * nwrap], mjd.wrap_xpos.ravel()[:3 * nwrap],
-                             rtol=0, atol=TOL)
+  np.testing.assert_allclose(
+    d.wrap_xpos.ravel()[: 3 * nwrap], mjd.wrap_xpos.ravel()[: 3 * nwrap], rtol=0, atol=TOL
+  )
 
   # transmissions: lengths, sparse structure, values
   np.testing.assert_allclose(d.actuator_length, mjd.actuator_length, rtol=0, atol=TOL)
@@ -89,8 +111,7 @@ def _compare(mjm, mjd, d):
   np.testing.assert_array_equal(d.moment_rowadr, mjd.moment_rowadr)
   nnz = int(mjd.moment_rowadr[-1] + mjd.moment_rownnz[-1]) if mjm.nout else 0
   np.testing.assert_array_equal(d.moment_colind[:nnz], mjd.moment_colind[:nnz])
-  np.testing.assert_allclose(d.actuator_moment[:nnz], mjd.actuator_moment[:nnz], rtol=0,
-                             atol=TOL)
+  np.testing.assert_allclose(d.actuator_moment[:nnz], mjd.actuator_moment[:nnz], rtol=0, atol=TOL)
 
 
 def test_fixed_and_spatial_tendons_on_arm():
@@ -117,7 +138,7 @@ def test_spatial_jacobian_is_length_derivative():
   J = np.zeros((mjm.ntendon, mjm.nv))
   for i in range(mjm.ntendon):
     adr, nnz = mjm.ten_J_rowadr[i], mjm.ten_J_rownnz[i]
-    J[i, mjm.ten_J_colind[adr:adr + nnz]] = d.ten_J[adr:adr + nnz]
+    J[i, mjm.ten_J_colind[adr : adr + nnz]] = d.ten_J[adr : adr + nnz]
   qpos0 = mjd.qpos.copy()
   eps = 1e-6
   for v in range(mjm.nv):
@@ -142,7 +163,7 @@ def test_wrapping_sphere_and_cylinder():
     _run(mjm, mjd, d, m)
     _compare(mjm, mjd, d)
     for i in range(mjm.ntendon):
-      objs = d.wrap_obj.ravel()[d.ten_wrapadr[i]:d.ten_wrapadr[i] + d.ten_wrapnum[i]]
+      objs = d.wrap_obj.ravel()[d.ten_wrapadr[i] : d.ten_wrapadr[i] + d.ten_wrapnum[i]]
       wrapped[i] += np.any(objs >= 0)
 
   # every tendon wrapped in some states and went straight in others
@@ -166,8 +187,10 @@ def test_every_transmission_type():
     # slider-crank with a short rod: both the regular and the degenerate (det <= 0) branch
     o = mjm.actuator_outadr[crank_short]
     axis = mjd.site_xmat[mjm.actuator_trnid[crank_short, 1]].reshape(3, 3)[:, 2]
-    vec = (mjd.site_xpos[mjm.actuator_trnid[crank_short, 0]]
-           - mjd.site_xpos[mjm.actuator_trnid[crank_short, 1]])
+    vec = (
+      mjd.site_xpos[mjm.actuator_trnid[crank_short, 0]]
+      - mjd.site_xpos[mjm.actuator_trnid[crank_short, 1]]
+    )
     det_cases.add(bool((vec @ axis) ** 2 + 0.05**2 - vec @ vec > 0))
     assert np.isfinite(d.actuator_length[o])
 
@@ -190,10 +213,18 @@ def test_transmission_moment_is_length_derivative():
   _random_state(mjm, mjd, rng)
   _run(mjm, mjd, d, m)
   moment = _dense_moment(mjm.nout, mjm.nv, d)
-  names = ("hinge", "slide", "fixed_tendon", "spatial_tendon", "crank",
-           "crank_short", "crank_trees")
-  rows = [mjm.actuator_outadr[mujoco.mj_name2id(mjm, mujoco.mjtObj.mjOBJ_ACTUATOR, n)]
-          for n in names]
+  names = (
+    "hinge",
+    "slide",
+    "fixed_tendon",
+    "spatial_tendon",
+    "crank",
+    "crank_short",
+    "crank_trees",
+  )
+  rows = [
+    mjm.actuator_outadr[mujoco.mj_name2id(mjm, mujoco.mjtObj.mjOBJ_ACTUATOR, n)] for n in names
+  ]
   qpos0 = mjd.qpos.copy()
   eps = 1e-6
   for v in range(mjm.nv):
@@ -205,8 +236,7 @@ def test_transmission_moment_is_length_derivative():
       mujoco.mj_integratePos(mjm, mjd.qpos, dq, 1)
       _run(mjm, mjd, d, m)
       lengths.append(d.actuator_length[rows].copy())
-    np.testing.assert_allclose((lengths[0] - lengths[1]) / (2 * eps), moment[rows, v],
-                               atol=1e-6)
+    np.testing.assert_allclose((lengths[0] - lengths[1]) / (2 * eps), moment[rows, v], atol=1e-6)
 
 
 def _random_tendon_model(seed):
@@ -221,8 +251,14 @@ def _random_tendon_model(seed):
     body.add_site(name=f"s{k}", pos=rng.uniform(-0.2, 0.2, 3), quat=quat / np.linalg.norm(quat))
     sites.append(f"s{k}")
   wrapbody = spec.body(str(rng.choice(bodies)))
-  wrapbody.add_geom(name="wrap", type=mujoco.mjtGeom.mjGEOM_SPHERE, size=[0.08, 0, 0],
-                    pos=rng.uniform(-0.1, 0.1, 3), contype=0, conaffinity=0)
+  wrapbody.add_geom(
+    name="wrap",
+    type=mujoco.mjtGeom.mjGEOM_SPHERE,
+    size=[0.08, 0, 0],
+    pos=rng.uniform(-0.1, 0.1, 3),
+    contype=0,
+    conaffinity=0,
+  )
   wrapbody.add_site(name="side", pos=rng.uniform(-0.3, 0.3, 3))
 
   # spatial tendons: a site path, and a sphere wrap with a side site
@@ -256,15 +292,27 @@ def _random_tendon_model(seed):
   for k in range(4):
     s0, s1 = rng.choice(sites, 2, replace=False)
     refsite = str(s1) if k else ""
-    spec.add_actuator(target=str(s0), refsite=refsite, trntype=trn.mjTRN_SITE,
-                      gear=rng.uniform(-1, 1, 6))
+    spec.add_actuator(
+      target=str(s0), refsite=refsite, trntype=trn.mjTRN_SITE, gear=rng.uniform(-1, 1, 6)
+    )
     s0, s1 = rng.choice(sites, 2, replace=False)
-    spec.add_actuator(target=str(s0), slidersite=str(s1), trntype=trn.mjTRN_SLIDERCRANK,
-                      cranklength=rng.uniform(0.05, 1), gear=[rng.uniform(-2, 2), 0, 0, 0, 0, 0])
+    spec.add_actuator(
+      target=str(s0),
+      slidersite=str(s1),
+      trntype=trn.mjTRN_SLIDERCRANK,
+      cranklength=rng.uniform(0.05, 1),
+      gear=[rng.uniform(-2, 2), 0, 0, 0, 0, 0],
+    )
   s0, s1 = rng.choice(sites, 2, replace=False)
-  spec.add_actuator(target=str(s0), refsite=str(s1), trntype=trn.mjTRN_SITE,
-                    gaintype=mujoco.mjtGain.mjGAIN_SO3, biastype=mujoco.mjtBias.mjBIAS_SO3,
-                    gainprm=[1] + [0] * 9, biasprm=[0, -1] + [0] * 8)
+  spec.add_actuator(
+    target=str(s0),
+    refsite=str(s1),
+    trntype=trn.mjTRN_SITE,
+    gaintype=mujoco.mjtGain.mjGAIN_SO3,
+    biastype=mujoco.mjtBias.mjBIAS_SO3,
+    gainprm=[1] + [0] * 9,
+    biasprm=[0, -1] + [0] * 8,
+  )
   return spec.to_xml()
 
 
@@ -281,7 +329,8 @@ def test_random_trees(seed):
 
 def test_no_tendons_no_actuators():
   """Models without tendons or actuators leave everything untouched."""
-  mjm, mjd, m, d = oracle.load('<mujoco><worldbody><body><joint/><geom size=".1"/>'
-                               "</body></worldbody></mujoco>")
+  mjm, mjd, m, d = oracle.load(
+    '<mujoco><worldbody><body><joint/><geom size=".1"/></body></worldbody></mujoco>'
+  )
   _run(mjm, mjd, d, m)
   assert mjm.ntendon == 0 and mjm.nu == 0

@@ -22,17 +22,21 @@ _RNG = np.random.default_rng(1)
 SCENES = {
   # a tilted box landing on a corner
   "box_landing": '<body pos="0 0 .2" euler="20 30 0"><freejoint/>'
-                 '<geom type="box" size=".1 .2 .05"/></body>',
+  '<geom type="box" size=".1 .2 .05"/></body>',
   # boxes and spheres dropped onto each other
   "pile": "".join(
     f'<body pos="{x:.3f} {y:.3f} {z:.3f}" euler="{a:.1f} {b:.1f} 0"><freejoint/>'
     f'<geom type="{kind}" size=".08 .06 .05"/></body>'
-    for (x, y, z, a, b), kind in zip(_RNG.uniform([-.2, -.2, .1, 0, 0], [.2, .2, .5, 90, 90],
-                                                  (8, 5)), ["box", "sphere"] * 4)),
+    for (x, y, z, a, b), kind in zip(
+      _RNG.uniform([-0.2, -0.2, 0.1, 0, 0], [0.2, 0.2, 0.5, 90, 90], (8, 5)), ["box", "sphere"] * 4
+    )
+  ),
   # three separate stacks of three boxes
-  "stacks": "".join(f'<body pos="{x} 0 {0.1 + 0.2 * k}"><freejoint/>'
-                    f'<geom type="box" size=".1 .1 .1"/></body>'
-                    for x in (0, 1, 2) for k in range(3)),
+  "stacks": "".join(
+    f'<body pos="{x} 0 {0.1 + 0.2 * k}"><freejoint/><geom type="box" size=".1 .1 .1"/></body>'
+    for x in (0, 1, 2)
+    for k in range(3)
+  ),
   # a capsule ragdoll (ball and hinge joints, a joint limit) falling on its side
   "ragdoll": """
     <body pos="0 0 .12" euler="0 10 0"><freejoint/>
@@ -54,7 +58,8 @@ SCENES = {
   # spheres with condim 3, 4 and 6 rolling down a tilted plane
   "tilted_spheres": "".join(
     f'<body pos="{x} {y} .12"><freejoint/><geom size=".1" condim="{c}"/></body>'
-    for x, y, c in ((0, 0, 3), (.5, 0, 4), (0, .5, 6), (.5, .5, 3))),
+    for x, y, c in ((0, 0, 3), (0.5, 0, 4), (0, 0.5, 6), (0.5, 0.5, 3))
+  ),
 }
 
 # (solver, islands, extra options)
@@ -76,20 +81,29 @@ SOLVERS = {
 
 def _xml(scene, solver, islands, extra, cone):
   plane = '<geom type="plane" size="5 5 .1"' + (
-    ' euler="10 5 0"/>' if scene == "tilted_spheres" else "/>")
-  return (f'<mujoco><option solver="{solver}" cone="{cone}" {extra}>'
-          f'<flag island="{islands}"/></option>'
-          f"<worldbody>{plane}{SCENES[scene]}</worldbody>{_EXTRA.get(scene, '')}</mujoco>")
+    ' euler="10 5 0"/>' if scene == "tilted_spheres" else "/>"
+  )
+  return (
+    f'<mujoco><option solver="{solver}" cone="{cone}" {extra}>'
+    f'<flag island="{islands}"/></option>'
+    f"<worldbody>{plane}{SCENES[scene]}</worldbody>{_EXTRA.get(scene, '')}</mujoco>"
+  )
 
 
-_EXTRA = {"tethered": """
+_EXTRA = {
+  "tethered": """
   <tendon><spatial range="0 .32" limited="true" frictionloss=".5">
     <site site="sa"/><site site="sb"/></spatial></tendon>
-  <equality><connect body1="a" body2="c" anchor="-.1 0 .1"/></equality>"""}
+  <equality><connect body1="a" body2="c" anchor="-.1 0 .1"/></equality>"""
+}
 
 
-CASES = [(scene, solver, cone) for scene in SCENES for solver in SOLVERS
-         for cone in ("pyramidal", "elliptic")]
+CASES = [
+  (scene, solver, cone)
+  for scene in SCENES
+  for solver in SOLVERS
+  for cone in ("pyramidal", "elliptic")
+]
 
 
 @pytest.mark.parametrize("scene, solver, cone", CASES)

@@ -24,8 +24,10 @@ from suite import swimmer
 from tests import models
 from tests import oracle
 
-pytestmark = [pytest.mark.filterwarnings("ignore:compiler attribute:DeprecationWarning"),
-              pytest.mark.filterwarnings("ignore:statistic attribute:DeprecationWarning")]
+pytestmark = [
+  pytest.mark.filterwarnings("ignore:compiler attribute:DeprecationWarning"),
+  pytest.mark.filterwarnings("ignore:statistic attribute:DeprecationWarning"),
+]
 
 _VISUAL_XML = models.ROOT / "compiler" / "visual.xml"
 _SUITE = pathlib.Path(common.__file__).resolve().parent.parent / "assets" / "suite"
@@ -39,20 +41,29 @@ def _suite_models():
   out.append(("cartpole_3", *cartpole.get_model_and_assets(num_poles=3)))
   out.append(("swimmer_6", *swimmer.get_model_and_assets(6)))
   out.append(("dog_ball", *dog.get_model_and_assets(floor_size=5, remove_ball=False)))
-  out.append(("quadruped_terrain", *quadruped.get_model_and_assets(
-    floor_size=8, terrain=True, rangefinders=True, walls_and_ball=True)))
+  out.append(
+    (
+      "quadruped_terrain",
+      *quadruped.get_model_and_assets(
+        floor_size=8, terrain=True, rangefinders=True, walls_and_ball=True
+      ),
+    )
+  )
   return out
 
 
-_CASES = ([(f"{p.parent.name}/{p.stem}", None, None, p) for p in models.all_models()]
-          + [(f"suite/{name}", xml, assets, None) for name, xml, assets in _suite_models()])
+_CASES = [(f"{p.parent.name}/{p.stem}", None, None, p) for p in models.all_models()] + [
+  (f"suite/{name}", xml, assets, None) for name, xml, assets in _suite_models()
+]
 
 
 def _load_both(xml, assets, path):
   if path is not None:
     return mujoco.MjModel.from_xml_path(str(path)), types.compile_any_model(path=str(path))
-  return (mujoco.MjModel.from_xml_string(xml, assets),
-          types.compile_any_model(xml=xml, assets=assets))
+  return (
+    mujoco.MjModel.from_xml_string(xml, assets),
+    types.compile_any_model(xml=xml, assets=assets),
+  )
 
 
 def assert_vis_equal(ours, theirs, label=""):
@@ -71,13 +82,15 @@ def assert_vis_equal(ours, theirs, label=""):
         np.testing.assert_array_equal(got, want, err_msg=f"{label} vis.{attr}.{name}")
       else:
         assert type(got) is type(want) and got == want, (
-          f"{label} vis.{attr}.{name}: ours {got!r}, mujoco {want!r}")
+          f"{label} vis.{attr}.{name}: ours {got!r}, mujoco {want!r}"
+        )
 
 
 def assert_stat_close(ours, theirs, label="", tol=1e-12):
   for name in ("meaninertia", "meanmass", "meansize", "extent", "center"):
-    np.testing.assert_allclose(getattr(ours, name), getattr(theirs, name), rtol=tol, atol=tol,
-                               err_msg=f"{label} stat.{name}")
+    np.testing.assert_allclose(
+      getattr(ours, name), getattr(theirs, name), rtol=tol, atol=tol, err_msg=f"{label} stat.{name}"
+    )
 
 
 @pytest.mark.parametrize("label,xml,assets,path", _CASES, ids=[c[0] for c in _CASES])
@@ -114,18 +127,23 @@ def test_meaninertia_is_deprecated_like_in_mujoco():
     engine.MjModel.from_xml_string('<mujoco><statistic meaninertia="2"/></mujoco>')
 
 
-@pytest.mark.parametrize("xml", [
-  "<mujoco/>",
-  '<mujoco><worldbody><geom size="0.3"/></worldbody></mujoco>',
-  '<mujoco><worldbody><body><geom size="0.1"/></body></worldbody></mujoco>',
-  '<mujoco><worldbody><geom type="plane" size="0 0 1"/></worldbody></mujoco>',
-  '<mujoco><statistic extent="3" meansize="0.5" meanmass="2"/><worldbody><body>'
-  '<joint/><geom size="0.1"/></body></worldbody></mujoco>',
-], ids=["empty", "world_geom", "static_body", "infinite_plane", "statistic"])
+@pytest.mark.parametrize(
+  "xml",
+  [
+    "<mujoco/>",
+    '<mujoco><worldbody><geom size="0.3"/></worldbody></mujoco>',
+    '<mujoco><worldbody><body><geom size="0.1"/></body></worldbody></mujoco>',
+    '<mujoco><worldbody><geom type="plane" size="0 0 1"/></worldbody></mujoco>',
+    '<mujoco><statistic extent="3" meansize="0.5" meanmass="2"/><worldbody><body>'
+    '<joint/><geom size="0.1"/></body></worldbody></mujoco>',
+  ],
+  ids=["empty", "world_geom", "static_body", "infinite_plane", "statistic"],
+)
 def test_stat_defaults_where_nothing_is_measured(xml):
   """Without bodies or dofs MuJoCo keeps mj_defaultStatistic's values."""
-  assert_stat_close(engine.MjModel.from_xml_string(xml).stat,
-                    mujoco.MjModel.from_xml_string(xml).stat)
+  assert_stat_close(
+    engine.MjModel.from_xml_string(xml).stat, mujoco.MjModel.from_xml_string(xml).stat
+  )
 
 
 def test_vis_is_writable_with_mujoco_types_and_survives_copies():

@@ -40,8 +40,22 @@ OBS_RTOL = 1e-9  # large readings (contact forces of tens of newtons) to their l
 MODEL_RTOL = 1e-9
 # model fields that take part in the physics (appearance, textures and skins are left out:
 # the stand-in 'outdoor_natural' look differs from dm_control's by design)
-_PHYSICAL_PREFIXES = ("body_", "jnt_", "dof_", "geom_", "site_", "actuator_", "tendon_",
-                      "hfield_", "sensor_", "eq_", "wrap_", "pair_", "qpos0", "qpos_spring")
+_PHYSICAL_PREFIXES = (
+  "body_",
+  "jnt_",
+  "dof_",
+  "geom_",
+  "site_",
+  "actuator_",
+  "tendon_",
+  "hfield_",
+  "sensor_",
+  "eq_",
+  "wrap_",
+  "pair_",
+  "qpos0",
+  "qpos_spring",
+)
 _SPHERE, _TWO_SIZES = 2, (3, 5)  # mjtGeom: sphere; capsule, cylinder
 _STATE = ("qpos", "qvel", "act", "qacc_warmstart", "ctrl", "mocap_pos", "mocap_quat")
 
@@ -50,15 +64,30 @@ def stack(ours):
   """The modules a locomotion task is built from, on our stack or dm_control's."""
   if ours:
     import composer
-    from composer.variation import deterministic, distributions
-    from suite.locomotion import arenas, props, tasks, walkers
+    from composer.variation import deterministic
+    from composer.variation import distributions
+    from suite.locomotion import arenas
+    from suite.locomotion import props
+    from suite.locomotion import tasks
+    from suite.locomotion import walkers
   else:
     from dm_control import composer
-    from dm_control.composer.variation import deterministic, distributions
-    from dm_control.locomotion import arenas, props, tasks, walkers
-  return types.SimpleNamespace(composer=composer, walkers=walkers, arenas=arenas, tasks=tasks,
-                               props=props, distributions=distributions,
-                               deterministic=deterministic, ours=ours)
+    from dm_control.composer.variation import deterministic
+    from dm_control.composer.variation import distributions
+    from dm_control.locomotion import arenas
+    from dm_control.locomotion import props
+    from dm_control.locomotion import tasks
+    from dm_control.locomotion import walkers
+  return types.SimpleNamespace(
+    composer=composer,
+    walkers=walkers,
+    arenas=arenas,
+    tasks=tasks,
+    props=props,
+    distributions=distributions,
+    deterministic=deterministic,
+    ours=ours,
+  )
 
 
 def mini_rat(ns, **kwargs):
@@ -72,7 +101,6 @@ def mini_rat(ns, **kwargs):
   critter = twin_walkers.critter_class(twin_walkers.namespace(ns.ours))
 
   class MiniRat(critter):
-
     def _build(self, **kwargs):
       super()._build(name="walker", **kwargs)
       for side in ("L", "R"):
@@ -87,6 +115,7 @@ def mini_rat(ns, **kwargs):
 def no_dm_gl_contexts():
   """dm_control's physics without rendering contexts (its Bowl uploads new terrain to them)."""
   from dm_control import mjcf as dm_mjcf
+
   saved = dm_mjcf.Physics.contexts
   dm_mjcf.Physics.contexts = property(lambda self: None)
   try:
@@ -143,8 +172,7 @@ class Twin:
   starts from dm_control's state (recorded by an extra hook before each of its physics steps).
   """
 
-  def __init__(self, make_task, seed=0, global_seed=12, copy_every_substep=False,
-               **env_kwargs):
+  def __init__(self, make_task, seed=0, global_seed=12, copy_every_substep=False, **env_kwargs):
     self.theirs = Side(False, make_task, seed, global_seed, env_kwargs)
     self.ours = Side(True, make_task, seed, global_seed, env_kwargs)
     if copy_every_substep:
@@ -154,8 +182,9 @@ class Twin:
 
   def _record_their_substep(self, physics, action, random_state):
     del action, random_state  # the state is all that is recorded
-    self._their_substeps.append({name: np.copy(getattr(physics.data, name))
-                                 for name in (*_STATE, "time")})
+    self._their_substeps.append(
+      {name: np.copy(getattr(physics.data, name)) for name in (*_STATE, "time")}
+    )
 
   def _start_our_substep(self, physics, action, random_state):
     del action, random_state  # the state comes from dm_control's recording
@@ -194,8 +223,7 @@ def share_model(theirs, ours):
     mine = getattr(ours, name)
     assert np.shape(mine) == value.shape, name
     used = _used_sizes(theirs.geom_type) if name == "geom_size" else np.ones(value.shape, bool)
-    np.testing.assert_allclose(mine[used], value[used], rtol=MODEL_RTOL, atol=1e-12,
-                               err_msg=name)
+    np.testing.assert_allclose(mine[used], value[used], rtol=MODEL_RTOL, atol=1e-12, err_msg=name)
     mine[...] = value
 
 
@@ -241,8 +269,13 @@ def assert_observations_close(ours, theirs, label):
     if np.asarray(value).dtype.kind in "USO":  # text, e.g. a maze's layout
       np.testing.assert_array_equal(ours[key], value, err_msg=f"{label} {key}")
       continue
-    np.testing.assert_allclose(np.asarray(ours[key], float), np.asarray(value, float),
-                               rtol=OBS_RTOL, atol=OBS_ATOL, err_msg=f"{label} {key}")
+    np.testing.assert_allclose(
+      np.asarray(ours[key], float),
+      np.asarray(value, float),
+      rtol=OBS_RTOL,
+      atol=OBS_ATOL,
+      err_msg=f"{label} {key}",
+    )
 
 
 def assert_steps_close(ours, theirs, label):
@@ -250,24 +283,25 @@ def assert_steps_close(ours, theirs, label):
   if theirs.reward is None:
     assert ours.reward is None and ours.discount is None, label
   else:
-    np.testing.assert_allclose(ours.reward, theirs.reward, rtol=0, atol=OBS_ATOL,
-                               err_msg=f"{label} reward")
+    np.testing.assert_allclose(
+      ours.reward, theirs.reward, rtol=0, atol=OBS_ATOL, err_msg=f"{label} reward"
+    )
     assert ours.discount == theirs.discount, label
   assert_observations_close(ours.observation, theirs.observation, label)
 
 
-def random_actions(spec, seed, scale=1.):
+def random_actions(spec, seed, scale=1.0):
   """Uniform actions within the middle `scale` of the spec's ranges (of [-1, 1] for unlimited
   controls, whose spec bounds are huge)."""
   rng = np.random.RandomState(seed)
   unlimited = np.abs(spec.maximum - spec.minimum) > 1e6
-  middle = np.where(unlimited, 0., (spec.maximum + spec.minimum) / 2)
-  half_range = np.where(unlimited, 1., (spec.maximum - spec.minimum) / 2) * scale
+  middle = np.where(unlimited, 0.0, (spec.maximum + spec.minimum) / 2)
+  half_range = np.where(unlimited, 1.0, (spec.maximum - spec.minimum) / 2) * scale
   while True:
     yield rng.uniform(middle - half_range, middle + half_range)
 
 
-def run_episodes(twin, episodes=2, steps=60, action_seed=1, action_scale=1., script=None):
+def run_episodes(twin, episodes=2, steps=60, action_seed=1, action_scale=1.0, script=None):
   """Compares `episodes` episodes of up to `steps` steps (each ends early at a LAST step).
   `script(side, episode, step)`, if given, runs on both sides before each step, after the state
   copy (e.g. to move the walker onto the target). Actions are drawn as `random_actions`.
@@ -282,8 +316,11 @@ def run_episodes(twin, episodes=2, steps=60, action_seed=1, action_scale=1., scr
     ours, theirs = twin.reset()
     assert_steps_close(ours, theirs, f"episode {episode} reset")
     for step in range(steps):
-      step_script = None if script is None else (
-        lambda side, episode=episode, step=step: script(side, episode, step))
+      step_script = (
+        None
+        if script is None
+        else (lambda side, episode=episode, step=step: script(side, episode, step))
+      )
       ours, theirs = twin.step(next(actions), step_script)
       assert_steps_close(ours, theirs, f"episode {episode} step {step}")
       history.append((int(theirs.step_type), theirs.reward, theirs.discount))

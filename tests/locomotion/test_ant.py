@@ -10,8 +10,9 @@ _DYNAMIC = ("sensors_accelerometer", "sensors_touch")
 _RED = (1.0, 0.0, 0.0, 1.0)
 
 
-@pytest.mark.parametrize("kwargs", [{}, {"name": "ant", "marker_rgba": _RED}],
-                         ids=["default", "marked"])
+@pytest.mark.parametrize(
+  "kwargs", [{}, {"name": "ant", "marker_rgba": _RED}], ids=["default", "marked"]
+)
 def test_compiled_model_matches_dm_control(kwargs):
   """Field by field, the walker in an arena with its free joint and the sensors its
   observables add; marker_rgba colours the two front hip segments."""
@@ -31,9 +32,9 @@ def test_compiled_totals():
   m = physics.model
   sizes = dict(nq=15, nv=14, nu=8, nbody=15, njnt=9, ngeom=14, nsite=34, ncam=4, nexclude=4)
   assert {key: getattr(m, key) for key in sizes} == sizes
-  torso = 4 / 3 * np.pi * 0.25 ** 3 * 100
-  capsule = (np.pi * 0.08 ** 2 * np.sqrt(0.08) + 4 / 3 * np.pi * 0.08 ** 3) * 50  # 0.283 m
-  long_capsule = (np.pi * 0.08 ** 2 * np.sqrt(0.32) + 4 / 3 * np.pi * 0.08 ** 3) * 50
+  torso = 4 / 3 * np.pi * 0.25**3 * 100
+  capsule = (np.pi * 0.08**2 * np.sqrt(0.08) + 4 / 3 * np.pi * 0.08**3) * 50  # 0.283 m
+  long_capsule = (np.pi * 0.08**2 * np.sqrt(0.32) + 4 / 3 * np.pi * 0.08**3) * 50
   mass = m.body_subtreemass[m.name2id("walker/torso", "body")]
   np.testing.assert_allclose(mass, torso + 4 * (2 * capsule + long_capsule), rtol=1e-12)
   assert len(walker.observables.proprioception) == 8
@@ -76,9 +77,14 @@ def test_prev_action_is_recorded_and_reset():
   np.testing.assert_array_equal(walker.prev_action, np.zeros(8))
 
 
-@pytest.mark.parametrize("quaternion,expected", [
-  ([1, 0, 0, 0], 0.0), ([0, 1, 0, 0], -1.0), ([np.cos(np.pi / 8), np.sin(np.pi / 8), 0, 0],
-                                             (np.cos(np.pi / 4) - 1) / 2)])
+@pytest.mark.parametrize(
+  "quaternion,expected",
+  [
+    ([1, 0, 0, 0], 0.0),
+    ([0, 1, 0, 0], -1.0),
+    ([np.cos(np.pi / 8), np.sin(np.pi / 8), 0, 0], (np.cos(np.pi / 4) - 1) / 2),
+  ],
+)
 def test_aliveness_matches_dm_control(quaternion, expected):
   """(zz - 1) / 2: 0 upright, -1 upside down."""
   values = []
@@ -94,19 +100,30 @@ def test_element_lists_match_dm_control():
   contact bookkeeping."""
   lists = []
   for walker, _ in wp.build_pair(lambda walkers: walkers.Ant()):
-    lists.append([
-      [body.name for body in walker.end_effectors],
-      [geom.name for geom in walker.ground_contact_geoms],
-      [body.name for body in walker.bodies],
-      [body.name for body in walker.mocap_tracking_bodies],
-      [joint.name for joint in walker.mocap_joints],
-      [joint.name for joint in walker.observable_joints],
-      [sensor.name for sensor in walker.touch_sensors],
-      [geom.name for geom in walker.marker_geoms],
-      [sensor.name for sensor in walker.appendages_sensors + walker.bodies_pos_sensors
-       + walker.bodies_quats_sensors + walker.end_effectors_pos_sensors],
-      walker.root_body.name, walker.egocentric_camera.name, walker.upright_pose.qpos,
-      sorted(walker.end_effector_geom_ids), sorted(walker.body_geom_ids)])
+    lists.append(
+      [
+        [body.name for body in walker.end_effectors],
+        [geom.name for geom in walker.ground_contact_geoms],
+        [body.name for body in walker.bodies],
+        [body.name for body in walker.mocap_tracking_bodies],
+        [joint.name for joint in walker.mocap_joints],
+        [joint.name for joint in walker.observable_joints],
+        [sensor.name for sensor in walker.touch_sensors],
+        [geom.name for geom in walker.marker_geoms],
+        [
+          sensor.name
+          for sensor in walker.appendages_sensors
+          + walker.bodies_pos_sensors
+          + walker.bodies_quats_sensors
+          + walker.end_effectors_pos_sensors
+        ],
+        walker.root_body.name,
+        walker.egocentric_camera.name,
+        walker.upright_pose.qpos,
+        sorted(walker.end_effector_geom_ids),
+        sorted(walker.body_geom_ids),
+      ]
+    )
   assert lists[0] == lists[1]
 
 

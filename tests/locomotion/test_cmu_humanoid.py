@@ -21,37 +21,141 @@ from dm_control.locomotion.walkers import cmu_humanoid as dm_cmu  # noqa: E402
 
 VERSIONS = ("2019", "2020")
 
-_COUNTS = ("nq", "nv", "nu", "na", "nbody", "njnt", "ngeom", "nsite", "ncam", "nlight", "nmat",
-           "nsensor", "nsensordata", "nexclude", "ntendon", "neq", "nkey", "njmax", "nconmax")
+_COUNTS = (
+  "nq",
+  "nv",
+  "nu",
+  "na",
+  "nbody",
+  "njnt",
+  "ngeom",
+  "nsite",
+  "ncam",
+  "nlight",
+  "nmat",
+  "nsensor",
+  "nsensordata",
+  "nexclude",
+  "ntendon",
+  "neq",
+  "nkey",
+  "njmax",
+  "nconmax",
+)
 _NAMED = ("body", "joint", "geom", "site", "camera", "light", "actuator", "sensor", "material")
 # fields the compiler copies or derives exactly from the XML's numbers
 _EXACT = (
-  "body_parentid", "body_rootid", "body_weldid", "body_jntnum", "body_jntadr", "body_dofnum",
-  "body_dofadr", "body_geomnum", "body_geomadr", "body_pos", "body_quat", "body_mass",
-  "body_subtreemass", "body_ipos",
-  "jnt_type", "jnt_bodyid", "jnt_qposadr", "jnt_dofadr", "jnt_axis", "jnt_pos", "jnt_range",
-  "jnt_limited", "jnt_stiffness", "jnt_solref", "jnt_solimp", "jnt_margin", "jnt_group",
-  "qpos0", "qpos_spring",
-  "dof_bodyid", "dof_jntid", "dof_parentid", "dof_armature", "dof_damping", "dof_frictionloss",
-  "dof_solref", "dof_solimp",
-  "geom_type", "geom_bodyid", "geom_contype", "geom_conaffinity", "geom_condim",
-  "geom_priority", "geom_friction", "geom_solref", "geom_solimp", "geom_solmix", "geom_margin",
-  "geom_gap", "geom_size", "geom_pos", "geom_quat", "geom_group", "geom_matid", "geom_rgba",
+  "body_parentid",
+  "body_rootid",
+  "body_weldid",
+  "body_jntnum",
+  "body_jntadr",
+  "body_dofnum",
+  "body_dofadr",
+  "body_geomnum",
+  "body_geomadr",
+  "body_pos",
+  "body_quat",
+  "body_mass",
+  "body_subtreemass",
+  "body_ipos",
+  "jnt_type",
+  "jnt_bodyid",
+  "jnt_qposadr",
+  "jnt_dofadr",
+  "jnt_axis",
+  "jnt_pos",
+  "jnt_range",
+  "jnt_limited",
+  "jnt_stiffness",
+  "jnt_solref",
+  "jnt_solimp",
+  "jnt_margin",
+  "jnt_group",
+  "qpos0",
+  "qpos_spring",
+  "dof_bodyid",
+  "dof_jntid",
+  "dof_parentid",
+  "dof_armature",
+  "dof_damping",
+  "dof_frictionloss",
+  "dof_solref",
+  "dof_solimp",
+  "geom_type",
+  "geom_bodyid",
+  "geom_contype",
+  "geom_conaffinity",
+  "geom_condim",
+  "geom_priority",
+  "geom_friction",
+  "geom_solref",
+  "geom_solimp",
+  "geom_solmix",
+  "geom_margin",
+  "geom_gap",
+  "geom_size",
+  "geom_pos",
+  "geom_quat",
+  "geom_group",
+  "geom_matid",
+  "geom_rgba",
   "geom_rbound",
-  "site_type", "site_bodyid", "site_size", "site_pos", "site_quat", "site_group", "site_rgba",
-  "cam_bodyid", "cam_mode", "cam_targetbodyid", "cam_pos", "cam_quat", "cam_fovy",
-  "light_mode", "light_bodyid", "light_pos", "light_dir",
-  "actuator_trntype", "actuator_trnid", "actuator_dyntype", "actuator_dynprm",
-  "actuator_gaintype", "actuator_gainprm", "actuator_biastype", "actuator_biasprm",
-  "actuator_gear", "actuator_ctrlrange", "actuator_ctrllimited", "actuator_forcerange",
-  "actuator_forcelimited", "actuator_actlimited", "actuator_actrange", "actuator_actadr",
+  "site_type",
+  "site_bodyid",
+  "site_size",
+  "site_pos",
+  "site_quat",
+  "site_group",
+  "site_rgba",
+  "cam_bodyid",
+  "cam_mode",
+  "cam_targetbodyid",
+  "cam_pos",
+  "cam_quat",
+  "cam_fovy",
+  "light_mode",
+  "light_bodyid",
+  "light_pos",
+  "light_dir",
+  "actuator_trntype",
+  "actuator_trnid",
+  "actuator_dyntype",
+  "actuator_dynprm",
+  "actuator_gaintype",
+  "actuator_gainprm",
+  "actuator_biastype",
+  "actuator_biasprm",
+  "actuator_gear",
+  "actuator_ctrlrange",
+  "actuator_ctrllimited",
+  "actuator_forcerange",
+  "actuator_forcelimited",
+  "actuator_actlimited",
+  "actuator_actrange",
+  "actuator_actadr",
   "actuator_actnum",
-  "sensor_type", "sensor_objtype", "sensor_objid", "sensor_reftype", "sensor_refid",
-  "sensor_dim", "sensor_adr", "sensor_noise", "sensor_cutoff",
-  "exclude_signature", "mat_rgba")
+  "sensor_type",
+  "sensor_objtype",
+  "sensor_objid",
+  "sensor_reftype",
+  "sensor_refid",
+  "sensor_dim",
+  "sensor_adr",
+  "sensor_noise",
+  "sensor_cutoff",
+  "exclude_signature",
+  "mat_rgba",
+)
 # fields from eigen-decompositions and factorizations: equal to rounding
-_DERIVED = ("body_inertia", "body_iquat", "body_invweight0", "dof_invweight0", "dof_M0",
-            "actuator_acc0")
+_DERIVED = (
+  "body_inertia",
+  "body_iquat",
+  "body_invweight0",
+  "dof_invweight0",
+  "dof_M0",
+  "actuator_acc0",
+)
 
 
 def ours_asset(version):
@@ -69,15 +173,25 @@ def assert_models_equal(ours, theirs):
   for name in _COUNTS:
     assert getattr(ours, name) == getattr(theirs, name), name
   for kind in _NAMED:
-    count = getattr(theirs, "ncam" if kind == "camera" else "nmat" if kind == "material"
-                    else "nu" if kind == "actuator" else "n" + kind.replace("joint", "jnt"))
-    assert ([ours.id2name(i, kind) for i in range(count)]
-            == [theirs.id2name(i, kind) for i in range(count)]), kind
+    count = getattr(
+      theirs,
+      "ncam"
+      if kind == "camera"
+      else "nmat"
+      if kind == "material"
+      else "nu"
+      if kind == "actuator"
+      else "n" + kind.replace("joint", "jnt"),
+    )
+    assert [ours.id2name(i, kind) for i in range(count)] == [
+      theirs.id2name(i, kind) for i in range(count)
+    ], kind
   for name in _EXACT:
     np.testing.assert_array_equal(getattr(ours, name), getattr(theirs, name), err_msg=name)
   for name in _DERIVED:
-    np.testing.assert_allclose(getattr(ours, name), getattr(theirs, name), rtol=1e-12,
-                               atol=1e-14, err_msg=name)
+    np.testing.assert_allclose(
+      getattr(ours, name), getattr(theirs, name), rtol=1e-12, atol=1e-14, err_msg=name
+    )
   np.testing.assert_allclose(ours.stat.meaninertia, theirs.stat.meaninertia, rtol=1e-12)
   np.testing.assert_array_equal(ours.stat.center, theirs.stat.center)
   assert ours.stat.extent == theirs.stat.extent
@@ -91,9 +205,13 @@ def test_asset_compiles_to_dm_controls_model(version):
   assert_models_equal(ours, theirs)
 
 
-@pytest.mark.parametrize("version,sizes,mass", [
-  ("2019", dict(nbody=32, njnt=56, nu=56, ngeom=43, ncam=7, nsensor=15, nsite=13), 39.6254),
-  ("2020", dict(nbody=32, njnt=56, nu=56, ngeom=45, ncam=5, nsensor=15, nsite=14), 66.9545)])
+@pytest.mark.parametrize(
+  "version,sizes,mass",
+  [
+    ("2019", dict(nbody=32, njnt=56, nu=56, ngeom=43, ncam=7, nsensor=15, nsite=13), 39.6254),
+    ("2020", dict(nbody=32, njnt=56, nu=56, ngeom=45, ncam=5, nsensor=15, nsite=14), 66.9545),
+  ],
+)
 def test_asset_totals(version, sizes, mass):
   """The sizes and total mass of each version (dm_control's compiled assets, to 6 digits):
   the 2020 version adds the thighs' massless upper capsules and a wrist site, drops two
@@ -154,13 +272,18 @@ def _compiled(ours, walker):
 def test_walker_model_matches_dm_control(variant):
   """The walker's own model, as its class builds it (servos, rescaling, face, end-effector
   sensors), compiles to dm_control's."""
-  assert_models_equal(_compiled(True, _walker(True, variant)),
-                      _compiled(False, _walker(False, variant)))
+  assert_models_equal(
+    _compiled(True, _walker(True, variant)), _compiled(False, _walker(False, variant))
+  )
 
 
-@pytest.mark.parametrize("variant,sizes,mass", [
-  ("torque", dict(nq=63, nu=56, na=0, nbody=33, ngeom=44, ncam=7, nsensor=19), 39.6254),
-  ("v2020", dict(nq=63, nu=56, na=56, nbody=34, ngeom=48, ncam=5, nsensor=19), 70)])
+@pytest.mark.parametrize(
+  "variant,sizes,mass",
+  [
+    ("torque", dict(nq=63, nu=56, na=0, nbody=33, ngeom=44, ncam=7, nsensor=19), 39.6254),
+    ("v2020", dict(nq=63, nu=56, na=56, nbody=34, ngeom=48, ncam=5, nsensor=19), 70),
+  ],
+)
 def test_walker_on_a_floor(variant, sizes, mass):
   """On a floor by a free joint (the arena adds the world body, the floor and a free joint),
   the walker compiles as dm_control's; sizes and the walker's mass (the 2020 walker is
@@ -183,16 +306,40 @@ def test_walker_properties_match_dm_control(variant):
     walker = _walker(ours, variant)
     pose = walker.upright_pose
     found[ours] = dict(
-      single=_names([walker.root_body, walker.head, walker.left_arm_root,
-                     walker.right_arm_root, walker.egocentric_camera, walker.body_camera]),
-      **{name: _names(getattr(walker, name)) for name in (
-        "actuators", "bodies", "end_effectors", "ground_contact_geoms", "marker_geoms",
-        "mocap_joints", "mocap_tracking_bodies", "observable_joints", "touch_sensors",
-        "end_effectors_pos_sensors")},
-      orders=[list(walker.actuator_order), list(walker.actuator_to_joint_order),
-              walker.mocap_to_observable_joint_order, walker.observable_to_mocap_joint_order],
+      single=_names(
+        [
+          walker.root_body,
+          walker.head,
+          walker.left_arm_root,
+          walker.right_arm_root,
+          walker.egocentric_camera,
+          walker.body_camera,
+        ]
+      ),
+      **{
+        name: _names(getattr(walker, name))
+        for name in (
+          "actuators",
+          "bodies",
+          "end_effectors",
+          "ground_contact_geoms",
+          "marker_geoms",
+          "mocap_joints",
+          "mocap_tracking_bodies",
+          "observable_joints",
+          "touch_sensors",
+          "end_effectors_pos_sensors",
+        )
+      },
+      orders=[
+        list(walker.actuator_order),
+        list(walker.actuator_to_joint_order),
+        walker.mocap_to_observable_joint_order,
+        walker.observable_to_mocap_joint_order,
+      ],
       scalars=[walker.standing_height, walker.mjcf_model.model],
-      pose=[pose.qpos, list(pose.xpos), list(pose.xquat)])
+      pose=[pose.qpos, list(pose.xpos), list(pose.xquat)],
+    )
   assert found[True] == found[False]
 
 
@@ -206,8 +353,11 @@ def test_upright_initializer_matches_dm_control(variant):
     poses[ours] = np.array(physics.data.qpos)
   np.testing.assert_allclose(poses[True], poses[False], rtol=0, atol=1e-15)
   height = 1.143 if variant == "v2020" else 0.94
-  np.testing.assert_allclose(poses[True][:7], [0, 0, height, *np.array([.859, 1, 1, .859])
-                                               / np.linalg.norm([.859, 1, 1, .859])], atol=1e-15)
+  np.testing.assert_allclose(
+    poses[True][:7],
+    [0, 0, height, *np.array([0.859, 1, 1, 0.859]) / np.linalg.norm([0.859, 1, 1, 0.859])],
+    atol=1e-15,
+  )
 
 
 @pytest.mark.parametrize("variant", ["position_2019", "v2020"])
@@ -218,12 +368,14 @@ def test_actuators_are_position_servos(variant):
   walker = _walker(True, variant)
   physics = mjcf.Physics.from_mjcf_model(walker.mjcf_model)
   servos = physics.bind(walker.actuators)
-  for actuator, gain, bias, limits in zip(walker.actuators, servos.gainprm, servos.biasprm,
-                                          servos.forcerange):
+  for actuator, gain, bias, limits in zip(
+    walker.actuators, servos.gainprm, servos.biasprm, servos.forcerange
+  ):
     assert actuator.name == actuator.joint.name
     low, high = actuator.joint.range
-    np.testing.assert_allclose([gain[0] * -1 + bias[0] + bias[1] * low,
-                                gain[0] + bias[0] + bias[1] * high], 0, atol=1e-12)
+    np.testing.assert_allclose(
+      [gain[0] * -1 + bias[0] + bias[1] * low, gain[0] + bias[0] + bias[1] * high], 0, atol=1e-12
+    )
     assert -limits[0] == limits[1] > 0
   assert set(servos.dyntype) == {2 if variant == "v2020" else 0}  # mjDYN_FILTER, mjDYN_NONE
 
@@ -237,15 +389,19 @@ def _landed_state(variant, steps=200, seed=0):
   for _ in range(steps):
     physics.bind(walker.actuators).ctrl = random_state.uniform(-1, 1, len(walker.actuators))
     physics.step()
-  return tuple(np.array(array) for array in (physics.data.qpos, physics.data.qvel,
-                                             physics.data.act, physics.data.ctrl))
+  return tuple(
+    np.array(array)
+    for array in (physics.data.qpos, physics.data.qvel, physics.data.act, physics.data.ctrl)
+  )
 
 
 def _readings(walker, physics):
   """{name: reading} of every observable but the cameras and prev_action."""
-  return {name: np.asarray(obs.observation_callable(physics, np.random.RandomState(0))())
-          for name, obs in walker.observables.as_dict(fully_qualified=False).items()
-          if name not in _CAMERAS + ("prev_action",)}
+  return {
+    name: np.asarray(obs.observation_callable(physics, np.random.RandomState(0))())
+    for name, obs in walker.observables.as_dict(fully_qualified=False).items()
+    if name not in _CAMERAS + ("prev_action",)
+  }
 
 
 @pytest.mark.parametrize("variant", list(WALKERS))
@@ -261,8 +417,11 @@ def test_observables_match_dm_control(variant):
     physics.data.ctrl[:] = ctrl
     physics.forward()
     walker.after_substep(physics, np.random.RandomState(0))
-    results[ours] = (list(walker.observables.as_dict()), _readings(walker, physics),
-                     physics.data.ncon)
+    results[ours] = (
+      list(walker.observables.as_dict()),
+      _readings(walker, physics),
+      physics.data.ncon,
+    )
   assert results[True][0] == results[False][0]
   assert results[True][2] == results[False][2] > 0
   ours, theirs = results[True][1], results[False][1]
@@ -278,8 +437,9 @@ def test_simulation_matches_dm_control(variant):
   results = {}
   for ours in (True, False):
     _, physics = _in_arena(ours, variant)
-    for array, value in zip((physics.data.qpos, physics.data.qvel, physics.data.act,
-                             physics.data.ctrl), state):
+    for array, value in zip(
+      (physics.data.qpos, physics.data.qvel, physics.data.act, physics.data.ctrl), state
+    ):
       array[:] = value
     physics.forward()
     physics.step(50)
@@ -289,8 +449,10 @@ def test_simulation_matches_dm_control(variant):
 
 def _group_names(walker):
   names = {id(obs): name for name, obs in walker.observables.as_dict().items()}
-  return {group: [names[id(obs)] for obs in getattr(walker.observables, group)]
-          for group in ("proprioception", "kinematic_sensors", "dynamic_sensors")}
+  return {
+    group: [names[id(obs)] for obs in getattr(walker.observables, group)]
+    for group in ("proprioception", "kinematic_sensors", "dynamic_sensors")
+  }
 
 
 @pytest.mark.parametrize("variant", ["torque", "v2020"])
@@ -304,10 +466,12 @@ def test_observable_groups_and_cameras_match_dm_control(variant):
     for name in _CAMERAS:
       camera = getattr(walker.observables, name)
       option = camera.scene_option
-      cameras[name] = (camera.width, camera.height, list(option.geomgroup),
-                       list(option.flags))
-    found[ours] = (_group_names(walker), cameras,
-                   {name: obs.enabled for name, obs in walker.observables.as_dict().items()})
+      cameras[name] = (camera.width, camera.height, list(option.geomgroup), list(option.flags))
+    found[ours] = (
+      _group_names(walker),
+      cameras,
+      {name: obs.enabled for name, obs in walker.observables.as_dict().items()},
+    )
   assert found[True] == found[False]
   assert found[True][1]["body_camera"][2] == [1, 1, 0, 0, 0, 0]
   assert found[True][1]["egocentric_camera"][2] == [1, 0, 1, 0, 0, 0]
@@ -321,8 +485,14 @@ def test_action_spec_and_apply_action_match_dm_control(variant):
     walker, physics = _in_arena(ours, variant)
     spec = walker.action_spec
     walker.apply_action(physics, action, np.random.RandomState(0))
-    found[ours] = (spec.shape, spec.dtype, spec.name, list(spec.minimum), list(spec.maximum),
-                   list(physics.data.ctrl))
+    found[ours] = (
+      spec.shape,
+      spec.dtype,
+      spec.name,
+      list(spec.minimum),
+      list(spec.maximum),
+      list(physics.data.ctrl),
+    )
   assert found[True] == found[False]
   assert found[True][5] == list(action)
 
@@ -356,13 +526,17 @@ def test_name_markers_and_face_match_dm_control():
 def test_scale_default_matches_dm_control():
   """The 2019 position-controlled walker rescaled by `scale_default` (1.2, 70 kg)."""
   kwargs = dict(scale_default=True)
-  ours, theirs = (_compiled(flag, _walker(flag, "position_2019", **kwargs))
-                  for flag in (True, False))
+  ours, theirs = (
+    _compiled(flag, _walker(flag, "position_2019", **kwargs)) for flag in (True, False)
+  )
   assert_models_equal(ours, theirs)
   np.testing.assert_allclose(ours.body_subtreemass[1], 70, rtol=1e-12)
 
 
 def test_unknown_model_version():
-  with pytest.raises(ValueError, match=r"model_version must be one of \('2019', '2020'\): "
-                     "got '2021'"):
+  with pytest.raises(
+    ValueError,
+    match=r"model_version must be one of \('2019', '2020'\): "
+    "got '2021'",
+  ):
     cmu_humanoid.CMUHumanoidPositionControlled(model_version="2021")

@@ -56,8 +56,7 @@ BUILDERS = tuple(name for name in examples.ALL_BUILDERS if name not in examples.
 GLOBAL_SEED = 12
 
 
-def _black_frame(physics, height=240, width=320, *args, depth=False, segmentation=False,
-                 **kwargs):
+def _black_frame(physics, height=240, width=320, *args, depth=False, segmentation=False, **kwargs):
   """An RGB camera observable's frame, unrendered."""
   assert not (depth or segmentation), "the example builders' cameras are RGB"
   return np.zeros((height, width, 3), np.uint8)
@@ -113,9 +112,12 @@ def _reset_pair(ours, theirs):
 
 def _camera_keys(env):
   """Observation keys of dm_control's environment `env` that are camera observables."""
-  return {key for entity in env.task.root_entity.iter_entities()
-          for key, obs in entity.observables.as_dict().items()
-          if isinstance(obs, dm_observable.MJCFCamera)}
+  return {
+    key
+    for entity in env.task.root_entity.iter_entities()
+    for key, obs in entity.observables.as_dict().items()
+    if isinstance(obs, dm_observable.MJCFCamera)
+  }
 
 
 def _assert_specs_equal(ours, theirs):
@@ -139,13 +141,15 @@ def _assert_steps_close(ours, theirs, cameras, label):
   for key in cameras & set(theirs.observation):
     assert ours.observation[key].shape == theirs.observation[key].shape, f"{label} {key}"
     assert ours.observation[key].dtype == theirs.observation[key].dtype, f"{label} {key}"
-  task_parity.assert_steps_close(*(_without_cameras(step, cameras) for step in (ours, theirs)),
-                                 label)
+  task_parity.assert_steps_close(
+    *(_without_cameras(step, cameras) for step in (ours, theirs)), label
+  )
 
 
 def _without_cameras(time_step, cameras):
   observation = collections.OrderedDict(
-    (key, value) for key, value in time_step.observation.items() if key not in cameras)
+    (key, value) for key, value in time_step.observation.items() if key not in cameras
+  )
   return time_step._replace(observation=observation)
 
 
@@ -160,8 +164,9 @@ class _SubstepCopier:
 
   def _record(self, physics, action, random_state):
     del action, random_state  # the state is all that is recorded
-    self._states.append({name: np.copy(getattr(physics.data, name))
-                         for name in (*task_parity._STATE, "time")})
+    self._states.append(
+      {name: np.copy(getattr(physics.data, name)) for name in (*task_parity._STATE, "time")}
+    )
 
   def _write(self, physics, action, random_state):
     del action, random_state  # the state comes from dm_control's recording
@@ -236,8 +241,10 @@ def test_unknown_builder_names_the_builders():
 def test_command_line_lists_the_builders(capsys):
   assert locomotion_main.main(["--list"]) == 0
   from suite.locomotion import soccer
+
   assert [line.split()[0] for line in capsys.readouterr().out.splitlines()] == (
-    list(examples.ALL_BUILDERS) + list(soccer.BUILDERS))
+    list(examples.ALL_BUILDERS) + list(soccer.BUILDERS)
+  )
 
 
 def test_command_line_rejects_an_unknown_builder(capsys):
@@ -251,8 +258,16 @@ def test_command_line_rejects_an_unknown_builder(capsys):
 def test_command_line_runs_episodes_of_dm_controls_returns(capsys):
   """Specs and per-episode returns of two 3-step episodes of zero actions: the return is
   dm_control's for the same seed and actions."""
-  args = ["cmu_humanoid_go_to_target", "--episodes", "2", "--steps", "3", "--zero-actions",
-          "--seed", "5"]
+  args = [
+    "cmu_humanoid_go_to_target",
+    "--episodes",
+    "2",
+    "--steps",
+    "3",
+    "--zero-actions",
+    "--seed",
+    "5",
+  ]
   assert locomotion_main.main(args) == 0
   out = capsys.readouterr().out
   theirs = _dm_builder("cmu_humanoid_go_to_target")(random_state=5)
@@ -265,11 +280,14 @@ def test_command_line_runs_episodes_of_dm_controls_returns(capsys):
     assert f"episode {episode}: return {total:.2f} in 3 steps (cut by --steps)" in out
 
 
-@pytest.mark.parametrize("args,message", [
-  (["rodent_two_touch", "--steps", "0"], "--steps must be at least 1"),
-  (["rodent_two_touch", "--random-actions", "--zero-actions"], "not allowed with"),
-  ([], "name a builder"),
-])
+@pytest.mark.parametrize(
+  "args,message",
+  [
+    (["rodent_two_touch", "--steps", "0"], "--steps must be at least 1"),
+    (["rodent_two_touch", "--random-actions", "--zero-actions"], "not allowed with"),
+    ([], "name a builder"),
+  ],
+)
 def test_command_line_rejects_bad_arguments(args, message, capsys):
   with pytest.raises(SystemExit):
     locomotion_main.main(args)
@@ -288,5 +306,6 @@ def test_command_line_says_when_the_camera_cannot_render(capsys, monkeypatch):
 
   monkeypatch.setattr(engine_physics.Physics, "render", unavailable)
   assert locomotion_main.main(["rodent_run_gaps", "--steps", "1"]) == 1
-  assert ("rodent_run_gaps's camera observable cannot render: no OpenGL here"
-          in capsys.readouterr().err)
+  assert (
+    "rodent_run_gaps's camera observable cannot render: no OpenGL here" in capsys.readouterr().err
+  )

@@ -11,7 +11,8 @@ _DYNAMIC = ("sensors_accelerometer",)
 _VARIANTS = {
   "jumping": lambda walkers: walkers.JumpingBallWithHead(),
   "camera_control": lambda walkers: walkers.JumpingBallWithHead(
-    camera_control=True, add_ears=True, camera_height=0.5, marker_rgba=(0.2, 0.3, 0.4, 1)),
+    camera_control=True, add_ears=True, camera_height=0.5, marker_rgba=(0.2, 0.3, 0.4, 1)
+  ),
   "rolling": lambda walkers: walkers.RollingBallWithHead(name="roller"),
   "rolling_camera": lambda walkers: walkers.RollingBallWithHead(camera_control=True),
 }
@@ -26,15 +27,20 @@ def test_compiled_model_matches_dm_control(variant):
 def test_variants_have_dm_control_degrees_of_freedom():
   """Root slides, steer, kick and roll; the camera mount adds two joints and actuators, the
   rolling ball drops the kick; the ears are two more sites."""
-  expected = {"jumping": (6, 3, 1), "camera_control": (8, 5, 3), "rolling": (5, 2, 1),
-              "rolling_camera": (7, 4, 1)}
+  expected = {
+    "jumping": (6, 3, 1),
+    "camera_control": (8, 5, 3),
+    "rolling": (5, 2, 1),
+    "rolling_camera": (7, 4, 1),
+  }
   for variant, (njnt, nu, nsite) in expected.items():
     (_, physics), _ = wp.build_pair(_VARIANTS[variant])
     assert (physics.model.njnt, physics.model.nu, physics.model.nsite) == (njnt, nu, nsite)
   (walker, physics), _ = wp.build_pair(_VARIANTS["camera_control"])
   assert physics.bind(walker.mjcf_model.find("body", "egocentric_camera")).pos[2] == 0.5
-  np.testing.assert_allclose(physics.bind(walker.marker_geoms[0]).rgba, (0.2, 0.3, 0.4, 1),
-                             rtol=1e-7)  # stored as float32
+  np.testing.assert_allclose(
+    physics.bind(walker.marker_geoms[0]).rgba, (0.2, 0.3, 0.4, 1), rtol=1e-7
+  )  # stored as float32
 
 
 def test_ball_texture_is_a_builtin_cube_map():
@@ -59,8 +65,9 @@ def test_observables_match_dm_control(variant):
   for walker, physics in ((ours, our_physics), (theirs, their_physics)):
     walker.after_substep(physics, np.random.RandomState(0))
   skip = ("egocentric_camera", "prev_action")
-  wp.assert_readings_match(wp.readings(ours, our_physics, skip),
-                           wp.readings(theirs, their_physics, skip), dynamic=_DYNAMIC)
+  wp.assert_readings_match(
+    wp.readings(ours, our_physics, skip), wp.readings(theirs, their_physics, skip), dynamic=_DYNAMIC
+  )
 
 
 @pytest.mark.parametrize("variant", list(_VARIANTS))
@@ -79,11 +86,15 @@ def test_rolling_ball_observes_no_joints():
   assert walker.observables.joints_pos.observation_callable(physics)().shape == (0,)
 
 
-@pytest.mark.parametrize("position,quaternion", [
-  ([0.5, -1.0, 0.2], [np.cos(0.4), 0, 0, np.sin(0.4)]),
-  ([0.1, 0.2, 0.3], [0.3, 0.2, -0.5, 0.7]),
-  (None, [0, 0, 0, 1]),
-  ([1.0, 2.0, 0.0], None)])
+@pytest.mark.parametrize(
+  "position,quaternion",
+  [
+    ([0.5, -1.0, 0.2], [np.cos(0.4), 0, 0, np.sin(0.4)]),
+    ([0.1, 0.2, 0.3], [0.3, 0.2, -0.5, 0.7]),
+    (None, [0, 0, 0, 1]),
+    ([1.0, 2.0, 0.0], None),
+  ],
+)
 def test_set_pose_on_slide_joints_matches_dm_control(position, quaternion):
   """The position goes to the root slides, the joints are zeroed, and the quaternion's yaw
   to the steer joint."""
@@ -95,8 +106,9 @@ def test_set_pose_on_slide_joints_matches_dm_control(position, quaternion):
   np.testing.assert_allclose(states[0], states[1], rtol=0, atol=1e-15)
   if quaternion is not None and quaternion[1:3] == [0, 0]:
     steer = 3
-    np.testing.assert_allclose(states[0][steer], 2 * np.arctan2(quaternion[3], quaternion[0]),
-                               atol=1e-15)
+    np.testing.assert_allclose(
+      states[0][steer], 2 * np.arctan2(quaternion[3], quaternion[0]), atol=1e-15
+    )
 
 
 def _free_ball(ours):
@@ -135,10 +147,16 @@ def test_camera_mount_gravity_compensation_matches_dm_control():
 def test_element_lists_match_dm_control():
   lists = []
   for walker, _ in wp.build_pair(_VARIANTS["jumping"]):
-    lists.append([[body.name for body in walker.end_effectors],
-                  [geom.name for geom in walker.ground_contact_geoms],
-                  [joint.name for joint in walker.observable_joints],
-                  [actuator.name for actuator in walker.actuators],
-                  walker.root_body.name, walker.egocentric_camera.name,
-                  sorted(walker.end_effector_geom_ids), sorted(walker.body_geom_ids)])
+    lists.append(
+      [
+        [body.name for body in walker.end_effectors],
+        [geom.name for geom in walker.ground_contact_geoms],
+        [joint.name for joint in walker.observable_joints],
+        [actuator.name for actuator in walker.actuators],
+        walker.root_body.name,
+        walker.egocentric_camera.name,
+        sorted(walker.end_effector_geom_ids),
+        sorted(walker.body_geom_ids),
+      ]
+    )
   assert lists[0] == lists[1]

@@ -12,7 +12,10 @@ import h5py
 import numpy as np
 import pytest
 
-from suite.locomotion.mocap import cmu_mocap_data, loader, mocap_types, trajectory
+from suite.locomotion.mocap import cmu_mocap_data
+from suite.locomotion.mocap import loader
+from suite.locomotion.mocap import mocap_types
+from suite.locomotion.mocap import trajectory
 from tests.locomotion import mocap_files
 from tests.locomotion import mocap_oracle
 
@@ -35,6 +38,7 @@ def dm_loader():
 
 # ---- parity of what is loaded ----
 
+
 def assert_records_equal(ours, theirs, label):
   """Our record equals dm_control's message, field by field (recursively)."""
   for field in theirs.DESCRIPTOR.fields:
@@ -54,25 +58,41 @@ def assert_records_equal(ours, theirs, label):
       assert mine == value and type(mine) is type(value), where
 
 
-def assert_timesteps_equal(ours, theirs, label, atol=0.):
+def assert_timesteps_equal(ours, theirs, label, atol=0.0):
   assert len(ours.walkers) == len(theirs.walkers) and len(ours.props) == len(theirs.props)
-  for kind, fields in (("walkers", mocap_types.WALKER_POSE_FIELDS),
-                       ("props", mocap_types.PROP_POSE_FIELDS)):
+  for kind, fields in (
+    ("walkers", mocap_types.WALKER_POSE_FIELDS),
+    ("props", mocap_types.PROP_POSE_FIELDS),
+  ):
     for i, (a, b) in enumerate(zip(getattr(ours, kind), getattr(theirs, kind))):
       for name in fields:
-        np.testing.assert_allclose(getattr(a, name), np.array(getattr(b, name)), rtol=0,
-                                   atol=atol, err_msg=f"{label} {kind}[{i}].{name}")
+        np.testing.assert_allclose(
+          getattr(a, name),
+          np.array(getattr(b, name)),
+          rtol=0,
+          atol=atol,
+          err_msg=f"{label} {kind}[{i}].{name}",
+        )
 
 
-def assert_trajectories_equal(ours, theirs, label="", atol=0.):
+def assert_trajectories_equal(ours, theirs, label="", atol=0.0):
   """Equal records, steps, windows and arrays (the arrays to `atol`: 0 but for modifiers that
   rotate, whose rotation matrices differ from dm_control's in their last bits)."""
   assert_records_equal(ours._proto, theirs._proto, label)
   assert len(ours._proto.timesteps) == len(theirs._proto.timesteps)
   for t, (a, b) in enumerate(zip(ours._proto.timesteps, theirs._proto.timesteps)):
     assert_timesteps_equal(a, b, f"{label} step {t}", atol)
-  for name in ("identifier", "dt", "start_step", "end_step", "start_time", "end_time",
-               "clip_end_time", "duration", "num_steps"):
+  for name in (
+    "identifier",
+    "dt",
+    "start_step",
+    "end_step",
+    "start_time",
+    "end_time",
+    "clip_end_time",
+    "duration",
+    "num_steps",
+  ):
     assert getattr(ours, name) == getattr(theirs, name), f"{label} {name}"
   a, b = ours.as_dict(), theirs.as_dict()
   assert list(a) == list(b), label
@@ -82,13 +102,20 @@ def assert_trajectories_equal(ours, theirs, label="", atol=0.):
     assert not a[key].flags.writeable
   for step in range(-1, ours.num_steps + 2):
     time = step * ours.dt
-    assert_timesteps_equal(ours.get_timestep_data(time), theirs.get_timestep_data(time),
-                           f"{label} data at {time}", atol)
+    assert_timesteps_equal(
+      ours.get_timestep_data(time), theirs.get_timestep_data(time), f"{label} data at {time}", atol
+    )
 
 
-WINDOWS = [dict(), dict(start_step=3), dict(end_step=7), dict(start_step=2, end_step=6),
-           dict(start_time=0.15, zero_out_velocities=False), dict(end_time=float("inf")),
-           dict(start_step=1, end_step=10000, zero_out_velocities=False)]
+WINDOWS = [
+  dict(),
+  dict(start_step=3),
+  dict(end_step=7),
+  dict(start_step=2, end_step=6),
+  dict(start_time=0.15, zero_out_velocities=False),
+  dict(end_time=float("inf")),
+  dict(start_step=1, end_step=10000, zero_out_velocities=False),
+]
 
 
 def test_loader_parity(data_file, dm_loader):
@@ -99,15 +126,23 @@ def test_loader_parity(data_file, dm_loader):
     for window in WINDOWS:
       if "start_time" in window:
         window = dict(window, start_time=3 * ours.get_trajectory(key).dt)
-      assert_trajectories_equal(ours.get_trajectory(key, **window),
-                                theirs.get_trajectory(key.encode(), **window), f"{key} {window}")
+      assert_trajectories_equal(
+        ours.get_trajectory(key, **window),
+        theirs.get_trajectory(key.encode(), **window),
+        f"{key} {window}",
+      )
 
 
 def test_trajectory_window_setters_and_errors(cmu_file, dm_loader):
   ours = loader.HDF5TrajectoryLoader(cmu_file).get_trajectory("CMU_901_01")
   theirs = dm_loader.HDF5TrajectoryLoader(cmu_file).get_trajectory("CMU_901_01")
-  for name, value in (("start_step", 4), ("end_step", 20), ("end_time", 0.6),
-                      ("start_time", 0.09), ("end_step", 500)):
+  for name, value in (
+    ("start_step", 4),
+    ("end_step", 20),
+    ("end_time", 0.6),
+    ("start_time", 0.09),
+    ("end_step", 500),
+  ):
     setattr(ours, name, value)
     setattr(theirs, name, value)
     assert_trajectories_equal(ours, theirs, f"{name}={value}")
@@ -120,36 +155,42 @@ def test_trajectory_window_setters_and_errors(cmu_file, dm_loader):
 def test_modifiers_parity(data_file, dm_loader):
   """The z offset, appendage fixer, prop mass limiter and resizer change the clip alike."""
   from dm_control.locomotion.mocap import loader as dm_mods
+
   for ours_mod, their_mod in (
-      (loader.ZOffsetter(0.25), dm_mods.ZOffsetter(0.25)),
-      (loader.AppendageFixer(), dm_mods.AppendageFixer()),
-      (loader.PropMassLimiter(2.5), dm_mods.PropMassLimiter(2.5)),
-      (loader.PropResizer(size_factor=1.5, mass=4.), dm_mods.PropResizer(size_factor=1.5,
-                                                                          mass=4.)),
-      (loader.PropResizer(size_delta=[0.1, 0.2, 0.3], mass=1.),
-       dm_mods.PropResizer(size_delta=[0.1, 0.2, 0.3], mass=1.))):
+    (loader.ZOffsetter(0.25), dm_mods.ZOffsetter(0.25)),
+    (loader.AppendageFixer(), dm_mods.AppendageFixer()),
+    (loader.PropMassLimiter(2.5), dm_mods.PropMassLimiter(2.5)),
+    (loader.PropResizer(size_factor=1.5, mass=4.0), dm_mods.PropResizer(size_factor=1.5, mass=4.0)),
+    (
+      loader.PropResizer(size_delta=[0.1, 0.2, 0.3], mass=1.0),
+      dm_mods.PropResizer(size_delta=[0.1, 0.2, 0.3], mass=1.0),
+    ),
+  ):
     ours = loader.HDF5TrajectoryLoader(data_file, proto_modifier=ours_mod)
     theirs = dm_loader.HDF5TrajectoryLoader(data_file, proto_modifier=their_mod)
     for key in ours.keys():
       a, b = ours.get_trajectory(key, start_step=2), theirs.get_trajectory(key, start_step=2)
       assert_trajectories_equal(a, b, f"{key} {type(ours_mod).__name__}", atol=1e-15)
-      assert_trajectories_equal(a.get_modified_trajectory(ours_mod),
-                                b.get_modified_trajectory(their_mod), f"{key} modified twice",
-                                atol=1e-15)
+      assert_trajectories_equal(
+        a.get_modified_trajectory(ours_mod),
+        b.get_modified_trajectory(their_mod),
+        f"{key} modified twice",
+        atol=1e-15,
+      )
   with pytest.raises(ValueError, match="not callable"):
     loader.HDF5TrajectoryLoader(data_file, proto_modifier=[1])
   with pytest.raises(ValueError, match="Only one"):
-    loader.PropResizer(size_factor=2., size_delta=1.)
+    loader.PropResizer(size_factor=2.0, size_delta=1.0)
 
 
 def test_timestep_views_write_through(cmu_file):
   """A change through `timesteps[t]` is a change of the clip's arrays (as a proto's)."""
   proto = loader.HDF5TrajectoryLoader(cmu_file)._get_proto_for_key("CMU_901_01")
   before = proto.walker_poses[0]["position"][5].copy()
-  proto.timesteps[5].walkers[0].position[2] += 1.
+  proto.timesteps[5].walkers[0].position[2] += 1.0
   np.testing.assert_array_equal(proto.walker_poses[0]["position"][5], before + [0, 0, 1])
   with pytest.raises(ValueError, match="3 values"):
-    proto.timesteps[5].walkers[0].position = [1., 2.]
+    proto.timesteps[5].walkers[0].position = [1.0, 2.0]
   with pytest.raises(IndexError):
     proto.timesteps[proto.num_steps]
 
@@ -158,33 +199,50 @@ def test_configure_walkers_and_props_match_dm_control(cmu_file, dm_loader):
   """Marker sites and props built from a clip compile as dm_control's do."""
   from dm_control import mjcf as dm_mjcf
   from dm_control.locomotion import walkers as dm_walkers
+
   import mjcf
   from suite.locomotion import walkers
+
   ours = loader.HDF5TrajectoryLoader(cmu_file).get_trajectory("CMU_902_01")
   theirs = dm_loader.HDF5TrajectoryLoader(cmu_file).get_trajectory("CMU_902_01")
   our_walker = walkers.CMUHumanoidPositionControlledV2020()
   their_walker = dm_walkers.CMUHumanoidPositionControlledV2020()
   ours.configure_walkers(our_walker)
   theirs.configure_walkers([their_walker])
-  assert our_walker.list_of_site_names == their_walker.list_of_site_names == ["_head",
-                                                                             "_left_hand"]
+  assert our_walker.list_of_site_names == their_walker.list_of_site_names == ["_head", "_left_hand"]
   a = mjcf.Physics.from_mjcf_model(our_walker.mjcf_model)
   b = dm_mjcf.Physics.from_mjcf_model(their_walker.mjcf_model)
   for name in our_walker.list_of_site_names:
     for field in ("pos", "size", "rgba", "group", "type"):
-      np.testing.assert_allclose(getattr(a.named.model, f"site_{field}")[name],
-                                 getattr(b.named.model, f"site_{field}")[name], err_msg=name)
-  (our_prop,), (their_prop,) = ours.create_props(priority_friction=True), theirs.create_props(
-    priority_friction=True)
+      np.testing.assert_allclose(
+        getattr(a.named.model, f"site_{field}")[name],
+        getattr(b.named.model, f"site_{field}")[name],
+        err_msg=name,
+      )
+  (our_prop,), (their_prop,) = (
+    ours.create_props(priority_friction=True),
+    theirs.create_props(priority_friction=True),
+  )
   a = mjcf.Physics.from_mjcf_model(our_prop.mjcf_model)
   b = dm_mjcf.Physics.from_mjcf_model(their_prop.mjcf_model)
-  for field in ("geom_type", "geom_size", "geom_rgba", "geom_friction", "geom_priority",
-                "geom_condim", "body_mass", "sensor_type", "sensor_dim"):
-    np.testing.assert_allclose(getattr(a.model, field), getattr(b.model, field), rtol=1e-12,
-                               err_msg=field)
+  for field in (
+    "geom_type",
+    "geom_size",
+    "geom_rgba",
+    "geom_friction",
+    "geom_priority",
+    "geom_condim",
+    "body_mass",
+    "sensor_type",
+    "sensor_dim",
+  ):
+    np.testing.assert_allclose(
+      getattr(a.model, field), getattr(b.model, field), rtol=1e-12, err_msg=field
+    )
 
 
 # ---- bad input ----
+
 
 def test_missing_file(tmp_path):
   with pytest.raises(FileNotFoundError, match="no motion-capture file"):
@@ -198,17 +256,21 @@ def test_not_an_hdf5_file(tmp_path):
     loader.HDF5TrajectoryLoader(path)
 
 
-@pytest.mark.parametrize("damage, message", [
-  (lambda clip: clip.attrs.__delitem__("num_steps"), "no 'num_steps' attribute"),
-  (lambda clip: clip.__delitem__("walkers"), "has no 'walkers'"),
-  (lambda clip: clip["walkers/walker_0"].__delitem__("joints"), "has no 'joints'"),
-  (lambda clip: clip["walkers"].move("walker_0", "walker_7"), "has no 'walker_0'"),
-  (lambda clip: clip["props/prop_0"].__delitem__("quaternion"), "has no 'quaternion'"),
-  (lambda clip: clip.attrs.__setitem__("num_steps", 99), r"expected \(size, 99\)"),
-])
+@pytest.mark.parametrize(
+  "damage, message",
+  [
+    (lambda clip: clip.attrs.__delitem__("num_steps"), "no 'num_steps' attribute"),
+    (lambda clip: clip.__delitem__("walkers"), "has no 'walkers'"),
+    (lambda clip: clip["walkers/walker_0"].__delitem__("joints"), "has no 'joints'"),
+    (lambda clip: clip["walkers"].move("walker_0", "walker_7"), "has no 'walker_0'"),
+    (lambda clip: clip["props/prop_0"].__delitem__("quaternion"), "has no 'quaternion'"),
+    (lambda clip: clip.attrs.__setitem__("num_steps", 99), r"expected \(size, 99\)"),
+  ],
+)
 def test_wrong_layout(tmp_path, damage, message):
-  path = mocap_files.write_cmu_v2020_file(str(tmp_path / "bad.h5"), clips=("CMU_1",),
-                                          num_steps=(12,))
+  path = mocap_files.write_cmu_v2020_file(
+    str(tmp_path / "bad.h5"), clips=("CMU_1",), num_steps=(12,)
+  )
   with h5py.File(path, "r+") as f:
     damage(f["CMU_1"])
   with pytest.raises(ValueError, match=message):
@@ -227,6 +289,7 @@ def test_missing_h5py(monkeypatch, cmu_file):
 
 
 # ---- the CMU data download ----
+
 
 @pytest.fixture
 def fake_cmu(tmp_path, monkeypatch):

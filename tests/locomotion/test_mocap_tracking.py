@@ -7,14 +7,16 @@ episodes; the properties dm_control's tracking and reward tests check; and error
 import numpy as np
 import pytest
 
+import composer  # noqa: E402  (after task_parity sets MUJOCO_GL)
+from suite.locomotion import arenas  # noqa: E402
+from suite.locomotion import walkers  # noqa: E402
+from suite.locomotion.mocap import props as mocap_props  # noqa: E402
+from suite.locomotion.tasks.reference_pose import rewards  # noqa: E402
+from suite.locomotion.tasks.reference_pose import tracking  # noqa: E402
+from suite.locomotion.tasks.reference_pose import types  # noqa: E402
 from tests.locomotion import mocap_files
 from tests.locomotion import mocap_oracle
 from tests.locomotion import task_parity as tp
-
-import composer  # noqa: E402  (after task_parity sets MUJOCO_GL)
-from suite.locomotion import arenas, walkers  # noqa: E402
-from suite.locomotion.mocap import props as mocap_props  # noqa: E402
-from suite.locomotion.tasks.reference_pose import rewards, tracking, types  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -31,10 +33,12 @@ def dm_loader():
 def reference_pose(ns):
   if ns.ours:
     from suite.locomotion.mocap import props
-    from suite.locomotion.tasks.reference_pose import tracking, types
+    from suite.locomotion.tasks.reference_pose import tracking
+    from suite.locomotion.tasks.reference_pose import types
   else:
     from dm_control.locomotion.mocap import props
-    from dm_control.locomotion.tasks.reference_pose import tracking, types
+    from dm_control.locomotion.tasks.reference_pose import tracking
+    from dm_control.locomotion.tasks.reference_pose import types
   return tracking, types, props
 
 
@@ -46,22 +50,40 @@ def tracking_builder(path, **kwargs):
     if options.pop("props", False):
       options.update(disable_props=False, prop_factory=props_module.Prop)
     return tracking_module.MultiClipMocapTracking(
-      walker=ns.walkers.CMUHumanoidPositionControlledV2020, arena=ns.arenas.Floor(),
-      ref_path=path, dataset=types_module.ClipCollection(ids=mocap_files.CLIPS), **options)
+      walker=ns.walkers.CMUHumanoidPositionControlledV2020,
+      arena=ns.arenas.Floor(),
+      ref_path=path,
+      dataset=types_module.ClipCollection(ids=mocap_files.CLIPS),
+      **options,
+    )
+
   return make
 
 
-@pytest.mark.parametrize("seed, options, action_scale", [
-  (3, dict(), 0.3),  # CoMic reward, terminated by the tracking error
-  # a lenient threshold: the episodes run to the end of their clips
-  (5, dict(reward_type="multi_term_pose_reward", termination_error_threshold=10.), 0.05),
-  # props, a ghost, the termination reward, starts at the clips' starts
-  (7, dict(reward_type="termination_reward", props=True, ghost_offset=(0., 1., 0.),
-           always_init_at_clip_start=True, prop_termination_error_threshold=10.), 0.1),
-])
+@pytest.mark.parametrize(
+  "seed, options, action_scale",
+  [
+    (3, dict(), 0.3),  # CoMic reward, terminated by the tracking error
+    # a lenient threshold: the episodes run to the end of their clips
+    (5, dict(reward_type="multi_term_pose_reward", termination_error_threshold=10.0), 0.05),
+    # props, a ghost, the termination reward, starts at the clips' starts
+    (
+      7,
+      dict(
+        reward_type="termination_reward",
+        props=True,
+        ghost_offset=(0.0, 1.0, 0.0),
+        always_init_at_clip_start=True,
+        prop_termination_error_threshold=10.0,
+      ),
+      0.1,
+    ),
+  ],
+)
 def test_tracking_parity(cmu_file, seed, options, action_scale):
-  twin = tp.Twin(tracking_builder(cmu_file, **options), seed=seed,
-                 strip_singleton_obs_buffer_dim=True)
+  twin = tp.Twin(
+    tracking_builder(cmu_file, **options), seed=seed, strip_singleton_obs_buffer_dim=True
+  )
   history = tp.run_episodes(twin, episodes=2, steps=40, action_scale=action_scale)
   lasts = [discount for step_type, _, discount in history if step_type == 2]
   assert len(lasts) == 2  # both episodes ended within the steps
@@ -70,13 +92,14 @@ def test_tracking_parity(cmu_file, seed, options, action_scale):
   elif not options.get("props"):
     assert lasts == [0.0, 0.0]  # on the tracking error
   for side in twin.sides:
-    assert side.task._should_truncate == (lasts[-1] == 0.)
+    assert side.task._should_truncate == (lasts[-1] == 0.0)
 
 
 @pytest.fixture(scope="module")
 def cmu_file_without_props(tmp_path_factory):
   return mocap_files.write_cmu_v2020_file(
-    str(tmp_path_factory.mktemp("mocap") / "cmu_no_props.h5"), with_props=False)
+    str(tmp_path_factory.mktemp("mocap") / "cmu_no_props.h5"), with_props=False
+  )
 
 
 def test_playback_parity(cmu_file_without_props):
@@ -86,9 +109,14 @@ def test_playback_parity(cmu_file_without_props):
   def make(ns):
     tracking_module, types_module, _ = reference_pose(ns)
     return tracking_module.PlaybackTask(
-      walker=ns.walkers.CMUHumanoidPositionControlledV2020, arena=ns.arenas.Floor(),
-      ref_path=cmu_file, dataset=types_module.ClipCollection(
-        ids=mocap_files.CLIPS[:2], start_steps=(3, 0), end_steps=(20, 15)))
+      walker=ns.walkers.CMUHumanoidPositionControlledV2020,
+      arena=ns.arenas.Floor(),
+      ref_path=cmu_file,
+      dataset=types_module.ClipCollection(
+        ids=mocap_files.CLIPS[:2], start_steps=(3, 0), end_steps=(20, 15)
+      ),
+    )
+
   twin = tp.Twin(make, seed=0, strip_singleton_obs_buffer_dim=True)
   history = tp.run_episodes(twin, episodes=2, steps=30)
   # the clips play one after the other: a window of start..end (end included, as in
@@ -100,23 +128,33 @@ def test_playback_parity(cmu_file_without_props):
 
 
 def test_playback_poses_props_from_the_data(cmu_file):
-  task = tracking.PlaybackTask(walker=walkers.CMUHumanoidPositionControlledV2020,
-                               arena=arenas.Floor(), ref_path=cmu_file,
-                               dataset=types.ClipCollection(ids=mocap_files.CLIPS[2:]))
+  task = tracking.PlaybackTask(
+    walker=walkers.CMUHumanoidPositionControlledV2020,
+    arena=arenas.Floor(),
+    ref_path=cmu_file,
+    dataset=types.ClipCollection(ids=mocap_files.CLIPS[2:]),
+  )
   env = composer.Environment(task, strip_singleton_obs_buffer_dim=True)
   env.reset()
   for _ in range(3):
     observation = env.step(np.zeros(env.action_spec().shape)).observation
-    np.testing.assert_allclose(observation["box/position"], [1.5, 1., mocap_files.BOX_SIZE[2]],
-                               atol=1e-9)
-  np.testing.assert_allclose(task._walker.get_pose(env.physics)[0],
-                             task._clip_reference_features["position"][3], atol=1e-12)
+    np.testing.assert_allclose(
+      observation["box/position"], [1.5, 1.0, mocap_files.BOX_SIZE[2]], atol=1e-9
+    )
+  np.testing.assert_allclose(
+    task._walker.get_pose(env.physics)[0], task._clip_reference_features["position"][3], atol=1e-12
+  )
 
 
 def make_task(path, **kwargs):
-  options = dict(walker=walkers.CMUHumanoidPositionControlledV2020, arena=arenas.Floor(),
-                 ref_path=path, dataset=types.ClipCollection(ids=mocap_files.CLIPS),
-                 ref_steps=(1, 2, 3, 4, 5), min_steps=1)
+  options = dict(
+    walker=walkers.CMUHumanoidPositionControlledV2020,
+    arena=arenas.Floor(),
+    ref_path=path,
+    dataset=types.ClipCollection(ids=mocap_files.CLIPS),
+    ref_steps=(1, 2, 3, 4, 5),
+    min_steps=1,
+  )
   options.update(kwargs)
   return tracking.MultiClipMocapTracking(**options)
 
@@ -125,8 +163,7 @@ def make_task(path, **kwargs):
 def test_clip_weights(cmu_file, clip):
   weights = [0, 0, 0]
   weights[clip] = 1
-  task = make_task(cmu_file, dataset=types.ClipCollection(ids=mocap_files.CLIPS,
-                                                          weights=weights))
+  task = make_task(cmu_file, dataset=types.ClipCollection(ids=mocap_files.CLIPS, weights=weights))
   env = composer.Environment(task, random_state=0)
   for _ in range(3):
     env.reset()
@@ -135,14 +172,14 @@ def test_clip_weights(cmu_file, clip):
 
 
 def test_possible_starts(cmu_file):
-  dataset = types.ClipCollection(ids=mocap_files.CLIPS, start_steps=(2, 0, 5),
-                                 end_steps=(10, 10, 20))
+  dataset = types.ClipCollection(
+    ids=mocap_files.CLIPS, start_steps=(2, 0, 5), end_steps=(10, 10, 20)
+  )
   task = make_task(cmu_file, dataset=dataset, always_init_at_clip_start=True)
   assert task._possible_starts == [(0, 2), (1, 0), (2, 5)]
   task = make_task(cmu_file, dataset=dataset, min_steps=2)
   # up to (end - largest ref step - min steps), exclusive
-  assert task._possible_starts == [(0, 2), (1, 0), (1, 1), (1, 2)] + [
-    (2, s) for s in range(5, 13)]
+  assert task._possible_starts == [(0, 2), (1, 0), (1, 1), (1, 2)] + [(2, s) for s in range(5, 13)]
   assert dataset.end_steps == (10, 10, 20)
 
 
@@ -152,21 +189,23 @@ def test_enabled_reference_observables(cmu_file):
   assert "walker/reference_rel_joints" in observation
   assert "walker/reference_rel_root_pos_local" not in observation
   walker_obs = task._walker.observables
-  for observable in (walker_obs.proprioception + walker_obs.kinematic_sensors
-                     + walker_obs.dynamic_sensors):
+  for observable in (
+    walker_obs.proprioception + walker_obs.kinematic_sensors + walker_obs.dynamic_sensors
+  ):
     assert observable.enabled
 
 
 def test_props_follow_reference_and_prop_termination(cmu_file):
-  task = make_task(cmu_file, ref_steps=(0,), disable_props=False,
-                   prop_factory=mocap_props.Prop)
+  task = make_task(cmu_file, ref_steps=(0,), disable_props=False, prop_factory=mocap_props.Prop)
   env = composer.Environment(task)
   observation = env.reset().observation
-  for ref_key, obs_key in (("reference_props_pos_global", "box/position"),
-                           ("reference_props_quat_global", "box/orientation")):
+  for ref_key, obs_key in (
+    ("reference_props_pos_global", "box/position"),
+    ("reference_props_quat_global", "box/orientation"),
+  ):
     assert observation[ref_key].shape == (1, 3 if "pos" in ref_key else 4)
     np.testing.assert_allclose(observation[ref_key], observation[obs_key], atol=1e-12)
-  task._props[0].set_pose(env.physics, observation["reference_props_pos_global"][0] + 1.)
+  task._props[0].set_pose(env.physics, observation["reference_props_pos_global"][0] + 1.0)
   task.after_step(env.physics, np.random.RandomState(0))
   assert task._prop_termination_error > 0.1
   task.get_reward(env.physics)
@@ -194,15 +233,16 @@ def test_wrong_walker_is_refused(cmu_file):
     make_task(cmu_file, walker=walkers.CMUHumanoidPositionControlled)
 
   def scaled_walker(name):
-    return walkers.CMUHumanoidPositionControlled(model_version="2020", include_face=True,
-                                                 name=name)
+    return walkers.CMUHumanoidPositionControlled(model_version="2020", include_face=True, name=name)
+
   task = make_task(cmu_file, walker=scaled_walker)
   with pytest.raises(ValueError, match="proto/walker"):
     composer.Environment(task).reset()
 
 
-@pytest.mark.parametrize("lengths", [dict(start_steps=(0,)), dict(end_steps=(5, 5)),
-                                     dict(weights=(1, 1))])
+@pytest.mark.parametrize(
+  "lengths", [dict(start_steps=(0,)), dict(end_steps=(5, 5)), dict(weights=(1, 1))]
+)
 def test_clip_collection_validation(lengths):
   with pytest.raises(ValueError, match="ClipCollection"):
     types.ClipCollection(ids=mocap_files.CLIPS, **lengths)
@@ -218,55 +258,86 @@ def test_unknown_names(cmu_file):
 
 
 def test_rewards_analytic():
-  walker = {"scalar": 0., "vector": np.ones(3), "match": 0.1}
-  reference = {"scalar": 1.5, "vector": np.full(3, 2.), "match": 0.1}
+  walker = {"scalar": 0.0, "vector": np.ones(3), "match": 0.1}
+  reference = {"scalar": 1.5, "vector": np.full(3, 2.0), "match": 0.1}
   assert rewards.compute_squared_differences(walker, reference) == {
-    "scalar": 2.25, "vector": 3., "match": 0.}
+    "scalar": 2.25,
+    "vector": 3.0,
+    "match": 0.0,
+  }
   assert set(rewards.compute_squared_differences(walker, reference, ("scalar", "match"))) == {
-    "vector"}
+    "vector"
+  }
   # a half-turn about x against the identity: half the angle, pi/2
   d = rewards.compute_squared_differences(
-    {"root_quaternion": np.array([0., 1., 0., 0.]), "body_quaternions": np.array(
-      [[1., 0., 1., 0.], [1., 0., 0., 0.]])},
-    {"root_quaternion": np.array([1., 0., 0., 0.]), "body_quaternions": np.array(
-      [[1., 0., 1., 0.], [np.cos(0.1), np.sin(0.1), 0., 0.]])})
+    {
+      "root_quaternion": np.array([0.0, 1.0, 0.0, 0.0]),
+      "body_quaternions": np.array([[1.0, 0.0, 1.0, 0.0], [1.0, 0.0, 0.0, 0.0]]),
+    },
+    {
+      "root_quaternion": np.array([1.0, 0.0, 0.0, 0.0]),
+      "body_quaternions": np.array([[1.0, 0.0, 1.0, 0.0], [np.cos(0.1), np.sin(0.1), 0.0, 0.0]]),
+    },
+  )
   np.testing.assert_allclose(d["root_quaternion"], [(np.pi / 2) ** 2])
-  np.testing.assert_allclose(d["body_quaternions"], 0.1 ** 2)
-  out = rewards.get_reward("termination_reward")(termination_error=0.1,
-                                                termination_error_threshold=0.4)
+  np.testing.assert_allclose(d["body_quaternions"], 0.1**2)
+  out = rewards.get_reward("termination_reward")(
+    termination_error=0.1, termination_error_threshold=0.4
+  )
   assert out.reward == pytest.approx(0.75) and dict(out.reward_terms) == {"termination": 0.75}
-  features = {"center_of_mass": np.zeros(3), "joints_velocity": np.zeros(4),
-              "appendages": np.zeros((2, 3)), "body_quaternions": np.tile([1., 0, 0, 0], (3, 1))}
+  features = {
+    "center_of_mass": np.zeros(3),
+    "joints_velocity": np.zeros(4),
+    "appendages": np.zeros((2, 3)),
+    "body_quaternions": np.tile([1.0, 0, 0, 0], (3, 1)),
+  }
   perfect = rewards.get_reward("comic")(
-    termination_error=0., termination_error_threshold=0.3, walker_features=features,
-    reference_features={k: np.array(v) for k, v in features.items()})
+    termination_error=0.0,
+    termination_error_threshold=0.3,
+    walker_features=features,
+    reference_features={k: np.array(v) for k, v in features.items()},
+  )
   assert perfect.reward == pytest.approx(1.9 / 2 + 0.5)  # 0.5 * (1 + (0.1 + 1 + .15 + .65))
   assert list(perfect.reward_terms) == sorted(rewards.get_reward_channels("comic"))
 
 
 # ---- the example builder, its command line, the mocap initializer ----
 
+
 def test_builder_is_dm_controls_tracking_setup(cmu_file, monkeypatch):
   """cmu_humanoid_tracking (on the clips of $NUMJOCO_MOCAP_FILE) is dm_control's
   cmu_2020_tracking setup: the same signature, specs, time steps, time limit and first two
   steps as dm_control's task built with its builder's arguments on those clips."""
   import inspect
+
   from dm_control import composer as dm_composer
-  from dm_control.locomotion import arenas as dm_arenas, walkers as dm_walkers
+  from dm_control.locomotion import arenas as dm_arenas
+  from dm_control.locomotion import walkers as dm_walkers
   from dm_control.locomotion.examples import cmu_2020_tracking as dm_example
   from dm_control.locomotion.tasks.reference_pose import tracking as dm_tracking
   from dm_control.locomotion.tasks.reference_pose import types as dm_types
+
   from suite.locomotion import examples
+
   monkeypatch.setenv("NUMJOCO_MOCAP_FILE", cmu_file)
   assert inspect.signature(examples.ALL_BUILDERS["cmu_humanoid_tracking"]) == inspect.signature(
-    dm_example.cmu_humanoid_tracking)
+    dm_example.cmu_humanoid_tracking
+  )
   ours = examples.load("cmu_humanoid_tracking", random_state=3)
   theirs = dm_composer.Environment(
-    time_limit=30, random_state=3, strip_singleton_obs_buffer_dim=True,
+    time_limit=30,
+    random_state=3,
+    strip_singleton_obs_buffer_dim=True,
     task=dm_tracking.MultiClipMocapTracking(
-      walker=dm_walkers.CMUHumanoidPositionControlledV2020, arena=dm_arenas.Floor(),
-      ref_path=cmu_file, dataset=dm_types.ClipCollection(ids=tuple(sorted(mocap_files.CLIPS))),
-      ref_steps=(1, 2, 3, 4, 5), min_steps=10, reward_type="comic"))
+      walker=dm_walkers.CMUHumanoidPositionControlledV2020,
+      arena=dm_arenas.Floor(),
+      ref_path=cmu_file,
+      dataset=dm_types.ClipCollection(ids=tuple(sorted(mocap_files.CLIPS))),
+      ref_steps=(1, 2, 3, 4, 5),
+      min_steps=10,
+      reward_type="comic",
+    ),
+  )
   tp.assert_specs_equal(ours, theirs)
   assert ours.control_timestep() == theirs.control_timestep() == mocap_files.DT
   assert ours.task.physics_timestep == theirs.task.physics_timestep
@@ -282,6 +353,7 @@ def test_builder_is_dm_controls_tracking_setup(cmu_file, monkeypatch):
 
 def test_command_line_runs_tracking_with_a_mocap_file(cmu_file, monkeypatch, capsys):
   from suite.locomotion import __main__ as locomotion_main
+
   monkeypatch.setenv("NUMJOCO_MOCAP_FILE", "")  # restored after the test
   args = ["cmu_humanoid_tracking", "--mocap-file", cmu_file, "--steps", "3", "--zero-actions"]
   assert locomotion_main.main(args) == 0
@@ -292,11 +364,13 @@ def test_command_line_runs_tracking_with_a_mocap_file(cmu_file, monkeypatch, cap
 
 def test_command_line_says_when_the_data_is_missing(tmp_path, monkeypatch, capsys):
   import urllib.error
+
   from suite.locomotion import __main__ as locomotion_main
   from suite.locomotion.mocap import cmu_mocap_data
 
   def no_network(url):
     raise urllib.error.URLError("no network")
+
   monkeypatch.delenv("NUMJOCO_MOCAP_FILE", raising=False)
   monkeypatch.setenv("NUMJOCO_MOCAP_DIR", str(tmp_path / "cache"))
   monkeypatch.setenv("HOME", str(tmp_path))
@@ -313,23 +387,37 @@ def test_command_line_says_when_the_data_is_missing(tmp_path, monkeypatch, capsy
 
 def test_cmu_mocap_initializer_matches_dm_control(cmu_file, monkeypatch):
   """The same clip step (drawn alike) sets the same joints and velocities."""
-  import mjcf
   from dm_control import mjcf as dm_mjcf
-  from dm_control.locomotion import arenas as dm_arenas, walkers as dm_walkers
+  from dm_control.locomotion import arenas as dm_arenas
+  from dm_control.locomotion import walkers as dm_walkers
   from dm_control.locomotion.mocap import cmu_mocap_data as dm_data
   from dm_control.locomotion.tasks.reference_pose import utils as dm_utils
   from dm_control.locomotion.walkers.initializers import mocap as dm_mocap
+
+  import mjcf
   from suite.locomotion.tasks.reference_pose import utils
   from suite.locomotion.walkers.initializers import mocap
+
   monkeypatch.setattr(dm_data, "get_path_for_cmu", lambda version: cmu_file)
   ours = mocap.CMUMocapInitializer("CMU_902_01", version="2020", ref_path=cmu_file)
   theirs = dm_mocap.CMUMocapInitializer("CMU_902_01", version="2020")
   sides = []
   for init, arena, walker_class, add, physics_class in (
-      (ours, arenas.Floor(), walkers.CMUHumanoidPositionControlledV2020, utils.add_walker,
-       mjcf.Physics),
-      (theirs, dm_arenas.Floor(), dm_walkers.CMUHumanoidPositionControlledV2020,
-       dm_utils.add_walker, dm_mjcf.Physics)):
+    (
+      ours,
+      arenas.Floor(),
+      walkers.CMUHumanoidPositionControlledV2020,
+      utils.add_walker,
+      mjcf.Physics,
+    ),
+    (
+      theirs,
+      dm_arenas.Floor(),
+      dm_walkers.CMUHumanoidPositionControlledV2020,
+      dm_utils.add_walker,
+      dm_mjcf.Physics,
+    ),
+  ):
     walker = add(walker_class, arena)
     physics = physics_class.from_mjcf_model(arena.mjcf_model)
     rng = np.random.RandomState(4)

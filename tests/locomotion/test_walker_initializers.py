@@ -29,7 +29,7 @@ def _assert_same_pose(make_initializers, **kwargs):
   return mine
 
 
-@pytest.mark.parametrize('upright', [False, True])
+@pytest.mark.parametrize("upright", [False, True])
 def test_upright_initializer_matches_dm_control(upright):
   """The upright pose (qpos0 at the origin, or the walker's own pose, its quaternion
   normalised) with the root at rest; joint velocities untouched."""
@@ -37,8 +37,9 @@ def test_upright_initializer_matches_dm_control(upright):
   np.testing.assert_array_equal(qvel[:6], 0)
   if upright:
     quat = np.array(tw.UPRIGHT_XQUAT) / np.linalg.norm(tw.UPRIGHT_XQUAT)
-    np.testing.assert_allclose(qpos, np.concatenate([tw.UPRIGHT_XPOS, quat, tw.UPRIGHT_QPOS]),
-                               rtol=0, atol=1e-15)
+    np.testing.assert_allclose(
+      qpos, np.concatenate([tw.UPRIGHT_XPOS, quat, tw.UPRIGHT_QPOS]), rtol=0, atol=1e-15
+    )
   else:
     np.testing.assert_array_equal(qpos, [0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0])
 
@@ -55,7 +56,7 @@ def _lift_knees(ns):
 
   class LiftKnees(ns.initializers.WalkerInitializer):
     def initialize_pose(self, physics, walker, random_state):
-      knees = [walker.mjcf_model.find('joint', f'{side}_knee') for side in ('left', 'right')]
+      knees = [walker.mjcf_model.find("joint", f"{side}_knee") for side in ("left", "right")]
       physics.bind(knees).qpos = random_state.uniform(-1, 0, 2)
 
   return LiftKnees()
@@ -71,25 +72,28 @@ def _bend_knees(ns):
 
   class BendKnees(ns.initializers.WalkerInitializer):
     def initialize_pose(self, physics, walker, random_state):
-      knees = [walker.mjcf_model.find('joint', f'{side}_knee') for side in ('left', 'right')]
+      knees = [walker.mjcf_model.find("joint", f"{side}_knee") for side in ("left", "right")]
       physics.bind(knees).qpos = [-0.7, -0.2]
 
   return BendKnees()
 
 
-@pytest.mark.parametrize('seed', range(6))
+@pytest.mark.parametrize("seed", range(6))
 def test_randomly_sampled_initializer_matches_dm_control(seed):
   """Ours draws the choice from the episode's random state, dm_control from numpy's global
   generator: seeded alike, they pick the same initializer."""
+
   def sampled(ns):
     return ns.initializers.RandomlySampledInitializer(
-      [ns.initializers.UprightInitializer(), ns.initializers.NoOpInitializer(),
-       _bend_knees(ns)])
+      [ns.initializers.UprightInitializer(), ns.initializers.NoOpInitializer(), _bend_knees(ns)]
+    )
+
   _assert_same_pose(sampled, seed=seed, upright=True)
 
 
 def test_randomly_sampled_initializer_is_reproducible_and_leaves_the_global_generator():
   from suite.locomotion.walkers import initializers
+
   np.random.seed(5)
   before = np.random.get_state()[1].copy()
   choices = []
@@ -117,11 +121,13 @@ class _Recorder:
 
 def test_randomly_sampled_initializer_needs_initializers():
   from suite.locomotion.walkers import initializers
-  with pytest.raises(ValueError, match='at least one initializer'):
+
+  with pytest.raises(ValueError, match="at least one initializer"):
     initializers.RandomlySampledInitializer([])
 
 
 def test_walker_initializer_is_abstract():
   from suite.locomotion.walkers import initializers
+
   with pytest.raises(TypeError):
     initializers.WalkerInitializer()

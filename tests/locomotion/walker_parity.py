@@ -19,34 +19,143 @@ KINEMATIC_ATOL = 1e-9
 
 # kinds whose names are part of the walker's interface (material and texture names are internal
 # to each model); unnamed contact excludes get PyMJCF's generated names on both sides
-_KINDS = ("body", "joint", "geom", "site", "camera", "light", "actuator", "sensor", "tendon",
-          "exclude")
-_SIZES = ("nq", "nv", "nu", "na", "nbody", "njnt", "ngeom", "nsite", "ncam", "nlight", "nmat",
-          "ntex", "ntendon", "nexclude", "nsensor", "nsensordata", "nmocap", "neq", "nkey")
+_KINDS = (
+  "body",
+  "joint",
+  "geom",
+  "site",
+  "camera",
+  "light",
+  "actuator",
+  "sensor",
+  "tendon",
+  "exclude",
+)
+_SIZES = (
+  "nq",
+  "nv",
+  "nu",
+  "na",
+  "nbody",
+  "njnt",
+  "ngeom",
+  "nsite",
+  "ncam",
+  "nlight",
+  "nmat",
+  "ntex",
+  "ntendon",
+  "nexclude",
+  "nsensor",
+  "nsensordata",
+  "nmocap",
+  "neq",
+  "nkey",
+)
 # read exactly from the XML (numbers written as in dm_control's model) or by exact arithmetic
 _EXACT = (
-  "body_parentid", "body_rootid", "body_weldid", "body_jntnum", "body_jntadr", "body_dofnum",
-  "body_dofadr", "body_geomnum", "body_geomadr", "body_pos", "body_quat",
-  "jnt_type", "jnt_qposadr", "jnt_dofadr", "jnt_bodyid", "jnt_group", "jnt_limited",
-  "jnt_solref", "jnt_solimp", "jnt_pos", "jnt_axis", "jnt_stiffness", "jnt_range", "jnt_margin",
-  "qpos0", "qpos_spring",
-  "dof_bodyid", "dof_jntid", "dof_parentid", "dof_armature", "dof_damping", "dof_frictionloss",
-  "geom_type", "geom_contype", "geom_conaffinity", "geom_condim", "geom_bodyid", "geom_group",
-  "geom_priority", "geom_solmix", "geom_solref", "geom_solimp", "geom_margin", "geom_gap",
-  "geom_friction", "geom_rgba", "geom_matid",
-  "site_type", "site_bodyid", "site_group", "site_size", "site_pos", "site_quat", "site_rgba",
-  "cam_mode", "cam_bodyid", "cam_targetbodyid", "cam_pos", "cam_quat", "cam_fovy",
-  "actuator_trntype", "actuator_dyntype", "actuator_gaintype", "actuator_biastype",
-  "actuator_trnid", "actuator_ctrllimited", "actuator_forcelimited", "actuator_dynprm",
-  "actuator_gainprm", "actuator_biasprm", "actuator_ctrlrange", "actuator_forcerange",
+  "body_parentid",
+  "body_rootid",
+  "body_weldid",
+  "body_jntnum",
+  "body_jntadr",
+  "body_dofnum",
+  "body_dofadr",
+  "body_geomnum",
+  "body_geomadr",
+  "body_pos",
+  "body_quat",
+  "jnt_type",
+  "jnt_qposadr",
+  "jnt_dofadr",
+  "jnt_bodyid",
+  "jnt_group",
+  "jnt_limited",
+  "jnt_solref",
+  "jnt_solimp",
+  "jnt_pos",
+  "jnt_axis",
+  "jnt_stiffness",
+  "jnt_range",
+  "jnt_margin",
+  "qpos0",
+  "qpos_spring",
+  "dof_bodyid",
+  "dof_jntid",
+  "dof_parentid",
+  "dof_armature",
+  "dof_damping",
+  "dof_frictionloss",
+  "geom_type",
+  "geom_contype",
+  "geom_conaffinity",
+  "geom_condim",
+  "geom_bodyid",
+  "geom_group",
+  "geom_priority",
+  "geom_solmix",
+  "geom_solref",
+  "geom_solimp",
+  "geom_margin",
+  "geom_gap",
+  "geom_friction",
+  "geom_rgba",
+  "geom_matid",
+  "site_type",
+  "site_bodyid",
+  "site_group",
+  "site_size",
+  "site_pos",
+  "site_quat",
+  "site_rgba",
+  "cam_mode",
+  "cam_bodyid",
+  "cam_targetbodyid",
+  "cam_pos",
+  "cam_quat",
+  "cam_fovy",
+  "actuator_trntype",
+  "actuator_dyntype",
+  "actuator_gaintype",
+  "actuator_biastype",
+  "actuator_trnid",
+  "actuator_ctrllimited",
+  "actuator_forcelimited",
+  "actuator_dynprm",
+  "actuator_gainprm",
+  "actuator_biasprm",
+  "actuator_ctrlrange",
+  "actuator_forcerange",
   "actuator_gear",
-  "sensor_type", "sensor_datatype", "sensor_needstage", "sensor_objtype", "sensor_objid",
-  "sensor_reftype", "sensor_refid", "sensor_dim", "sensor_adr", "sensor_cutoff",
-  "exclude_signature", "mat_rgba")
+  "sensor_type",
+  "sensor_datatype",
+  "sensor_needstage",
+  "sensor_objtype",
+  "sensor_objid",
+  "sensor_reftype",
+  "sensor_refid",
+  "sensor_dim",
+  "sensor_adr",
+  "sensor_cutoff",
+  "exclude_signature",
+  "mat_rgba",
+)
 # computed by the compiler (mass properties, bounding sizes, quaternions of fromto geoms)
-_COMPUTED = ("body_mass", "body_subtreemass", "body_inertia", "body_ipos", "body_iquat",
-             "geom_size", "geom_pos", "geom_quat", "geom_rbound", "dof_invweight0",
-             "body_invweight0", "actuator_length0", "actuator_acc0")
+_COMPUTED = (
+  "body_mass",
+  "body_subtreemass",
+  "body_inertia",
+  "body_ipos",
+  "body_iquat",
+  "geom_size",
+  "geom_pos",
+  "geom_quat",
+  "geom_rbound",
+  "dof_invweight0",
+  "body_invweight0",
+  "actuator_length0",
+  "actuator_acc0",
+)
 
 
 def namespaces(ours):
@@ -56,7 +165,8 @@ def namespaces(ours):
     import mjcf
     from suite.locomotion import walkers
   else:
-    from dm_control import composer, mjcf
+    from dm_control import composer
+    from dm_control import mjcf
     from dm_control.locomotion import walkers
   return walkers, composer, mjcf
 
@@ -91,18 +201,32 @@ def assert_models_match(ours, theirs, skip=()):
   XML exactly, and the fields the compiler computes to rounding (but the fields in `skip`)."""
   for size in _SIZES:
     assert getattr(ours, size) == getattr(theirs, size), size
-  counts = dict(body=ours.nbody, joint=ours.njnt, geom=ours.ngeom, site=ours.nsite,
-                camera=ours.ncam, light=ours.nlight, actuator=ours.nu, sensor=ours.nsensor,
-                tendon=ours.ntendon, exclude=ours.nexclude)
+  counts = dict(
+    body=ours.nbody,
+    joint=ours.njnt,
+    geom=ours.ngeom,
+    site=ours.nsite,
+    camera=ours.ncam,
+    light=ours.nlight,
+    actuator=ours.nu,
+    sensor=ours.nsensor,
+    tendon=ours.ntendon,
+    exclude=ours.nexclude,
+  )
   for kind in _KINDS:
     assert names(ours, kind, counts[kind]) == names(theirs, kind, counts[kind]), kind
   for field in (field for field in _EXACT if field not in skip):
-    np.testing.assert_array_equal(np.asarray(getattr(ours, field)),
-                                  np.asarray(getattr(theirs, field)), err_msg=field)
+    np.testing.assert_array_equal(
+      np.asarray(getattr(ours, field)), np.asarray(getattr(theirs, field)), err_msg=field
+    )
   for field in (field for field in _COMPUTED if field not in skip):
-    np.testing.assert_allclose(np.asarray(getattr(ours, field)),
-                               np.asarray(getattr(theirs, field)), rtol=1e-9, atol=1e-12,
-                               err_msg=field)
+    np.testing.assert_allclose(
+      np.asarray(getattr(ours, field)),
+      np.asarray(getattr(theirs, field)),
+      rtol=1e-9,
+      atol=1e-12,
+      err_msg=field,
+    )
   for field in ("timestep", "gravity", "cone", "integrator", "noslip_iterations"):
     np.testing.assert_array_equal(getattr(ours.opt, field), getattr(theirs.opt, field), field)
   np.testing.assert_allclose(ours.stat.meaninertia, theirs.stat.meaninertia, rtol=1e-9)
@@ -119,8 +243,7 @@ def settle(physics, steps=150, seed=0):
 
 def copy_state(theirs, ours):
   """dm_control's state (and controls, applied forces) into ours, then forward on both."""
-  for field in ("qpos", "qvel", "act", "ctrl", "qacc_warmstart", "xfrc_applied",
-                "qfrc_applied"):
+  for field in ("qpos", "qvel", "act", "ctrl", "qacc_warmstart", "xfrc_applied", "qfrc_applied"):
     getattr(ours.data, field)[:] = getattr(theirs.data, field)
   ours.data.time = theirs.data.time
   ours.forward()
@@ -129,9 +252,11 @@ def copy_state(theirs, ours):
 
 def readings(walker, physics, skip=("egocentric_camera",)):
   """{key: reading} of every observable of `walker` but the renderer."""
-  return {key: np.asarray(obs.observation_callable(physics, np.random.RandomState(0))())
-          for key, obs in walker.observables.as_dict().items()
-          if key.rsplit("/", 1)[-1] not in skip}
+  return {
+    key: np.asarray(obs.observation_callable(physics, np.random.RandomState(0))())
+    for key, obs in walker.observables.as_dict().items()
+    if key.rsplit("/", 1)[-1] not in skip
+  }
 
 
 def assert_readings_match(ours, theirs, dynamic=(), rtol=DYNAMIC_RTOL, atol=DYNAMIC_ATOL):

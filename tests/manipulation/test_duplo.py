@@ -38,7 +38,7 @@ def _stacked(ours, seed=0, **kwargs):
 
 
 @pytest.mark.parametrize("options", OPTIONS, ids=str)
-@pytest.mark.parametrize("variation,color", [(0.0, (1., 0., 0.)), (1.0, (0.2, 0.9, 0.4))])
+@pytest.mark.parametrize("variation,color", [(0.0, (1.0, 0.0, 0.0)), (1.0, (0.2, 0.9, 0.4))])
 def test_model_matches_dm_control(options, variation, color):
   """A single brick and a stacked pair compile to dm_control's models."""
   for seed in (0, 3):
@@ -50,8 +50,9 @@ def test_model_matches_dm_control(options, variation, color):
     assert ours._lower == theirs._lower and ours._upper == theirs._upper
   for flags in ("disableflags", "enableflags"):  # no native or multi-point convex collisions
     assert getattr(ours_physics.model.opt, flags) == getattr(theirs_physics.model.opt, flags)
-  walker_parity.assert_models_match(_stacked(True, 5, **kwargs)[2].model,
-                                    _stacked(False, 5, **kwargs)[2].model)
+  walker_parity.assert_models_match(
+    _stacked(True, 5, **kwargs)[2].model, _stacked(False, 5, **kwargs)[2].model
+  )
 
 
 @pytest.mark.parametrize("options", OPTIONS, ids=str)
@@ -83,14 +84,17 @@ def test_stacked_readings_match_dm_control():
     theirs.step()
   walker_parity.copy_state(theirs, ours)
   for brick, dm_brick in ((top, dm_top), (bottom, dm_bottom)):
-    walker_parity.assert_readings_match(walker_parity.readings(brick, ours),
-                                        walker_parity.readings(dm_brick, theirs),
-                                        dynamic=("force",), atol=1e-5)
+    walker_parity.assert_readings_match(
+      walker_parity.readings(brick, ours),
+      walker_parity.readings(dm_brick, theirs),
+      dynamic=("force",),
+      atol=1e-5,
+    )
   assert ours.data.ncon == theirs.data.ncon
 
 
 def test_exception_if_color_out_of_range():
-  invalid = (1., 0., 2.)
+  invalid = (1.0, 0.0, 2.0)
   with pytest.raises(ValueError) as error:
     duplo.Duplo(color=invalid)
   assert str(error.value) == dm_duplo._COLOR_NOT_BETWEEN_0_AND_1.format(invalid)
@@ -103,8 +107,9 @@ def test_stud_and_hole_sites_align_when_stacked(options):
   top, bottom, physics = _stacked(True, **options)
   for _ in range(10):
     physics.step()
-  np.testing.assert_allclose(physics.bind(bottom.studs.ravel()).xpos,
-                             physics.bind(top.holes.ravel()).xpos, atol=1e-6)
+  np.testing.assert_allclose(
+    physics.bind(bottom.studs.ravel()).xpos, physics.bind(top.holes.ravel()).xpos, atol=1e-6
+  )
 
 
 def test_correct_stud_contacts():
@@ -131,10 +136,10 @@ def test_correct_stud_contacts():
 def test_bisect_iterates_like_scipy():
   """Our bisection returns scipy.optimize.bisect's root, to the bit, on a step function."""
   from scipy import optimize
+
   for threshold in (0.3, 7.77, 12.0):
     step = lambda x, t=threshold: 1.0 if x > t else -1.0  # noqa: E731
-    assert utils._bisect(step, 0.0, 20.0, xtol=0.01) == optimize.bisect(step, 0.0, 20.0,
-                                                                       xtol=0.01)
+    assert utils._bisect(step, 0.0, 20.0, xtol=0.01) == optimize.bisect(step, 0.0, 20.0, xtol=0.01)
   with pytest.raises(ValueError, match="different signs"):
     utils._bisect(lambda x: 1.0, 0.0, 1.0, xtol=0.01)
 

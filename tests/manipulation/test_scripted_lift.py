@@ -8,13 +8,11 @@ import pathlib
 
 import numpy as np
 import pytest
-
-from tests.locomotion import task_parity  # noqa: F401  (sets MUJOCO_GL for dm_control)
-
 from dm_control import manipulation as dm_manipulation  # noqa: E402
 from dm_control.utils import inverse_kinematics as dm_inverse_kinematics  # noqa: E402
 
 from suite import manipulation  # noqa: E402
+from tests.locomotion import task_parity  # noqa: F401  (sets MUJOCO_GL for dm_control)
 
 _EXAMPLE = pathlib.Path(__file__).resolve().parents[2] / "examples" / "jaco_reach.py"
 
@@ -46,8 +44,9 @@ def _run(example, env, **kwargs):
 def test_scripted_lift_succeeds_as_in_dm_control(seed):
   example = _example()
   ours, ours_deepest = _run(example, manipulation.load("lift_brick_features", seed=seed))
-  theirs, theirs_deepest = _run(example, dm_manipulation.load("lift_brick_features", seed=seed),
-                                ik=dm_inverse_kinematics)
+  theirs, theirs_deepest = _run(
+    example, dm_manipulation.load("lift_brick_features", seed=seed), ik=dm_inverse_kinematics
+  )
   assert theirs[-1] == 1.0 and ours[-1] == 1.0
   # the brick leaves the ground at about the same time: returns within two steps' reward
   assert abs(sum(ours) - sum(theirs)) < 2.0

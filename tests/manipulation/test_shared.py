@@ -39,12 +39,18 @@ from tests.locomotion import walker_parity  # noqa: E402
 
 # (class name, keyword arguments)
 PRIMITIVES = [
-  ("Sphere", {}), ("Sphere", dict(radius=0.03, mass=0.2, name="ball")),
-  ("Box", {}), ("Box", dict(half_lengths=[0.02, 0.03, 0.04], mass=0.1)),
-  ("BoxWithSites", {}), ("BoxWithSites", dict(half_lengths=[0.02, 0.03, 0.04], name="b")),
-  ("Ellipsoid", {}), ("Ellipsoid", dict(radii=[0.02, 0.03, 0.05], mass=1.5)),
-  ("Cylinder", {}), ("Cylinder", dict(radius=0.02, half_length=0.05, mass=0.3)),
-  ("Capsule", {}), ("Capsule", dict(radius=0.02, half_length=0.05, name="pill")),
+  ("Sphere", {}),
+  ("Sphere", dict(radius=0.03, mass=0.2, name="ball")),
+  ("Box", {}),
+  ("Box", dict(half_lengths=[0.02, 0.03, 0.04], mass=0.1)),
+  ("BoxWithSites", {}),
+  ("BoxWithSites", dict(half_lengths=[0.02, 0.03, 0.04], name="b")),
+  ("Ellipsoid", {}),
+  ("Ellipsoid", dict(radii=[0.02, 0.03, 0.05], mass=1.5)),
+  ("Cylinder", {}),
+  ("Cylinder", dict(radius=0.02, half_length=0.05, mass=0.3)),
+  ("Capsule", {}),
+  ("Capsule", dict(radius=0.02, half_length=0.05, name="pill")),
 ]
 
 
@@ -75,11 +81,14 @@ def test_primitive_matches_dm_control(name, kwargs):
   walker_parity.copy_state(dm_physics, physics)
   readings = walker_parity.readings(ours, physics)
   prefix = ours.mjcf_model.model + "/"
-  assert sorted(readings) == sorted(prefix + key for key in (
-    "position", "orientation", "linear_velocity", "angular_velocity", "touch"))
+  assert sorted(readings) == sorted(
+    prefix + key
+    for key in ("position", "orientation", "linear_velocity", "angular_velocity", "touch")
+  )
   assert readings[prefix + "touch"][0] > 0  # resting on the floor
-  walker_parity.assert_readings_match(readings, walker_parity.readings(theirs, dm_physics),
-                                      dynamic=("touch",))
+  walker_parity.assert_readings_match(
+    readings, walker_parity.readings(theirs, dm_physics), dynamic=("touch",)
+  )
 
 
 def test_box_with_sites_corners():
@@ -118,8 +127,9 @@ def _spec_equal(ours, theirs):
     mine = getattr(ours, field)
     if callable(value):
       x = np.array([-1e4, -3.5, -1e-3, 0.0, 2e-7, 0.7, 42.0, 1e6])
-      np.testing.assert_allclose(mine(x, np.random.RandomState(0)),
-                                 value(x, np.random.RandomState(0)), rtol=1e-15, atol=0)
+      np.testing.assert_allclose(
+        mine(x, np.random.RandomState(0)), value(x, np.random.RandomState(0)), rtol=1e-15, atol=0
+      )
     else:
       assert mine == value, field
 
@@ -142,25 +152,37 @@ def test_observation_names_and_options_match_dm_control():
       assert list(mine) == list(reference)
       for key, options in reference.items():
         assert list(mine[key]) == list(options)
-        _spec_equal(observations.ObservableSpec(**{k: mine[key][k] for k in
-                                                   observations.ObservableSpec._fields}),
-                    dm_observations.ObservableSpec(**{k: options[k] for k in
-                                                      dm_observations.ObservableSpec._fields}))
+        _spec_equal(
+          observations.ObservableSpec(
+            **{k: mine[key][k] for k in observations.ObservableSpec._fields}
+          ),
+          dm_observations.ObservableSpec(
+            **{k: options[k] for k in dm_observations.ObservableSpec._fields}
+          ),
+        )
   assert observations.ObservableNames() == dm_observations.ObservableNames() == ((),) * 4
 
 
 def test_symlog1p_corruptor():
   """Force/torque/touch readings pass through sign(x) log(1 + |x|)."""
   corrupt = observations.PERFECT_FEATURES.ftt.corruptor
-  x = np.array([-(np.e - 1), 0.0, np.e ** 2 - 1])
+  x = np.array([-(np.e - 1), 0.0, np.e**2 - 1])
   np.testing.assert_allclose(corrupt(x, None), [-1.0, 0.0, 2.0], rtol=1e-15)
   assert observations.VISION.ftt.corruptor is corrupt
   assert observations.PERFECT_FEATURES.proprio.corruptor is None
 
 
 def test_constants_and_tags_match_dm_control():
-  for name in ("CONTROL_TIMESTEP", "RED", "GREEN", "BLUE", "CYAN", "MAGENTA", "YELLOW",
-               "TASK_SITE_GROUP"):
+  for name in (
+    "CONTROL_TIMESTEP",
+    "RED",
+    "GREEN",
+    "BLUE",
+    "CYAN",
+    "MAGENTA",
+    "YELLOW",
+    "TASK_SITE_GROUP",
+  ):
     assert getattr(constants, name) == getattr(dm_constants, name), name
   for name in ("FEATURES", "VISION", "EASY"):
     assert getattr(tags, name) == getattr(dm_tags, name), name
@@ -172,17 +194,20 @@ def test_cameras_match_dm_control():
   for spec in specs:
     assert tuple(getattr(cameras, spec)) == tuple(getattr(dm_cameras, spec)), spec
   ours, theirs = arenas.Standard(), dm_arenas.Standard()
-  mine = cameras.add_camera_observables(ours, observations.VISION,
-                                        *[getattr(cameras, s) for s in specs])
-  reference = dm_cameras.add_camera_observables(theirs, dm_observations.VISION,
-                                                *[getattr(dm_cameras, s) for s in specs])
+  mine = cameras.add_camera_observables(
+    ours, observations.VISION, *[getattr(cameras, s) for s in specs]
+  )
+  reference = dm_cameras.add_camera_observables(
+    theirs, dm_observations.VISION, *[getattr(dm_cameras, s) for s in specs]
+  )
   assert list(mine) == list(reference) == [getattr(cameras, s).name for s in specs]
   for key, observable in reference.items():
     for option in ("height", "width", "enabled", "update_interval", "buffer_size", "delay"):
       assert getattr(mine[key], option) == getattr(observable, option), option
   test_arenas.assert_same_model(*test_arenas.compile_both(ours, theirs))
-  features = cameras.add_camera_observables(arenas.Standard(), observations.PERFECT_FEATURES,
-                                            cameras.FRONT_CLOSE)
+  features = cameras.add_camera_observables(
+    arenas.Standard(), observations.PERFECT_FEATURES, cameras.FRONT_CLOSE
+  )
   assert not features["front_close"].enabled
 
 
@@ -192,8 +217,7 @@ def test_workspace_sites_match_dm_control():
   models = []
   for module, arena in ((workspaces, arenas.Standard()), (dm_workspaces, dm_arenas.Standard())):
     body = arena.mjcf_model.worldbody
-    module.add_bbox_site(body, (-0.1, -0.2, 0.0), (0.1, 0.2, 0.0), rgba=(0, 1, 0, 0.3),
-                         name="flat")
+    module.add_bbox_site(body, (-0.1, -0.2, 0.0), (0.1, 0.2, 0.0), rgba=(0, 1, 0, 0.3), name="flat")
     module.add_bbox_site(body, (-0.1, -0.1, 0.2), (0.3, 0.1, 0.4), visible=True, name="box")
     module.add_target_site(body, 0.05, rgba=(1, 0, 0, 0.3), name="target")
     module.add_target_site(body, 0.02, visible=True, name="seen")
@@ -241,8 +265,10 @@ def test_pedestal_matches_dm_control(cradle):
   """The pedestal under a sphere cradle or a Duplo brick, placed in the arena, compiles to
   dm_control's model; its target-position observable agrees."""
   built = []
-  for module, arena_module, duplo_module in ((place, arenas, entity_props),
-                                             (dm_place, dm_arenas, dm_entity_props)):
+  for module, arena_module, duplo_module in (
+    (place, arenas, entity_props),
+    (dm_place, dm_arenas, dm_entity_props),
+  ):
     under = module.SphereCradle() if cradle == "cradle" else duplo_module.Duplo()
     pedestal = module.Pedestal(cradle=under, target_radius=0.05)
     arena = arena_module.Standard()
@@ -251,8 +277,9 @@ def test_pedestal_matches_dm_control(cradle):
   (ours, arena), (theirs, dm_arena) = built
   physics, dm_physics = test_arenas.compile_both(arena, dm_arena)
   walker_parity.assert_models_match(physics.model, dm_physics.model)
-  walker_parity.assert_readings_match(walker_parity.readings(ours, physics),
-                                      walker_parity.readings(theirs, dm_physics))
+  walker_parity.assert_readings_match(
+    walker_parity.readings(ours, physics), walker_parity.readings(theirs, dm_physics)
+  )
   np.testing.assert_allclose(physics.bind(ours.target_site).xpos, (0.05, -0.02, 0.12))
   assert physics.bind(ours.target_site).size[0] == 0.05
 
@@ -266,5 +293,6 @@ def test_sphere_cradle_geometry():
   np.testing.assert_allclose(np.hypot(centres[:, 0], centres[:, 1]), 0.7 * 0.049)
   np.testing.assert_allclose(centres[:, 2], -0.7 * 0.049)
   assert all(g.size[0] == pytest.approx(0.049) and g.condim == 6 for g in geoms)
-  assert isinstance(cradle, composer.Entity) and isinstance(dm_place.SphereCradle(),
-                                                            dm_composer.Entity)
+  assert isinstance(cradle, composer.Entity) and isinstance(
+    dm_place.SphereCradle(), dm_composer.Entity
+  )

@@ -6,12 +6,9 @@ dm_control's; and the brick tasks' helpers against their definitions."""
 import importlib.util
 import os
 
+import mujoco  # noqa: E402  (after task_parity sets MUJOCO_GL)
 import numpy as np
 import pytest
-
-from tests.locomotion import task_parity as tp
-
-import mujoco  # noqa: E402  (after task_parity sets MUJOCO_GL)
 from dm_control import manipulation as dm_manipulation  # noqa: E402
 from dm_control.manipulation import bricks as dm_bricks  # noqa: E402
 
@@ -19,9 +16,14 @@ from composer.manipulators.kinova import meshes  # noqa: E402
 from suite import manipulation  # noqa: E402
 from suite.manipulation import bricks  # noqa: E402
 from suite.manipulation.shared import registry  # noqa: E402
+from tests.locomotion import task_parity as tp
 
-MESH_DIR = os.path.join(os.path.dirname(importlib.util.find_spec("dm_control").origin),
-                        "third_party", "kinova", "meshes_decimated")
+MESH_DIR = os.path.join(
+  os.path.dirname(importlib.util.find_spec("dm_control").origin),
+  "third_party",
+  "kinova",
+  "meshes_decimated",
+)
 
 
 @pytest.fixture
@@ -35,7 +37,9 @@ def _constructor(name):
     if ns.ours:
       return registry.get_constructor(name)()
     from dm_control.manipulation.shared import registry as dm_registry
+
     return dm_registry.get_constructor(name)()
+
   return make_task
 
 
@@ -43,14 +47,18 @@ def test_names_and_tags_are_dm_controls():
   assert manipulation.ALL == dm_manipulation.ALL and len(manipulation.ALL) == 25
   assert manipulation.TAGS == dm_manipulation.TAGS == ("features", "vision", "easy")
   for tag in manipulation.TAGS:
-    assert (manipulation.get_environments_by_tag(tag)
-            == dm_manipulation.get_environments_by_tag(tag)), tag
+    assert manipulation.get_environments_by_tag(tag) == dm_manipulation.get_environments_by_tag(
+      tag
+    ), tag
   assert manipulation.get_environments_by_tag("hard") == ()
 
 
 def test_unknown_name_lists_the_environments():
-  with pytest.raises(ValueError, match="Unknown manipulation environment 'stack_7_bricks'; "
-                     "the environments are: stack_2_bricks_features, .*, reach_site_vision\\.$"):
+  with pytest.raises(
+    ValueError,
+    match="Unknown manipulation environment 'stack_7_bricks'; "
+    "the environments are: stack_2_bricks_features, .*, reach_site_vision\\.$",
+  ):
     manipulation.load("stack_7_bricks")
 
 
@@ -85,7 +93,7 @@ RESET_ATOL = 1e-5
 def _run_parity(name, seed, episodes=2, steps=20):
   """`episodes` episodes of `steps` steps on both stacks: the reset observations to
   RESET_ATOL, then every step from dm_control's state to task_parity's tolerances."""
-  twin = tp.Twin(_constructor(name), seed=seed, time_limit=10.)
+  twin = tp.Twin(_constructor(name), seed=seed, time_limit=10.0)
   tp.assert_specs_equal(twin.ours.env, twin.theirs.env)
   actions = tp.random_actions(twin.theirs.env.action_spec(), seed + 1)
   rewards = []
@@ -94,8 +102,13 @@ def _run_parity(name, seed, episodes=2, steps=20):
     assert ours.first() and theirs.first() and ours.reward is None
     assert list(ours.observation) == list(theirs.observation)
     for key, value in theirs.observation.items():
-      np.testing.assert_allclose(ours.observation[key], value, rtol=0, atol=RESET_ATOL,
-                                 err_msg=f"episode {episode} reset {key}")
+      np.testing.assert_allclose(
+        ours.observation[key],
+        value,
+        rtol=0,
+        atol=RESET_ATOL,
+        err_msg=f"episode {episode} reset {key}",
+      )
     for step in range(steps):
       ours, theirs = twin.step(next(actions))
       tp.assert_steps_close(ours, theirs, f"episode {episode} step {step}")
@@ -149,18 +162,20 @@ def _assert_images_close(ours, theirs, label):
   assert ours.std() > 10  # a scene, not a blank frame
 
 
-@pytest.mark.parametrize("name", ["reach_site_vision", "stack_2_bricks_vision",
-                                  "place_cradle_vision"])
+@pytest.mark.parametrize(
+  "name", ["reach_site_vision", "stack_2_bricks_vision", "place_cradle_vision"]
+)
 def test_vision_environments_see_dm_controls_image(name, kinova_meshes, opengl):
   """The front_close camera at the first observation and after a step from dm_control's state;
   every other observation as in the _features tests."""
-  twin = tp.Twin(_constructor(name), seed=1, time_limit=10.)
+  twin = tp.Twin(_constructor(name), seed=1, time_limit=10.0)
   steps = [twin.reset(), twin.step(next(tp.random_actions(twin.theirs.env.action_spec(), 2)))]
   for label, (ours, theirs) in zip(("reset", "step"), steps):
-    _assert_images_close(ours.observation["front_close"], theirs.observation["front_close"],
-                         label)
-    rest = lambda observation: {k: v for k, v in observation.items()  # noqa: E731
-                                if k != "front_close"}
+    _assert_images_close(ours.observation["front_close"], theirs.observation["front_close"], label)
+
+    def rest(observation):
+      return {k: v for k, v in observation.items() if k != "front_close"}
+
     if label == "step":
       tp.assert_observations_close(rest(ours.observation), rest(theirs.observation), label)
       np.testing.assert_allclose(ours.reward, theirs.reward, rtol=0, atol=tp.OBS_ATOL)
@@ -169,28 +184,32 @@ def test_vision_environments_see_dm_controls_image(name, kinova_meshes, opengl):
 def test_half_turn_is_mujocos_quat_integrate():
   """The top brick's half turn about z: MuJoCo's mju_quatIntegrate by pi, to the bit."""
   rng = np.random.RandomState(0)
-  for quat in [np.array([1., 0, 0, 0]), np.array([0.3, -0.2, 0.1, 0.9])] + list(
-      rng.normal(size=(5, 4))):
+  for quat in [np.array([1.0, 0, 0, 0]), np.array([0.3, -0.2, 0.1, 0.9])] + list(
+    rng.normal(size=(5, 4))
+  ):
     expected = np.array(quat, float)
-    mujoco.mju_quatIntegrate(expected, np.array([0., 0., 1.]), np.pi)
+    mujoco.mju_quatIntegrate(expected, np.array([0.0, 0.0, 1.0]), np.pi)
     np.testing.assert_array_equal(bricks._half_turn_about_z(quat), expected)
 
 
 def test_hint_bricks_compile_like_dm_controls():
   """A goal-hint brick: no contacts, translucent (its body, the attachment frame, is fixed to
   the world and moved by set_pose)."""
-  import mjcf
   from dm_control import composer as dm_composer
   from dm_control import mjcf as dm_mjcf
   from dm_control.entities.props import duplo as dm_duplo
 
   import composer
+  import mjcf
   from composer.props import duplo
   from tests.locomotion import walker_parity
+
   physics = []
   for hint_module, duplo_module, composer_module, mjcf_module in (
-      (bricks, duplo, composer, mjcf), (dm_bricks, dm_duplo, dm_composer, dm_mjcf)):
-    brick = duplo_module.Duplo(color=(0., 1., 1.))
+    (bricks, duplo, composer, mjcf),
+    (dm_bricks, dm_duplo, dm_composer, dm_mjcf),
+  ):
+    brick = duplo_module.Duplo(color=(0.0, 1.0, 1.0))
     hint_module._hintify(brick, alpha=0.75)
     arena = composer_module.Arena()
     arena.attach(brick)
@@ -198,8 +217,9 @@ def test_hint_bricks_compile_like_dm_controls():
   walker_parity.assert_models_match(physics[0].model, physics[1].model)
   model = physics[0].model
   assert not np.any(model.geom_contype) and not np.any(model.geom_conaffinity)
-  np.testing.assert_array_equal(model.geom_rgba[model.name2id("duplo2x4/wall_x0", "geom")],
-                                (0., 1., 1., 0.75))
+  np.testing.assert_array_equal(
+    model.geom_rgba[model.name2id("duplo2x4/wall_x0", "geom")], (0.0, 1.0, 1.0, 0.75)
+  )
 
 
 def test_built_stack_clicks_holes_onto_studs():
@@ -210,28 +230,45 @@ def test_built_stack_clicks_holes_onto_studs():
   task, physics = env.task, env.physics
   order = task._initial_order
   for bottom, top in zip(order[:-1], order[1:]):
-    distance = bricks._min_stud_to_hole_distance(physics, task._bricks[bottom],
-                                                 task._bricks[top])
+    distance = bricks._min_stud_to_hole_distance(physics, task._bricks[bottom], task._bricks[top])
     assert distance < 1e-3
-  stacked = bricks._get_pairwise_stacking_rewards(physics, task._bricks,
-                                                  list(zip(order[:-1], order[1:])))
+  stacked = bricks._get_pairwise_stacking_rewards(
+    physics, task._bricks, list(zip(order[:-1], order[1:]))
+  )
   np.testing.assert_allclose(stacked, 1.0)
   assert sorted(task._desired_order) == list(range(5))
   assert task._desired_order[0] == order[0]
 
 
-@pytest.mark.parametrize("make,message", [
-  (lambda m: m.bricks._stack(m.observations.PERFECT_FEATURES, num_bricks=7,
-                             moveable_base=False, randomize_order=False),
-   "`num_bricks` must be between 2 and 6, got 7."),
-  (lambda m: m.bricks._stack(m.observations.PERFECT_FEATURES, num_bricks=3,
-                             moveable_base=False, randomize_order=False, target_height=4),
-   "`target_height` must be between 2 and 3, got 4."),
-  (lambda m: m.lift._lift(m.observations.PERFECT_FEATURES, prop_name="ball"),
-   "`prop_name` must be either 'duplo' or 'box'."),
-  (lambda m: m.place._place(m.observations.PERFECT_FEATURES, cradle_prop_name="cup"),
-   "`cradle_prop_name` must be either 'duplo' or 'cradle'."),
-])
+@pytest.mark.parametrize(
+  "make,message",
+  [
+    (
+      lambda m: m.bricks._stack(
+        m.observations.PERFECT_FEATURES, num_bricks=7, moveable_base=False, randomize_order=False
+      ),
+      "`num_bricks` must be between 2 and 6, got 7.",
+    ),
+    (
+      lambda m: m.bricks._stack(
+        m.observations.PERFECT_FEATURES,
+        num_bricks=3,
+        moveable_base=False,
+        randomize_order=False,
+        target_height=4,
+      ),
+      "`target_height` must be between 2 and 3, got 4.",
+    ),
+    (
+      lambda m: m.lift._lift(m.observations.PERFECT_FEATURES, prop_name="ball"),
+      "`prop_name` must be either 'duplo' or 'box'.",
+    ),
+    (
+      lambda m: m.place._place(m.observations.PERFECT_FEATURES, cradle_prop_name="cup"),
+      "`cradle_prop_name` must be either 'duplo' or 'cradle'.",
+    ),
+  ],
+)
 def test_bad_arguments_raise_dm_controls_errors(make, message):
   import types
 
@@ -239,12 +276,16 @@ def test_bad_arguments_raise_dm_controls_errors(make, message):
   from dm_control.manipulation import place as dm_place
   from dm_control.manipulation.shared import observations as dm_observations
 
-  from suite.manipulation import lift, place
+  from suite.manipulation import lift
+  from suite.manipulation import place
   from suite.manipulation.shared import observations
-  for namespace in (types.SimpleNamespace(bricks=bricks, lift=lift, place=place,
-                                          observations=observations),
-                    types.SimpleNamespace(bricks=dm_bricks, lift=dm_lift, place=dm_place,
-                                          observations=dm_observations)):
+
+  for namespace in (
+    types.SimpleNamespace(bricks=bricks, lift=lift, place=place, observations=observations),
+    types.SimpleNamespace(
+      bricks=dm_bricks, lift=dm_lift, place=dm_place, observations=dm_observations
+    ),
+  ):
     with pytest.raises(ValueError) as error:
       make(namespace)
     assert str(error.value) == message
@@ -276,18 +317,22 @@ def test_task_runs(name, opengl):
 def _arm_contact(physics):
   """Whether any contact involves a geom of the arm or hand."""
   data, model = physics.data, physics.model
-  return any(model.id2name(geom, "geom").startswith("jaco_arm/")
-             for pair in np.asarray(data.contact.geom)[:data.ncon] for geom in pair)
+  return any(
+    model.id2name(geom, "geom").startswith("jaco_arm/")
+    for pair in np.asarray(data.contact.geom)[: data.ncon]
+    for geom in pair
+  )
 
 
 @pytest.mark.parametrize("name", FEATURES)
-def test_primitive_jaco_matches_dm_control_until_the_arm_touches(name, primitive_shapes,
-                                                                 monkeypatch):
+def test_primitive_jaco_matches_dm_control_until_the_arm_touches(
+  name, primitive_shapes, monkeypatch
+):
   """With the shipped primitive Jaco against dm_control's meshes, each step from dm_control's
   state: dm_control's observations and rewards at every step before the arm or hand first
   touches anything (their shapes differ, nothing else does)."""
   monkeypatch.setattr(tp, "share_model", lambda theirs, ours: None)  # geometry differs
-  twin = tp.Twin(_constructor(name), seed=2, time_limit=10.)
+  twin = tp.Twin(_constructor(name), seed=2, time_limit=10.0)
   actions = tp.random_actions(twin.theirs.env.action_spec(), 3, scale=0.5)
   twin.reset()
   compared = 0

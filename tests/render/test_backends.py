@@ -71,17 +71,26 @@ def _run(code, hide=(), prelude="", args=None, **env_vars):
     else:
       env[var] = value
   if args is not None:  # python -m args[0] args[1:], after the prelude
-    code = (f"import runpy, sys\nsys.argv = {args!r}\n"
-            f"runpy.run_module({args[0]!r}, run_name='__main__', alter_sys=True)\n")
-  out = subprocess.run([sys.executable, "-c", _HIDE + prelude + code], env=env, cwd=ROOT,
-                       capture_output=True, text=True, timeout=300)
+    code = (
+      f"import runpy, sys\nsys.argv = {args!r}\n"
+      f"runpy.run_module({args[0]!r}, run_name='__main__', alter_sys=True)\n"
+    )
+  out = subprocess.run(
+    [sys.executable, "-c", _HIDE + prelude + code],
+    env=env,
+    cwd=ROOT,
+    capture_output=True,
+    text=True,
+    timeout=300,
+  )
   return out.returncode, out.stdout + out.stderr
 
 
 def _assert_unavailable(output, *words):
   """Both physics.render and engine.Renderer raised RenderingUnavailableError saying words."""
-  lines = [line for line in output.splitlines() if line.startswith(("physics.render",
-                                                                     "engine.Renderer"))]
+  lines = [
+    line for line in output.splitlines() if line.startswith(("physics.render", "engine.Renderer"))
+  ]
   assert len(lines) == 2, output
   for line in lines:
     assert "unavailable:" in line, output
@@ -90,13 +99,18 @@ def _assert_unavailable(output, *words):
   assert "Traceback" not in output, output
 
 
-@pytest.mark.parametrize("backend, hide, words", [
-  ("egl", ["EGL"], ["egl: libEGL not found", "apt install libegl1"]),
-  ("egl", ["OpenGL", "GL"], ["egl: no desktop OpenGL library", "apt install libopengl0"]),
-  ("osmesa", ["OSMesa"], ["osmesa: libOSMesa not found", "apt install libosmesa6"]),
-], ids=["egl-without-libEGL", "egl-without-libGL", "osmesa-without-libOSMesa"])
+@pytest.mark.parametrize(
+  "backend, hide, words",
+  [
+    ("egl", ["EGL"], ["egl: libEGL not found", "apt install libegl1"]),
+    ("egl", ["OpenGL", "GL"], ["egl: no desktop OpenGL library", "apt install libopengl0"]),
+    ("osmesa", ["OSMesa"], ["osmesa: libOSMesa not found", "apt install libosmesa6"]),
+  ],
+  ids=["egl-without-libEGL", "egl-without-libGL", "osmesa-without-libOSMesa"],
+)
 def test_a_missing_library_names_its_package(backend, hide, words):
   from engine.render import context
+
   problem = context.backend_problem(backend)
   if problem:  # the machine lacks the backend's first library already: that one is named
     words = [problem]
@@ -108,16 +122,23 @@ def test_a_missing_library_names_its_package(backend, hide, words):
 def test_no_backend_at_all_names_each_ones_problem():
   status, output = _run(_RENDER, hide=["EGL", "OSMesa"])
   assert status == 0, output
-  _assert_unavailable(output, "no OpenGL backend can start here", "libegl1", "libosmesa6",
-                      "glfw: needs a DISPLAY")
+  _assert_unavailable(
+    output, "no OpenGL backend can start here", "libegl1", "libosmesa6", "glfw: needs a DISPLAY"
+  )
 
 
-@pytest.mark.parametrize("env, words", [
-  ({}, ["glfw: needs a DISPLAY", "apt install xvfb"]),
-  ({"DISPLAY": ":4321", "PYGLFW_LIBRARY": "/nonexistent/libglfw.so.3"},
-   ["glfw: the GLFW library did not load", "pip install glfw"]),
-  ({"DISPLAY": ":4321"}, ["glfw: could not connect to the display ':4321'"]),
-], ids=["no-display", "no-glfw-library", "no-x-server"])
+@pytest.mark.parametrize(
+  "env, words",
+  [
+    ({}, ["glfw: needs a DISPLAY", "apt install xvfb"]),
+    (
+      {"DISPLAY": ":4321", "PYGLFW_LIBRARY": "/nonexistent/libglfw.so.3"},
+      ["glfw: the GLFW library did not load", "pip install glfw"],
+    ),
+    ({"DISPLAY": ":4321"}, ["glfw: could not connect to the display ':4321'"]),
+  ],
+  ids=["no-display", "no-glfw-library", "no-x-server"],
+)
 def test_glfw_without_its_pieces_says_which(env, words):
   status, output = _run(_RENDER, MUJOCO_GL="glfw", **env)
   assert status == 0, output
@@ -130,6 +151,7 @@ def test_a_pyopengl_that_cannot_bind_its_platform_is_a_clear_error():
   status, output = _run(_RENDER, prelude=_BREAK_PYOPENGL)
   assert status == 0, output
   from engine.render import context
+
   if any(context.backend_problem(b) is None for b in ("egl", "osmesa")):
     _assert_unavailable(output, "PyOpenGL could not load OpenGL", "ImportError")
   else:
@@ -139,24 +161,43 @@ def test_a_pyopengl_that_cannot_bind_its_platform_is_a_clear_error():
 def test_renderer_modules_import_without_opengl():
   """Importing the renderer, engine's rendering names and the viewers needs no OpenGL and no
   GLFW library: only drawing does."""
-  code = ("import engine, engine.render, engine.viewer, suite.viewer\n"
-          "from engine.render import gl_renderer, gl_text, gl_resources\n"
-          "print(engine.Renderer.__name__, engine.MjrContext.__name__, 'imported')\n")
-  status, output = _run(code, hide=["EGL", "OSMesa", "OpenGL", "GL"],
-                        PYGLFW_LIBRARY="/nonexistent/libglfw.so.3")
+  code = (
+    "import engine, engine.render, engine.viewer, suite.viewer\n"
+    "from engine.render import gl_renderer, gl_text, gl_resources\n"
+    "print(engine.Renderer.__name__, engine.MjrContext.__name__, 'imported')\n"
+  )
+  status, output = _run(
+    code, hide=["EGL", "OSMesa", "OpenGL", "GL"], PYGLFW_LIBRARY="/nonexistent/libglfw.so.3"
+  )
   assert status == 0 and "Renderer MjrContext imported" in output, output
 
 
-@pytest.mark.parametrize("args, env, hide, words", [
-  (["engine.viewer"], {"MUJOCO_GL": "osmesa"}, ["OSMesa"], ["cannot draw with OSMesa", "unset it"]),
-  (["engine.viewer"], {}, [], ["needs a display", "xvfb-run -a python -m engine.viewer"]),
-  (["engine.viewer"], {"DISPLAY": ":4321", "PYGLFW_LIBRARY": "/nonexistent/libglfw.so.3"}, [],
-   ["needs the GLFW library", "pip install glfw"]),
-  (["engine.viewer"], {"DISPLAY": ":4321"}, [], ["could not connect to the display ':4321'"]),
-  (["suite.viewer", "cartpole", "swingup"],
-   {"DISPLAY": ":4321", "PYGLFW_LIBRARY": "/nonexistent/libglfw.so.3"}, [],
-   ["needs the GLFW library", "pip install glfw"]),
-], ids=["osmesa", "no-display", "no-glfw-library", "no-x-server", "suite-no-glfw-library"])
+@pytest.mark.parametrize(
+  "args, env, hide, words",
+  [
+    (
+      ["engine.viewer"],
+      {"MUJOCO_GL": "osmesa"},
+      ["OSMesa"],
+      ["cannot draw with OSMesa", "unset it"],
+    ),
+    (["engine.viewer"], {}, [], ["needs a display", "xvfb-run -a python -m engine.viewer"]),
+    (
+      ["engine.viewer"],
+      {"DISPLAY": ":4321", "PYGLFW_LIBRARY": "/nonexistent/libglfw.so.3"},
+      [],
+      ["needs the GLFW library", "pip install glfw"],
+    ),
+    (["engine.viewer"], {"DISPLAY": ":4321"}, [], ["could not connect to the display ':4321'"]),
+    (
+      ["suite.viewer", "cartpole", "swingup"],
+      {"DISPLAY": ":4321", "PYGLFW_LIBRARY": "/nonexistent/libglfw.so.3"},
+      [],
+      ["needs the GLFW library", "pip install glfw"],
+    ),
+  ],
+  ids=["osmesa", "no-display", "no-glfw-library", "no-x-server", "suite-no-glfw-library"],
+)
 def test_viewers_say_why_no_window_opens(args, env, hide, words):
   status, output = _run("", hide=hide, args=args + ["--frames", "1"], **env)
   assert status == 1, output

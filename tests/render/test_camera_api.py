@@ -57,8 +57,9 @@ def test_camera_matrix_matches_dm_control(pair):
 
 def test_camera_by_name_and_bad_ids_raise_like_dm_control(pair):
   ours, theirs = pair
-  np.testing.assert_array_equal(ours.render(60, 80, "top", segmentation=True),
-                                ours.render(60, 80, 0, segmentation=True))
+  np.testing.assert_array_equal(
+    ours.render(60, 80, "top", segmentation=True), ours.render(60, 80, 0, segmentation=True)
+  )
   for camera_id in (-2, 2):
     with pytest.raises(ValueError) as theirs_error:
       theirs.render(60, 80, camera_id)
@@ -94,8 +95,9 @@ def test_render_flag_overrides_match_dm_control(pair):
     assert np.abs(a.astype(int) - b.astype(int)).mean() < tol, flags
   # the overrides last for one image only
   np.testing.assert_array_equal(ours.render(120, 160, 1), ours.render(120, 160, 1))
-  assert not np.array_equal(ours.render(120, 160, 1),
-                            ours.render(120, 160, 1, render_flag_overrides={"wireframe": True}))
+  assert not np.array_equal(
+    ours.render(120, 160, 1), ours.render(120, 160, 1, render_flag_overrides={"wireframe": True})
+  )
 
 
 def test_movable_camera_pose_and_select_match_dm_control(pair):
@@ -113,8 +115,11 @@ def test_movable_camera_pose_and_select_match_dm_control(pair):
   assert np.mean(np.all(seg == b.render(segmentation=True), axis=-1)) > 0.999
   for cursor in ((0.5, 0.5), (0.05, 0.95), (0.3, 0.2)):
     ours_sel, theirs_sel = a.select(cursor), b.select(cursor)
-    assert (ours_sel.body, ours_sel.geom, ours_sel.skin) == \
-      (theirs_sel.body, theirs_sel.geom, theirs_sel.skin), cursor
+    assert (ours_sel.body, ours_sel.geom, ours_sel.skin) == (
+      theirs_sel.body,
+      theirs_sel.geom,
+      theirs_sel.skin,
+    ), cursor
     if theirs_sel.world_position is None:
       assert ours_sel.world_position is None
     else:
@@ -189,23 +194,31 @@ def test_renderer_matches_mujoco_renderer(opengl):
 
 
 def test_disabled_rendering_raises_a_clear_error():
-  code = ("import engine\n"
-          "p = engine.Physics.from_xml_string('<mujoco><worldbody/></mujoco>')\n"
-          "try:\n  p.render(10, 10)\nexcept engine.RenderingUnavailableError as e:\n"
-          "  print('unavailable:', e)\n")
+  code = (
+    "import engine\n"
+    "p = engine.Physics.from_xml_string('<mujoco><worldbody/></mujoco>')\n"
+    "try:\n  p.render(10, 10)\nexcept engine.RenderingUnavailableError as e:\n"
+    "  print('unavailable:', e)\n"
+  )
   env = dict(os.environ, MUJOCO_GL="disable")
-  out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                       timeout=300)
+  out = subprocess.run(
+    [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300
+  )
   assert out.returncode == 0, out.stderr
   assert "unavailable:" in out.stdout and "disable" in out.stdout
 
 
 def test_pixels_wrapper_and_visualize_reward(opengl):
-  env = suite.load("cartpole", "balance", task_kwargs={"random": 0},
-                   environment_kwargs={"flat_observation": False},
-                   visualize_reward=True)
-  wrapped = pixels.Wrapper(env, pixels_only=False,
-                           render_kwargs={"height": 48, "width": 64, "camera_id": 0})
+  env = suite.load(
+    "cartpole",
+    "balance",
+    task_kwargs={"random": 0},
+    environment_kwargs={"flat_observation": False},
+    visualize_reward=True,
+  )
+  wrapped = pixels.Wrapper(
+    env, pixels_only=False, render_kwargs={"height": 48, "width": 64, "camera_id": 0}
+  )
   assert wrapped.observation_spec()["pixels"].shape == (48, 64, 3)
   first = wrapped.reset().observation["pixels"]
   assert first.shape == (48, 64, 3) and first.dtype == np.uint8
@@ -214,8 +227,8 @@ def test_pixels_wrapper_and_visualize_reward(opengl):
   assert not np.array_equal(step.observation["pixels"], np.zeros_like(first))
   # visualize_reward recolours the materials by reward, in the picture too, as dm_control does
   from dm_control import suite as dm_suite
-  theirs = dm_suite.load("cartpole", "balance", task_kwargs={"random": 0},
-                         visualize_reward=True)
+
+  theirs = dm_suite.load("cartpole", "balance", task_kwargs={"random": 0}, visualize_reward=True)
   theirs.reset()
   images = []
   for angle in (0.0, 2.0):
@@ -226,18 +239,34 @@ def test_pixels_wrapper_and_visualize_reward(opengl):
     a, b = env.physics.render(96, 128, 0), theirs.physics.render(96, 128, 0)
     assert np.abs(a.astype(int) - b.astype(int)).mean() < 1.0, angle
     images.append(a)
-  np.testing.assert_allclose(env.physics.model.mat_rgba, theirs.physics.model.mat_rgba,
-                             atol=1e-6)
+  np.testing.assert_allclose(env.physics.model.mat_rgba, theirs.physics.model.mat_rgba, atol=1e-6)
   assert np.abs(images[0].astype(int) - images[1].astype(int)).mean() > 1
 
 
 def test_suite_main_saves_frames(opengl, tmp_path):
   out = tmp_path / "episode.gif"
-  run = subprocess.run([sys.executable, "-m", "suite", "cartpole", "swingup", "--save", str(out),
-                        "--every", "100", "--size", "48x64"], capture_output=True, text=True,
-                       timeout=600, cwd=os.path.dirname(os.path.dirname(common.__file__)))
+  run = subprocess.run(
+    [
+      sys.executable,
+      "-m",
+      "suite",
+      "cartpole",
+      "swingup",
+      "--save",
+      str(out),
+      "--every",
+      "100",
+      "--size",
+      "48x64",
+    ],
+    capture_output=True,
+    text=True,
+    timeout=600,
+    cwd=os.path.dirname(os.path.dirname(common.__file__)),
+  )
   assert run.returncode == 0, run.stderr
   from PIL import Image
+
   with Image.open(out) as gif:
     assert gif.size == (64, 48)
     assert gif.n_frames == 10  # 1000 steps, a frame every 100
@@ -247,12 +276,14 @@ def test_suite_main_saves_frames(opengl, tmp_path):
 def _render_in_subprocess(backend, **env_vars):
   """(image, backend name) rendered by a fresh process with MUJOCO_GL=backend, or
   (None, error message) when rendering is unavailable there."""
-  code = ("import numpy as np, sys, engine\nfrom suite import common\n"
-          "p = engine.Physics.from_xml_string(common.read_model('cartpole.xml'), common.ASSETS)\n"
-          "try:\n  image = p.render(60, 80, 0)\n"
-          "except engine.RenderingUnavailableError as e:\n  sys.exit('unavailable: ' + str(e))\n"
-          "np.save(sys.stdout.buffer, image)\n"
-          "print(p.contexts.gl.backend, file=sys.stderr)\n")
+  code = (
+    "import numpy as np, sys, engine\nfrom suite import common\n"
+    "p = engine.Physics.from_xml_string(common.read_model('cartpole.xml'), common.ASSETS)\n"
+    "try:\n  image = p.render(60, 80, 0)\n"
+    "except engine.RenderingUnavailableError as e:\n  sys.exit('unavailable: ' + str(e))\n"
+    "np.save(sys.stdout.buffer, image)\n"
+    "print(p.contexts.gl.backend, file=sys.stderr)\n"
+  )
   env = dict(os.environ, MUJOCO_GL=backend, **env_vars)
   env.pop("PYOPENGL_PLATFORM", None)  # this process's choice, inherited otherwise
   out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, timeout=300)
@@ -261,6 +292,7 @@ def _render_in_subprocess(backend, **env_vars):
     assert err and err[-1].startswith("unavailable: "), out.stderr.decode()
     return None, err[-1]
   import io
+
   return np.load(io.BytesIO(out.stdout)), err[-1]
 
 
@@ -289,14 +321,18 @@ def _render_here():
 def test_glfw_draws_the_picture_on_an_x_server():
   import shutil
   import time
+
   if shutil.which("Xvfb") is None:
     # no X server to start: GLFW without a display is a clear error (.ci/run installs xvfb)
     image, message = _render_in_subprocess("glfw", DISPLAY="")
     assert image is None and "needs a DISPLAY" in message and "xvfb" in message, message
     return
   display = f":{90 + os.getpid() % 500}"
-  server = subprocess.Popen(["Xvfb", display, "-screen", "0", "640x480x24"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+  server = subprocess.Popen(
+    ["Xvfb", display, "-screen", "0", "640x480x24"],
+    stdout=subprocess.DEVNULL,
+    stderr=subprocess.DEVNULL,
+  )
   try:
     time.sleep(1.0)
     image, name = _render_in_subprocess("glfw", DISPLAY=display)
@@ -309,11 +345,13 @@ def test_glfw_draws_the_picture_on_an_x_server():
 
 
 def test_physics_only_use_never_loads_opengl():
-  code = ("import sys, engine, suite\n"
-          "env = suite.load('cartpole', 'swingup')\n"
-          "env.reset(); env.step([0.1])\n"
-          "gl = ('OpenGL', 'glfw', 'engine.render')\n"
-          "print(sorted(m for m in sys.modules if m.startswith(gl)))\n")
+  code = (
+    "import sys, engine, suite\n"
+    "env = suite.load('cartpole', 'swingup')\n"
+    "env.reset(); env.step([0.1])\n"
+    "gl = ('OpenGL', 'glfw', 'engine.render')\n"
+    "print(sorted(m for m in sys.modules if m.startswith(gl)))\n"
+  )
   out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
   assert out.returncode == 0, out.stderr
   assert out.stdout.strip().splitlines()[-1] == "[]"
@@ -376,6 +414,7 @@ def test_physics_render_reuses_cameras_without_holding_the_physics(opengl):
   # Physics.render keeps its cameras between calls (per size and camera), and no reference
   # cycle through them: a physics nobody uses is freed at once, its GL context with it
   import weakref
+
   physics = engine.Physics.from_xml_string(XML)
   first = physics.render(60, 80, 0)
   free_camera = physics.render(60, 80, -1)

@@ -189,8 +189,9 @@ RGB_TOL = 0.02
 def suite_pairs(gl):
   """Suite models, kept alive for the module: freeing a mujoco.Renderer releases the EGL
   context current on this thread, so its garbage collection must not happen mid-render."""
-  pairs = {name: Pair(gl, path=os.path.join(ASSETS, name + ".xml"))
-           for name in ("cartpole", "humanoid")}
+  pairs = {
+    name: Pair(gl, path=os.path.join(ASSETS, name + ".xml")) for name in ("cartpole", "humanoid")
+  }
   yield pairs
   for pair in pairs.values():
     pair.close()
@@ -210,12 +211,23 @@ def test_images_match_mujoco(scene, suite_pairs, name):
 # segmentation 0.997-1.0, depth within 1 % on 0.997-1.0 of the pixels (facets of coarser
 # spheres), RGB mean |difference| 0.3-0.9 of 255; at 240x320 segmentation and depth 0.9987-1.0,
 # RGB 0.14-0.20
-@pytest.mark.parametrize("name, size", [
-  ("scene", (84, 84)), ("humanoid", (240, 320)),
-  *(pytest.param(name, size, marks=pytest.mark.slow)
-    for name, size in (("scene", (240, 320)), ("cartpole", (84, 84)), ("cartpole", (240, 320)),
-                       ("humanoid", (84, 84))))],
-  ids=lambda v: f"{v[0]}x{v[1]}" if isinstance(v, tuple) else v)
+@pytest.mark.parametrize(
+  "name, size",
+  [
+    ("scene", (84, 84)),
+    ("humanoid", (240, 320)),
+    *(
+      pytest.param(name, size, marks=pytest.mark.slow)
+      for name, size in (
+        ("scene", (240, 320)),
+        ("cartpole", (84, 84)),
+        ("cartpole", (240, 320)),
+        ("humanoid", (84, 84)),
+      )
+    ),
+  ],
+  ids=lambda v: f"{v[0]}x{v[1]}" if isinstance(v, tuple) else v,
+)
 def test_shortcuts_stay_close_to_mujoco(gl, monkeypatch, name, size):
   monkeypatch.setattr(R, "SHADOW_TEXELS_PER_PIXEL", 4)
   monkeypatch.setattr(R, "DETAIL_PIXELS", (16.0, 4.0))
@@ -232,16 +244,20 @@ def test_shortcuts_stay_close_to_mujoco(gl, monkeypatch, name, size):
   assert rgb_mad < 2.0, rgb_mad
 
 
-@pytest.mark.parametrize("flags", [
-  {mujoco.mjtRndFlag.mjRND_SHADOW: 0},
-  {mujoco.mjtRndFlag.mjRND_REFLECTION: 0},
-  {mujoco.mjtRndFlag.mjRND_SHADOW: 0, mujoco.mjtRndFlag.mjRND_REFLECTION: 0},
-  {mujoco.mjtRndFlag.mjRND_SKYBOX: 0},
-  {mujoco.mjtRndFlag.mjRND_FOG: 1},
-  {mujoco.mjtRndFlag.mjRND_HAZE: 0},
-  {mujoco.mjtRndFlag.mjRND_ADDITIVE: 1},
-  {mujoco.mjtRndFlag.mjRND_SEGMENT: 1},   # random segment colours (Halton)
-], ids=lambda f: "+".join(f"{k.name[6:].lower()}={v}" for k, v in f.items()))
+@pytest.mark.parametrize(
+  "flags",
+  [
+    {mujoco.mjtRndFlag.mjRND_SHADOW: 0},
+    {mujoco.mjtRndFlag.mjRND_REFLECTION: 0},
+    {mujoco.mjtRndFlag.mjRND_SHADOW: 0, mujoco.mjtRndFlag.mjRND_REFLECTION: 0},
+    {mujoco.mjtRndFlag.mjRND_SKYBOX: 0},
+    {mujoco.mjtRndFlag.mjRND_FOG: 1},
+    {mujoco.mjtRndFlag.mjRND_HAZE: 0},
+    {mujoco.mjtRndFlag.mjRND_ADDITIVE: 1},
+    {mujoco.mjtRndFlag.mjRND_SEGMENT: 1},  # random segment colours (Halton)
+  ],
+  ids=lambda f: "+".join(f"{k.name[6:].lower()}={v}" for k, v in f.items()),
+)
 def test_render_flags_match_mujoco(scene, flags):
   ref, scn = scene.theirs("rgb", flags)
   ours = scene.ours(scn, "rgb")
@@ -318,18 +334,25 @@ def test_side_by_side_stereo_matches_mujoco(scene):
   assert np.abs(ours.astype(int) - ref.astype(int)).mean() < RGB_TOL
 
 
-@pytest.mark.parametrize("geom", [
-  '<geom type="sphere" size="0.3"/>',
-  '<geom type="capsule" size="0.1 0.3" euler="30 20 0"/>',
-  '<geom type="cylinder" size="0.2 0.3" euler="30 20 0"/>',
-  '<geom type="box" size="0.3 0.2 0.1"/>',
-  '<geom type="plane" size="0.7 0.5 0.1"/>',
-], ids=lambda g: g.split('"')[1])
+@pytest.mark.parametrize(
+  "geom",
+  [
+    '<geom type="sphere" size="0.3"/>',
+    '<geom type="capsule" size="0.1 0.3" euler="30 20 0"/>',
+    '<geom type="cylinder" size="0.2 0.3" euler="30 20 0"/>',
+    '<geom type="box" size="0.3 0.2 0.1"/>',
+    '<geom type="plane" size="0.7 0.5 0.1"/>',
+  ],
+  ids=lambda g: g.split('"')[1],
+)
 def test_wireframe_tessellation_is_mujocos(gl, geom):
   """Wireframe shows every edge: identical images mean identical tessellations."""
-  pair = Pair(gl, xml=f"""<mujoco><worldbody>
+  pair = Pair(
+    gl,
+    xml=f"""<mujoco><worldbody>
     <light directional="true" pos="0 0 3" dir="0 0 -1"/>{geom}
-    <camera name="top" pos="0.05 0.03 2.5"/></worldbody></mujoco>""")
+    <camera name="top" pos="0.05 0.03 2.5"/></worldbody></mujoco>""",
+  )
   try:
     ref, scn = pair.theirs("rgb", {mujoco.mjtRndFlag.mjRND_WIREFRAME: 1})
     ours = pair.ours(scn, "rgb")
@@ -342,8 +365,11 @@ def test_flags_change_the_image(scene):
   """Shadows, reflections and the skybox each show up (the oracle tests are not vacuous)."""
   base, scn = scene.theirs("rgb")
   ours = scene.ours(scn, "rgb").astype(int)
-  for flag in (mujoco.mjtRndFlag.mjRND_SHADOW, mujoco.mjtRndFlag.mjRND_REFLECTION,
-               mujoco.mjtRndFlag.mjRND_SKYBOX):
+  for flag in (
+    mujoco.mjtRndFlag.mjRND_SHADOW,
+    mujoco.mjtRndFlag.mjRND_REFLECTION,
+    mujoco.mjtRndFlag.mjRND_SKYBOX,
+  ):
     _, scn = scene.theirs("rgb", {flag: 0})
     assert np.abs(scene.ours(scn, "rgb").astype(int) - ours).mean() > 0.3, flag
 
@@ -352,15 +378,18 @@ def test_segmentation_names_every_visible_geom(scene):
   ref, scn = scene.theirs("seg")
   ours = scene.ours(scn, "seg")
   geoms = set(map(tuple, ours.reshape(-1, 2)))
-  assert (-1, -1) in geoms                  # sky
+  assert (-1, -1) in geoms  # sky
   assert (0, int(mujoco.mjtObj.mjOBJ_GEOM)) in geoms  # the floor
   assert len(geoms) >= 10
 
 
 def test_segmentation_ids_beyond_one_byte(gl):
   """300 geoms: segment ids use two colour bytes (segid + 1 = r + 256 g + 65536 b)."""
-  spheres = "\n".join(f'<geom type="box" size=".045 .045 .02" pos="{0.1 * (k % 20) - 1:.2f} '
-                       f'{0.1 * (k // 20) - 0.75:.2f} 0"/>' for k in range(300))
+  spheres = "\n".join(
+    f'<geom type="box" size=".045 .045 .02" pos="{0.1 * (k % 20) - 1:.2f} '
+    f'{0.1 * (k // 20) - 0.75:.2f} 0"/>'
+    for k in range(300)
+  )
   xml = f"""<mujoco><worldbody>{spheres}
     <camera name="top" pos="0 0 3.2"/></worldbody></mujoco>"""
   pair = Pair(gl, xml=xml)
@@ -434,6 +463,7 @@ def test_read_pixels_rejects_wrong_buffers(scene):
 def test_context_from_our_compiled_model(gl):
   """MjrContext built from engine.MjModel draws what MuJoCo draws from its own model."""
   import engine
+
   path = os.path.join(ASSETS, "cartpole.xml")
   pair = Pair(gl, path=path, model_for_context=engine.MjModel.from_xml_path(path))
   rgb_mad, seg, depth = pair.compare()
@@ -516,18 +546,19 @@ def test_context_renders_and_frees():
   ctx = context.GLContext(32, 32)
   assert ctx.backend == context.choose_backend()
   from OpenGL import GL
+
   with ctx.make_current():
     fbo = GL.glGenFramebuffers(1)
     GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, fbo)
     rb = GL.glGenRenderbuffers(1)
     GL.glBindRenderbuffer(GL.GL_RENDERBUFFER, rb)
     GL.glRenderbufferStorage(GL.GL_RENDERBUFFER, GL.GL_RGBA8, 32, 32)
-    GL.glFramebufferRenderbuffer(GL.GL_FRAMEBUFFER, GL.GL_COLOR_ATTACHMENT0,
-                                 GL.GL_RENDERBUFFER, rb)
+    GL.glFramebufferRenderbuffer(GL.GL_FRAMEBUFFER, GL.GL_COLOR_ATTACHMENT0, GL.GL_RENDERBUFFER, rb)
     GL.glClearColor(0.25, 0.5, 1.0, 1.0)
     GL.glClear(GL.GL_COLOR_BUFFER_BIT)
-    pixels = np.frombuffer(GL.glReadPixels(0, 0, 32, 32, GL.GL_RGB, GL.GL_UNSIGNED_BYTE),
-                           np.uint8).reshape(32, 32, 3)
+    pixels = np.frombuffer(
+      GL.glReadPixels(0, 0, 32, 32, GL.GL_RGB, GL.GL_UNSIGNED_BYTE), np.uint8
+    ).reshape(32, 32, 3)
     GL.glDeleteRenderbuffers(1, [rb])
     GL.glDeleteFramebuffers(1, [fbo])
   np.testing.assert_array_equal(pixels[5, 7], [64, 128, 255])
@@ -583,10 +614,13 @@ def test_engine_gl_takes_precedence(monkeypatch):
   assert context.candidate_backends() == ("egl",)
 
 
-@pytest.mark.parametrize("backend,message", [
-  ("egl", "egl: libEGL not found.*apt install libegl1"),
-  ("osmesa", "osmesa: libOSMesa not found.*libosmesa6"),
-])
+@pytest.mark.parametrize(
+  "backend,message",
+  [
+    ("egl", "egl: libEGL not found.*apt install libegl1"),
+    ("osmesa", "osmesa: libOSMesa not found.*libosmesa6"),
+  ],
+)
 def test_missing_backend_names_what_to_install(monkeypatch, backend, message):
   monkeypatch.setenv("ENGINE_GL", backend)
   monkeypatch.setattr(context, "_loads", lambda name: False)
@@ -596,6 +630,7 @@ def test_missing_backend_names_what_to_install(monkeypatch, backend, message):
 
 def test_context_call_runs_with_the_context_current(gl):
   from OpenGL import GL
+
   with gl.make_current() as ctx:
     assert ctx.call(GL.glGetString, GL.GL_VERSION)
 
@@ -605,16 +640,22 @@ def test_importing_the_renderer_first_selects_the_headless_backend(tmp_path):
   (to EGL where it can start, else OSMesa)."""
   import subprocess
   import sys
-  env = {k: v for k, v in os.environ.items()
-         if k not in ("MUJOCO_GL", "ENGINE_GL", "PYOPENGL_PLATFORM", "DISPLAY",
-                      "WAYLAND_DISPLAY")}
-  code = ("from engine.render import gl_renderer, context\n"
-          "import os\n"
-          "ctx = context.GLContext(8, 8)\n"
-          "print(os.environ['PYOPENGL_PLATFORM'], ctx.backend)\n")
+
+  env = {
+    k: v
+    for k, v in os.environ.items()
+    if k not in ("MUJOCO_GL", "ENGINE_GL", "PYOPENGL_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY")
+  }
+  code = (
+    "from engine.render import gl_renderer, context\n"
+    "import os\n"
+    "ctx = context.GLContext(8, 8)\n"
+    "print(os.environ['PYOPENGL_PLATFORM'], ctx.backend)\n"
+  )
   root = os.path.join(os.path.dirname(__file__), "..", "..")
-  out = subprocess.run([sys.executable, "-c", code], env=env, cwd=root, capture_output=True,
-                       text=True, timeout=120)
+  out = subprocess.run(
+    [sys.executable, "-c", code], env=env, cwd=root, capture_output=True, text=True, timeout=120
+  )
   assert out.returncode == 0, out.stderr
   backend = "egl" if context.backend_problem("egl") is None else "osmesa"
   assert out.stdout.split() == [backend, backend]
@@ -684,7 +725,9 @@ def test_more_lights_than_opengl_has_match_mujoco(gl):
   """12 lights (some casting shadows): fixed-function OpenGL lights only 8, in both."""
   lights = "\n".join(
     f'<light pos="{np.cos(k):.3f} {np.sin(k):.3f} 2" dir="{-np.cos(k):.3f} {-np.sin(k):.3f} -2" '
-    f'diffuse="0.1 0.1 0.1" castshadow="{str(k % 3 == 0).lower()}"/>' for k in range(11))
+    f'diffuse="0.1 0.1 0.1" castshadow="{str(k % 3 == 0).lower()}"/>'
+    for k in range(11)
+  )
   xml = f"""<mujoco><worldbody>{lights}
     <geom type="plane" size="2 2 .1" rgba=".5 .5 .5 1"/>
     <geom type="sphere" size=".2" pos="0 0 .3"/></worldbody></mujoco>"""
@@ -707,8 +750,10 @@ def test_convex_hulls_match_mujoco(gl):
     r = pair.renderer
     r.update_scene(pair.md, camera=-1, scene_option=option)
     scn = r.scene
-    assert any(scn.geoms[i].type == mujoco.mjtGeom.mjGEOM_MESH and scn.geoms[i].dataid % 2
-               for i in range(scn.ngeom))
+    assert any(
+      scn.geoms[i].type == mujoco.mjtGeom.mjGEOM_MESH and scn.geoms[i].dataid % 2
+      for i in range(scn.ngeom)
+    )
     ref = r.render().copy()
     mad = np.abs(pair.ours(scn, "rgb").astype(int) - ref.astype(int)).mean()
   finally:
@@ -731,10 +776,11 @@ def test_rectangle_fills_its_viewport(scene):
   R.mjr_rectangle(R.MjrRect(10, 20, 30, 40), 1.0, 0.0, 0.0, 1.0)
   after = _read(scene)
   # bottom-left origin: rows H-60..H-20 from the top, columns 10..40
-  np.testing.assert_array_equal(after[H - 60:H - 20, 10:40], np.broadcast_to([255, 0, 0],
-                                                                           (40, 30, 3)))
+  np.testing.assert_array_equal(
+    after[H - 60 : H - 20, 10:40], np.broadcast_to([255, 0, 0], (40, 30, 3))
+  )
   outside = np.ones((H, W), bool)
-  outside[H - 60:H - 20, 10:40] = False
+  outside[H - 60 : H - 20, 10:40] = False
   np.testing.assert_array_equal(after[outside], before[outside])
 
 
@@ -743,12 +789,12 @@ def test_overlay_draws_text_on_a_dark_box(scene):
   before = scene.ours(scn, "rgb").astype(int)
   R.mjr_overlay(R.mjFONT_NORMAL, R.mjGRID_TOPLEFT, scene.rect, "Time", "1.25", scene.con)
   after = _read(scene)
-  box = after[8:8 + scene.con.charHeight, 8:60]
-  assert (box.min(-1) > 200).any()               # white glyph pixels
-  background = box.max(-1) < 200                 # elsewhere: blended with black
-  darker = box[background] < before[8:8 + scene.con.charHeight, 8:60][background] - 10
+  box = after[8 : 8 + scene.con.charHeight, 8:60]
+  assert (box.min(-1) > 200).any()  # white glyph pixels
+  background = box.max(-1) < 200  # elsewhere: blended with black
+  darker = box[background] < before[8 : 8 + scene.con.charHeight, 8:60][background] - 10
   assert darker.mean() > 0.9
-  np.testing.assert_array_equal(after[H // 2:], before[H // 2:])  # bottom half untouched
+  np.testing.assert_array_equal(after[H // 2 :], before[H // 2 :])  # bottom half untouched
 
 
 def test_labels_are_drawn_at_the_geom(scene):

@@ -26,9 +26,15 @@ pytestmark = pytest.mark.usefixtures("opengl")
 HEIGHT, WIDTH = 96, 128
 # models with planes, a skybox, capsules, ellipsoids, cylinders, meshes and a height field (the
 # last four, whose geoms the first three already have, with `-m slow`)
-MODELS = ["cartpole.xml", "humanoid.xml", "quadruped.xml",
-          *(pytest.param(name, marks=pytest.mark.slow)
-            for name in ("cheetah.xml", "fish.xml", "manipulator.xml", "finger.xml"))]
+MODELS = [
+  "cartpole.xml",
+  "humanoid.xml",
+  "quadruped.xml",
+  *(
+    pytest.param(name, marks=pytest.mark.slow)
+    for name in ("cheetah.xml", "fish.xml", "manipulator.xml", "finger.xml")
+  ),
+]
 
 
 def _physics_pair(name):
@@ -49,17 +55,19 @@ def _physics_pair(name):
 
 
 def _save(name, ours, theirs):
-  folder = pathlib.Path(os.environ.get("RENDER_ARTIFACTS",
-                                       pathlib.Path(tempfile.gettempdir()) / "render-artifacts"))
+  folder = pathlib.Path(
+    os.environ.get("RENDER_ARTIFACTS", pathlib.Path(tempfile.gettempdir()) / "render-artifacts")
+  )
   folder.mkdir(parents=True, exist_ok=True)
   from PIL import Image
+
   diff = np.abs(ours.astype(int) - theirs.astype(int)).astype(np.uint8)
   Image.fromarray(np.hstack([ours, theirs, diff])).save(folder / f"{name}.png")
 
 
 def _psnr(a, b):
   mse = np.mean((a.astype(float) - b.astype(float)) ** 2)
-  return float("inf") if mse == 0 else 10 * np.log10(255.0 ** 2 / mse)
+  return float("inf") if mse == 0 else 10 * np.log10(255.0**2 / mse)
 
 
 @pytest.fixture(scope="module", params=MODELS)
@@ -87,8 +95,10 @@ def test_every_camera_matches_mujoco(pair):
     depth_b = theirs.render(HEIGHT, WIDTH, camera_id, depth=True)
     seen = same & (seg_b[..., 0] >= 0)
     rel = np.abs(depth_a[seen] - depth_b[seen]) / np.maximum(depth_b[seen], 1e-9)
-    print(f"{tag}: segmentation {same.mean():.4f}, depth median rel {np.median(rel):.2e}, "
-          f"RGB PSNR {psnr:.1f} dB")
+    print(
+      f"{tag}: segmentation {same.mean():.4f}, depth median rel {np.median(rel):.2e}, "
+      f"RGB PSNR {psnr:.1f} dB"
+    )
     ok = same.mean() >= 0.97 and np.median(rel) <= 0.01 and psnr >= 20
     if not ok:
       _save(tag, rgb_a, rgb_b)

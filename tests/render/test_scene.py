@@ -228,15 +228,64 @@ RANGEFINDER_XML = """
 </mujoco>
 """
 
-GEOM_INT_FIELDS = ("type", "dataid", "objtype", "objid", "category", "matid", "texid",
-                   "texuniform", "texcoord", "segid", "transparent", "label")
-GEOM_FLOAT_FIELDS = ("size", "pos", "mat", "rgba", "emission", "specular", "shininess",
-                     "reflectance", "texrepeat", "camdist", "modelrbound")
-LIGHT_FIELDS = ("id", "pos", "dir", "type", "texid", "attenuation", "cutoff", "exponent",
-                "ambient", "diffuse", "specular", "headlight", "castshadow", "bulbradius",
-                "intensity", "range", "softness")
-GLCAMERA_FIELDS = ("pos", "forward", "up", "frustum_center", "frustum_width", "frustum_bottom",
-                   "frustum_top", "frustum_near", "frustum_far", "orthographic")
+GEOM_INT_FIELDS = (
+  "type",
+  "dataid",
+  "objtype",
+  "objid",
+  "category",
+  "matid",
+  "texid",
+  "texuniform",
+  "texcoord",
+  "segid",
+  "transparent",
+  "label",
+)
+GEOM_FLOAT_FIELDS = (
+  "size",
+  "pos",
+  "mat",
+  "rgba",
+  "emission",
+  "specular",
+  "shininess",
+  "reflectance",
+  "texrepeat",
+  "camdist",
+  "modelrbound",
+)
+LIGHT_FIELDS = (
+  "id",
+  "pos",
+  "dir",
+  "type",
+  "texid",
+  "attenuation",
+  "cutoff",
+  "exponent",
+  "ambient",
+  "diffuse",
+  "specular",
+  "headlight",
+  "castshadow",
+  "bulbradius",
+  "intensity",
+  "range",
+  "softness",
+)
+GLCAMERA_FIELDS = (
+  "pos",
+  "forward",
+  "up",
+  "frustum_center",
+  "frustum_width",
+  "frustum_bottom",
+  "frustum_top",
+  "frustum_near",
+  "frustum_far",
+  "orthographic",
+)
 
 
 class Pair:
@@ -265,8 +314,18 @@ class Pair:
     mujoco.mj_forward(self.mm, self.md)
     assert self.d.ncon == self.md.ncon
 
-  def scenes(self, flags=(), label=0, frame=0, setup_cam=None, setup_pert=None,
-             catmask=int(mujoco.mjtCatBit.mjCAT_ALL), maxgeom=2000, updates=2, groups=None):
+  def scenes(
+    self,
+    flags=(),
+    label=0,
+    frame=0,
+    setup_cam=None,
+    setup_pert=None,
+    catmask=int(mujoco.mjtCatBit.mjCAT_ALL),
+    maxgeom=2000,
+    updates=2,
+    groups=None,
+  ):
     """Both scenes after `updates` mjv_updateScene calls with the same settings.
 
     Two updates by default: infinite planes are placed under the previous update's camera.
@@ -303,8 +362,13 @@ def assert_geom_equal(geom, mgeom, where=""):
   for f in GEOM_INT_FIELDS:
     assert getattr(geom, f) == getattr(mgeom, f), f"{where} {f}"
   for f in GEOM_FLOAT_FIELDS:
-    np.testing.assert_allclose(getattr(geom, f), getattr(mgeom, f), rtol=1e-5, atol=2e-6,
-                               err_msg=f"{where} {f} (type {mgeom.type})")
+    np.testing.assert_allclose(
+      getattr(geom, f),
+      getattr(mgeom, f),
+      rtol=1e-5,
+      atol=2e-6,
+      err_msg=f"{where} {f} (type {mgeom.type})",
+    )
 
 
 def assert_scenes_equal(scn, mscn):
@@ -315,12 +379,22 @@ def assert_scenes_equal(scn, mscn):
   assert scn.nlight == mscn.nlight
   for i in range(mscn.nlight):
     for f in LIGHT_FIELDS:
-      np.testing.assert_allclose(getattr(scn.lights[i], f), getattr(mscn.lights[i], f),
-                                 rtol=1e-5, atol=1e-6, err_msg=f"light {i} {f}")
+      np.testing.assert_allclose(
+        getattr(scn.lights[i], f),
+        getattr(mscn.lights[i], f),
+        rtol=1e-5,
+        atol=1e-6,
+        err_msg=f"light {i} {f}",
+      )
   for v in range(2):
     for f in GLCAMERA_FIELDS:
-      np.testing.assert_allclose(getattr(scn.camera[v], f), getattr(mscn.camera[v], f),
-                                 rtol=1e-5, atol=1e-6, err_msg=f"camera {v} {f}")
+      np.testing.assert_allclose(
+        getattr(scn.camera[v], f),
+        getattr(mscn.camera[v], f),
+        rtol=1e-5,
+        atol=1e-6,
+        err_msg=f"camera {v} {f}",
+      )
   assert scn.enabletransform == mscn.enabletransform
   assert scn.nskin == mscn.nskin
   if mscn.nskin:
@@ -347,21 +421,67 @@ def decor():
 
 def test_defaults_match_mujoco():
   opt, mopt = vis.MjvOption(), mujoco.MjvOption()
-  for f in ("label", "frame", "bvh_depth", "flex_layer", "geomgroup", "sitegroup", "jointgroup",
-            "tendongroup", "actuatorgroup", "flexgroup", "skingroup", "flags"):
+  for f in (
+    "label",
+    "frame",
+    "bvh_depth",
+    "flex_layer",
+    "geomgroup",
+    "sitegroup",
+    "jointgroup",
+    "tendongroup",
+    "actuatorgroup",
+    "flexgroup",
+    "skingroup",
+    "flags",
+  ):
     np.testing.assert_array_equal(getattr(opt, f), getattr(mopt, f), err_msg=f)
   cam, mcam = vis.MjvCamera(), mujoco.MjvCamera()
-  for f in ("type", "fixedcamid", "trackbodyid", "lookat", "distance", "azimuth", "elevation",
-            "orthographic"):
+  for f in (
+    "type",
+    "fixedcamid",
+    "trackbodyid",
+    "lookat",
+    "distance",
+    "azimuth",
+    "elevation",
+    "orthographic",
+  ):
     np.testing.assert_array_equal(getattr(cam, f), getattr(mcam, f), err_msg=f)
   pert, mpert = vis.MjvPerturb(), mujoco.MjvPerturb()
-  for f in ("select", "flexselect", "skinselect", "active", "active2", "refpos", "refquat",
-            "refselpos", "localpos", "localmass", "scale"):
+  for f in (
+    "select",
+    "flexselect",
+    "skinselect",
+    "active",
+    "active2",
+    "refpos",
+    "refquat",
+    "refselpos",
+    "localpos",
+    "localmass",
+    "scale",
+  ):
     np.testing.assert_array_equal(getattr(pert, f), getattr(mpert, f), err_msg=f)
-  scn, mscn = vis.MjvScene(None, 10), mujoco.MjvScene(mujoco.MjModel.from_xml_string(
-    "<mujoco/>"), 10)
-  for f in ("maxgeom", "ngeom", "nlight", "enabletransform", "translate", "rotate", "scale",
-            "stereo", "flags", "framewidth", "framergb", "status", "nskin"):
+  scn, mscn = (
+    vis.MjvScene(None, 10),
+    mujoco.MjvScene(mujoco.MjModel.from_xml_string("<mujoco/>"), 10),
+  )
+  for f in (
+    "maxgeom",
+    "ngeom",
+    "nlight",
+    "enabletransform",
+    "translate",
+    "rotate",
+    "scale",
+    "stereo",
+    "flags",
+    "framewidth",
+    "framergb",
+    "status",
+    "nskin",
+  ):
     np.testing.assert_array_equal(getattr(scn, f), getattr(mscn, f), err_msg=f)
   assert len(scn.geoms) == len(mscn.geoms) == 10
   assert len(scn.lights) == len(mscn.lights) == vis.mjMAXLIGHT
@@ -372,8 +492,16 @@ def test_default_free_camera(scene):
   cam, mcam = vis.MjvCamera(), mujoco.MjvCamera()
   vis.mjv_defaultFreeCamera(scene.m, cam)
   mujoco.mjv_defaultFreeCamera(scene.mm, mcam)
-  for f in ("type", "fixedcamid", "trackbodyid", "lookat", "distance", "azimuth", "elevation",
-            "orthographic"):
+  for f in (
+    "type",
+    "fixedcamid",
+    "trackbodyid",
+    "lookat",
+    "distance",
+    "azimuth",
+    "elevation",
+    "orthographic",
+  ):
     np.testing.assert_allclose(getattr(cam, f), getattr(mcam, f), rtol=1e-12, err_msg=f)
 
 
@@ -427,9 +555,13 @@ def test_category_masks(scene, catmask):
 
 
 def test_groups(scene):
-  groups = {"geomgroup": [0, 1, 0, 0, 1, 0], "sitegroup": [0, 0, 0, 1, 0, 0],
-            "jointgroup": [0, 0, 0, 0, 0, 0], "tendongroup": [0, 0, 0, 0, 0, 0],
-            "actuatorgroup": [0, 1, 0, 0, 0, 0]}
+  groups = {
+    "geomgroup": [0, 1, 0, 0, 1, 0],
+    "sitegroup": [0, 0, 0, 1, 0, 0],
+    "jointgroup": [0, 0, 0, 0, 0, 0],
+    "tendongroup": [0, 0, 0, 0, 0, 0],
+    "actuatorgroup": [0, 1, 0, 0, 0, 0],
+  }
   assert_scenes_equal(*scene.scenes(groups=groups, flags=(2, 4)))
 
 
@@ -445,11 +577,15 @@ def _fixed(camid):
   def setup(cam):
     cam.type = mujoco.mjtCamera.mjCAMERA_FIXED
     cam.fixedcamid = camid
+
   return setup
 
 
-@pytest.mark.parametrize("setup", [_tracking, _fixed(0), _fixed(1), _fixed(2)],
-                         ids=["tracking", "fixed", "trackcom", "targetbody"])
+@pytest.mark.parametrize(
+  "setup",
+  [_tracking, _fixed(0), _fixed(1), _fixed(2)],
+  ids=["tracking", "fixed", "trackcom", "targetbody"],
+)
 def test_camera_types(scene, setup):
   assert_scenes_equal(*scene.scenes(setup_cam=setup))
 
@@ -498,8 +634,9 @@ def test_geom_buffer_overflow(scene):
 # decorations
 
 
-@pytest.mark.parametrize("flags", [(), (2,), (3,), (4,), (4, 5), (6,), (9,), (10,), (10, 11),
-                                   (19,), (20,), (8,), (7,)])
+@pytest.mark.parametrize(
+  "flags", [(), (2,), (3,), (4,), (4, 5), (6,), (9,), (10,), (10, 11), (19,), (20,), (8,), (7,)]
+)
 def test_decorations(decor, flags):
   scn, mscn = decor.scenes(flags=flags, label=int(mujoco.mjtLabel.mjLABEL_ACTUATOR))
   assert_scenes_equal(scn, mscn)
@@ -560,8 +697,13 @@ def test_catenary_tendon(decor):
     draw, catenary_length = vis.mjv_isCatenary(decor.m, decor.d, t)
     assert draw and catenary_length == pytest.approx(length)
   scn, mscn = decor.scenes(label=int(mujoco.mjtLabel.mjLABEL_TENDON))
-  segments = [sum(scn.geoms[i].objtype == mujoco.mjtObj.mjOBJ_TENDON and scn.geoms[i].objid == t
-                  for i in range(scn.ngeom)) for t in range(4)]
+  segments = [
+    sum(
+      scn.geoms[i].objtype == mujoco.mjtObj.mjOBJ_TENDON and scn.geoms[i].objid == t
+      for i in range(scn.ngeom)
+    )
+    for t in range(4)
+  ]
   assert segments[:2] == [2, decor.m.vis.quality.numslices]
   assert segments[2] > 3  # the wrapped tendon follows the sphere in several pieces
   assert_scenes_equal(scn, mscn)
@@ -589,8 +731,10 @@ def test_perturbation(scene, active, active2):
     pert.refselpos[:] = (1.2, 0.1, 0.8)
     pert.refquat[:] = (0.9, 0.1, 0.3, 0.0)
     pert.refquat[:] /= np.linalg.norm(pert.refquat)
-  scn, mscn = scene.scenes(setup_pert=setup, flags=(10, 21),
-                           label=int(mujoco.mjtLabel.mjLABEL_SELECTION))
+
+  scn, mscn = scene.scenes(
+    setup_pert=setup, flags=(10, 21), label=int(mujoco.mjtLabel.mjLABEL_SELECTION)
+  )
   assert_scenes_equal(scn, mscn)
 
 
@@ -598,8 +742,10 @@ def test_selection_glow_and_point_label(scene):
   def setup(pert):
     pert.select = 1
     pert.localpos[:] = (0.0, 0.05, 0.0)
-  assert_scenes_equal(*scene.scenes(setup_pert=setup, flags=(21,),
-                                    label=int(mujoco.mjtLabel.mjLABEL_SELPNT)))
+
+  assert_scenes_equal(
+    *scene.scenes(setup_pert=setup, flags=(21,), label=int(mujoco.mjtLabel.mjLABEL_SELPNT))
+  )
 
 
 def test_applied_force(scene):
@@ -654,13 +800,15 @@ def test_skin(scene):
 
 @pytest.mark.parametrize("camid", [None, -1, 0, 1, 2])
 def test_camera2glcamera(decor, camid):
-  cam, mcam = _camera_pair(decor, None if camid is None else
-                           (_tracking if camid == -1 else _fixed(camid)))
+  cam, mcam = _camera_pair(
+    decor, None if camid is None else (_tracking if camid == -1 else _fixed(camid))
+  )
   glcam = vis.mjv_camera2GLCamera(decor.m, decor.d, cam)
   mglcam = mujoco.mjv_camera2GLCamera(decor.mm, decor.md, mcam)
   for f in GLCAMERA_FIELDS:
-    np.testing.assert_allclose(getattr(glcam, f), getattr(mglcam, f), rtol=1e-6, atol=1e-7,
-                               err_msg=f)
+    np.testing.assert_allclose(
+      getattr(glcam, f), getattr(mglcam, f), rtol=1e-6, atol=1e-7, err_msg=f
+    )
 
 
 def test_average_camera_and_frame(decor):
@@ -687,15 +835,21 @@ def test_average_camera_and_frame(decor):
   mheadpos, mforward, mup = np.zeros(3), np.zeros(3), np.zeros(3)
   vis.mjv_cameraInModel(headpos, forward, up, scn)
   mujoco.mjv_cameraInModel(mheadpos, mforward, mup, mscn)
-  np.testing.assert_allclose([headpos, forward, up], [mheadpos, mforward, mup], rtol=1e-6,
-                             atol=1e-7)
+  np.testing.assert_allclose(
+    [headpos, forward, up], [mheadpos, mforward, mup], rtol=1e-6, atol=1e-7
+  )
 
 
 def test_init_geom_and_connector():
   geom, mgeom = vis.MjvGeom(), mujoco.MjvGeom()
   for type_, size in ((2, (0.3, 0, 0)), (3, (0.1, 0.4, 0)), (6, (0.1, 0.2, 0.3))):
-    args = (type_, np.array(size), np.array([1.0, 2, 3]), np.eye(3).ravel(),
-            np.array([0.1, 0.2, 0.3, 1], np.float32))
+    args = (
+      type_,
+      np.array(size),
+      np.array([1.0, 2, 3]),
+      np.eye(3).ravel(),
+      np.array([0.1, 0.2, 0.3, 1], np.float32),
+    )
     vis.mjv_initGeom(geom, *args)
     mujoco.mjv_initGeom(mgeom, *args)
     assert_geom_equal(geom, mgeom)
@@ -727,13 +881,19 @@ def _camera_pair(pair, setup=None):
 def _assert_cameras_equal(cam, mcam):
   assert int(cam.type) == int(mcam.type)
   for f in ("lookat", "distance", "azimuth", "elevation"):
-    np.testing.assert_allclose(getattr(cam, f), getattr(mcam, f), rtol=1e-6, atol=1e-9,
-                               err_msg=f)
+    np.testing.assert_allclose(getattr(cam, f), getattr(mcam, f), rtol=1e-6, atol=1e-9, err_msg=f)
 
 
-@pytest.mark.parametrize("action", [MOUSE.mjMOUSE_ROTATE_V, MOUSE.mjMOUSE_ROTATE_H,
-                                    MOUSE.mjMOUSE_MOVE_V, MOUSE.mjMOUSE_MOVE_H,
-                                    MOUSE.mjMOUSE_ZOOM])
+@pytest.mark.parametrize(
+  "action",
+  [
+    MOUSE.mjMOUSE_ROTATE_V,
+    MOUSE.mjMOUSE_ROTATE_H,
+    MOUSE.mjMOUSE_MOVE_V,
+    MOUSE.mjMOUSE_MOVE_H,
+    MOUSE.mjMOUSE_ZOOM,
+  ],
+)
 def test_move_camera(scene, action):
   scn, mscn = scene.scenes()
   for setup in (None, _tracking):
@@ -749,9 +909,16 @@ def test_move_camera(scene, action):
   np.testing.assert_allclose(ours, theirs, rtol=1e-7, atol=1e-9)
 
 
-@pytest.mark.parametrize("action", [MOUSE.mjMOUSE_ROTATE_V, MOUSE.mjMOUSE_ROTATE_H,
-                                    MOUSE.mjMOUSE_MOVE_V, MOUSE.mjMOUSE_MOVE_H,
-                                    MOUSE.mjMOUSE_ZOOM])
+@pytest.mark.parametrize(
+  "action",
+  [
+    MOUSE.mjMOUSE_ROTATE_V,
+    MOUSE.mjMOUSE_ROTATE_H,
+    MOUSE.mjMOUSE_MOVE_V,
+    MOUSE.mjMOUSE_MOVE_H,
+    MOUSE.mjMOUSE_ZOOM,
+  ],
+)
 def test_move_model(scene, action):
   scn, mscn = scene.scenes()
   scn.enabletransform = mscn.enabletransform = 1
@@ -799,19 +966,21 @@ def test_select_and_perturb(decor):
     p.active = int(mujoco.mjtPertBit.mjPERT_TRANSLATE)
   vis.mjv_initPerturb(decor.m, decor.d, scn, pert)
   mujoco.mjv_initPerturb(decor.mm, decor.md, mscn, mpert)
-  for action, dx, dy in ((MOUSE.mjMOUSE_MOVE_V, 0.05, -0.02), (MOUSE.mjMOUSE_ROTATE_H, 0.3, 0.1),
-                         (MOUSE.mjMOUSE_ROTATE_V, 0.6, -0.4), (MOUSE.mjMOUSE_MOVE_H, -0.1, 0.2)):
+  for action, dx, dy in (
+    (MOUSE.mjMOUSE_MOVE_V, 0.05, -0.02),
+    (MOUSE.mjMOUSE_ROTATE_H, 0.3, 0.1),
+    (MOUSE.mjMOUSE_ROTATE_V, 0.6, -0.4),
+    (MOUSE.mjMOUSE_MOVE_H, -0.1, 0.2),
+  ):
     vis.mjv_movePerturb(decor.m, decor.d, action, dx, dy, scn, pert)
     mujoco.mjv_movePerturb(decor.mm, decor.md, action, dx, dy, mscn, mpert)
   for f in ("refpos", "refquat", "refselpos", "localmass", "scale"):
-    np.testing.assert_allclose(getattr(pert, f), getattr(mpert, f), rtol=1e-6, atol=1e-9,
-                               err_msg=f)
+    np.testing.assert_allclose(getattr(pert, f), getattr(mpert, f), rtol=1e-6, atol=1e-9, err_msg=f)
   for active in (1, 2, 3):
     pert.active = mpert.active = active
     vis.mjv_applyPerturbForce(decor.m, decor.d, pert)
     mujoco.mjv_applyPerturbForce(decor.mm, decor.md, mpert)
-    np.testing.assert_allclose(decor.d.xfrc_applied, decor.md.xfrc_applied, rtol=1e-6,
-                               atol=1e-9)
+    np.testing.assert_allclose(decor.d.xfrc_applied, decor.md.xfrc_applied, rtol=1e-6, atol=1e-9)
   decor.d.xfrc_applied[:] = 0
   decor.md.xfrc_applied[:] = 0
 
@@ -837,8 +1006,9 @@ def test_select_skin():
       ids = [np.array([7], np.int32) for _ in range(3)]
       mids = [np.array([7], np.int32) for _ in range(3)]
       body = vis.mjv_select(pair.m, pair.d, vis.MjvOption(), 1.3, relx, rely, scn, pnt, *ids)
-      mbody = mujoco.mjv_select(pair.mm, pair.md, mujoco.MjvOption(), 1.3, relx, rely, mscn,
-                                mpnt, *mids)
+      mbody = mujoco.mjv_select(
+        pair.mm, pair.md, mujoco.MjvOption(), 1.3, relx, rely, mscn, mpnt, *mids
+      )
       assert body == mbody
       np.testing.assert_array_equal(ids, mids)
       np.testing.assert_allclose(pnt, mpnt, rtol=1e-6, atol=1e-8)

@@ -6,8 +6,19 @@ import numpy as np
 
 from tests.suite import parity
 
-SIZES = ("nq", "nv", "nu", "na", "nbody", "njnt", "ngeom", "nsite", "ntendon", "nsensor",
-         "nsensordata")
+SIZES = (
+  "nq",
+  "nv",
+  "nu",
+  "na",
+  "nbody",
+  "njnt",
+  "ngeom",
+  "nsite",
+  "ntendon",
+  "nsensor",
+  "nsensordata",
+)
 
 
 def assert_totals(model, mass, meaninertia, **sizes):
@@ -24,8 +35,9 @@ def compare_resets(ours, theirs, episodes=3):
   draws of every episode, not only the first, come in dm_control's order."""
   for episode in range(episodes):
     t1, t2 = ours.reset(), theirs.reset()
-    parity.assert_observations_close(t1.observation, t2.observation, parity.RESET_ATOL,
-                                     f"episode {episode}")
+    parity.assert_observations_close(
+      t1.observation, t2.observation, parity.RESET_ATOL, f"episode {episode}"
+    )
 
 
 def compare_steps(ours, theirs, nsteps=20):
@@ -36,10 +48,10 @@ def compare_steps(ours, theirs, nsteps=20):
   for i, action in enumerate(parity.random_actions(theirs.action_spec(), nsteps)):
     parity.copy_state(theirs, ours)
     t1, t2 = ours.step(action), theirs.step(action)
-    np.testing.assert_allclose(t1.reward, t2.reward, rtol=0, atol=parity.OBS_ATOL,
-                               err_msg=f"step {i} reward")
-    parity.assert_observations_close(t1.observation, t2.observation, parity.OBS_ATOL,
-                                     f"step {i}")
+    np.testing.assert_allclose(
+      t1.reward, t2.reward, rtol=0, atol=parity.OBS_ATOL, err_msg=f"step {i} reward"
+    )
+    parity.assert_observations_close(t1.observation, t2.observation, parity.OBS_ATOL, f"step {i}")
 
 
 def step_types_until_last(env, nsteps):

@@ -52,8 +52,13 @@ def assert_specs_equal(ours, theirs):
 def assert_observations_close(ours, theirs, atol, label="", rtol=0.0):
   assert list(ours) == list(theirs), label
   for key in theirs:
-    np.testing.assert_allclose(np.asarray(ours[key]), np.asarray(theirs[key]), rtol=rtol,
-                               atol=atol, err_msg=f"{label} observation {key!r}")
+    np.testing.assert_allclose(
+      np.asarray(ours[key]),
+      np.asarray(theirs[key]),
+      rtol=rtol,
+      atol=atol,
+      err_msg=f"{label} observation {key!r}",
+    )
 
 
 def copy_state(theirs, ours):
@@ -84,8 +89,9 @@ def compare_task(domain, task, nsteps=50, seed=0):
     t1, t2 = ours.step(action), theirs.step(action)
     assert t1.step_type == t2.step_type, i
     assert t1.discount == t2.discount, i
-    np.testing.assert_allclose(t1.reward, t2.reward, rtol=0, atol=OBS_ATOL,
-                               err_msg=f"step {i} reward")
+    np.testing.assert_allclose(
+      t1.reward, t2.reward, rtol=0, atol=OBS_ATOL, err_msg=f"step {i} reward"
+    )
     assert_observations_close(t1.observation, t2.observation, OBS_ATOL, f"step {i}")
     if t2.last():
       break

@@ -29,12 +29,16 @@ def compare_at_states(domain, task, sample, n=100, seed=0):
     qpos, qvel, ctrl = sample(rng)
     for env in (ours, theirs):
       set_state(env.physics, qpos, qvel, ctrl)
-    parity.assert_observations_close(ours.task.get_observation(ours.physics),
-                                     theirs.task.get_observation(theirs.physics), 1e-9,
-                                     f"state {i}")
+    parity.assert_observations_close(
+      ours.task.get_observation(ours.physics),
+      theirs.task.get_observation(theirs.physics),
+      1e-9,
+      f"state {i}",
+    )
     reward = theirs.task.get_reward(theirs.physics)
-    np.testing.assert_allclose(ours.task.get_reward(ours.physics), reward, rtol=1e-12,
-                               atol=1e-15, err_msg=f"state {i}")
+    np.testing.assert_allclose(
+      ours.task.get_reward(ours.physics), reward, rtol=1e-12, atol=1e-15, err_msg=f"state {i}"
+    )
     rewards.append(reward)
   return np.array(rewards)
 
@@ -46,17 +50,29 @@ def compare_model_edits(domain, task, fields, episodes=5, seed=0):
     ours.reset()
     theirs.reset()
     for name in fields:
-      np.testing.assert_array_equal(getattr(ours.physics.model, name),
-                                    getattr(theirs.physics.model, name),
-                                    err_msg=f"episode {episode}: model.{name}")
+      np.testing.assert_array_equal(
+        getattr(ours.physics.model, name),
+        getattr(theirs.physics.model, name),
+        err_msg=f"episode {episode}: model.{name}",
+      )
 
 
-def assert_totals(model, nq, nv, nu, nbody, njnt, ngeom, nsite, ntendon, nsensordata, mass,
-                  meaninertia):
+def assert_totals(
+  model, nq, nv, nu, nbody, njnt, ngeom, nsite, ntendon, nsensordata, mass, meaninertia
+):
   """The compiled sizes, total mass and stat.meaninertia of dm_control's model
   (docs/suite_models.md)."""
-  sizes = (model.nq, model.nv, model.nu, model.nbody, model.njnt, model.ngeom, model.nsite,
-           model.ntendon, model.nsensordata)
+  sizes = (
+    model.nq,
+    model.nv,
+    model.nu,
+    model.nbody,
+    model.njnt,
+    model.ngeom,
+    model.nsite,
+    model.ntendon,
+    model.nsensordata,
+  )
   assert sizes == (nq, nv, nu, nbody, njnt, ngeom, nsite, ntendon, nsensordata)
   np.testing.assert_allclose(model.body_mass.sum(), mass, rtol=1e-6)
   np.testing.assert_allclose(model.stat.meaninertia, meaninertia, rtol=1e-5)
@@ -67,8 +83,11 @@ def compare_physics_methods(domain, task, nsteps=20, seed=0):
   the same shape) at the states of a dm_control rollout of random actions, each put into both
   libraries; returns the names compared."""
   ours, theirs = parity.load_pair(domain, task, seed)
-  names = [name for name, value in vars(type(theirs.physics)).items()
-           if callable(value) and not name.startswith("_")]
+  names = [
+    name
+    for name, value in vars(type(theirs.physics)).items()
+    if callable(value) and not name.startswith("_")
+  ]
   ours.reset()
   theirs.reset()
   for i, action in enumerate(parity.random_actions(theirs.action_spec(), nsteps)):

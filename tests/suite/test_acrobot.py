@@ -9,8 +9,20 @@ from tests.suite import state_parity
 
 def test_compiled_totals():
   physics = acrobot.Physics.from_xml_string(*acrobot.get_model_and_assets())
-  state_parity.assert_totals(physics.model, nq=2, nv=2, nu=1, nbody=3, njnt=2, ngeom=4, nsite=2,
-                             ntendon=0, nsensordata=0, mass=2, meaninertia=1.51809)
+  state_parity.assert_totals(
+    physics.model,
+    nq=2,
+    nv=2,
+    nu=1,
+    nbody=3,
+    njnt=2,
+    ngeom=4,
+    nsite=2,
+    ntendon=0,
+    nsensordata=0,
+    mass=2,
+    meaninertia=1.51809,
+  )
 
 
 @pytest.mark.parametrize("task", ["swingup", "swingup_sparse"])

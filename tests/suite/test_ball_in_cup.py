@@ -8,8 +8,20 @@ from tests.suite import state_parity
 
 def test_compiled_totals():
   physics = ball_in_cup.Physics.from_xml_string(*ball_in_cup.get_model_and_assets())
-  state_parity.assert_totals(physics.model, nq=4, nv=4, nu=2, nbody=3, njnt=4, ngeom=7, nsite=3,
-                             ntendon=1, nsensordata=0, mass=0.1306028, meaninertia=0.0653014)
+  state_parity.assert_totals(
+    physics.model,
+    nq=4,
+    nv=4,
+    nu=2,
+    nbody=3,
+    njnt=4,
+    ngeom=7,
+    nsite=3,
+    ntendon=1,
+    nsensordata=0,
+    mass=0.1306028,
+    meaninertia=0.0653014,
+  )
 
 
 def test_reward_at_sampled_states():

@@ -9,9 +9,22 @@ from tests.suite import parity
 
 def test_model_totals():
   model = suite.load("cheetah", "run").physics.model
-  loco_checks.assert_totals(model, mass=14, meaninertia=3.7227, nq=9, nv=9, nu=6, na=0,
-                            nbody=8, njnt=9, ngeom=9, nsite=0, ntendon=0, nsensor=1,
-                            nsensordata=3)
+  loco_checks.assert_totals(
+    model,
+    mass=14,
+    meaninertia=3.7227,
+    nq=9,
+    nv=9,
+    nu=6,
+    na=0,
+    nbody=8,
+    njnt=9,
+    ngeom=9,
+    nsite=0,
+    ntendon=0,
+    nsensor=1,
+    nsensordata=3,
+  )
 
 
 @pytest.mark.parametrize("seed", [1, 2])

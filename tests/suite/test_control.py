@@ -21,14 +21,16 @@ def test_unknown_names_list_the_valid_ones():
 
 
 def test_flat_observation_concatenates_in_key_order():
-  env = suite.load("cartpole", "swingup", task_kwargs={"random": 3},
-                   environment_kwargs={"flat_observation": True})
+  env = suite.load(
+    "cartpole", "swingup", task_kwargs={"random": 3}, environment_kwargs={"flat_observation": True}
+  )
   dict_env = suite.load("cartpole", "swingup", task_kwargs={"random": 3})
   flat = env.reset().observation
   obs = dict_env.reset().observation
   assert list(flat) == [control.FLAT_OBSERVATION_KEY]
-  np.testing.assert_array_equal(flat["observations"],
-                                np.concatenate([obs["position"], obs["velocity"]]))
+  np.testing.assert_array_equal(
+    flat["observations"], np.concatenate([obs["position"], obs["velocity"]])
+  )
   assert env.observation_spec()["observations"].shape == (5,)
 
 
@@ -60,8 +62,7 @@ def test_random_may_be_a_seed_a_randomstate_or_none():
   assert isinstance(suite.pendulum.SwingUp(random=None).random, np.random.RandomState)
 
 
-@pytest.mark.parametrize("action", [np.array([np.nan]), np.array([5.0]), 0.5,
-                                    np.array([1.0, 2.0])])
+@pytest.mark.parametrize("action", [np.array([np.nan]), np.array([5.0]), 0.5, np.array([1.0, 2.0])])
 def test_bad_actions_behave_as_in_dm_control(action):
   """Out of bounds: clipped by the control range; a scalar broadcasts; NaN: PhysicsError
   (mjWARN_BADCTRL), after which a reset works; a wrong shape: ValueError."""
@@ -136,10 +137,10 @@ def test_visualize_reward_recolours_like_dm_control():
     env.reset()
     for _ in range(3):
       env.step(np.array([0.2]))
-  np.testing.assert_allclose(ours.physics.model.mat_rgba, theirs.physics.model.mat_rgba,
-                             atol=1e-6)
-  assert not np.allclose(ours.physics.named.model.mat_rgba["self"],
-                         ours.physics.named.model.mat_rgba["self_default"])
+  np.testing.assert_allclose(ours.physics.model.mat_rgba, theirs.physics.model.mat_rgba, atol=1e-6)
+  assert not np.allclose(
+    ours.physics.named.model.mat_rgba["self"], ours.physics.named.model.mat_rgba["self_default"]
+  )
   with pytest.raises(ValueError, match="boolean"):
     ours.task.visualize_reward = 1
 

@@ -18,8 +18,9 @@ def test_declared_reward_is_its_formula_in_python():
     physics = env.physics
     speed = -physics.named.data.sensordata["torso_subtreelinvel"][0]
     height = physics.named.data.xpos["torso", "z"]
-    run = rewards.tolerance(speed, bounds=(4.0, np.inf), margin=4.0, value_at_margin=0,
-                            sigmoid="linear")
+    run = rewards.tolerance(
+      speed, bounds=(4.0, np.inf), margin=4.0, value_at_margin=0, sigmoid="linear"
+    )
     low = rewards.tolerance(height, bounds=(0.0, 0.6), margin=0.3)
     assert step.reward == run * (1 + low) / 2
     assert step.observation["torso_height"] == height
@@ -28,8 +29,7 @@ def test_declared_reward_is_its_formula_in_python():
 def test_batched_worlds_are_single_environments_bitwise():
   num_envs, seed, time_limit = 3, 7, 0.3  # 30 steps an episode: 45 steps cross a restart
   env = example.batched(num_envs, seed, time_limit)
-  singles = [example.environment(vector.world_seed(seed, i), time_limit)
-             for i in range(num_envs)]
+  singles = [example.environment(vector.world_seed(seed, i), time_limit) for i in range(num_envs)]
   spec = env.action_spec()
   rng = np.random.RandomState(1)
   batch = env.reset()

@@ -49,7 +49,8 @@ PARAMS = declare.Params(
   gain=declare.number(),  # the task's attribute
   offset=declare.number(0.25),  # fixed
   sparse=declare.flag(),
-  axis=declare.integer(2))
+  axis=declare.integer(2),
+)
 
 
 @declare.feature(())
@@ -78,9 +79,19 @@ def limb_positions(m, d, p, out):
 @declare.feature((11,))
 def params_read(m, d, p):
   """Every parameter as jitted code reads it (ints, a tuple, floats, a bool)."""
-  return (float(p.hand), float(p.limbs[0]), float(p.limbs[1]), float(p.hand_geom),
-          float(p.tip), float(p.angle + p.slide_qpos), float(p.hinge_dof), p.gain, p.offset,
-          1.0 if p.sparse else -1.0, float(p.axis))
+  return (
+    float(p.hand),
+    float(p.limbs[0]),
+    float(p.limbs[1]),
+    float(p.hand_geom),
+    float(p.tip),
+    float(p.angle + p.slide_qpos),
+    float(p.hinge_dof),
+    p.gain,
+    p.offset,
+    1.0 if p.sparse else -1.0,
+    float(p.axis),
+  )
 
 
 @declare.feature((2,))
@@ -88,8 +99,9 @@ def too_few_values(m, d, p):
   return (1.0,)
 
 
-OBSERVATION = declare.Observation(PARAMS, tip_height, ("hand", hand_position),
-                                  joint_positions, limb_positions, features.velocity)
+OBSERVATION = declare.Observation(
+  PARAMS, tip_height, ("hand", hand_position), joint_positions, limb_positions, features.velocity
+)
 PARAMS_READ = declare.Observation(PARAMS, params_read)
 
 
@@ -131,8 +143,20 @@ def test_names_resolve_to_the_models_ids_and_addresses():
   vector = PARAMS.resolve(model)
   hand, arm = model.name2id("hand", "body"), model.name2id("arm", "body")
   # the angle sensor's values follow the tip's 3; the slide and hinge follow the free joint
-  expected = [hand, arm, hand, model.name2id("hand", "geom"), model.name2id("tip", "site"),
-              3, 7, 7, np.nan, 0.25, np.nan, 2]
+  expected = [
+    hand,
+    arm,
+    hand,
+    model.name2id("hand", "geom"),
+    model.name2id("tip", "site"),
+    3,
+    7,
+    7,
+    np.nan,
+    0.25,
+    np.nan,
+    2,
+  ]
   np.testing.assert_array_equal(vector, expected)
   assert model.sensor_adr[model.name2id("hinge_angle", "sensor")] == 3
   assert model.jnt_qposadr[model.name2id("slide", "joint")] == 7
@@ -150,13 +174,27 @@ def test_jitted_code_reads_each_parameter_by_name():
   kernels.run(PARAMS_READ.kernel, physics, task.kernel_params(physics), out)
   model = physics.model
   hand, arm = model.name2id("hand", "body"), model.name2id("arm", "body")
-  np.testing.assert_array_equal(out, [hand, arm, hand, model.name2id("hand", "geom"),
-                                      model.name2id("tip", "site"), 3 + 7, 7, 1.5, 0.25, 1.0,
-                                      2])
+  np.testing.assert_array_equal(
+    out,
+    [
+      hand,
+      arm,
+      hand,
+      model.name2id("hand", "geom"),
+      model.name2id("tip", "site"),
+      3 + 7,
+      7,
+      1.5,
+      0.25,
+      1.0,
+      2,
+    ],
+  )
 
 
-JOINTS = declare.Params(coordinates=declare.qposes("hinge", "slide"),
-                        velocities=declare.dofs("hinge", "slide"))
+JOINTS = declare.Params(
+  coordinates=declare.qposes("hinge", "slide"), velocities=declare.dofs("hinge", "slide")
+)
 
 
 @declare.feature((4,))
@@ -176,11 +214,13 @@ def test_plural_joint_parameters_are_the_joints_addresses():
   assert expected == [8, 7, 7, 6]
   np.testing.assert_array_equal(JOINTS.resolve(model), expected)
   out = np.empty(4)
-  kernels.run(declare.Observation(JOINTS, joint_addresses).kernel, physics,
-              JOINTS.resolve(model), out)
+  kernels.run(
+    declare.Observation(JOINTS, joint_addresses).kernel, physics, JOINTS.resolve(model), out
+  )
   np.testing.assert_array_equal(out, expected)
-  with pytest.raises(engine.Error, match="parameter 'coordinates': the model has no joint named "
-                                         "'elbow'"):
+  with pytest.raises(
+    engine.Error, match="parameter 'coordinates': the model has no joint named 'elbow'"
+  ):
     declare.Params(coordinates=declare.qposes("hinge", "elbow")).resolve(model)
 
 
@@ -188,15 +228,15 @@ def test_a_missing_name_raises_naming_it():
   physics = control.Physics.from_xml_string(_XML)
   with pytest.raises(engine.Error, match="parameter 'head': the model has no body named 'head'"):
     declare.Params(head=declare.body("head")).resolve(physics.model)
-  with pytest.raises(engine.Error, match="parameter 'speed': the model has no sensor named "
-                                         "'torso_subtreelinvel'"):
+  with pytest.raises(
+    engine.Error, match="parameter 'speed': the model has no sensor named 'torso_subtreelinvel'"
+  ):
     declare.Params(speed=declare.sensor("torso_subtreelinvel")).resolve(physics.model)
 
   class Renamed(Physics):
     params = PARAMS.renamed(limbs=("arm", "finger"))
 
-  with pytest.raises(engine.Error, match="parameter 'limbs': the model has no body named "
-                                         "'finger'"):
+  with pytest.raises(engine.Error, match="parameter 'limbs': the model has no body named 'finger'"):
     Renamed.from_xml_string(_XML)  # (a Physics resolves the names as it loads a model)
 
 
@@ -207,7 +247,7 @@ def test_renamed_params_keep_the_layout():
   vector = renamed.resolve(physics.model)
   arm, hand = physics.model.name2id("arm", "body"), physics.model.name2id("hand", "body")
   assert vector[renamed.offsets["hand"]] == arm
-  assert list(vector[renamed.offsets["limbs"]:][:2]) == [hand, arm]
+  assert list(vector[renamed.offsets["limbs"] :][:2]) == [hand, arm]
   assert vector[renamed.offsets["offset"]] == -1.0
   assert PARAMS.resolve(physics.model)[PARAMS.offsets["offset"]] == 0.25  # the original kept
   with pytest.raises(ValueError, match="no parameters"):
@@ -221,8 +261,12 @@ def test_layout_and_offsets_follow_the_declared_shapes():
   task = Task()
   model = physics.model
   assert task.observation_layout(physics) == (
-    ("tip_height", ()), ("hand", (3,)), ("joint_positions", (model.nq,)),
-    ("limb_positions", (2, 3)), ("velocity", (model.nv,)))
+    ("tip_height", ()),
+    ("hand", (3,)),
+    ("joint_positions", (model.nq,)),
+    ("limb_positions", (2, 3)),
+    ("velocity", (model.nv,)),
+  )
   observation = task.get_observation(physics)
   data = physics.named.data
   assert observation["tip_height"] == data.site_xpos["tip", "z"]
@@ -277,7 +321,7 @@ def test_a_feature_returning_other_than_its_shape_raises():
   physics = _physics()
   observation = declare.Observation(PARAMS, too_few_values)
   with pytest.raises(ValueError, match="declared number of values"):
-      kernels.run(observation.kernel, physics, PARAMS.resolve(physics.model), np.empty(2))
+    kernels.run(observation.kernel, physics, PARAMS.resolve(physics.model), np.empty(2))
 
 
 @declare.feature((2,))
@@ -293,8 +337,9 @@ def test_declared_kernels_compile_without_reference_counting():
   physics = _physics()
   observation = declare.Observation(PARAMS, allocating)
   # (numba's refusal of an allocation without its runtime)
-  with pytest.raises(numba.core.errors.TypingError,
-                     match="Only accept returning of array passed into the function"):
+  with pytest.raises(
+    numba.core.errors.TypingError, match="Only accept returning of array passed into the function"
+  ):
     kernels.run(observation.kernel, physics, PARAMS.resolve(physics.model), np.empty(2))
 
 
@@ -313,6 +358,7 @@ def test_functions_of_one_factory_need_names_of_their_own():
   def height_above(level):
     def height(m, d, p):
       return d.site_xpos[p.tip, 2] - level
+
     return declare.feature(())(height)
 
   declare.Observation(PARAMS, height_above(0.0))
@@ -323,8 +369,13 @@ def test_functions_of_one_factory_need_names_of_their_own():
 def test_kernels_of_different_declarations_have_different_names():
   """Kernels are cached by name: two declarations in one module must not share one."""
   other = declare.Observation(PARAMS, ("tip_height", too_few_values))
-  names = {OBSERVATION.kernel.name, PARAMS_READ.kernel.name, other.kernel.name,
-           reward.kernel.name, ending_reward.kernel.name}
+  names = {
+    OBSERVATION.kernel.name,
+    PARAMS_READ.kernel.name,
+    other.kernel.name,
+    reward.kernel.name,
+    ending_reward.kernel.name,
+  }
   assert len(names) == 5
   assert all(name.startswith(__name__ + ".") for name in names)
 
@@ -336,17 +387,27 @@ def _jitted_tolerance(sigmoid, keywords=True):
   """A jitted tolerance(x, lower, upper, margin, value_at_margin) with the sigmoid's name as the
   literal a reward would write."""
   if keywords:
+
     def tolerance(x, lower, upper, margin, value_at_margin):
-      return rewards.tolerance(x, bounds=(lower, upper), margin=margin, sigmoid=sigmoid,
-                               value_at_margin=value_at_margin)
+      return rewards.tolerance(
+        x, bounds=(lower, upper), margin=margin, sigmoid=sigmoid, value_at_margin=value_at_margin
+      )
   else:
+
     def tolerance(x, lower, upper, margin, value_at_margin):
       return rewards.tolerance(x, (lower, upper), margin, sigmoid, value_at_margin)
+
   return numba.njit(tolerance)
 
 
-_BOUNDS_AND_MARGINS = [((-0.5, 1.0), 1.3), ((0.0, 0.0), 2.0), ((1.0, np.inf), 0.5),
-                       ((-np.inf, 0.2), 3.0), ((0.3, 0.7), 0.0), ((2.0, 2.0), 0.0)]
+_BOUNDS_AND_MARGINS = [
+  ((-0.5, 1.0), 1.3),
+  ((0.0, 0.0), 2.0),
+  ((1.0, np.inf), 0.5),
+  ((-np.inf, 0.2), 3.0),
+  ((0.3, 0.7), 0.0),
+  ((2.0, 2.0), 0.0),
+]
 
 
 @pytest.mark.parametrize("sigmoid", rewards.SIGMOIDS)
@@ -356,8 +417,9 @@ def test_jitted_tolerance_is_the_python_one(sigmoid):
     jitted = _jitted_tolerance(sigmoid, keywords)
     for (lower, upper), margin in _BOUNDS_AND_MARGINS:
       for x in np.linspace(-4.0, 5.0, 37):
-        expected = rewards.tolerance(x, bounds=(lower, upper), margin=margin, sigmoid=sigmoid,
-                                     value_at_margin=value_at_margin)
+        expected = rewards.tolerance(
+          x, bounds=(lower, upper), margin=margin, sigmoid=sigmoid, value_at_margin=value_at_margin
+        )
         got = jitted(x, lower, upper, margin, value_at_margin)
         assert got == pytest.approx(expected, rel=1e-14, abs=1e-15), (x, lower, upper, margin)
 
@@ -365,13 +427,21 @@ def test_jitted_tolerance_is_the_python_one(sigmoid):
 def test_jitted_tolerance_defaults_are_dm_controls():
   @numba.njit
   def defaults(x):
-    return (rewards.tolerance(x), rewards.tolerance(x, margin=2.0),
-            rewards.tolerance(x, bounds=(1, 2), margin=1))
+    return (
+      rewards.tolerance(x),
+      rewards.tolerance(x, margin=2.0),
+      rewards.tolerance(x, bounds=(1, 2), margin=1),
+    )
 
   for x in (-1.0, 0.0, 0.5, 3.0):
-    assert defaults(x) == pytest.approx((rewards.tolerance(x), rewards.tolerance(x, margin=2.0),
-                                         rewards.tolerance(x, bounds=(1, 2), margin=1)),
-                                        rel=1e-14)
+    assert defaults(x) == pytest.approx(
+      (
+        rewards.tolerance(x),
+        rewards.tolerance(x, margin=2.0),
+        rewards.tolerance(x, bounds=(1, 2), margin=1),
+      ),
+      rel=1e-14,
+    )
   assert math.isclose(defaults(2.0)[1], 0.1)  # gaussian, 0.1 at the margin
 
 

@@ -20,15 +20,23 @@ def test_actor_worlds_equal_the_same_worlds_stepped_locally():
   ray = pytest.importorskip("ray")
   ray.init(num_cpus=2, include_dashboard=False)
   try:
-    runner = distributed.Runner("cartpole", "swingup", num_actors=2, envs_per_actor=3, seed=11,
-                                task_kwargs={"time_limit": 0.3})
+    runner = distributed.Runner(
+      "cartpole",
+      "swingup",
+      num_actors=2,
+      envs_per_actor=3,
+      seed=11,
+      task_kwargs={"time_limit": 0.3},
+    )
     remote = runner.rollout(_policy, num_steps=40)
     runner.close()
   finally:
     ray.shutdown()
-  local = distributed.rollout(suite.load("cartpole", "swingup",
-                                         task_kwargs={"random": 11, "time_limit": 0.3},
-                                         num_envs=6), _policy, num_steps=40)
+  local = distributed.rollout(
+    suite.load("cartpole", "swingup", task_kwargs={"random": 11, "time_limit": 0.3}, num_envs=6),
+    _policy,
+    num_steps=40,
+  )
   assert remote["reward"].shape == (6, 41)
   assert set(np.unique(remote["step_type"])) == {0, 1, 2}  # crosses an episode end
   for name in ("step_type", "reward", "discount", "action"):

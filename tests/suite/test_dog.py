@@ -29,8 +29,24 @@ def test_compiled_totals_match_the_tables():
   colliding ones, without the 170 visual geoms."""
   physics = dog.Physics.from_xml_string(*dog.get_model_and_assets(remove_ball=False))
   m = physics.model
-  sizes = dict(nq=87, nv=85, nu=38, na=38, nbody=63, njnt=75, ngeom=126, nsite=12, ntendon=8,
-               neq=0, nsensor=13, nsensordata=31, nexclude=30, nkey=1, ncam=4, nlight=1)
+  sizes = dict(
+    nq=87,
+    nv=85,
+    nu=38,
+    na=38,
+    nbody=63,
+    njnt=75,
+    ngeom=126,
+    nsite=12,
+    ntendon=8,
+    neq=0,
+    nsensor=13,
+    nsensordata=31,
+    nexclude=30,
+    nkey=1,
+    ncam=4,
+    nlight=1,
+  )
   assert {k: getattr(m, k) for k in sizes} == sizes
   np.testing.assert_allclose(m.body_subtreemass[0], 10.29694, rtol=1e-6)
   np.testing.assert_allclose(m.body_subtreemass[m.name2id("torso", "body")], 10.24094, rtol=1e-6)
@@ -43,42 +59,111 @@ def test_compiled_model_matches_dm_control(floor_size, remove_ball):
   """Field by field with dm_control's model (both compiled by MuJoCo): inertials to the
   tables' 7-8 digits, everything else exactly; geoms matched by name."""
   ours, theirs = _models(floor_size, remove_ball)
-  for name in ("nq", "nv", "nu", "na", "nbody", "njnt", "nsite", "ntendon", "nwrap", "nsensor",
-               "nsensordata", "nexclude", "ncam", "nlight"):
+  for name in (
+    "nq",
+    "nv",
+    "nu",
+    "na",
+    "nbody",
+    "njnt",
+    "nsite",
+    "ntendon",
+    "nwrap",
+    "nsensor",
+    "nsensordata",
+    "nexclude",
+    "ncam",
+    "nlight",
+  ):
     assert getattr(ours, name) == getattr(theirs, name), name
   for name in ("body_mass", "body_inertia", "body_subtreemass"):
-    np.testing.assert_allclose(getattr(ours, name), getattr(theirs, name), rtol=1e-7,
-                               err_msg=name)
+    np.testing.assert_allclose(getattr(ours, name), getattr(theirs, name), rtol=1e-7, err_msg=name)
   np.testing.assert_allclose(ours.body_ipos, theirs.body_ipos, atol=1e-8)
   np.testing.assert_allclose(ours.stat.meaninertia, theirs.stat.meaninertia, rtol=1e-8)
-  exact = ("body_parentid", "body_pos", "body_quat", "jnt_type", "jnt_bodyid", "jnt_axis",
-           "jnt_pos", "jnt_range", "jnt_solref", "jnt_solimp", "qpos0", "qpos_spring",
-           "dof_armature", "actuator_trntype", "actuator_trnid", "actuator_dyntype",
-           "actuator_dynprm", "actuator_gaintype", "actuator_gainprm", "actuator_biastype",
-           "actuator_gear", "actuator_ctrlrange", "actuator_ctrllimited", "wrap_objid",
-           "tendon_adr", "tendon_num", "sensor_type", "sensor_objtype", "sensor_objid",
-           "sensor_dim", "site_bodyid", "site_type", "site_size", "site_pos", "site_quat",
-           "exclude_signature", "cam_bodyid", "cam_mode", "cam_pos", "cam_quat")
+  exact = (
+    "body_parentid",
+    "body_pos",
+    "body_quat",
+    "jnt_type",
+    "jnt_bodyid",
+    "jnt_axis",
+    "jnt_pos",
+    "jnt_range",
+    "jnt_solref",
+    "jnt_solimp",
+    "qpos0",
+    "qpos_spring",
+    "dof_armature",
+    "actuator_trntype",
+    "actuator_trnid",
+    "actuator_dyntype",
+    "actuator_dynprm",
+    "actuator_gaintype",
+    "actuator_gainprm",
+    "actuator_biastype",
+    "actuator_gear",
+    "actuator_ctrlrange",
+    "actuator_ctrllimited",
+    "wrap_objid",
+    "tendon_adr",
+    "tendon_num",
+    "sensor_type",
+    "sensor_objtype",
+    "sensor_objid",
+    "sensor_dim",
+    "site_bodyid",
+    "site_type",
+    "site_size",
+    "site_pos",
+    "site_quat",
+    "exclude_signature",
+    "cam_bodyid",
+    "cam_mode",
+    "cam_pos",
+    "cam_quat",
+  )
   for name in exact:
     np.testing.assert_array_equal(getattr(ours, name), getattr(theirs, name), err_msg=name)
   for name in ("jnt_stiffness", "dof_damping", "wrap_prm"):  # tabulated to 9-10 digits
-    np.testing.assert_allclose(getattr(ours, name), getattr(theirs, name), rtol=1e-8,
-                               err_msg=name)
-  for name in ("timestep", "noslip_iterations", "iterations", "tolerance", "cone", "integrator",
-               "disableflags", "enableflags"):
+    np.testing.assert_allclose(getattr(ours, name), getattr(theirs, name), rtol=1e-8, err_msg=name)
+  for name in (
+    "timestep",
+    "noslip_iterations",
+    "iterations",
+    "tolerance",
+    "cone",
+    "integrator",
+    "disableflags",
+    "enableflags",
+  ):
     assert getattr(ours.opt, name) == getattr(theirs.opt, name), name
   geoms = [ours.geom(i).name for i in range(ours.ngeom)]
   ids = np.array([theirs.geom(name).id for name in geoms])
   assert np.all(np.diff(ids) > 0)  # same order
   colliding = (theirs.geom_contype != 0) | (theirs.geom_conaffinity != 0)
   assert sorted(ids) == list(np.flatnonzero(colliding))
-  for name in ("geom_type", "geom_bodyid", "geom_pos", "geom_quat", "geom_contype",
-               "geom_conaffinity", "geom_condim", "geom_friction", "geom_solref", "geom_solimp",
-               "geom_priority", "geom_solmix", "geom_margin", "geom_gap", "geom_rbound"):
+  for name in (
+    "geom_type",
+    "geom_bodyid",
+    "geom_pos",
+    "geom_quat",
+    "geom_contype",
+    "geom_conaffinity",
+    "geom_condim",
+    "geom_friction",
+    "geom_solref",
+    "geom_solimp",
+    "geom_priority",
+    "geom_solmix",
+    "geom_margin",
+    "geom_gap",
+    "geom_rbound",
+  ):
     np.testing.assert_array_equal(getattr(ours, name), getattr(theirs, name)[ids], err_msg=name)
   # sizes: the slots each type uses (a capsule's third slot is unused)
-  used = np.array([[1, 1, 1], [0, 0, 0], [1, 0, 0], [1, 1, 0], [1, 1, 1], [1, 1, 0],
-                   [1, 1, 1]], bool)[ours.geom_type]  # plane ... box
+  used = np.array(
+    [[1, 1, 1], [0, 0, 0], [1, 0, 0], [1, 1, 0], [1, 1, 1], [1, 1, 0], [1, 1, 1]], bool
+  )[ours.geom_type]  # plane ... box
   np.testing.assert_array_equal(ours.geom_size[used], theirs.geom_size[ids][used])
 
 
@@ -88,11 +173,13 @@ def test_task_model_edits(task):
   ours, theirs = parity.load_pair("dog", task)
   for env in (ours, theirs):
     model = env.physics.model
-    assert model.geom_size[model.name2id("floor", "geom")].tolist() == [_TASK_FLOORS[task]] * 2 \
-        + [0.1]
-  names = {kind: [theirs.physics.model.id2name(i, kind) for i in range(count)]
-           for kind, count in (("camera", theirs.physics.model.ncam),
-                               ("body", theirs.physics.model.nbody))}
+    assert model.geom_size[model.name2id("floor", "geom")].tolist() == [_TASK_FLOORS[task]] * 2 + [
+      0.1
+    ]
+  names = {
+    kind: [theirs.physics.model.id2name(i, kind) for i in range(count)]
+    for kind, count in (("camera", theirs.physics.model.ncam), ("body", theirs.physics.model.nbody))
+  }
   for kind, expected in names.items():
     count = getattr(ours.physics.model, "ncam" if kind == "camera" else "nbody")
     assert [ours.physics.model.id2name(i, kind) for i in range(count)] == expected
@@ -136,9 +223,14 @@ def test_a_dog_with_a_skin_compiles(monkeypatch):
   from suite import common
   from tests.engine.test_skin import _skn
 
-  skn = _skn([0, 0, 0, .1, 0, 0, 0, .1, 0], [0, 1, 2],
-             [("torso", (0, 0, 0), (1, 0, 0, 0), [0, 1, 2], [1, 1, 1]),
-              ("pelvis", (0, 0, 0), (1, 0, 0, 0), [2], [1])])
+  skn = _skn(
+    [0, 0, 0, 0.1, 0, 0, 0, 0.1, 0],
+    [0, 1, 2],
+    [
+      ("torso", (0, 0, 0), (1, 0, 0, 0), [0, 1, 2], [1, 1, 1]),
+      ("pelvis", (0, 0, 0), (1, 0, 0, 0), [2], [1]),
+    ],
+  )
   xml = common.read_model("dog.xml").replace("<asset>", '<asset><skin file="dog_skin.skn"/>', 1)
   monkeypatch.setattr(common, "read_model", lambda name: xml)
   monkeypatch.setattr(common, "ASSETS", {**common.ASSETS, "dog_skin.skn": skn})
@@ -151,14 +243,31 @@ def test_a_dog_with_a_skin_compiles(monkeypatch):
 
 
 # dm_control's Physics accessors (z_projection: rows there, flat here), then the fetch model's
-_METHODS = ("torso_pelvis_height", "z_projection", "upright", "center_of_mass_velocity",
-            "torso_com_velocity", "com_forward_velocity", "joint_angles", "joint_velocities",
-            "inertial_sensors", "touch_sensors", "foot_forces")
-_FETCH_METHODS = ("ball_in_head_frame", "target_in_head_frame", "ball_to_mouth_distance",
-                  "ball_to_target_distance")
+_METHODS = (
+  "torso_pelvis_height",
+  "z_projection",
+  "upright",
+  "center_of_mass_velocity",
+  "torso_com_velocity",
+  "com_forward_velocity",
+  "joint_angles",
+  "joint_velocities",
+  "inertial_sensors",
+  "touch_sensors",
+  "foot_forces",
+)
+_FETCH_METHODS = (
+  "ball_in_head_frame",
+  "target_in_head_frame",
+  "ball_to_mouth_distance",
+  "ball_to_target_distance",
+)
 # the observation keys that are not the name of their Physics method
-_OBSERVED_METHODS = {"joint_velocites": "joint_velocities", "ball_state": "ball_in_head_frame",
-                     "target_position": "target_in_head_frame"}
+_OBSERVED_METHODS = {
+  "joint_velocites": "joint_velocities",
+  "ball_state": "ball_in_head_frame",
+  "target_position": "target_in_head_frame",
+}
 
 
 @pytest.mark.parametrize("task", ["walk", "fetch"])
@@ -169,9 +278,13 @@ def test_physics_methods_match_dm_control(task):
   observation = ours.reset().observation
   theirs.reset()
   for name in _METHODS + (_FETCH_METHODS if task == "fetch" else ()):
-    np.testing.assert_allclose(np.ravel(getattr(ours.physics, name)()),
-                               np.ravel(getattr(theirs.physics, name)()), rtol=parity.RESET_RTOL,
-                               atol=parity.RESET_ATOL, err_msg=name)
+    np.testing.assert_allclose(
+      np.ravel(getattr(ours.physics, name)()),
+      np.ravel(getattr(theirs.physics, name)()),
+      rtol=parity.RESET_RTOL,
+      atol=parity.RESET_ATOL,
+      err_msg=name,
+    )
   for key, value in observation.items():
     method = getattr(ours.physics, _OBSERVED_METHODS.get(key, key))
     np.testing.assert_array_equal(method(), value, err_msg=key)
@@ -184,12 +297,17 @@ def test_episode_quantities_of_the_stand_reward():
   assert np.isnan(ours.task.body_weight)  # before the first episode
   ours.reset()
   theirs.reset()
-  weight = -ours.physics.model.opt.gravity[2] * ours.physics.model.body_subtreemass[
-    ours.physics.model.name2id("torso", "body")]
+  weight = (
+    -ours.physics.model.opt.gravity[2]
+    * ours.physics.model.body_subtreemass[ours.physics.model.name2id("torso", "body")]
+  )
   assert ours.task.body_weight == ours.physics.body_weight() == weight
   np.testing.assert_allclose(ours.task.body_weight, theirs.task._body_weight, rtol=1e-7)
-  np.testing.assert_allclose([ours.task.torso_stand_height, ours.task.pelvis_stand_height],
-                             theirs.task._stand_height, rtol=1e-7)
+  np.testing.assert_allclose(
+    [ours.task.torso_stand_height, ours.task.pelvis_stand_height],
+    theirs.task._stand_height,
+    rtol=1e-7,
+  )
   params = ours.task.kernel_params(ours.physics)
   offsets = ours.task.params.offsets
   assert params[offsets["body_weight"]] == weight

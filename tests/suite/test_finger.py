@@ -10,14 +10,27 @@ from tests.suite import state_parity
 
 def test_compiled_totals():
   physics = finger.Physics.from_xml_string(*finger.get_model_and_assets())
-  state_parity.assert_totals(physics.model, nq=3, nv=3, nu=2, nbody=4, njnt=3, ngeom=8, nsite=4,
-                             ntendon=0, nsensordata=22, mass=3.979053, meaninertia=0.028202)
+  state_parity.assert_totals(
+    physics.model,
+    nq=3,
+    nv=3,
+    nu=2,
+    nbody=4,
+    njnt=3,
+    ngeom=8,
+    nsite=4,
+    ntendon=0,
+    nsensordata=22,
+    mass=3.979053,
+    meaninertia=0.028202,
+  )
 
 
 @pytest.mark.parametrize("task", ["spin", "turn_easy", "turn_hard"])
 def test_model_edits(task):
-  state_parity.compare_model_edits("finger", task, ["site_pos", "site_size", "site_rgba",
-                                                    "dof_damping"])
+  state_parity.compare_model_edits(
+    "finger", task, ["site_pos", "site_size", "site_rgba", "dof_damping"]
+  )
 
 
 def test_spin_hides_sites_and_damps_less():
@@ -45,8 +58,9 @@ def test_no_contact_free_start_raises():
 def test_rewards_at_sampled_states(task):
   def sample(rng):
     limit = np.deg2rad(110)
-    qpos = np.array([rng.uniform(-limit, limit), rng.uniform(-limit, limit),
-                     rng.uniform(-np.pi, np.pi)])
+    qpos = np.array(
+      [rng.uniform(-limit, limit), rng.uniform(-limit, limit), rng.uniform(-np.pi, np.pi)]
+    )
     return qpos, rng.randn(3) * [1, 1, 20], rng.uniform(-1, 1, 2)
 
   rewards = state_parity.compare_at_states("finger", task, sample)
@@ -55,5 +69,13 @@ def test_rewards_at_sampled_states(task):
 
 def test_physics_methods_match_dm_control():
   names = state_parity.compare_physics_methods("finger", "turn_hard")
-  assert names == ["touch", "hinge_velocity", "tip_position", "bounded_position", "velocity",
-                   "target_position", "to_target", "dist_to_target"]
+  assert names == [
+    "touch",
+    "hinge_velocity",
+    "tip_position",
+    "bounded_position",
+    "velocity",
+    "target_position",
+    "to_target",
+    "dist_to_target",
+  ]

@@ -9,9 +9,22 @@ from tests.suite import parity
 
 def test_model_totals():
   model = suite.load("hopper", "stand").physics.model
-  loco_checks.assert_totals(model, mass=12.43915, meaninertia=4.45036, nq=7, nv=7, nu=4, na=0,
-                            nbody=6, njnt=7, ngeom=7, nsite=2, ntendon=0, nsensor=3,
-                            nsensordata=5)
+  loco_checks.assert_totals(
+    model,
+    mass=12.43915,
+    meaninertia=4.45036,
+    nq=7,
+    nv=7,
+    nu=4,
+    na=0,
+    nbody=6,
+    njnt=7,
+    ngeom=7,
+    nsite=2,
+    ntendon=0,
+    nsensor=3,
+    nsensordata=5,
+  )
 
 
 @pytest.mark.parametrize("task", ["stand", "hop"])

@@ -14,8 +14,9 @@ def test_kernels_give_finite_values_of_the_spec_shapes(domain, task):
   env = suite.load(domain, task, task_kwargs={"random": 0})
   spec = env.observation_spec()
   time_step = env.reset()
-  action = np.clip(np.full(env.action_spec().shape, 0.3), env.action_spec().minimum,
-                   env.action_spec().maximum)
+  action = np.clip(
+    np.full(env.action_spec().shape, 0.3), env.action_spec().minimum, env.action_spec().maximum
+  )
   for _ in range(2):
     time_step = env.step(action)
     assert np.isfinite(time_step.reward)

@@ -11,8 +11,9 @@ from tests.suite import state_parity
 
 def test_stiffnesses_are_drawn_from_the_task_random_state():
   env = lqr.lqr_2_1(random=0)
-  np.testing.assert_array_equal(env.physics.model.jnt_stiffness,
-                                [20.488135039273246, 21.02763376071644])
+  np.testing.assert_array_equal(
+    env.physics.model.jnt_stiffness, [20.488135039273246, 21.02763376071644]
+  )
   np.testing.assert_array_equal(env.physics.model.dof_damping, [0, 0])
   # stiffness, damping (always 0, still drawn), stiffness, damping: then the task's draws
   random = np.random.RandomState(0)
@@ -27,13 +28,28 @@ def test_model_matches_dm_control(n_bodies, n_actuators):
   from dm_control.suite import lqr as dm_lqr
 
   theirs = mujoco.MjModel.from_xml_string(
-      *dm_lqr.get_model_and_assets(n_bodies, n_actuators, np.random.RandomState(3)))
+    *dm_lqr.get_model_and_assets(n_bodies, n_actuators, np.random.RandomState(3))
+  )
   ours = lqr.Physics.from_xml_string(
-      *lqr.get_model_and_assets(n_bodies, n_actuators, np.random.RandomState(3))).model
-  assert (ours.nq, ours.nbody, ours.ntendon, ours.nu) == (theirs.nq, theirs.nbody,
-                                                         theirs.ntendon, theirs.nu)
-  for field in ("body_pos", "body_mass", "body_inertia", "jnt_stiffness", "dof_damping",
-                "jnt_axis", "tendon_length0", "actuator_gear", "actuator_ctrllimited"):
+    *lqr.get_model_and_assets(n_bodies, n_actuators, np.random.RandomState(3))
+  ).model
+  assert (ours.nq, ours.nbody, ours.ntendon, ours.nu) == (
+    theirs.nq,
+    theirs.nbody,
+    theirs.ntendon,
+    theirs.nu,
+  )
+  for field in (
+    "body_pos",
+    "body_mass",
+    "body_inertia",
+    "jnt_stiffness",
+    "dof_damping",
+    "jnt_axis",
+    "tendon_length0",
+    "actuator_gear",
+    "actuator_ctrllimited",
+  ):
     np.testing.assert_array_equal(getattr(ours, field), getattr(theirs, field), err_msg=field)
   assert ours.opt.timestep == theirs.opt.timestep == 0.03
   assert ours.opt.disableflags == theirs.opt.disableflags

@@ -12,11 +12,19 @@ from tests.suite import parity
 from tests.suite import planar_arm
 
 TASKS = ("bring_ball", "bring_peg", "insert_ball", "insert_peg")
-_VARIANTS = {"bring_ball": (False, False), "insert_ball": (False, True),
-             "bring_peg": (True, False), "insert_peg": (True, True)}
+_VARIANTS = {
+  "bring_ball": (False, False),
+  "insert_ball": (False, True),
+  "bring_peg": (True, False),
+  "insert_peg": (True, True),
+}
 # per task: nbody and total mass of the compiled model (docs/suite.md); all have nq 11
-_TOTALS = {"bring_ball": (12, 0.3601039), "insert_ball": (13, 0.4145452),
-           "bring_peg": (13, 0.3112416), "insert_peg": (14, 0.4941216)}
+_TOTALS = {
+  "bring_ball": (12, 0.3601039),
+  "insert_ball": (13, 0.4145452),
+  "bring_peg": (13, 0.3112416),
+  "insert_peg": (14, 0.4941216),
+}
 
 
 def _compile(xml, assets):
@@ -25,8 +33,20 @@ def _compile(xml, assets):
 
 def test_full_model_matches_the_tables():
   model = _compile(common.read_model("manipulator.xml"), common.ASSETS)
-  sizes = (model.nq, model.nv, model.nu, model.na, model.nbody, model.njnt, model.ngeom,
-           model.nsite, model.ntendon, model.neq, model.nsensor, model.nsensordata)
+  sizes = (
+    model.nq,
+    model.nv,
+    model.nu,
+    model.na,
+    model.nbody,
+    model.njnt,
+    model.ngeom,
+    model.nsite,
+    model.ntendon,
+    model.neq,
+    model.nsensor,
+    model.nsensordata,
+  )
   assert sizes == (14, 14, 5, 0, 17, 14, 34, 20, 2, 1, 5, 5)
   np.testing.assert_allclose(model.body_mass.sum(), 0.6266755, rtol=1e-6)
   np.testing.assert_allclose(model.ptr.stat.meaninertia, 0.0104787, rtol=1e-5)
@@ -127,10 +147,19 @@ def test_physics_methods_match_dm_control(task):
   theirs.reset()
   obj, target = ("peg", "target_peg") if _VARIANTS[task][0] else ("ball", "target_ball")
   joints = list(manipulator.ARM_JOINTS)
-  calls = {"touch": (), "bounded_joint_pos": (joints,), "joint_vel": (joints,),
-           "body_2d_pose": (["hand", obj, target],), "site_distance": (obj, target)}
+  calls = {
+    "touch": (),
+    "bounded_joint_pos": (joints,),
+    "joint_vel": (joints,),
+    "body_2d_pose": (["hand", obj, target],),
+    "site_distance": (obj, target),
+  }
   for name, args in calls.items():
-    np.testing.assert_allclose(getattr(ours.physics, name)(*args),
-                               getattr(theirs.physics, name)(*args), rtol=0,
-                               atol=parity.RESET_ATOL, err_msg=name)
+    np.testing.assert_allclose(
+      getattr(ours.physics, name)(*args),
+      getattr(theirs.physics, name)(*args),
+      rtol=0,
+      atol=parity.RESET_ATOL,
+      err_msg=name,
+    )
   np.testing.assert_array_equal(ours.physics.touch(), observation["touch"])

@@ -12,15 +12,37 @@ _DATA = pathlib.Path(__file__).parent / "data" / "synthetic.amc"
 
 # the CMU skeletons' bones and channels, in the order .amc files write them
 _R3 = ("rx", "ry", "rz")
-_BONES = [("root", ("tx", "ty", "tz") + _R3), ("lowerback", _R3), ("upperback", _R3),
-          ("thorax", _R3), ("lowerneck", _R3), ("upperneck", _R3), ("head", _R3),
-          ("rclavicle", ("ry", "rz")), ("rhumerus", _R3), ("rradius", ("rx",)),
-          ("rwrist", ("ry",)), ("rhand", ("rx", "rz")), ("rfingers", ("rx",)),
-          ("rthumb", ("rx", "rz")), ("lclavicle", ("ry", "rz")), ("lhumerus", _R3),
-          ("lradius", ("rx",)), ("lwrist", ("ry",)), ("lhand", ("rx", "rz")),
-          ("lfingers", ("rx",)), ("lthumb", ("rx", "rz")), ("rfemur", _R3), ("rtibia", ("rx",)),
-          ("rfoot", ("rx", "rz")), ("rtoes", ("rx",)), ("lfemur", _R3), ("ltibia", ("rx",)),
-          ("lfoot", ("rx", "rz")), ("ltoes", ("rx",))]
+_BONES = [
+  ("root", ("tx", "ty", "tz") + _R3),
+  ("lowerback", _R3),
+  ("upperback", _R3),
+  ("thorax", _R3),
+  ("lowerneck", _R3),
+  ("upperneck", _R3),
+  ("head", _R3),
+  ("rclavicle", ("ry", "rz")),
+  ("rhumerus", _R3),
+  ("rradius", ("rx",)),
+  ("rwrist", ("ry",)),
+  ("rhand", ("rx", "rz")),
+  ("rfingers", ("rx",)),
+  ("rthumb", ("rx", "rz")),
+  ("lclavicle", ("ry", "rz")),
+  ("lhumerus", _R3),
+  ("lradius", ("rx",)),
+  ("lwrist", ("ry",)),
+  ("lhand", ("rx", "rz")),
+  ("lfingers", ("rx",)),
+  ("lthumb", ("rx", "rz")),
+  ("rfemur", _R3),
+  ("rtibia", ("rx",)),
+  ("rfoot", ("rx", "rz")),
+  ("rtoes", ("rx",)),
+  ("lfemur", _R3),
+  ("ltibia", ("rx",)),
+  ("lfoot", ("rx", "rz")),
+  ("ltoes", ("rx",)),
+]
 _CHANNELS = [bone + channel for bone, channels in _BONES for channel in channels]
 
 
@@ -34,7 +56,7 @@ def _write_amc(path, n_frames, seed, order=None):
     k, bone_lines = 0, {}
     for bone, channels in _BONES:
       n = len(channels)
-      values = amplitude[k:k + n] * np.sin(0.05 * f + phase[k:k + n])
+      values = amplitude[k : k + n] * np.sin(0.05 * f + phase[k : k + n])
       if bone == "root":
         values[:3] = [3.0 * f, 17 + 0.1 * f, -0.5 * f]
       bone_lines[bone] = " ".join([bone] + [repr(float(v)) for v in values])
@@ -106,16 +128,18 @@ def test_frames_sample_the_model_exactly(physics_pair, tmp_path):
     np.testing.assert_allclose(np.linalg.norm(sample[3:7]), 1, atol=1e-12)
     for name in hinges:
       adr = model.jnt_qposadr[model.name2id(name, "joint")]
-      np.testing.assert_allclose(sample[adr], np.deg2rad(values[_CHANNELS.index(name)]),
-                                 atol=1e-12, err_msg=name)
+      np.testing.assert_allclose(
+        sample[adr], np.deg2rad(values[_CHANNELS.index(name)]), atol=1e-12, err_msg=name
+      )
 
 
 def test_convert_reads_bones_by_name(physics_pair, tmp_path):
   """Bone lines in another order give the same motion (channels are matched by name)."""
   order = [b for b, _ in _BONES][::-1]
   a = parse_amc.convert(str(_write_amc(tmp_path / "a.amc", 8, seed=4)), physics_pair[0], 0.01)
-  b = parse_amc.convert(str(_write_amc(tmp_path / "b.amc", 8, seed=4, order=order)),
-                        physics_pair[0], 0.01)
+  b = parse_amc.convert(
+    str(_write_amc(tmp_path / "b.amc", 8, seed=4, order=order)), physics_pair[0], 0.01
+  )
   np.testing.assert_array_equal(a.qpos, b.qpos)
   np.testing.assert_array_equal(a.qvel, b.qvel)
 

@@ -10,8 +10,20 @@ from tests.suite import state_parity
 
 def test_compiled_totals():
   physics = point_mass.Physics.from_xml_string(*point_mass.get_model_and_assets())
-  state_parity.assert_totals(physics.model, nq=2, nv=2, nu=2, nbody=2, njnt=2, ngeom=7, nsite=0,
-                             ntendon=2, nsensordata=0, mass=0.3, meaninertia=0.3)
+  state_parity.assert_totals(
+    physics.model,
+    nq=2,
+    nv=2,
+    nu=2,
+    nbody=2,
+    njnt=2,
+    ngeom=7,
+    nsite=0,
+    ntendon=2,
+    nsensordata=0,
+    mass=0.3,
+    meaninertia=0.3,
+  )
 
 
 def test_hard_draws_dm_controls_directions():

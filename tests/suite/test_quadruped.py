@@ -35,10 +35,10 @@ def test_reset_matches_dm_control_over_seeds(task):
     parity.assert_observations_close(t1.observation, t2.observation, 1e-12, f"seed {seed}")
     np.testing.assert_array_equal(ours.physics.data.qpos, theirs.physics.data.qpos)
     np.testing.assert_array_equal(ours.physics.data.qvel, theirs.physics.data.qvel)
-    np.testing.assert_array_equal(ours.physics.model.hfield_data,
-                                  theirs.physics.model.hfield_data)
-    np.testing.assert_allclose(ours.physics.model.mat_rgba, theirs.physics.model.mat_rgba,
-                               rtol=0, atol=1e-12)
+    np.testing.assert_array_equal(ours.physics.model.hfield_data, theirs.physics.model.hfield_data)
+    np.testing.assert_allclose(
+      ours.physics.model.mat_rgba, theirs.physics.model.mat_rgba, rtol=0, atol=1e-12
+    )
 
 
 def test_escape_terrain_is_new_every_episode():
@@ -67,18 +67,38 @@ def _variant_xml(task):
 
 def _dm_variant_xml(task):
   floor, terrain, rangefinders, walls_and_ball = VARIANTS[task]
-  return dm_quadruped.make_model(floor_size=floor, terrain=terrain, rangefinders=rangefinders,
-                                 walls_and_ball=walls_and_ball)
+  return dm_quadruped.make_model(
+    floor_size=floor, terrain=terrain, rangefinders=rangefinders, walls_and_ball=walls_and_ball
+  )
 
 
-@pytest.mark.parametrize("task,sizes", [
-  ("walk", dict(nq=23, nbody=18, ngeom=20, nsensor=12)),
-  ("run", dict(nq=23, nbody=18, ngeom=20, nsensor=12)),
-  ("escape", dict(nq=23, nbody=18, ngeom=21, nsensor=32)),
-  ("fetch", dict(nq=30, nbody=19, ngeom=25, nsensor=12)),
-  ("superset", dict(nq=30, nv=28, nu=12, na=12, nbody=19, njnt=18, ngeom=26, nsite=30,
-                    ntendon=12, neq=4, nsensor=32, nsensordata=56, nhfield=1)),
-])
+@pytest.mark.parametrize(
+  "task,sizes",
+  [
+    ("walk", dict(nq=23, nbody=18, ngeom=20, nsensor=12)),
+    ("run", dict(nq=23, nbody=18, ngeom=20, nsensor=12)),
+    ("escape", dict(nq=23, nbody=18, ngeom=21, nsensor=32)),
+    ("fetch", dict(nq=30, nbody=19, ngeom=25, nsensor=12)),
+    (
+      "superset",
+      dict(
+        nq=30,
+        nv=28,
+        nu=12,
+        na=12,
+        nbody=19,
+        njnt=18,
+        ngeom=26,
+        nsite=30,
+        ntendon=12,
+        neq=4,
+        nsensor=32,
+        nsensordata=56,
+        nhfield=1,
+      ),
+    ),
+  ],
+)
 def test_compiled_totals_from_the_tables(task, sizes):
   """Sizes, floor size, masses and meaninertia of each variant, as dm_control compiles them."""
   m = engine.MjModel.from_xml_string(_variant_xml(task), common.ASSETS)
@@ -115,33 +135,83 @@ def test_compiles_like_dm_controls_model(task):
     for name in dir(getattr(theirs, struct)):
       value = getattr(getattr(theirs, struct), name)
       if not name.startswith("_") and isinstance(value, (int, float, np.ndarray)):
-        np.testing.assert_array_equal(getattr(getattr(ours, struct), name), value,
-                                      err_msg=f"{struct}.{name}")
-  for kind, count in (("body", "nbody"), ("joint", "njnt"), ("geom", "ngeom"), ("site", "nsite"),
-                      ("tendon", "ntendon"), ("actuator", "nu"), ("sensor", "nsensor")):
+        np.testing.assert_array_equal(
+          getattr(getattr(ours, struct), name), value, err_msg=f"{struct}.{name}"
+        )
+  for kind, count in (
+    ("body", "nbody"),
+    ("joint", "njnt"),
+    ("geom", "ngeom"),
+    ("site", "nsite"),
+    ("tendon", "ntendon"),
+    ("actuator", "nu"),
+    ("sensor", "nsensor"),
+  ):
     names = [getattr(theirs, kind)(i).name for i in range(getattr(theirs, count))]
     assert [getattr(ours, kind)(i).name for i in range(getattr(ours, count))] == names, kind
 
   m = engine.MjModel.from_xml_string(_variant_xml(task), common.ASSETS)
-  for name in ("body_mass", "body_inertia", "body_ipos", "body_iquat", "body_pos", "body_quat",
-               "jnt_range", "dof_damping", "dof_armature", "dof_invweight0", "qpos0",
-               "geom_size", "geom_pos", "geom_quat", "geom_friction", "geom_solref",
-               "geom_solimp", "geom_condim", "geom_priority", "site_pos", "site_quat",
-               "tendon_length0", "wrap_prm", "eq_data", "eq_solref", "eq_solimp",
-               "actuator_gainprm", "actuator_biasprm", "actuator_dynprm", "actuator_ctrlrange",
-               "actuator_acc0", "actuator_length0", "sensor_type", "sensor_adr", "hfield_size",
-               "hfield_nrow", "hfield_data"):
-    np.testing.assert_allclose(getattr(m, name), getattr(ours, name), rtol=1e-12, atol=1e-12,
-                               err_msg=name)
+  for name in (
+    "body_mass",
+    "body_inertia",
+    "body_ipos",
+    "body_iquat",
+    "body_pos",
+    "body_quat",
+    "jnt_range",
+    "dof_damping",
+    "dof_armature",
+    "dof_invweight0",
+    "qpos0",
+    "geom_size",
+    "geom_pos",
+    "geom_quat",
+    "geom_friction",
+    "geom_solref",
+    "geom_solimp",
+    "geom_condim",
+    "geom_priority",
+    "site_pos",
+    "site_quat",
+    "tendon_length0",
+    "wrap_prm",
+    "eq_data",
+    "eq_solref",
+    "eq_solimp",
+    "actuator_gainprm",
+    "actuator_biasprm",
+    "actuator_dynprm",
+    "actuator_ctrlrange",
+    "actuator_acc0",
+    "actuator_length0",
+    "sensor_type",
+    "sensor_adr",
+    "hfield_size",
+    "hfield_nrow",
+    "hfield_data",
+  ):
+    np.testing.assert_allclose(
+      getattr(m, name), getattr(ours, name), rtol=1e-12, atol=1e-12, err_msg=name
+    )
   np.testing.assert_allclose(m.stat.meaninertia, ours.stat.meaninertia, rtol=1e-12)
 
 
 # dm_control's Physics accessors: every model's, then those of a variant's extra parts
-_METHODS = ("torso_upright", "torso_velocity", "egocentric_state", "toe_positions",
-            "force_torque", "imu", "origin_distance", "origin")
-_VARIANT_METHODS = {"walk": (), "escape": ("rangefinder",),
-                    "fetch": ("ball_state", "target_position", "ball_to_target_distance",
-                              "self_to_ball_distance")}
+_METHODS = (
+  "torso_upright",
+  "torso_velocity",
+  "egocentric_state",
+  "toe_positions",
+  "force_torque",
+  "imu",
+  "origin_distance",
+  "origin",
+)
+_VARIANT_METHODS = {
+  "walk": (),
+  "escape": ("rangefinder",),
+  "fetch": ("ball_state", "target_position", "ball_to_target_distance", "self_to_ball_distance"),
+}
 
 
 @pytest.mark.parametrize("task", list(_VARIANT_METHODS))
@@ -152,8 +222,12 @@ def test_physics_methods_match_dm_control(task):
   observation = ours.reset().observation
   theirs.reset()
   for name in _METHODS + _VARIANT_METHODS[task]:
-    np.testing.assert_allclose(np.ravel(getattr(ours.physics, name)()),
-                               np.ravel(getattr(theirs.physics, name)()), rtol=parity.RESET_RTOL,
-                               atol=parity.RESET_ATOL, err_msg=name)
+    np.testing.assert_allclose(
+      np.ravel(getattr(ours.physics, name)()),
+      np.ravel(getattr(theirs.physics, name)()),
+      rtol=parity.RESET_RTOL,
+      atol=parity.RESET_ATOL,
+      err_msg=name,
+    )
   for key, value in observation.items():
     np.testing.assert_array_equal(getattr(ours.physics, key)(), value, err_msg=key)

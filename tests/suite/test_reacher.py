@@ -10,9 +10,20 @@ from tests.suite import state_parity
 
 def test_compiled_totals():
   physics = reacher.Physics.from_xml_string(*reacher.get_model_and_assets())
-  state_parity.assert_totals(physics.model, nq=2, nv=2, nu=2, nbody=4, njnt=2, ngeom=10,
-                             nsite=0, ntendon=0, nsensordata=0, mass=0.08168141,
-                             meaninertia=0.000856189)
+  state_parity.assert_totals(
+    physics.model,
+    nq=2,
+    nv=2,
+    nu=2,
+    nbody=4,
+    njnt=2,
+    ngeom=10,
+    nsite=0,
+    ntendon=0,
+    nsensordata=0,
+    mass=0.08168141,
+    meaninertia=0.000856189,
+  )
 
 
 @pytest.mark.parametrize("task,radius", [("easy", 0.05), ("hard", 0.015)])

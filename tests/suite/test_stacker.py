@@ -22,8 +22,12 @@ def test_model_matches_dm_control(n_boxes):
 
   ours = engine.Physics.from_xml_string(*stacker.make_model(n_boxes)).model
   theirs = mujoco.MjModel.from_xml_string(*dm_stacker.make_model(n_boxes))
-  assert (ours.nq, ours.nbody, ours.ngeom, ours.nsite) == (8 + 3 * n_boxes, 11 + n_boxes,
-                                                            20 + n_boxes, 8 + n_boxes)
+  assert (ours.nq, ours.nbody, ours.ngeom, ours.nsite) == (
+    8 + 3 * n_boxes,
+    11 + n_boxes,
+    20 + n_boxes,
+    8 + n_boxes,
+  )
   if n_boxes in _TOTALS:
     nq, nbody, mass = _TOTALS[n_boxes]
     assert (ours.nq, ours.nbody) == (nq, nbody)
@@ -44,11 +48,16 @@ def test_other_box_counts_match_dm_control(n_boxes):
   from dm_control.rl import control as dm_control_rl
   from dm_control.suite import stacker as dm_stacker
 
-  ours = control.Environment(stacker.Physics.from_xml_string(*stacker.make_model(n_boxes)),
-                             stacker.Stack(n_boxes, True, random=4), control_timestep=0.01)
+  ours = control.Environment(
+    stacker.Physics.from_xml_string(*stacker.make_model(n_boxes)),
+    stacker.Stack(n_boxes, True, random=4),
+    control_timestep=0.01,
+  )
   theirs = dm_control_rl.Environment(
-      dm_stacker.Physics.from_xml_string(*dm_stacker.make_model(n_boxes)),
-      dm_stacker.Stack(n_boxes, True, random=4), control_timestep=0.01)
+    dm_stacker.Physics.from_xml_string(*dm_stacker.make_model(n_boxes)),
+    dm_stacker.Stack(n_boxes, True, random=4),
+    control_timestep=0.01,
+  )
   parity.assert_specs_equal(ours, theirs)
   assert ours.observation_spec()["box_pos"].shape == (n_boxes, 4)
   for _ in range(3):

@@ -18,12 +18,26 @@ from dm_control.suite import swimmer as dm_swimmer  # noqa: E402  (after MUJOCO_
 
 def test_model_totals():
   model = suite.load("swimmer", "swimmer6").physics.model
-  loco_checks.assert_totals(model, mass=0.06, meaninertia=0.0168381, nq=8, nv=8, nu=5, na=0,
-                            nbody=7, njnt=8, ngeom=17, nsite=6, ntendon=0, nsensor=16,
-                            nsensordata=48)
+  loco_checks.assert_totals(
+    model,
+    mass=0.06,
+    meaninertia=0.0168381,
+    nq=8,
+    nv=8,
+    nu=5,
+    na=0,
+    nbody=7,
+    njnt=8,
+    ngeom=17,
+    nsite=6,
+    ntendon=0,
+    nsensor=16,
+    nsensordata=48,
+  )
   model = suite.load("swimmer", "swimmer15").physics.model
-  loco_checks.assert_totals(model, mass=0.15, meaninertia=0.0458832, nq=17, nu=14, nbody=16,
-                            ngeom=35, nsensor=34)
+  loco_checks.assert_totals(
+    model, mass=0.15, meaninertia=0.0458832, nq=17, nu=14, nbody=16, ngeom=35, nsensor=34
+  )
 
 
 def test_registered_tasks():

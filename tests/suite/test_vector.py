@@ -37,8 +37,7 @@ def _assert_world_is_single_env(steps, world, single, actions):
       t = single.step(actions[k][world])
 
 
-def assert_worlds_are_their_single_environments(domain, task, time_limit, seed=7,
-                                                num_envs=3):
+def assert_worlds_are_their_single_environments(domain, task, time_limit, seed=7, num_envs=3):
   """Steps a batch past an episode end (`time_limit` of a few control steps) under random
   actions in the action spec (within +-1 where unbounded) and checks every world against the
   single environment seeded world_seed(seed, world)."""
@@ -55,8 +54,9 @@ def assert_worlds_are_their_single_environments(domain, task, time_limit, seed=7
   kinds = {int(s) for t in steps for s in t.step_type}
   assert kinds == {0, 1, 2}, "the run should cross an episode end"
   for world in range(num_envs):
-    single = suite.load(domain, task, task_kwargs=dict(kwargs,
-                                                       random=vector.world_seed(seed, world)))
+    single = suite.load(
+      domain, task, task_kwargs=dict(kwargs, random=vector.world_seed(seed, world))
+    )
     _assert_world_is_single_env(steps, world, single, actions)
 
 
@@ -67,12 +67,15 @@ def test_every_world_is_the_single_environment_of_its_seed(domain, task):
 
 def test_threads_give_the_serial_numbers():
   def run(threads):
-    env = suite.load("cartpole", "swingup", task_kwargs={"random": 1}, num_envs=80,
-                     num_threads=threads)
+    env = suite.load(
+      "cartpole", "swingup", task_kwargs={"random": 1}, num_envs=80, num_threads=threads
+    )
     rng = np.random.RandomState(2)
     steps = _rollout_batch(env, [rng.uniform(-1, 1, (80, 1)) for _ in range(20)])
-    return (np.stack([t.observation["velocity"] for t in steps]),
-            np.stack([t.reward for t in steps]))
+    return (
+      np.stack([t.observation["velocity"] for t in steps]),
+      np.stack([t.reward for t in steps]),
+    )
 
   serial, parallel = run(1), run(2)
   np.testing.assert_array_equal(serial[0], parallel[0])
@@ -83,19 +86,28 @@ def test_seeds_differ_per_world_and_first_world_shifts_them():
   env = suite.load("cartpole", "swingup", task_kwargs={"random": 5}, num_envs=4)
   obs = env.reset().observation["position"]
   assert len({tuple(row) for row in obs}) == 4
-  tail = suite.load("cartpole", "swingup", task_kwargs={"random": 5}, num_envs=2,
-                    first_world=2)
+  tail = suite.load("cartpole", "swingup", task_kwargs={"random": 5}, num_envs=2, first_world=2)
   np.testing.assert_array_equal(tail.reset().observation["position"], obs[2:])
   assert vector.world_seed(5, 0) != vector.world_seed(6, 0)
 
 
 def test_flat_observation_and_specs():
-  env = suite.load("cartpole", "balance", task_kwargs={"random": 0}, num_envs=2,
-                   environment_kwargs={"flat_observation": True})
-  single = suite.load("cartpole", "balance", task_kwargs={"random": vector.world_seed(0, 1)},
-                      environment_kwargs={"flat_observation": True})
-  np.testing.assert_array_equal(env.reset().observation["observations"][1],
-                                single.reset().observation["observations"])
+  env = suite.load(
+    "cartpole",
+    "balance",
+    task_kwargs={"random": 0},
+    num_envs=2,
+    environment_kwargs={"flat_observation": True},
+  )
+  single = suite.load(
+    "cartpole",
+    "balance",
+    task_kwargs={"random": vector.world_seed(0, 1)},
+    environment_kwargs={"flat_observation": True},
+  )
+  np.testing.assert_array_equal(
+    env.reset().observation["observations"][1], single.reset().observation["observations"]
+  )
   assert env.observation_spec()["observations"].shape == (5,)
   assert env.action_spec().shape == (1,)
   assert env.reward_spec().shape == (2,)
@@ -125,8 +137,9 @@ def test_a_world_whose_physics_fails_raises_or_ends_its_episode():
     env.step(actions)
   assert env.step(np.zeros((3, 1))).step_type[1] == dm_env.StepType.FIRST
 
-  env = suite.load("cartpole", "swingup", task_kwargs={"random": 0}, num_envs=3,
-                   physics_errors="end_episode")
+  env = suite.load(
+    "cartpole", "swingup", task_kwargs={"random": 0}, num_envs=3, physics_errors="end_episode"
+  )
   env.reset()
   with pytest.warns(engine.PhysicsWarning, match="BADCTRL"):
     t = env.step(actions)
@@ -139,8 +152,9 @@ def test_jitted_tolerance_is_the_python_one(sigmoid):
   index = rewards.SIGMOIDS.index(sigmoid)
   value_at_margin = 0.0 if sigmoid in ("cosine", "linear", "quadratic") else 0.1
   for x in np.linspace(-3.0, 4.0, 57):
-    expected = rewards.tolerance(x, bounds=(-0.5, 1.0), margin=1.3, sigmoid=sigmoid,
-                                 value_at_margin=value_at_margin)
+    expected = rewards.tolerance(
+      x, bounds=(-0.5, 1.0), margin=1.3, sigmoid=sigmoid, value_at_margin=value_at_margin
+    )
     got = jitted(x, -0.5, 1.0, 1.3, index, value_at_margin)
     assert got == pytest.approx(expected, rel=1e-14, abs=1e-15), x
   assert jitted(2.0, -0.5, 1.0, 0.0, index, value_at_margin) == 0.0
@@ -150,11 +164,13 @@ def test_gymnasium_adapter_follows_the_batch():
   pytest.importorskip("gymnasium")
   from suite import gym_vector
 
-  env = gym_vector.GymVectorEnv(suite.load("cartpole", "balance", num_envs=3,
-                                           task_kwargs={"time_limit": 0.05}))
+  env = gym_vector.GymVectorEnv(
+    suite.load("cartpole", "balance", num_envs=3, task_kwargs={"time_limit": 0.05})
+  )
   obs, _ = env.reset(seed=4)
-  twin = suite.load("cartpole", "balance", num_envs=3,
-                    task_kwargs={"random": 4, "time_limit": 0.05})
+  twin = suite.load(
+    "cartpole", "balance", num_envs=3, task_kwargs={"random": 4, "time_limit": 0.05}
+  )
   np.testing.assert_array_equal(obs["position"], twin.reset().observation["position"])
   assert env.observation_space["position"].shape == (3, 3)
   assert env.single_action_space.shape == (1,)
@@ -221,8 +237,7 @@ def _step_in_child(queue):
 
 
 def _threaded_cartpole_rewards():
-  env = suite.load("cartpole", "swingup", task_kwargs={"random": 3}, num_envs=8,
-                   num_threads=2)
+  env = suite.load("cartpole", "swingup", task_kwargs={"random": 3}, num_envs=8, num_threads=2)
   steps = _rollout_batch(env, [np.full((8, 1), 0.5)] * 5)
   return np.stack([t.reward for t in steps])
 
@@ -230,6 +245,7 @@ def _threaded_cartpole_rewards():
 def test_forked_child_steps_its_batch_on_one_thread_with_the_same_result():
   # the child of a process that entered numba's thread pool must not (engine.batch.POOL)
   import multiprocessing
+
   parent = _threaded_cartpole_rewards()
   context = multiprocessing.get_context("fork")
   queue = context.Queue()

@@ -10,16 +10,18 @@ import suite
 from tests.suite.test_vector import assert_worlds_are_their_single_environments
 
 
-@pytest.mark.parametrize("domain,task,time_limit", [
-  ("quadruped", "escape", 0.06),  # a new height field per world and episode
-  ("dog", "fetch", 0.045),
-  ("manipulator", "insert_peg", 0.03),  # target and slot placed per world
-  ("stacker", "stack_2", 0.03),
-  ("lqr", "lqr_2_1", 0.09),  # one model per world, drawn from its seed
-])
+@pytest.mark.parametrize(
+  "domain,task,time_limit",
+  [
+    ("quadruped", "escape", 0.06),  # a new height field per world and episode
+    ("dog", "fetch", 0.045),
+    ("manipulator", "insert_peg", 0.03),  # target and slot placed per world
+    ("stacker", "stack_2", 0.03),
+    ("lqr", "lqr_2_1", 0.09),  # one model per world, drawn from its seed
+  ],
+)
 def test_every_world_is_the_single_environment_of_its_seed(domain, task, time_limit):
   assert_worlds_are_their_single_environments(domain, task, time_limit)
-
 
 
 def test_lqr_world_at_rest_terminates_alone():

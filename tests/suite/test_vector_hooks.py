@@ -55,16 +55,14 @@ def _make(task_class, seed):
   return control.Environment(physics, task, time_limit=0.1)  # 10 steps per episode
 
 
-@pytest.mark.parametrize("task_class", [NegatedActions, TwoInputs, DampedAfterStep,
-                                        PythonReward])
+@pytest.mark.parametrize("task_class", [NegatedActions, TwoInputs, DampedAfterStep, PythonReward])
 @pytest.mark.parametrize("num_threads", [1, 2])
 def test_worlds_with_hooks_are_their_single_environments(task_class, num_threads):
   seeds = (1, 2, 3, 4)
   env = vector.VectorEnvironment([_make(task_class, s) for s in seeds], num_threads=num_threads)
   spec = env.action_spec()
   rng = np.random.RandomState(5)
-  actions = [rng.uniform(spec.minimum, spec.maximum, (len(seeds),) + spec.shape)
-             for _ in range(25)]
+  actions = [rng.uniform(spec.minimum, spec.maximum, (len(seeds),) + spec.shape) for _ in range(25)]
   steps = _rollout_batch(env, actions)
   assert {int(s) for t in steps for s in t.step_type} == {0, 1, 2}
   for world, seed in enumerate(seeds):

@@ -10,9 +10,22 @@ from tests.suite import parity
 
 def test_model_totals():
   model = suite.load("walker", "stand").physics.model
-  loco_checks.assert_totals(model, mass=28.54032, meaninertia=9.02435, nq=9, nv=9, nu=6, na=0,
-                            nbody=8, njnt=9, ngeom=8, nsite=0, ntendon=0, nsensor=1,
-                            nsensordata=3)
+  loco_checks.assert_totals(
+    model,
+    mass=28.54032,
+    meaninertia=9.02435,
+    nq=9,
+    nv=9,
+    nu=6,
+    na=0,
+    nbody=8,
+    njnt=9,
+    ngeom=8,
+    nsite=0,
+    ntendon=0,
+    nsensor=1,
+    nsensordata=3,
+  )
 
 
 @pytest.mark.parametrize("task", ["stand", "walk", "run"])

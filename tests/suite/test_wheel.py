@@ -46,11 +46,21 @@ print("SECONDS", time.perf_counter() - t0)
 @pytest.mark.skipif(numba.config.DISABLE_JIT, reason="about compiled code")
 def test_the_wheel_starts_without_compiling(tmp_path):
   src = tmp_path / "src"
-  shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(
-    ".git", ".venv", "dist", "build", "*.egg-info", "__pycache__", "_prebuilt"))
+  shutil.copytree(
+    ROOT,
+    src,
+    ignore=shutil.ignore_patterns(
+      ".git", ".venv", "dist", "build", "*.egg-info", "__pycache__", "_prebuilt"
+    ),
+  )
   env = {k: v for k, v in os.environ.items() if not k.startswith(("NUMBA_", "NUMJOCO_"))}
-  subprocess.run([sys.executable, "-m", "suite.wheel", str(tmp_path / "dist")],
-                 cwd=src, env=dict(env, PYTHONPATH=str(src)), check=True, timeout=3600)
+  subprocess.run(
+    [sys.executable, "-m", "suite.wheel", str(tmp_path / "dist")],
+    cwd=src,
+    env=dict(env, PYTHONPATH=str(src)),
+    check=True,
+    timeout=3600,
+  )
   assert not (src / "engine" / "_prebuilt").exists()  # (the source tree is left clean)
   (wheel,) = (tmp_path / "dist").glob("*.whl")
   python = f"cp{sys.version_info.major}{sys.version_info.minor}"
@@ -60,16 +70,25 @@ def test_the_wheel_starts_without_compiling(tmp_path):
 
   venv = tmp_path / "venv"
   subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-  subprocess.run([venv / "bin" / "python", "-m", "pip", "install", "-q", str(wheel)],
-                 check=True, timeout=1800)
+  subprocess.run(
+    [venv / "bin" / "python", "-m", "pip", "install", "-q", str(wheel)], check=True, timeout=1800
+  )
   t0 = time.perf_counter()
-  out = subprocess.run([venv / "bin" / "python", "-c", _FIRST_RUN], cwd=tmp_path,
-                       env=dict(env, XDG_CACHE_HOME=str(tmp_path / "empty-cache")),
-                       capture_output=True, text=True, timeout=600)
+  out = subprocess.run(
+    [venv / "bin" / "python", "-c", _FIRST_RUN],
+    cwd=tmp_path,
+    env=dict(env, XDG_CACHE_HOME=str(tmp_path / "empty-cache")),
+    capture_output=True,
+    text=True,
+    timeout=600,
+  )
   wall = time.perf_counter() - t0
   assert out.returncode == 0, out.stderr
-  lines = dict(line.split(" ", 1) for line in out.stdout.splitlines()
-               if line.startswith(("ENGINE", "COMPILED", "SECONDS")))
+  lines = dict(
+    line.split(" ", 1)
+    for line in out.stdout.splitlines()
+    if line.startswith(("ENGINE", "COMPILED", "SECONDS"))
+  )
   assert lines["ENGINE"].startswith(str(venv))
   assert lines["COMPILED"] == "0", lines["COMPILED"]
   assert "compil" not in out.stderr, out.stderr

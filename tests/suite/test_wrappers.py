@@ -2,6 +2,8 @@
 
 import numpy as np
 import pytest
+from dm_control.suite.wrappers import action_noise as dm_action_noise  # noqa: E402
+from dm_control.suite.wrappers import action_scale as dm_action_scale  # noqa: E402
 
 import suite
 from suite.wrappers import action_noise
@@ -9,8 +11,6 @@ from suite.wrappers import action_scale
 from suite.wrappers import mujoco_profiling
 from suite.wrappers import pixels
 from tests.suite import parity
-from dm_control.suite.wrappers import action_noise as dm_action_noise  # noqa: E402
-from dm_control.suite.wrappers import action_scale as dm_action_scale  # noqa: E402
 
 
 def _run(env, actions):
@@ -30,8 +30,10 @@ def _same(a, b):
 def test_action_noise_draws_from_the_task_random_state():
   ours, theirs = parity.load_pair("cartpole", "swingup", seed=4)
   actions = [np.array([0.3])] * 5
-  _same(_run(action_noise.Wrapper(ours, scale=0.2), actions),
-        _run(dm_action_noise.Wrapper(theirs, scale=0.2), actions))
+  _same(
+    _run(action_noise.Wrapper(ours, scale=0.2), actions),
+    _run(dm_action_noise.Wrapper(theirs, scale=0.2), actions),
+  )
 
 
 def test_action_noise_needs_finite_bounds():
@@ -48,8 +50,9 @@ def test_action_scale_maps_onto_the_spec():
   np.testing.assert_array_equal(spec.minimum, [0.0])
   np.testing.assert_array_equal(spec.maximum, [2.0])
   actions = [np.array([0.0]), np.array([2.0]), np.array([1.5])]
-  _same(_run(wrapped, actions),
-        _run(dm_action_scale.Wrapper(theirs, minimum=0.0, maximum=2.0), actions))
+  _same(
+    _run(wrapped, actions), _run(dm_action_scale.Wrapper(theirs, minimum=0.0, maximum=2.0), actions)
+  )
   with pytest.raises(ValueError, match="finite"):
     action_scale.Wrapper(ours, minimum=-np.inf, maximum=1.0)
 
@@ -63,13 +66,12 @@ def test_mujoco_profiling_reports_physics_time_and_steps():
   assert timing[1] == 3 and timing[0] > 0
 
 
-
-
 @pytest.mark.parametrize("pixels_only", [True, False])
 def test_pixels_matches_dm_control(opengl, pixels_only):
   """Same seed, same actions: the same specs, the same state observations and the same
   picture (rendered by our renderer and by MuJoCo's)."""
   from dm_control.suite.wrappers import pixels as dm_pixels
+
   ours, theirs = parity.load_pair("cartpole", "swingup")
   kwargs = {"height": 48, "width": 64, "camera_id": 0}
   ours = pixels.Wrapper(ours, pixels_only=pixels_only, render_kwargs=kwargs)

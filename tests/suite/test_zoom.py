@@ -20,10 +20,20 @@ def test_escape_bumps_match_scipy_bitwise():
     np.testing.assert_array_equal(ours, theirs)
 
 
-@pytest.mark.parametrize("shape,factor", [
-  ((7,), 3.3), ((5, 9), (2.5, 0.7)), ((4, 6, 3), 2.2), ((30, 30), 1 / 3), ((13, 17), 5.01),
-  ((2,), 10), ((1, 5), 3), ((30, 30), 1), ((4,), 47.0),
-])
+@pytest.mark.parametrize(
+  "shape,factor",
+  [
+    ((7,), 3.3),
+    ((5, 9), (2.5, 0.7)),
+    ((4, 6, 3), 2.2),
+    ((30, 30), 1 / 3),
+    ((13, 17), 5.01),
+    ((2,), 10),
+    ((1, 5), 3),
+    ((30, 30), 1),
+    ((4,), 47.0),
+  ],
+)
 def test_other_shapes_and_factors(shape, factor):
   """Upsampling, downsampling, one axis of length 1, 1-D to 3-D, zoom 1, and 4 -> 188
   samples, where the last output coordinate rounds past the input's end (cval)."""
@@ -37,5 +47,6 @@ def test_other_shapes_and_factors(shape, factor):
 def test_spline_filter_matches_scipy():
   rng = np.random.RandomState(2)
   data = rng.randn(30, 30)
-  np.testing.assert_allclose(zoom.spline_filter(data),
-                             ndimage.spline_filter(data, 3, mode="mirror"), rtol=0, atol=1e-12)
+  np.testing.assert_allclose(
+    zoom.spline_filter(data), ndimage.spline_filter(data, 3, mode="mirror"), rtol=0, atol=1e-12
+  )

@@ -43,13 +43,15 @@ MODEL = """
 # the window tests need an X server; .ci/run installs Xvfb, so in CI none is skipped
 needs_xvfb = pytest.mark.skipif(
   shutil.which("Xvfb") is None,
-  reason="no X server can start: Xvfb is not installed (Debian: apt install xvfb)")
+  reason="no X server can start: Xvfb is not installed (Debian: apt install xvfb)",
+)
 
 
 @pytest.fixture(scope="module")
 def display():
   """DISPLAY of an Xvfb server started for these tests."""
   from engine.viewer.window import start_virtual_display
+
   proc, number = start_virtual_display()
   yield number
   proc.terminate()
@@ -61,8 +63,9 @@ def run(display, args, timeout=240, returncode=0, **extra_env):
   env.pop("MUJOCO_GL", None)
   env.pop("PYOPENGL_PLATFORM", None)
   env.update(extra_env)
-  proc = subprocess.run([sys.executable, *args], env=env, cwd=ROOT, capture_output=True,
-                        text=True, timeout=timeout)
+  proc = subprocess.run(
+    [sys.executable, *args], env=env, cwd=ROOT, capture_output=True, text=True, timeout=timeout
+  )
   assert proc.returncode == returncode, proc.stdout + proc.stderr
   return proc.stdout + proc.stderr
 
@@ -77,6 +80,7 @@ def run_script(display, code, tmp_path):
 
 def assert_drawn(path):
   from PIL import Image
+
   image = np.asarray(Image.open(path).convert("RGB")).astype(float)
   assert image.shape[2] == 3 and image.shape[0] > 100
   # a drawn scene: many distinct colours, not a cleared buffer
@@ -90,8 +94,22 @@ def test_model_viewer_cli_draws_frames(display, tmp_path):
   model = tmp_path / "model.xml"
   model.write_text(MODEL)
   shot = tmp_path / "shot.png"
-  out = run(display, ["-m", "engine.viewer", str(model), "--frames", "5", "--screenshot",
-                      str(shot), "--width", "320", "--height", "240"])
+  out = run(
+    display,
+    [
+      "-m",
+      "engine.viewer",
+      str(model),
+      "--frames",
+      "5",
+      "--screenshot",
+      str(shot),
+      "--width",
+      "320",
+      "--height",
+      "240",
+    ],
+  )
   assert "5 frames" in out and "frames/s" in out
   image = assert_drawn(shot)
   assert image.shape == (240, 320, 3)
@@ -107,20 +125,53 @@ def test_viewer_draws_with_pyopengl_bound_to_egl(display, tmp_path):
   model = tmp_path / "model.xml"
   model.write_text(MODEL)
   shot = tmp_path / "shot.png"
-  run(display, ["-m", "engine.viewer", str(model), "--frames", "3", "--screenshot", str(shot),
-                "--width", "320", "--height", "240", "--paused"], MUJOCO_GL="egl")
+  run(
+    display,
+    [
+      "-m",
+      "engine.viewer",
+      str(model),
+      "--frames",
+      "3",
+      "--screenshot",
+      str(shot),
+      "--width",
+      "320",
+      "--height",
+      "240",
+      "--paused",
+    ],
+    MUJOCO_GL="egl",
+  )
   assert_drawn(shot)
-  out = run(display, ["-m", "engine.viewer", str(model), "--frames", "1"], returncode=1,
-            MUJOCO_GL="osmesa")
+  out = run(
+    display, ["-m", "engine.viewer", str(model), "--frames", "1"], returncode=1, MUJOCO_GL="osmesa"
+  )
   assert "OSMesa" in out and "unset it" in out
 
 
 @needs_xvfb
 def test_suite_viewer_cli_runs_a_policy(display, tmp_path):
   shot = tmp_path / "shot.png"
-  out = run(display, ["-m", "suite.viewer", "cartpole", "swingup", "--policy", "random",
-                      "--frames", "20", "--screenshot", str(shot), "--width", "320",
-                      "--height", "240"])
+  out = run(
+    display,
+    [
+      "-m",
+      "suite.viewer",
+      "cartpole",
+      "swingup",
+      "--policy",
+      "random",
+      "--frames",
+      "20",
+      "--screenshot",
+      str(shot),
+      "--width",
+      "320",
+      "--height",
+      "240",
+    ],
+  )
   assert "20 frames" in out and "return" in out
   assert_drawn(shot)
   step = int(out.split("step ")[1].split(",")[0])
@@ -132,8 +183,23 @@ def test_suite_viewer_cli_runs_a_locomotion_example(display, tmp_path):
   """`locomotion BUILDER` opens a locomotion example; the rat's egocentric camera observable
   renders at every step beside the window."""
   shot = tmp_path / "shot.png"
-  out = run(display, ["-m", "suite.viewer", "locomotion", "rodent_two_touch", "--frames", "10",
-                      "--screenshot", str(shot), "--width", "320", "--height", "240"])
+  out = run(
+    display,
+    [
+      "-m",
+      "suite.viewer",
+      "locomotion",
+      "rodent_two_touch",
+      "--frames",
+      "10",
+      "--screenshot",
+      str(shot),
+      "--width",
+      "320",
+      "--height",
+      "240",
+    ],
+  )
   assert "10 frames" in out
   assert_drawn(shot)
   assert int(out.split("step ")[1].split(",")[0]) > 0
@@ -144,8 +210,23 @@ def test_suite_viewer_cli_runs_a_manipulation_environment(display, tmp_path):
   """`manipulation NAME` opens a manipulation environment (its front camera observable renders
   at every step beside the window)."""
   shot = tmp_path / "shot.png"
-  out = run(display, ["-m", "suite.viewer", "manipulation", "reach_site_vision", "--frames",
-                      "10", "--screenshot", str(shot), "--width", "320", "--height", "240"])
+  out = run(
+    display,
+    [
+      "-m",
+      "suite.viewer",
+      "manipulation",
+      "reach_site_vision",
+      "--frames",
+      "10",
+      "--screenshot",
+      str(shot),
+      "--width",
+      "320",
+      "--height",
+      "240",
+    ],
+  )
   assert "10 frames" in out
   assert_drawn(shot)
   assert int(out.split("step ")[1].split(",")[0]) > 0
@@ -156,8 +237,23 @@ def test_suite_viewer_cli_runs_a_soccer_match(display, tmp_path):
   """`locomotion soccer_1v1_boxhead` opens a match, every player acting on one random policy:
   the environment steps and the return sums the players' rewards."""
   shot = tmp_path / "shot.png"
-  out = run(display, ["-m", "suite.viewer", "locomotion", "soccer_1v1_boxhead", "--frames",
-                      "10", "--screenshot", str(shot), "--width", "320", "--height", "240"])
+  out = run(
+    display,
+    [
+      "-m",
+      "suite.viewer",
+      "locomotion",
+      "soccer_1v1_boxhead",
+      "--frames",
+      "10",
+      "--screenshot",
+      str(shot),
+      "--width",
+      "320",
+      "--height",
+      "240",
+    ],
+  )
   assert "10 frames" in out
   assert_drawn(shot)
   assert int(out.split("step ")[1].split(",")[0]) > 0
@@ -167,6 +263,7 @@ def test_random_policy_acts_for_every_player():
   """A list of action specs (soccer) gets a list of actions within each player's bounds."""
   from suite import viewer
   from suite.locomotion import soccer
+
   env = soccer.load(team_size=2, random_state=0)
   specs = env.action_spec()
   actions = viewer.random_policy(env, seed=1)(None)
@@ -181,6 +278,7 @@ def test_random_policy_acts_for_every_player():
 
 def test_suite_viewer_cli_names_the_manipulation_environments(capsys):
   from suite import viewer
+
   with pytest.raises(SystemExit) as exit_info:
     viewer.main(["manipulation", "stack_7_bricks"])
   error = capsys.readouterr().err
@@ -190,7 +288,9 @@ def test_suite_viewer_cli_names_the_manipulation_environments(capsys):
 
 @needs_xvfb
 def test_keys_pause_step_reset_speed_camera(display, tmp_path):
-  result = run_script(display, """
+  result = run_script(
+    display,
+    """
     import json, glfw, numpy as np, engine
     from engine.viewer import ModelViewer
     m = engine.MjModel.from_xml_string(MODEL)
@@ -256,29 +356,33 @@ def test_keys_pause_step_reset_speed_camera(display, tmp_path):
     out["fixed_vs_free"] = float(np.abs(before.astype(float) - plain).mean())
     app.close()
     print(json.dumps(out))
-  """, tmp_path)
+  """,
+    tmp_path,
+  )
   assert result["ran"] > 0
   t0, t1 = result["paused"]
-  assert t1 == t0                                    # space: no time passes
-  assert result["stepped"] == pytest.approx(0.002)   # right arrow: exactly one timestep
-  time, qpos, qpos0, speed = result["reset"]         # backspace: the initial state
+  assert t1 == t0  # space: no time passes
+  assert result["stepped"] == pytest.approx(0.002)  # right arrow: exactly one timestep
+  time, qpos, qpos0, speed = result["reset"]  # backspace: the initial state
   assert time == 0 and qpos == qpos0 and speed == 0
   assert result["slower"] == pytest.approx(0.8)
   assert result["faster"] == pytest.approx(2.0)
-  assert result["camera"] == [int(2), 0]             # ']' -> the model's camera 0 (FIXED)
+  assert result["camera"] == [int(2), 0]  # ']' -> the model's camera 0 (FIXED)
   assert result["free"] == 0
-  assert result["orbit"] == pytest.approx(-30 / 240 * 180)   # mjv_moveCamera: 180 deg/height
+  assert result["orbit"] == pytest.approx(-30 / 240 * 180)  # mjv_moveCamera: 180 deg/height
   assert result["pan"] > 0 and result["zoom"] < 0
-  assert result["track"] == [1, 1]                  # TRACKING the box
+  assert result["track"] == [1, 1]  # TRACKING the box
   assert result["contacts"] == 1
   assert result["group0"] == 0
-  assert result["help_changed"] > 1                  # F1 drew the help overlay
+  assert result["help_changed"] > 1  # F1 drew the help overlay
   assert result["fixed_vs_free"] > 1
 
 
 @needs_xvfb
 def test_ctrl_drag_pushes_the_selected_body(display, tmp_path):
-  result = run_script(display, """
+  result = run_script(
+    display,
+    """
     import json, glfw, numpy as np, engine
     from engine.viewer import ModelViewer
     m = engine.MjModel.from_xml_string(MODEL)
@@ -325,20 +429,24 @@ def test_ctrl_drag_pushes_the_selected_body(display, tmp_path):
     engine.mj_step(m, ref, int(round(out["time"] / m.opt.timestep)))
     out["ref_pos"] = ref.xpos[1].tolist()
     print(json.dumps(out))
-  """, tmp_path)
-  assert result["selected"] == 1                    # the box
+  """,
+    tmp_path,
+  )
+  assert result["selected"] == 1  # the box
   assert result["force_while_dragging"] > 0
-  assert result["force_after_release"] == 0         # the viewer takes its force back
+  assert result["force_after_release"] == 0  # the viewer takes its force back
   moved = np.array(result["pos"]) - np.array(result["ref_pos"])
   assert np.linalg.norm(result["ref_pos"]) < 1e-12  # unperturbed, it stays put
-  assert moved @ np.array(result["right"]) > 0.01   # pulled toward the drag (screen right)
+  assert moved @ np.array(result["right"]) > 0.01  # pulled toward the drag (screen right)
   quat = np.array(result["quat"])
-  assert abs(abs(quat[0]) - 1) > 1e-3               # twisted
+  assert abs(abs(quat[0]) - 1) > 1e-3  # twisted
 
 
 @needs_xvfb
 def test_passive_viewer_follows_the_users_loop(display, tmp_path):
-  result = run_script(display, """
+  result = run_script(
+    display,
+    """
     import json, time, numpy as np, engine, engine.viewer
     from engine.render.visualize import mjv_initGeom
     m = engine.MjModel.from_xml_string(MODEL)
@@ -386,15 +494,17 @@ def test_passive_viewer_follows_the_users_loop(display, tmp_path):
     out["closed"] = h.is_running()
     out["keys"] = keys
     print(json.dumps(out))
-  """, tmp_path)
+  """,
+    tmp_path,
+  )
   assert result["running"]
   assert result["frames"][0] > 0 and result["frames"][1] >= result["frames"][0]
   assert result["user_geom"] == pytest.approx([0, 0, 0.5])
   assert result["arm_scene"] == pytest.approx(result["arm_data"], abs=1e-6)
-  assert result["pulled"][0] > 0                    # toward the reference point at +x
+  assert result["pulled"][0] > 0  # toward the reference point at +x
   assert result["released"] == [0, 0, 0.25, 0, 0, 0]  # the user's force, untouched
   assert result["closed"] is False
-  assert result["keys"] == [32]                     # GLFW_KEY_SPACE
+  assert result["keys"] == [32]  # GLFW_KEY_SPACE
 
 
 @needs_xvfb
@@ -403,7 +513,9 @@ def test_dropping_a_file_loads_it_and_a_bad_file_is_reported(display, tmp_path):
   good.write_text(MODEL)
   bad = tmp_path / "bad.xml"
   bad.write_text("<mujoco><worldbody><geom type='nosuchtype'/></worldbody></mujoco>")
-  result = run_script(display, f"""
+  result = run_script(
+    display,
+    f"""
     import json
     from engine.viewer import ModelViewer
     app = ModelViewer(width=320, height=240)       # no model: waits for a file
@@ -418,7 +530,9 @@ def test_dropping_a_file_loads_it_and_a_bad_file_is_reported(display, tmp_path):
     out["message"] = app.viewer.message
     app.close()
     print(json.dumps(out))
-  """, tmp_path)
+  """,
+    tmp_path,
+  )
   assert result["empty"] == 1
   assert result["loaded"] == 3
   assert result["kept"] == 3
@@ -429,7 +543,9 @@ def test_dropping_a_file_loads_it_and_a_bad_file_is_reported(display, tmp_path):
 def test_environment_viewer_follows_a_composer_environment(display, tmp_path):
   """A composer environment that compiles a new model every episode (varied sizes): the
   viewer restarts at LAST and shows the new model."""
-  result = run_script(display, """
+  result = run_script(
+    display,
+    """
     import json
     from examples.composer_run_to_target import make_environment
     from suite.viewer import EnvironmentViewer
@@ -445,6 +561,8 @@ def test_environment_viewer_follows_a_composer_environment(display, tmp_path):
            "steps": app.total_steps}
     app.close()
     print(json.dumps(out))
-  """, tmp_path)
+  """,
+    tmp_path,
+  )
   assert result["episodes"] >= 2 and result["steps"] > 10
   assert result["models"] >= 2 and result["same"]

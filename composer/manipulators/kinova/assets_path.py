@@ -3,4 +3,4 @@
 import assets
 
 # jaco_arm.xml and jaco_hand.xml
-KINOVA_ROOT = str(assets.MANIPULATION / 'kinova')
+KINOVA_ROOT = str(assets.MANIPULATION / "kinova")

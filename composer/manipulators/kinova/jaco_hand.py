@@ -10,26 +10,33 @@ from composer.manipulators.kinova import assets_path
 from composer.manipulators.kinova import meshes
 from composer.observation import observable
 
-_XML_PATH = os.path.join(assets_path.KINOVA_ROOT, 'jaco_hand.xml')
-_HAND_BODY = 'hand'
-_PINCH_SITE = 'pinchsite'
-_GRIP_SITE = 'gripsite'
+_XML_PATH = os.path.join(assets_path.KINOVA_ROOT, "jaco_hand.xml")
+_HAND_BODY = "hand"
+_PINCH_SITE = "pinchsite"
+_GRIP_SITE = "gripsite"
 # (geom, mesh) of each part that has a mesh in Kinova's model
-_GEOM_MESHES = (('link_6_main', 'hand_3finger_main'), ('link_6_insert', 'hand_3finger_insert'),
-                ('finger_knuckle_1', 'finger_proximal'), ('finger_tip_1', 'finger_distal'),
-                ('finger_knuckle_2', 'finger_proximal'), ('finger_tip_2', 'finger_distal'),
-                ('finger_knuckle_3', 'finger_proximal'), ('finger_tip_3', 'finger_distal'))
+_GEOM_MESHES = (
+  ("link_6_main", "hand_3finger_main"),
+  ("link_6_insert", "hand_3finger_insert"),
+  ("finger_knuckle_1", "finger_proximal"),
+  ("finger_tip_1", "finger_distal"),
+  ("finger_knuckle_2", "finger_proximal"),
+  ("finger_tip_2", "finger_distal"),
+  ("finger_knuckle_3", "finger_proximal"),
+  ("finger_tip_3", "finger_distal"),
+)
 
 # Finger servos: tuned for a grip force of about 25 N and a closing time of about 1.2 s (the
 # hand's datasheet); the speed limit is that of Kinova's URDF.
-_FINGER_GAIN = 10.
-_FINGER_FORCERANGE = (-1., 1.)
-_FINGER_CTRLRANGE = (-5., 5.)
+_FINGER_GAIN = 10.0
+_FINGER_FORCERANGE = (-1.0, 1.0)
+_FINGER_CTRLRANGE = (-5.0, 5.0)
 
 _NO_PINCH_SENSORS = (
   "JacoHand has no {} (dm_control's JacoHand declares the property but never makes the "
   "sensor); read the pinch site's pose with `observables.pinch_site_pos` / `pinch_site_rmat` or "
-  "`physics.bind(hand.pinch_site)`")
+  "`physics.bind(hand.pinch_site)`"
+)
 
 
 class JacoHand(base.RobotHand):
@@ -56,15 +63,19 @@ class JacoHand(base.RobotHand):
     mesh_dir = meshes.resolve_mesh_dir(mesh_dir)
     if mesh_dir is not None:
       meshes.use_meshes(self._mjcf_root, mesh_dir, _GEOM_MESHES)
-    self._bodies = self._mjcf_root.find_all('body')
+    self._bodies = self._mjcf_root.find_all("body")
     self._tool_center_point = self._mjcf_root.find(
-      'site', _PINCH_SITE if use_pinch_site_as_tcp else _GRIP_SITE)
-    self._joints = self._mjcf_root.find_all('joint')
-    self._hand_geoms = list(self._mjcf_root.find('body', _HAND_BODY).geom)
-    self._finger_geoms = [geom for geom in self._mjcf_root.find_all('geom')
-                          if geom.name and geom.name.startswith('finger')]
-    self._grip_site = self._mjcf_root.find('site', _GRIP_SITE)
-    self._pinch_site = self._mjcf_root.find('site', _PINCH_SITE)
+      "site", _PINCH_SITE if use_pinch_site_as_tcp else _GRIP_SITE
+    )
+    self._joints = self._mjcf_root.find_all("joint")
+    self._hand_geoms = list(self._mjcf_root.find("body", _HAND_BODY).geom)
+    self._finger_geoms = [
+      geom
+      for geom in self._mjcf_root.find_all("geom")
+      if geom.name and geom.name.startswith("finger")
+    ]
+    self._grip_site = self._mjcf_root.find("site", _GRIP_SITE)
+    self._pinch_site = self._mjcf_root.find("site", _PINCH_SITE)
     self._finger_actuators = [_add_velocity_actuator(joint) for joint in self._joints]
 
   def _build_observables(self):
@@ -107,11 +118,11 @@ class JacoHand(base.RobotHand):
 
   @property
   def pinch_site_pos_sensor(self):
-    raise AttributeError(_NO_PINCH_SENSORS.format('pinch_site_pos_sensor'))
+    raise AttributeError(_NO_PINCH_SENSORS.format("pinch_site_pos_sensor"))
 
   @property
   def pinch_site_quat_sensor(self):
-    raise AttributeError(_NO_PINCH_SENSORS.format('pinch_site_quat_sensor'))
+    raise AttributeError(_NO_PINCH_SENSORS.format("pinch_site_quat_sensor"))
 
   @property
   def mjcf_model(self):
@@ -133,9 +144,15 @@ class JacoHand(base.RobotHand):
 def _add_velocity_actuator(joint):
   """A finger's velocity servo."""
   return joint.root.actuator.add(
-    'velocity', joint=joint, name=joint.name, kv=_FINGER_GAIN,
-    ctrllimited=True, ctrlrange=_FINGER_CTRLRANGE,
-    forcelimited=True, forcerange=_FINGER_FORCERANGE)
+    "velocity",
+    joint=joint,
+    name=joint.name,
+    kv=_FINGER_GAIN,
+    ctrllimited=True,
+    ctrlrange=_FINGER_CTRLRANGE,
+    forcelimited=True,
+    forcerange=_FINGER_FORCERANGE,
+  )
 
 
 class JacoHandObservables(base.JointsObservables):
@@ -144,9 +161,9 @@ class JacoHandObservables(base.JointsObservables):
   @composer.observable
   def pinch_site_pos(self):
     """The pinch site's position."""
-    return observable.MJCFFeature('xpos', self._entity.pinch_site)
+    return observable.MJCFFeature("xpos", self._entity.pinch_site)
 
   @composer.observable
   def pinch_site_rmat(self):
     """The pinch site's orientation, a flattened rotation matrix."""
-    return observable.MJCFFeature('xmat', self._entity.pinch_site)
+    return observable.MJCFFeature("xmat", self._entity.pinch_site)

@@ -8,7 +8,7 @@ the manipulation tasks, can use them too).
 
 import os
 
-MESH_DIR_ENV = 'KINOVA_MESH_DIR'
+MESH_DIR_ENV = "KINOVA_MESH_DIR"
 
 
 def resolve_mesh_dir(mesh_dir):
@@ -34,14 +34,17 @@ def use_meshes(mjcf_root, mesh_dir, geom_meshes):
     FileNotFoundError: a mesh file is missing (all missing files are named).
   """
   order = list(dict.fromkeys(mesh for _, mesh in geom_meshes))
-  paths = {mesh: os.path.join(mesh_dir, mesh + '.stl') for mesh in order}
+  paths = {mesh: os.path.join(mesh_dir, mesh + ".stl") for mesh in order}
   missing = [path for path in paths.values() if not os.path.isfile(path)]
   if missing:
-    raise FileNotFoundError(f'mesh_dir {mesh_dir!r} lacks the Kinova mesh files: '
-                            + ', '.join(os.path.basename(path) for path in missing))
-  assets = {mesh: mjcf_root.asset.add('mesh', name=mesh, file=paths[mesh]) for mesh in order}
+    raise FileNotFoundError(
+      f"mesh_dir {mesh_dir!r} lacks the Kinova mesh files: "
+      + ", ".join(os.path.basename(path) for path in missing)
+    )
+  assets = {mesh: mjcf_root.asset.add("mesh", name=mesh, file=paths[mesh]) for mesh in order}
   for geom_name, mesh in geom_meshes:
-    geom = mjcf_root.find('geom', geom_name)
+    geom = mjcf_root.find("geom", geom_name)
     # pos and quat explicitly zero: the primitives' offsets may come from a default class
-    geom.set_attributes(type='mesh', mesh=assets[mesh], size=None, pos=[0., 0., 0.],
-                        quat=[1., 0., 0., 0.])
+    geom.set_attributes(
+      type="mesh", mesh=assets[mesh], size=None, pos=[0.0, 0.0, 0.0], quat=[1.0, 0.0, 0.0, 0.0]
+    )

@@ -20,11 +20,11 @@ def _reducer(np_function, preserves_bounds):
 
 
 AGGREGATORS = {
-  'min': _reducer(np.min, True),
-  'max': _reducer(np.max, True),
-  'mean': _reducer(np.mean, True),
-  'median': _reducer(np.median, True),
-  'sum': _reducer(np.sum, False),
+  "min": _reducer(np.min, True),
+  "max": _reducer(np.max, True),
+  "mean": _reducer(np.mean, True),
+  "median": _reducer(np.median, True),
+  "sum": _reducer(np.sum, False),
 }
 
 
@@ -33,8 +33,9 @@ def _get_aggregator(name_or_callable):
   if name_or_callable is None or callable(name_or_callable):
     return name_or_callable
   if name_or_callable not in AGGREGATORS:
-    raise KeyError(f'Unrecognized aggregator name: {name_or_callable!r}. '
-                   f'Valid names: {list(AGGREGATORS)}.')
+    raise KeyError(
+      f"Unrecognized aggregator name: {name_or_callable!r}. Valid names: {list(AGGREGATORS)}."
+    )
   return AGGREGATORS[name_or_callable]
 
 
@@ -122,15 +123,22 @@ class Observable(metaclass=abc.ABCMeta):
     """Sets several options at once; unknown option names raise AttributeError."""
     for key, value in kwargs.items():
       if not hasattr(self, key):
-        raise AttributeError(f'Cannot add attribute {key} in configure.')
+        raise AttributeError(f"Cannot add attribute {key} in configure.")
       setattr(self, key, value)
 
 
 class Generic(Observable):
   """An observable defined by a function of the physics."""
 
-  def __init__(self, raw_observation_callable, update_interval=1, buffer_size=None,
-               delay=None, aggregator=None, corruptor=None):
+  def __init__(
+    self,
+    raw_observation_callable,
+    update_interval=1,
+    buffer_size=None,
+    delay=None,
+    aggregator=None,
+    corruptor=None,
+  ):
     self._raw_callable = raw_observation_callable
     super().__init__(update_interval, buffer_size, delay, aggregator, corruptor)
 
@@ -141,8 +149,16 @@ class Generic(Observable):
 class MujocoFeature(Observable):
   """A named row of an mjData field, e.g. MujocoFeature('xpos', 'torso')."""
 
-  def __init__(self, kind, feature_name, update_interval=1, buffer_size=None, delay=None,
-               aggregator=None, corruptor=None):
+  def __init__(
+    self,
+    kind,
+    feature_name,
+    update_interval=1,
+    buffer_size=None,
+    delay=None,
+    aggregator=None,
+    corruptor=None,
+  ):
     self._kind = kind
     self._feature_name = feature_name
     super().__init__(update_interval, buffer_size, delay, aggregator, corruptor)
@@ -158,8 +174,18 @@ class MujocoFeature(Observable):
 class MujocoCamera(Observable):
   """Images from a camera named in the compiled model (uint8 RGB or float32 depth)."""
 
-  def __init__(self, camera_name, height=240, width=320, update_interval=1,
-               buffer_size=None, delay=None, aggregator=None, corruptor=None, depth=False):
+  def __init__(
+    self,
+    camera_name,
+    height=240,
+    width=320,
+    update_interval=1,
+    buffer_size=None,
+    delay=None,
+    aggregator=None,
+    corruptor=None,
+    depth=False,
+  ):
     self._camera_name = camera_name
     self._height = height
     self._width = width
@@ -188,5 +214,4 @@ class MujocoCamera(Observable):
     return specs.Array(shape=(self._height, self._width, channels), dtype=dtype)
 
   def _callable(self, physics):
-    return lambda: physics.render(self._height, self._width, self._camera_name,
-                                  depth=self._depth)
+    return lambda: physics.render(self._height, self._width, self._camera_name, depth=self._depth)

@@ -8,12 +8,12 @@ from dm_env import specs
 import mjcf
 from composer.observation.observable import base
 
-_BOTH_SEGMENTATION_AND_DEPTH_ENABLED = '`segmentation` and `depth` cannot both be `True`.'
+_BOTH_SEGMENTATION_AND_DEPTH_ENABLED = "`segmentation` and `depth` cannot both be `True`."
 
 
 def _check_mjcf_element(obj):
   if not isinstance(obj, mjcf.Element):
-    raise ValueError(f'expected an `mjcf.Element`, got type {type(obj)}: {obj}')
+    raise ValueError(f"expected an `mjcf.Element`, got type {type(obj)}: {obj}")
 
 
 def _check_mjcf_elements(obj):
@@ -28,8 +28,17 @@ class MJCFFeature(base.Observable):
   `index` (or `feature[index]`) picks a slice of the bound array.
   """
 
-  def __init__(self, kind, mjcf_element, update_interval=1, buffer_size=None, delay=None,
-               aggregator=None, corruptor=None, index=None):
+  def __init__(
+    self,
+    kind,
+    mjcf_element,
+    update_interval=1,
+    buffer_size=None,
+    delay=None,
+    aggregator=None,
+    corruptor=None,
+    index=None,
+  ):
     _check_mjcf_elements(mjcf_element)
     self._kind = kind
     self._mjcf_element = mjcf_element
@@ -45,21 +54,40 @@ class MJCFFeature(base.Observable):
 
   def __getitem__(self, key):
     if self._index is not None:
-      raise NotImplementedError(
-        'slicing an already-sliced MJCFFeature observable is not supported')
-    return MJCFFeature(self._kind, self._mjcf_element, self._update_interval,
-                       self._buffer_size, self._delay, self._aggregator, self._corruptor, key)
+      raise NotImplementedError("slicing an already-sliced MJCFFeature observable is not supported")
+    return MJCFFeature(
+      self._kind,
+      self._mjcf_element,
+      self._update_interval,
+      self._buffer_size,
+      self._delay,
+      self._aggregator,
+      self._corruptor,
+      key,
+    )
 
 
 class MJCFCamera(base.Observable):
   """Images from a <camera> element: uint8 RGB, float32 depth or int32 segmentation."""
 
-  def __init__(self, mjcf_element, height=240, width=320, update_interval=1,
-               buffer_size=None, delay=None, aggregator=None, corruptor=None, depth=False,
-               segmentation=False, scene_option=None, render_flag_overrides=None):
+  def __init__(
+    self,
+    mjcf_element,
+    height=240,
+    width=320,
+    update_interval=1,
+    buffer_size=None,
+    delay=None,
+    aggregator=None,
+    corruptor=None,
+    depth=False,
+    segmentation=False,
+    scene_option=None,
+    render_flag_overrides=None,
+  ):
     _check_mjcf_element(mjcf_element)
-    if mjcf_element.tag != 'camera':
-      raise ValueError(f'expected a <camera> element: got {mjcf_element}')
+    if mjcf_element.tag != "camera":
+      raise ValueError(f"expected a <camera> element: got {mjcf_element}")
     if segmentation and depth:
       raise ValueError(_BOTH_SEGMENTATION_AND_DEPTH_ENABLED)
     self._mjcf_element = mjcf_element
@@ -114,15 +142,21 @@ class MJCFCamera(base.Observable):
       dtype, channels, low, high = np.int32, 2, -1, np.iinfo(np.int32).max
     else:
       dtype, channels, low, high = np.uint8, 3, 0, 255
-    return specs.BoundedArray(shape=(self._height, self._width, channels), dtype=dtype,
-                              minimum=low, maximum=high)
+    return specs.BoundedArray(
+      shape=(self._height, self._width, channels), dtype=dtype, minimum=low, maximum=high
+    )
 
   def _callable(self, physics):
     def render():
       pixels = physics.render(
-        height=self._height, width=self._width,
-        camera_id=self._mjcf_element.full_identifier, depth=self._depth,
-        segmentation=self._segmentation, scene_option=self._scene_option,
-        render_flag_overrides=self._render_flag_overrides)
+        height=self._height,
+        width=self._width,
+        camera_id=self._mjcf_element.full_identifier,
+        depth=self._depth,
+        segmentation=self._segmentation,
+        scene_option=self._scene_option,
+        render_flag_overrides=self._render_flag_overrides,
+      )
       return np.atleast_3d(pixels)
+
     return render

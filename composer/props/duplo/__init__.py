@@ -24,14 +24,18 @@ _StudSize = collections.namedtuple("_StudSize", ["minimum", "lower_quartile", "m
 _StudParams = collections.namedtuple("_StudParams", ["easy_align", "flanges"])
 
 _STUD_SIZE_PARAMS = {
-  _StudParams(easy_align=False, flanges=False):
-    _StudSize(minimum=0.004685, lower_quartile=0.004781, maximum=0.004898),
-  _StudParams(easy_align=False, flanges=True):
-    _StudSize(minimum=0.004609, lower_quartile=0.004647, maximum=0.004716),
-  _StudParams(easy_align=True, flanges=False):
-    _StudSize(minimum=0.004754, lower_quartile=0.004844, maximum=0.004953),
-  _StudParams(easy_align=True, flanges=True):
-    _StudSize(minimum=0.004695, lower_quartile=0.004717, maximum=0.004765),
+  _StudParams(easy_align=False, flanges=False): _StudSize(
+    minimum=0.004685, lower_quartile=0.004781, maximum=0.004898
+  ),
+  _StudParams(easy_align=False, flanges=True): _StudSize(
+    minimum=0.004609, lower_quartile=0.004647, maximum=0.004716
+  ),
+  _StudParams(easy_align=True, flanges=False): _StudSize(
+    minimum=0.004754, lower_quartile=0.004844, maximum=0.004953
+  ),
+  _StudParams(easy_align=True, flanges=True): _StudSize(
+    minimum=0.004695, lower_quartile=0.004717, maximum=0.004765
+  ),
 }
 
 _COLOR_NOT_BETWEEN_0_AND_1 = "All values in `color` must be between 0 and 1, got {!r}."
@@ -46,7 +50,7 @@ class Duplo(entity.Entity):
   separation force from deterministic (0) to that of real bricks (1), `color` is RGB in [0, 1].
   """
 
-  def _build(self, easy_align=False, flanges=True, variation=0.0, color=(1., 0., 0.)):
+  def _build(self, easy_align=False, flanges=True, variation=0.0, color=(1.0, 0.0, 0.0)):
     self._mjcf_root = mjcf.from_path(_DUPLO_XML_PATH)
     defaults = self._mjcf_root.default
     stud_class = defaults.find("default", "stud")

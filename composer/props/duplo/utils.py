@@ -40,8 +40,15 @@ def _bisect(func, low, high, xtol, rtol=4 * 2.220446049250313e-16, maxiter=100):
   raise RuntimeError(f"bisection did not converge in {maxiter} iterations")
 
 
-def measure_separation_force(top_brick, bottom_brick, min_force=0., max_force=20.,
-                             tolerance=0.01, time_limit=0.5, height_threshold=1e-3):
+def measure_separation_force(
+  top_brick,
+  bottom_brick,
+  min_force=0.0,
+  max_force=20.0,
+  tolerance=0.01,
+  time_limit=0.5,
+  height_threshold=1e-3,
+):
   """The upward force (N) that separates `top_brick` from `bottom_brick`, to `tolerance`.
 
   Without gravity, a constant force pulls the top brick for up to `time_limit` seconds; the

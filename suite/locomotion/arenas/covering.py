@@ -10,8 +10,8 @@ import collections
 
 import numpy as np
 
-GridCoordinates = collections.namedtuple('GridCoordinates', ('y', 'x'))
-MazeWall = collections.namedtuple('MazeWall', ('start', 'end'))
+GridCoordinates = collections.namedtuple("GridCoordinates", ("y", "x"))
+MazeWall = collections.namedtuple("MazeWall", ("start", "end"))
 
 
 def _next_wall(grid, covered, wall_char, start, odd):
@@ -36,11 +36,11 @@ def _next_wall(grid, covered, wall_char, start, odd):
   else:
     depth = int(np.argmax(areas))
   end = GridCoordinates(start.y + depth + 1, ends[depth])
-  covered[start.y:end.y, start.x:end.x] = True
+  covered[start.y : end.y, start.x : end.x] = True
   return MazeWall(start, end)
 
 
-def make_walls(text_maze, wall_char='*', make_odd_sized_walls=False):
+def make_walls(text_maze, wall_char="*", make_odd_sized_walls=False):
   """A tuple of `MazeWall(start, end)` (end exclusive) covering every `wall_char` cell."""
   grid = np.asarray(text_maze)
   covered = np.zeros(grid.shape, dtype=bool)

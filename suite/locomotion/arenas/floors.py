@@ -14,10 +14,11 @@ class Floor(arenas.Floor):
   """
 
   def _build_ground_look(self, aesthetic, reflectance):
-    aesthetics.check_aesthetic(aesthetic, 'Floor')
+    aesthetics.check_aesthetic(aesthetic, "Floor")
     if aesthetic == aesthetics.DEFAULT:
       super()._build_ground_look(aesthetic, reflectance)
       return
     self._ground_texture, self._ground_material = aesthetics.add_ground_look(
-      self._mjcf_root, aesthetic)
+      self._mjcf_root, aesthetic
+    )
     self._skybox = aesthetics.add_skybox(self._mjcf_root, aesthetic)

@@ -20,15 +20,25 @@ import types
 import numpy as np
 
 defaults = types.SimpleNamespace(
-    EXTRA_CONNECTION_PROBABILITY=0.0, HAS_DOORS=False, MAX_ROOMS=4, MAX_VARIATIONS=26,
-    OBJECT_COUNT=0, OBJECT_TOKEN='G', RETRY_COUNT=1000, ROOM_MAX_SIZE=5, ROOM_MIN_SIZE=3,
-    SIMPLIFY=True, SPAWN_COUNT=0, SPAWN_TOKEN='P')
+  EXTRA_CONNECTION_PROBABILITY=0.0,
+  HAS_DOORS=False,
+  MAX_ROOMS=4,
+  MAX_VARIATIONS=26,
+  OBJECT_COUNT=0,
+  OBJECT_TOKEN="G",
+  RETRY_COUNT=1000,
+  ROOM_MAX_SIZE=5,
+  ROOM_MIN_SIZE=3,
+  SIMPLIFY=True,
+  SPAWN_COUNT=0,
+  SPAWN_TOKEN="P",
+)
 
 _MASK64 = (1 << 64) - 1
-_EMPTY = ' '
-_WALL = '*'
+_EMPTY = " "
+_WALL = "*"
 # The C++ code marks freshly opened connections with `(char)-1` before resolving them.
-_CONNECTOR = '\xff'
+_CONNECTOR = "\xff"
 
 
 class MT19937_64:
@@ -139,14 +149,14 @@ class _Grid:
   def __init__(self, height, width):
     self.height, self.width = height, width
     self.entity = [[_WALL] * width for _ in range(height)]
-    self.variation = [['.'] * width for _ in range(height)]
+    self.variation = [["."] * width for _ in range(height)]
     self.ids = [[0] * width for _ in range(height)]
 
   def inside(self, r, c):
     return 0 <= r < self.height and 0 <= c < self.width
 
   def get(self, r, c):
-    return self.entity[r][c] if self.inside(r, c) else '\0'
+    return self.entity[r][c] if self.inside(r, c) else "\0"
 
   def set(self, r, c, value):
     if self.inside(r, c):
@@ -172,13 +182,15 @@ class _Grid:
         yield r, c
 
   def text(self, layer):
-    return ''.join(''.join(row) + '\n' for row in layer)
+    return "".join("".join(row) + "\n" for row in layer)
 
 
 def _random_room(bounds, min_size, max_size, rng):
   """A room in half-resolution cells: short side in [min, mid], long side up to max."""
+
   def draw(lo, hi):
     return uniform_int(rng, lo, hi) if lo < hi else lo
+
   min_h, min_w = min_size
   max_h, max_w = max_size
   mid_w = _cdiv(max_w + min_w, 2)
@@ -195,8 +207,7 @@ def _random_room(bounds, min_size, max_size, rng):
 
 
 def _separate(a, b):
-  return (a[0] + a[2] <= b[0] or b[0] + b[2] <= a[0] or
-          a[1] + a[3] <= b[1] or b[1] + b[3] <= a[1])
+  return a[0] + a[2] <= b[0] or b[0] + b[2] <= a[0] or a[1] + a[3] <= b[1] or b[1] + b[3] <= a[1]
 
 
 def _make_rooms(height, width, room_min_size, room_max_size, max_rooms, retry_count, rng):
@@ -207,8 +218,9 @@ def _make_rooms(height, width, room_min_size, room_max_size, max_rooms, retry_co
   target_cells = height * width
   max_rects = max_rooms & _MASK64
   rooms, retries, cells = [], 0, 0
-  while (retries < retry_count and cells < target_cells and
-         (max_rects == 0 or len(rooms) != max_rects)):
+  while (
+    retries < retry_count and cells < target_cells and (max_rects == 0 or len(rooms) != max_rects)
+  ):
     r, c, h, w = _random_room(half_bounds, half_min, half_max, rng)
     room = (2 * r + 1, 2 * c + 1, 2 * h + 1, 2 * w + 1)
     if all(_separate(room, other) for other in rooms):
@@ -228,9 +240,11 @@ def _carve_corridors(grid, start, maze_id, rng):
   stack = [start]
   while stack:
     r, c = stack[-1]
-    options = [(dr, dc) for dr, dc in _DIRECTIONS
-               if grid.inside(r + 2 * dr, c + 2 * dc)
-               and grid.ids[r + 2 * dr][c + 2 * dc] == fill_id]
+    options = [
+      (dr, dc)
+      for dr, dc in _DIRECTIONS
+      if grid.inside(r + 2 * dr, c + 2 * dc) and grid.ids[r + 2 * dr][c + 2 * dc] == fill_id
+    ]
     if not options:
       stack.pop()
       continue
@@ -305,6 +319,7 @@ def _remove_dead_ends(grid):
 
 def _remove_bend_at(grid, pos, bend_size):
   """Shortcut horseshoe bends of `bend_size` whose wall tip is at `pos`; True if any."""
+
   def is_wall(p):
     return grid.get(*p) == _WALL
 
@@ -322,8 +337,10 @@ def _remove_bend_at(grid, pos, bend_size):
       break
     for v_dir in _DIRECTIONS:
       u_dir = (v_dir[1], -v_dir[0])
-      if not all(is_wall(at(u, 0, v_dir, u_dir)) and is_wall(at(u, -1, v_dir, u_dir))
-                 for u in range(bend_size)):
+      if not all(
+        is_wall(at(u, 0, v_dir, u_dir)) and is_wall(at(u, -1, v_dir, u_dir))
+        for u in range(bend_size)
+      ):
         continue
       if not all(is_corridor(at(u, 1, v_dir, u_dir)) for u in range(-1, bend_size + 1)):
         continue
@@ -331,8 +348,7 @@ def _remove_bend_at(grid, pos, bend_size):
         continue
       if not (is_wall(at(-2, 1, v_dir, u_dir)) and is_wall(at(bend_size + 1, 1, v_dir, u_dir))):
         continue
-      if not (is_corridor(at(-1, 0, v_dir, u_dir)) and
-              is_corridor(at(bend_size, 0, v_dir, u_dir))):
+      if not (is_corridor(at(-1, 0, v_dir, u_dir)) and is_corridor(at(bend_size, 0, v_dir, u_dir))):
         continue
       removed = True
       for u in range(-1, bend_size + 1):
@@ -359,10 +375,11 @@ def _remove_all_bends(grid):
       for c in range(grid.width):
         # A bend's tip is a wall cell next to a corridor cell; skip the others quickly.
         if entity[r][c] != _WALL or not (
-            (r > 0 and entity[r - 1][c] == _EMPTY) or
-            (r + 1 < grid.height and entity[r + 1][c] == _EMPTY) or
-            (c > 0 and entity[r][c - 1] == _EMPTY) or
-            (c + 1 < grid.width and entity[r][c + 1] == _EMPTY)):
+          (r > 0 and entity[r - 1][c] == _EMPTY)
+          or (r + 1 < grid.height and entity[r + 1][c] == _EMPTY)
+          or (c > 0 and entity[r][c - 1] == _EMPTY)
+          or (c + 1 < grid.width and entity[r][c + 1] == _EMPTY)
+        ):
           continue
         if _remove_bend_at(grid, (r, c), size):
           removed = True
@@ -375,13 +392,27 @@ def _add_entities(grid, rooms, count, token, rng):
   for room in rooms:
     cells = [(r, c) for r, c in grid.clipped(room) if grid.entity[r][c] == _EMPTY]
     shuffle(cells, rng)
-    for r, c in cells[:max(count, 0)]:
+    for r, c in cells[: max(count, 0)]:
       grid.entity[r][c] = token
 
 
-def generate_random_maze(height, width, max_rooms, room_min_size, room_max_size, retry_count,
-                         extra_connection_probability, max_variations, has_doors, simplify,
-                         spawns_per_room, spawn_token, objects_per_room, object_token, rng):
+def generate_random_maze(
+  height,
+  width,
+  max_rooms,
+  room_min_size,
+  room_max_size,
+  retry_count,
+  extra_connection_probability,
+  max_variations,
+  has_doors,
+  simplify,
+  spawns_per_room,
+  spawn_token,
+  objects_per_room,
+  object_token,
+  rng,
+):
   """One maze from engine `rng`; returns the (entity, variations) layer strings."""
   grid = _Grid(height, width)
   rooms = _make_rooms(height, width, room_min_size, room_max_size, max_rooms, retry_count, rng)
@@ -403,14 +434,14 @@ def generate_random_maze(height, width, max_rooms, room_min_size, room_max_size,
       for c in range(width):
         region = grid.ids[r][c]
         if 0 < region <= len(rooms):
-          grid.variation[r][c] = chr(ord('A') + (region - 1) % max_variations)
+          grid.variation[r][c] = chr(ord("A") + (region - 1) % max_variations)
   _add_entities(grid, rooms, spawns_per_room, spawn_token, rng)
   _add_entities(grid, rooms, objects_per_room, object_token, rng)
   for (r, c), (dr, dc) in doors:
     if grid.get(r + dr, c + dc) == _WALL:
       kind = _WALL
     elif has_doors:
-      kind = 'H' if dc == 0 else 'I'
+      kind = "H" if dc == 0 else "I"
     else:
       kind = _EMPTY
     grid.set(r, c, kind)
@@ -421,14 +452,14 @@ class TextGrid(np.ndarray):
   """A 2D character array built from (and printing back to) newline-terminated text."""
 
   def __new__(cls, newline_delimited_string):
-    rows = newline_delimited_string[:-1].split('\n')
+    rows = newline_delimited_string[:-1].split("\n")
     width = len(rows[0]) if rows else 0
-    grid = super().__new__(cls, shape=(len(rows), width), dtype='U1')
+    grid = super().__new__(cls, shape=(len(rows), width), dtype="U1")
     grid[:, :] = tuple(tuple(row) for row in rows)
     return grid
 
   def __str__(self):
-    return ''.join(''.join(row) + '\n' for row in self)
+    return "".join("".join(row) + "\n" for row in self)
 
 
 class BaseMaze(metaclass=abc.ABCMeta):
@@ -491,44 +522,57 @@ class LayeredMaze(BaseMaze):
     return self._width
 
 
-def _check_int(name, value, low=0, high=None, extra=''):
+def _check_int(name, value, low=0, high=None, extra=""):
   if value != int(value) or value < low or (high is not None and value > high):
-    raise ValueError('`{}` should be {}: got {!r}'.format(name, extra, value))
+    raise ValueError("`{}` should be {}: got {!r}".format(name, extra, value))
 
 
 class RandomMaze(LayeredMaze):
   """A random text maze, identical to `labmaze.RandomMaze` for the same arguments and seed."""
 
-  def __init__(self, height=11, width=11, max_rooms=defaults.MAX_ROOMS,
-               room_min_size=defaults.ROOM_MIN_SIZE, room_max_size=defaults.ROOM_MAX_SIZE,
-               retry_count=defaults.RETRY_COUNT,
-               extra_connection_probability=defaults.EXTRA_CONNECTION_PROBABILITY,
-               max_variations=defaults.MAX_VARIATIONS, has_doors=defaults.HAS_DOORS,
-               simplify=defaults.SIMPLIFY, spawns_per_room=defaults.SPAWN_COUNT,
-               spawn_token=defaults.SPAWN_TOKEN, objects_per_room=defaults.OBJECT_COUNT,
-               object_token=defaults.OBJECT_TOKEN, random_seed=None):
-    for name, value in (('height', height), ('width', width)):
+  def __init__(
+    self,
+    height=11,
+    width=11,
+    max_rooms=defaults.MAX_ROOMS,
+    room_min_size=defaults.ROOM_MIN_SIZE,
+    room_max_size=defaults.ROOM_MAX_SIZE,
+    retry_count=defaults.RETRY_COUNT,
+    extra_connection_probability=defaults.EXTRA_CONNECTION_PROBABILITY,
+    max_variations=defaults.MAX_VARIATIONS,
+    has_doors=defaults.HAS_DOORS,
+    simplify=defaults.SIMPLIFY,
+    spawns_per_room=defaults.SPAWN_COUNT,
+    spawn_token=defaults.SPAWN_TOKEN,
+    objects_per_room=defaults.OBJECT_COUNT,
+    object_token=defaults.OBJECT_TOKEN,
+    random_seed=None,
+  ):
+    for name, value in (("height", height), ("width", width)):
       if value != int(value) or value < 0 or value % 2 == 0:
-        raise ValueError('`{}` should be a positive odd integer: got {!r}'.format(name, value))
-    _check_int('room_min_size', room_min_size, extra='a positive integer')
-    _check_int('room_max_size', room_max_size, extra='a positive integer')
+        raise ValueError("`{}` should be a positive odd integer: got {!r}".format(name, value))
+    _check_int("room_min_size", room_min_size, extra="a positive integer")
+    _check_int("room_max_size", room_max_size, extra="a positive integer")
     if room_min_size > room_max_size:
       raise ValueError(
-          '`room_min_size` should be less than or equal to `room_max_size`: '
-          'got room_min_size={!r} and room_max_size={!r}'.format(room_min_size, room_max_size))
-    _check_int('retry_count', retry_count, extra='a positive integer')
+        "`room_min_size` should be less than or equal to `room_max_size`: "
+        "got room_min_size={!r} and room_max_size={!r}".format(room_min_size, room_max_size)
+      )
+    _check_int("retry_count", retry_count, extra="a positive integer")
     if not 0 <= extra_connection_probability <= 1:
-      raise ValueError('`extra_connection_probability` should be between 0.0 and 1.0: '
-                       'got {!r}'.format(extra_connection_probability))
-    _check_int('max_variations', max_variations, high=26,
-               extra='an integer between 0 and 26')
-    for name, token in (('spawn_token', spawn_token), ('object_token', object_token)):
+      raise ValueError(
+        "`extra_connection_probability` should be between 0.0 and 1.0: got {!r}".format(
+          extra_connection_probability
+        )
+      )
+    _check_int("max_variations", max_variations, high=26, extra="an integer between 0 and 26")
+    for name, token in (("spawn_token", spawn_token), ("object_token", object_token)):
       if len(str(token)) != 1:
-        raise ValueError('`{}` should be a single character: got {!r}'.format(name, token))
+        raise ValueError("`{}` should be a single character: got {!r}".format(name, token))
     if random_seed is None:
       random_seed = np.random.randint(2147483648)  # 2**31
-    if not -2**31 <= int(random_seed) < 2**31:
-      raise ValueError('`random_seed` should fit in a C int: got {!r}'.format(random_seed))
+    if not -(2**31) <= int(random_seed) < 2**31:
+      raise ValueError("`random_seed` should fit in a C int: got {!r}".format(random_seed))
 
     self._height, self._width = int(height), int(width)
     self._max_rooms = max_rooms
@@ -540,15 +584,22 @@ class RandomMaze(LayeredMaze):
     self._objects_per_room = objects_per_room
     self._object_token = str(object_token)
     self._generator_args = dict(
-        height=self._height, width=self._width, max_rooms=int(max_rooms),
-        room_min_size=int(room_min_size), room_max_size=int(room_max_size),
-        retry_count=int(retry_count),
-        # labmaze's binding takes the probability as a C float.
-        extra_connection_probability=float(np.float32(extra_connection_probability)),
-        max_variations=int(max_variations), has_doors=bool(has_doors),
-        simplify=bool(simplify), spawns_per_room=int(spawns_per_room),
-        spawn_token=self._spawn_token, objects_per_room=int(objects_per_room),
-        object_token=self._object_token)
+      height=self._height,
+      width=self._width,
+      max_rooms=int(max_rooms),
+      room_min_size=int(room_min_size),
+      room_max_size=int(room_max_size),
+      retry_count=int(retry_count),
+      # labmaze's binding takes the probability as a C float.
+      extra_connection_probability=float(np.float32(extra_connection_probability)),
+      max_variations=int(max_variations),
+      has_doors=bool(has_doors),
+      simplify=bool(simplify),
+      spawns_per_room=int(spawns_per_room),
+      spawn_token=self._spawn_token,
+      objects_per_room=int(objects_per_room),
+      object_token=self._object_token,
+    )
     self._rng = MT19937_64(int(random_seed) & _MASK64)
     self.regenerate()
 
@@ -563,10 +614,11 @@ class RandomMaze(LayeredMaze):
       # The C++ generator divides by max_variations when labelling rooms (a crash in labmaze).
       state = (list(self._rng._state), self._rng._index)
       entity, variations = generate_random_maze(
-          rng=self._rng, **dict(self._generator_args, max_variations=1))
-      if set(variations) - {'.', '\n'}:
+        rng=self._rng, **dict(self._generator_args, max_variations=1)
+      )
+      if set(variations) - {".", "\n"}:
         self._rng._state, self._rng._index = state
-        raise ValueError('`max_variations` must be positive for a maze with rooms')
+        raise ValueError("`max_variations` must be positive for a maze with rooms")
       return entity, variations
     return generate_random_maze(rng=self._rng, **self._generator_args)
 
@@ -611,24 +663,33 @@ class FixedMazeWithRandomGoals(LayeredMaze):
   provides, the rest are drawn from its empty cells. `None` keeps every token in the layout.
   """
 
-  def __init__(self, entity_layer, variations_layer=None, num_spawns=None,
-               spawn_token=defaults.SPAWN_TOKEN, num_objects=None,
-               object_token=defaults.OBJECT_TOKEN, random_state=None):
+  def __init__(
+    self,
+    entity_layer,
+    variations_layer=None,
+    num_spawns=None,
+    spawn_token=defaults.SPAWN_TOKEN,
+    num_objects=None,
+    object_token=defaults.OBJECT_TOKEN,
+    random_state=None,
+  ):
     self._entity_layer = TextGrid(entity_layer)
     if variations_layer is None:
       self._variations_layer = self._entity_layer.copy()
-      self._variations_layer[:] = '.'
+      self._variations_layer[:] = "."
     else:
       self._variations_layer = TextGrid(variations_layer)
       if self._variations_layer.shape != self._entity_layer.shape:
         raise ValueError(
-            '`variations_layer` is specified, but its shape is not the same as '
-            '`entity_layer`: got {} vs. {}'.format(self._variations_layer.shape,
-                                                   self._entity_layer.shape))
+          "`variations_layer` is specified, but its shape is not the same as "
+          "`entity_layer`: got {} vs. {}".format(
+            self._variations_layer.shape, self._entity_layer.shape
+          )
+        )
     self._max_variations = len(set(self._variations_layer.flatten())) - 1
-    for name, token in (('spawn_token', spawn_token), ('object_token', object_token)):
+    for name, token in (("spawn_token", spawn_token), ("object_token", object_token)):
       if len(str(token)) != 1:
-        raise ValueError('`{}` should be a single character: got {!r}'.format(name, token))
+        raise ValueError("`{}` should be a single character: got {!r}".format(name, token))
     self._spawn_token, self._object_token = str(spawn_token), str(object_token)
     self._height, self._width = self._entity_layer.shape
     self._random_state = random_state or np.random
@@ -648,13 +709,11 @@ class FixedMazeWithRandomGoals(LayeredMaze):
   def _pick(self, candidates, count):
     if not candidates:
       return []
-    chosen = self._random_state.choice(
-        len(candidates), min(count, len(candidates)), replace=False)
+    chosen = self._random_state.choice(len(candidates), min(count, len(candidates)), replace=False)
     return [candidates[i] for i in chosen]
 
   def regenerate(self):
-    for y, x in itertools.chain(self._empty_cells, self._required_spawns,
-                                self._required_objects):
+    for y, x in itertools.chain(self._empty_cells, self._required_spawns, self._required_objects):
       self._entity_layer[y, x] = _EMPTY
     spawns = self._pick(self._required_spawns, self._num_spawns)
     objects = self._pick(self._required_objects, self._num_objects)
@@ -663,10 +722,12 @@ class FixedMazeWithRandomGoals(LayeredMaze):
     if extra_spawns + extra_objects > 0:
       if extra_spawns + extra_objects > len(self._empty_cells):
         raise ValueError(
-            'The maze has {} empty cells, too few for {} extra spawn points and {} extra '
-            'objects'.format(len(self._empty_cells), extra_spawns, extra_objects))
+          "The maze has {} empty cells, too few for {} extra spawn points and {} extra "
+          "objects".format(len(self._empty_cells), extra_spawns, extra_objects)
+        )
       picked = self._random_state.choice(
-          len(self._empty_cells), extra_spawns + extra_objects, replace=False)
+        len(self._empty_cells), extra_spawns + extra_objects, replace=False
+      )
       extras = [self._empty_cells[i] for i in picked]
       spawns += extras[:extra_spawns]
       objects += extras[extra_spawns:]

@@ -23,14 +23,14 @@ from suite.locomotion.arenas import labmaze
 _WALL_GEOM_GROUP = 3
 _TOP_CAMERA_DISTANCE = 100
 _TOP_CAMERA_Y_PADDING_FACTOR = 1.1
-_DEFAULT_WALL_CHAR = '*'
-_DEFAULT_FLOOR_CHAR = '.'
+_DEFAULT_WALL_CHAR = "*"
+_DEFAULT_FLOOR_CHAR = "."
 
 # each face's plane orientation (xyaxes) by normal axis and sign, normals pointing outwards
 _FACE_XYAXES = {
-    'x': {-1: [0, -1, 0, 0, 0, 1], 1: [0, 1, 0, 0, 0, 1]},
-    'y': {-1: [1, 0, 0, 0, 0, 1], 1: [-1, 0, 0, 0, 0, 1]},
-    'z': {-1: [-1, 0, 0, 0, 1, 0], 1: [1, 0, 0, 0, 1, 0]},
+  "x": {-1: [0, -1, 0, 0, 0, 1], 1: [0, 1, 0, 0, 0, 1]},
+  "y": {-1: [1, 0, 0, 0, 0, 1], 1: [-1, 0, 0, 0, 0, 1]},
+  "z": {-1: [-1, 0, 0, 0, 1, 0], 1: [1, 0, 0, 0, 1, 0]},
 }
 
 
@@ -49,9 +49,18 @@ class MazeWithTargets(composer.Arena):
   walls are flat light grey and the floor flat dark grey.
   """
 
-  def _build(self, maze, xy_scale=2.0, z_height=2.0, skybox_texture=None, wall_textures=None,
-             floor_textures=None, aesthetic='default', name='maze'):
-    aesthetics.check_aesthetic(aesthetic, 'MazeWithTargets')
+  def _build(
+    self,
+    maze,
+    xy_scale=2.0,
+    z_height=2.0,
+    skybox_texture=None,
+    wall_textures=None,
+    floor_textures=None,
+    aesthetic="default",
+    name="maze",
+  ):
+    aesthetics.check_aesthetic(aesthetic, "MazeWithTargets")
     super()._build(name)
     self._maze = maze
     self._xy_scale = xy_scale
@@ -68,8 +77,15 @@ class MazeWithTargets(composer.Arena):
       self.attach(skybox_texture)
     else:
       self._skybox_texture = root.asset.add(
-          'texture', type='skybox', name='skybox', builtin='gradient', rgb1=[.4, .6, .8],
-          rgb2=[0, 0, 0], width=100, height=100)
+        "texture",
+        type="skybox",
+        name="skybox",
+        builtin="gradient",
+        rgb1=[0.4, 0.6, 0.8],
+        rgb2=[0, 0, 0],
+        width=100,
+        height=100,
+      )
 
     self._texturing_geom_names = []
     self._texturing_material_names = []
@@ -77,45 +93,78 @@ class MazeWithTargets(composer.Arena):
       if isinstance(wall_textures, dict):
         for provider in set(wall_textures.values()):
           self.attach(provider)
-        self._wall_textures = {char: provider.textures
-                               for char, provider in wall_textures.items()}
+        self._wall_textures = {char: provider.textures for char, provider in wall_textures.items()}
       else:
         self.attach(wall_textures)
         self._wall_textures = {_DEFAULT_WALL_CHAR: wall_textures.textures}
     else:
-      self._wall_textures = {_DEFAULT_WALL_CHAR: [root.asset.add(
-          'texture', type='2d', name='wall', builtin='flat', rgb1=[.8, .8, .8], width=100,
-          height=100)]}
+      self._wall_textures = {
+        _DEFAULT_WALL_CHAR: [
+          root.asset.add(
+            "texture",
+            type="2d",
+            name="wall",
+            builtin="flat",
+            rgb1=[0.8, 0.8, 0.8],
+            width=100,
+            height=100,
+          )
+        ]
+      }
 
     if aesthetic != aesthetics.DEFAULT:
       # dm_control loads its ground image twice under these two names; both are candidates
       self._floor_textures = [
-          root.asset.add('texture', name=texture_name, type='2d', builtin='flat',
-                         rgb1=[.24, .4, .13], mark='random', random=.25,
-                         markrgb=[.42, .58, .24], width=512, height=512)
-          for texture_name in ('aesthetic_texture_main', 'aesthetic_texture')]
+        root.asset.add(
+          "texture",
+          name=texture_name,
+          type="2d",
+          builtin="flat",
+          rgb1=[0.24, 0.4, 0.13],
+          mark="random",
+          random=0.25,
+          markrgb=[0.42, 0.58, 0.24],
+          width=512,
+          height=512,
+        )
+        for texture_name in ("aesthetic_texture_main", "aesthetic_texture")
+      ]
     elif floor_textures:
       self._floor_textures = floor_textures.textures
       self.attach(floor_textures)
     else:
-      self._floor_textures = [root.asset.add(
-          'texture', type='2d', name='floor', builtin='flat', rgb1=[.2, .2, .2], width=100,
-          height=100)]
+      self._floor_textures = [
+        root.asset.add(
+          "texture",
+          type="2d",
+          name="floor",
+          builtin="flat",
+          rgb1=[0.2, 0.2, 0.2],
+          width=100,
+          height=100,
+        )
+      ]
 
     # an invisible plane under the whole maze: what the walker stands on and must not touch
-    root.worldbody.add('geom', name='ground', type='plane', pos=[0, 0, 0],
-                       size=[maze.width * xy_scale / 2, maze.height * xy_scale / 2, 1],
-                       rgba=[0, 0, 0, 0])
-    self._maze_body = root.worldbody.add('body', name='maze_body')
+    root.worldbody.add(
+      "geom",
+      name="ground",
+      type="plane",
+      pos=[0, 0, 0],
+      size=[maze.width * xy_scale / 2, maze.height * xy_scale / 2, 1],
+      rgba=[0, 0, 0, 0],
+    )
+    self._maze_body = root.worldbody.add("body", name="maze_body")
     root.visual.map.znear = 0.0005
 
     # a field of view that frames the whole maze from the camera's height
     maze_size = max(maze.width, maze.height)
     fovy = (360 / np.pi) * np.arctan2(
-        _TOP_CAMERA_Y_PADDING_FACTOR * maze_size * xy_scale / 2, _TOP_CAMERA_DISTANCE)
+      _TOP_CAMERA_Y_PADDING_FACTOR * maze_size * xy_scale / 2, _TOP_CAMERA_DISTANCE
+    )
     self._top_camera = root.worldbody.add(
-        'camera', name='top_camera', pos=[0, 0, _TOP_CAMERA_DISTANCE], zaxis=[0, 0, 1],
-        fovy=fovy)
+      "camera", name="top_camera", pos=[0, 0, _TOP_CAMERA_DISTANCE], zaxis=[0, 0, 1], fovy=fovy
+    )
 
     self._target_positions = ()
     self._spawn_positions = ()
@@ -191,8 +240,9 @@ class MazeWithTargets(composer.Arena):
     self._texturing_material_names = []
     self._maze_body.geom.clear()
 
-    self._current_wall_texture = {char: _pick(textures)
-                                  for char, textures in self._wall_textures.items()}
+    self._current_wall_texture = {
+      char: _pick(textures) for char, textures in self._wall_textures.items()
+    }
     for wall_char in self._wall_textures:
       self._make_wall_geoms(wall_char)
     self._make_floor_variations()
@@ -201,40 +251,67 @@ class MazeWithTargets(composer.Arena):
     """World centre and half-sizes of the grid rectangle `rect` (a `covering.MazeWall`)."""
     mid_y = (rect.start.y + rect.end.y - 1) / 2
     mid_x = (rect.start.x + rect.end.x - 1) / 2
-    pos = np.array([(mid_x - self._x_offset) * self._xy_scale,
-                    -(mid_y - self._y_offset) * self._xy_scale, z_center])
-    size = np.array([(rect.end.x - mid_x - 0.5) * self._xy_scale,
-                     (rect.end.y - mid_y - 0.5) * self._xy_scale, z_half])
+    pos = np.array(
+      [
+        (mid_x - self._x_offset) * self._xy_scale,
+        -(mid_y - self._y_offset) * self._xy_scale,
+        z_center,
+      ]
+    )
+    size = np.array(
+      [
+        (rect.end.x - mid_x - 0.5) * self._xy_scale,
+        (rect.end.y - mid_y - 0.5) * self._xy_scale,
+        z_half,
+      ]
+    )
     return pos, size
 
   def _make_wall_geoms(self, wall_char):
-    walls = covering.make_walls(self._maze.entity_layer, wall_char=wall_char,
-                                make_odd_sized_walls=True)
+    walls = covering.make_walls(
+      self._maze.entity_layer, wall_char=wall_char, make_odd_sized_walls=True
+    )
     for i, wall in enumerate(walls):
       pos, size = self._cell_box(wall, self._z_height / 2, self._z_height / 2)
-      self._maze_body.add('geom', name='wall{}_{}'.format(wall_char, i), type='box', pos=pos,
-                          size=size, group=_WALL_GEOM_GROUP)
+      self._maze_body.add(
+        "geom",
+        name="wall{}_{}".format(wall_char, i),
+        type="box",
+        pos=pos,
+        size=size,
+        group=_WALL_GEOM_GROUP,
+      )
       self._make_wall_texturing_planes(wall_char, i, pos, size)
 
   def _make_wall_texturing_planes(self, wall_char, wall_id, wall_pos, wall_size):
     """A textured plane on each face of a wall box but its bottom, one material per axis."""
-    for axis_index, axis in enumerate('xyz'):
+    for axis_index, axis in enumerate("xyz"):
       in_plane = [i for i in range(3) if i != axis_index]
       normal = np.eye(3, dtype=int)[axis_index]
-      material_name = 'wall{}_{}_{}'.format(wall_char, wall_id, axis)
+      material_name = "wall{}_{}_{}".format(wall_char, wall_id, axis)
       self._texturing_material_names.append(material_name)
       material = self._mjcf_root.asset.add(
-          'material', name=material_name, texture=self._current_wall_texture[wall_char],
-          texrepeat=2 * wall_size[in_plane] / self._xy_scale)
-      for sign, sign_name in ((-1, 'neg'), (1, 'pos')):
-        if axis == 'z' and sign == -1:
+        "material",
+        name=material_name,
+        texture=self._current_wall_texture[wall_char],
+        texrepeat=2 * wall_size[in_plane] / self._xy_scale,
+      )
+      for sign, sign_name in ((-1, "neg"), (1, "pos")):
+        if axis == "z" and sign == -1:
           continue
-        geom_name = 'wall{}_{}_texturing_{}_{}'.format(wall_char, wall_id, sign_name, axis)
+        geom_name = "wall{}_{}_texturing_{}_{}".format(wall_char, wall_id, sign_name, axis)
         self._texturing_geom_names.append(geom_name)
         self._mjcf_root.worldbody.add(
-            'geom', type='plane', name=geom_name, pos=wall_pos + sign * normal * wall_size,
-            size=np.concatenate([wall_size[in_plane], [self._xy_scale]]),
-            xyaxes=_FACE_XYAXES[axis][sign], material=material, contype=0, conaffinity=0)
+          "geom",
+          type="plane",
+          name=geom_name,
+          pos=wall_pos + sign * normal * wall_size,
+          size=np.concatenate([wall_size[in_plane], [self._xy_scale]]),
+          xyaxes=_FACE_XYAXES[axis][sign],
+          material=material,
+          contype=0,
+          conaffinity=0,
+        )
 
   def _make_floor_variations(self, build_tile_geoms_fn=None):
     """Tiles the floor, one texture per variation ('.' then 'A', 'B', ...).
@@ -248,8 +325,9 @@ class MazeWithTargets(composer.Arena):
       if variation not in self._maze.variations_layer:
         break
       if build_tile_geoms_fn is None:
-        tiles = covering.make_walls(self._maze.variations_layer, wall_char=variation,
-                                    make_odd_sized_walls=True)
+        tiles = covering.make_walls(
+          self._maze.variations_layer, wall_char=variation, make_odd_sized_walls=True
+        )
       else:
         tiles = build_tile_geoms_fn(wall_char=variation)
       texture = main_texture
@@ -261,23 +339,30 @@ class MazeWithTargets(composer.Arena):
       for i, tile in enumerate(tiles):
         pos, size = self._cell_box(tile, 0.0, self._xy_scale)
         if variation == _DEFAULT_FLOOR_CHAR:
-          tile_name = 'floor_{}'.format(i)
+          tile_name = "floor_{}".format(i)
         else:
-          tile_name = 'floor_{}_{}'.format(variation, i)
+          tile_name = "floor_{}_{}".format(variation, i)
         self._tile_geom_names[tile.start] = tile_name
         self._texturing_material_names.append(tile_name)
         self._texturing_geom_names.append(tile_name)
         material = self._mjcf_root.asset.add(
-            'material', name=tile_name, texture=texture,
-            texrepeat=2 * size[[0, 1]] / self._xy_scale)
+          "material", name=tile_name, texture=texture, texrepeat=2 * size[[0, 1]] / self._xy_scale
+        )
         self._mjcf_root.worldbody.add(
-            'geom', name=tile_name, type='plane', material=material, pos=pos, size=size,
-            contype=0, conaffinity=0)
+          "geom",
+          name=tile_name,
+          type="plane",
+          material=material,
+          pos=pos,
+          size=size,
+          contype=0,
+          conaffinity=0,
+        )
 
   @property
   def ground_geoms(self):
     """The geoms whose name contains 'ground' (those a walker must not fall onto)."""
-    return tuple(geom for geom in self.mjcf_model.find_all('geom') if 'ground' in geom.name)
+    return tuple(geom for geom in self.mjcf_model.find_all("geom") if "ground" in geom.name)
 
   def find_token_grid_positions(self, tokens):
     """{token: [(row, column), ...]} over the entity layer, in row-major order."""
@@ -292,14 +377,17 @@ class MazeWithTargets(composer.Arena):
 
   def grid_to_world_positions(self, grid_positions):
     """World (x, y, 0) arrays of grid (row, column) cells."""
-    return [np.array([(x - self._x_offset) * self._xy_scale,
-                      -(y - self._y_offset) * self._xy_scale, 0.0])
-            for y, x in grid_positions]
+    return [
+      np.array([(x - self._x_offset) * self._xy_scale, -(y - self._y_offset) * self._xy_scale, 0.0])
+      for y, x in grid_positions
+    ]
 
   def world_to_grid_positions(self, world_positions):
     """Fractional grid (row, column) arrays of world (x, y, z) positions."""
-    return [np.array([self._y_offset - y / self._xy_scale, self._x_offset + x / self._xy_scale])
-            for x, y, _ in world_positions]
+    return [
+      np.array([self._y_offset - y / self._xy_scale, self._x_offset + x / self._xy_scale])
+      for x, y, _ in world_positions
+    ]
 
   def _find_spawn_and_target_positions(self):
     target, spawn = labmaze.defaults.OBJECT_TOKEN, labmaze.defaults.SPAWN_TOKEN
@@ -325,20 +413,45 @@ class RandomMazeWithTargets(MazeWithTargets):
   `np.random` fixes the sequence of mazes.
   """
 
-  def _build(self, x_cells, y_cells, xy_scale=2.0, z_height=2.0,
-             max_rooms=labmaze.defaults.MAX_ROOMS, room_min_size=labmaze.defaults.ROOM_MIN_SIZE,
-             room_max_size=labmaze.defaults.ROOM_MAX_SIZE,
-             spawns_per_room=labmaze.defaults.SPAWN_COUNT,
-             targets_per_room=labmaze.defaults.OBJECT_COUNT,
-             max_variations=labmaze.defaults.MAX_VARIATIONS, simplify=labmaze.defaults.SIMPLIFY,
-             skybox_texture=None, wall_textures=None, floor_textures=None, aesthetic='default',
-             name='random_maze'):
+  def _build(
+    self,
+    x_cells,
+    y_cells,
+    xy_scale=2.0,
+    z_height=2.0,
+    max_rooms=labmaze.defaults.MAX_ROOMS,
+    room_min_size=labmaze.defaults.ROOM_MIN_SIZE,
+    room_max_size=labmaze.defaults.ROOM_MAX_SIZE,
+    spawns_per_room=labmaze.defaults.SPAWN_COUNT,
+    targets_per_room=labmaze.defaults.OBJECT_COUNT,
+    max_variations=labmaze.defaults.MAX_VARIATIONS,
+    simplify=labmaze.defaults.SIMPLIFY,
+    skybox_texture=None,
+    wall_textures=None,
+    floor_textures=None,
+    aesthetic="default",
+    name="random_maze",
+  ):
     random_seed = np.random.randint(2147483648)  # 2**31
     maze = labmaze.RandomMaze(
-        height=y_cells, width=x_cells, max_rooms=max_rooms, room_min_size=room_min_size,
-        room_max_size=room_max_size, max_variations=max_variations,
-        spawns_per_room=spawns_per_room, objects_per_room=targets_per_room, simplify=simplify,
-        random_seed=random_seed)
-    super()._build(maze=maze, xy_scale=xy_scale, z_height=z_height,
-                   skybox_texture=skybox_texture, wall_textures=wall_textures,
-                   floor_textures=floor_textures, aesthetic=aesthetic, name=name)
+      height=y_cells,
+      width=x_cells,
+      max_rooms=max_rooms,
+      room_min_size=room_min_size,
+      room_max_size=room_max_size,
+      max_variations=max_variations,
+      spawns_per_room=spawns_per_room,
+      objects_per_room=targets_per_room,
+      simplify=simplify,
+      random_seed=random_seed,
+    )
+    super()._build(
+      maze=maze,
+      xy_scale=xy_scale,
+      z_height=z_height,
+      skybox_texture=skybox_texture,
+      wall_textures=wall_textures,
+      floor_textures=floor_textures,
+      aesthetic=aesthetic,
+      name=name,
+    )

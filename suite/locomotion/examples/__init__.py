@@ -32,6 +32,7 @@ def load(name, random_state=None):
   """The environment built by the builder `name`, with `random_state` (None, a seed or a numpy
   RandomState)."""
   if name not in ALL_BUILDERS:
-    raise ValueError(f"no locomotion example builder {name!r}; the builders are: "
-                     f"{', '.join(ALL_BUILDERS)}")
+    raise ValueError(
+      f"no locomotion example builder {name!r}; the builders are: {', '.join(ALL_BUILDERS)}"
+    )
   return ALL_BUILDERS[name](random_state=random_state)

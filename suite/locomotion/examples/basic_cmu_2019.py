@@ -31,28 +31,40 @@ _CONTROL_TIMESTEP = 0.03
 def _walker_with_camera():
   """The 2019 position-controlled humanoid, its 64x64 egocentric camera observable on."""
   return cmu_humanoid.CMUHumanoidPositionControlled(
-    observable_options={"egocentric_camera": dict(enabled=True)})
+    observable_options={"egocentric_camera": dict(enabled=True)}
+  )
 
 
 def _run_through_corridor(walker, arena):
   """Running at 3 m/s along the corridor, from half a metre past its start."""
   return corr_tasks.RunThroughCorridor(
-    walker=walker, arena=arena, walker_spawn_position=(0.5, 0, 0), target_velocity=3.0,
-    physics_timestep=_PHYSICS_TIMESTEP, control_timestep=_CONTROL_TIMESTEP)
+    walker=walker,
+    arena=arena,
+    walker_spawn_position=(0.5, 0, 0),
+    target_velocity=3.0,
+    physics_timestep=_PHYSICS_TIMESTEP,
+    control_timestep=_CONTROL_TIMESTEP,
+  )
 
 
 def _environment(task, random_state):
   """A 30 s episode, observations without the singleton buffer dimension."""
-  return composer.Environment(time_limit=30, task=task, random_state=random_state,
-                              strip_singleton_obs_buffer_dim=True)
+  return composer.Environment(
+    time_limit=30, task=task, random_state=random_state, strip_singleton_obs_buffer_dim=True
+  )
 
 
 def cmu_humanoid_run_walls(random_state=None):
   """The CMU humanoid runs down a 100 m corridor past walls of random widths."""
   walker = _walker_with_camera()
   arena = corr_arenas.WallsCorridor(
-    wall_gap=4., wall_width=distributions.Uniform(1, 7), wall_height=3.0, corridor_width=10,
-    corridor_length=100, include_initial_padding=False)
+    wall_gap=4.0,
+    wall_width=distributions.Uniform(1, 7),
+    wall_height=3.0,
+    corridor_width=10,
+    corridor_length=100,
+    include_initial_padding=False,
+  )
   return _environment(_run_through_corridor(walker, arena), random_state)
 
 
@@ -60,25 +72,33 @@ def cmu_humanoid_run_gaps(random_state=None):
   """The CMU humanoid runs down a 100 m corridor of platforms and gaps of random lengths."""
   walker = _walker_with_camera()
   arena = corr_arenas.GapsCorridor(
-    platform_length=distributions.Uniform(.3, 2.5), gap_length=distributions.Uniform(.5, 1.25),
-    corridor_width=10, corridor_length=100)
+    platform_length=distributions.Uniform(0.3, 2.5),
+    gap_length=distributions.Uniform(0.5, 1.25),
+    corridor_width=10,
+    corridor_length=100,
+  )
   return _environment(_run_through_corridor(walker, arena), random_state)
 
 
 def cmu_humanoid_go_to_target(random_state=None):
   """The CMU humanoid goes to a target on a floor (no camera observable)."""
   walker = cmu_humanoid.CMUHumanoidPositionControlled()
-  task = go_to_target.GoToTarget(walker=walker, arena=floors.Floor(),
-                                 physics_timestep=_PHYSICS_TIMESTEP,
-                                 control_timestep=_CONTROL_TIMESTEP)
+  task = go_to_target.GoToTarget(
+    walker=walker,
+    arena=floors.Floor(),
+    physics_timestep=_PHYSICS_TIMESTEP,
+    control_timestep=_CONTROL_TIMESTEP,
+  )
   return _environment(task, random_state)
 
 
 def _maze_textures():
   """DeepMind Lab's look: the 'sky_03' skybox, 'style_01' walls and floors."""
-  return dict(skybox_texture=labmaze_textures.SkyBox(style="sky_03"),
-              wall_textures=labmaze_textures.WallTextures(style="style_01"),
-              floor_textures=labmaze_textures.FloorTextures(style="style_01"))
+  return dict(
+    skybox_texture=labmaze_textures.SkyBox(style="sky_03"),
+    wall_textures=labmaze_textures.WallTextures(style="style_01"),
+    floor_textures=labmaze_textures.FloorTextures(style="style_01"),
+  )
 
 
 def cmu_humanoid_maze_forage(random_state=None):
@@ -86,25 +106,31 @@ def cmu_humanoid_maze_forage(random_state=None):
   rooms, each with a spawn point and three targets (30 s episodes)."""
   walker = _walker_with_camera()
   arena = mazes.RandomMazeWithTargets(
-    x_cells=11, y_cells=11, xy_scale=3, max_rooms=4, room_min_size=4, room_max_size=5,
-    spawns_per_room=1, targets_per_room=3, **_maze_textures())
+    x_cells=11,
+    y_cells=11,
+    xy_scale=3,
+    max_rooms=4,
+    room_min_size=4,
+    room_max_size=5,
+    spawns_per_room=1,
+    targets_per_room=3,
+    **_maze_textures(),
+  )
   task = random_goal_maze.ManyGoalsMaze(
-    walker=walker, maze_arena=arena,
-    target_builder=functools.partial(target_sphere.TargetSphere, radius=0.4, rgb1=(0, 0, 0.4),
-                                     rgb2=(0, 0, 0.7)),
-    target_reward_scale=50., physics_timestep=_PHYSICS_TIMESTEP,
-    control_timestep=_CONTROL_TIMESTEP)
+    walker=walker,
+    maze_arena=arena,
+    target_builder=functools.partial(
+      target_sphere.TargetSphere, radius=0.4, rgb1=(0, 0, 0.4), rgb2=(0, 0, 0.7)
+    ),
+    target_reward_scale=50.0,
+    physics_timestep=_PHYSICS_TIMESTEP,
+    control_timestep=_CONTROL_TIMESTEP,
+  )
   return _environment(task, random_state)
 
 
 # a 5x5-cell room with a fixed spawn point; its six targets are redrawn each episode
-_HETEROGENEOUS_FORAGE_ROOM = ('*******\n'
-                              '*     *\n'
-                              '*  P  *\n'
-                              '*     *\n'
-                              '*  G  *\n'
-                              '*     *\n'
-                              '*******\n')
+_HETEROGENEOUS_FORAGE_ROOM = "*******\n*     *\n*  P  *\n*     *\n*  G  *\n*     *\n*******\n"
 
 
 def cmu_humanoid_heterogeneous_forage(random_state=None):
@@ -112,15 +138,24 @@ def cmu_humanoid_heterogeneous_forage(random_state=None):
   the colours' roles shuffled each episode; 0.01 per step alive (25 s episodes)."""
   walker = _walker_with_camera()
   maze = labmaze.FixedMazeWithRandomGoals(
-    entity_layer=_HETEROGENEOUS_FORAGE_ROOM, variations_layer=None, num_spawns=1, num_objects=6)
+    entity_layer=_HETEROGENEOUS_FORAGE_ROOM, variations_layer=None, num_spawns=1, num_objects=6
+  )
   arena = mazes.MazeWithTargets(maze=maze, xy_scale=3.0, z_height=2.0, **_maze_textures())
   sphere = functools.partial(target_sphere.TargetSphere, radius=0.4)
   task = random_goal_maze.ManyHeterogeneousGoalsMaze(
-    walker=walker, maze_arena=arena,
-    target_builders=[functools.partial(sphere, rgb1=(0, 0.4, 0), rgb2=(0, 0.7, 0)),
-                     functools.partial(sphere, rgb1=(0.4, 0, 0), rgb2=(0.7, 0, 0))],
-    randomize_spawn_rotation=False, target_type_rewards=[30., -10.],
-    target_type_proportions=[1, 1], shuffle_target_builders=True, aliveness_reward=0.01,
-    control_timestep=.03)
-  return composer.Environment(time_limit=25, task=task, random_state=random_state,
-                              strip_singleton_obs_buffer_dim=True)
+    walker=walker,
+    maze_arena=arena,
+    target_builders=[
+      functools.partial(sphere, rgb1=(0, 0.4, 0), rgb2=(0, 0.7, 0)),
+      functools.partial(sphere, rgb1=(0.4, 0, 0), rgb2=(0.7, 0, 0)),
+    ],
+    randomize_spawn_rotation=False,
+    target_type_rewards=[30.0, -10.0],
+    target_type_proportions=[1, 1],
+    shuffle_target_builders=True,
+    aliveness_reward=0.01,
+    control_timestep=0.03,
+  )
+  return composer.Environment(
+    time_limit=25, task=task, random_state=random_state, strip_singleton_obs_buffer_dim=True
+  )

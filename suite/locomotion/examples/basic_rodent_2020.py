@@ -24,7 +24,7 @@ from suite.locomotion.tasks import reach
 from suite.locomotion.walkers import rodent
 
 # control every 20 ms, 20 physics steps of 1 ms each
-_CONTROL_TIMESTEP = .02
+_CONTROL_TIMESTEP = 0.02
 _PHYSICS_TIMESTEP = 0.001
 
 
@@ -34,16 +34,21 @@ def _rat():
 
 
 def _environment(task, time_limit, random_state):
-  return composer.Environment(time_limit=time_limit, task=task, random_state=random_state,
-                              strip_singleton_obs_buffer_dim=True)
+  return composer.Environment(
+    time_limit=time_limit, task=task, random_state=random_state, strip_singleton_obs_buffer_dim=True
+  )
 
 
 def rodent_escape_bowl(random_state=None):
   """The rat climbs out of a bowl-shaped terrain (20 s episodes)."""
   walker = _rat()
-  arena = bowl.Bowl(size=(20., 20.), aesthetic="outdoor_natural")
-  task = escape.Escape(walker=walker, arena=arena, physics_timestep=_PHYSICS_TIMESTEP,
-                       control_timestep=_CONTROL_TIMESTEP)
+  arena = bowl.Bowl(size=(20.0, 20.0), aesthetic="outdoor_natural")
+  task = escape.Escape(
+    walker=walker,
+    arena=arena,
+    physics_timestep=_PHYSICS_TIMESTEP,
+    control_timestep=_CONTROL_TIMESTEP,
+  )
   return _environment(task, 20, random_state)
 
 
@@ -54,25 +59,41 @@ def rodent_run_gaps(random_state=None):
   """
   walker = _rat()
   arena = corr_arenas.GapsCorridor(
-    platform_length=distributions.Uniform(.4, .8), gap_length=distributions.Uniform(.05, .2),
-    corridor_width=2, corridor_length=40, aesthetic="outdoor_natural")
+    platform_length=distributions.Uniform(0.4, 0.8),
+    gap_length=distributions.Uniform(0.05, 0.2),
+    corridor_width=2,
+    corridor_length=40,
+    aesthetic="outdoor_natural",
+  )
   task = corr_tasks.RunThroughCorridor(
-    walker=walker, arena=arena, walker_spawn_position=(5, 0, 0), walker_spawn_rotation=0,
-    target_velocity=1.0, contact_termination=False, terminate_at_height=-0.3,
-    physics_timestep=_PHYSICS_TIMESTEP, control_timestep=_CONTROL_TIMESTEP)
+    walker=walker,
+    arena=arena,
+    walker_spawn_position=(5, 0, 0),
+    walker_spawn_rotation=0,
+    target_velocity=1.0,
+    contact_termination=False,
+    terminate_at_height=-0.3,
+    physics_timestep=_PHYSICS_TIMESTEP,
+    control_timestep=_CONTROL_TIMESTEP,
+  )
   return _environment(task, 30, random_state)
 
 
 def rodent_two_touch(random_state=None):
   """The rat taps an orb, waits an interval and taps it again, on a 10 m floor (30 s episodes)."""
   walker = _rat()
-  arena = floors.Floor(size=(10., 10.), aesthetic="outdoor_natural")
+  arena = floors.Floor(size=(10.0, 10.0), aesthetic="outdoor_natural")
   task = reach.TwoTouch(
-    walker=walker, arena=arena,
+    walker=walker,
+    arena=arena,
     target_builders=[functools.partial(target_sphere.TargetSphereTwoTouch, radius=0.025)],
-    randomize_spawn_rotation=True, target_type_rewards=[25.], shuffle_target_builders=False,
-    target_area=(1.5, 1.5), physics_timestep=_PHYSICS_TIMESTEP,
-    control_timestep=_CONTROL_TIMESTEP)
+    randomize_spawn_rotation=True,
+    target_type_rewards=[25.0],
+    shuffle_target_builders=False,
+    target_area=(1.5, 1.5),
+    physics_timestep=_PHYSICS_TIMESTEP,
+    control_timestep=_CONTROL_TIMESTEP,
+  )
   return _environment(task, 30, random_state)
 
 
@@ -82,14 +103,31 @@ def rodent_maze_forage(random_state=None):
   may touch the ground."""
   walker = _rat()
   arena = mazes.RandomMazeWithTargets(
-    x_cells=11, y_cells=11, xy_scale=.5, z_height=.3, max_rooms=4, room_min_size=4,
-    room_max_size=5, spawns_per_room=1, targets_per_room=3,
-    wall_textures=labmaze_textures.WallTextures(style="style_01"), aesthetic="outdoor_natural")
+    x_cells=11,
+    y_cells=11,
+    xy_scale=0.5,
+    z_height=0.3,
+    max_rooms=4,
+    room_min_size=4,
+    room_max_size=5,
+    spawns_per_room=1,
+    targets_per_room=3,
+    wall_textures=labmaze_textures.WallTextures(style="style_01"),
+    aesthetic="outdoor_natural",
+  )
   task = random_goal_maze.ManyGoalsMaze(
-    walker=walker, maze_arena=arena,
-    target_builder=functools.partial(target_sphere.TargetSphere, radius=0.05,
-                                     height_above_ground=.125, rgb1=(0, 0, 0.4),
-                                     rgb2=(0, 0, 0.7)),
-    target_reward_scale=50., contact_termination=False, physics_timestep=_PHYSICS_TIMESTEP,
-    control_timestep=_CONTROL_TIMESTEP)
+    walker=walker,
+    maze_arena=arena,
+    target_builder=functools.partial(
+      target_sphere.TargetSphere,
+      radius=0.05,
+      height_above_ground=0.125,
+      rgb1=(0, 0, 0.4),
+      rgb2=(0, 0, 0.7),
+    ),
+    target_reward_scale=50.0,
+    contact_termination=False,
+    physics_timestep=_PHYSICS_TIMESTEP,
+    control_timestep=_CONTROL_TIMESTEP,
+  )
   return _environment(task, 30, random_state)

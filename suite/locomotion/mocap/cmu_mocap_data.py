@@ -20,17 +20,16 @@ import tempfile
 import time
 import urllib.request
 
-H5_FILENAME = {'2019': 'cmu_2019_08756c01.h5',
-               '2020': 'cmu_2020_dfe3e9e0.h5'}
-H5_URL_BASE = 'https://storage.googleapis.com/dm_control/'
+H5_FILENAME = {"2019": "cmu_2019_08756c01.h5", "2020": "cmu_2020_dfe3e9e0.h5"}
+H5_URL_BASE = "https://storage.googleapis.com/dm_control/"
 H5_URL = {version: H5_URL_BASE + name for version, name in H5_FILENAME.items()}
-H5_BYTES = {'2019': 488143314,
-            '2020': 476559420}
+H5_BYTES = {"2019": 488143314, "2020": 476559420}
 H5_SHA256 = {
-  '2019': '08756c01cb4ac20da9918e70e85c32d4880c6c8c16189b02a18b79a5e79afa2b',
-  '2020': 'dfe3e9e0b08d32960bdafbf89e541339ca8908a9a5e7f4a2c986362890d72863'}
+  "2019": "08756c01cb4ac20da9918e70e85c32d4880c6c8c16189b02a18b79a5e79afa2b",
+  "2020": "dfe3e9e0b08d32960bdafbf89e541339ca8908a9a5e7f4a2c986362890d72863",
+}
 
-CACHE_DIR_ENV = 'NUMJOCO_MOCAP_DIR'
+CACHE_DIR_ENV = "NUMJOCO_MOCAP_DIR"
 _CHUNK = 1 << 20
 
 
@@ -40,23 +39,24 @@ class ChecksumError(RuntimeError):
 
 def cache_dir():
   """Where downloaded data files are kept."""
-  return os.path.expanduser(os.environ.get(CACHE_DIR_ENV) or '~/.cache/numjoco/mocap')
+  return os.path.expanduser(os.environ.get(CACHE_DIR_ENV) or "~/.cache/numjoco/mocap")
 
 
 def candidate_paths(version):
   """Where a copy of the `version` file is looked for, in order (the first is where a download
   goes)."""
   name = H5_FILENAME[version]
-  return (os.path.join(cache_dir(), name), os.path.join(os.path.expanduser('~/.dm_control'), name))
+  return (os.path.join(cache_dir(), name), os.path.join(os.path.expanduser("~/.dm_control"), name))
 
 
 def _check_version(version):
   if version not in H5_FILENAME:
-    raise ValueError(f'no CMU mocap data of version {version!r}; the versions are '
-                     f'{", ".join(H5_FILENAME)}')
+    raise ValueError(
+      f"no CMU mocap data of version {version!r}; the versions are {', '.join(H5_FILENAME)}"
+    )
 
 
-def get_cached_path(version='2020'):
+def get_cached_path(version="2020"):
   """The path of an existing copy of the `version` file (of the published size), or None."""
   _check_version(version)
   for path in candidate_paths(version):
@@ -74,7 +74,7 @@ class _Progress:
   def __init__(self, description, total, stream=None):
     self._description, self._total = description, total
     self._stream = stream or sys.stderr
-    self._done, self._shown = 0, 0.
+    self._done, self._shown = 0, 0.0
 
   def update(self, count):
     self._done += count
@@ -83,16 +83,16 @@ class _Progress:
       self._shown = now
       mib = self._done / 2**20
       if self._total:
-        fraction = min(self._done / self._total, 1.)
-        bar = '#' * int(30 * fraction)
-        text = f'{self._description}: [{bar:30s}] {100 * fraction:5.1f}% {mib:.1f} MiB'
+        fraction = min(self._done / self._total, 1.0)
+        bar = "#" * int(30 * fraction)
+        text = f"{self._description}: [{bar:30s}] {100 * fraction:5.1f}% {mib:.1f} MiB"
       else:
-        text = f'{self._description}: {mib:.1f} MiB'
-      self._stream.write('\r' + text)
+        text = f"{self._description}: {mib:.1f} MiB"
+      self._stream.write("\r" + text)
       self._stream.flush()
 
   def close(self):
-    self._stream.write('\n')
+    self._stream.write("\n")
     self._stream.flush()
 
 
@@ -111,13 +111,19 @@ def download(url, path, sha256, opener=None, progress=True, description=None):
   directory = os.path.dirname(os.path.abspath(path))
   os.makedirs(directory, exist_ok=True)
   digest = hashlib.sha256()
-  fd, temp_path = tempfile.mkstemp(prefix='.' + os.path.basename(path) + '.', suffix='.part',
-                                   dir=directory)
+  fd, temp_path = tempfile.mkstemp(
+    prefix="." + os.path.basename(path) + ".", suffix=".part", dir=directory
+  )
   try:
-    with os.fdopen(fd, 'wb') as out, opener(url) as response:
-      length = response.headers.get('Content-Length') if hasattr(response, 'headers') else None
-      bar = (_Progress(description or f'Downloading {os.path.basename(path)}',
-                       int(length) if length else None) if progress else None)
+    with os.fdopen(fd, "wb") as out, opener(url) as response:
+      length = response.headers.get("Content-Length") if hasattr(response, "headers") else None
+      bar = (
+        _Progress(
+          description or f"Downloading {os.path.basename(path)}", int(length) if length else None
+        )
+        if progress
+        else None
+      )
       try:
         while True:
           chunk = response.read(_CHUNK)
@@ -131,9 +137,11 @@ def download(url, path, sha256, opener=None, progress=True, description=None):
         if bar:
           bar.close()
     if digest.hexdigest() != sha256.lower():
-      raise ChecksumError(f'the download of {os.path.basename(path)} from {url} is corrupted: '
-                          f'its SHA-256 is {digest.hexdigest()}, expected {sha256.lower()}; '
-                          'nothing was saved')
+      raise ChecksumError(
+        f"the download of {os.path.basename(path)} from {url} is corrupted: "
+        f"its SHA-256 is {digest.hexdigest()}, expected {sha256.lower()}; "
+        "nothing was saved"
+      )
     os.replace(temp_path, path)
   except BaseException:
     if os.path.exists(temp_path):
@@ -142,13 +150,18 @@ def download(url, path, sha256, opener=None, progress=True, description=None):
   return path
 
 
-def get_path_for_cmu(version='2020', opener=None, progress=True):
+def get_path_for_cmu(version="2020", opener=None, progress=True):
   """The path of the CMU mocap data fitted to the `version` ('2019' or '2020') CMU humanoid,
   downloaded into `cache_dir()` first if there is no local copy (see the module docstring)."""
   _check_version(version)
   path = get_cached_path(version)
   if path is None:
-    path = download(H5_URL[version], candidate_paths(version)[0], H5_SHA256[version],
-                    opener=opener, progress=progress,
-                    description=f'Downloading CMU mocap data ({version})')
+    path = download(
+      H5_URL[version],
+      candidate_paths(version)[0],
+      H5_SHA256[version],
+      opener=opener,
+      progress=progress,
+      description=f"Downloading CMU mocap data ({version})",
+    )
   return path

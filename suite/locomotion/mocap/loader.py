@@ -30,8 +30,10 @@ def import_h5py():
   try:
     import h5py
   except ImportError as e:
-    raise ImportError('reading motion-capture HDF5 files needs h5py: '
-                      '`pip install numjoco[mocap]` (or `pip install h5py`)') from e
+    raise ImportError(
+      "reading motion-capture HDF5 files needs h5py: "
+      "`pip install numjoco[mocap]` (or `pip install h5py`)"
+    ) from e
   return h5py
 
 
@@ -47,7 +49,7 @@ class TrajectoryLoader(metaclass=abc.ABCMeta):
       proto_modifier = (proto_modifier,)
     for modifier in proto_modifier:
       if not callable(modifier):
-        raise ValueError(f'{modifier} is not callable')
+        raise ValueError(f"{modifier} is not callable")
     self._proto_modifiers = proto_modifier
 
   @abc.abstractmethod
@@ -58,24 +60,36 @@ class TrajectoryLoader(metaclass=abc.ABCMeta):
   def _get_proto_for_key(self, key):
     """The `FittedTrajectory` of `key`."""
 
-  def get_trajectory(self, key, start_time=None, end_time=None, start_step=None,
-                     end_step=None, zero_out_velocities=True):
+  def get_trajectory(
+    self,
+    key,
+    start_time=None,
+    end_time=None,
+    start_step=None,
+    end_step=None,
+    zero_out_velocities=True,
+  ):
     """The trajectory `key`, modified and restricted to the given times or steps."""
     proto = self._get_proto_for_key(key)
     for modifier in self._proto_modifiers:
       modifier(proto)
-    return self._trajectory_class(proto, start_time=start_time, end_time=end_time,
-                                  start_step=start_step, end_step=end_step,
-                                  zero_out_velocities=zero_out_velocities)
+    return self._trajectory_class(
+      proto,
+      start_time=start_time,
+      end_time=end_time,
+      start_step=start_step,
+      end_step=end_step,
+      zero_out_velocities=zero_out_velocities,
+    )
 
 
 def _text(value):
-  return value.decode('utf-8') if isinstance(value, (bytes, np.bytes_)) else str(value)
+  return value.decode("utf-8") if isinstance(value, (bytes, np.bytes_)) else str(value)
 
 
 # how each attribute of a record is converted (as a protocol buffer would store it)
 _CONVERT = {str: _text, int: int, float: float}
-_REPEATED_TEXT = ('end_effector_names', 'appendage_names')
+_REPEATED_TEXT = ("end_effector_names", "appendage_names")
 
 
 def _fill_fields(record, attrs, where, skip=()):
@@ -94,7 +108,7 @@ def _fill_fields(record, attrs, where, skip=()):
       else:
         continue  # nested records come from subgroups
     except (TypeError, ValueError) as e:
-      raise ValueError(f'{where}: attribute {name!r} has an unexpected value {value!r}') from e
+      raise ValueError(f"{where}: attribute {name!r} has an unexpected value {value!r}") from e
     setattr(record, name, value)
   return record
 
@@ -112,11 +126,11 @@ class HDF5TrajectoryLoader(TrajectoryLoader):
     h5py = import_h5py()
     path = os.fspath(path)
     if not os.path.exists(path):
-      raise FileNotFoundError(f'no motion-capture file at {path}')
+      raise FileNotFoundError(f"no motion-capture file at {path}")
     try:
-      self._h5_file = h5py.File(path, mode='r')
+      self._h5_file = h5py.File(path, mode="r")
     except OSError as e:
-      raise ValueError(f'{path} is not a readable HDF5 file: {e}') from e
+      raise ValueError(f"{path} is not a readable HDF5 file: {e}") from e
     self._path = path
     self._keys = tuple(sorted(self._h5_file.keys()))
     super().__init__(trajectory_class=trajectory_class, proto_modifier=proto_modifier)
@@ -126,21 +140,23 @@ class HDF5TrajectoryLoader(TrajectoryLoader):
 
   def _group(self, parent, name, where):
     if name not in parent:
-      raise ValueError(f'{self._path}: {where} has no {name!r} (not a trajectory file in '
-                       f"dm_control's layout?)")
+      raise ValueError(
+        f"{self._path}: {where} has no {name!r} (not a trajectory file in dm_control's layout?)"
+      )
     return parent[name]
 
   def _numbered(self, parent, prefix, where):
     """The subgroups `<prefix>_0`, `<prefix>_1`, ... of `parent`, checked."""
-    return [self._group(parent, f'{prefix}_{i}', where) for i in range(len(parent))]
+    return [self._group(parent, f"{prefix}_{i}", where) for i in range(len(parent))]
 
   def _poses(self, h5_entity, fields, num_steps, where):
     poses = {}
     for name in fields:
       data = np.asarray(self._group(h5_entity, name, where), float)
       if data.ndim != 2 or data.shape[1] != num_steps:
-        raise ValueError(f'{self._path}: {where}/{name} has shape {data.shape}; expected '
-                         f'(size, {num_steps})')
+        raise ValueError(
+          f"{self._path}: {where}/{name} has shape {data.shape}; expected (size, {num_steps})"
+        )
       poses[name] = data.T
     return poses
 
@@ -148,38 +164,43 @@ class HDF5TrajectoryLoader(TrajectoryLoader):
     """The `FittedTrajectory` of `key` (str or bytes)."""
     key = _text(key)
     if key not in self._h5_file:
-      shown = ', '.join(self._keys[:5]) + (', ...' if len(self._keys) > 5 else '')
-      raise KeyError(f'{self._path} has no trajectory {key!r} (it has {len(self._keys)}: '
-                     f'{shown})')
+      shown = ", ".join(self._keys[:5]) + (", ..." if len(self._keys) > 5 else "")
+      raise KeyError(f"{self._path} has no trajectory {key!r} (it has {len(self._keys)}: {shown})")
     h5_trajectory = self._h5_file[key]
-    if 'num_steps' not in h5_trajectory.attrs:
-      raise ValueError(f"{self._path}: trajectory {key!r} has no 'num_steps' attribute (not a "
-                       "trajectory file in dm_control's layout?)")
-    num_steps = int(h5_trajectory.attrs['num_steps'])
+    if "num_steps" not in h5_trajectory.attrs:
+      raise ValueError(
+        f"{self._path}: trajectory {key!r} has no 'num_steps' attribute (not a "
+        "trajectory file in dm_control's layout?)"
+      )
+    num_steps = int(h5_trajectory.attrs["num_steps"])
     proto = mocap_types.FittedTrajectory(identifier=key, num_steps=num_steps)
-    for name, convert in (('year', int), ('month', int), ('day', int), ('dt', float)):
+    for name, convert in (("year", int), ("month", int), ("day", int), ("dt", float)):
       if name in h5_trajectory.attrs:
         setattr(proto, name, convert(h5_trajectory.attrs[name]))
 
-    for h5_walker in self._numbered(self._group(h5_trajectory, 'walkers', key), 'walker',
-                                    f'{key}/walkers'):
+    for h5_walker in self._numbered(
+      self._group(h5_trajectory, "walkers", key), "walker", f"{key}/walkers"
+    ):
       where = h5_walker.name
       walker = _fill_fields(mocap_types.Walker(), h5_walker.attrs, where)
       walker.scaling.subtree = [
         _fill_fields(mocap_types.SubtreeScaling(), g.attrs, g.name)
-        for g in self._numbered(self._group(h5_walker, 'scaling', where), 'subtree', where)]
+        for g in self._numbered(self._group(h5_walker, "scaling", where), "subtree", where)
+      ]
       walker.markers.marker = [
         _fill_fields(mocap_types.Marker(), g.attrs, g.name)
-        for g in self._numbered(self._group(h5_walker, 'markers', where), 'marker', where)]
+        for g in self._numbered(self._group(h5_walker, "markers", where), "marker", where)
+      ]
       proto.walkers.append(walker)
       proto.walker_poses.append(
-        self._poses(h5_walker, mocap_types.WALKER_POSE_FIELDS, num_steps, where))
+        self._poses(h5_walker, mocap_types.WALKER_POSE_FIELDS, num_steps, where)
+      )
 
-    for h5_prop in self._numbered(self._group(h5_trajectory, 'props', key), 'prop',
-                                  f'{key}/props'):
+    for h5_prop in self._numbered(self._group(h5_trajectory, "props", key), "prop", f"{key}/props"):
       proto.props.append(_fill_fields(mocap_types.Prop(), h5_prop.attrs, h5_prop.name))
       proto.prop_poses.append(
-        self._poses(h5_prop, mocap_types.PROP_POSE_FIELDS, num_steps, h5_prop.name))
+        self._poses(h5_prop, mocap_types.PROP_POSE_FIELDS, num_steps, h5_prop.name)
+      )
     return proto
 
 
@@ -200,7 +221,7 @@ class PropResizer:
 
   def __init__(self, size_factor=None, size_delta=None, mass=None):
     if size_factor and size_delta:
-      raise ValueError('Only one of `size_factor` or `size_delta` can be specified.')
+      raise ValueError("Only one of `size_factor` or `size_delta` can be specified.")
     if size_factor:
       self._size_variation, self._size_op = size_factor, operator.mul
     else:
@@ -224,15 +245,15 @@ class ZOffsetter:
 
   def _add_z_offset(self, values):
     if np.shape(values)[-1] % 3:
-      raise ValueError('Length of proto_field is not a multiple of 3.')
+      raise ValueError("Length of proto_field is not a multiple of 3.")
     values[..., 2::3] += self._z_offset
 
   def __call__(self, proto, random_state=None):
     for poses in proto.walker_poses:
-      for name in ('position', 'body_positions', 'center_of_mass'):
+      for name in ("position", "body_positions", "center_of_mass"):
         self._add_z_offset(poses[name])
     for poses in proto.prop_poses:
-      self._add_z_offset(poses['position'])
+      self._add_z_offset(poses["position"])
 
 
 class AppendageFixer:
@@ -241,6 +262,6 @@ class AppendageFixer:
   def __call__(self, proto, random_state=None):
     for poses in proto.walker_poses:
       for t in range(proto.num_steps):
-        xmat = tr.quat_to_mat(poses['quaternion'][t])[:3, :3]
-        appendages = poses['appendages'][t].reshape(-1, 3)
-        poses['appendages'][t] = np.ravel((appendages - poses['position'][t]) @ xmat)
+        xmat = tr.quat_to_mat(poses["quaternion"][t])[:3, :3]
+        appendages = poses["appendages"][t].reshape(-1, 3)
+        poses["appendages"][t] = np.ravel((appendages - poses["position"][t]) @ xmat)

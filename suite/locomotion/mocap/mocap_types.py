@@ -14,11 +14,21 @@ import enum
 import numpy as np
 
 # the per-step fields of a walker and of a prop, in the order of dm_control's records
-WALKER_POSE_FIELDS = ('position', 'quaternion', 'joints', 'center_of_mass', 'end_effectors',
-                      'velocity', 'angular_velocity', 'joints_velocity', 'appendages',
-                      'body_positions', 'body_quaternions')
-PROP_POSE_FIELDS = ('position', 'quaternion', 'velocity', 'angular_velocity')
-VELOCITY_FIELDS = ('velocity', 'angular_velocity', 'joints_velocity')
+WALKER_POSE_FIELDS = (
+  "position",
+  "quaternion",
+  "joints",
+  "center_of_mass",
+  "end_effectors",
+  "velocity",
+  "angular_velocity",
+  "joints_velocity",
+  "appendages",
+  "body_positions",
+  "body_quaternions",
+)
+PROP_POSE_FIELDS = ("position", "quaternion", "velocity", "angular_velocity")
+VELOCITY_FIELDS = ("velocity", "angular_velocity", "joints_velocity")
 
 
 class _Record:
@@ -29,18 +39,21 @@ class _Record:
   def __init__(self, **fields):
     unknown = set(fields) - set(self._FIELDS)
     if unknown:
-      raise TypeError(f'{type(self).__name__} has no field {sorted(unknown)[0]!r}; its fields '
-                      f'are {", ".join(self._FIELDS)}')
+      raise TypeError(
+        f"{type(self).__name__} has no field {sorted(unknown)[0]!r}; its fields "
+        f"are {', '.join(self._FIELDS)}"
+      )
     for name, default in self._FIELDS.items():
       setattr(self, name, fields[name] if name in fields else default())
 
   def __eq__(self, other):
     return type(self) is type(other) and all(
-      _equal(getattr(self, name), getattr(other, name)) for name in self._FIELDS)
+      _equal(getattr(self, name), getattr(other, name)) for name in self._FIELDS
+    )
 
   def __repr__(self):
-    fields = ', '.join(f'{name}={getattr(self, name)!r}' for name in self._FIELDS)
-    return f'{type(self).__name__}({fields})'
+    fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._FIELDS)
+    return f"{type(self).__name__}({fields})"
 
 
 def _equal(a, b):
@@ -51,20 +64,22 @@ def _equal(a, b):
 
 class Marker(_Record):
   """A tracking marker: its name, the body it is on and its position in that body."""
-  _FIELDS = {'name': str, 'parent': str, 'position': list, 'quaternion': list}
+
+  _FIELDS = {"name": str, "parent": str, "position": list, "quaternion": list}
 
 
 class Markers(_Record):
-  _FIELDS = {'marker': list}
+  _FIELDS = {"marker": list}
 
 
 class SubtreeScaling(_Record):
   """How a walker's subtree below `body_name` is scaled to the subject."""
-  _FIELDS = {'body_name': str, 'parent_length': float, 'size_factor': float}
+
+  _FIELDS = {"body_name": str, "parent_length": float, "size_factor": float}
 
 
 class WalkerScaling(_Record):
-  _FIELDS = {'subtree': list}
+  _FIELDS = {"subtree": list}
 
 
 class Walker(_Record):
@@ -72,6 +87,7 @@ class Walker(_Record):
 
   class Model(enum.IntEnum):
     """The walker models (the numbers are those of dm_control's data files)."""
+
     UNSPECIFIED = 0
     CMU_2019 = 1
     RESERVED_MODEL_ID_2 = 2
@@ -80,8 +96,15 @@ class Walker(_Record):
     RESERVED_MODEL_ID_5 = 5
     RESERVED_MODEL_ID_6 = 6
 
-  _FIELDS = {'name': str, 'model': int, 'scaling': WalkerScaling, 'markers': Markers,
-             'mass': float, 'end_effector_names': list, 'appendage_names': list}
+  _FIELDS = {
+    "name": str,
+    "model": int,
+    "scaling": WalkerScaling,
+    "markers": Markers,
+    "mass": float,
+    "end_effector_names": list,
+    "appendage_names": list,
+  }
 
 
 for _model in Walker.Model:
@@ -96,7 +119,7 @@ class Prop(_Record):
     SPHERE = 1
     BOX = 2
 
-  _FIELDS = {'name': str, 'shape': int, 'size': list, 'mass': float}
+  _FIELDS = {"name": str, "shape": int, "size": list, "mass": float}
 
 
 for _shape in Prop.Shape:
@@ -109,21 +132,23 @@ class _Pose:
   _FIELD_NAMES = ()
 
   def __init__(self, fields):
-    object.__setattr__(self, '_fields', fields)
+    object.__setattr__(self, "_fields", fields)
 
   def __getattr__(self, name):
-    fields = object.__getattribute__(self, '_fields')
+    fields = object.__getattribute__(self, "_fields")
     if name in fields:
       return fields[name]
-    raise AttributeError(f'{type(self).__name__} has no field {name!r}')
+    raise AttributeError(f"{type(self).__name__} has no field {name!r}")
 
   def __setattr__(self, name, value):
     if name not in self._fields:
-      raise AttributeError(f'{type(self).__name__} has no field {name!r}')
+      raise AttributeError(f"{type(self).__name__} has no field {name!r}")
     value = np.asarray(value, float)
     if value.shape != self._fields[name].shape:
-      raise ValueError(f'{type(self).__name__}.{name} has {self._fields[name].size} values; '
-                       f'got shape {value.shape}')
+      raise ValueError(
+        f"{type(self).__name__}.{name} has {self._fields[name].size} values; "
+        f"got shape {value.shape}"
+      )
     self._fields[name][...] = value
 
   def copy(self):
@@ -132,16 +157,19 @@ class _Pose:
 
   def __eq__(self, other):
     return type(self) is type(other) and all(
-      np.array_equal(v, other._fields[k]) for k, v in self._fields.items())
+      np.array_equal(v, other._fields[k]) for k, v in self._fields.items()
+    )
 
 
 class WalkerPose(_Pose):
   """A walker's pose at one time step (`WALKER_POSE_FIELDS`)."""
+
   _FIELD_NAMES = WALKER_POSE_FIELDS
 
 
 class PropPose(_Pose):
   """A prop's pose at one time step (`PROP_POSE_FIELDS`)."""
+
   _FIELD_NAMES = PROP_POSE_FIELDS
 
 
@@ -156,8 +184,11 @@ class TimestepData:
     return TimestepData([w.copy() for w in self.walkers], [p.copy() for p in self.props])
 
   def __eq__(self, other):
-    return (isinstance(other, TimestepData) and self.walkers == other.walkers
-            and self.props == other.props)
+    return (
+      isinstance(other, TimestepData)
+      and self.walkers == other.walkers
+      and self.props == other.props
+    )
 
 
 class _Timesteps:
@@ -178,12 +209,13 @@ class _Timesteps:
     n = len(self)
     index = int(index)
     if not -n <= index < n:
-      raise IndexError(f'time step {index} out of range for a trajectory of {n} steps')
+      raise IndexError(f"time step {index} out of range for a trajectory of {n} steps")
     index %= n
     t = self._trajectory
     return TimestepData(
       [WalkerPose({k: v[index] for k, v in poses.items()}) for poses in t.walker_poses],
-      [PropPose({k: v[index] for k, v in poses.items()}) for poses in t.prop_poses])
+      [PropPose({k: v[index] for k, v in poses.items()}) for poses in t.prop_poses],
+    )
 
   def __iter__(self):
     return (self[i] for i in range(len(self)))
@@ -197,8 +229,19 @@ class FittedTrajectory:
   step at a time.
   """
 
-  def __init__(self, identifier='', year=0, month=0, day=0, dt=0.0, walkers=(), props=(),
-               walker_poses=(), prop_poses=(), num_steps=0):
+  def __init__(
+    self,
+    identifier="",
+    year=0,
+    month=0,
+    day=0,
+    dt=0.0,
+    walkers=(),
+    props=(),
+    walker_poses=(),
+    prop_poses=(),
+    num_steps=0,
+  ):
     self.identifier = identifier
     self.year, self.month, self.day, self.dt = year, month, day, dt
     self.walkers = list(walkers)
@@ -225,12 +268,11 @@ def _pose_arrays(poses, fields, num_steps):
   arrays = {}
   for name in fields:
     if name not in poses:
-      raise ValueError(f'the poses have no field {name!r}')
+      raise ValueError(f"the poses have no field {name!r}")
     value = np.array(poses[name], float)
     if value.ndim == 1 and value.size == 0:
       value = value.reshape(num_steps, 0)
     if value.ndim != 2 or value.shape[0] != num_steps:
-      raise ValueError(f'pose field {name!r} has shape {value.shape}; expected '
-                       f'({num_steps}, size)')
+      raise ValueError(f"pose field {name!r} has shape {value.shape}; expected ({num_steps}, size)")
     arrays[name] = value
   return arrays

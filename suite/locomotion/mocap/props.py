@@ -8,15 +8,15 @@ from composer import define
 from composer.observation import observable
 from suite.locomotion.mocap import mocap_types
 
-_LIGHT_RGBA, _LIGHT_MASS = np.array([0.77, 0.64, 0.21, 1.]), 3.
-_HEAVY_RGBA, _HEAVY_MASS = np.array([0.77, 0.34, 0.21, 1.]), 10.
+_LIGHT_RGBA, _LIGHT_MASS = np.array([0.77, 0.64, 0.21, 1.0]), 3.0
+_HEAVY_RGBA, _HEAVY_MASS = np.array([0.77, 0.34, 0.21, 1.0]), 10.0
 
-_PROP_SHAPE = {mocap_types.Prop.SPHERE: 'sphere', mocap_types.Prop.BOX: 'box'}
+_PROP_SHAPE = {mocap_types.Prop.SPHERE: "sphere", mocap_types.Prop.BOX: "box"}
 
 
 def _default_prop_rgba(prop_mass):
   """From yellow (3 kg and lighter) to orange (10 kg and heavier)."""
-  heaviness = np.clip((prop_mass - _LIGHT_MASS) / (_HEAVY_MASS - _LIGHT_MASS), 0., 1.)
+  heaviness = np.clip((prop_mass - _LIGHT_MASS) / (_HEAVY_MASS - _LIGHT_MASS), 0.0, 1.0)
   return (1 - heaviness) * _LIGHT_RGBA + heaviness * _HEAVY_RGBA
 
 
@@ -29,22 +29,30 @@ class Prop(composer.Entity):
 
   def _build(self, prop_proto, rgba=None, priority_friction=False):
     if prop_proto.shape not in _PROP_SHAPE:
-      raise ValueError(f'prop {prop_proto.name!r} has shape {prop_proto.shape}; a prop is a '
-                       'sphere (1) or a box (2)')
+      raise ValueError(
+        f"prop {prop_proto.name!r} has shape {prop_proto.shape}; a prop is a "
+        "sphere (1) or a box (2)"
+      )
     rgba = rgba or _default_prop_rgba(prop_proto.mass)
     self._mjcf_root = mjcf.RootElement(model=str(prop_proto.name))
     self._geom = self._mjcf_root.worldbody.add(
-      'geom', type=_PROP_SHAPE[prop_proto.shape], size=prop_proto.size, mass=prop_proto.mass,
-      rgba=rgba)
+      "geom",
+      type=_PROP_SHAPE[prop_proto.shape],
+      size=prop_proto.size,
+      mass=prop_proto.mass,
+      rgba=rgba,
+    )
     if priority_friction:
       self._geom.priority = 1
       self._geom.condim = 6
-      self._geom.friction = [.7, prop_proto.size[0] / 4, prop_proto.size[0] / 2]
+      self._geom.friction = [0.7, prop_proto.size[0] / 4, prop_proto.size[0] / 2]
     self._body_geom_ids = ()
-    self._position = self._mjcf_root.sensor.add('framepos', name='position', objtype='geom',
-                                                objname=self._geom)
-    self._orientation = self._mjcf_root.sensor.add('framequat', name='orientation',
-                                                   objtype='geom', objname=self._geom)
+    self._position = self._mjcf_root.sensor.add(
+      "framepos", name="position", objtype="geom", objname=self._geom
+    )
+    self._orientation = self._mjcf_root.sensor.add(
+      "framequat", name="orientation", objtype="geom", objname=self._geom
+    )
 
   def _build_observables(self):
     return Observables(self)
@@ -87,8 +95,8 @@ class Observables(composer.Observables):
 
   @define.observable
   def position(self):
-    return observable.MJCFFeature('sensordata', self._entity.position)
+    return observable.MJCFFeature("sensordata", self._entity.position)
 
   @define.observable
   def orientation(self):
-    return observable.MJCFFeature('sensordata', self._entity.orientation)
+    return observable.MJCFFeature("sensordata", self._entity.orientation)

@@ -11,8 +11,8 @@ from suite.locomotion.mocap import walkers as mocap_walkers
 
 STEP_TIME_TOLERANCE = 1e-4
 
-_REPEATED_POSITION_FIELDS = ('end_effectors', 'appendages', 'body_positions')
-_REPEATED_QUATERNION_FIELDS = ('body_quaternions',)
+_REPEATED_POSITION_FIELDS = ("end_effectors", "appendages", "body_positions")
+_REPEATED_QUATERNION_FIELDS = ("body_quaternions",)
 
 
 def _zero_out_velocities(timestep):
@@ -20,10 +20,10 @@ def _zero_out_velocities(timestep):
   out = timestep.copy()
   for pose in out.walkers:
     for name in mocap_types.VELOCITY_FIELDS:
-      getattr(pose, name)[...] = 0.
+      getattr(pose, name)[...] = 0.0
   for pose in out.props:
-    for name in ('velocity', 'angular_velocity'):
-      getattr(pose, name)[...] = 0.
+    for name in ("velocity", "angular_velocity"):
+      getattr(pose, name)[...] = 0.0
   return out
 
 
@@ -35,18 +35,26 @@ class Trajectory:
   ends), and `zero_out_velocities` makes the last step of the window one at rest.
   """
 
-  def __init__(self, proto, start_time=None, end_time=None, start_step=None, end_step=None,
-               zero_out_velocities=True):
+  def __init__(
+    self,
+    proto,
+    start_time=None,
+    end_time=None,
+    start_step=None,
+    end_step=None,
+    zero_out_velocities=True,
+  ):
     self._proto = proto
     self._zero_out_velocities = zero_out_velocities
     if (start_time and start_step) or (end_time and end_step):
-      raise ValueError('Please specify either start and end times or start and end steps but '
-                       'not both.')
+      raise ValueError(
+        "Please specify either start and end times or start and end steps but not both."
+      )
     if start_step:
       start_time = start_step * proto.dt
     if end_step:
       end_time = end_step * proto.dt
-    self._set_start_time(start_time or 0.)
+    self._set_start_time(start_time or 0.0)
     self._set_end_time(end_time or (len(proto.timesteps) * proto.dt))
     self._walkers_info = tuple(mocap_walkers.WalkerInfo(w) for w in proto.walkers)
     self._dict = None
@@ -61,7 +69,7 @@ class Trajectory:
       if proto.num_steps:
         n_walkers = len(proto.walker_poses)
         for i, poses in enumerate(proto.walker_poses):
-          prefix = f'walker_{i}/' if n_walkers > 1 else 'walker/'
+          prefix = f"walker_{i}/" if n_walkers > 1 else "walker/"
           for name in mocap_types.WALKER_POSE_FIELDS:
             values = np.array(poses[name], float)
             if name in _REPEATED_POSITION_FIELDS:
@@ -71,32 +79,34 @@ class Trajectory:
             self._dict[prefix + name] = values
         n_props = len(proto.prop_poses)
         for i, poses in enumerate(proto.prop_poses):
-          prefix = f'prop_{i}/' if n_props > 1 else 'prop/'
+          prefix = f"prop_{i}/" if n_props > 1 else "prop/"
           for name in mocap_types.PROP_POSE_FIELDS:
             self._dict[prefix + name] = np.array(poses[name], float)
         for value in self._dict.values():
           value.flags.writeable = False
-    return {k: v[self._start_step:self._end_step] for k, v in self._dict.items()}
+    return {k: v[self._start_step : self._end_step] for k, v in self._dict.items()}
 
   def _get_quantized_time(self, time):
-    if time == float('inf'):
+    if time == float("inf"):
       return len(self._proto.timesteps) - 1
     divided_time = time / self._proto.dt
     quantized_time = int(np.round(divided_time))
     if np.abs(quantized_time - divided_time) > STEP_TIME_TOLERANCE:
-      raise ValueError(f'`time` should be a multiple of dt = {self._proto.dt}: got {time}')
+      raise ValueError(f"`time` should be a multiple of dt = {self._proto.dt}: got {time}")
     return quantized_time
 
   def _get_step_id(self, time):
-    return np.clip(self._get_quantized_time(time) + self._start_step, self._start_step,
-                   self._end_step - 1)
+    return np.clip(
+      self._get_quantized_time(time) + self._start_step, self._start_step, self._end_step - 1
+    )
 
   def get_modified_trajectory(self, proto_modifier, random_state=None):
     """A new trajectory of the same window, from a copy of the clip changed by
     `proto_modifier` (a callable or several)."""
     modified = copy.deepcopy(self._proto)
-    modifiers = (proto_modifier if isinstance(proto_modifier, collections.abc.Iterable)
-                 else (proto_modifier,))
+    modifiers = (
+      proto_modifier if isinstance(proto_modifier, collections.abc.Iterable) else (proto_modifier,)
+    )
     for modifier in modifiers:
       modifier(modified, random_state=random_state)
     return type(self)(modified, self.start_time, self.end_time)
@@ -110,8 +120,9 @@ class Trajectory:
     return self._start_step * self._proto.dt
 
   def _set_start_time(self, new_value):
-    self._start_step = np.clip(self._get_quantized_time(new_value), 0,
-                               len(self._proto.timesteps) - 1)
+    self._start_step = np.clip(
+      self._get_quantized_time(new_value), 0, len(self._proto.timesteps) - 1
+    )
 
   @start_time.setter
   def start_time(self, new_value):
@@ -144,8 +155,9 @@ class Trajectory:
     return (len(self._proto.timesteps) - 1) * self._proto.dt
 
   def _set_end_time(self, new_value):
-    self._end_step = 1 + np.clip(self._get_quantized_time(new_value), 0,
-                                 len(self._proto.timesteps) - 1)
+    self._end_step = 1 + np.clip(
+      self._get_quantized_time(new_value), 0, len(self._proto.timesteps) - 1
+    )
     last = self._proto.timesteps[self._end_step - 1]
     self._last_timestep = _zero_out_velocities(last) if self._zero_out_velocities else last
 

@@ -17,27 +17,45 @@ _CHECKER_SIZE = 100  # pixels of each face of the cube-mapped checker textures
 
 
 def _check_radius(radius, owner):
-  if (not isinstance(radius, numbers.Real) or isinstance(radius, bool)
-      or not np.isfinite(radius) or radius <= 0):
-    raise ValueError(f'{owner} `radius` must be a positive number of metres, got {radius!r}')
+  if (
+    not isinstance(radius, numbers.Real)
+    or isinstance(radius, bool)
+    or not np.isfinite(radius)
+    or radius <= 0
+  ):
+    raise ValueError(f"{owner} `radius` must be a positive number of metres, got {radius!r}")
 
 
 def _add_checker(mjcf_root, name, colours):
   """A cube-mapped checker texture of two colours."""
   first, second = colours
-  return mjcf_root.asset.add('texture', name=name, type='cube', builtin='checker', rgb1=first,
-                             rgb2=second, width=_CHECKER_SIZE, height=_CHECKER_SIZE)
+  return mjcf_root.asset.add(
+    "texture",
+    name=name,
+    type="cube",
+    builtin="checker",
+    rgb1=first,
+    rgb2=second,
+    width=_CHECKER_SIZE,
+    height=_CHECKER_SIZE,
+  )
 
 
 class _Target(composer.Entity):
   """The sphere shared by both targets: one geom `radius` m in size, `height_above_ground` m up,
   and contact detection with it."""
 
-  def _build_sphere(self, radius, height_above_ground, material,
-                    specific_collision_geom_ids):
+  def _build_sphere(self, radius, height_above_ground, material, specific_collision_geom_ids):
     self._geom = self._mjcf_root.worldbody.add(
-      'geom', type='sphere', name='geom', margin=-2 * radius, gap=2 * radius,
-      pos=[0, 0, height_above_ground], size=[radius], material=material)
+      "geom",
+      type="sphere",
+      name="geom",
+      margin=-2 * radius,
+      gap=2 * radius,
+      pos=[0, 0, height_above_ground],
+      size=[radius],
+      material=material,
+    )
     self._material = material
     self._geom_id = -1
     self._specific_collision_geom_ids = specific_collision_geom_ids
@@ -67,7 +85,7 @@ class _Target(composer.Entity):
 
   def initialize_episode(self, physics, random_state):
     del random_state  # deterministic
-    self._geom_id = physics.model.name2id(self._geom.full_identifier, 'geom')
+    self._geom_id = physics.model.name2id(self._geom.full_identifier, "geom")
     self._update_activation(physics)
 
   def after_substep(self, physics, random_state):
@@ -89,13 +107,19 @@ class TargetSphere(_Target):
   A new episode (or `reset`) deactivates it.
   """
 
-  def _build(self, radius=0.6, height_above_ground=1, rgb1=(0, 0.4, 0), rgb2=(0, 0.7, 0),
-             specific_collision_geom_ids=None, name='target'):
-    _check_radius(radius, 'TargetSphere')
+  def _build(
+    self,
+    radius=0.6,
+    height_above_ground=1,
+    rgb1=(0, 0.4, 0),
+    rgb2=(0, 0.7, 0),
+    specific_collision_geom_ids=None,
+    name="target",
+  ):
+    _check_radius(radius, "TargetSphere")
     self._mjcf_root = mjcf.RootElement(model=name)
-    self._texture = _add_checker(self._mjcf_root, 'target_sphere', (rgb1, rgb2))
-    material = self._mjcf_root.asset.add('material', name='target_sphere',
-                                         texture=self._texture)
+    self._texture = _add_checker(self._mjcf_root, "target_sphere", (rgb1, rgb2))
+    material = self._mjcf_root.asset.add("material", name="target_sphere", texture=self._texture)
     self._build_sphere(radius, height_above_ground, material, specific_collision_geom_ids)
     self._activated = False
 
@@ -131,16 +155,25 @@ class TargetSphereTwoTouch(_Target):
   A new episode (or `reset`) clears both touches.
   """
 
-  def _build(self, radius=0.6, height_above_ground=1, rgb_initial=((0, 0.4, 0), (0, 0.7, 0)),
-             rgb_interval=((1., 1., .4), (0.7, 0.7, 0.)), rgb_final=((.4, 0.7, 1.), (0, 0.4, .7)),
-             touch_debounce=.2, specific_collision_geom_ids=None, name='target'):
-    _check_radius(radius, 'TargetSphereTwoTouch')
+  def _build(
+    self,
+    radius=0.6,
+    height_above_ground=1,
+    rgb_initial=((0, 0.4, 0), (0, 0.7, 0)),
+    rgb_interval=((1.0, 1.0, 0.4), (0.7, 0.7, 0.0)),
+    rgb_final=((0.4, 0.7, 1.0), (0, 0.4, 0.7)),
+    touch_debounce=0.2,
+    specific_collision_geom_ids=None,
+    name="target",
+  ):
+    _check_radius(radius, "TargetSphereTwoTouch")
     self._mjcf_root = mjcf.RootElement(model=name)
-    self._texture_initial = _add_checker(self._mjcf_root, 'target_sphere_init', rgb_initial)
-    self._texture_interval = _add_checker(self._mjcf_root, 'target_sphere_inter', rgb_interval)
-    self._texture_final = _add_checker(self._mjcf_root, 'target_sphere_final', rgb_final)
-    material = self._mjcf_root.asset.add('material', name='target_sphere_init',
-                                         texture=self._texture_initial)
+    self._texture_initial = _add_checker(self._mjcf_root, "target_sphere_init", rgb_initial)
+    self._texture_interval = _add_checker(self._mjcf_root, "target_sphere_inter", rgb_interval)
+    self._texture_final = _add_checker(self._mjcf_root, "target_sphere_final", rgb_final)
+    material = self._mjcf_root.asset.add(
+      "material", name="target_sphere_init", texture=self._texture_initial
+    )
     self._build_sphere(radius, height_above_ground, material, specific_collision_geom_ids)
     self._touch_debounce = touch_debounce
     self._touched_once = False

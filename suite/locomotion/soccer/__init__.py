@@ -17,14 +17,17 @@ from suite.locomotion.soccer.initializers import Initializer as Initializer
 from suite.locomotion.soccer.initializers import UniformInitializer as UniformInitializer
 from suite.locomotion.soccer.observables import CoreObservablesAdder as CoreObservablesAdder
 from suite.locomotion.soccer.observables import (
-  InterceptionObservablesAdder as InterceptionObservablesAdder)
+  InterceptionObservablesAdder as InterceptionObservablesAdder,
+)
 from suite.locomotion.soccer.observables import MultiObservablesAdder as MultiObservablesAdder
 from suite.locomotion.soccer.observables import ObservablesAdder as ObservablesAdder
 from suite.locomotion.soccer.pitch import MINI_FOOTBALL_GOAL_SIZE as MINI_FOOTBALL_GOAL_SIZE
 from suite.locomotion.soccer.pitch import (
-  MINI_FOOTBALL_MAX_AREA_PER_HUMANOID as MINI_FOOTBALL_MAX_AREA_PER_HUMANOID)
+  MINI_FOOTBALL_MAX_AREA_PER_HUMANOID as MINI_FOOTBALL_MAX_AREA_PER_HUMANOID,
+)
 from suite.locomotion.soccer.pitch import (
-  MINI_FOOTBALL_MIN_AREA_PER_HUMANOID as MINI_FOOTBALL_MIN_AREA_PER_HUMANOID)
+  MINI_FOOTBALL_MIN_AREA_PER_HUMANOID as MINI_FOOTBALL_MIN_AREA_PER_HUMANOID,
+)
 from suite.locomotion.soccer.pitch import Pitch as Pitch
 from suite.locomotion.soccer.pitch import RandomizedPitch as RandomizedPitch
 from suite.locomotion.soccer.soccer_ball import SoccerBall as SoccerBall
@@ -54,28 +57,38 @@ def _make_walker(name, walker_id, marker_rgba, walker_type=WalkerType.BOXHEAD):
   if walker_type == WalkerType.HUMANOID:
     # dm_control starts its humanoids in CMU motion-capture poses (a data set we do not ship)
     # and dresses them in jerseys; ours start in the walker's default pose, in team colours
-    return Humanoid(name=name, marker_rgba=marker_rgba, walker_id=walker_id,
-                    visual=Humanoid.Visual.GEOM)
-  raise ValueError(f'Unrecognized walker type: {walker_type}')
+    return Humanoid(
+      name=name, marker_rgba=marker_rgba, walker_id=walker_id, visual=Humanoid.Visual.GEOM
+    )
+  raise ValueError(f"Unrecognized walker type: {walker_type}")
 
 
 def _make_players(team_size, walker_type):
   """`team_size` home players (blue) then `team_size` away players (red)."""
-  home = [Player(Team.HOME, _make_walker(f'home{i}', i, RGBA_BLUE, walker_type))
-          for i in range(team_size)]
-  away = [Player(Team.AWAY, _make_walker(f'away{i}', i, RGBA_RED, walker_type))
-          for i in range(team_size)]
+  home = [
+    Player(Team.HOME, _make_walker(f"home{i}", i, RGBA_BLUE, walker_type)) for i in range(team_size)
+  ]
+  away = [
+    Player(Team.AWAY, _make_walker(f"away{i}", i, RGBA_RED, walker_type)) for i in range(team_size)
+  ]
   return home + away
 
 
 def _area_to_size(area, aspect_ratio=0.75):
   """Half (length, width) of a pitch of `area` and width/length `aspect_ratio`."""
-  return np.sqrt([area / aspect_ratio, area * aspect_ratio]) / 2.
+  return np.sqrt([area / aspect_ratio, area * aspect_ratio]) / 2.0
 
 
-def load(team_size, time_limit=45., random_state=None, disable_walker_contacts=False,
-         enable_field_box=False, keep_aspect_ratio=False, terminate_on_goal=True,
-         walker_type=WalkerType.BOXHEAD):
+def load(
+  team_size,
+  time_limit=45.0,
+  random_state=None,
+  disable_walker_contacts=False,
+  enable_field_box=False,
+  keep_aspect_ratio=False,
+  terminate_on_goal=True,
+  walker_type=WalkerType.BOXHEAD,
+):
   """A `team_size`-vs-`team_size` soccer environment (composer.Environment).
 
   Args:
@@ -91,13 +104,19 @@ def load(team_size, time_limit=45., random_state=None, disable_walker_contacts=F
   Raises:
     ValueError: `team_size` not an integer in 1..11, or an unknown `walker_type`.
   """
-  if (isinstance(team_size, bool) or not isinstance(team_size, (int, np.integer)) or
-      not 1 <= team_size <= _MAX_TEAM_SIZE):
-    raise ValueError(f'team_size must be an integer between 1 and {_MAX_TEAM_SIZE}, got: '
-                     f'{team_size!r}.')
+  if (
+    isinstance(team_size, bool)
+    or not isinstance(team_size, (int, np.integer))
+    or not 1 <= team_size <= _MAX_TEAM_SIZE
+  ):
+    raise ValueError(
+      f"team_size must be an integer between 1 and {_MAX_TEAM_SIZE}, got: {team_size!r}."
+    )
   if not isinstance(walker_type, WalkerType):
-    raise ValueError(f'Unrecognized walker type: {walker_type!r} (expected a '
-                     f'soccer.WalkerType: {", ".join(t.name for t in WalkerType)}).')
+    raise ValueError(
+      f"Unrecognized walker type: {walker_type!r} (expected a "
+      f"soccer.WalkerType: {', '.join(t.name for t in WalkerType)})."
+    )
   goal_size = None
   min_size, max_size = (32, 24), (48, 36)
   ball = SoccerBall()
@@ -111,21 +130,35 @@ def load(team_size, time_limit=45., random_state=None, disable_walker_contacts=F
   return composer.Environment(
     task=task_factory(
       players=_make_players(team_size, walker_type),
-      arena=RandomizedPitch(min_size=min_size, max_size=max_size,
-                            keep_aspect_ratio=keep_aspect_ratio, field_box=enable_field_box,
-                            goal_size=goal_size),
-      ball=ball, disable_walker_contacts=disable_walker_contacts),
-    time_limit=time_limit, random_state=random_state)
+      arena=RandomizedPitch(
+        min_size=min_size,
+        max_size=max_size,
+        keep_aspect_ratio=keep_aspect_ratio,
+        field_box=enable_field_box,
+        goal_size=goal_size,
+      ),
+      ball=ball,
+      disable_walker_contacts=disable_walker_contacts,
+    ),
+    time_limit=time_limit,
+    random_state=random_state,
+  )
 
 
 def _builder(team_size, walker_type):
   def build(random_state=None):
     return load(team_size, random_state=random_state, walker_type=walker_type)
-  build.__doc__ = (f"{team_size}-vs-{team_size} soccer of {walker_type.name.lower()} walkers "
-                   f"(soccer.load({team_size}, walker_type=WalkerType.{walker_type.name})).")
+
+  build.__doc__ = (
+    f"{team_size}-vs-{team_size} soccer of {walker_type.name.lower()} walkers "
+    f"(soccer.load({team_size}, walker_type=WalkerType.{walker_type.name}))."
+  )
   return build
 
 
 # named matches for `python -m suite.locomotion NAME` (e.g. soccer_2v2_boxhead)
-BUILDERS = {f"soccer_{n}v{n}_{walker_type.name.lower()}": _builder(n, walker_type)
-            for walker_type in WalkerType for n in (1, 2, 3)}
+BUILDERS = {
+  f"soccer_{n}v{n}_{walker_type.name.lower()}": _builder(n, walker_type)
+  for walker_type in WalkerType
+  for n in (1, 2, 3)
+}

@@ -3,7 +3,8 @@
 
 import numpy as np
 
-from engine.render.camera import MovableCamera, Pose
+from engine.render.camera import MovableCamera
+from engine.render.camera import Pose
 
 
 class MultiplayerTrackingCamera:
@@ -13,10 +14,18 @@ class MultiplayerTrackingCamera:
   A task given it as a tracking camera calls `after_compile`, `initialize_episode` and
   `after_step`; `render()` then returns the frame."""
 
-  def __init__(self, min_distance, distance_factor, smoothing_update_speed, azimuth=90,
-               elevation=-45, width=1920, height=1080):
+  def __init__(
+    self,
+    min_distance,
+    distance_factor,
+    smoothing_update_speed,
+    azimuth=90,
+    elevation=-45,
+    width=1920,
+    height=1080,
+  ):
     if smoothing_update_speed < 0 or smoothing_update_speed > 1:
-      raise ValueError('Filter speed must be in range [0, 1].')
+      raise ValueError("Filter speed must be in range [0, 1].")
     self._min_distance = min_distance
     self._distance_factor = distance_factor
     self._smoothing_update_speed = smoothing_update_speed
@@ -33,8 +42,10 @@ class MultiplayerTrackingCamera:
   def render(self):
     """The current frame."""
     if self._camera is None:
-      raise ValueError('Camera has not been initialized yet. render can only be called after '
-                       'physics has been compiled.')
+      raise ValueError(
+        "Camera has not been initialized yet. render can only be called after "
+        "physics has been compiled."
+      )
     return self._camera.render()
 
   def after_compile(self, physics):
@@ -48,8 +59,12 @@ class MultiplayerTrackingCamera:
     positions = np.stack(entity_positions)
     centroid = np.mean(positions, axis=0)
     radius = np.max(np.linalg.norm(positions - centroid, axis=1))
-    return Pose(lookat=centroid, distance=self._min_distance + self._distance_factor * radius,
-                azimuth=self._azimuth, elevation=self._elevation)
+    return Pose(
+      lookat=centroid,
+      distance=self._min_distance + self._distance_factor * radius,
+      azimuth=self._azimuth,
+      elevation=self._elevation,
+    )
 
   def initialize_episode(self, entity_positions):
     """Starts at the target pose."""
@@ -59,5 +74,6 @@ class MultiplayerTrackingCamera:
     """Moves towards the target pose."""
     target = self._get_target_camera_pose(entity_positions)
     speed = self._smoothing_update_speed
-    self._camera.set_pose(*[t * speed + c * (1 - speed)
-                            for t, c in zip(target, self._camera.get_pose())])
+    self._camera.set_pose(
+      *[t * speed + c * (1 - speed) for t, c in zip(target, self._camera.get_pose())]
+    )

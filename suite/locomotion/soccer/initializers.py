@@ -27,8 +27,9 @@ class UniformInitializer(Initializer):
   (we keep that behaviour, so that the same seed places everything alike).
   """
 
-  def __init__(self, spawn_ratio=_SPAWN_RATIO, init_ball_z=_INIT_BALL_Z,
-               max_collision_avoidance_retries=100):
+  def __init__(
+    self, spawn_ratio=_SPAWN_RATIO, init_ball_z=_INIT_BALL_Z, max_collision_avoidance_retries=100
+  ):
     self._spawn_ratio = spawn_ratio
     self._init_ball_z = init_ball_z
     self._walker_geom_ids = None
@@ -40,9 +41,9 @@ class UniformInitializer(Initializer):
     elif isinstance(spawn_range, (list, tuple)) and len(spawn_range) == 2:
       x, y = random_state.uniform(spawn_range[0], spawn_range[1])
     else:
-      raise ValueError('Unsupported spawn_range. Must be ndarray or list/tuple of length 2.')
+      raise ValueError("Unsupported spawn_range. Must be ndarray or list/tuple of length 2.")
     ball.set_pose(physics, [x, y, self._init_ball_z])
-    ball.set_velocity(physics, velocity=0., angular_velocity=0.)  # not always after a reset
+    ball.set_velocity(physics, velocity=0.0, angular_velocity=0.0)  # not always after a reset
 
   def _initialize_walker(self, walker, spawn_range, physics, random_state):
     walker.reinitialize_pose(physics, random_state)
@@ -51,7 +52,7 @@ class UniformInitializer(Initializer):
     walker.set_pose(physics, [x, y, z], quat)
     rotation = random_state.uniform(-np.pi, np.pi)
     walker.shift_pose(physics, quaternion=[np.cos(rotation / 2), 0, 0, np.sin(rotation / 2)])
-    walker.set_velocity(physics, velocity=0., angular_velocity=0.)
+    walker.set_velocity(physics, velocity=0.0, angular_velocity=0.0)
 
   def _initialize_entities(self, task, physics, random_state):
     spawn_range = np.asarray(task.arena.size) * self._spawn_ratio
@@ -63,7 +64,7 @@ class UniformInitializer(Initializer):
     """Each player's geom ids, as an owner index per geom id (-1: no player's)."""
     self._walker_geom_ids = np.full(physics.model.ngeom, -1)
     for index, player in enumerate(task.players):
-      geoms = player.walker.mjcf_model.find_all('geom')
+      geoms = player.walker.mjcf_model.find_all("geom")
       self._walker_geom_ids[physics.bind(geoms).element_id] = index
 
   def _players_overlap(self, physics):
@@ -83,5 +84,4 @@ class UniformInitializer(Initializer):
         break
       retries += 1
       if retries > self._max_retries:
-        raise RuntimeError(
-          f'UniformInitializer: `max_retries` ({self._max_retries}) exceeded.')
+        raise RuntimeError(f"UniformInitializer: `max_retries` ({self._max_retries}) exceeded.")

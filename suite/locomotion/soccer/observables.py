@@ -54,8 +54,9 @@ class _Reader:
 
 def _frame_sensor(walker, kind, name, objtype, objname):
   """A `kind` frame sensor of `objname` in the frame of `walker`'s root body."""
-  return walker.mjcf_model.sensor.add(kind, name=name, objtype=objtype, objname=objname,
-                                      reftype='body', refname=walker.root_body)
+  return walker.mjcf_model.sensor.add(
+    kind, name=name, objtype=objtype, objname=objname, reftype="body", refname=walker.root_body
+  )
 
 
 class CoreObservablesAdder(ObservablesAdder):
@@ -66,12 +67,12 @@ class CoreObservablesAdder(ObservablesAdder):
   def __call__(self, task, player):
     self._add_player_proprio_observables(player)
     self._add_player_observables_on_ball(player, task.ball)
-    counts = {'teammate': 0, 'opponent': 0}
+    counts = {"teammate": 0, "opponent": 0}
     for other in task.players:
       if other is player:
         continue
-      side = 'teammate' if other.team == player.team else 'opponent'
-      self._add_player_observables_on_other(player, other, f'{side}_{counts[side]}')
+      side = "teammate" if other.team == player.team else "opponent"
+      self._add_player_observables_on_other(player, other, f"{side}_{counts[side]}")
       counts[side] += 1
     self._add_player_arena_observables(player, task.arena)
     self._add_player_stats_observables(task, player)
@@ -80,45 +81,57 @@ class CoreObservablesAdder(ObservablesAdder):
     """`other`'s end effectors, root position, orientation and velocity in `player`'s frame
     (`<prefix>_ego_*`), and `other`'s end effectors in its own frame."""
     if player is other:
-      raise ValueError('Cannot add egocentric observables of player on itself.')
+      raise ValueError("Cannot add egocentric observables of player on itself.")
     walker = player.walker
     observables = walker.observables
     effector_sensors = [
-      _frame_sensor(walker, 'framepos', f'{effector.name}_{prefix}_end_effector', effector.tag,
-                    effector)
-      for effector in other.walker.end_effectors]
-    name = f'{prefix}_ego_end_effectors_pos'
+      _frame_sensor(
+        walker, "framepos", f"{effector.name}_{prefix}_end_effector", effector.tag, effector
+      )
+      for effector in other.walker.end_effectors
+    ]
+    name = f"{prefix}_ego_end_effectors_pos"
     walker.obs_on_other[name] = effector_sensors
-    observables.add_observable(name, base_observable.Generic(
-      lambda physics: np.reshape(physics.bind(effector_sensors).sensordata, -1)))
+    observables.add_observable(
+      name,
+      base_observable.Generic(
+        lambda physics: np.reshape(physics.bind(effector_sensors).sensordata, -1)
+      ),
+    )
 
-    for suffix, kind in (('ego_linear_velocity', 'framelinvel'), ('ego_position', 'framepos')):
-      name = f'{prefix}_{suffix}'
-      sensor = _frame_sensor(walker, kind, name, 'body', other.walker.root_body)
+    for suffix, kind in (("ego_linear_velocity", "framelinvel"), ("ego_position", "framepos")):
+      name = f"{prefix}_{suffix}"
+      sensor = _frame_sensor(walker, kind, name, "body", other.walker.root_body)
       walker.obs_on_other[name] = [sensor]
-      observables.add_observable(name, base_observable.MJCFFeature('sensordata', sensor))
+      observables.add_observable(name, base_observable.MJCFFeature("sensordata", sensor))
 
-    name = f'{prefix}_ego_orientation'
-    axis_sensors = [_frame_sensor(walker, f'frame{axis}axis', f'{name}_{axis}', 'body',
-                                  other.walker.root_body) for axis in 'xyz']
+    name = f"{prefix}_ego_orientation"
+    axis_sensors = [
+      _frame_sensor(walker, f"frame{axis}axis", f"{name}_{axis}", "body", other.walker.root_body)
+      for axis in "xyz"
+    ]
     walker.obs_on_other[name] = axis_sensors
-    observables.add_observable(name, base_observable.Generic(
-      lambda physics: np.reshape(physics.bind(axis_sensors).sensordata, -1)))
-    observables.add_observable(f'{prefix}_end_effectors_pos',
-                               other.walker.observables.end_effectors_pos)
+    observables.add_observable(
+      name,
+      base_observable.Generic(
+        lambda physics: np.reshape(physics.bind(axis_sensors).sensordata, -1)
+      ),
+    )
+    observables.add_observable(
+      f"{prefix}_end_effectors_pos", other.walker.observables.end_effectors_pos
+    )
 
   def _add_player_observables_on_ball(self, player, ball):
     """The ball's angular velocity, position and linear velocity in `player`'s frame."""
     walker = player.walker
     for attribute, kind, sensor_name, key in (
-        ('ball_ego_angvel_sensor', 'frameangvel', 'ball_ego_angvel',
-         'ball_ego_angular_velocity'),
-        ('ball_ego_pos_sensor', 'framepos', 'ball_ego_pos', 'ball_ego_position'),
-        ('ball_ego_linvel_sensor', 'framelinvel', 'ball_ego_linvel',
-         'ball_ego_linear_velocity')):
-      sensor = _frame_sensor(walker, kind, sensor_name, 'body', ball.root_body)
+      ("ball_ego_angvel_sensor", "frameangvel", "ball_ego_angvel", "ball_ego_angular_velocity"),
+      ("ball_ego_pos_sensor", "framepos", "ball_ego_pos", "ball_ego_position"),
+      ("ball_ego_linvel_sensor", "framelinvel", "ball_ego_linvel", "ball_ego_linear_velocity"),
+    ):
+      sensor = _frame_sensor(walker, kind, sensor_name, "body", ball.root_body)
       setattr(walker, attribute, sensor)
-      walker.observables.add_observable(key, base_observable.MJCFFeature('sensordata', sensor))
+      walker.observables.add_observable(key, base_observable.MJCFFeature("sensordata", sensor))
 
   def _add_player_proprio_observables(self, player):
     observables = player.walker.observables
@@ -130,13 +143,26 @@ class CoreObservablesAdder(ObservablesAdder):
     """Eight points of the pitch in the player's frame, named as seen facing the opponents'
     goal and going clockwise from the player's own goal (the goals' back and front corners and
     middles, the field's corners)."""
-    names = ['team_goal_back_right', 'team_goal_mid', 'team_goal_front_left',
-             'field_front_left', 'opponent_goal_back_left', 'opponent_goal_mid',
-             'opponent_goal_front_right', 'field_back_right']
-    features = [lambda _: arena.home_goal.lower[:2], lambda _: arena.home_goal.mid,
-                lambda _: arena.home_goal.upper[:2], lambda _: arena.field.upper,
-                lambda _: arena.away_goal.upper[:2], lambda _: arena.away_goal.mid,
-                lambda _: arena.away_goal.lower[:2], lambda _: arena.field.lower]
+    names = [
+      "team_goal_back_right",
+      "team_goal_mid",
+      "team_goal_front_left",
+      "field_front_left",
+      "opponent_goal_back_left",
+      "opponent_goal_mid",
+      "opponent_goal_front_right",
+      "field_back_right",
+    ]
+    features = [
+      lambda _: arena.home_goal.lower[:2],
+      lambda _: arena.home_goal.mid,
+      lambda _: arena.home_goal.upper[:2],
+      lambda _: arena.field.upper,
+      lambda _: arena.away_goal.upper[:2],
+      lambda _: arena.away_goal.mid,
+      lambda _: arena.away_goal.lower[:2],
+      lambda _: arena.field.lower,
+    ]
     root = _Reader(player.walker.root_body)
     origins = [2, 3, 2, 2, 2, 3, 2, 2]  # the xy or xyz of the root body
     if player.team != team_lib.Team.HOME:
@@ -149,6 +175,7 @@ class CoreObservablesAdder(ObservablesAdder):
         data, body = root.data(physics)
         vector = feature(physics) - data.xpos[body][:dims]
         return np.dot(vector, data.xmat[body].reshape(3, 3)[:dims, :dims])
+
       player.walker.observables.add_observable(name, base_observable.Generic(egocentric))
 
   def _add_player_stats_observables(self, task, player):
@@ -160,14 +187,18 @@ class CoreObservablesAdder(ObservablesAdder):
     ball_geom = _Reader(task.ball.geom)
     root = _Reader(walker.root_body)
     mates = [_Reader(mate.walker.root_body) for mate in task.players if mate.team == player.team]
-    others = [_Reader(other.walker.root_body) for other in task.players
-              if other is not player and other.team == player.team]
+    others = [
+      _Reader(other.walker.root_body)
+      for other in task.players
+      if other is not player and other.team == player.team
+    ]
 
     def vel_to_ball(physics):
       data, body = root.data(physics)
       direction = data.geom_xpos[ball_geom.data(physics)[1]] - data.xpos[body]
-      return np.sum(np.dot(direction[:2] / (np.linalg.norm(direction[:2]) + 1e-7),
-                           data.cvel[body][3:5]))
+      return np.sum(
+        np.dot(direction[:2] / (np.linalg.norm(direction[:2]) + 1e-7), data.cvel[body][3:5])
+      )
 
     def closest_vel_to_ball(physics):
       data, ball = ball_geom.data(physics)
@@ -177,14 +208,14 @@ class CoreObservablesAdder(ObservablesAdder):
         dist = np.linalg.norm(ball_pos - data.xpos[mate.data(physics)[1]])
         if dist < closest_dist:
           closest, closest_dist = mate, dist
-      return vel_to_ball(physics) if closest is mates[own_index] else 0.
+      return vel_to_ball(physics) if closest is mates[own_index] else 0.0
 
     own_index = [p for p in task.players if p.team == player.team].index(player)
 
     def vel_ball_to_goal(physics):
       goal = task.arena.away_goal if player.team == team_lib.Team.HOME else task.arena.home_goal
       data, ball = ball_geom.data(physics)
-      direction = (goal.upper + goal.lower) / 2. - data.geom_xpos[ball]
+      direction = (goal.upper + goal.lower) / 2.0 - data.geom_xpos[ball]
       ball_vel = task.ball.observables.linear_velocity.observation_callable(physics)()
       norm = np.linalg.norm(direction)
       return np.sum(np.dot(direction / norm if norm else direction, ball_vel))
@@ -193,28 +224,32 @@ class CoreObservablesAdder(ObservablesAdder):
       data, body = root.data(physics)
       mine = data.xpos[body]
       dists = [np.linalg.norm(mine - data.xpos[other.data(physics)[1]]) for other in others]
-      return np.mean(dists) if dists else 0.
+      return np.mean(dists) if dists else 0.0
 
     has_opponent = any(other.team != player.team for other in task.players)
 
     def home_score(unused_physics):
       scorer = task.arena.detected_goal()
-      return 1. if scorer and scorer == player.team else 0.
+      return 1.0 if scorer and scorer == player.team else 0.0
 
     def away_score(unused_physics):
       scorer = task.arena.detected_goal()
-      return 1. if has_opponent and scorer and scorer != player.team else 0.
+      return 1.0 if has_opponent and scorer and scorer != player.team else 0.0
 
-    add('stats_vel_to_ball', base_observable.Generic(vel_to_ball))
-    add('stats_closest_vel_to_ball', base_observable.Generic(closest_vel_to_ball))
-    add('stats_veloc_forward',
-        base_observable.Generic(lambda physics: walker.observables.veloc_forward(physics)))
-    add('stats_vel_ball_to_goal', base_observable.Generic(vel_ball_to_goal))
-    add('stats_home_avg_teammate_dist', base_observable.Generic(avg_teammate_dist))
-    add('stats_teammate_spread_out',
-        base_observable.Generic(lambda physics: avg_teammate_dist(physics) > 5.))
-    add('stats_home_score', base_observable.Generic(home_score))
-    add('stats_away_score', base_observable.Generic(away_score))
+    add("stats_vel_to_ball", base_observable.Generic(vel_to_ball))
+    add("stats_closest_vel_to_ball", base_observable.Generic(closest_vel_to_ball))
+    add(
+      "stats_veloc_forward",
+      base_observable.Generic(lambda physics: walker.observables.veloc_forward(physics)),
+    )
+    add("stats_vel_ball_to_goal", base_observable.Generic(vel_ball_to_goal))
+    add("stats_home_avg_teammate_dist", base_observable.Generic(avg_teammate_dist))
+    add(
+      "stats_teammate_spread_out",
+      base_observable.Generic(lambda physics: avg_teammate_dist(physics) > 5.0),
+    )
+    add("stats_home_score", base_observable.Generic(home_score))
+    add("stats_away_score", base_observable.Generic(away_score))
 
 
 class InterceptionObservablesAdder(ObservablesAdder):
@@ -228,22 +263,23 @@ class InterceptionObservablesAdder(ObservablesAdder):
     add = player.walker.observables.add_observable
 
     def i_received(unused_physics):
-      return 1. if ball.hit and ball.repossessed and ball.last_hit is player else 0.
+      return 1.0 if ball.hit and ball.repossessed and ball.last_hit is player else 0.0
 
     def opponent_intercepted(unused_physics):
-      return 1. if (ball.hit and ball.intercepted and
-                    ball.last_hit.team != player.team) else 0.
+      return 1.0 if (ball.hit and ball.intercepted and ball.last_hit.team != player.team) else 0.0
 
     def farther_than(event, dist):
       def observation(physics):
         travelled = ball.dist_between_last_hits
-        return 1. if event(physics) and travelled is not None and travelled > dist else 0.
+        return 1.0 if event(physics) and travelled is not None and travelled > dist else 0.0
+
       return observation
 
-    add('stats_i_received_ball', base_observable.Generic(i_received))
-    add('stats_opponent_intercepted_ball', base_observable.Generic(opponent_intercepted))
+    add("stats_i_received_ball", base_observable.Generic(i_received))
+    add("stats_opponent_intercepted_ball", base_observable.Generic(opponent_intercepted))
     for dist in (5, 10, 15):
-      add(f'stats_i_received_ball_{dist}m',
-          base_observable.Generic(farther_than(i_received, dist)))
-      add(f'stats_opponent_intercepted_ball_{dist}m',
-          base_observable.Generic(farther_than(opponent_intercepted, dist)))
+      add(f"stats_i_received_ball_{dist}m", base_observable.Generic(farther_than(i_received, dist)))
+      add(
+        f"stats_opponent_intercepted_ball_{dist}m",
+        base_observable.Generic(farther_than(opponent_intercepted, dist)),
+      )

@@ -9,7 +9,8 @@ import functools
 import io
 
 import numpy as np
-from PIL import Image, ImageDraw
+from PIL import Image
+from PIL import ImageDraw
 
 import composer
 import mjcf
@@ -18,10 +19,10 @@ from composer.variation import distributions
 from suite.locomotion.soccer import team
 
 _TOP_CAMERA_Y_PADDING_FACTOR = 1.1
-_TOP_CAMERA_DISTANCE = 95.
-_WALL_THICKNESS = .5
-_SIDE_WIDTH = 32. / 6.
-_GROUND_GEOM_GRID_RATIO = 1. / 100  # the ground's grid size (for lighting), per pitch length
+_TOP_CAMERA_DISTANCE = 95.0
+_WALL_THICKNESS = 0.5
+_SIDE_WIDTH = 32.0 / 6.0
+_GROUND_GEOM_GRID_RATIO = 1.0 / 100  # the ground's grid size (for lighting), per pitch length
 _FIELD_BOX_CONTACT_BIT = 1 << 7  # a contact bit of the ball and field box only
 
 _DEFAULT_PITCH_SIZE = (12, 9)
@@ -31,22 +32,28 @@ _GOALPOST_RELATIVE_SIZE = 0.07  # goalpost radius / mean goal half size
 _NET_RELATIVE_SIZE = 0.01  # net thickness / mean goal half size
 _SUPPORT_POST_RATIO = 0.75  # support post radius / goalpost radius
 # the goal's posts as capsule fromto's in the cube [-1, 1]^3, mouth towards +x
-_GOALPOSTS = {'right_post': (1, -1, -1, 1, -1, 1),
-              'left_post': (1, 1, -1, 1, 1, 1),
-              'top_post': (1, -1, 1, 1, 1, 1),
-              'right_base': (1, -1, -1, -1, -1, -1),
-              'left_base': (1, 1, -1, -1, 1, -1),
-              'back_base': (-1, -1, -1, -1, 1, -1),
-              'right_support': (-1, -1, -1, .2, -1, 1),
-              'right_top_support': (.2, -1, 1, 1, -1, 1),
-              'left_support': (-1, 1, -1, .2, 1, 1),
-              'left_top_support': (.2, 1, 1, 1, 1, 1)}
+_GOALPOSTS = {
+  "right_post": (1, -1, -1, 1, -1, 1),
+  "left_post": (1, 1, -1, 1, 1, 1),
+  "top_post": (1, -1, 1, 1, 1, 1),
+  "right_base": (1, -1, -1, -1, -1, -1),
+  "left_base": (1, 1, -1, -1, 1, -1),
+  "back_base": (-1, -1, -1, -1, 1, -1),
+  "right_support": (-1, -1, -1, 0.2, -1, 1),
+  "right_top_support": (0.2, -1, 1, 1, -1, 1),
+  "left_support": (-1, 1, -1, 0.2, 1, 1),
+  "left_top_support": (0.2, 1, 1, 1, 1, 1),
+}
 # the net's four panels, each spanned by two posts (4 corners x 3 coordinates)
-_NET = {name: np.array(_GOALPOSTS[a] + _GOALPOSTS[b], float).reshape(4, 3)
-        for name, (a, b) in dict(top=('right_top_support', 'left_top_support'),
-                                 back=('right_support', 'left_support'),
-                                 left=('left_base', 'left_top_support'),
-                                 right=('right_base', 'right_top_support')).items()}
+_NET = {
+  name: np.array(_GOALPOSTS[a] + _GOALPOSTS[b], float).reshape(4, 3)
+  for name, (a, b) in dict(
+    top=("right_top_support", "left_top_support"),
+    back=("right_support", "left_support"),
+    left=("left_base", "left_top_support"),
+    right=("right_base", "right_top_support"),
+  ).items()
+}
 _NUM_HOARDING = 30  # advertising boards per side
 
 _GRASS = ((62, 150, 52), (72, 166, 60))
@@ -58,7 +65,7 @@ def _field_png():
   """PNG bytes of the field: mown stripes, the touch and goal lines, the halfway line, the
   centre circle and both penalty boxes, in the proportions of the default pitch."""
   width, height = _FIELD_TEXTURE_SIZE
-  image = Image.new('RGB', (width, height), _GRASS[0])
+  image = Image.new("RGB", (width, height), _GRASS[0])
   draw = ImageDraw.Draw(image)
   stripes = 12
   for i in range(1, stripes, 2):
@@ -67,46 +74,55 @@ def _field_png():
   draw.rectangle([margin, margin, width - margin, height - margin], outline=white, width=line)
   draw.line([width // 2, margin, width // 2, height - margin], fill=white, width=line)
   radius = height // 7
-  draw.ellipse([width // 2 - radius, height // 2 - radius, width // 2 + radius,
-                height // 2 + radius], outline=white, width=line)
+  draw.ellipse(
+    [width // 2 - radius, height // 2 - radius, width // 2 + radius, height // 2 + radius],
+    outline=white,
+    width=line,
+  )
   box_w, box_h = width // 8, height // 2
   for x0 in (margin, width - margin - box_w):
-    draw.rectangle([x0, (height - box_h) // 2, x0 + box_w, (height + box_h) // 2],
-                   outline=white, width=line)
+    draw.rectangle(
+      [x0, (height - box_h) // 2, x0 + box_w, (height + box_h) // 2], outline=white, width=line
+    )
   buffer = io.BytesIO()
-  image.save(buffer, format='PNG')
+  image.save(buffer, format="PNG")
   return buffer.getvalue()
 
 
 def _top_down_cam_fovy(size, top_camera_distance):
-  return (360 / np.pi) * np.arctan2(_TOP_CAMERA_Y_PADDING_FACTOR * max(size),
-                                    top_camera_distance)
+  return (360 / np.pi) * np.arctan2(_TOP_CAMERA_Y_PADDING_FACTOR * max(size), top_camera_distance)
 
 
 def _wall_pos_xyaxes(size):
   """(pos, xyaxes) of the four wall planes around a pitch of half size `size`, facing in:
   at -y, +y, -x, +x."""
-  return [((0., -size[1], 0.), (-1, 0, 0, 0, 0, 1)),
-          ((0., size[1], 0.), (1, 0, 0, 0, 0, 1)),
-          ((-size[0], 0., 0.), (0, 1, 0, 0, 0, 1)),
-          ((size[0], 0., 0.), (0, -1, 0, 0, 0, 1))]
+  return [
+    ((0.0, -size[1], 0.0), (-1, 0, 0, 0, 0, 1)),
+    ((0.0, size[1], 0.0), (1, 0, 0, 0, 0, 1)),
+    ((-size[0], 0.0, 0.0), (0, 1, 0, 0, 0, 1)),
+    ((size[0], 0.0, 0.0), (0, -1, 0, 0, 0, 1)),
+  ]
 
 
 def _fieldbox_pos_size(field_size, goal_size):
   """(pos, size) of the eight boxes that fence the ball (only) into the field of half size
   `field_size`, leaving the goal mouths (`goal_size` = depth, width, height) open: both touch
   lines, then at -x and at +x the corner below, the lintel, the corner above."""
-  half_height, thickness = 20., 1.
+  half_height, thickness = 20.0, 1.0
   corner_y = 0.5 * (field_size[1] + goal_size[1])
   corner_half = 0.5 * (field_size[1] - goal_size[1])
   top_z, top_half = half_height + goal_size[2], half_height - goal_size[2]
   x, y = field_size[0] + thickness, field_size[1] + thickness
-  boxes = [((0., -y, half_height), (field_size[0], thickness, half_height)),
-           ((0., y, half_height), (field_size[0], thickness, half_height))]
+  boxes = [
+    ((0.0, -y, half_height), (field_size[0], thickness, half_height)),
+    ((0.0, y, half_height), (field_size[0], thickness, half_height)),
+  ]
   for sign in (-1, 1):
-    boxes += [((sign * x, -corner_y, half_height), (thickness, corner_half, half_height)),
-              ((sign * x, 0., top_z), (thickness, goal_size[1], top_half)),
-              ((sign * x, corner_y, half_height), (thickness, corner_half, half_height))]
+    boxes += [
+      ((sign * x, -corner_y, half_height), (thickness, corner_half, half_height)),
+      ((sign * x, 0.0, top_z), (thickness, goal_size[1], top_half)),
+      ((sign * x, corner_y, half_height), (thickness, corner_half, half_height)),
+    ]
   return boxes
 
 
@@ -120,15 +136,15 @@ def _reposition_corner_lights(lights, size):
 
 
 def _goalpost_radius(size):
-  return _GOALPOST_RELATIVE_SIZE * sum(size) / 3.
+  return _GOALPOST_RELATIVE_SIZE * sum(size) / 3.0
 
 
 def _post_radius(goalpost_name, goalpost_radius):
   """The crossbar a little thicker (no z-fighting at the corners), supports thinner."""
   radius = goalpost_radius
-  if 'top' in goalpost_name:
+  if "top" in goalpost_name:
     radius *= 1.01
-  if 'support' in goalpost_name:
+  if "support" in goalpost_name:
     radius *= _SUPPORT_POST_RATIO
   return radius
 
@@ -152,16 +168,19 @@ class Goal(props.PositionDetector):
     thickness (divided by the mesh scale `size`, which the mesh applies)."""
     thickness = _NET_RELATIVE_SIZE * sum(size) / 3
     dx, dy, dz = (np.eye(3)[i] * thickness / size[i] for i in range(3))
-    top = [v + dz for v in _NET['top']] + [v - dz for v in _NET['top']]
-    right = [v + dy for v in _NET['right']] + [v - dy for v in _NET['right']]
-    left = [v + dy for v in _NET['left']] + [v - dy for v in _NET['left']]
-    upper = [v for v in _NET['back'] if v[2] == 1]
-    lower = [v for v in _NET['back'] if v[2] == -1]
-    back = ([v + dz for v in upper] + [v - dz for v in upper] + [v + dx for v in lower] +
-            [v - dx for v in lower])
+    top = [v + dz for v in _NET["top"]] + [v - dz for v in _NET["top"]]
+    right = [v + dy for v in _NET["right"]] + [v - dy for v in _NET["right"]]
+    left = [v + dy for v in _NET["left"]] + [v - dy for v in _NET["left"]]
+    upper = [v for v in _NET["back"] if v[2] == 1]
+    lower = [v for v in _NET["back"] if v[2] == -1]
+    back = (
+      [v + dz for v in upper]
+      + [v - dz for v in upper]
+      + [v + dx for v in lower]
+      + [v - dx for v in lower]
+    )
     vertices = dict(top=top, back=back, left=left, right=right)
-    return {key: (np.array(value) * self._direction).flatten()
-            for key, value in vertices.items()}
+    return {key: (np.array(value) * self._direction).flatten() for key, value in vertices.items()}
 
   def _move_goal(self, pos, size):
     for geom in self._goal_geoms:
@@ -174,32 +193,38 @@ class Goal(props.PositionDetector):
         geom.mesh.vertex = net_vertices[geom.mesh.name]
         geom.mesh.scale = size
 
-  def _build(self, direction, net_rgba=(1, 1, 1, .15), make_net=True, **kwargs):
-    if len(kwargs['size']) != 3 or len(kwargs['pos']) != 3:
-      raise ValueError('Only 3D Goals are supported.')
+  def _build(self, direction, net_rgba=(1, 1, 1, 0.15), make_net=True, **kwargs):
+    if len(kwargs["size"]) != 3 or len(kwargs["pos"]) != 3:
+      raise ValueError("Only 3D Goals are supported.")
     if direction not in [1, -1]:
-      raise ValueError('direction must be either 1 or -1.')
+      raise ValueError("direction must be either 1 or -1.")
     # x and y both flip, so that left and right stay the goalkeeper's
     self._direction = np.array((direction, direction, 1))
     self._make_net = make_net
-    kwargs['visible'] = False  # the posts show the goal
+    kwargs["visible"] = False  # the posts show the goal
     super()._build(retain_substep_detections=True, **kwargs)
-    size, pos = kwargs['size'], kwargs['pos']
+    size, pos = kwargs["size"], kwargs["pos"]
     self._goalpost_radius = _goalpost_radius(size)
     self._goal_geoms = [
       self._mjcf_root.worldbody.add(
-        'geom', type='capsule', name=name,
+        "geom",
+        type="capsule",
+        name=name,
         size=(_post_radius(name, self._goalpost_radius),),
         fromto=_goalpost_fromto(unit_fromto, size, pos, self._direction),
-        rgba=self.goalpost_rgba)
-      for name, unit_fromto in _GOALPOSTS.items()]
+        rgba=self.goalpost_rgba,
+      )
+      for name, unit_fromto in _GOALPOSTS.items()
+    ]
     if make_net:
       self._net_geoms = []
       for name, vertex in self._make_net_vertices().items():
-        mesh = self._mjcf_root.asset.add('mesh', name=name, vertex=vertex)
-        self._net_geoms.append(self._mjcf_root.worldbody.add(
-          'geom', type='mesh', mesh=mesh, name=name, rgba=net_rgba, contype=0,
-          conaffinity=0))
+        mesh = self._mjcf_root.asset.add("mesh", name=name, vertex=vertex)
+        self._net_geoms.append(
+          self._mjcf_root.worldbody.add(
+            "geom", type="mesh", mesh=mesh, name=name, rgba=net_rgba, contype=0, conaffinity=0
+          )
+        )
 
   def resize(self, pos, size):
     """Resizes the detector and moves the posts (and net) with it."""
@@ -245,9 +270,16 @@ class Pitch(composer.Arena):
   `field_box` fences the ball (not the walkers) into the field.
   """
 
-  def _build(self, size=_DEFAULT_PITCH_SIZE, goal_size=None,
-             top_camera_distance=_TOP_CAMERA_DISTANCE, field_box=False, field_box_offset=0.0,
-             hoarding_color_scheme_id=0, name='pitch'):
+  def _build(
+    self,
+    size=_DEFAULT_PITCH_SIZE,
+    goal_size=None,
+    top_camera_distance=_TOP_CAMERA_DISTANCE,
+    field_box=False,
+    field_box_offset=0.0,
+    hoarding_color_scheme_id=0,
+    name="pitch",
+  ):
     super()._build(name=name)
     self._size = size
     self._goal_size = goal_size
@@ -255,66 +287,116 @@ class Pitch(composer.Arena):
     self._hoarding_color_scheme_id = hoarding_color_scheme_id
     root = self._mjcf_root
     self._top_camera = root.worldbody.add(
-      'camera', name='top_down', pos=[0, 0, top_camera_distance], zaxis=[0, 0, 1],
-      fovy=_top_down_cam_fovy(self._size, top_camera_distance))
+      "camera",
+      name="top_down",
+      pos=[0, 0, top_camera_distance],
+      zaxis=[0, 0, 1],
+      fovy=_top_down_cam_fovy(self._size, top_camera_distance),
+    )
     # a tenth of the pitch length as the model's extent (which scales the clipping planes)
     extent = 0.1 * max(self._size)
     root.statistic.extent = extent
     root.statistic.center = (0, 0, extent)
     root.visual.map.zfar = 50
     root.visual.map.znear = 0.1 / extent
-    root.asset.add('texture', name='skybox', type='skybox', builtin='gradient',
-                   rgb1=(.7, .9, .9), rgb2=(.03, .09, .27), width=400, height=400)
-    self._corner_lights = [root.worldbody.add('light', cutoff=60) for _ in range(4)]
+    root.asset.add(
+      "texture",
+      name="skybox",
+      type="skybox",
+      builtin="gradient",
+      rgb1=(0.7, 0.9, 0.9),
+      rgb2=(0.03, 0.09, 0.27),
+      width=400,
+      height=400,
+    )
+    self._corner_lights = [root.worldbody.add("light", cutoff=60) for _ in range(4)]
     _reposition_corner_lights(self._corner_lights, size)
     root.visual.quality.shadowsize = 8192
 
     if len(self._size) != 2:
-      raise ValueError(f'`size` should be a sequence of length 2: got {self._size!r}')
-    self._field_texture = root.asset.add('texture', type='2d', name='fieldplane',
-                                         file=mjcf.Asset(_field_png(), '.png'))
-    self._field_material = root.asset.add('material', name='fieldplane',
-                                          texture=self._field_texture)
+      raise ValueError(f"`size` should be a sequence of length 2: got {self._size!r}")
+    self._field_texture = root.asset.add(
+      "texture", type="2d", name="fieldplane", file=mjcf.Asset(_field_png(), ".png")
+    )
+    self._field_material = root.asset.add(
+      "material", name="fieldplane", texture=self._field_texture
+    )
     self._ground_geom = root.worldbody.add(
-      'geom', name='ground', type='plane', material=self._field_material,
-      size=list(self._size) + [max(self._size) * _GROUND_GEOM_GRID_RATIO])
-    self._walls = [root.worldbody.add('geom', type='plane', rgba=[.1, .1, .1, .8], pos=pos,
-                                      size=[1e-7, 1e-7, 1e-7], xyaxes=xyaxes)
-                   for pos, xyaxes in _wall_pos_xyaxes(self._size)]
+      "geom",
+      name="ground",
+      type="plane",
+      material=self._field_material,
+      size=list(self._size) + [max(self._size) * _GROUND_GEOM_GRID_RATIO],
+    )
+    self._walls = [
+      root.worldbody.add(
+        "geom",
+        type="plane",
+        rgba=[0.1, 0.1, 0.1, 0.8],
+        pos=pos,
+        size=[1e-7, 1e-7, 1e-7],
+        xyaxes=xyaxes,
+      )
+      for pos, xyaxes in _wall_pos_xyaxes(self._size)
+    ]
 
     # with a field box the goals move in by the offset, so that the ball enters them before
     # it bounces off the box
     self._fb_offset = field_box_offset if field_box else 0.0
     goal_size = self._get_goal_size()
     self._home_goal = Goal(
-      direction=1, make_net=False,
+      direction=1,
+      make_net=False,
       pos=(-self._size[0] + goal_size[0] + self._fb_offset, 0, goal_size[2]),
-      size=goal_size, rgba=(.2, .2, 1, 0.5), visible=True, name='home_goal')
+      size=goal_size,
+      rgba=(0.2, 0.2, 1, 0.5),
+      visible=True,
+      name="home_goal",
+    )
     self.attach(self._home_goal)
     self._away_goal = Goal(
-      direction=-1, make_net=False,
+      direction=-1,
+      make_net=False,
       pos=(self._size[0] - goal_size[0] - self._fb_offset, 0, goal_size[2]),
-      size=goal_size, rgba=(1, .2, .2, 0.5), visible=True, name='away_goal')
+      size=goal_size,
+      rgba=(1, 0.2, 0.2, 0.5),
+      visible=True,
+      name="away_goal",
+    )
     self.attach(self._away_goal)
     self._field = props.PositionDetector(
-      pos=(0, 0), size=(self._size[0] - 2 * goal_size[0], self._size[1] - 2 * goal_size[0]),
-      inverted=True, visible=False, name='field')
+      pos=(0, 0),
+      size=(self._size[0] - 2 * goal_size[0], self._size[1] - 2 * goal_size[0]),
+      inverted=True,
+      visible=False,
+      name="field",
+    )
     self.attach(self._field)
 
     self._perimeter = [
-      root.worldbody.add('geom', type='plane', size=(1, 1, 1),
-                         rgba=(0.306, 0.682, 0.223, 1), contype=0, conaffinity=0)
-      for _ in range(8)]
+      root.worldbody.add(
+        "geom",
+        type="plane",
+        size=(1, 1, 1),
+        rgba=(0.306, 0.682, 0.223, 1),
+        contype=0,
+        conaffinity=0,
+      )
+      for _ in range(8)
+    ]
     self._update_perimeter()
 
     self._field_box = []
     if field_box:
-      for pos, box_size in _fieldbox_pos_size((self._field.upper - self._field.lower) / 2.0,
-                                              goal_size):
-        self._field_box.append(root.worldbody.add('geom', type='box', rgba=[.3, .3, .3, .0],
-                                                  pos=pos, size=box_size))
-    self._hoarding = [root.worldbody.add('site', type='box', size=(1, 1, 1))
-                      for _ in range(4 * _NUM_HOARDING)]
+      for pos, box_size in _fieldbox_pos_size(
+        (self._field.upper - self._field.lower) / 2.0, goal_size
+      ):
+        self._field_box.append(
+          root.worldbody.add("geom", type="box", rgba=[0.3, 0.3, 0.3, 0.0], pos=pos, size=box_size)
+        )
+    self._hoarding = [
+      root.worldbody.add("site", type="box", size=(1, 1, 1)) for _ in range(4 * _NUM_HOARDING)
+    ]
     self._update_hoarding()
 
   def _hoarding_hue(self, x, y):
@@ -329,7 +411,7 @@ class Pitch(composer.Arena):
       angle = np.arctan2(x, -np.abs(y))
     else:
       angle = np.pi + np.arctan2(x, np.abs(y))
-    return (0.5 + angle / (2 * np.pi) - .25) % 1.0
+    return (0.5 + angle / (2 * np.pi) - 0.25) % 1.0
 
   def _update_hoarding(self):
     """Sizes, places and colours the boards: a row along each side, just outside the walls."""
@@ -341,17 +423,16 @@ class Pitch(composer.Arena):
       box_size = height * np.ones(3)
       box_size[dim] = length / _NUM_HOARDING
       box_size[1 - dim] = width
-      along = (np.linspace(-length, length, _NUM_HOARDING, endpoint=False) +
-               length / _NUM_HOARDING)
+      along = np.linspace(-length, length, _NUM_HOARDING, endpoint=False) + length / _NUM_HOARDING
       for sign in (-1, 1):
         across = sign * (self._size[1 - dim] + width)
         for a in along:
           pos = np.array((a, across, width) if dim == 0 else (across, a, width))
-          rgb = colorsys.hsv_to_rgb(self._hoarding_hue(pos[0], pos[1]), .7, 1.0)
+          rgb = colorsys.hsv_to_rgb(self._hoarding_hue(pos[0], pos[1]), 0.7, 1.0)
           box = next(boxes)
           box.pos = pos
           box.size = box_size
-          box.rgba = (*rgb, 1.)
+          box.rgba = (*rgb, 1.0)
 
   def _update_perimeter(self):
     """The eight visual planes of the strip between the field and the walls."""
@@ -362,9 +443,11 @@ class Pitch(composer.Arena):
         if x == 0 and y == 0:
           continue
         plane = next(planes)
-        plane.size = [self._size[0] - 2 * width if x == 0 else width,
-                      self._size[1] - 2 * width if y == 0 else width,
-                      max(self._size) * _GROUND_GEOM_GRID_RATIO]
+        plane.size = [
+          self._size[0] - 2 * width if x == 0 else width,
+          self._size[1] - 2 * width if y == 0 else width,
+          max(self._size) * _GROUND_GEOM_GRID_RATIO,
+        ]
         plane.pos = (x * (self._size[0] - width), y * (self._size[1] - width), 0)
 
   def _get_goal_size(self):
@@ -422,12 +505,26 @@ class RandomizedPitch(Pitch):
   `max_size`); `randomizer` draws the ratios in [0, 1] (uniform by default), one for both
   dimensions with `keep_aspect_ratio`."""
 
-  def __init__(self, min_size, max_size, randomizer=None, keep_aspect_ratio=False,
-               goal_size=None, field_box=False, field_box_offset=0.0,
-               top_camera_distance=_TOP_CAMERA_DISTANCE, name='randomized_pitch'):
-    super().__init__(size=max_size, goal_size=goal_size,
-                     top_camera_distance=top_camera_distance, field_box=field_box,
-                     field_box_offset=field_box_offset, name=name)
+  def __init__(
+    self,
+    min_size,
+    max_size,
+    randomizer=None,
+    keep_aspect_ratio=False,
+    goal_size=None,
+    field_box=False,
+    field_box_offset=0.0,
+    top_camera_distance=_TOP_CAMERA_DISTANCE,
+    name="randomized_pitch",
+  ):
+    super().__init__(
+      size=max_size,
+      goal_size=goal_size,
+      top_camera_distance=top_camera_distance,
+      field_box=field_box,
+      field_box_offset=field_box_offset,
+      name=name,
+    )
     self._min_size = min_size
     self._max_size = max_size
     self._randomizer = randomizer or distributions.Uniform()
@@ -435,19 +532,24 @@ class RandomizedPitch(Pitch):
 
   def _resize_goals(self, goal_size):
     self._home_goal.resize(
-      pos=(-self._size[0] + goal_size[0] + self._fb_offset, 0, goal_size[2]), size=goal_size)
+      pos=(-self._size[0] + goal_size[0] + self._fb_offset, 0, goal_size[2]), size=goal_size
+    )
     self._away_goal.resize(
-      pos=(self._size[0] - goal_size[0] - self._fb_offset, 0, goal_size[2]), size=goal_size)
+      pos=(self._size[0] - goal_size[0] - self._fb_offset, 0, goal_size[2]), size=goal_size
+    )
 
   def initialize_episode_mjcf(self, random_state):
     """Draws the size and rebuilds everything that depends on it."""
     super().initialize_episode_mjcf(random_state)
     (min_len, min_wid), (max_len, max_wid) = self._min_size, self._max_size
     len_ratio = self._randomizer(random_state=random_state)
-    wid_ratio = len_ratio if self._keep_aspect_ratio else self._randomizer(
-      random_state=random_state)
-    self._size = (min_len + len_ratio * (max_len - min_len),
-                  min_wid + wid_ratio * (max_wid - min_wid))
+    wid_ratio = (
+      len_ratio if self._keep_aspect_ratio else self._randomizer(random_state=random_state)
+    )
+    self._size = (
+      min_len + len_ratio * (max_len - min_len),
+      min_wid + wid_ratio * (max_wid - min_wid),
+    )
     self._top_camera.fovy = _top_down_cam_fovy(self._size, self._top_camera_distance)
     self._update_perimeter()
     for wall, (pos, _) in zip(self._walls, _wall_pos_xyaxes(self._size)):
@@ -458,8 +560,10 @@ class RandomizedPitch(Pitch):
     self._field.resize(pos=(0, 0), size=field_size)
     self._ground_geom.size = list(field_size) + [max(self._size) * _GROUND_GEOM_GRID_RATIO]
     if self._field_box:
-      for box, (pos, size) in zip(self._field_box, _fieldbox_pos_size(
-          (self._field.upper - self._field.lower) / 2.0, goal_size)):
+      for box, (pos, size) in zip(
+        self._field_box,
+        _fieldbox_pos_size((self._field.upper - self._field.lower) / 2.0, goal_size),
+      ):
         box.pos = pos
         box.size = size
     _reposition_corner_lights(self._corner_lights, size=field_size)

@@ -15,8 +15,12 @@ _DEFAULT_DAMP_RATIO = 0.4
 
 def regulation_soccer_ball():
   """A SoccerBall of regulation size and mass, bouncier than the default one."""
-  return SoccerBall(radius=_REGULATION_RADIUS, mass=_REGULATION_MASS,
-                    friction=_DEFAULT_FRICTION, damp_ratio=_DEFAULT_DAMP_RATIO)
+  return SoccerBall(
+    radius=_REGULATION_RADIUS,
+    mass=_REGULATION_MASS,
+    friction=_DEFAULT_FRICTION,
+    damp_ratio=_DEFAULT_DAMP_RATIO,
+  )
 
 
 class SoccerBall(props.Primitive):
@@ -31,22 +35,43 @@ class SoccerBall(props.Primitive):
   touches.
   """
 
-  def _build(self, radius=0.35, mass=0.045, friction=(0.7, 0.075, 0.075), damp_ratio=1.0,
-             name='soccer_ball'):
-    super()._build(geom_type='sphere', size=(radius,), name=name)
+  def _build(
+    self, radius=0.35, mass=0.045, friction=(0.7, 0.075, 0.075), damp_ratio=1.0, name="soccer_ball"
+  ):
+    super()._build(geom_type="sphere", size=(radius,), name=name)
     # a cube map of hexagon-ish checks: one texture, as dm_control's six-image cube map
-    texture = self._mjcf_root.asset.add('texture', name='soccer_ball', type='cube',
-                                        builtin='checker', rgb1=(.95, .95, .95),
-                                        rgb2=(.1, .1, .1), width=64, height=64)
-    material = self._mjcf_root.asset.add('material', name='soccer_ball', texture=texture)
+    texture = self._mjcf_root.asset.add(
+      "texture",
+      name="soccer_ball",
+      type="cube",
+      builtin="checker",
+      rgb1=(0.95, 0.95, 0.95),
+      rgb2=(0.1, 0.1, 0.1),
+      width=64,
+      height=64,
+    )
+    material = self._mjcf_root.asset.add("material", name="soccer_ball", texture=texture)
     if damp_ratio < 0.0:
-      raise ValueError(f'Invalid `damp_ratio` parameter ({damp_ratio} is not positive).')
-    self._geom.set_attributes(pos=[0, 0, radius], size=[radius], condim=6, priority=1,
-                              mass=mass, friction=friction, solref=[0.02, damp_ratio],
-                              material=material)
-    for camera_name, distance in (('ball_cam_near', 2), ('ball_cam', 7), ('ball_cam_far', 10)):
-      self._mjcf_root.worldbody.add('camera', name=camera_name, pos=[0, -distance, distance],
-                                    zaxis=[0, -1, 1], fovy=70, mode='trackcom')
+      raise ValueError(f"Invalid `damp_ratio` parameter ({damp_ratio} is not positive).")
+    self._geom.set_attributes(
+      pos=[0, 0, radius],
+      size=[radius],
+      condim=6,
+      priority=1,
+      mass=mass,
+      friction=friction,
+      solref=[0.02, damp_ratio],
+      material=material,
+    )
+    for camera_name, distance in (("ball_cam_near", 2), ("ball_cam", 7), ("ball_cam_far", 10)):
+      self._mjcf_root.worldbody.add(
+        "camera",
+        name=camera_name,
+        pos=[0, -distance, distance],
+        zaxis=[0, -1, 1],
+        fovy=70,
+        mode="trackcom",
+      )
     self._players = []
     self.initialize_entity_trackers()
 
@@ -68,7 +93,7 @@ class SoccerBall(props.Primitive):
     self._geom_id = physics.bind(self._geom).element_id
     self._geom_id_to_player = {}
     for player in self._players:
-      for geom_id in physics.bind(player.walker.mjcf_model.find_all('geom')).element_id:
+      for geom_id in physics.bind(player.walker.mjcf_model.find_all("geom")).element_id:
         self._geom_id_to_player[int(geom_id)] = player
     self.initialize_entity_trackers()
 
@@ -87,7 +112,7 @@ class SoccerBall(props.Primitive):
         if geom_id != self._geom_id:
           player = self._geom_id_to_player.get(int(geom_id))
       if player:
-        self._intercepted = (self._last_hit is None or player.team != self._last_hit.team)
+        self._intercepted = self._last_hit is None or player.team != self._last_hit.team
         self._repossessed = player is not self._last_hit
         self._last_hit = player
         self._hit = True
@@ -105,7 +130,7 @@ class SoccerBall(props.Primitive):
     pos = physics.bind(self._geom).xpos
     if self._hit:
       self._dist_between_last_hits = self._dist_since_last_hit
-      self._dist_since_last_hit = 0.
+      self._dist_since_last_hit = 0.0
       self._pos_at_last_step = pos.copy()
     if self._dist_since_last_hit is not None:
       self._dist_since_last_hit += np.linalg.norm(pos - self._pos_at_last_step)

@@ -14,7 +14,7 @@ _THROW_IN_BALL_Z = 0.5
 
 def _disable_geom_contacts(entities):
   for entity in entities:
-    for geom in entity.mjcf_model.find_all('geom'):
+    for geom in entity.mjcf_model.find_all("geom"):
       geom.set_attributes(contype=0)
 
 
@@ -29,9 +29,19 @@ class Task(composer.Task):
   the field it is thrown in (moved back towards the centre, at rest) before the next step.
   """
 
-  def __init__(self, players, arena, ball=None, initializer=None, observables=None,
-               disable_walker_contacts=False, nconmax_per_player=200, njmax_per_player=400,
-               control_timestep=0.025, tracking_cameras=()):
+  def __init__(
+    self,
+    players,
+    arena,
+    ball=None,
+    initializer=None,
+    observables=None,
+    disable_walker_contacts=False,
+    nconmax_per_player=200,
+    njmax_per_player=400,
+    control_timestep=0.025,
+    tracking_cameras=(),
+  ):
     self.arena = arena
     self.players = players
     self._initializer = initializer or initializers.UniformInitializer()
@@ -53,8 +63,7 @@ class Task(composer.Task):
   @property
   def observables(self):
     """One dict of (unqualified) observables per player."""
-    return [player.walker.observables.as_dict(fully_qualified=False)
-            for player in self.players]
+    return [player.walker.observables.as_dict(fully_qualified=False) for player in self.players]
 
   def _throw_in(self, physics, random_state, ball):
     x, y, _ = physics.bind(ball.geom).xpos
@@ -100,11 +109,13 @@ class Task(composer.Task):
     scoring_team = self.arena.detected_goal()
     if not scoring_team:
       return [np.zeros((), dtype=np.float32) for _ in self.players]
-    return [np.ones((), dtype=np.float32) if p.team == scoring_team else
-            -np.ones((), dtype=np.float32) for p in self.players]
+    return [
+      np.ones((), dtype=np.float32) if p.team == scoring_team else -np.ones((), dtype=np.float32)
+      for p in self.players
+    ]
 
   def get_reward_spec(self):
-    return [specs.Array(name='reward', shape=(), dtype=np.float32) for _ in self.players]
+    return [specs.Array(name="reward", shape=(), dtype=np.float32) for _ in self.players]
 
   def get_discount(self, physics):
     if self.arena.detected_goal():
@@ -112,7 +123,7 @@ class Task(composer.Task):
     return np.ones((), np.float32)
 
   def get_discount_spec(self):
-    return specs.Array(name='discount', shape=(), dtype=np.float32)
+    return specs.Array(name="discount", shape=(), dtype=np.float32)
 
   def should_terminate_episode(self, physics):
     """Whether a goal was scored."""
@@ -133,13 +144,31 @@ class MultiturnTask(Task):
   """Soccer through goals until the time limit: after a goal the players and ball are placed
   anew (the discount stays 1)."""
 
-  def __init__(self, players, arena, ball=None, initializer=None, observables=None,
-               disable_walker_contacts=False, nconmax_per_player=200, njmax_per_player=400,
-               control_timestep=0.025, tracking_cameras=()):
-    super().__init__(players, arena, ball=ball, initializer=initializer,
-                     observables=observables, disable_walker_contacts=disable_walker_contacts,
-                     nconmax_per_player=nconmax_per_player, njmax_per_player=njmax_per_player,
-                     control_timestep=control_timestep, tracking_cameras=tracking_cameras)
+  def __init__(
+    self,
+    players,
+    arena,
+    ball=None,
+    initializer=None,
+    observables=None,
+    disable_walker_contacts=False,
+    nconmax_per_player=200,
+    njmax_per_player=400,
+    control_timestep=0.025,
+    tracking_cameras=(),
+  ):
+    super().__init__(
+      players,
+      arena,
+      ball=ball,
+      initializer=initializer,
+      observables=observables,
+      disable_walker_contacts=disable_walker_contacts,
+      nconmax_per_player=nconmax_per_player,
+      njmax_per_player=njmax_per_player,
+      control_timestep=control_timestep,
+      tracking_cameras=tracking_cameras,
+    )
     self._should_reset = False  # forget the ball's touches before the next step
 
   def should_terminate_episode(self, physics):

@@ -7,7 +7,7 @@ from composer import variation
 from suite.locomotion.walkers import base
 
 # the observable groups every locomotion task enables (lists of a legacy walker's observables)
-SENSOR_GROUPS = ('proprioception', 'kinematic_sensors', 'dynamic_sensors')
+SENSOR_GROUPS = ("proprioception", "kinematic_sensors", "dynamic_sensors")
 
 
 def check_walker(walker, task_name, attributes=()):
@@ -18,21 +18,26 @@ def check_walker(walker, task_name, attributes=()):
     ValueError: it lacks some of `attributes` (e.g. those of legacy_base.Walker).
   """
   if not isinstance(walker, base.Walker):
-    raise TypeError(f'{task_name}: `walker` must be a locomotion walker '
-                    f'(suite.locomotion.walkers.base.Walker), got {type(walker).__name__}')
+    raise TypeError(
+      f"{task_name}: `walker` must be a locomotion walker "
+      f"(suite.locomotion.walkers.base.Walker), got {type(walker).__name__}"
+    )
   missing = [name for name in attributes if not hasattr(walker, name)]
   if missing:
-    raise ValueError(f'{task_name} needs a walker with {", ".join(missing)} (as the walkers of '
-                     f'suite.locomotion.walkers.legacy_base have): {type(walker).__name__} '
-                     'lacks them')
+    raise ValueError(
+      f"{task_name} needs a walker with {', '.join(missing)} (as the walkers of "
+      f"suite.locomotion.walkers.legacy_base have): {type(walker).__name__} "
+      "lacks them"
+    )
 
 
 def check_arena(arena, task_name, attributes):
   """Raises ValueError naming the attributes among `attributes` that `arena` lacks."""
   missing = [name for name in attributes if not hasattr(arena, name)]
   if missing:
-    raise ValueError(f'{task_name} needs an arena with {", ".join(missing)}: '
-                     f'{type(arena).__name__} lacks them')
+    raise ValueError(
+      f"{task_name} needs an arena with {', '.join(missing)}: {type(arena).__name__} lacks them"
+    )
 
 
 def enable_walker_observables(walker, task_name, groups=SENSOR_GROUPS, names=()):
@@ -44,8 +49,10 @@ def enable_walker_observables(walker, task_name, groups=SENSOR_GROUPS, names=())
   observables = walker.observables
   missing = [name for name in (*groups, *names) if not hasattr(observables, name)]
   if missing:
-    raise ValueError(f'{task_name} needs the walker observables {", ".join(missing)}: '
-                     f'{type(walker).__name__} has none of that name')
+    raise ValueError(
+      f"{task_name} needs the walker observables {', '.join(missing)}: "
+      f"{type(walker).__name__} has none of that name"
+    )
   chosen = [obs for group in groups for obs in getattr(observables, group)]
   chosen += [getattr(observables, name) for name in names]
   for obs in chosen:
@@ -60,11 +67,13 @@ def walker_kind(walker, task_name):
     ValueError: the walker is neither.
   """
   class_names = [cls.__name__ for cls in type(walker).__mro__]
-  for kind in ('CMUHumanoid', 'Rat'):
+  for kind in ("CMUHumanoid", "Rat"):
     if any(kind in name for name in class_names):
       return kind
-  raise ValueError(f'{task_name} expects Rat or CMUHumanoid (it uses their body names), got '
-                   f'{type(walker).__name__}')
+  raise ValueError(
+    f"{task_name} expects Rat or CMUHumanoid (it uses their body names), got "
+    f"{type(walker).__name__}"
+  )
 
 
 def find_walker_element(walker, kind, name, task_name):
@@ -75,7 +84,7 @@ def find_walker_element(walker, kind, name, task_name):
   """
   element = walker.mjcf_model.find(kind, name)
   if element is None:
-    raise ValueError(f'{task_name}: the walker {type(walker).__name__} has no {kind} {name!r}')
+    raise ValueError(f"{task_name}: the walker {type(walker).__name__} has no {kind} {name!r}")
   return element
 
 
@@ -98,7 +107,7 @@ class GroundContacts:
 
   def __init__(self, physics, walker, ground_geoms, extra_ground_ids=()):
     feet = set(walker.ground_contact_geoms)
-    non_foot = [geom for geom in walker.mjcf_model.find_all('geom') if geom not in feet]
+    non_foot = [geom for geom in walker.mjcf_model.find_all("geom") if geom not in feet]
     self.walker_ids = set(physics.bind(non_foot).element_id)
     self.ground_ids = set(physics.bind(ground_geoms).element_id) | set(extra_ground_ids)
     # one flag per geom id: a lookup per contact, cheaper than set membership at every step
@@ -112,5 +121,6 @@ class GroundContacts:
     contact = physics.data.contact
     geom1, geom2 = np.asarray(contact.geom1), np.asarray(contact.geom2)
     is_walker, is_ground = self._is_walker, self._is_ground
-    return bool(np.any((is_walker[geom1] & is_ground[geom2])
-                       | (is_ground[geom1] & is_walker[geom2])))
+    return bool(
+      np.any((is_walker[geom1] & is_ground[geom2]) | (is_ground[geom1] & is_walker[geom2]))
+    )

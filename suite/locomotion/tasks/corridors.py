@@ -9,7 +9,7 @@ from suite.utils import rewards
 
 # the near and far clipping planes of the corridor scenes (metres)
 _ZNEAR = 0.00025
-_ZFAR = 4.
+_ZFAR = 4.0
 
 
 class RunThroughCorridor(composer.Task):
@@ -35,19 +35,32 @@ class RunThroughCorridor(composer.Task):
     control_timestep: seconds per control step, a multiple of `physics_timestep`.
   """
 
-  def __init__(self, walker, arena, walker_spawn_position=(0, 0, 0), walker_spawn_rotation=None,
-               target_velocity=3.0, contact_termination=True, terminate_at_height=-0.5,
-               physics_timestep=0.005, control_timestep=0.025):
+  def __init__(
+    self,
+    walker,
+    arena,
+    walker_spawn_position=(0, 0, 0),
+    walker_spawn_rotation=None,
+    target_velocity=3.0,
+    contact_termination=True,
+    terminate_at_height=-0.5,
+    physics_timestep=0.005,
+    control_timestep=0.025,
+  ):
     name = type(self).__name__
-    _shared.check_walker(walker, name, ('reinitialize_pose', 'ground_contact_geoms',
-                                        'end_effectors'))
-    _shared.check_arena(arena, name, ('regenerate', 'ground_geoms'))
-    if (not isinstance(target_velocity, numbers.Real) or isinstance(target_velocity, bool)
-        or target_velocity < 0):
-      raise ValueError(f'{name} `target_velocity` must be a non-negative speed (m/s), got '
-                       f'{target_velocity!r}')
-    _shared.enable_walker_observables(walker, name,
-                                      names=('sensors_touch', 'egocentric_camera'))
+    _shared.check_walker(
+      walker, name, ("reinitialize_pose", "ground_contact_geoms", "end_effectors")
+    )
+    _shared.check_arena(arena, name, ("regenerate", "ground_geoms"))
+    if (
+      not isinstance(target_velocity, numbers.Real)
+      or isinstance(target_velocity, bool)
+      or target_velocity < 0
+    ):
+      raise ValueError(
+        f"{name} `target_velocity` must be a non-negative speed (m/s), got {target_velocity!r}"
+      )
+    _shared.enable_walker_observables(walker, name, names=("sensors_touch", "egocentric_camera"))
     self._arena = arena
     self._walker = walker
     self._walker.create_root_joints(self._arena.attach(self._walker))
@@ -74,11 +87,9 @@ class RunThroughCorridor(composer.Task):
     self._walker.reinitialize_pose(physics, random_state)
     quaternion = _shared.spawn_quaternion(self._walker_spawn_rotation, random_state)
     position = variation.evaluate(self._walker_spawn_position, random_state=random_state)
-    self._walker.shift_pose(physics, position=position, quaternion=quaternion,
-                            rotate_velocity=True)
+    self._walker.shift_pose(physics, position=position, quaternion=quaternion, rotate_velocity=True)
     self._failure_termination = False
-    self._ground_contacts = _shared.GroundContacts(physics, self._walker,
-                                                   self._arena.ground_geoms)
+    self._ground_contacts = _shared.GroundContacts(physics, self._walker, self._arena.ground_geoms)
 
   def before_step(self, physics, action, random_state):
     self._walker.apply_action(physics, action, random_state)
@@ -86,15 +97,19 @@ class RunThroughCorridor(composer.Task):
   def after_step(self, physics, random_state):
     del random_state  # deterministic
     self._failure_termination = (
-      (self._contact_termination and self._ground_contacts.touching(physics))
-      or (self._terminate_at_height is not None
-          and bool((physics.bind(self._walker.end_effectors).xpos[:, -1]
-                    < self._terminate_at_height).any())))
+      self._contact_termination and self._ground_contacts.touching(physics)
+    ) or (
+      self._terminate_at_height is not None
+      and bool(
+        (physics.bind(self._walker.end_effectors).xpos[:, -1] < self._terminate_at_height).any()
+      )
+    )
 
   def get_reward(self, physics):
     forward_speed = physics.bind(self._walker.root_body).subtree_linvel[0]
-    return rewards.tolerance(forward_speed, (self._vel, self._vel), margin=self._vel,
-                             sigmoid='linear', value_at_margin=0.0)
+    return rewards.tolerance(
+      forward_speed, (self._vel, self._vel), margin=self._vel, sigmoid="linear", value_at_margin=0.0
+    )
 
   def should_terminate_episode(self, physics):
     del physics  # decided in after_step
@@ -102,4 +117,4 @@ class RunThroughCorridor(composer.Task):
 
   def get_discount(self, physics):
     del physics  # decided in after_step
-    return 0. if self._failure_termination else 1.
+    return 0.0 if self._failure_termination else 1.0

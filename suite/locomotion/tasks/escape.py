@@ -13,9 +13,9 @@ from suite.utils import rewards
 _HEIGHTFIELD_ID = 0
 # near and far clipping planes of the scene (metres)
 _ZNEAR = 0.00025
-_ZFAR = 50.
+_ZFAR = 50.0
 # the bodies each walker family is observed and rewarded by: (root-frame body, rewarded site)
-_CORE_BODY_AND_REWARD_SITE = {'CMUHumanoid': ('root', 'root'), 'Rat': ('torso', 'head')}
+_CORE_BODY_AND_REWARD_SITE = {"CMUHumanoid": ("root", "root"), "Rat": ("torso", "head")}
 
 
 class Escape(composer.Task):
@@ -37,16 +37,22 @@ class Escape(composer.Task):
     control_timestep: seconds per control step, a multiple of `physics_timestep`.
   """
 
-  def __init__(self, walker, arena, walker_spawn_position=(0, 0, 0), walker_spawn_rotation=None,
-               physics_timestep=0.005, control_timestep=0.025):
+  def __init__(
+    self,
+    walker,
+    arena,
+    walker_spawn_position=(0, 0, 0),
+    walker_spawn_rotation=None,
+    physics_timestep=0.005,
+    control_timestep=0.025,
+  ):
     name = type(self).__name__
     _shared.check_walker(walker, name)
     kind = _shared.walker_kind(walker, name)
     core_name, reward_name = _CORE_BODY_AND_REWARD_SITE[kind]
-    core_body = _shared.find_walker_element(walker, 'body', core_name, name)
-    self._reward_site = _shared.find_walker_element(walker, 'site', reward_name, name)
-    _shared.enable_walker_observables(walker, name,
-                                      names=('sensors_touch', 'egocentric_camera'))
+    core_body = _shared.find_walker_element(walker, "body", core_name, name)
+    self._reward_site = _shared.find_walker_element(walker, "site", reward_name, name)
+    _shared.enable_walker_observables(walker, name, names=("sensors_touch", "egocentric_camera"))
     self._arena = arena
     self._walker = walker
     self._walker.create_root_joints(self._arena.attach(self._walker))
@@ -56,7 +62,7 @@ class Escape(composer.Task):
       core = physics.bind(core_body)
       return -core.xpos.dot(core.xmat.reshape(3, 3))
 
-    self._walker.observables.add_observable('origin', observable.Generic(origin_in_core_frame))
+    self._walker.observables.add_observable("origin", observable.Generic(origin_in_core_frame))
     self.set_timesteps(physics_timestep=physics_timestep, control_timestep=control_timestep)
 
   @property
@@ -64,15 +70,17 @@ class Escape(composer.Task):
     return self._arena
 
   def initialize_episode_mjcf(self, random_state):
-    if hasattr(self._arena, 'regenerate'):
+    if hasattr(self._arena, "regenerate"):
       self._arena.regenerate(random_state)
     self._arena.mjcf_model.visual.map.znear = _ZNEAR
     self._arena.mjcf_model.visual.map.zfar = _ZFAR
 
   def after_compile(self, physics, random_state):
     if physics.model.nhfield <= _HEIGHTFIELD_ID:
-      raise ValueError('Escape needs an arena with a height field (e.g. arenas.Bowl): the '
-                       "reward measures the escape by the terrain's extent")
+      raise ValueError(
+        "Escape needs an arena with a height field (e.g. arenas.Bowl): the "
+        "reward measures the escape by the terrain's extent"
+      )
 
   def initialize_episode(self, physics, random_state):
     orientation = random_state.randn(4)
@@ -82,18 +90,22 @@ class Escape(composer.Task):
   def get_reward(self, physics):
     terrain_size = physics.model.hfield_size[_HEIGHTFIELD_ID, 0]
     distance = np.asarray(np.linalg.norm(physics.bind(self._reward_site).xpos))
-    escape_reward = rewards.tolerance(distance, bounds=(terrain_size, float('inf')),
-                                      margin=terrain_size, value_at_margin=0, sigmoid='linear')
+    escape_reward = rewards.tolerance(
+      distance,
+      bounds=(terrain_size, float("inf")),
+      margin=terrain_size,
+      value_at_margin=0,
+      sigmoid="linear",
+    )
     upright_reward = _upright_reward(physics, self._walker, deviation_angle=30)
     return upright_reward * escape_reward
 
   def get_discount(self, physics):
     del physics  # never discounted
-    return 1.
+    return 1.0
 
 
-def _find_non_contacting_height(physics, walker, orientation, x_pos=0.0, y_pos=0.0,
-                                maxiter=1000):
+def _find_non_contacting_height(physics, walker, orientation, x_pos=0.0, y_pos=0.0, maxiter=1000):
   """Puts the walker's free joint at (x_pos, y_pos) with `orientation` (a quaternion), at the
   first height from 0 up in 1 cm steps at which it has no contacts (each try resets the
   physics).
@@ -118,7 +130,7 @@ def _find_non_contacting_height(physics, walker, orientation, x_pos=0.0, y_pos=0
     z_pos += 0.01
     tries += 1
     if tries > maxiter:
-      raise ValueError('maxiter reached: possibly contacts in null pose of body.')
+      raise ValueError("maxiter reached: possibly contacts in null pose of body.")
 
 
 def _upright_reward(physics, walker, deviation_angle=0):
@@ -127,8 +139,13 @@ def _upright_reward(physics, walker, deviation_angle=0):
   smaller of the two."""
   deviation = np.cos(np.deg2rad(deviation_angle))
   upright_zz = physics.bind(walker.root_body).xmat[-1]
-  if hasattr(walker, 'pelvis_body'):
+  if hasattr(walker, "pelvis_body"):
     upright_zz = np.stack([upright_zz, physics.bind(walker.pelvis_body).xmat[-1]])
-  upright = rewards.tolerance(upright_zz, bounds=(deviation, float('inf')), sigmoid='linear',
-                              margin=1 + deviation, value_at_margin=0)
+  upright = rewards.tolerance(
+    upright_zz,
+    bounds=(deviation, float("inf")),
+    sigmoid="linear",
+    margin=1 + deviation,
+    value_at_margin=0,
+  )
   return np.min(upright)

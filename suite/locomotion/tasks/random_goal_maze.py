@@ -47,11 +47,20 @@ class NullGoalMaze(composer.Task):
     physics_timestep, control_timestep: seconds per physics and control step.
   """
 
-  def __init__(self, walker, maze_arena, randomize_spawn_position=True,
-               randomize_spawn_rotation=True, rotation_bias_factor=0, aliveness_reward=0.0,
-               aliveness_threshold=DEFAULT_ALIVE_THRESHOLD, contact_termination=True,
-               enable_global_task_observables=False, physics_timestep=DEFAULT_PHYSICS_TIMESTEP,
-               control_timestep=DEFAULT_CONTROL_TIMESTEP):
+  def __init__(
+    self,
+    walker,
+    maze_arena,
+    randomize_spawn_position=True,
+    randomize_spawn_rotation=True,
+    rotation_bias_factor=0,
+    aliveness_reward=0.0,
+    aliveness_threshold=DEFAULT_ALIVE_THRESHOLD,
+    contact_termination=True,
+    enable_global_task_observables=False,
+    physics_timestep=DEFAULT_PHYSICS_TIMESTEP,
+    control_timestep=DEFAULT_CONTROL_TIMESTEP,
+  ):
     self._walker = walker
     self._maze_arena = maze_arena
     self._walker.create_root_joints(self._maze_arena.attach(self._walker))
@@ -67,8 +76,9 @@ class NullGoalMaze(composer.Task):
     observables = self._walker.observables
     observables.egocentric_camera.height = 64
     observables.egocentric_camera.width = 64
-    for obs in (observables.proprioception + observables.kinematic_sensors +
-                observables.dynamic_sensors):
+    for obs in (
+      observables.proprioception + observables.kinematic_sensors + observables.dynamic_sensors
+    ):
       obs.enabled = True
     observables.egocentric_camera.enabled = True
 
@@ -78,6 +88,7 @@ class NullGoalMaze(composer.Task):
 
   def _global_observables(self):
     """The maze layout and the walker's world pose and maze cell, as observables."""
+
     def walker_position(physics):
       return physics.bind(self._walker.root_body).xpos
 
@@ -92,10 +103,12 @@ class NullGoalMaze(composer.Task):
       maze = self._maze_arena.maze
       return from_centre + np.array([(maze.width - 1) / 2, (maze.height - 1) / 2])
 
-    entries = (('maze_layout', lambda _: self._maze_arena.maze.entity_layer),
-               ('absolute_position', walker_position),
-               ('absolute_orientation', walker_orientation),
-               ('location_in_maze', walker_cell))
+    entries = (
+      ("maze_layout", lambda _: self._maze_arena.maze.entity_layer),
+      ("absolute_position", walker_position),
+      ("absolute_orientation", walker_orientation),
+      ("location_in_maze", walker_cell),
+    )
     out = collections.OrderedDict()
     for key, function in entries:
       out[key] = observable_lib.Generic(function)
@@ -108,7 +121,7 @@ class NullGoalMaze(composer.Task):
 
   @property
   def name(self):
-    return 'goal_maze'
+    return "goal_maze"
 
   @property
   def root_entity(self):
@@ -127,8 +140,9 @@ class NullGoalMaze(composer.Task):
       theta = 2 * np.pi * i / _NUM_RAYS
       origin = np.array([self._spawn_position[0], self._spawn_position[1], 0.1])
       direction = np.array([np.cos(theta), np.sin(theta), 0])
-      distances.append(engine.mj_ray(physics.model.ptr, physics.data.ptr, origin, direction,
-                                     None, 1, -1, hit))
+      distances.append(
+        engine.mj_ray(physics.model.ptr, physics.data.ptr, origin, direction, None, 1, -1, hit)
+      )
     self._walker.shift_pose(physics, [0.0, 0.0, -100.0])
 
     def biased(x):
@@ -142,8 +156,10 @@ class NullGoalMaze(composer.Task):
     self._walker.reinitialize_pose(physics, random_state)
     spawns = self._maze_arena.spawn_positions
     if not spawns:
-      raise ValueError('The maze has no spawn positions (no {!r} cell in its entity layer): '
-                       'it is too small for its rooms or has no spawns per room'.format('P'))
+      raise ValueError(
+        "The maze has no spawn positions (no {!r} cell in its entity layer): "
+        "it is too small for its rooms or has no spawns per room".format("P")
+      )
     if self._randomize_spawn_position:
       self._spawn_position = spawns[random_state.randint(0, len(spawns))]
     else:
@@ -152,26 +168,30 @@ class NullGoalMaze(composer.Task):
     if self._randomize_spawn_rotation:
       rotation = self._spawn_heading(physics, random_state)
       quat = [np.cos(rotation / 2), 0, 0, np.sin(rotation / 2)]
-    self._walker.shift_pose(physics, [self._spawn_position[0], self._spawn_position[1], 0.0],
-                            quat, rotate_velocity=True)
+    self._walker.shift_pose(
+      physics, [self._spawn_position[0], self._spawn_position[1], 0.0], quat, rotate_velocity=True
+    )
 
   def initialize_episode(self, physics, random_state):
     super().initialize_episode(physics, random_state)
     self._respawn(physics, random_state)
     self._discount = 1.0
     feet = set(self._walker.ground_contact_geoms)
-    non_feet = [geom for geom in self._walker.mjcf_model.find_all('geom') if geom not in feet]
+    non_feet = [geom for geom in self._walker.mjcf_model.find_all("geom") if geom not in feet]
     self._walker_nonfoot_geomids = set(physics.bind(non_feet).element_id)
     self._ground_geomids = set(physics.bind(self._maze_arena.ground_geoms).element_id)
 
   def _is_disallowed_contact(self, contact):
     walker, ground = self._walker_nonfoot_geomids, self._ground_geomids
-    return ((contact.geom1 in walker and contact.geom2 in ground) or
-            (contact.geom1 in ground and contact.geom2 in walker))
+    return (contact.geom1 in walker and contact.geom2 in ground) or (
+      contact.geom1 in ground and contact.geom2 in walker
+    )
 
   def after_step(self, physics, random_state):
-    self._failure_termination = bool(self._contact_termination and any(
-        self._is_disallowed_contact(contact) for contact in physics.data.contact))
+    self._failure_termination = bool(
+      self._contact_termination
+      and any(self._is_disallowed_contact(contact) for contact in physics.data.contact)
+    )
 
   def should_terminate_episode(self, physics):
     if self._walker.aliveness(physics) < self._aliveness_threshold:
@@ -194,8 +214,9 @@ def _check_targets(arena, needed, what):
   count = len(arena.target_positions)
   if count < needed:
     raise ValueError(
-        'The maze has {} target position(s) ({!r} cells), fewer than the {} {} needs: make the '
-        'maze larger or ask for more targets per room'.format(count, 'G', needed, what))
+      "The maze has {} target position(s) ({!r} cells), fewer than the {} {} needs: make the "
+      "maze larger or ask for more targets per room".format(count, "G", needed, what)
+    )
 
 
 class RepeatSingleGoalMaze(NullGoalMaze):
@@ -207,20 +228,37 @@ class RepeatSingleGoalMaze(NullGoalMaze):
   `enable_global_task_observables` the walker also observes the target egocentrically.
   """
 
-  def __init__(self, walker, maze_arena, target=None, target_reward_scale=1.0,
-               randomize_spawn_position=True, randomize_spawn_rotation=True,
-               rotation_bias_factor=0, aliveness_reward=0.0,
-               aliveness_threshold=DEFAULT_ALIVE_THRESHOLD, contact_termination=True,
-               max_repeats=0, enable_global_task_observables=False,
-               physics_timestep=DEFAULT_PHYSICS_TIMESTEP,
-               control_timestep=DEFAULT_CONTROL_TIMESTEP, regenerate_maze_on_repeat=False):
+  def __init__(
+    self,
+    walker,
+    maze_arena,
+    target=None,
+    target_reward_scale=1.0,
+    randomize_spawn_position=True,
+    randomize_spawn_rotation=True,
+    rotation_bias_factor=0,
+    aliveness_reward=0.0,
+    aliveness_threshold=DEFAULT_ALIVE_THRESHOLD,
+    contact_termination=True,
+    max_repeats=0,
+    enable_global_task_observables=False,
+    physics_timestep=DEFAULT_PHYSICS_TIMESTEP,
+    control_timestep=DEFAULT_CONTROL_TIMESTEP,
+    regenerate_maze_on_repeat=False,
+  ):
     super().__init__(
-        walker=walker, maze_arena=maze_arena, randomize_spawn_position=randomize_spawn_position,
-        randomize_spawn_rotation=randomize_spawn_rotation,
-        rotation_bias_factor=rotation_bias_factor, aliveness_reward=aliveness_reward,
-        aliveness_threshold=aliveness_threshold, contact_termination=contact_termination,
-        enable_global_task_observables=enable_global_task_observables,
-        physics_timestep=physics_timestep, control_timestep=control_timestep)
+      walker=walker,
+      maze_arena=maze_arena,
+      randomize_spawn_position=randomize_spawn_position,
+      randomize_spawn_rotation=randomize_spawn_rotation,
+      rotation_bias_factor=rotation_bias_factor,
+      aliveness_reward=aliveness_reward,
+      aliveness_threshold=aliveness_threshold,
+      contact_termination=contact_termination,
+      enable_global_task_observables=enable_global_task_observables,
+      physics_timestep=physics_timestep,
+      control_timestep=control_timestep,
+    )
     if target is None:
       target = target_sphere.TargetSphere()
     self._target = target
@@ -231,12 +269,15 @@ class RepeatSingleGoalMaze(NullGoalMaze):
     self._targets_obtained = 0
     self._regenerate_maze_on_repeat = regenerate_maze_on_repeat
     if enable_global_task_observables:
+
       def target_position(physics, target=target):
         return physics.bind(target.geom).xpos
 
       walker.observables.add_egocentric_vector(
-          'target_0', observable_lib.Generic(target_position),
-          origin_callable=lambda physics: physics.bind(walker.root_body).xpos)
+        "target_0",
+        observable_lib.Generic(target_position),
+        origin_callable=lambda physics: physics.bind(walker.root_body).xpos,
+      )
 
   def initialize_episode_mjcf(self, random_state):
     super().initialize_episode_mjcf(random_state)
@@ -284,24 +325,42 @@ class ManyHeterogeneousGoalsMaze(NullGoalMaze):
   every target has been reached. Other arguments as `NullGoalMaze`.
   """
 
-  def __init__(self, walker, maze_arena, target_builders, target_type_rewards,
-               target_type_proportions, shuffle_target_builders=False,
-               randomize_spawn_position=True, randomize_spawn_rotation=True,
-               rotation_bias_factor=0, aliveness_reward=0.0,
-               aliveness_threshold=DEFAULT_ALIVE_THRESHOLD, contact_termination=True,
-               physics_timestep=DEFAULT_PHYSICS_TIMESTEP,
-               control_timestep=DEFAULT_CONTROL_TIMESTEP):
+  def __init__(
+    self,
+    walker,
+    maze_arena,
+    target_builders,
+    target_type_rewards,
+    target_type_proportions,
+    shuffle_target_builders=False,
+    randomize_spawn_position=True,
+    randomize_spawn_rotation=True,
+    rotation_bias_factor=0,
+    aliveness_reward=0.0,
+    aliveness_threshold=DEFAULT_ALIVE_THRESHOLD,
+    contact_termination=True,
+    physics_timestep=DEFAULT_PHYSICS_TIMESTEP,
+    control_timestep=DEFAULT_CONTROL_TIMESTEP,
+  ):
     if not len(target_builders) == len(target_type_rewards) == len(target_type_proportions):
       raise ValueError(
-          '`target_builders`, `target_type_rewards` and `target_type_proportions` must have '
-          'one entry per target kind: got {}, {} and {}'.format(
-              len(target_builders), len(target_type_rewards), len(target_type_proportions)))
+        "`target_builders`, `target_type_rewards` and `target_type_proportions` must have "
+        "one entry per target kind: got {}, {} and {}".format(
+          len(target_builders), len(target_type_rewards), len(target_type_proportions)
+        )
+      )
     super().__init__(
-        walker=walker, maze_arena=maze_arena, randomize_spawn_position=randomize_spawn_position,
-        randomize_spawn_rotation=randomize_spawn_rotation,
-        rotation_bias_factor=rotation_bias_factor, aliveness_reward=aliveness_reward,
-        aliveness_threshold=aliveness_threshold, contact_termination=contact_termination,
-        physics_timestep=physics_timestep, control_timestep=control_timestep)
+      walker=walker,
+      maze_arena=maze_arena,
+      randomize_spawn_position=randomize_spawn_position,
+      randomize_spawn_rotation=randomize_spawn_rotation,
+      rotation_bias_factor=rotation_bias_factor,
+      aliveness_reward=aliveness_reward,
+      aliveness_threshold=aliveness_threshold,
+      contact_termination=contact_termination,
+      physics_timestep=physics_timestep,
+      control_timestep=control_timestep,
+    )
     self._active_targets = []
     self._target_builders = target_builders
     self._target_type_rewards = tuple(target_type_rewards)
@@ -311,8 +370,9 @@ class ManyHeterogeneousGoalsMaze(NullGoalMaze):
 
   def _get_targets(self, total_target_count, random_state):
     """New targets, a list per kind, `total_target_count` in all."""
-    counts = np.array([int(fraction * total_target_count)
-                       for fraction in self._target_type_fractions])
+    counts = np.array(
+      [int(fraction * total_target_count) for fraction in self._target_type_fractions]
+    )
     shortfall = self._target_type_fractions - counts / float(total_target_count)
     # top up kinds from the one furthest below its share
     by_shortfall = list(np.argsort(shortfall))
@@ -322,9 +382,10 @@ class ManyHeterogeneousGoalsMaze(NullGoalMaze):
       total += 1
     if self._shuffle_target_builders:
       random_state.shuffle(self._target_builders)
-    return [[self._target_builders[kind](name='target_{}_{}'.format(kind, i))
-             for i in range(count)]
-            for kind, count in enumerate(counts)]
+    return [
+      [self._target_builders[kind](name="target_{}_{}".format(kind, i)) for i in range(count)]
+      for kind, count in enumerate(counts)
+    ]
 
   def initialize_episode_mjcf(self, random_state):
     super().initialize_episode_mjcf(random_state)
@@ -361,20 +422,36 @@ class ManyGoalsMaze(ManyHeterogeneousGoalsMaze):
   """Targets from `target_builder` on every target cell, each worth `target_reward_scale`
   once; the episode ends when all are reached. Other arguments as `NullGoalMaze`."""
 
-  def __init__(self, walker, maze_arena, target_builder, target_reward_scale=1.0,
-               randomize_spawn_position=True, randomize_spawn_rotation=True,
-               rotation_bias_factor=0, aliveness_reward=0.0,
-               aliveness_threshold=DEFAULT_ALIVE_THRESHOLD, contact_termination=True,
-               physics_timestep=DEFAULT_PHYSICS_TIMESTEP,
-               control_timestep=DEFAULT_CONTROL_TIMESTEP):
+  def __init__(
+    self,
+    walker,
+    maze_arena,
+    target_builder,
+    target_reward_scale=1.0,
+    randomize_spawn_position=True,
+    randomize_spawn_rotation=True,
+    rotation_bias_factor=0,
+    aliveness_reward=0.0,
+    aliveness_threshold=DEFAULT_ALIVE_THRESHOLD,
+    contact_termination=True,
+    physics_timestep=DEFAULT_PHYSICS_TIMESTEP,
+    control_timestep=DEFAULT_CONTROL_TIMESTEP,
+  ):
     super().__init__(
-        walker=walker, maze_arena=maze_arena, target_builders=[target_builder],
-        target_type_rewards=[target_reward_scale], target_type_proportions=[1],
-        randomize_spawn_position=randomize_spawn_position,
-        randomize_spawn_rotation=randomize_spawn_rotation,
-        rotation_bias_factor=rotation_bias_factor, aliveness_reward=aliveness_reward,
-        aliveness_threshold=aliveness_threshold, contact_termination=contact_termination,
-        physics_timestep=physics_timestep, control_timestep=control_timestep)
+      walker=walker,
+      maze_arena=maze_arena,
+      target_builders=[target_builder],
+      target_type_rewards=[target_reward_scale],
+      target_type_proportions=[1],
+      randomize_spawn_position=randomize_spawn_position,
+      randomize_spawn_rotation=randomize_spawn_rotation,
+      rotation_bias_factor=rotation_bias_factor,
+      aliveness_reward=aliveness_reward,
+      aliveness_threshold=aliveness_threshold,
+      contact_termination=contact_termination,
+      physics_timestep=physics_timestep,
+      control_timestep=control_timestep,
+    )
 
 
 class RepeatSingleGoalMazeAugmentedWithTargets(RepeatSingleGoalMaze):
@@ -386,35 +463,58 @@ class RepeatSingleGoalMazeAugmentedWithTargets(RepeatSingleGoalMaze):
   sub-targets (dm_control would leave the extra ones at the maze's centre).
   """
 
-  def __init__(self, walker, main_target, maze_arena, num_subtargets=20,
-               target_reward_scale=10.0, subtarget_reward_scale=1.0,
-               subtarget_colors=((0, 0, 0.4), (0, 0, 0.7)), randomize_spawn_position=True,
-               randomize_spawn_rotation=True, rotation_bias_factor=0, aliveness_reward=0.0,
-               aliveness_threshold=DEFAULT_ALIVE_THRESHOLD, contact_termination=True,
-               physics_timestep=DEFAULT_PHYSICS_TIMESTEP,
-               control_timestep=DEFAULT_CONTROL_TIMESTEP):
+  def __init__(
+    self,
+    walker,
+    main_target,
+    maze_arena,
+    num_subtargets=20,
+    target_reward_scale=10.0,
+    subtarget_reward_scale=1.0,
+    subtarget_colors=((0, 0, 0.4), (0, 0, 0.7)),
+    randomize_spawn_position=True,
+    randomize_spawn_rotation=True,
+    rotation_bias_factor=0,
+    aliveness_reward=0.0,
+    aliveness_threshold=DEFAULT_ALIVE_THRESHOLD,
+    contact_termination=True,
+    physics_timestep=DEFAULT_PHYSICS_TIMESTEP,
+    control_timestep=DEFAULT_CONTROL_TIMESTEP,
+  ):
     super().__init__(
-        walker=walker, target=main_target, maze_arena=maze_arena,
-        target_reward_scale=target_reward_scale,
-        randomize_spawn_position=randomize_spawn_position,
-        randomize_spawn_rotation=randomize_spawn_rotation,
-        rotation_bias_factor=rotation_bias_factor, aliveness_reward=aliveness_reward,
-        aliveness_threshold=aliveness_threshold, contact_termination=contact_termination,
-        physics_timestep=physics_timestep, control_timestep=control_timestep)
+      walker=walker,
+      target=main_target,
+      maze_arena=maze_arena,
+      target_reward_scale=target_reward_scale,
+      randomize_spawn_position=randomize_spawn_position,
+      randomize_spawn_rotation=randomize_spawn_rotation,
+      rotation_bias_factor=rotation_bias_factor,
+      aliveness_reward=aliveness_reward,
+      aliveness_threshold=aliveness_threshold,
+      contact_termination=contact_termination,
+      physics_timestep=physics_timestep,
+      control_timestep=control_timestep,
+    )
     self._subtarget_reward_scale = subtarget_reward_scale
     self._subtargets = []
     for i in range(num_subtargets):
       subtarget = target_sphere.TargetSphere(
-          radius=0.4, rgb1=subtarget_colors[0], rgb2=subtarget_colors[1],
-          name='subtarget_{}'.format(i))
+        radius=0.4,
+        rgb1=subtarget_colors[0],
+        rgb2=subtarget_colors[1],
+        name="subtarget_{}".format(i),
+      )
       self._subtargets.append(subtarget)
       self._maze_arena.attach(subtarget)
     self._subtarget_rewarded = None
 
   def initialize_episode_mjcf(self, random_state):
     super().initialize_episode_mjcf(random_state)
-    _check_targets(self._maze_arena, len(self._subtargets),
-                   '{} with {} sub-targets'.format(type(self).__name__, len(self._subtargets)))
+    _check_targets(
+      self._maze_arena,
+      len(self._subtargets),
+      "{} with {} sub-targets".format(type(self).__name__, len(self._subtargets)),
+    )
     for position, subtarget in zip(self._maze_arena.target_positions, self._subtargets):
       mjcf.get_attachment_frame(subtarget.mjcf_model).pos = position
     self._subtarget_rewarded = [False] * len(self._subtargets)

@@ -14,13 +14,14 @@ DEFAULT_PHYSICS_TIMESTEP = 0.005
 DEFAULT_CONTROL_TIMESTEP = 0.03
 
 # the hand bodies of each walker family (left, right)
-_HAND_BODIES = {'CMUHumanoid': ('lhand', 'rhand'), 'Rat': ('hand_L', 'hand_R')}
+_HAND_BODIES = {"CMUHumanoid": ("lhand", "rhand"), "Rat": ("hand_L", "hand_R")}
 # the position of the target before its first randomisation (x, y; z is the task's z_height)
-_FIRST_TARGET_XY = (1., 1.)
+_FIRST_TARGET_XY = (1.0, 1.0)
 
 
 class TwoTouchState(enum.IntEnum):
   """The stages of a trial (the 'task_logic' observation)."""
+
   PRE_TOUCH = 0
   TOUCHED_ONCE = 1
   TOUCHED_TWICE = 2  # at the right time
@@ -70,35 +71,57 @@ class TwoTouch(composer.Task):
     control_timestep: seconds per control step, a multiple of `physics_timestep`.
   """
 
-  def __init__(self, walker, arena, target_builders, target_type_rewards,
-               shuffle_target_builders=False, randomize_spawn_position=False,
-               randomize_spawn_rotation=True, rotation_bias_factor=0, aliveness_reward=0.0,
-               touch_interval=0.8, interval_tolerance=0.1, failure_timeout=1.2, reset_delay=0.,
-               z_height=.14, target_area=(), physics_timestep=DEFAULT_PHYSICS_TIMESTEP,
-               control_timestep=DEFAULT_CONTROL_TIMESTEP):
+  def __init__(
+    self,
+    walker,
+    arena,
+    target_builders,
+    target_type_rewards,
+    shuffle_target_builders=False,
+    randomize_spawn_position=False,
+    randomize_spawn_rotation=True,
+    rotation_bias_factor=0,
+    aliveness_reward=0.0,
+    touch_interval=0.8,
+    interval_tolerance=0.1,
+    failure_timeout=1.2,
+    reset_delay=0.0,
+    z_height=0.14,
+    target_area=(),
+    physics_timestep=DEFAULT_PHYSICS_TIMESTEP,
+    control_timestep=DEFAULT_CONTROL_TIMESTEP,
+  ):
     name = type(self).__name__
-    _shared.check_walker(walker, name, ('reinitialize_pose',))
+    _shared.check_walker(walker, name, ("reinitialize_pose",))
     kind = _shared.walker_kind(walker, name)
-    left, right = (_shared.find_walker_element(walker, 'body', body, name)
-                   for body in _HAND_BODIES[kind])
-    _shared.check_arena(arena, name, ('regenerate',) + (() if target_area else ('size',))
-                        + (('spawn_positions',) if randomize_spawn_position else ()))
+    left, right = (
+      _shared.find_walker_element(walker, "body", body, name) for body in _HAND_BODIES[kind]
+    )
+    _shared.check_arena(
+      arena,
+      name,
+      ("regenerate",)
+      + (() if target_area else ("size",))
+      + (("spawn_positions",) if randomize_spawn_position else ()),
+    )
     self._target_builders = list(target_builders)
     if not self._target_builders or not all(callable(b) for b in self._target_builders):
-      raise ValueError(f'{name} `target_builders` must be a non-empty sequence of callables '
-                       f'building targets, got {target_builders!r}')
+      raise ValueError(
+        f"{name} `target_builders` must be a non-empty sequence of callables "
+        f"building targets, got {target_builders!r}"
+      )
     self._target_type_rewards = tuple(target_type_rewards)
     if not self._target_type_rewards:
-      raise ValueError(f'{name} `target_type_rewards` must give at least one reward')
+      raise ValueError(f"{name} `target_type_rewards` must give at least one reward")
     del rotation_bias_factor  # unused, as in dm_control
-    _shared.enable_walker_observables(walker, name, names=('egocentric_camera',))
+    _shared.enable_walker_observables(walker, name, names=("egocentric_camera",))
 
     self._walker = walker
     self._arena = arena
     self._walker.create_root_joints(self._arena.attach(self._walker))
     self._lhand_body, self._rhand_body = left, right
-    self._lhand_geoms = left.find_all('geom')
-    self._rhand_geoms = right.find_all('geom')
+    self._lhand_geoms = left.find_all("geom")
+    self._rhand_geoms = right.find_all("geom")
 
     self._target = None
     self._shuffle_target_builders = shuffle_target_builders
@@ -112,8 +135,7 @@ class TwoTouch(composer.Task):
     self._failure_timeout = failure_timeout
     self._reset_delay = reset_delay
     self._z_height = z_height
-    self._target_area = (target_area if target_area
-                         else [arena.size[0] / 2, arena.size[1] / 2])
+    self._target_area = target_area if target_area else [arena.size[0] / 2, arena.size[1] / 2]
     self._target_position = (*_FIRST_TARGET_XY, z_height)
     self._state_logic = TwoTouchState.PRE_TOUCH
     self._must_randomize_targets = False
@@ -121,7 +143,8 @@ class TwoTouch(composer.Task):
     self.set_timesteps(physics_timestep=physics_timestep, control_timestep=control_timestep)
 
     self._task_observables = collections.OrderedDict(
-      task_logic=observable.Generic(lambda physics: np.array([self._state_logic])))
+      task_logic=observable.Generic(lambda physics: np.array([self._state_logic]))
+    )
     camera = self._walker.observables.egocentric_camera
     camera.height = camera.width = 64
     for obs in self._task_observables.values():
@@ -129,7 +152,7 @@ class TwoTouch(composer.Task):
 
   @property
   def name(self):
-    return 'two_touch'
+    return "two_touch"
 
   @property
   def task_observables(self):
@@ -147,7 +170,7 @@ class TwoTouch(composer.Task):
       self._target.detach()
     if self._shuffle_target_builders:
       random_state.shuffle(self._target_builders)
-    self._target = self._target_builders[0](name='target_0_0')
+    self._target = self._target_builders[0](name="target_0_0")
     self._arena.attach(self._target)
     self._target.geom.pos = self._target_position
     self._target.initialize_episode_mjcf(random_state)
@@ -161,14 +184,18 @@ class TwoTouch(composer.Task):
     if self._randomize_spawn_rotation:
       rotation = 2 * np.pi * np.random.uniform()  # numpy's global generator, as dm_control
       quaternion = [np.cos(rotation / 2), 0, 0, np.sin(rotation / 2)]
-    self._walker.shift_pose(physics, [self._spawn_position[0], self._spawn_position[1], 0.0],
-                            quaternion, rotate_velocity=True)
+    self._walker.shift_pose(
+      physics,
+      [self._spawn_position[0], self._spawn_position[1], 0.0],
+      quaternion,
+      rotate_velocity=True,
+    )
 
   def _randomize_target(self, physics):
     """Moves the target to a uniform draw (numpy's global generator, as dm_control) over the
     target area, clears it and starts a new trial."""
-    target_x = self._target_area[0] * np.random.uniform(-1., 1.)
-    target_y = self._target_area[1] * np.random.uniform(-1., 1.)
+    target_x = self._target_area[0] * np.random.uniform(-1.0, 1.0)
+    target_y = self._target_area[1] * np.random.uniform(-1.0, 1.0)
     self._target_position = (target_x, target_y, self._z_height)
     self._target.reset(physics)
     physics.bind(self._target.geom).pos = self._target_position
@@ -206,10 +233,11 @@ class TwoTouch(composer.Task):
     target_reward = self._target_type_rewards[0]
     target_pos = physics.bind(self._target.geom).xpos
     lhand_reward, rhand_reward = (
-      np.exp(-3. * np.abs(physics.bind(hand).xpos - target_pos).sum())
-      for hand in (self._lhand_body, self._rhand_body))
+      np.exp(-3.0 * np.abs(physics.bind(hand).xpos - target_pos).sum())
+      for hand in (self._lhand_body, self._rhand_body)
+    )
     closeness = np.maximum(lhand_reward, rhand_reward)
-    reward = self._aliveness_reward + .01 * closeness * target_reward
+    reward = self._aliveness_reward + 0.01 * closeness * target_reward
     now = physics.time()
     touched_once, touched_twice = self._target.activated
     if self._state_logic == TwoTouchState.PRE_TOUCH:

@@ -9,8 +9,8 @@ from composer.observation import observable
 from suite.locomotion.walkers import base
 from suite.locomotion.walkers import legacy_base
 
-_XML_PATH = assets.LOCOMOTION / 'walkers' / 'ant.xml'
-_FEET = ('front_left_foot', 'front_right_foot', 'back_right_foot', 'back_left_foot')
+_XML_PATH = assets.LOCOMOTION / "walkers" / "ant.xml"
+_FEET = ("front_left_foot", "front_right_foot", "back_right_foot", "back_left_foot")
 
 
 class Ant(legacy_base.Walker):
@@ -21,7 +21,7 @@ class Ant(legacy_base.Walker):
   records the previous action (`prev_action`, zero at each episode start).
   """
 
-  def _build(self, name='walker', marker_rgba=None, initializer=None):
+  def _build(self, name="walker", marker_rgba=None, initializer=None):
     super()._build(initializer=initializer)
     self._appendages_sensors = []
     self._bodies_pos_sensors = []
@@ -52,33 +52,35 @@ class Ant(legacy_base.Walker):
   @property
   def marker_geoms(self):
     """The front legs' hip segments, which `marker_rgba` colours."""
-    return [self._mjcf_root.find('geom', 'front_left_leg_geom'),
-            self._mjcf_root.find('geom', 'front_right_leg_geom')]
+    return [
+      self._mjcf_root.find("geom", "front_left_leg_geom"),
+      self._mjcf_root.find("geom", "front_right_leg_geom"),
+    ]
 
   @composer.cached_property
   def actuators(self):
-    return self._mjcf_root.find_all('actuator')
+    return self._mjcf_root.find_all("actuator")
 
   @composer.cached_property
   def root_body(self):
-    return self._mjcf_root.find('body', 'torso')
+    return self._mjcf_root.find("body", "torso")
 
   @composer.cached_property
   def bodies(self):
-    return tuple(self._mjcf_root.find_all('body'))
+    return tuple(self._mjcf_root.find_all("body"))
 
   @composer.cached_property
   def mocap_tracking_bodies(self):
     """The bodies motion capture tracks: all of them."""
-    return tuple(self._mjcf_root.find_all('body'))
+    return tuple(self._mjcf_root.find_all("body"))
 
   @property
   def mocap_joints(self):
-    return self._mjcf_root.find_all('joint')
+    return self._mjcf_root.find_all("joint")
 
   @property
   def _foot_bodies(self):
-    return tuple(self._mjcf_root.find('body', name) for name in _FEET)
+    return tuple(self._mjcf_root.find("body", name) for name in _FEET)
 
   @composer.cached_property
   def end_effectors(self):
@@ -90,15 +92,15 @@ class Ant(legacy_base.Walker):
 
   @composer.cached_property
   def egocentric_camera(self):
-    return self._mjcf_root.find('camera', 'egocentric')
+    return self._mjcf_root.find("camera", "egocentric")
 
   def aliveness(self, physics):
     """(zz - 1) / 2 of the torso's orientation: 0 upright, -1 upside down."""
-    return (physics.bind(self.root_body).xmat[-1] - 1.) / 2.
+    return (physics.bind(self.root_body).xmat[-1] - 1.0) / 2.0
 
   @composer.cached_property
   def ground_contact_geoms(self):
-    return tuple(geom for foot in self._foot_bodies for geom in foot.find_all('geom'))
+    return tuple(geom for foot in self._foot_bodies for geom in foot.find_all("geom"))
 
   @property
   def prev_action(self):
@@ -123,11 +125,17 @@ def _add_egocentric_frame_sensors(walker, kind, bodies, suffix, store):
   their readings, concatenated."""
   store[:] = []
   for body in bodies:
-    store.append(walker.mjcf_model.sensor.add(
-      kind, name=body.name + suffix, objtype='xbody', objname=body,
-      reftype='xbody', refname=walker.root_body))
-  return observable.Generic(
-    lambda physics: np.reshape(physics.bind(store).sensordata, -1))
+    store.append(
+      walker.mjcf_model.sensor.add(
+        kind,
+        name=body.name + suffix,
+        objtype="xbody",
+        objname=body,
+        reftype="xbody",
+        refname=walker.root_body,
+      )
+    )
+  return observable.Generic(lambda physics: np.reshape(physics.bind(store).sensordata, -1))
 
 
 class AntObservables(legacy_base.WalkerObservables):
@@ -138,25 +146,35 @@ class AntObservables(legacy_base.WalkerObservables):
   def appendages_pos(self):
     """The feet's positions in the torso's frame (as end_effectors_pos)."""
     walker = self._entity
-    return _add_egocentric_frame_sensors(walker, 'framepos', walker.end_effectors,
-                                         '_appendage', walker.appendages_sensors)
+    return _add_egocentric_frame_sensors(
+      walker, "framepos", walker.end_effectors, "_appendage", walker.appendages_sensors
+    )
 
   @composer.observable
   def bodies_quats(self):
     """Every body's orientation quaternion in the torso's frame."""
     walker = self._entity
-    return _add_egocentric_frame_sensors(walker, 'framequat', walker.bodies,
-                                         '_ego_body_quat', walker.bodies_quats_sensors)
+    return _add_egocentric_frame_sensors(
+      walker, "framequat", walker.bodies, "_ego_body_quat", walker.bodies_quats_sensors
+    )
 
   @composer.observable
   def bodies_pos(self):
     """Every body's position relative to the torso, in its frame."""
     walker = self._entity
-    return _add_egocentric_frame_sensors(walker, 'framepos', walker.bodies,
-                                         '_ego_body_pos', walker.bodies_pos_sensors)
+    return _add_egocentric_frame_sensors(
+      walker, "framepos", walker.bodies, "_ego_body_pos", walker.bodies_pos_sensors
+    )
 
   @property
   def proprioception(self):
-    return ([self.joints_pos, self.joints_vel, self.body_height, self.end_effectors_pos,
-             self.appendages_pos, self.world_zaxis, self.bodies_quats, self.bodies_pos]
-            + self._collect_from_attachments('proprioception'))
+    return [
+      self.joints_pos,
+      self.joints_vel,
+      self.body_height,
+      self.end_effectors_pos,
+      self.appendages_pos,
+      self.world_zaxis,
+      self.bodies_quats,
+      self.bodies_pos,
+    ] + self._collect_from_attachments("proprioception")

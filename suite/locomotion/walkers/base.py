@@ -27,7 +27,7 @@ def _frozen_float64(value):
   return array
 
 
-class WalkerPose(collections.namedtuple('WalkerPose', ('qpos', 'xpos', 'xquat'))):
+class WalkerPose(collections.namedtuple("WalkerPose", ("qpos", "xpos", "xquat"))):
   """A walker's joint configuration and the displacement of its root.
 
   Args:
@@ -44,16 +44,21 @@ class WalkerPose(collections.namedtuple('WalkerPose', ('qpos', 'xpos', 'xquat'))
   def __new__(cls, qpos=None, xpos=(0, 0, 0), xquat=(1, 0, 0, 0)):
     xpos, xquat = _frozen_float64(xpos), _frozen_float64(xquat)
     if np.shape(xpos) != (3,):
-      raise ValueError(f'WalkerPose: `xpos` must be 3 numbers, got shape {np.shape(xpos)}')
+      raise ValueError(f"WalkerPose: `xpos` must be 3 numbers, got shape {np.shape(xpos)}")
     if np.shape(xquat) != (4,):
-      raise ValueError(f'WalkerPose: `xquat` must be a quaternion of 4 numbers, got shape '
-                       f'{np.shape(xquat)}')
-    return super().__new__(cls, qpos=None if qpos is None else _frozen_float64(qpos),
-                           xpos=xpos, xquat=xquat)
+      raise ValueError(
+        f"WalkerPose: `xquat` must be a quaternion of 4 numbers, got shape {np.shape(xquat)}"
+      )
+    return super().__new__(
+      cls, qpos=None if qpos is None else _frozen_float64(qpos), xpos=xpos, xquat=xquat
+    )
 
   def __eq__(self, other):
-    return (np.all(self.qpos == other.qpos) and np.all(self.xpos == other.xpos)
-            and np.all(self.xquat == other.xquat))
+    return (
+      np.all(self.qpos == other.qpos)
+      and np.all(self.xpos == other.xpos)
+      and np.all(self.xquat == other.xquat)
+    )
 
 
 class Walker(composer.Robot, metaclass=abc.ABCMeta):
@@ -61,9 +66,9 @@ class Walker(composer.Robot, metaclass=abc.ABCMeta):
 
   def create_root_joints(self, attachment_frame) -> None:
     """Gives the walker its degrees of freedom in the arena: a free joint on its frame."""
-    attachment_frame.add('freejoint')
+    attachment_frame.add("freejoint")
 
-  def _build_observables(self) -> 'WalkerObservables':
+  def _build_observables(self) -> "WalkerObservables":
     return WalkerObservables(self)
 
   def transform_vec_to_egocentric_frame(self, physics, vec_in_world_frame):
@@ -97,13 +102,16 @@ class Walker(composer.Robot, metaclass=abc.ABCMeta):
   def action_spec(self):
     """One bounded entry per actuator: its own `ctrlrange`, else [-1, 1]; the name is the
     actuator names joined by tabs."""
-    ranges = [_UNLIMITED_CONTROL if a.ctrlrange is None else a.ctrlrange
-              for a in self.actuators]
+    ranges = [_UNLIMITED_CONTROL if a.ctrlrange is None else a.ctrlrange for a in self.actuators]
     minimum = [low for low, _ in ranges]
     maximum = [high for _, high in ranges]
-    return specs.BoundedArray(shape=(len(ranges),), dtype=float, minimum=minimum,
-                              maximum=maximum,
-                              name='\t'.join(a.name for a in self.actuators))
+    return specs.BoundedArray(
+      shape=(len(ranges),),
+      dtype=float,
+      minimum=minimum,
+      maximum=maximum,
+      name="\t".join(a.name for a in self.actuators),
+    )
 
   def apply_action(self, physics, action, random_state):
     """Writes `action` (one value per actuator, or one for all) into the walker's controls.
@@ -114,8 +122,10 @@ class Walker(composer.Robot, metaclass=abc.ABCMeta):
     del random_state  # deterministic walkers ignore it
     actuators = self.actuators
     if np.size(action) not in (1, len(actuators)):
-      raise ValueError(f'{type(self).__name__}.apply_action: got an action of shape '
-                       f'{np.shape(action)} for {len(actuators)} actuators')
+      raise ValueError(
+        f"{type(self).__name__}.apply_action: got an action of shape "
+        f"{np.shape(action)} for {len(actuators)} actuators"
+      )
     physics.bind(actuators).ctrl = action
 
 
@@ -124,19 +134,19 @@ class WalkerObservables(composer.Observables):
 
   @composer.observable
   def joints_pos(self):
-    return observable.MJCFFeature('qpos', self._entity.observable_joints)
+    return observable.MJCFFeature("qpos", self._entity.observable_joints)
 
   @composer.observable
   def sensors_gyro(self):
-    return observable.MJCFFeature('sensordata', self._entity.mjcf_model.sensor.gyro)
+    return observable.MJCFFeature("sensordata", self._entity.mjcf_model.sensor.gyro)
 
   @composer.observable
   def sensors_accelerometer(self):
-    return observable.MJCFFeature('sensordata', self._entity.mjcf_model.sensor.accelerometer)
+    return observable.MJCFFeature("sensordata", self._entity.mjcf_model.sensor.accelerometer)
 
   @composer.observable
   def sensors_framequat(self):
-    return observable.MJCFFeature('sensordata', self._entity.mjcf_model.sensor.framequat)
+    return observable.MJCFFeature("sensordata", self._entity.mjcf_model.sensor.framequat)
 
   def _collect_from_attachments(self, group):
     """The observables of group `group` of every entity attached below the walker."""
@@ -147,13 +157,16 @@ class WalkerObservables(composer.Observables):
 
   @property
   def proprioception(self):
-    return [self.joints_pos] + self._collect_from_attachments('proprioception')
+    return [self.joints_pos] + self._collect_from_attachments("proprioception")
 
   @property
   def kinematic_sensors(self):
-    return ([self.sensors_gyro, self.sensors_accelerometer, self.sensors_framequat]
-            + self._collect_from_attachments('kinematic_sensors'))
+    return [
+      self.sensors_gyro,
+      self.sensors_accelerometer,
+      self.sensors_framequat,
+    ] + self._collect_from_attachments("kinematic_sensors")
 
   @property
   def dynamic_sensors(self):
-    return self._collect_from_attachments('dynamic_sensors')
+    return self._collect_from_attachments("dynamic_sensors")

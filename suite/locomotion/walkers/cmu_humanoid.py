@@ -23,7 +23,7 @@ from suite.locomotion.walkers import legacy_base
 from suite.locomotion.walkers import rescale
 from suite.locomotion.walkers import scaled_actuators
 
-MODEL_VERSIONS = ('2019', '2020')
+MODEL_VERSIONS = ("2019", "2020")
 _WALKER_GEOM_GROUP = 2  # the body's capsules: hidden from the body camera
 _WALKER_INVIS_GROUP = 1  # the nose: hidden from the egocentric camera
 
@@ -32,70 +32,70 @@ _WALKER_INVIS_GROUP = 1  # the nose: hidden from the egocentric camera
 # force limit, and the joint damping (N m s/rad) it sets on the joint.
 _JOINT_TABLE = (
   #  joint          2019 kp  limit   2020 kp  damping
-  ('lfemurrz',       80,   80,     200,  10),
-  ('lfemurry',       80,   80,     200,  10),
-  ('lfemurrx',      120,  120,     300,  15),
-  ('ltibiarx',       80,   80,     160,   8),
-  ('lfootrz',        50,   50,      50,   3),
-  ('lfootrx',        50,   50,     120,   6),
-  ('ltoesrx',        20,   20,      20,   1),
-  ('rfemurrz',       80,   80,     200,  10),
-  ('rfemurry',       80,   80,     200,  10),
-  ('rfemurrx',      120,  120,     300,  15),
-  ('rtibiarx',       80,   80,     160,   8),
-  ('rfootrz',        50,   50,      50,   3),
-  ('rfootrx',        50,   50,     120,   6),
-  ('rtoesrx',        20,   20,      20,   1),
-  ('lowerbackrz',   150,  120,     200,  20),
-  ('lowerbackry',   150,  120,     180,  20),
-  ('lowerbackrx',   150,  120,     300,  15),
-  ('upperbackrz',    80,   80,     200,  12),
-  ('upperbackry',    80,   80,      80,   8),
-  ('upperbackrx',    80,   80,     300,  15),
-  ('thoraxrz',      100,   80,     200,  12),
-  ('thoraxry',      100,   80,      80,   8),
-  ('thoraxrx',      100,   80,     300,  15),
-  ('lowerneckrz',    20,   20,     120,  20),
-  ('lowerneckry',    20,   20,     120,  20),
-  ('lowerneckrx',    20,   20,     120,  20),
-  ('upperneckrz',    20,   20,      60,  10),
-  ('upperneckry',    20,   20,      60,  10),
-  ('upperneckrx',    20,   20,      60,  10),
-  ('headrz',         20,   20,      40,   2),
-  ('headry',         20,   20,      40,   2),
-  ('headrx',         20,   20,      40,   2),
-  ('lclaviclerz',    20,   20,      80,  20),
-  ('lclaviclery',    20,   20,      80,  20),
-  ('lhumerusrz',     60,   60,     120,   6),
-  ('lhumerusry',     60,   60,     120,   6),
-  ('lhumerusrx',     60,   60,     120,   6),
-  ('lradiusrx',      60,   60,      90,   5),
-  ('lwristry',       20,   20,      20,   1),
-  ('lhandrz',        20,   20,      20,   1),
-  ('lhandrx',        20,   20,      20,   1),
-  ('lfingersrx',     20,   20,      20,   1),
-  ('lthumbrz',       20,   20,      20,   1),
-  ('lthumbrx',       20,   20,      20,   1),
-  ('rclaviclerz',    20,   20,      80,  20),
-  ('rclaviclery',    20,   20,      80,  20),
-  ('rhumerusrz',     60,   60,     120,   6),
-  ('rhumerusry',     60,   60,     120,   6),
-  ('rhumerusrx',     60,   60,     120,   6),
-  ('rradiusrx',      60,   60,      90,   5),
-  ('rwristry',       20,   20,      20,   1),
-  ('rhandrz',        20,   20,      20,   1),
-  ('rhandrx',        20,   20,      20,   1),
-  ('rfingersrx',     20,   20,      20,   1),
-  ('rthumbrz',       20,   20,      20,   1),
-  ('rthumbrx',       20,   20,      20,   1),
+  ("lfemurrz", 80, 80, 200, 10),
+  ("lfemurry", 80, 80, 200, 10),
+  ("lfemurrx", 120, 120, 300, 15),
+  ("ltibiarx", 80, 80, 160, 8),
+  ("lfootrz", 50, 50, 50, 3),
+  ("lfootrx", 50, 50, 120, 6),
+  ("ltoesrx", 20, 20, 20, 1),
+  ("rfemurrz", 80, 80, 200, 10),
+  ("rfemurry", 80, 80, 200, 10),
+  ("rfemurrx", 120, 120, 300, 15),
+  ("rtibiarx", 80, 80, 160, 8),
+  ("rfootrz", 50, 50, 50, 3),
+  ("rfootrx", 50, 50, 120, 6),
+  ("rtoesrx", 20, 20, 20, 1),
+  ("lowerbackrz", 150, 120, 200, 20),
+  ("lowerbackry", 150, 120, 180, 20),
+  ("lowerbackrx", 150, 120, 300, 15),
+  ("upperbackrz", 80, 80, 200, 12),
+  ("upperbackry", 80, 80, 80, 8),
+  ("upperbackrx", 80, 80, 300, 15),
+  ("thoraxrz", 100, 80, 200, 12),
+  ("thoraxry", 100, 80, 80, 8),
+  ("thoraxrx", 100, 80, 300, 15),
+  ("lowerneckrz", 20, 20, 120, 20),
+  ("lowerneckry", 20, 20, 120, 20),
+  ("lowerneckrx", 20, 20, 120, 20),
+  ("upperneckrz", 20, 20, 60, 10),
+  ("upperneckry", 20, 20, 60, 10),
+  ("upperneckrx", 20, 20, 60, 10),
+  ("headrz", 20, 20, 40, 2),
+  ("headry", 20, 20, 40, 2),
+  ("headrx", 20, 20, 40, 2),
+  ("lclaviclerz", 20, 20, 80, 20),
+  ("lclaviclery", 20, 20, 80, 20),
+  ("lhumerusrz", 60, 60, 120, 6),
+  ("lhumerusry", 60, 60, 120, 6),
+  ("lhumerusrx", 60, 60, 120, 6),
+  ("lradiusrx", 60, 60, 90, 5),
+  ("lwristry", 20, 20, 20, 1),
+  ("lhandrz", 20, 20, 20, 1),
+  ("lhandrx", 20, 20, 20, 1),
+  ("lfingersrx", 20, 20, 20, 1),
+  ("lthumbrz", 20, 20, 20, 1),
+  ("lthumbrx", 20, 20, 20, 1),
+  ("rclaviclerz", 20, 20, 80, 20),
+  ("rclaviclery", 20, 20, 80, 20),
+  ("rhumerusrz", 60, 60, 120, 6),
+  ("rhumerusry", 60, 60, 120, 6),
+  ("rhumerusrx", 60, 60, 120, 6),
+  ("rradiusrx", 60, 60, 90, 5),
+  ("rwristry", 20, 20, 20, 1),
+  ("rhandrz", 20, 20, 20, 1),
+  ("rhandrx", 20, 20, 20, 1),
+  ("rfingersrx", 20, 20, 20, 1),
+  ("rthumbrz", 20, 20, 20, 1),
+  ("rthumbrx", 20, 20, 20, 1),
 )
 _CMU_MOCAP_JOINTS = tuple(row[0] for row in _JOINT_TABLE)
 
 # a position servo: gain, symmetric force limit, and the joint damping it sets (None: keep)
-_Servo = collections.namedtuple('_Servo', ('kp', 'force_limit', 'damping'))
+_Servo = collections.namedtuple("_Servo", ("kp", "force_limit", "damping"))
 _SERVOS = {
-  '2019': {name: _Servo(kp, limit, None) for name, kp, limit, _, _ in _JOINT_TABLE},
-  '2020': {name: _Servo(kp, kp, damping) for name, _, _, kp, damping in _JOINT_TABLE},
+  "2019": {name: _Servo(kp, limit, None) for name, kp, limit, _, _ in _JOINT_TABLE},
+  "2020": {name: _Servo(kp, kp, damping) for name, _, _, kp, damping in _JOINT_TABLE},
 }
 _SERVO_FILTER_TIME = 0.03  # the 2020 servos' control low-pass time constant (s)
 
@@ -114,9 +114,10 @@ _TORQUE_THRESHOLD = 60  # shoulder torques (N m) are observed as tanh(2 torque /
 
 def _asset_path(model_version):
   if model_version not in MODEL_VERSIONS:
-    raise ValueError(f'CMU humanoid: model_version must be one of {MODEL_VERSIONS}: got '
-                     f'{model_version!r}')
-  return LOCOMOTION / 'walkers' / f'humanoid_CMU_V{model_version}.xml'
+    raise ValueError(
+      f"CMU humanoid: model_version must be one of {MODEL_VERSIONS}: got {model_version!r}"
+    )
+  return LOCOMOTION / "walkers" / f"humanoid_CMU_V{model_version}.xml"
 
 
 class _CMUHumanoidBase(legacy_base.Walker):
@@ -128,7 +129,7 @@ class _CMUHumanoidBase(legacy_base.Walker):
   marker geoms); `include_face` adds a massless, non-colliding face and nose to the head.
   """
 
-  def _build(self, name='walker', marker_rgba=None, include_face=False, initializer=None):
+  def _build(self, name="walker", marker_rgba=None, include_face=False, initializer=None):
     self._mjcf_root = mjcf.from_path(str(self._xml_path))
     if name:
       self._mjcf_root.model = name
@@ -144,14 +145,27 @@ class _CMUHumanoidBase(legacy_base.Walker):
   def _add_face(self):
     """A face capsule on the head and a nose (in the group the egocentric camera hides) on a
     'face' body in front of it, sized from the head."""
-    head = self._mjcf_root.find('body', 'head')
-    visual_only = dict(type='capsule', mass=0., contype=0, conaffinity=0)
-    head.add('geom', name='face', size=(0.065, 0.014), pos=(0.000341465, 0.048184, 0.01),
-             quat=(0.717887, 0.696142, -0.00493334, 0), **visual_only)
-    head_radius = self._mjcf_root.find('geom', 'head').size[0]
-    face = head.add('body', name='face', pos=(0.0, 0.039, head.pos[1] - 0.02))
-    face.add('geom', name='nose', size=(head_radius / 4.75, 0.01), pos=(0.0, 0.0, 0.0),
-             quat=(1, 0.7, 0, 0), group=_WALKER_INVIS_GROUP, **visual_only)
+    head = self._mjcf_root.find("body", "head")
+    visual_only = dict(type="capsule", mass=0.0, contype=0, conaffinity=0)
+    head.add(
+      "geom",
+      name="face",
+      size=(0.065, 0.014),
+      pos=(0.000341465, 0.048184, 0.01),
+      quat=(0.717887, 0.696142, -0.00493334, 0),
+      **visual_only,
+    )
+    head_radius = self._mjcf_root.find("geom", "head").size[0]
+    face = head.add("body", name="face", pos=(0.0, 0.039, head.pos[1] - 0.02))
+    face.add(
+      "geom",
+      name="nose",
+      size=(head_radius / 4.75, 0.01),
+      pos=(0.0, 0.0, 0.0),
+      quat=(1, 0.7, 0, 0),
+      group=_WALKER_INVIS_GROUP,
+      **visual_only,
+    )
 
   def _build_observables(self):
     return CMUHumanoidObservables(self)
@@ -164,7 +178,7 @@ class _CMUHumanoidBase(legacy_base.Walker):
   @composer.cached_property
   def mocap_joints(self):
     """The hinges in the mocap data's channel order."""
-    return tuple(self._mjcf_root.find('joint', name) for name in _CMU_MOCAP_JOINTS)
+    return tuple(self._mjcf_root.find("joint", name) for name in _CMU_MOCAP_JOINTS)
 
   @property
   def actuator_order(self):
@@ -182,29 +196,31 @@ class _CMUHumanoidBase(legacy_base.Walker):
 
   @composer.cached_property
   def actuators(self):
-    return tuple(self._mjcf_root.find_all('actuator'))
+    return tuple(self._mjcf_root.find_all("actuator"))
 
   @composer.cached_property
   def root_body(self):
-    return self._mjcf_root.find('body', 'root')
+    return self._mjcf_root.find("body", "root")
 
   @composer.cached_property
   def head(self):
-    return self._mjcf_root.find('body', 'head')
+    return self._mjcf_root.find("body", "head")
 
   @composer.cached_property
   def left_arm_root(self):
-    return self._mjcf_root.find('body', 'lclavicle')
+    return self._mjcf_root.find("body", "lclavicle")
 
   @composer.cached_property
   def right_arm_root(self):
-    return self._mjcf_root.find('body', 'rclavicle')
+    return self._mjcf_root.find("body", "rclavicle")
 
   @composer.cached_property
   def ground_contact_geoms(self):
     """The geoms of the feet and toes."""
-    return tuple(self._mjcf_root.find('body', 'lfoot').find_all('geom')
-                 + self._mjcf_root.find('body', 'rfoot').find_all('geom'))
+    return tuple(
+      self._mjcf_root.find("body", "lfoot").find_all("geom")
+      + self._mjcf_root.find("body", "rfoot").find_all("geom")
+    )
 
   @composer.cached_property
   def standing_height(self):
@@ -213,8 +229,9 @@ class _CMUHumanoidBase(legacy_base.Walker):
   @composer.cached_property
   def end_effectors(self):
     """The forearms and the feet."""
-    return tuple(self._mjcf_root.find('body', name)
-                 for name in ('rradius', 'lradius', 'rfoot', 'lfoot'))
+    return tuple(
+      self._mjcf_root.find("body", name) for name in ("rradius", "lradius", "rfoot", "lfoot")
+    )
 
   @composer.cached_property
   def observable_joints(self):
@@ -222,26 +239,26 @@ class _CMUHumanoidBase(legacy_base.Walker):
 
   @composer.cached_property
   def bodies(self):
-    return tuple(self._mjcf_root.find_all('body'))
+    return tuple(self._mjcf_root.find_all("body"))
 
   @composer.cached_property
   def mocap_tracking_bodies(self):
     """The bodies a mocap-tracking task follows: all but the root."""
     root = self.root_body
-    return tuple(body for body in self._mjcf_root.find_all('body') if body != root)
+    return tuple(body for body in self._mjcf_root.find_all("body") if body != root)
 
   @composer.cached_property
   def egocentric_camera(self):
-    return self._mjcf_root.find('camera', 'egocentric')
+    return self._mjcf_root.find("camera", "egocentric")
 
   @composer.cached_property
   def body_camera(self):
-    return self._mjcf_root.find('camera', 'bodycam')
+    return self._mjcf_root.find("camera", "bodycam")
 
   @property
   def marker_geoms(self):
     """The forearm capsules, which `marker_rgba` colours."""
-    return (self._mjcf_root.find('geom', 'rradius'), self._mjcf_root.find('geom', 'lradius'))
+    return (self._mjcf_root.find("geom", "rradius"), self._mjcf_root.find("geom", "lradius"))
 
 
 class CMUHumanoid(_CMUHumanoidBase):
@@ -250,7 +267,7 @@ class CMUHumanoid(_CMUHumanoidBase):
 
   @property
   def _xml_path(self):
-    return _asset_path('2019')
+    return _asset_path("2019")
 
 
 class CMUHumanoidPositionControlled(CMUHumanoid):
@@ -265,13 +282,12 @@ class CMUHumanoidPositionControlled(CMUHumanoid):
     ValueError: an unknown `model_version`.
   """
 
-  def _build(self, model_version='2019', scale_default=False, **kwargs):
+  def _build(self, model_version="2019", scale_default=False, **kwargs):
     self._xml_file = _asset_path(model_version)
     super()._build(**kwargs)
     if scale_default:
       rescale.rescale_humanoid(self, _DEFAULT_SCALE, _DEFAULT_SCALE, _DEFAULT_MASS)
-    self._replace_motors_by_servos(_SERVOS[model_version],
-                                   filtered=model_version == '2020')
+    self._replace_motors_by_servos(_SERVOS[model_version], filtered=model_version == "2020")
     low, high = np.array([actuator.joint.range for actuator in self.actuators]).T
     self._scale = high - low
     self._offset = high + low
@@ -281,17 +297,22 @@ class CMUHumanoidPositionControlled(CMUHumanoid):
     (alphabetical) order; the ranges are read as written (the 2019 file's are radians,
     although that model compiles them as degrees)."""
     joints = [motor.joint for motor in self._mjcf_root.actuator.motor]
-    self._mjcf_root.default.general.forcelimited = 'true'
+    self._mjcf_root.default.general.forcelimited = "true"
     self._mjcf_root.actuator.motor.clear()
     for joint in joints:
       servo = servos[joint.name]
       if servo.damping is not None:
         joint.damping = servo.damping
       actuator = scaled_actuators.add_position_actuator(
-        name=joint.name, target=joint, kp=servo.kp, qposrange=joint.range, ctrlrange=(-1, 1),
-        forcerange=(-servo.force_limit, servo.force_limit))
+        name=joint.name,
+        target=joint,
+        kp=servo.kp,
+        qposrange=joint.range,
+        ctrlrange=(-1, 1),
+        forcerange=(-servo.force_limit, servo.force_limit),
+      )
       if filtered:
-        actuator.dyntype = 'filter'
+        actuator.dyntype = "filter"
         actuator.dynprm = [_SERVO_FILTER_TIME]
 
   @property
@@ -308,8 +329,10 @@ class CMUHumanoidPositionControlled(CMUHumanoid):
     """
     target_pose = np.asarray(target_pose)
     if target_pose.shape != (len(_CMU_MOCAP_JOINTS),):
-      raise ValueError(f'cmu_pose_to_actuation: expected {len(_CMU_MOCAP_JOINTS)} joint '
-                       f'positions, got shape {target_pose.shape}')
+      raise ValueError(
+        f"cmu_pose_to_actuation: expected {len(_CMU_MOCAP_JOINTS)} joint "
+        f"positions, got shape {target_pose.shape}"
+      )
     return (2 * target_pose[self.actuator_order] - self._offset) / self._scale
 
 
@@ -318,7 +341,7 @@ class CMUHumanoidPositionControlledV2020(CMUHumanoidPositionControlled):
   shows the head's heading); arguments as CMUHumanoid."""
 
   def _build(self, **kwargs):
-    super()._build(model_version='2020', scale_default=True, include_face=True, **kwargs)
+    super()._build(model_version="2020", scale_default=True, include_face=True, **kwargs)
 
   @property
   def upright_pose(self):
@@ -341,28 +364,37 @@ class CMUHumanoidObservables(legacy_base.WalkerObservables):
   @composer.observable
   def body_camera(self):
     """64x64 images of the camera on the root body, without the walker's capsules."""
-    return observable.MJCFCamera(self._entity.body_camera, width=64, height=64,
-                                 scene_option=_scene_option_hiding(_WALKER_GEOM_GROUP))
+    return observable.MJCFCamera(
+      self._entity.body_camera,
+      width=64,
+      height=64,
+      scene_option=_scene_option_hiding(_WALKER_GEOM_GROUP),
+    )
 
   @composer.observable
   def egocentric_camera(self):
     """64x64 images of the head camera, without the nose."""
-    return observable.MJCFCamera(self._entity.egocentric_camera, width=64, height=64,
-                                 scene_option=_scene_option_hiding(_WALKER_INVIS_GROUP))
+    return observable.MJCFCamera(
+      self._entity.egocentric_camera,
+      width=64,
+      height=64,
+      scene_option=_scene_option_hiding(_WALKER_INVIS_GROUP),
+    )
 
   @composer.observable
   def head_height(self):
-    return observable.MJCFFeature('xpos', self._entity.head)[2]
+    return observable.MJCFFeature("xpos", self._entity.head)[2]
 
   @composer.observable
   def sensors_torque(self):
     """The shoulder torques, squashed: tanh(2 torque / 60 N m)."""
-    return observable.MJCFFeature('sensordata', self._entity.mjcf_model.sensor.torque,
-                                  corruptor=_squashed_torques)
+    return observable.MJCFFeature(
+      "sensordata", self._entity.mjcf_model.sensor.torque, corruptor=_squashed_torques
+    )
 
   @composer.observable
   def actuator_activation(self):
-    return observable.MJCFFeature('act', self._entity.mjcf_model.find_all('actuator'))
+    return observable.MJCFFeature("act", self._entity.mjcf_model.find_all("actuator"))
 
   @composer.observable
   def appendages_pos(self):
@@ -373,13 +405,20 @@ class CMUHumanoidObservables(legacy_base.WalkerObservables):
       appendages = physics.bind(walker.end_effectors + (walker.head,)).xpos
       root = physics.bind(walker.root_body)
       return np.reshape((appendages - root.xpos) @ np.reshape(root.xmat, (3, 3)), -1)
+
     return observable.Generic(positions_in_egocentric_frame)
 
   @property
   def proprioception(self):
-    return ([self.joints_pos, self.joints_vel, self.actuator_activation, self.body_height,
-             self.end_effectors_pos, self.appendages_pos, self.world_zaxis]
-            + self._collect_from_attachments('proprioception'))
+    return [
+      self.joints_pos,
+      self.joints_vel,
+      self.actuator_activation,
+      self.body_height,
+      self.end_effectors_pos,
+      self.appendages_pos,
+      self.world_zaxis,
+    ] + self._collect_from_attachments("proprioception")
 
 
 def _squashed_torques(torques, random_state):

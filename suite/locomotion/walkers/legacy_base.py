@@ -30,9 +30,11 @@ def _as_initializers(initializer):
   except TypeError:
     chosen = (initializer or initializers.UprightInitializer(),)
   for item in chosen:
-    if not callable(getattr(item, 'initialize_pose', None)):
-      raise TypeError('a walker initializer must have an `initialize_pose(physics, walker, '
-                      f'random_state)` method (e.g. a WalkerInitializer): got {item!r}')
+    if not callable(getattr(item, "initialize_pose", None)):
+      raise TypeError(
+        "a walker initializer must have an `initialize_pose(physics, walker, "
+        f"random_state)` method (e.g. a WalkerInitializer): got {item!r}"
+      )
   return chosen
 
 
@@ -70,7 +72,7 @@ class Walker(base.Walker):
     """How alive the walker is, in [-1, 0]: -1 is beyond recovery (e.g. flipped over), 0 is
     alive; tasks use it for termination or shaping. Always 0 unless a walker defines it."""
     del physics  # walkers without a notion of aliveness are always alive
-    return 0.
+    return 0.0
 
   @property
   @abc.abstractmethod
@@ -83,9 +85,10 @@ class Walker(base.Walker):
     super().after_compile(physics, random_state)
     self._end_effector_geom_ids = set()
     for effector in self.end_effectors:
-      self._end_effector_geom_ids |= set(physics.bind(effector.find_all('geom')).element_id)
-    self._body_geom_ids = {physics.bind(geom).element_id
-                           for geom in self.mjcf_model.find_all('geom')}
+      self._end_effector_geom_ids |= set(physics.bind(effector.find_all("geom")).element_id)
+    self._body_geom_ids = {
+      physics.bind(geom).element_id for geom in self.mjcf_model.find_all("geom")
+    }
     self._body_geom_ids.difference_update(self._end_effector_geom_ids)
 
   @property
@@ -114,14 +117,15 @@ class Walker(base.Walker):
     contact = physics.data.contact  # read column-wise: one array per field
     geom1, geom2 = np.array(contact.geom1), np.array(contact.geom2)
     ids = list(geom_ids)
-    active = ((np.isin(geom1, ids) | np.isin(geom2, ids))
-              & (np.asarray(contact.dist) < np.asarray(contact.includemargin)))
+    active = (np.isin(geom1, ids) | np.isin(geom2, ids)) & (
+      np.asarray(contact.dist) < np.asarray(contact.includemargin)
+    )
     contacts = {}
     force_torque = np.zeros(6)
     for i in np.flatnonzero(active):
       engine.mj_contactForce(physics.model.ptr, physics.data.ptr, int(i), force_torque)
       pair = (int(geom1[i]), int(geom2[i]))
-      contacts[pair] = contacts.get(pair, 0.) + force_torque[0]
+      contacts[pair] = contacts.get(pair, 0.0) + force_torque[0]
     return contacts
 
   @property
@@ -136,14 +140,15 @@ class Walker(base.Walker):
 
   @composer.cached_property
   def touch_sensors(self):
-    return self.mjcf_model.sensor.get_children('touch')
+    return self.mjcf_model.sensor.get_children("touch")
 
   @property
   def prev_action(self):
     """The action applied at the previous step; walkers that offer it store it (e.g. in
     `apply_action`)."""
     raise NotImplementedError(
-      f'{type(self).__name__} does not record its previous action (prev_action)')
+      f"{type(self).__name__} does not record its previous action (prev_action)"
+    )
 
   def after_substep(self, physics, random_state):
     """Refreshes the subtree velocities, which the engine computes only when a sensor needs
@@ -153,7 +158,7 @@ class Walker(base.Walker):
 
   @composer.cached_property
   def mocap_joints(self):
-    return tuple(self.mjcf_model.find_all('joint'))
+    return tuple(self.mjcf_model.find_all("joint"))
 
   def actuator_force(self, physics):
     """The actuator forces on the observable joints (their qfrc_actuator)."""
@@ -179,11 +184,11 @@ class WalkerObservables(base.WalkerObservables):
 
   @composer.observable
   def joints_vel(self):
-    return observable.MJCFFeature('qvel', self._entity.observable_joints)
+    return observable.MJCFFeature("qvel", self._entity.observable_joints)
 
   @composer.observable
   def body_height(self):
-    return observable.MJCFFeature('xpos', self._entity.root_body)[2]
+    return observable.MJCFFeature("xpos", self._entity.root_body)[2]
 
   @composer.observable
   def end_effectors_pos(self):
@@ -193,37 +198,45 @@ class WalkerObservables(base.WalkerObservables):
     sensors = walker.end_effectors_pos_sensors
     sensors[:] = []
     for effector in walker.end_effectors:
-      sensors.append(walker.mjcf_model.sensor.add(
-        'framepos', name=effector.name + '_end_effector',
-        objtype='xbody' if effector.tag == 'body' else effector.tag, objname=effector,
-        reftype='xbody', refname=walker.root_body))
+      sensors.append(
+        walker.mjcf_model.sensor.add(
+          "framepos",
+          name=effector.name + "_end_effector",
+          objtype="xbody" if effector.tag == "body" else effector.tag,
+          objname=effector,
+          reftype="xbody",
+          refname=walker.root_body,
+        )
+      )
 
     def positions_in_egocentric_frame(physics):
       return np.reshape(physics.bind(walker.end_effectors_pos_sensors).sensordata, -1)
+
     return observable.Generic(positions_in_egocentric_frame)
 
   @composer.observable
   def world_zaxis(self):
     """The world's z axis in the root body's frame (last row of its xmat)."""
-    return observable.MJCFFeature('xmat', self._entity.root_body)[6:]
+    return observable.MJCFFeature("xmat", self._entity.root_body)[6:]
 
   @composer.observable
   def sensors_velocimeter(self):
-    return observable.MJCFFeature('sensordata', self._entity.mjcf_model.sensor.velocimeter)
+    return observable.MJCFFeature("sensordata", self._entity.mjcf_model.sensor.velocimeter)
 
   @composer.observable
   def sensors_force(self):
-    return observable.MJCFFeature('sensordata', self._entity.mjcf_model.sensor.force)
+    return observable.MJCFFeature("sensordata", self._entity.mjcf_model.sensor.force)
 
   @composer.observable
   def sensors_torque(self):
-    return observable.MJCFFeature('sensordata', self._entity.mjcf_model.sensor.torque)
+    return observable.MJCFFeature("sensordata", self._entity.mjcf_model.sensor.torque)
 
   @composer.observable
   def sensors_touch(self):
     """Touch sensors as 0/1 contact flags."""
-    return observable.MJCFFeature('sensordata', self._entity.mjcf_model.sensor.touch,
-                                  corruptor=_touch_flags)
+    return observable.MJCFFeature(
+      "sensordata", self._entity.mjcf_model.sensor.touch, corruptor=_touch_flags
+    )
 
   @composer.observable
   def sensors_rangefinder(self):
@@ -234,6 +247,7 @@ class WalkerObservables(base.WalkerObservables):
       distances = np.array(physics.bind(rangefinders).sensordata)
       distances[distances == -1.0] = np.inf
       return _RANGEFINDER_SCALE * np.tanh(distances / _RANGEFINDER_SCALE)
+
     return observable.Generic(squashed_distances)
 
   @composer.observable
@@ -242,14 +256,15 @@ class WalkerObservables(base.WalkerObservables):
 
   @composer.observable
   def position(self):
-    return observable.MJCFFeature('xpos', self._entity.root_body)
+    return observable.MJCFFeature("xpos", self._entity.root_body)
 
   @composer.observable
   def orientation(self):
-    return observable.MJCFFeature('xmat', self._entity.root_body)
+    return observable.MJCFFeature("xmat", self._entity.root_body)
 
-  def add_egocentric_vector(self, name, world_frame_observable, enabled=True,
-                            origin_callable=None, **kwargs):
+  def add_egocentric_vector(
+    self, name, world_frame_observable, enabled=True, origin_callable=None, **kwargs
+  ):
     """Adds observable `name`: `world_frame_observable`'s vector, minus
     `origin_callable(physics)` if given, in the walker's egocentric frame. `kwargs` are
     observable options (buffer_size, delay, ...)."""
@@ -259,6 +274,7 @@ class WalkerObservables(base.WalkerObservables):
       if origin_callable is not None:
         vector = vector - origin_callable(physics)
       return self._entity.transform_vec_to_egocentric_frame(physics, vector)
+
     self.add_observable(name, observable.Generic(egocentric, **kwargs), enabled=enabled)
 
   def add_egocentric_xmat(self, name, xmat_observable, enabled=True, **kwargs):
@@ -268,56 +284,68 @@ class WalkerObservables(base.WalkerObservables):
     def egocentric(physics):
       xmat = xmat_observable.observation_callable(physics)()
       return self._entity.transform_xmat_to_egocentric_frame(physics, xmat)
+
     self.add_observable(name, observable.Generic(egocentric, **kwargs), enabled=enabled)
 
   @property
   def proprioception(self):
-    return ([self.joints_pos, self.joints_vel, self.body_height, self.end_effectors_pos,
-             self.world_zaxis] + self._collect_from_attachments('proprioception'))
+    return [
+      self.joints_pos,
+      self.joints_vel,
+      self.body_height,
+      self.end_effectors_pos,
+      self.world_zaxis,
+    ] + self._collect_from_attachments("proprioception")
 
   @property
   def kinematic_sensors(self):
-    return ([self.sensors_gyro, self.sensors_velocimeter, self.sensors_accelerometer]
-            + self._collect_from_attachments('kinematic_sensors'))
+    return [
+      self.sensors_gyro,
+      self.sensors_velocimeter,
+      self.sensors_accelerometer,
+    ] + self._collect_from_attachments("kinematic_sensors")
 
   @property
   def dynamic_sensors(self):
-    return ([self.sensors_force, self.sensors_torque, self.sensors_touch]
-            + self._collect_from_attachments('dynamic_sensors'))
+    return [
+      self.sensors_force,
+      self.sensors_torque,
+      self.sensors_touch,
+    ] + self._collect_from_attachments("dynamic_sensors")
 
   # Scalars the tasks build rewards and terminations from.
 
   @composer.observable
   def veloc_strafe(self):
-    return observable.MJCFFeature('sensordata', self._entity.mjcf_model.sensor.velocimeter)[1]
+    return observable.MJCFFeature("sensordata", self._entity.mjcf_model.sensor.velocimeter)[1]
 
   @composer.observable
   def veloc_up(self):
-    return observable.MJCFFeature('sensordata', self._entity.mjcf_model.sensor.velocimeter)[2]
+    return observable.MJCFFeature("sensordata", self._entity.mjcf_model.sensor.velocimeter)[2]
 
   @composer.observable
   def veloc_forward(self):
-    return observable.MJCFFeature('sensordata', self._entity.mjcf_model.sensor.velocimeter)[0]
+    return observable.MJCFFeature("sensordata", self._entity.mjcf_model.sensor.velocimeter)[0]
 
   @composer.observable
   def gyro_backward_roll(self):
-    return observable.MJCFFeature('sensordata', self._entity.mjcf_model.sensor.gyro)[0]
+    return observable.MJCFFeature("sensordata", self._entity.mjcf_model.sensor.gyro)[0]
 
   @composer.observable
   def gyro_rightward_roll(self):
-    return observable.MJCFFeature('sensordata', self._entity.mjcf_model.sensor.gyro)[1]
+    return observable.MJCFFeature("sensordata", self._entity.mjcf_model.sensor.gyro)[1]
 
   @composer.observable
   def gyro_anticlockwise_spin(self):
-    return observable.MJCFFeature('sensordata', self._entity.mjcf_model.sensor.gyro)[2]
+    return observable.MJCFFeature("sensordata", self._entity.mjcf_model.sensor.gyro)[2]
 
   @composer.observable
   def torso_xvel(self):
-    return observable.MJCFFeature('subtree_linvel', self._entity.root_body)[0]
+    return observable.MJCFFeature("subtree_linvel", self._entity.root_body)[0]
 
   @composer.observable
   def torso_yvel(self):
-    return observable.MJCFFeature('subtree_linvel', self._entity.root_body)[1]
+    return observable.MJCFFeature("subtree_linvel", self._entity.root_body)[1]
 
   @composer.observable
   def prev_action(self):

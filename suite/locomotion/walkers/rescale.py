@@ -13,19 +13,19 @@ def rescale_subtree(body, position_factor, size_factor):
   Only bodies are descended into.
   """
   for child in body.all_children():
-    if child.tag == 'sensor':
+    if child.tag == "sensor":
       continue
-    fromto = getattr(child, 'fromto', None)
+    fromto = getattr(child, "fromto", None)
     if fromto is not None:
       centre = position_factor * 0.5 * (fromto[3:] + fromto[:3])
       half = size_factor * 0.5 * (fromto[3:] - fromto[:3])
       fromto[:3] = centre - half
       fromto[3:] = centre + half
-    if getattr(child, 'pos', None) is not None:
+    if getattr(child, "pos", None) is not None:
       child.pos *= position_factor
-    if getattr(child, 'size', None) is not None:
+    if getattr(child, "size", None) is not None:
       child.size *= size_factor
-    if child.tag in ('body', 'worldbody'):
+    if child.tag in ("body", "worldbody"):
       rescale_subtree(child, position_factor, size_factor)
 
 
@@ -41,10 +41,11 @@ def rescale_humanoid(walker, position_factor, size_factor=None, mass=None):
   Raises:
     ValueError: the walker's model has no body named 'root'.
   """
-  root = walker.mjcf_model.find('body', 'root')
+  root = walker.mjcf_model.find("body", "root")
   if root is None:
-    raise ValueError(f'rescale_humanoid: the model {walker.mjcf_model.model!r} has no body '
-                     "named 'root'")
+    raise ValueError(
+      f"rescale_humanoid: the model {walker.mjcf_model.model!r} has no body named 'root'"
+    )
   if size_factor is None:
     size_factor = position_factor
   rescale_subtree(root.parent, position_factor, size_factor)
@@ -57,11 +58,11 @@ def scale_mass(walker, mass):
   root body so that its compiled subtree mass becomes `mass`."""
   physics = mjcf.Physics.from_mjcf_model(walker.mjcf_model.root_model)
   mass_factor = mass / physics.bind(walker.root_body).subtreemass
-  for body in walker.root_body.find_all('body'):
-    inertial = getattr(body, 'inertial', None)
+  for body in walker.root_body.find_all("body"):
+    inertial = getattr(body, "inertial", None)
     if inertial:
       inertial.mass *= mass_factor
-  for geom in walker.root_body.find_all('geom'):
+  for geom in walker.root_body.find_all("geom"):
     if geom.mass is not None:
       geom.mass *= mass_factor
     else:

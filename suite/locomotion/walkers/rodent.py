@@ -13,36 +13,86 @@ from composer.observation import observable
 from suite.locomotion.walkers import base
 from suite.locomotion.walkers import legacy_base
 
-_XML_PATH = LOCOMOTION / 'walkers' / 'rodent.xml'
+_XML_PATH = LOCOMOTION / "walkers" / "rodent.xml"
 
 # the joints in the order of the motion-capture data the rat is fit to
 _MOCAP_JOINTS = (
   # lumbar spine
-  'vertebra_1_extend', 'vertebra_2_bend', 'vertebra_3_twist', 'vertebra_4_extend',
-  'vertebra_5_bend', 'vertebra_6_twist',
+  "vertebra_1_extend",
+  "vertebra_2_bend",
+  "vertebra_3_twist",
+  "vertebra_4_extend",
+  "vertebra_5_bend",
+  "vertebra_6_twist",
   # hind legs
-  'hip_L_supinate', 'hip_L_abduct', 'hip_L_extend', 'knee_L', 'ankle_L', 'toe_L',
-  'hip_R_supinate', 'hip_R_abduct', 'hip_R_extend', 'knee_R', 'ankle_R', 'toe_R',
+  "hip_L_supinate",
+  "hip_L_abduct",
+  "hip_L_extend",
+  "knee_L",
+  "ankle_L",
+  "toe_L",
+  "hip_R_supinate",
+  "hip_R_abduct",
+  "hip_R_extend",
+  "knee_R",
+  "ankle_R",
+  "toe_R",
   # tail
-  'vertebra_C1_extend', 'vertebra_C1_bend', 'vertebra_C2_extend', 'vertebra_C2_bend',
-  'vertebra_C3_extend', 'vertebra_C3_bend', 'vertebra_C4_extend', 'vertebra_C4_bend',
-  'vertebra_C5_extend', 'vertebra_C5_bend', 'vertebra_C6_extend', 'vertebra_C6_bend',
-  'vertebra_C7_extend', 'vertebra_C9_bend', 'vertebra_C11_extend', 'vertebra_C13_bend',
-  'vertebra_C15_extend', 'vertebra_C17_bend', 'vertebra_C19_extend', 'vertebra_C21_bend',
-  'vertebra_C23_extend', 'vertebra_C25_bend', 'vertebra_C27_extend', 'vertebra_C29_bend',
+  "vertebra_C1_extend",
+  "vertebra_C1_bend",
+  "vertebra_C2_extend",
+  "vertebra_C2_bend",
+  "vertebra_C3_extend",
+  "vertebra_C3_bend",
+  "vertebra_C4_extend",
+  "vertebra_C4_bend",
+  "vertebra_C5_extend",
+  "vertebra_C5_bend",
+  "vertebra_C6_extend",
+  "vertebra_C6_bend",
+  "vertebra_C7_extend",
+  "vertebra_C9_bend",
+  "vertebra_C11_extend",
+  "vertebra_C13_bend",
+  "vertebra_C15_extend",
+  "vertebra_C17_bend",
+  "vertebra_C19_extend",
+  "vertebra_C21_bend",
+  "vertebra_C23_extend",
+  "vertebra_C25_bend",
+  "vertebra_C27_extend",
+  "vertebra_C29_bend",
   # neck, head and jaw
-  'vertebra_cervical_5_extend', 'vertebra_cervical_4_bend', 'vertebra_cervical_3_twist',
-  'vertebra_cervical_2_extend', 'vertebra_cervical_1_bend', 'vertebra_axis_twist',
-  'vertebra_atlant_extend', 'atlas', 'mandible',
+  "vertebra_cervical_5_extend",
+  "vertebra_cervical_4_bend",
+  "vertebra_cervical_3_twist",
+  "vertebra_cervical_2_extend",
+  "vertebra_cervical_1_bend",
+  "vertebra_axis_twist",
+  "vertebra_atlant_extend",
+  "atlas",
+  "mandible",
   # forelegs
-  'scapula_L_supinate', 'scapula_L_abduct', 'scapula_L_extend', 'shoulder_L', 'shoulder_sup_L',
-  'elbow_L', 'wrist_L', 'finger_L',
-  'scapula_R_supinate', 'scapula_R_abduct', 'scapula_R_extend', 'shoulder_R', 'shoulder_sup_R',
-  'elbow_R', 'wrist_R', 'finger_R',
+  "scapula_L_supinate",
+  "scapula_L_abduct",
+  "scapula_L_extend",
+  "shoulder_L",
+  "shoulder_sup_L",
+  "elbow_L",
+  "wrist_L",
+  "finger_L",
+  "scapula_R_supinate",
+  "scapula_R_abduct",
+  "scapula_R_extend",
+  "shoulder_R",
+  "shoulder_sup_R",
+  "elbow_R",
+  "wrist_R",
+  "finger_R",
 )
 
 # bodies left out of motion-capture tracking: vertebrae, hands and toes
-_UNTRACKED_BODIES = re.compile(r'(vertebra|hand|toe)')
+_UNTRACKED_BODIES = re.compile(r"(vertebra|hand|toe)")
 
 # the torque observable squashes a reading v to tanh(2 v / _TORQUE_THRESHOLD)
 _TORQUE_THRESHOLD = 60
@@ -64,8 +114,9 @@ class Rat(legacy_base.Walker):
   ranges); `initializer` sets the pose at each episode start (default: the upright pose).
   """
 
-  def _build(self, params=None, name='walker', torque_actuators=False, foot_mods=False,
-             initializer=None):
+  def _build(
+    self, params=None, name="walker", torque_actuators=False, foot_mods=False, initializer=None
+  ):
     self.params = params
     self._mjcf_root = mjcf.from_path(str(_XML_PATH))
     if name:
@@ -73,13 +124,13 @@ class Rat(legacy_base.Walker):
     self.body_sites = []
     super()._build(initializer=initializer)
     if torque_actuators:
-      for actuator in self._mjcf_root.find_all('actuator'):
+      for actuator in self._mjcf_root.find_all("actuator"):
         actuator.gainprm = [actuator.forcerange[1]]
         del actuator.biastype
         del actuator.biasprm
     if foot_mods:
-      self._mjcf_root.find('default', 'ankle').joint.range = [-0.1, 2.]
-      self._mjcf_root.find('default', 'toe').joint.range = [-0.7, 0.87]
+      self._mjcf_root.find("default", "ankle").joint.range = [-0.1, 2.0]
+      self._mjcf_root.find("default", "toe").joint.range = [-0.7, 0.87]
 
   def _build_observables(self):
     return RodentObservables(self)
@@ -87,38 +138,41 @@ class Rat(legacy_base.Walker):
   @property
   def upright_pose(self):
     """The model's own configuration, with the torso at the attachment frame's pose."""
-    return base.WalkerPose(xpos=(0., 0., 0.), xquat=(1., 0., 0., 0.))
+    return base.WalkerPose(xpos=(0.0, 0.0, 0.0), xquat=(1.0, 0.0, 0.0, 0.0))
 
   @composer.cached_property
   def actuators(self):
     """The 8 tendon actuators (spine, neck, tail), then the 30 joint actuators."""
-    return tuple(self._mjcf_root.find_all('actuator'))
+    return tuple(self._mjcf_root.find_all("actuator"))
 
   @composer.cached_property
   def root_body(self):
-    return self._mjcf_root.find('body', 'torso')
+    return self._mjcf_root.find("body", "torso")
 
   @composer.cached_property
   def pelvis_body(self):
-    return self._mjcf_root.find('body', 'pelvis')
+    return self._mjcf_root.find("body", "pelvis")
 
   @composer.cached_property
   def head(self):
-    return self._mjcf_root.find('body', 'skull')
+    return self._mjcf_root.find("body", "skull")
 
   @composer.cached_property
   def left_arm_root(self):
-    return self._mjcf_root.find('body', 'scapula_L')
+    return self._mjcf_root.find("body", "scapula_L")
 
   @composer.cached_property
   def right_arm_root(self):
-    return self._mjcf_root.find('body', 'scapula_R')
+    return self._mjcf_root.find("body", "scapula_R")
 
   @composer.cached_property
   def ground_contact_geoms(self):
     """The geoms of the feet, hands (toes and fingers included) and tail."""
-    return tuple(geom for body in ('foot_L', 'foot_R', 'hand_L', 'hand_R', 'vertebra_C1')
-                 for geom in self._mjcf_root.find('body', body).find_all('geom'))
+    return tuple(
+      geom
+      for body in ("foot_L", "foot_R", "hand_L", "hand_R", "vertebra_C1")
+      for geom in self._mjcf_root.find("body", body).find_all("geom")
+    )
 
   @composer.cached_property
   def standing_height(self):
@@ -129,18 +183,23 @@ class Rat(legacy_base.Walker):
       KeyError: `params` has no '_STAND_HEIGHT'.
     """
     if self.params is None:
-      raise TypeError("Rat.standing_height: the rat was built with params=None; pass "
-                      "params={'_STAND_HEIGHT': height}")
-    if '_STAND_HEIGHT' not in self.params:
-      raise KeyError(f"Rat.standing_height: params has no '_STAND_HEIGHT' (its keys: "
-                     f"{sorted(self.params)})")
-    return self.params['_STAND_HEIGHT']
+      raise TypeError(
+        "Rat.standing_height: the rat was built with params=None; pass "
+        "params={'_STAND_HEIGHT': height}"
+      )
+    if "_STAND_HEIGHT" not in self.params:
+      raise KeyError(
+        f"Rat.standing_height: params has no '_STAND_HEIGHT' (its keys: {sorted(self.params)})"
+      )
+    return self.params["_STAND_HEIGHT"]
 
   @composer.cached_property
   def end_effectors(self):
     """The forearms and the feet: right arm, left arm, right foot, left foot."""
-    return tuple(self._mjcf_root.find('body', name)
-                 for name in ('lower_arm_R', 'lower_arm_L', 'foot_R', 'foot_L'))
+    return tuple(
+      self._mjcf_root.find("body", name)
+      for name in ("lower_arm_R", "lower_arm_L", "foot_R", "foot_L")
+    )
 
   @composer.cached_property
   def observable_joints(self):
@@ -149,11 +208,11 @@ class Rat(legacy_base.Walker):
 
   @composer.cached_property
   def observable_tendons(self):
-    return self._mjcf_root.find_all('tendon')
+    return self._mjcf_root.find_all("tendon")
 
   @composer.cached_property
   def mocap_joints(self):
-    return tuple(self._mjcf_root.find('joint', name) for name in _MOCAP_JOINTS)
+    return tuple(self._mjcf_root.find("joint", name) for name in _MOCAP_JOINTS)
 
   @composer.cached_property
   def mocap_joint_order(self):
@@ -161,25 +220,26 @@ class Rat(legacy_base.Walker):
 
   @composer.cached_property
   def bodies(self):
-    return tuple(self._mjcf_root.find_all('body'))
+    return tuple(self._mjcf_root.find_all("body"))
 
   @composer.cached_property
   def mocap_tracking_bodies(self):
     """The bodies compared with motion capture: all but vertebrae, hands and toes."""
-    return tuple(body for body in self._mjcf_root.find_all('body')
-                 if not _UNTRACKED_BODIES.match(body.name))
+    return tuple(
+      body for body in self._mjcf_root.find_all("body") if not _UNTRACKED_BODIES.match(body.name)
+    )
 
   @composer.cached_property
   def primary_joints(self):
     """The joints outside the spine and tail."""
-    return tuple(joint for joint in self._mjcf_root.find_all('joint')
-                 if 'vertebra' not in joint.name)
+    return tuple(
+      joint for joint in self._mjcf_root.find_all("joint") if "vertebra" not in joint.name
+    )
 
   @composer.cached_property
   def vertebra_joints(self):
     """The joints of the spine and tail."""
-    return tuple(joint for joint in self._mjcf_root.find_all('joint')
-                 if 'vertebra' in joint.name)
+    return tuple(joint for joint in self._mjcf_root.find_all("joint") if "vertebra" in joint.name)
 
   @composer.cached_property
   def primary_joint_order(self):
@@ -194,13 +254,12 @@ class Rat(legacy_base.Walker):
   @composer.cached_property
   def egocentric_camera(self):
     """The camera in the skull, looking forward."""
-    return self._mjcf_root.find('camera', 'egocentric')
+    return self._mjcf_root.find("camera", "egocentric")
 
   @composer.cached_property
   def joint_actuators(self):
     """The 30 actuators on joints (each named after its joint)."""
-    return tuple(actuator for actuator in self._mjcf_root.find_all('actuator')
-                 if actuator.joint)
+    return tuple(actuator for actuator in self._mjcf_root.find_all("actuator") if actuator.joint)
 
   @composer.cached_property
   def joint_actuators_range(self):
@@ -222,8 +281,10 @@ class Rat(legacy_base.Walker):
     """
     pose = np.asarray(pose)
     if pose.shape != (len(_MOCAP_JOINTS),):
-      raise ValueError(f'Rat.pose_to_actuation: `pose` must hold the {len(_MOCAP_JOINTS)} '
-                       f'angles of mocap_joint_order, got shape {pose.shape}')
+      raise ValueError(
+        f"Rat.pose_to_actuation: `pose` must hold the {len(_MOCAP_JOINTS)} "
+        f"angles of mocap_joint_order, got shape {pose.shape}"
+      )
     lower, upper = np.transpose(self.joint_actuators_range)
     tendon_actions = np.zeros(len(self.actuators) - len(self.joint_actuators))
     joint_actions = (2 * pose[self.joint_actuator_order] - (lower + upper)) / (upper - lower)
@@ -236,26 +297,27 @@ class RodentObservables(legacy_base.WalkerObservables):
 
   @composer.observable
   def head_height(self):
-    return observable.MJCFFeature('xpos', self._entity.head)[2]
+    return observable.MJCFFeature("xpos", self._entity.head)[2]
 
   @composer.observable
   def sensors_torque(self):
     """Torque sensors squashed by tanh(2 v / 60) (the rat has none: an empty reading)."""
-    return observable.MJCFFeature('sensordata', self._entity.mjcf_model.sensor.torque,
-                                  corruptor=_squashed_torque)
+    return observable.MJCFFeature(
+      "sensordata", self._entity.mjcf_model.sensor.torque, corruptor=_squashed_torque
+    )
 
   @composer.observable
   def tendons_pos(self):
-    return observable.MJCFFeature('length', self._entity.observable_tendons)
+    return observable.MJCFFeature("length", self._entity.observable_tendons)
 
   @composer.observable
   def tendons_vel(self):
-    return observable.MJCFFeature('velocity', self._entity.observable_tendons)
+    return observable.MJCFFeature("velocity", self._entity.observable_tendons)
 
   @composer.observable
   def actuator_activation(self):
     """The activation filters' states, one per actuator."""
-    return observable.MJCFFeature('act', self._entity.mjcf_model.find_all('actuator'))
+    return observable.MJCFFeature("act", self._entity.mjcf_model.find_all("actuator"))
 
   @composer.observable
   def appendages_pos(self):
@@ -266,14 +328,22 @@ class RodentObservables(legacy_base.WalkerObservables):
       appendages = physics.bind(walker.end_effectors + (walker.head,)).xpos
       torso = physics.bind(walker.root_body)
       return np.reshape((appendages - torso.xpos) @ np.reshape(torso.xmat, (3, 3)), -1)
+
     return observable.Generic(positions_in_egocentric_frame)
 
   @property
   def proprioception(self):
-    return ([self.joints_pos, self.joints_vel, self.tendons_pos, self.tendons_vel,
-             self.actuator_activation, self.body_height, self.end_effectors_pos,
-             self.appendages_pos, self.world_zaxis]
-            + self._collect_from_attachments('proprioception'))
+    return [
+      self.joints_pos,
+      self.joints_vel,
+      self.tendons_pos,
+      self.tendons_vel,
+      self.actuator_activation,
+      self.body_height,
+      self.end_effectors_pos,
+      self.appendages_pos,
+      self.world_zaxis,
+    ] + self._collect_from_attachments("proprioception")
 
   @composer.observable
   def egocentric_camera(self):
@@ -281,8 +351,9 @@ class RodentObservables(legacy_base.WalkerObservables):
     scene_option = engine.MjvOption()
     for group in _HIDDEN_FROM_EGOCENTRIC_CAMERA:
       scene_option.geomgroup[group] = 0
-    return observable.MJCFCamera(self._entity.egocentric_camera, width=64, height=64,
-                                 scene_option=scene_option)
+    return observable.MJCFCamera(
+      self._entity.egocentric_camera, width=64, height=64, scene_option=scene_option
+    )
 
 
 def _squashed_torque(torque, random_state):

@@ -8,10 +8,21 @@ with an affine bias: force = kp (g u + b0 - qpos) for position, kv (g u + b0 - q
 velocity, where g and b0 map the control range onto the target range.
 """
 
-_DISALLOWED_KWARGS = frozenset(['biastype', 'gainprm', 'biasprm', 'ctrllimited', 'joint',
-                                'tendon', 'site', 'slidersite', 'cranksite'])
+_DISALLOWED_KWARGS = frozenset(
+  [
+    "biastype",
+    "gainprm",
+    "biasprm",
+    "ctrllimited",
+    "joint",
+    "tendon",
+    "site",
+    "slidersite",
+    "cranksite",
+  ]
+)
 # the actuator attribute naming each kind of target (tendons are <fixed> or <spatial> elements)
-_TRANSMISSION = {'joint': 'joint', 'site': 'site', 'fixed': 'tendon', 'spatial': 'tendon'}
+_TRANSMISSION = {"joint": "joint", "site": "site", "fixed": "tendon", "spatial": "tendon"}
 _TARGET_KINDS = sorted(set(_TRANSMISSION.values()))
 
 
@@ -19,10 +30,9 @@ def _check_target_and_kwargs(target, kwargs):
   """Raises TypeError for a disallowed attribute in `kwargs` or a target of the wrong kind."""
   disallowed = _DISALLOWED_KWARGS.intersection(kwargs)
   if disallowed:
-    raise TypeError(f'Received invalid keyword argument(s): {sorted(disallowed)}')
-  if getattr(target, 'tag', None) not in _TRANSMISSION:
-    raise TypeError(f'`target` tag type should be one of {_TARGET_KINDS}: got '
-                    f'{target}')
+    raise TypeError(f"Received invalid keyword argument(s): {sorted(disallowed)}")
+  if getattr(target, "tag", None) not in _TRANSMISSION:
+    raise TypeError(f"`target` tag type should be one of {_TARGET_KINDS}: got {target}")
 
 
 def _slope(target_range, ctrlrange, target_range_name):
@@ -31,18 +41,25 @@ def _slope(target_range, ctrlrange, target_range_name):
   Raises:
     ValueError: a range is not two numbers, or the control range is empty.
   """
-  for name, pair in ((target_range_name, target_range), ('ctrlrange', ctrlrange)):
+  for name, pair in ((target_range_name, target_range), ("ctrlrange", ctrlrange)):
     if len(pair) != 2:
-      raise ValueError(f'`{name}` must be two numbers (low, high): got {pair!r}')
+      raise ValueError(f"`{name}` must be two numbers (low, high): got {pair!r}")
   if ctrlrange[1] == ctrlrange[0]:
-    raise ValueError(f'`ctrlrange` must have two different bounds: got {ctrlrange!r}')
+    raise ValueError(f"`ctrlrange` must have two different bounds: got {ctrlrange!r}")
   return (target_range[1] - target_range[0]) / (ctrlrange[1] - ctrlrange[0])
 
 
 def _add_affine_actuator(target, gain, bias, ctrlrange, kwargs):
   kwargs[_TRANSMISSION[target.tag]] = target
-  return target.root.actuator.add('general', biastype='affine', gainprm=[gain], biasprm=bias,
-                                  ctrllimited=True, ctrlrange=ctrlrange, **kwargs)
+  return target.root.actuator.add(
+    "general",
+    biastype="affine",
+    gainprm=[gain],
+    biasprm=bias,
+    ctrllimited=True,
+    ctrlrange=ctrlrange,
+    **kwargs,
+  )
 
 
 def add_position_actuator(target, qposrange, ctrlrange=(-1, 1), kp=1.0, **kwargs):
@@ -64,7 +81,7 @@ def add_position_actuator(target, qposrange, ctrlrange=(-1, 1), kp=1.0, **kwargs
     ValueError: a range is not two numbers, or `ctrlrange` is empty.
   """
   _check_target_and_kwargs(target, kwargs)
-  slope = _slope(qposrange, ctrlrange, 'qposrange')
+  slope = _slope(qposrange, ctrlrange, "qposrange")
   bias = [kp * (qposrange[0] - slope * ctrlrange[0]), -kp, 0]
   return _add_affine_actuator(target, kp * slope, bias, ctrlrange, kwargs)
 
@@ -87,6 +104,6 @@ def add_velocity_actuator(target, qvelrange, ctrlrange=(-1, 1), kv=1.0, **kwargs
     ValueError: a range is not two numbers, or `ctrlrange` is empty.
   """
   _check_target_and_kwargs(target, kwargs)
-  slope = _slope(qvelrange, ctrlrange, 'qvelrange')
+  slope = _slope(qvelrange, ctrlrange, "qvelrange")
   bias = [kv * (qvelrange[0] - slope * ctrlrange[0]), 0, -kv]
   return _add_affine_actuator(target, kv * slope, bias, ctrlrange, kwargs)

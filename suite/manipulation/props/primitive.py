@@ -25,8 +25,14 @@ class Primitive(primitive.Primitive):
     self._mjcf_root = mjcf.RootElement(model=name)
     worldbody = self._mjcf_root.worldbody
     self._geom = worldbody.add("geom", name="body_geom", type=geom_type, size=size, mass=mass)
-    touch_site = worldbody.add("site", type=geom_type, name="touch_sensor", size=size * 1.05,
-                               rgba=[1, 1, 1, 0.1], group=constants.SENSOR_SITES_GROUP)
+    touch_site = worldbody.add(
+      "site",
+      type=geom_type,
+      name="touch_sensor",
+      size=size * 1.05,
+      rgba=[1, 1, 1, 0.1],
+      group=constants.SENSOR_SITES_GROUP,
+    )
     self._touch = self._mjcf_root.sensor.add("touch", site=touch_site)
     self._add_frame_sensors()
     self._name = name
@@ -63,8 +69,9 @@ class Box(Primitive):
   """A box of `half_lengths` (default 0.05, 0.1, 0.15)."""
 
   def _build(self, half_lengths=None, mass=None, name="box"):
-    super()._build(geom_type="box", size=half_lengths or _DEFAULT_HALF_LENGTHS, mass=mass,
-                   name=name)
+    super()._build(
+      geom_type="box", size=half_lengths or _DEFAULT_HALF_LENGTHS, mass=mass, name=name
+    )
 
 
 class BoxWithSites(Box):
@@ -76,10 +83,17 @@ class BoxWithSites(Box):
     # corners in the order x, then y, then z, each + before -
     corners = itertools.product(*[(h, -h) for h in half_lengths[:3]])
     self._corner_sites = tuple(
-      self._mjcf_root.worldbody.add("site", type="sphere", name=f"corner_{i}", size=[0.1],
-                                    pos=corner, rgba=[1, 0, 0, 1.0],
-                                    group=constants.SENSOR_SITES_GROUP)
-      for i, corner in enumerate(corners))
+      self._mjcf_root.worldbody.add(
+        "site",
+        type="sphere",
+        name=f"corner_{i}",
+        size=[0.1],
+        pos=corner,
+        rgba=[1, 0, 0, 1.0],
+        group=constants.SENSOR_SITES_GROUP,
+      )
+      for i, corner in enumerate(corners)
+    )
 
   @property
   def corner_sites(self):
@@ -90,8 +104,7 @@ class Ellipsoid(Primitive):
   """An ellipsoid of `radii` (default 0.05, 0.1, 0.15)."""
 
   def _build(self, radii=None, mass=None, name="ellipsoid"):
-    super()._build(geom_type="ellipsoid", size=radii or _DEFAULT_HALF_LENGTHS, mass=mass,
-                   name=name)
+    super()._build(geom_type="ellipsoid", size=radii or _DEFAULT_HALF_LENGTHS, mass=mass, name=name)
 
 
 class Cylinder(Primitive):

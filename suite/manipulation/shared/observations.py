@@ -7,28 +7,38 @@ import collections
 import numpy as np
 
 
-class ObservableSpec(collections.namedtuple(
+class ObservableSpec(
+  collections.namedtuple(
     "ObservableSpec",
-    ["enabled", "update_interval", "buffer_size", "delay", "aggregator", "corruptor"])):
+    ["enabled", "update_interval", "buffer_size", "delay", "aggregator", "corruptor"],
+  )
+):
   """The options of a non-camera observable."""
+
   __slots__ = ()
 
 
-class CameraObservableSpec(collections.namedtuple(
-    "CameraObservableSpec", ("height", "width") + ObservableSpec._fields)):
+class CameraObservableSpec(
+  collections.namedtuple("CameraObservableSpec", ("height", "width") + ObservableSpec._fields)
+):
   """The options of a camera observable: its image size, then ObservableSpec's."""
+
   __slots__ = ()
 
 
-class ObservationSettings(collections.namedtuple(
-    "ObservationSettings", ["proprio", "ftt", "prop_pose", "camera"])):
+class ObservationSettings(
+  collections.namedtuple("ObservationSettings", ["proprio", "ftt", "prop_pose", "camera"])
+):
   """An observable spec per category."""
+
   __slots__ = ()
 
 
-class ObservableNames(collections.namedtuple(
-    "ObservableNames", ["proprio", "ftt", "prop_pose", "camera"])):
+class ObservableNames(
+  collections.namedtuple("ObservableNames", ["proprio", "ftt", "prop_pose", "camera"])
+):
   """The names of observables per category (each empty by default)."""
+
   __slots__ = ()
 
   def __new__(cls, proprio=(), ftt=(), prop_pose=(), camera=()):
@@ -42,31 +52,42 @@ def _symlog1p(x, random_state):
   return np.sign(x) * np.log1p(abs(x))
 
 
-_DISABLED_FEATURE = ObservableSpec(enabled=False, update_interval=1, buffer_size=1, delay=0,
-                                   aggregator=None, corruptor=None)
+_DISABLED_FEATURE = ObservableSpec(
+  enabled=False, update_interval=1, buffer_size=1, delay=0, aggregator=None, corruptor=None
+)
 _ENABLED_FEATURE = _DISABLED_FEATURE._replace(enabled=True)
 
 _DISABLED_FTT = _DISABLED_FEATURE._replace(corruptor=_symlog1p)
 _ENABLED_FTT = _ENABLED_FEATURE._replace(corruptor=_symlog1p)
 
-_DISABLED_CAMERA = CameraObservableSpec(height=84, width=84, enabled=False, update_interval=1,
-                                        buffer_size=1, delay=0, aggregator=None,
-                                        corruptor=None)
+_DISABLED_CAMERA = CameraObservableSpec(
+  height=84,
+  width=84,
+  enabled=False,
+  update_interval=1,
+  buffer_size=1,
+  delay=0,
+  aggregator=None,
+  corruptor=None,
+)
 _ENABLED_CAMERA = _DISABLED_CAMERA._replace(enabled=True)
 
 # the props' true poses, no camera
-PERFECT_FEATURES = ObservationSettings(proprio=_ENABLED_FEATURE, ftt=_ENABLED_FTT,
-                                       prop_pose=_ENABLED_FEATURE, camera=_DISABLED_CAMERA)
+PERFECT_FEATURES = ObservationSettings(
+  proprio=_ENABLED_FEATURE, ftt=_ENABLED_FTT, prop_pose=_ENABLED_FEATURE, camera=_DISABLED_CAMERA
+)
 # a camera instead of the props' poses
-VISION = ObservationSettings(proprio=_ENABLED_FEATURE, ftt=_ENABLED_FTT,
-                             prop_pose=_DISABLED_FEATURE, camera=_ENABLED_CAMERA)
+VISION = ObservationSettings(
+  proprio=_ENABLED_FEATURE, ftt=_ENABLED_FTT, prop_pose=_DISABLED_FEATURE, camera=_ENABLED_CAMERA
+)
 
-JACO_ARM_OBSERVABLES = ObservableNames(proprio=["joints_pos", "joints_vel"],
-                                       ftt=["joints_torque"])
+JACO_ARM_OBSERVABLES = ObservableNames(proprio=["joints_pos", "joints_vel"], ftt=["joints_torque"])
 JACO_HAND_OBSERVABLES = ObservableNames(
-  proprio=["joints_pos", "joints_vel", "pinch_site_pos", "pinch_site_rmat"])
+  proprio=["joints_pos", "joints_vel", "pinch_site_pos", "pinch_site_rmat"]
+)
 FREEPROP_OBSERVABLES = ObservableNames(
-  prop_pose=["position", "orientation", "linear_velocity", "angular_velocity"])
+  prop_pose=["position", "orientation", "linear_velocity", "angular_velocity"]
+)
 
 
 def make_options(obs_settings, obs_names):

@@ -8,20 +8,23 @@ from suite.manipulation.shared import cameras
 from suite.manipulation.shared import observations
 from suite.manipulation.shared import workspaces
 
-ARM_OFFSET = (0., 0.4, 0.)  # where the arm's base stands, from the arena's origin
+ARM_OFFSET = (0.0, 0.4, 0.0)  # where the arm's base stands, from the arena's origin
 
 
 def make_arm(obs_settings):
   """A Jaco arm whose observables are configured by `obs_settings`."""
-  return kinova.JacoArm(observable_options=observations.make_options(
-    obs_settings, observations.JACO_ARM_OBSERVABLES))
+  return kinova.JacoArm(
+    observable_options=observations.make_options(obs_settings, observations.JACO_ARM_OBSERVABLES)
+  )
 
 
 def make_hand(obs_settings):
   """A Jaco hand whose tool centre point is its pinch site, its observables configured by
   `obs_settings`."""
-  return kinova.JacoHand(use_pinch_site_as_tcp=True, observable_options=observations.make_options(
-    obs_settings, observations.JACO_HAND_OBSERVABLES))
+  return kinova.JacoHand(
+    use_pinch_site_as_tcp=True,
+    observable_options=observations.make_options(obs_settings, observations.JACO_HAND_OBSERVABLES),
+  )
 
 
 class ArmTask(task_module.Task):
@@ -38,18 +41,23 @@ class ArmTask(task_module.Task):
     self._arm.attach(self._hand)
     self._arena.attach_offset(self._arm, offset=workspace.arm_offset)
     self.control_timestep = control_timestep
-    self._task_observables = cameras.add_camera_observables(arena, obs_settings,
-                                                            cameras.FRONT_CLOSE)
+    self._task_observables = cameras.add_camera_observables(
+      arena, obs_settings, cameras.FRONT_CLOSE
+    )
     self._tcp_initializer = initializers.ToolCenterPointInitializer(
-      self._hand, self._arm, position=distributions.Uniform(*workspace.tcp_bbox),
-      quaternion=workspaces.DOWN_QUATERNION)
+      self._hand,
+      self._arm,
+      position=distributions.Uniform(*workspace.tcp_bbox),
+      quaternion=workspaces.DOWN_QUATERNION,
+    )
 
   def _add_spawn_area_sites(self, *areas):
     """A hidden box site for each (bounding box, rgba, name) in the arena's worldbody."""
     worldbody = self.root_entity.mjcf_model.worldbody
     for bbox, rgba, name in areas:
-      workspaces.add_bbox_site(body=worldbody, lower=bbox.lower, upper=bbox.upper, rgba=rgba,
-                               name=name)
+      workspaces.add_bbox_site(
+        body=worldbody, lower=bbox.lower, upper=bbox.upper, rgba=rgba, name=name
+      )
 
   @property
   def root_entity(self):

@@ -24,20 +24,31 @@ BoundingBox = collections.namedtuple("BoundingBox", ["lower", "upper"])
 # a uniform rotation about z; one angle per draw (PropPlacer passes the previous quaternion as
 # the initial value, whose length 4 would otherwise give four angles)
 uniform_z_rotation = rotations.QuaternionFromAxisAngle(
-  axis=(0., 0., 1.), angle=distributions.Uniform(-np.pi, np.pi, single_sample=True))
+  axis=(0.0, 0.0, 1.0), angle=distributions.Uniform(-np.pi, np.pi, single_sample=True)
+)
 
 
 def add_bbox_site(body, lower, upper, visible=False, **kwargs):
   """Adds to `body` a box site spanning `lower` to `upper` (xyz); hidden (in the task-site
   group) unless `visible`. Other attributes come from `kwargs`. Returns the site."""
   lower, upper = np.array(lower), np.array(upper)
-  return body.add("site", type="box", pos=(upper + lower) / 2.,
-                  size=np.maximum((upper - lower) / 2., _MIN_SITE_DIMENSION),
-                  group=None if visible else constants.TASK_SITE_GROUP, **kwargs)
+  return body.add(
+    "site",
+    type="box",
+    pos=(upper + lower) / 2.0,
+    size=np.maximum((upper - lower) / 2.0, _MIN_SITE_DIMENSION),
+    group=None if visible else constants.TASK_SITE_GROUP,
+    **kwargs,
+  )
 
 
 def add_target_site(body, radius, visible=False, **kwargs):
   """Adds to `body` a sphere site of `radius` marking a target; hidden unless `visible`.
   Returns the site."""
-  return body.add("site", type="sphere", size=[radius],
-                  group=None if visible else constants.TASK_SITE_GROUP, **kwargs)
+  return body.add(
+    "site",
+    type="sphere",
+    size=[radius],
+    group=None if visible else constants.TASK_SITE_GROUP,
+    **kwargs,
+  )

@@ -22,10 +22,13 @@ def load_pair(team_size, walker_type, seed, **kwargs):
   from dm_control.locomotion import soccer as dm_soccer
 
   from suite.locomotion import soccer
-  ours = soccer.load(team_size, random_state=seed, walker_type=soccer.WalkerType[walker_type],
-                     **kwargs)
-  theirs = dm_soccer.load(team_size, random_state=seed,
-                          walker_type=dm_soccer.WalkerType[walker_type], **kwargs)
+
+  ours = soccer.load(
+    team_size, random_state=seed, walker_type=soccer.WalkerType[walker_type], **kwargs
+  )
+  theirs = dm_soccer.load(
+    team_size, random_state=seed, walker_type=dm_soccer.WalkerType[walker_type], **kwargs
+  )
   return ours, theirs
 
 
@@ -34,8 +37,13 @@ def assert_players_observations_close(ours, theirs, label):
   for player, (mine, their) in enumerate(zip(ours, theirs)):
     assert list(mine) == list(their), f"{label} player {player}"
     for key, value in their.items():
-      np.testing.assert_allclose(np.asarray(mine[key], float), np.asarray(value, float),
-                                 rtol=1e-9, atol=ATOL, err_msg=f"{label} player {player} {key}")
+      np.testing.assert_allclose(
+        np.asarray(mine[key], float),
+        np.asarray(value, float),
+        rtol=1e-9,
+        atol=ATOL,
+        err_msg=f"{label} player {player} {key}",
+      )
 
 
 def assert_timesteps_close(ours, theirs, label):
@@ -48,8 +56,17 @@ def assert_timesteps_close(ours, theirs, label):
   assert_players_observations_close(ours.observation, theirs.observation, label)
 
 
-def run(team_size, walker_type, episodes, steps, seed=0, action_seed=1, after_reset=None,
-        action_scale=1., **kwargs):
+def run(
+  team_size,
+  walker_type,
+  episodes,
+  steps,
+  seed=0,
+  action_seed=1,
+  after_reset=None,
+  action_scale=1.0,
+  **kwargs,
+):
   """Runs both stacks; returns dm_control's (rewards, discount, detected goal, toucher) per
   step. `after_reset(env)`, if given, changes dm_control's state after each reset (ours
   starts each step from that state)."""
@@ -78,15 +95,24 @@ def run(team_size, walker_type, episodes, steps, seed=0, action_seed=1, after_re
       goal = theirs.task.arena.detected_goal()
       our_goal = ours.task.arena.detected_goal()
       assert (None if our_goal is None else our_goal.name) == (
-        None if goal is None else goal.name), label
+        None if goal is None else goal.name
+      ), label
       assert [p.name for p in ours.task.arena.detected_off_court()] == [
-        p.name for p in theirs.task.arena.detected_off_court()], label
+        p.name for p in theirs.task.arena.detected_off_court()
+      ], label
       their_toucher = theirs.task.ball.last_hit
       our_toucher = ours.task.ball.last_hit
       assert (None if our_toucher is None else our_toucher.walker.mjcf_model.model) == (
-        None if their_toucher is None else their_toucher.walker.mjcf_model.model), label
-      history.append((list(their_step.reward), their_step.discount, goal,
-                      None if their_toucher is None else their_toucher.team.name))
+        None if their_toucher is None else their_toucher.walker.mjcf_model.model
+      ), label
+      history.append(
+        (
+          list(their_step.reward),
+          their_step.discount,
+          goal,
+          None if their_toucher is None else their_toucher.team.name,
+        )
+      )
       if their_step.last():
         break
   return history
@@ -106,15 +132,15 @@ def test_two_episodes_match_dm_control(team_size, walker_type):
 def test_ball_touches_match_dm_control():
   """The ball rolled at each home player in turn and then at the away goal: the same touchers
   and goal, step by step."""
+
   def roll_at_players(env):
     ball, players = env.task.ball, env.task.players
     target = env.physics.bind(players[0].walker.root_body).xpos
-    start = target + np.array([2.5, 0., 0.])
-    ball.set_pose(env.physics, [start[0], start[1], 0.])
-    ball.set_velocity(env.physics, velocity=np.array([-8., 0, 0]),
-                      angular_velocity=np.zeros(3))
-  history = run(2, "BOXHEAD", episodes=1, steps=40, after_reset=roll_at_players,
-                action_scale=0.)
+    start = target + np.array([2.5, 0.0, 0.0])
+    ball.set_pose(env.physics, [start[0], start[1], 0.0])
+    ball.set_velocity(env.physics, velocity=np.array([-8.0, 0, 0]), angular_velocity=np.zeros(3))
+
+  history = run(2, "BOXHEAD", episodes=1, steps=40, after_reset=roll_at_players, action_scale=0.0)
   touchers = [toucher for *_, toucher in history]
   assert "HOME" in touchers
 
@@ -129,12 +155,12 @@ def test_goal_scored_rewards_and_ends_like_dm_control():
     env.reset()
     ball, arena = env.task.ball, env.task.arena
     goal = arena.away_goal
-    ball.set_pose(env.physics, [goal.mid[0], 0., 0.5])
+    ball.set_pose(env.physics, [goal.mid[0], 0.0, 0.5])
     ball.set_velocity(env.physics, velocity=np.zeros(3), angular_velocity=np.zeros(3))
     out.append(env.step([np.zeros(3), np.zeros(3)]))
   ours_step, theirs_step = our_steps[0], their_steps[0]
-  np.testing.assert_array_equal(theirs_step.reward, [1., -1.])
+  np.testing.assert_array_equal(theirs_step.reward, [1.0, -1.0])
   np.testing.assert_array_equal(ours_step.reward, theirs_step.reward)
-  assert ours_step.discount == theirs_step.discount == 0.
+  assert ours_step.discount == theirs_step.discount == 0.0
   assert ours_step.last() and theirs_step.last()
   assert ours.task.arena.detected_goal().name == "HOME"

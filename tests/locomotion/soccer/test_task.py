@@ -17,32 +17,54 @@ from suite.locomotion import soccer  # noqa: E402
 
 def _team(size, team, color):
   prefix = "home" if team == soccer.Team.HOME else "away"
-  return [soccer.Player(team, soccer.BoxHead(name=f"{prefix}{i}", walker_id=i,
-                                             marker_rgba=color)) for i in range(size)]
+  return [
+    soccer.Player(team, soccer.BoxHead(name=f"{prefix}{i}", walker_id=i, marker_rgba=color))
+    for i in range(size)
+  ]
 
 
-def _env(home=1, away=1, disable_walker_contacts=True, observables=None, seed=42,
-         task=soccer.Task, time_limit=1., **task_kwargs):
-  players = (_team(home, soccer.Team.HOME, soccer.RGBA_BLUE) +
-             _team(away, soccer.Team.AWAY, soccer.RGBA_RED))
+def _env(
+  home=1,
+  away=1,
+  disable_walker_contacts=True,
+  observables=None,
+  seed=42,
+  task=soccer.Task,
+  time_limit=1.0,
+  **task_kwargs,
+):
+  players = _team(home, soccer.Team.HOME, soccer.RGBA_BLUE) + _team(
+    away, soccer.Team.AWAY, soccer.RGBA_RED
+  )
   return composer.Environment(
-    task=task(players=players, arena=soccer.Pitch((20, 15)), observables=observables,
-              disable_walker_contacts=disable_walker_contacts, **task_kwargs),
-    random_state=seed, time_limit=time_limit)
+    task=task(
+      players=players,
+      arena=soccer.Pitch((20, 15)),
+      observables=observables,
+      disable_walker_contacts=disable_walker_contacts,
+      **task_kwargs,
+    ),
+    random_state=seed,
+    time_limit=time_limit,
+  )
 
 
 def _place(env, ball_pos, ball_vel=(0, 0, 0), walkers=()):
   """An initialize_episode hook putting the ball at `ball_pos` moving at `ball_vel` and the
   walkers at the (x, y, yaw, velocity) of `walkers`."""
+
   def hook(physics, unused_random_state):
     env.task.ball.set_pose(physics, list(ball_pos))
-    env.task.ball.set_velocity(physics, velocity=np.asarray(ball_vel, float),
-                               angular_velocity=np.zeros(3))
+    env.task.ball.set_velocity(
+      physics, velocity=np.asarray(ball_vel, float), angular_velocity=np.zeros(3)
+    )
     for player, (x, y, yaw, vel) in zip(env.task.players, walkers):
       quat = [np.cos(yaw / 2), 0, 0, np.sin(yaw / 2)]
-      player.walker.set_pose(physics, [x, y, 0.], quat)
-      player.walker.set_velocity(physics, velocity=np.asarray(vel, float),
-                                 angular_velocity=np.zeros(3))
+      player.walker.set_pose(physics, [x, y, 0.0], quat)
+      player.walker.set_velocity(
+        physics, velocity=np.asarray(vel, float), angular_velocity=np.zeros(3)
+      )
+
   env.add_extra_hook("initialize_episode", hook)
 
 
@@ -53,8 +75,9 @@ def _zeros(env):
 def test_ball_records_its_first_toucher():
   arena = composer.Arena()
   ball = soccer.SoccerBall(radius=0.35, mass=0.045, name="test_ball")
-  player = soccer.Player(soccer.Team.HOME, props.Primitive(geom_type="sphere", size=(0.1,),
-                                                           name="home"))
+  player = soccer.Player(
+    soccer.Team.HOME, props.Primitive(geom_type="sphere", size=(0.1,), name="home")
+  )
   arena.add_free_entity(player.walker)
   ball.register_player(player)
   arena.add_free_entity(ball)
@@ -64,7 +87,11 @@ def test_ball_records_its_first_toucher():
   ball.initialize_episode(physics, rng)
   ball.before_step(physics, rng)
   assert (ball.hit, ball.repossessed, ball.intercepted, ball.last_hit) == (
-    False, False, False, None)
+    False,
+    False,
+    False,
+    None,
+  )
   assert ball.dist_between_last_hits is None
   ball.after_substep(physics, rng)
   ball.after_step(physics, rng)
@@ -82,18 +109,33 @@ def _pitch_with_ball(pos):
   return pitch
 
 
-@pytest.mark.parametrize("pos,off_court,goal", [
-  ((0, 0, 0), False, None), ((20, 0, 0), True, None),
-  ((-9.5, 0, 1), True, soccer.Team.AWAY), ((9.5, 0, 1), True, soccer.Team.HOME)])
+@pytest.mark.parametrize(
+  "pos,off_court,goal",
+  [
+    ((0, 0, 0), False, None),
+    ((20, 0, 0), True, None),
+    ((-9.5, 0, 1), True, soccer.Team.AWAY),
+    ((9.5, 0, 1), True, soccer.Team.HOME),
+  ],
+)
 def test_pitch_detects_goals_and_off_court(pos, off_court, goal):
   pitch = _pitch_with_ball(pos)
   assert len(pitch.detected_off_court()) == int(off_court)
   assert pitch.detected_goal() == goal
 
 
-@pytest.mark.parametrize("observables,count", [
-  (None, 43), (soccer.MultiObservablesAdder([soccer.CoreObservablesAdder(),
-                                             soccer.InterceptionObservablesAdder()]), 51)])
+@pytest.mark.parametrize(
+  "observables,count",
+  [
+    (None, 43),
+    (
+      soccer.MultiObservablesAdder(
+        [soccer.CoreObservablesAdder(), soccer.InterceptionObservablesAdder()]
+      ),
+      51,
+    ),
+  ],
+)
 def test_players_observe_the_same_keys_with_teams_as_seen_by_each(observables, count):
   env = _env(2, 2, observables=observables)
   timestep = env.reset()
@@ -107,10 +149,12 @@ def test_players_observe_the_same_keys_with_teams_as_seen_by_each(observables, c
   home0, away1 = env.task.players[0].walker, env.task.players[3].walker
   pos = env.physics.bind([home0.root_body, away1.root_body]).xpos
   distance = np.linalg.norm(pos[0] - pos[1])
-  np.testing.assert_allclose(np.linalg.norm(timestep.observation[0]["opponent_1_ego_position"]),
-                             distance, rtol=1e-9)
-  np.testing.assert_allclose(np.linalg.norm(timestep.observation[3]["opponent_0_ego_position"]),
-                             distance, rtol=1e-9)
+  np.testing.assert_allclose(
+    np.linalg.norm(timestep.observation[0]["opponent_1_ego_position"]), distance, rtol=1e-9
+  )
+  np.testing.assert_allclose(
+    np.linalg.norm(timestep.observation[3]["opponent_0_ego_position"]), distance, rtol=1e-9
+  )
   for spec, reward in zip(env.reward_spec(), env.step(_zeros(env)).reward):
     spec.validate(reward)
 
@@ -119,8 +163,12 @@ def test_mirrored_players_observe_the_same():
   """Players placed point-symmetrically about the ball, facing opposite ways, observe the same
   (or negated) values: each sees its own goal behind it."""
   env = _env()
-  _place(env, (0, 0, 0.5), (0, 0, 1.), [(5, 3, np.pi / 3, (3, -5, 0)),
-                                       (-5, -3, np.pi / 3 + np.pi, (-3, 5, 0))])
+  _place(
+    env,
+    (0, 0, 0.5),
+    (0, 0, 1.0),
+    [(5, 3, np.pi / 3, (3, -5, 0)), (-5, -3, np.pi / 3 + np.pi, (-3, 5, 0))],
+  )
   obs_a, obs_b = env.reset().observation
   assert sorted(obs_a) == sorted(obs_b)
   for key in obs_a:
@@ -137,29 +185,31 @@ def test_prev_action_is_observed():
     np.testing.assert_allclose(np.squeeze(obs["prev_action"], 0), action)
 
 
-@pytest.mark.parametrize("home,away,ball_vel,home_score", [
-  (1, 2, 0., 0), (2, 1, 50., 1), (2, 2, -50., -1)])
+@pytest.mark.parametrize(
+  "home,away,ball_vel,home_score", [(1, 2, 0.0, 0), (2, 1, 50.0, 1), (2, 2, -50.0, -1)]
+)
 def test_goals_reward_each_team(home, away, ball_vel, home_score):
   env = _env(home, away)
-  _place(env, (0, 0, 0.5), (ball_vel, 0, 0),
-         [(0, 5 + 2 * i, 0, (0, 0, 0)) for i in range(home + away)])
+  _place(
+    env, (0, 0, 0.5), (ball_vel, 0, 0), [(0, 5 + 2 * i, 0, (0, 0, 0)) for i in range(home + away)]
+  )
   env.reset()
   timestep = env.step(_zeros(env))
   while not timestep.last():
     timestep = env.step(_zeros(env))
   np.testing.assert_array_equal(timestep.reward[:home], home_score)
   np.testing.assert_array_equal(timestep.reward[home:], -home_score)
-  assert timestep.discount == (0. if home_score else 1.)
+  assert timestep.discount == (0.0 if home_score else 1.0)
   scored = [obs["stats_home_score"] for obs in timestep.observation]
   conceded = [obs["stats_away_score"] for obs in timestep.observation]
-  np.testing.assert_array_equal(np.ravel(scored), [home_score > 0] * home +
-                                [home_score < 0] * away)
-  np.testing.assert_array_equal(np.ravel(conceded), [home_score < 0] * home +
-                                [home_score > 0] * away)
+  np.testing.assert_array_equal(np.ravel(scored), [home_score > 0] * home + [home_score < 0] * away)
+  np.testing.assert_array_equal(
+    np.ravel(conceded), [home_score < 0] * home + [home_score > 0] * away
+  )
 
 
 def test_ball_out_of_play_is_thrown_in_at_rest():
-  env = _env(time_limit=2.)
+  env = _env(time_limit=2.0)
   _place(env, (0, 3, 0.5), (0, 50, 0), [(0, -3, 0, (0, 0, 0)), (0, -5, 0, (0, 0, 0))])
   timestep = env.reset()
   thrown_in = False
@@ -173,11 +223,12 @@ def test_ball_out_of_play_is_thrown_in_at_rest():
       thrown_in = True
   assert thrown_in
   np.testing.assert_allclose(
-    np.linalg.norm(timestep.observation[0]["ball_ego_linear_velocity"]), 0., atol=1e-6)
+    np.linalg.norm(timestep.observation[0]["ball_ego_linear_velocity"]), 0.0, atol=1e-6
+  )
 
 
 def test_multiturn_task_plays_on_after_a_goal():
-  env = _env(task=soccer.MultiturnTask, time_limit=2.)
+  env = _env(task=soccer.MultiturnTask, time_limit=2.0)
   _place(env, (0, 0, 0.5), (50, 0, 0), [(0, 5, 0, (0, 0, 0)), (0, 7, 0, (0, 0, 0))])
   timestep = env.reset()
   rewards, steps = [], 0
@@ -185,8 +236,8 @@ def test_multiturn_task_plays_on_after_a_goal():
     timestep = env.step(_zeros(env))
     rewards.append(list(timestep.reward))
     steps += 1
-    assert timestep.discount == 1.
-  goal_step = rewards.index([1., -1.])
+    assert timestep.discount == 1.0
+  goal_step = rewards.index([1.0, -1.0])
   assert steps >= 80 > goal_step + 1  # the time limit, not the goal, ends the episode
   # the players and ball were placed anew within the spawn area after the goal
   x, _, _ = env.physics.bind(env.task.ball.geom).xpos
@@ -204,9 +255,13 @@ def test_initializer_spreads_players_within_the_spawn_area(spawn_ratio):
     xy = env.physics.bind(bodies).xpos[:, :2].copy()
     assert np.all(np.abs(xy) <= bounds)
     positions.append(xy)
-    yaws.append([env.physics.bind(p.walker.mjcf_model.find("joint", "steer")).qpos[0]
-                 for p in env.task.players])
-    np.testing.assert_array_equal(env.physics.bind(bodies).cvel, 0.)
+    yaws.append(
+      [
+        env.physics.bind(p.walker.mjcf_model.find("joint", "steer")).qpos[0]
+        for p in env.task.players
+      ]
+    )
+    np.testing.assert_array_equal(env.physics.bind(bodies).cvel, 0.0)
     ball, _ = env.task.ball.get_pose(env.physics)
     assert np.all(np.abs(ball[:2]) <= bounds) and ball[2] == pytest.approx(0.5)
   assert not np.any(positions[0] == positions[1])
@@ -217,9 +272,12 @@ def test_initializer_spreads_players_within_the_spawn_area(spawn_ratio):
 
 
 def test_initializer_gives_up_when_players_cannot_be_apart():
-  env = _env(2, 2, disable_walker_contacts=False,
-             initializer=soccer.UniformInitializer(spawn_ratio=0.,
-                                                   max_collision_avoidance_retries=3))
+  env = _env(
+    2,
+    2,
+    disable_walker_contacts=False,
+    initializer=soccer.UniformInitializer(spawn_ratio=0.0, max_collision_avoidance_retries=3),
+  )
   with pytest.raises(RuntimeError, match=r"`max_retries` \(3\) exceeded"):
     env.reset()
 
@@ -227,32 +285,37 @@ def test_initializer_gives_up_when_players_cannot_be_apart():
 def test_interception_observables_follow_the_ball():
   """The ball thrown at home0 from away0's touch: home0 intercepted it (away0's view) and
   received it (its own view)."""
-  adder = soccer.MultiObservablesAdder([soccer.CoreObservablesAdder(),
-                                        soccer.InterceptionObservablesAdder()])
-  env = _env(observables=adder, time_limit=3.)
-  _place(env, (-3., 0, 0.35), (0, 0, 0), [(4, 0, 0, (0, 0, 0)), (-4, 0, 0, (0, 0, 0))])
+  adder = soccer.MultiObservablesAdder(
+    [soccer.CoreObservablesAdder(), soccer.InterceptionObservablesAdder()]
+  )
+  env = _env(observables=adder, time_limit=3.0)
+  _place(env, (-3.0, 0, 0.35), (0, 0, 0), [(4, 0, 0, (0, 0, 0)), (-4, 0, 0, (0, 0, 0))])
   env.reset()
   events = []
   first_pass = True
   for _ in range(120):
     ball = env.task.ball
     if first_pass and ball.last_hit is env.task.players[1]:
-      ball.set_velocity(env.physics, velocity=np.array([12., 0, 0]),
-                        angular_velocity=np.zeros(3))
+      ball.set_velocity(env.physics, velocity=np.array([12.0, 0, 0]), angular_velocity=np.zeros(3))
       first_pass = False
     elif first_pass:
-      ball.set_velocity(env.physics, velocity=np.array([-6., 0, 0]),
-                        angular_velocity=np.zeros(3))
+      ball.set_velocity(env.physics, velocity=np.array([-6.0, 0, 0]), angular_velocity=np.zeros(3))
     timestep = env.step(_zeros(env))
     if ball.hit:
-      events.append((ball.last_hit.walker.mjcf_model.model, ball.repossessed, ball.intercepted,
-                     timestep.observation[0]["stats_i_received_ball"].item(),
-                     timestep.observation[1]["stats_opponent_intercepted_ball"].item(),
-                     timestep.observation[0]["stats_i_received_ball_5m"].item()))
+      events.append(
+        (
+          ball.last_hit.walker.mjcf_model.model,
+          ball.repossessed,
+          ball.intercepted,
+          timestep.observation[0]["stats_i_received_ball"].item(),
+          timestep.observation[1]["stats_opponent_intercepted_ball"].item(),
+          timestep.observation[0]["stats_i_received_ball_5m"].item(),
+        )
+      )
     if ball.last_hit is env.task.players[0]:
       break
   assert events[0][:3] == ("away0", True, True)
-  assert events[-1] == ("home0", True, True, 1., 1., 1.)  # the ball travelled ~6.6 m
+  assert events[-1] == ("home0", True, True, 1.0, 1.0, 1.0)  # the ball travelled ~6.6 m
 
 
 @pytest.mark.parametrize("team_size", [0, 12, 2.0, True])
@@ -266,19 +329,23 @@ def test_load_rejects_unknown_walker_types():
     soccer.load(1, walker_type="BOXHEAD")
 
 
-@pytest.mark.parametrize("kwargs", [dict(team_size=1, disable_walker_contacts=True),
-                                    dict(team_size=3, enable_field_box=True,
-                                         terminate_on_goal=False, keep_aspect_ratio=True)])
+@pytest.mark.parametrize(
+  "kwargs",
+  [
+    dict(team_size=1, disable_walker_contacts=True),
+    dict(team_size=3, enable_field_box=True, terminate_on_goal=False, keep_aspect_ratio=True),
+  ],
+)
 def test_load_builds_a_match(kwargs):
   env = soccer.load(random_state=1, **kwargs)
   team_size = kwargs["team_size"]
   assert len(env.action_spec()) == 2 * team_size
   assert len(env.reward_spec()) == 2 * team_size
   task = env.task
-  assert isinstance(task, soccer.MultiturnTask if "terminate_on_goal" in kwargs else
-                    soccer.Task)
+  assert isinstance(task, soccer.MultiturnTask if "terminate_on_goal" in kwargs else soccer.Task)
   assert [p.walker.mjcf_model.model for p in task.players] == (
-    [f"home{i}" for i in range(team_size)] + [f"away{i}" for i in range(team_size)])
+    [f"home{i}" for i in range(team_size)] + [f"away{i}" for i in range(team_size)]
+  )
   first = env.reset().observation
   again = soccer.load(random_state=1, **kwargs).reset().observation
   other = soccer.load(random_state=2, **kwargs).reset().observation
@@ -287,8 +354,7 @@ def test_load_builds_a_match(kwargs):
       np.testing.assert_array_equal(mine[key], same[key])
     assert not np.allclose(mine["ball_ego_position"], different["ball_ego_position"])
   if kwargs.get("disable_walker_contacts"):
-    assert all(g.contype == 0 for p in task.players
-               for g in p.walker.mjcf_model.find_all("geom"))
+    assert all(g.contype == 0 for p in task.players for g in p.walker.mjcf_model.find_all("geom"))
 
 
 def test_load_humanoid_builds_a_mini_football_match():
@@ -302,11 +368,9 @@ def test_load_humanoid_builds_a_mini_football_match():
 
 def test_humanoid_jersey_is_refused():
   with pytest.raises(ValueError, match="JERSEY visual"):
-    soccer.Humanoid(visual=soccer.Humanoid.Visual.JERSEY, marker_rgba=[1, 0, 0, 1],
-                    walker_id=1)
+    soccer.Humanoid(visual=soccer.Humanoid.Visual.JERSEY, marker_rgba=[1, 0, 0, 1], walker_id=1)
   with pytest.raises(ValueError, match=r"walker_id must be in \[0-10\]"):
-    soccer.Humanoid(visual=soccer.Humanoid.Visual.GEOM, marker_rgba=[1, 0, 0, 1],
-                    walker_id=11)
+    soccer.Humanoid(visual=soccer.Humanoid.Visual.GEOM, marker_rgba=[1, 0, 0, 1], walker_id=11)
 
 
 def test_command_line_runs_a_soccer_match_of_dm_controls_return(capsys):
@@ -315,6 +379,7 @@ def test_command_line_runs_a_soccer_match_of_dm_controls_return(capsys):
   from dm_control.locomotion import soccer as dm_soccer
 
   from suite.locomotion import __main__ as locomotion_main
+
   args = ["soccer_1v1_boxhead", "--steps", "3", "--zero-actions", "--seed", "4"]
   assert locomotion_main.main(args) == 0
   out = capsys.readouterr().out

@@ -39,8 +39,9 @@ def lathe(profile, nseg):
       vert.append((0.0, 0.0, z))
     else:
       ring.append(list(range(len(vert), len(vert) + nseg)))
-      vert += [(r * np.cos(t), r * np.sin(t), z)
-               for t in np.linspace(0, 2 * np.pi, nseg, endpoint=False)]
+      vert += [
+        (r * np.cos(t), r * np.sin(t), z) for t in np.linspace(0, 2 * np.pi, nseg, endpoint=False)
+      ]
   face = []
   for lo, hi in zip(ring[:-1], ring[1:]):
     for k in range(nseg):
@@ -68,15 +69,47 @@ def extrude(poly, height):
 
 
 def icosphere(level):
-  t = (1 + 5 ** 0.5) / 2
-  v = [(-1, t, 0), (1, t, 0), (-1, -t, 0), (1, -t, 0), (0, -1, t), (0, 1, t), (0, -1, -t),
-       (0, 1, -t), (t, 0, -1), (t, 0, 1), (-t, 0, -1), (-t, 0, 1)]
-  f = [(0, 11, 5), (0, 5, 1), (0, 1, 7), (0, 7, 10), (0, 10, 11), (1, 5, 9), (5, 11, 4),
-       (11, 10, 2), (10, 7, 6), (7, 1, 8), (3, 9, 4), (3, 4, 2), (3, 2, 6), (3, 6, 8),
-       (3, 8, 9), (4, 9, 5), (2, 4, 11), (6, 2, 10), (8, 6, 7), (9, 8, 1)]
+  t = (1 + 5**0.5) / 2
+  v = [
+    (-1, t, 0),
+    (1, t, 0),
+    (-1, -t, 0),
+    (1, -t, 0),
+    (0, -1, t),
+    (0, 1, t),
+    (0, -1, -t),
+    (0, 1, -t),
+    (t, 0, -1),
+    (t, 0, 1),
+    (-t, 0, -1),
+    (-t, 0, 1),
+  ]
+  f = [
+    (0, 11, 5),
+    (0, 5, 1),
+    (0, 1, 7),
+    (0, 7, 10),
+    (0, 10, 11),
+    (1, 5, 9),
+    (5, 11, 4),
+    (11, 10, 2),
+    (10, 7, 6),
+    (7, 1, 8),
+    (3, 9, 4),
+    (3, 4, 2),
+    (3, 2, 6),
+    (3, 6, 8),
+    (3, 8, 9),
+    (4, 9, 5),
+    (2, 4, 11),
+    (6, 2, 10),
+    (8, 6, 7),
+    (9, 8, 1),
+  ]
   v = [np.array(p, float) / np.linalg.norm(p) for p in v]
   for _ in range(level):
     cache, nf = {}, []
+
     def mid(a, b):
       key = (min(a, b), max(a, b))
       if key not in cache:
@@ -84,6 +117,7 @@ def icosphere(level):
         cache[key] = len(v)
         v.append(p / np.linalg.norm(p))
       return cache[key]
+
     for a, b, c in f:
       ab, bc, ca = mid(a, b), mid(b, c), mid(c, a)
       nf += [(a, ab, ca), (b, bc, ab), (c, ca, bc), (ab, bc, ca)]
@@ -94,25 +128,54 @@ def icosphere(level):
 def main():
   OUT.mkdir(exist_ok=True)
   # a rounded tube along z: two equal principal moments
-  prof = [(0, -0.06)] + [(0.035 * np.sin(a), -0.045 - 0.015 * np.cos(a))
-                         for a in np.linspace(0.4, np.pi / 2, 3)]
-  prof += [(0.035, 0.045)] + [(0.035 * np.cos(a), 0.045 + 0.015 * np.sin(a))
-                              for a in np.linspace(0.4, 1.2, 3)] + [(0, 0.06)]
+  prof = [(0, -0.06)] + [
+    (0.035 * np.sin(a), -0.045 - 0.015 * np.cos(a)) for a in np.linspace(0.4, np.pi / 2, 3)
+  ]
+  prof += (
+    [(0.035, 0.045)]
+    + [(0.035 * np.cos(a), 0.045 + 0.015 * np.sin(a)) for a in np.linspace(0.4, 1.2, 3)]
+    + [(0, 0.06)]
+  )
   write_stl(OUT / "tube.stl", *lathe(prof, 16))
   # an L-shaped link: three distinct moments
-  write_stl(OUT / "elbow.stl", *extrude([(0, 0), (.08, 0), (.08, .03), (.03, .03), (.03, .1),
-                                         (0, .1)], 0.04))
+  write_stl(
+    OUT / "elbow.stl",
+    *extrude([(0, 0), (0.08, 0), (0.08, 0.03), (0.03, 0.03), (0.03, 0.1), (0, 0.1)], 0.04),
+  )
   # a tapered finger with a pad
-  write_obj(OUT / "finger.obj", *extrude([(0, 0), (.018, 0), (.02, .03), (.014, .055),
-                                          (.004, .058), (0, .05)], 0.018))
+  write_obj(
+    OUT / "finger.obj",
+    *extrude([(0, 0), (0.018, 0), (0.02, 0.03), (0.014, 0.055), (0.004, 0.058), (0, 0.05)], 0.018),
+  )
   # a non-convex cup (hollow inside; it collides as its convex hull)
-  write_obj(OUT / "cup.obj", *lathe([(0, 0), (.03, 0), (.035, .07), (.03, .07), (.026, .006),
-                                     (0, .006)], 20))
+  write_obj(
+    OUT / "cup.obj",
+    *lathe([(0, 0), (0.03, 0), (0.035, 0.07), (0.03, 0.07), (0.026, 0.006), (0, 0.006)], 20),
+  )
   # a cube (all moments equal) and a bumpy blob of 2562 vertices
-  cube = np.array([(x, y, z) for x in (-.025, .025) for y in (-.025, .025) for z in (-.025, .025)])
-  write_obj(OUT / "cube.obj", cube,
-            np.array([(0, 1, 3), (0, 3, 2), (4, 6, 7), (4, 7, 5), (0, 4, 5), (0, 5, 1),
-                      (2, 3, 7), (2, 7, 6), (0, 2, 6), (0, 6, 4), (1, 5, 7), (1, 7, 3)]))
+  cube = np.array(
+    [(x, y, z) for x in (-0.025, 0.025) for y in (-0.025, 0.025) for z in (-0.025, 0.025)]
+  )
+  write_obj(
+    OUT / "cube.obj",
+    cube,
+    np.array(
+      [
+        (0, 1, 3),
+        (0, 3, 2),
+        (4, 6, 7),
+        (4, 7, 5),
+        (0, 4, 5),
+        (0, 5, 1),
+        (2, 3, 7),
+        (2, 7, 6),
+        (0, 2, 6),
+        (0, 6, 4),
+        (1, 5, 7),
+        (1, 7, 3),
+      ]
+    ),
+  )
   v, f = icosphere(4)
   bump = 1 + 0.08 * np.sin(5 * v[:, 0]) * np.cos(4 * v[:, 1]) + 0.05 * v[:, 2] ** 2
   write_stl(OUT / "blob.stl", v * bump[:, None] * [0.04, 0.035, 0.03], f)

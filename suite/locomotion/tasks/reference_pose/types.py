@@ -18,15 +18,17 @@ class ClipCollection:
     self.end_steps = end_steps
     self.weights = weights
     n = len(ids)
-    for name in ('start_steps', 'end_steps', 'weights'):
+    for name in ("start_steps", "end_steps", "weights"):
       value = getattr(self, name)
       if value is not None and len(value) != n:
-        raise ValueError(f'ClipCollection validation failed. {name} has {len(value)} entries '
-                         f'for {n} clips')
+        raise ValueError(
+          f"ClipCollection validation failed. {name} has {len(value)} entries for {n} clips"
+        )
     if self.start_steps is None:
       self.start_steps = (0,) * n
     if self.weights is None:
       self.weights = (1.0,) * n
-    elif not np.all(np.asarray(self.weights) >= 0.):
-      raise ValueError(f'ClipCollection validation failed. weights must be non-negative, got '
-                       f'{tuple(self.weights)}')
+    elif not np.all(np.asarray(self.weights) >= 0.0):
+      raise ValueError(
+        f"ClipCollection validation failed. weights must be non-negative, got {tuple(self.weights)}"
+      )

@@ -21,7 +21,7 @@ class UprightInitializer(WalkerInitializer):
   def initialize_pose(self, physics, walker, random_state):
     qpos, xpos, xquat = walker.upright_pose
     if qpos is None:
-      qpos = physics.bind(walker.mjcf_model.find_all('joint')).qpos0
+      qpos = physics.bind(walker.mjcf_model.find_all("joint")).qpos0
     walker.configure_joints(physics, qpos)
     walker.set_pose(physics, position=xpos, quaternion=xquat)
     walker.set_velocity(physics, velocity=np.zeros(3), angular_velocity=np.zeros(3))
@@ -42,7 +42,7 @@ class RandomlySampledInitializer(WalkerInitializer):
   def __init__(self, initializers):
     self._initializers = tuple(initializers)
     if not self._initializers:
-      raise ValueError('RandomlySampledInitializer needs at least one initializer to sample')
+      raise ValueError("RandomlySampledInitializer needs at least one initializer to sample")
     self.num_initializers = len(self._initializers)
 
   def initialize_pose(self, physics, walker, random_state):

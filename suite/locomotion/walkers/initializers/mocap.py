@@ -14,15 +14,16 @@ class CMUMocapInitializer(initializers.UprightInitializer):
   needed: see `cmu_mocap_data.get_path_for_cmu`).
   """
 
-  def __init__(self, mocap_key='CMU_077_02', version='2019', ref_path=None):
+  def __init__(self, mocap_key="CMU_077_02", version="2019", ref_path=None):
     ref_path = ref_path or cmu_mocap_data.get_path_for_cmu(version)
     self._loader = loader.HDF5TrajectoryLoader(ref_path)
     self._trajectory = self._loader.get_trajectory(mocap_key)
 
   def initialize_pose(self, physics, walker, random_state):
     super().initialize_pose(physics, walker, random_state)
-    time = (self._trajectory.start_time
-            + self._trajectory.dt * random_state.randint(self._trajectory.num_steps))
+    time = self._trajectory.start_time + self._trajectory.dt * random_state.randint(
+      self._trajectory.num_steps
+    )
     (pose,) = self._trajectory.get_timestep_data(time).walkers
     physics.bind(walker.mocap_joints).qpos = pose.joints
     physics.bind(walker.mocap_joints).qvel = pose.joints_velocity
