@@ -34,7 +34,7 @@ def main(argv=None) -> int:
   parser.add_argument("--seed", type=int, default=0, help="environment and policy seed")
   parser.add_argument(
     "--mocap-file",
-    help="for cmu_humanoid_tracking: an HDF5 file of "
+    help="for cmu_humanoid_tracking and cmu_humanoid_mocap_playback: an HDF5 file of "
     "motion-capture clips to track (sets $NUMJOCO_MOCAP_FILE)",
   )
   policy = parser.add_mutually_exclusive_group()

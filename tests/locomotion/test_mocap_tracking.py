@@ -362,6 +362,29 @@ def test_command_line_runs_tracking_with_a_mocap_file(cmu_file, monkeypatch, cap
   assert "episode 0: return" in out
 
 
+def test_playback_builder_plays_the_clips_of_the_file(cmu_file, monkeypatch, capsys):
+  """cmu_humanoid_mocap_playback poses the walker from the data, whatever the action: after k
+  steps of a clip its root is at the clip's k-th position; the command line runs it."""
+  from suite.locomotion import __main__ as locomotion_main
+  from suite.locomotion import examples
+
+  monkeypatch.setenv("NUMJOCO_MOCAP_FILE", cmu_file)
+  env = examples.load("cmu_humanoid_mocap_playback", random_state=0)
+  assert env.reset().first()
+  task = env.task
+  for k in range(1, 4):
+    timestep = env.step(np.ones(env.action_spec().shape))
+    assert timestep.reward == 0
+    np.testing.assert_allclose(
+      task._walker.get_pose(env.physics)[0],
+      task._clip_reference_features["position"][k],
+      atol=1e-12,
+    )
+  args = ["cmu_humanoid_mocap_playback", "--mocap-file", cmu_file, "--steps", "3"]
+  assert locomotion_main.main(args) == 0
+  assert "episode 0: return 0" in capsys.readouterr().out
+
+
 def test_command_line_says_when_the_data_is_missing(tmp_path, monkeypatch, capsys):
   import urllib.error
 

@@ -3,7 +3,8 @@ humanoid's (`basic_cmu_2019`) and the rat's (`basic_rodent_2020`).
 
 `ALL_BUILDERS` maps each builder's name to the builder; `load(name, random_state)` builds one by
 name, as `python -m suite.locomotion NAME` and `python -m suite.viewer locomotion NAME` do. The
-tracking builder (`cmu_humanoid_tracking`) reads motion-capture data: `$NUMJOCO_MOCAP_FILE`, or
+tracking and playback builders (`cmu_humanoid_tracking`, `cmu_humanoid_mocap_playback`) read
+motion-capture data: `$NUMJOCO_MOCAP_FILE`, or
 the CMU data, downloaded on first use.
 """
 
@@ -22,10 +23,11 @@ ALL_BUILDERS = {
   "cmu_humanoid_heterogeneous_forage": basic_cmu_2019.cmu_humanoid_heterogeneous_forage,
   "rodent_maze_forage": basic_rodent_2020.rodent_maze_forage,
   "cmu_humanoid_tracking": cmu_2020_tracking.cmu_humanoid_tracking,
+  "cmu_humanoid_mocap_playback": cmu_2020_tracking.cmu_humanoid_mocap_playback,
 }
 
 # the builders that read motion-capture data (not built by tests and benchmarks without it)
-MOCAP_BUILDERS = ("cmu_humanoid_tracking",)
+MOCAP_BUILDERS = ("cmu_humanoid_tracking", "cmu_humanoid_mocap_playback")
 
 
 def load(name, random_state=None):

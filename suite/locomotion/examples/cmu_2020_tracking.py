@@ -67,3 +67,23 @@ def cmu_humanoid_tracking(random_state=None):
   return composer.Environment(
     time_limit=30, task=task, random_state=random_state, strip_singleton_obs_buffer_dim=True
   )
+
+
+def cmu_humanoid_mocap_playback(random_state=None):
+  """The CMU humanoid (V2020) plays the motion-capture clips back, one per episode, posed from
+  the data at every step (actions are ignored, the reward is 0): for looking at the data in the
+  viewer.
+
+  The clips are those of `cmu_humanoid_tracking` (see `_dataset`). dm_control has the task
+  (`PlaybackTask`) but no builder for it; this one is ours.
+  """
+  ref_path = default_ref_path()
+  task = tracking.PlaybackTask(
+    walker=cmu_humanoid.CMUHumanoidPositionControlledV2020,
+    arena=arenas.Floor(),
+    ref_path=ref_path,
+    dataset=_dataset(ref_path),
+  )
+  return composer.Environment(
+    task=task, random_state=random_state, strip_singleton_obs_buffer_dim=True
+  )
