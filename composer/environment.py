@@ -176,6 +176,7 @@ class _CommonEnvironment:
     self._physics = None
     self._compiled_signature = None
     self._compiled_physics = None
+    self._changed_at_last_reset = False
     self.num_compilations = 0
     self._recompile_physics_and_update_observables()
 
@@ -198,17 +199,29 @@ class _CommonEnvironment:
 
   def _recompile_physics(self):
     """Compiles the model if its MJCF (XML and assets) changed since the last compilation;
-    otherwise copies the physics compiled then (fresh model and data, as a recompile)."""
+    otherwise copies the physics compiled then (fresh model and data, as a recompile).
+
+    The episode gets a copy and the compiled physics stays pristine for the next episode,
+    unless the model also changed at the previous reset: a model that changes at every episode
+    (soccer's pitch is resized) is used as compiled, without the copy it would never need.
+    """
     model = self._task.root_entity.mjcf_model
     xml, assets = model.to_xml_string(), model.get_assets()
-    if self._compiled_physics is None or (xml, assets) != self._compiled_signature:
+    changed = (xml, assets) != self._compiled_signature
+    if changed or self._compiled_physics is None:
       if mjcf.debugging.debug_mode():  # errors name the Python lines that made the elements
-        self._compiled_physics = mjcf.Physics.from_mjcf_model(model)
+        physics = mjcf.Physics.from_mjcf_model(model)
       else:  # compile the text just exported rather than export again
-        self._compiled_physics = mjcf.Physics.from_xml_string(xml, assets=assets)
+        physics = mjcf.Physics.from_xml_string(xml, assets=assets)
       self._compiled_signature = (xml, assets)
       self.num_compilations += 1
-    self._physics = self._compiled_physics.copy()
+      if changed and self._changed_at_last_reset:
+        self._compiled_physics, self._physics = None, physics
+      else:
+        self._compiled_physics, self._physics = physics, physics.copy()
+    else:
+      self._physics = self._compiled_physics.copy()
+    self._changed_at_last_reset = changed
     self._physics.legacy_step = self._legacy_step
 
   def _make_observation_updater(self):

@@ -719,11 +719,14 @@ class Element:
 
   def _attributes_to_xml(self, xml, opts):
     ident = self._spec.identifier
+    store = self._store()
     for name, aspec in self._spec.attributes.items():
       if name == ident:
         text = self.prefixed_identifier(opts.prefix_root)
-      else:
+      elif name in store or aspec.kind in ("reference", "indirect"):
         text = self._attribute_xml(aspec, opts)
+      else:
+        continue  # unset (most of an element's attributes): nothing to write
       if text is not None:
         xml.set(name, text)
 

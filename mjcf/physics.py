@@ -257,6 +257,28 @@ class Binding:
       return _SynchronizingArray(value, None if view else array, index, self, name)
     return value
 
+  def reader(self, name):
+    """A no-argument function that reads attribute `name` as a plain numpy array, for code that
+    reads the same attribute at every step (observables): the field and rows are looked up
+    once, and a stale physics runs forward() first, as reading the attribute does. What it
+    returns does not write back: for one element it is a view of the engine's memory (it
+    changes with the simulation), for a list a copy."""
+    array, index, _, state = self._lookup(name)
+    physics = self._physics
+    if state:  # a state or model field: never stale
+
+      def read():
+        return array[index]
+
+    else:
+
+      def read():
+        if physics.is_dirty:
+          physics.forward()
+        return array[index]
+
+    return read
+
   def __setattr__(self, name, value):
     self._before_access(name)
     array, index, _, _ = self._lookup(name)
@@ -310,6 +332,10 @@ class _EmptyBinding:
     if name.startswith("__"):
       raise AttributeError(name)
     return np.empty(0)
+
+  def reader(self, name):
+    del name  # every field is empty
+    return lambda: np.empty(0)
 
   def __setattr__(self, name, value):
     raise ValueError("Cannot assign a value to an empty binding.")

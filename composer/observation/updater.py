@@ -4,6 +4,11 @@ Time is counted in physics steps since the episode start. Before each control st
 `prepare_for_next_control_step` plans the readings (every `update_interval` steps, each
 with its `delay`) for the next two control steps and drops readings no observation
 would return; `update` runs after each physics step and takes the readings due.
+
+Most observables keep the default options (read every step, no delay, a buffer of one): the
+only reading an observation returns is the one at the control step's last physics step, so
+these are read then into one array each, without a schedule or a buffer (the many per-player
+observables of soccer made this bookkeeping a large part of a step).
 """
 
 import collections
@@ -56,6 +61,8 @@ class _EnabledObservable:
     "buffer_size",
     "buffer",
     "update_schedule",
+    "latest_only",
+    "latest",
   )
 
   def __init__(
@@ -82,6 +89,29 @@ class _EnabledObservable:
       strip_singleton_buffer_dim=strip_singleton_buffer_dim,
     )
     self.update_schedule = collections.deque()
+    # the default options: only the reading at the end of each control step is observed
+    self.latest_only = (self.update_interval, self.delay, self.buffer_size) == (
+      DEFAULT_UPDATE_INTERVAL,
+      DEFAULT_DELAY,
+      DEFAULT_BUFFER_SIZE,
+    )
+    self.latest = None
+
+  def take_reading(self, timestamp):
+    """Reads the observable: into `latest` (in the buffer's shape and dtype) for the default
+    options, else into the buffer with the delay planned for `timestamp`."""
+    if self.latest_only:
+      buffer = self.buffer
+      value = np.array(self.observation_callable(), dtype=buffer.dtype)
+      self.latest = value.reshape(buffer.shape)
+    else:
+      self.buffer.insert(timestamp, _value(self.delay), self.observation_callable())
+
+  def read(self, step):
+    """The observation at `step`: a copy of the latest reading, or the buffer's contents."""
+    if self.latest_only:
+      return self.latest.copy()
+    return self.buffer.read(step)
 
 
 def _is_nested(structure):
@@ -113,8 +143,10 @@ class Updater:
     self._is_nested = _is_nested(observables)
     self._step_counter = 0
     self._next_due = 0  # no reading is scheduled before this step (update skips until then)
+    self._control_step_end = 0  # the step at which the default-option observables are read
     self._enabled_structure = None
     self._enabled_list = None
+    self._scheduled = None  # the enabled observables with other options, read on a schedule
 
   def _map(self, function):
     """`function` applied to each dict of the structure, keeping its shape and types."""
@@ -144,10 +176,12 @@ class Updater:
     else:
       self._enabled_structure = enabled_dict(self._observables)
       self._enabled_list = list(self._enabled_structure.values())
+    self._scheduled = [e for e in self._enabled_list if not e.latest_only]
     self._step_counter = 0
     self._next_due = 0
+    self._control_step_end = 0
     for enabled in self._enabled_list:
-      enabled.buffer.insert(0, _value(enabled.delay), enabled.observation_callable())
+      enabled.take_reading(0)
 
   def _require_reset(self, what):
     if self._enabled_structure is None:
@@ -173,7 +207,8 @@ class Updater:
     """Plans the readings of the next control steps."""
     self._require_reset("before_step")
     n = self._physics_steps_per_control_step
-    for enabled in self._enabled_list:
+    self._control_step_end = self._step_counter + n
+    for enabled in self._scheduled:
       schedule = enabled.update_schedule
       if (
         enabled.update_interval == DEFAULT_UPDATE_INTERVAL
@@ -193,10 +228,10 @@ class Updater:
     self._next_due = self._earliest_scheduled_step()
 
   def _earliest_scheduled_step(self):
-    return min(
-      (enabled.update_schedule[0][0] for enabled in self._enabled_list if enabled.update_schedule),
-      default=float("inf"),
-    )
+    due = [enabled.update_schedule[0][0] for enabled in self._scheduled if enabled.update_schedule]
+    if self._control_step_end > self._step_counter:
+      due.append(self._control_step_end)
+    return min(due, default=float("inf"))
 
   def update(self):
     """Advances one physics step and takes the readings due at it."""
@@ -205,7 +240,12 @@ class Updater:
     step = self._step_counter
     if step < self._next_due:
       return  # (most physics steps of a control step take no reading)
-    for enabled in self._enabled_list:
+    # in the observables' order: a corruptor's noise is drawn in the same order as dm_control
+    at_end = step == self._control_step_end
+    for enabled in self._enabled_list if at_end else self._scheduled:
+      if enabled.latest_only:
+        enabled.take_reading(step)
+        continue
       schedule = enabled.update_schedule
       if schedule and schedule[0][0] == step:
         timestamp, delay = schedule.popleft()
@@ -220,7 +260,7 @@ class Updater:
     def read_dict(enabled_dict):
       out = type(enabled_dict)()
       for name, enabled in enabled_dict.items():
-        value = enabled.buffer.read(step)
+        value = enabled.read(step)
         aggregator = enabled.observable.aggregator
         out[name] = aggregator(value) if aggregator else value
       return out

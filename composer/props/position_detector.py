@@ -5,6 +5,7 @@ import numpy as np
 import mjcf
 from composer import constants
 from composer import entity
+from composer.observation.observable import mjcf as mjcf_observable
 
 _RENDERED_HEIGHT_IN_2D_MODE = 0.01
 
@@ -19,6 +20,20 @@ class _Detection:
   def __init__(self, entity, detected=False):
     self.entity = entity
     self.detected = detected
+
+
+class _GeomPositions:
+  """The geoms of an entity and a reader of their xpos, (n, 3), bound once per physics."""
+
+  __slots__ = ("any", "_xpos")
+
+  def __init__(self, item):
+    geoms = item.mjcf_model.find_all("geom")
+    self.any = bool(geoms)
+    self._xpos = mjcf_observable.BoundAttribute("xpos", geoms) if geoms else None
+
+  def xpos(self, physics):
+    return np.reshape(self._xpos(physics), (-1, 3))
 
 
 class PositionDetector(entity.Entity):
@@ -141,7 +156,7 @@ class PositionDetector(entity.Entity):
   def register_entities(self, *entities):
     for item in entities:
       self._entities.append(_Detection(item))
-      self._entity_geoms[item] = item.mjcf_model.find_all("geom")
+      self._entity_geoms[item] = _GeomPositions(item)
 
   def deregister_entities(self):
     self._entities = []
@@ -151,7 +166,7 @@ class PositionDetector(entity.Entity):
     return [d.entity for d in self._entities if d.detected]
 
   def initialize_episode_mjcf(self, random_state):
-    self._entity_geoms = {d.entity: d.entity.mjcf_model.find_all("geom") for d in self._entities}
+    self._entity_geoms = {d.entity: _GeomPositions(d.entity) for d in self._entities}
 
   def initialize_episode(self, physics, random_state):
     self._update_detection(physics)
@@ -174,11 +189,11 @@ class PositionDetector(entity.Entity):
       if not self._retain_substep_detections:
         detection.detected = False
       geoms = self._entity_geoms[detection.entity]
-      if not geoms:
+      if not geoms.any:
         continue
       # all of the entity's geoms at once: detected when any is in (out of, inverted) the zone
-      xpos = np.reshape(physics.bind(geoms).xpos, (-1, 3))[:, : len(self._lower)]
-      inside = np.all(self._lower < xpos, axis=1) & np.all(self._upper > xpos, axis=1)
+      xpos = geoms.xpos(physics)[:, : len(self._lower)]
+      inside = ((self._lower < xpos) & (self._upper > xpos)).all(axis=1)
       if np.any(inside != self._inverted):
         detection.detected = True
         self._detected = True

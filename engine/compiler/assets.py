@@ -38,6 +38,7 @@ calls:
 
 import base64
 import binascii
+import collections
 import dataclasses
 import functools
 import io
@@ -476,6 +477,42 @@ class AssetStore:
 # ---------------------------------------------------------------------------------- PNG decoding
 
 
+def _hashable(value):
+  """`value` as a cache key: lists and arrays become tuples."""
+  if isinstance(value, (list, tuple, np.ndarray)):
+    return tuple(_hashable(v) for v in value)
+  if isinstance(value, np.generic):
+    return value.item()
+  return value
+
+
+def _memoized_images(function):
+  """Caches `function`'s results by its arguments and returns copies of their arrays: the same
+  texture compiles to the same pixels, and tasks that recompile their model at every episode
+  (soccer's pitch is resized) would otherwise decode or draw them again each time. The last
+  48 images are kept."""
+  cache = collections.OrderedDict()
+  lock = threading.Lock()
+
+  @functools.wraps(function)
+  def wrapper(*args, **kwargs):
+    key = (_hashable(args), _hashable(sorted(kwargs.items())))
+    with lock:
+      result = cache.get(key)
+      if result is not None:
+        cache.move_to_end(key)
+    if result is None:
+      result = function(*args, **kwargs)
+      with lock:
+        cache[key] = result
+        if len(cache) > 48:
+          cache.popitem(last=False)
+    return tuple(v.copy() if isinstance(v, np.ndarray) else v for v in result)
+
+  return wrapper
+
+
+@_memoized_images
 def _png_to_array(data: bytes, nchannel: int):
   """Decodes a PNG into (height, width, nchannel) uint8 the way MuJoCo's lodepng converts colors.
 
@@ -878,6 +915,7 @@ def _marks(img, mark, markc):
     img[h // 2, :] = markc
 
 
+@_memoized_images
 def builtin_texture(
   type,
   builtin,

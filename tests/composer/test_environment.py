@@ -92,6 +92,27 @@ def test_reused_physics_starts_fresh():
   assert env.physics.model.geom_size[1, 0] == 0.1
 
 
+def test_a_model_changing_at_every_reset_is_used_as_compiled_and_never_reused():
+  """Once the model changed at two resets in a row the episode gets the compiled physics itself
+  (no pristine copy is kept); when it stops changing, it is compiled again and copied from then
+  on. Either way each episode starts from the model as compiled: a model field edited during
+  an episode never leaks into the next."""
+  env = twin_tasks.make_env(True)
+  geom = env.task.creature.torso_geom
+  sizes = iter([0.09, 0.11, 0.11, 0.11, 0.11])
+  env.add_extra_hook(
+    "initialize_episode_mjcf", lambda random_state: setattr(geom, "size", [next(sizes)])
+  )
+  compilations = []
+  for size in (0.09, 0.11, 0.11, 0.11, 0.11):
+    env.reset()
+    assert env.physics.bind(geom).size[0] == size
+    env.physics.bind(geom).size = [0.5]  # edited during the episode
+    compilations.append(env.num_compilations)
+  # construction, 0.09, 0.11, then 0.11 compiled again (its physics was handed out), then copies
+  assert compilations == [2, 3, 4, 4, 4]
+
+
 def test_episode_initialization_error_retries():
   """Failing resets are retried up to max_reset_attempts, with dm_control's calls; one
   attempt too few raises the error."""

@@ -103,6 +103,40 @@ def test_updater_matches_dm_control(steps_per_control, strip, pad):
       np.testing.assert_array_equal(mine[key], theirs[key], err_msg=key)
 
 
+def test_corruptor_noise_is_drawn_in_dm_controls_order():
+  """Observables with the default options (read only at a control step's end, without a
+  schedule) and with other options take their readings in the observables' order: noise drawn
+  from the shared random state is dm_control's, reading for reading."""
+
+  def noise(value, random_state):
+    return value + random_state.uniform(size=np.shape(value))
+
+  def run(updater_module, observable_module):
+    physics = FakePhysics()
+    options = [
+      {"corruptor": noise},
+      {"buffer_size": 2, "corruptor": noise},
+      {"corruptor": noise},
+      {"update_interval": 2, "corruptor": noise},
+    ]
+    up = updater_module.Updater(_observables(observable_module, options), 3)
+    up.reset(physics, np.random.RandomState(0))
+    out = [up.get_observation()]
+    for _ in range(6):
+      up.prepare_for_next_control_step()
+      for _ in range(3):
+        physics.step()
+        up.update()
+      out.append(up.get_observation())
+    return out
+
+  ours, theirs = run(updater, base), run(dm_updater, dm_base)
+  for mine, ref in zip(ours, theirs):
+    for key in ref:
+      np.testing.assert_array_equal(mine[key], ref[key], err_msg=key)
+  assert not np.array_equal(ours[-1]["obs0"], ours[-2]["obs0"])  # fresh noise at each step
+
+
 def test_variation_options_draw_from_the_environment_random_state():
   """A delay that takes `random_state` is drawn from the updater's random state, as a
   dm_control Variation is."""

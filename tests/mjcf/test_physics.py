@@ -120,6 +120,26 @@ def test_bind_writes_through():
   assert type(xpos + 1) is np.ndarray  # arithmetic gives plain arrays
 
 
+def test_binding_reader_reads_as_the_attribute_does():
+  """`reader(name)` returns what reading the attribute returns, as a plain array; a derived
+  field of a stale physics runs forward() first (a state field does not), as a binding does."""
+  model, hinge, ball = _model()
+  physics = mjcf.Physics.from_mjcf_model(model)
+  physics.forward()
+  bodies = model.find_all("body")
+  read_xpos, read_qpos = physics.bind(bodies).reader("xpos"), physics.bind(hinge).reader("qpos")
+  np.testing.assert_array_equal(read_xpos(), physics.bind(bodies).xpos)
+  assert type(read_xpos()) is np.ndarray
+  physics.bind(hinge).qpos = 1.0  # marks the physics stale
+  assert read_qpos() == 1.0 and physics.is_dirty  # a state field: no forward()
+  tip = read_xpos()[1]  # body c, at the end of the hinged rod
+  assert not physics.is_dirty
+  np.testing.assert_allclose(tip, [-0.5 * np.sin(1.0), 0, 1 - 0.5 * np.cos(1.0)], atol=1e-12)
+  read_xpos()[:] = 7  # a list's reading is a copy: it does not write back
+  np.testing.assert_array_equal(physics.data.xpos[1:], physics.bind(bodies).xpos)
+  assert physics.bind([]).reader("xpos")().shape == (0,)
+
+
 def test_bind_errors_and_caching():
   model, hinge, _ = _model()
   physics = mjcf.Physics.from_mjcf_model(model)

@@ -22,6 +22,27 @@ def _check_mjcf_elements(obj):
     _check_mjcf_element(item)
 
 
+class BoundAttribute:
+  """`bound(physics)`: attribute `kind` of MJCF element(s) as a plain array (flattened with
+  `flat`), for Generic observables that read the same elements at every step: the binding's
+  reader (`Binding.reader`) is looked up once per physics rather than binding at every call."""
+
+  def __init__(self, kind, mjcf_elements, flat=False):
+    _check_mjcf_elements(mjcf_elements)
+    self._kind = kind
+    self._elements = mjcf_elements
+    self._flat = flat
+    self._physics = None
+    self._read = None
+
+  def __call__(self, physics):
+    if physics is not self._physics:
+      self._read = physics.bind(self._elements).reader(self._kind)
+      self._physics = physics
+    value = self._read()
+    return np.reshape(value, -1) if self._flat else value
+
+
 class MJCFFeature(base.Observable):
   """A bound attribute of one element or a list of elements, e.g. ('qpos', joints).
 
@@ -46,11 +67,12 @@ class MJCFFeature(base.Observable):
     super().__init__(update_interval, buffer_size, delay, aggregator, corruptor)
 
   def _callable(self, physics):
-    binding = physics.bind(self._mjcf_element)
-    kind, index = self._kind, self._index
+    # read at every step: the binding's plain reader, not its write-through arrays
+    read = physics.bind(self._mjcf_element).reader(self._kind)
+    index = self._index
     if index is None:
-      return lambda: getattr(binding, kind)
-    return lambda: getattr(binding, kind)[index]
+      return read
+    return lambda: read()[index]
 
   def __getitem__(self, key):
     if self._index is not None:

@@ -6,6 +6,7 @@ is a relative pose or velocity).
 """
 
 import abc
+import math
 
 import numpy as np
 
@@ -52,6 +53,34 @@ class _Reader:
     return physics.data, self._id
 
 
+class _PerPhysics:
+  """`reading(physics)`: a reading of `observable`, its callable made once per physics."""
+
+  def __init__(self, observable):
+    self._observable = observable
+    self._physics = None
+    self._read = None
+
+  def __call__(self, physics):
+    if physics is not self._physics:
+      self._read = self._observable.observation_callable(physics)
+      self._physics = physics
+    return self._read()
+
+
+def _in_frame(point, origin, xmat, dims):
+  """(point - origin) in the frame of rotation matrix `xmat` (9 numbers, row-major), using the
+  first `dims` (2 or 3) coordinates: np.dot(point - origin, xmat[:dims, :dims]) in floats."""
+  p, o, m = point.tolist(), origin.tolist(), xmat.tolist()
+  x, y = p[0] - o[0], p[1] - o[1]
+  if dims == 2:
+    return np.array((x * m[0] + y * m[3], x * m[1] + y * m[4]))
+  z = p[2] - o[2]
+  return np.array(
+    (x * m[0] + y * m[3] + z * m[6], x * m[1] + y * m[4] + z * m[7], x * m[2] + y * m[5] + z * m[8])
+  )
+
+
 def _frame_sensor(walker, kind, name, objtype, objname):
   """A `kind` frame sensor of `objname` in the frame of `walker`'s root body."""
   return walker.mjcf_model.sensor.add(
@@ -95,7 +124,7 @@ class CoreObservablesAdder(ObservablesAdder):
     observables.add_observable(
       name,
       base_observable.Generic(
-        lambda physics: np.reshape(physics.bind(effector_sensors).sensordata, -1)
+        base_observable.BoundAttribute("sensordata", effector_sensors, flat=True)
       ),
     )
 
@@ -114,7 +143,7 @@ class CoreObservablesAdder(ObservablesAdder):
     observables.add_observable(
       name,
       base_observable.Generic(
-        lambda physics: np.reshape(physics.bind(axis_sensors).sensordata, -1)
+        base_observable.BoundAttribute("sensordata", axis_sensors, flat=True)
       ),
     )
     observables.add_observable(
@@ -173,8 +202,7 @@ class CoreObservablesAdder(ObservablesAdder):
       # as walkers' add_egocentric_vector: (feature - origin) rotated into the root frame
       def egocentric(physics, feature=feature, dims=dims):
         data, body = root.data(physics)
-        vector = feature(physics) - data.xpos[body][:dims]
-        return np.dot(vector, data.xmat[body].reshape(3, 3)[:dims, :dims])
+        return _in_frame(feature(physics), data.xpos[body], data.xmat[body], dims)
 
       player.walker.observables.add_observable(name, base_observable.Generic(egocentric))
 
@@ -195,36 +223,40 @@ class CoreObservablesAdder(ObservablesAdder):
 
     def vel_to_ball(physics):
       data, body = root.data(physics)
-      direction = data.geom_xpos[ball_geom.data(physics)[1]] - data.xpos[body]
-      return np.sum(
-        np.dot(direction[:2] / (np.linalg.norm(direction[:2]) + 1e-7), data.cvel[body][3:5])
-      )
+      ball_x, ball_y, _ = data.geom_xpos[ball_geom.data(physics)[1]].tolist()
+      x, y, _ = data.xpos[body].tolist()
+      vel = data.cvel[body].tolist()
+      dx, dy = ball_x - x, ball_y - y
+      return (dx * vel[3] + dy * vel[4]) / (math.hypot(dx, dy) + 1e-7)
 
     def closest_vel_to_ball(physics):
       data, ball = ball_geom.data(physics)
-      ball_pos = data.geom_xpos[ball]
-      closest, closest_dist = None, np.inf
+      ball_pos = data.geom_xpos[ball].tolist()
+      closest, closest_dist = None, math.inf
       for mate in mates:
-        dist = np.linalg.norm(ball_pos - data.xpos[mate.data(physics)[1]])
+        dist = math.dist(ball_pos, data.xpos[mate.data(physics)[1]].tolist())
         if dist < closest_dist:
           closest, closest_dist = mate, dist
       return vel_to_ball(physics) if closest is mates[own_index] else 0.0
 
     own_index = [p for p in task.players if p.team == player.team].index(player)
+    ball_velocity = _PerPhysics(task.ball.observables.linear_velocity)
 
     def vel_ball_to_goal(physics):
       goal = task.arena.away_goal if player.team == team_lib.Team.HOME else task.arena.home_goal
       data, ball = ball_geom.data(physics)
-      direction = (goal.upper + goal.lower) / 2.0 - data.geom_xpos[ball]
-      ball_vel = task.ball.observables.linear_velocity.observation_callable(physics)()
-      norm = np.linalg.norm(direction)
-      return np.sum(np.dot(direction / norm if norm else direction, ball_vel))
+      center = ((goal.upper + goal.lower) / 2.0).tolist()
+      direction = [c - b for c, b in zip(center, data.geom_xpos[ball].tolist())]
+      norm = math.hypot(*direction)
+      if norm:
+        direction = [d / norm for d in direction]
+      return math.fsum(d * v for d, v in zip(direction, ball_velocity(physics).tolist()))
 
     def avg_teammate_dist(physics):
       data, body = root.data(physics)
-      mine = data.xpos[body]
-      dists = [np.linalg.norm(mine - data.xpos[other.data(physics)[1]]) for other in others]
-      return np.mean(dists) if dists else 0.0
+      mine = data.xpos[body].tolist()
+      dists = [math.dist(mine, data.xpos[other.data(physics)[1]].tolist()) for other in others]
+      return sum(dists) / len(dists) if dists else 0.0
 
     has_opponent = any(other.team != player.team for other in task.players)
 
@@ -239,8 +271,7 @@ class CoreObservablesAdder(ObservablesAdder):
     add("stats_vel_to_ball", base_observable.Generic(vel_to_ball))
     add("stats_closest_vel_to_ball", base_observable.Generic(closest_vel_to_ball))
     add(
-      "stats_veloc_forward",
-      base_observable.Generic(lambda physics: walker.observables.veloc_forward(physics)),
+      "stats_veloc_forward", base_observable.Generic(_PerPhysics(walker.observables.veloc_forward))
     )
     add("stats_vel_ball_to_goal", base_observable.Generic(vel_ball_to_goal))
     add("stats_home_avg_teammate_dist", base_observable.Generic(avg_teammate_dist))

@@ -209,10 +209,9 @@ class WalkerObservables(base.WalkerObservables):
         )
       )
 
-    def positions_in_egocentric_frame(physics):
-      return np.reshape(physics.bind(walker.end_effectors_pos_sensors).sensordata, -1)
-
-    return observable.Generic(positions_in_egocentric_frame)
+    return observable.Generic(
+      observable.BoundAttribute("sensordata", walker.end_effectors_pos_sensors, flat=True)
+    )
 
   @composer.observable
   def world_zaxis(self):
