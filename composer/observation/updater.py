@@ -63,6 +63,8 @@ class _EnabledObservable:
     "update_schedule",
     "latest_only",
     "latest",
+    "_dtype",
+    "_shape",
   )
 
   def __init__(
@@ -96,14 +98,14 @@ class _EnabledObservable:
       DEFAULT_BUFFER_SIZE,
     )
     self.latest = None
+    self._dtype, self._shape = self.buffer.dtype, self.buffer.shape
 
   def take_reading(self, timestamp):
     """Reads the observable: into `latest` (in the buffer's shape and dtype) for the default
     options, else into the buffer with the delay planned for `timestamp`."""
     if self.latest_only:
-      buffer = self.buffer
-      value = np.array(self.observation_callable(), dtype=buffer.dtype)
-      self.latest = value.reshape(buffer.shape)
+      value = np.array(self.observation_callable(), dtype=self._dtype)
+      self.latest = value if value.shape == self._shape else value.reshape(self._shape)
     else:
       self.buffer.insert(timestamp, _value(self.delay), self.observation_callable())
 

@@ -178,25 +178,23 @@ class PositionDetector(entity.Entity):
   def after_substep(self, physics, random_state):
     self._update_detection(physics)
 
-  def _is_in_zone(self, xpos):
-    n = len(self._lower)
-    return np.all(self._lower < xpos[:n]) and np.all(self._upper > xpos[:n])
-
   def _update_detection(self, physics):
     self._previously_detected = self._detected
     self._detected = False
+    lower, upper = self._lower.tolist(), self._upper.tolist()  # (zip stops at len(lower))
     for detection in self._entities:
       if not self._retain_substep_detections:
         detection.detected = False
       geoms = self._entity_geoms[detection.entity]
       if not geoms.any:
         continue
-      # all of the entity's geoms at once: detected when any is in (out of, inverted) the zone
-      xpos = geoms.xpos(physics)[:, : len(self._lower)]
-      inside = ((self._lower < xpos) & (self._upper > xpos)).all(axis=1)
-      if np.any(inside != self._inverted):
-        detection.detected = True
-        self._detected = True
+      # detected when any of the entity's geoms is in (out of, inverted) the zone
+      for point in geoms.xpos(physics).tolist():
+        inside = all(low < x < high for low, x, high in zip(lower, point, upper))
+        if inside != self._inverted:
+          detection.detected = True
+          self._detected = True
+          break
     if self._detected and not self._previously_detected:
       physics.bind(self._site).rgba = self._detected_rgba
     elif self._previously_detected and not self._detected:
