@@ -1160,10 +1160,12 @@ def sensor_pos(m, d):
   """Port of mj_sensorPos: position-dependent sensors."""
   if disabled(m, mjDSBL_SENSOR):
     return
+  needstage = m.sensor_needstage
+  history = m.nhistory > 0
   for i in range(m.nsensor):
-    if not _skip(m, d, i, mjSTAGE_POS):
+    if needstage[i] == mjSTAGE_POS and not _skip(m, d, i, mjSTAGE_POS):
       out = _slot(m, d, i)
-      if _history.sensor_reads_buffer(m, d, i):
+      if history and _history.sensor_reads_buffer(m, d, i):
         _history.read_sensor(m, d, i, out)
       else:
         _compute_pos(m, d, i, out)
@@ -1178,10 +1180,12 @@ def sensor_vel(m, d):
   first when they need it)."""
   if disabled(m, mjDSBL_SENSOR):
     return
+  needstage = m.sensor_needstage
+  history = m.nhistory > 0
   for i in range(m.nsensor):
-    if not _skip(m, d, i, mjSTAGE_VEL):
+    if needstage[i] == mjSTAGE_VEL and not _skip(m, d, i, mjSTAGE_VEL):
       out = _slot(m, d, i)
-      if _history.sensor_reads_buffer(m, d, i):
+      if history and _history.sensor_reads_buffer(m, d, i):
         _history.read_sensor(m, d, i, out)
       else:
         _compute_vel(m, d, i, out)
@@ -1196,10 +1200,12 @@ def sensor_acc(m, d):
   rne_post_constraint first when they need it)."""
   if disabled(m, mjDSBL_SENSOR):
     return
+  needstage = m.sensor_needstage
+  history = m.nhistory > 0
   for i in range(m.nsensor):
-    if not _skip(m, d, i, mjSTAGE_ACC):
+    if needstage[i] == mjSTAGE_ACC and not _skip(m, d, i, mjSTAGE_ACC):
       out = _slot(m, d, i)
-      if _history.sensor_reads_buffer(m, d, i):
+      if history and _history.sensor_reads_buffer(m, d, i):
         _history.read_sensor(m, d, i, out)
       else:
         _compute_acc(m, d, i, out)
