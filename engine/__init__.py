@@ -6,6 +6,7 @@ MjModel/MjData, the mj_ pipeline functions, the mju_ helpers and the mjt enums.
 
 # the mju_ helpers of engine/math.py, as cached functions Python can call (mujoco.mju_*)
 from engine import _jit as _jit
+from engine import arguments as _arguments
 from engine import batch as batch  # numba's thread pool for batched steps: engine.batch.POOL
 from engine import math as _math
 from engine import rollout as rollout  # batched rollouts (mujoco.rollout): engine.rollout.rollout
@@ -109,6 +110,11 @@ from engine.types import ModelBatch as ModelBatch
 
 for _name in _math.__all__:
   globals()[_name] = _jit.python_callable(getattr(_math, _name))
+
+# MuJoCo's TypeError for arguments of the wrong type (the driver's functions check their own)
+for _name in [n for n in dir() if n.startswith(("mj_", "mjd_"))]:
+  if globals()[_name].__module__ != "engine.driver":
+    globals()[_name] = _arguments.checked(globals()[_name])
 del _name
 
 # rendering names, imported on first use so that physics-only use never loads OpenGL

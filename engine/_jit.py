@@ -61,6 +61,7 @@ PYTHON_ONLY = (
   "warmup.py",
   "__main__.py",
   "plugin.py",
+  "arguments.py",
 )
 
 

@@ -8,6 +8,7 @@ has its own parallel drivers, which call the same stages: engine/rollout.py (ope
 rollouts) and suite/kernels.py (vectorised suite environments).
 """
 
+import operator
 import warnings
 
 from engine import actuation as _actuation
@@ -21,12 +22,15 @@ from engine._stage import handle_at
 from engine._stage import i8
 from engine._stage import stage
 from engine.enums import mjDSBL_AUTORESET
+from engine.enums import mjINT_IMPLICITFAST
 from engine.enums import mjNWARNING
+from engine.enums import mjSOL_NEWTON
 from engine.enums import mjSTAGE_NONE
 from engine.enums import mjtWarning
 from engine.enums import mjWARN_BADQACC
 from engine.enums import mjWARN_BADQPOS
 from engine.enums import mjWARN_BADQVEL
+from engine.errors import FatalError
 from engine.flags import disabled
 
 OP_STEP = 0
@@ -49,6 +53,9 @@ OP_INVERSE_SKIP = 16
 
 # an entry call with a data of another model (or another size) returns this instead of running
 SIZE_MISMATCH = -1
+# and these for an option value MuJoCo stops at (mjERROR), after the stages it runs first
+INVALID_INTEGRATOR = -2
+INVALID_SOLVER = -3
 
 
 @jit
@@ -88,6 +95,22 @@ def _warnings_fired(m, d, before):
   return fired
 
 
+@jit
+def invalid_option(m, op):
+  """INVALID_INTEGRATOR or INVALID_SOLVER where MuJoCo's mjERROR stops operation `op` (an
+  integrator outside mjtIntegrator in mj_step; a solver outside mjtSolver wherever the
+  constraint solver runs), else 0. Checked before running, so nothing half-runs."""
+  steps = op == OP_STEP or op == OP_STEP2 or op == OP_LEGACY_STEP
+  integrator = m.opt.integrator[0]
+  if steps and (integrator < 0 or integrator > mjINT_IMPLICITFAST):
+    return INVALID_INTEGRATOR
+  solves = steps or op == OP_FORWARD_SKIP or op == OP_FWD_CONSTRAINT
+  solver = m.opt.solver[0]
+  if solves and (solver < 0 or solver > mjSOL_NEWTON):
+    return INVALID_SOLVER
+  return 0
+
+
 @stage(i8, i8, i8, i8, i8, i8, restype=i8)
 def _run(mptr, dptr, op, n, a, b):
   """Runs operation `op` (OP_*) with integer arguments; returns the changed warning kinds."""
@@ -95,6 +118,9 @@ def _run(mptr, dptr, op, n, a, b):
   d = handle_at(dptr, D)
   if not _sizes_match(m, d):
     return SIZE_MISMATCH
+  invalid = invalid_option(m, op)
+  if invalid:
+    return invalid
   # counts start at zero so that any nonzero count after the call is a warning that fired
   before = local_int_array(mjNWARNING)
   for k in range(mjNWARNING):
@@ -155,9 +181,23 @@ class PhysicsWarning(RuntimeWarning):
   """A MuJoCo warning (mjtWarning) raised by the engine during a step."""
 
 
-def _check_size(changed: int) -> None:
+def check_status(changed: int, function: str = "mj_step", m=None) -> None:
+  """Raises for an entry call that did not run: a data of another model, an invalid option."""
   if changed == SIZE_MISMATCH:
     raise ValueError("MjData does not belong to this MjModel: their sizes differ")
+  if changed == INVALID_INTEGRATOR:
+    raise FatalError(f"{function}: invalid integrator")
+  if changed == INVALID_SOLVER:
+    solver = "" if m is None else f" {m.opt.solver}"
+    raise FatalError(f"mj_fwdConstraint: unknown solver type{solver}")
+
+
+def _not_model_and_data(function: str, m, d) -> TypeError:
+  """The TypeError of a call given something other than an MjModel and an MjData (MuJoCo's
+  bindings raise TypeError too)."""
+  return TypeError(
+    f"{function}(): expected (m: MjModel, d: MjData), got ({type(m).__name__}, {type(d).__name__})"
+  )
 
 
 def fired_kinds(fired: int) -> list:
@@ -165,10 +205,11 @@ def fired_kinds(fired: int) -> list:
   return [mjtWarning(k) for k in range(mjNWARNING) if fired >> k & 1]
 
 
-def _report_warnings(d, fired: int, stacklevel: int) -> None:
+def _report_warnings(m, d, fired: int, stacklevel: int, function: str) -> None:
   """Reports the warnings that fired in a call (bitmask `fired`) through Python's warnings
-  module, attributed to the user's line `stacklevel` frames up."""
-  _check_size(fired)
+  module, attributed to the user's line `stacklevel` frames up; raises for a call that did not
+  run."""
+  check_status(fired, function, m)
   lastinfo = d._arrays["warning_lastinfo"]
   for kind in fired_kinds(fired):
     text = WARNING_TEXT[kind].format(lastinfo[kind])
@@ -184,28 +225,63 @@ _entry = _run.dispatcher
 def call(mptr: int, dptr: int, op: int, n: int = 0, a: int = 0, b: int = 0) -> int:
   """One entry call on handle addresses; returns the changed-warning bitmask."""
   changed = _entry(mptr, dptr, op, n, a, b)
-  _check_size(changed)
+  if changed < 0:
+    check_status(changed, _OP_NAMES.get(op, "mj_step"))
   return changed
 
 
 def run(m, d, op: int, n: int = 0, a: int = 0, b: int = 0) -> None:
   """Runs one operation on Python MjModel/MjData and reports new warnings."""
-  changed = _entry(m._ptr, d._ptr, op, n, a, b)
+  try:
+    changed = _entry(m._ptr, d._ptr, op, n, a, b)
+  except AttributeError:  # not an MjModel and an MjData (costs nothing when they are)
+    raise _not_model_and_data(_OP_NAMES.get(op, "mj_forward"), m, d) from None
   if changed:
-    _report_warnings(d, changed, stacklevel=4)  # user -> mj_forward -> run -> here
+    # user -> mj_forward -> run -> here
+    _report_warnings(m, d, changed, stacklevel=4, function=_OP_NAMES.get(op, "mj_forward"))
+
+
+# the mj_ function of each operation, for error messages
+_OP_NAMES = {
+  OP_STEP: "mj_step",
+  OP_FORWARD_SKIP: "mj_forward",
+  OP_STEP1: "mj_step1",
+  OP_STEP2: "mj_step2",
+  OP_LEGACY_STEP: "mj_step",
+  OP_CHECK_POS: "mj_checkPos",
+  OP_CHECK_VEL: "mj_checkVel",
+  OP_CHECK_ACC: "mj_checkAcc",
+  OP_FWD_POSITION: "mj_fwdPosition",
+  OP_FWD_VELOCITY: "mj_fwdVelocity",
+  OP_FWD_ACTUATION: "mj_fwdActuation",
+  OP_FWD_ACCELERATION: "mj_fwdAcceleration",
+  OP_FWD_CONSTRAINT: "mj_fwdConstraint",
+  OP_EULER: "mj_Euler",
+  OP_RK4: "mj_RungeKutta",
+  OP_IMPLICIT: "mj_implicit",
+  OP_INVERSE_SKIP: "mj_inverse",
+}
 
 
 # ---- mj_ functions ----
 
 
 def mj_step(m, d, nstep: int = 1) -> None:
-  """Advances the simulation by `nstep` steps in one call into numba."""
-  nstep = int(nstep)
+  """Advances the simulation by `nstep` steps in one call into numba (none for nstep < 1, as
+  MuJoCo's loop does)."""
+  if type(nstep) is not int:
+    try:
+      nstep = operator.index(nstep)  # ints and numpy integers; not floats or strings
+    except TypeError:
+      raise TypeError(f"mj_step(): nstep must be an integer, got {nstep!r}") from None
   if nstep < 1:
-    raise ValueError(f"nstep must be >= 1, got {nstep}")
-  changed = _entry(m._ptr, d._ptr, OP_STEP, nstep, 0, 0)
+    return
+  try:
+    changed = _entry(m._ptr, d._ptr, OP_STEP, nstep, 0, 0)
+  except AttributeError:  # not an MjModel and an MjData (costs nothing when they are)
+    raise _not_model_and_data("mj_step", m, d) from None
   if changed:
-    _report_warnings(d, changed, stacklevel=3)  # user -> mj_step -> here
+    _report_warnings(m, d, changed, stacklevel=3, function="mj_step")  # user -> mj_step -> here
 
 
 def mj_forward(m, d) -> None:

@@ -29,8 +29,11 @@ from engine._stage import never
 from engine._stage import stage
 from engine._stage import vec
 from engine.batch import POOL
+from engine.driver import OP_STEP
 from engine.driver import SIZE_MISMATCH
 from engine.driver import _sizes_match
+from engine.driver import check_status
+from engine.driver import invalid_option
 from engine.enums import mjNWARNING
 from engine.enums import mjSTATE_CTRL
 from engine.enums import mjSTATE_EQ_ACTIVE
@@ -85,7 +88,7 @@ def rollout_range(
   """Trajectories start..end-1 in the data at dptr (models at mptrs[r]); the arrays are flat,
   empty when absent, and indexed rather than sliced (a slice takes a reference to the array,
   which threads sharing it would contend for). Returns 0, or SIZE_MISMATCH when a model and
-  the data differ in size."""
+  the data differ in size (or INVALID_INTEGRATOR, INVALID_SOLVER for a model's options)."""
   d = handle_at(dptr, D)
   m = handle_at(mptrs[start], M)
   nstate = size_of(m, mjSTATE_FULLPHYSICS)
@@ -102,6 +105,9 @@ def rollout_range(
     m = handle_at(mptrs[r], M)
     if not _sizes_match(m, d):
       return SIZE_MISMATCH
+    invalid = invalid_option(m, OP_STEP)
+    if invalid:
+      return invalid
     _reset_inputs(m, d, control_spec)
     write_state_at(m, d, state0, r * nstate, mjSTATE_FULLPHYSICS)
     for i in range(nv):
@@ -361,6 +367,8 @@ class Rollout:
       failed = rollout_range(mptrs, int(dptrs[0]), 0, nbatch, nstep, control_spec, *arrays)
     if failed == SIZE_MISMATCH:
       raise ValueError("an MjData does not belong to the models: their sizes differ")
+    if failed < 0:
+      check_status(failed, "rollout")
     return state, sensordata
 
 

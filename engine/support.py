@@ -1,5 +1,7 @@
 """Jacobians, applied forces, position integration and name lookup (port of engine_support.c)."""
 
+import operator
+
 import numpy as np
 
 from engine import enums
@@ -546,8 +548,13 @@ def _names(m, objtype) -> list:
 
 def mj_name2id(m, objtype, name: str) -> int:
   """Id of the object of `objtype` called `name`, or -1 (mujoco.mj_name2id)."""
+  if not isinstance(name, str):
+    raise TypeError(f"mj_name2id(): name must be a str, got {type(name).__name__}")
+  objtype = operator.index(objtype)  # an mjtObj or an int (TypeError for anything else)
+  if not name or objtype not in _NAME_FIELDS:
+    return -1
   try:
-    return _names(m, objtype).index(name) if name else -1
+    return _names(m, objtype).index(name)
   except ValueError:
     return -1
 

@@ -31,6 +31,7 @@ from engine.compiler import defaults as dmod
 from engine.compiler import parse as pmod
 from engine.compiler import specs
 from engine.compiler.build_common import arr as _arr
+from engine.compiler.parse import deep_recursion
 from engine.enums import mjEQ_CONNECT
 from engine.enums import mjEQ_WELD
 from engine.enums import mjJNT_BALL
@@ -366,6 +367,11 @@ def _names(modelname, lists):
 
 def compile_model(xml=None, path=None, assets=None):
   """Compiles MJCF (text or file) into sizes, arrays and options; see CompiledModel."""
+  with deep_recursion():
+    return _compile_model(xml, path, assets)
+
+
+def _compile_model(xml, path, assets):
   root, model_dir = pmod.parse(xml=xml, path=path, assets=assets)
   _check_supported(root)
   ctx = Ctx(root, model_dir, assets)

@@ -210,7 +210,8 @@ def resolve_orientation(node, spec, degree, eulerseq, quat=None):
   `node` for degenerate input.
   """
   q = list(spec["quat"] if quat is None else quat)
-  normvec(q)
+  if normvec(q) < mjEPS:
+    raise node.error("zero quaternion is not allowed", "quat")
   axisangle = spec.get("axisangle")
   xyaxes = spec.get("xyaxes")
   zaxis = spec.get("zaxis")

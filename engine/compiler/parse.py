@@ -9,9 +9,11 @@ Partial arrays (e.g. friction="0.5" for a 3-vector) are kept as given; defaults.
 them from the default class, as MuJoCo reads them over the class values.
 """
 
+import contextlib
 import dataclasses
 import math
 import os
+import sys
 
 from lxml import etree
 
@@ -283,16 +285,36 @@ def convert_attr(tag, attr, text, line=None, file=None):
   return text
 
 
+# MuJoCo's XML parser (tinyxml2) refuses elements nested this deep, includes counted
+MAX_DEPTH = 500
+
+
 class _Builder:
   """Walks the lxml tree, expands includes, validates and converts into Nodes."""
 
   def __init__(self, reader):
     self.reader = reader
     self.dirs = {None: ""}  # file -> its folder relative to the model folder
+    self.depth = 0
 
   def element(self, xml, key, parent, file):
     spec = schema.ELEMENTS[key]
     line = xml.sourceline
+    if self.depth + 1 >= MAX_DEPTH:
+      raise CompileError(
+        f"XML parse error: element nesting is too deep (at most {MAX_DEPTH - 1} levels, as "
+        "MuJoCo's parser)",
+        file=file,
+        line=line,
+        element=spec.tag,
+      )
+    self.depth += 1
+    try:
+      return self._element(xml, key, spec, line, parent, file)
+    finally:
+      self.depth -= 1
+
+  def _element(self, xml, key, spec, line, parent, file):
     node = Node(key, {}, [], line, file, parent)
 
     # attributes
@@ -460,4 +482,17 @@ def parse(xml=None, path=None, assets=None):
   if file is not None:
     reader.included.add(file)
   builder = _Builder(reader)
-  return builder.element(root, schema.ROOT, None, file), model_dir
+  with deep_recursion():
+    return builder.element(root, schema.ROOT, None, file), model_dir
+
+
+@contextlib.contextmanager
+def deep_recursion(limit=8 * MAX_DEPTH):
+  """Python's recursion limit raised to at least `limit` for the block: the parser and the
+  compiler's tree walks recurse a few frames per level of an MJCF nested MAX_DEPTH deep."""
+  previous = sys.getrecursionlimit()
+  sys.setrecursionlimit(max(previous, limit))
+  try:
+    yield
+  finally:
+    sys.setrecursionlimit(previous)
