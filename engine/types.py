@@ -8,6 +8,8 @@ Every field is a numpy array owned by the Python object; the numba handle
 the jitted pipeline and vice versa. Scalars that can change (`d.time`,
 `m.opt.timestep`) are 1-element arrays exposed as Python numbers. Model sizes
 (`m.nq`, ...) are plain ints. Everything is generated from `engine/fields.py`.
+MuJoCo's named accessors (`m.body('torso').mass`, `d.joint(0).qpos`) come from the view tables
+near the end of this file.
 
 Under NUMBA_DISABLE_JIT=1 the handle is a plain namespace with the same
 attributes (numba's structref cannot be built without the JIT), so the whole
@@ -16,6 +18,7 @@ engine runs as ordinary Python for debugging and coverage.
 
 import copy as _copy
 import math
+import operator
 import types as _pytypes
 
 import numpy as np
@@ -28,6 +31,7 @@ from engine import fields as F
 from engine import io
 from engine import loader
 from engine import setconst
+from engine import support
 from engine.compiler import build_skin as _skin
 from engine.compiler import specs as _specs
 
@@ -467,6 +471,7 @@ class _WorldModel:
     self._opt_arrays = {**model.opt._arrays, **own_opt}
     self.opt = MjOption(self._opt_arrays)  # the options as this world's handle sees them
     self._values = {**self._arrays, **model._sizes}
+    self._views = {}  # its own named views (w.body('torso').mass), not the shared model's
     self._struct = self._handle()
     self._ptr = _stage.address_of(self._struct)
 
@@ -815,6 +820,360 @@ class MjSolverStatView:
 
 MjData.contact = property(MjContactView, doc="detected contacts (MuJoCo's d.contact)")
 MjData.solver = property(MjSolverStatView, doc="solver statistics (MuJoCo's d.solver)")
+
+
+# ---- named accessors: m.body('torso').mass, d.joint('hinge').qpos (MuJoCo's views) ----
+#
+# Each accessor (`m.body`, `m.jnt`/`m.joint`, `d.actuator`, ...) takes an object's name or id and
+# returns its view: `.id`, `.name` and one attribute per field of its type, a numpy view of the
+# engine's array that writes through (`d.joint('hinge').qpos[0] = 1` changes `d.qpos`; assigning
+# `view.qpos = x` writes `view.qpos[:] = x`). Unknown names raise KeyError, ids out of range
+# IndexError, with MuJoCo's messages.
+#
+# How an attribute cuts its field follows the field's first dimension (engine/fields.py):
+#   the object count (nbody, ...)  the object's row, flattened; a scalar field gives shape (1,)
+#   nq, nv (joints)                the joint's block: 7 qpos of a free joint, 1 of a hinge
+#   nu, nout (actuators)           its controls or outputs, (n, ...); the row alone if n == 1
+#   nsensordata                    the sensor's `dim` numbers
+#   nnumericdata, ntupledata       the numeric's or the tuple's `size` entries
+#   nhfielddata, ntexdata          (nrow, ncol) heights, (height, width, nchannel) texels
+#   nJten                          the tendon's Jacobian columns: rownnz entries from rowadr
+#                                  (MuJoCo 3.17 reads nv entries from id*nv: past the end)
+# `d.actuator(i).moment` is the actuator's dense moment row (nv,) per output, computed from the
+# compressed rows at each read: a read-only copy, as MuJoCo's.
+#
+# Views and their arrays are made on first use and cached on the MjModel/MjData: a repeated
+# `d.body('torso').xpos` is two dictionary lookups and an attribute read.
+
+# One entry per object type: a line `accessor [other names] Title OBJTYPE count prefix` (the view
+# type is `_MjModel<Title>Views`, names resolve as mjOBJ_<OBJTYPE>, `-` for no prefix), then the
+# attributes, indented: `a` reads the field prefix + a, `a=field` reads `field`.
+_MODEL_VIEW_TABLE = """
+actuator Actuator ACTUATOR nactuator actuator_
+  trntype dyntype gaintype biastype trnid actadr actnum group ctrllimited forcelimited actlimited
+  dynprm gainprm biasprm ctrlrange forcerange actrange gear cranklength acc0 length0 lengthrange
+  user
+body Body BODY nbody body_
+  parentid rootid weldid mocapid jntnum jntadr dofnum dofadr geomnum geomadr simple sameframe pos
+  quat ipos iquat mass subtreemass inertia invweight0 user
+cam camera Camera CAMERA ncam cam_
+  mode bodyid targetbodyid pos quat poscom0 pos0 mat0 fovy ipd user
+eq equality Equality EQUALITY neq eq_
+  type obj1id obj2id active0 solref solimp data
+exclude Exclude EXCLUDE nexclude exclude_
+  signature
+geom Geom GEOM ngeom geom_
+  type contype conaffinity condim bodyid dataid matid group priority sameframe solmix solref
+  solimp size rbound pos quat friction margin gap user rgba
+hfield Hfield HFIELD nhfield hfield_
+  size nrow ncol adr data
+jnt joint Joint JOINT njnt jnt_
+  qpos0=qpos0 qpos_spring=qpos_spring type qposadr dofadr group limited pos axis stiffness
+  stiffnesspoly range margin user bodyid=dof_bodyid jntid=dof_jntid parentid=dof_parentid
+  Madr=dof_Madr simplenum=dof_simplenum solref solimp frictionloss=dof_frictionloss
+  armature=dof_armature damping=dof_damping dampingpoly=dof_dampingpoly
+  invweight0=dof_invweight0 M0=dof_M0
+light Light LIGHT nlight light_
+  mode bodyid targetbodyid type castshadow active pos dir poscom0 pos0 dir0 attenuation cutoff
+  exponent ambient diffuse specular
+mat material Material MATERIAL nmat mat_
+  texid texuniform texrepeat emission specular shininess reflectance rgba
+mesh Mesh MESH nmesh mesh_
+  vertadr vertnum texcoordadr faceadr facenum graphadr
+numeric Numeric NUMERIC nnumeric numeric_
+  adr size data
+pair Pair PAIR npair pair_
+  dim geom1 geom2 signature solref solimp margin gap friction
+sensor Sensor SENSOR nsensor sensor_
+  type datatype needstage objtype objid reftype refid dim adr cutoff noise user
+site Site SITE nsite site_
+  type bodyid matid group sameframe size pos quat user rgba
+skin Skin SKIN nskin skin_
+  matid rgba inflate vertadr vertnum texcoordadr faceadr facenum boneadr bonenum
+tendon Tendon TENDON ntendon tendon
+  _adr _num _matid _group _limited _width _solref_lim _solimp_lim _solref_fri _solimp_fri _range
+  _margin _stiffness _stiffnesspoly _damping _dampingpoly _frictionloss _lengthspring _length0
+  _invweight0 _user _rgba J_rownnz=ten_J_rownnz J_rowadr=ten_J_rowadr J_colind=ten_J_colind
+tex texture Texture TEXTURE ntex tex_
+  type colorspace height width nchannel adr data
+tuple Tuple TUPLE ntuple tuple_
+  adr size objtype objid objprm
+key keyframe Keyframe KEY nkey key_
+  time qpos qvel act mpos mquat ctrl
+"""
+# (MuJoCo's tendon view keeps the underscore of tendon_range: `m.tendon(0)._range`)
+
+_DATA_VIEW_TABLE = """
+actuator Actuator ACTUATOR nactuator actuator_
+  ctrl=ctrl length velocity force
+body Body BODY nbody -
+  xfrc_applied xpos xquat xmat xipos ximat subtree_com cinert crb cvel subtree_linvel
+  subtree_angmom cacc cfrc_int cfrc_ext
+cam camera Camera CAMERA ncam cam_
+  xpos xmat
+geom Geom GEOM ngeom geom_
+  xpos xmat
+jnt joint Joint JOINT njnt -
+  qpos qvel qacc_warmstart qfrc_applied qacc xanchor xaxis cdof qLDiagInv cdof_dot qfrc_bias
+  qfrc_passive qfrc_actuator qfrc_smooth qacc_smooth qfrc_constraint qfrc_inverse
+light Light LIGHT nlight light_
+  xpos xdir
+sensor Sensor SENSOR nsensor -
+  data=sensordata
+site Site SITE nsite site_
+  xpos xmat
+tendon ten Tendon TENDON ntendon ten_
+  wrapadr wrapnum length velocity
+"""
+# (and d.actuator(i).moment, computed: _actuator_moment_rows)
+
+
+def _parse_view_table(table: str) -> list:
+  """The entries of a view table: (names, title, object type, count, prefix, {attr: field})."""
+  entries = []
+  for line in table.strip("\n").splitlines():
+    if not line.startswith(" "):
+      *names, title, objtype, count, prefix = line.split()
+      prefix = "" if prefix == "-" else prefix
+      entries.append((tuple(names), title, getattr(enums, "mjOBJ_" + objtype), count, prefix, {}))
+      continue
+    for token in line.split():
+      attr, _, field = token.partition("=")
+      entries[-1][-1][attr] = field or entries[-1][4] + attr
+  return entries
+
+
+def _view_row(model, arr, i):
+  """Object i's row of a per-object field, flattened ((1,) for a scalar field)."""
+  row = arr[i]
+  return arr[i : i + 1] if row.ndim == 0 else row.reshape(-1)
+
+
+def _joint_block(adr_name, total_name):
+  """A joint's block of an nq or nv array: from its address to the next joint's (MuJoCo's
+  rule), keeping trailing dimensions (cdof of a hinge is (1, 6))."""
+
+  def cut(model, arr, i):
+    adr = model._arrays[adr_name]
+    end = adr[i + 1] if i + 1 < len(adr) else model._sizes[total_name]
+    return arr[adr[i] : end]
+
+  return cut
+
+
+def _actuator_block(adr_name, num_name):
+  """An actuator's controls or outputs: (num, ...) for several, the one row for one."""
+
+  def cut(model, arr, i):
+    adr, num = int(model._arrays[adr_name][i]), int(model._arrays[num_name][i])
+    block = arr[adr : adr + num]
+    return block[0] if num == 1 and block.ndim > 1 else block
+
+  return cut
+
+
+def _address_size(adr_name, size_name):
+  def cut(model, arr, i):
+    adr = int(model._arrays[adr_name][i])
+    return arr[adr : adr + int(model._arrays[size_name][i])]
+
+  return cut
+
+
+def _grid(adr_name, dim_names):
+  """A block reshaped to the object's grid: hfield heights (nrow, ncol), texels (h, w, c)."""
+
+  def cut(model, arr, i):
+    adr = int(model._arrays[adr_name][i])
+    shape = tuple(int(model._arrays[n][i]) for n in dim_names)
+    return arr[adr : adr + int(np.prod(shape))].reshape(shape)
+
+  return cut
+
+
+# first dimension of a field other than the object count -> how an object's part is cut
+_VIEW_CUTS = {
+  "nq": _joint_block("jnt_qposadr", "nq"),
+  "nv": _joint_block("jnt_dofadr", "nv"),
+  "nu": _actuator_block("actuator_ctrladr", "actuator_ctrlnum"),
+  "nout": _actuator_block("actuator_outadr", "actuator_outnum"),
+  "nsensordata": _address_size("sensor_adr", "sensor_dim"),
+  "nnumericdata": _address_size("numeric_adr", "numeric_size"),
+  "ntupledata": _address_size("tuple_adr", "tuple_size"),
+  "nJten": _address_size("ten_J_rowadr", "ten_J_rownnz"),
+  "nhfielddata": _grid("hfield_adr", ("hfield_nrow", "hfield_ncol")),
+  "ntexdata": _grid("tex_adr", ("tex_height", "tex_width", "tex_nchannel")),
+}
+
+
+def _actuator_moment_rows(view):
+  """The actuator's moment rows, dense (nv,) per output: a fresh read-only array (MuJoCo's
+  `d.actuator(i).moment` too is computed from the compressed rows at each read)."""
+  d, m, i = view._source, view._model, view._id
+  adr, num = int(m._arrays["actuator_outadr"][i]), int(m._arrays["actuator_outnum"][i])
+  rownnz, rowadr = d["moment_rownnz"], d["moment_rowadr"]
+  colind, values = d["moment_colind"], d["actuator_moment"]
+  out = np.zeros((num, m._sizes["nv"]))
+  for r in range(num):
+    start = int(rowadr[adr + r])
+    end = start + int(rownnz[adr + r])
+    out[r, colind[start:end]] = values[start:end]
+  if num == 1:
+    out = out[0]
+  out.flags.writeable = False
+  return out
+
+
+class _ViewField:
+  """One attribute of a view: cuts the object's part of its field on first read and leaves it
+  in the view's __dict__, where later reads find it without calling here."""
+
+  __slots__ = ("attr", "field", "cut", "as_byte")
+
+  def __init__(self, attr, field, cut, as_byte):
+    self.attr, self.field, self.cut, self.as_byte = attr, field, cut, as_byte
+
+  def __get__(self, view, owner=None):
+    if view is None:
+      return self
+    arr = self.cut(view._model, view._source[self.field], view._id)
+    if self.as_byte:  # MuJoCo's views show mjtByte flags as uint8
+      arr = arr.view(np.uint8)
+    view.__dict__[self.attr] = arr
+    return arr
+
+
+class _View:
+  """Base of the view types: `.id`, `.name` and the attributes of the type's table row."""
+
+  _FIELDS = _WRITABLE = frozenset()  # the attributes; those `view.attr = x` writes into
+
+  def __init__(self, model, source, i, name):
+    d = self.__dict__
+    d["_model"], d["_source"], d["_id"], d["_name"] = model, source, i, name
+
+  @property
+  def id(self) -> int:
+    return self._id
+
+  @property
+  def name(self) -> str:
+    return self._name
+
+  def __setattr__(self, attr, value):
+    if attr in self._WRITABLE:
+      getattr(self, attr)[...] = value
+      return
+    if attr in ("id", "name", "moment"):
+      raise AttributeError(f"property of '{type(self).__name__}' object has no setter")
+    raise AttributeError(f"'{type(self).__name__}' object has no attribute '{attr}'")
+
+  def __dir__(self):  # the attributes, not the view's own bookkeeping (_model, _id, ...)
+    return [a for a in super().__dir__() if a[0] != "_" or a[:2] == "__" or a in self._FIELDS]
+
+  def __repr__(self):  # MuJoCo's: the attributes without a leading underscore, sorted
+    names = sorted(a for a in (*self._FIELDS, "id", "name") if not a.startswith("_"))
+    lines = "".join(f"  {a}: {getattr(self, a)!r}\n" for a in names)
+    return f"<{type(self).__name__}\n{lines}>"
+
+
+class _ViewGroup:
+  """One object type's accessor: its view type, and how names and ids resolve."""
+
+  def __init__(self, entry, is_model):
+    names, title, objtype, count, prefix, attrs = entry
+    self.method, self.names, self.objtype, self.count = names[0], names, objtype, count
+    self.is_model = is_model
+    fields = {f.name: f for f in (F.MODEL_FIELDS if is_model else F.DATA_FIELDS)}
+    if is_model:
+      fields.update({f.name: f for f in _skin.SKIN_FIELDS})
+    members = {}
+    for attr, name in attrs.items():
+      f = fields[name]
+      first = f.dims[0]
+      cut = _view_row if first == count else _VIEW_CUTS[first]
+      members[attr] = _ViewField(attr, f.name, cut, f.dtype == "b1")
+    writable = frozenset(members)
+    if not is_model and self.method == "actuator":
+      members["moment"] = property(_actuator_moment_rows)  # read-only, as MuJoCo's
+    members.update(_FIELDS=frozenset(members), _WRITABLE=writable, __module__=__name__)
+    kind = "Model" if is_model else "Data"
+    self.view_type = type(f"_Mj{kind}{title}Views", (_View,), members)
+
+  def resolve(self, owner, key):
+    """The view of object `key` (a name or an id) of `owner`, made and cached on first use."""
+    model = owner if self.is_model else owner.model
+    if isinstance(key, str):
+      i = support.mj_name2id(model, self.objtype, key)
+      if i < 0:
+        raise KeyError(f"Invalid name '{key}'. Valid names: {self._valid_names(model)}")
+    else:
+      try:
+        i = operator.index(key)
+      except TypeError:
+        raise TypeError(
+          f"{self.method}(): takes an object's name (str) or id (int), not {type(key).__name__}"
+        ) from None
+      n = int(getattr(model, self.count))
+      if not 0 <= i < n:
+        raise IndexError(f"Invalid index {i}. Valid indices from 0 to {n - 1}")
+    cache = owner.__dict__.setdefault("_views", {}).setdefault(self.method, {})
+    view = cache.get(i)
+    if view is None:
+      source = model._skin if self.method == "skin" else owner._arrays
+      name = support.mj_id2name(model, self.objtype, i) or ""
+      view = cache[i] = self.view_type(model, source, i, name)
+    if type(key) is str or type(key) is int:
+      cache[key] = view
+    return view
+
+  def _valid_names(self, model) -> list:
+    n = int(getattr(model, self.count))
+    names = (support.mj_id2name(model, self.objtype, i) for i in range(n))
+    return sorted(name for name in names if name)
+
+  def accessor(self):
+    method, resolve = self.method, self.resolve
+
+    def view(self, name=""):
+      # a name or an exact int seen before: straight from the cache (floats equal to an id,
+      # numpy ints and unknown keys take resolve, which checks them)
+      if name.__class__ is str or name.__class__ is int:
+        try:
+          return self._views[method][name]
+        except (AttributeError, KeyError):
+          pass
+      return resolve(self, name)
+
+    view.__name__ = view.__qualname__ = method
+    return view
+
+
+def _add_accessors(model_classes, data_class):
+  """Adds the accessors (`body`, `jnt`, `joint`, ...) to the model classes and MjData."""
+  for classes, table, is_model in (
+    (model_classes, _MODEL_VIEW_TABLE, True),
+    ((data_class,), _DATA_VIEW_TABLE, False),
+  ):
+    kind = "MjModel" if is_model else "MjData"
+    for entry in _parse_view_table(table):
+      group = _ViewGroup(entry, is_model)
+      fn = group.accessor()
+      for alias in group.names:
+        fn_alias = fn
+        if alias != group.method:  # a copy with its own name for help() and tracebacks
+          fn_alias = group.accessor()
+          fn_alias.__name__ = fn_alias.__qualname__ = alias
+        fn_alias.__doc__ = (
+          f"{kind}.{alias}(name or id): the {group.method} view of one object (MuJoCo's "
+          f"`{alias}` accessor): .id, .name and {', '.join(sorted(group.view_type._FIELDS))}."
+        )
+        for cls in classes:
+          setattr(cls, alias, fn_alias)
+
+
+# a ModelBatch world's views show its own rows of the per-world fields
+_add_accessors((MjModel, _WorldModel), MjData)
 
 
 # ---- loading ----
