@@ -244,12 +244,14 @@ def _valid_args(name, rng):
 
 
 def _assert_same(ours, theirs, what):
-  """Equal to the bit (NaN equal to NaN), and of the same Python type for returns."""
+  """Equal to the bit (signed zeros and NaN payloads included), and of the same Python type
+  for returns."""
   if isinstance(theirs, np.ndarray):
     np.testing.assert_array_equal(ours, theirs, err_msg=what)
+    assert ours.dtype == theirs.dtype and ours.tobytes() == theirs.tobytes(), what
   else:
     assert type(ours) is type(theirs), (what, ours, theirs)
-    assert ours == theirs or (ours != ours and theirs != theirs), (what, ours, theirs)
+    assert np.array(ours).tobytes() == np.array(theirs).tobytes(), (what, ours, theirs)
 
 
 def _call_both(name, make):
