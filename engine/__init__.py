@@ -4,11 +4,14 @@ The public API mirrors the `mujoco` Python bindings (docs/architecture.md):
 MjModel/MjData, the mj_ pipeline functions, the mju_ helpers and the mjt enums.
 """
 
+import types as _types
+
 # the mju_ helpers of engine/math.py, as cached functions Python can call (mujoco.mju_*)
 from engine import _jit as _jit
 from engine import arguments as _arguments
 from engine import batch as batch  # numba's thread pool for batched steps: engine.batch.POOL
 from engine import math as _math
+from engine import mju as _mju
 from engine import rollout as rollout  # batched rollouts (mujoco.rollout): engine.rollout.rollout
 from engine.binary import mj_loadModel as mj_loadModel
 from engine.binary import mj_saveModel as mj_saveModel
@@ -108,8 +111,14 @@ from engine.types import MjStatistic as MjStatistic
 from engine.types import MjVisual as MjVisual
 from engine.types import ModelBatch as ModelBatch
 
+# engine.mju_*: the helpers with the `mujoco` bindings' signatures and argument checks
+# (engine/mju.py); the helpers mujoco lacks (mju_crossMotion, ...) with their C arguments.
+# engine.math_raw.mju_*: every helper with its C arguments (sizes passed), unchecked.
+math_raw = _types.SimpleNamespace(
+  **{_name: _jit.python_callable(getattr(_math, _name)) for _name in _math.__all__}
+)
 for _name in _math.__all__:
-  globals()[_name] = _jit.python_callable(getattr(_math, _name))
+  globals()[_name] = getattr(_mju, _name, None) or getattr(math_raw, _name)
 
 # MuJoCo's TypeError for arguments of the wrong type (the driver's functions check their own)
 for _name in [n for n in dir() if n.startswith(("mj_", "mjd_"))]:

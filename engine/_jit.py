@@ -58,6 +58,7 @@ PYTHON_ONLY = (
   "types.py",
   "physics.py",
   "index.py",
+  "mju.py",
   "warmup.py",
   "__main__.py",
   "plugin.py",
