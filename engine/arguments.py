@@ -45,12 +45,13 @@ def checked(function):
 
 @functools.cache
 def _kinds():
-  """{parameter name: the class its argument must be} (engine.types is imported on first use:
-  it imports most of the engine)."""
+  """{parameter name: the classes its argument may be (a model, or a world of a ModelBatch)}
+  (engine.types is imported on first use: it imports most of the engine)."""
   from engine.types import MjData
   from engine.types import MjModel
+  from engine.types import _WorldModel
 
-  return {"m": MjModel, "d": MjData}
+  return {"m": (MjModel, _WorldModel), "d": MjData}
 
 
 def _wrong_argument(name, signature, args, kwargs):
@@ -64,8 +65,9 @@ def _wrong_argument(name, signature, args, kwargs):
   for parameter, value in bound.arguments.items():
     kind = kinds.get(parameter)
     if kind is not None and not isinstance(value, kind):
+      expected = "MjModel" if parameter == "m" else "MjData"
       return TypeError(
-        f"{name}(): argument '{parameter}' must be an {kind.__name__}, got {type(value).__name__}"
+        f"{name}(): argument '{parameter}' must be an {expected}, got {type(value).__name__}"
       )
   for parameter, value in bound.arguments.items():
     if value is None and signature.parameters[parameter].default is not None:

@@ -683,7 +683,7 @@ class MjData:
   """
 
   def __init__(self, model: MjModel):
-    if not isinstance(model, MjModel):
+    if not isinstance(model, (MjModel, _WorldModel)):
       raise TypeError(f"MjData(): expected an MjModel, got {type(model).__name__}")
     self.model = model
     self._arrays = _alloc_arena(F.DATA_FIELDS, {**model._sizes, **data_capacity(model)})
