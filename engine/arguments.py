@@ -3,9 +3,10 @@
 The bindings raise TypeError for an argument of the wrong type. Our mj_ functions would instead
 fail inside the engine: AttributeError from a None model, numba's TypingError for an array of
 the wrong dtype or a None array. `checked(function)` turns those into a TypeError that names
-the function and the argument; it costs nothing while the arguments are right (the check runs
-only once the call has failed). The driver's functions (mj_step, mj_forward, ...) check their
-own arguments, the same way, without the extra call.
+the function and the argument; while the arguments are right it costs a type test of the model
+and the data (some functions would otherwise run on anything), the rest being examined only once
+a call has failed. The driver's functions (mj_step, mj_forward, ...) check their own arguments
+inline, without the extra call.
 """
 
 import functools
