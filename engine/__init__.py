@@ -126,6 +126,49 @@ for _name in [n for n in dir() if n.startswith(("mj_", "mjd_"))]:
     globals()[_name] = _arguments.checked(globals()[_name])
 del _name
 
+# the MuJoCo release whose API and results this engine matches (mujoco.__version__, as the
+# `mujoco` package reports it: code written for `mujoco` checks this)
+__version__ = "3.17.0"
+
+
+def mj_versionString() -> str:
+  """The MuJoCo version this engine matches, as mujoco.mj_versionString()."""
+  return __version__
+
+
+def mj_version() -> int:
+  """The MuJoCo version this engine matches as mujoco.mj_version() gives it (3.17.0: 3017000)."""
+  major, minor, patch = (int(part) for part in __version__.split("."))
+  return major * 1_000_000 + minor * 1_000 + patch
+
+
+def install_as_mujoco() -> None:
+  """Makes `import mujoco` (and `mujoco.rollout`) give this engine, for code written for the
+    `mujoco` package: call it before that code imports mujoco, e.g. before
+    `gymnasium.make("HalfCheetah-v5")`. `mujoco.egl`, `mujoco.osmesa` and `mujoco.glfw` give
+  GL contexts on that backend; the viewer is not mapped."""
+  import sys
+  import types
+
+  sys.modules["mujoco"] = sys.modules[__name__]
+  sys.modules["mujoco.rollout"] = rollout
+  for backend in ("egl", "osmesa", "glfw"):  # mujoco.egl.GLContext(width, height), ...
+    module = types.ModuleType(f"mujoco.{backend}")
+    module.GLContext = _backend_context(backend)
+    sys.modules[module.__name__] = module
+
+
+def _backend_context(backend):
+  """GLContext on one backend, as the bindings' mujoco.<backend>.GLContext(width, height)."""
+
+  def context(max_width, max_height):
+    from engine.render.context import GLContext
+
+    return GLContext(max_width, max_height, backend=backend)
+
+  return context
+
+
 # rendering names, imported on first use so that physics-only use never loads OpenGL
 _RENDER_NAMES = frozenset(
   (
