@@ -127,6 +127,22 @@ class Observable(metaclass=abc.ABCMeta):
       setattr(self, key, value)
 
 
+class PerPhysics:
+  """`reading(physics)`: calls a no-argument reader that `make(physics)` returns, made once per
+  physics (for Generic observables and hooks that read the same thing at every step)."""
+
+  def __init__(self, make):
+    self._make = make
+    self._physics = None
+    self._read = None
+
+  def __call__(self, physics):
+    if physics is not self._physics:
+      self._read = self._make(physics)
+      self._physics = physics
+    return self._read()
+
+
 class Generic(Observable):
   """An observable defined by a function of the physics."""
 

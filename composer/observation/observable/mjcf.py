@@ -22,25 +22,19 @@ def _check_mjcf_elements(obj):
     _check_mjcf_element(item)
 
 
-class BoundAttribute:
+class BoundAttribute(base.PerPhysics):
   """`bound(physics)`: attribute `kind` of MJCF element(s) as a plain array (flattened with
   `flat`), for Generic observables that read the same elements at every step: the binding's
   reader (`Binding.reader`) is looked up once per physics rather than binding at every call."""
 
   def __init__(self, kind, mjcf_elements, flat=False):
     _check_mjcf_elements(mjcf_elements)
-    self._kind = kind
-    self._elements = mjcf_elements
-    self._flat = flat
-    self._physics = None
-    self._read = None
 
-  def __call__(self, physics):
-    if physics is not self._physics:
-      self._read = physics.bind(self._elements).reader(self._kind)
-      self._physics = physics
-    value = self._read()
-    return np.reshape(value, -1) if self._flat else value
+    def make(physics):
+      read = physics.bind(mjcf_elements).reader(kind)
+      return (lambda: np.reshape(read(), -1)) if flat else read
+
+    super().__init__(make)
 
 
 class MJCFFeature(base.Observable):

@@ -53,21 +53,6 @@ class _Reader:
     return physics.data, self._id
 
 
-class _PerPhysics:
-  """`reading(physics)`: a reading of `observable`, its callable made once per physics."""
-
-  def __init__(self, observable):
-    self._observable = observable
-    self._physics = None
-    self._read = None
-
-  def __call__(self, physics):
-    if physics is not self._physics:
-      self._read = self._observable.observation_callable(physics)
-      self._physics = physics
-    return self._read()
-
-
 def _in_frame(point, origin, xmat, dims):
   """(point - origin) in the frame of rotation matrix `xmat` (9 numbers, row-major), using the
   first `dims` (2 or 3) coordinates: np.dot(point - origin, xmat[:dims, :dims]) in floats."""
@@ -240,7 +225,9 @@ class CoreObservablesAdder(ObservablesAdder):
       return vel_to_ball(physics) if closest is mates[own_index] else 0.0
 
     own_index = [p for p in task.players if p.team == player.team].index(player)
-    ball_velocity = _PerPhysics(task.ball.observables.linear_velocity)
+    ball_velocity = base_observable.PerPhysics(
+      task.ball.observables.linear_velocity.observation_callable
+    )
 
     def vel_ball_to_goal(physics):
       goal = task.arena.away_goal if player.team == team_lib.Team.HOME else task.arena.home_goal
@@ -271,7 +258,10 @@ class CoreObservablesAdder(ObservablesAdder):
     add("stats_vel_to_ball", base_observable.Generic(vel_to_ball))
     add("stats_closest_vel_to_ball", base_observable.Generic(closest_vel_to_ball))
     add(
-      "stats_veloc_forward", base_observable.Generic(_PerPhysics(walker.observables.veloc_forward))
+      "stats_veloc_forward",
+      base_observable.Generic(
+        base_observable.PerPhysics(walker.observables.veloc_forward.observation_callable)
+      ),
     )
     add("stats_vel_ball_to_goal", base_observable.Generic(vel_ball_to_goal))
     add("stats_home_avg_teammate_dist", base_observable.Generic(avg_teammate_dist))
