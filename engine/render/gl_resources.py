@@ -430,16 +430,18 @@ class MjrContext:
     """Bitmap fonts as display lists of glBitmap glyphs (makeFont): normal, shadow, big.
 
     MuJoCo ships its own bitmaps; we rasterize Pillow's bundled font at a pixel size that
-    grows with fontscale (rounded to 50, clamped to [100, 300] as MuJoCo does).
+    grows with fontscale (rounded to 50, clamped to [100, 300] as MuJoCo does). 0.14 * scale
+    pixels gives MuJoCo's line heights (charHeight 18 at scale 100 ... 54 at 300, the big
+    font twice that) to within two pixels, so overlays take the same room on screen.
     """
     scale = min(300, max(100, 50 * int(round(font_scale / 50.0))))
     self.fontScale = scale
-    px = int(round(0.1 * scale))
+    px = int(round(0.14 * scale))
     glyphs = gl_text.make_glyphs
     self.charWidth, self.charHeight, self.baseFontNormal = glyphs(self, px, dilate=False)
     _, _, self.baseFontShadow = glyphs(self, px, dilate=True, widths=self.charWidth)
     self.charWidthBig, self.charHeightBig, self.baseFontBig = glyphs(
-      self, int(1.8 * px), dilate=False
+      self, 2 * px, dilate=False
     )
 
   def free(self):

@@ -789,12 +789,28 @@ def test_overlay_draws_text_on_a_dark_box(scene):
   before = scene.ours(scn, "rgb").astype(int)
   R.mjr_overlay(R.mjFONT_NORMAL, R.mjGRID_TOPLEFT, scene.rect, "Time", "1.25", scene.con)
   after = _read(scene)
-  box = after[8 : 8 + scene.con.charHeight, 8:60]
+  box = after[8 : 8 + scene.con.charHeight, 8:120]
   assert (box.min(-1) > 200).any()  # white glyph pixels
   background = box.max(-1) < 200  # elsewhere: blended with black
-  darker = box[background] < before[8 : 8 + scene.con.charHeight, 8:60][background] - 10
+  darker = box[background] < before[8 : 8 + scene.con.charHeight, 8:120][background] - 10
   assert darker.mean() > 0.9
   np.testing.assert_array_equal(after[H // 2 :], before[H // 2 :])  # bottom half untouched
+
+
+@pytest.mark.parametrize("font_scale", [100, 150, 200, 250, 300])
+def test_font_line_heights_are_mujocos(scene, font_scale):
+  """Overlays take MuJoCo's room on screen: our fonts are not MuJoCo's bitmaps, but their
+  line heights are within two pixels of MuJoCo's at every font scale."""
+  ours = gl_resources.MjrContext(scene.mm, font_scale)
+  theirs = mujoco.MjrContext(scene.mm, font_scale)
+  try:
+    assert abs(ours.charHeight - theirs.charHeight) <= 2
+    assert abs(ours.charHeightBig - theirs.charHeightBig) <= 2
+    width = np.asarray(ours.charWidth)[ord("A")]
+    assert abs(width - np.asarray(theirs.charWidth)[ord("A")]) <= 2
+  finally:
+    ours.free()
+    theirs.free()
 
 
 def test_labels_are_drawn_at_the_geom(scene):
