@@ -143,10 +143,10 @@ def mj_version() -> int:
 
 
 def install_as_mujoco() -> None:
-  """Makes `import mujoco` (and `mujoco.rollout`) give this engine, for code written for the
-    `mujoco` package: call it before that code imports mujoco, e.g. before
-    `gymnasium.make("HalfCheetah-v5")`. `mujoco.egl`, `mujoco.osmesa` and `mujoco.glfw` give
-  GL contexts on that backend; the viewer is not mapped."""
+  """Makes `import mujoco` give this engine, for code written for the `mujoco` package: call it
+  before that code imports mujoco, e.g. before `gymnasium.make("HalfCheetah-v5")`.
+  `mujoco.rollout` is engine.rollout, `mujoco.viewer` engine.viewer, and `mujoco.egl`,
+  `mujoco.osmesa` and `mujoco.glfw` give GL contexts on that backend."""
   import sys
   import types
 
@@ -156,6 +156,21 @@ def install_as_mujoco() -> None:
     module = types.ModuleType(f"mujoco.{backend}")
     module.GLContext = _backend_context(backend)
     sys.modules[module.__name__] = module
+  sys.modules["mujoco.viewer"] = _LazyModule("mujoco.viewer", "engine.viewer")
+
+
+class _LazyModule(_types.ModuleType):
+  """A module that imports `target` on first attribute access, so that installing the
+  viewer's name does not load GLFW and OpenGL for code that never opens a window."""
+
+  def __init__(self, name, target):
+    super().__init__(name)
+    self._target = target
+
+  def __getattr__(self, attr):
+    import importlib
+
+    return getattr(importlib.import_module(self._target), attr)
 
 
 def _backend_context(backend):
@@ -197,16 +212,45 @@ _RENDER_NAMES = frozenset(
     "mjr_setBuffer",
     "mjr_overlay",
     "mjr_uploadHField",
+    "mjv_addGeoms",
+    "mjv_alignToCamera",
+    "mjv_applyPerturbForce",
+    "mjv_applyPerturbPose",
+    "mjv_averageCamera",
+    "mjv_camera2GLCamera",
+    "mjv_cameraFrame",
+    "mjv_cameraFrustum",
+    "mjv_cameraInModel",
+    "mjv_cameraInRoom",
+    "mjv_frustumHeight",
+    "mjv_initPerturb",
+    "mjv_makeLights",
+    "mjv_model2room",
+    "mjv_moveCamera",
+    "mjv_moveModel",
+    "mjv_movePerturb",
+    "mjv_room2model",
+    "mjv_select",
+    "mjv_updateCamera",
+    "mjv_updateSkin",
+    "mjr_rectangle",
+    "mjr_text",
+    "mjr_restoreBuffer",
     "GLContext",
   )
 )
 
 
 def __getattr__(name):
+  if name == "viewer":  # as mujoco.viewer, after install_as_mujoco() (imported on first use)
+    import importlib
+
+    return importlib.import_module("engine.viewer")
   if name in _RENDER_NAMES:
     from engine import render
 
-    for module in (render, render.visualize, render.gl_renderer, render.context):
+    modules = (render.visualize, render.gl_renderer, render.gl_resources, render.gl_text)
+    for module in (render, *modules, render.context):
       if hasattr(module, name):
         return getattr(module, name)
   raise AttributeError(f"module 'engine' has no attribute '{name}'")

@@ -31,6 +31,47 @@ mjNISLAND = 20  # islands with solver statistics kept
 mjNSENS = 3  # length of sensor_intprm
 mjNPOLY = 2  # higher-order terms in the *_stiffnesspoly/*_dampingpoly fields
 mjNGROUP = 6  # visibility groups of geoms, sites, joints and skins
+mjMAXLIGHT = 100  # most lights in an mjvScene
+mjMAXLINE = 100  # most lines in an mjvFigure
+mjMAXLINEPNT = 1001  # most points in an mjvFigure line
+mjMAXOVERLAY = 500  # most characters in an overlay text
+mjMAXPLANEGRID = 200  # most grid divisions of a drawn plane
+
+# names of the option and visualisation flags, as MuJoCo's simulate shows them
+mjDISABLESTRING = (
+  "Constraint", "Equality", "Frictionloss", "Limit", "Contact", "Spring", "Damper", "Gravity",
+  "Clampctrl", "Warmstart", "Filterparent", "Actuation", "Refsafe", "Sensor", "Midphase",
+  "Eulerdamp", "AutoReset", "NativeCCD", "Island", "MultiCCD",
+)  # fmt: skip
+mjENABLESTRING = ("Override", "Energy", "Fwdinv", "InvDiscrete", "Sleep", "DiagExact", "IPC")
+mjFRAMESTRING = ("None", "Body", "Geom", "Site", "Camera", "Light", "Contact", "World")
+mjLABELSTRING = (
+  "None", "Body", "Joint", "Geom", "Site", "Camera", "Light", "Tendon", "Actuator", "Constraint",
+  "Flex", "Skin", "Selection", "SelPoint", "Contact", "ContactForce", "Island",
+)  # fmt: skip
+mjTIMERSTRING = (
+  "step", "forward", "inverse", "position", "velocity", "actuation", "constraint", "advance",
+  "pos_kinematics", "pos_inertia", "pos_collision", "pos_make", "pos_project", "col_broadphase",
+  "col_narrowphase",
+)  # fmt: skip
+# (name, default on/off, keyboard shortcut) of each mjtRndFlag / mjtVisFlag
+mjRNDSTRING = (
+  ("Shadow", "1", "S"), ("Wireframe", "0", "W"), ("Reflection", "1", "R"), ("Additive", "0", "L"),
+  ("Skybox", "1", "K"), ("Fog", "0", "G"), ("Haze", "1", "/"), ("Depth", "0", ""),
+  ("Segment", "0", ","), ("Id Color", "0", ""), ("Cull Face", "1", ""),
+)  # fmt: skip
+mjVISSTRING = (
+  ("Convex Hull", "0", "H"), ("Texture", "1", "X"), ("Joint", "0", "J"), ("Camera", "0", "Q"),
+  ("Actuator", "0", "U"), ("Activation", "0", ","), ("Light", "0", "Z"), ("Tendon", "1", "V"),
+  ("Range Finder", "1", "Y"), ("Equality", "0", "E"), ("Inertia", "0", "I"),
+  ("Scale Inertia", "0", "'"), ("Perturb Force", "0", "B"), ("Perturb Object", "1", "O"),
+  ("Contact Point", "0", "C"), ("Island", "0", "N"), ("Contact Force", "0", "F"),
+  ("Contact Split", "0", "P"), ("Transparent", "0", "T"), ("Auto Connect", "0", "A"),
+  ("Center of Mass", "0", "M"), ("Select Point", "0", ""), ("Static Body", "1", "D"),
+  ("Skin", "1", ";"), ("Flex Vert", "0", ""), ("Flex Edge", "1", ""), ("Flex Face", "0", ""),
+  ("Flex Skin", "1", ""), ("Body Tree", "0", "`"), ("Mesh Tree", "0", "\\"),
+  ("SDF iters", "0", ""),
+)  # fmt: skip
 
 
 # Bits of opt.disableflags: each switches off one pipeline feature.
@@ -788,6 +829,159 @@ class mjtStereo(enum.IntEnum):
   mjSTEREO_SIDEBYSIDE = 2
 
 
+# Mouse buttons of MuJoCo's UI events.
+class mjtButton(enum.IntEnum):
+  mjBUTTON_NONE = 0
+  mjBUTTON_LEFT = 1
+  mjBUTTON_RIGHT = 2
+  mjBUTTON_MIDDLE = 3
+
+
+# Event types of MuJoCo's UI.
+class mjtEvent(enum.IntEnum):
+  mjEVENT_NONE = 0
+  mjEVENT_MOVE = 1
+  mjEVENT_PRESS = 2
+  mjEVENT_RELEASE = 3
+  mjEVENT_SCROLL = 4
+  mjEVENT_KEY = 5
+  mjEVENT_RESIZE = 6
+  mjEVENT_REDRAW = 7
+  mjEVENT_FILESDROP = 8
+
+
+# Item types of MuJoCo's UI sections.
+class mjtItem(enum.IntEnum):
+  mjITEM_END = -2
+  mjITEM_SECTION = -1
+  mjITEM_SEPARATOR = 0
+  mjITEM_STATIC = 1
+  mjITEM_BUTTON = 2
+  mjITEM_CHECKINT = 3
+  mjITEM_CHECKBYTE = 4
+  mjITEM_RADIO = 5
+  mjITEM_RADIOLINE = 6
+  mjITEM_SELECT = 7
+  mjITEM_SLIDERINT = 8
+  mjITEM_SLIDERNUM = 9
+  mjITEM_EDITINT = 10
+  mjITEM_EDITNUM = 11
+  mjITEM_EDITFLOAT = 12
+  mjITEM_EDITTXT = 13
+  mjNITEM = 14
+
+
+# States of a MuJoCo UI section.
+class mjtSection(enum.IntEnum):
+  mjSECT_CLOSED = 0
+  mjSECT_OPEN = 1
+  mjSECT_FIXED = 2
+
+
+# Mouse actions that move a camera, a body or a perturbation (mjv_moveCamera, ...).
+class mjtMouse(enum.IntEnum):
+  mjMOUSE_NONE = 0
+  mjMOUSE_ROTATE_V = 1
+  mjMOUSE_ROTATE_H = 2
+  mjMOUSE_MOVE_V = 3
+  mjMOUSE_MOVE_H = 4
+  mjMOUSE_ZOOM = 5
+  mjMOUSE_MOVE_V_REL = 6
+  mjMOUSE_MOVE_H_REL = 7
+  mjMOUSE_TURN_V = 8
+  mjMOUSE_TURN_H = 9
+
+
+# Compiler timers.
+class mjtCTimer(enum.IntEnum):
+  mjCTIMER_TOTAL = 0
+  mjCTIMER_ASSETS = 1
+  mjCTIMER_TEXTURE = 2
+  mjCTIMER_MESH_LOAD = 3
+  mjCTIMER_MESH_HULL = 4
+  mjCTIMER_MESH_POLYGON = 5
+  mjCTIMER_MESH_INERTIA = 6
+  mjCTIMER_MESH_BVH = 7
+  mjCTIMER_MESH_OCTREE = 8
+  mjNCTIMER = 9
+
+
+# What attaching a model does when names conflict (MjSpec).
+class mjtConflict(enum.IntEnum):
+  mjCONFLICT_WARNING = 0
+  mjCONFLICT_MERGE = 1
+  mjCONFLICT_ERROR = 2
+
+
+# Whether assets are embedded in a saved model (MjSpec).
+class mjtEmbed(enum.IntEnum):
+  mjEMBED_FALSE = 0
+  mjEMBED_TRUE = 1
+  mjEMBED_AUTO = 2
+
+
+# Cross-section of a flex cable.
+class mjtFlexSection(enum.IntEnum):
+  mjFLEXSECTION_CIRCLE = 0
+  mjFLEXSECTION_BOX = 1
+
+
+# Severity of a log message.
+class mjtLogLevel(enum.IntEnum):
+  mjLOG_DEBUG = 0
+  mjLOG_INFO = 1
+  mjLOG_WARNING = 2
+  mjLOG_ERROR = 3
+
+
+# Topics of MuJoCo's log.
+class mjtLogTopic(enum.IntEnum):
+  mjTOPIC_NONE = 0
+  mjTOPIC_TIME_STP = 1
+  mjTOPIC_TIME_CMP = 2
+  mjTOPIC_SLEEP = 3
+  mjNTOPIC = 3
+
+
+# Meshes the compiler can generate (MjSpec).
+class mjtMeshBuiltin(enum.IntEnum):
+  mjMESH_BUILTIN_NONE = 0
+  mjMESH_BUILTIN_SPHERE = 1
+  mjMESH_BUILTIN_HEMISPHERE = 2
+  mjMESH_BUILTIN_CONE = 3
+  mjMESH_BUILTIN_SUPERSPHERE = 4
+  mjMESH_BUILTIN_SUPERTORUS = 5
+  mjMESH_BUILTIN_WEDGE = 6
+  mjMESH_BUILTIN_PLATE = 7
+  mjMESH_BUILTIN_GRID = 8
+  mjMESH_BUILTIN_BOX = 9
+  mjMESH_BUILTIN_CYLINDER = 10
+  mjMESH_BUILTIN_ELLIPSOID = 11
+  mjMESH_BUILTIN_SQUARE = 12
+  mjMESH_BUILTIN_DISC = 13
+
+
+# Ways to give an orientation (MjSpec).
+class mjtOrientation(enum.IntEnum):
+  mjORIENTATION_QUAT = 0
+  mjORIENTATION_AXISANGLE = 1
+  mjORIENTATION_XYAXES = 2
+  mjORIENTATION_ZAXIS = 3
+  mjORIENTATION_EULER = 4
+
+
+# What a renderer passes through unchanged.
+class mjtPassthrough(enum.IntEnum):
+  mjPASSTHROUGH_NONE = 0
+  mjPASSTHROUGH_TEXTURES = 1
+
+
+# How attached models are scaled (MjSpec).
+class mjtScaling(enum.IntEnum):
+  mjSCALING_SIMILAR = 0
+  mjSCALING_GEOMETRY = 1
+
+
 # ---- plain int constants for numba kernels ----
 
 ENUMS = (
@@ -853,6 +1047,21 @@ ENUMS = (
   mjtFont,
   mjtGridPos,
   mjtStereo,
+  mjtButton,
+  mjtEvent,
+  mjtItem,
+  mjtSection,
+  mjtMouse,
+  mjtCTimer,
+  mjtConflict,
+  mjtEmbed,
+  mjtFlexSection,
+  mjtLogLevel,
+  mjtLogTopic,
+  mjtMeshBuiltin,
+  mjtOrientation,
+  mjtPassthrough,
+  mjtScaling,
 )
 
 # every member, e.g. mjJNT_HINGE, as a plain int in this module's namespace

@@ -109,10 +109,10 @@ def text_at(text, con, pos, rgb, shadow=False):
   )
 
 
-def mjr_text(font, text, con, x, y, r, g, b):
+def mjr_text(font, txt, con, x, y, r, g, b):
   """Draw text at (x, y) in relative viewport coordinates [0, 1] (mjr_text)."""
   _init_2d()
-  text_actual(font, text, con, x, y, 0, r, g, b)
+  text_actual(font, txt, con, x, y, 0, r, g, b)
 
 
 def _draw_overlay(font, viewport, skip, gridpos, rgb, overlay, con):

@@ -33,6 +33,7 @@ from engine.enums import mjtGeom
 from engine.enums import mjtLabel
 from engine.enums import mjtObj
 from engine.enums import mjtVisFlag as V
+from engine.errors import FatalError
 from engine.ray import mj_ray as _ray
 from engine.smooth import mj_solveM as _solveM
 
@@ -2244,12 +2245,17 @@ def mjv_camera2GLCamera(m, d, cam) -> MjvGLCamera:
   return glcam
 
 
-def mjv_room2model(roompos, roomquat, scn):
-  """Port of mjv_room2model: (pos, quat) in model space of a pose in room space."""
+def mjv_room2model(modelpos, modelquat, roompos, roomquat, scn):
+  """Port of mjv_room2model: writes into modelpos (3,), modelquat (4,) the model-space pose of
+  the room-space pose (roompos, roomquat)."""
+  modelpos[:], modelquat[:] = _room2model(roompos, roomquat, scn)
+
+
+def _room2model(roompos, roomquat, scn):
+  """(pos, quat) in model space of a pose in room space."""
   roompos = np.asarray(roompos, np.float64)
   roomquat = np.asarray(roomquat, np.float64)
-  if scn.scale < mjMINVAL:
-    raise ValueError("mjvScene scale too small")
+  _check_scale(scn)
   if not scn.enabletransform:
     return roompos.copy(), roomquat.copy()
   translate = scn.translate.astype(np.float64)
@@ -2263,6 +2269,11 @@ def mjv_room2model(roompos, roomquat, scn):
   quat = np.empty(4)
   _mulQuat(quat, invquat, roomquat)
   return (pos + invpos) / float(scn.scale), quat
+
+
+def _check_scale(scn):
+  if scn.scale < mjMINVAL:
+    raise FatalError("mjvScene scale too small")
 
 
 def mjv_cameraInModel(headpos, forward, up, scn):
@@ -2281,7 +2292,7 @@ def mjv_cameraInModel(headpos, forward, up, scn):
     left = left / math.sqrt(left @ left) if left @ left > 0 else left
     quat = np.empty(4)
     _mat2Quat(quat, np.array([left, cup, fwd]).T.ravel())
-    modelpos, modelquat = mjv_room2model(pos, quat, scn)
+    modelpos, modelquat = _room2model(pos, quat, scn)
     modelmat = np.empty(9)
     _quat2Mat(modelmat, modelquat)
     modelmat = modelmat.reshape(3, 3)
@@ -2444,20 +2455,20 @@ def mjv_updateScene(m, d, opt, pert, cam, catmask, scn):
 # interaction (engine_vis_interact.c): camera and model motion, selection, perturbation
 
 
-def mjv_model2room(modelpos, modelquat, scn):
-  """Port of mjv_model2room: (pos, quat) in room space of a pose in model space."""
+def mjv_model2room(roompos, roomquat, modelpos, modelquat, scn):
+  """Port of mjv_model2room: writes into roompos (3,), roomquat (4,) the room-space pose of the
+  model-space pose (modelpos, modelquat)."""
   modelpos = np.asarray(modelpos, np.float64)
   modelquat = np.asarray(modelquat, np.float64)
-  if scn.scale < mjMINVAL:
-    raise ValueError("mjvScene scale too small")
+  _check_scale(scn)
   if not scn.enabletransform:
-    return modelpos.copy(), modelquat.copy()
+    roompos[:], roomquat[:] = modelpos, modelquat
+    return
   rotate = scn.rotate.astype(np.float64)
   pos = np.empty(3)
   _rotVecQuat(pos, modelpos, rotate)
-  quat = np.empty(4)
-  _mulQuat(quat, rotate, modelquat)
-  return (pos + scn.translate.astype(np.float64)) * float(scn.scale), quat
+  _mulQuat(roomquat, rotate, modelquat)
+  roompos[:] = (pos + scn.translate.astype(np.float64)) * float(scn.scale)
 
 
 def mjv_cameraInRoom(headpos, forward, up, scn):
@@ -2799,7 +2810,7 @@ def _ray_skin(face, vert, pnt, vec):
   return float(x[k]), int(face[k][np.argmin(np.sum((corners - point) ** 2, axis=1))])
 
 
-def mjv_select(m, d, opt, aspectratio, relx, rely, scn, selpnt, geomid, flexid, skinid) -> int:
+def mjv_select(m, d, vopt, aspectratio, relx, rely, scn, selpnt, geomid, flexid, skinid) -> int:
   """Port of mjv_select: the body under the relative viewport point (relx, rely), -1 if none.
 
   Ray-casts geoms and (with mjVIS_SKIN) the posed skins of the scene; selpnt receives the 3D
@@ -2826,12 +2837,12 @@ def mjv_select(m, d, opt, aspectratio, relx, rely, scn, selpnt, geomid, flexid, 
   # geoms
   gid = np.array([-1], np.int32)
   geomdist = _ray(
-    m, d, pos, ray, np.asarray(opt.geomgroup, np.uint8), bool(opt.flags[V.mjVIS_STATIC]), -1, gid
+    m, d, pos, ray, np.asarray(vopt.geomgroup, np.uint8), bool(vopt.flags[V.mjVIS_STATIC]), -1, gid
   )
 
   # skins: the body of the bone with the largest weight on the nearest vertex
   skindist, skinbody, skin, skinpnt = -1.0, -1, -1, np.zeros(3)
-  if opt.flags[V.mjVIS_SKIN]:
+  if vopt.flags[V.mjVIS_SKIN]:
     verts = scn.skinvert.reshape(-1, 3)
     faces = np.asarray(m.skin_face).reshape(-1, 3)
     for k in range(m.nskin):

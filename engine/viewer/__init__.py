@@ -13,18 +13,40 @@ Keys: F1 in the window lists them (space pauses, right arrow steps, backspace re
 change the speed, '[' / ']' cycle cameras, double-click selects a body, ctrl + left/right drag
 pulls/twists it). `python -m engine.viewer [MODEL.xml]` opens a file from the command line.
 The window needs a display (an X server; `xvfb-run` on a headless machine).
+
+The signatures are `mujoco.viewer`'s, so that `engine.install_as_mujoco()` can stand this
+module in for it: `show_left_ui` / `show_right_ui` are accepted, and change nothing, since this
+viewer has no side panels (F1 and F2 show its keys and figures as overlays instead).
 """
 
 from engine.viewer.session import Handle as Handle
 from engine.viewer.session import ModelViewer as ModelViewer
 
 
-def launch(model=None, data=None, *, title=None, width=1280, height=720):
+def launch(
+  model=None,
+  data=None,
+  *,
+  loader=None,
+  show_left_ui=True,
+  show_right_ui=True,
+  title=None,
+  width=1280,
+  height=720,
+):
   """Open a window that simulates `model` / `data` in real time until it is closed.
 
   With no model, a model file can be dropped on the window or opened with ctrl+O. `data`
-  (default: a fresh MjData) is stepped in place.
+  (default: a fresh MjData) is stepped in place. `loader`, instead of a model: a function
+  returning `(model, data)`, as mujoco.viewer's.
   """
+  del show_left_ui, show_right_ui  # no side panels (see the module's docstring)
+  if loader is not None:
+    if model is not None or data is not None:
+      raise ValueError("pass either a model (and data) or a loader, not both")
+    if not callable(loader):
+      raise ValueError(f"loader is not callable: {loader!r}")
+    model, data = loader()
   model = getattr(model, "ptr", model)
   data = getattr(data, "ptr", data)
   ModelViewer(model, data, title=title, width=width, height=height).run()
@@ -36,7 +58,15 @@ def launch_from_path(path, **kwargs):
 
 
 def launch_passive(
-  model, data, *, key_callback=None, title="engine viewer", width=1280, height=720
+  model,
+  data,
+  *,
+  key_callback=None,
+  show_left_ui=True,
+  show_right_ui=True,
+  title="engine viewer",
+  width=1280,
+  height=720,
 ) -> Handle:
   """Open a window showing `model` / `data` that the caller's own loop steps; returns at once.
 
@@ -47,6 +77,7 @@ def launch_passive(
   """
   from engine.driver import mj_forward
 
+  del show_left_ui, show_right_ui  # no side panels (see the module's docstring)
   model = getattr(model, "ptr", model)
   data = getattr(data, "ptr", data)
   if key_callback is not None and not callable(key_callback):

@@ -931,14 +931,21 @@ def test_move_model(scene, action):
   pos, quat = np.array([0.3, -0.2, 0.5]), np.array([0.8, 0.2, 0.0, 0.565685424949238])
   mpos, mquat = np.zeros(3), np.zeros(4)
   mujoco.mjv_model2room(mpos, mquat, pos, quat, mscn)
-  rpos, rquat = vis.mjv_model2room(pos, quat, scn)
+  rpos, rquat = np.zeros(3), np.zeros(4)
+  vis.mjv_model2room(rpos, rquat, pos, quat, scn)
   np.testing.assert_allclose(rpos, mpos, rtol=1e-6, atol=1e-7)
   np.testing.assert_allclose(rquat, mquat, rtol=1e-6, atol=1e-7)
   mujoco.mjv_room2model(mpos, mquat, rpos, rquat, mscn)
-  bpos, bquat = vis.mjv_room2model(rpos, rquat, scn)
+  bpos, bquat = np.zeros(3), np.zeros(4)
+  vis.mjv_room2model(bpos, bquat, rpos, rquat, scn)
   np.testing.assert_allclose(bpos, mpos, rtol=1e-6, atol=1e-7)
   np.testing.assert_allclose(bquat, mquat, rtol=1e-6, atol=1e-7)
   np.testing.assert_allclose(bpos, pos, rtol=1e-5, atol=1e-6)
+  scn.scale = mscn.scale = 0.0
+  with pytest.raises(mujoco.FatalError, match="scale too small"):
+    mujoco.mjv_model2room(mpos, mquat, pos, quat, mscn)
+  with pytest.raises(engine.FatalError, match="scale too small"):
+    vis.mjv_model2room(rpos, rquat, pos, quat, scn)
 
 
 def test_select_and_perturb(decor):

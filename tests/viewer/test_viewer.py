@@ -566,3 +566,85 @@ def test_environment_viewer_follows_a_composer_environment(display, tmp_path):
   )
   assert result["episodes"] >= 2 and result["steps"] > 10
   assert result["models"] >= 2 and result["same"]
+
+
+@needs_xvfb
+def test_mujoco_viewer_is_ours_after_install_as_mujoco(display, tmp_path):
+  """Code written for mujoco.viewer runs on ours: `import mujoco.viewer` after
+  engine.install_as_mujoco() gives engine.viewer, with mujoco.viewer's keyword arguments."""
+  result = run_script(
+    display,
+    """
+    import json, engine
+    engine.install_as_mujoco()
+    import mujoco
+    import mujoco.viewer
+    m = mujoco.MjModel.from_xml_string(MODEL)
+    d = mujoco.MjData(m)
+    d.qvel[6] = 3.0
+    with mujoco.viewer.launch_passive(m, d, show_left_ui=False, show_right_ui=False) as h:
+      running = h.is_running()
+      for _ in range(30):
+        mujoco.mj_step(m, d)
+        h.sync()
+      frames = h.frames
+    print(json.dumps({"running": running, "frames": frames, "closed": h.is_running(),
+                      "ours": mujoco.viewer.launch_passive is engine.viewer.launch_passive,
+                      "time": d.time, "hinge": float(d.qpos[7])}))
+  """,
+    tmp_path,
+  )
+  assert result["ours"] and result["running"] and not result["closed"]
+  assert result["frames"] >= 1
+  # the user's loop stepped the data the window showed
+  assert result["time"] == pytest.approx(30 * 0.002) and result["hinge"] > 0.01
+
+
+# Gymnasium's render_mode="human": its own GLFW window, drawn with mjv_updateScene /
+# mjr_render / mjr_overlay into the window's framebuffer. The back buffer is read just before
+# each buffer swap, with Gymnasium's menu overlay hidden (our fonts are not MuJoCo's).
+GYM_HUMAN = """
+import json, sys
+import numpy as np
+if sys.argv[1] == "ours":
+  import engine
+  engine.install_as_mujoco()
+import glfw
+import gymnasium
+import OpenGL.GL as GL
+frames = []
+swap = glfw.swap_buffers
+def read_then_swap(window):
+  width, height = glfw.get_framebuffer_size(window)
+  GL.glReadBuffer(GL.GL_BACK)
+  pixels = GL.glReadPixels(0, 0, width, height, GL.GL_RGB, GL.GL_UNSIGNED_BYTE)
+  frames.append(np.frombuffer(pixels, np.uint8).reshape(height, width, 3))
+  swap(window)
+glfw.swap_buffers = read_then_swap
+env = gymnasium.make("Ant-v5", render_mode="human", width=320, height=240)
+env.reset(seed=0)
+rng = np.random.default_rng(0)
+for _ in range(20):
+  env.step(rng.uniform(-1, 1, env.action_space.shape))
+env.unwrapped.mujoco_renderer._get_viewer("human")._hide_menu = True
+env.render()
+env.close()
+np.save(sys.argv[2], frames[-1])
+print(json.dumps({"frames": len(frames)}))
+"""
+
+
+@needs_xvfb
+def test_gymnasium_human_mode_draws_mujocos_picture(display, tmp_path):
+  script = tmp_path / "human.py"
+  script.write_text(GYM_HUMAN)
+  images = {}
+  for engine_name in ("ours", "mujoco"):
+    out = run(display, [str(script), engine_name, str(tmp_path / f"{engine_name}.npy")])
+    assert json.loads(out.strip().splitlines()[-1])["frames"] == 22  # 21 steps/renders + 1
+    images[engine_name] = np.load(tmp_path / f"{engine_name}.npy").astype(float)
+  ours, theirs = images["ours"], images["mujoco"]
+  assert ours.shape == theirs.shape == (240, 320, 3)
+  assert ours.std() > 10  # a drawn scene, not a cleared window
+  psnr = 10 * np.log10(255**2 / np.mean((ours - theirs) ** 2))
+  assert psnr > 28, psnr  # measured 33.6 dB (the same ant, floor and sky)
