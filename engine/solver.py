@@ -176,10 +176,12 @@ def mj_constraintUpdate(m, d, jar, cost, flg_coneHessian):
   jar = np.ascontiguousarray(jar, dtype=np.float64).reshape(-1)
   if jar.shape[0] != nefc:
     raise ValueError(f"jar must have nefc={nefc} elements, got {jar.shape[0]}")
+  if cost is not None:
+    if not (isinstance(cost, np.ndarray) and cost.dtype == np.float64 and cost.flags.writeable):
+      raise TypeError("cost must be a writable float64 numpy array")
+    if cost.size != 1:
+      raise ValueError("cost must have exactly one element")
   buf = np.zeros(1 if cost is not None else 0)
   _constraint_update(m._struct, d._struct, jar, buf, int(flg_coneHessian))
   if cost is not None:
-    out = np.asarray(cost)
-    if out.size != 1:
-      raise ValueError("cost must have exactly one element")
-    out.reshape(-1)[0] = buf[0]
+    cost.reshape(-1)[0] = buf[0]

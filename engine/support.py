@@ -311,6 +311,8 @@ def _out(x, shape, name):
     raise TypeError(f"{name} must be a C-contiguous float64 numpy array")
   if x.size != int(np.prod(shape)):
     raise ValueError(f"{name} must have {int(np.prod(shape))} elements, got {x.size}")
+  if len(shape) == 2 and x.shape != shape:  # a transposed or flat matrix: rows would mix up
+    raise ValueError(f"{name} must have shape {shape}, got {x.shape}")
   return x.reshape(shape)
 
 

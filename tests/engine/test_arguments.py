@@ -162,3 +162,156 @@ def test_every_mj_function_refuses_none_cleanly(name):
     args[index] = None
     error = _raised(lambda: function(*args))
     assert isinstance(error, (TypeError, ValueError)), (name, parameter.name, repr(error))
+
+
+# ---- wrong shapes and dtypes, ids and enum values out of range ----
+
+# a free ball on a plane, a hinged arm with a motor, a site, a sensor and a keyframe
+SWEEP_XML = """<mujoco><worldbody><geom type="plane" size="1 1 0.1"/>
+  <body pos="0 0 0.09"><freejoint/><geom size="0.1"/><site name="s"/></body>
+  <body pos="0.5 0 0.5"><joint name="h" axis="0 1 0"/>
+    <geom type="capsule" size=".02" fromto="0 0 0 0 0 -.2"/></body></worldbody>
+  <actuator><motor joint="h"/></actuator><sensor><jointpos joint="h"/></sensor>
+  <keyframe><key name="k"/></keyframe></mujoco>"""
+
+
+def _array_calls(m, d):
+  """{function: valid arguments} for the mj_ functions that take arrays."""
+  nv, zeros = m.nv, np.zeros
+  qpos = np.r_[zeros(3), 1.0, zeros(3), 0.0]
+  physics = int(mujoco.mjtState.mjSTATE_PHYSICS)
+  nstate = (engine if isinstance(m, engine.MjModel) else mujoco).mj_stateSize(m, physics)
+  return {
+    "mj_applyFT": [m, d, zeros(3), zeros(3), zeros(3), 1, zeros(nv)],
+    "mj_contactForce": [m, d, 0, zeros(6)],
+    "mj_differentiatePos": [m, zeros(nv), 0.1, qpos, qpos.copy()],
+    "mj_integratePos": [m, qpos, zeros(nv), 0.1],
+    "mj_fullM": [m, d, zeros((nv, nv))],
+    "mj_geomDistance": [m, d, 0, 1, 1.0, zeros(6)],
+    "mj_getState": [m, d, zeros(nstate), physics],
+    "mj_setState": [m, d, zeros(nstate), physics],
+    "mj_extractState": [m, zeros(nstate), physics, zeros(nstate), physics],
+    "mj_jac": [m, d, zeros((3, nv)), zeros((3, nv)), zeros(3), 1],
+    "mj_jacBody": [m, d, zeros((3, nv)), zeros((3, nv)), 1],
+    "mj_jacBodyCom": [m, d, zeros((3, nv)), zeros((3, nv)), 1],
+    "mj_jacGeom": [m, d, zeros((3, nv)), zeros((3, nv)), 1],
+    "mj_jacSite": [m, d, zeros((3, nv)), zeros((3, nv)), 0],
+    "mj_jacSubtreeCom": [m, d, zeros((3, nv)), 1],
+    "mj_mulM": [m, d, zeros(nv), zeros(nv)],
+    "mj_solveM": [m, d, zeros((1, nv)), np.ones((1, nv))],
+    "mj_solveM2": [m, d, zeros((1, nv)), np.ones((1, nv)), np.ones(nv)],
+    "mj_rne": [m, d, 0, zeros(nv)],
+    "mj_ray": [
+      m,
+      d,
+      np.array([0, 0, 1.0]),
+      np.array([0, 0, -1.0]),
+      None,
+      1,
+      -1,
+      zeros(1, np.int32),
+    ],
+    "mj_constraintUpdate": [m, d, zeros(d.nefc), zeros(1), 0],
+  }
+
+
+def _wrong_versions(array):
+  """(what, array) variants of a float64 argument: too short, too long, int32, and for a matrix
+  its transpose (or one more column when square)."""
+  variants = [("short", array.ravel()[:-1].copy()), ("long", np.zeros(array.size + 5))]
+  variants.append(("int32", array.astype(np.int32)))
+  if array.ndim == 2:
+    rows, cols = array.shape
+    variants.append(("transposed", np.zeros((cols, rows) if rows != cols else (rows, cols + 1))))
+  return variants
+
+
+def _sweep_models():
+  ours = engine.MjModel.from_xml_string(SWEEP_XML)
+  theirs = mujoco.MjModel.from_xml_string(SWEEP_XML)
+  od, td = engine.MjData(ours), mujoco.MjData(theirs)
+  engine.mj_forward(ours, od)
+  mujoco.mj_forward(theirs, td)
+  return _array_calls(ours, od), _array_calls(theirs, td)
+
+
+@pytest.mark.parametrize("name", sorted(_array_calls(*(lambda m: (m, engine.MjData(m)))(
+  engine.MjModel.from_xml_string(SWEEP_XML)))))  # fmt: skip
+def test_wrong_array_arguments_are_refused_where_mujoco_refuses(name):
+  """Each array argument in turn too short, too long, of another dtype or transposed: where the
+  bindings refuse it (TypeError), ours raises TypeError or ValueError before writing anything;
+  where the bindings convert it (an input of another dtype), ours runs too."""
+  ours, theirs = _sweep_models()
+  assert _raised(lambda: getattr(engine, name)(*ours[name])) is None
+  assert _raised(lambda: getattr(mujoco, name)(*theirs[name])) is None
+  for index, argument in enumerate(ours[name]):
+    if not (isinstance(argument, np.ndarray) and argument.dtype == np.float64):
+      continue
+    for what, wrong in _wrong_versions(argument):
+      if what == "transposed" and name in ("mj_solveM", "mj_solveM2"):
+        continue  # ours takes x (nv, 1) for y (1, nv): the same nv numbers in the same order
+      mine_args, their_args = list(ours[name]), list(theirs[name])
+      mine_args[index], their_args[index] = wrong.copy(), wrong.copy()
+      reference = _raised(lambda: getattr(mujoco, name)(*their_args))
+      mine = _raised(lambda: getattr(engine, name)(*mine_args))
+      where = (name, index, what, repr(reference), repr(mine))
+      if reference is None:
+        assert mine is None, where
+      else:
+        assert isinstance(reference, TypeError), where
+        assert type(mine) in (TypeError, ValueError), where
+
+
+@pytest.mark.parametrize(
+  "call",
+  [
+    lambda m, d, i: engine.mj_jacBody(m, d, np.zeros((3, m.nv)), None, i),
+    lambda m, d, i: engine.mj_jacSite(m, d, np.zeros((3, m.nv)), None, i),
+    lambda m, d, i: engine.mj_jacGeom(m, d, np.zeros((3, m.nv)), None, i),
+    lambda m, d, i: engine.mj_jacSubtreeCom(m, d, np.zeros((3, m.nv)), i),
+    lambda m, d, i: engine.mj_applyFT(
+      m, d, np.zeros(3), np.zeros(3), np.zeros(3), i, d.qfrc_applied
+    ),
+    lambda m, d, i: engine.mj_geomDistance(m, d, i, 0, 1.0, None),
+    lambda m, d, i: engine.mj_rayMesh(m, d, i, np.zeros(3), np.array([0, 0, 1.0]), None),
+    lambda m, d, i: engine.mj_resetDataKeyframe(m, d, i),
+    lambda m, d, i: engine.mj_setKeyframe(m, d, i),
+    lambda m, d, i: engine.mj_id2name(m, i, 0),
+  ],
+)
+@pytest.mark.parametrize("index", [-5, -1, 1000, 2**31])
+def test_ids_out_of_range_raise_value_error(call, index):
+  """Where an id indexes the model's arrays, one out of range is a ValueError naming it. (The
+  bindings pass such ids on to C, which reads past the arrays, so they are no oracle here.)"""
+  m = engine.MjModel.from_xml_string(SWEEP_XML)
+  d = engine.MjData(m)
+  engine.mj_forward(m, d)
+  with pytest.raises(ValueError, match=str(index)):
+    call(m, d, index)
+
+
+@pytest.mark.parametrize("index", [-1, 5, 1000])
+def test_contact_ids_out_of_range_give_zero_force_as_mujoco(index):
+  """mj_contactForce of a contact that does not exist is zero in MuJoCo (it checks the id)."""
+  (m, d, _), (mm, dd, _) = _both()
+  engine.mj_forward(m, d)
+  mujoco.mj_forward(mm, dd)
+  mine, theirs = np.ones(6), np.ones(6)
+  engine.mj_contactForce(m, d, index, mine)
+  mujoco.mj_contactForce(mm, dd, index, theirs)
+  np.testing.assert_array_equal(mine, theirs)
+  assert not mine.any()
+
+
+@pytest.mark.parametrize(
+  "field,value", [("cone", 7), ("cone", -1), ("jacobian", 7), ("jacobian", -2)]
+)
+def test_other_out_of_range_options_step_as_mujoco(field, value):
+  """MuJoCo reads these options as 'pyramidal or not' and 'dense, sparse or auto': an out of
+  range value steps, and ours steps to the same state."""
+  (m, d, _), (mm, dd, _) = _both()
+  setattr(m.opt, field, value)
+  setattr(mm.opt, field, value)
+  engine.mj_step(m, d, 5)
+  mujoco.mj_step(mm, dd, 5)
+  np.testing.assert_allclose(d.qpos, dd.qpos, rtol=1e-9, atol=1e-12)
