@@ -119,6 +119,8 @@ math_raw = _types.SimpleNamespace(
 )
 for _name in _math.__all__:
   globals()[_name] = getattr(_mju, _name, None) or getattr(math_raw, _name)
+mju_sparse2dense = _mju.mju_sparse2dense
+mju_dense2sparse = _mju.mju_dense2sparse
 
 # MuJoCo's TypeError for arguments of the wrong type (the driver's functions check their own)
 for _name in [n for n in dir() if n.startswith(("mj_", "mjd_"))]:

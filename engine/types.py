@@ -43,12 +43,12 @@ def _make_handle(ctor, members, values: dict):
   return ctor(*[values[n] for n in members])
 
 
-def _assign_error(owner: str, name: str):
+def _write_in_place(fget):
+  """Setter of an array property: `obj.field = value` writes into the array, as the bindings do
+  (numpy broadcasting: a number fills it), so views taken before stay views of the field."""
+
   def fset(self, value):
-    raise AttributeError(
-      f"{owner}.{name} is a view of engine memory and cannot be replaced; "
-      f"assign in place instead: {owner.lower()}.{name}[:] = value"
-    )
+    fget(self)[...] = value
 
   return fset
 
@@ -65,8 +65,9 @@ CUT_BY = {
 }
 
 
-def _add_properties(cls, rows, owner: str, writable_arrays: bool = False):
-  """Adds one property per table row: arrays as views, scalars as numbers."""
+def _add_properties(cls, rows):
+  """Adds one property per table row: arrays as views (assigning writes into them), scalars as
+  numbers."""
   for f in rows:
     name = f.name
 
@@ -85,20 +86,14 @@ def _add_properties(cls, rows, owner: str, writable_arrays: bool = False):
       def fget(self, name=name, count=count):
         return self._arrays[name][: self._arrays[count][0]]
 
-      fset = _assign_error(owner, name)
+      fset = _write_in_place(fget)
 
     else:
 
       def fget(self, name=name):
         return self._arrays[name]
 
-      if writable_arrays:
-
-        def fset(self, value, name=name):
-          self._arrays[name][...] = value
-
-      else:
-        fset = _assign_error(owner, name)
+      fset = _write_in_place(fget)
 
     setattr(cls, name, property(fget, fset, doc=f.doc))
 
@@ -199,8 +194,8 @@ class MjStatistic(_StructView):
     super().__init__(arrays)
 
 
-_add_properties(MjOption, F.OPTION_FIELDS, "MjOption", writable_arrays=True)
-_add_properties(MjStatistic, F.STATISTIC_FIELDS, "MjStatistic", writable_arrays=True)
+_add_properties(MjOption, F.OPTION_FIELDS)
+_add_properties(MjStatistic, F.STATISTIC_FIELDS)
 
 
 # m.vis attribute -> <visual> child element (MuJoCo's binding renames `global`, a Python keyword)
@@ -370,6 +365,18 @@ class MjModel:
   def names(self) -> bytes:
     return self._arrays["names"]
 
+  @property
+  def flg_gravcomp(self) -> bool:
+    """Gravity compensation is applied (ngravcomp > 0): set it after giving bodies a
+    body_gravcomp the compiled model did not have. Setting it makes ngravcomp 1 or 0, as
+    MuJoCo's flag does."""
+    return self._sizes["ngravcomp"] > 0
+
+  @flg_gravcomp.setter
+  def flg_gravcomp(self, value):
+    self._sizes["ngravcomp"] = int(bool(value))
+    self._build_struct()
+
   # ---- copy and pickle ----
   def __getstate__(self):
     return {
@@ -402,7 +409,7 @@ class MjModel:
     return f"<MjModel nq={self.nq} nv={self.nv} nu={self.nu} nbody={self.nbody}>"
 
 
-_add_properties(MjModel, F.MODEL_FIELDS, "MjModel")
+_add_properties(MjModel, F.MODEL_FIELDS)
 
 
 class ModelBatch:
@@ -514,11 +521,8 @@ def _add_skin_properties(cls):
   for f in _skin.SKIN_SIZES:
     setattr(cls, f.name, property(lambda self, n=f.name: self._skin[n], doc=f.doc))
   for f in _skin.SKIN_FIELDS:
-    setattr(
-      cls,
-      f.name,
-      property(lambda self, n=f.name: self._skin[n], _assign_error("MjModel", f.name), doc=f.doc),
-    )
+    fget = lambda self, n=f.name: self._skin[n]  # noqa: E731
+    setattr(cls, f.name, property(fget, _write_in_place(fget), doc=f.doc))
 
 
 _add_skin_properties(MjModel)
@@ -730,9 +734,7 @@ class MjData:
 
 
 _add_properties(
-  MjData,
-  [f for f in F.DATA_FIELDS if not f.name.startswith(F.DATA_NON_ATTRIBUTE_PREFIXES)],
-  "MjData",
+  MjData, [f for f in F.DATA_FIELDS if not f.name.startswith(F.DATA_NON_ATTRIBUTE_PREFIXES)]
 )
 
 
