@@ -152,17 +152,44 @@ class _StructView:
   def __setstate__(self, state):
     self.__init__(state)
 
+  def _assign(self, other):
+    """Copies `other`'s values into this struct's arrays (`m.opt = opt` does this: the model
+    keeps its arrays, so its handle and the views taken before see the new values)."""
+    if type(other) is not type(self):
+      raise TypeError(f"expected an {type(self).__name__}, got {type(other).__name__}")
+    for name, value in self._arrays.items():
+      value[...] = other._arrays[name]
+
+  def __eq__(self, other):
+    if type(other) is not type(self):
+      return NotImplemented
+    return all(np.array_equal(v, other._arrays[k]) for k, v in self._arrays.items())
+
+  __hash__ = None  # mutable, as MuJoCo's structs
+
   def __repr__(self):
     body = "\n".join(f"  {f.name}: {getattr(self, f.name)!r}" for f in self._ROWS)
     return f"<{type(self).__name__}\n{body}\n>"
 
 
 class MjOption(_StructView):
-  """Physics options (`m.opt`): timestep, gravity, integrator, solver settings, flags."""
+  """Physics options (`m.opt`): timestep, gravity, integrator, solver settings, flags.
+
+  A new MjOption holds MuJoCo's defaults (mj_defaultOption: the <option> defaults of the
+  schema, no flags set).
+  """
 
   _ROWS = F.OPTION_FIELDS
   _CTOR = staticmethod(_stage.make_option)
   _MEMBERS = _structs.OPTION_MEMBERS
+
+  def __init__(self, arrays: dict | None = None):
+    if arrays is None:
+      arrays = _alloc(self._ROWS, {})
+      for name, value in _specs.template("option").items():
+        if name in arrays:
+          arrays[name][...] = value
+    super().__init__(arrays)
 
 
 # mj_defaultStatistic: what a model keeps where setStat has nothing to measure (no body, no dof)
@@ -248,6 +275,32 @@ class MjVisualGroup:
   def __dir__(self):
     return sorted(self._values)
 
+  def _assign(self, other):
+    """Copies `other`'s values into this group (arrays in place: views stay valid)."""
+    if not isinstance(other, MjVisualGroup) or other._tag != self._tag:
+      raise TypeError(f"expected an MjVisual.{self._tag}, got {type(other).__name__}")
+    for name, value in other._values.items():
+      setattr(self, name, value)
+
+  def __eq__(self, other):
+    if not isinstance(other, MjVisualGroup):
+      return NotImplemented
+    return self._tag == other._tag and all(
+      np.array_equal(v, other._values[k]) for k, v in self._values.items()
+    )
+
+  __hash__ = None  # mutable, as MuJoCo's structs
+
+  def __copy__(self):
+    new = MjVisualGroup.__new__(MjVisualGroup)
+    object.__setattr__(new, "_tag", self._tag)
+    values = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in self._values.items()}
+    object.__setattr__(new, "_values", values)
+    return new
+
+  def __deepcopy__(self, memo):
+    return self.__copy__()
+
   def _dict(self) -> dict:
     return {k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in self._values.items()}
 
@@ -264,7 +317,37 @@ class MjVisual:
     """`vis` maps <visual> child tags to attribute values (compiler output); None: defaults."""
     vis = vis or {}
     for attr, tag in VISUAL_GROUPS:
-      setattr(self, attr, MjVisualGroup(tag, vis.get(tag)))
+      object.__setattr__(self, attr, MjVisualGroup(tag, vis.get(tag)))
+
+  def __setattr__(self, name, value):
+    """`vis.headlight = group` copies the group's values in (views of the old one stay valid)."""
+    group = self.__dict__.get(name)
+    if not isinstance(group, MjVisualGroup):
+      raise AttributeError(f"'MjVisual' has no attribute '{name}'")
+    group._assign(value)
+
+  def _assign(self, other):
+    """Copies every group of `other` into this one's (`m.vis = vis` does this)."""
+    if not isinstance(other, MjVisual):
+      raise TypeError(f"expected an MjVisual, got {type(other).__name__}")
+    for attr, _ in VISUAL_GROUPS:
+      getattr(self, attr)._assign(getattr(other, attr))
+
+  def __eq__(self, other):
+    if not isinstance(other, MjVisual):
+      return NotImplemented
+    return all(getattr(self, a) == getattr(other, a) for a, _ in VISUAL_GROUPS)
+
+  __hash__ = None  # mutable, as MuJoCo's structs
+
+  def __copy__(self):
+    new = MjVisual.__new__(MjVisual)
+    for attr, _ in VISUAL_GROUPS:
+      object.__setattr__(new, attr, _copy.copy(getattr(self, attr)))
+    return new
+
+  def __deepcopy__(self, memo):
+    return self.__copy__()
 
   def _dict(self) -> dict:
     return {tag: getattr(self, attr)._dict() for attr, tag in VISUAL_GROUPS}
@@ -302,10 +385,10 @@ class MjModel:
           raise ValueError(f"MjModel.{f.name}: shape {value.shape}, expected {shape}")
         value = value.reshape(shape)
       self._arrays[f.name] = value
-    self.opt = opt
-    self.stat = stat
+    self._opt = opt
+    self._stat = stat
     self._extras = dict(extras or {})
-    self.vis = MjVisual(self._extras.get("vis"))
+    self._vis = MjVisual(self._extras.get("vis"))
     self._skin = _skin_arrays(self._extras.get("skin") or {})
     self._extras["skin"] = self._skin
     if self._sizes["nplugin"]:
@@ -342,6 +425,31 @@ class MjModel:
         values[name] = _make_handle(view._CTOR, view._MEMBERS, view._arrays)
       aliases.append(_make_handle(_stage.make_model, _structs.MODEL_MEMBERS, values))
     return _stage.address_of(aliases[k - 1])
+
+  # ---- options, statistics, visual settings: assigning one copies its values in ----
+  @property
+  def opt(self) -> MjOption:
+    return self._opt
+
+  @opt.setter
+  def opt(self, value: MjOption):
+    self._opt._assign(value)
+
+  @property
+  def stat(self) -> MjStatistic:
+    return self._stat
+
+  @stat.setter
+  def stat(self, value: MjStatistic):
+    self._stat._assign(value)
+
+  @property
+  def vis(self) -> MjVisual:
+    return self._vis
+
+  @vis.setter
+  def vis(self, value: MjVisual):
+    self._vis._assign(value)
 
   # ---- construction ----
   @classmethod

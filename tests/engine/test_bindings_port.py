@@ -393,3 +393,167 @@ def test_names_by_id_and_ids_by_name(lib):
     assert owner.geom("a").id == 0 and owner.geom("c").id == 2
     assert [owner.geom(i).name for i in range(4)] == ["a", "", "c", ""]
     assert [getattr(owner.geom(i), attr)[0] for i in range(4)] == values
+
+
+# ---- options, statistics, visual settings ----
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_options_read_and_write(lib):
+  """bindings_test: test_mjmodel_can_read_and_write_opt"""
+  m, _ = _load(lib)
+  assert m.opt.timestep == 0.002
+  np.testing.assert_array_equal(m.opt.gravity, [0, 0, -9.81])
+  opt = m.opt
+  m.opt.timestep = 0.004
+  assert opt.timestep == 0.004
+  gravity = opt.gravity
+  m.opt.gravity[0] = 1.5
+  np.testing.assert_array_equal(gravity, [1.5, 0, -9.81])
+  m.opt.gravity = -2
+  np.testing.assert_array_equal(gravity, [-2, -2, -2])
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_statistics_read_and_write(lib):
+  """bindings_test: test_mjmodel_can_read_and_write_stat"""
+  m, _ = _load(lib)
+  assert m.stat.meanmass > 0
+  stat = m.stat
+  m.stat.meanmass = 4.5
+  assert stat.meanmass == 4.5
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_visual_read_and_write(lib):
+  """bindings_test: test_mjmodel_can_read_and_write_vis, test_vis_global_exposed_as_global_,
+  test_mjvisual_repr"""
+  m, _ = _load(lib)
+  assert m.vis.quality.shadowsize == 64
+  m.vis.quality.shadowsize = 256
+  assert m.vis.quality.shadowsize == 256
+  assert m.vis.global_.fovy == 40
+  m.vis.global_.fovy = 55
+  assert m.vis.global_.fovy == 55
+  assert "MjVisual" in repr(m.vis)
+
+
+def test_statistics_match():
+  """bindings_test: test_mjmodel_can_read_and_write_stat (the values, against MuJoCo's)"""
+  (m0, _), (m1, _) = _both()
+  for name in ("meaninertia", "meanmass", "meansize", "extent"):
+    assert getattr(m1.stat, name) == pytest.approx(getattr(m0.stat, name), rel=1e-9), name
+  np.testing.assert_allclose(m1.stat.center, m0.stat.center, atol=1e-12)
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_default_options(lib):
+  """bindings_test: test_mjoption_can_make_default"""
+  opt = lib.MjOption()
+  assert opt.timestep == 0.002
+  np.testing.assert_array_equal(opt.gravity, [0, 0, -9.81])
+  assert opt.iterations == 100 and opt.integrator == lib.mjtIntegrator.mjINT_EULER
+
+
+def test_default_options_match():
+  """bindings_test: test_mjoption_can_make_default (every field, against MuJoCo's)"""
+  want, got = mujoco.MjOption(), engine.MjOption()
+  for name in [a for a in dir(want) if not a.startswith("_")]:
+    np.testing.assert_array_equal(getattr(got, name), getattr(want, name), err_msg=name)
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_copy_options(lib):
+  """bindings_test: test_mjoption_can_copy"""
+  first = lib.MjOption()
+  first.timestep = 0.01
+  first.gravity = 3
+  second = copy.copy(first)
+  assert second.timestep == 0.01
+  np.testing.assert_array_equal(second.gravity, [3, 3, 3])
+  first.timestep = 0.02
+  first.gravity = 4
+  assert second.timestep == 0.01
+  np.testing.assert_array_equal(second.gravity, [3, 3, 3])
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_assign_options_and_statistics(lib):
+  """bindings_test: test_mjmodel_and_mjvisual_substruct_assignment (m.opt, m.stat)"""
+  m, d = _load(lib)
+  gravity = m.opt.gravity
+  opt = lib.MjOption()
+  opt.timestep = 0.005
+  opt.gravity = (0, 0, 0)
+  m.opt = opt
+  assert m.opt == opt
+  assert m.opt.timestep == 0.005
+  np.testing.assert_array_equal(gravity, [0, 0, 0])  # views taken before see the new values
+  opt.timestep = 0.1  # the model keeps a copy
+  opt.gravity = (1, 1, 1)
+  assert m.opt.timestep == 0.005
+  np.testing.assert_array_equal(m.opt.gravity, [0, 0, 0])
+  lib.mj_step(m, d)  # the physics reads the assigned options
+  assert d.time == 0.005
+  np.testing.assert_array_equal(d.qvel, np.zeros(m.nv))
+
+  center = m.stat.center
+  stat = lib.MjStatistic()
+  stat.extent = 7.5
+  stat.center = (4, 5, 6)
+  m.stat = stat
+  assert m.stat == stat
+  assert m.stat.extent == 7.5
+  np.testing.assert_array_equal(center, [4, 5, 6])
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_assign_visual(lib):
+  """bindings_test: test_mjmodel_and_mjvisual_substruct_assignment (m.vis and its groups)"""
+  m, _ = _load(lib)
+  vis = copy.copy(m.vis)
+  vis.global_.fovy = 30
+  vis.quality.shadowsize = 512
+  vis.headlight.ambient = (0.25, 0.5, 0.75)
+  vis.map.stiffness = 50.0
+  vis.scale.framelength = 1.5
+  vis.rgba.haze = (0.5, 0.25, 0.125, 1)
+  assert m.vis.global_.fovy == 40  # a copy
+  ambient = m.vis.headlight.ambient
+  haze = m.vis.rgba.haze
+  m.vis = vis
+  assert m.vis == vis
+  assert m.vis.global_.fovy == 30 and m.vis.quality.shadowsize == 512
+  assert m.vis.map.stiffness == 50 and m.vis.scale.framelength == 1.5
+  np.testing.assert_array_equal(ambient, [0.25, 0.5, 0.75])
+  np.testing.assert_array_equal(haze, [0.5, 0.25, 0.125, 1])
+
+  headlight = copy.copy(m.vis.headlight)
+  headlight.diffuse = (0.125, 0.25, 0.5)
+  m.vis.headlight = headlight
+  np.testing.assert_array_equal(m.vis.headlight.diffuse, [0.125, 0.25, 0.5])
+  global_ = copy.copy(m.vis.global_)
+  global_.fovy = 70
+  assert m.vis.global_.fovy == 30
+  m.vis.global_ = global_
+  assert m.vis.global_.fovy == 70
+
+
+# ---- model names ----
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_names_buffer(lib):
+  """bindings_test: test_mjmodel_can_access_names_directly, test_mjmodel_names_doesnt_copy"""
+  m, _ = _load(lib)
+  assert m.names[: m.names.index(b"\0")] == b"port"
+  start = m.name_geomadr[1]
+  assert m.names[start : m.names.index(b"\0", start)] == b"crate"
+  assert m.names is m.names
+
+
+def test_names_buffer_matches():
+  """bindings_test: test_mjmodel_can_access_names_directly (the whole buffer, against MuJoCo's)"""
+  (m0, _), (m1, _) = _both()
+  assert m1.names == m0.names
+  np.testing.assert_array_equal(m1.name_geomadr, m0.name_geomadr)
