@@ -104,12 +104,15 @@ from engine.support import mj_readCtrl as mj_readCtrl
 from engine.support import mj_readSensor as mj_readSensor
 from engine.tendon import mj_tendon as mj_tendon
 from engine.tendon import mj_transmission as mj_transmission
+from engine.types import MjContact as MjContact
 from engine.types import MjData as MjData
 from engine.types import MjModel as MjModel
 from engine.types import MjOption as MjOption
 from engine.types import MjStatistic as MjStatistic
 from engine.types import MjVisual as MjVisual
+from engine.types import MjWarningStat as MjWarningStat
 from engine.types import ModelBatch as ModelBatch
+from engine.types import mj_copyData as mj_copyData
 
 # engine.mju_*: the helpers with the `mujoco` bindings' signatures and argument checks
 # (engine/mju.py); the helpers mujoco lacks (mju_crossMotion, ...) with their C arguments.

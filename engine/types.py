@@ -168,8 +168,7 @@ class _StructView:
   __hash__ = None  # mutable, as MuJoCo's structs
 
   def __repr__(self):
-    body = "\n".join(f"  {f.name}: {getattr(self, f.name)!r}" for f in self._ROWS)
-    return f"<{type(self).__name__}\n{body}\n>"
+    return _struct_repr(self, [f.name for f in self._ROWS])
 
 
 class MjOption(_StructView):
@@ -641,13 +640,43 @@ for _f in F.MODEL_SIZES:
   setattr(MjModel, _f.name, property(lambda self, n=_f.name: self._sizes[n], doc=_f.doc))
 
 
+class _OwnRows:
+  """The arrays of one standalone struct (`MjWarningStat()`, `MjContact()`): the MjData fields
+  `names` with one row, so the classes that view a row of an MjData view this one."""
+
+  def __init__(self, names):
+    fields = {f.name: f for f in F.DATA_FIELDS}
+    self._arrays = {}
+    for name in names:
+      f = fields[name]
+      shape = [1] + [getattr(enums, n) if isinstance(n, str) else n for n in f.dims[1:]]
+      self._arrays[name] = np.zeros(shape, f.dtype)
+    self._arrays["ncon"] = np.ones(1, np.int64)
+
+
+def _struct_repr(obj, names) -> str:
+  """MuJoCo's repr of a struct: its type and one `name: value` line per field, sorted."""
+  lines = "".join(f"  {n}: {getattr(obj, n)!r}\n" for n in sorted(names))
+  return f"<{type(obj).__name__}\n{lines}>"
+
+
 class MjWarningStat:
-  """One entry of `d.warning`: how often a warning happened and its last info."""
+  """One entry of `d.warning`: how often a warning happened and its last info.
+  `MjWarningStat()` is a standalone one (zeros), as in MuJoCo."""
 
   __slots__ = ("_d", "_i")
 
-  def __init__(self, d, i):
+  def __init__(self, d=None, i=0):
+    if d is None:
+      d = _OwnRows(("warning_number", "warning_lastinfo"))
     self._d, self._i = d, i
+
+  def __eq__(self, other):
+    if not isinstance(other, MjWarningStat):
+      return NotImplemented
+    return (self.number, self.lastinfo) == (other.number, other.lastinfo)
+
+  __hash__ = None  # mutable, as MuJoCo's structs
 
   @property
   def number(self) -> int:
@@ -666,7 +695,7 @@ class MjWarningStat:
     self._d._arrays["warning_lastinfo"][self._i] = value
 
   def __repr__(self):
-    return f"<MjWarningStat number={self.number} lastinfo={self.lastinfo}>"
+    return _struct_repr(self, ("number", "lastinfo"))
 
 
 class _WarningList:
@@ -870,6 +899,41 @@ class MjContactView:
       raise AttributeError(f"MjContact has no field {name!r}")
     return self._column(name)
 
+  def __setattr__(self, name, value):
+    """`contact.pos = x` writes the contact's field (each contact's, for a run)."""
+    if name.startswith("_"):
+      object.__setattr__(self, name, value)
+      return
+    if "contact_" + name not in self._d._arrays:
+      raise AttributeError(f"MjContact has no field {name!r}")
+    rows = self._d._arrays["contact_" + name][: self._d._arrays["ncon"][0]]
+    index = self._index
+    rows[slice(None) if index is None else list(index) if isinstance(index, range) else index] = (
+      value
+    )
+
+  def __eq__(self, other):
+    """Field by field, as MuJoCo compares contacts (and lists of them: same length too)."""
+    if not isinstance(other, MjContactView):
+      return NotImplemented
+    if isinstance(self._index, int) != isinstance(other._index, int) or len(self) != len(other):
+      return False
+    return all(np.array_equal(self._column(n), other._column(n)) for n in CONTACT_FIELDS)
+
+  __hash__ = None  # mutable, as MuJoCo's structs
+
+  def __copy__(self):
+    """A contact's copy is a standalone MjContact (a run's: a list of them)."""
+    if not isinstance(self._index, int):
+      return [copy for copy in map(MjContactView.__copy__, self)]
+    new = MjContact()
+    for name in CONTACT_FIELDS:
+      new._d._arrays["contact_" + name][0] = self._column(name)
+    return new
+
+  def __deepcopy__(self, memo):
+    return self.__copy__()
+
   @property
   def geom1(self):
     geom = self._column("geom")
@@ -906,7 +970,23 @@ class MjContactView:
     return (MjContactView(self._d, k) for k in self._indices())
 
   def __repr__(self):
+    if isinstance(self._index, int):
+      return _struct_repr(self, (*CONTACT_FIELDS, "geom1", "geom2")).replace(
+        type(self).__name__, "MjContact", 1
+      )
     return f"<MjContact ncon={len(self)}>"
+
+
+# the fields of a contact (MjContact's attributes but geom1, geom2)
+CONTACT_FIELDS = tuple(f.name[8:] for f in F.DATA_FIELDS if f.name.startswith("contact_"))
+
+
+class MjContact(MjContactView):
+  """A standalone contact, MuJoCo's MjContact struct: `MjContact()` (zeros) or a copy of one of
+  `d.contact` (`copy.copy(d.contact[i])`); its fields are its own."""
+
+  def __init__(self):
+    super().__init__(_OwnRows(["contact_" + name for name in CONTACT_FIELDS]), 0)
 
 
 _SOLVER_STAT = ("improvement", "gradient", "lineslope", "nactive", "nchange", "neval", "nupdate")
@@ -926,6 +1006,19 @@ class MjSolverStatView:
 
   def __len__(self):
     return len(self._stat)
+
+
+def mj_copyData(dest: MjData, m: MjModel, src: MjData) -> None:
+  """Copies MjData `src` into `dest`, both made for model `m` (or for models of its sizes): the
+  state, everything computed from it and the contacts and constraint rows in use. Unlike
+  `copy.copy(src)`, `dest` keeps its arrays: views of them stay valid."""
+  if dest._arrays["qpos"].shape != src._arrays["qpos"].shape or int(m.nq) != len(src.qpos):
+    raise ValueError("mj_copyData: dest and src must be MjData of the model m")
+  for name in _WHOLE_FIELDS:
+    dest._arrays[name][...] = src._arrays[name]
+  for name, counter in _ROW_COUNTERS.items():  # the rows in use only (ncon contacts, ...)
+    n = int(src._arrays[counter][0]) if counter else 0
+    dest._arrays[name][:n] = src._arrays[name][:n]
 
 
 MjData.contact = property(MjContactView, doc="detected contacts (MuJoCo's d.contact)")

@@ -10,6 +10,7 @@ bindings_test.py: ported, or not ported and why.
 import copy
 import gc
 import pickle
+import warnings
 import weakref
 
 import mujoco
@@ -557,3 +558,256 @@ def test_names_buffer_matches():
   (m0, _), (m1, _) = _both()
   assert m1.names == m0.names
   np.testing.assert_array_equal(m1.name_geomadr, m0.name_geomadr)
+
+
+# ---- copies ----
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_copy_model(lib):
+  """bindings_test: test_mjmodel_can_copy"""
+  m, _ = _load(lib)
+  other = copy.copy(m)
+  assert lib.mj_id2name(other, lib.mjtObj.mjOBJ_JOINT, 0) == "float"
+  assert lib.mj_id2name(other, lib.mjtObj.mjOBJ_GEOM, 1) == "crate"
+  m.geom_size[1] = 0.75
+  np.testing.assert_array_equal(m.geom_size[1], [0.75, 0.75, 0.75])
+  np.testing.assert_array_equal(other.geom_size[1], [0.2, 0.2, 0.2])
+
+
+# the crate tilted 45 degrees about x and lowered onto an edge: two contacts
+TILTED = [0, 0, 0.2 * np.sqrt(2) - 0.002, np.cos(np.pi / 8), np.sin(np.pi / 8), 0, 0]
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_copy_data(lib):
+  """bindings_test: test_mjdata_can_copy"""
+  m, d = _load(lib)
+  d.qpos[:7] = TILTED
+  lib.mj_forward(m, d)
+  other = copy.copy(d)
+  assert other.ncon == 2
+  assert other.contact[1].dist == d.contact[1].dist
+  np.testing.assert_array_equal(other.contact.pos, d.contact.pos)
+  lib.mj_resetData(m, d)
+  lib.mj_forward(m, d)
+  lib.mj_forward(m, other)
+  assert d.ncon == 4 and other.ncon == 2
+  lib.mj_resetData(m, other)
+  lib.mj_forward(m, other)
+  assert other.ncon == 4
+
+  other.qpos[8] = 0.5
+  other.geom_xpos[2] = 9
+  assert not np.array_equal(d.qpos, other.qpos)
+  lib.mj_copyData(d, m, other)  # into an existing MjData
+  np.testing.assert_array_equal(d.qpos, other.qpos)
+  np.testing.assert_array_equal(d.geom_xpos, other.geom_xpos)
+  assert d.ncon == 4
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_data_keeps_its_model(lib):
+  """bindings_test: test_mjdata_holds_ref_to_model (the model stays usable; not the refcounts)"""
+  d = lib.MjData(lib.MjModel.from_xml_string(MODEL))
+  m = d.model
+  assert d.model is m
+  del d
+  gc.collect()
+  assert m.nq == 12
+  lib.mj_step(m, lib.MjData(m))
+
+
+# ---- warnings ----
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_warning_array(lib):
+  """bindings_test: test_mjdata_can_read_warning_array"""
+  m, d = _load(lib)
+  stats = d.warning
+  assert len(stats) == lib.mjtWarning.mjNWARNING
+  d.qpos[8] = np.nan
+  with warnings.catch_warnings():  # ours also warns in Python (engine.PhysicsWarning)
+    warnings.simplefilter("ignore")
+    lib.mj_checkPos(m, d)
+  assert stats[lib.mjtWarning.mjWARN_BADQPOS].number == 1
+  assert stats[lib.mjtWarning.mjWARN_BADQPOS].lastinfo == 8  # the bad number's index
+  assert stats[lib.mjtWarning.mjWARN_BADQVEL].number == 0
+  np.testing.assert_array_equal(d.qpos, m.qpos0)  # the state was reset
+
+
+# ---- contacts ----
+
+
+def _anticlockwise(contacts):
+  return sorted(contacts, key=lambda c: np.arctan2(c.pos[1], c.pos[0]))
+
+
+CORNERS = [[-0.2, -0.2], [0.2, -0.2], [0.2, 0.2], [-0.2, 0.2]]
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_copy_a_contact(lib):
+  """bindings_test: test_mjcontact_can_copy"""
+  m, d = _load(lib)
+  lib.mj_forward(m, d)
+  copies = _anticlockwise([copy.copy(d.contact[i]) for i in range(4)])
+  for contact, corner in zip(copies, CORNERS):
+    np.testing.assert_allclose(contact.pos[:2], corner, atol=1e-12)
+  for i in range(4):
+    d.contact[i].pos[:2] = 8
+  np.testing.assert_array_equal(d.contact.pos[:, :2], np.full((4, 2), 8))
+  for contact, corner in zip(copies, CORNERS):  # the copies are not views
+    np.testing.assert_allclose(contact.pos[:2], corner, atol=1e-12)
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_step_until_contact(lib):
+  """bindings_test: test_mj_step"""
+  m, d = _load(lib)
+  drop = 0.125
+  d.qpos[2] += drop
+  lib.mj_forward(m, d)
+  m.opt.timestep = 2**-9  # time adds up exactly
+  contact = d.contact  # taken before: a view, not a copy
+  landing = np.sqrt(2 * drop / 9.81)
+  assert d.time == 0
+  while d.time < landing:
+    assert d.ncon == 0 and len(d.efc_type) == 0
+    before = d.time
+    lib.mj_step(m, d)
+    assert d.time == before + 2**-9
+  lib.mj_forward(m, d)
+  assert d.ncon == 4 and len(d.efc_type) == 16  # pyramidal cones: 4 rows per contact
+  assert len(contact) == 4
+  for c, corner in zip(_anticlockwise(contact), CORNERS):
+    np.testing.assert_allclose(c.pos[:2], corner, atol=1e-6)
+  lib.mj_resetData(m, d)
+  assert d.ncon == 0 and len(d.efc_type) == 0 and len(contact) == 0
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_step_several_times(lib):
+  """bindings_test: test_mj_step_multiple"""
+  m, d = _load(lib)
+  m.opt.timestep = 2**-8
+  for _ in range(5):
+    before = d.time
+    lib.mj_step(m, d, nstep=3)
+    assert d.time == before + 3 * 2**-8
+  lib.mj_step(m, d, 2)
+  assert d.time == 17 * 2**-8
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_contact_list_fields(lib):
+  """bindings_test: test_mj_contact_list"""
+  m, d = _load(lib)
+  assert len(d.contact) == 0
+  lib.mj_forward(m, d)
+  assert len(d.contact) == 4
+  np.testing.assert_array_equal(d.contact.geom, [[0, 1]] * 4)
+  rng = np.random.default_rng(3)
+  for field, size in (("pos", 3), ("friction", 5), ("H", 36), ("frame", 9)):
+    values = rng.uniform(size=(4, size))
+    for contact, row in zip(d.contact, values):
+      setattr(contact, field, row)
+    np.testing.assert_array_equal(getattr(d.contact, field), values, err_msg=field)
+  for i, contact in enumerate(d.contact):
+    contact.geom = [i, i + 2]
+    contact.dist = -i / 8
+  np.testing.assert_array_equal(d.contact.geom, [[i, i + 2] for i in range(4)])
+  np.testing.assert_array_equal(d.contact.dist, [-i / 8 for i in range(4)])
+
+
+def test_contacts_match():
+  """bindings_test: test_mj_contact_list (the detected contacts, against MuJoCo's)"""
+  (m0, d0), (m1, d1) = _both()
+  d0.qpos[:7] = d1.qpos[:7] = TILTED
+  mujoco.mj_forward(m0, d0)
+  engine.mj_forward(m1, d1)
+  assert d1.ncon == d0.ncon == 2
+  for field in ("dist", "pos", "frame", "geom", "dim", "friction", "solref", "solimp", "H"):
+    want = getattr(d0.contact, field)
+    np.testing.assert_allclose(getattr(d1.contact, field), want, atol=1e-9, err_msg=field)
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_contact_lists_compare(lib):
+  """bindings_test: test_mj_struct_list_equality"""
+  m, d = _load(lib)
+  m2, d2 = _load(lib)
+  lib.mj_forward(m, d)
+  lib.mj_forward(m2, d2)
+  assert d.ncon == d2.ncon == 4
+  assert d2.contact == d.contact
+  d.qpos[:7] = TILTED
+  lib.mj_forward(m, d)
+  assert d.ncon == 2
+  assert d2.contact != d.contact  # lists of different lengths
+  assert d.contact != d.warning
+  assert d.contact != 5
+  assert d.contact[0] == copy.copy(d.contact[0])
+  assert d.contact[0] != d.contact[1]
+
+
+# ---- structs: equality and repr ----
+
+STRUCTS = [("MjOption", "tolerance"), ("MjStatistic", "extent")]
+STRUCTS += [("MjWarningStat", "number"), ("MjContact", "dist")]
+
+
+@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize(("name", "attr"), STRUCTS)
+def test_struct_equality(lib, name, attr):
+  """bindings_test: test_mj_struct_equality (the structs we have)"""
+  cls = getattr(lib, name)
+  first, second = cls(), cls()
+  assert first == second
+  setattr(first, attr, 3)
+  assert first != second
+  setattr(second, attr, 3)
+  assert first == second
+  assert first != 3 and first is not None
+  with pytest.raises(TypeError):
+    hash(first)  # mutable: not hashable
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_struct_equality_of_arrays(lib):
+  """bindings_test: test_mj_struct_equality_array"""
+  first, second = lib.MjContact(), lib.MjContact()
+  first.H[7] = 0.5
+  assert first != second
+  second.H[7] = 0.5
+  assert first == second
+  first.geom = [1, 2]
+  assert first != second
+
+
+@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize(("name", "attr"), STRUCTS)
+def test_struct_repr(lib, name, attr):
+  """bindings_test: test_mj_struct_repr (the structs we have)"""
+  struct = getattr(lib, name)()
+  setattr(struct, attr, 5)
+  text = repr(struct)
+  assert text.startswith(f"<{name}\n") and text.endswith(">")
+  assert f"\n  {attr}: 5" in text  # 5 or 5.0
+  lines = text.splitlines()[1:-1]
+  names = [line.split(":")[0] for line in lines if line.startswith("  ") and line[2] != " "]
+  assert names == sorted(names)
+  assert str(struct) == text
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_repr_of_a_subclass(lib):
+  """bindings_test: test_mj_struct_repr_for_subclass"""
+
+  class Counted(lib.MjWarningStat):
+    @property
+    def itself(self):  # an attribute that is not a field: not shown
+      return self
+
+  assert repr(Counted()) == "<Counted\n  lastinfo: 0\n  number: 0\n>"
