@@ -811,3 +811,263 @@ def test_repr_of_a_subclass(lib):
       return self
 
   assert repr(Counted()) == "<Counted\n  lastinfo: 0\n  number: 0\n>"
+
+
+# ---- functions ----
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_rotate_vector_by_quaternion(lib):
+  """bindings_test: test_mju_rotVecQuat"""
+  vec = [0, 1, 0]
+  quat = [np.cos(np.pi / 8), np.sin(np.pi / 8), 0, 0]  # 45 degrees about x
+  want = np.array([0, 1, 1]) / np.sqrt(2)
+  res = np.empty(3)
+  assert lib.mju_rotVecQuat(res, vec, quat) is None
+  np.testing.assert_allclose(res, want, atol=1e-15)
+  res[:] = 0
+  lib.mju_rotVecQuat(quat=quat, vec=vec, res=res)
+  np.testing.assert_allclose(res, want, atol=1e-15)
+  for bad in (
+    (np.zeros(4), vec, quat),  # res of the wrong size
+    (res, [1, 2, 3, 4], quat),  # vec of the wrong size
+    (res, vec, [1, 0, 0]),  # quat of the wrong size
+    (np.zeros(3, np.int32), vec, quat),  # res of the wrong dtype
+  ):
+    with pytest.raises(TypeError):
+      lib.mju_rotVecQuat(*bad)
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_get_and_set_state(lib):
+  """bindings_test: test_getsetstate"""
+  m, d = _load(lib)
+  lib.mj_step(m, d)
+  bad = 1 << int(lib.mjtState.mjNSTATE)
+  with pytest.raises(lib.FatalError) as info:
+    lib.mj_stateSize(m, bad)
+  assert str(info.value) == f"mj_stateSize: invalid state signature {bad} >= 2^mjNSTATE"
+  sig = lib.mjtState.mjSTATE_INTEGRATION
+  size = lib.mj_stateSize(m, sig)
+  with pytest.raises(TypeError, match=r"mj_stateSize\(m, sig\)"):  # our message adds the sizes
+    lib.mj_getState(m, d, np.empty(size - 1), sig)
+  start = np.empty(size)
+  lib.mj_getState(m, d, start, sig)
+  lib.mj_step(m, d)
+  first = np.empty(size)
+  lib.mj_getState(m, d, first, sig)
+  lib.mj_setState(m, d, start, sig)
+  lib.mj_step(m, d)
+  again = np.empty(size)
+  lib.mj_getState(m, d, again, sig)
+  np.testing.assert_array_equal(again, first)
+  other = lib.MjData(m)
+  lib.mj_copyState(m, d, other, sig)
+  copied = np.empty(size)
+  lib.mj_getState(m, other, copied, sig)
+  np.testing.assert_array_equal(copied, first)
+
+
+def test_state_matches():
+  """bindings_test: test_getsetstate (the state vector, against MuJoCo's)"""
+  (m0, d0), (m1, d1) = _both()
+  sig = mujoco.mjtState.mjSTATE_INTEGRATION
+  assert engine.mj_stateSize(m1, sig) == mujoco.mj_stateSize(m0, sig)
+  for m, d, lib in ((m0, d0, mujoco), (m1, d1, engine)):
+    d.ctrl[0] = 0.3
+    lib.mj_step(m, d, 3)
+  want, got = np.empty(mujoco.mj_stateSize(m0, sig)), np.empty(engine.mj_stateSize(m1, sig))
+  mujoco.mj_getState(m0, d0, want, sig)
+  engine.mj_getState(m1, d1, got, sig)
+  np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_set_keyframe(lib):
+  """bindings_test: test_mj_setKeyframe"""
+  m, d = _load(lib)
+  d.ctrl[0] = 0.5
+  lib.mj_step(m, d)
+  saved = d.time, d.qpos.copy(), d.qvel.copy(), d.act.copy(), d.ctrl.copy()
+  lib.mj_setKeyframe(m, d, 1)
+  lib.mj_step(m, d)
+  assert d.time != saved[0]
+  lib.mj_resetDataKeyframe(m, d, 1)
+  assert d.time == saved[0]
+  for got, want in zip((d.qpos, d.qvel, d.act, d.ctrl), saved[1:]):
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_site_jacobian(lib):
+  """bindings_test: test_mj_jacSite"""
+  m, d = _load(lib)
+  lib.mj_forward(m, d)
+  site = lib.mj_name2id(m, lib.mjtObj.mjOBJ_SITE, "tip")
+  # the tip hangs 0.5 below a hinge about x: it moves along +y, and turns about x
+  want_p = np.zeros((3, 10))
+  want_p[1, 6] = 0.5
+  want_r = np.zeros((3, 10))
+  want_r[0, 6] = 1
+  jacp = np.full((3, 10), 9.0)
+  lib.mj_jacSite(m, d, jacp, None, site)
+  np.testing.assert_allclose(jacp, want_p, atol=1e-15)
+  jacr = np.full((3, 10), 9.0)
+  lib.mj_jacSite(m, d, None, jacr, site)
+  np.testing.assert_array_equal(jacr, want_r)
+  jacp[:] = jacr[:] = 0
+  lib.mj_jacSite(m, d, jacp, jacr, site)
+  np.testing.assert_allclose(jacp, want_p, atol=1e-15)
+  np.testing.assert_array_equal(jacr, want_r)
+  for p, r in (
+    (np.zeros((3, 10), int), None),  # not float64
+    (None, np.zeros((3, 10), np.float32)),
+  ):
+    with pytest.raises(TypeError):
+      lib.mj_jacSite(m, d, p, r, site)
+
+
+# ---- constants and enums ----
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_float_constants(lib):
+  """bindings_test: test_float_constant"""
+  assert lib.mjMAXVAL == pytest.approx(1e10, rel=1e-6)
+  assert lib.mjMINVAL == pytest.approx(1e-15, rel=1e-6)
+
+
+ENUMS = ["mjtJoint", "mjtEnableBit", "mjtDisableBit", "mjtGeom", "mjtFrame", "mjtObj", "mjtState"]
+
+
+@pytest.mark.parametrize("name", ENUMS)
+def test_enum_values(name):
+  """bindings_test: test_enum_values (every member of these enums, against MuJoCo's)"""
+  want, got = getattr(mujoco, name), getattr(engine, name)
+  assert {k: int(v) for k, v in got.__members__.items()} == {
+    k: int(v) for k, v in want.__members__.items()
+  }
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_enum_values_spot_checks(lib):
+  """bindings_test: test_enum_values"""
+  assert [lib.mjtJoint.mjJNT_FREE, lib.mjtJoint.mjJNT_HINGE] == [0, 3]
+  assert lib.mjtEnableBit.mjENBL_ENERGY == 2 and lib.mjtEnableBit.mjNENABLE == 7
+  assert lib.mjtGeom.mjGEOM_ARROW == 100 and lib.mjtGeom.mjGEOM_NONE == 1001
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_enum_from_int(lib):
+  """bindings_test: test_enum_from_int"""
+  assert lib.mjtJoint(2) == lib.mjtJoint.mjJNT_SLIDE
+  assert lib.mjtGeom(value=102) == lib.mjtGeom.mjGEOM_ARROW2
+  for bad in (99, -2):
+    with pytest.raises(ValueError):
+      lib.mjtJoint(bad)
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_enum_as_index(lib):
+  """bindings_test: test_enum_as_index"""
+  letters = list("abcdefghijk")
+  assert letters[lib.mjtFrame.mjFRAME_LIGHT] == letters[5]
+  assert letters[lib.mjtFrame.mjFRAME_BODY : lib.mjtFrame.mjFRAME_LIGHT] == letters[1:5]
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_enum_arithmetic(lib):
+  """bindings_test: test_enum_ops"""
+  site = lib.mjtFrame.mjFRAME_LIGHT  # 5: odd, so that divisions round
+  assert site == 5 and 5 == site and site != lib.mjtFrame.mjFRAME_BODY
+  cases = [
+    (-site, -5, int),
+    (site + 2, 7, int),
+    (2 + site, 7, int),
+    (site + 0.5, 5.5, float),
+    (site - 7, -2, int),
+    (7 - site, 2, int),
+    (site * 4, 20, int),
+    (site * 0.5, 2.5, float),
+    (site / 2, 2.5, float),
+    (site // 2, 2, int),
+    (-site // 2, -3, int),
+    (12 // site, 2, int),
+    (site // 2.0, 2.0, float),
+    (site % 3, 2, int),
+    (-site % 3, 1, int),
+    (site % -3, -1, int),
+    (13 % site, 3, int),
+    (-13 % site, 2, int),
+  ]
+  for value, want, kind in cases:
+    assert value == want and type(value) is kind, (value, want)
+  for divide in (lambda: site / 0, lambda: 1 // lib.mjtFrame.mjFRAME_NONE, lambda: site % 0):
+    with pytest.raises(ZeroDivisionError):
+      divide()
+  bits = lib.mjtDisableBit
+  assert bits.mjDSBL_CONTACT | bits.mjDSBL_GRAVITY == 144
+  assert bits.mjDSBL_GRAVITY & 0xFF == 128 and bits.mjDSBL_GRAVITY ^ 129 == 1
+  assert 129 & bits.mjDSBL_GRAVITY == 128
+  assert bits.mjDSBL_LIMIT << 1 == bits.mjDSBL_CONTACT
+  assert bits.mjDSBL_GRAVITY >> 3 == bits.mjDSBL_CONTACT
+
+
+# ---- rays and distances ----
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_ray_arguments(lib):
+  """bindings_test: test_mj_ray"""
+  m, d = _load(lib)
+  lib.mj_forward(m, d)
+  geomid = np.zeros(1, np.int32)
+  start, up = [0, 0, 1], [0, 0, -1]  # down onto the crate's top at z = 0.4
+  dist = lib.mj_ray(m, d, start, up, None, 1, -1, geomid, None)
+  assert dist == pytest.approx(0.6) and geomid[0] == 1
+  dist = lib.mj_ray(m, d, start, up, [1, 1, 1, 1, 1, 1], 1, -1, geomid)  # normal left out
+  assert dist == pytest.approx(0.6)
+  normal = np.zeros(3)
+  dist = lib.mj_ray(
+    m=m,
+    d=d,
+    pnt=start,
+    vec=up,
+    geomgroup=None,
+    flg_static=0,
+    bodyexclude=1,  # the crate's body: the ray reaches the static floor, not wanted either
+    geomid=geomid,
+    normal=normal,
+  )
+  assert dist == -1 and geomid[0] == -1
+  lib.mj_ray(m, d, start, up, None, 1, -1, geomid, normal)
+  np.testing.assert_allclose(normal, [0, 0, 1], atol=1e-12)
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_ray_and_one_geom(lib):
+  """bindings_test: test_mju_ray_geom"""
+  pos, mat, size = np.zeros(3), np.eye(3).reshape(-1), np.array([3.0, 3.0, 1.0])
+  pnt = np.array([2.0, 2.0, 2.0])
+  vec = -pnt / np.linalg.norm(pnt)
+  normal = np.zeros(3)
+  dist = lib.mju_rayGeom(pos, mat, size, pnt, vec, lib.mjtGeom.mjGEOM_PLANE, normal)
+  assert dist == pytest.approx(np.sqrt(12))
+  np.testing.assert_array_equal(normal, [0, 0, 1])
+  assert lib.mju_rayGeom(pos, mat, size, pnt, vec, lib.mjtGeom.mjGEOM_PLANE) == dist
+  sphere = lib.mju_rayGeom(pos, mat, size, pnt, vec, lib.mjtGeom.mjGEOM_SPHERE)
+  assert sphere == pytest.approx(np.sqrt(12) - 3)
+
+
+def test_geom_distance():
+  """bindings_test: test_geom_distance"""
+  (m0, d0), (m1, d1) = _both()
+  mujoco.mj_forward(m0, d0)
+  engine.mj_forward(m1, d1)
+  want, got = np.empty(6), np.empty(6)
+  dist0 = mujoco.mj_geomDistance(m0, d0, 0, 2, 10, want)
+  dist1 = engine.mj_geomDistance(m1, d1, 0, 2, 10, got)
+  assert dist1 == pytest.approx(dist0, abs=1e-9) and dist1 == pytest.approx(2.8)
+  np.testing.assert_allclose(got, want, atol=1e-9)
+  np.testing.assert_allclose(got, [3, 0, 0, 3, 0, 2.8], atol=1e-9)
+  assert engine.mj_geomDistance(m1, d1, 0, 2, 1, None) == 1  # beyond distmax: distmax
