@@ -1071,3 +1071,469 @@ def test_geom_distance():
   np.testing.assert_allclose(got, want, atol=1e-9)
   np.testing.assert_allclose(got, [3, 0, 0, 3, 0, 2.8], atol=1e-9)
   assert engine.mj_geomDistance(m1, d1, 0, 2, 1, None) == 1  # beyond distmax: distmax
+
+
+# ---- mju_ helpers ----
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_fill(lib):
+  """bindings_test: test_mju_fill"""
+  res = np.empty(4)
+  lib.mju_fill(res, -0.75)
+  np.testing.assert_array_equal(res, np.full(4, -0.75))
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_identity(lib):
+  """bindings_test: test_mju_eye"""
+  res = np.full((3, 3), 7.0)
+  lib.mju_eye(res)
+  np.testing.assert_array_equal(res, np.eye(3))
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_symmetrize(lib):
+  """bindings_test: test_mju_symmetrize"""
+  mat = np.arange(9.0).reshape(3, 3) ** 2
+  res = np.empty((3, 3))
+  lib.mju_symmetrize(res, mat)
+  np.testing.assert_array_equal(res, (mat + mat.T) / 2)
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_clip(lib):
+  """bindings_test: test_mju_clip"""
+  assert lib.mju_clip(0.5, 0.0, 1.0) == 0.5
+  assert lib.mju_clip(-3.0, -1.0, 1.0) == -1.0
+  assert lib.mju_clip(4.0, -1.0, 2.5) == 2.5
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_vector_matrix_vector(lib):
+  """bindings_test: test_mju_mul_vec_mat_vec"""
+  a, b = np.array([1.0, -1.0, 2.0]), np.array([0.5, 2.0, 1.0])
+  mat = np.arange(1.0, 10.0).reshape(3, 3)
+  assert lib.mju_mulVecMatVec(a, mat, b) == a @ mat @ b == 46.5
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_dense_to_sparse(lib):
+  """bindings_test: test_mju_dense_to_sparse"""
+  mat = np.array([[0.0, 0.0, 4.0], [5.0, 6.0, 0.0], [0.0, 0.0, 0.0]])
+  values, colind = np.zeros(3), np.zeros(3, np.int32)
+  rownnz, rowadr = np.zeros(3, np.int32), np.zeros(3, np.int32)
+  assert lib.mju_dense2sparse(values, mat, rownnz, rowadr, colind) == 0
+  np.testing.assert_array_equal(values, [4, 5, 6])
+  np.testing.assert_array_equal(rownnz, [1, 2, 0])
+  np.testing.assert_array_equal(rowadr, [0, 1, 3])
+  np.testing.assert_array_equal(colind, [2, 0, 1])
+  short, colind = np.zeros(2), np.zeros(2, np.int32)  # room for two values: too small
+  assert lib.mju_dense2sparse(short, mat, rownnz, rowadr, colind) == 1
+  with pytest.raises(TypeError):  # the rows of mat and rownnz differ
+    lib.mju_dense2sparse(values, mat, np.zeros(2, np.int32), rowadr, np.zeros(3, np.int32))
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_sparse_to_dense(lib):
+  """bindings_test: test_mju_sparse_to_dense"""
+  res = np.full((3, 3), 9.0)
+  lib.mju_sparse2dense(res, [4.0, 5.0, 6.0], [1, 2, 0], [0, 1, 3], [2, 0, 1])
+  np.testing.assert_array_equal(res, [[0, 0, 4], [5, 6, 0], [0, 0, 0]])
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_euler_to_quaternion(lib):
+  """bindings_test: test_mju_euler_to_quat"""
+  quat = np.zeros(4)
+  lib.mju_euler2Quat(quat, [np.pi / 2, 0, 0], "xyz")
+  np.testing.assert_allclose(quat, [np.sqrt(0.5), np.sqrt(0.5), 0, 0], atol=1e-15)
+  for seq in ("yz", "zyxz"):
+    with pytest.raises(lib.FatalError) as info:
+      lib.mju_euler2Quat(quat, [0, 0, 0], seq)
+    assert str(info.value) == "mju_euler2Quat: seq must contain exactly 3 characters"
+  with pytest.raises(lib.FatalError) as info:
+    lib.mju_euler2Quat(quat, [0, 0, 0], "xqz")
+  assert str(info.value) == "mju_euler2Quat: seq[1] is 'q', should be one of x, y, z, X, Y, Z"
+
+
+# ---- pickle ----
+
+
+def _same(actual, expected, names):
+  for name in names:
+    want, got = getattr(expected, name), getattr(actual, name)
+    if isinstance(want, np.ndarray):
+      np.testing.assert_array_equal(got, want, err_msg=name)
+    else:
+      assert got == want, name
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_pickle_fresh_data(lib):
+  """bindings_test: test_pickle_mjdata_clean"""
+  _, d = _load(lib)
+  d.mocap_pos[0] = [1, 2, 3]
+  other = pickle.loads(pickle.dumps(d))
+  _same(other, d, ("time", "qpos", "qvel", "mocap_pos"))
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_unpickled_data_frees_its_model(lib):
+  """bindings_test: test_pickle_mjdata_releases_owned_model"""
+  _, d = _load(lib)
+  other = pickle.loads(pickle.dumps(d))
+  model_array = weakref.ref(other.model.body_mass)
+  del other
+  gc.collect()
+  assert model_array() is None
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_unpickled_model_lives_while_used(lib):
+  """bindings_test: test_pickle_mjdata_retains_external_model_reference"""
+  _, d = _load(lib)
+  other = pickle.loads(pickle.dumps(d))
+  m = other.model
+  model_array = weakref.ref(m.body_mass)
+  del other
+  gc.collect()
+  assert model_array() is not None
+  fresh = lib.MjData(m)
+  lib.mj_step(m, fresh)
+  del fresh, m
+  gc.collect()
+  assert model_array() is None
+
+
+@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("owner", ["model", "data"])
+def test_views_of_unpickled_data_stay_valid(lib, owner):
+  """bindings_test: test_pickle_mjdata_retains_array_views"""
+  _, d = _load(lib)
+  other = pickle.loads(pickle.dumps(d))
+  view = other.model.body_mass if owner == "model" else other.qpos
+  before = view.copy()
+  ref = weakref.ref(view)
+  del other
+  gc.collect()
+  np.testing.assert_array_equal(view, before)
+  view[:] = before * 2 + 1
+  np.testing.assert_array_equal(view, before * 2 + 1)
+  del view
+  gc.collect()
+  assert ref() is None
+
+
+@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("copier", [copy.copy, copy.deepcopy])
+def test_copy_of_unpickled_data_keeps_the_model(lib, copier):
+  """bindings_test: test_copy_unpickled_mjdata_retains_model"""
+  _, d = _load(lib)
+  other = pickle.loads(pickle.dumps(d))
+  third = copier(other)
+  model_array = weakref.ref(third.model.body_mass)
+  del other
+  gc.collect()
+  assert model_array() is not None
+  lib.mj_step(third.model, third)
+  del third
+  gc.collect()
+  assert model_array() is None
+
+
+@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("jacobian", ["mjJAC_DENSE", "mjJAC_SPARSE"])
+def test_pickle_data_and_step_on(lib, jacobian):
+  """bindings_test: test_pickle_mjdata, test_pickle_mjdata_sparse"""
+  m, d = _load(lib)
+  m.opt.jacobian = getattr(lib.mjtJacobian, jacobian)
+  d.ctrl[0] = 0.4
+  lib.mj_step(m, d)
+  other = pickle.loads(pickle.dumps(d))
+  names = ("time", "qpos", "qvel", "qacc", "xpos", "mocap_pos", "energy", "efc_J", "ctrl")
+  _same(other, d, names)
+  assert other.contact == d.contact and d.ncon == 4
+  for _ in range(10):
+    lib.mj_step(m, d)
+    lib.mj_step(m, other)
+  _same(other, d, names)
+  assert other.contact == d.contact
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_pickle_model(lib):
+  """bindings_test: test_pickle_mjmodel"""
+  m, _ = _load(lib)
+  m.body_pos[1, 0] = 0.25
+  other = pickle.loads(pickle.dumps(m))
+  _same(other, m, ("nq", "nv", "ngeom", "body_pos", "names", "geom_size"))
+  assert other.opt == m.opt and other.vis == m.vis
+
+
+# ---- plugins ----
+
+CABLE = """
+<mujoco>
+  <extension>
+    <plugin plugin="mujoco.elasticity.cable"/>
+  </extension>
+  <worldbody>
+    <composite type="cable" curve="s" count="12 1 1" size=".6" offset="0 0 .5" initial="none">
+      <plugin plugin="mujoco.elasticity.cable">
+        <config key="twist" value="1e4"/>
+        <config key="bend" value="1e5"/>
+      </plugin>
+      <joint kind="main" damping=".05"/>
+      <geom type="capsule" size=".01" density="50"/>
+    </composite>
+  </worldbody>
+</mujoco>
+"""
+
+
+def test_load_plugin_model():
+  """bindings_test: test_load_plugin"""
+  (m0, d0), (m1, d1) = _both(CABLE)
+  assert m1.nplugin == m0.nplugin == 1
+  mujoco.mj_forward(m0, d0)
+  engine.mj_forward(m1, d1)
+  np.testing.assert_allclose(d1.qfrc_passive, d0.qfrc_passive, rtol=1e-6, atol=1e-6)
+  np.testing.assert_allclose(d1.qacc, d0.qacc, rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("lib", LIBS)
+@pytest.mark.parametrize("copier", [copy.copy, copy.deepcopy])
+def test_copy_data_with_plugin(lib, copier):
+  """bindings_test: test_copy_mjdata_with_plugin, test_deepcopy_mjdata_with_plugin"""
+  m, first = _load(lib, CABLE)
+  assert first.model is m
+  lib.mj_step(m, first)
+  second = copier(first)
+  lib.mj_step(m, first)
+  lib.mj_step(second.model, second)
+  np.testing.assert_array_equal(second.qpos, first.qpos)
+  assert (second.model is first.model) == (copier is copy.copy)
+
+
+# ---- textures ----
+
+
+def test_texture_view():
+  """bindings_test: test_texture_size"""
+  xml = """
+  <mujoco>
+    <asset>
+      <texture name="board" type="2d" builtin="checker" rgb1="1 1 1" rgb2="0 0 0" width="64"
+               height="32"/>
+      <material name="board" texture="board"/>
+    </asset>
+    <worldbody>
+      <geom type="plane" size="1 1 1" material="board"/>
+    </worldbody>
+  </mujoco>"""
+  (m0, _), (m1, _) = _both(xml)
+  assert m1.tex("board").data.shape == m0.tex("board").data.shape == (32, 64, 3)
+  np.testing.assert_array_equal(m1.tex("board").data, m0.tex("board").data)
+  assert m1.tex("board").adr.dtype == m0.tex("board").adr.dtype
+  assert np.shares_memory(m1.tex("board").adr, m1.tex_adr)
+  assert np.shares_memory(m1.tex("board").data, m1.tex_data)
+
+
+# ---- delayed controls and sensors ----
+
+DELAYED_CTRL = """
+<mujoco>
+  <worldbody>
+    <body>
+      <joint name="hinge"/>
+      <geom size=".1"/>
+    </body>
+  </worldbody>
+  <actuator>
+    <motor name="{name}" joint="hinge" {extra} delay="0.02" nsample="{n}"/>
+  </actuator>
+</mujoco>
+"""
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_delayed_control_history(lib):
+  """bindings_test: test_mj_read_ctrl_and_init_ctrl_delay (one control)"""
+  m, d = _load(lib, DELAYED_CTRL.format(name="late", extra="", n=3))
+  lib.mj_forward(m, d)
+  assert m.actuator_history[0, 0] == 3
+  times, values = np.array([0.0, 0.02, 0.04]), np.array([10.0, 20.0, 30.0])
+  lib.mj_initCtrlHistory(m, d, 0, times, values)
+  result = np.zeros(1)
+  lib.mj_readCtrl(m, d, 0, 0.045, result, interp=0)  # looks up 0.025: holds 20
+  assert result[0] == 20
+  lib.mj_readCtrl(m, d, 0, 0.05, result, interp=1)  # looks up 0.03: halfway from 20 to 30
+  assert result[0] == pytest.approx(25)
+  lib.mj_initCtrlHistory(m, d, 0, None, values + 1)  # the times stay
+  lib.mj_readCtrl(m, d, 0, 0.045, result, interp=0)
+  assert result[0] == 21
+  with pytest.raises(TypeError):  # a result too short for the control
+    lib.mj_readCtrl(m, d, 0, 0.0, np.zeros(0), interp=0)
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_delayed_controls_of_a_pid(lib):
+  """bindings_test: test_mj_read_ctrl_and_init_ctrl_delay (several controls)"""
+  xml = DELAYED_CTRL.replace("motor", "pid").format(
+    name="pid", extra='kp="5" kv="1" input="pos vel ff"', n=2
+  )
+  m, d = _load(lib, xml)
+  assert m.actuator_ctrlnum[0] == 3
+  lib.mj_initCtrlHistory(m, d, 0, [0.0, 0.02], np.array([[1.0, 2.0, 3.0], [5.0, 6.0, 7.0]]))
+  result = np.zeros(3)
+  lib.mj_readCtrl(m, d, 0, 0.03, result, interp=0)  # looks up 0.01: the first sample
+  np.testing.assert_array_equal(result, [1, 2, 3])
+  lib.mj_readCtrl(m, d, 0, 0.035, result, interp=1)  # 0.015: three quarters of the way
+  np.testing.assert_allclose(result, [4, 5, 6])
+
+
+DELAYED_SENSOR = """
+<mujoco>
+  <worldbody>
+    <body name="ball">
+      <freejoint/>
+      <geom size=".1"/>
+      <site name="centre"/>
+    </body>
+  </worldbody>
+  <sensor>
+    <framepos name="where" objtype="site" objname="centre" delay="0.01" nsample="3"/>
+    <framequat name="facing" objtype="body" objname="ball" delay="0.01" nsample="4"/>
+  </sensor>
+</mujoco>
+"""
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_delayed_sensor_history(lib):
+  """bindings_test: test_mj_read_sensor_and_init_sensor_delay"""
+  m, d = _load(lib, DELAYED_SENSOR)
+  lib.mj_forward(m, d)
+  assert m.sensor_history[0, 0] == 3 and m.sensor_dim[0] == 3
+  times = np.array([0.0, 0.01, 0.02])
+  values = np.arange(9.0).reshape(3, 3)
+  lib.mj_initSensorHistory(m, d, 0, times, values, phase=0.0)
+  result = np.zeros(3)
+  lib.mj_readSensor(m, d, 0, 0.025, result, interp=0)  # looks up 0.015: the second sample
+  np.testing.assert_array_equal(result, [3, 4, 5])
+  lib.mj_initSensorHistory(m, d, 0, None, values * 10, phase=0.0)
+  lib.mj_readSensor(m, d, 0, 0.025, result, interp=0)
+  np.testing.assert_array_equal(result, [30, 40, 50])
+  with pytest.raises(TypeError):  # a result too short for the sensor
+    lib.mj_readSensor(m, d, 0, 0.0, np.zeros(2), interp=0)
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_fill_a_sensor_history_with_valid_values(lib):
+  """bindings_test: test_init_sensor_history_pedagogical"""
+  m, d = _load(lib, DELAYED_SENSOR)
+  delay = m.sensor_delay[1]
+  assert m.sensor_dim[1] == 4 and m.sensor_history[1, 0] == 4 and delay == 0.01
+  result = np.ones(4)
+  lib.mj_readSensor(m, d, 1, delay, result, interp=0)
+  np.testing.assert_array_equal(result, np.zeros(4))  # a new MjData's history: zeros
+  lib.mj_readSensor(m, d, 1, delay, result, interp=0)
+  saved = m.sensor_delay.copy()
+  m.sensor_delay[:] = 0  # undelayed, sensordata gets the current values
+  lib.mj_forward(m, d)
+  m.sensor_delay[:] = saved
+  adr = m.sensor_adr[1]
+  np.testing.assert_array_equal(d.sensordata[adr : adr + 4], [1, 0, 0, 0])
+  lib.mj_initSensorHistory(m, d, 1, None, np.tile(d.sensordata[adr : adr + 4], (4, 1)), 0.0)
+  lib.mj_readSensor(m, d, 1, delay, result, interp=0)
+  np.testing.assert_array_equal(result, [1, 0, 0, 0])
+
+
+def test_delayed_sensors_match():
+  """bindings_test: test_mj_read_sensor_and_init_sensor_delay (stepping, against MuJoCo)"""
+  (m0, d0), (m1, d1) = _both(DELAYED_SENSOR)
+  for m, d, lib in ((m0, d0, mujoco), (m1, d1, engine)):
+    d.qvel[:3] = [0.5, -0.25, 1]
+    d.qvel[3:] = [1, 2, 3]
+    lib.mj_step(m, d, 20)
+  np.testing.assert_allclose(d1.sensordata, d0.sensordata, rtol=1e-9, atol=1e-12)
+  for i in range(2):
+    want, got = np.zeros(m0.sensor_dim[i]), np.zeros(m1.sensor_dim[i])
+    mujoco.mj_readSensor(m0, d0, i, d0.time - 0.003, want, 1)
+    engine.mj_readSensor(m1, d1, i, d1.time - 0.003, got, 1)
+    np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-12)
+
+
+# ---- joint springs ----
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_polynomial_stiffness(lib):
+  """bindings_test: test_poly_stiffness"""
+  xml = """
+  <mujoco>
+    <worldbody>
+      <body>
+        <joint type="slide" stiffness="2 -1 4"/>
+        <geom size=".1"/>
+      </body>
+    </worldbody>
+  </mujoco>"""
+  m, d = _load(lib, xml)
+  assert m.jnt_stiffness[0] == 2
+  np.testing.assert_array_equal(m.jnt_stiffnesspoly[0], [-1, 4])
+  for x in (0.5, 0.2):
+    d.qpos[0] = x
+    lib.mj_forward(m, d)
+    assert d.qfrc_spring[0] == pytest.approx(-(2 * x - x * abs(x) + 4 * x**3))
+
+
+# ---- visualization structs ----
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_make_visualization_structs(lib):
+  """bindings_test: test_can_initialize_mjv_structs (all but MjvFigure)"""
+  m, _ = _load(lib)
+  for name in ("MjvScene", "MjvCamera", "MjvGLCamera", "MjvGeom", "MjvLight", "MjvOption"):
+    cls = getattr(lib, name)
+    assert isinstance(cls(), cls)
+  assert isinstance(lib.MjvScene(m, 50), lib.MjvScene)
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_scene_fills(lib):
+  """bindings_test: test_mjv_scene"""
+  m, d = _load(lib)
+  scene = lib.MjvScene(model=m, maxgeom=64)
+  assert scene.ngeom == 0 and scene.maxgeom == 64 and len(scene.geoms) == 64
+  lib.mj_forward(m, d)
+  camera = lib.MjvCamera()
+  lib.mjv_updateScene(m, d, lib.MjvOption(), None, camera, lib.mjtCatBit.mjCAT_ALL, scene)
+  assert scene.ngeom > 0
+
+
+def test_scene_fills_as_mujoco():
+  """bindings_test: test_mjv_scene (what the scene holds, against MuJoCo's)"""
+  scenes = []
+  for lib, (m, d) in zip((mujoco, engine), _both()):
+    scene = lib.MjvScene(model=m, maxgeom=64)
+    lib.mj_forward(m, d)
+    option, camera = lib.MjvOption(), lib.MjvCamera()
+    lib.mjv_updateScene(m, d, option, None, camera, lib.mjtCatBit.mjCAT_ALL, scene)
+    scenes.append(scene)
+  want, got = scenes
+  assert got.ngeom == want.ngeom
+  for i in range(want.ngeom):
+    assert got.geoms[i].type == want.geoms[i].type
+    np.testing.assert_allclose(got.geoms[i].pos, want.geoms[i].pos, atol=1e-6)
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_camera_ids(lib):
+  """bindings_test: test_mjv_camera (the ids; not the TypeError for a float)"""
+  camera = lib.MjvCamera()
+  camera.type = lib.mjtCamera.mjCAMERA_FIXED
+  camera.fixedcamid = 2**31 - 1
+  assert camera.fixedcamid == 2**31 - 1
