@@ -1537,3 +1537,76 @@ def test_camera_ids(lib):
   camera.type = lib.mjtCamera.mjCAMERA_FIXED
   camera.fixedcamid = 2**31 - 1
   assert camera.fixedcamid == 2**31 - 1
+
+
+# ---- more rays, points in sites ----
+
+
+def test_several_rays_at_once():
+  """bindings_test: test_mj_multi_ray"""
+  pnt = np.array([0.5, 0.1, 0.3])  # beside the crate, above the floor
+  vec = np.array([[-1.0, 0, 0], [0, 0, 1], [0, 0, -1], [0.6, 0, -0.8]])
+  results = []
+  for lib, (m, d) in zip((mujoco, engine), _both()):
+    lib.mj_forward(m, d)
+    geomid, dist, normal = np.zeros(4, np.int32), np.zeros(4), np.zeros(12)
+    lib.mj_multiRay(
+      m=m,
+      d=d,
+      pnt=pnt,
+      vec=vec.reshape(-1),
+      geomgroup=None,
+      flg_static=1,
+      bodyexclude=-1,
+      geomid=geomid,
+      dist=dist,
+      normal=normal,
+      nray=4,
+      cutoff=lib.mjMAXVAL,
+    )
+    one = np.zeros(1, np.int32)
+    for i in range(4):  # each as mj_ray casts it
+      assert dist[i] == lib.mj_ray(m, d, pnt, vec[i], None, 1, -1, one, None)
+      assert geomid[i] == one[0]
+    results.append((geomid, dist, normal))
+  (want_id, want_dist, want_normal), (got_id, got_dist, got_normal) = results
+  np.testing.assert_array_equal(got_id, [1, -1, 0, 0])
+  np.testing.assert_allclose(got_dist, [0.3, -1, 0.3, 0.375], atol=1e-12)
+  np.testing.assert_array_equal(got_id, want_id)
+  np.testing.assert_allclose(got_dist, want_dist, atol=1e-12)
+  np.testing.assert_allclose(got_normal, want_normal, atol=1e-12)
+
+
+INSIDE = """
+<mujoco>
+  <worldbody>
+    <body pos="0 0 1" euler="0 0 45">
+      <site name="ball" type="sphere" size=".5" pos="1 0 0"/>
+      <site name="brick" type="box" size=".4 .2 .1"/>
+      <site name="rod" type="capsule" size=".1 .3" pos="0 0 -1"/>
+    </body>
+  </worldbody>
+</mujoco>
+"""
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_point_inside_sites(lib):
+  """bindings_test: test_mj_inside_site_sphere, test_mj_inside_site_box,
+  test_mj_inside_site_kwargs"""
+  m, d = _load(lib, INSIDE)
+  lib.mj_forward(m, d)
+  ball = lib.mj_name2id(m, lib.mjtObj.mjOBJ_SITE, "ball")
+  c = np.sqrt(0.5)  # the body turns 45 degrees about z
+  for site, point, inside in (
+    (ball, [c, c, 1], 1),  # the centre
+    (ball, [c + 0.3, c + 0.3, 1], 1),
+    (ball, [2 * c, 2 * c, 1], 0),
+    (1, [0.3 * c, 0.3 * c, 1], 1),  # along the box's long side
+    (1, [0.3 * c, -0.3 * c, 1], 0),  # as far along its short side: out
+    (1, [0, 0, 1.15], 0),
+    (2, [0, 0, 0.35], 1),
+    (2, [0.05, 0, 0.45], 0),
+  ):
+    assert lib.mj_insideSite(m, d, site, point) == inside, (site, point)
+  assert lib.mj_insideSite(m=m, d=d, siteid=ball, point=np.array([c, c, 1.2])) == 1
