@@ -104,12 +104,15 @@ from engine.support import mj_readCtrl as mj_readCtrl
 from engine.support import mj_readSensor as mj_readSensor
 from engine.tendon import mj_tendon as mj_tendon
 from engine.tendon import mj_transmission as mj_transmission
+from engine.types import MjContact as MjContact
 from engine.types import MjData as MjData
 from engine.types import MjModel as MjModel
 from engine.types import MjOption as MjOption
 from engine.types import MjStatistic as MjStatistic
 from engine.types import MjVisual as MjVisual
+from engine.types import MjWarningStat as MjWarningStat
 from engine.types import ModelBatch as ModelBatch
+from engine.types import mj_copyData as mj_copyData
 
 # engine.mju_*: the helpers with the `mujoco` bindings' signatures and argument checks
 # (engine/mju.py); the helpers mujoco lacks (mju_crossMotion, ...) with their C arguments.
@@ -119,6 +122,49 @@ math_raw = _types.SimpleNamespace(
 )
 for _name in _math.__all__:
   globals()[_name] = getattr(_mju, _name, None) or getattr(math_raw, _name)
+mju_sparse2dense = _mju.mju_sparse2dense
+mju_dense2sparse = _mju.mju_dense2sparse
+
+
+def mj_multiRay(
+  m, d, pnt, vec, geomgroup, flg_static, bodyexclude, geomid, dist, normal, nray, cutoff
+) -> None:
+  """`nray` rays from `pnt` along the rows of `vec` (nray*3 numbers), as mj_ray casts them:
+  each one's distance into dist[i] and geom into geomid[i] (-1 where it hits nothing), its
+  surface normal into normal[3*i:3*i+3] unless normal is None. A hit further than `cutoff`
+  counts as none; MuJoCo instead skips geoms whose bounding boxes lie beyond it, which can
+  also drop a nearer hit (on a plane, say)."""
+  import numpy as np
+
+  directions = np.asarray(vec, np.float64).reshape(int(nray), 3)
+  hit = np.zeros(1, np.int32)
+  for i, direction in enumerate(directions):
+    surface = None if normal is None else np.zeros(3)
+    dist[i] = mj_ray(m, d, pnt, direction, geomgroup, flg_static, bodyexclude, hit, surface)
+    geomid[i] = hit[0]
+    if dist[i] > cutoff:
+      dist[i], geomid[i] = -1, -1
+    if surface is not None:
+      normal[3 * i : 3 * i + 3] = surface if geomid[i] >= 0 else 0
+
+
+def mj_insideSite(m, d, siteid, point) -> int:
+  """1 if `point` (3,) is inside site `siteid` (a sphere, capsule, ellipsoid, cylinder or box,
+  where d.site_xpos and d.site_xmat put it), else 0; UnsupportedError for mesh sites."""
+  import numpy as np
+
+  from engine import sensor
+
+  siteid = int(siteid)
+  if not 0 <= siteid < m.nsite:
+    raise IndexError(f"site id {siteid} out of range [0, {m.nsite})")
+  kind = int(m.site_type[siteid])
+  if kind == mjGEOM_MESH:  # noqa: F405 (from engine.enums)
+    raise UnsupportedError("mj_insideSite: mesh sites are not supported")
+  point = np.ascontiguousarray(point, dtype=np.float64).reshape(3)
+  inside = _jit.python_callable(sensor.inside_geom)
+  return int(inside(d.site_xpos[siteid], d.site_xmat[siteid], m.site_size[siteid], kind, point))
+
 
 # MuJoCo's TypeError for arguments of the wrong type (the driver's functions check their own)
 for _name in [n for n in dir() if n.startswith(("mj_", "mjd_"))]:

@@ -439,3 +439,73 @@ for _fn, _row in TABLE.items():
 del _fn, _row
 
 __all__ = sorted(TABLE)
+
+
+# ---- compressed sparse rows (MuJoCo's rownnz/rowadr/colind), outside the float-only table ----
+
+
+def _int_vector(fn, name, x, out=False):
+  """x as the bindings' int32 vector: an output must be a writeable, C-contiguous int32 array
+  (it is written); an input is converted."""
+  if out:
+    if (
+      not (isinstance(x, np.ndarray) and x.dtype == np.int32 and x.ndim == 1 and x.flags.writeable)
+      or not x.flags.c_contiguous
+    ):
+      raise TypeError(
+        f"{fn}(): {name} must be a writeable, C-contiguous int32 array; got {_describe(x)}"
+      )
+    return x
+  try:
+    return np.asarray(x, dtype=np.int32).reshape(-1)
+  except (TypeError, ValueError):
+    raise TypeError(f"{fn}(): {name} must be an int32 vector; got {_describe(x)}") from None
+
+
+def _rows_error(fn, name, size, rows):
+  raise TypeError(f"{fn}(): {name} has {size} elements; expected the {rows} rows of the matrix")
+
+
+def mju_sparse2dense(res, mat, rownnz, rowadr, colind):
+  """Writes into res (rows x cols) the matrix whose compressed rows are mat (values), rownnz
+  (values per row), rowadr (each row's first value) and colind (each value's column)."""
+  fn = "mju_sparse2dense"
+  dense = _Array(fn, "res", ["m", "n"], True, False)(res)[0].reshape(res.shape)
+  values = _Array(fn, "mat", ["k"], False, False)(mat)
+  rownnz = _int_vector(fn, "rownnz", rownnz)
+  rowadr = _int_vector(fn, "rowadr", rowadr)
+  colind = _int_vector(fn, "colind", colind)
+  for name, vector in (("rownnz", rownnz), ("rowadr", rowadr)):
+    if len(vector) != dense.shape[0]:
+      _rows_error(fn, name, len(vector), dense.shape[0])
+  dense[...] = 0
+  for r, (adr, nnz) in enumerate(zip(rowadr, rownnz)):
+    dense[r, colind[adr : adr + nnz]] = values[adr : adr + nnz]
+
+
+def mju_dense2sparse(res, mat, rownnz, rowadr, colind) -> int:
+  """Compresses the rows of mat into res (nonzero values), rownnz, rowadr and colind; res and
+  colind hold at most len(res) values: returns 1 if they are too short (the rows that fitted
+  are written), else 0."""
+  fn = "mju_dense2sparse"
+  values = _Array(fn, "res", ["k"], True, False)(res)
+  dense, rows, cols = _Array(fn, "mat", ["m", "n"], False, False)(mat)
+  dense = dense.reshape(rows, cols)
+  rownnz = _int_vector(fn, "rownnz", rownnz, out=True)
+  rowadr = _int_vector(fn, "rowadr", rowadr, out=True)
+  colind = _int_vector(fn, "colind", colind, out=True)
+  for name, vector in (("rownnz", rownnz), ("rowadr", rowadr)):
+    if len(vector) != rows:
+      _rows_error(fn, name, len(vector), rows)
+  if len(colind) != len(values):
+    raise TypeError(f"{fn}(): colind has {len(colind)} elements; expected len(res) = {len(values)}")
+  adr = 0
+  for r in range(rows):
+    rownnz[r], rowadr[r] = 0, adr
+    for c in np.flatnonzero(dense[r]):
+      if adr >= len(values):
+        return 1
+      values[adr], colind[adr] = dense[r, c], c
+      rownnz[r] += 1
+      adr += 1
+  return 0 if len(values) else 1

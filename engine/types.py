@@ -43,12 +43,12 @@ def _make_handle(ctor, members, values: dict):
   return ctor(*[values[n] for n in members])
 
 
-def _assign_error(owner: str, name: str):
+def _write_in_place(fget):
+  """Setter of an array property: `obj.field = value` writes into the array, as the bindings do
+  (numpy broadcasting: a number fills it), so views taken before stay views of the field."""
+
   def fset(self, value):
-    raise AttributeError(
-      f"{owner}.{name} is a view of engine memory and cannot be replaced; "
-      f"assign in place instead: {owner.lower()}.{name}[:] = value"
-    )
+    fget(self)[...] = value
 
   return fset
 
@@ -65,8 +65,9 @@ CUT_BY = {
 }
 
 
-def _add_properties(cls, rows, owner: str, writable_arrays: bool = False):
-  """Adds one property per table row: arrays as views, scalars as numbers."""
+def _add_properties(cls, rows):
+  """Adds one property per table row: arrays as views (assigning writes into them), scalars as
+  numbers."""
   for f in rows:
     name = f.name
 
@@ -85,20 +86,14 @@ def _add_properties(cls, rows, owner: str, writable_arrays: bool = False):
       def fget(self, name=name, count=count):
         return self._arrays[name][: self._arrays[count][0]]
 
-      fset = _assign_error(owner, name)
+      fset = _write_in_place(fget)
 
     else:
 
       def fget(self, name=name):
         return self._arrays[name]
 
-      if writable_arrays:
-
-        def fset(self, value, name=name):
-          self._arrays[name][...] = value
-
-      else:
-        fset = _assign_error(owner, name)
+      fset = _write_in_place(fget)
 
     setattr(cls, name, property(fget, fset, doc=f.doc))
 
@@ -157,17 +152,43 @@ class _StructView:
   def __setstate__(self, state):
     self.__init__(state)
 
+  def _assign(self, other):
+    """Copies `other`'s values into this struct's arrays (`m.opt = opt` does this: the model
+    keeps its arrays, so its handle and the views taken before see the new values)."""
+    if type(other) is not type(self):
+      raise TypeError(f"expected an {type(self).__name__}, got {type(other).__name__}")
+    for name, value in self._arrays.items():
+      value[...] = other._arrays[name]
+
+  def __eq__(self, other):
+    if type(other) is not type(self):
+      return NotImplemented
+    return all(np.array_equal(v, other._arrays[k]) for k, v in self._arrays.items())
+
+  __hash__ = None  # mutable, as MuJoCo's structs
+
   def __repr__(self):
-    body = "\n".join(f"  {f.name}: {getattr(self, f.name)!r}" for f in self._ROWS)
-    return f"<{type(self).__name__}\n{body}\n>"
+    return _struct_repr(self, [f.name for f in self._ROWS])
 
 
 class MjOption(_StructView):
-  """Physics options (`m.opt`): timestep, gravity, integrator, solver settings, flags."""
+  """Physics options (`m.opt`): timestep, gravity, integrator, solver settings, flags.
+
+  A new MjOption holds MuJoCo's defaults (mj_defaultOption: the <option> defaults of the
+  schema, no flags set).
+  """
 
   _ROWS = F.OPTION_FIELDS
   _CTOR = staticmethod(_stage.make_option)
   _MEMBERS = _structs.OPTION_MEMBERS
+
+  def __init__(self, arrays: dict | None = None):
+    if arrays is None:
+      arrays = _alloc(self._ROWS, {})
+      for name, value in _specs.template("option").items():
+        if name in arrays:
+          arrays[name][...] = value
+    super().__init__(arrays)
 
 
 # mj_defaultStatistic: what a model keeps where setStat has nothing to measure (no body, no dof)
@@ -199,8 +220,8 @@ class MjStatistic(_StructView):
     super().__init__(arrays)
 
 
-_add_properties(MjOption, F.OPTION_FIELDS, "MjOption", writable_arrays=True)
-_add_properties(MjStatistic, F.STATISTIC_FIELDS, "MjStatistic", writable_arrays=True)
+_add_properties(MjOption, F.OPTION_FIELDS)
+_add_properties(MjStatistic, F.STATISTIC_FIELDS)
 
 
 # m.vis attribute -> <visual> child element (MuJoCo's binding renames `global`, a Python keyword)
@@ -253,6 +274,32 @@ class MjVisualGroup:
   def __dir__(self):
     return sorted(self._values)
 
+  def _assign(self, other):
+    """Copies `other`'s values into this group (arrays in place: views stay valid)."""
+    if not isinstance(other, MjVisualGroup) or other._tag != self._tag:
+      raise TypeError(f"expected an MjVisual.{self._tag}, got {type(other).__name__}")
+    for name, value in other._values.items():
+      setattr(self, name, value)
+
+  def __eq__(self, other):
+    if not isinstance(other, MjVisualGroup):
+      return NotImplemented
+    return self._tag == other._tag and all(
+      np.array_equal(v, other._values[k]) for k, v in self._values.items()
+    )
+
+  __hash__ = None  # mutable, as MuJoCo's structs
+
+  def __copy__(self):
+    new = MjVisualGroup.__new__(MjVisualGroup)
+    object.__setattr__(new, "_tag", self._tag)
+    values = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in self._values.items()}
+    object.__setattr__(new, "_values", values)
+    return new
+
+  def __deepcopy__(self, memo):
+    return self.__copy__()
+
   def _dict(self) -> dict:
     return {k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in self._values.items()}
 
@@ -269,7 +316,37 @@ class MjVisual:
     """`vis` maps <visual> child tags to attribute values (compiler output); None: defaults."""
     vis = vis or {}
     for attr, tag in VISUAL_GROUPS:
-      setattr(self, attr, MjVisualGroup(tag, vis.get(tag)))
+      object.__setattr__(self, attr, MjVisualGroup(tag, vis.get(tag)))
+
+  def __setattr__(self, name, value):
+    """`vis.headlight = group` copies the group's values in (views of the old one stay valid)."""
+    group = self.__dict__.get(name)
+    if not isinstance(group, MjVisualGroup):
+      raise AttributeError(f"'MjVisual' has no attribute '{name}'")
+    group._assign(value)
+
+  def _assign(self, other):
+    """Copies every group of `other` into this one's (`m.vis = vis` does this)."""
+    if not isinstance(other, MjVisual):
+      raise TypeError(f"expected an MjVisual, got {type(other).__name__}")
+    for attr, _ in VISUAL_GROUPS:
+      getattr(self, attr)._assign(getattr(other, attr))
+
+  def __eq__(self, other):
+    if not isinstance(other, MjVisual):
+      return NotImplemented
+    return all(getattr(self, a) == getattr(other, a) for a, _ in VISUAL_GROUPS)
+
+  __hash__ = None  # mutable, as MuJoCo's structs
+
+  def __copy__(self):
+    new = MjVisual.__new__(MjVisual)
+    for attr, _ in VISUAL_GROUPS:
+      object.__setattr__(new, attr, _copy.copy(getattr(self, attr)))
+    return new
+
+  def __deepcopy__(self, memo):
+    return self.__copy__()
 
   def _dict(self) -> dict:
     return {tag: getattr(self, attr)._dict() for attr, tag in VISUAL_GROUPS}
@@ -307,10 +384,10 @@ class MjModel:
           raise ValueError(f"MjModel.{f.name}: shape {value.shape}, expected {shape}")
         value = value.reshape(shape)
       self._arrays[f.name] = value
-    self.opt = opt
-    self.stat = stat
+    self._opt = opt
+    self._stat = stat
     self._extras = dict(extras or {})
-    self.vis = MjVisual(self._extras.get("vis"))
+    self._vis = MjVisual(self._extras.get("vis"))
     self._skin = _skin_arrays(self._extras.get("skin") or {})
     self._extras["skin"] = self._skin
     if self._sizes["nplugin"]:
@@ -348,6 +425,31 @@ class MjModel:
       aliases.append(_make_handle(_stage.make_model, _structs.MODEL_MEMBERS, values))
     return _stage.address_of(aliases[k - 1])
 
+  # ---- options, statistics, visual settings: assigning one copies its values in ----
+  @property
+  def opt(self) -> MjOption:
+    return self._opt
+
+  @opt.setter
+  def opt(self, value: MjOption):
+    self._opt._assign(value)
+
+  @property
+  def stat(self) -> MjStatistic:
+    return self._stat
+
+  @stat.setter
+  def stat(self, value: MjStatistic):
+    self._stat._assign(value)
+
+  @property
+  def vis(self) -> MjVisual:
+    return self._vis
+
+  @vis.setter
+  def vis(self, value: MjVisual):
+    self._vis._assign(value)
+
   # ---- construction ----
   @classmethod
   def from_xml_string(cls, xml: str, assets: dict | None = None) -> "MjModel":
@@ -369,6 +471,18 @@ class MjModel:
   @property
   def names(self) -> bytes:
     return self._arrays["names"]
+
+  @property
+  def flg_gravcomp(self) -> bool:
+    """Gravity compensation is applied (ngravcomp > 0): set it after giving bodies a
+    body_gravcomp the compiled model did not have. Setting it makes ngravcomp 1 or 0, as
+    MuJoCo's flag does."""
+    return self._sizes["ngravcomp"] > 0
+
+  @flg_gravcomp.setter
+  def flg_gravcomp(self, value):
+    self._sizes["ngravcomp"] = int(bool(value))
+    self._build_struct()
 
   # ---- copy and pickle ----
   def __getstate__(self):
@@ -402,7 +516,7 @@ class MjModel:
     return f"<MjModel nq={self.nq} nv={self.nv} nu={self.nu} nbody={self.nbody}>"
 
 
-_add_properties(MjModel, F.MODEL_FIELDS, "MjModel")
+_add_properties(MjModel, F.MODEL_FIELDS)
 
 
 class ModelBatch:
@@ -514,11 +628,8 @@ def _add_skin_properties(cls):
   for f in _skin.SKIN_SIZES:
     setattr(cls, f.name, property(lambda self, n=f.name: self._skin[n], doc=f.doc))
   for f in _skin.SKIN_FIELDS:
-    setattr(
-      cls,
-      f.name,
-      property(lambda self, n=f.name: self._skin[n], _assign_error("MjModel", f.name), doc=f.doc),
-    )
+    fget = lambda self, n=f.name: self._skin[n]  # noqa: E731
+    setattr(cls, f.name, property(fget, _write_in_place(fget), doc=f.doc))
 
 
 _add_skin_properties(MjModel)
@@ -529,13 +640,43 @@ for _f in F.MODEL_SIZES:
   setattr(MjModel, _f.name, property(lambda self, n=_f.name: self._sizes[n], doc=_f.doc))
 
 
+class _OwnRows:
+  """The arrays of one standalone struct (`MjWarningStat()`, `MjContact()`): the MjData fields
+  `names` with one row, so the classes that view a row of an MjData view this one."""
+
+  def __init__(self, names):
+    fields = {f.name: f for f in F.DATA_FIELDS}
+    self._arrays = {}
+    for name in names:
+      f = fields[name]
+      shape = [1] + [getattr(enums, n) if isinstance(n, str) else n for n in f.dims[1:]]
+      self._arrays[name] = np.zeros(shape, f.dtype)
+    self._arrays["ncon"] = np.ones(1, np.int64)
+
+
+def _struct_repr(obj, names) -> str:
+  """MuJoCo's repr of a struct: its type and one `name: value` line per field, sorted."""
+  lines = "".join(f"  {n}: {getattr(obj, n)!r}\n" for n in sorted(names))
+  return f"<{type(obj).__name__}\n{lines}>"
+
+
 class MjWarningStat:
-  """One entry of `d.warning`: how often a warning happened and its last info."""
+  """One entry of `d.warning`: how often a warning happened and its last info.
+  `MjWarningStat()` is a standalone one (zeros), as in MuJoCo."""
 
   __slots__ = ("_d", "_i")
 
-  def __init__(self, d, i):
+  def __init__(self, d=None, i=0):
+    if d is None:
+      d = _OwnRows(("warning_number", "warning_lastinfo"))
     self._d, self._i = d, i
+
+  def __eq__(self, other):
+    if not isinstance(other, MjWarningStat):
+      return NotImplemented
+    return (self.number, self.lastinfo) == (other.number, other.lastinfo)
+
+  __hash__ = None  # mutable, as MuJoCo's structs
 
   @property
   def number(self) -> int:
@@ -554,7 +695,7 @@ class MjWarningStat:
     self._d._arrays["warning_lastinfo"][self._i] = value
 
   def __repr__(self):
-    return f"<MjWarningStat number={self.number} lastinfo={self.lastinfo}>"
+    return _struct_repr(self, ("number", "lastinfo"))
 
 
 class _WarningList:
@@ -730,9 +871,7 @@ class MjData:
 
 
 _add_properties(
-  MjData,
-  [f for f in F.DATA_FIELDS if not f.name.startswith(F.DATA_NON_ATTRIBUTE_PREFIXES)],
-  "MjData",
+  MjData, [f for f in F.DATA_FIELDS if not f.name.startswith(F.DATA_NON_ATTRIBUTE_PREFIXES)]
 )
 
 
@@ -759,6 +898,41 @@ class MjContactView:
     if name.startswith("_") or "contact_" + name not in self._d._arrays:
       raise AttributeError(f"MjContact has no field {name!r}")
     return self._column(name)
+
+  def __setattr__(self, name, value):
+    """`contact.pos = x` writes the contact's field (each contact's, for a run)."""
+    if name.startswith("_"):
+      object.__setattr__(self, name, value)
+      return
+    if "contact_" + name not in self._d._arrays:
+      raise AttributeError(f"MjContact has no field {name!r}")
+    rows = self._d._arrays["contact_" + name][: self._d._arrays["ncon"][0]]
+    index = self._index
+    rows[slice(None) if index is None else list(index) if isinstance(index, range) else index] = (
+      value
+    )
+
+  def __eq__(self, other):
+    """Field by field, as MuJoCo compares contacts (and lists of them: same length too)."""
+    if not isinstance(other, MjContactView):
+      return NotImplemented
+    if isinstance(self._index, int) != isinstance(other._index, int) or len(self) != len(other):
+      return False
+    return all(np.array_equal(self._column(n), other._column(n)) for n in CONTACT_FIELDS)
+
+  __hash__ = None  # mutable, as MuJoCo's structs
+
+  def __copy__(self):
+    """A contact's copy is a standalone MjContact (a run's: a list of them)."""
+    if not isinstance(self._index, int):
+      return [copy for copy in map(MjContactView.__copy__, self)]
+    new = MjContact()
+    for name in CONTACT_FIELDS:
+      new._d._arrays["contact_" + name][0] = self._column(name)
+    return new
+
+  def __deepcopy__(self, memo):
+    return self.__copy__()
 
   @property
   def geom1(self):
@@ -796,7 +970,23 @@ class MjContactView:
     return (MjContactView(self._d, k) for k in self._indices())
 
   def __repr__(self):
+    if isinstance(self._index, int):
+      return _struct_repr(self, (*CONTACT_FIELDS, "geom1", "geom2")).replace(
+        type(self).__name__, "MjContact", 1
+      )
     return f"<MjContact ncon={len(self)}>"
+
+
+# the fields of a contact (MjContact's attributes but geom1, geom2)
+CONTACT_FIELDS = tuple(f.name[8:] for f in F.DATA_FIELDS if f.name.startswith("contact_"))
+
+
+class MjContact(MjContactView):
+  """A standalone contact, MuJoCo's MjContact struct: `MjContact()` (zeros) or a copy of one of
+  `d.contact` (`copy.copy(d.contact[i])`); its fields are its own."""
+
+  def __init__(self):
+    super().__init__(_OwnRows(["contact_" + name for name in CONTACT_FIELDS]), 0)
 
 
 _SOLVER_STAT = ("improvement", "gradient", "lineslope", "nactive", "nchange", "neval", "nupdate")
@@ -816,6 +1006,19 @@ class MjSolverStatView:
 
   def __len__(self):
     return len(self._stat)
+
+
+def mj_copyData(dest: MjData, m: MjModel, src: MjData) -> None:
+  """Copies MjData `src` into `dest`, both made for model `m` (or for models of its sizes): the
+  state, everything computed from it and the contacts and constraint rows in use. Unlike
+  `copy.copy(src)`, `dest` keeps its arrays: views of them stay valid."""
+  if dest._arrays["qpos"].shape != src._arrays["qpos"].shape or int(m.nq) != len(src.qpos):
+    raise ValueError("mj_copyData: dest and src must be MjData of the model m")
+  for name in _WHOLE_FIELDS:
+    dest._arrays[name][...] = src._arrays[name]
+  for name, counter in _ROW_COUNTERS.items():  # the rows in use only (ncon contacts, ...)
+    n = int(src._arrays[counter][0]) if counter else 0
+    dest._arrays[name][:n] = src._arrays[name][:n]
 
 
 MjData.contact = property(MjContactView, doc="detected contacts (MuJoCo's d.contact)")

@@ -420,8 +420,13 @@ class AssetStore:
     self.assets = dict(assets) if assets else {}
     self.model_dir = model_dir or ""
     self._bybase = {}
+    seen = set()
     for k in self.assets:
-      self._bybase.setdefault(_basename(k), k)
+      base = _basename(k)
+      if base.lower() in seen:  # MuJoCo's VFS matches base names, ignoring case
+        raise ValueError(f"Repeated file name in assets dict: {base}")
+      seen.add(base.lower())
+      self._bybase.setdefault(base, k)
 
   def candidates(self, filename: str, kind_dir: str = ""):
     """(asset keys, combined paths: resource names or disk paths) tried for filename, in order."""

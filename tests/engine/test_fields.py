@@ -144,10 +144,14 @@ def test_generated_structs_up_to_date():
   )
 
 
-def test_whole_field_assignment_raises(models):
+def test_whole_field_assignment_writes_in_place(models):
+  """`m.body_pos = x` writes into the array, as MuJoCo's bindings do: views stay valid."""
   mjm, _ = models
   m = oracle.from_mujoco(mjm)
-  with pytest.raises(AttributeError, match=r"in place"):
-    m.body_pos = np.zeros((mjm.nbody, 3))
+  view = m.body_pos
+  m.body_pos = np.ones((mjm.nbody, 3))
+  assert m.body_pos is view and (view == 1).all()
+  with pytest.raises(ValueError):
+    m.body_pos = np.zeros((mjm.nbody + 1, 3))
   m.opt.timestep = 0.01
   assert m.opt.timestep == 0.01 and m.opt._arrays["timestep"][0] == 0.01
