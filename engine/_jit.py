@@ -63,6 +63,8 @@ PYTHON_ONLY = (
   "__main__.py",
   "plugin.py",
   "arguments.py",
+  "functions.py",
+  "finite_difference.py",
 )
 
 
