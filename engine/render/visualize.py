@@ -462,9 +462,10 @@ class MjvScene:
     nflex: 0 (flexes are not supported).
   """
 
-  def __init__(self, model=None, maxgeom: int = 1000):
-    """Port of mjv_makeScene: buffers for maxgeom geoms and the model's skins."""
-    maxgeom = int(maxgeom)
+  def __init__(self, model=None, maxgeom: int | None = None):
+    """Port of mjv_makeScene: buffers for maxgeom geoms and the model's skins. `MjvScene()` is an
+    empty scene (no geom slots), as the bindings'; with a model, maxgeom defaults to 1000."""
+    maxgeom = int(maxgeom if maxgeom is not None else (0 if model is None else 1000))
     if maxgeom < 0:
       raise ValueError("maxgeom must be non-negative")
     self.maxgeom = maxgeom

@@ -1610,3 +1610,26 @@ def test_point_inside_sites(lib):
   ):
     assert lib.mj_insideSite(m, d, site, point) == inside, (site, point)
   assert lib.mj_insideSite(m=m, d=d, siteid=ball, point=np.array([c, c, 1.2])) == 1
+
+
+def test_scene_without_model_is_empty():
+  """bindings_test: test_mjv_scene_without_model."""
+  for lib in (engine, mujoco):
+    scene = lib.MjvScene()
+    assert scene.scale == 1.0 and scene.maxgeom == 0 and scene.ngeom == 0
+
+
+def test_string_constants():
+  """bindings_test: test_string_constants (one name per flag, MuJoCo's names)."""
+  for lib in (engine, mujoco):
+    assert len(lib.mjDISABLESTRING) == lib.mjtDisableBit.mjNDISABLE
+    assert len(lib.mjENABLESTRING) == lib.mjtEnableBit.mjNENABLE
+    assert len(lib.mjTIMERSTRING) == lib.mjtTimer.mjNTIMER
+    assert len(lib.mjLABELSTRING) == lib.mjtLabel.mjNLABEL
+    assert len(lib.mjFRAMESTRING) == lib.mjtFrame.mjNFRAME
+    assert len(lib.mjVISSTRING) == lib.mjtVisFlag.mjNVISFLAG
+    assert len(lib.mjRNDSTRING) == lib.mjtRndFlag.mjNRNDFLAG
+    assert (
+      lib.mjDISABLESTRING[int(lib.mjtDisableBit.mjDSBL_ACTUATION).bit_length() - 1] == "Actuation"
+    )
+    assert lib.mjVISSTRING[lib.mjtVisFlag.mjVIS_INERTIA] == ("Inertia", "0", "I")
