@@ -6,6 +6,8 @@ MjModel/MjData, the mj_ pipeline functions, the mju_ helpers and the mjt enums.
 
 import types as _types
 
+import numpy as _np
+
 # the mju_ helpers of engine/math.py, as cached functions Python can call (mujoco.mju_*)
 from engine import _jit as _jit
 from engine import arguments as _arguments
@@ -186,6 +188,11 @@ def mj_version() -> int:
   """The MuJoCo version this engine matches as mujoco.mj_version() gives it (3.17.0: 3017000)."""
   major, minor, patch = (int(part) for part in __version__.split("."))
   return major * 1_000_000 + minor * 1_000 + patch
+
+
+mjVERSION_HEADER = mj_version()  # the version of MuJoCo's C headers (ours: the same number)
+MJTNUM_DTYPE = _np.float64  # mjtNum: every real number of the model and data
+MJTNUM_BYTES = 8
 
 
 def install_as_mujoco() -> None:
