@@ -675,7 +675,8 @@ def mj_fwdKinematics(m, d) -> None:
 
 def mj_invPosition(m, d) -> None:
   """Position stage of inverse dynamics: kinematics, inertia and its factorization,
-  collision, constraint rows, transmission (no islands, unlike mj_fwdPosition)."""
+  collision, constraint rows (projected with diagexact), transmission (no islands, unlike
+  mj_fwdPosition)."""
   import engine
 
   engine.mj_kinematics(m, d)
@@ -687,6 +688,8 @@ def mj_invPosition(m, d) -> None:
   engine.mj_factorM(m, d)
   engine.mj_collision(m, d)
   engine.mj_makeConstraint(m, d)
+  if int(m.opt.enableflags) & _enums.mjENBL_DIAGEXACT:
+    mj_projectConstraint(m, d)
   engine.mj_transmission(m, d)
 
 
@@ -732,3 +735,30 @@ def mj_compareFwdInv(m, d) -> None:
   d.solver_fwdinv[1] = np.linalg.norm(qforce - d.qfrc_inverse)
   d.qfrc_constraint[:] = saved_qfrc
   d.efc_force[:nefc] = saved_force
+
+
+def mj_projectConstraint(m, d) -> None:
+  """The dual quantities of the constraint rows: efc_Y = J M^(-1/2) for dual solvers and
+  diagexact, then (diagexact) the exact diagonal and the impedance from it, then (dual)
+  efc_AR = J M^-1 J' + diag(efc_R), dense nefc x nefc or sparse, with nA. Nothing for a primal
+  solver without diagexact. UnsupportedError when this MjData has no room for them (its
+  capacity follows the options its model had when it was made)."""
+  from engine import _jit
+  from engine import constraint
+  from engine import projection
+
+  nefc = int(d.nefc)
+  dual, diagexact = mj_isDual(m), bool(int(m.opt.enableflags) & _enums.mjENBL_DIAGEXACT)
+  if not nefc or not (dual or diagexact):
+    return
+  room = "mj_projectConstraint: this MjData has no room for {} (made for other options)"
+  if not projection.efc_y(m._struct, d._struct, diagexact):
+    raise UnsupportedError(room.format("efc_Y"))
+  if diagexact:
+    _jit.python_callable(constraint.make_impedance)(m._struct, d._struct)
+    if int(d.nisland):
+      order = d.map_iefc2efc[:nefc]
+      d.iefc_D[:nefc] = d.efc_D[order]
+      d.iefc_R[:nefc] = d.efc_R[order]
+  if dual and not projection.efc_ar(m._struct, d._struct):
+    raise UnsupportedError(room.format("efc_AR"))

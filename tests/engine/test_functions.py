@@ -459,10 +459,12 @@ def test_island_matches_mujoco():
     np.testing.assert_array_equal(getattr(d, name), getattr(dd, name), name)
 
 
-def test_inverse_stages_match_mujoco():
+@pytest.mark.parametrize("diagexact", [False, True])
+def test_inverse_stages_match_mujoco(diagexact):
   """mj_invPosition, mj_invVelocity, mj_invConstraint from a fresh state: the same rows,
-  constraint forces and bias forces as mujoco's."""
-  (m, d), (mm, dd) = _pair(forward=False)
+  impedances, constraint forces and bias forces as mujoco's (diagexact: the exact diagonal)."""
+  flags = int(mujoco.mjtEnableBit.mjENBL_DIAGEXACT) if diagexact else 0
+  (m, d), (mm, dd) = _pair(forward=False, enableflags=flags)
   for data in (d, dd):
     data.qacc[:] = np.linspace(-2, 2, m.nv)
   for lib, model, data in ((engine, m, d), (mujoco, mm, dd)):
@@ -470,7 +472,8 @@ def test_inverse_stages_match_mujoco():
     lib.mj_invVelocity(model, data)
     lib.mj_invConstraint(model, data)
   assert d.nefc == dd.nefc > 0
-  for name in KINEMATIC_FIELDS + ("qLD", "efc_J", "efc_pos", "efc_aref", "actuator_moment"):
+  fields = ("qLD", "efc_J", "efc_pos", "efc_D", "efc_R", "efc_diagA", "efc_aref", "actuator_moment")
+  for name in KINEMATIC_FIELDS + fields:
     _close(getattr(d, name), getattr(dd, name))
   for name in ("qfrc_bias", "qfrc_passive", "efc_force", "qfrc_constraint"):
     _close(getattr(d, name), getattr(dd, name), rtol=1e-10)  # through the constraint model
@@ -534,3 +537,38 @@ def test_wrong_output_dtypes_raise_type_error():
     engine.mj_angmomMat(m, d, np.zeros((m.nv, 3)), 1)
   with pytest.raises(TypeError):
     engine.mj_getTotalmass(None)
+
+
+@pytest.mark.parametrize("jacobian", [0, 1])
+@pytest.mark.parametrize("diagexact", [False, True])
+def test_project_constraint_matches_mujoco(jacobian, diagexact):
+  """efc_AR recomputed from scratch (PGS: dual) and, with diagexact, the impedance."""
+  flags = int(mujoco.mjtEnableBit.mjENBL_DIAGEXACT) if diagexact else 0
+  (m, d), (mm, dd) = _pair(solver=0, jacobian=jacobian, enableflags=flags)
+  for data in (d, dd):
+    data.efc_AR[:] = 0
+  engine.mj_projectConstraint(m, d)
+  mujoco.mj_projectConstraint(mm, dd)
+  assert d.nA == dd.nA > 0
+  _close(d.efc_AR, dd.efc_AR)
+  for name in ("efc_D", "efc_R", "iefc_D", "iefc_R", "efc_diagA"):
+    _close(getattr(d, name), getattr(dd, name))
+  if jacobian:
+    for name in ("efc_AR_rownnz", "efc_AR_rowadr", "efc_AR_colind"):
+      np.testing.assert_array_equal(getattr(d, name), getattr(dd, name))
+
+
+def test_project_constraint_of_a_primal_solver_does_nothing():
+  (m, d), (mm, dd) = _pair()
+  engine.mj_projectConstraint(m, d)
+  mujoco.mj_projectConstraint(mm, dd)
+  assert d.nA == dd.nA == 0
+
+
+def test_project_constraint_without_room_is_refused():
+  """An MjData made for a primal solver has no room for efc_AR: switching to PGS afterwards
+  and projecting raises instead of writing past the arrays."""
+  (m, d), _ = _pair()
+  m.opt.solver = 0
+  with pytest.raises(engine.UnsupportedError, match="no room"):
+    engine.mj_projectConstraint(m, d)
