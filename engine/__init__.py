@@ -76,6 +76,8 @@ from engine.functions import mj_mulM2 as mj_mulM2
 from engine.functions import mj_normalizeQuat as mj_normalizeQuat
 from engine.functions import mj_objectAcceleration as mj_objectAcceleration
 from engine.functions import mj_objectVelocity as mj_objectVelocity
+from engine.functions import mj_printData as mj_printData
+from engine.functions import mj_printModel as mj_printModel
 from engine.functions import mj_projectConstraint as mj_projectConstraint
 from engine.functions import mj_resetCtrl as mj_resetCtrl
 from engine.functions import mj_resetDataDebug as mj_resetDataDebug

@@ -762,3 +762,67 @@ def mj_projectConstraint(m, d) -> None:
       d.iefc_R[:nefc] = d.efc_R[order]
   if dual and not projection.efc_ar(m._struct, d._struct):
     raise UnsupportedError(room.format("efc_AR"))
+
+
+# ---- text dumps ----
+
+
+def _write_fields(out, title, source, rows):
+  """One section: each field's name, shape and values (one row per line), in table order."""
+  out.write(f"{title}\n")
+  for row in rows:
+    value = getattr(source, row.name, None)
+    if value is None or row.name.startswith("scratch_"):
+      continue
+    if isinstance(value, np.ndarray):
+      out.write(f"  {row.name} {value.shape}\n")
+      matrix = value.reshape(len(value), -1) if value.ndim > 1 and value.size else [value.ravel()]
+      for line in matrix:
+        if line.size:
+          out.write("    " + " ".join(_number(x) for x in line.tolist()) + "\n")
+    elif isinstance(value, bytes):
+      out.write(f"  {row.name} {value.decode(errors='replace')!r}\n")
+    else:
+      out.write(f"  {row.name} {_number(value)}\n")
+  out.write("\n")
+
+
+def _number(x):
+  return f"{x:.9g}" if isinstance(x, float) else str(x)
+
+
+def mj_printModel(m, filename) -> None:
+  """Writes every size, option, statistic and array of the model to the text file `filename`:
+  a field per heading, a row per line (readable, not MuJoCo's exact layout)."""
+  from engine import fields
+
+  if not isinstance(filename, (str, bytes)) and not hasattr(filename, "__fspath__"):
+    raise TypeError(f"mj_printModel(): filename must be a path, got {type(filename).__name__}")
+  with open(filename, "w") as out:
+    _write_fields(out, "SIZES", m, fields.MODEL_SIZES)
+    _write_fields(out, "OPTION", m.opt, fields.OPTION_FIELDS)
+    _write_fields(out, "STATISTIC", m.stat, fields.STATISTIC_FIELDS)
+    _write_fields(out, "MODEL", m, fields.MODEL_FIELDS)
+
+
+def mj_printData(m, d, filename) -> None:
+  """Writes every array of the data (constraint rows and contacts cut to nefc and ncon) and
+  the warnings to the text file `filename` (readable, not MuJoCo's exact layout)."""
+  from engine import fields
+
+  if not isinstance(filename, (str, bytes)) and not hasattr(filename, "__fspath__"):
+    raise TypeError(f"mj_printData(): filename must be a path, got {type(filename).__name__}")
+  contacts = [row.name[len("contact_") :] for row in fields.DATA_FIELDS if "contact_" in row.name]
+  with open(filename, "w") as out:
+    _write_fields(out, "DATA", d, fields.DATA_FIELDS)
+    out.write("WARNINGS\n")
+    for i, warning in enumerate(d.warning):
+      out.write(f"  {i} number {warning.number} lastinfo {warning.lastinfo}\n")
+    out.write("\nCONTACTS\n")
+    for k in range(int(d.ncon)):
+      contact = d.contact[k]
+      out.write(f"  contact {k}\n")
+      for name in contacts:
+        value = np.asarray(getattr(contact, name, None))
+        if value.dtype != object:
+          out.write(f"    {name} " + " ".join(_number(x) for x in value.ravel().tolist()) + "\n")

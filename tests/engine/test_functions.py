@@ -572,3 +572,24 @@ def test_project_constraint_without_room_is_refused():
   m.opt.solver = 0
   with pytest.raises(engine.UnsupportedError, match="no room"):
     engine.mj_projectConstraint(m, d)
+
+
+# ---- text dumps ----
+
+
+def test_print_model_and_data_write_readable_dumps(tmp_path):
+  """Not MuJoCo's layout: each field's name and shape, then its rows, numbers to 9 digits."""
+  (m, d), _ = _pair()
+  engine.mj_printModel(m, tmp_path / "model.txt")
+  engine.mj_printData(m, d, str(tmp_path / "data.txt"))
+  model = (tmp_path / "model.txt").read_text().splitlines()
+  data = (tmp_path / "data.txt").read_text().splitlines()
+  assert f"  nv {m.nv}" in model
+  row = model.index(f"  body_mass ({m.nbody},)")
+  np.testing.assert_allclose([float(x) for x in model[row + 1].split()], m.body_mass, rtol=1e-8)
+  row = data.index(f"  qpos ({m.nq},)")
+  np.testing.assert_allclose([float(x) for x in data[row + 1].split()], d.qpos, rtol=1e-8)
+  assert data.count("  contact 0") == 1 and f"  contact {d.ncon - 1}" in data
+  assert not any("scratch_" in line for line in data)
+  with pytest.raises(TypeError, match="filename"):
+    engine.mj_printData(m, d, 3)
