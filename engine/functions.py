@@ -659,15 +659,16 @@ def mj_flex(m, d) -> None:
 def mj_fwdKinematics(m, d) -> None:
   """Kinematics-like computations: mj_kinematics, mj_comPos, mj_camlight, mj_flex, mj_tendon
   (and the tendon wake-up of sleeping trees)."""
-  import engine
   from engine import _jit
   from engine import sleep
+  from engine import smooth
+  from engine import tendon
 
-  engine.mj_kinematics(m, d)
-  engine.mj_comPos(m, d)
-  engine.mj_camlight(m, d)
+  smooth.mj_kinematics(m, d)
+  smooth.mj_comPos(m, d)
+  smooth.mj_camlight(m, d)
   mj_flex(m, d)
-  engine.mj_tendon(m, d)
+  tendon.mj_tendon(m, d)
   if int(m.opt.enableflags) & _enums.mjENBL_SLEEP:
     if _jit.python_callable(sleep.wake_tendon)(m._struct, d._struct):
       _jit.python_callable(sleep.update_sleep)(m._struct, d._struct, False)
@@ -677,33 +678,36 @@ def mj_invPosition(m, d) -> None:
   """Position stage of inverse dynamics: kinematics, inertia and its factorization,
   collision, constraint rows (projected with diagexact), transmission (no islands, unlike
   mj_fwdPosition)."""
-  import engine
+  from engine import constraint
+  from engine import smooth
+  from engine import tendon
+  from engine.collision import driver as collision_driver
 
-  engine.mj_kinematics(m, d)
-  engine.mj_comPos(m, d)
-  engine.mj_camlight(m, d)
+  smooth.mj_kinematics(m, d)
+  smooth.mj_comPos(m, d)
+  smooth.mj_camlight(m, d)
   mj_flex(m, d)
-  engine.mj_tendon(m, d)
-  engine.mj_makeM(m, d)
-  engine.mj_factorM(m, d)
-  engine.mj_collision(m, d)
-  engine.mj_makeConstraint(m, d)
+  tendon.mj_tendon(m, d)
+  smooth.mj_makeM(m, d)
+  smooth.mj_factorM(m, d)
+  collision_driver.mj_collision(m, d)
+  constraint.mj_makeConstraint(m, d)
   if int(m.opt.enableflags) & _enums.mjENBL_DIAGEXACT:
     mj_projectConstraint(m, d)
-  engine.mj_transmission(m, d)
+  tendon.mj_transmission(m, d)
 
 
 def mj_invVelocity(m, d) -> None:
   """Velocity stage of inverse dynamics: the same as mj_fwdVelocity."""
-  import engine
+  from engine import driver
 
-  engine.mj_fwdVelocity(m, d)
+  driver.mj_fwdVelocity(m, d)
 
 
 def mj_invConstraint(m, d) -> None:
   """Constraint forces of the soft model at d.qacc: efc_force, efc_state, qfrc_constraint from
   jar = J qacc - aref (the analytical inverse of the constraint solver)."""
-  import engine
+  from engine import solver
 
   nefc = int(d.nefc)
   if not nefc:
@@ -712,13 +716,14 @@ def mj_invConstraint(m, d) -> None:
   jar = np.zeros(nefc)
   mj_mulJacVec(m, d, jar, d.qacc)
   jar -= d.efc_aref[:nefc]
-  engine.mj_constraintUpdate(m, d, jar, None, 0)
+  solver.mj_constraintUpdate(m, d, jar, None, 0)
 
 
 def mj_compareFwdInv(m, d) -> None:
   """Compares forward and inverse dynamics at the current state, leaving the forward results:
   solver_fwdinv = (|qfrc_constraint forward - inverse|, |applied forces - qfrc_inverse|)."""
-  import engine
+  from engine import driver
+  from engine import support
 
   d.solver_fwdinv[:] = 0.0
   nefc = int(d.nefc)
@@ -728,9 +733,9 @@ def mj_compareFwdInv(m, d) -> None:
   for b in range(1, m.nbody):
     if d.xfrc_applied[b].any():
       xfrc = d.xfrc_applied[b]
-      engine.mj_applyFT(m, d, xfrc[:3], xfrc[3:], d.xipos[b], b, qforce)
+      support.mj_applyFT(m, d, xfrc[:3], xfrc[3:], d.xipos[b], b, qforce)
   saved_qfrc, saved_force = d.qfrc_constraint.copy(), d.efc_force[:nefc].copy()
-  engine.mj_inverseSkip(m, d, _enums.mjSTAGE_VEL, 1)
+  driver.mj_inverseSkip(m, d, _enums.mjSTAGE_VEL, 1)
   d.solver_fwdinv[0] = np.linalg.norm(saved_qfrc - d.qfrc_constraint)
   d.solver_fwdinv[1] = np.linalg.norm(qforce - d.qfrc_inverse)
   d.qfrc_constraint[:] = saved_qfrc
