@@ -899,6 +899,18 @@ def test_set_keyframe(lib):
 
 
 @pytest.mark.parametrize("lib", LIBS)
+def test_angular_momentum_matrix(lib):
+  """bindings_test: test_mj_angmomMat"""
+  m, d = _load(lib)
+  d.qvel[:] = 1
+  lib.mj_forward(m, d)
+  lib.mj_subtreeVel(m, d)
+  mat = np.empty((3, m.nv))
+  lib.mj_angmomMat(m, d, mat, 0)
+  np.testing.assert_allclose(mat @ d.qvel, d.subtree_angmom[0], atol=1e-5)
+
+
+@pytest.mark.parametrize("lib", LIBS)
 def test_site_jacobian(lib):
   """bindings_test: test_mj_jacSite"""
   m, d = _load(lib)
