@@ -202,14 +202,18 @@ class Camera:
 
   @property
   def matrices(self) -> CameraMatrices:
-    """The camera's image, focal, rotation and translation matrices (after an update)."""
+    """The camera's image, focal, rotation and translation matrices (the free camera's from
+    its current pose: the scene is updated first)."""
     camera_id = self._render_camera.fixedcamid
     if self._render_camera.type == enums.mjtCamera.mjCAMERA_FREE or camera_id == -1:
-      cams = self._scene.camera
-      pos = np.mean([np.asarray(cams[i].pos, float) for i in range(2)], axis=0)
-      forward = np.asarray(cams[0].forward, float)
-      up = np.asarray(cams[0].up, float)
-      z = -forward
+      # the free camera's pose is the scene's (a stereo pair: both eyes averaged), so the
+      # scene is updated first, as dm_control does: the matrix is right before any render
+      self.update()
+      cams = [self._scene.camera[i] for i in range(2)]
+      # (in the scene's float32, as dm_control computes it)
+      pos = np.mean([cam.pos for cam in cams], axis=0)
+      z = -np.mean([cam.forward for cam in cams], axis=0)
+      up = np.mean([cam.up for cam in cams], axis=0)
       rot = np.vstack((np.cross(up, z), up, z))
       fov = self._physics.model.vis.global_.fovy
     else:
