@@ -440,9 +440,7 @@ class MjrContext:
     glyphs = gl_text.make_glyphs
     self.charWidth, self.charHeight, self.baseFontNormal = glyphs(self, px, dilate=False)
     _, _, self.baseFontShadow = glyphs(self, px, dilate=True, widths=self.charWidth)
-    self.charWidthBig, self.charHeightBig, self.baseFontBig = glyphs(
-      self, 2 * px, dilate=False
-    )
+    self.charWidthBig, self.charHeightBig, self.baseFontBig = glyphs(self, 2 * px, dilate=False)
 
   def free(self):
     """Release the GPU resources (the OpenGL context must be current)."""
