@@ -53,6 +53,7 @@ from engine.io import mj_resetDataKeyframe as mj_resetDataKeyframe
 from engine.passive import mj_passive as mj_passive
 from engine.physics import Physics as Physics
 from engine.physics import action_spec as action_spec
+from engine.physics import wrapper as wrapper  # dm_control.mujoco.wrapper's names
 from engine.ray import mj_ray as mj_ray
 from engine.ray import mj_rayHfield as mj_rayHfield
 from engine.ray import mj_rayMesh as mj_rayMesh
@@ -174,6 +175,7 @@ _RENDER_NAMES = frozenset(
   (
     "Renderer",
     "Camera",
+    "CameraMatrices",
     "MovableCamera",
     "TextOverlay",
     "MjvOption",

@@ -14,13 +14,13 @@ from typing import NamedTuple
 import numpy as np
 
 from engine import enums
+from engine.render import visualize
 from engine.render.context import GLContext
 from engine.render.gl_renderer import MjrContext
 from engine.render.gl_renderer import OffscreenRenderer
 from engine.render.gl_renderer import depth_to_metres as depth_to_metres
 from engine.render.gl_renderer import mjr_overlay
 from engine.render.visualize import MjvCamera
-from engine.render.visualize import MjvOption
 from engine.render.visualize import MjvPerturb
 from engine.render.visualize import MjvScene
 from engine.render.visualize import mjv_defaultFreeCamera
@@ -49,6 +49,20 @@ _GRID_POSITIONS = {
   "bottom left": enums.mjtGridPos.mjGRID_BOTTOMLEFT,
   "bottom right": enums.mjtGridPos.mjGRID_BOTTOMRIGHT,
 }
+
+
+class MjvOption(visualize.MjvOption):
+  """dm_control's MjvOption (`dm_control.mujoco.wrapper.core.MjvOption`, our
+  `engine.wrapper.core.MjvOption`): MuJoCo's visualization options with rangefinder rays hidden,
+  what Camera and Physics.render use when given none. `engine.MjvOption` is MuJoCo's."""
+
+  def __init__(self):
+    super().__init__()
+    self.flags[enums.mjtVisFlag.mjVIS_RANGEFINDER] = 0
+
+  @property
+  def ptr(self):
+    return self  # (dm_control's, for code that passes `option.ptr` to mjv_ functions)
 
 
 class Contexts(NamedTuple):
@@ -154,8 +168,6 @@ class Camera:
     self._width, self._height = int(width), int(height)
     self._scene_callback = scene_callback
     self._scene_option = MjvOption()
-    # dm_control's MjvOption hides rangefinder rays by default
-    self._scene_option.flags[enums.mjtVisFlag.mjVIS_RANGEFINDER] = 0
     self._perturb = MjvPerturb()
     self._perturb.active = 0
     self._perturb.select = 0
