@@ -212,10 +212,9 @@ class Camera:
       self._scene,
     )
 
-  @property
   def matrices(self) -> CameraMatrices:
-    """The camera's image, focal, rotation and translation matrices (the free camera's from
-    its current pose: the scene is updated first)."""
+    """The camera's image, focal, rotation and translation matrices (a method, as dm_control's;
+    the free camera's from its current pose: the scene is updated first)."""
     camera_id = self._render_camera.fixedcamid
     if self._render_camera.type == enums.mjtCamera.mjCAMERA_FREE or camera_id == -1:
       # the free camera's pose is the scene's (a stereo pair: both eyes averaged), so the
@@ -246,7 +245,7 @@ class Camera:
   @property
   def matrix(self) -> np.ndarray:
     """The 3x4 camera matrix: world points (homogeneous) to pixel coordinates (homogeneous)."""
-    image, focal, rotation, translation = self.matrices
+    image, focal, rotation, translation = self.matrices()
     return image @ focal @ rotation @ translation
 
   def render(
