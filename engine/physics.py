@@ -709,9 +709,8 @@ _WRAPPER_NAMES = {
   "MjvOption": lambda: importlib.import_module("engine.render.camera").MjvOption,
   "MjvCamera": lambda: importlib.import_module("engine.render.visualize").MjvCamera,
   "MjvPerturb": lambda: importlib.import_module("engine.render.visualize").MjvPerturb,
-  "MjvScene": lambda: importlib.import_module("engine.render.visualize").MjvScene,
-  "MjrContext": lambda: importlib.import_module("engine.render.gl_renderer").MjrContext,
 }
+# (not MjvScene and MjrContext: dm_control's take other arguments than ours, MuJoCo's)
 _MJBINDINGS_NAMES = {
   "enums": lambda: importlib.import_module("engine.enums"),
   "mjlib": lambda: sys.modules["engine"],  # dm_control's mjlib is the `mujoco` module
