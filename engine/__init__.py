@@ -90,6 +90,7 @@ from engine.island import mj_island as mj_island
 from engine.passive import mj_passive as mj_passive
 from engine.physics import Physics as Physics
 from engine.physics import action_spec as action_spec
+from engine.physics import wrapper as wrapper  # dm_control.mujoco.wrapper's names
 from engine.ray import mj_ray as mj_ray
 from engine.ray import mj_rayHfield as mj_rayHfield
 from engine.ray import mj_rayMesh as mj_rayMesh
@@ -277,6 +278,7 @@ _RENDER_NAMES = frozenset(
   (
     "Renderer",
     "Camera",
+    "CameraMatrices",
     "MovableCamera",
     "TextOverlay",
     "MjvOption",

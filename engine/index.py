@@ -61,6 +61,8 @@ _OBJECT_AXES = {
   "ntext": mjtObj.mjOBJ_TEXT,
   "ntuple": mjtObj.mjOBJ_TUPLE,
   "nkey": mjtObj.mjOBJ_KEY,
+  "nskin": mjtObj.mjOBJ_SKIN,
+  "nplugin": mjtObj.mjOBJ_PLUGIN,
 }
 
 
@@ -95,6 +97,10 @@ _RAGGED_AXES = {
   ),
 }
 
+# ragged axes indexed by name here but printed without names, as dm_control prints them (it has
+# no names for them)
+_UNPRINTED_AXES = frozenset(("ntupledata", "nmeshvert", "nmeshface", "nhfielddata"))
+
 # column names of fields whose second dimension has a fixed meaning
 COLUMN_NAMES = {
   "xyz": ("x", "y", "z"),
@@ -103,19 +109,20 @@ COLUMN_NAMES = {
   "rgba": ("r", "g", "b", "a"),
 }
 
-# fields whose columns are named, by kind (fields missing from the table are ignored)
+# fields whose columns are named, by kind (dm_control's; fields missing from the table are ignored;
+# wrap_xpos's six columns are two points: only the first three are named, as in dm_control)
 COLUMN_FIELDS = {
   "xyz": frozenset(
     """
     body_pos body_ipos body_inertia jnt_pos jnt_axis geom_size geom_pos site_size site_pos
     cam_pos cam_poscom0 cam_pos0 light_pos light_dir light_poscom0 light_pos0 light_dir0
-    mesh_vert mesh_normal mesh_scale mesh_pos mocap_pos xpos xipos xanchor xaxis geom_xpos
-    site_xpos cam_xpos light_xpos light_xdir subtree_com subtree_linvel subtree_angmom
+    mesh_vert mesh_normal mocap_pos xpos xipos xanchor xaxis geom_xpos site_xpos cam_xpos
+    light_xpos light_xdir subtree_com wrap_xpos subtree_linvel subtree_angmom
   """.split()
   ),
   "quat": frozenset(
     """
-    body_quat body_iquat geom_quat site_quat cam_quat mesh_quat mocap_quat xquat
+    body_quat body_iquat geom_quat site_quat cam_quat mocap_quat xquat
   """.split()
   ),
   "mat": frozenset("cam_mat0 xmat ximat geom_xmat site_xmat cam_xmat".split()),
@@ -239,9 +246,10 @@ class RaggedAxis:
     kind: what the elements are ('joint', 'sensor', ...).
   """
 
-  def __init__(self, names, starts, widths, singleton=False, kind="element"):
+  def __init__(self, names, starts, widths, singleton=False, kind="element", printed=True):
     self.names = list(names)
     self.kind = kind
+    self.printed = printed
     self._blocks = {}
     self._starts = [int(s) for s in starts]
     self._widths = [int(w) for w in widths]
@@ -331,7 +339,8 @@ def _build_axis(m, size_name):
     count = len(starts(m))
     if count:
       names = support._names(m, objtype)[:count]
-      return RaggedAxis(names, starts(m), widths(m), singleton, _kind(objtype))
+      printed = size_name not in _UNPRINTED_AXES
+      return RaggedAxis(names, starts(m), widths(m), singleton, _kind(objtype), printed)
   elif size_name in ("nmocap", "nmocap*3", "nmocap*4") and m.nmocap:
     # mocap bodies in mocap order; keyframe columns of 3 or 4 numbers per mocap body
     bodies = support._names(m, mjtObj.mjOBJ_BODY)
@@ -342,7 +351,8 @@ def _build_axis(m, size_name):
     if size_name == "nmocap":
       return ObjectAxis(mocap, "mocap body")
     n = int(size_name[-1])
-    return RaggedAxis(mocap, range(0, n * m.nmocap, n), [n] * m.nmocap, False, "mocap body")
+    starts = range(0, n * m.nmocap, n)
+    return RaggedAxis(mocap, starts, [n] * m.nmocap, False, "mocap body", printed=False)
   return UnnamedAxis()
 
 
@@ -448,40 +458,42 @@ def _hashable(key):
   return None
 
 
-def _fmt(v):
-  if isinstance(v, (bool, np.bool_)):
-    return str(bool(v))
-  if isinstance(v, (int, np.integer)):
-    return str(int(v))
-  if isinstance(v, bytes):
-    return v.decode(errors="replace")
-  return f"{float(v):.6g}"
+def _printed_labels(axis, size):
+  """(one label per entry, the labels' width) as dm_control prints an axis: its element names
+  (a ragged element's name on each of its entries), blank for unnamed axes."""
+  names = [] if isinstance(axis, RaggedAxis) and not axis.printed else axis.names
+  if not names:
+    return [""] * size, 0
+  if isinstance(axis, RaggedAxis):
+    labels = axis.labels(size)
+  else:
+    labels = (list(names) + [""] * size)[:size]
+  return labels, max(len(name) for name in names)
 
 
-def format_table(field, name, axes, title="FieldIndexer", max_rows=200):
-  """A readable table of a field: index, row name, values under their column names."""
+def format_table(field, name, axes, title="FieldIndexer"):
+  """dm_control's printout of a named field: a title line, the column names (each in at least
+  10 characters) when the columns are named, then each row's index, its name right-aligned and
+  its values as numpy prints them with dm_control's options (3 significant digits)."""
+  row_labels, row_width = _printed_labels(axes[0], field.shape[0])
+  col_axis = axes[1] if len(axes) > 1 and axes[1] is not None else None
+  if field.ndim > 1 and col_axis is not None:
+    col_labels, col_width = _printed_labels(col_axis, field.shape[1])
+  else:
+    col_labels, col_width = [""], 0
+  idx_width = int(np.log10(max(field.shape[0], 1))) + 1
   lines = [f"{title}({name}):"]
-  if field.shape[0] == 0:
+  if col_width:
+    width = max(col_width, 9) + 1
+    padding = " " * (idx_width + row_width + 4)
+    lines.append(padding + "".join(f"{label:<{width}}" for label in col_labels))
+  if not field.shape[0]:
     lines.append("(empty)")
-    return "\n".join(lines)
-  rows = field.reshape(field.shape[0], -1)
-  row_labels = axes[0].labels(field.shape[0])
-  ncol = rows.shape[1]
-  col_axis = axes[1] if len(axes) > 1 and axes[1] is not None and field.ndim > 1 else None
-  col_labels = col_axis.labels(ncol) if col_axis is not None else [""] * ncol
-  shown = rows[:max_rows]
-  cells = [[_fmt(v) for v in row] for row in shown]
-  width = max([len(c) for row in cells for c in row] + [len(c) for c in col_labels] + [1])
-  idx_w = len(str(field.shape[0] - 1))
-  name_w = max([len(n) for n in row_labels] + [0])
-  prefix_w = idx_w + 1 + name_w + 2
-  if any(col_labels):
-    lines.append(" " * prefix_w + " ".join(f"{c:>{width}}" for c in col_labels).rstrip())
-  for i, row in enumerate(cells):
-    vals = " ".join(f"{c:>{width}}" for c in row)
-    lines.append(f"{i:>{idx_w}} {row_labels[i]:>{name_w}}  {vals}")
-  if field.shape[0] > max_rows:
-    lines.append(f"... ({field.shape[0] - max_rows} more rows)")
+  for i, row in enumerate(field):
+    values = np.array2string(
+      np.atleast_1d(row), suppress_small=True, formatter={"float_kind": "{: < 9.3g}".format}
+    )
+    lines.append(f"{i:{idx_width}} {row_labels[i]:>{row_width}} {values}")
   return "\n".join(lines)
 
 

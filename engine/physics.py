@@ -28,6 +28,8 @@ import contextlib
 import copy as _copy
 import importlib
 import importlib.util
+import sys
+import types
 import warnings
 
 import numpy as np
@@ -207,6 +209,11 @@ class DataWrapper(_Wrapper):
   _owner = "physics.data"
 
   def __init__(self, ptr, model=None):
+    # DataWrapper(model): new data for a model, as dm_control's wrapper.MjData(model)
+    if isinstance(ptr, ModelWrapper):
+      ptr, model = _types.MjData(ptr.ptr), ptr
+    elif isinstance(ptr, _types.MjModel):
+      ptr = _types.MjData(ptr)
     super().__init__(ptr)
     object.__setattr__(self, "_model", model if model is not None else ModelWrapper(ptr.model))
 
@@ -686,3 +693,58 @@ def action_spec(physics):
   ctrlrange = np.asarray(model.actuator_ctrlrange)
   minimum[limited], maximum[limited] = ctrlrange[limited].T
   return specs.BoundedArray(shape=(model.nu,), dtype=float, minimum=minimum, maximum=maximum)
+
+
+# ---- dm_control.mujoco.wrapper ----
+
+# engine.wrapper, engine.wrapper.core and engine.wrapper.mjbindings: the names code ported from
+# dm_control reaches through `mujoco.wrapper` (with `import engine as mujoco`) or imports from
+# dm_control.mujoco.wrapper.core / .mjbindings. Modules made here (the engine's cache key covers
+# its files, so no file is added for them), registered so that `from engine.wrapper.mjbindings
+# import enums` imports; the rendering names load the renderer on first use.
+_WRAPPER_NAMES = {
+  "Error": lambda: errors.Error,
+  "MjModel": lambda: ModelWrapper,  # .from_xml_string/.from_xml_path/.ptr, as dm_control's
+  "MjData": lambda: DataWrapper,  # MjData(model)
+  "MjvOption": lambda: importlib.import_module("engine.render.camera").MjvOption,
+  "MjvCamera": lambda: importlib.import_module("engine.render.visualize").MjvCamera,
+  "MjvPerturb": lambda: importlib.import_module("engine.render.visualize").MjvPerturb,
+}
+# (not MjvScene and MjrContext: dm_control's take other arguments than ours, MuJoCo's)
+_MJBINDINGS_NAMES = {
+  "enums": lambda: importlib.import_module("engine.enums"),
+  "mjlib": lambda: sys.modules["engine"],  # dm_control's mjlib is the `mujoco` module
+}
+
+
+def _lazy_module(name, doc, names, **attributes):
+  module = types.ModuleType(name, doc)
+  module.__dict__.update(attributes)
+
+  def __getattr__(attr):
+    if attr in names:
+      value = names[attr]()
+      setattr(module, attr, value)
+      return value
+    raise AttributeError(f"module {name!r} has no attribute {attr!r}")
+
+  module.__getattr__ = __getattr__
+  module.__dir__ = lambda: sorted(set(module.__dict__) | set(names))
+  sys.modules[name] = module
+  return module
+
+
+_core = _lazy_module(
+  "engine.wrapper.core", "dm_control.mujoco.wrapper.core's names", _WRAPPER_NAMES
+)
+_mjbindings = _lazy_module(
+  "engine.wrapper.mjbindings", "dm_control's mjbindings: enums, mjlib", _MJBINDINGS_NAMES
+)
+wrapper = _lazy_module(
+  "engine.wrapper",
+  "dm_control.mujoco.wrapper's names (docs/porting.md)",
+  _WRAPPER_NAMES,
+  core=_core,
+  mjbindings=_mjbindings,
+  __path__=[],
+)

@@ -14,13 +14,13 @@ from typing import NamedTuple
 import numpy as np
 
 from engine import enums
+from engine.render import visualize
 from engine.render.context import GLContext
 from engine.render.gl_renderer import MjrContext
 from engine.render.gl_renderer import OffscreenRenderer
 from engine.render.gl_renderer import depth_to_metres as depth_to_metres
 from engine.render.gl_renderer import mjr_overlay
 from engine.render.visualize import MjvCamera
-from engine.render.visualize import MjvOption
 from engine.render.visualize import MjvPerturb
 from engine.render.visualize import MjvScene
 from engine.render.visualize import mjv_defaultFreeCamera
@@ -49,6 +49,20 @@ _GRID_POSITIONS = {
   "bottom left": enums.mjtGridPos.mjGRID_BOTTOMLEFT,
   "bottom right": enums.mjtGridPos.mjGRID_BOTTOMRIGHT,
 }
+
+
+class MjvOption(visualize.MjvOption):
+  """dm_control's MjvOption (`dm_control.mujoco.wrapper.core.MjvOption`, our
+  `engine.wrapper.core.MjvOption`): MuJoCo's visualization options with rangefinder rays hidden,
+  what Camera and Physics.render use when given none. `engine.MjvOption` is MuJoCo's."""
+
+  def __init__(self):
+    super().__init__()
+    self.flags[enums.mjtVisFlag.mjVIS_RANGEFINDER] = 0
+
+  @property
+  def ptr(self):
+    return self  # (dm_control's, for code that passes `option.ptr` to mjv_ functions)
 
 
 class Contexts(NamedTuple):
@@ -154,8 +168,6 @@ class Camera:
     self._width, self._height = int(width), int(height)
     self._scene_callback = scene_callback
     self._scene_option = MjvOption()
-    # dm_control's MjvOption hides rangefinder rays by default
-    self._scene_option.flags[enums.mjtVisFlag.mjVIS_RANGEFINDER] = 0
     self._perturb = MjvPerturb()
     self._perturb.active = 0
     self._perturb.select = 0
@@ -200,16 +212,19 @@ class Camera:
       self._scene,
     )
 
-  @property
   def matrices(self) -> CameraMatrices:
-    """The camera's image, focal, rotation and translation matrices (after an update)."""
+    """The camera's image, focal, rotation and translation matrices (a method, as dm_control's;
+    the free camera's from its current pose: the scene is updated first)."""
     camera_id = self._render_camera.fixedcamid
     if self._render_camera.type == enums.mjtCamera.mjCAMERA_FREE or camera_id == -1:
-      cams = self._scene.camera
-      pos = np.mean([np.asarray(cams[i].pos, float) for i in range(2)], axis=0)
-      forward = np.asarray(cams[0].forward, float)
-      up = np.asarray(cams[0].up, float)
-      z = -forward
+      # the free camera's pose is the scene's (a stereo pair: both eyes averaged), so the
+      # scene is updated first, as dm_control does: the matrix is right before any render
+      self.update()
+      cams = [self._scene.camera[i] for i in range(2)]
+      # (in the scene's float32, as dm_control computes it)
+      pos = np.mean([cam.pos for cam in cams], axis=0)
+      z = -np.mean([cam.forward for cam in cams], axis=0)
+      up = np.mean([cam.up for cam in cams], axis=0)
       rot = np.vstack((np.cross(up, z), up, z))
       fov = self._physics.model.vis.global_.fovy
     else:
@@ -230,7 +245,7 @@ class Camera:
   @property
   def matrix(self) -> np.ndarray:
     """The 3x4 camera matrix: world points (homogeneous) to pixel coordinates (homogeneous)."""
-    image, focal, rotation, translation = self.matrices
+    image, focal, rotation, translation = self.matrices()
     return image @ focal @ rotation @ translation
 
   def render(

@@ -13,14 +13,28 @@ first draw raises RenderingUnavailableError naming the backend and what to insta
 
 A context belongs to the thread that created it (OpenGL state is per thread); using it from
 another thread raises a clear error instead of drawing into whatever context that thread holds.
+
+Contexts die with their owner (a Physics, a Renderer), often in a garbage collection that runs
+while another context is current. So: `with ctx.make_current():` holds the cyclic garbage
+collector off for its block (a finalizer freeing a context, ours or another library's, cannot
+run between two GL calls of the block), and what was current before the block is made current
+again afterwards only if it still exists: ours are tracked (`_LIVE`, by native handle, so that
+a new context at a destroyed one's address is never mistaken for it); another library's is
+checked by EGL itself (EGL_BAD_CONTEXT: none is current instead). A GLFW window or OSMesa
+context of another library cannot be checked: an OSMesa one is not restored (as before: it
+cannot be made current without its buffer), a GLFW one is, and GLFW's error, if it was
+destroyed, leaves none current.
 """
 
 import ctypes
 import ctypes.util
+import gc
 import importlib
 import os
 import sys
 import threading
+import warnings
+import weakref
 
 from engine.errors import RenderingUnavailableError
 
@@ -230,6 +244,74 @@ class LazyModule:
     return value
 
 
+# every live context of ours: (backend, address of its native handle) -> weakref to its
+# implementation; a handle current before one of our blocks is restored only if it is still
+# registered to the same implementation
+_LIVE = {}
+
+
+def _register(backend, impl):
+  _LIVE[(backend, impl.address())] = weakref.ref(impl)
+
+
+def _unregister(backend, impl):
+  key = (backend, impl.address())
+  if key in _LIVE and _LIVE[key]() is impl:
+    del _LIVE[key]
+
+
+def _live(backend, address):
+  """The live implementation of ours whose handle is at `address`, or None."""
+  ref = _LIVE.get((backend, address))
+  return ref() if ref is not None else None
+
+
+class _Previous:
+  """The context current before a block: its address, the backend's raw handle(s), and the
+  implementation of ours it belonged to (a weakref) or None for another library's."""
+
+  __slots__ = ("address", "raw", "owner")
+
+  def __init__(self, backend, address, raw):
+    self.address = address
+    self.raw = raw
+    impl = _live(backend, address)
+    self.owner = weakref.ref(impl) if impl is not None else None
+
+
+def _restore(backend, impl, previous):
+  """Makes `previous` current again if it still exists, else leaves no context current."""
+  if previous.owner is not None:
+    other = previous.owner()
+    if other is not None and _live(backend, previous.address) is other:
+      other.make_current()
+      return
+  elif _live(backend, previous.address) is None and impl.restore(previous.raw):
+    return
+  # destroyed meanwhile (or its address now holds a new context of ours)
+  impl.release()
+
+
+# the cyclic garbage collector is held off while any of our blocks runs (see the docstring)
+_gc_lock = threading.Lock()
+_gc_hold = [0, False]  # open blocks, whether the collector was enabled before the first
+
+
+def _hold_gc():
+  with _gc_lock:
+    if _gc_hold[0] == 0:
+      _gc_hold[1] = gc.isenabled()
+      gc.disable()
+    _gc_hold[0] += 1
+
+
+def _release_gc():
+  with _gc_lock:
+    _gc_hold[0] -= 1
+    if _gc_hold[0] == 0 and _gc_hold[1]:
+      gc.enable()
+
+
 class GLContext:
   """An OpenGL context on one backend, bound to the thread that created it and current there
   after creation unless another library's context was current (that one stays current).
@@ -263,12 +345,13 @@ class GLContext:
     self.max_width = max_width
     self.max_height = max_height
     self._thread = threading.get_ident()
+    _register(self.backend, self._impl)
     # another library's context stays current: dm_control remembers which of its contexts is
     # current and would otherwise draw into this one
-    previous = self._impl.current()
+    previous = self._previous()
     self._impl.make_current()
     if previous is not None:
-      self._impl.restore(previous)
+      _restore(self.backend, self._impl, previous)
 
   def _check_thread(self):
     if self._impl is None:
@@ -279,12 +362,21 @@ class GLContext:
         "that created them; create one context per thread"
       )
 
+  def _previous(self):
+    """_Previous for the context current on this thread if it is not this one, else None."""
+    current = self._impl.current()
+    if current is None:
+      return None
+    address, raw = current
+    return _Previous(self.backend, address, raw)
+
   def make_current(self):
     """Make the context current on this thread. As `with ctx.make_current():` the context that
     was current before (another library's, e.g. dm_control's or mujoco's) is current again
-    after the block: those libraries assume their context stays current between their calls."""
+    after the block, if it still exists (else none is), and no garbage collection runs inside
+    the block: those libraries assume their context stays current between their calls."""
     self._check_thread()
-    previous = self._impl.current()
+    previous = self._previous()
     self._impl.make_current()
     return _Current(self, previous)
 
@@ -295,11 +387,14 @@ class GLContext:
       return func(*args, **kwargs)
 
   def free(self):
-    """Release the context; further use raises."""
-    if getattr(self, "_impl", None) is not None:
-      if threading.get_ident() == self._thread:
-        self._impl.free()
+    """Release the context; further use raises. Freed from another thread than its own (a
+    garbage collection there), the native context is left for the process's end."""
+    impl = getattr(self, "_impl", None)
+    if impl is not None:
       self._impl = None
+      _unregister(self.backend, impl)
+      if threading.get_ident() == self._thread:
+        impl.free()
 
   def __del__(self):
     try:
@@ -309,19 +404,28 @@ class GLContext:
 
 
 class _Current:
-  """Context manager returned by make_current: restores the previously current context."""
+  """Context manager returned by make_current: holds the garbage collector off in the block and
+  restores the previously current context (if it still exists) after it."""
 
   def __init__(self, context, previous):
     self.context = context
     self._previous = previous
+    self._holding = False
 
   def __enter__(self):
+    _hold_gc()
+    self._holding = True
     return self.context
 
   def __exit__(self, *exc):
-    impl = self.context._impl
-    if impl is not None and self._previous is not None:
-      impl.restore(self._previous)
+    try:
+      impl = self.context._impl
+      if impl is not None and self._previous is not None:
+        _restore(self.context.backend, impl, self._previous)
+    finally:
+      if self._holding:
+        self._holding = False
+        _release_gc()
     return False
 
 
@@ -426,6 +530,9 @@ class _EGLContext:
       "Mesa's: apt install libegl-mesa0)"
     )
 
+  def address(self):
+    return _address(self._context)
+
   def make_current(self):
     EGL = self._egl
     if not EGL.eglMakeCurrent(
@@ -434,12 +541,13 @@ class _EGLContext:
       raise RuntimeError("failed to make the EGL context current")
 
   def current(self):
-    """(display, draw, read, context) current on this thread if it is another context's."""
+    """(address, (display, draw, read, context)) of the context current on this thread if it
+    is another context than this one, else None."""
     EGL = self._egl
     context = EGL.eglGetCurrentContext()
     if not context or _address(context) == _address(self._context):
       return None
-    return (
+    return _address(context), (
       EGL.eglGetCurrentDisplay(),
       EGL.eglGetCurrentSurface(EGL.EGL_DRAW),
       EGL.eglGetCurrentSurface(EGL.EGL_READ),
@@ -447,25 +555,28 @@ class _EGLContext:
     )
 
   def restore(self, previous):
-    """Makes the other library's context current again; if it was destroyed meanwhile (EGL
-    reports a bad context), no context is left current instead."""
+    """Makes another library's context current again; False if EGL refuses it (destroyed
+    meanwhile: EGL_BAD_CONTEXT)."""
+    try:
+      return bool(self._egl.eglMakeCurrent(*previous))
+    except Exception:  # (PyOpenGL raises EGLError where EGL returns false)
+      return False
+
+  def release(self):
+    """Leaves no context current on this thread."""
     EGL = self._egl
     try:
-      if EGL.eglMakeCurrent(*previous):
-        return
-    except Exception:  # (PyOpenGL raises EGLError where EGL returns false)
+      EGL.eglMakeCurrent(
+        self._display_handle, EGL.EGL_NO_SURFACE, EGL.EGL_NO_SURFACE, EGL.EGL_NO_CONTEXT
+      )
+    except Exception:  # nothing current to release
       pass
-    EGL.eglMakeCurrent(
-      self._display_handle, EGL.EGL_NO_SURFACE, EGL.EGL_NO_SURFACE, EGL.EGL_NO_CONTEXT
-    )
 
   def free(self):
     EGL = self._egl
     current = EGL.eglGetCurrentContext()
     if current and _address(current) == _address(self._context):
-      EGL.eglMakeCurrent(
-        self._display_handle, EGL.EGL_NO_SURFACE, EGL.EGL_NO_SURFACE, EGL.EGL_NO_CONTEXT
-      )
+      self.release()
     EGL.eglDestroyContext(self._display_handle, self._context)
 
 
@@ -508,6 +619,9 @@ class _OSMesaContext:
     self._width, self._height = max_width, max_height
     self._buffer = (ctypes.c_ubyte * (4 * max_width * max_height))()
 
+  def address(self):
+    return _address(self._context)
+
   def make_current(self):
     if not self._osmesa.OSMesaMakeCurrent(
       self._context, self._buffer, self._gl.GL_UNSIGNED_BYTE, self._width, self._height
@@ -515,13 +629,25 @@ class _OSMesaContext:
       raise RuntimeError("failed to make the OSMesa context current")
 
   def current(self):
-    """OSMesa cannot make a context current again without its buffer: nothing to restore."""
-    return None
+    """(address, None) of another context of ours current on this thread, else None: OSMesa
+    cannot make another library's context current again without its buffer."""
+    context = self._osmesa.OSMesaGetCurrentContext()
+    if not context or _address(context) == _address(self._context):
+      return None
+    address = _address(context)
+    return (address, None) if _live("osmesa", address) is not None else None
 
   def restore(self, previous):
-    pass
+    return False  # (never asked: current() reports only contexts of ours)
+
+  def release(self):
+    """Leaves no context current on this thread."""
+    self._osmesa.OSMesaMakeCurrent(None, None, self._gl.GL_UNSIGNED_BYTE, 0, 0)
 
   def free(self):
+    current = self._osmesa.OSMesaGetCurrentContext()
+    if current and _address(current) == _address(self._context):
+      self.release()
     self._osmesa.OSMesaDestroyContext(self._context)
 
 
@@ -554,20 +680,40 @@ class _GLFWContext:
     self._glfw = glfw
     self._window = window
 
+  def address(self):
+    return _address(self._window)
+
   def make_current(self):
     self._glfw.make_context_current(self._window)
 
   def current(self):
-    """The window whose context is current on this thread, if it is another one."""
+    """(address, window) of the window whose context is current on this thread, if it is
+    another one."""
     window = self._glfw.get_current_context()
     if not window or _address(window) == _address(self._window):
       return None
-    return window
+    return _address(window), window
 
   def restore(self, previous):
-    self._glfw.make_context_current(previous)
+    """Makes another library's window current again; False if GLFW reports an error (a
+    window destroyed meanwhile), as an exception or as a warning, by pyglfw's setting."""
+    glfw = self._glfw
+    try:
+      with warnings.catch_warnings():
+        warnings.simplefilter("error", glfw.GLFWError)
+        glfw.make_context_current(previous)
+    except glfw.GLFWError:
+      return False
+    return True
+
+  def release(self):
+    """Leaves no context current on this thread."""
+    self._glfw.make_context_current(None)
 
   def free(self):
+    current = self._glfw.get_current_context()
+    if current and _address(current) == _address(self._window):
+      self.release()  # (GLFW would do so only on the main thread)
     self._glfw.destroy_window(self._window)
 
 

@@ -207,11 +207,14 @@ def test_columns_are_named_where_their_meaning_is_fixed(loaded, named):
   assert named.model.geom_rgba["arm_geom", "r"] == 1.0
   assert named.model.geom_size["torso_geom", "y"] == m.geom_size[0, 1]
   np.testing.assert_array_equal(named.data.mocap_pos["target2"], d.mocap_pos[1])
-  # column kinds only name fields with that many columns
+  # column kinds only name fields with that many columns, but for dm_control's wrap_xpos (two
+  # points a row: the first point's columns are named)
   for f in index.model_fields() + index.data_fields():
     kind = index._column_kind(f.name)
     if kind is not None:
-      assert len(f.dims) == 2 and f.dims[1] == len(index.COLUMN_NAMES[kind]), f.name
+      columns = 2 * len(index.COLUMN_NAMES[kind]) if f.name == "wrap_xpos" else None
+      assert len(f.dims) == 2, f.name
+      assert f.dims[1] == (columns or len(index.COLUMN_NAMES[kind])), f.name
   # unnamed columns take numbers only
   with pytest.raises(KeyError):
     named.data.xfrc_applied["arm", "x"]
@@ -358,3 +361,42 @@ def test_a_model_without_names_or_mocap_bodies():
     named.data.qpos["anything"]
   # the world body is always named
   assert named.data.xpos["world"].shape == (3,)
+
+
+def test_printouts_are_dm_controls():
+  """print(physics.named.data.xpos) and every other named field print as dm_control's do,
+  given the same values: its layout (title, column names, row indices and names, values with
+  3 significant digits), for each field both have, after some steps and with random values of
+  every magnitude (exponents, negatives, tiny values shown as 0)."""
+  from dm_control import mujoco as dm_mujoco
+
+  ours = engine.Physics.from_xml_string(XML)
+  theirs = dm_mujoco.Physics.from_xml_string(XML)
+  for physics in (ours, theirs):
+    physics.reset(0)
+    physics.data.ctrl[:] = [0.5, -0.2, 0.1]
+    physics.step(20)
+  rng = np.random.default_rng(3)
+  compared = 0
+  for struct in ("model", "data"):
+    for name, their_field in getattr(theirs.named, struct)._asdict().items():
+      theirs_array = np.asarray(their_field._field)
+      if not hasattr(getattr(ours.named, struct), name):
+        continue  # a field of a feature we do not have (flex, skin, octree)
+      our_field = getattr(getattr(ours.named, struct), name)
+      ours_array = np.asarray(our_field)
+      assert ours_array.shape == theirs_array.shape and ours_array.dtype == theirs_array.dtype
+      for values in (theirs_array.copy(), None):
+        if values is None:
+          if theirs_array.dtype.kind != "f":
+            continue
+          magnitude = 10.0 ** rng.integers(-6, 6, theirs_array.shape)
+          values = rng.standard_normal(theirs_array.shape) * magnitude
+        ours_array[...] = values
+        theirs_array[...] = values
+        assert repr(our_field) == repr(their_field), name
+        assert str(our_field) == str(their_field), name
+      compared += 1
+  assert compared > 400
+  text = str(ours.named.data.xpos).splitlines()
+  assert text[0] == "FieldIndexer(xpos):" and text[1].split() == ["x", "y", "z"]
