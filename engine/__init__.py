@@ -48,6 +48,8 @@ from engine.errors import PhysicsError as PhysicsError
 from engine.errors import RenderingUnavailableError as RenderingUnavailableError
 from engine.errors import UnexpectedError as UnexpectedError
 from engine.errors import UnsupportedError as UnsupportedError
+from engine.finite_difference import mjd_inverseFD as mjd_inverseFD
+from engine.finite_difference import mjd_transitionFD as mjd_transitionFD
 from engine.io import mj_resetData as mj_resetData
 from engine.io import mj_resetDataKeyframe as mj_resetDataKeyframe
 from engine.passive import mj_passive as mj_passive
