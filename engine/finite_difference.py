@@ -43,9 +43,9 @@ from engine.enums import mjSTATE_CTRL
 from engine.enums import mjSTATE_FULLPHYSICS
 from engine.enums import mjSTATE_WARMSTART
 from engine.state import mj_getState
-from engine.state import mj_setState
 from engine.state import mj_stateSize
-from engine.support import mj_differentiatePos
+from engine.state import set_state
+from engine.support import _differentiate_pos
 from engine.support import mj_integratePos
 
 # ---- arguments, checked as the bindings check them ----
@@ -105,74 +105,90 @@ def _model_and_data(m, d, function):
     raise ValueError("MjData does not belong to this MjModel: their sizes differ")
 
 
-# ---- the step from a nudged state ----
+# ---- the step from nudged states ----
 
 
-def _step_skip(m, d, skipstage, skipsensor):
-  """One step with the stages below `skipstage` (and the sensors, if `skipsensor`) taken from
-  `d` as they are: mj_stepSkip of MuJoCo's engine_derivative_fd.c (the integrators refactor
-  their matrices, where MuJoCo reuses the last factorization when the nudge leaves it alone)."""
-  if skipstage == mjSTAGE_NONE and not skipsensor:
-    mj_step(m, d)  # the same calls in one entry
-    return
-  mj_checkPos(m, d)
-  mj_checkVel(m, d)
-  mj_forwardSkip(m, d, skipstage, skipsensor)
-  mj_checkAcc(m, d)
-  if int(m.opt.integrator) == mjINT_EULER:
-    mj_Euler(m, d)
-  else:
-    mj_implicit(m, d)
+class _Nudges:
+  """Steps from the saved state of `d` and from nudged copies of it, restoring the state after
+  each (mj_stepSkip and the restore of MuJoCo's engine_derivative_fd.c), and records for each
+  derivative column the two outcomes it differences and the distance between their inputs;
+  `differences` then turns them all into Jacobian columns at once."""
 
-
-def _diff(x1, x2, h):
-  """(x2 - x1) / h, computed as MuJoCo does."""
-  return (1 / h) * (x2 - x1)
-
-
-class _Step:
-  """The step at the saved state and at nudged states: next states [qpos, qvel, act] and
-  sensordata, and their differences on the tangent space."""
-
-  def __init__(self, m, d, skipsensor):
+  def __init__(self, m, d, skipsensor, ncolumns):
     self.m, self.d, self.skipsensor = m, d, skipsensor
     self.nq, self.nv = m.nq, m.nv
+    # MuJoCo's restore: the physics state, the controls and (when used) the warm start
     self.signature = mjSTATE_FULLPHYSICS | mjSTATE_CTRL
     if not int(m.opt.disableflags) & mjDSBL_WARMSTART:
       self.signature |= mjSTATE_WARMSTART
     self.saved = np.empty(mj_stateSize(m, self.signature))
     mj_getState(m, d, self.saved, self.signature)
-    self.velocity = np.empty(m.nv)
+    self.m_handle, self.d_handle = m._struct, d._struct
+    self.integrate = mj_Euler if int(m.opt.integrator) == mjINT_EULER else mj_implicit
+    nstate, ns = m.nq + m.nv + m.na, 0 if skipsensor else m.nsensordata
+    # per column: outcome `first` -> outcome `second` over h (h = 0: nothing to difference)
+    self.first, self.second = np.zeros((ncolumns, nstate)), np.zeros((ncolumns, nstate))
+    self.first_sensors, self.second_sensors = np.zeros((ncolumns, ns)), np.zeros((ncolumns, ns))
+    self.h = np.zeros(ncolumns)
+    self.center, self.center_sensors = np.zeros(nstate), np.zeros(ns)
+    self.step(mjSTAGE_NONE, self.center, self.center_sensors)
 
-  def run(self, skipstage):
-    """Steps from the state in d, returns (next state, sensordata or None), restores d."""
+  def step(self, skipstage, state, sensors):
+    """One step from the state in d with the stages below `skipstage` (and the sensors, if
+    skipped) taken as they are; the next [qpos, qvel, act] into `state`, the sensors into
+    `sensors`; then the saved state back. The integrators refactor their matrices, where
+    MuJoCo's mj_stepSkip reuses the last factorization for nudges it assumes leave it alone."""
     m, d = self.m, self.d
-    _step_skip(m, d, skipstage, self.skipsensor)
-    state = np.concatenate((d.qpos, d.qvel, d.act))
-    sensors = None if self.skipsensor else d.sensordata.copy()
-    mj_setState(m, d, self.saved, self.signature)
-    return state, sensors
-
-  def state_diff(self, s1, s2, h):
-    """(s2 (-) s1) / h: positions on the tangent space, then velocities and activations."""
+    if skipstage == mjSTAGE_NONE and not self.skipsensor:
+      mj_step(m, d)  # the same calls in one entry
+    else:
+      mj_checkPos(m, d)
+      mj_checkVel(m, d)
+      mj_forwardSkip(m, d, skipstage, self.skipsensor)
+      mj_checkAcc(m, d)
+      self.integrate(m, d)
     nq, nv = self.nq, self.nv
+    state[:nq] = d.qpos
+    state[nq : nq + nv] = d.qvel
+    state[nq + nv :] = d.act
+    if not self.skipsensor:
+      sensors[:] = d.sensordata
+    set_state(self.m_handle, self.d_handle, self.saved, self.signature)  # mj_setState, unchecked
+
+  def column(self, k, nudge, skipstage, eps, plus, minus):
+    """Column k: a forward nudge (if `plus`) and a backward one (if `minus`) of the input
+    `nudge(h)` moves by h, each stepped from the saved state; centered when both, one-sided
+    against the unnudged step when one, zero when neither."""
+    if plus:
+      nudge(eps)
+      self.step(skipstage, self.second[k], self.second_sensors[k])
+    if minus:
+      nudge(-eps)
+      self.step(skipstage, self.first[k], self.first_sensors[k])
+    if plus and not minus:
+      self.first[k], self.first_sensors[k] = self.center, self.center_sensors
+    if minus and not plus:
+      self.second[k], self.second_sensors[k] = self.center, self.center_sensors
+    self.h[k] = 2 * eps if plus and minus else eps if plus or minus else 0
+
+  def differences(self):
+    """(columns of next-state derivatives (ncolumns, 2nv+na), of sensor derivatives): (second
+    (-) first) / h, positions on the tangent space, as MuJoCo computes them (1/h times the
+    difference)."""
+    nq, nv = self.nq, self.nv
+    done = self.h > 0
+    inverse = np.zeros_like(self.h)
+    inverse[done] = 1 / self.h[done]
+    ds = np.zeros((len(self.h), nv + self.first.shape[1] - nq))
+    ds[:, nv:] = inverse[:, None] * (self.second[:, nq:] - self.first[:, nq:])
     if nq == nv:
-      return _diff(s1, s2, h)
-    mj_differentiatePos(self.m, self.velocity, h, s1[:nq], s2[:nq])
-    return np.concatenate((self.velocity, _diff(s1[nq:], s2[nq:], h)))
-
-
-def _centered_or_forward(step, center, plus, minus, eps):
-  """Columns (state, sensors) from the forward nudge `plus` and, when centered, `minus`."""
-  (state, sensors), (state_plus, sensors_plus) = center, plus
-  if minus is None:
-    ds = step.state_diff(state, state_plus, eps)
-    dsensor = None if sensors is None else _diff(sensors, sensors_plus, eps)
-  else:
-    state_minus, sensors_minus = minus
-    ds = step.state_diff(state_minus, state_plus, 2 * eps)
-    dsensor = None if sensors is None else _diff(sensors_minus, sensors_plus, 2 * eps)
-  return ds, dsensor
+      ds[:, :nv] = inverse[:, None] * (self.second[:, :nq] - self.first[:, :nq])
+    else:
+      first, second = self.first[:, :nq], self.second[:, :nq]
+      for k in np.flatnonzero(done):  # mj_differentiatePos, without re-checking its arguments
+        _differentiate_pos(self.m_handle, ds[k, :nv], self.h[k], first[k], second[k])
+    dsensors = inverse[:, None] * (self.second_sensors - self.first_sensors)
+    return ds, dsensors
 
 
 def _in_range(x1, x2, lo, hi):
@@ -185,8 +201,9 @@ def mjd_transitionFD(m, d, eps, flg_centered, A, B, C, D) -> None:
   space, nv), qvel, act] and u = ctrl. Outputs are optional (None) writable C-contiguous float64
   matrices: A (2nv+na, 2nv+na), B (2nv+na, nu), C (nsensordata, 2nv+na), D (nsensordata, nu).
   Forward differences, or centered with `flg_centered`; a control of a ctrl-limited actuator is
-  nudged only within its ctrlrange (one-sided at a limit). The state of `d` is left as it was,
-  the derived quantities as the last nudged step computed them (as MuJoCo)."""
+  nudged only within its ctrlrange (one-sided at a limit, a zero column without room). The
+  state of `d` is left as it was, the derived quantities as the last nudged step computed them
+  (as MuJoCo)."""
   function = "mjd_transitionFD"
   args = (m, d, eps, flg_centered, A, B, C, D)
   _model_and_data(m, d, function)
@@ -206,88 +223,68 @@ def mjd_transitionFD(m, d, eps, flg_centered, A, B, C, D) -> None:
   if integrator not in (mjINT_EULER, mjINT_IMPLICIT, mjINT_IMPLICITFAST):
     raise errors.FatalError("mj_stepSkip: invalid integrator")
 
-  skipsensor = C is None and D is None
-  step = _Step(m, d, skipsensor)
+  controls = B is not None or D is not None
+  states = A is not None or C is not None
+  # columns: the controls, then the state [qpos, qvel, act] (nudged in MuJoCo's order: controls,
+  # activations, velocities, positions; the nudges that cannot change a stage skip it)
+  first = nu if controls else 0
+  nudges = _Nudges(m, d, C is None and D is None, first + (nx if states else 0))
   ctrl = d.ctrl.copy()
-  center = step.run(mjSTAGE_NONE)
 
-  def columns(nudge, skipstage):
-    """Derivative columns for one input: nudge it by eps, step; by -eps, step (centered)."""
-    nudge(eps)
-    plus = step.run(skipstage)
-    minus = None
-    if centered:
-      nudge(-eps)
-      minus = step.run(skipstage)
-    return _centered_or_forward(step, center, plus, minus, eps)
-
-  # controls: velocities and positions unchanged; one-sided at the limits of ctrlrange
-  if B is not None or D is not None:
+  if controls:
+    ranges, limited = m.actuator_ctrlrange, m.actuator_ctrllimited
     for i in range(nu):
-      limited = bool(m.actuator_ctrllimited[i])
-      lo, hi = m.actuator_ctrlrange[i]
-      forward = not limited or _in_range(ctrl[i], ctrl[i] + eps, lo, hi)
-      plus = minus = None
-      if forward:
-        d.ctrl[i] += eps
-        plus = step.run(mjSTAGE_VEL)
-      backward = (centered or not forward) and (
-        not limited or _in_range(ctrl[i] - eps, ctrl[i], lo, hi)
+      lo, hi = ranges[i]
+      plus = not limited[i] or _in_range(ctrl[i], ctrl[i] + eps, lo, hi)
+      minus = (centered or not plus) and (
+        not limited[i] or _in_range(ctrl[i] - eps, ctrl[i], lo, hi)
       )
-      if backward:
-        d.ctrl[i] -= eps
-        minus = step.run(mjSTAGE_VEL)
-      if plus is not None and minus is not None:
-        ds, dsensor = _centered_or_forward(step, center, plus, minus, eps)
-      elif plus is not None:
-        ds, dsensor = _centered_or_forward(step, center, plus, None, eps)
-      elif minus is not None:  # backward difference: (center - minus) / eps
-        ds, dsensor = _centered_or_forward(step, minus, center, None, eps)
-      else:  # no room to nudge within ctrlrange
-        ds, dsensor = np.zeros(nx), None if skipsensor else np.zeros(ns)
-      if B is not None:
-        B[:, i] = ds
-      if D is not None:
-        D[:, i] = dsensor
 
-  if A is None and C is None:
-    return
+      def nudge_ctrl(h, i=i):
+        d.ctrl[i] += h
 
-  def store(column, ds, dsensor):
-    if A is not None:
-      A[:, column] = ds
-    if C is not None:
-      C[:, column] = dsensor
+      nudges.column(i, nudge_ctrl, mjSTAGE_VEL, eps, plus, minus)
 
-  # activations: velocities and positions unchanged
-  for i in range(na):
+  if states:
+    for i in range(na):
 
-    def nudge_act(h, i=i):
-      d.act[i] += h
+      def nudge_act(h, i=i):
+        d.act[i] += h
 
-    store(2 * nv + i, *columns(nudge_act, mjSTAGE_VEL))
+      nudges.column(first + 2 * nv + i, nudge_act, mjSTAGE_VEL, eps, True, centered)
 
-  # velocities: positions unchanged
-  for i in range(nv):
+    for i in range(nv):
 
-    def nudge_vel(h, i=i):
-      d.qvel[i] += h
+      def nudge_vel(h, i=i):
+        d.qvel[i] += h
 
-    store(nv + i, *columns(nudge_vel, mjSTAGE_POS))
+      nudges.column(first + nv + i, nudge_vel, mjSTAGE_POS, eps, True, centered)
 
-  # positions, on the tangent space: nothing is reused
-  direction = np.zeros(nv)
-  for i in range(nv):
+    direction = np.zeros(nv)
+    for i in range(nv):
 
-    def nudge_pos(h, i=i):
-      direction[:] = 0
-      direction[i] = 1
-      mj_integratePos(m, d.qpos, direction, h)
+      def nudge_pos(h, i=i):  # on the tangent space
+        direction[:] = 0
+        direction[i] = 1
+        mj_integratePos(m, d.qpos, direction, h)
 
-    store(i, *columns(nudge_pos, mjSTAGE_NONE))
+      nudges.column(first + i, nudge_pos, mjSTAGE_NONE, eps, True, centered)
+
+  ds, dsensors = nudges.differences()
+  for matrix, columns in ((B, ds[:first]), (A, ds[first:])):
+    if matrix is not None:
+      matrix[:] = columns.T
+  for matrix, columns in ((D, dsensors[:first]), (C, dsensors[first:])):
+    if matrix is not None:
+      matrix[:] = columns.T
 
 
 # ---- inverse dynamics ----
+
+
+def _diff(x1, x2, h):
+  """(x2 - x1) / h, computed as MuJoCo does (1/h times the difference)."""
+  return (1 / h) * (x2 - x1)
 
 
 def mjd_inverseFD(m, d, eps, flg_actuation, DfDq, DfDv, DfDa, DsDq, DsDv, DsDa, DmDq) -> None:
