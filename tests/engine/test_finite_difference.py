@@ -148,6 +148,22 @@ def test_transition_matches_mujoco(name, centered):
   _assert_left_as_mujoco(d, mjd, before, atol=1e-9)
 
 
+def test_warnings_of_nudged_steps_are_counted_as_mujoco():
+  """A NaN control: every step warns (and zeroes it for the step); the counts, the restored
+  NaN and the Jacobians are MuJoCo's."""
+  (m, d), (mjm, mjd) = _pair("filter")
+  d.ctrl[1] = mjd.ctrl[1] = np.nan
+  mine, theirs = _outputs(m), _outputs(mjm)
+  with pytest.warns(engine.PhysicsWarning, match="mjWARN_BADCTRL"):
+    engine.mjd_transitionFD(m, d, EPS, False, *mine)
+  mujoco.mjd_transitionFD(mjm, mjd, EPS, False, *theirs)
+  np.testing.assert_array_equal(d.warning.number, mjd.warning.number)
+  assert d.warning.number[mujoco.mjtWarning.mjWARN_BADCTRL] == 1 + m.nu + 2 * m.nv + m.na  # steps
+  assert np.isnan(d.ctrl[1])
+  for a, b in zip(mine, theirs, strict=True):
+    np.testing.assert_array_equal(a, b)
+
+
 def test_centered_and_forward_differences_agree():
   """The two differ by the truncation error, O(eps) relative: the centered D has the sign of
   the forward one (the derivative), not MuJoCo's."""
@@ -178,6 +194,36 @@ def test_limited_controls_are_nudged_inside_their_range():
   B = np.full((2 * m.nv, m.nu), np.nan)
   engine.mjd_transitionFD(m, outside, EPS, True, None, B, None, None)
   np.testing.assert_array_equal(B[:, 0], 0)
+
+
+# a damper (force -kv ctrl qvel) under the implicit integrator: the step's implicit matrix
+# M - h qDeriv depends on the control
+DAMPER = """<mujoco><option timestep="0.01" integrator="implicit"/>
+  <worldbody><body><joint name="h" axis="0 1 0"/>
+    <geom type="capsule" fromto="0 0 0 0.3 0 0" size="0.03"/></body></worldbody>
+  <actuator><damper joint="h" kv="3" ctrlrange="0 1"/></actuator></mujoco>"""
+
+
+def test_control_columns_are_the_difference_of_two_steps():
+  """B is the finite difference of mj_step itself, even where the control changes the implicit
+  integrator's matrix: MuJoCo's mj_stepSkip reuses the unnudged step's factorization for
+  control nudges, so its column differs there (by 29% for this light arm); elsewhere they agree
+  (test_transition_matches_mujoco)."""
+  m, mjm = engine.MjModel.from_xml_string(DAMPER), mujoco.MjModel.from_xml_string(DAMPER)
+  d, mjd = engine.MjData(m), mujoco.MjData(mjm)
+  for data in (d, mjd):
+    data.qvel[0], data.ctrl[0] = 0.5, 0.5
+  B, theirs = np.zeros((2, 1)), np.zeros((2, 1))
+  engine.mjd_transitionFD(m, d, EPS, False, None, B, None, None)
+  mujoco.mjd_transitionFD(mjm, mjd, EPS, False, None, theirs, None, None)
+  steps = []
+  for ctrl in (0.5, 0.5 + EPS):
+    stepped = engine.MjData(m)
+    stepped.qvel[0], stepped.ctrl[0] = 0.5, ctrl
+    engine.mj_step(m, stepped)
+    steps.append(np.r_[stepped.qpos, stepped.qvel])
+  np.testing.assert_allclose(B[:, 0], (1 / EPS) * (steps[1] - steps[0]), rtol=1e-12, atol=0)
+  assert abs(B[1, 0] / theirs[1, 0] - 1) > 0.1
 
 
 def test_pendulum_matches_its_linearisation():
