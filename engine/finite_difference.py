@@ -16,7 +16,11 @@ MuJoCo's to the engine's agreement with MuJoCo's step divided by eps:
   qfrc_inverse (minus qfrc_actuator with flg_actuation), the sensors and the inertia M.
 
 As in MuJoCo, the state is left as it was and the derived quantities (positions, forces,
-sensordata, ...) as the last nudged evaluation computed them.
+sensordata, ...) as the last nudged evaluation computed them. Two deliberate differences from
+MuJoCo (docs/derivatives.md): a centered D is the derivative (MuJoCo's has the opposite sign
+for controls nudged both ways), and the integrators refactor their matrices at every nudge
+(MuJoCo reuses the unnudged step's for nudges of controls, activations and, under Euler,
+velocities), so A and B are the finite differences of mj_step itself.
 """
 
 import numpy as np
@@ -57,22 +61,26 @@ def _incompatible(function, args):
 
 
 def _real(value, function, args) -> float:
-  """eps as a float: anything with __float__ or __index__ (not a string or None)."""
+  """eps as a float: anything with __float__ or __index__ but strings, None and arrays of one
+  or more dimensions (as pybind11 converts it)."""
   kind = type(value)
-  if isinstance(value, (str, bytes)) or not (
-    hasattr(kind, "__float__") or hasattr(kind, "__index__")
+  if (
+    isinstance(value, (str, bytes))
+    or (isinstance(value, np.ndarray) and value.ndim > 0)
+    or not (hasattr(kind, "__float__") or hasattr(kind, "__index__"))
   ):
     raise _incompatible(function, args)
   return float(value)
 
 
 def _flag(value, function, args) -> bool:
-  """A bool argument: bools, numpy bools, ints and None (False), as pybind11 converts them."""
+  """A bool argument as pybind11 converts it: None is False, anything with __bool__ its truth
+  (numbers, 0-d arrays); strings, lists and larger arrays are refused."""
   if value is None:
     return False
-  if isinstance(value, (bool, np.bool_, int, np.integer)):
-    return bool(value)
-  raise _incompatible(function, args)
+  if isinstance(value, np.ndarray) and value.ndim > 0 or not hasattr(type(value), "__bool__"):
+    raise _incompatible(function, args)
+  return bool(value)
 
 
 def _output(array, name, shape, shape_text, function, args):

@@ -340,10 +340,16 @@ def test_wrong_arguments_raise_type_error(function):
   for args in ([None, d], [m, None], [m, m], [d, d]):
     with pytest.raises(TypeError):
       call(*args, EPS, 1, *nones)
-  for eps in (None, "1e-6", [EPS]):
+  for eps in (None, "1e-6", [EPS], np.array([EPS])):
     with pytest.raises(TypeError):
       call(m, d, eps, 1, *nones)
-  call(m, d, np.float32(EPS), np.bool_(True), *nones)  # numbers of any kind are fine
+  for flag in ("yes", [1], np.array([1, 0])):
+    with pytest.raises(TypeError):
+      call(m, d, EPS, flag, *nones)
+  # numbers of any kind are fine, as in the bindings
+  for eps, flag in ((np.float32(EPS), np.bool_(True)), (np.array(EPS), 0.5), (1, None)):
+    call(m, d, eps, flag, *nones)
+    getattr(mujoco, function)(*_pair("pendulum", steps=0)[1], eps, flag, *nones)
 
 
 def test_unsupported_options_stop_as_mujoco():
