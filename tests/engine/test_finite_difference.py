@@ -164,6 +164,28 @@ def test_warnings_of_nudged_steps_are_counted_as_mujoco():
     np.testing.assert_array_equal(a, b)
 
 
+def test_warm_start_is_restored_only_when_used():
+  """qacc_warmstart belongs to the restored state unless warm starts are disabled; then it is
+  left as the last nudged step set it, in both engines."""
+  results = []
+  for warmstart in ("enable", "disable"):
+    option = f'<option timestep="0.004"><flag warmstart="{warmstart}"/></option>'
+    xml = FREE_BOX.replace('<option timestep="0.004"/>', option)
+    assert option in xml
+    m, mjm = engine.MjModel.from_xml_string(xml), mujoco.MjModel.from_xml_string(xml)
+    d, mjd = engine.MjData(m), mujoco.MjData(mjm)
+    mujoco.mj_step(mjm, mjd, 30)
+    engine.mj_setState(m, d, _full(mujoco, mjm, mjd), SIGNATURE)
+    before = d.qacc_warmstart.copy()
+    mine, theirs = _outputs(m), _outputs(mjm)
+    engine.mjd_transitionFD(m, d, EPS, True, *mine)
+    mujoco.mjd_transitionFD(mjm, mjd, EPS, True, *theirs)
+    np.testing.assert_allclose(d.qacc_warmstart, mjd.qacc_warmstart, rtol=0, atol=1e-9)
+    np.testing.assert_allclose(mine[0], theirs[0], rtol=0, atol=RTOL * np.abs(theirs[0]).max())
+    results.append(np.array_equal(d.qacc_warmstart, before))
+  assert results == [True, False]
+
+
 def test_centered_and_forward_differences_agree():
   """The two differ by the truncation error, O(eps) relative: the centered D has the sign of
   the forward one (the derivative), not MuJoCo's."""
