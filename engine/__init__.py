@@ -50,6 +50,8 @@ from engine.errors import PhysicsError as PhysicsError
 from engine.errors import RenderingUnavailableError as RenderingUnavailableError
 from engine.errors import UnexpectedError as UnexpectedError
 from engine.errors import UnsupportedError as UnsupportedError
+from engine.finite_difference import mjd_inverseFD as mjd_inverseFD
+from engine.finite_difference import mjd_transitionFD as mjd_transitionFD
 from engine.functions import MjLROpt as MjLROpt
 from engine.functions import mj_actuatorInputName as mj_actuatorInputName
 from engine.functions import mj_addM as mj_addM

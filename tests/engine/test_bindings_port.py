@@ -1085,6 +1085,29 @@ def test_geom_distance():
   assert engine.mj_geomDistance(m1, d1, 0, 2, 1, None) == 1  # beyond distmax: distmax
 
 
+@pytest.mark.parametrize("lib", LIBS)
+def test_inverse_fd_none(lib):
+  """bindings_test: test_inverse_fd_none"""
+  m, d = _load(lib)
+  lib.mjd_inverseFD(m, d, 1e-6, 0, None, None, None, None, None, None, None)
+
+
+def test_inverse_fd():
+  """bindings_test: test_inverse_fd (and ours equal to MuJoCo's: the crate on the floor, the
+  ball joint)"""
+  eps, results = 1e-6, []
+  for lib, (m, d) in zip((mujoco, engine), _both()):
+    nv, ns = m.nv, m.nsensordata
+    shapes = [(nv, nv)] * 3 + [(nv, ns)] * 3 + [(nv, m.nC)]
+    outputs = [np.zeros(shape) for shape in shapes]
+    lib.mjd_inverseFD(m, d, eps, 0, *outputs)
+    for output in outputs[:6]:
+      assert np.linalg.norm(output) > eps
+    results.append(outputs)
+  for theirs, mine in zip(*results, strict=True):
+    np.testing.assert_allclose(mine, theirs, rtol=0, atol=1e-9 * max(1, np.abs(theirs).max()))
+
+
 # ---- mju_ helpers ----
 
 
