@@ -50,6 +50,7 @@ OP_EULER = 13
 OP_RK4 = 14
 OP_IMPLICIT = 15
 OP_INVERSE_SKIP = 16
+OP_STEP_SKIP = 17
 
 # an entry call with a data of another model (or another size) returns this instead of running
 SIZE_MISMATCH = -1
@@ -100,7 +101,7 @@ def invalid_option(m, op):
   """INVALID_INTEGRATOR or INVALID_SOLVER where MuJoCo's mjERROR stops operation `op` (an
   integrator outside mjtIntegrator in mj_step; a solver outside mjtSolver wherever the
   constraint solver runs), else 0. Checked before running, so nothing half-runs."""
-  steps = op == OP_STEP or op == OP_STEP2 or op == OP_LEGACY_STEP
+  steps = op == OP_STEP or op == OP_STEP2 or op == OP_LEGACY_STEP or op == OP_STEP_SKIP
   integrator = m.opt.integrator[0]
   if steps and (integrator < 0 or integrator > mjINT_IMPLICITFAST):
     return INVALID_INTEGRATOR
@@ -161,6 +162,8 @@ def _run(mptr, dptr, op, n, a, b):
     _forward.implicit(m, d)
   elif op == OP_INVERSE_SKIP:
     _inverse.inverse_skip(m, d, a, b)
+  elif op == OP_STEP_SKIP:
+    _forward.step_skip(m, d, a, b)
   return _warnings_fired(m, d, before)
 
 
@@ -260,6 +263,7 @@ _OP_NAMES = {
   OP_RK4: "mj_RungeKutta",
   OP_IMPLICIT: "mj_implicit",
   OP_INVERSE_SKIP: "mj_inverse",
+  OP_STEP_SKIP: "mj_step",
 }
 
 

@@ -16,25 +16,20 @@ MuJoCo's to the engine's agreement with MuJoCo's step divided by eps:
   qfrc_inverse (minus qfrc_actuator with flg_actuation), the sensors and the inertia M.
 
 As in MuJoCo, the state is left as it was and the derived quantities (positions, forces,
-sensordata, ...) as the last nudged evaluation computed them. Two deliberate differences from
-MuJoCo (docs/derivatives.md): a centered D is the derivative (MuJoCo's has the opposite sign
-for controls nudged both ways), and the integrators refactor their matrices at every nudge
-(MuJoCo reuses the unnudged step's for nudges of controls, activations and, under Euler,
-velocities), so A and B are the finite differences of mj_step itself.
+sensordata, ...) as the last nudged evaluation computed them. Each nudged step is one call into
+the engine (mj_stepSkip's operation), and, as MuJoCo's, reuses the unnudged step's factored
+inertia for nudges of controls, activations and (under Euler) velocities. One deliberate
+difference from MuJoCo (docs/derivatives.md): a centered D is the derivative (MuJoCo's has the
+opposite sign for controls nudged both ways).
 """
 
 import numpy as np
 
 from engine import errors
-from engine.driver import mj_checkAcc
-from engine.driver import mj_checkPos
-from engine.driver import mj_checkVel
-from engine.driver import mj_Euler
-from engine.driver import mj_forwardSkip
+from engine.driver import OP_STEP_SKIP
 from engine.driver import mj_fwdActuation
-from engine.driver import mj_implicit
 from engine.driver import mj_inverseSkip
-from engine.driver import mj_step
+from engine.driver import run
 from engine.enums import mjDSBL_WARMSTART
 from engine.enums import mjINT_EULER
 from engine.enums import mjINT_IMPLICIT
@@ -132,7 +127,6 @@ class _Nudges:
     self.saved = np.empty(mj_stateSize(m, self.signature))
     mj_getState(m, d, self.saved, self.signature)
     self.m_handle, self.d_handle = m._struct, d._struct
-    self.integrate = mj_Euler if int(m.opt.integrator) == mjINT_EULER else mj_implicit
     nstate, ns = m.nq + m.nv + m.na, 0 if skipsensor else m.nsensordata
     # per column: outcome `first` -> outcome `second` over h (h = 0: nothing to difference)
     self.first, self.second = np.zeros((ncolumns, nstate)), np.zeros((ncolumns, nstate))
@@ -143,18 +137,10 @@ class _Nudges:
 
   def step(self, skipstage, state, sensors):
     """One step from the state in d with the stages below `skipstage` (and the sensors, if
-    skipped) taken as they are; the next [qpos, qvel, act] into `state`, the sensors into
-    `sensors`; then the saved state back. The integrators refactor their matrices, where
-    MuJoCo's mj_stepSkip reuses the last factorization for nudges it assumes leave it alone."""
+    skipped) taken as they are, reusing the last factorization as mj_stepSkip does; the next
+    [qpos, qvel, act] into `state`, the sensors into `sensors`; then the saved state back."""
     m, d = self.m, self.d
-    if skipstage == mjSTAGE_NONE and not self.skipsensor:
-      mj_step(m, d)  # the same calls in one entry
-    else:
-      mj_checkPos(m, d)
-      mj_checkVel(m, d)
-      mj_forwardSkip(m, d, skipstage, self.skipsensor)
-      mj_checkAcc(m, d)
-      self.integrate(m, d)
+    run(m, d, OP_STEP_SKIP, 0, skipstage, self.skipsensor)
     nq, nv = self.nq, self.nv
     state[:nq] = d.qpos
     state[nq : nq + nv] = d.qvel

@@ -419,6 +419,13 @@ def euler_damping(m, i, poly):
 @stage()
 def euler(m, d):
   """Port of mj_Euler: semi-implicit Euler, implicit in dof damping unless disabled."""
+  euler_skip(m, d, False)
+
+
+@jit
+def euler_skip(m, d, skipfactor):
+  """Port of mj_EulerSkip: with `skipfactor`, the damped inertia factored by the last step
+  (d.qH) is reused (finite differences nudging what it does not depend on)."""
   nv = m.nv
   h = m.opt.timestep[0]
   qacc = d.scratch_step_qacc
@@ -432,14 +439,15 @@ def euler(m, d):
     qacc[:] = d.qacc
   else:
     # (M + h*dB/dv) qacc = qfrc_smooth + qfrc_constraint, B the (polynomial) damping force
-    d.qH[:] = d.M
-    poly = local_array(2)
-    for i in range(nv):
-      b = euler_damping(m, i, poly)
-      d.qH[m.M_rowadr[i] + m.M_rownnz[i] - 1] += h * _passive.poly_force_deriv(
-        b, poly, d.qvel[i], 1
-      )
-    _sparse.factor_i(d, d.qH, d.qHDiagInv, nv, m.M_rownnz, m.M_rowadr, m.M_colind)
+    if not skipfactor:
+      d.qH[:] = d.M
+      poly = local_array(2)
+      for i in range(nv):
+        b = euler_damping(m, i, poly)
+        d.qH[m.M_rowadr[i] + m.M_rownnz[i] - 1] += h * _passive.poly_force_deriv(
+          b, poly, d.qvel[i], 1
+        )
+      _sparse.factor_i(d, d.qH, d.qHDiagInv, nv, m.M_rownnz, m.M_rowadr, m.M_colind)
     for i in range(nv):
       qacc[i] = d.qfrc_smooth[i] + d.qfrc_constraint[i]
     _sparse.solve_ld(qacc, d.qH, d.qHDiagInv, nv, 1, m.M_rownnz, m.M_rowadr, m.M_colind)
@@ -514,6 +522,13 @@ def runge_kutta4(m, d):
 @stage(needed=IMPLICIT)
 def implicit(m, d):
   """Port of mj_implicit (mj_implicitSkip without skipping): implicit in velocity."""
+  implicit_skip(m, d, False)
+
+
+@jit
+def implicit_skip(m, d, skipfactor):
+  """Port of mj_implicitSkip: with `skipfactor`, the matrix factored by the last step (d.qLU or
+  d.qH) is reused (finite differences nudging what it is taken not to depend on)."""
   nv = m.nv
   h = m.opt.timestep[0]
   qacc = d.scratch_step_qacc
@@ -522,29 +537,33 @@ def implicit(m, d):
     qfrc[i] = d.qfrc_smooth[i] + d.qfrc_constraint[i]
   if m.opt.integrator[0] == mjINT_IMPLICIT:
     # qLU = M - h*qDeriv in the full pattern, factor and solve
-    _derivative.smooth_vel(m, d, 1)
-    for k in range(m.nD):
-      adr = m.mapM2D[k]
-      d.qLU[k] = d.M[adr] if adr >= 0 else 0.0
-    for k in range(m.nD):
-      d.qLU[k] += -h * d.qDeriv[k]
-    _sparse.factor_lu_sparse(d.qLU, nv, d.scratch_lu_remaining, m.D_rownnz, m.D_rowadr, m.D_colind)
+    if not skipfactor:
+      _derivative.smooth_vel(m, d, 1)
+      for k in range(m.nD):
+        adr = m.mapM2D[k]
+        d.qLU[k] = d.M[adr] if adr >= 0 else 0.0
+      for k in range(m.nD):
+        d.qLU[k] += -h * d.qDeriv[k]
+      _sparse.factor_lu_sparse(
+        d.qLU, nv, d.scratch_lu_remaining, m.D_rownnz, m.D_rowadr, m.D_colind
+      )
     _sparse.solve_lu_sparse(qacc, d.qLU, qfrc, nv, m.D_rownnz, m.D_rowadr, m.D_diag, m.D_colind)
   else:
     # qH = M - h*qDeriv (lower triangle, no RNE term), L'DL factor and solve
-    _derivative.smooth_vel(m, d, 0)
-    for k in range(m.nC):
-      d.qH[k] = d.M[k] + -h * d.qDeriv[m.mapD2M[k]]
-    # free rigid subtrees: their rows keep M here and are solved locally below
-    for j in range(m.njnt):
-      if m.jnt_type[j] != mjJNT_FREE or not _derivative.is_free_body(m, m.jnt_bodyid[j]):
-        continue
-      adr = m.jnt_dofadr[j]
-      for r in range(6):
-        rowadr = m.M_rowadr[adr + r]
-        for k in range(m.M_rownnz[adr + r]):
-          d.qH[rowadr + k] = d.M[rowadr + k]
-    _sparse.factor_i(d, d.qH, d.qHDiagInv, nv, m.M_rownnz, m.M_rowadr, m.M_colind)
+    if not skipfactor:
+      _derivative.smooth_vel(m, d, 0)
+      for k in range(m.nC):
+        d.qH[k] = d.M[k] + -h * d.qDeriv[m.mapD2M[k]]
+      # free rigid subtrees: their rows keep M here and are solved locally below
+      for j in range(m.njnt):
+        if m.jnt_type[j] != mjJNT_FREE or not _derivative.is_free_body(m, m.jnt_bodyid[j]):
+          continue
+        adr = m.jnt_dofadr[j]
+        for r in range(6):
+          rowadr = m.M_rowadr[adr + r]
+          for k in range(m.M_rownnz[adr + r]):
+            d.qH[rowadr + k] = d.M[rowadr + k]
+      _sparse.factor_i(d, d.qH, d.qHDiagInv, nv, m.M_rownnz, m.M_rowadr, m.M_colind)
     qacc[:nv] = qfrc[:nv]
     _sparse.solve_ld(qacc, d.qH, d.qHDiagInv, nv, 1, m.M_rownnz, m.M_rowadr, m.M_colind)
     # local unsymmetric 6x6 solve with the gyroscopic derivative, per free rigid subtree
@@ -585,6 +604,23 @@ def step(m, d):
   forward_skip(m, d, mjSTAGE_NONE, 0)
   check_acc(m, d)
   _integrate(m, d, True)
+
+
+@stage(M, D, i8, i8)
+def step_skip(m, d, skipstage, skipsensor):
+  """Port of mj_stepSkip (finite differences): a step whose forward pass takes the stages below
+  `skipstage` as they are, and whose integrator reuses the last factorization where the nudge
+  is taken not to change it (Euler: from velocities on; implicit: from controls on). RK4 is
+  refused by the caller, as MuJoCo refuses it."""
+  check_pos(m, d)
+  check_vel(m, d)
+  forward_skip(m, d, skipstage, skipsensor)
+  check_acc(m, d)
+  integrator = m.opt.integrator[0]
+  if integrator == mjINT_IMPLICIT or integrator == mjINT_IMPLICITFAST:
+    implicit_skip(m, d, skipstage >= mjSTAGE_VEL)
+  else:
+    euler_skip(m, d, skipstage >= mjSTAGE_POS)
 
 
 @stage()

@@ -226,11 +226,11 @@ DAMPER = """<mujoco><option timestep="0.01" integrator="implicit"/>
   <actuator><damper joint="h" kv="3" ctrlrange="0 1"/></actuator></mujoco>"""
 
 
-def test_control_columns_are_the_difference_of_two_steps():
-  """B is the finite difference of mj_step itself, even where the control changes the implicit
-  integrator's matrix: MuJoCo's mj_stepSkip reuses the unnudged step's factorization for
-  control nudges, so its column differs there (by 29% for this light arm); elsewhere they agree
-  (test_transition_matches_mujoco)."""
+def test_control_nudges_reuse_the_factorization_as_mujoco():
+  """Where the control changes the implicit integrator's matrix (a damper's gain), the nudged
+  steps reuse the unnudged step's factorization, as MuJoCo's mj_stepSkip does: B equals
+  MuJoCo's, and so differs from the difference of two full mj_step calls (by 29 % for this
+  light arm)."""
   m, mjm = engine.MjModel.from_xml_string(DAMPER), mujoco.MjModel.from_xml_string(DAMPER)
   d, mjd = engine.MjData(m), mujoco.MjData(mjm)
   for data in (d, mjd):
@@ -238,14 +238,15 @@ def test_control_columns_are_the_difference_of_two_steps():
   B, theirs = np.zeros((2, 1)), np.zeros((2, 1))
   engine.mjd_transitionFD(m, d, EPS, False, None, B, None, None)
   mujoco.mjd_transitionFD(mjm, mjd, EPS, False, None, theirs, None, None)
+  np.testing.assert_allclose(B, theirs, rtol=RTOL, atol=0)
   steps = []
   for ctrl in (0.5, 0.5 + EPS):
     stepped = engine.MjData(m)
     stepped.qvel[0], stepped.ctrl[0] = 0.5, ctrl
     engine.mj_step(m, stepped)
     steps.append(np.r_[stepped.qpos, stepped.qvel])
-  np.testing.assert_allclose(B[:, 0], (1 / EPS) * (steps[1] - steps[0]), rtol=1e-12, atol=0)
-  assert abs(B[1, 0] / theirs[1, 0] - 1) > 0.1
+  full_steps = (1 / EPS) * (steps[1] - steps[0])
+  assert abs(B[1, 0] / full_steps[1] - 1) > 0.1
 
 
 def test_pendulum_matches_its_linearisation():
