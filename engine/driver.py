@@ -11,6 +11,7 @@ rollouts) and suite/kernels.py (vectorised suite environments).
 import operator
 import warnings
 
+from engine import _jit
 from engine import actuation as _actuation
 from engine import forward as _forward
 from engine import inverse as _inverse
@@ -219,10 +220,13 @@ def _report_warnings(m, d, fired: int, stacklevel: int, function: str) -> None:
     warnings.warn(f"{kind.name}: {text}", PhysicsWarning, stacklevel=stacklevel)
 
 
-# the compiled entry itself: a model's handles exist only after engine/_stage.prepare loaded
-# its stages (this one among them), so Python calls skip the stage's own check (a third of the
-# per-call overhead)
-_entry = _run.dispatcher
+def _entry(mptr, dptr, op, n, a, b):
+  """_run's machine code, called without numba's typing of the six arguments (0.1 us of each
+  call; the callers pass Python or numpy integers only). Found on the first call: a model's
+  handles exist only after engine/_stage.prepare loaded its stages, this one among them."""
+  global _entry
+  _entry = _jit.compiled_entry(_run.dispatcher, *_run.signature.args)
+  return _entry(mptr, dptr, op, n, a, b)
 
 
 def call(mptr: int, dptr: int, op: int, n: int = 0, a: int = 0, b: int = 0) -> int:
