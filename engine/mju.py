@@ -613,7 +613,8 @@ def _convert(fn, res, vec, res_dtype, vec_dtype):
     r = _typed_vector(fn, "res", res, res_dtype, out=True)
   v = _vec(fn, "vec", vec) if vec_dtype == _F8 else _typed_vector(fn, "vec", vec, vec_dtype)
   _same_size(fn, r, v)
-  r[:] = v  # C's casts: float -> double exact, double -> float rounded to nearest
+  with np.errstate(over="ignore"):  # (to float32: beyond its range is inf, as in C)
+    r[:] = v  # C's casts: float -> double exact, double -> float rounded to nearest
 
 
 def mju_n2d(res, vec) -> None:
