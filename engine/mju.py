@@ -31,6 +31,10 @@ numbers, resp. the last force number, are not written) exactly as in `mujoco` 3.
 The functions are generated from _TABLE when this module is imported (one small function per
 entry, with the bindings' parameter names, so keywords work as in `mujoco`). The kernels without
 such a signature stay reachable as `engine.math_raw.mju_*` (C arguments, no checks).
+
+The bindings' other mju_ functions (HANDWRITTEN: CSR and band-dense matrices, mju_boxQP, sorting,
+conversions, names, printing, ...) are written by hand at the end of this module, over numpy
+and the kernels, with the same checks; NOT_COVERED names the few left out, and why.
 """
 
 import operator
@@ -787,7 +791,7 @@ def mju_printMat(mat) -> None:
   print("".join(line + "\n" for line in lines), flush=True)
 
 
-def _check_rows(fn, rownnz, rowadr, nnz, sizes):
+def _check_rows(fn, rownnz, rowadr, sizes):
   """Each row's values rowadr[r] .. rowadr[r]+rownnz[r]-1 lie within every array of `sizes`."""
   for r, (adr, cnt) in enumerate(zip(rowadr.tolist(), rownnz.tolist())):
     if cnt > 0 and (adr < 0 or any(adr + cnt > size for size in sizes)):
@@ -811,7 +815,7 @@ def mju_printMatSparse(mat, rownnz, rowadr, colind) -> None:
     raise TypeError(f"{fn}(): size of mat should equal rownnz[-1] + rowadr[-1]")
   if len(colind) != nnz:
     raise TypeError(f"{fn}(): size of colind should equal rownnz[-1] + rowadr[-1]")
-  _check_rows(fn, rownnz, rowadr, nnz, (nnz,))
+  _check_rows(fn, rownnz, rowadr, (nnz,))
   out = []
   for r, (adr, cnt) in enumerate(zip(rowadr.tolist(), rownnz.tolist())):
     for a in range(adr, adr + cnt):
@@ -840,7 +844,7 @@ def mju_sym2dense(res, mat, rownnz, rowadr, colind) -> None:
       raise TypeError(f"{fn}(): mat has {len(values)} elements, fewer than the {nnz} used")
     if len(colind) < nnz:
       raise TypeError(f"{fn}(): colind has {len(colind)} elements, fewer than the {nnz} used")
-  _check_rows(fn, rownnz, rowadr, None, (len(values), len(colind)))
+  _check_rows(fn, rownnz, rowadr, (len(values), len(colind)))
   n = rows
   for i in range(n):
     adr = int(rowadr[i])
@@ -866,8 +870,7 @@ def mju_sym2dense(res, mat, rownnz, rowadr, colind) -> None:
 
 
 def _band_sizes(fn, ntotal, nband, ndense):
-  """The C ints, and the number of elements of the band-dense matrix; a layout C cannot do
-  (0 <= ndense <= ntotal and, with banded rows, nband >= 1) is refused."""
+  """The C ints, and the number of elements of the band-dense matrix they describe."""
   ntotal = _to_int(ntotal, fn, "ntotal")
   nband = _to_int(nband, fn, "nband")
   ndense = _to_int(ndense, fn, "ndense")
@@ -875,6 +878,8 @@ def _band_sizes(fn, ntotal, nband, ndense):
 
 
 def _band_layout(fn, ntotal, nband, ndense):
+  """Refuses a layout C would index outside mat with: 0 <= ndense <= ntotal and, with banded
+  rows, nband >= 1 are needed."""
   if not (0 <= ndense <= ntotal and (ndense == ntotal or nband >= 1)):
     _condition_error(
       fn,
