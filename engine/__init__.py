@@ -164,6 +164,29 @@ for _name in _math.__all__:
   globals()[_name] = getattr(_mju, _name, None) or getattr(math_raw, _name)
 mju_sparse2dense = _mju.mju_sparse2dense
 mju_dense2sparse = _mju.mju_dense2sparse
+mju_sym2dense = _mju.mju_sym2dense
+mju_isZero = _mju.mju_isZero
+mju_insertionSort = _mju.mju_insertionSort
+mju_insertionSortInt = _mju.mju_insertionSortInt
+mju_n2d = _mju.mju_n2d
+mju_d2n = _mju.mju_d2n
+mju_f2n = _mju.mju_f2n
+mju_n2f = _mju.mju_n2f
+mju_type2Str = _mju.mju_type2Str
+mju_str2Type = _mju.mju_str2Type
+mju_writeNumBytes = _mju.mju_writeNumBytes
+mju_warningText = _mju.mju_warningText
+mju_Halton = _mju.mju_Halton
+mju_standardNormal = _mju.mju_standardNormal
+mju_printMat = _mju.mju_printMat
+mju_printMatSparse = _mju.mju_printMatSparse
+mju_bandDiag = _mju.mju_bandDiag
+mju_band2Dense = _mju.mju_band2Dense
+mju_dense2Band = _mju.mju_dense2Band
+mju_bandMulMatVec = _mju.mju_bandMulMatVec
+mju_cholFactorBand = _mju.mju_cholFactorBand
+mju_cholSolveBand = _mju.mju_cholSolveBand
+mju_boxQP = _mju.mju_boxQP
 
 
 def mj_multiRay(

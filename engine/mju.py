@@ -31,6 +31,10 @@ numbers, resp. the last force number, are not written) exactly as in `mujoco` 3.
 The functions are generated from _TABLE when this module is imported (one small function per
 entry, with the bindings' parameter names, so keywords work as in `mujoco`). The kernels without
 such a signature stay reachable as `engine.math_raw.mju_*` (C arguments, no checks).
+
+The bindings' other mju_ functions (HANDWRITTEN: CSR and band-dense matrices, mju_boxQP, sorting,
+conversions, names, printing, ...) are written by hand at the end of this module, over numpy
+and the kernels, with the same checks; NOT_COVERED names the few left out, and why.
 """
 
 import operator
@@ -142,37 +146,13 @@ _REFUSED = {
 # the kernel of an entry when it is not engine.math's function of the same name
 _KERNELS = {"mju_euler2Quat": _math.euler2quat_codes}  # seq as integer codes
 
-# the `mujoco` bindings' mju_ functions that engine.mju does not provide, and why
+# the `mujoco` bindings' mju_ functions that engine.mju does not provide (neither in _TABLE nor
+# in HANDWRITTEN), and why
 # (docs/physics_api.md lists them too; tests/engine/test_mju_api.py keeps both complete)
 NOT_COVERED = {
   "mju_rayGeom": "engine/ray.py's own wrapper (wrong sizes raise ValueError there)",
   "mju_raySkin": "skins are drawn, not simulated: only the renderer has a (vectorised) version",
-  "mju_Halton": "an internal helper of the SDF collider and the renderer, not exported",
-  "mju_standardNormal": "MuJoCo's C random generator: use numpy.random",
-  "mju_band2Dense": "band-dense matrices: the engine does not use MuJoCo's band solver",
-  "mju_bandDiag": "band-dense matrices: the engine does not use MuJoCo's band solver",
-  "mju_bandMulMatVec": "band-dense matrices: the engine does not use MuJoCo's band solver",
-  "mju_cholFactorBand": "band-dense matrices: the engine does not use MuJoCo's band solver",
-  "mju_cholSolveBand": "band-dense matrices: the engine does not use MuJoCo's band solver",
-  "mju_dense2Band": "band-dense matrices: the engine does not use MuJoCo's band solver",
-  "mju_boxQP": "box-constrained QP solver: not ported (the engine's solvers do not use it)",
-  "mju_dense2sparse": "MuJoCo's CSR layout: engine/sparse.py has its own kernels, not exported",
-  "mju_sparse2dense": "MuJoCo's CSR layout: engine/sparse.py has its own kernels, not exported",
-  "mju_sym2dense": "MuJoCo's CSR layout: engine/sparse.py has its own kernels, not exported",
-  "mju_printMat": "printing: use numpy's",
-  "mju_printMatSparse": "printing: use numpy's",
-  "mju_d2n": "float64/mjtNum conversion: mjtNum is float64, use numpy (np.copyto)",
-  "mju_n2d": "float64/mjtNum conversion: mjtNum is float64, use numpy (np.copyto)",
-  "mju_f2n": "float32/mjtNum conversion: use numpy (np.copyto, astype)",
-  "mju_n2f": "float32/mjtNum conversion: use numpy (np.copyto, astype)",
-  "mju_insertionSort": "sorting: use numpy.sort",
-  "mju_insertionSortInt": "sorting: use numpy.sort",
-  "mju_isZero": "not ported: `not vec.any()`",
-  "mju_str2Type": "object type names (mjtObj): not ported",
-  "mju_type2Str": "object type names (mjtObj): not ported",
-  "mju_warningText": "not ported: engine.Physics.check_invalid_state names the warnings",
   "mju_writeLog": "MuJoCo's log file: not ported",
-  "mju_writeNumBytes": "byte-count formatting: not ported",
   "mju_getXMLDependencies": "not ported: the MJCF compiler does not report the files it read",
   "mju_threadpool": "MuJoCo's thread pool: batches run on numba's threads (engine.batch)",
 }
@@ -438,7 +418,7 @@ for _fn, _row in TABLE.items():
   globals()[_fn] = _build(_fn, *_row)
 del _fn, _row
 
-__all__ = sorted(TABLE)
+__all__ = sorted(TABLE)  # (HANDWRITTEN, at the end, adds the functions written by hand)
 
 
 # ---- compressed sparse rows (MuJoCo's rownnz/rowadr/colind), outside the float-only table ----
@@ -509,3 +489,806 @@ def mju_dense2sparse(res, mat, rownnz, rowadr, colind) -> int:
       rownnz[r] += 1
       adr += 1
   return 0 if len(values) else 1
+
+
+# ---- the bindings' other mju_ functions, written by hand over numpy and the kernels ----
+#
+# Ports of MuJoCo's C (engine_util_misc.c, engine_util_sparse.c, engine_util_solve.c) with the
+# bindings' Python signatures and checks. Where a call would make C read or write outside its
+# arrays (or divide by zero, or loop forever) and the bindings pass it on unchecked, it is refused
+# with TypeError, as _REFUSED does for the table.
+
+_dot = _jit.python_callable(_math.mju_dot)
+_add_to_scl = _jit.python_callable(_math.mju_addToScl)
+_chol_factor = _jit.python_callable(_math.mju_cholFactor)
+_chol_solve = _jit.python_callable(_math.mju_cholSolve)
+_MINVAL = 1e-15  # mjMINVAL
+_STR = str  # (the bindings' parameter names `str`, `list`, `type` hide the builtins)
+
+
+def _vec(fn, name, x, out=False):
+  """x as the bindings' float64 vector ([m, 1]): an output is a view (writeable, C-contiguous
+  float64 of shape (n,) or (n, 1)), an input a converted copy where needed."""
+  return _Array(fn, name, ["n"], out, False)(x)
+
+
+def _mat(fn, name, x, out=False):
+  """x as the bindings' float64 matrix ([m, n], C-contiguous): (flat, rows, cols)."""
+  return _Array(fn, name, ["m", "n"], out, False)(x)
+
+
+def _typed_vector(fn, name, x, dtype, out=False):
+  """x as the bindings' vector of `dtype` (int32, float32): an output must be a writeable,
+  C-contiguous array of that dtype and shape (n,) or (n, 1) (a view of it is returned); an input
+  is converted (as pybind11 force-casts it)."""
+  dtype = np.dtype(dtype)
+  if out:
+    if (
+      not isinstance(x, np.ndarray)
+      or x.dtype != dtype
+      or not x.flags.writeable
+      or not x.flags.c_contiguous
+      or not (x.ndim == 1 or (x.ndim == 2 and x.shape[1] == 1))
+    ):
+      raise TypeError(
+        f"{fn}(): {name} must be a writeable, C-contiguous numpy {dtype} array of shape (n,) or "
+        f"(n, 1); got {_describe(x)}"
+      )
+    return x.view(np.ndarray).reshape(-1)
+  try:
+    a = np.asarray(x, dtype=dtype)
+  except (TypeError, ValueError, OverflowError):
+    a = None
+  if a is None or not (a.ndim == 1 or (a.ndim == 2 and a.shape[1] == 1)):
+    raise TypeError(
+      f"{fn}(): {name} must be a {dtype} array of shape (n,) or (n, 1) (or convertible to one); "
+      f"got {_describe(x)}"
+    ) from None
+  return a.reshape(-1)
+
+
+def _to_bool(x, fn, name):
+  """x as pybind11's bool (converting): True, False, None (False), or what has __bool__
+  (numbers, numpy scalars); not str, list, ... ."""
+  if x is None:
+    return False
+  if isinstance(x, (bool, np.bool_)) or hasattr(type(x), "__bool__"):
+    try:
+      return bool(x)
+    except (TypeError, ValueError):
+      pass
+  raise TypeError(f"{fn}(): {name} must be a bool; got {_describe(x)}")
+
+
+def _to_size_t(x, fn, name):
+  """x as C's size_t: an int (or __index__) in [0, 2**64)."""
+  try:
+    v = operator.index(x) if not isinstance(x, float) else None
+  except TypeError:
+    v = None
+  if v is None or not 0 <= v < 2**64:
+    raise TypeError(f"{fn}(): {name} must be a non-negative int (C size_t); got {_describe(x)}")
+  return v
+
+
+def _int32(v):
+  """v wrapped to C's 32-bit int, as C's int arithmetic wraps on the bindings' platforms."""
+  return (v + 2**31) % 2**32 - 2**31
+
+
+def _same_size(fn, res, vec):
+  if res.shape[0] != vec.shape[0]:
+    raise TypeError(f"{fn}(): res has {res.shape[0]} elements, vec {vec.shape[0]}; expected equal")
+
+
+def mju_isZero(vec) -> int:
+  """1 if every element of vec is 0 (-0.0 too; NaN is not), else 0 (also 1 when vec is empty).
+  vec must be writeable, as in the bindings."""
+  v = _vec("mju_isZero", "vec", vec, out=True)
+  return 0 if np.any(v != 0) else 1
+
+
+def mju_insertionSort(list) -> None:
+  """Sorts list (writeable float64) in place, increasing, as MuJoCo's insertion sort does:
+  stable; with NaNs present, element by element as C compares (NaN never moves left)."""
+  a = _vec("mju_insertionSort", "list", list, out=True)
+  if not np.isnan(a).any():
+    a[:] = np.sort(a, kind="stable")  # the same order: stable, -0.0 and 0.0 kept as they came
+    return
+  for i in range(1, a.shape[0]):
+    x = a[i]
+    j = i - 1
+    while j >= 0 and a[j] > x:
+      a[j + 1] = a[j]
+      j -= 1
+    a[j + 1] = x
+
+
+def mju_insertionSortInt(list) -> None:
+  """Sorts list (a writeable int32 array) in place, increasing."""
+  a = _typed_vector("mju_insertionSortInt", "list", list, np.int32, out=True)
+  a[:] = np.sort(a)
+
+
+def _convert(fn, res, vec, res_dtype, vec_dtype):
+  if res_dtype == _F8:
+    r = _vec(fn, "res", res, out=True)
+  else:
+    r = _typed_vector(fn, "res", res, res_dtype, out=True)
+  v = _vec(fn, "vec", vec) if vec_dtype == _F8 else _typed_vector(fn, "vec", vec, vec_dtype)
+  _same_size(fn, r, v)
+  with np.errstate(over="ignore"):  # (to float32: beyond its range is inf, as in C)
+    r[:] = v  # C's casts: float -> double exact, double -> float rounded to nearest
+
+
+def mju_n2d(res, vec) -> None:
+  """res = vec (mjtNum to double: both float64)."""
+  _convert("mju_n2d", res, vec, _F8, _F8)
+
+
+def mju_d2n(res, vec) -> None:
+  """res = vec (double to mjtNum: both float64)."""
+  _convert("mju_d2n", res, vec, _F8, _F8)
+
+
+def mju_f2n(res, vec) -> None:
+  """res (float64) = vec (float32; other inputs are converted to float32 first, as the
+  bindings convert them)."""
+  _convert("mju_f2n", res, vec, _F8, np.float32)
+
+
+def mju_n2f(res, vec) -> None:
+  """res (a writeable float32 array) = vec rounded to float32."""
+  _convert("mju_n2f", res, vec, np.dtype(np.float32), _F8)
+
+
+def _object_names():
+  from engine.enums import mjtObj
+
+  names = {}
+  for member in mjtObj:
+    if member.name.startswith("mjOBJ_") and member.name not in ("mjOBJ_UNKNOWN",):
+      names[int(member)] = member.name[len("mjOBJ_") :].lower()
+  # MuJoCo 3.17's mju_type2Str names the object types up to plugin, and the frame
+  return {t: s for t, s in names.items() if t <= int(mjtObj.mjOBJ_PLUGIN) or s == "frame"}
+
+
+_TYPE2STR = _object_names()
+# mju_str2Type knows every name of mju_type2Str but "frame" (MuJoCo 3.17)
+_STR2TYPE = {s: t for t, s in _TYPE2STR.items() if s != "frame"}
+
+
+def mju_type2Str(type):
+  """The name of object type `type` (mjtObj: 'body', 'joint', ...), None where MuJoCo has none
+  (mjOBJ_UNKNOWN, mjOBJ_DEFAULT, out of range)."""
+  return _TYPE2STR.get(_to_int(type, "mju_type2Str", "type"))
+
+
+def mju_str2Type(str) -> int:
+  """The mjtObj id of an object type name (str or bytes); 0 (mjOBJ_UNKNOWN) if unknown."""
+  if isinstance(str, (bytes, bytearray)):
+    str = bytes(str).decode("utf-8", "surrogateescape")
+  if not isinstance(str, _STR):
+    raise TypeError(f"mju_str2Type(): str must be a str; got {_describe(str)}")
+  return _STR2TYPE.get(str.split("\0", 1)[0], 0)
+
+
+def mju_writeNumBytes(nbytes) -> _STR:
+  """nbytes as MuJoCo writes it: with the largest suffix K, M, G, T, P or E of which it is an
+  exact multiple ('4K', '3G'), else the plain number; at most 19 characters (C's buffer)."""
+  n = _to_size_t(nbytes, "mju_writeNumBytes", "nbytes")
+  for i in range(6):
+    bits = 1 << (10 * (6 - i))
+    if n >= bits and not n & (bits - 1):
+      return f"{n >> (10 * (6 - i))}{' KMGTPE'[6 - i]}"[:19]
+  return f"{n}"[:19]
+
+
+_WARNING_TEXT = (  # MuJoCo 3.17's messages, by mjtWarning
+  "Inertia matrix is too close to singular, or the effective-metric solve failed to converge, "
+  "at DOF {}. Check model.",
+  "Too many contacts. The arena memory is full, increase arena memory allocation.(ncon = {})",
+  "Insufficient arena memory for the number of constraints generated. Increase arena memory "
+  "allocation above {} bytes.",
+  "Nan, Inf or huge value in QPOS at DOF {}. The simulation is unstable.",
+  "Nan, Inf or huge value in QVEL at DOF {}. The simulation is unstable.",
+  "Nan, Inf or huge value in QACC at DOF {}. The simulation is unstable.",
+  "Nan, Inf or huge value in CTRL at ACTUATOR {}. The simulation is unstable.",
+)
+
+
+def mju_warningText(warning, info) -> _STR:
+  """MuJoCo's message for warning `warning` (mjtWarning) with its info number."""
+  warning = _to_int(warning, "mju_warningText", "warning")
+  info = _to_size_t(info, "mju_warningText", "info")
+  if not 0 <= warning < len(_WARNING_TEXT):
+    return f"Unknown warning type {warning}."
+  if warning == 2:  # mjWARN_CNSTRFULL: a number of bytes
+    return _WARNING_TEXT[2].format(mju_writeNumBytes(info))
+  return _WARNING_TEXT[warning].format(info)
+
+
+def mju_Halton(index, base) -> float:
+  """Element `index` of the Halton sequence of `base` (0 for index <= 0). base 0 (C divides by
+  zero) and base 1 (C loops forever) are refused for index > 0."""
+  fn = "mju_Halton"
+  n0 = _to_int(index, fn, "index")
+  base = _to_int(base, fn, "base")
+  if n0 > 0 and base in (0, 1):
+    _condition_error(
+      fn, f"base is {base} (MuJoCo would {'divide by zero' if base == 0 else 'loop forever'})"
+    )
+  b = float(base)
+  f, hn = 1 / b if base else 0.0, 0.0
+  while n0 > 0:
+    n1 = abs(n0) // abs(base) * (1 if (n0 >= 0) == (base > 0) else -1)  # C's truncation
+    r = n0 - n1 * base
+    hn += f * r
+    f /= b
+    n0 = n1
+  return hn
+
+
+def _libc_rand():
+  """C's rand() and RAND_MAX: the generator MuJoCo's mju_standardNormal draws from (the same
+  state, seeded by C's srand) where the C library can be reached; else None."""
+  import ctypes
+  import sys
+
+  if sys.platform.startswith(("linux", "darwin")):
+    try:
+      rand = ctypes.CDLL(None).rand
+    except (OSError, AttributeError):
+      return None
+    rand.restype, rand.argtypes = ctypes.c_int, []
+    return rand, 2147483647  # glibc's and macOS's RAND_MAX
+  return None
+
+
+_RAND = _libc_rand()
+
+
+def mju_standardNormal(num2) -> float:
+  """A standard normal number by the Marsaglia polar method, as MuJoCo's: from C's rand() where
+  the C library is reachable (Linux, macOS: the same numbers as MuJoCo after the same srand),
+  else from numpy's generator (the same distribution, other numbers). num2 is a float or None;
+  as in the bindings, the second number C writes into it is not returned."""
+  if num2 is not None and type(num2) is not float:
+    _to_float(num2, "mju_standardNormal", "num2")
+  if _RAND is not None:
+    rand, rand_max = _RAND
+    draw = lambda: float(rand())  # noqa: E731
+  else:
+    rand_max = 2147483647
+    draw = lambda: float(np.random.randint(0, rand_max + 1))  # noqa: E731
+  scale = 2.0 / float(rand_max)
+  while True:
+    x1 = scale * draw() - 1.0
+    x2 = scale * draw() - 1.0
+    w = x1 * x1 + x2 * x2
+    if not (w >= 1.0 or w == 0):
+      break
+  import math
+
+  w = math.sqrt((-2.0 * math.log(w)) / w)
+  return x1 * w
+
+
+def _c_float(x, fmt):
+  """x formatted by C's printf with `fmt` (glibc: inf, -inf, nan, -nan)."""
+  if x != x:
+    return (fmt % float("nan")).replace("nan", "-nan" if np.signbit(x) else "nan")
+  return fmt % x
+
+
+def mju_printMat(mat) -> None:
+  """Prints mat (2-d; a 1-d array is one column) to stdout as MuJoCo does: each number as
+  '%.8f ', a newline after each row and one more at the end."""
+  flat, rows, cols = _mat("mju_printMat", "mat", mat)
+  lines = [
+    "".join(_c_float(flat[r * cols + c], "%.8f") + " " for c in range(cols)) for r in range(rows)
+  ]
+  print("".join(line + "\n" for line in lines), flush=True)
+
+
+def _check_rows(fn, rownnz, rowadr, sizes):
+  """Each row's values rowadr[r] .. rowadr[r]+rownnz[r]-1 lie within every array of `sizes`."""
+  for r, (adr, cnt) in enumerate(zip(rowadr.tolist(), rownnz.tolist())):
+    if cnt > 0 and (adr < 0 or any(adr + cnt > size for size in sizes)):
+      _condition_error(fn, f"row {r} (rowadr {adr}, rownnz {cnt}) lies outside the arrays")
+
+
+def mju_printMatSparse(mat, rownnz, rowadr, colind) -> None:
+  """Prints the sparse matrix (values mat, rownnz, rowadr, colind) to stdout as MuJoCo does:
+  '(%d %d): %9.6f  ' per value, a newline after each row and one more at the end."""
+  fn = "mju_printMatSparse"
+  values = _vec(fn, "mat", mat)
+  rownnz = _int_vector(fn, "rownnz", rownnz)
+  rowadr = _int_vector(fn, "rowadr", rowadr)
+  colind = _int_vector(fn, "colind", colind)
+  if len(rownnz) != len(rowadr):
+    raise TypeError(f"{fn}(): size of rownnz should equal size of rowadr")
+  if not len(rowadr):
+    _condition_error(fn, "rowadr is empty (the bindings read rowadr[-1])")
+  nnz = int(rowadr[-1]) + int(rownnz[-1])
+  if len(values) != nnz:
+    raise TypeError(f"{fn}(): size of mat should equal rownnz[-1] + rowadr[-1]")
+  if len(colind) != nnz:
+    raise TypeError(f"{fn}(): size of colind should equal rownnz[-1] + rowadr[-1]")
+  _check_rows(fn, rownnz, rowadr, (nnz,))
+  out = []
+  for r, (adr, cnt) in enumerate(zip(rowadr.tolist(), rownnz.tolist())):
+    for a in range(adr, adr + cnt):
+      out.append(f"({r} {colind[a]}): {_c_float(values[a], '%9.6f')}  ")
+    out.append("\n")
+  print("".join(out), flush=True)
+
+
+def mju_sym2dense(res, mat, rownnz, rowadr, colind) -> None:
+  """Writes into res (n x n) the symmetric matrix whose lower triangle is in compressed rows
+  (mat, rownnz, rowadr, colind); values right of the diagonal are ignored."""
+  fn = "mju_sym2dense"
+  dense, rows, cols = _mat(fn, "res", res, out=True)
+  values = _vec(fn, "mat", mat)
+  rownnz = _int_vector(fn, "rownnz", rownnz)
+  rowadr = _int_vector(fn, "rowadr", rowadr)
+  colind = _int_vector(fn, "colind", colind)
+  if rows != cols:
+    raise TypeError(f"{fn}(): res should be a square matrix; got {rows} x {cols}")
+  for name, vector in (("rownnz", rownnz), ("rowadr", rowadr)):
+    if len(vector) != rows:
+      _rows_error(fn, name, len(vector), rows)
+  if rows:
+    nnz = int(rowadr[-1]) + int(rownnz[-1])
+    if len(values) < nnz:
+      raise TypeError(f"{fn}(): mat has {len(values)} elements, fewer than the {nnz} used")
+    if len(colind) < nnz:
+      raise TypeError(f"{fn}(): colind has {len(colind)} elements, fewer than the {nnz} used")
+  _check_rows(fn, rownnz, rowadr, (len(values), len(colind)))
+  n = rows
+  for i in range(n):
+    adr = int(rowadr[i])
+    for j in range(int(rownnz[i])):
+      if colind[adr + j] < 0:
+        _condition_error(fn, f"colind[{adr + j}] is negative")
+  dense[:] = 0
+  for i in range(n):
+    adr = int(rowadr[i])
+    for j in range(int(rownnz[i])):
+      col = int(colind[adr + j])
+      if col <= i:
+        dense[i * n + col] = values[adr + j]
+        dense[col * n + i] = values[adr + j]
+
+
+# ---- band-dense matrices (engine_util_solve.c) ----
+#
+# A symmetric ntotal x ntotal matrix whose first nsparse = ntotal-ndense rows are banded (nband
+# numbers each, left of the diagonal, the diagonal last; rows shorter than nband start with
+# unused slots) and whose last ndense rows are dense (ntotal numbers each, lower triangle used):
+# (ntotal-ndense)*nband + ndense*ntotal numbers.
+
+
+def _band_sizes(fn, ntotal, nband, ndense):
+  """The C ints, and the number of elements of the band-dense matrix they describe."""
+  ntotal = _to_int(ntotal, fn, "ntotal")
+  nband = _to_int(nband, fn, "nband")
+  ndense = _to_int(ndense, fn, "ndense")
+  return ntotal, nband, ndense, (ntotal - ndense) * nband + ndense * ntotal
+
+
+def _band_layout(fn, ntotal, nband, ndense):
+  """Refuses a layout C would index outside mat with: 0 <= ndense <= ntotal and, with banded
+  rows, nband >= 1 are needed."""
+  if not (0 <= ndense <= ntotal and (ndense == ntotal or nband >= 1)):
+    _condition_error(
+      fn,
+      f"ntotal={ntotal}, nband={nband}, ndense={ndense} is no band-dense layout "
+      "(0 <= ndense <= ntotal, nband >= 1 with banded rows; C would index outside mat)",
+    )
+
+
+def _band_size_error(fn, name, got):
+  raise TypeError(
+    f"{fn}(): {name} has {got} elements; expected (ntotal-ndense)*nband + ndense*ntotal"
+  )
+
+
+def mju_bandDiag(i, ntotal, nband, ndense) -> int:
+  """The address of diagonal element i in the band-dense layout (C's int arithmetic)."""
+  fn = "mju_bandDiag"
+  i = _to_int(i, fn, "i")
+  ntotal, nband, ndense, _ = _band_sizes(fn, ntotal, nband, ndense)
+  nsparse = ntotal - ndense
+  if i < _int32(nsparse):
+    return _int32(i * nband + nband - 1)
+  return _int32(nsparse * nband + (i - nsparse) * ntotal + i)
+
+
+def mju_band2Dense(res, mat, ntotal, nband, ndense, flg_sym) -> None:
+  """res (ntotal x ntotal) = the band-dense mat as a dense matrix: its lower triangle, and the
+  upper one mirrored if flg_sym (else zeros)."""
+  fn = "mju_band2Dense"
+  dense, rows, cols = _mat(fn, "res", res, out=True)
+  band = _vec(fn, "mat", mat)
+  ntotal, nband, ndense, size = _band_sizes(fn, ntotal, nband, ndense)
+  flg_sym = _to_bool(flg_sym, fn, "flg_sym")
+  if band.shape[0] != size:
+    _band_size_error(fn, "mat", band.shape[0])
+  if (rows, cols) != (ntotal, ntotal):
+    raise TypeError(f"{fn}(): res is {rows} x {cols}; expected ntotal x ntotal = {ntotal}")
+  _band_layout(fn, ntotal, nband, ndense)
+  nsparse = ntotal - ndense
+  dense[:] = 0
+  for i in range(nsparse):
+    width = min(i, nband - 1)
+    start = (i + 1) * nband - (width + 1)
+    dense[i * ntotal + i - width : i * ntotal + i + 1] = band[start : start + width + 1]
+  for i in range(nsparse, ntotal):
+    start = nsparse * nband + (i - nsparse) * ntotal
+    dense[i * ntotal : i * ntotal + i + 1] = band[start : start + i + 1]
+  if flg_sym:
+    square = dense.reshape(ntotal, ntotal)
+    upper = np.triu_indices(ntotal, 1)
+    square[upper] = square.T[upper]
+
+
+def mju_dense2Band(res, mat, ntotal, nband, ndense) -> None:
+  """res = the band-dense layout of mat (ntotal x ntotal; its lower triangle within the band and
+  the dense rows is read). The unused slots of short banded rows are left as they were."""
+  fn = "mju_dense2Band"
+  band = _vec(fn, "res", res, out=True)
+  dense, rows, cols = _mat(fn, "mat", mat)
+  ntotal, nband, ndense, size = _band_sizes(fn, ntotal, nband, ndense)
+  if band.shape[0] != size:
+    _band_size_error(fn, "res", band.shape[0])
+  if (rows, cols) != (ntotal, ntotal):
+    raise TypeError(f"{fn}(): mat is {rows} x {cols}; expected ntotal x ntotal = {ntotal}")
+  _band_layout(fn, ntotal, nband, ndense)
+  nsparse = ntotal - ndense
+  for i in range(nsparse):
+    width = min(i, nband - 1)
+    start = (i + 1) * nband - (width + 1)
+    band[start : start + width + 1] = dense[i * ntotal + i - width : i * ntotal + i + 1]
+  for i in range(nsparse, ntotal):
+    start = nsparse * nband + (i - nsparse) * ntotal
+    band[start : start + i + 1] = dense[i * ntotal : i * ntotal + i + 1]
+
+
+def mju_bandMulMatVec(res, mat, vec, ntotal, nband, ndense, nvec, flg_sym) -> None:
+  """res = mat*vec for the band-dense mat (its lower triangle, plus the mirrored upper one if
+  flg_sym). As in the bindings, res is one vector, so vec is ntotal x 1 and nvec must be 1."""
+  fn = "mju_bandMulMatVec"
+  out = _vec(fn, "res", res, out=True)
+  band, mrows, mcols = _mat(fn, "mat", mat)
+  x, vrows, vcols = _mat(fn, "vec", vec)
+  ntotal, nband, ndense, size = _band_sizes(fn, ntotal, nband, ndense)
+  nvec = _to_int(nvec, fn, "nvec")
+  flg_sym = _to_bool(flg_sym, fn, "flg_sym")
+  if band.shape[0] != size:
+    _band_size_error(fn, "mat", band.shape[0])
+  if out.shape[0] != ntotal:
+    raise TypeError(f"{fn}(): res has {out.shape[0]} rows; expected ntotal = {ntotal}")
+  if nvec != 1:
+    raise TypeError(f"{fn}(): res has 1 column; expected nvec = {nvec}")
+  if vrows != ntotal:
+    raise TypeError(f"{fn}(): vec has {vrows} rows; expected ntotal = {ntotal}")
+  if vcols != nvec:
+    raise TypeError(f"{fn}(): vec has {vcols} columns; expected nvec = {nvec}")
+  _band_layout(fn, ntotal, nband, ndense)
+  nsparse = ntotal - ndense
+  for i in range(nsparse):
+    width = min(i + 1, nband)
+    adr = i * nband + nband - width
+    offset = max(0, i - nband + 1)
+    out[i] = _dot(band[adr:], x[offset:], width)
+    if flg_sym:
+      _add_to_scl(out[offset:], band[adr:], x[i], width - 1)
+  for i in range(nsparse, ntotal):
+    adr = nsparse * nband + (i - nsparse) * ntotal
+    out[i] = _dot(band[adr:], x, i + 1)
+    if flg_sym:
+      _add_to_scl(out, band[adr:], x[i], i)
+
+
+def mju_cholFactorBand(mat, ntotal, nband, ndense, diagadd, diagmul) -> float:
+  """In-place band-dense Cholesky factorization of mat (diagadd + diagmul*mat_ii added to each
+  diagonal element first); returns the smallest diagonal before its square root, 0 if one is
+  below mjMINVAL (factorization stopped there), -1 for an empty matrix."""
+  fn = "mju_cholFactorBand"
+  a = _vec(fn, "mat", mat, out=True)
+  ntotal, nband, ndense, size = _band_sizes(fn, ntotal, nband, ndense)
+  if type(diagadd) is not float:
+    diagadd = _to_float(diagadd, fn, "diagadd")
+  if type(diagmul) is not float:
+    diagmul = _to_float(diagmul, fn, "diagmul")
+  if a.shape[0] != size:
+    _band_size_error(fn, "mat", a.shape[0])
+  _band_layout(fn, ntotal, nband, ndense)
+  nsparse = ntotal - ndense
+  mindiag = -1.0
+
+  for j in range(nsparse):  # banded rows (their dense-row entries too)
+    width_jj = min(j, nband - 1)
+    height = min(nsparse - j - 1, nband - 1)
+    adr_jj = (j + 1) * nband - 1
+    left = _dot(a[adr_jj - width_jj :], a[adr_jj - width_jj :], width_jj) if width_jj > 0 else 0
+    ljj = diagadd + diagmul * a[adr_jj] + a[adr_jj] - left
+    if ljj < mindiag or mindiag < 0:
+      mindiag = ljj
+    if ljj < _MINVAL:
+      return 0.0
+    ljj = np.sqrt(ljj)
+    scale = 1 / ljj
+    for i in range(j + 1, j + height + 1):
+      width_ij = min(j, nband - 1 - i + j)
+      adr_ij = (i + 1) * nband - 1 - i + j
+      left = _dot(a[adr_jj - width_ij :], a[adr_ij - width_ij :], width_ij) if width_ij > 0 else 0
+      a[adr_ij] = scale * (a[adr_ij] - left)
+    for i in range(nsparse, ntotal):
+      adr_ij = nsparse * nband + (i - nsparse) * ntotal + j
+      left = _dot(a[adr_jj - width_jj :], a[adr_ij - width_jj :], width_jj) if width_jj > 0 else 0
+      a[adr_ij] = scale * (a[adr_ij] - left)
+    a[adr_jj] = ljj
+
+  for j in range(nsparse, ntotal):  # dense rows
+    adr_jj = nsparse * nband + (j - nsparse) * ntotal + j
+    ljj = diagadd + diagmul * a[adr_jj] + a[adr_jj] - _dot(a[adr_jj - j :], a[adr_jj - j :], j)
+    if ljj < mindiag or mindiag < 0:
+      mindiag = ljj
+    if ljj < _MINVAL:
+      return 0.0
+    ljj = np.sqrt(ljj)
+    scale = 1 / ljj
+    for i in range(j + 1, ntotal):
+      adr_ij = adr_jj + ntotal * (i - j)
+      a[adr_ij] = scale * (a[adr_ij] - _dot(a[adr_jj - j :], a[adr_ij - j :], j))
+    a[adr_jj] = ljj
+  return float(mindiag)
+
+
+def mju_cholSolveBand(res, mat, vec, ntotal, nband, ndense) -> None:
+  """Solves (L*L')*res = vec for the band-dense Cholesky factor L in mat."""
+  fn = "mju_cholSolveBand"
+  out = _vec(fn, "res", res, out=True)
+  L = _vec(fn, "mat", mat)
+  b = _vec(fn, "vec", vec)
+  ntotal, nband, ndense, size = _band_sizes(fn, ntotal, nband, ndense)
+  if L.shape[0] != size:
+    _band_size_error(fn, "mat", L.shape[0])
+  if out.shape[0] != ntotal:
+    raise TypeError(f"{fn}(): res has {out.shape[0]} elements; expected ntotal = {ntotal}")
+  if b.shape[0] != ntotal:
+    raise TypeError(f"{fn}(): vec has {b.shape[0]} elements; expected ntotal = {ntotal}")
+  _band_layout(fn, ntotal, nband, ndense)
+  nsparse = ntotal - ndense
+  dense0 = nsparse * nband
+  out[:] = b
+
+  # forward substitution: L*res = vec
+  for i in range(nsparse):
+    width = min(i, nband - 1)
+    if width:
+      out[i] -= _dot(L[(i + 1) * nband - 1 - width :], out[i - width :], width)
+    out[i] /= L[(i + 1) * nband - 1]
+  for i in range(nsparse, ntotal):
+    row = dense0 + (i - nsparse) * ntotal
+    out[i] -= _dot(L[row:], out, i)
+    out[i] /= L[row + i]
+
+  # backward substitution: L'*res = res
+  for i in range(ntotal - 1, nsparse - 1, -1):
+    for j in range(i + 1, ntotal):
+      out[i] -= L[dense0 + (j - nsparse) * ntotal + i] * out[j]
+    out[i] /= L[dense0 + (i - nsparse) * ntotal + i]
+  for i in range(nsparse - 1, -1, -1):
+    height = min(nsparse - 1 - i, nband - 1)
+    for j in range(i + 1, i + height + 1):
+      out[i] -= L[(j + 1) * nband - 1 - (j - i)] * out[j]
+    for j in range(nsparse, ntotal):
+      out[i] -= L[dense0 + (j - nsparse) * ntotal + i] * out[j]
+    out[i] /= L[(i + 1) * nband - 1]
+
+
+# ---- box-constrained quadratic program (engine_util_solve.c) ----
+
+
+def _vec_mat_vec_sym(vec, mat, n):
+  """vec'*mat*vec from the lower triangle of the symmetric mat, in MuJoCo's order."""
+  res = 0.0
+  for i in range(n):
+    res += vec[i] * mat[n * i + i] * vec[i]
+    res += 2 * vec[i] * _dot(mat[n * i :], vec, i)
+  return res
+
+
+def _mul_sym_vec(res, mat, vec, n):
+  """res = mat*vec from the lower triangle of the symmetric mat, in MuJoCo's order."""
+  for i in range(n):
+    res[i] = mat[n * i + i] * vec[i] + _dot(mat[n * i :], vec, i)
+    _add_to_scl(res, mat[n * i :], vec[i], i)
+
+
+def mju_boxQP(res, R, index, H, g, lower, upper) -> int:
+  """Minimizes 0.5*x'*H*x + x'*g subject to lower <= x <= upper (either bound may be None) by
+  MuJoCo's projected Newton method, from the warm start res; returns the number of free
+  dimensions nfree (-1 if H is not positive definite on them or no descent was found).
+
+  res (n) gets the solution; R (n*(n+7) numbers) the Cholesky factor of H's free block in its
+  first nfree*nfree numbers (lower triangle) and MuJoCo's scratch values after them; index (n
+  int32, or None) the free dimensions in its first nfree numbers. H is read in its lower
+  triangle. n = 0 and lower >= upper raise engine.FatalError, as in MuJoCo."""
+  fn = "mju_boxQP"
+  x = _vec(fn, "res", res, out=True)
+  Rf, _, _ = _mat(fn, "R", R, out=True)
+  if index is not None:
+    index = _typed_vector(fn, "index", index, np.int32, out=True)
+  Hf, hrows, hcols = _mat(fn, "H", H)
+  g = _vec(fn, "g", g)
+  if lower is not None:
+    lower = _vec(fn, "lower", lower)
+  if upper is not None:
+    upper = _vec(fn, "upper", upper)
+  n = x.shape[0]
+  if Rf.shape[0] != n * (n + 7):
+    raise TypeError(f"{fn}(): R has {Rf.shape[0]} elements; expected n*(n+7) = {n * (n + 7)}")
+  if index is not None and index.shape[0] != n:
+    raise TypeError(f"{fn}(): index has {index.shape[0]} elements; expected n = {n}")
+  if (hrows, hcols) != (n, n):
+    raise TypeError(f"{fn}(): H is {hrows} x {hcols}; expected n x n, n = {n}")
+  for name, v in (("g", g), ("lower", lower), ("upper", upper)):
+    if v is not None and v.shape[0] != n:
+      raise TypeError(f"{fn}(): {name} has {v.shape[0]} elements; expected n = {n}")
+  if n <= 0:
+    raise FatalError("mju_boxQPoption: problem size n must be positive")
+  if lower is not None and upper is not None and np.any(lower >= upper):
+    raise FatalError("mju_boxQPoption: upper bounds must be strictly larger than lower bounds")
+  return _box_qp(x, Rf, index, Hf, g, n, lower, upper)
+
+
+def _box_qp(res, R, index, H, g, n, lower, upper):
+  """MuJoCo's mju_boxQPoption with mju_boxQP's options, on flat arrays (R has n*(n+7) numbers:
+  the factor, then the scratch vectors, laid out as in C, the int ones included)."""
+  maxiter, mingrad, backtrack, minstep, armijo = 100, 1e-16, 0.5, 1e-22, 0.1
+  no_descent, not_spd = 0, -1  # MuJoCo's status codes
+  max_iter, max_ls_iter, tol_grad, unbounded, all_clamped = 1, 2, 3, 4, 5
+
+  status = no_descent
+  factorize = 1
+  nfree = n
+  s = n * n
+  grad, search = R[s : s + n], R[s + n : s + 2 * n]
+  candidate, temp = R[s + 2 * n : s + 3 * n], R[s + 3 * n : s + 4 * n]
+  clamped = R[s + 4 * n : s + 5 * n].view(np.int32)[:n]
+  oldclamped = R[s + 5 * n : s + 6 * n].view(np.int32)[:n]
+  if index is None:
+    index = R[s + 6 * n : s + 7 * n].view(np.int32)[:n]
+
+  if lower is None and upper is None:  # no bounds: the Newton point
+    R[: n * n] = H
+    rank = _chol_factor(R[: n * n], n, _MINVAL)
+    if rank == n:
+      _chol_solve(res, R[: n * n], g, n)
+      res *= -1
+      status = unbounded
+    else:
+      status = not_spd
+    index[:] = np.arange(n)
+  else:
+    for i in range(n):
+      if lower is not None:
+        res[i] = res[i] if res[i] >= lower[i] else lower[i]  # mju_max
+      if upper is not None:
+        res[i] = res[i] if res[i] <= upper[i] else upper[i]  # mju_min
+
+  iteration = 0
+  while iteration < maxiter:
+    if status != no_descent:
+      break
+    value = 0.5 * _vec_mat_vec_sym(res, H, n) + _dot(res, g, n)
+    oldvalue = value
+
+    _mul_sym_vec(grad, H, res, n)
+    grad += g
+
+    for i in range(n):
+      clamped[i] = (lower is not None and res[i] == lower[i] and grad[i] > 0) or (
+        upper is not None and res[i] == upper[i] and grad[i] < 0
+      )
+    free = np.flatnonzero(clamped[:n] == 0)
+    nfree = free.shape[0]
+    index[:nfree] = free
+    if not nfree:
+      status = all_clamped
+      break
+
+    if iteration:
+      factorize = int(np.any(clamped != oldclamped))
+    oldclamped[:] = clamped
+
+    # search = g + H_all,clamped * res_clamped, compressed to the free dimensions
+    temp[:] = np.where(clamped != 0, res, 0.0)
+    _mul_sym_vec(search, H, temp, n)
+    search += g
+    search[:nfree] = search[free]
+
+    factor = R[: nfree * nfree]
+    if factorize:
+      for i in range(nfree):
+        factor[i * nfree : i * nfree + i + 1] = H[free[i] * n + free[: i + 1]]
+    rank = _chol_factor(factor, nfree, _MINVAL) if factorize else nfree
+    if rank != nfree:
+      status = not_spd
+      break
+
+    _chol_solve(temp[:nfree], factor, search[:nfree], nfree)
+    search[:] = 0
+    search[free] = -temp[:nfree] - res[free]
+
+    norm2 = 0.0
+    for i in free.tolist():
+      norm2 += grad[i] * grad[i]
+    if norm2 < mingrad:
+      status = unbounded if nfree == n else tol_grad
+      break
+
+    sdotg = _dot(search, grad, n)
+    if sdotg >= 0:
+      break  # no descent direction (should not occur)
+
+    # projected Armijo line search
+    step = 1.0
+    while True:
+      candidate[:] = search * step
+      candidate += res
+      for i in range(n):
+        if lower is not None and candidate[i] < lower[i]:
+          candidate[i] = lower[i]
+        elif upper is not None and candidate[i] > upper[i]:
+          candidate[i] = upper[i]
+      value = 0.5 * _vec_mat_vec_sym(candidate, H, n) + _dot(candidate, g, n)
+      step = step * backtrack
+      if step < minstep:
+        status = max_ls_iter
+        break
+      improvement = (value - oldvalue) / (step * sdotg)
+      if not improvement < armijo:
+        break
+
+    res[:] = candidate
+    iteration += 1
+
+  if iteration == maxiter:
+    status = max_iter
+  return -1 if status in (no_descent, not_spd) else nfree
+
+
+# the functions above written by hand, not from _TABLE (all of them the bindings' names)
+HANDWRITTEN = (
+  "mju_sparse2dense",
+  "mju_dense2sparse",
+  "mju_sym2dense",
+  "mju_isZero",
+  "mju_insertionSort",
+  "mju_insertionSortInt",
+  "mju_n2d",
+  "mju_d2n",
+  "mju_f2n",
+  "mju_n2f",
+  "mju_type2Str",
+  "mju_str2Type",
+  "mju_writeNumBytes",
+  "mju_warningText",
+  "mju_Halton",
+  "mju_standardNormal",
+  "mju_printMat",
+  "mju_printMatSparse",
+  "mju_bandDiag",
+  "mju_band2Dense",
+  "mju_dense2Band",
+  "mju_bandMulMatVec",
+  "mju_cholFactorBand",
+  "mju_cholSolveBand",
+  "mju_boxQP",
+)
+__all__ += list(HANDWRITTEN)

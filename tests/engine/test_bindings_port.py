@@ -1178,6 +1178,51 @@ def test_sparse_to_dense(lib):
 
 
 @pytest.mark.parametrize("lib", LIBS)
+def test_band_dense_matrices(lib):
+  """bindings_test: test_banded"""
+  # five rows: three banded ones (the diagonal and one number left of it), two dense ones
+  ntotal, nband, ndense = 5, 2, 2
+  dense = np.array(
+    [
+      [4.0, 0.5, 0.0, 0.2, 0.1],
+      [0.5, 5.0, 0.7, 0.0, 0.3],
+      [0.0, 0.7, 6.0, 0.4, 0.0],
+      [0.2, 0.0, 0.4, 7.0, 0.6],
+      [0.1, 0.3, 0.0, 0.6, 8.0],
+    ]
+  )
+  band = np.zeros((ntotal - ndense) * nband + ndense * ntotal)
+  lib.mju_dense2Band(band, dense, ntotal, nband, ndense)
+  for i in range(ntotal):  # the diagonal is where mju_bandDiag says
+    assert band[lib.mju_bandDiag(i, ntotal, nband, ndense)] == dense[i, i]
+  back = np.zeros((ntotal, ntotal))
+  lib.mju_band2Dense(back, band, ntotal, nband, ndense, True)
+  np.testing.assert_array_equal(back, dense)
+  vec = np.array([[1.0], [-2.0], [0.5], [3.0], [-1.0]])
+  res = np.zeros(ntotal)
+  lib.mju_bandMulMatVec(res, band, vec, ntotal, nband, ndense, 1, True)
+  np.testing.assert_allclose(res, dense @ vec[:, 0], rtol=1e-14)
+  assert lib.mju_cholFactorBand(band, ntotal, nband, ndense, 0.0, 0.0) > 0
+  lib.mju_cholSolveBand(res, band, vec[:, 0], ntotal, nband, ndense)
+  np.testing.assert_allclose(res, np.linalg.solve(dense, vec[:, 0]), rtol=1e-12)
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_box_constrained_qp(lib):
+  """bindings_test: test_mju_box_qp"""
+  n = 4
+  res, R, index = np.zeros(n), np.zeros((n, n + 7)), np.zeros(n, np.int32)
+  H = np.diag([2.0, 1.0, 4.0, 1.0])
+  g = np.array([3.0, -0.5, -1.0, 0.0])
+  lower, upper = np.full(n, -1.0), np.full(n, 1.0)
+  # unconstrained minimum -g/diag(H) = (-1.5, 0.5, 0.25, 0): the first bound binds
+  rank = lib.mju_boxQP(res, R, index, H, g, lower, upper)
+  assert rank == 3
+  np.testing.assert_allclose(res, [-1.0, 0.5, 0.25, 0.0], atol=1e-12)
+  np.testing.assert_array_equal(index[:rank], [1, 2, 3])
+
+
+@pytest.mark.parametrize("lib", LIBS)
 def test_euler_to_quaternion(lib):
   """bindings_test: test_mju_euler_to_quat"""
   quat = np.zeros(4)
