@@ -168,3 +168,48 @@ def mjr_overlay(font, gridpos, viewport, overlay, overlay2, con):
       _draw_overlay(font, viewport, skip, gridpos, dim, overlay, con)
   else:
     _draw_overlay(font, viewport, 0, gridpos, bright, overlay, con)
+
+
+def mjr_label(viewport, font, txt, r, g, b, a, rt, gt, bt, con):
+  """Fill the viewport with (r, g, b, a), blended, and centre txt on it in (rt, gt, bt)
+  (mjr_label)."""
+  if viewport.width <= 0 or viewport.height <= 0:
+    return
+  w, h = int(viewport.width), int(viewport.height)
+  GL.glDisable(GL.GL_NORMALIZE)
+  GL.glDisable(GL.GL_DEPTH_TEST)
+  GL.glDisable(GL.GL_CULL_FACE)
+  GL.glDisable(GL.GL_LIGHTING)
+  GL.glDisable(GL.GL_COLOR_MATERIAL)
+  GL.glShadeModel(GL.GL_FLAT)
+  GL.glEnable(GL.GL_BLEND)
+  GL.glBlendFunc(GL.GL_SRC_ALPHA, GL.GL_ONE_MINUS_SRC_ALPHA)
+  GL.glPolygonMode(GL.GL_FRONT_AND_BACK, GL.GL_FILL)
+  GL.glMatrixMode(GL.GL_PROJECTION)
+  GL.glLoadIdentity()
+  GL.glOrtho(0, w, 0, h, -1, 1)
+  GL.glMatrixMode(GL.GL_MODELVIEW)
+  GL.glLoadIdentity()
+  GL.glViewport(int(viewport.left), int(viewport.bottom), w, h)
+  GL.glBegin(GL.GL_QUADS)
+  GL.glColor4f(r, g, b, a)
+  for x, y in ((0, 0), (w, 0), (w, h), (0, h)):
+    GL.glVertex2i(x, y)
+  GL.glEnd()
+  data = (txt or "").encode("ascii", "replace")
+  if not data:
+    return  # (the blend stays enabled, as MuJoCo leaves it)
+  big = font == mjFONT_BIG
+  widths = con.charWidthBig if big else con.charWidth
+  width = sum(int(widths[c]) if c < 128 else 0 for c in data)
+  cx = int((w - width) / 2)  # C's division, toward zero
+  cy = int((h - (con.charHeightBig if big else con.charHeight)) / 2)
+  GL.glListBase(con.baseFontBig if big else con.baseFontNormal)
+  GL.glColor3f(rt, gt, bt)
+  GL.glRasterPos2i(max(0, cx), cy)
+  GL.glCallLists(data)
+
+
+def text_width(con, text):
+  """Width in pixels of text in the normal font (textwidth of render_gl2.c)."""
+  return sum(int(con.charWidth[c]) if c < 128 else 0 for c in text.encode("ascii", "replace"))
