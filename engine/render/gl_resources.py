@@ -5,6 +5,8 @@ fields as display lists (tessellated by gl_mesh.py), textures, the offscreen fra
 its multisample resolve buffer, the shadow map and the bitmap fonts.
 """
 
+import dataclasses
+
 import numpy as np
 
 from engine.enums import mjtColorSpace
@@ -44,6 +46,16 @@ mjNAUX = 10  # auxiliary buffers of a context
 
 # images whose larger side is at most this many pixels use coarser builtin shapes
 SMALL_IMAGE = 128
+
+
+@dataclasses.dataclass
+class MjrRect:
+  """Rectangle in pixels, origin at the bottom left (mjrRect)."""
+
+  left: int = 0
+  bottom: int = 0
+  width: int = 0
+  height: int = 0
 
 
 class MjrContext:
@@ -747,8 +759,6 @@ def _pixels(array, dtype, size, name):
 def mjr_maxViewport(con):
   """The largest viewport of the current buffer (mjr_maxViewport): the offscreen buffer's
   size, or the window's scissor box."""
-  from engine.render.gl_renderer import MjrRect
-
   if con.currentBuffer == mjFB_WINDOW:
     box = GL.glGetIntegerv(GL.GL_SCISSOR_BOX)
     return MjrRect(0, 0, int(box[2]), int(box[3]))

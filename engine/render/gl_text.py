@@ -13,6 +13,7 @@ GL = context.LazyModule(context.import_opengl)  # OpenGL.GL, loaded when first d
 # fonts (mjtFont) and overlay grid positions (mjtGridPos)
 mjFONT_NORMAL, mjFONT_SHADOW, mjFONT_BIG = 0, 1, 2
 mjGRID_TOPLEFT, mjGRID_TOPRIGHT, mjGRID_BOTTOMLEFT, mjGRID_BOTTOMRIGHT = 0, 1, 2, 3
+mjGRID_TOP, mjGRID_BOTTOM, mjGRID_LEFT, mjGRID_RIGHT = 4, 5, 6, 7
 
 
 def make_glyphs(con, px, dilate, widths=None):
@@ -127,12 +128,17 @@ def _draw_overlay(font, viewport, skip, gridpos, rgb, overlay, con):
   )
   nr = char_height + (len(lines) - 1) * (pad + char_height)
   w, h = pad + nc + 8, pad + nr
-  left = viewport.left + skip + pad
-  if gridpos in (mjGRID_TOPRIGHT, mjGRID_BOTTOMRIGHT):
-    left = viewport.left + viewport.width - skip - 1 - pad - w
-  bottom = viewport.bottom + pad
-  if gridpos in (mjGRID_TOPLEFT, mjGRID_TOPRIGHT):
-    bottom = viewport.bottom + viewport.height - 1 - pad - h
+  vl, vb, vw, vh = viewport.left, viewport.bottom, viewport.width, viewport.height
+  left = vl + skip + pad  # left column: TOPLEFT, BOTTOMLEFT, LEFT
+  if gridpos in (mjGRID_TOPRIGHT, mjGRID_BOTTOMRIGHT, mjGRID_RIGHT):
+    left = vl + vw - skip - 1 - pad - w
+  elif gridpos in (mjGRID_TOP, mjGRID_BOTTOM):
+    left = vl + int((vw - skip - w) / 2) - 1 - pad
+  bottom = vb + pad  # bottom row: BOTTOMLEFT, BOTTOMRIGHT, BOTTOM
+  if gridpos in (mjGRID_TOPLEFT, mjGRID_TOPRIGHT, mjGRID_TOP):
+    bottom = vb + vh - 1 - pad - h
+  elif gridpos in (mjGRID_LEFT, mjGRID_RIGHT):
+    bottom = vb + int((vh - h) / 2) - 1 - pad
   GL.glViewport(left, bottom, w, h)
   GL.glMatrixMode(GL.GL_PROJECTION)
   GL.glLoadIdentity()
