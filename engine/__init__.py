@@ -327,6 +327,23 @@ _RENDER_NAMES = frozenset(
     "mjr_setBuffer",
     "mjr_overlay",
     "mjr_uploadHField",
+    "mjr_uploadMesh",
+    "mjr_uploadTexture",
+    "mjr_finish",
+    "mjr_getError",
+    "mjr_maxViewport",
+    "mjr_findRect",
+    "mjr_drawPixels",
+    "mjr_blitBuffer",
+    "mjr_setAux",
+    "mjr_addAux",
+    "mjr_blitAux",
+    "mjr_changeFont",
+    "mjr_resizeOffscreen",
+    "mjr_label",
+    "mjr_figure",
+    "MjvFigure",
+    "mjv_defaultFigure",
     "mjv_addGeoms",
     "mjv_alignToCamera",
     "mjv_applyPerturbForce",
@@ -363,8 +380,15 @@ def __getattr__(name):
     return importlib.import_module("engine.viewer")
   if name in _RENDER_NAMES:
     from engine import render
+    from engine.render import figure as _figure  # noqa: F401  (render.figure)
 
-    modules = (render.visualize, render.gl_renderer, render.gl_resources, render.gl_text)
+    modules = (
+      render.visualize,
+      render.gl_renderer,
+      render.gl_resources,
+      render.gl_text,
+      render.figure,
+    )
     for module in (render, *modules, render.context):
       if hasattr(module, name):
         return getattr(module, name)

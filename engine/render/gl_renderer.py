@@ -41,6 +41,7 @@ from engine.render import context
 from engine.render import gl_resources
 from engine.render import gl_text
 from engine.render.gl_resources import MjrContext as MjrContext
+from engine.render.gl_resources import MjrRect as MjrRect
 from engine.render.gl_resources import mjDEPTH_ZEROFAR as mjDEPTH_ZEROFAR
 from engine.render.gl_resources import mjDEPTH_ZERONEAR as mjDEPTH_ZERONEAR
 from engine.render.gl_resources import mjFB_OFFSCREEN as mjFB_OFFSCREEN
@@ -66,16 +67,6 @@ _NORMAL, _SHADOWMAP, _SHADOWCAST, _SEGMENT, _IDCOLOR, _STENCIL = range(6)
 
 _G = mjtGeom
 _ROLE_RGB = int(mjtTextureRole.mjTEXROLE_RGB)
-
-
-@dataclasses.dataclass
-class MjrRect:
-  """Rectangle in pixels, origin at the bottom left (mjrRect)."""
-
-  left: int = 0
-  bottom: int = 0
-  width: int = 0
-  height: int = 0
 
 
 @dataclasses.dataclass

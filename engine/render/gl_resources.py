@@ -5,12 +5,15 @@ fields as display lists (tessellated by gl_mesh.py), textures, the offscreen fra
 its multisample resolve buffer, the shadow map and the bitmap fonts.
 """
 
+import dataclasses
+
 import numpy as np
 
 from engine.enums import mjtColorSpace
 from engine.enums import mjtGeom
 from engine.enums import mjtTexture
 from engine.enums import mjtTextureRole
+from engine.errors import FatalError
 from engine.render import context
 from engine.render import gl_mesh
 from engine.render import gl_text
@@ -32,8 +35,27 @@ _NTEXROLE = int(mjtTextureRole.mjNTEXROLE)
 _ROLE_RGB = int(mjtTextureRole.mjTEXROLE_RGB)
 
 
+# formats and attachments of the offscreen renderbuffers (functions: OpenGL loads lazily)
+_OFF_FORMATS = (
+  (lambda: GL.GL_RGBA8, lambda: GL.GL_COLOR_ATTACHMENT0),
+  (lambda: GL.GL_DEPTH32F_STENCIL8, lambda: GL.GL_DEPTH_STENCIL_ATTACHMENT),
+)
+_FONT_SCALES = (50, 100, 150, 200, 250, 300)  # mjtFontScale
+mjNAUX = 10  # auxiliary buffers of a context
+
+
 # images whose larger side is at most this many pixels use coarser builtin shapes
 SMALL_IMAGE = 128
+
+
+@dataclasses.dataclass
+class MjrRect:
+  """Rectangle in pixels, origin at the bottom left (mjrRect)."""
+
+  left: int = 0
+  bottom: int = 0
+  width: int = 0
+  height: int = 0
 
 
 class MjrContext:
@@ -68,6 +90,14 @@ class MjrContext:
     self.windowAvailable = False
     self.windowDoublebuffer = False
     self.ngeom = int(m.ngeom)
+    # auxiliary buffers (mjr_addAux): multisampled colour FBO and its resolve FBO per index
+    self.auxWidth = [0] * mjNAUX
+    self.auxHeight = [0] * mjNAUX
+    self.auxSamples = [0] * mjNAUX
+    self.auxFBO = [0] * mjNAUX
+    self.auxFBO_r = [0] * mjNAUX
+    self.auxColor = [0] * mjNAUX
+    self.auxColor_r = [0] * mjNAUX
     self._lists = []  # (base, range) of display lists to free
     self._textures = []
     self._framebuffers = []
@@ -154,12 +184,13 @@ class MjrContext:
     w, h = self.offWidth, self.offHeight
     self.offSamples = min(self.offSamples, int(GL.glGetIntegerv(GL.GL_MAX_SAMPLES)))
     self.offFBO = self._framebuffer()
-    self._color_depth(w, h, self.offSamples)
+    self._off_buffers = self._color_depth(w, h, self.offSamples)
     _check_fbo("offscreen")
     self.offFBO_r = 0
+    self._off_buffers_r = ()
     if self.offSamples:
       self.offFBO_r = self._framebuffer()
-      self._color_depth(w, h, 0)
+      self._off_buffers_r = self._color_depth(w, h, 0)
       _check_fbo("offscreen resolve")
 
   def _framebuffer(self):
@@ -169,18 +200,32 @@ class MjrContext:
     return fbo
 
   def _color_depth(self, w, h, samples):
-    for fmt, attachment in (
-      (GL.GL_RGBA8, GL.GL_COLOR_ATTACHMENT0),
-      (GL.GL_DEPTH32F_STENCIL8, GL.GL_DEPTH_STENCIL_ATTACHMENT),
-    ):
+    """Colour and depth-stencil renderbuffers of the bound framebuffer; returns their ids."""
+    ids = []
+    for fmt, attachment in _OFF_FORMATS:
       rb = int(GL.glGenRenderbuffers(1))
       self._renderbuffers.append(rb)
+      ids.append(rb)
       GL.glBindRenderbuffer(GL.GL_RENDERBUFFER, rb)
-      if samples:
-        GL.glRenderbufferStorageMultisample(GL.GL_RENDERBUFFER, samples, fmt, w, h)
-      else:
-        GL.glRenderbufferStorage(GL.GL_RENDERBUFFER, fmt, w, h)
-      GL.glFramebufferRenderbuffer(GL.GL_FRAMEBUFFER, attachment, GL.GL_RENDERBUFFER, rb)
+      _storage(fmt(), w, h, samples)
+      GL.glFramebufferRenderbuffer(GL.GL_FRAMEBUFFER, attachment(), GL.GL_RENDERBUFFER, rb)
+    return tuple(ids)
+
+  def resize_offscreen(self, width, height):
+    """New sizes for the offscreen buffers (mjr_resizeOffscreen); the contents are lost."""
+    width, height = int(width), int(height)
+    if width < 0 or height < 0:
+      raise ValueError(f"offscreen size must not be negative, got {width} x {height}")
+    if (width, height) == (self.offWidth, self.offHeight):
+      return
+    self.offWidth, self.offHeight = width, height
+    if not width or not height:
+      return  # as MuJoCo: the buffers keep their old storage until a real size comes
+    _check_renderbuffer_size(width, height, "offscreen")
+    for ids, samples in ((self._off_buffers, self.offSamples), (self._off_buffers_r, 0)):
+      for rb, (fmt, _) in zip(ids, _OFF_FORMATS):
+        GL.glBindRenderbuffer(GL.GL_RENDERBUFFER, rb)
+        _storage(fmt(), width, height, samples)
 
   def _make_shadow(self):
     """Depth texture and FBO for shadow maps (makeShadow)."""
@@ -252,52 +297,59 @@ class MjrContext:
     self.texture = [int(GL.glGenTextures(1)) for _ in range(self.ntexture)]
     self._textures.extend(self.texture)
     self.textureType = [int(m.tex_type[i]) for i in range(self.ntexture)]
-    data = np.asarray(m.tex_data, np.uint8).reshape(-1)
     for i in range(self.ntexture):
-      w, h = int(m.tex_width[i]), int(m.tex_height[i])
-      nc = int(m.tex_nchannel[i])
-      adr = int(m.tex_adr[i])
-      srgb = (
-        hasattr(m, "tex_colorspace") and int(m.tex_colorspace[i]) == mjtColorSpace.mjCOLORSPACE_SRGB
+      self.upload_texture(m, i)
+
+  def upload_texture(self, m, i):
+    """(Re)upload texture i from m.tex_data into its GL texture (mjr_uploadTexture)."""
+    i = int(i)
+    if not 0 <= i < self.ntexture:
+      raise FatalError(f"Invalid texture index {i}")
+    data = np.asarray(m.tex_data, np.uint8).reshape(-1)
+    w, h = int(m.tex_width[i]), int(m.tex_height[i])
+    nc = int(m.tex_nchannel[i])
+    adr = int(m.tex_adr[i])
+    srgb = (
+      hasattr(m, "tex_colorspace") and int(m.tex_colorspace[i]) == mjtColorSpace.mjCOLORSPACE_SRGB
+    )
+    GL.glActiveTexture(GL.GL_TEXTURE0)
+    if self.textureType[i] == mjtTexture.mjTEXTURE_2D:
+      if nc not in (3, 4):
+        raise ValueError(f"texture {i}: {nc} channels not supported (3 or 4)")
+      fmt = GL.GL_RGB if nc == 3 else GL.GL_RGBA
+      internal = (GL.GL_SRGB8 if nc == 3 else GL.GL_SRGB8_ALPHA8) if srgb else fmt
+      GL.glBindTexture(GL.GL_TEXTURE_2D, self.texture[i])
+      GL.glTexParameteri(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_WRAP_S, GL.GL_REPEAT)
+      GL.glTexParameteri(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_WRAP_T, GL.GL_REPEAT)
+      GL.glTexParameteri(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_MAG_FILTER, GL.GL_LINEAR)
+      GL.glTexParameteri(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_MIN_FILTER, GL.GL_LINEAR_MIPMAP_LINEAR)
+      pixels = _texture_bytes(data, adr, w * h * nc, i)
+      GL.glTexImage2D(GL.GL_TEXTURE_2D, 0, internal, w, h, 0, fmt, GL.GL_UNSIGNED_BYTE, pixels)
+      GL.glGenerateMipmap(GL.GL_TEXTURE_2D)
+    else:
+      GL.glBindTexture(GL.GL_TEXTURE_CUBE_MAP, self.texture[i])
+      for name in (GL.GL_TEXTURE_WRAP_S, GL.GL_TEXTURE_WRAP_T, GL.GL_TEXTURE_WRAP_R):
+        GL.glTexParameteri(GL.GL_TEXTURE_CUBE_MAP, name, GL.GL_CLAMP_TO_EDGE)
+      GL.glTexParameteri(GL.GL_TEXTURE_CUBE_MAP, GL.GL_TEXTURE_MAG_FILTER, GL.GL_LINEAR)
+      GL.glTexParameteri(
+        GL.GL_TEXTURE_CUBE_MAP, GL.GL_TEXTURE_MIN_FILTER, GL.GL_LINEAR_MIPMAP_LINEAR
       )
-      GL.glActiveTexture(GL.GL_TEXTURE0)
-      if self.textureType[i] == mjtTexture.mjTEXTURE_2D:
-        if nc not in (3, 4):
-          raise ValueError(f"texture {i}: {nc} channels not supported (3 or 4)")
-        fmt = GL.GL_RGB if nc == 3 else GL.GL_RGBA
-        internal = (GL.GL_SRGB8 if nc == 3 else GL.GL_SRGB8_ALPHA8) if srgb else fmt
-        GL.glBindTexture(GL.GL_TEXTURE_2D, self.texture[i])
-        GL.glTexParameteri(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_WRAP_S, GL.GL_REPEAT)
-        GL.glTexParameteri(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_WRAP_T, GL.GL_REPEAT)
-        GL.glTexParameteri(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_MAG_FILTER, GL.GL_LINEAR)
-        GL.glTexParameteri(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_MIN_FILTER, GL.GL_LINEAR_MIPMAP_LINEAR)
-        pixels = _texture_bytes(data, adr, w * h * nc, i)
-        GL.glTexImage2D(GL.GL_TEXTURE_2D, 0, internal, w, h, 0, fmt, GL.GL_UNSIGNED_BYTE, pixels)
-        GL.glGenerateMipmap(GL.GL_TEXTURE_2D)
-      else:
-        GL.glBindTexture(GL.GL_TEXTURE_CUBE_MAP, self.texture[i])
-        for name in (GL.GL_TEXTURE_WRAP_S, GL.GL_TEXTURE_WRAP_T, GL.GL_TEXTURE_WRAP_R):
-          GL.glTexParameteri(GL.GL_TEXTURE_CUBE_MAP, name, GL.GL_CLAMP_TO_EDGE)
-        GL.glTexParameteri(GL.GL_TEXTURE_CUBE_MAP, GL.GL_TEXTURE_MAG_FILTER, GL.GL_LINEAR)
-        GL.glTexParameteri(
-          GL.GL_TEXTURE_CUBE_MAP, GL.GL_TEXTURE_MIN_FILTER, GL.GL_LINEAR_MIPMAP_LINEAR
+      face_size = 3 * w * w
+      for k in range(6):
+        start = adr if w == h else adr + k * face_size
+        pixels = _texture_bytes(data, start, face_size, i)
+        GL.glTexImage2D(
+          GL.GL_TEXTURE_CUBE_MAP_POSITIVE_X + k,
+          0,
+          GL.GL_RGB,
+          w,
+          w,
+          0,
+          GL.GL_RGB,
+          GL.GL_UNSIGNED_BYTE,
+          pixels,
         )
-        face_size = 3 * w * w
-        for k in range(6):
-          start = adr if w == h else adr + k * face_size
-          pixels = _texture_bytes(data, start, face_size, i)
-          GL.glTexImage2D(
-            GL.GL_TEXTURE_CUBE_MAP_POSITIVE_X + k,
-            0,
-            GL.GL_RGB,
-            w,
-            w,
-            0,
-            GL.GL_RGB,
-            GL.GL_UNSIGNED_BYTE,
-            pixels,
-          )
-        GL.glGenerateMipmap(GL.GL_TEXTURE_CUBE_MAP)
+      GL.glGenerateMipmap(GL.GL_TEXTURE_CUBE_MAP)
 
   def _make_planes(self, m, numquads, zfar):
     """List 0: unit plane for scene planes without data; then per model plane its grid in
@@ -327,15 +379,69 @@ class MjrContext:
         nplane += 1
 
   def _make_meshes(self, m):
-    self.meshList = [self._compile(gl_mesh.mesh(m, i)) for i in range(int(m.nmesh))]
-    hulls = [gl_mesh.convex_hull(m, i) for i in range(int(m.nmesh))]
-    self.hullList = [None if h is None else self._compile(h) for h in hulls]
+    """Two display lists per mesh, as MuJoCo: the mesh and its convex hull (empty without)."""
+    self.nmesh = int(m.nmesh)
+    self.meshList, self.hullList = [], []
+    if self.nmesh:
+      base = GL.glGenLists(2 * self.nmesh)
+      self._lists.append((base, 2 * self.nmesh))
+      self.meshList = [base + 2 * i for i in range(self.nmesh)]
+      self.hullList = [base + 2 * i + 1 for i in range(self.nmesh)]
+    for i in range(self.nmesh):
+      self.upload_mesh(m, i)
+
+  def upload_mesh(self, m, i):
+    """(Re)compile mesh i and its convex hull from m.mesh_vert & co (mjr_uploadMesh)."""
+    i = int(i)
+    if not 0 <= i < self.nmesh:
+      raise FatalError(f"Invalid mesh index {i}")
+    self._compile_into(self.meshList[i], gl_mesh.mesh(m, i))
+    hull = gl_mesh.convex_hull(m, i)
+    hull_id = self.meshList[i] + 1
+    self._compile_into(hull_id, hull if hull is not None else ())
+    self.hullList[i] = hull_id if hull is not None else None  # None: the renderer draws the mesh
 
   def _make_hfields(self, m, numquads):
     self._numquads = numquads
     self.hfieldList = [self._compile(gl_mesh.hfield(m, i, numquads)) for i in range(int(m.nhfield))]
     # the elevations drawn, to notice edits of m.hfield_data (see refresh_hfields)
     self._hfield_drawn = np.array(m.hfield_data, copy=True)
+
+  def add_aux(self, index, width, height, samples):
+    """(Re)make auxiliary buffer `index` (mjr_addAux): none when a size is below 1."""
+    index = _aux_index(index)
+    for ids, delete in (
+      ((self.auxColor, self.auxColor_r), GL.glDeleteRenderbuffers),
+      ((self.auxFBO, self.auxFBO_r), GL.glDeleteFramebuffers),
+    ):
+      owned = self._renderbuffers if delete is GL.glDeleteRenderbuffers else self._framebuffers
+      for table in ids:
+        if table[index]:
+          delete(1, [table[index]])
+          owned.remove(table[index])
+          table[index] = 0
+    width, height, samples = int(width), int(height), int(samples)
+    if width < 1 or height < 1:
+      return
+    _check_renderbuffer_size(width, height, "auxiliary")
+    samples = max(0, min(samples, int(GL.glGetIntegerv(GL.GL_MAX_SAMPLES))))
+    self.auxWidth[index], self.auxHeight[index], self.auxSamples[index] = width, height, samples
+    for fbos, colors, n, what in (
+      (self.auxFBO, self.auxColor, samples, "auxiliary"),
+      (self.auxFBO_r, self.auxColor_r, 0, "auxiliary resolve"),
+    ):
+      fbos[index] = self._framebuffer()
+      rb = int(GL.glGenRenderbuffers(1))
+      self._renderbuffers.append(rb)
+      colors[index] = rb
+      GL.glBindRenderbuffer(GL.GL_RENDERBUFFER, rb)
+      # MuJoCo asks for multisample storage even with 0 samples (then an ordinary buffer)
+      GL.glRenderbufferStorageMultisample(GL.GL_RENDERBUFFER, n, GL.GL_RGBA8, width, height)
+      GL.glFramebufferRenderbuffer(
+        GL.GL_FRAMEBUFFER, GL.GL_COLOR_ATTACHMENT0, GL.GL_RENDERBUFFER, rb
+      )
+      _check_fbo(what)
+    mjr_restoreBuffer(self)
 
   @property
   def ptr(self):
@@ -436,11 +542,22 @@ class MjrContext:
     """
     scale = min(300, max(100, 50 * int(round(font_scale / 50.0))))
     self.fontScale = scale
+    first = len(self._lists)
     px = int(round(0.14 * scale))
     glyphs = gl_text.make_glyphs
     self.charWidth, self.charHeight, self.baseFontNormal = glyphs(self, px, dilate=False)
     _, _, self.baseFontShadow = glyphs(self, px, dilate=True, widths=self.charWidth)
     self.charWidthBig, self.charHeightBig, self.baseFontBig = glyphs(self, 2 * px, dilate=False)
+    self._font_lists = self._lists[first:]
+
+  def change_font(self, font_scale):
+    """Replace the fonts by those of another mjtFontScale (mjr_changeFont)."""
+    if int(font_scale) not in _FONT_SCALES:
+      raise FatalError("Invalid fontscale")
+    for entry in self._font_lists:
+      GL.glDeleteLists(*entry)
+      self._lists.remove(entry)
+    self._make_font(int(font_scale))
 
   def free(self):
     """Release the GPU resources (the OpenGL context must be current)."""
@@ -463,6 +580,20 @@ def _texture_bytes(data, start, count, texid):
       f"texture {texid}: tex_data holds {pixels.size} bytes at address {start}, {count} needed"
     )
   return pixels
+
+
+def _storage(fmt, w, h, samples):
+  """Storage of the bound renderbuffer, multisampled when samples > 0."""
+  if samples:
+    GL.glRenderbufferStorageMultisample(GL.GL_RENDERBUFFER, samples, fmt, w, h)
+  else:
+    GL.glRenderbufferStorage(GL.GL_RENDERBUFFER, fmt, w, h)
+
+
+def _check_renderbuffer_size(width, height, what):
+  limit = int(GL.glGetIntegerv(GL.GL_MAX_RENDERBUFFER_SIZE))
+  if width > limit or height > limit:
+    raise ValueError(f"{what} buffer {width} x {height} exceeds GL_MAX_RENDERBUFFER_SIZE {limit}")
 
 
 def _check_fbo(what):
@@ -493,3 +624,187 @@ def mjr_setBuffer(framebuffer, con):
 def mjr_restoreBuffer(con):
   """Make con.currentBuffer current again."""
   mjr_setBuffer(con.currentBuffer, con)
+
+
+def _aux_index(index):
+  index = int(index)
+  if not 0 <= index < mjNAUX:
+    raise FatalError("Invalid aux buffer index")
+  return index
+
+
+def _rect(viewport):
+  return int(viewport.left), int(viewport.bottom), int(viewport.width), int(viewport.height)
+
+
+def _window_buffer(con):
+  return GL.GL_BACK if con.windowDoublebuffer else GL.GL_FRONT
+
+
+def mjr_setAux(index, con):
+  """Render into auxiliary buffer `index` (mjr_setAux); mjr_restoreBuffer when done."""
+  index = _aux_index(index)
+  if not con.auxFBO[index]:
+    raise FatalError(f"auxFBO {index} does not exist")
+  GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, con.auxFBO[index])
+  GL.glReadBuffer(GL.GL_COLOR_ATTACHMENT0)
+  GL.glDrawBuffer(GL.GL_COLOR_ATTACHMENT0)
+
+
+def mjr_addAux(index, width, height, samples, con):
+  """Add auxiliary buffer `index` of the given size and multisamples, freeing the previous one
+  (mjr_addAux)."""
+  con.add_aux(index, width, height, samples)
+
+
+def mjr_blitAux(index, src, left, bottom, con):
+  """Copy rectangle src of auxiliary buffer `index` to (left, bottom) of con.currentBuffer,
+  resolving its multisamples (mjr_blitAux); nothing when the buffer does not exist."""
+  index = _aux_index(index)
+  if not con.auxFBO[index]:
+    return
+  x, y, w, h = _rect(src)
+  left, bottom = int(left), int(bottom)
+  GL.glBindFramebuffer(GL.GL_READ_FRAMEBUFFER, con.auxFBO[index])
+  GL.glReadBuffer(GL.GL_COLOR_ATTACHMENT0)
+  GL.glBindFramebuffer(GL.GL_DRAW_FRAMEBUFFER, con.auxFBO_r[index])
+  GL.glDrawBuffer(GL.GL_COLOR_ATTACHMENT0)
+  GL.glBlitFramebuffer(
+    x, y, x + w, y + h, x, y, x + w, y + h, GL.GL_COLOR_BUFFER_BIT, GL.GL_NEAREST
+  )
+  GL.glBindFramebuffer(GL.GL_READ_FRAMEBUFFER, con.auxFBO_r[index])
+  GL.glReadBuffer(GL.GL_COLOR_ATTACHMENT0)
+  if con.currentBuffer == mjFB_WINDOW:
+    GL.glBindFramebuffer(GL.GL_DRAW_FRAMEBUFFER, 0)
+    GL.glDrawBuffer(_window_buffer(con))
+  else:
+    GL.glBindFramebuffer(GL.GL_DRAW_FRAMEBUFFER, con.offFBO)
+    GL.glDrawBuffer(GL.GL_COLOR_ATTACHMENT0)
+  GL.glBlitFramebuffer(
+    x, y, x + w, y + h, left, bottom, left + w, bottom + h, GL.GL_COLOR_BUFFER_BIT, GL.GL_NEAREST
+  )
+  mjr_restoreBuffer(con)
+
+
+def mjr_blitBuffer(src, dst, flg_color, flg_depth, con):
+  """Copy rectangle src of the current buffer to rectangle dst of the other one (window to
+  offscreen or back), through the resolve buffer when the offscreen one is multisampled
+  (mjr_blitBuffer). Colour is interpolated linearly when the sizes differ and depth is not
+  copied. Nothing happens unless both a window and an offscreen buffer exist."""
+  mask = (GL.GL_COLOR_BUFFER_BIT if flg_color else 0) | (GL.GL_DEPTH_BUFFER_BIT if flg_depth else 0)
+  sx, sy, sw, sh = _rect(src)
+  dx, dy, dw, dh = _rect(dst)
+  linear = not flg_depth and (sw != dw or sh != dh)
+  filt = GL.GL_LINEAR if linear else GL.GL_NEAREST
+  if not con.windowAvailable or not con.offFBO or not mask:
+    return
+  s_box = (sx, sy, sx + sw, sy + sh)
+  d_box = (dx, dy, dx + dw, dy + dh)
+
+  def blit(read_fbo, read_buf, draw_fbo, draw_buf, frm, to):
+    GL.glBindFramebuffer(GL.GL_READ_FRAMEBUFFER, read_fbo)
+    GL.glReadBuffer(read_buf)
+    GL.glBindFramebuffer(GL.GL_DRAW_FRAMEBUFFER, draw_fbo)
+    GL.glDrawBuffer(draw_buf)
+    GL.glBlitFramebuffer(*frm, *to, mask, filt)
+
+  color0, window = GL.GL_COLOR_ATTACHMENT0, _window_buffer(con)
+  if con.currentBuffer == mjFB_WINDOW:
+    if con.offSamples:
+      blit(0, window, con.offFBO_r, color0, s_box, d_box)
+      blit(con.offFBO_r, color0, con.offFBO, color0, d_box, d_box)
+    else:
+      blit(0, window, con.offFBO, color0, s_box, d_box)
+  else:
+    if con.offSamples:
+      blit(con.offFBO, color0, con.offFBO_r, color0, s_box, s_box)
+      blit(con.offFBO_r, color0, 0, window, s_box, d_box)
+    else:
+      blit(con.offFBO, color0, 0, window, s_box, d_box)
+  mjr_restoreBuffer(con)
+
+
+def mjr_drawPixels(rgb, depth, viewport, con):
+  """Write RGB (uint8, 3 per pixel) and/or depth (float32 in [0, 1]) pixels, bottom row first,
+  into the viewport of the current framebuffer (mjr_drawPixels). Arrays of any shape with at
+  least width x height pixels; depth is written as given (the depth buffer's convention)."""
+  del con
+  x, y, w, h = _rect(viewport)
+  rgb = _pixels(rgb, np.uint8, 3 * w * h, "rgb")
+  depth = _pixels(depth, np.float32, w * h, "depth")
+  if w <= 0 or h <= 0:
+    return
+  GL.glWindowPos2i(x, y)
+  if rgb is not None:
+    GL.glDrawPixels(w, h, GL.GL_RGB, GL.GL_UNSIGNED_BYTE, rgb)
+  if depth is not None:
+    GL.glDrawPixels(w, h, GL.GL_DEPTH_COMPONENT, GL.GL_FLOAT, depth)
+
+
+def _pixels(array, dtype, size, name):
+  """array as a C-contiguous `dtype` array of at least `size` elements (None stays None)."""
+  if array is None:
+    return None
+  if isinstance(array, np.ndarray) and array.dtype != dtype:
+    raise TypeError(f"{name} must be a {np.dtype(dtype).name} array, got {array.dtype}")
+  try:
+    array = np.ascontiguousarray(array, dtype)
+  except (TypeError, ValueError) as e:
+    raise TypeError(f"{name} must be a {np.dtype(dtype).name} array: {e}") from None
+  if array.size < size:
+    raise ValueError(f"{name} holds {array.size} values, the viewport needs {size}")
+  return array
+
+
+def mjr_maxViewport(con):
+  """The largest viewport of the current buffer (mjr_maxViewport): the offscreen buffer's
+  size, or the window's scissor box."""
+  if con.currentBuffer == mjFB_WINDOW:
+    box = GL.glGetIntegerv(GL.GL_SCISSOR_BOX)
+    return MjrRect(0, 0, int(box[2]), int(box[3]))
+  return MjrRect(0, 0, con.offWidth, con.offHeight)
+
+
+def mjr_findRect(x, y, nrect, rect):
+  """Index of the first of the nrect rectangles containing pixel (x, y), or -1 (mjr_findRect).
+  `rect` is one MjrRect (as the bindings take) or a sequence of them."""
+  rects = [rect] if hasattr(rect, "left") else list(rect)
+  nrect = int(nrect)
+  if nrect > len(rects):
+    raise ValueError(f"nrect is {nrect} but {len(rects)} rectangle(s) were given")
+  x, y = int(x), int(y)
+  for i in range(nrect):
+    left, bottom, width, height = _rect(rects[i])
+    if left <= x < left + width and bottom <= y < bottom + height:
+      return i
+  return -1
+
+
+def mjr_changeFont(fontscale, con):
+  """Replace the context's fonts by those of another mjtFontScale (mjr_changeFont)."""
+  con.change_font(fontscale)
+
+
+def mjr_resizeOffscreen(width, height, con):
+  """Resize the offscreen buffers (mjr_resizeOffscreen); their contents are lost."""
+  con.resize_offscreen(width, height)
+
+
+def mjr_uploadMesh(m, con, meshid):
+  """Upload mesh meshid anew after m.mesh_vert & co changed (mjr_uploadMesh)."""
+  con.upload_mesh(m, meshid)
+
+
+def mjr_uploadTexture(m, con, texid):
+  """Upload texture texid anew after m.tex_data changed (mjr_uploadTexture)."""
+  con.upload_texture(m, texid)
+
+
+def mjr_finish():
+  """Wait until OpenGL has finished drawing (glFinish)."""
+  GL.glFinish()
+
+
+def mjr_getError():
+  """The oldest OpenGL error flag, cleared by reading it (glGetError; 0: none)."""
+  return int(_raw_gl.glGetError())

@@ -13,6 +13,7 @@ GL = context.LazyModule(context.import_opengl)  # OpenGL.GL, loaded when first d
 # fonts (mjtFont) and overlay grid positions (mjtGridPos)
 mjFONT_NORMAL, mjFONT_SHADOW, mjFONT_BIG = 0, 1, 2
 mjGRID_TOPLEFT, mjGRID_TOPRIGHT, mjGRID_BOTTOMLEFT, mjGRID_BOTTOMRIGHT = 0, 1, 2, 3
+mjGRID_TOP, mjGRID_BOTTOM, mjGRID_LEFT, mjGRID_RIGHT = 4, 5, 6, 7
 
 
 def make_glyphs(con, px, dilate, widths=None):
@@ -127,12 +128,17 @@ def _draw_overlay(font, viewport, skip, gridpos, rgb, overlay, con):
   )
   nr = char_height + (len(lines) - 1) * (pad + char_height)
   w, h = pad + nc + 8, pad + nr
-  left = viewport.left + skip + pad
-  if gridpos in (mjGRID_TOPRIGHT, mjGRID_BOTTOMRIGHT):
-    left = viewport.left + viewport.width - skip - 1 - pad - w
-  bottom = viewport.bottom + pad
-  if gridpos in (mjGRID_TOPLEFT, mjGRID_TOPRIGHT):
-    bottom = viewport.bottom + viewport.height - 1 - pad - h
+  vl, vb, vw, vh = viewport.left, viewport.bottom, viewport.width, viewport.height
+  left = vl + skip + pad  # left column: TOPLEFT, BOTTOMLEFT, LEFT
+  if gridpos in (mjGRID_TOPRIGHT, mjGRID_BOTTOMRIGHT, mjGRID_RIGHT):
+    left = vl + vw - skip - 1 - pad - w
+  elif gridpos in (mjGRID_TOP, mjGRID_BOTTOM):
+    left = vl + int((vw - skip - w) / 2) - 1 - pad
+  bottom = vb + pad  # bottom row: BOTTOMLEFT, BOTTOMRIGHT, BOTTOM
+  if gridpos in (mjGRID_TOPLEFT, mjGRID_TOPRIGHT, mjGRID_TOP):
+    bottom = vb + vh - 1 - pad - h
+  elif gridpos in (mjGRID_LEFT, mjGRID_RIGHT):
+    bottom = vb + int((vh - h) / 2) - 1 - pad
   GL.glViewport(left, bottom, w, h)
   GL.glMatrixMode(GL.GL_PROJECTION)
   GL.glLoadIdentity()
@@ -168,3 +174,48 @@ def mjr_overlay(font, gridpos, viewport, overlay, overlay2, con):
       _draw_overlay(font, viewport, skip, gridpos, dim, overlay, con)
   else:
     _draw_overlay(font, viewport, 0, gridpos, bright, overlay, con)
+
+
+def mjr_label(viewport, font, txt, r, g, b, a, rt, gt, bt, con):
+  """Fill the viewport with (r, g, b, a), blended, and centre txt on it in (rt, gt, bt)
+  (mjr_label)."""
+  if viewport.width <= 0 or viewport.height <= 0:
+    return
+  w, h = int(viewport.width), int(viewport.height)
+  GL.glDisable(GL.GL_NORMALIZE)
+  GL.glDisable(GL.GL_DEPTH_TEST)
+  GL.glDisable(GL.GL_CULL_FACE)
+  GL.glDisable(GL.GL_LIGHTING)
+  GL.glDisable(GL.GL_COLOR_MATERIAL)
+  GL.glShadeModel(GL.GL_FLAT)
+  GL.glEnable(GL.GL_BLEND)
+  GL.glBlendFunc(GL.GL_SRC_ALPHA, GL.GL_ONE_MINUS_SRC_ALPHA)
+  GL.glPolygonMode(GL.GL_FRONT_AND_BACK, GL.GL_FILL)
+  GL.glMatrixMode(GL.GL_PROJECTION)
+  GL.glLoadIdentity()
+  GL.glOrtho(0, w, 0, h, -1, 1)
+  GL.glMatrixMode(GL.GL_MODELVIEW)
+  GL.glLoadIdentity()
+  GL.glViewport(int(viewport.left), int(viewport.bottom), w, h)
+  GL.glBegin(GL.GL_QUADS)
+  GL.glColor4f(r, g, b, a)
+  for x, y in ((0, 0), (w, 0), (w, h), (0, h)):
+    GL.glVertex2i(x, y)
+  GL.glEnd()
+  data = (txt or "").encode("ascii", "replace")
+  if not data:
+    return  # (the blend stays enabled, as MuJoCo leaves it)
+  big = font == mjFONT_BIG
+  widths = con.charWidthBig if big else con.charWidth
+  width = sum(int(widths[c]) if c < 128 else 0 for c in data)
+  cx = int((w - width) / 2)  # C's division, toward zero
+  cy = int((h - (con.charHeightBig if big else con.charHeight)) / 2)
+  GL.glListBase(con.baseFontBig if big else con.baseFontNormal)
+  GL.glColor3f(rt, gt, bt)
+  GL.glRasterPos2i(max(0, cx), cy)
+  GL.glCallLists(data)
+
+
+def text_width(con, text):
+  """Width in pixels of text in the normal font (textwidth of render_gl2.c)."""
+  return sum(int(con.charWidth[c]) if c < 128 else 0 for c in text.encode("ascii", "replace"))

@@ -8,6 +8,7 @@ else, drawing in a background thread and reading the data only in `sync()`
 (engine.viewer.launch_passive). suite.viewer builds its environment viewer on `App`.
 """
 
+import copy
 import math
 import pathlib
 import threading
@@ -18,6 +19,7 @@ import numpy as np
 from engine.driver import mj_forward
 from engine.driver import mj_step
 from engine.io import mj_resetData
+from engine.render.gl_renderer import MjrRect
 from engine.types import MjData
 from engine.types import MjModel
 from engine.viewer.ui import Viewer
@@ -226,6 +228,13 @@ class ModelViewer(App):
     v.update_scene(d)
 
 
+def _rect(viewport):
+  """An MjrRect of ours from any rectangle with left, bottom, width, height (mujoco's too)."""
+  return MjrRect(
+    int(viewport.left), int(viewport.bottom), int(viewport.width), int(viewport.height)
+  )
+
+
 class _Locked:
   """Forwards the window's input callbacks to the viewer while holding the lock."""
 
@@ -259,6 +268,8 @@ class Handle:
     self._dirty = True
     self._error = None
     self._viewer = None
+    self._frame_request = None  # an Event, set once the next frame was read into _frame
+    self._frame = None
     self._ready = threading.Event()
     self._thread = threading.Thread(
       target=self._run, args=(key_callback, title, width, height), name="engine-viewer", daemon=True
@@ -293,12 +304,17 @@ class Handle:
             viewer.update_camera(self._d)
           viewer.changed = False
           self._dirty = False
-          viewer.render()
+          request, self._frame_request = self._frame_request, None
+          rgb = viewer.render(read=request is not None)
         viewer.swap()
+        if request is not None:
+          self._frame = rgb
+          request.set()
         last = now
     finally:
       with self._lock:
         self._viewer = None
+        viewer._run_uploads(None)  # release callers waiting for an upload
         viewer.close()
         window.close()
 
@@ -332,6 +348,117 @@ class Handle:
     if not 0 <= int(hfieldid) < self._m.nhfield:
       raise ValueError(f"hfieldid {hfieldid} out of range [0, {self._m.nhfield})")
     self._dirty = True
+
+  def update_mesh(self, meshid):
+    """Upload mesh `meshid` anew after m.mesh_vert & co changed (mjr_uploadMesh); returns
+    when it is done, as mujoco.viewer's."""
+    if not 0 <= int(meshid) < self._m.nmesh:
+      raise ValueError(f"meshid {meshid} out of range [0, {self._m.nmesh})")
+    self._upload(lambda m, con: con.upload_mesh(m, int(meshid)))
+
+  def update_texture(self, texid):
+    """Upload texture `texid` anew after m.tex_data changed (mjr_uploadTexture); returns when
+    it is done, as mujoco.viewer's."""
+    if not 0 <= int(texid) < self._m.ntex:
+      raise ValueError(f"texid {texid} out of range [0, {self._m.ntex})")
+    self._upload(lambda m, con: con.upload_texture(m, int(texid)))
+
+  def _upload(self, upload, timeout=10.0):
+    done = threading.Event()
+    errors = []
+
+    def run(m, con):
+      try:
+        if con is not None:
+          upload(m, con)
+      except Exception as e:  # raised to the caller, not in the drawing thread
+        errors.append(e)
+      finally:
+        done.set()
+
+    with self._lock:
+      if self._viewer is None:
+        return
+      self._viewer.request_upload(run)
+      self._dirty = True
+    glfw.post_empty_event()
+    done.wait(timeout)
+    if errors:
+      raise errors[0]
+
+  def set_texts(self, texts):
+    """Text overlays drawn on every frame: (font, gridpos, text1, text2) or a list of them
+    (mjr_overlay; None picks mjFONTSCALE_150 (the normal font), mjGRID_TOPLEFT, "")."""
+    if isinstance(texts, tuple):
+      texts = [texts]
+    processed = [
+      (
+        150 if font is None else int(font),
+        0 if gridpos is None else int(gridpos),
+        "" if text1 is None else str(text1),
+        "" if text2 is None else str(text2),
+      )
+      for font, gridpos, text1, text2 in texts
+    ]
+    self._set_user("user_texts", processed)
+
+  def clear_texts(self):
+    self._set_user("user_texts", [])
+
+  def set_figures(self, viewports_figures):
+    """Figures drawn on every frame: (viewport, MjvFigure) or a list of them (mjr_figure).
+    The figures are copied: change them and call set_figures again to update."""
+    if isinstance(viewports_figures, tuple):
+      viewports_figures = [viewports_figures]
+    self._set_user(
+      "user_figures", [(_rect(viewport), copy.deepcopy(fig)) for viewport, fig in viewports_figures]
+    )
+
+  def clear_figures(self):
+    self._set_user("user_figures", [])
+
+  def set_images(self, viewports_images):
+    """RGB images (height, width, 3) uint8, top row first, drawn on every frame in their
+    viewports: (viewport, image) or a list of them (mjr_drawPixels)."""
+    if isinstance(viewports_images, tuple):
+      viewports_images = [viewports_images]
+    processed = []
+    for viewport, image in viewports_images:
+      image = np.asarray(image)
+      target = (int(viewport.height), int(viewport.width))
+      if image.shape[:2] != target:
+        raise ValueError(f"Image shape {image.shape[:2]} does not match target shape {target}")
+      if image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
+        raise ValueError(
+          f"images must be uint8 (height, width, 3), got {image.dtype} {image.shape}"
+        )
+      processed.append((_rect(viewport), np.ascontiguousarray(np.flip(image, axis=0))))
+    self._set_user("user_images", processed)
+
+  def clear_images(self):
+    self._set_user("user_images", [])
+
+  def _set_user(self, name, items):
+    with self._lock:
+      v = self._viewer
+      if v is None:
+        return
+      setattr(v, name, items)
+      self._dirty = True
+    glfw.post_empty_event()
+
+  def _read_frame(self, timeout=10.0):
+    """The next frame drawn, RGB top row first (for tests and scripts)."""
+    done = threading.Event()
+    with self._lock:
+      if self._viewer is None:
+        raise RuntimeError("the viewer window is closed")
+      self._frame_request = done
+      self._dirty = True
+    glfw.post_empty_event()
+    if not done.wait(timeout):
+      raise TimeoutError("no frame was drawn")
+    return self._frame
 
   def close(self):
     """Close the window and wait for the drawing thread to end."""

@@ -26,12 +26,14 @@ from engine.enums import mjtPertBit
 from engine.enums import mjtRndFlag as R
 from engine.enums import mjtVisFlag as V
 from engine.render import gl_text
+from engine.render.figure import mjr_figure
 from engine.render.gl_renderer import MjrContext
 from engine.render.gl_renderer import MjrRect
 from engine.render.gl_renderer import mjFB_WINDOW
 from engine.render.gl_renderer import mjr_readPixels
 from engine.render.gl_renderer import mjr_render
 from engine.render.gl_renderer import mjr_setBuffer
+from engine.render.gl_resources import mjr_drawPixels
 from engine.render.visualize import MjvCamera
 from engine.render.visualize import MjvOption
 from engine.render.visualize import MjvPerturb
@@ -202,6 +204,12 @@ class Viewer:
     self._step_rate = _Rate()  # (steps, seconds stepping) over the last second
     self._step_count, self._step_time = 0, 0.0
     self.con = None
+    # drawn over every frame (mujoco.viewer.Handle's set_figures / set_texts / set_images):
+    # (viewport, MjvFigure), (font, gridpos, text1, text2), (viewport, RGB bottom row first)
+    self.user_figures = []
+    self.user_texts = []
+    self.user_images = []
+    self._uploads = []  # functions (model, context) run with the context current
     self.set_model(model, data)
 
   # ---- model ----
@@ -217,6 +225,7 @@ class Viewer:
     mjv_defaultFreeCamera(model, self.cam)
     self.con = MjrContext(model, 150)
     self._ops.clear()
+    self._run_uploads(None)  # (for the old model: release their waiters)
     self.camera_index = -1
 
   # ---- requests the owner consumes ----
@@ -304,10 +313,12 @@ class Viewer:
     frame as RGB uint8 (h, w, 3), top row first. Call swap() to show it."""
     self.window.make_current()
     rect = self.viewport()
+    self._run_uploads(self.con)
     self.con.refresh_hfields(self.m)
     mjr_setBuffer(mjFB_WINDOW, self.con)
     mjr_render(rect, self.scn, self.con)
     self._draw_overlays(rect)
+    self._draw_user_overlays(rect)
     self.frames += 1
     self._fps.tick(self.frames)
     if not read:
@@ -318,6 +329,25 @@ class Viewer:
 
   def swap(self):
     self.window.swap_buffers()
+
+  def request_upload(self, upload):
+    """Run upload(model, context) before the next frame, with the window's context current
+    (mjr_uploadMesh / mjr_uploadTexture after the model's data changed)."""
+    self._uploads.append(upload)
+
+  def _run_uploads(self, con):
+    uploads, self._uploads = self._uploads, []
+    for upload in uploads:
+      upload(self.m, con)
+
+  def _draw_user_overlays(self, rect):
+    """The user's figures, texts and images, in that order, as MuJoCo's simulate draws them."""
+    for viewport, fig in self.user_figures:
+      mjr_figure(viewport, fig, self.con)
+    for font, gridpos, text1, text2 in self.user_texts:
+      gl_text.mjr_overlay(font, gridpos, rect, text1, text2, self.con)
+    for viewport, rgb in self.user_images:
+      mjr_drawPixels(rgb, None, viewport, self.con)
 
   def measure_steps(self, nstep, seconds):
     """Record the wall time of nstep steps, for the info overlay's mean over the last second."""

@@ -1574,9 +1574,10 @@ def test_polynomial_stiffness(lib):
 
 @pytest.mark.parametrize("lib", LIBS)
 def test_make_visualization_structs(lib):
-  """bindings_test: test_can_initialize_mjv_structs (all but MjvFigure)"""
+  """bindings_test: test_can_initialize_mjv_structs"""
   m, _ = _load(lib)
-  for name in ("MjvScene", "MjvCamera", "MjvGLCamera", "MjvGeom", "MjvLight", "MjvOption"):
+  names = ("MjvScene", "MjvCamera", "MjvGLCamera", "MjvGeom", "MjvLight", "MjvOption", "MjvFigure")
+  for name in names:
     cls = getattr(lib, name)
     assert isinstance(cls(), cls)
   assert isinstance(lib.MjvScene(m, 50), lib.MjvScene)

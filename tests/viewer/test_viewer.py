@@ -648,3 +648,106 @@ def test_gymnasium_human_mode_draws_mujocos_picture(display, tmp_path):
   assert ours.std() > 10  # a drawn scene, not a cleared window
   psnr = 10 * np.log10(255**2 / np.mean((ours - theirs) ** 2))
   assert psnr > 28, psnr  # measured 33.6 dB (the same ant, floor and sky)
+
+
+# a textured box and a mesh, for the passive viewer's overlays and uploads
+TEXTURED = """
+<mujoco>
+  <asset>
+    <texture name="c" type="2d" builtin="checker" rgb1="0.9 0.2 0.2" rgb2="0.2 0.2 0.9"
+             width="32" height="32"/>
+    <material name="c" texture="c" texrepeat="2 2"/>
+    <mesh name="tetra" vertex="0 0 0  0.3 0 0  0 0.3 0  0 0 0.3"/>
+  </asset>
+  <worldbody>
+    <light directional="true" pos="0 0 3" dir="0 0 -1"/>
+    <geom type="box" size="0.25 0.25 0.25" pos="-0.3 0 0" material="c"/>
+    <geom type="mesh" mesh="tetra" pos="0.2 -0.1 -0.1" rgba="0.2 0.8 0.3 1"/>
+  </worldbody>
+</mujoco>
+"""
+
+
+@needs_xvfb
+def test_passive_viewer_draws_texts_figures_images_and_uploads(display, tmp_path):
+  """mujoco.viewer.Handle's set_texts, set_figures, set_images (and clear_*), update_mesh and
+  update_texture: each changes the pixels where it should."""
+  result = run_script(
+    display,
+    """
+    import json, numpy as np, engine, engine.viewer
+    TEXTURED = __TEXTURED__
+    m = engine.MjModel.from_xml_string(TEXTURED)
+    d = engine.MjData(m)
+    engine.mj_forward(m, d)
+    out = {}
+    W, H = 320, 240
+    def changed(a, b, rows=slice(None), cols=slice(None)):
+      return int((np.abs(a[rows, cols].astype(int) - b[rows, cols]).sum(-1) > 30).sum())
+    with engine.viewer.launch_passive(m, d, width=W, height=H) as h:
+      h.sync()
+      base = h._read_frame()
+      out["shape"] = list(base.shape)
+      # text at the top right: the overlay box and its glyphs
+      h.set_texts((None, engine.mjtGridPos.mjGRID_TOPRIGHT, "Hello", "world"))
+      frame = h._read_frame()
+      out["text"] = changed(frame, base, slice(0, 40), slice(W // 2, W))
+      h.clear_texts()
+      out["text_cleared"] = changed(h._read_frame(), base, slice(0, 40), slice(W // 2, W))
+      # a figure in a rectangle at the right (bottom-left origin: rows 80..180 from the top)
+      fig = engine.MjvFigure()
+      x = np.linspace(0, 1, 50)
+      fig.linepnt[0] = 50
+      fig.linedata[0, :100:2] = x
+      fig.linedata[0, 1:100:2] = x**2
+      fig.title = "plot"
+      fig.figurergba[:] = [0.3, 0.3, 0.6, 1]
+      fig.flg_ticklabel[:] = 0  # (with them the plot area would be empty at this size)
+      h.set_figures((engine.MjrRect(170, 60, 140, 100), fig))
+      frame = h._read_frame()
+      out["figure"] = changed(frame, base, slice(80, 180), slice(170, 310))
+      out["figure_outside"] = changed(frame, base, slice(0, 70), slice(170, 310))
+      red = np.abs(frame[80:180, 170:310].astype(int) - [255, 76, 76]).max(-1) <= 40
+      out["figure_line"] = int(red.sum())
+      h.clear_figures()
+      # an image: exact pixels, top row first
+      image = np.zeros((30, 40, 3), np.uint8)
+      image[:15] = [255, 0, 0]
+      image[15:] = [0, 0, 255]
+      h.set_images((engine.MjrRect(10, 100, 40, 30), image))
+      frame = h._read_frame()
+      out["image_exact"] = bool((frame[H - 130 : H - 100, 10:50] == image).all())
+      try:
+        h.set_images((engine.MjrRect(0, 0, 10, 10), image))
+      except ValueError as e:
+        out["image_error"] = str(e)
+      h.clear_images()
+      frame = h._read_frame()
+      out["image_cleared"] = not bool((frame[H - 130 : H - 100, 10:50] == image).all())
+      out["figure_cleared"] = changed(frame, base, slice(80, 180), slice(170, 310))
+      # the texture inverted, then the mesh enlarged, each uploaded by the viewer
+      m.tex_data[:] = 255 - m.tex_data
+      h.update_texture(0)
+      tex = h._read_frame()
+      out["texture"] = changed(tex, base, slice(40, 200), slice(40, 280))
+      m.mesh_vert[:] *= 2
+      h.update_mesh(0)
+      out["mesh"] = changed(h._read_frame(), tex, slice(40, 200), slice(40, 280))
+      try:
+        h.update_mesh(5)
+      except ValueError as e:
+        out["mesh_error"] = str(e)
+    print(json.dumps(out))
+  """.replace("__TEXTURED__", repr(TEXTURED)),
+    tmp_path,
+  )
+  assert result["shape"] == [240, 320, 3]
+  assert result["text"] > 100 and result["text_cleared"] == 0
+  assert result["figure"] > 0.8 * 100 * 140  # its background covers the rectangle
+  assert result["figure_outside"] == 0 and result["figure_line"] > 50
+  assert result["image_exact"] and result["image_cleared"]
+  assert "does not match" in result["image_error"]
+  assert result["figure_cleared"] == 0
+  assert result["texture"] > 500
+  assert result["mesh"] > 200
+  assert "out of range" in result["mesh_error"]
