@@ -8,10 +8,10 @@ For each Control Suite task both stacks load the same task and time, from the sa
   call     `mj_step(m, d)` once per step from Python, as RL loops and Gymnasium call it
   physics  `physics.step()` (engine.Physics / dm_control's mujoco.Physics) once per step
   env      `env.step(action)` of the suite task, per physics step it runs (a control step is
-           n_sub_steps physics steps, plus the task's before_step, observations and reward)
+           `physics.step(n_sub_steps)`, plus the task's before_step, observations and reward)
 
 and the overhead of each layer over the one below: call - loop, physics - call, and the
-environment's own work per control step (env minus n_sub_steps * physics). Best of R runs of N
+environment's own work per control step (env.step minus `physics.step(n_sub_steps)`). Best of R runs of N
 steps each; MuJoCo's columns are its C engine through its Python bindings and dm_control 1.0.50
 on it.
 """
@@ -80,6 +80,12 @@ def _layers(lib, env, steps, repeats):
     for _ in range(steps):
       step()
 
+  def physics_control_step():
+    reset()
+    step = physics.step
+    for _ in range(steps):
+      step(n_sub)
+
   def env_step():
     env.reset()
     for action in actions:
@@ -91,10 +97,11 @@ def _layers(lib, env, steps, repeats):
     ("loop", loop, steps),
     ("call", call, steps),
     ("physics", physics_step, steps),
+    ("physics_n", physics_control_step, steps),
     ("env", env_step, steps * n_sub),
   ):
     out[name] = 1e6 * _best(run, repeats) / n
-  out["env_own"] = n_sub * (out["env"] - out["physics"])  # per control step
+  out["env_own"] = n_sub * out["env"] - out["physics_n"]  # per control step
   out["n_sub"] = n_sub
   return out
 
