@@ -11,9 +11,9 @@ For each Control Suite task both stacks load the same task and time, from the sa
            `physics.step(n_sub_steps)`, plus the task's before_step, observations and reward)
 
 and the overhead of each layer over the one below: call - loop, physics - call, and the
-environment's own work per control step (env.step minus `physics.step(n_sub_steps)`). Best of R runs of N
-steps each; MuJoCo's columns are its C engine through its Python bindings and dm_control 1.0.50
-on it.
+environment's own work per control step (env.step minus `physics.step(n_sub_steps)`). Best of
+R runs of N steps each; MuJoCo's columns are its C engine through its Python bindings and
+dm_control 1.0.50 on it.
 """
 
 import argparse
