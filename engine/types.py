@@ -770,7 +770,8 @@ def data_capacity(m: MjModel) -> dict:
   Jacobian nonzeros get each row the width `_row_width` (nv in the dense layout), Newton's
   Hessian at most 2^22 entries (a larger island takes its own), and the broadphase every body
   pair up to 2^24. Sparse elliptic models get room for the Jacobian that folds cone Hessians;
-  models with a dual solver (PGS, or noslip) room for efc_Y and efc_AR (up to 2^22 entries),
+  models with a dual solver (PGS, or noslip) room for efc_Y and efc_AR (2^22 entries, or as
+  many as half of MuJoCo's arena m.narena holds: MuJoCo's AR lives there),
   and for efc_Y with diagexact: more (or a switch to those options after MjData is made)
   warns mjWARN_CNSTRFULL, as MuJoCo does when its arena cannot hold them.
   """
@@ -794,7 +795,7 @@ def data_capacity(m: MjModel) -> dict:
     "nefccap": nefccap,
     "nJcap": nefccap * width,
     "nYcap": nefccap * width if project else 0,
-    "nAcap": min(nefccap * nefccap, _AR_CAP) if dual else 0,
+    "nAcap": min(nefccap * nefccap, max(_AR_CAP, int(m.narena) // 16)) if dual else 0,
     "nislandcap": int(m.ntree),
     "nidofcap": nv,
     "nHcap": min(nv * nv, _HESSIAN_CAP),

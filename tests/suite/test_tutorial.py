@@ -8,8 +8,9 @@ button to press, the Control Suite) and run on two stacks of modules: ours, impo
 ported script imports them (`import engine as mujoco`, `engine.wrapper.mjbindings.enums`,
 `mjcf`, `composer`, `suite`, ...), and dm_control's. The same seeds and actions must give the
 same numbers (physics values, named-index values and printouts, camera matrices and projected
-points, observations and rewards) and close images (PSNR, printed). The locomotion and
-manipulation cells are not covered (docs/suite.md).
+points, observations and rewards) and close images (PSNR, printed). The tutorial's last cells
+follow: a position-controlled CMU humanoid in a corridor with walls, 2-v-2 and 3-v-3 soccer, and
+the manipulation tasks' lists and a vision task's episode.
 """
 
 import contextlib
@@ -17,10 +18,12 @@ import gc
 import io
 import itertools
 import types
+import warnings
 
 import numpy as np
 import pytest
 from dm_control import composer as dm_composer
+from dm_control import manipulation as dm_manipulation
 from dm_control import mjcf as dm_mjcf
 from dm_control import mujoco as dm_mujoco
 from dm_control import suite as dm_suite
@@ -28,7 +31,11 @@ from dm_control.composer import variation as dm_variation
 from dm_control.composer.observation import observable as dm_observable
 from dm_control.composer.variation import distributions as dm_distributions
 from dm_control.composer.variation import noises as dm_noises
+from dm_control.locomotion import soccer as dm_soccer
+from dm_control.locomotion.arenas import corridors as dm_corridor_arenas
 from dm_control.locomotion.arenas import floors as dm_floors
+from dm_control.locomotion.tasks import corridors as dm_corridor_tasks
+from dm_control.locomotion.walkers import cmu_humanoid as dm_cmu_humanoid
 from dm_control.mujoco.wrapper.mjbindings import enums as dm_enums
 from engine.wrapper.mjbindings import enums
 
@@ -40,7 +47,12 @@ from composer import variation
 from composer.observation import observable
 from composer.variation import distributions
 from composer.variation import noises
+from suite import manipulation
+from suite.locomotion import soccer
+from suite.locomotion.arenas import corridors as corridor_arenas
 from suite.locomotion.arenas import floors
+from suite.locomotion.tasks import corridors as corridor_tasks
+from suite.locomotion.walkers import cmu_humanoid
 
 pytestmark = pytest.mark.usefixtures("opengl")
 
@@ -56,6 +68,11 @@ OURS = types.SimpleNamespace(
   noises=noises,
   floors=floors,
   suite=suite,
+  cmu_humanoid=cmu_humanoid,
+  corridor_arenas=corridor_arenas,
+  corridor_tasks=corridor_tasks,
+  soccer=soccer,
+  manipulation=manipulation,
 )
 DM = types.SimpleNamespace(
   name="dm_control",
@@ -69,6 +86,11 @@ DM = types.SimpleNamespace(
   noises=dm_noises,
   floors=dm_floors,
   suite=dm_suite,
+  cmu_humanoid=dm_cmu_humanoid,
+  corridor_arenas=dm_corridor_arenas,
+  corridor_tasks=dm_corridor_tasks,
+  soccer=dm_soccer,
+  manipulation=dm_manipulation,
 )
 STACKS = (OURS, DM)
 
@@ -690,3 +712,126 @@ def test_one_task_per_domain_at_its_initial_state_as_dm_controls():
     )
     if domain != "dog":
       assert_close_images(f"{domain}: {task}", images["ours", domain], images["dm_control", domain])
+
+
+# ---- locomotion ----
+
+
+def _corridor_run(s, nsteps=6):
+  """A position-controlled CMU humanoid with its egocentric camera, in a corridor with walls of
+  random size, rewarded for running along it: the first observation, three cameras' pictures,
+  then `nsteps` control steps of random actions (observations and rewards)."""
+  walker = s.cmu_humanoid.CMUHumanoidPositionControlledV2020(
+    observable_options={"egocentric_camera": dict(enabled=True)}
+  )
+  arena = s.corridor_arenas.WallsCorridor(
+    wall_gap=2.5,
+    wall_width=s.distributions.Uniform(1.5, 2.5),
+    wall_height=s.distributions.Uniform(2.0, 3.0),
+    corridor_width=3.5,
+    corridor_length=20.0,
+  )
+  task = s.corridor_tasks.RunThroughCorridor(
+    walker=walker,
+    arena=arena,
+    walker_spawn_position=(0.5, 0, 0),
+    target_velocity=2.5,
+    physics_timestep=0.005,
+    control_timestep=0.03,
+  )
+  env = s.composer.Environment(
+    task=task,
+    time_limit=5,
+    random_state=np.random.RandomState(7),
+    strip_singleton_obs_buffer_dim=True,
+  )
+  first = env.reset().observation
+  pictures = np.hstack([env.physics.render(camera_id=c, width=160, height=120) for c in range(3)])
+  spec = env.action_spec()
+  actions = np.random.RandomState(3).uniform(spec.minimum, spec.maximum, (nsteps,) + spec.shape)
+  steps = [env.step(a) for a in actions]
+  return first, pictures, [(t.observation, t.reward) for t in steps]
+
+
+def test_a_humanoid_in_a_corridor_with_walls_as_dm_controls():
+  (first, pictures, steps), theirs = both(_corridor_run)
+  assert sorted(first) == sorted(theirs[0])
+  camera = "walker/egocentric_camera"
+  for key in first:
+    if key != camera:
+      np.testing.assert_allclose(first[key], theirs[0][key], rtol=1e-7, atol=1e-9, err_msg=key)
+  assert_close_images("egocentric camera", first[camera], theirs[0][camera], floor=35)
+  assert_close_images("corridor, cameras 0-2", pictures, theirs[1], floor=30)
+  for (mine, reward), (dms, dm_reward) in zip(steps, theirs[2], strict=True):
+    assert reward == pytest.approx(dm_reward, rel=1e-6, abs=1e-9)
+    for key in mine:
+      if key != camera:
+        np.testing.assert_allclose(mine[key], dms[key], rtol=1e-5, atol=1e-7, err_msg=key)
+
+
+def _soccer(s, team_size, walker_type):
+  """A soccer match at its first state: the walkers' and the ball's state, the cameras the
+  tutorial picks at random, and what the physics held when the environment was built (all
+  players start at the same spot: the constraint rows of a pile-up)."""
+  random_state = np.random.RandomState(5)
+  with warnings.catch_warnings():
+    warnings.simplefilter("error")  # no warning at construction (a full constraint buffer)
+    env = s.soccer.load(
+      team_size=team_size,
+      time_limit=20.0,
+      random_state=random_state,
+      disable_walker_contacts=False,
+      walker_type=getattr(s.soccer.WalkerType, walker_type),
+    )
+  built = (int(env.physics.data.ncon), int(env.physics.data.nefc))
+  env.reset()
+  cameras = random_state.choice(env.physics.model.ncam, 4, replace=False)
+  return built, env.physics.get_state().copy(), cameras
+
+
+@pytest.mark.parametrize("team_size,walker_type", [(2, "BOXHEAD"), (3, "ANT")])
+def test_soccer_teams_start_as_dm_controls(team_size, walker_type):
+  """Their pictures are not compared: the pitch's turf and the jerseys are our own textures
+  (dm_control's image files are not ours to copy)."""
+  (built, state, cameras), theirs = both(_soccer, team_size, walker_type)
+  assert built == theirs[0]
+  np.testing.assert_allclose(state, theirs[1], atol=1e-9)
+  np.testing.assert_array_equal(cameras, theirs[2])
+
+
+# ---- manipulation ----
+
+
+def test_manipulation_task_lists_are_dm_controls():
+  for get in (
+    lambda s: s.manipulation.ALL,
+    lambda s: s.manipulation.get_environments_by_tag("vision"),
+  ):
+    ours, theirs = both(get)
+    assert tuple(ours) == tuple(theirs)
+
+
+def _stacking(s, nsteps):
+  """The tutorial's vision task: `nsteps` random actions drawn from the environment's own
+  random state, the front camera's frames, rewards and the arm's joint angles."""
+  env = s.manipulation.load("stack_2_of_3_bricks_random_order_vision", seed=11)
+  spec = env.action_spec()
+  timestep = env.reset()
+  frames, rewards, joints = [timestep.observation["front_close"]], [], []
+  while not timestep.last() and len(rewards) < nsteps:
+    action = env.random_state.uniform(low=spec.minimum, high=spec.maximum)
+    timestep = env.step(action.astype(spec.dtype, copy=False))
+    frames.append(timestep.observation["front_close"])
+    rewards.append(timestep.reward)
+    joints.append(timestep.observation["jaco_arm/joints_pos"])
+  return np.concatenate(frames, axis=0), np.array(rewards), np.array(joints)
+
+
+@pytest.mark.parametrize("nsteps", [15, pytest.param(10_000, marks=pytest.mark.slow)])
+def test_a_vision_manipulation_episode_as_dm_controls(nsteps):
+  """15 steps by default; the whole episode (as the tutorial runs it) in the slow run."""
+  (frames, rewards, joints), theirs = both(_stacking, nsteps)
+  assert frames.shape == theirs[0].shape
+  np.testing.assert_allclose(rewards, theirs[1], atol=1e-9)
+  np.testing.assert_allclose(joints, theirs[2], rtol=1e-6, atol=1e-8)
+  assert_close_images("stacking, front_close frames", frames, theirs[0], floor=28)
