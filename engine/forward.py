@@ -429,14 +429,19 @@ def euler_skip(m, d, skipfactor):
   nv = m.nv
   h = m.opt.timestep[0]
   qacc = d.scratch_step_qacc
+  # some tree sleeps: the awake dofs only (advance moves no other)
+  filtered = _sleep.enabled(m) and d.nv_awake[0] < nv
+  nawake = d.nv_awake[0] if filtered else nv
   damping = False
   if not disabled(m, mjDSBL_EULERDAMP | mjDSBL_DAMPER):
-    for i in range(nv):
-      if implicit_damping(m, i):
+    for k in range(nawake):
+      if implicit_damping(m, d.dof_awake_ind[k] if filtered else k):
         damping = True
         break
   if not damping:
-    qacc[:] = d.qacc
+    for k in range(nawake):
+      i = d.dof_awake_ind[k] if filtered else k
+      qacc[i] = d.qacc[i]
   else:
     # (M + h*dB/dv) qacc = qfrc_smooth + qfrc_constraint, B the (polynomial) damping force
     if not skipfactor:

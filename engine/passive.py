@@ -15,6 +15,7 @@ Sleeping trees' passive forces are computed (frozen inputs: the values MuJoCo ke
 import math
 
 from engine import plugin_call
+from engine import sleep as _sleep
 from engine._jit import jit
 from engine._jit import local_array
 from engine._stage import FLUID
@@ -132,50 +133,66 @@ def _subtract_wind(m, d, body, pos, rot, lvel, buf):
 
 @jit
 def _joint_springs(m, d, buf):
-  """Joint springs into qfrc_spring (polynomial in the displacement or its norm)."""
+  """Joint springs into qfrc_spring (polynomial in the displacement or its norm), of the awake
+  trees' joints when some tree sleeps (as MuJoCo: a sleeping tree keeps its last forces)."""
+  filtered = _sleep.filtering(m, d)
+  nbody = d.nbody_awake[0] if filtered else m.nbody
+  for b in range(nbody):
+    body = d.body_awake_ind[b] if filtered else b
+    adr = m.body_jntadr[body]
+    for j in range(adr, adr + m.body_jntnum[body]):
+      _joint_spring(m, d, j, buf)
+
+
+@jit
+def _joint_spring(m, d, j, buf):
+  """The spring of joint j into qfrc_spring."""
   quat = buf[0:4]
   dif = buf[4:7]
-  for j in range(m.njnt):
-    stiffness = m.jnt_stiffness[j]
-    spoly = m.jnt_stiffnesspoly[j]
-    if stiffness == 0 and _is_zero2(spoly):
-      continue
-    padr = m.jnt_qposadr[j]
-    dadr = m.jnt_dofadr[j]
-    jtype = m.jnt_type[j]
+  stiffness = m.jnt_stiffness[j]
+  spoly = m.jnt_stiffnesspoly[j]
+  if stiffness == 0 and _is_zero2(spoly):
+    return
+  padr = m.jnt_qposadr[j]
+  dadr = m.jnt_dofadr[j]
+  jtype = m.jnt_type[j]
 
-    # free joint translation: spring along the displacement, coefficient from its norm
-    if jtype == mjJNT_FREE:
-      for k in range(3):
-        dif[k] = d.qpos[padr + k] - m.qpos_spring[padr + k]
-      r = math.sqrt(dif[0] * dif[0] + dif[1] * dif[1] + dif[2] * dif[2])
-      kr = poly_force(stiffness, spoly, r, 0)
-      for k in range(3):
-        d.qfrc_spring[dadr + k] += dif[k] * -kr
-      padr += 3
-      dadr += 3
+  # free joint translation: spring along the displacement, coefficient from its norm
+  if jtype == mjJNT_FREE:
+    for k in range(3):
+      dif[k] = d.qpos[padr + k] - m.qpos_spring[padr + k]
+    r = math.sqrt(dif[0] * dif[0] + dif[1] * dif[1] + dif[2] * dif[2])
+    kr = poly_force(stiffness, spoly, r, 0)
+    for k in range(3):
+      d.qfrc_spring[dadr + k] += dif[k] * -kr
+    padr += 3
+    dadr += 3
 
-    # rotation (free or ball): quaternion difference as a rotation vector
-    if jtype == mjJNT_FREE or jtype == mjJNT_BALL:
-      for k in range(4):
-        quat[k] = d.qpos[padr + k]
-      mju_normalize4(quat)
-      mju_subQuat(dif, quat, m.qpos_spring[padr : padr + 4])
-      r = math.sqrt(dif[0] * dif[0] + dif[1] * dif[1] + dif[2] * dif[2])
-      kr = poly_force(stiffness, spoly, r, 0)
-      for k in range(3):
-        d.qfrc_spring[dadr + k] += dif[k] * -kr
+  # rotation (free or ball): quaternion difference as a rotation vector
+  if jtype == mjJNT_FREE or jtype == mjJNT_BALL:
+    for k in range(4):
+      quat[k] = d.qpos[padr + k]
+    mju_normalize4(quat)
+    mju_subQuat(dif, quat, m.qpos_spring[padr : padr + 4])
+    r = math.sqrt(dif[0] * dif[0] + dif[1] * dif[1] + dif[2] * dif[2])
+    kr = poly_force(stiffness, spoly, r, 0)
+    for k in range(3):
+      d.qfrc_spring[dadr + k] += dif[k] * -kr
 
-    # slide and hinge
-    else:
-      x = d.qpos[padr] - m.qpos_spring[padr]
-      d.qfrc_spring[dadr] = -x * poly_force(stiffness, spoly, x, 0)
+  # slide and hinge
+  else:
+    x = d.qpos[padr] - m.qpos_spring[padr]
+    d.qfrc_spring[dadr] = -x * poly_force(stiffness, spoly, x, 0)
 
 
 @jit
 def _dof_dampers(m, d, poly):
-  """Dof dampers (with the damping of actuators on the joint) into qfrc_damper."""
-  for i in range(m.nv):
+  """Dof dampers (with the damping of actuators on the joint) into qfrc_damper, of the awake
+  dofs when some tree sleeps."""
+  filtered = _sleep.filtering(m, d)
+  nv = d.nv_awake[0] if filtered else m.nv
+  for k in range(nv):
+    i = d.dof_awake_ind[k] if filtered else k
     poly[0] = m.dof_dampingpoly[i, 0]
     poly[1] = m.dof_dampingpoly[i, 1]
     damping = m.dof_damping[i]
@@ -268,7 +285,9 @@ def gravcomp(m, d):
   buf[:] = 0.0
   force = buf[0:3]
   torque = buf[3:6]
-  for i in range(1, m.nbody):
+  nbody, filtered = _sleep.awake_bodies(m, d)
+  for b in range(nbody):
+    i = d.body_awake_ind[b] if filtered else b
     if m.body_gravcomp[i] != 0:
       has_gravcomp = True
       scl = -(m.body_mass[i] * m.body_gravcomp[i])
@@ -529,7 +548,9 @@ def fluid(m, d):
   if not fluid_enabled(m):
     return False
   buf = local_array(36)
-  for i in range(m.nbody):
+  nbody, filtered = _sleep.awake_bodies(m, d)
+  for b in range(nbody):
+    i = d.body_awake_ind[b] if filtered else b
     if m.body_mass[i] < mjMINVAL:
       continue
 
@@ -551,9 +572,12 @@ def fluid(m, d):
 
 @stage()
 def passive(m, d):
-  """Port of mj_passive: every passive force and their sum qfrc_passive."""
-  nv = m.nv
-  for i in range(nv):
+  """Port of mj_passive: every passive force and their sum qfrc_passive; when some tree sleeps,
+  those of the awake dofs only (a sleeping tree keeps its last ones, as in MuJoCo)."""
+  filtered = _sleep.enabled(m) and d.nv_awake[0] < m.nv
+  nv = d.nv_awake[0] if filtered else m.nv
+  for k in range(nv):
+    i = d.dof_awake_ind[k] if filtered else k
     d.qfrc_spring[i] = 0.0
     d.qfrc_damper[i] = 0.0
     d.qfrc_gravcomp[i] = 0.0
@@ -570,13 +594,16 @@ def passive(m, d):
   has_fluid = fluid_enabled(m) and fluid(m, d) != 0
 
   # qfrc_passive = spring + damper (+ fluid) (+ gravcomp not routed to actuators)
-  for i in range(nv):
+  for k in range(nv):
+    i = d.dof_awake_ind[k] if filtered else k
     d.qfrc_passive[i] = d.qfrc_spring[i] + d.qfrc_damper[i]
   if has_fluid:
-    for i in range(nv):
+    for k in range(nv):
+      i = d.dof_awake_ind[k] if filtered else k
       d.qfrc_passive[i] += d.qfrc_fluid[i]
   if has_gravcomp:
-    for i in range(nv):
+    for k in range(nv):
+      i = d.dof_awake_ind[k] if filtered else k
       if not m.jnt_actgravcomp[m.dof_jntid[i]]:
         d.qfrc_passive[i] += d.qfrc_gravcomp[i]
 

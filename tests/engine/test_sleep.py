@@ -213,3 +213,39 @@ def test_actuated_trees_and_controls(policy):
   _step_both(mjm, mjd, m, d, 300, control)
   np.testing.assert_array_equal(d.act, mjd.act)
   assert (d.tree_asleep[1] >= 0) == bool(policy)
+
+
+# damped, sprung pendulums that come to rest and sleep, a gravity-compensated one, and a box
+PASSIVE_SCENE = """
+<mujoco>
+  <option><flag sleep="enable"/></option>
+  <worldbody>
+    <geom type="plane" size="5 5 .1"/>
+    <body pos="0 0 1"><joint type="hinge" axis="0 1 0" damping="3" stiffness="4" springref="20"/>
+      <geom type="capsule" fromto="0 0 0 .3 0 0" size=".03"/></body>
+    <body pos="1 0 1"><joint type="hinge" axis="1 0 0" damping="2" stiffness="1"/>
+      <geom type="capsule" fromto="0 0 0 0 .3 0" size=".03"/></body>
+    <body pos="2 0 1" gravcomp=".5"><joint type="hinge" axis="0 1 0" damping="1"/>
+      <geom type="capsule" fromto="0 0 0 .3 0 0" size=".03"/></body>
+    <body pos="3 0 .1"><freejoint/><geom type="box" size=".1 .1 .1"/></body>
+  </worldbody>
+</mujoco>
+"""
+
+
+def test_passive_forces_with_sleeping_trees_are_mujocos():
+  """mj_passive and the Euler step skip sleeping trees (their springs' forces stay as they
+  were); the passive forces stay MuJoCo's while some pendulums sleep and others swing."""
+  mjm, mjd, m, d = oracle.load(PASSIVE_SCENE)
+  for step in range(2800):
+    mujoco.mj_step(mjm, mjd)
+    engine.mj_step(m, d)
+    if step % 10 == 0 or step > 2700:
+      for name in ("qfrc_spring", "qfrc_damper", "qfrc_gravcomp", "qfrc_passive", "qvel"):
+        np.testing.assert_allclose(
+          getattr(d, name), getattr(mjd, name), rtol=1e-9, atol=1e-12, err_msg=f"{name} {step}"
+        )
+      _assert_sleep_equal(d, mjd, f"step {step}")
+  asleep = np.asarray(d.tree_asleep) >= 0
+  assert asleep[0] and asleep[1] and not asleep[2]  # two sleep, the compensated one swings
+  assert d.qfrc_spring[0] != 0  # a sleeping tree's spring force, kept
