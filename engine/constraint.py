@@ -21,6 +21,7 @@ here). Sleeping trees (engine/sleep.py) add no equality, friction loss or joint 
 import math
 
 from engine import sleep as _sleep
+from engine._jit import inline_jit
 from engine._jit import jit
 from engine._jit import local_array
 from engine._stage import CONTACTS
@@ -104,7 +105,7 @@ def _chain_count(m, b1, b2, skipcommon):
   return NV
 
 
-@jit
+@inline_jit
 def _dif_col(d, da, in1, o1x, o1y, o1z, in2, o2x, o2y, o2z):
   """Column da of jac2 - jac1 (mj_jacDifPair): translation (3) and rotation (3).
 
@@ -152,7 +153,7 @@ def _begin(m, d, sparse, size, NV):
   return base
 
 
-@jit
+@inline_jit
 def _put(d, sparse, base, stride, r, idx, da, val):
   """Writes Jacobian entry (row r of the new block, dof da at chain position idx)."""
   if sparse:
@@ -203,7 +204,7 @@ def _finish(m, d, sparse, base, size, NV, frictionloss, type, id):
     d.nl[0] += size
 
 
-@jit
+@inline_jit
 def _set_posmargin(d, r, pos, margin):
   """Position and margin of new row r (counted from nefc)."""
   d.efc_pos[d.nefc[0] + r] = pos
