@@ -72,11 +72,27 @@ def _interleave(*arrays):
   return np.stack(arrays, 1).reshape(-1, arrays[0].shape[-1])
 
 
+def _u_of_angles(az1, az2):
+  """Texture u of the slice boundaries and of the pole vertex between them: azimuth / 2 pi."""
+  u1 = (az1.astype(np.float64) / (2 * PI)).astype(f32)
+  u2 = (az2.astype(np.float64) / (2 * PI)).astype(f32)
+  u3 = (((az1 + az2) / f32(2)).astype(np.float64) / (2 * PI)).astype(f32)
+  return u1, u2, u3
+
+
+def _uv(u, v):
+  """(n, 2) texture coordinates from per-slice u (n,) and a scalar or per-slice v."""
+  u = np.asarray(u, f32)
+  return np.stack([u, np.broadcast_to(np.asarray(v, f32), u.shape)], -1)
+
+
 def sphere(nslice, nstack):
-  """Unit sphere: pole triangles plus quads, as render_context.c sphere()."""
+  """Unit sphere: pole triangles plus quads, as render_context.c sphere(). Texture coordinates:
+  u the azimuth over 2 pi, v from 0 at the top pole to 1 at the bottom one."""
   az1, az2 = _angles(nslice)
+  u1, u2, u3 = _u_of_angles(az1, az2)
   half = nstack // 2
-  tv, tn, qv, qn = [], [], [], []
+  tv, tn, tt, qv, qn, qt = [], [], [], [], [], []
   for sign in (-1, 1):
     el1 = f32((0.5 * PI * sign * (half - 1)) / half)
     v1, n1 = _sphere_vertex(az1, el1, 0)
@@ -84,12 +100,17 @@ def sphere(nslice, nstack):
     v3 = np.zeros_like(v1)
     v3[:, 2] = sign
     n3 = v3.copy()
+    ve1 = f32(0.5) - f32(sign) * f32(half - 1) / f32(nstack)
+    ve3 = f32(0 if sign > 0 else 1)
+    t1, t2, t3 = _uv(u1, ve1), _uv(u2, ve1), _uv(u3, ve3)
     if sign > 0:
       tv.append(_interleave(v1, v2, v3))
       tn.append(_interleave(n1, n2, n3))
+      tt.append(_interleave(t1, t2, t3))
     else:
       tv.append(_interleave(v3, v2, v1))
       tn.append(_interleave(n3, n2, n1))
+      tt.append(_interleave(t3, t2, t1))
   for sign in (-1, 1):
     for i in range(half - 1):
       el1 = f32((0.5 * PI * sign * i) / half)
@@ -98,21 +119,32 @@ def sphere(nslice, nstack):
       v2, n2 = _sphere_vertex(az2, el1, 0)
       v3, n3 = _sphere_vertex(az2, el2, 0)
       v4, n4 = _sphere_vertex(az1, el2, 0)
+      ve1 = f32(0.5) - f32(sign) * f32(i) / f32(nstack)
+      ve2 = f32(0.5) - f32(sign) * f32(i + 1) / f32(nstack)
+      t1, t2, t3, t4 = _uv(u1, ve1), _uv(u2, ve1), _uv(u2, ve2), _uv(u1, ve2)
       if sign > 0:
         qv.append(_interleave(v1, v2, v3, v4))
         qn.append(_interleave(n1, n2, n3, n4))
+        qt.append(_interleave(t1, t2, t3, t4))
       else:
         qv.append(_interleave(v4, v3, v2, v1))
         qn.append(_interleave(n4, n3, n2, n1))
+        qt.append(_interleave(t4, t3, t2, t1))
   return [
-    _batch("triangles", np.concatenate(tv), np.concatenate(tn)),
-    _batch("quads", np.concatenate(qv), np.concatenate(qn)),
+    _batch("triangles", np.concatenate(tv), np.concatenate(tn), np.concatenate(tt)),
+    _batch("quads", np.concatenate(qv), np.concatenate(qn), np.concatenate(qt)),
   ]
 
 
 def half_sphere(sign, nslice, nstack):
-  """Half sphere centred at z=sign (capsule caps): +1 top, -1 bottom."""
+  """Half sphere centred at z=sign (capsule caps): +1 top, -1 bottom. Texture coordinates: u
+  the azimuth over 2 pi, v from 0 at the equator to 1 at the pole (mirrored for the top)."""
   az1, az2 = _angles(nslice)
+  u1, u2, u3 = _u_of_angles(az1, az2)
+
+  def flip(v):
+    return f32(1) - v if sign > 0 else v
+
   el1 = f32((PI / 2 * sign * (nstack - 1)) / nstack)
   v1, n1 = _sphere_vertex(az1, el1, sign)
   v2, n2 = _sphere_vertex(az2, el1, sign)
@@ -120,11 +152,17 @@ def half_sphere(sign, nslice, nstack):
   v3[:, 2] = 2 * sign
   n3 = np.zeros_like(v1)
   n3[:, 2] = sign
+  ve1 = flip(f32(nstack - 1) / f32(nstack))
+  t1, t2, t3 = _uv(u1, ve1), _uv(u2, ve1), _uv(u3, flip(f32(1)))
   if sign > 0:
-    tri = _batch("triangles", _interleave(v1, v2, v3), _interleave(n1, n2, n3))
+    tri = _batch(
+      "triangles", _interleave(v1, v2, v3), _interleave(n1, n2, n3), _interleave(t1, t2, t3)
+    )
   else:
-    tri = _batch("triangles", _interleave(v3, v2, v1), _interleave(n3, n2, n1))
-  qv, qn = [], []
+    tri = _batch(
+      "triangles", _interleave(v3, v2, v1), _interleave(n3, n2, n1), _interleave(t3, t2, t1)
+    )
+  qv, qn, qt = [], [], []
   for i in range(nstack - 1):
     el1 = f32((PI / 2 * sign * i) / nstack)
     el2 = f32((PI / 2 * sign * (i + 1)) / nstack)
@@ -132,15 +170,19 @@ def half_sphere(sign, nslice, nstack):
     v2, n2 = _sphere_vertex(az2, el1, sign)
     v3, n3 = _sphere_vertex(az2, el2, sign)
     v4, n4 = _sphere_vertex(az1, el2, sign)
+    ve1, ve2 = flip(f32(i) / f32(nstack)), flip(f32(i + 1) / f32(nstack))
+    t1, t2, t3, t4 = _uv(u1, ve1), _uv(u2, ve1), _uv(u2, ve2), _uv(u1, ve2)
     if sign > 0:
       qv.append(_interleave(v1, v2, v3, v4))
       qn.append(_interleave(n1, n2, n3, n4))
+      qt.append(_interleave(t1, t2, t3, t4))
     else:
       qv.append(_interleave(v4, v3, v2, v1))
       qn.append(_interleave(n4, n3, n2, n1))
+      qt.append(_interleave(t4, t3, t2, t1))
   batches = [tri]
   if qv:
-    batches.append(_batch("quads", np.concatenate(qv), np.concatenate(qn)))
+    batches.append(_batch("quads", np.concatenate(qv), np.concatenate(qn), np.concatenate(qt)))
   return batches
 
 
@@ -148,6 +190,11 @@ def _disk_vertex(az, r, sign):
   return np.stack([_cos(az) * f32(r), _sin(az) * f32(r), np.full_like(az, f32(sign))], -1).astype(
     f32
   )
+
+
+def _disk_uv(v):
+  """A disk's texture coordinates: its unit-radius x, y mapped onto [0, 1]^2."""
+  return (f32(0.5) + f32(0.5) * v[:, :2]).astype(f32)
 
 
 def disk(sign, nslice, nstack):
@@ -158,18 +205,21 @@ def disk(sign, nslice, nstack):
   v1, v2 = _disk_vertex(az1, r1, sign), _disk_vertex(az2, r1, sign)
   v3 = np.zeros_like(v1)
   v3[:, 2] = sign
-  tv = _interleave(v1, v2, v3) if sign > 0 else _interleave(v3, v2, v1)
-  batches = [_batch("triangles", tv, np.broadcast_to(normal, tv.shape))]
-  qv = []
+  order = (lambda *a: a) if sign > 0 else (lambda *a: a[::-1])
+  tv = _interleave(*order(v1, v2, v3))
+  tt = _interleave(*order(*(_disk_uv(v) for v in (v1, v2, v3))))
+  batches = [_batch("triangles", tv, np.broadcast_to(normal, tv.shape), tt)]
+  qv, qt = [], []
   for i in range(nstack - 1):
     r1 = f32(i + 1) / f32(nstack)
     r2 = f32(i + 2) / f32(nstack)
     v1, v2 = _disk_vertex(az1, r2, sign), _disk_vertex(az2, r2, sign)
     v3, v4 = _disk_vertex(az2, r1, sign), _disk_vertex(az1, r1, sign)
-    qv.append(_interleave(v1, v2, v3, v4) if sign > 0 else _interleave(v4, v3, v2, v1))
+    qv.append(_interleave(*order(v1, v2, v3, v4)))
+    qt.append(_interleave(*order(*(_disk_uv(v) for v in (v1, v2, v3, v4)))))
   if qv:
     qv = np.concatenate(qv)
-    batches.append(_batch("quads", qv, np.broadcast_to(normal, qv.shape)))
+    batches.append(_batch("quads", qv, np.broadcast_to(normal, qv.shape), np.concatenate(qt)))
   return batches
 
 
@@ -182,9 +232,18 @@ def _cone_vertex(az, r):
   return v, n
 
 
+def _slice_u(nslice):
+  """u of slice boundaries j and j+1 for cones and cylinders: j / nslice."""
+  j = np.arange(nslice, dtype=f32)
+  return j / f32(nslice), (j + f32(1)) / f32(nslice)
+
+
 def cone(nslice, nstack):
-  """Open cone with its tip at z=1 and base radius 1 at z=0."""
+  """Open cone with its tip at z=1 and base radius 1 at z=0. Texture coordinates: u the slice
+  over nslice, v the distance from the tip (the radius)."""
   az1, az2 = _angles(nslice)
+  u1, u2 = _slice_u(nslice)
+  u3 = (u1 + u2) / f32(2)
   r1 = f32(1) / f32(nstack)
   v1, n1 = _cone_vertex(az1, r1)
   v2, n2 = _cone_vertex(az2, r1)
@@ -192,8 +251,9 @@ def cone(nslice, nstack):
   v3[:, 2] = 1
   n3 = n1 + n2
   n3 /= np.linalg.norm(n3, axis=1, keepdims=True)
-  batches = [_batch("triangles", _interleave(v1, v2, v3), _interleave(n1, n2, n3))]
-  qv, qn = [], []
+  tt = _interleave(_uv(u1, r1), _uv(u2, r1), _uv(u3, 0))
+  batches = [_batch("triangles", _interleave(v1, v2, v3), _interleave(n1, n2, n3), tt)]
+  qv, qn, qt = [], [], []
   for i in range(nstack - 1):
     r1 = f32(i + 1) / f32(nstack)
     r2 = f32(i + 2) / f32(nstack)
@@ -203,15 +263,18 @@ def cone(nslice, nstack):
     v4, n4 = _cone_vertex(az1, r1)
     qv.append(_interleave(v1, v2, v3, v4))
     qn.append(_interleave(n1, n2, n3, n4))
+    qt.append(_interleave(_uv(u1, r2), _uv(u2, r2), _uv(u2, r1), _uv(u1, r1)))
   if qv:
-    batches.append(_batch("quads", np.concatenate(qv), np.concatenate(qn)))
+    batches.append(_batch("quads", np.concatenate(qv), np.concatenate(qn), np.concatenate(qt)))
   return batches
 
 
 def cylinder(nslice, nstack):
-  """Open cylinder of radius 1 from z=-1 to z=1."""
+  """Open cylinder of radius 1 from z=-1 to z=1. Texture coordinates: u the slice over nslice,
+  v from 0 at the top to 1 at the bottom."""
   az1, az2 = _angles(nslice)
-  qv, qn = [], []
+  u1, u2 = _slice_u(nslice)
+  qv, qn, qt = [], [], []
   for i in range(nstack):
     h1 = f32(2 * i) / f32(nstack) - f32(1)
     h2 = f32(2 * (i + 1)) / f32(nstack) - f32(1)
@@ -224,9 +287,11 @@ def cylinder(nslice, nstack):
       n[:, 2] = 0
       n[:, :2] /= np.sqrt(v[:, 0:1] ** 2 + v[:, 1:2] ** 2)
       ns.append(n)
+    ve1, ve2 = (f32(1) - h1) / f32(2), (f32(1) - h2) / f32(2)
     qv.append(_interleave(*vs))
     qn.append(_interleave(*ns))
-  return [_batch("quads", np.concatenate(qv), np.concatenate(qn))]
+    qt.append(_interleave(_uv(u1, ve1), _uv(u2, ve1), _uv(u2, ve2), _uv(u1, ve2)))
+  return [_batch("quads", np.concatenate(qv), np.concatenate(qn), np.concatenate(qt))]
 
 
 def closed_cylinder(nslice, nstack):
@@ -264,45 +329,62 @@ def haze(nslice, r, rgba):
 
 
 def box(numquads):
-  """Unit box [-1, 1]^3 with each face split into numquads^2 quads."""
+  """Unit box [-1, 1]^3 with each face split into numquads^2 quads. Every face maps the
+  texture once: u along its first axis (x, or y on the +-x faces), v down its second."""
   d = f32(2) / f32(numquads)
   x, y = np.meshgrid(np.arange(numquads, dtype=f32), np.arange(numquads, dtype=f32), indexing="ij")
   x, y = x.ravel(), y.ravel()
   a0, a1 = d * x - 1, d * (x + 1) - 1
   b0, b1 = d * y - 1, d * (y + 1) - 1
   one = np.ones_like(a0)
+  nq = float(numquads)
+  xd, yd = x.astype(np.float64), y.astype(np.float64)
+  ua, ub = xd / nq, (xd + 1) / nq  # u at a0, a1
+  va, vb = 1 - yd / nq, 1 - (yd + 1) / nq  # v at b0, b1
+  front = [(ua, va), (ub, va), (ub, vb), (ua, vb)]  # corners (a0,b0) (a1,b0) (a1,b1) (a0,b1)
+  back = [(ua, vb), (ub, vb), (ub, va), (ua, va)]  # corners (a0,b1) (a1,b1) (a1,b0) (a0,b0)
   faces = [
-    ((0, 0, 1), [(a0, b0, one), (a1, b0, one), (a1, b1, one), (a0, b1, one)]),
-    ((0, 0, -1), [(a0, b1, -one), (a1, b1, -one), (a1, b0, -one), (a0, b0, -one)]),
-    ((1, 0, 0), [(one, a0, b0), (one, a1, b0), (one, a1, b1), (one, a0, b1)]),
-    ((-1, 0, 0), [(-one, a0, b1), (-one, a1, b1), (-one, a1, b0), (-one, a0, b0)]),
-    ((0, -1, 0), [(a0, -one, b0), (a1, -one, b0), (a1, -one, b1), (a0, -one, b1)]),
-    ((0, 1, 0), [(a0, one, b1), (a1, one, b1), (a1, one, b0), (a0, one, b0)]),
+    ((0, 0, 1), [(a0, b0, one), (a1, b0, one), (a1, b1, one), (a0, b1, one)], front),
+    ((0, 0, -1), [(a0, b1, -one), (a1, b1, -one), (a1, b0, -one), (a0, b0, -one)], back),
+    ((1, 0, 0), [(one, a0, b0), (one, a1, b0), (one, a1, b1), (one, a0, b1)], front),
+    ((-1, 0, 0), [(-one, a0, b1), (-one, a1, b1), (-one, a1, b0), (-one, a0, b0)], back),
+    ((0, -1, 0), [(a0, -one, b0), (a1, -one, b0), (a1, -one, b1), (a0, -one, b1)], front),
+    ((0, 1, 0), [(a0, one, b1), (a1, one, b1), (a1, one, b0), (a0, one, b0)], back),
   ]
-  verts, normals = [], []
-  for normal, corners in faces:
-    # MuJoCo emits the six faces of one (x, y) cell together; order does not change pixels
-    v = _interleave(*[np.stack(c, -1) for c in corners])
-    verts.append(v)
-    normals.append(np.broadcast_to(np.array(normal, f32), v.shape))
-  return [_batch("quads", np.concatenate(verts), np.concatenate(normals))]
+  # MuJoCo emits the six faces of one (x, y) cell together: (cell, face, corner) order
+  verts = np.stack([_interleave(*[np.stack(c, -1) for c in corners]) for _, corners, _ in faces])
+  texcoords = np.stack([_interleave(*[np.stack(c, -1) for c in uv]) for _, _, uv in faces])
+  normals = np.broadcast_to(np.array([n for n, _, _ in faces], f32)[:, None, :], verts.shape)
+
+  def cells(a):  # (face, cell*4, k) -> (cell*face*4, k)
+    return a.reshape(6, -1, 4, a.shape[-1]).transpose(1, 0, 2, 3).reshape(-1, a.shape[-1])
+
+  return [_batch("quads", cells(verts), cells(normals), cells(texcoords))]
 
 
-def _grid_quads(gx, gy):
-  """Quads over the grid lines gx (nx+1,) and gy (ny+1,), normal +z."""
+def _grid_quads(gx, gy, gu, gv):
+  """Quads over the grid lines gx (nx+1,) and gy (ny+1,), normal +z, with the texture
+  coordinates gu (nx+1,) and gv (ny+1,) of those lines."""
   x0, y0 = np.meshgrid(gx[:-1], gy[:-1], indexing="ij")
   x1, y1 = np.meshgrid(gx[1:], gy[1:], indexing="ij")
+  u0, v0 = np.meshgrid(gu[:-1], gv[:-1], indexing="ij")
+  u1, v1 = np.meshgrid(gu[1:], gv[1:], indexing="ij")
   z = np.zeros_like(x0)
   v = _interleave(
     *[np.stack(c, -1).reshape(-1, 3) for c in ((x0, y0, z), (x1, y0, z), (x1, y1, z), (x0, y1, z))]
   )
-  return [_batch("quads", v, np.broadcast_to(np.array([0, 0, 1], f32), v.shape))]
+  t = _interleave(
+    *[np.stack(c, -1).reshape(-1, 2) for c in ((u0, v0), (u1, v0), (u1, v1), (u0, v1))]
+  )
+  return [_batch("quads", v, np.broadcast_to(np.array([0, 0, 1], f32), v.shape), t)]
 
 
 def unit_plane(numquads):
-  """Plane [-1, 1]^2 at z=0 split into numquads^2 quads (planes without their own list)."""
+  """Plane [-1, 1]^2 at z=0 split into numquads^2 quads (planes without their own list), the
+  texture once over it: u along x, v down y."""
+  k = np.arange(numquads + 1) / float(numquads)
   g = (2.0 / numquads) * np.arange(numquads + 1) - 1
-  return _grid_quads(g, g)
+  return _grid_quads(g, g, k, 1 - k)
 
 
 def plane_grid_lines(size, matid, texrepeat, zfar):
@@ -338,10 +420,19 @@ def plane_grid_lines(size, matid, texrepeat, zfar):
   return grids[0], grids[1]
 
 
-def plane_tiles(gx, gy, per_side=PLANE_TILES, min_cells=PLANE_TILE_CELLS):
+def plane_texcoord_lines(size, gx, gy):
+  """Texture coordinates (gu, gv) of a plane's grid lines: a finite side maps the texture once
+  from its -x (+y) edge, u along x and v down y; an infinite side half a texture per unit."""
+  gu = (gx + size[0]) / (2.0 * size[0]) if size[0] > 0 else 0.5 * gx
+  gv = 1.0 - (gy + size[1]) / (2.0 * size[1]) if size[1] > 0 else -0.5 * gy
+  return gu, gv
+
+
+def plane_tiles(gx, gy, gu, gv, per_side=PLANE_TILES, min_cells=PLANE_TILE_CELLS):
   """The grid of a plane cut into at most per_side^2 rectangular tiles of at least min_cells
   quads a side, so that a frame can skip the tiles outside the view: [(batches, corners)],
-  corners (4, 4) homogeneous plane-local points of the tile's rectangle."""
+  corners (4, 4) homogeneous plane-local points of the tile's rectangle. gu, gv: the texture
+  coordinates of the grid lines (plane_texcoord_lines), the same in every tile."""
 
   def cuts(g):
     n = len(g) - 1
@@ -356,14 +447,15 @@ def plane_tiles(gx, gy, per_side=PLANE_TILES, min_cells=PLANE_TILE_CELLS):
       corners = np.array(
         [[x[0], y[0], 0, 1], [x[-1], y[0], 0, 1], [x[-1], y[-1], 0, 1], [x[0], y[-1], 0, 1]], f32
       )
-      tiles.append((_grid_quads(x, y), corners))
+      tiles.append((_grid_quads(x, y, gu[i0 : i1 + 1], gv[j0 : j1 + 1]), corners))
   return tiles
 
 
-def plane_outline(gx, gy):
+def plane_outline(gx, gy, gu, gv):
   """The whole plane as one quad: where only its coverage and depth count (stencil masks,
   shadow maps), not lighting interpolated over its grid."""
-  return _grid_quads(np.array([gx[0], gx[-1]]), np.array([gy[0], gy[-1]]))
+  ends = [0, -1]
+  return _grid_quads(gx[ends], gy[ends], gu[ends], gv[ends])
 
 
 def _face_normals(v1, v2, v3):

@@ -79,6 +79,9 @@ class _Geom:
   dataid: int
   matid: int
   texcoord: int
+  texid: int
+  texuniform: int
+  texrepeat: np.ndarray
   segid: int
   category: int
   size: np.ndarray
@@ -105,6 +108,9 @@ def _read_geom(i, g):
     int(g.dataid),
     int(g.matid),
     int(g.texcoord),
+    int(g.texid),
+    int(g.texuniform),
+    np.array(g.texrepeat, np.float32).reshape(2),
     int(g.segid),
     int(g.category),
     np.array(g.size, np.float32).reshape(3),
@@ -352,25 +358,74 @@ def depth_to_metres(depth, model, depth_map=mjDEPTH_ZERONEAR):
 # ---- rendering ----
 
 
-def _texgen_2d(con, geom):
-  """Object-linear s and t planes mapping a geom's local x, y to 2D texture coordinates."""
-  scl = con.mat_texrepeat[geom.matid].astype(np.float32).copy()
+# geom types whose display lists carry texture coordinates (MuJoCo's isBuiltinWithUV)
+_BUILTIN_UV = frozenset(
+  int(t)
+  for t in (
+    _G.mjGEOM_PLANE,
+    _G.mjGEOM_SPHERE,
+    _G.mjGEOM_ELLIPSOID,
+    _G.mjGEOM_BOX,
+    _G.mjGEOM_CYLINDER,
+    _G.mjGEOM_CAPSULE,
+    _G.mjGEOM_ARROW,
+    _G.mjGEOM_ARROW1,
+    _G.mjGEOM_ARROW2,
+    _G.mjGEOM_TRIANGLE,
+  )
+)
+
+
+def _geom_texture(con, geom):
+  """(texid, texuniform, texrepeat) of a geom's RGB texture: the scene geom's own fields when it
+  names a texture, else its material's (scene geoms added without them)."""
+  if geom.texid >= 0:
+    return geom.texid, geom.texuniform, geom.texrepeat
+  if geom.matid >= 0:
+    return (
+      int(con.mat_texid[geom.matid, _ROLE_RGB]),
+      int(con.mat_texuniform[geom.matid]),
+      con.mat_texrepeat[geom.matid],
+    )
+  return -1, 0, None
+
+
+def _texture_scale(geom, texuniform, texrepeat, default):
+  """texrepeat per texture axis (default where not positive), times the geom's size along x, y
+  with texuniform (repeats per unit length instead of per object)."""
+  scl = [float(r) if r > 0 else default for r in texrepeat]
+  if texuniform:
+    scl = [s * float(geom.size[k]) if geom.size[k] > 0 else s for k, s in enumerate(scl)]
+  return scl
+
+
+def _texture_matrix(geom, texuniform, texrepeat):
+  """Texture matrix (column-major float32) for explicit texture coordinates: texrepeat scales
+  them; an infinite plane's (half a texture per unit from its origin) are shifted by half a
+  texture, so that its texture is anchored at the origin as with object-linear mapping."""
+  s0, s1 = _texture_scale(geom, texuniform, texrepeat, 1.0)
+  shift = geom.type == _G.mjGEOM_PLANE and (geom.size[0] <= 0 or geom.size[1] <= 0)
+  t = -0.5 if shift else 0.0
+  return np.array([s0, 0, 0, 0, 0, s1, 0, 0, 0, 0, 1, 0, t, t, 0, 1], np.float32)
+
+
+def _texgen_2d(geom, texuniform, texrepeat):
+  """Object-linear s and t planes mapping a geom's local x, y to 2D texture coordinates (geoms
+  without texture coordinates: meshes without them, height fields)."""
+  scl = [float(r) for r in texrepeat]
   size = geom.size
   # pre-scaled geoms (meshes, planes with data) are in physical units already
   if geom.dataid >= 0:
     for k in range(2):
       if size[k] > 0:
-        scl[k] = scl[k] / max(mjMINVAL, size[k])
-  if con.mat_texuniform[geom.matid]:
+        scl[k] = scl[k] / max(mjMINVAL, float(size[k]))
+  if texuniform:
     for k in range(2):
       if size[k] > 0:
-        scl[k] = scl[k] * size[k]
-  # the texture starts at the geom's (-x, +y) corner: size for pre-scaled geoms, 1 for unit
-  # shapes (MuJoCo 3.17, measured against its renderer on planes and boxes)
-  corner = [float(size[k]) if geom.dataid >= 0 else 1.0 for k in range(2)]
+        scl[k] = scl[k] * float(size[k])
   return (
-    np.array([0.5 * scl[0], 0, 0, 0.5 * scl[0] * corner[0]], np.float32),
-    np.array([0, -0.5 * scl[1], 0, 0.5 * scl[1] * corner[1]], np.float32),
+    np.array([0.5 * scl[0], 0, 0, -0.5], np.float32),
+    np.array([0, -0.5 * scl[1], 0, -0.5], np.float32),
   )
 
 
@@ -378,9 +433,9 @@ def _set_texture(kind, state, con, geom):
   """settexture: enable or disable texture mapping for a geom, the skybox or the shadow map.
 
   Texturing is off between draws, so a geom without a texture needs no calls."""
-  texid = -1
-  if geom is not None and geom.matid >= 0:
-    texid = int(con.mat_texid[geom.matid, _ROLE_RGB])
+  texid, texuniform, texrepeat = -1, 0, None
+  if geom is not None:
+    texid, texuniform, texrepeat = _geom_texture(con, geom)
   fast = _fast_gl()
   if kind == "shadow":
     fast.glActiveTexture(GL.GL_TEXTURE1)
@@ -400,13 +455,22 @@ def _set_texture(kind, state, con, geom):
   if texid < 0:
     return
   fast.glActiveTexture(GL.GL_TEXTURE0)
-  if kind == "regular" and geom.texcoord:
+  is_2d = con.textureType[texid] == mjtTexture.mjTEXTURE_2D
+  if kind == "regular" and (geom.texcoord or (is_2d and geom.type in _BUILTIN_UV)):
+    # explicit texture coordinates (meshes, skins and flexes with their own, builtin shapes),
+    # scaled by the texture matrix
     if state:
       fast.glEnable(GL.GL_TEXTURE_2D)
       fast.glBindTexture(GL.GL_TEXTURE_2D, con.texture[texid])
+      fast.glMatrixMode(GL.GL_TEXTURE)
+      fast.glLoadMatrixf(_texture_matrix(geom, texuniform, texrepeat).ctypes.data)
+      fast.glMatrixMode(GL.GL_MODELVIEW)
     else:
       fast.glDisable(GL.GL_TEXTURE_2D)
-  elif kind == "regular" and con.textureType[texid] == mjtTexture.mjTEXTURE_2D:
+      fast.glMatrixMode(GL.GL_TEXTURE)
+      fast.glLoadIdentity()
+      fast.glMatrixMode(GL.GL_MODELVIEW)
+  elif kind == "regular" and is_2d:
     if state:
       fast.glEnable(GL.GL_TEXTURE_2D)
       fast.glEnable(GL.GL_TEXTURE_GEN_S)
@@ -414,7 +478,7 @@ def _set_texture(kind, state, con, geom):
       fast.glBindTexture(GL.GL_TEXTURE_2D, con.texture[texid])
       fast.glTexGeni(GL.GL_S, GL.GL_TEXTURE_GEN_MODE, GL.GL_OBJECT_LINEAR)
       fast.glTexGeni(GL.GL_T, GL.GL_TEXTURE_GEN_MODE, GL.GL_OBJECT_LINEAR)
-      splane, tplane = _texgen_2d(con, geom)
+      splane, tplane = _texgen_2d(geom, texuniform, texrepeat)
       fast.glTexGenfv(GL.GL_S, GL.GL_OBJECT_PLANE, splane.ctypes.data)
       fast.glTexGenfv(GL.GL_T, GL.GL_OBJECT_PLANE, tplane.ctypes.data)
     else:
@@ -430,7 +494,7 @@ def _set_texture(kind, state, con, geom):
         fast.glTexGeni(coord, GL.GL_TEXTURE_GEN_MODE, GL.GL_OBJECT_LINEAR)
       fast.glBindTexture(GL.GL_TEXTURE_CUBE_MAP, con.texture[texid])
       if kind == "regular":
-        s = geom.size if con.mat_texuniform[geom.matid] else (1.0, 1.0, 1.0)
+        s = geom.size if texuniform else (1.0, 1.0, 1.0)
         planes = np.array([[s[0], 0, 0, 0], [0, s[1], 0, 0], [0, 0, s[2], 0]], np.float32)
       else:
         # skybox: rotate 90 degrees about x so that the cube's +y is up
@@ -478,6 +542,8 @@ class _FastGL:
       ("glLightfv", (u, u, p)),
       ("glFogfv", (u, p)),
       ("glLoadMatrixf", (p,)),
+      ("glMatrixMode", (u,)),
+      ("glLoadIdentity", ()),
       ("glGetFloatv", (u, p)),
     ):
       function = lib[name]  # a fresh function object: PyOpenGL's own are left untouched
@@ -680,11 +746,19 @@ def _render_geom(g, mode, headpos, scn, con, skins=None):
   elif t == _G.mjGEOM_LINEBOX:
     _line_box(size, con)
   elif t == _G.mjGEOM_TRIANGLE:
+    # two-sided, normal +z, the texture's (0, 1) (1, 1) (0, 0) at its corners
+    GL.glDisable(GL.GL_CULL_FACE)
     GL.glBegin(GL.GL_TRIANGLES)
+    GL.glNormal3f(0, 0, 1)
+    GL.glTexCoord2f(0, 1)
     GL.glVertex3f(0, 0, 0)
+    GL.glTexCoord2f(1, 1)
     GL.glVertex3f(size[0], 0, 0)
+    GL.glTexCoord2f(0, 0)
     GL.glVertex3f(0, size[1], 0)
     GL.glEnd()
+    if scn.flags[mjRND_CULL_FACE]:
+      GL.glEnable(GL.GL_CULL_FACE)
   elif t == _G.mjGEOM_SKIN and skins is not None:
     _draw_skin(g, scn, con, skins)
   elif t == _G.mjGEOM_FLEX:
@@ -1396,6 +1470,9 @@ def _render_skybox(geoms, headpos, cam, flags, scn, con):
       -1,
       con.skybox_matid,
       0,
+      texid,
+      0,
+      np.zeros(2, np.float32),
       -1,
       0,
       np.zeros(3, np.float32),

@@ -366,7 +366,8 @@ class MjrContext:
         matid = int(matids[i])
         rep = texrepeat[matid] if matid >= 0 else (0.0, 0.0)
         gx, gy = gl_mesh.plane_grid_lines(sizes[i], matid, rep, zfar)
-        tiles = gl_mesh.plane_tiles(gx, gy)
+        gu, gv = gl_mesh.plane_texcoord_lines(sizes[i], gx, gy)
+        tiles = gl_mesh.plane_tiles(gx, gy, gu, gv)
         base = GL.glGenLists(len(tiles))
         self._lists.append((base, len(tiles)))
         for k, (batches, _) in enumerate(tiles):
@@ -375,7 +376,7 @@ class MjrContext:
           base + np.arange(len(tiles), dtype=np.uint32),
           np.stack([corners for _, corners in tiles]),
         )
-        self.planeOutline[nplane] = self._compile(gl_mesh.plane_outline(gx, gy))
+        self.planeOutline[nplane] = self._compile(gl_mesh.plane_outline(gx, gy, gu, gv))
         nplane += 1
 
   def _make_meshes(self, m):
