@@ -148,39 +148,51 @@ def _island_blocks(m, d, island):
     return (nv, ne, nf, nefc, dofadr, efcadr, nJ, 1)
 
   # M, qLD and qLDiagInv: rows of the island's dofs (a dof's row holds only its own tree)
+  # (arrays taken into locals once: a store through one cannot then make the loops reload the
+  # others from the struct)
+  map_idof2dof, map_dof2idof = d.map_idof2dof, d.map_dof2idof
+  M_rownnz, M_rowadr, M_colind = m.M_rownnz, m.M_rowadr, m.M_colind
+  M, qLD, qLDiagInv = d.M, d.qLD, d.qLDiagInv
+  iM_rownnz, iM_rowadr, iM_colind = d.scratch_iM_rownnz, d.scratch_iM_rowadr, d.scratch_iM_colind
+  iM, iLD, iLDiagInv = d.scratch_iM, d.scratch_iLD, d.scratch_iLDiagInv
   adr = 0
   for i in range(nv):
-    dof = d.map_idof2dof[dofadr + i]
-    nnz = m.M_rownnz[dof]
-    d.scratch_iM_rownnz[i] = nnz
-    d.scratch_iM_rowadr[i] = adr
-    src = m.M_rowadr[dof]
+    dof = map_idof2dof[dofadr + i]
+    nnz = M_rownnz[dof]
+    iM_rownnz[i] = nnz
+    iM_rowadr[i] = adr
+    src = M_rowadr[dof]
     for k in range(nnz):
-      col = m.M_colind[src + k]
-      d.scratch_iM_colind[adr + k] = d.map_dof2idof[col] - dofadr
-      d.scratch_iM[adr + k] = d.M[src + k]
-      d.scratch_iLD[adr + k] = d.qLD[src + k]
-    d.scratch_iLDiagInv[i] = d.qLDiagInv[dof]
+      iM_colind[adr + k] = map_dof2idof[M_colind[src + k]] - dofadr
+      iM[adr + k] = M[src + k]
+      iLD[adr + k] = qLD[src + k]
+    iLDiagInv[i] = qLDiagInv[dof]
     adr += nnz
 
   # J: the island's rows, its dofs' columns
+  map_iefc2efc = d.map_iefc2efc
+  J, J_rownnz, J_rowadr, J_colind = d.efc_J, d.efc_J_rownnz, d.efc_J_rowadr, d.efc_J_colind
+  iJ, iJ_rownnz, iJ_rowadr, iJ_colind = (
+    d.scratch_iJ,
+    d.scratch_iJ_rownnz,
+    d.scratch_iJ_rowadr,
+    d.scratch_iJ_colind,
+  )
   nJ = 0
   for r in range(nefc):
-    row = d.map_iefc2efc[efcadr + r]
+    row = map_iefc2efc[efcadr + r]
     if sparse:
-      nnz = d.efc_J_rownnz[row]
-      src = d.efc_J_rowadr[row]
-      d.scratch_iJ_rownnz[r] = nnz
-      d.scratch_iJ_rowadr[r] = nJ
+      nnz = J_rownnz[row]
+      src = J_rowadr[row]
+      iJ_rownnz[r] = nnz
+      iJ_rowadr[r] = nJ
       for k in range(nnz):
-        col = d.efc_J_colind[src + k]
-        d.scratch_iJ_colind[nJ + k] = d.map_dof2idof[col] - dofadr
-        d.scratch_iJ[nJ + k] = d.efc_J[src + k]
+        iJ_colind[nJ + k] = map_dof2idof[J_colind[src + k]] - dofadr
+        iJ[nJ + k] = J[src + k]
       nJ += nnz
     else:
       for k in range(nv):
-        dof = d.map_idof2dof[dofadr + k]
-        d.scratch_iJ[nJ + k] = d.efc_J[row * m.nv + dof]
+        iJ[nJ + k] = J[row * m.nv + map_idof2dof[dofadr + k]]
       nJ += nv
   return (nv, ne, nf, nefc, dofadr, efcadr, nJ, 0)
 
