@@ -771,7 +771,7 @@ def data_capacity(m: MjModel) -> dict:
   Hessian at most 2^22 entries (a larger island takes its own), and the broadphase every body
   pair up to 2^24. Sparse elliptic models get room for the Jacobian that folds cone Hessians;
   models with a dual solver (PGS, or noslip) room for efc_Y and efc_AR (2^22 entries, or as
-  many as half of MuJoCo's arena m.narena holds: MuJoCo's AR lives there),
+  many as half of MuJoCo's arena m.narena holds, where MuJoCo's AR lives, up to 2^25),
   and for efc_Y with diagexact: more (or a switch to those options after MjData is made)
   warns mjWARN_CNSTRFULL, as MuJoCo does when its arena cannot hold them.
   """
@@ -795,7 +795,7 @@ def data_capacity(m: MjModel) -> dict:
     "nefccap": nefccap,
     "nJcap": nefccap * width,
     "nYcap": nefccap * width if project else 0,
-    "nAcap": min(nefccap * nefccap, max(_AR_CAP, int(m.narena) // 16)) if dual else 0,
+    "nAcap": min(nefccap * nefccap, max(_AR_CAP, _ar_share_of_arena(m))) if dual else 0,
     "nislandcap": int(m.ntree),
     "nidofcap": nv,
     "nHcap": min(nv * nv, _HESSIAN_CAP),
@@ -808,6 +808,16 @@ def data_capacity(m: MjModel) -> dict:
 # touched only as far as used) an island allocates its own Hessian and the pair list is full
 _HESSIAN_CAP = 1 << 22
 _AR_CAP = 1 << 22
+# efc_AR may also take as many entries as half of MuJoCo's arena holds (8 bytes each: MuJoCo's
+# AR lives there), up to 2^25 (256 MiB, touched only as far as used)
+_AR_ARENA_SHARE = 16
+_AR_ARENA_CAP = 1 << 25
+
+
+def _ar_share_of_arena(m) -> int:
+  return min(int(m.narena) // _AR_ARENA_SHARE, _AR_ARENA_CAP)
+
+
 _PAIR_CAP = 1 << 24
 
 
