@@ -13,6 +13,7 @@ import operator
 
 import numpy as np
 
+from engine import _structs
 from engine import enums as _enums
 from engine import mju as _mju
 from engine.errors import FatalError
@@ -363,69 +364,11 @@ def mj_resetCtrl(m, d) -> None:
 
 
 # the MjData fields MuJoCo's mj_resetDataDebug fills with the debug byte: the computed arrays
-# of its buffer (what mj_resetData sets explicitly, the state and inputs, keeps its value)
-_DEBUG_FIELDS = (
-  "sensordata",
-  "xpos",
-  "xquat",
-  "xmat",
-  "xipos",
-  "ximat",
-  "xanchor",
-  "xaxis",
-  "geom_xpos",
-  "geom_xmat",
-  "site_xpos",
-  "site_xmat",
-  "cam_xpos",
-  "cam_xmat",
-  "light_xpos",
-  "light_xdir",
-  "subtree_com",
-  "cdof",
-  "cinert",
-  "ten_wrapadr",
-  "ten_wrapnum",
-  "ten_J",
-  "ten_length",
-  "wrap_obj",
-  "wrap_xpos",
-  "actuator_length",
-  "moment_rownnz",
-  "moment_rowadr",
-  "moment_colind",
-  "actuator_moment",
-  "crb",
-  "M",
-  "qLD",
-  "qLDiagInv",
-  "ten_velocity",
-  "actuator_velocity",
-  "cvel",
-  "cdof_dot",
-  "qfrc_bias",
-  "qfrc_spring",
-  "qfrc_damper",
-  "qfrc_gravcomp",
-  "qfrc_fluid",
-  "qfrc_adhesion",
-  "qfrc_passive",
-  "subtree_linvel",
-  "subtree_angmom",
-  "actuator_force",
-  "qfrc_actuator",
-  "qfrc_smooth",
-  "qacc_smooth",
-  "qfrc_constraint",
-  "qfrc_inverse",
-  "qH",
-  "qHDiagInv",
-  "qDeriv",
-  "qLU",
-  "cacc",
-  "cfrc_int",
-  "cfrc_ext",
-)
+# of its buffer, xpos to cfrc_ext in mjData's order (what mj_resetData sets explicitly, the
+# state and inputs, keeps its value), and sensordata
+_DEBUG_FIELDS = ("sensordata",) + _structs.DATA_MEMBERS[
+  _structs.DATA_MEMBERS.index("xpos") : _structs.DATA_MEMBERS.index("cfrc_ext") + 1
+]
 
 
 _DEBUG_TAILS = (
