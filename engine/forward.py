@@ -49,6 +49,7 @@ from engine.enums import mjINT_IMPLICIT
 from engine.enums import mjINT_IMPLICITFAST
 from engine.enums import mjINT_RK4
 from engine.enums import mjJNT_FREE
+from engine.enums import mjMAXVAL
 from engine.enums import mjOBJ_JOINT
 from engine.enums import mjPI
 from engine.enums import mjSLEEP_INIT
@@ -75,6 +76,14 @@ def warning(d, kind, info):
 
 @jit
 def _bad_index(x, n):
+  """The first i < n with mju_isBad(x[i]), else -1. A pass without early exit first: it
+  vectorizes, and almost always finds nothing."""
+  bad = False
+  for i in range(n):
+    v = x[i]
+    bad |= (v != v) | (v > mjMAXVAL) | (v < -mjMAXVAL)
+  if not bad:
+    return -1
   for i in range(n):
     if mju_isBad(x[i]):
       return i
