@@ -23,8 +23,11 @@ difference from MuJoCo (docs/derivatives.md): a centered D is the derivative (Mu
 opposite sign for controls nudged both ways).
 """
 
+import functools
+
 import numpy as np
 
+from engine import _jit
 from engine import errors
 from engine.driver import OP_STEP_SKIP
 from engine.driver import mj_fwdActuation
@@ -127,6 +130,7 @@ class _Nudges:
     self.saved = np.empty(mj_stateSize(m, self.signature))
     mj_getState(m, d, self.saved, self.signature)
     self.m_handle, self.d_handle = m._struct, d._struct
+    self.set_state = _set_state_code()
     nstate, ns = m.nq + m.nv + m.na, 0 if skipsensor else m.nsensordata
     # per column: outcome `first` -> outcome `second` over h (h = 0: nothing to difference)
     self.first, self.second = np.zeros((ncolumns, nstate)), np.zeros((ncolumns, nstate))
@@ -147,7 +151,7 @@ class _Nudges:
     state[nq + nv :] = d.act
     if not self.skipsensor:
       sensors[:] = d.sensordata
-    set_state(self.m_handle, self.d_handle, self.saved, self.signature)  # mj_setState, unchecked
+    self.set_state(self.m_handle, self.d_handle, self.saved, self.signature)  # mj_setState
 
   def column(self, k, nudge, skipstage, eps, plus, minus):
     """Column k: a forward nudge (if `plus`) and a backward one (if `minus`) of the input
@@ -183,6 +187,13 @@ class _Nudges:
         _differentiate_pos(self.m_handle, ds[k, :nv], self.h[k], first[k], second[k])
     dsensors = inverse[:, None] * (self.second_sensors - self.first_sensors)
     return ds, dsensors
+
+
+@functools.cache
+def _set_state_code():
+  """The state kernel's machine code, called without numba's typing of its arguments (two struct
+  handles: microseconds a call; the caller passes exactly the declared types)."""
+  return _jit.compiled_entry(set_state.dispatcher, *set_state.signature.args)
 
 
 def _in_range(x1, x2, lo, hi):
