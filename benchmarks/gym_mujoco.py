@@ -11,22 +11,13 @@ ours is faster). Needs gymnasium and imageio (the test extra).
 
 import argparse
 import json
+import pathlib
 import subprocess
 import sys
 
-NAMES = (
-  "Ant-v5",
-  "HalfCheetah-v5",
-  "Hopper-v5",
-  "Humanoid-v5",
-  "HumanoidStandup-v5",
-  "InvertedDoublePendulum-v5",
-  "InvertedPendulum-v5",
-  "Pusher-v5",
-  "Reacher-v5",
-  "Swimmer-v5",
-  "Walker2d-v5",
-)
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
+
+from tests.engine.test_gymnasium import NAMES  # noqa: E402 (the eleven v5 environments)
 
 _WORKER = """
 import json, sys, time

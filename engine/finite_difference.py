@@ -338,23 +338,17 @@ def mjd_inverseFD(m, d, eps, flg_actuation, DfDq, DfDv, DfDa, DsDq, DsDv, DsDa, 
     if Ds is not None:
       Ds[i] = _diff(sensors, d.sensordata, eps)
 
-  # accelerations: positions and velocities unchanged
-  if DfDa is not None or DsDa is not None:
+  # accelerations (positions and velocities unchanged), then velocities (positions unchanged)
+  nudged = ((d.qacc, mjSTAGE_VEL, DfDa, DsDa), (d.qvel, mjSTAGE_POS, DfDv, DsDv))
+  for x, skipstage, Df, Ds in nudged:
+    if Df is None and Ds is None:
+      continue
     for i in range(nv):
-      saved = d.qacc[i]
-      d.qacc[i] += eps
-      force_plus = evaluate(mjSTAGE_VEL)
-      d.qacc[i] = saved
-      rows(i, force_plus, DfDa, DsDa)
-
-  # velocities: positions unchanged
-  if DfDv is not None or DsDv is not None:
-    for i in range(nv):
-      saved = d.qvel[i]
-      d.qvel[i] += eps
-      force_plus = evaluate(mjSTAGE_POS)
-      d.qvel[i] = saved
-      rows(i, force_plus, DfDv, DsDv)
+      saved = x[i]
+      x[i] += eps
+      force_plus = evaluate(skipstage)
+      x[i] = saved
+      rows(i, force_plus, Df, Ds)
 
   # positions, on the tangent space
   if DfDq is not None or DsDq is not None or DmDq is not None:

@@ -111,33 +111,35 @@ def _motion(motion, pos, com, rot):
 def mj_objectVelocity(m, d, objtype, objid, res, flg_local) -> None:
   """6D velocity (rot, lin) of an object (body, xbody, geom, site, camera) at its origin, in the
   world (flg_local=0) or object (1) orientation, into res (6,)."""
-  name = "mj_objectVelocity"
-  body, pos, rot = _frame(m, d, objtype, objid, name)
-  out = _out(res, (6,), name, "res")
-  local = _int(flg_local, name, "flg_local")
-  if m.body_dofnum[m.body_weldid[body]] == 0:  # static or mocap: no motion
-    out[:] = 0.0
-    return
-  com = d.subtree_com[m.body_rootid[body]]
-  out[:] = _motion(d.cvel[body], pos, com, rot if local else None)
+  moving = _object_motion(m, d, objtype, objid, res, flg_local, "mj_objectVelocity")
+  if moving is not None:
+    out, body, pos, com, rot = moving
+    out[:] = _motion(d.cvel[body], pos, com, rot)
 
 
 def mj_objectAcceleration(m, d, objtype, objid, res, flg_local) -> None:
   """6D acceleration (rot, lin) of an object at its origin, world or object orientation, with
   the Coriolis term of the rotating frame (needs d.cacc: mj_rnePostConstraint)."""
-  name = "mj_objectAcceleration"
+  moving = _object_motion(m, d, objtype, objid, res, flg_local, "mj_objectAcceleration")
+  if moving is not None:
+    out, body, pos, com, rot = moving
+    acc = _motion(d.cacc[body], pos, com, rot)
+    vel = _motion(d.cvel[body], pos, com, rot)
+    acc[3:] += np.cross(vel[:3], vel[3:])
+    out[:] = acc
+
+
+def _object_motion(m, d, objtype, objid, res, flg_local, name):
+  """The checked arguments of mj_objectVelocity/Acceleration: (res, body, origin, its root's
+  com, the object's rotation or None for world axes); None (res zeroed) when the object's body
+  is static or mocap (no motion)."""
   body, pos, rot = _frame(m, d, objtype, objid, name)
   out = _out(res, (6,), name, "res")
   local = _int(flg_local, name, "flg_local")
-  if m.body_dofnum[m.body_weldid[body]] == 0:  # static or mocap: no motion
+  if m.body_dofnum[m.body_weldid[body]] == 0:
     out[:] = 0.0
-    return
-  com = d.subtree_com[m.body_rootid[body]]
-  rot = rot if local else None
-  acc = _motion(d.cacc[body], pos, com, rot)
-  vel = _motion(d.cvel[body], pos, com, rot)
-  acc[3:] += np.cross(vel[:3], vel[3:])
-  out[:] = acc
+    return None
+  return out, body, pos, d.subtree_com[m.body_rootid[body]], rot if local else None
 
 
 def mj_local2Global(d, xpos, xmat, pos, quat, body, sameframe) -> None:

@@ -14,6 +14,7 @@ from engine.enums import mjMAXLINE
 from engine.enums import mjMAXLINEPNT
 from engine.render import context
 from engine.render import gl_text
+from engine.render.gl_renderer import _halton
 
 GL = context.LazyModule(context.import_opengl)  # OpenGL.GL, loaded when first drawn with
 
@@ -30,16 +31,6 @@ _LINERGB = (
 )
 
 f32 = np.float32
-
-
-def _halton(index, base):
-  """mju_Halton: element `index` of the Halton sequence in `base`."""
-  n0, f, result = index, 1.0 / base, 0.0
-  while n0 > 0:
-    result += f * (n0 % base)
-    n0 //= base
-    f /= base
-  return result
 
 
 class MjvFigure:
