@@ -365,40 +365,38 @@ def row_dim(d, i):
 
 @jit
 def dual_state(m, d, state, rows):
-  """Port of dualState, engine_solver.c: states of `rows` (island_rows) from efc_force;
-  returns nactive."""
+  """Port of dualState and dualStateChange, engine_solver.c: states of `rows` (island_rows)
+  from efc_force, in one pass; returns (nactive, nchange), nchange the rows whose state
+  differs from the one `state` held."""
   ne = d.ne[0]
   nf = d.nf[0]
   force = d.efc_force
   floss = d.efc_frictionloss
   nactive = 0
+  nchange = 0
   c = 0
   while c < rows.shape[0]:
     i = rows[c]
 
     # equality and friction loss are always active
-    if i < ne:
-      state[i] = mjCNSTRSTATE_QUADRATIC
+    if i < ne + nf:
+      new = mjCNSTRSTATE_QUADRATIC
+      if i >= ne:
+        if force[i] <= -floss[i]:
+          new = mjCNSTRSTATE_LINEARPOS
+        elif force[i] >= floss[i]:
+          new = mjCNSTRSTATE_LINEARNEG
       nactive += 1
-      c += 1
-    elif i < ne + nf:
-      if force[i] <= -floss[i]:
-        state[i] = mjCNSTRSTATE_LINEARPOS
-      elif force[i] >= floss[i]:
-        state[i] = mjCNSTRSTATE_LINEARNEG
-      else:
-        state[i] = mjCNSTRSTATE_QUADRATIC
-      nactive += 1
-      c += 1
+      dim = 1
 
     # limits and contacts
     elif d.efc_type[i] != mjCNSTR_CONTACT_ELLIPTIC:
       if force[i] <= 0:
-        state[i] = mjCNSTRSTATE_SATISFIED
+        new = mjCNSTRSTATE_SATISFIED
       else:
-        state[i] = mjCNSTRSTATE_QUADRATIC
+        new = mjCNSTRSTATE_QUADRATIC
         nactive += 1
-      c += 1
+      dim = 1
 
     # elliptic: zone of the force in the regular cone space
     else:
@@ -409,17 +407,19 @@ def dual_state(m, d, state, rows):
       N = force[i] / mu
       T = _norm_scaled(force, i + 1, friction, dim - 1, True)
       if mu * N >= T:
-        result = mjCNSTRSTATE_SATISFIED
+        new = mjCNSTRSTATE_SATISFIED
       elif N + mu * T <= 0:
-        result = mjCNSTRSTATE_QUADRATIC
+        new = mjCNSTRSTATE_QUADRATIC
         nactive += dim
       else:
-        result = mjCNSTRSTATE_CONE
+        new = mjCNSTRSTATE_CONE
         nactive += dim
-      for j in range(dim):
-        state[i + j] = result
-      c += dim
-  return nactive
+    for j in range(i, i + dim):
+      if state[j] != new:
+        nchange += 1
+        state[j] = new
+    c += dim
+  return nactive, nchange
 
 
 # ---- workspace ----

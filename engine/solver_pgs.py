@@ -10,6 +10,7 @@ import math
 
 import numpy as np
 
+from engine._jit import inline_jit
 from engine._jit import jit
 from engine._jit import local_array
 from engine._stage import NOSLIP
@@ -261,9 +262,10 @@ def _extract_block(d, sparse, Ac, start, n, flg_subR):
       Ac[j * (n + 1)] = max(1e-10, Ac[j * (n + 1)])
 
 
-@jit
+@inline_jit
 def ar_row_dot(d, sparse, i, vec):
-  """Row i of efc_AR dotted with the nefc-vector vec (C's summation order)."""
+  """Row i of efc_AR dotted with the nefc-vector vec (C's summation order). Inlined: PGS
+  calls it once per row and sweep, and the call cost as much as the short row's products."""
   if sparse:
     adr = d.efc_AR_rowadr[i]
     return dot_sparse(d.efc_AR, adr, vec, 0, d.efc_AR_rownnz[i], d.efc_AR_colind, adr)
@@ -271,7 +273,7 @@ def ar_row_dot(d, sparse, i, vec):
   return dot_at(d.efc_AR, i * nefc, vec, 0, nefc)
 
 
-@jit
+@inline_jit
 def _residual(d, sparse, res, i, dim, flg_subR):
   """Port of residual: res = b + AR*force on rows i..i+dim (minus R*force when flg_subR)."""
   for j in range(dim):
@@ -281,7 +283,7 @@ def _residual(d, sparse, res, i, dim, flg_subR):
       res[j] -= d.efc_R[i + j] * d.efc_force[i + j]
 
 
-@jit
+@inline_jit
 def _cost_change(A, force, i, oldforce, res, dim, delta):
   """Port of costChange: cost change of the block update; a positive change (> 1e-10) is
   undone and reported as 0."""
@@ -326,19 +328,6 @@ def dual_finish(m, d):
   solve_ld(d.qacc, d.qLD, d.qLDiagInv, m.nv, 1, m.M_rownnz, m.M_rowadr, m.M_colind)
   for i in range(m.nv):
     d.qacc[i] += d.qacc_smooth[i]
-
-
-@jit
-def _process_state(m, d, oldstate, rows):
-  """New dual states of `rows`; returns (nactive, nchange)."""
-  for i in rows:
-    oldstate[i] = d.efc_state[i]
-  nactive = dual_state(m, d, d.efc_state, rows)
-  nchange = 0
-  for i in rows:
-    if int(oldstate[i]) != d.efc_state[i]:
-      nchange += 1
-  return nactive, nchange
 
 
 # ---- PGS ----
@@ -424,14 +413,39 @@ def _project(m, d, rows):
     c += dim
 
 
-@jit
-def _pgs_block(m, d, sparse, i, dim, ARinv, w):
-  """One PGS update of block i (a scalar row or an elliptic contact); returns the cost change
-  (<= 0)."""
-  ne = d.ne[0]
-  nf = d.nf[0]
+@inline_jit
+def _pgs_scalar(d, sparse, i, ARinv, ne, nf):
+  """One PGS update of scalar row i (not an elliptic contact): the unconstrained minimum, then
+  the interval (friction loss) or sign constraint (limits, contacts); returns the cost change
+  (<= 0). In registers and inlined into the sweep: on the box pile a call per row and sweep
+  cost a third of the solver."""
   force = d.efc_force
-  floss = d.efc_frictionloss
+  res = d.efc_b[i] + ar_row_dot(d, sparse, i, force)
+  old = force[i]
+  f = old - res * ARinv[i]
+  if i >= ne:
+    if i < ne + nf:
+      fl = d.efc_frictionloss[i]
+      if f < -fl:
+        f = -fl
+      elif f > fl:
+        f = fl
+    elif f < 0:
+      f = 0.0
+  dl = f - old
+  change = 0.5 * dl * dl * (1 / ARinv[i]) + dl * res
+  if change > 1e-10:  # (costChange: an increase is undone)
+    return 0.0
+  force[i] = f
+  return change
+
+
+@jit
+def _pgs_elliptic(m, d, sparse, i, dim, ARinv, w):
+  """One PGS update of the elliptic contact whose rows start at i (dim rows): a ray update of
+  the whole force, then the friction forces from a QCQP with the normal force fixed. Returns
+  the cost change (<= 0)."""
+  force = d.efc_force
   Athis = w[0:36]
   Ac = w[36:61]
   bc = w[61:67]
@@ -444,63 +458,45 @@ def _pgs_block(m, d, sparse, i, dim, ARinv, w):
   _residual(d, sparse, res, i, dim, False)
   for j in range(dim):
     oldforce[j] = force[i + j]
+  mu = d.contact_friction[d.efc_id[i]]
+  _extract_block(d, sparse, Athis, i, dim, False)
 
-  if d.efc_type[i] != mjCNSTR_CONTACT_ELLIPTIC:
-    # unconstrained minimum, then the interval or sign constraint
+  # normal update when the normal force is too small, else ray update
+  if force[i] < mjMINVAL:
     force[i] -= res[0] * ARinv[i]
-    if i >= ne and i < ne + nf:
-      if force[i] < -floss[i]:
-        force[i] = -floss[i]
-      elif force[i] > floss[i]:
-        force[i] = floss[i]
-    elif i >= ne + nf:
-      if force[i] < 0:
-        force[i] = 0.0
+    if force[i] < 0:
+      force[i] = 0.0
+    for j in range(1, dim):
+      force[i + j] = 0.0
   else:
-    mu = d.contact_friction[d.efc_id[i]]
-    _extract_block(d, sparse, Athis, i, dim, False)
-
-    # normal update when the normal force is too small, else ray update
-    if force[i] < mjMINVAL:
-      force[i] -= res[0] * ARinv[i]
-      if force[i] < 0:
-        force[i] = 0.0
-      for j in range(1, dim):
-        force[i + j] = 0.0
-    else:
+    for j in range(dim):
+      v[j] = force[i + j]
+    for r in range(dim):
+      v1[r] = mju_dot(Athis[r * dim : (r + 1) * dim], v, dim)
+    denom = mju_dot(v, v1, dim)
+    if denom >= mjMINVAL:
+      x = -mju_dot(v, res, dim) / denom
+      if force[i] + x * v[0] < 0:
+        x = -v[0] / force[i]
       for j in range(dim):
-        v[j] = force[i + j]
-      for r in range(dim):
-        v1[r] = mju_dot(Athis[r * dim : (r + 1) * dim], v, dim)
-      denom = mju_dot(v, v1, dim)
-      if denom >= mjMINVAL:
-        x = -mju_dot(v, res, dim) / denom
-        if force[i] + x * v[0] < 0:
-          x = -v[0] / force[i]
-        for j in range(dim):
-          force[i + j] += x * v[j]
+        force[i + j] += x * v[j]
 
-    # friction update with the normal force fixed: Ac, bc of the friction block
-    n1 = dim - 1
+  # friction update with the normal force fixed: Ac, bc of the friction block
+  n1 = dim - 1
+  for j in range(n1):
+    for k in range(n1):
+      Ac[j * n1 + k] = Athis[(j + 1) * dim + 1 + k]
+    bc[j] = res[j + 1]
+    bc[j] -= mju_dot(Ac[j * n1 : (j + 1) * n1], oldforce[1:dim], n1)
+    bc[j] += Athis[(j + 1) * dim] * (force[i] - oldforce[0])
+  if force[i] < mjMINVAL:
+    for j in range(1, dim):
+      force[i + j] = 0.0
+  else:
+    _qcqp(v, Ac, bc, mu, force[i], dim, qwork)
     for j in range(n1):
-      for k in range(n1):
-        Ac[j * n1 + k] = Athis[(j + 1) * dim + 1 + k]
-      bc[j] = res[j + 1]
-      bc[j] -= mju_dot(Ac[j * n1 : (j + 1) * n1], oldforce[1:dim], n1)
-      bc[j] += Athis[(j + 1) * dim] * (force[i] - oldforce[0])
-    if force[i] < mjMINVAL:
-      for j in range(1, dim):
-        force[i + j] = 0.0
-    else:
-      _qcqp(v, Ac, bc, mu, force[i], dim, qwork)
-      for j in range(n1):
-        force[i + 1 + j] = v[j]
-
-  # cost change
-  if dim == 1:
-    Athis[0] = 1 / ARinv[i]
-  change = _cost_change(Athis, force, i, oldforce, res, dim, delta)
-  return change
+      force[i + 1 + j] = v[j]
+  return _cost_change(Athis, force, i, oldforce, res, dim, delta)
 
 
 @stage(M, D, i8, i8, needed=PGS)
@@ -520,7 +516,6 @@ def pgs(m, d, island, maxiter):
   force = d.efc_force
   prev = d.scratch_pgs_prev
   start = d.scratch_pgs_start
-  oldstate = d.scratch_oldstate
   ARinv = d.scratch_ARinv
   blocks = d.scratch_pgs_blocks
   w = local_array(256)  # small block solves
@@ -560,12 +555,17 @@ def pgs(m, d, island, maxiter):
     if nblock >= 2:
       state = _shuffle(blocks, nblock, state)
     improvement = 0.0
+    ne = d.ne[0]
+    nf = d.nf[0]
     for b in range(nblock):
       i = int(blocks[b])
-      improvement -= _pgs_block(m, d, sparse, i, row_dim(d, i), ARinv, w)
+      if d.efc_type[i] == mjCNSTR_CONTACT_ELLIPTIC:
+        improvement -= _pgs_elliptic(m, d, sparse, i, d.contact_dim[d.efc_id[i]], ARinv, w)
+      else:
+        improvement -= _pgs_scalar(d, sparse, i, ARinv, ne, nf)
 
     # states and statistics
-    nactive, nchange = _process_state(m, d, oldstate, rows)
+    nactive, nchange = dual_state(m, d, d.efc_state, rows)
     improvement *= scale
     save_stats(d, island, it, improvement, 0.0, 0.0, nactive, nchange, 0, 0)
 
@@ -607,7 +607,6 @@ def noslip(m, d, island, maxiter):
   sparse = is_sparse(m)
   force = d.efc_force
   floss = d.efc_frictionloss
-  oldstate = d.scratch_oldstate
   ARinv = d.scratch_ARinv
   w = local_array(256)  # small block solves
   Ac = w[36:61]
@@ -712,7 +711,7 @@ def noslip(m, d, island, maxiter):
         c += 1
 
     # states and statistics, after the main solver's
-    nactive, nchange = _process_state(m, d, oldstate, rows)
+    nactive, nchange = dual_state(m, d, d.efc_state, rows)
     improvement *= scale
     if island < mjNISLAND:
       save_stats(
