@@ -47,6 +47,7 @@ from engine import plugin_call
 from engine import plugins
 from engine._stage import D
 from engine._stage import M
+from engine.collision import sdf_shapes
 from engine.enums import mjSTAGE_ACC
 from engine.errors import CompileError
 from engine.plugin_call import mjPLUGIN_ACTUATOR as mjPLUGIN_ACTUATOR
@@ -274,6 +275,16 @@ def _compile(func, signature, label) -> int:
 _KEEP = []
 
 
+def _own_sdf_shape(plugin) -> int:
+  """1 + the shape id of one of our `mujoco.sdf.*` plugins (the collision code evaluates its
+  field without the callbacks), 0 for any other plugin (a user's, even under such a name)."""
+  from engine.plugins import sdf
+
+  if plugin.callbacks.get("sdf_distance") is not sdf.sdf_distance:
+    return 0
+  return sdf_shapes.SHAPE_IDS[plugin.name] + 1
+
+
 # ---- binding a model's instances ----
 
 
@@ -298,6 +309,7 @@ def bind(m):
     arrays["plugin_needstage"][i] = plugin.needstage
     for cb, (col, _) in _CALLBACKS.items():
       arrays["plugin_fn"][i, col] = plugin.address(cb)
+    arrays["plugin_fn"][i, plugin_call.FN_SDF_SHAPE] = _own_sdf_shape(plugin)
     try:
       values = np.zeros(0) if plugin.init is None else plugin.init(m, i)
     except (ValueError, TypeError, IndexError) as e:

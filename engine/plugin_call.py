@@ -12,6 +12,10 @@ Callback slots of `m.plugin_fn` (0: the plugin has none):
   FN_RESET    reset(m, d, instance)                 writes the instance's d.plugin_state
   FN_ACT_DOT  act_dot(m, d, instance)               actuator plugins' activation derivatives
   FN_SDF_DISTANCE, FN_SDF_GRADIENT                  signed distance fields (collision)
+  FN_SDF_SHAPE  not a callback: 1 + the shape id (engine/collision/sdf_shapes.py) of an instance
+                of our own `mujoco.sdf.*` plugins, whose field the collision code evaluates
+                directly (a call through an address with the model and data handles cost more
+                than the field); 0 for every other plugin
 """
 
 from numba.core import types
@@ -23,6 +27,7 @@ from engine._stage import M
 from engine._stage import address_caller
 
 FN_COMPUTE, FN_ADVANCE, FN_RESET, FN_ACT_DOT, FN_SDF_DISTANCE, FN_SDF_GRADIENT = range(6)
+FN_SDF_SHAPE = 6
 NFN = 8
 
 # mjtPluginCapabilityBit

@@ -42,6 +42,7 @@ from engine._stage import f8
 from engine._stage import i8
 from engine._stage import mat
 from engine._stage import stage
+from engine.collision import sdf_shapes
 from engine.enums import mjGEOM_BOX
 from engine.enums import mjGEOM_CAPSULE
 from engine.enums import mjGEOM_CYLINDER
@@ -62,6 +63,7 @@ from engine.math import mju_rotVecQuat
 from engine.math import normalize3_scalars
 from engine.plugin_call import FN_SDF_DISTANCE
 from engine.plugin_call import FN_SDF_GRADIENT
+from engine.plugin_call import FN_SDF_SHAPE
 from engine.plugin_call import call_sdf_distance
 from engine.plugin_call import call_sdf_gradient
 
@@ -113,6 +115,10 @@ def geom_distance(m, d, gtype, i, x0, x1, x2, F):
   if gtype == mjGEOM_PLANE:
     return x2
   if gtype == mjGEOM_SDF:
+    shape = m.plugin_fn[i, FN_SDF_SHAPE]
+    if shape:  # one of our own shapes: its parameters follow the shape id
+      params = m.plugin_param[m.plugin_paramadr[i] + 1 :]
+      return sdf_shapes.distance(shape - 1, x0, x1, x2, params)
     F[12] = x0
     F[13] = x1
     F[14] = x2
@@ -168,6 +174,11 @@ def geom_gradient(m, d, gtype, i, x0, x1, x2, F):
   if gtype == mjGEOM_PLANE:
     return 0.0, 0.0, 1.0
   if gtype == mjGEOM_SDF:
+    shape = m.plugin_fn[i, FN_SDF_SHAPE]
+    if shape:
+      params = m.plugin_param[m.plugin_paramadr[i] + 1 :]
+      sdf_shapes.gradient(shape - 1, x0, x1, x2, params, F[15:18])
+      return F[15], F[16], F[17]
     F[12] = x0
     F[13] = x1
     F[14] = x2

@@ -3,8 +3,8 @@
 - `pid`: the `mujoco.pid` actuator; `touch_grid`: the `mujoco.sensor.touch_grid` sensor;
   `cable`: the `mujoco.elasticity.cable` passive force (bending and twisting of the body chains
   that <composite type="cable"> makes).
-- `sdf_shapes`: the signed distance fields of the `mujoco.sdf.*` plugins (torus, bolt, nut,
-  gear, bowl): config parsing, distance, gradient and bounding box, registered by `sdf`;
+- `sdf`: the `mujoco.sdf.*` plugins (torus, bolt, nut, gear, bowl), whose fields (config
+  parsing, distance, gradient and bounding box) are engine/collision/sdf_shapes.py's;
   `marching_cubes`: the mesh MuJoCo's compiler builds for `<mesh><plugin instance="..."/></mesh>`
   from such a field.
 

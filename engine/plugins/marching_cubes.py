@@ -34,7 +34,7 @@ import math
 
 import numpy as np
 
-from engine.plugins import sdf_shapes
+from engine.collision import sdf_shapes
 
 GRID_POINTS = 300  # MuJoCo's `n`: grid intervals along x, y and z together (before flooring)
 

@@ -11,8 +11,8 @@ The compiler meshes `<mesh><plugin instance=.../></mesh>` from `sdf_aabb` and
 import numpy as np
 
 from engine import plugin_call
+from engine.collision import sdf_shapes
 from engine.plugins import config_values
-from engine.plugins import sdf_shapes
 
 
 def _init(m, instance):

@@ -7,7 +7,7 @@ from numba import njit
 
 import engine
 from engine import plugin_call
-from engine.plugins import sdf_shapes
+from engine.collision import sdf_shapes
 
 
 @njit

@@ -1,4 +1,4 @@
-"""SDF plugin shapes (engine/plugins/sdf_shapes.py) and meshes (engine/plugins/marching_cubes.py).
+"""SDF plugin shapes (engine/collision/sdf_shapes.py) and meshes (engine/plugins/marching_cubes.py).
 
 Analytic checks first (known distances, gradients against finite differences, bounding boxes,
 marching cubes on a sphere), then MuJoCo as the oracle:
@@ -17,8 +17,8 @@ import math
 import numpy as np
 import pytest
 
+from engine.collision import sdf_shapes as S
 from engine.plugins import marching_cubes as MC
-from engine.plugins import sdf_shapes as S
 
 PLUGINS = tuple(S.SHAPES)
 CUSTOM = {

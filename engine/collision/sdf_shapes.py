@@ -31,10 +31,9 @@ must be one C number (decimal, exponent, hexadecimal, inf); NaN is rejected; an 
 an error. We also reject infinite values, which MuJoCo accepts and then fails on while meshing.
 No range checks (MuJoCo has none): a negative size gives an empty box, which the mesher reports.
 
-Caching: every jitted function of engine/plugins lives in this file, so numba's own check of
-this file's timestamp keeps the cache fresh (engine/plugins is left out of engine._jit's source
-hash). Jitted engine code that calls these functions would need engine/plugins back in that hash
-(tests/engine/test_layout.py checks that no jitted module imports a PYTHON_ONLY one).
+The shapes live in the engine proper (in engine._jit's source hash) because the collision code
+calls them directly (engine/collision/sdf.py: an SDF geom whose plugin is one of these skips the
+callbacks); the plugin callbacks of engine/plugins/sdf.py call the same functions.
 
 MuJoCo's bolt, nut and gear code calls `abs` on doubles; measured against the `mujoco` package,
 that is the floating-point absolute value (no truncation to int), so we use it too.
