@@ -12,6 +12,7 @@ import numpy as _np
 from engine import _jit as _jit
 from engine import arguments as _arguments
 from engine import batch as batch  # numba's thread pool for batched steps: engine.batch.POOL
+from engine import driver as _driver
 from engine import math as _math
 from engine import mju as _mju
 from engine import rollout as rollout  # batched rollouts (mujoco.rollout): engine.rollout.rollout
@@ -229,9 +230,12 @@ def mj_insideSite(m, d, siteid, point) -> int:
   return int(inside(d.site_xpos[siteid], d.site_xmat[siteid], m.site_size[siteid], kind, point))
 
 
-# MuJoCo's TypeError for arguments of the wrong type (the driver's functions check their own)
+# the mj_ functions that run one (m, d) stage, called through the driver's entry point; MuJoCo's
+# TypeError for arguments of the wrong type (the driver's functions check their own)
 for _name in [n for n in dir() if n.startswith(("mj_", "mjd_"))]:
-  if globals()[_name].__module__ != "engine.driver":
+  if hasattr(globals()[_name], "stage") and not _jit.DISABLE_JIT:
+    globals()[_name] = _driver.stage_function(globals()[_name])
+  elif globals()[_name].__module__ != "engine.driver":
     globals()[_name] = _arguments.checked(globals()[_name])
 del _name
 

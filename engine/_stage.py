@@ -216,10 +216,10 @@ def _call_native(context, builder, sig, args, address):
 
 def address_caller(restype, *argtypes):
   """`call(address, a0, ...)`: in jitted code, calls the stage of signature restype(*argtypes)
-  (three to five arguments) whose `address()` is given, so that one compiled caller serves
+  (two to five arguments) whose `address()` is given, so that one compiled caller serves
   every such stage (without the JIT, `address` is the stage itself)."""
-  if not 3 <= len(argtypes) <= 5:
-    raise NotImplementedError("address_caller supports stages of three to five arguments")
+  if not 2 <= len(argtypes) <= 5:
+    raise NotImplementedError("address_caller supports stages of two to five arguments")
   if _jit.DISABLE_JIT:
     return lambda address, *args: address.py_func(*args)
   signature = restype(types.intp, *argtypes)
@@ -230,6 +230,9 @@ def address_caller(restype, *argtypes):
     return _call_native(context, builder, inner, args[1:], fnptr)
 
   # numba lowers an intrinsic's arguments by name: no *args
+  def call2(typingctx, address, a0, a1):
+    return signature, codegen
+
   def call3(typingctx, address, a0, a1, a2):
     return signature, codegen
 
@@ -239,12 +242,24 @@ def address_caller(restype, *argtypes):
   def call5(typingctx, address, a0, a1, a2, a3, a4):
     return signature, codegen
 
-  return intrinsic((call3, call4, call5)[len(argtypes) - 3])
+  return intrinsic((call2, call3, call4, call5)[len(argtypes) - 2])
 
 
 @typeof_impl.register(Stage)
 def _typeof_stage(val, c):
   return val.numba_type
+
+
+def runs_stage(stage_):
+  """Marks an mj_ function whose whole work is `stage_(m._struct, d._struct)`, an (m, d) stage:
+  engine/__init__.py exports it as driver.stage_function(it), which calls the stage through
+  the driver's entry point (numba's typing of two struct handles cost ~2 µs a call)."""
+
+  def mark(function):
+    function.stage = stage_
+    return function
+
+  return mark
 
 
 def stage(*argtypes, restype=types.none, lazy=False, needed=None):

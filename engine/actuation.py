@@ -24,6 +24,7 @@ from engine import plugin_call
 from engine import sleep as _sleep
 from engine._jit import jit
 from engine._jit import local_array
+from engine._stage import runs_stage
 from engine._stage import stage
 from engine.enums import mjBIAS_AFFINE
 from engine.enums import mjBIAS_DCMOTOR
@@ -777,6 +778,7 @@ def fwd_actuation(m, d):
       )
 
 
+@runs_stage(fwd_actuation)
 def mj_fwdActuation(m, d) -> None:
   """Actuation stage: act_dot, actuator_force and qfrc_actuator at the current state."""
   fwd_actuation(m._struct, d._struct)

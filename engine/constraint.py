@@ -28,6 +28,7 @@ from engine._stage import CONTACTS
 from engine._stage import EQUALITIES
 from engine._stage import i8
 from engine._stage import never
+from engine._stage import runs_stage
 from engine._stage import stage
 from engine.enums import mjCNSTR_CONTACT_ELLIPTIC
 from engine.enums import mjCNSTR_CONTACT_FRICTIONLESS
@@ -70,6 +71,7 @@ from engine.projection import efc_y
 from engine.solver_common import constraint_update
 from engine.solver_common import is_sparse
 from engine.solver_common import mul_jac_vec
+from engine.sparse import super_rows
 from engine.support import last_dof
 
 # ---- layout (is_sparse and mul_jac_vec: solver_common) ----
@@ -1129,26 +1131,6 @@ def jdotv(m, d, result):
 
 
 @jit
-def _super_sparse(d):
-  """Port of mju_superSparse: rows below each row with the same sparsity pattern."""
-  nefc = d.nefc[0]
-  for r in range(nefc - 1, -1, -1):
-    d.efc_J_rowsuper[r] = 0
-    if r < nefc - 1:
-      nnz = d.efc_J_rownnz[r]
-      same = nnz == d.efc_J_rownnz[r + 1]
-      if same:
-        a = d.efc_J_rowadr[r]
-        b = d.efc_J_rowadr[r + 1]
-        for k in range(nnz):
-          if d.efc_J_colind[a + k] != d.efc_J_colind[b + k]:
-            same = False
-            break
-      if same:
-        d.efc_J_rowsuper[r] = d.efc_J_rowsuper[r + 1] + 1
-
-
-@jit
 def _clear(d):
   d.ne[0] = 0
   d.nf[0] = 0
@@ -1195,7 +1177,7 @@ def make_constraint(m, d):
   if d.nefc[0] == 0:
     return
   if sparse:
-    _super_sparse(d)
+    super_rows(d.efc_J_rowsuper, d.efc_J_rownnz, d.efc_J_rowadr, d.efc_J_colind, d.nefc[0])
 
   # as mj_regularizeConstraint: Y for the dual solvers and the exact diagonal, the
   # impedance, AR for the dual solvers
@@ -1252,17 +1234,20 @@ def inverse_constraint(m, d):
 # ---- Python API (mujoco binding signatures) ----
 
 
+@runs_stage(make_constraint)
 def mj_makeConstraint(m, d):
   """Constraint rows, Jacobian and impedance of the current position (needs the position
   stages and collision)."""
   make_constraint(m._struct, d._struct)
 
 
+@runs_stage(reference_constraint)
 def mj_referenceConstraint(m, d):
   """efc_vel and efc_aref of the current velocity."""
   reference_constraint(m._struct, d._struct)
 
 
+@runs_stage(inverse_constraint)
 def mj_invConstraint(m, d):
   """Constraint forces (efc_force, efc_state, qfrc_constraint) of the current qacc."""
   inverse_constraint(m._struct, d._struct)

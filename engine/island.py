@@ -18,6 +18,7 @@ none).
 """
 
 from engine._jit import jit
+from engine._stage import runs_stage
 from engine._stage import stage
 from engine.enums import mjCNSTR_CONTACT_ELLIPTIC
 from engine.enums import mjCNSTR_CONTACT_FRICTIONLESS
@@ -254,6 +255,7 @@ def _cumsum(adr, num, n):
     total += num[k]
 
 
+@runs_stage(island)
 def mj_island(m, d):
   """Constraint islands of the current constraint rows (needs mj_makeConstraint)."""
   island(m._struct, d._struct)

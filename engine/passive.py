@@ -20,6 +20,7 @@ from engine._jit import jit
 from engine._jit import local_array
 from engine._stage import FLUID
 from engine._stage import i8
+from engine._stage import runs_stage
 from engine._stage import stage
 from engine.actuation import actuator_damping
 from engine.enums import mjDSBL_DAMPER
@@ -612,6 +613,7 @@ def passive(m, d):
     plugin_call.compute(m, d, plugin_call.mjPLUGIN_PASSIVE)
 
 
+@runs_stage(passive)
 def mj_passive(m, d) -> None:
   """Passive forces at the current state (needs the position and velocity stages)."""
   passive(m._struct, d._struct)

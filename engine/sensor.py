@@ -42,6 +42,7 @@ from engine._stage import SENSORS_OR_PLUGINS
 from engine._stage import D
 from engine._stage import M
 from engine._stage import i8
+from engine._stage import runs_stage
 from engine._stage import stage
 from engine._stage import vec
 from engine.enums import mjCNSTR_LIMIT_JOINT
@@ -1356,26 +1357,31 @@ def energy_vel(m, d):
 # ---- Python API ----
 
 
+@runs_stage(sensor_pos)
 def mj_sensorPos(m, d) -> None:
   """Position-dependent sensors."""
   sensor_pos(m._struct, d._struct)
 
 
+@runs_stage(sensor_vel)
 def mj_sensorVel(m, d) -> None:
   """Velocity-dependent sensors; d.subtree_linvel/angmom must be current (mj_subtreeVel)."""
   sensor_vel(m._struct, d._struct)
 
 
+@runs_stage(sensor_acc)
 def mj_sensorAcc(m, d) -> None:
   """Acceleration/force sensors; d.cacc/cfrc_int must be current (mj_rnePostConstraint)."""
   sensor_acc(m._struct, d._struct)
 
 
+@runs_stage(energy_pos)
 def mj_energyPos(m, d) -> None:
   """Potential energy into d.energy[0]."""
   energy_pos(m._struct, d._struct)
 
 
+@runs_stage(energy_vel)
 def mj_energyVel(m, d) -> None:
   """Kinetic energy into d.energy[1]."""
   energy_vel(m._struct, d._struct)

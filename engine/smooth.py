@@ -29,6 +29,7 @@ from engine._stage import SENSORS
 from engine._stage import D
 from engine._stage import M
 from engine._stage import i8
+from engine._stage import runs_stage
 from engine._stage import stage
 from engine._stage import vec
 from engine.actuation import actuator_armature
@@ -1499,31 +1500,37 @@ def _nvec(x, nv, name):
   return x.size // nv
 
 
+@runs_stage(kinematics)
 def mj_kinematics(m, d):
   """Runs forward kinematics (mj_kinematics)."""
   kinematics(m._struct, d._struct)
 
 
+@runs_stage(com_pos)
 def mj_comPos(m, d):
   """Maps inertias and motion dofs to com-based frames (mj_comPos)."""
   com_pos(m._struct, d._struct)
 
 
+@runs_stage(camlight)
 def mj_camlight(m, d):
   """Computes camera and light poses (mj_camlight)."""
   camlight(m._struct, d._struct)
 
 
+@runs_stage(crb)
 def mj_crb(m, d):
   """Runs the composite rigid body algorithm: d.crb and d.M (mj_crb)."""
   crb(m._struct, d._struct)
 
 
+@runs_stage(make_m)
 def mj_makeM(m, d):
   """Computes the inertia matrix d.M, with tendon armature (mj_makeM)."""
   make_m(m._struct, d._struct)
 
 
+@runs_stage(factor_m)
 def mj_factorM(m, d):
   """Factorizes M into d.qLD and d.qLDiagInv (mj_factorM)."""
   factor_m(m._struct, d._struct)
@@ -1563,11 +1570,13 @@ def mj_fullM(m, d, dst):
   full_m(m._struct, d._struct, df)
 
 
+@runs_stage(com_vel)
 def mj_comVel(m, d):
   """Computes cvel and cdof_dot (mj_comVel)."""
   com_vel(m._struct, d._struct)
 
 
+@runs_stage(subtree_vel)
 def mj_subtreeVel(m, d):
   """Computes subtree_linvel and subtree_angmom (mj_subtreeVel)."""
   subtree_vel(m._struct, d._struct)
@@ -1585,6 +1594,7 @@ def mj_tendonBias(m, d, qfrc):
   tendon_bias(m._struct, d._struct, qf)
 
 
+@runs_stage(rne_post_constraint)
 def mj_rnePostConstraint(m, d):
   """Computes cacc, cfrc_int and cfrc_ext (mj_rnePostConstraint)."""
   rne_post_constraint(m._struct, d._struct)

@@ -310,23 +310,24 @@ def solve_lu_sparse(res, LU, vec, n, rownnz, rowadr, diag, colind):
 
 @jit
 def super_rows(rowsuper, rownnz, rowadr, colind, n):
-  """Port of mju_superSparse: rowsuper[i] = how many rows after row i have its very columns."""
-  if n == 0:
+  """Port of mju_superSparse: rowsuper[i] = how many rows after row i have its very columns
+  (one backward pass; unsigned positions, no negative-index wraparound in the comparisons)."""
+  if n <= 0:
     return
-  for r in range(n - 1):
-    same = rownnz[r] == rownnz[r + 1]
+  rowsuper[n - 1] = 0
+  for r in range(n - 2, -1, -1):
+    nnz = rownnz[r]
+    same = nnz == rownnz[r + 1]
     if same:
-      a = rowadr[r]
-      b = rowadr[r + 1]
-      for k in range(rownnz[r]):
+      a = np.uint64(rowadr[r])
+      b = np.uint64(rowadr[r + 1])
+      k = np.uint64(0)
+      while k < np.uint64(nnz):
         if colind[a + k] != colind[b + k]:
           same = False
           break
-    rowsuper[r] = 1 if same else 0
-  rowsuper[n - 1] = 0
-  for r in range(n - 2, -1, -1):
-    if rowsuper[r]:
-      rowsuper[r] += rowsuper[r + 1]
+        k += np.uint64(1)
+    rowsuper[r] = rowsuper[r + 1] + 1 if same else 0
 
 
 _MAXSUPER = 8  # columns of equal pattern taken together by sqr_mat_td_pattern (mjMAXSUPER)

@@ -19,6 +19,7 @@ import math
 
 from engine._jit import jit
 from engine._jit import local_array
+from engine._stage import runs_stage
 from engine._stage import stage
 from engine.enums import mjJNT_BALL
 from engine.enums import mjJNT_HINGE
@@ -950,11 +951,13 @@ def transmission(m, d):
 # ---- Python API (mujoco binding signatures) ----
 
 
+@runs_stage(tendon)
 def mj_tendon(m, d):
   """Tendon lengths, Jacobians (d.ten_J in m.ten_J_* structure) and wrap paths."""
   tendon(m._struct, d._struct)
 
 
+@runs_stage(transmission)
 def mj_transmission(m, d):
   """Actuator lengths and sparse moments (d.actuator_moment, d.moment_rownnz/rowadr/colind)."""
   transmission(m._struct, d._struct)
