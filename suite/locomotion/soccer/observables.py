@@ -34,29 +34,52 @@ class MultiObservablesAdder(ObservablesAdder):
 
 
 class _Reader:
-  """Reads an element's rows of the data arrays directly (the per-step observables are many:
-  this skips the binding machinery), running forward() first on a stale physics as a binding
-  would; the element's id is looked up once per physics."""
+  """Rows of one element in the data arrays, as views made once per data (the per-step
+  observables are many: this skips the binding machinery and the per-call field lookups),
+  after forward() on a stale physics as a binding read would. `fields` are data array names
+  of the element's kind (a body's xpos, xmat, cvel; a geom's geom_xpos)."""
 
-  def __init__(self, element):
+  def __init__(self, element, *fields):
     self._element = element
-    self._physics = None
-    self._id = None
+    self._fields = fields
+    self._data = None
+    self._rows = None
 
-  def data(self, physics):
-    """(physics.data, element id)."""
-    if physics is not self._physics:
-      self._id = int(physics.bind(self._element).element_id)
-      self._physics = physics
+  def rows(self, physics):
+    """The element's rows of `fields` (live views)."""
+    data = physics.data
+    if data is not self._data:
+      i = int(physics.bind(self._element).element_id)
+      self._rows = tuple(getattr(data, field)[i] for field in self._fields)
+      self._data = data
     if physics.is_dirty:
       physics.forward()
-    return physics.data, self._id
+    return self._rows
 
 
-def _in_frame(point, origin, xmat, dims):
-  """(point - origin) in the frame of rotation matrix `xmat` (9 numbers, row-major), using the
-  first `dims` (2 or 3) coordinates: np.dot(point - origin, xmat[:dims, :dims]) in floats."""
-  p, o, m = point.tolist(), origin.tolist(), xmat.tolist()
+class _Corners:
+  """A position detector's lower, upper and mid points ((lower + upper) / 2) as float lists,
+  made again when the detector is moved or resized (which replaces its lower and upper)."""
+
+  def __init__(self, detector):
+    self._detector = detector
+    self._lower = self._upper = None
+    self.lower = self.upper = self.mid = None
+
+  def __call__(self):
+    lower, upper = self._detector.lower, self._detector.upper
+    if lower is not self._lower or upper is not self._upper:
+      self._lower, self._upper = lower, upper
+      self.lower, self.upper = lower.tolist(), upper.tolist()
+      self.mid = [(a + b) / 2.0 for a, b in zip(self.lower, self.upper)]
+    return self
+
+
+def _in_frame(p, origin, xmat, dims):
+  """(p - origin) in the frame of rotation matrix `xmat` (9 numbers, row-major), using the
+  first `dims` (2 or 3) coordinates of the float list p: np.dot(p - origin, xmat[:dims, :dims])
+  in floats."""
+  o, m = origin.tolist(), xmat.tolist()
   x, y = p[0] - o[0], p[1] - o[1]
   if dims == 2:
     return np.array((x * m[0] + y * m[3], x * m[1] + y * m[4]))
@@ -167,17 +190,18 @@ class CoreObservablesAdder(ObservablesAdder):
       "opponent_goal_front_right",
       "field_back_right",
     ]
-    features = [
-      lambda _: arena.home_goal.lower[:2],
-      lambda _: arena.home_goal.mid,
-      lambda _: arena.home_goal.upper[:2],
-      lambda _: arena.field.upper,
-      lambda _: arena.away_goal.upper[:2],
-      lambda _: arena.away_goal.mid,
-      lambda _: arena.away_goal.lower[:2],
-      lambda _: arena.field.lower,
+    home, away, field = (_Corners(d) for d in (arena.home_goal, arena.away_goal, arena.field))
+    features = [  # (float lists: numpy calls on 2- and 3-vectors cost more than the math)
+      lambda _: home().lower,
+      lambda _: home().mid,
+      lambda _: home().upper,
+      lambda _: field().upper,
+      lambda _: away().upper,
+      lambda _: away().mid,
+      lambda _: away().lower,
+      lambda _: field().lower,
     ]
-    root = _Reader(player.walker.root_body)
+    root = _Reader(player.walker.root_body, "xpos", "xmat")
     origins = [2, 3, 2, 2, 2, 3, 2, 2]  # the xy or xyz of the root body
     if player.team != team_lib.Team.HOME:
       half = len(features) // 2
@@ -186,8 +210,8 @@ class CoreObservablesAdder(ObservablesAdder):
     for name, feature, dims in zip(names, features, origins):
       # as walkers' add_egocentric_vector: (feature - origin) rotated into the root frame
       def egocentric(physics, feature=feature, dims=dims):
-        data, body = root.data(physics)
-        return _in_frame(feature(physics), data.xpos[body], data.xmat[body], dims)
+        xpos, xmat = root.rows(physics)
+        return _in_frame(feature(physics), xpos, xmat, dims)
 
       player.walker.observables.add_observable(name, base_observable.Generic(egocentric))
 
@@ -197,52 +221,52 @@ class CoreObservablesAdder(ObservablesAdder):
     teammates (and whether it exceeds 5 m), and whether the team scored or conceded."""
     walker = player.walker
     add = walker.observables.add_observable
-    ball_geom = _Reader(task.ball.geom)
-    root = _Reader(walker.root_body)
-    mates = [_Reader(mate.walker.root_body) for mate in task.players if mate.team == player.team]
+    ball_geom = _Reader(task.ball.geom, "geom_xpos")
+    root = _Reader(walker.root_body, "xpos", "cvel")
+    mates = [
+      _Reader(mate.walker.root_body, "xpos") for mate in task.players if mate.team == player.team
+    ]
     others = [
-      _Reader(other.walker.root_body)
+      _Reader(other.walker.root_body, "xpos")
       for other in task.players
       if other is not player and other.team == player.team
     ]
 
     def vel_to_ball(physics):
-      data, body = root.data(physics)
-      ball_x, ball_y, _ = data.geom_xpos[ball_geom.data(physics)[1]].tolist()
-      x, y, _ = data.xpos[body].tolist()
-      vel = data.cvel[body].tolist()
+      xpos, cvel = root.rows(physics)
+      ball_x, ball_y, _ = ball_geom.rows(physics)[0].tolist()
+      x, y, _ = xpos.tolist()
+      vel = cvel.tolist()
       dx, dy = ball_x - x, ball_y - y
       return (dx * vel[3] + dy * vel[4]) / (math.hypot(dx, dy) + 1e-7)
 
     def closest_vel_to_ball(physics):
-      data, ball = ball_geom.data(physics)
-      ball_pos = data.geom_xpos[ball].tolist()
+      ball_pos = ball_geom.rows(physics)[0].tolist()
       closest, closest_dist = None, math.inf
       for mate in mates:
-        dist = math.dist(ball_pos, data.xpos[mate.data(physics)[1]].tolist())
+        dist = math.dist(ball_pos, mate.rows(physics)[0].tolist())
         if dist < closest_dist:
           closest, closest_dist = mate, dist
       return vel_to_ball(physics) if closest is mates[own_index] else 0.0
 
     own_index = [p for p in task.players if p.team == player.team].index(player)
+    home_goal, away_goal = _Corners(task.arena.home_goal), _Corners(task.arena.away_goal)
     ball_velocity = base_observable.PerPhysics(
       task.ball.observables.linear_velocity.observation_callable
     )
 
     def vel_ball_to_goal(physics):
-      goal = task.arena.away_goal if player.team == team_lib.Team.HOME else task.arena.home_goal
-      data, ball = ball_geom.data(physics)
-      center = ((goal.upper + goal.lower) / 2.0).tolist()
-      direction = [c - b for c, b in zip(center, data.geom_xpos[ball].tolist())]
+      goal = away_goal if player.team == team_lib.Team.HOME else home_goal
+      center = goal().mid
+      direction = [c - b for c, b in zip(center, ball_geom.rows(physics)[0].tolist())]
       norm = math.hypot(*direction)
       if norm:
         direction = [d / norm for d in direction]
       return math.fsum(d * v for d, v in zip(direction, ball_velocity(physics).tolist()))
 
     def avg_teammate_dist(physics):
-      data, body = root.data(physics)
-      mine = data.xpos[body].tolist()
-      dists = [math.dist(mine, data.xpos[other.data(physics)[1]].tolist()) for other in others]
+      mine = root.rows(physics)[0].tolist()
+      dists = [math.dist(mine, other.rows(physics)[0].tolist()) for other in others]
       return sum(dists) / len(dists) if dists else 0.0
 
     has_opponent = any(other.team != player.team for other in task.players)
