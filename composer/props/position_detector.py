@@ -33,7 +33,7 @@ class _GeomPositions:
     self._xpos = mjcf_observable.BoundAttribute("xpos", geoms) if geoms else None
 
   def xpos(self, physics):
-    return np.reshape(self._xpos(physics), (-1, 3))
+    return self._xpos(physics).reshape(-1, 3)
 
 
 class PositionDetector(entity.Entity):

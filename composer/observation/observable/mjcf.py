@@ -32,7 +32,7 @@ class BoundAttribute(base.PerPhysics):
 
     def make(physics):
       read = physics.bind(mjcf_elements).reader(kind)
-      return (lambda: np.reshape(read(), -1)) if flat else read
+      return (lambda: read().reshape(-1)) if flat else read
 
     super().__init__(make)
 

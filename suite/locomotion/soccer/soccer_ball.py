@@ -90,7 +90,7 @@ class SoccerBall(props.Primitive):
     self._dist_between_last_hits = None
 
   def initialize_episode(self, physics, unused_random_state):
-    self._geom_id = physics.bind(self._geom).element_id
+    self._geom_id = int(physics.bind(self._geom).element_id)
     self._geom_id_to_player = {}
     for player in self._players:
       for geom_id in physics.bind(player.walker.mjcf_model.find_all("geom")).element_id:
@@ -103,14 +103,15 @@ class SoccerBall(props.Primitive):
     counts as none)."""
     if self._hit:
       return
-    contact = physics.data.contact
-    geom1, geom2 = np.asarray(contact.geom1), np.asarray(contact.geom2)
-    for index in np.flatnonzero((geom1 == self._geom_id) | (geom2 == self._geom_id)):
+    ball = self._geom_id
+    for geom1, geom2 in physics.data.contact.geom.tolist():
+      if geom1 != ball and geom2 != ball:
+        continue
       # as dm_control: the player is looked up from the contact's last geom that is not the ball
       player = None
-      for geom_id in (geom1[index], geom2[index]):
-        if geom_id != self._geom_id:
-          player = self._geom_id_to_player.get(int(geom_id))
+      for geom_id in (geom1, geom2):
+        if geom_id != ball:
+          player = self._geom_id_to_player.get(geom_id)
       if player:
         self._intercepted = self._last_hit is None or player.team != self._last_hit.team
         self._repossessed = player is not self._last_hit
