@@ -181,10 +181,10 @@ def _array(aspec, tag, value):
   if n < max(aspec.nmin, 1):
     want = aspec.nmin if aspec.nmin == aspec.nmax else f"at least {max(aspec.nmin, 1)}"
     raise _error(aspec, tag, f"expected {want} values, got {n}: {value!r}")
-  if not np.all(np.isfinite(arr)):
+  if not np.isfinite(arr).all():
     raise _error(aspec, tag, f"values must be finite, got {value!r}")
   if integer:
-    if np.any(arr != np.round(arr)):
+    if (arr != np.round(arr)).any():
       raise _error(aspec, tag, f"expected integers, got {value!r}")
     return arr.astype(np.int64)
   return arr
@@ -284,6 +284,12 @@ def check_name(aspec, tag, value, namespace):
 # ---- formatting ----
 
 
+def _shortest(x):
+  """A Python float's shortest round-trip text, without a trailing '.0'."""
+  s = repr(x)
+  return s[:-2] if s.endswith(".0") else s
+
+
 def format_float(x, precision=17, zero_threshold=0.0):
   """A float as XML text: shortest round-trip form at full precision, else %.<precision>g."""
   x = float(x)
@@ -301,6 +307,8 @@ def format_value(aspec, value, precision=17, zero_threshold=0.0):
   if kind == "real":
     return format_float(value, precision, zero_threshold)
   if kind == "real_array":
+    if precision >= 17 and not zero_threshold:  # (the default: shortest round trip)
+      return " ".join(map(_shortest, np.asarray(value, dtype=float).ravel().tolist()))
     return " ".join(format_float(v, precision, zero_threshold) for v in value)
   if kind == "int":
     return str(int(value))

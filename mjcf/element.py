@@ -718,15 +718,15 @@ class Element:
     return xml
 
   def _attributes_to_xml(self, xml, opts):
-    ident = self._spec.identifier
-    store = self._store()
-    for name, aspec in self._spec.attributes.items():
+    spec = self._spec
+    ident = spec.identifier
+    attributes = spec.attributes
+    # (unset attributes, most of an element's, have nothing to write)
+    for name in spec.xml_attributes(self._store()):
       if name == ident:
         text = self.prefixed_identifier(opts.prefix_root)
-      elif name in store or aspec.kind in ("reference", "indirect"):
-        text = self._attribute_xml(aspec, opts)
       else:
-        continue  # unset (most of an element's attributes): nothing to write
+        text = self._attribute_xml(attributes[name], opts)
       if text is not None:
         xml.set(name, text)
 

@@ -144,6 +144,8 @@ class ElementSpec:
     "on_demand",
     "_children",
     "_child_cards",
+    "_xml_rank",
+    "_xml_always",
   )
 
   def __init__(
@@ -170,6 +172,25 @@ class ElementSpec:
     # children are built on first access: <default> contains itself
     self._child_cards = child_cards
     self._children = children
+    self._xml_rank = None
+    self._xml_always = None
+
+  def xml_attributes(self, store):
+    """The attributes that XML generation writes or must examine, in the schema's order:
+    those set in `store` (an element's values) and the identifier, references and indirect
+    references (written even when unset: a name or a class may be implied)."""
+    if self._xml_rank is None:
+      self._xml_rank = {name: i for i, name in enumerate(self.attributes)}
+      self._xml_always = tuple(
+        name
+        for name, a in self.attributes.items()
+        if name == self.identifier or a.kind in ("identifier", "reference", "indirect")
+      )
+    names = [name for name in store if name not in self._xml_always]
+    names.extend(self._xml_always)
+    if len(names) > 1:
+      names.sort(key=self._xml_rank.__getitem__)
+    return names
 
   @property
   def name(self):
