@@ -155,17 +155,23 @@ def _island_blocks(m, d, island):
   M, qLD, qLDiagInv = d.M, d.qLD, d.qLDiagInv
   iM_rownnz, iM_rowadr, iM_colind = d.scratch_iM_rownnz, d.scratch_iM_rowadr, d.scratch_iM_colind
   iM, iLD, iLDiagInv = d.scratch_iM, d.scratch_iLD, d.scratch_iLDiagInv
+  # (unsigned positions in the copy loops: no negative-index wraparound, whose array lengths
+  # crowded the registers)
+  one = np.uint64(1)
   adr = 0
   for i in range(nv):
     dof = map_idof2dof[dofadr + i]
     nnz = M_rownnz[dof]
     iM_rownnz[i] = nnz
     iM_rowadr[i] = adr
-    src = M_rowadr[dof]
-    for k in range(nnz):
-      iM_colind[adr + k] = map_dof2idof[M_colind[src + k]] - dofadr
-      iM[adr + k] = M[src + k]
-      iLD[adr + k] = qLD[src + k]
+    a = np.uint64(adr)
+    b = np.uint64(M_rowadr[dof])
+    for _ in range(nnz):
+      iM_colind[a] = map_dof2idof[np.uint64(M_colind[b])] - dofadr
+      iM[a] = M[b]
+      iLD[a] = qLD[b]
+      a += one
+      b += one
     iLDiagInv[i] = qLDiagInv[dof]
     adr += nnz
 
@@ -183,12 +189,15 @@ def _island_blocks(m, d, island):
     row = map_iefc2efc[efcadr + r]
     if sparse:
       nnz = J_rownnz[row]
-      src = J_rowadr[row]
       iJ_rownnz[r] = nnz
       iJ_rowadr[r] = nJ
-      for k in range(nnz):
-        iJ_colind[nJ + k] = map_dof2idof[J_colind[src + k]] - dofadr
-        iJ[nJ + k] = J[src + k]
+      a = np.uint64(nJ)
+      b = np.uint64(J_rowadr[row])
+      for _ in range(nnz):
+        iJ_colind[a] = map_dof2idof[np.uint64(J_colind[b])] - dofadr
+        iJ[a] = J[b]
+        a += one
+        b += one
       nJ += nnz
     else:
       for k in range(nv):

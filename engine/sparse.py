@@ -20,11 +20,12 @@ from engine.enums import mjWARN_INERTIA
 @jit
 def mul_mat_vec(res, vals, vec, nrow, rownnz, rowadr, colind):
   """Port of mju_mulMatVecSparse: res = mat * vec for a CSR matrix with nrow rows."""
+  u = np.uint64  # unsigned positions: no negative-index wraparound in the loops
   for i in range(nrow):
     s = 0.0
-    adr = rowadr[i]
-    for k in range(rownnz[i]):
-      s += vals[adr + k] * vec[colind[adr + k]]
+    adr = u(rowadr[i])
+    for a in range(adr, adr + u(rownnz[i])):
+      s += vals[a] * vec[u(colind[a])]
     res[i] = s
 
 
@@ -32,17 +33,19 @@ def mul_mat_vec(res, vals, vec, nrow, rownnz, rowadr, colind):
 def mul_sym_vec(res, vals, vec, n, rownnz, rowadr, colind):
   """Port of mju_mulSymVecSparse: res = mat*vec for a symmetric matrix stored as its lower
   triangle, each row ending with its diagonal (the inertia's reduced layout)."""
+  u = np.uint64  # unsigned positions: no negative-index wraparound in the loops
   for i in range(n):
     res[i] = 0.0
   for i in range(n):
-    adr = rowadr[i]
-    diag = adr + rownnz[i] - 1
+    adr = u(rowadr[i])
+    a = adr + u(rownnz[i] - 1)  # the diagonal
 
     # diagonal, then strict lower (right to left) and its mirror
     vi = vec[i]
-    acc = vals[diag] * vi
-    for a in range(diag - 1, adr - 1, -1):
-      j = colind[a]
+    acc = vals[a] * vi
+    while a > adr:
+      a -= u(1)
+      j = u(colind[a])
       val = vals[a]
       acc += val * vec[j]
       res[j] += val * vi
@@ -225,12 +228,13 @@ def transpose(
 def solve_ld_range(x, qld, qldiaginv, first, end, rownnz, rowadr, colind):
   """solve_ld on the dofs first..end-1 of x alone: a whole tree (or trees), whose rows of L
   reach no other dof. Same operations in the same order as the full solve on those dofs."""
+  u = np.uint64  # unsigned positions: no negative-index wraparound in the loops
   for i in range(end - 1, first - 1, -1):
     xi = x[i]
     if xi and rownnz[i] > 1:
-      start = rowadr[i]
-      for adr in range(start, start + rownnz[i] - 1):
-        x[colind[adr]] -= qld[adr] * xi
+      start = u(rowadr[i])
+      for adr in range(start, start + u(rownnz[i] - 1)):
+        x[u(colind[adr])] -= qld[adr] * xi
   for i in range(first, end):
     x[i] *= qldiaginv[i]
   for i in range(first, end):
