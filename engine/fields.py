@@ -923,6 +923,7 @@ scratch_iJ            f8 nJcap          the island's rows of J (dense rows x isl
 scratch_iJ_rownnz     i4 nefccap        sparse: nonzeros of each island row
 scratch_iJ_rowadr     i4 nefccap        sparse: first entry of each island row
 scratch_iJ_colind     i4 nJcap          sparse: column (island dof) of each entry
+scratch_iJ_rowsuper   i4 nefccap        sparse: rows after each island row with its columns
 scratch_JT            f8 nJcap          sparse CG/Newton: the island's J transposed (CSR, dof rows)
 scratch_JT_rownnz     i4 nv             sparse CG/Newton: entries of each row of the transpose
 scratch_JT_rowadr     i4 nv             sparse CG/Newton: first entry of each row of the transpose

@@ -178,6 +178,7 @@ def _island_blocks(m, d, island):
   # J: the island's rows, its dofs' columns
   map_iefc2efc = d.map_iefc2efc
   J, J_rownnz, J_rowadr, J_colind = d.efc_J, d.efc_J_rownnz, d.efc_J_rowadr, d.efc_J_colind
+  J_rowsuper, iJ_rowsuper = d.efc_J_rowsuper, d.scratch_iJ_rowsuper
   iJ, iJ_rownnz, iJ_rowadr, iJ_colind = (
     d.scratch_iJ,
     d.scratch_iJ_rownnz,
@@ -191,6 +192,9 @@ def _island_blocks(m, d, island):
       nnz = J_rownnz[row]
       iJ_rownnz[r] = nnz
       iJ_rowadr[r] = nJ
+      # rows sharing their columns share their trees, hence their island, where they follow
+      # each other as in d: the island's rowsuper is d's (J*x takes them three at a time)
+      iJ_rowsuper[r] = J_rowsuper[row]
       a = np.uint64(nJ)
       b = np.uint64(J_rowadr[row])
       for _ in range(nnz):
@@ -240,7 +244,8 @@ def _mul_m(m, d, c, res, vec):
 def _mul_j(d, c, sparse, res, vec):
   """res = J*vec on the island's block."""
   J, rownnz, rowadr, colind = _j_block(d, c)
-  jac_vec(J, rownnz, rowadr, colind, sparse, c[3], c[0], res, vec)
+  rowsuper = d.efc_J_rowsuper if c[7] else d.scratch_iJ_rowsuper
+  jac_vec(J, rownnz, rowadr, colind, rowsuper, sparse, c[3], c[0], res, vec)
 
 
 @inline_jit
