@@ -20,6 +20,8 @@ here). Sleeping trees (engine/sleep.py) add no equality, friction loss or joint 
 
 import math
 
+import numpy as np
+
 from engine import sleep as _sleep
 from engine._jit import inline_jit
 from engine._jit import jit
@@ -114,7 +116,7 @@ def _dif_col(d, da, in1, o1x, o1y, o1z, in2, o2x, o2y, o2z):
   Each body's column is mj_jac's (cdof with the lever arm o from its root com), or zero when
   the dof is not in that body's chain.
   """
-  c = d.cdof[da]
+  c = d.cdof[np.uint64(da)]
   p1x = p1y = p1z = r1x = r1y = r1z = 0.0
   p2x = p2y = p2z = r2x = r2y = r2z = 0.0
   if in1:
@@ -157,13 +159,14 @@ def _begin(m, d, sparse, size, NV):
 
 @inline_jit
 def _put(d, sparse, base, stride, r, idx, da, val):
-  """Writes Jacobian entry (row r of the new block, dof da at chain position idx)."""
+  """Writes Jacobian entry (row r of the new block, dof da at chain position idx); positions
+  unsigned (they are never negative: no wraparound code in the contact loop)."""
   if sparse:
-    adr = base + r * stride + idx
+    adr = np.uint64(base + r * stride + idx)
     d.efc_J[adr] = val
     d.efc_J_colind[adr] = da
   else:
-    d.efc_J[base + r * stride + da] = val
+    d.efc_J[np.uint64(base + r * stride + da)] = val
 
 
 @jit
