@@ -18,7 +18,8 @@ from engine.render import context
 from engine.render import gl_renderer as R
 from engine.render import gl_resources
 
-pytestmark = pytest.mark.usefixtures("opengl")
+# every test draws as MuJoCo does (mujoco_detail: tests/render/conftest.py)
+pytestmark = pytest.mark.usefixtures("opengl", "mujoco_detail")
 
 ASSETS = os.path.join(os.path.dirname(__file__), "..", "..", "assets", "suite")
 H, W = 120, 160
@@ -66,13 +67,6 @@ SCENE = """
   </worldbody>
 </mujoco>
 """
-
-
-@pytest.fixture(scope="module")
-def gl():
-  ctx = context.GLContext(W, H)
-  yield ctx
-  ctx.free()
 
 
 class Pair:
@@ -161,15 +155,6 @@ def decode_segmentation(rgb, scn):
     if g.segid != -1:
       segid2output[g.segid + 1] = (g.objid, g.objtype)
   return segid2output[segimage]
-
-
-@pytest.fixture(autouse=True)
-def mujoco_detail():
-  """These tests check MuJoCo's drawing itself: full-size shadow maps and MuJoCo's tessellation
-  at every image size (the render shortcuts have their own test)."""
-  R.set_render_shortcuts(False)
-  yield
-  R.set_render_shortcuts(True)
 
 
 @pytest.fixture(scope="module")

@@ -11,13 +11,13 @@ import pytest
 
 import engine
 from engine.errors import FatalError
-from engine.render import context
 from engine.render import figure as F
 from engine.render import gl_renderer as R
 from engine.render import gl_resources
 from engine.render import gl_text
 
-pytestmark = pytest.mark.usefixtures("opengl")
+# every test draws as MuJoCo does (mujoco_detail: tests/render/conftest.py)
+pytestmark = pytest.mark.usefixtures("opengl", "mujoco_detail")
 
 H, W = 240, 320
 OFF = mujoco.mjtFramebuffer.mjFB_OFFSCREEN
@@ -39,20 +39,6 @@ MODEL = """
   </worldbody>
 </mujoco>
 """
-
-
-@pytest.fixture(scope="module")
-def gl():
-  ctx = context.GLContext(W, H)
-  yield ctx
-  ctx.free()
-
-
-@pytest.fixture(autouse=True)
-def mujoco_detail():
-  R.set_render_shortcuts(False)
-  yield
-  R.set_render_shortcuts(True)
 
 
 class Both:

@@ -14,31 +14,16 @@ import mujoco
 import numpy as np
 import pytest
 
-from engine.render import context
 from engine.render import gl_mesh
 from engine.render import gl_renderer as R
 from engine.render import gl_resources
 from tests.render.test_gl import RGB_TOL
 from tests.render.test_gl import Pair
 
-pytestmark = pytest.mark.usefixtures("opengl")
+# every test draws as MuJoCo does (mujoco_detail: tests/render/conftest.py)
+pytestmark = pytest.mark.usefixtures("opengl", "mujoco_detail")
 
 H, W = 120, 160
-
-
-@pytest.fixture(scope="module")
-def gl():
-  ctx = context.GLContext(W, H)
-  yield ctx
-  ctx.free()
-
-
-@pytest.fixture(autouse=True)
-def mujoco_detail():
-  """MuJoCo's tessellation and full-size shadow maps (the shortcuts have their own test)."""
-  R.set_render_shortcuts(False)
-  yield
-  R.set_render_shortcuts(True)
 
 
 def _mad(a, b):
