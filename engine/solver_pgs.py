@@ -534,6 +534,8 @@ def pgs(m, d, island, maxiter):
     c += row_dim(d, rows[c])
 
   state = np.uint64(1)
+  ne = d.ne[0]
+  nf = d.nf[0]
   k = 0
   it = 0
   while it < maxiter:
@@ -555,8 +557,6 @@ def pgs(m, d, island, maxiter):
     if nblock >= 2:
       state = _shuffle(blocks, nblock, state)
     improvement = 0.0
-    ne = d.ne[0]
-    nf = d.nf[0]
     for b in range(nblock):
       i = int(blocks[b])
       if d.efc_type[i] == mjCNSTR_CONTACT_ELLIPTIC:
