@@ -2,8 +2,9 @@
 
 Episode reset:
   task.initialize_episode_mjcf, entity hooks, extra hooks      (MJCF stage)
-  compile the model -- only when the exported MJCF changed; otherwise a fresh copy of
-  the last compiled physics is used
+  compile the model -- only when its tree or an attribute the engine cannot edit in place
+  changed; otherwise the changed attributes are edited into the compiled model and the
+  episode's physics takes its values and a reset
   task.after_compile, entity hooks, extra hooks; observation updater built and reset
   task.initialize_episode, ... (inside physics.reset_context)  (physics stage)
   observation updater reset; first observation
@@ -14,6 +15,7 @@ Control step:
 Each stage calls the task's hook, then the entities' (depth first), then the extra hooks.
 """
 
+import copy
 import enum
 import logging
 import weakref
@@ -24,6 +26,8 @@ import numpy as np
 import mjcf
 from composer import observation
 from engine.physics import PhysicsError
+from mjcf import edits as mjcf_edits
+from mjcf import physics as mjcf_physics
 
 _STEPS_LOGGING_INTERVAL = 10000
 
@@ -174,9 +178,8 @@ class _CommonEnvironment:
       )
     self._overridden_n_sub_steps = n_sub_steps
     self._physics = None
-    self._compiled_signature = None
-    self._compiled_physics = None
-    self._changed_at_last_reset = False
+    self._model_editor = None  # the compiled model, kept pristine for edits
+    self._edit_tracker = None  # what changed in the MJCF since
     self.num_compilations = 0
     self._recompile_physics_and_update_observables()
 
@@ -198,30 +201,30 @@ class _CommonEnvironment:
     self._observation_updater.reset(self._physics_proxy, self._random_state)
 
   def _recompile_physics(self):
-    """Compiles the model if its MJCF (XML and assets) changed since the last compilation;
-    otherwise copies the physics compiled then (fresh model and data, as a recompile).
+    """Brings the episode's physics up to date with the task's MJCF, starting fresh.
 
-    The episode gets a copy and the compiled physics stays pristine for the next episode,
-    unless the model also changed at the previous reset: a model that changes at every episode
-    (soccer's pitch is resized) is used as compiled, without the copy it would never need.
+    The model is compiled once and kept pristine; the episode runs on a physics of its own.
+    Before each later episode, the attributes changed since (soccer resizes its pitch) are
+    edited into the pristine model where the engine can do that exactly as a recompilation
+    would (`engine.compiler.edit`), and the episode's physics takes the pristine model's values
+    and a reset: what dm_control gets by recompiling, without the recompilation. A change of
+    the tree, or of an attribute the engine cannot edit, recompiles.
     """
     model = self._task.root_entity.mjcf_model
-    xml, assets = model.to_xml_string(), model.get_assets()
-    changed = (xml, assets) != self._compiled_signature
-    if changed or self._compiled_physics is None:
-      if mjcf.debugging.debug_mode():  # errors name the Python lines that made the elements
-        physics = mjcf.Physics.from_mjcf_model(model)
-      else:  # compile the text just exported rather than export again
-        physics = mjcf.Physics.from_xml_string(xml, assets=assets)
-      self._compiled_signature = (xml, assets)
-      self.num_compilations += 1
-      if changed and self._changed_at_last_reset:
-        self._compiled_physics, self._physics = None, physics
-      else:
-        self._compiled_physics, self._physics = physics, physics.copy()
-    else:
-      self._physics = self._compiled_physics.copy()
-    self._changed_at_last_reset = changed
+    tracker, editor = self._edit_tracker, self._model_editor
+    if tracker is not None and tracker.mjcf_model is model:
+      edits = tracker.edits(editor.model)
+      if edits is not None and editor.apply(edits):
+        tracker.snapshot()
+        self._physics.reload_model_values(editor.model)
+        self._physics.legacy_step = self._legacy_step
+        return
+    editor = mjcf_physics.compile_editable(model)
+    tracker = mjcf_edits.EditTracker(model)
+    tracker.snapshot()
+    self._edit_tracker, self._model_editor = tracker, editor
+    self.num_compilations += 1
+    self._physics = mjcf.Physics.from_model(copy.deepcopy(editor.model))
     self._physics.legacy_step = self._legacy_step
 
   def _make_observation_updater(self):

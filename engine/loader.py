@@ -12,14 +12,21 @@ from engine.compiler import build_skin
 from engine.compiler import sparsity
 
 
-def compile_xml(xml: str | None, path: str | None, assets: dict | None, reject_unsupported: bool):
+def compile_xml(
+  xml: str | None,
+  path: str | None,
+  assets: dict | None,
+  reject_unsupported: bool,
+  keep_elements: bool = False,
+):
   """Compiles MJCF text or a file.
 
   Returns (sizes, arrays, options, extras, problems): model sizes and arrays, option values,
-  Python-side extras (visual, user statistics, skins) and the features we cannot simulate yet
-  (raises UnsupportedError instead when `reject_unsupported`).
+  Python-side extras (visual, user statistics, skins; with keep_elements also the compiler's
+  elements under "elements") and the features we cannot simulate yet (raises UnsupportedError
+  instead when `reject_unsupported`).
   """
-  c = compiler.compile_model(xml=xml, path=path, assets=assets)
+  c = compiler.compile_model(xml=xml, path=path, assets=assets, keep_elements=keep_elements)
   problems = unsupported_features(c.arrays.get)
   if problems and reject_unsupported:
     raise errors.UnsupportedError(
@@ -47,6 +54,8 @@ def compile_xml(xml: str | None, path: str | None, assets: dict | None, reject_u
     "skin": skin,
     "plugin_names": list(c.plugin_names),
   }
+  if keep_elements:
+    extras["elements"] = c.elements
   return sizes, arrays, c.opt, extras, problems
 
 

@@ -396,11 +396,16 @@ def set_constants(m, d, simulate_length_ranges: bool = True) -> None:
   """The constants of a newly compiled model: mj_setConst, the statistics and the muscle length
   ranges. simulate_length_ranges=False leaves the length ranges that need a simulation (no
   limit to take them from) as they are."""
+  recompute_constants(m, d)
+  set_length_ranges(m, d, simulate=simulate_length_ranges)
+
+
+def recompute_constants(m, d) -> None:
+  """mj_setConst and the model statistics, the statistics given in <statistic> kept: what a
+  recompilation computes after the element arrays (the muscle length ranges aside)."""
   set_const(m._struct, d._struct, 1)
-  # statistics given in <statistic> override the computed ones
   for name, value in m._extras.get("stat_user", {}).items():
     m.stat._arrays[name][...] = value
-  set_length_ranges(m, d, simulate=simulate_length_ranges)
 
 
 # ---- muscle length ranges (mj_setLengthRange) ----

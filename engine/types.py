@@ -1410,9 +1410,15 @@ def compile_any_model(
   return _load(xml, path, assets, reject_unsupported=False)
 
 
-def _load(xml, path, assets, reject_unsupported: bool) -> MjModel:
+def load_with_elements(xml: str | None, path: str | None, assets: dict | None):
+  """(MjModel, the compiler's elements) of MJCF text or a file: what compiler.edit keeps."""
+  m = _load(xml, path, assets, reject_unsupported=True, keep_elements=True)
+  return m, m._extras.pop("elements")
+
+
+def _load(xml, path, assets, reject_unsupported: bool, keep_elements: bool = False) -> MjModel:
   sizes, arrays, options, extras, problems = loader.compile_xml(
-    xml, path, assets, reject_unsupported
+    xml, path, assets, reject_unsupported, keep_elements
   )
   opt = MjOption()
   for name, value in options.items():

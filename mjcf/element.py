@@ -9,6 +9,7 @@ identifier of the child with `prefix/`, moves its defaults under the class `pref
 its other sections (assets, actuators, sensors, ...) into the parent's.
 """
 
+import itertools
 import os
 
 import numpy as np
@@ -29,7 +30,17 @@ _ORIENTATION = ("pos", "quat", "axisangle", "xyaxes", "zaxis", "euler")
 _NAMED_FROM_FILE = ("mesh", "hfield", "texture", "skin")
 
 
-_bump = ns_mod.bump_revision
+def _bump(*elements):
+  """Records a change of the tree or of an identifier in the models of `elements`."""
+  ns_mod.bump_revision()
+  for el in elements:
+    if el._root is not None:
+      el._root._namescope.tree_revision += 1
+
+
+# numbers attribute changes (and hand-outs of stored arrays, which callers may change in place)
+# for edits.EditTracker
+_edit_serial = itertools.count(1)
 
 
 class UnknownAttributeError(AttributeError):
@@ -107,6 +118,7 @@ class Element:
     "_on_demand",
     "_init_stack",
     "_attr_stacks",
+    "_edits",
     "__weakref__",
   )
 
@@ -122,6 +134,7 @@ class Element:
     self._repeated = repeated
     self._on_demand = on_demand
     self._attr_stacks = {}
+    self._edits = {}  # attribute name: serial of its last change or hand-out
     self._init_stack = debugging.get_current_stack_trace() if debugging.debug_mode() else None
 
     with debugging.freeze_current_stack_trace():
@@ -240,6 +253,7 @@ class Element:
       store.pop(name, None)
     else:
       store[name] = value
+    self._edits[name] = next(_edit_serial)
     if debugging.debug_mode():
       self._attr_stacks[name] = debugging.get_current_stack_trace()
 
@@ -254,7 +268,7 @@ class Element:
         scope.add(aspec.namespace, value, self)
       if old is not None:
         scope.remove(aspec.namespace, old)
-      _bump()
+      _bump(self)
     return value
 
   def _registers_identifier(self):
@@ -358,10 +372,18 @@ class Element:
     """{name: value} of the attributes that are set (`class` as 'dclass')."""
     out = {}
     for name in self._spec.attributes:
-      value = self._get_attribute(name)
+      value = self._handed_out(name)
       if value is not None:
         out[constants.DCLASS if name == constants.CLASS else name] = value
     return out
+
+  def _handed_out(self, name):
+    """An attribute's value for a caller: a stored array may be changed in place, so handing
+    it out counts as a change (see edits.EditTracker)."""
+    value = self._get_attribute(name)
+    if isinstance(value, np.ndarray):
+      self._edits[name] = next(_edit_serial)
+    return value
 
   def set_attributes(self, **kwargs):
     """Sets several attributes; on an invalid value none of them changes."""
@@ -392,7 +414,7 @@ class Element:
     if name in espec.children:
       return self.get_children(name)
     if name in espec.attributes:
-      return self._get_attribute(name)
+      return self._handed_out(name)
     if name == constants.DCLASS and constants.CLASS in espec.attributes:
       return self._get_attribute(constants.CLASS)
     raise self._no_attribute(name, f"<{espec.tag}> has no child or attribute of that name")
@@ -497,7 +519,7 @@ class Element:
       self._children.append(child)
     else:
       self._children.insert(position, child)
-    _bump()
+    _bump(self)
     return child
 
   def all_children(self):
@@ -544,7 +566,7 @@ class Element:
       self._unregister_identifiers()
       if self._alias is None:
         self._attrs.clear()
-    _bump()
+    _bump(self)
 
   def _subtree(self):
     """This element and its own descendants (not attached models)."""
@@ -984,7 +1006,7 @@ class _AttachableElement(Element):
     root.namescope.add(constants.ATTACHMENT_FRAME, name, frame)
     root.namescope.add(constants.ATTACHED_MODEL, name, attachment)
     _merge_models(root, attachment, dry_run=False)
-    _bump()
+    _bump(self, attachment)
     return frame
 
 
@@ -1208,7 +1230,7 @@ class RootElement(Element):
       parent.namescope.rename(constants.ATTACHMENT_FRAME, old, new_name)
     self._namescope.name = new_name
     self._attrs["model"] = new_name
-    _bump()
+    _bump(self)
 
   @property
   def parent_model(self):
@@ -1291,7 +1313,7 @@ class RootElement(Element):
       frame._parent._children.remove(frame)
     frame._parent = None
     scope.parent = None
-    _bump()
+    _bump(self, parent)
 
   def get_assets(self):
     """{file name in the exported XML: bytes} of every asset file of this and attached models."""
@@ -1341,7 +1363,7 @@ class RootElement(Element):
     mapping = {}
     _copy_children(other, self, mapping, override_attributes)
     _remap_references(self, mapping)
-    _bump()
+    _bump(self)
 
   def __copy__(self):
     return self.__deepcopy__({})

@@ -35,6 +35,7 @@ class NameScope:
     self.parent = None
     self.model_dir = model_dir or ""
     self.assets = dict(assets) if assets else {}
+    self.tree_revision = 0  # incremented on each change of this model's tree or identifiers
     self._namespaces = collections.defaultdict(dict)
 
   @property

@@ -20,6 +20,7 @@ import numpy as np
 from engine import errors as engine_errors
 from engine import index as engine_index
 from engine import physics as engine_physics
+from engine.compiler import edit as engine_edit
 from mjcf import constants
 from mjcf import debugging
 from mjcf import element as element_mod
@@ -410,6 +411,14 @@ class Physics(engine_physics.Physics):
     binding = Binding(self, namespace, elements, single)
     self._bindings[cache_key] = binding
     return binding
+
+
+def compile_editable(mjcf_model):
+  """An `engine.compiler.edit.ModelEditor` of `mjcf_model` (compile errors as from_mjcf_model
+  reports them)."""
+  xml, assets, context = _export(mjcf_model)
+  with _debug_errors(context):
+    return engine_edit.compile_editable(xml, assets=assets)
 
 
 def _export(mjcf_model):

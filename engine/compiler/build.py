@@ -110,6 +110,8 @@ class CompiledModel:
       'springdamper' ((njnt, 2) timeconst and dampratio per joint, zero if unused; MuJoCo
       turns them into jnt_stiffness and dof_damping after setConst), 'settotalmass'.
     plugin_names: the plugin of each plugin instance (bound to the registry at load).
+    elements: with keep_elements, the compiler's element lists by kind and its context under
+      "ctx" (what edit.ModelEditor re-runs); otherwise None.
   """
 
   sizes: dict
@@ -119,6 +121,7 @@ class CompiledModel:
   stat_user: dict
   compiler: dict
   plugin_names: list = dataclasses.field(default_factory=list)
+  elements: dict | None = None
 
 
 class Ctx:
@@ -365,13 +368,13 @@ def _names(modelname, lists):
 # ---------------------------------------------------------------- main entry
 
 
-def compile_model(xml=None, path=None, assets=None):
+def compile_model(xml=None, path=None, assets=None, keep_elements=False):
   """Compiles MJCF (text or file) into sizes, arrays and options; see CompiledModel."""
   with deep_recursion():
-    return _compile_model(xml, path, assets)
+    return _compile_model(xml, path, assets, keep_elements)
 
 
-def _compile_model(xml, path, assets):
+def _compile_model(xml, path, assets, keep_elements):
   root, model_dir = pmod.parse(xml=xml, path=path, assets=assets)
   _check_supported(root)
   ctx = Ctx(root, model_dir, assets)
@@ -484,7 +487,8 @@ def _compile_model(xml, path, assets):
       -1, 2
     ),
   }
-  return CompiledModel(sizes, arrays, opt, vis, ctx.stat_user, compiler, plugin_names)
+  elements = dict(lists, ctx=ctx) if keep_elements else None
+  return CompiledModel(sizes, arrays, opt, vis, ctx.stat_user, compiler, plugin_names, elements)
 
 
 def _discard_visual(ctx, root, lists):

@@ -722,9 +722,75 @@ def compile_body(ctx, b):
   for c in b.children:
     c.weldid = c.id if (c.joints or c.mocap) else b.weldid
 
-  # orientation of the body and of its inertial frame
   if bid:
     b.quat = bm.resolve_orientation(b.node, b.orient, ctx.degree, ctx.eulerseq)
+  b.local_pose = (list(b.pos), list(b.quat))
+  compile_inertial(ctx, b)
+
+  if b.frame is not None:
+    b.pos, b.quat = bm.frameaccum(b.frame[0], b.frame[1], b.pos, b.quat)
+
+  b.contype = b.conaffinity = 0
+  b.margin = 0.0
+  for g in b.geoms:
+    b.contype |= g.contype
+    b.conaffinity |= g.conaffinity
+    b.margin = max(b.margin, g.spec["margin"] + g.spec["gap"])
+
+  # free-joint alignment
+  align = (
+    len(b.joints) == 1
+    and b.joints[0].spec["type"] == mjJNT_FREE
+    and not b.children
+    and (
+      b.joints[0].spec["align"] == mjALIGNFREE_TRUE
+      or (b.joints[0].spec["align"] == mjALIGNFREE_AUTO and ctx.alignfree)
+    )
+  )
+  b.aligned = align
+  if align:
+    b.pos, b.quat = bm.frameaccum(b.pos, b.quat, b.ipos, b.iquat)
+    ipos_inv, iquat_inv = bm.frameinvert(b.ipos, b.iquat)
+    b.ipos, b.iquat = [0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0]
+    for g in b.geoms:
+      g.pos, g.quat = bm.frameaccum(ipos_inv, iquat_inv, g.pos, g.quat)
+
+  # joints
+  b.dofnum = 0
+  for j in b.joints:
+    b.dofnum += compile_joint(ctx, j)
+  if b.dofnum > 6:
+    raise b.error(f"more than 6 dofs in body '{b.name}'")
+  hasball = False
+  for j in b.joints:
+    if j.type in (mjJNT_BALL, mjJNT_HINGE) and hasball:
+      raise b.error(f"ball followed by rotation in body '{b.name}'")
+    if j.type == mjJNT_BALL:
+      hasball = True
+  if b.mocap and (b.dofnum or (b.parent is not None and b.parent.id != 0)):
+    raise b.error(f"mocap body '{b.name}' is not a fixed child of world")
+
+  for s in b.sites:
+    compile_site(ctx, s)
+  for c in b.cams:
+    compile_camera(ctx, c)
+  for li in b.lights:
+    compile_light(ctx, li)
+
+  if align:
+    for s in b.sites:
+      s.pos, s.quat = bm.frameaccum(ipos_inv, iquat_inv, s.pos, s.quat)
+    for c in b.cams:
+      c.pos, c.quat = bm.frameaccum(ipos_inv, iquat_inv, c.pos, c.quat)
+    for li in b.lights:
+      li.pos, _ = bm.frameaccum(ipos_inv, iquat_inv, li.pos, [1.0, 0.0, 0.0, 0.0])
+      li.dir = bm.rotvecquat(li.dir, iquat_inv)
+
+
+def compile_inertial(ctx, b):
+  """The inertial frame, mass and inertia of body b: from its <inertial>, or from its geoms,
+  which this compiles (edit.py re-runs it after an edit of a geom)."""
+  bid = b.id
   b.ipos = None
   b.iquat = [1.0, 0.0, 0.0, 0.0]
   b.mass = 0.0
@@ -781,8 +847,7 @@ def compile_body(ctx, b):
         raise b.error(err)
       b.mass, b.ipos, b.iquat, b.inertia = mass, ipos, iquat, inertia
   if b.ipos is None:
-    b.ipos = list(b.pos)
-    b.iquat = list(b.quat)
+    b.ipos, b.iquat = (list(v) for v in b.local_pose)
 
   # bound and check mass and inertia
   if bid > 0:
@@ -796,64 +861,6 @@ def compile_body(ctx, b):
         b.inertia = [(i0 + i1 + i2) / 3.0] * 3
       else:
         raise b.error("inertia must satisfy A + B >= C; use 'balanceinertia' to fix")
-
-  if b.frame is not None:
-    b.pos, b.quat = bm.frameaccum(b.frame[0], b.frame[1], b.pos, b.quat)
-
-  b.contype = b.conaffinity = 0
-  b.margin = 0.0
-  for g in b.geoms:
-    b.contype |= g.contype
-    b.conaffinity |= g.conaffinity
-    b.margin = max(b.margin, g.spec["margin"] + g.spec["gap"])
-
-  # free-joint alignment
-  align = (
-    len(b.joints) == 1
-    and b.joints[0].spec["type"] == mjJNT_FREE
-    and not b.children
-    and (
-      b.joints[0].spec["align"] == mjALIGNFREE_TRUE
-      or (b.joints[0].spec["align"] == mjALIGNFREE_AUTO and ctx.alignfree)
-    )
-  )
-  if align:
-    b.pos, b.quat = bm.frameaccum(b.pos, b.quat, b.ipos, b.iquat)
-    ipos_inv, iquat_inv = bm.frameinvert(b.ipos, b.iquat)
-    b.ipos, b.iquat = [0.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0]
-    for g in b.geoms:
-      g.pos, g.quat = bm.frameaccum(ipos_inv, iquat_inv, g.pos, g.quat)
-
-  # joints
-  b.dofnum = 0
-  for j in b.joints:
-    b.dofnum += compile_joint(ctx, j)
-  if b.dofnum > 6:
-    raise b.error(f"more than 6 dofs in body '{b.name}'")
-  hasball = False
-  for j in b.joints:
-    if j.type in (mjJNT_BALL, mjJNT_HINGE) and hasball:
-      raise b.error(f"ball followed by rotation in body '{b.name}'")
-    if j.type == mjJNT_BALL:
-      hasball = True
-  if b.mocap and (b.dofnum or (b.parent is not None and b.parent.id != 0)):
-    raise b.error(f"mocap body '{b.name}' is not a fixed child of world")
-
-  for s in b.sites:
-    compile_site(ctx, s)
-  for c in b.cams:
-    compile_camera(ctx, c)
-  for li in b.lights:
-    compile_light(ctx, li)
-
-  if align:
-    for s in b.sites:
-      s.pos, s.quat = bm.frameaccum(ipos_inv, iquat_inv, s.pos, s.quat)
-    for c in b.cams:
-      c.pos, c.quat = bm.frameaccum(ipos_inv, iquat_inv, c.pos, c.quat)
-    for li in b.lights:
-      li.pos, _ = bm.frameaccum(ipos_inv, iquat_inv, li.pos, [1.0, 0.0, 0.0, 0.0])
-      li.dir = bm.rotvecquat(li.dir, iquat_inv)
 
 
 def compile_tree(ctx, lists):

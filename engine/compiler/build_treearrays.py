@@ -29,7 +29,7 @@ def _is_same_quat(a, b):
   return minus or plus
 
 
-def _sameframe(pos, quat, ipos=None, iquat=None):
+def sameframe(pos, quat, ipos=None, iquat=None):
   """mjtSameFrame of an element frame relative to its body (and inertial) frame."""
   if _is_same_vec(pos, (0, 0, 0)) and _is_same_quat(quat, (1, 0, 0, 0)):
     return mjSAMEFRAME_BODY
@@ -101,7 +101,7 @@ def tree_arrays(ctx, lists, sizes, arrays):
     else:
       rootid[i] = rootid[par.id]
     lastdof[i] = lastdof[par.id] if par is not None else -1
-    sf = _sameframe(b.ipos, b.iquat)
+    sf = sameframe(b.ipos, b.iquat)
     sf = sf if sf in (mjSAMEFRAME_BODY, mjSAMEFRAME_BODYROT) else mjSAMEFRAME_NONE
     body_sameframe[i] = sf
     pid = parentid[i]
@@ -280,7 +280,7 @@ def tree_arrays(ctx, lists, sizes, arrays):
   _arr(arrays, "geom_priority", [g.spec["priority"] for g in geoms])
   _arr(arrays, "geom_plugin", [-1] * ngeom)
   _arr(
-    arrays, "geom_sameframe", [_sameframe(g.pos, g.quat, g.body.ipos, g.body.iquat) for g in geoms]
+    arrays, "geom_sameframe", [sameframe(g.pos, g.quat, g.body.ipos, g.body.iquat) for g in geoms]
   )
   _arr(arrays, "geom_solmix", [g.spec["solmix"] for g in geoms])
   _arr(arrays, "geom_solref", [g.spec["solref"] for g in geoms], (ngeom, 2))
@@ -307,7 +307,7 @@ def tree_arrays(ctx, lists, sizes, arrays):
   _arr(arrays, "site_matid", [ctx.assets.matid(s) for s in sites])
   _arr(arrays, "site_group", [s.spec["group"] for s in sites])
   _arr(
-    arrays, "site_sameframe", [_sameframe(s.pos, s.quat, s.body.ipos, s.body.iquat) for s in sites]
+    arrays, "site_sameframe", [sameframe(s.pos, s.quat, s.body.ipos, s.body.iquat) for s in sites]
   )
   _arr(arrays, "site_size", [s.size for s in sites], (nsite, 3))
   _arr(arrays, "site_pos", [s.pos for s in sites], (nsite, 3))

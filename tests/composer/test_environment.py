@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import composer
+import mjcf
 from engine.physics import PhysicsError
 from tests.composer import twin_tasks
 
@@ -66,9 +67,10 @@ def test_hook_order_matches_dm_control():
   ]
 
 
-def test_recompiles_only_when_the_mjcf_changed():
-  """Unchanged MJCF: one compilation for many resets; edited every episode: one per reset.
-  Results still match dm_control's (which recompiles at every reset)."""
+def test_compiles_once_and_edits_what_changes_between_episodes():
+  """Unchanged MJCF: one compilation for many resets. A geom resized every episode (its body's
+  inertia with it) is edited into the compiled model rather than recompiled, and the results
+  still match dm_control's, which recompiles at every reset."""
   env = twin_tasks.make_env(True)
   for _ in range(3):
     twin_tasks.run_episode(env, 2)
@@ -79,7 +81,20 @@ def test_recompiles_only_when_the_mjcf_changed():
     _assert_same_steps(
       twin_tasks.run_episode(resized, 3, seed), twin_tasks.run_episode(theirs, 3, seed)
     )
-  assert resized.num_compilations == 4  # construction + 3 resets
+  assert resized.num_compilations == 1
+
+
+def test_an_attribute_the_engine_cannot_edit_recompiles():
+  env = twin_tasks.make_env(True)
+  geom = env.task.creature.torso_geom
+  frictions = iter([0.5, 0.7])
+  env.add_extra_hook(
+    "initialize_episode_mjcf", lambda random_state: setattr(geom, "friction", [next(frictions)])
+  )
+  for friction, compilations in ((0.5, 2), (0.7, 3)):
+    env.reset()
+    assert env.physics.bind(geom).friction[0] == friction
+    assert env.num_compilations == compilations
 
 
 def test_reused_physics_starts_fresh():
@@ -92,25 +107,27 @@ def test_reused_physics_starts_fresh():
   assert env.physics.model.geom_size[1, 0] == 0.1
 
 
-def test_a_model_changing_at_every_reset_is_used_as_compiled_and_never_reused():
-  """Once the model changed at two resets in a row the episode gets the compiled physics itself
-  (no pristine copy is kept); when it stops changing, it is compiled again and copied from then
-  on. Either way each episode starts from the model as compiled: a model field edited during
-  an episode never leaks into the next."""
+def test_each_episode_starts_from_the_model_as_compiled_and_edited():
+  """A model field written during an episode never leaks into the next, whether the MJCF
+  changed at that reset (an edit) or not; an array handed out earlier and changed in place
+  later counts as a change."""
   env = twin_tasks.make_env(True)
   geom = env.task.creature.torso_geom
-  sizes = iter([0.09, 0.11, 0.11, 0.11, 0.11])
+  size = geom.size  # the stored array, changed in place below
+  sizes = iter([0.09, 0.11, 0.11, 0.12])
   env.add_extra_hook(
-    "initialize_episode_mjcf", lambda random_state: setattr(geom, "size", [next(sizes)])
+    "initialize_episode_mjcf", lambda random_state: size.__setitem__(0, next(sizes))
   )
-  compilations = []
-  for size in (0.09, 0.11, 0.11, 0.11, 0.11):
+  for expected in (0.09, 0.11, 0.11, 0.12):
     env.reset()
-    assert env.physics.bind(geom).size[0] == size
+    assert env.physics.bind(geom).size[0] == expected
+    reference = mjcf.Physics.from_mjcf_model(env.task.root_entity.mjcf_model)
+    for name, value in reference.model.ptr._arrays.items():
+      if isinstance(value, np.ndarray):
+        np.testing.assert_array_equal(env.physics.model.ptr._arrays[name], value, err_msg=name)
     env.physics.bind(geom).size = [0.5]  # edited during the episode
-    compilations.append(env.num_compilations)
-  # construction, 0.09, 0.11, then 0.11 compiled again (its physics was handed out), then copies
-  assert compilations == [2, 3, 4, 4, 4]
+    env.physics.model.body_mass[1] = 7.0
+  assert env.num_compilations == 1
 
 
 def test_episode_initialization_error_retries():

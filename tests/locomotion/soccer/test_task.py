@@ -357,6 +357,25 @@ def test_load_builds_a_match(kwargs):
     assert all(g.contype == 0 for p in task.players for g in p.walker.mjcf_model.find_all("geom"))
 
 
+@pytest.mark.parametrize("enable_field_box", [False, True])
+def test_the_resized_pitch_is_edited_in_as_a_recompilation_would_make_it(enable_field_box):
+  """Each reset draws a new pitch size: walls, goals, boards, lights and cameras move. The
+  environment edits them into the compiled model instead of recompiling; the model of every
+  episode equals a recompilation of the MJCF, array for array, and the physics starts fresh."""
+  env = soccer.load(team_size=1, enable_field_box=enable_field_box, random_state=3)
+  for _ in range(3):
+    env.reset()
+    reference = mjcf.Physics.from_mjcf_model(env.task.root_entity.mjcf_model)
+    edited = env._model_editor.model  # the episode's physics is a reset copy of it
+    for name, value in reference.model.ptr._arrays.items():
+      if isinstance(value, np.ndarray):
+        np.testing.assert_array_equal(edited._arrays[name], value, err_msg=name)
+    for group in ("opt", "stat"):
+      for name, value in getattr(reference.model.ptr, group)._arrays.items():
+        np.testing.assert_array_equal(getattr(edited, group)._arrays[name], value, err_msg=name)
+  assert env.num_compilations == 1
+
+
 def test_load_humanoid_builds_a_mini_football_match():
   env = soccer.load(1, walker_type=soccer.WalkerType.HUMANOID, random_state=0)
   timestep = env.reset()
