@@ -315,11 +315,16 @@ class Physics:
     mine, source = self._data.model.ptr, getattr(model, "ptr", model)
     if mine._sizes != source._sizes:
       raise ValueError("reload_model_values needs a model of the same sizes")
+    rendered = self.__dict__.get("_render_contexts") is not None
+    if rendered:
+      baked = _renderer().gl_resources.baked_values(mine)
     for name, value in source._arrays.items():
       target = mine._arrays[name]
       if target is not value and isinstance(target, np.ndarray):
         target[...] = value
     mine.opt, mine.stat, mine.vis = source.opt, source.stat, source.vis
+    if rendered and _renderer().gl_resources.baked_values(mine) != baked:
+      self.free()  # its contexts drew the old planes; the next render makes new ones
     _io.mj_resetData(mine, self._data.ptr)
     self._after_reload()
 

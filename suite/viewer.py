@@ -30,6 +30,7 @@ import traceback
 import numpy as np
 
 from engine.physics import RenderingUnavailableError
+from engine.render import gl_resources
 from engine.viewer import session
 from engine.viewer.session import STEP_BUDGET
 from engine.viewer.session import App
@@ -95,15 +96,18 @@ class EnvironmentViewer(App):
     self.reward = None
     self.episode_return = 0.0
     self._applied = np.zeros((physics.model.ptr.nbody, 6))
+    self._baked = gl_resources.baked_values(physics.model.ptr)
     self._show_info()
     self.viewer.update_scene()
 
   def _restart(self):
     self.time_step = self.env.reset()
     m, d = self.env.physics.model.ptr, self.env.physics.data.ptr
-    if m is not self.viewer.m or d is not self.viewer.d:
-      # a composer environment may compile a new model at reset
+    baked = gl_resources.baked_values(m)
+    if m is not self.viewer.m or d is not self.viewer.d or baked != self._baked:
+      # a composer environment may compile a new model at reset, or edit the planes' sizes
       self.viewer.set_model(m, d)
+    self._baked = baked
     self._applied = np.zeros((m.nbody, 6))
     self.episode += 1
     self.steps = 0

@@ -58,6 +58,22 @@ class MjrRect:
   height: int = 0
 
 
+def baked_values(m):
+  """The model values an MjrContext bakes in besides its assets (meshes, textures, height
+  fields): the planes' grids, made from their sizes and materials and the far clipping
+  distance. A context made before these changed draws the old planes; a new one is needed, as
+  after a recompilation (composer resets edit the model in place: soccer resizes its ground)."""
+  planes = np.asarray(m.geom_type) == mjtGeom.mjGEOM_PLANE
+  return (
+    np.asarray(m.geom_size)[planes].tobytes(),
+    np.asarray(m.geom_matid)[planes].tobytes(),
+    np.asarray(m.mat_texrepeat).tobytes(),
+    float(m.stat.extent),
+    float(m.vis.map.zfar),
+    int(m.vis.quality.numquads),
+  )
+
+
 class MjrContext:
   """GPU resources of one model in the current OpenGL context (mjrContext).
 

@@ -397,6 +397,25 @@ def test_free_releases_the_contexts(opengl):
   np.testing.assert_array_equal(physics.render(30, 40), first)  # new contexts on demand
 
 
+def test_model_values_reloaded_into_a_rendered_physics_draw_as_a_new_physics(opengl):
+  """reload_model_values (composer resets) with the floor resized: the contexts that drew the
+  old floor's grid are replaced, so the image is a new Physics' of the new model; with only a
+  colour changed they stay."""
+  physics = engine.Physics.from_xml_string(XML)
+  physics.render(60, 80, "side")
+  contexts = physics.contexts
+  for old, new, kept in (
+    ('rgba=".3 .4 .5 1"', 'rgba=".6 .4 .5 1"', True),
+    ("2 2 .1", "1 .5 .1", False),
+  ):
+    xml = XML.replace(old, new)
+    physics.reload_model_values(engine.MjModel.from_xml_string(xml))
+    fresh = engine.Physics.from_xml_string(xml)
+    np.testing.assert_array_equal(physics.render(60, 80, "side"), fresh.render(60, 80, "side"))
+    assert (physics.contexts is contexts) == kept
+    contexts = physics.contexts
+
+
 def test_making_our_context_keeps_dm_controls_current(pair):
   # dm_control remembers which of its contexts is current and skips making it current again:
   # a context we create must leave dm_control's current, or dm_control draws into ours
