@@ -94,6 +94,7 @@ from engine.passive import mj_passive as mj_passive
 from engine.physics import Physics as Physics
 from engine.physics import action_spec as action_spec
 from engine.physics import wrapper as wrapper  # dm_control.mujoco.wrapper's names
+from engine.ray import mj_multiRay as mj_multiRay
 from engine.ray import mj_ray as mj_ray
 from engine.ray import mj_rayHfield as mj_rayHfield
 from engine.ray import mj_rayMesh as mj_rayMesh
@@ -188,28 +189,6 @@ mju_bandMulMatVec = _mju.mju_bandMulMatVec
 mju_cholFactorBand = _mju.mju_cholFactorBand
 mju_cholSolveBand = _mju.mju_cholSolveBand
 mju_boxQP = _mju.mju_boxQP
-
-
-def mj_multiRay(
-  m, d, pnt, vec, geomgroup, flg_static, bodyexclude, geomid, dist, normal, nray, cutoff
-) -> None:
-  """`nray` rays from `pnt` along the rows of `vec` (nray*3 numbers), as mj_ray casts them:
-  each one's distance into dist[i] and geom into geomid[i] (-1 where it hits nothing), its
-  surface normal into normal[3*i:3*i+3] unless normal is None. A hit further than `cutoff`
-  counts as none; MuJoCo instead skips geoms whose bounding boxes lie beyond it, which can
-  also drop a nearer hit (on a plane, say)."""
-  import numpy as np
-
-  directions = np.asarray(vec, np.float64).reshape(int(nray), 3)
-  hit = np.zeros(1, np.int32)
-  for i, direction in enumerate(directions):
-    surface = None if normal is None else np.zeros(3)
-    dist[i] = mj_ray(m, d, pnt, direction, geomgroup, flg_static, bodyexclude, hit, surface)
-    geomid[i] = hit[0]
-    if dist[i] > cutoff:
-      dist[i], geomid[i] = -1, -1
-    if surface is not None:
-      normal[3 * i : 3 * i + 3] = surface if geomid[i] >= 0 else 0
 
 
 def mj_insideSite(m, d, siteid, point) -> int:

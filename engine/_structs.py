@@ -1121,6 +1121,8 @@ DATA_TYPE = DataType(
     ("scratch_bp_bucket", types.int32[::1]),
     ("scratch_ccd", types.float64[::1]),
     ("scratch_ccdi", types.int32[::1]),
+    ("scratch_ray_ba", types.float64[:, ::1]),
+    ("scratch_ray_skip", types.int32[::1]),
     ("scratch_jar", types.float64[::1]),
     ("scratch_Jv", types.float64[::1]),
     ("scratch_quad", types.float64[:, ::1]),
@@ -1396,6 +1398,8 @@ DATA_MEMBERS = (
   "scratch_bp_bucket",
   "scratch_ccd",
   "scratch_ccdi",
+  "scratch_ray_ba",
+  "scratch_ray_skip",
   "scratch_jar",
   "scratch_Jv",
   "scratch_quad",
@@ -1620,6 +1624,8 @@ def zero_data(d):
   zero(d.scratch_bp_bucket)
   zero(d.scratch_ccd)
   zero(d.scratch_ccdi)
+  zero(d.scratch_ray_ba)
+  zero(d.scratch_ray_skip)
   zero(d.scratch_quad)
   zero(d.scratch_sqrt_inv_d)
   zero(d.scratch_Y_marker)

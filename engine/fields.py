@@ -876,6 +876,9 @@ scratch_bodypair      i4 npaircap       broadphase: candidate body pairs (b1 << 
 scratch_bp_bucket     i4 nbody          broadphase: each first body's next place in the sorted pairs
 scratch_ccd           f8 16384          convex collision workspace (GJK/EPA polytope, contacts)
 scratch_ccdi          i4 4096           convex collision integer workspace
+# rays (ray.py)
+scratch_ray_ba        f8 ngeom,4        multiRay: each geom's azimuth and elevation bounds
+scratch_ray_skip      i4 ngeom          multiRay: geoms no ray of the source hits (eliminated)
 # constraints and solvers (constraint.py, solver*.py)
 scratch_jar           f8 nefccap        J*qacc - aref of every row
 scratch_Jv            f8 nefccap        CG/Newton: J*search; PGS warm start: AR*force

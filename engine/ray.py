@@ -39,6 +39,7 @@ from engine.enums import mjGEOM_MESH
 from engine.enums import mjGEOM_PLANE
 from engine.enums import mjGEOM_SDF
 from engine.enums import mjGEOM_SPHERE
+from engine.enums import mjMAXVAL
 from engine.enums import mjMINVAL
 from engine.enums import mjNGROUP
 from engine.enums import mjPROJ_ORTHOGRAPHIC
@@ -742,6 +743,172 @@ def cast_ray(m, d, pnt, vec, geommask, flg_static, bodyexclude):
   return dist, geomid, n0, n1, n2
 
 
+# ---- many rays from one point (mj_multiRay) ----
+
+
+@jit
+def _longitude(v0, v1, v2):
+  """Azimuth of a direction in spherical coordinates."""
+  return math.atan2(v1, v0)
+
+
+@jit
+def _latitude(v0, v1, v2):
+  """Elevation of a direction in spherical coordinates (0 along +z)."""
+  return math.atan2(math.sqrt(v0 * v0 + v1 * v1), v2)
+
+
+@jit
+def _point_in_box(aabb, xpos, xmat, pnt):
+  """Port of point_in_box: whether pnt lies in the geom's box (m.geom_aabb, geom frame)."""
+  p0 = pnt[0] - xpos[0]
+  p1 = pnt[1] - xpos[1]
+  p2 = pnt[2] - xpos[2]
+  local = (
+    xmat[0] * p0 + xmat[3] * p1 + xmat[6] * p2 - aabb[0],
+    xmat[1] * p0 + xmat[4] * p1 + xmat[7] * p2 - aabb[1],
+    xmat[2] * p0 + xmat[5] * p1 + xmat[8] * p2 - aabb[2],
+  )
+  for j in range(3):
+    if abs(local[j]) > aabb[3 + j]:
+      return False
+  return True
+
+
+@jit
+def _whole_sphere(ba):
+  ba[0] = -math.pi
+  ba[1] = 0.0
+  ba[2] = math.pi
+  ba[3] = math.pi
+
+
+@jit
+def multi_ray_prepare(m, d, pnt, geommask, flg_static, bodyexclude, cutoff, ba, skip):
+  """Port of mju_multiRayPrepare: the geoms no ray from pnt can hit into skip (eliminated as
+  mj_ray does, or whose bounding sphere lies beyond cutoff), and for the geoms of bodies with a
+  bounding-volume tree their box's azimuth and elevation bounds seen from pnt into ba (min
+  azimuth, min elevation, max azimuth, max elevation), widened by the angle of the box's largest
+  half size; the whole sphere where the source is inside the box or the bounds wrap."""
+  for g in range(m.ngeom):
+    skip[g] = _ray_eliminate(m, g, geommask, flg_static, bodyexclude)
+  for b in range(m.nbody):
+    if m.body_bvhadr[b] == -1:
+      continue
+    for g in range(m.body_geomadr[b], m.body_geomadr[b] + m.body_geomnum[b]):
+      if skip[g]:
+        continue
+      xpos = d.geom_xpos[g]
+      xmat = d.geom_xmat[g]
+      aabb = m.geom_aabb[g]
+      c0 = xpos[0] - pnt[0]
+      c1 = xpos[1] - pnt[1]
+      c2 = xpos[2] - pnt[2]
+      dist = math.sqrt(c0 * c0 + c1 * c1 + c2 * c2)
+      if dist > cutoff + m.geom_rbound[g]:
+        skip[g] = 1
+        continue
+      if _point_in_box(aabb, xpos, xmat, pnt):
+        _whole_sphere(ba[g])
+        continue
+      az_min = el_min = mjMAXVAL
+      az_max = el_max = -mjMAXVAL
+      for v in range(8):
+        v0 = aabb[0] + aabb[3] if v & 1 else aabb[0] - aabb[3]
+        v1 = aabb[1] + aabb[4] if v & 2 else aabb[1] - aabb[4]
+        v2 = aabb[2] + aabb[5] if v & 4 else aabb[2] - aabb[5]
+        w0 = xmat[0] * v0 + xmat[1] * v1 + xmat[2] * v2 + xpos[0] - pnt[0]
+        w1 = xmat[3] * v0 + xmat[4] * v1 + xmat[5] * v2 + xpos[1] - pnt[1]
+        w2 = xmat[6] * v0 + xmat[7] * v1 + xmat[8] * v2 + xpos[2] - pnt[2]
+        azimuth = _longitude(w0, w1, w2)
+        elevation = _latitude(w0, w1, w2)
+        az_min = min(az_min, azimuth)
+        el_min = min(el_min, elevation)
+        az_max = max(az_max, azimuth)
+        el_max = max(el_max, elevation)
+      # the faces' centers bend away from the corners' angles by at most this much
+      max_half = max(aabb[3], max(aabb[4], aabb[5]))
+      if dist > mjMINVAL:
+        margin = math.atan2(max_half, dist)
+        az_min -= margin
+        el_min -= margin
+        az_max += margin
+        el_max += margin
+      bounds = ba[g]
+      if az_max - az_min > math.pi or el_max - el_min > math.pi:
+        _whole_sphere(bounds)
+      else:
+        bounds[0] = az_min
+        bounds[1] = el_min
+        bounds[2] = az_max
+        bounds[3] = el_max
+
+
+@jit
+def single_ray(m, d, pnt, vec, ba, skip):
+  """Port of mju_singleRay: the nearest hit of one ray from multi_ray_prepare's source, as
+  (dist, geomid, n0, n1, n2), (-1, -1, 0, 0, 0) for none. A body with a tree is passed over when
+  the ray misses the sphere around its root box (centered at the box center plus xipos, as
+  MuJoCo places it), a geom when the ray's angles fall outside its bounds."""
+  azimuth = _longitude(vec[0], vec[1], vec[2])
+  elevation = _latitude(vec[0], vec[1], vec[2])
+  dist, geomid, n0, n1, n2 = -1.0, -1, 0.0, 0.0, 0.0
+  box = m.bvh_aabb
+  xipos = d.xipos
+  a = vec[0] * vec[0] + vec[1] * vec[1] + vec[2] * vec[2]
+  # (elements read by index, not through row views: this runs for every body of every ray)
+  for b in range(m.nbody):
+    adr = m.body_bvhadr[b]
+    if adr != -1:
+      ssz = box[adr, 3] * box[adr, 3] + box[adr, 4] * box[adr, 4] + box[adr, 5] * box[adr, 5]
+      d0 = pnt[0] - (box[adr, 0] + xipos[b, 0])
+      d1 = pnt[1] - (box[adr, 1] + xipos[b, 1])
+      d2 = pnt[2] - (box[adr, 2] + xipos[b, 2])
+      bq = vec[0] * d0 + vec[1] * d1 + vec[2] * d2
+      c = d0 * d0 + d1 * d1 + d2 * d2 - ssz
+      if _ray_quad(a, bq, c)[0] < 0:
+        continue
+    for i in range(m.body_geomadr[b], m.body_geomadr[b] + m.body_geomnum[b]):
+      if skip[i]:
+        continue
+      if adr != -1:
+        if elevation < ba[i, 1] or elevation > ba[i, 3]:
+          continue
+        az_center = (ba[i, 0] + ba[i, 2]) * 0.5
+        az_half_width = (ba[i, 2] - ba[i, 0]) * 0.5
+        az_diff = azimuth - az_center
+        if az_diff > math.pi:
+          az_diff -= 2 * math.pi
+        elif az_diff < -math.pi:
+          az_diff += 2 * math.pi
+        if abs(az_diff) > az_half_width:
+          continue
+      newdist, t0, t1, t2 = _ray_any(m, d, i, pnt, vec)
+      if newdist >= 0 and (newdist < dist or dist < 0):
+        dist, geomid, n0, n1, n2 = newdist, i, t0, t1, t2
+  return dist, geomid, n0, n1, n2
+
+
+@jit
+def multi_ray(m, d, pnt, vec, geommask, flg_static, bodyexclude, geomid, dist, normal, cutoff):
+  """Port of mj_multiRay: rays from pnt along vec (3 numbers a ray); each one's distance into
+  dist, geom into geomid and surface normal into normal (3 numbers a ray, or empty for none). A
+  direction shorter than sqrt(mjMINVAL) hits nothing. Arguments as in `ray`."""
+  ba = d.scratch_ray_ba
+  skip = d.scratch_ray_skip
+  source = _t3(pnt)
+  multi_ray_prepare(m, d, source, geommask, flg_static, bodyexclude, cutoff, ba, skip)
+  for i in range(dist.shape[0]):
+    v = (vec[3 * i], vec[3 * i + 1], vec[3 * i + 2])
+    n0 = n1 = n2 = 0.0
+    if v[0] * v[0] + v[1] * v[1] + v[2] * v[2] < mjMINVAL:
+      dist[i], geomid[i] = -1.0, -1
+    else:
+      dist[i], geomid[i], n0, n1, n2 = single_ray(m, d, source, v, ba, skip)
+    if normal.shape[0]:
+      normal[3 * i], normal[3 * i + 1], normal[3 * i + 2] = n0, n1, n2
+
+
 @jit
 def ray(m, d, pnt, vec, geommask, flg_static, bodyexclude, geomid_out):
   """Port of mj_ray, engine_ray.c: distance along the ray pnt + x*vec to the nearest geom,
@@ -854,6 +1021,7 @@ _ray_geom_normal = stage(vec, vec, vec, vec, vec, i8, vec, restype=f8, lazy=True
 _ray_mesh_normal = stage(M, D, i8, vec, vec, vec, restype=f8, lazy=True)(ray_mesh_normal)
 _ray_hfield_normal = stage(M, D, i8, vec, vec, vec, restype=f8, lazy=True)(ray_hfield_normal)
 _ray_normal = stage(M, D, vec, vec, ivec, i8, i8, ivec, vec, restype=f8, lazy=True)(ray_normal)
+_multi_ray = stage(M, D, vec, vec, ivec, i8, i8, ivec, vec, vec, f8, lazy=True)(multi_ray)
 
 
 def mju_rayGeom(pos, mat, size, pnt, vec, geomtype, normal=None) -> float:
@@ -910,6 +1078,37 @@ def geom_mask(m, geomgroup=None) -> np.ndarray:
   groups = _vec(geomgroup, 6, "geomgroup")
   mask = groups[np.clip(m.geom_group, 0, mjNGROUP - 1)] != 0
   return np.ascontiguousarray(mask, dtype=np.int32)
+
+
+def mj_multiRay(
+  m, d, pnt, vec, geomgroup, flg_static, bodyexclude, geomid, dist, normal, nray, cutoff
+) -> None:
+  """`nray` rays from `pnt` along `vec` (nray*3 numbers): each one's distance into dist[i] and
+  geom into geomid[i] (-1 where it hits nothing), its surface normal into normal[3*i:3*i+3]
+  unless normal is None. As MuJoCo, geoms whose bounding spheres lie beyond `cutoff` are
+  skipped, and geoms are culled by the angles their boxes span as seen from `pnt`."""
+  nray = int(nray)
+  directions = _vec(vec, 3 * nray, "vec")
+  hits = np.zeros(nray, np.int32)
+  dists = np.zeros(nray)
+  normals = np.zeros(3 * nray if normal is not None else 0)
+  _multi_ray(
+    m._struct,
+    d._struct,
+    _vec(pnt, 3, "pnt"),
+    directions,
+    geom_mask(m, geomgroup),
+    1 if flg_static else 0,
+    int(bodyexclude),
+    hits,
+    dists,
+    normals,
+    float(cutoff),
+  )
+  np.asarray(dist).reshape(-1)[:nray] = dists
+  np.asarray(geomid).reshape(-1)[:nray] = hits
+  if normal is not None:
+    np.asarray(normal).reshape(-1)[: 3 * nray] = normals
 
 
 def mj_ray(m, d, pnt, vec, geomgroup, flg_static, bodyexclude, geomid, normal=None) -> float:

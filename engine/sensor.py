@@ -68,6 +68,7 @@ from engine.enums import mjGEOM_ELLIPSOID
 from engine.enums import mjGEOM_SPHERE
 from engine.enums import mjJNT_BALL
 from engine.enums import mjJNT_FREE
+from engine.enums import mjMAXVAL
 from engine.enums import mjMINVAL
 from engine.enums import mjOBJ_BODY
 from engine.enums import mjOBJ_GEOM
@@ -76,6 +77,7 @@ from engine.enums import mjOBJ_TENDON
 from engine.enums import mjOBJ_UNKNOWN
 from engine.enums import mjOBJ_XBODY
 from engine.enums import mjPI
+from engine.enums import mjPROJ_ORTHOGRAPHIC
 from engine.enums import mjRAYDATA_DEPTH
 from engine.enums import mjRAYDATA_DIR
 from engine.enums import mjRAYDATA_DIST
@@ -143,6 +145,8 @@ from engine.ray import cam_intrinsics
 from engine.ray import cam_pixel_ray
 from engine.ray import cast_ray
 from engine.ray import cast_ray_geom
+from engine.ray import multi_ray_prepare
+from engine.ray import single_ray
 from engine.support import contact_force
 from engine.support import geom_distance
 
@@ -425,13 +429,22 @@ def rangefinder(m, d, i, out):
   cam_z = (cam_xmat[2], cam_xmat[5], cam_xmat[8])
   projection = m.cam_projection[objid]
   fx, fy, cx, cy, extent = cam_intrinsics(m, objid)
+  bodyexclude = m.cam_bodyid[objid]
+  perspective = projection != mjPROJ_ORTHOGRAPHIC
+  if perspective:  # one source: MuJoCo casts the rays with mj_multiRay
+    source = (cam_xpos[0], cam_xpos[1], cam_xpos[2])
+    ba, skip = d.scratch_ray_ba, d.scratch_ray_skip
+    multi_ray_prepare(m, d, source, nomask, 1, bodyexclude, mjMAXVAL, ba, skip)
   k = 0
   for row in range(height):
     for col in range(width):
       origin, direction = cam_pixel_ray(
         cam_xpos, cam_xmat, col, row, fx, fy, cx, cy, projection, extent
       )
-      dist, _, n0, n1, n2 = cast_ray(m, d, origin, direction, nomask, 1, m.cam_bodyid[objid])
+      if perspective:
+        dist, _, n0, n1, n2 = single_ray(m, d, origin, direction, ba, skip)
+      else:
+        dist, _, n0, n1, n2 = cast_ray(m, d, origin, direction, nomask, 1, bodyexclude)
       k = _fill_raydata(
         out, k, dataspec, dist, origin, direction, (n0, n1, n2), cam_xpos, cam_z, True
       )

@@ -147,7 +147,7 @@ def mesh_model():
   mjd.qpos[3:7] = rng.normal(size=4)
   mjd.qpos[3:7] /= np.linalg.norm(mjd.qpos[3:7])
   mujoco.mj_forward(mjm, mjd)
-  for name in ("geom_xpos", "geom_xmat"):
+  for name in ("geom_xpos", "geom_xmat", "xipos"):
     getattr(d, name)[...] = getattr(mjd, name)
   return mjm, mjd, m, d
 
@@ -265,7 +265,7 @@ def scene():
   mjd.qpos[:] = mjm.qpos0 + 0.3 * rng.normal(size=mjm.nq)
   mjd.qpos[3:7] /= np.linalg.norm(mjd.qpos[3:7])
   mujoco.mj_forward(mjm, mjd)
-  for name in ("geom_xpos", "geom_xmat"):
+  for name in ("geom_xpos", "geom_xmat", "xipos"):
     getattr(d, name)[...] = getattr(mjd, name)
   return mjm, mjd, m, d
 
@@ -299,6 +299,49 @@ def test_ray_matches_mujoco(scene, flg_static, bodyexclude, groups):
     seen.add(int(want_id[0]))
   # misses and several geoms were hit
   assert -1 in seen and len(seen) >= 2
+
+
+@pytest.mark.parametrize("flg_static", [0, 1])
+@pytest.mark.parametrize("bodyexclude", [-1, 1])
+@pytest.mark.parametrize("groups", [0, 2])
+def test_multi_ray_matches_mujoco(scene, flg_static, bodyexclude, groups):
+  """mj_multiRay culls geoms by the angles their boxes span from the source and bodies by a
+  sphere around their tree's root box (at the box's center plus xipos, unrotated, as MuJoCo
+  places it): the same hits, misses and normals as MuJoCo's, from sources outside, beside and
+  inside geoms, with and without a cutoff."""
+  mjm, mjd, m, d = scene
+  geomgroup = _GROUPS[groups]
+  rng = np.random.default_rng(10 * groups + 2 * (bodyexclude + 1) + flg_static)
+  nray = 300
+  seen = set()
+  for k, spread in enumerate((0.0, 0.4, 1.0, 1.5)):
+    cutoff = mujoco.mjMAXVAL if k % 2 == 0 else 1.5
+    source = mjd.geom_xpos[rng.integers(mjm.ngeom)] + spread * rng.normal(size=3)
+    directions = rng.normal(size=(nray, 3))
+    results = []
+    for lib, (mm, dd) in ((mujoco, (mjm, mjd)), (ray, (m, d))):
+      geomid, dist, normal = np.zeros(nray, np.int32), np.zeros(nray), np.zeros(3 * nray)
+      lib.mj_multiRay(
+        mm,
+        dd,
+        source,
+        directions.reshape(-1),
+        geomgroup,
+        flg_static,
+        bodyexclude,
+        geomid,
+        dist,
+        normal,
+        nray,
+        cutoff,
+      )
+      results.append((geomid, dist, normal))
+    (want_id, want, want_n), (got_id, got, got_n) = results
+    np.testing.assert_array_equal(got_id, want_id)
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-9)
+    np.testing.assert_allclose(got_n, want_n, rtol=0, atol=1e-9)
+    seen.update(want_id.tolist())
+  assert -1 in seen and len(seen) >= 3
 
 
 def test_ray_kernel_and_filters(scene):

@@ -646,6 +646,7 @@ def _copy_poses(mjd, d):
   for name in (
     "xpos",
     "xmat",
+    "xipos",  # camera rangefinders' rays pass bodies by spheres placed at them
     "geom_xpos",
     "geom_xmat",
     "site_xpos",
