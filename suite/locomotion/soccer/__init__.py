@@ -6,11 +6,13 @@ first). Players are BoxHeads (the default), Ants or CMU humanoids (`WalkerType`)
 """
 
 import enum
+import warnings
 
 import numpy as np
 
 import composer
 from suite.locomotion import walkers
+from suite.locomotion.mocap import cmu_mocap_data
 from suite.locomotion.soccer.boxhead import BoxHead as BoxHead
 from suite.locomotion.soccer.humanoid import Humanoid as Humanoid
 from suite.locomotion.soccer.initializers import Initializer as Initializer
@@ -38,6 +40,7 @@ from suite.locomotion.soccer.team import RGBA_BLUE as RGBA_BLUE
 from suite.locomotion.soccer.team import RGBA_RED as RGBA_RED
 from suite.locomotion.soccer.team import Player as Player
 from suite.locomotion.soccer.team import Team as Team
+from suite.locomotion.walkers.initializers import mocap as mocap_initializers
 
 _MAX_TEAM_SIZE = 11
 
@@ -55,12 +58,39 @@ def _make_walker(name, walker_id, marker_rgba, walker_type=WalkerType.BOXHEAD):
   if walker_type == WalkerType.ANT:
     return walkers.Ant(name=name, marker_rgba=marker_rgba)
   if walker_type == WalkerType.HUMANOID:
-    # dm_control starts its humanoids in CMU motion-capture poses (a data set we do not ship)
-    # and dresses them in jerseys; ours start in the walker's default pose, in team colours
+    # in team colours: dm_control's jerseys are a skin we do not ship
     return Humanoid(
-      name=name, marker_rgba=marker_rgba, walker_id=walker_id, visual=Humanoid.Visual.GEOM
+      name=name,
+      marker_rgba=marker_rgba,
+      walker_id=walker_id,
+      visual=Humanoid.Visual.GEOM,
+      initializer=_humanoid_initializer(),
     )
   raise ValueError(f"Unrecognized walker type: {walker_type}")
+
+
+# dm_control's CMUMocapInitializer defaults: a clip of its 2019 CMU data
+_HUMANOID_CLIP, _HUMANOID_MOCAP_VERSION = "CMU_077_02", "2019"
+
+
+def _humanoid_initializer():
+  """dm_control starts soccer humanoids in poses of a CMU motion-capture clip (its
+  CMUMocapInitializer, which downloads the data at load). Ours does so when that data is in the
+  cache; otherwise they start upright in the walker's default pose, with a warning saying how
+  to fetch the data (`cmu_mocap_data.get_path_for_cmu`, ~490 MB, checked by SHA-256)."""
+  path = cmu_mocap_data.get_cached_path(_HUMANOID_MOCAP_VERSION)
+  if path is None:
+    warnings.warn(
+      "soccer humanoids start upright in their default pose: dm_control starts them in poses "
+      f"of the CMU motion-capture clip {_HUMANOID_CLIP}, whose data (version "
+      f"{_HUMANOID_MOCAP_VERSION}) is not in {cmu_mocap_data.cache_dir()}; fetch it once with "
+      f"suite.locomotion.mocap.cmu_mocap_data.get_path_for_cmu({_HUMANOID_MOCAP_VERSION!r})",
+      stacklevel=4,
+    )
+    return None
+  return mocap_initializers.CMUMocapInitializer(
+    _HUMANOID_CLIP, version=_HUMANOID_MOCAP_VERSION, ref_path=path
+  )
 
 
 def _make_players(team_size, walker_type):

@@ -385,6 +385,34 @@ def test_load_humanoid_builds_a_mini_football_match():
   env.step([np.zeros(s.shape) for s in env.action_spec()])
 
 
+def test_humanoids_start_in_motion_capture_poses_when_the_data_is_cached(tmp_path, monkeypatch):
+  """As dm_control's CMUMocapInitializer: each humanoid's joints at a step of the clip; without
+  the data in the cache, the default pose and a warning saying how to fetch it."""
+  from suite.locomotion.mocap import cmu_mocap_data
+  from suite.locomotion.mocap import loader
+  from tests.locomotion import mocap_files
+
+  path = mocap_files.write_cmu_v2020_file(str(tmp_path / "cmu.h5"))
+  monkeypatch.setattr(cmu_mocap_data, "get_cached_path", lambda version: path)
+  monkeypatch.setattr(soccer, "_HUMANOID_CLIP", mocap_files.CLIPS[1])
+  env = soccer.load(1, walker_type=soccer.WalkerType.HUMANOID, random_state=0)
+  env.reset()
+  clip = loader.HDF5TrajectoryLoader(path).get_trajectory(mocap_files.CLIPS[1])
+  poses = [
+    clip.get_timestep_data(clip.start_time + clip.dt * k).walkers[0].joints
+    for k in range(clip.num_steps)
+  ]
+  for player in env.task.players:
+    joints = env.physics.bind(player.walker.mocap_joints).qpos
+    assert any(np.allclose(joints, pose, atol=1e-12) for pose in poses)
+  monkeypatch.setattr(cmu_mocap_data, "get_cached_path", lambda version: None)
+  with pytest.warns(UserWarning, match=r"get_path_for_cmu\('2019'\)"):
+    env = soccer.load(1, walker_type=soccer.WalkerType.HUMANOID, random_state=0)
+  env.reset()
+  for player in env.task.players:
+    assert not np.any(env.physics.bind(player.walker.mocap_joints).qpos)
+
+
 def test_humanoid_jersey_is_refused():
   with pytest.raises(ValueError, match="JERSEY visual"):
     soccer.Humanoid(visual=soccer.Humanoid.Visual.JERSEY, marker_rgba=[1, 0, 0, 1], walker_id=1)
