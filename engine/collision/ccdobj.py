@@ -16,6 +16,8 @@ vertex.
 
 import math
 
+import numpy as np
+
 from engine._jit import jit
 from engine.enums import mjGEOM_BOX
 from engine.enums import mjGEOM_CAPSULE
@@ -211,12 +213,9 @@ def _mesh_support(m, F, I, o, oi, d0, d1, d2):
 
 
 @jit
-def _hull_dot(m, vadr, gid, l0, l1, l2):
-  """dot3f: a local direction with mesh vertex `vadr + gid` (float32 storage)."""
-  v = vadr + gid
-  return (
-    l0 * float(m.mesh_vert[v, 0]) + l1 * float(m.mesh_vert[v, 1]) + l2 * float(m.mesh_vert[v, 2])
-  )
+def _vert_dot(verts, v, l0, l1, l2):
+  """dot3f: a local direction with mesh vertex v (float32 storage; v unsigned)."""
+  return l0 * float(verts[v, 0]) + l1 * float(verts[v, 1]) + l2 * float(verts[v, 2])
 
 
 @jit
@@ -238,42 +237,44 @@ def _hillclimb_support(m, F, I, o, oi, d0, d1, d2):
   has no local maximum but the global one, so the walk ends at the support vertex.
   """
   l0, l1, l2 = _local_dir(F, o, d0, d1, d2)
+  # positions unsigned, so that numba compiles no negative-index wraparound into the walk
+  # (docs/numba.md); the graph's entries (int32, -1 ends an edge list) stay signed
   graph = m.mesh_graph
-  adr = I[oi + IGRAPH]
-  numvert = graph[adr]
-  edgeadr = adr + 2
-  globalid = adr + 2 + numvert
-  localid = adr + 2 + 2 * numvert
-  vadr = I[oi + IVADR]
+  verts = m.mesh_vert
+  adr = np.uint64(I[oi + IGRAPH])
+  numvert = np.uint64(graph[adr])
+  edgeadr = adr + np.uint64(2)
+  globalid = edgeadr + numvert
+  localid = globalid + numvert
+  vadr = np.uint64(I[oi + IVADR])
 
   cell = 9 * _extrema_cell(l0) + 3 * _extrema_cell(l1) + _extrema_cell(l2)
   imax = m.mesh_extrema[I[oi + IMESH], cell]
-  vmax = _hull_dot(m, vadr, graph[globalid + imax], l0, l1, l2)
+  vmax = _vert_dot(verts, vadr + np.uint64(graph[globalid + np.uint64(imax)]), l0, l1, l2)
   cached = I[oi + IMI]
   if cached >= 0:
-    vcached = _hull_dot(m, vadr, graph[globalid + cached], l0, l1, l2)
+    vcached = _vert_dot(verts, vadr + np.uint64(graph[globalid + np.uint64(cached)]), l0, l1, l2)
     if vcached >= vmax:
       imax = cached
       vmax = vcached
   prev = -1
   while imax != prev:
     prev = imax
-    i = graph[edgeadr + prev]
-    while graph[localid + i] >= 0:
-      nb = graph[localid + i]
-      vdot = _hull_dot(m, vadr, graph[globalid + nb], l0, l1, l2)
+    i = np.uint64(graph[edgeadr + np.uint64(prev)])
+    nb = graph[localid + i]
+    while nb >= 0:
+      vdot = _vert_dot(verts, vadr + np.uint64(graph[globalid + np.uint64(nb)]), l0, l1, l2)
       if vdot > vmax:
         vmax = vdot
         imax = nb
-      i += 1
+      i += np.uint64(1)
+      nb = graph[localid + i]
 
   I[oi + IMI] = imax
-  gid = graph[globalid + imax]
+  gid = graph[globalid + np.uint64(imax)]
   I[oi + IVI] = gid
-  v = vadr + gid
-  return _to_global(
-    F, o, float(m.mesh_vert[v, 0]), float(m.mesh_vert[v, 1]), float(m.mesh_vert[v, 2])
-  )
+  v = vadr + np.uint64(gid)
+  return _to_global(F, o, float(verts[v, 0]), float(verts[v, 1]), float(verts[v, 2]))
 
 
 @jit
