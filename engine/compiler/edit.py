@@ -4,14 +4,16 @@ Composer tasks change a few attributes of their MJCF before every episode (socce
 pitch size and moves its walls, goals, boards and lights) and dm_control recompiles the whole
 model for that. A `ModelEditor` keeps the compiler's elements (their resolved attributes, class
 defaults included) and applies such edits in place: the element's new attributes go through the
-compiler's own code for that element (`compile_geom`, `compile_site`, ...), the rows it produces
-are written, the world body's bounding-volume tree is rebuilt, and the qpos0 constants and
-statistics are recomputed (mj_setConst). The result equals a recompilation, array for array.
+compiler's own code for that element (`compile_geom`, `compile_site`, ...; a moved or resized
+geom's whole body, whose inertia its geoms give), the rows it produces are written, the bodies'
+bounding-volume trees are rebuilt, and the qpos0 constants and statistics are recomputed
+(mj_setConst). The result equals a recompilation, array for array.
 
-An edit that could reach other elements (a geom of a moving body gives that body its inertia, a
-site a tendon wraps sets the tendon's length range) or that the compiler would read otherwise (a
-partial array completed from the class, a mesh geom) is refused: `apply` then returns False and
-changes nothing, and the caller recompiles.
+An edit whose effects this does not redo (a site a tendon wraps sets the tendon's length range,
+a fused static body's elements sit in its parent, a muscle's length range may come from a
+simulation) or that the compiler would read otherwise (a partial array shorter than the one
+given, completed from the class; a mesh geom) is refused: `apply` then returns False and changes
+nothing, and the caller recompiles.
 """
 
 from engine import enums
@@ -71,7 +73,7 @@ class ModelEditor:
     # length ranges and spring-dampers come from simulations or sums over the whole model
     self._frozen = bool(
       ctx.fusestatic
-      or any(_is_muscle(model, i) for i in range(model.nu))
+      or _has_length_ranges(model)
       or (extras.get("springdamper") is not None and extras["springdamper"].any())
     )
     # options under which a body's inertia is not its own geoms'
@@ -197,10 +199,21 @@ def _enclosing_body(node):
   return parent.parent if parent is not None and parent.key == "worldbody" else parent
 
 
-def _is_muscle(m, i):
-  """Whether actuator i is a muscle (its length range may come from a simulation)."""
-  muscle = enums.mjGAIN_MUSCLE == m.actuator_gaintype[i]
-  return muscle or enums.mjBIAS_MUSCLE == m.actuator_biastype[i]
+def _has_length_ranges(m):
+  """Whether the compiler finds an actuator length range (mj_setLengthRange: muscles, user
+  actuators, or every actuator, as <compiler><lengthrange mode> says), possibly by simulating
+  the model: an edit would not redo it."""
+  if not m.nu:
+    return False
+  mode = (m._extras.get("lengthrange") or {}).get("mode", enums.mjLRMODE_MUSCLE)
+  if mode in (enums.mjLRMODE_NONE, "none"):
+    return False
+  if mode not in (enums.mjLRMODE_MUSCLE, "muscle"):
+    return True
+  return any(
+    enums.mjGAIN_MUSCLE == m.actuator_gaintype[i] or enums.mjBIAS_MUSCLE == m.actuator_biastype[i]
+    for i in range(m.nu)
+  )
 
 
 def _referenced_by_others(m):

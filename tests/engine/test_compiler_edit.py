@@ -148,17 +148,28 @@ def test_an_edit_that_needs_a_recompilation_is_refused(kind, name, attribute, va
   _assert_same_model(model, types.MjModel.from_xml_string(xml))
 
 
-def test_muscles_refuse_edits_but_colours():
-  """A muscle's length range may come from a simulation that any pose could change."""
-  xml = XML.replace(
-    "</mujoco>",
-    """<actuator>
-    <muscle tendon="rope" lengthrange="0.5 3"/></actuator></mujoco>""",
+@pytest.mark.parametrize(
+  "actuator, compiler",
+  [
+    ('<muscle tendon="rope" lengthrange="0.5 3"/>', ""),
+    (
+      '<motor tendon="rope" lengthrange="0.5 3"/>',
+      '<compiler><lengthrange mode="all"/></compiler>',
+    ),
+  ],
+  ids=["muscle", "lengthrange-all"],
+)
+def test_length_ranges_refuse_edits_but_colours(actuator, compiler):
+  """An actuator's length range may come from a simulation that any pose could change."""
+  xml = XML.replace("<mujoco>", "<mujoco>" + compiler).replace(
+    "</mujoco>", f"<actuator>{actuator}</actuator></mujoco>"
   )
   editor = edit.compile_editable(xml)
   m = editor.model
   assert not editor.apply([_edit_of(m, "geom", "wall", "pos", (2.5, 0.1, 0.5))])
   assert editor.apply([_edit_of(m, "geom", "wall", "rgba", (1.0, 1.0, 1.0, 1.0))])
+  plain = edit.compile_editable(XML)
+  assert plain.apply([_edit_of(plain.model, "geom", "wall", "pos", (2.5, 0.1, 0.5))])
 
 
 def test_a_mesh_geom_and_fused_bodies_are_refused():
