@@ -218,11 +218,13 @@ def _has_length_ranges(m):
 
 def _referenced_by_others(m):
   """(kind, id) of geoms and sites whose pose other elements read when compiled: tendon wraps
-  and equality constraints."""
+  (and their side sites) and equality constraints."""
   found = set()
-  for kind, objid in zip(m.wrap_type, m.wrap_objid):
+  for kind, objid, prm in zip(m.wrap_type, m.wrap_objid, m.wrap_prm):
     if kind in (mjWRAP_SPHERE, mjWRAP_CYLINDER):
       found.add(("geom", int(objid)))
+      if prm >= 0:  # its side site
+        found.add(("site", int(round(prm))))
     elif kind == mjWRAP_SITE:
       found.add(("site", int(objid)))
   for objtype, obj1, obj2 in zip(m.eq_objtype, m.eq_obj1id, m.eq_obj2id):

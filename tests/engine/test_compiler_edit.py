@@ -30,6 +30,9 @@ XML = """
     <geom name="post" class="post" fromto="0 -1 0 0 -1 1"/>
     <site name="mark" type="box" pos="1 1 0" size="0.1 0.1 0.1"/>
     <site name="anchor" pos="0 0 2"/>
+    <site name="side" pos="1 -1.5 0.5"/>
+    <site name="end" pos="1 -2.5 0.5"/>
+    <geom name="spool" type="cylinder" size="0.1 0.3" pos="0.5 -2 0.5"/>
     <body name="goal" pos="3 0 0">
       <geom name="bar" type="capsule" fromto="0 -1 1 0 1 1" size="0.05"/>
       <geom name="side" type="box" pos="0 1 0.5" size="0.05 0.05 0.5"/>
@@ -46,6 +49,9 @@ XML = """
   </worldbody>
   <tendon>
     <spatial name="rope" limited="false"><site site="anchor"/><site site="knob_site"/></spatial>
+    <spatial name="strap" limited="false">
+      <site site="anchor"/><geom geom="spool" sidesite="side"/><site site="end"/>
+    </spatial>
   </tendon>
 </mujoco>
 """
@@ -126,6 +132,8 @@ def test_many_edits_at_once_and_in_turn():
   "kind, name, attribute, value, why",
   [
     ("site", "anchor", "pos", (0.0, 0.0, 2.5), "a tendon wraps it"),
+    ("site", "side", "pos", (1.0, -1.0, 1.0), "a tendon's side site"),
+    ("geom", "spool", "size", (0.2, 0.3, 0.0), "a tendon wraps it"),
     ("site", "knob_site", "pos", (0.3, 0.0, 0.0), "in a moving body, read by a tendon"),
     ("geom", "framed", "size", (0.2, 0.1), "shorter than the size given"),
     ("camera", "top", "fovy", 180.0, "the compiler refuses it"),
