@@ -8,6 +8,7 @@ from engine import enums
 from engine import support
 from engine import types
 from engine.compiler import edit
+from tests import same_model
 
 # classes fill what the elements leave out (a partial size, an rgba, a light's dir); a static
 # body and a free body (with a mesh) get their inertia from their geoms; a tendon wraps a site
@@ -92,15 +93,6 @@ def _edit_of(model, kind, name, attribute, value):
   return (kind, support.mj_name2id(model, _OBJ[kind], name), attribute, value)
 
 
-def _assert_same_model(ours, reference):
-  for name, value in reference._arrays.items():
-    if isinstance(value, np.ndarray):
-      np.testing.assert_array_equal(ours._arrays[name], value, err_msg=name)
-  for group in ("opt", "stat"):
-    for name, value in getattr(reference, group)._arrays.items():
-      np.testing.assert_array_equal(getattr(ours, group)._arrays[name], value, err_msg=name)
-
-
 def _snapshot(model):
   return {k: v.copy() for k, v in model._arrays.items() if isinstance(v, np.ndarray)}
 
@@ -112,7 +104,7 @@ def test_an_edit_equals_a_recompilation(change):
   editor = edit.compile_editable(XML)
   before = _snapshot(editor.model)
   assert editor.apply([_edit_of(editor.model, kind, name, attribute, value)])
-  _assert_same_model(editor.model, types.MjModel.from_xml_string(XML.replace(old, new)))
+  same_model.assert_same_values(editor.model, types.MjModel.from_xml_string(XML.replace(old, new)))
   assert any(
     not np.array_equal(before[k], v) for k, v in editor.model._arrays.items() if k in before
   )
@@ -125,7 +117,7 @@ def test_many_edits_at_once_and_in_turn():
     assert editor.apply([_edit_of(editor.model, *c[:4]) for c in half])
     for *_, (old, new) in half:
       xml = xml.replace(old, new)
-    _assert_same_model(editor.model, types.MjModel.from_xml_string(xml))
+    same_model.assert_same_values(editor.model, types.MjModel.from_xml_string(xml))
 
 
 @pytest.mark.parametrize(
@@ -153,7 +145,7 @@ def test_an_edit_that_needs_a_recompilation_is_refused(kind, name, attribute, va
   # the editor still works after a refusal
   assert editor.apply([good])
   xml = XML.replace('pos="2 0 0.5"', 'pos="9 9 9"')
-  _assert_same_model(model, types.MjModel.from_xml_string(xml))
+  same_model.assert_same_values(model, types.MjModel.from_xml_string(xml))
 
 
 @pytest.mark.parametrize(
