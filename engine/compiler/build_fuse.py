@@ -5,6 +5,7 @@ Port of mjCModel::FuseStatic (user_model.cc) and mjCBody::AccumulateInertia (use
 
 from engine.compiler import build_math as bm
 from engine.compiler import inertia as ine
+from engine.compiler.build_tree import contact_flags
 from engine.compiler.build_tree import make_lists
 from engine.enums import mjMINVAL
 
@@ -50,12 +51,7 @@ def fuse_static(ctx, lists, referenced):
     bodies = lists["body"]
     for c in bodies[1:]:
       c.weldid = c.id if (c.joints or c.mocap) else c.parent.weldid
-    par.contype = par.conaffinity = 0
-    par.margin = 0.0
-    for g in par.geoms:
-      par.contype |= g.contype
-      par.conaffinity |= g.conaffinity
-      par.margin = max(par.margin, g.spec["margin"] + g.spec["gap"])
+    contact_flags(par)
 
 
 def accumulate_inertia(par, b):

@@ -730,12 +730,7 @@ def compile_body(ctx, b):
   if b.frame is not None:
     b.pos, b.quat = bm.frameaccum(b.frame[0], b.frame[1], b.pos, b.quat)
 
-  b.contype = b.conaffinity = 0
-  b.margin = 0.0
-  for g in b.geoms:
-    b.contype |= g.contype
-    b.conaffinity |= g.conaffinity
-    b.margin = max(b.margin, g.spec["margin"] + g.spec["gap"])
+  contact_flags(b)
 
   # free-joint alignment
   align = (
@@ -785,6 +780,16 @@ def compile_body(ctx, b):
     for li in b.lights:
       li.pos, _ = bm.frameaccum(ipos_inv, iquat_inv, li.pos, [1.0, 0.0, 0.0, 0.0])
       li.dir = bm.rotvecquat(li.dir, iquat_inv)
+
+
+def contact_flags(b):
+  """A body's contype and conaffinity (its geoms' ORed) and margin (their largest margin+gap)."""
+  b.contype = b.conaffinity = 0
+  b.margin = 0.0
+  for g in b.geoms:
+    b.contype |= g.contype
+    b.conaffinity |= g.conaffinity
+    b.margin = max(b.margin, g.spec["margin"] + g.spec["gap"])
 
 
 def compile_inertial(ctx, b):
