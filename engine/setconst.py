@@ -449,8 +449,7 @@ def set_length_ranges(m, d, options: dict | None = None, simulate: bool = True) 
   simulation runs without gravity, contacts, passive forces, friction loss and actuation,
   at the options' timestep (the model's when 0), as MuJoCo's compiler runs it.
   """
-  opt = dict(LENGTHRANGE_DEFAULTS, **(options or m._extras.get("lengthrange") or {}))
-  opt["mode"] = _LRMODES.get(opt["mode"], opt["mode"])
+  opt = length_range_options(m, options)
   saved = m.opt.disableflags, m.opt.timestep
   m.opt.disableflags = _LR_DISABLE
   if opt["timestep"] > 0:
@@ -462,18 +461,31 @@ def set_length_ranges(m, d, options: dict | None = None, simulate: bool = True) 
     m.opt.disableflags, m.opt.timestep = saved
 
 
-def _set_length_range(m, d, index, opt, simulate):
-  """Port of mj_setLengthRange, engine_setconst.c; raises CompileError where it fails."""
+def length_range_options(m, options: dict | None = None) -> dict:
+  """<compiler><lengthrange>'s options (mjLROpt), mode as mjtLRMode: `options`, else the
+  model's own."""
+  opt = dict(LENGTHRANGE_DEFAULTS, **(options or m._extras.get("lengthrange") or {}))
+  opt["mode"] = _LRMODES.get(opt["mode"], opt["mode"])
+  return opt
+
+
+def finds_length_range(m, index, mode) -> bool:
+  """Whether mj_setLengthRange in `mode` sets actuator `index`'s length range (muscles, user
+  actuators, every actuator: as mjtLRMode says)."""
   ismuscle = (
     m.actuator_gaintype[index] == mjGAIN_MUSCLE or m.actuator_biastype[index] == mjBIAS_MUSCLE
   )
   isuser = m.actuator_gaintype[index] == mjGAIN_USER or m.actuator_biastype[index] == mjBIAS_USER
-  mode = opt["mode"]
-  if (
+  return not (
     mode == mjLRMODE_NONE
     or (mode == mjLRMODE_MUSCLE and not ismuscle)
     or (mode == mjLRMODE_MUSCLEUSER and not ismuscle and not isuser)
-  ):
+  )
+
+
+def _set_length_range(m, d, index, opt, simulate):
+  """Port of mj_setLengthRange, engine_setconst.c; raises CompileError where it fails."""
+  if not finds_length_range(m, index, opt["mode"]):
     return
   out = m.actuator_outadr[index]
   lr = m.actuator_lengthrange[out]

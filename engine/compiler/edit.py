@@ -200,20 +200,10 @@ def _enclosing_body(node):
 
 
 def _has_length_ranges(m):
-  """Whether the compiler finds an actuator length range (mj_setLengthRange: muscles, user
-  actuators, or every actuator, as <compiler><lengthrange mode> says), possibly by simulating
-  the model: an edit would not redo it."""
-  if not m.nu:
-    return False
-  mode = (m._extras.get("lengthrange") or {}).get("mode", enums.mjLRMODE_MUSCLE)
-  if mode in (enums.mjLRMODE_NONE, "none"):
-    return False
-  if mode not in (enums.mjLRMODE_MUSCLE, "muscle"):
-    return True
-  return any(
-    enums.mjGAIN_MUSCLE == m.actuator_gaintype[i] or enums.mjBIAS_MUSCLE == m.actuator_biastype[i]
-    for i in range(m.nu)
-  )
+  """Whether the compiler finds an actuator length range (mj_setLengthRange), possibly by
+  simulating the model: an edit would not redo it."""
+  mode = setconst.length_range_options(m)["mode"]
+  return any(setconst.finds_length_range(m, i, mode) for i in range(m.nu))
 
 
 def _referenced_by_others(m):
