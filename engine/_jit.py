@@ -926,6 +926,15 @@ def register_handle(struct_type):
     field = builder.load(payload._get_ptr_by_index(index))
     field.set_metadata("invariant.load", invariant)
     result = payload._cast_member_to_value(index, field)
-    return imputils.impl_ret_borrowed(context, builder, typ.field_dict[attr], result)
+    field_type = typ.field_dict[attr]
+    if isinstance(field_type, numba.types.Array):
+      # every array member is stored borrowed (engine/_stage.py HandleBuilder writes a null
+      # meminfo and parent): saying so as constants lets LLVM drop the refcount tests on the
+      # array and on every view and helper argument made from it
+      array = context.make_array(field_type)(context, builder, value=result)
+      array.meminfo = cgutils.get_null_value(array.meminfo.type)
+      array.parent = cgutils.get_null_value(array.parent.type)
+      result = array._getvalue()
+    return imputils.impl_ret_borrowed(context, builder, field_type, result)
 
   return struct_type
