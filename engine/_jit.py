@@ -253,6 +253,39 @@ def _inline_refcounts() -> None:
 _inline_refcounts()
 
 
+def _c_indexing() -> None:
+  """The engine's kernels index arrays as C does: a negative integer index is not wrapped.
+
+  numba follows Python, adding the length to a negative index, which costs a compare and a
+  select per access, keeps every array's length in a register and stops LLVM from seeing
+  consecutive accesses (so loops do not vectorize). The engine is a port of C code where a
+  negative index is a bug: with NUMBA_BOUNDSCHECK it raises IndexError, as any index out of
+  range. Only functions of the `engine` package (numba mangles their names as _ZN6engine...)
+  are compiled this way; a literal negative index (x[-1]) still counts from the end, and any
+  other numba code in the process keeps Python's rule.
+  """
+  from numba.np import arrayobj
+
+  python_rule = arrayobj.fix_integer_index
+
+  def fix_integer_index(context, builder, idxty, idx, size):
+    literal = isinstance(idxty, numba.types.IntegerLiteral)
+    if (
+      idxty.signed
+      and not (literal and idxty.literal_value < 0)
+      and builder.function.name.startswith("_ZN6engine")
+    ):
+      return context.cast(builder, idx, idxty, numba.types.intp)
+    return python_rule(context, builder, idxty, idx, size)
+
+  if not getattr(arrayobj, "_numjoco_c_indexing", False):
+    arrayobj.fix_integer_index = fix_integer_index
+    arrayobj._numjoco_c_indexing = True
+
+
+_c_indexing()
+
+
 def start_runtime(context) -> None:
   """numba's runtime (`rtsys.initialize`), with the machine code of its refcount and atomic
   helpers loaded from the cache: numba compiles that small module in every process that uses
