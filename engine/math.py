@@ -1082,27 +1082,40 @@ def mju_trnVecPose(res, pos, quat, vec):
 def mju_makeFrame(frame):
   """Port of mju_makeFrame, engine_util_spatial.c: completes a contact frame (rows x, y, z)
   from its x axis (normalized here) and an optional y hint in frame[3:6] (used when its norm is
-  at least 0.5; otherwise world y, or world z when x is near y), orthogonalized."""
+  at least 0.5; otherwise world y, or world z when x is near y), orthogonalized. Worked in
+  scalars (mju_normalize3's and mju_cross's operations in their order): the slices of the
+  three-vector helpers cost more than the arithmetic, once per contact."""
   # normalize x (a zero axis is left as MuJoCo's normalize leaves it: (1, 0, 0))
-  mju_normalize3(frame[0:3])
+  x0, x1, x2 = _normalized3(frame[0], frame[1], frame[2])
 
   # default y hint
-  if frame[3] * frame[3] + frame[4] * frame[4] + frame[5] * frame[5] < 0.25:
-    frame[3] = 0.0
-    frame[4] = 0.0
-    frame[5] = 0.0
-    if -0.5 < frame[1] < 0.5:
-      frame[4] = 1.0
+  y0, y1, y2 = frame[3], frame[4], frame[5]
+  if y0 * y0 + y1 * y1 + y2 * y2 < 0.25:
+    y0 = y1 = y2 = 0.0
+    if -0.5 < x1 < 0.5:
+      y1 = 1.0
     else:
-      frame[5] = 1.0
+      y2 = 1.0
 
   # y orthogonal to x, normalized; z = x cross y
-  dot = frame[0] * frame[3] + frame[1] * frame[4] + frame[2] * frame[5]
-  frame[3] -= frame[0] * dot
-  frame[4] -= frame[1] * dot
-  frame[5] -= frame[2] * dot
-  mju_normalize3(frame[3:6])
-  mju_cross(frame[6:9], frame[0:3], frame[3:6])
+  dot = x0 * y0 + x1 * y1 + x2 * y2
+  y0, y1, y2 = _normalized3(y0 - x0 * dot, y1 - x1 * dot, y2 - x2 * dot)
+  frame[0], frame[1], frame[2] = x0, x1, x2
+  frame[3], frame[4], frame[5] = y0, y1, y2
+  frame[6] = x1 * y2 - x2 * y1
+  frame[7] = x2 * y0 - x0 * y2
+  frame[8] = x0 * y1 - x1 * y0
+
+
+@jit
+def _normalized3(v0, v1, v2):
+  """mju_normalize3 on a vector of three scalars: the vector scaled to unit length, or
+  (1, 0, 0) when shorter than mjMINVAL."""
+  norm = math.sqrt(v0 * v0 + v1 * v1 + v2 * v2)
+  if norm < mjMINVAL:
+    return 1.0, 0.0, 0.0
+  inv = 1 / norm
+  return v0 * inv, v1 * inv, v2 * inv
 
 
 # ---- spatial algebra (6D vectors are (rotation, translation)) ----
