@@ -596,7 +596,7 @@ def _handle_at(typingctx, address, handle_type):
     mi_type = proxy.meminfo.type
     proxy.meminfo = builder.inttoptr(args[0], mi_type)
     value = proxy._getvalue()
-    context.nrt.incref(builder, struct_type, value)  # the caller owns a new reference
+    # (no reference taken: handles are not counted in jitted code, engine/_jit.py)
     return value
 
   return struct_type(types.intp, handle_type), codegen

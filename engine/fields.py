@@ -1010,6 +1010,7 @@ def generate_structs_source() -> str:
     "from numba.core import types",
     "from numba.experimental import structref",
     "",
+    "from engine._jit import define_handle_boxing",
     "from engine._jit import jit",
     "from engine._jit import register_handle",
     "from engine._jit import zero",
@@ -1038,7 +1039,7 @@ def generate_structs_source() -> str:
       f'  """Opaque numba handle of a {name}; use the Python wrapper\'s arrays instead."""',
       "",
       "",
-      f"structref.define_boxing({name}Type, {name}Struct)",
+      f"define_handle_boxing({name}Type, {name}Struct)",
       f"{upper}_TYPE = {name}Type(",
       "  [",
     ]

@@ -5,6 +5,7 @@ holds no machine code while the stages linking it compute right."""
 
 import gc
 import pickle
+import types
 
 import numba
 import numpy as np
@@ -64,6 +65,31 @@ def test_a_handle_keeps_its_members_alive():
 @numba.njit(cache=False)
 def _first_qfrc(d):
   return d.qfrc_applied[0]
+
+
+@numba.njit(cache=False)
+def _echo(handle):
+  return handle
+
+
+def test_jitted_calls_keep_the_python_reference_count_balanced():
+  # jitted code counts no references to a handle (engine/_jit.py _UncountedStructRefModel):
+  # unboxing an argument gives back the reference it took, and a handle returned to Python
+  # takes one for the new Python object, which gives it back when it dies
+  m = engine.MjModel.from_xml_string(_XML)
+  d = engine.MjData(m)
+  meminfo = d._struct._meminfo
+  before = meminfo.refcount
+  for _ in range(100):
+    _read(m._struct, d._struct)
+    _stage.address_of(d._struct)
+  assert meminfo.refcount == before
+  echoed = _echo(d._struct)
+  assert meminfo.refcount == before + 1
+  assert _read(m._struct, echoed)[6] == 2
+  del echoed
+  gc.collect()
+  assert meminfo.refcount == before
 
 
 def test_a_wrong_member_raises_naming_it():
@@ -133,3 +159,22 @@ def test_helpers_compile_to_ir_their_callers_link():
   assert overload.library.get_pointer_to_function(overload.fndesc.llvm_func_name) == 0
   (caller,) = _caller.overloads.values()
   assert caller.library.get_pointer_to_function(caller.fndesc.llvm_func_name) != 0
+
+
+def _index(a, i):
+  return a[i]
+
+
+def test_engine_functions_index_as_c_and_other_code_as_python():
+  # engine/_jit.py _c_indexing: no negative-index wraparound in functions of the engine package
+  # (a negative index is out of range: IndexError under bounds checks); numba code elsewhere
+  # keeps Python's rule
+  a = np.arange(5.0)
+  python_rule = numba.njit(cache=False, boundscheck=True)(_index)
+  assert python_rule(a, -2) == 3.0
+  as_engine = types.FunctionType(_index.__code__, {}, "_index")
+  as_engine.__module__ = "engine.c_indexing_probe"
+  c_rule = numba.njit(cache=False, boundscheck=True)(as_engine)
+  assert c_rule(a, 1) == 1.0
+  with pytest.raises(IndexError):
+    c_rule(a, -2)
