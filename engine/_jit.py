@@ -35,6 +35,7 @@ import numba.core.caching
 import numba.core.codegen
 import numba.core.compiler
 import numba.core.compiler_machinery
+import numba.core.datamodel.models
 import numba.core.registry
 import numba.core.runtime
 import numba.core.typed_passes
@@ -902,25 +903,17 @@ def handle_type(name: str, layout: str):
   return struct_type
 
 
-def _uncounted_model():
-  from numba.core.datamodel import models
+class _UncountedStructRefModel(numba.core.datamodel.models.StructRefModel):
+  """A handle's data model with no reference count: numba increments and decrements a
+  StructRef's (atomically) wherever a kernel passes or keeps one, a locked instruction each
+  time m or d goes into a helper. A handle lives as long as the Python MjModel/MjData that
+  owns it, which outlives every call, so kernels never need the count: with nothing to
+  traverse, numba emits none (the real-world arm 1.18x -> 1.06x MuJoCo's step, the capsule
+  humanoid 1.02x -> 0.92x, interleaved). The count stays Python's: boxing takes a reference
+  and unboxing gives back the one it took (define_handle_boxing)."""
 
-  class UncountedStructRefModel(models.StructRefModel):
-    """A handle's data model with no reference count: numba increments and decrements a
-    StructRef's (atomically) wherever a kernel passes or keeps one, a locked instruction each
-    time m or d goes into a helper. A handle lives as long as the Python MjModel/MjData that
-    owns it, which outlives every call, so kernels never need the count: with nothing to
-    traverse, numba emits none (the real-world arm 1.18x -> 1.06x MuJoCo's step, the capsule
-    humanoid 1.02x -> 0.92x, interleaved). The count stays Python's: boxing takes a
-    reference and unboxing gives back the one it took (define_handle_boxing)."""
-
-    def traverse(self, builder):
-      return []
-
-  return UncountedStructRefModel
-
-
-_UncountedStructRefModel = _uncounted_model()
+  def traverse(self, builder):
+    return []
 
 
 def define_handle_boxing(struct_type, proxy_class):

@@ -68,7 +68,7 @@ NAMES = [
   ("numba.core.caching.Cache.save_overload", "_jit._ProjectCache.save_overload"),
   ("numba.core.datamodel.default_manager.register", "_jit.register_handle"),
   ("numba.core.datamodel.models.StructRefModel", "_jit.register_handle"),
-  ("numba.core.datamodel.models.StructRefModel.traverse", "_jit._uncounted_model"),
+  ("numba.core.datamodel.models.StructRefModel.traverse", "_jit._UncountedStructRefModel"),
   ("numba.core.pythonapi.box", "_jit.define_handle_boxing"),
   ("numba.core.pythonapi.unbox", "_jit.define_handle_boxing"),
   ("numba.core.pythonapi.NativeValue", "_jit.define_handle_boxing"),
