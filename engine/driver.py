@@ -85,15 +85,23 @@ def _sizes_match(m, d):
   )
 
 
+# bit FIRST_TIME << k of an entry call's result: warning kind k fired in the call and its count
+# was zero before it, the one time MuJoCo's mj_warning prints it
+FIRST_TIME = 1 << mjNWARNING
+
+
 @jit
 def _warnings_fired(m, d, before):
-  """Bitmask of the warning kinds that fired since the counts (saved in `before`) were zeroed;
-  puts the earlier counts back, unless a diverging state reset the data, which clears them as
-  in MuJoCo."""
+  """Bitmask of the warning kinds that fired since the counts (saved in `before`) were zeroed
+  (bit k), and of those among them whose count was zero before (bit mjNWARNING + k); puts the
+  earlier counts back, unless a diverging state reset the data, which clears them as in
+  MuJoCo."""
   fired = 0
   for k in range(mjNWARNING):
     if d.warning_number[k]:
       fired |= 1 << k
+      if before[k] == 0:
+        fired |= FIRST_TIME << k
   resetting = (1 << mjWARN_BADQPOS) | (1 << mjWARN_BADQVEL) | (1 << mjWARN_BADQACC)
   if not (fired & resetting and not disabled(m, mjDSBL_AUTORESET)):
     for k in range(mjNWARNING):
@@ -122,7 +130,8 @@ _call_stage = address_caller(types.none, M, D)
 
 @stage(i8, i8, i8, i8, i8, i8, restype=i8)
 def _run(mptr, dptr, op, n, a, b):
-  """Runs operation `op` (OP_*) with integer arguments; returns the changed warning kinds."""
+  """Runs operation `op` (OP_*) with integer arguments; returns the warning kinds that fired
+  (_warnings_fired's bitmask) or a negative status."""
   m = handle_at(mptr, M)
   d = handle_at(dptr, D)
   if not _sizes_match(m, d):
@@ -219,12 +228,12 @@ def fired_kinds(fired: int) -> list:
 
 
 def _report_warnings(m, d, fired: int, stacklevel: int, function: str) -> None:
-  """Reports the warnings that fired in a call (bitmask `fired`) through Python's warnings
-  module, attributed to the user's line `stacklevel` frames up; raises for a call that did not
-  run."""
+  """Reports the warnings that fired in a call for the first time since their counts were zero
+  (bitmask `fired`; MuJoCo prints a warning only then) through Python's warnings module,
+  attributed to the user's line `stacklevel` frames up; raises for a call that did not run."""
   check_status(fired, function, m)
   lastinfo = d._arrays["warning_lastinfo"]
-  for kind in fired_kinds(fired):
+  for kind in fired_kinds(fired // FIRST_TIME):
     text = WARNING_TEXT[kind].format(lastinfo[kind])
     warnings.warn(f"{kind.name}: {text}", PhysicsWarning, stacklevel=stacklevel)
 
@@ -253,7 +262,7 @@ def run(m, d, op: int, n: int = 0, a: int = 0, b: int = 0, name: str = "") -> No
     changed = _entry(m._ptr, d._ptr, op, n, a, b)
   except AttributeError:  # not an MjModel and an MjData (costs nothing when they are)
     raise _not_model_and_data(name or _OP_NAMES.get(op, "mj_forward"), m, d) from None
-  if changed:
+  if changed >= FIRST_TIME or changed < 0:
     # user -> mj_forward -> run -> here
     name = name or _OP_NAMES.get(op, "mj_forward")
     _report_warnings(m, d, changed, stacklevel=4, function=name)
@@ -318,7 +327,7 @@ def mj_step(m, d, nstep: int = 1) -> None:
     changed = _entry(m._ptr, d._ptr, OP_STEP, nstep, 0, 0)
   except AttributeError:  # not an MjModel and an MjData (costs nothing when they are)
     raise _not_model_and_data("mj_step", m, d) from None
-  if changed:
+  if changed >= FIRST_TIME or changed < 0:
     _report_warnings(m, d, changed, stacklevel=3, function="mj_step")  # user -> mj_step -> here
 
 

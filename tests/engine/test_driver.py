@@ -81,3 +81,30 @@ def test_only_warnings_that_fired_are_reported_and_counts_match_mujoco():
     ]
     assert reported == ([expected] if expected else []), (field, reported)
     np.testing.assert_array_equal(d.warning.number, [w.number for w in mjd.warning])
+
+
+_MOTOR = """<mujoco><worldbody><body><joint name="j"/><geom size=".1"/></body></worldbody>
+  <actuator><motor joint="j"/></actuator></mujoco>"""
+
+
+def test_a_warning_firing_on_every_call_is_reported_the_first_time_as_mujoco_prints_it():
+  """mj_warning prints only when the count was zero: a bad control on every step is reported
+  once, counted every time (as MuJoCo's counts), and reported again once the counts are reset."""
+  mjm = mujoco.MjModel.from_xml_string(_MOTOR)
+  mjd = mujoco.MjData(mjm)
+  m = engine.MjModel.from_xml_string(_MOTOR)
+  d = engine.MjData(m)
+  bad_ctrl = engine.mjtWarning.mjWARN_BADCTRL
+  for reset in (False, True):
+    if reset:
+      mujoco.mj_resetData(mjm, mjd)
+      engine.mj_resetData(m, d)
+    with warnings.catch_warnings(record=True) as record:
+      warnings.simplefilter("always")
+      for _ in range(3):
+        mjd.ctrl[0] = d.ctrl[0] = np.nan
+        mujoco.mj_step(mjm, mjd)
+        engine.mj_step(m, d)
+    reported = [str(w.message) for w in record if issubclass(w.category, engine.PhysicsWarning)]
+    assert len(reported) == 1 and reported[0].startswith("mjWARN_BADCTRL"), reported
+    assert d.warning.number[bad_ctrl] == mjd.warning[bad_ctrl].number == 3
