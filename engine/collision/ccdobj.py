@@ -16,8 +16,6 @@ vertex.
 
 import math
 
-import numpy as np
-
 from engine._jit import jit
 from engine.enums import mjGEOM_BOX
 from engine.enums import mjGEOM_CAPSULE
@@ -214,7 +212,7 @@ def _mesh_support(m, F, I, o, oi, d0, d1, d2):
 
 @jit
 def _vert_dot(verts, v, l0, l1, l2):
-  """dot3f: a local direction with mesh vertex v (float32 storage; v unsigned)."""
+  """dot3f: a local direction with mesh vertex v (float32 storage)."""
   return l0 * float(verts[v, 0]) + l1 * float(verts[v, 1]) + l2 * float(verts[v, 2])
 
 
@@ -237,43 +235,41 @@ def _hillclimb_support(m, F, I, o, oi, d0, d1, d2):
   has no local maximum but the global one, so the walk ends at the support vertex.
   """
   l0, l1, l2 = _local_dir(F, o, d0, d1, d2)
-  # positions unsigned, so that numba compiles no negative-index wraparound into the walk
-  # (docs/numba.md); the graph's entries (int32, -1 ends an edge list) stay signed
   graph = m.mesh_graph
   verts = m.mesh_vert
-  adr = np.uint64(I[oi + IGRAPH])
-  numvert = np.uint64(graph[adr])
-  edgeadr = adr + np.uint64(2)
+  adr = I[oi + IGRAPH]
+  numvert = graph[adr]
+  edgeadr = adr + 2
   globalid = edgeadr + numvert
   localid = globalid + numvert
-  vadr = np.uint64(I[oi + IVADR])
+  vadr = I[oi + IVADR]
 
   cell = 9 * _extrema_cell(l0) + 3 * _extrema_cell(l1) + _extrema_cell(l2)
   imax = m.mesh_extrema[I[oi + IMESH], cell]
-  vmax = _vert_dot(verts, vadr + np.uint64(graph[globalid + np.uint64(imax)]), l0, l1, l2)
+  vmax = _vert_dot(verts, vadr + graph[globalid + imax], l0, l1, l2)
   cached = I[oi + IMI]
   if cached >= 0:
-    vcached = _vert_dot(verts, vadr + np.uint64(graph[globalid + np.uint64(cached)]), l0, l1, l2)
+    vcached = _vert_dot(verts, vadr + graph[globalid + cached], l0, l1, l2)
     if vcached >= vmax:
       imax = cached
       vmax = vcached
   prev = -1
   while imax != prev:
     prev = imax
-    i = np.uint64(graph[edgeadr + np.uint64(prev)])
+    i = graph[edgeadr + prev]
     nb = graph[localid + i]
-    while nb >= 0:
-      vdot = _vert_dot(verts, vadr + np.uint64(graph[globalid + np.uint64(nb)]), l0, l1, l2)
+    while nb >= 0:  # (-1 ends a vertex's edge list)
+      vdot = _vert_dot(verts, vadr + graph[globalid + nb], l0, l1, l2)
       if vdot > vmax:
         vmax = vdot
         imax = nb
-      i += np.uint64(1)
+      i += 1
       nb = graph[localid + i]
 
   I[oi + IMI] = imax
-  gid = graph[globalid + np.uint64(imax)]
+  gid = graph[globalid + imax]
   I[oi + IVI] = gid
-  v = vadr + np.uint64(gid)
+  v = vadr + gid
   return _to_global(F, o, float(verts[v, 0]), float(verts[v, 1]), float(verts[v, 2]))
 
 
