@@ -97,6 +97,7 @@ class Stage:
     ll.add_symbol(self.symbol, ctypes.addressof(self._cell))
     _BY_CELL[ctypes.addressof(self._cell)] = self
     self.numba_type = None  # a lazy stage has no type: jitted code cannot call it
+    self.on_load = None  # called once the stage's code is loaded (engine/fastcall.py)
     if not lazy:
       template = templates.make_concrete_template(f"Stage({self.name})", self, [self.signature])
       self.numba_type = types.Function(template)
@@ -137,6 +138,8 @@ class Stage:
       self._cell.value = address
       # a Python call with other argument types raises instead of compiling a second version
       self.dispatcher.disable_compile()
+      if self.on_load is not None:
+        self.on_load()
 
   def address(self) -> int:
     """The stage's native entry point (compiled or loaded first), for `call_at` from jitted
@@ -148,20 +151,11 @@ class Stage:
     return self._cell.value
 
   def _lower_call(self, context, builder, sig, args):
-    """Code for a jitted call: load the address from the cell (an empty cell first asks the
-    resolver to fill it), call with numba's convention."""
-    cell = _external_cell(builder.module, self.symbol)
-    with cgutils.if_unlikely(builder, cgutils.is_null(builder, builder.load(cell))):
-      resolver = builder.load(_external_cell(builder.module, _RESOLVER_SYMBOL))
-      builder.call(
-        builder.bitcast(resolver, _RESOLVER_LLTYPE.as_pointer()),
-        [builder.bitcast(cell, _BYTE_POINTER)],
-      )
-      with cgutils.if_unlikely(builder, cgutils.is_null(builder, builder.load(cell))):
-        context.call_conv.return_user_exc(
-          builder, RuntimeError, (f"numjoco: stage {self.name} failed to compile (see above)",)
-        )
-    return _call_native(context, builder, sig, args, builder.load(cell))
+    """Code for a jitted call: `call_stage`, its exceptions propagated."""
+    status, value = call_stage(context, builder, self, args)
+    with cgutils.if_unlikely(builder, status.is_error):
+      context.call_conv.return_status_propagate(builder, status)
+    return value
 
 
 _BYTE_POINTER = ir.IntType(8).as_pointer()
@@ -195,9 +189,27 @@ _resolver_cell = ctypes.c_void_p(ctypes.cast(_resolver, ctypes.c_void_p).value)
 ll.add_symbol(_RESOLVER_SYMBOL, ctypes.addressof(_resolver_cell))
 
 
-def _call_native(context, builder, sig, args, address):
+def call_stage(context, builder, stage_, args):
+  """Code calling stage `stage_` from jitted code: load the address from its cell (an empty cell
+  first asks the resolver to fill it), call with numba's convention; returns (status, value)."""
+  cell = _external_cell(builder.module, stage_.symbol)
+  with cgutils.if_unlikely(builder, cgutils.is_null(builder, builder.load(cell))):
+    resolver = builder.load(_external_cell(builder.module, _RESOLVER_SYMBOL))
+    builder.call(
+      builder.bitcast(resolver, _RESOLVER_LLTYPE.as_pointer()),
+      [builder.bitcast(cell, _BYTE_POINTER)],
+    )
+    with cgutils.if_unlikely(builder, cgutils.is_null(builder, builder.load(cell))):
+      context.call_conv.return_user_exc(
+        builder, RuntimeError, (f"numjoco: stage {stage_.name} failed to compile (see above)",)
+      )
+  address = builder.load(cell)
+  return _call_native(context, builder, stage_.signature, args, address, propagate=False)
+
+
+def _call_native(context, builder, sig, args, address, propagate=True):
   """Calls the function at `address` (a pointer value) compiled with numba's calling convention
-  for `sig`, propagating its exceptions."""
+  for `sig`: its value, its exceptions propagated (propagate=False: (status, value))."""
   cc = context.call_conv
   fnty = cc.get_function_type(sig.return_type, sig.args)
   fn = builder.bitcast(address, fnty.as_pointer())
@@ -209,9 +221,12 @@ def _call_native(context, builder, sig, args, address):
   status = cc._get_return_status(
     builder, builder.call(fn, [retval, excinfo] + argvals), builder.load(excinfo)
   )
+  value = context.get_returned_value(builder, sig.return_type, builder.load(retval))
+  if not propagate:
+    return status, value
   with cgutils.if_unlikely(builder, status.is_error):
     cc.return_status_propagate(builder, status)
-  return context.get_returned_value(builder, sig.return_type, builder.load(retval))
+  return value
 
 
 def address_caller(restype, *argtypes):

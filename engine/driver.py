@@ -15,6 +15,7 @@ from numba.core import types
 
 from engine import _jit
 from engine import actuation as _actuation
+from engine import fastcall
 from engine import forward as _forward
 from engine import inverse as _inverse
 from engine._jit import jit
@@ -186,6 +187,44 @@ def _run(mptr, dptr, op, n, a, b):
   return _warnings_fired(m, d, before)
 
 
+_run_or_raise = fastcall.calling_or_raising(_run)
+
+
+@stage(i8, i8, i8, i8, restype=i8)
+def _vectorcall_entry(target, args, nargs, kwnames):
+  """The machine code of the builtin mj_step, mj_forward, ... (engine/fastcall.py): CPython's
+  vectorcall arguments, `target` the builtin's self tuple; returns a new reference, or 0 with
+  an exception set. Whatever is not two handles (and an integer nstep) goes to the Python
+  function."""
+  python_function = fastcall.item(target, fastcall.PYTHON_FUNCTION)
+  max_args = fastcall.as_int(fastcall.item(target, fastcall.MAX_ARGS))
+  if kwnames != 0 or nargs < 2 or nargs > max_args:
+    return fastcall.vectorcall(python_function, args, nargs, kwnames)
+  op = fastcall.as_int(fastcall.item(target, fastcall.OPERATION))
+  n = 0
+  if op == OP_STEP:
+    n = 1
+    if nargs == 3:
+      n = fastcall.as_int(fastcall.pointer_at(args + 16))
+      if n == fastcall.NOT_INT:
+        return fastcall.vectorcall(python_function, args, nargs, kwnames)
+      if n < 1:  # MuJoCo's loop runs no step
+        return fastcall.none()
+  m = fastcall.pointer_at(args)
+  d = fastcall.pointer_at(args + 8)
+  name = fastcall.item(target, fastcall.PTR_NAME)
+  mptr = fastcall.attribute_int(m, name)
+  dptr = fastcall.attribute_int(d, name)
+  if mptr == fastcall.NOT_INT or dptr == fastcall.NOT_INT:  # not an MjModel and an MjData
+    return fastcall.vectorcall(python_function, args, nargs, kwnames)
+  changed = _run_or_raise(mptr, dptr, op, n, 0, 0)
+  if changed == fastcall.NOT_INT:
+    return 0
+  if changed >= FIRST_TIME or changed < 0:
+    return fastcall.report_call(fastcall.item(target, fastcall.REPORT), m, d, changed)
+  return fastcall.none()
+
+
 # ---- warnings ----
 
 WARNING_TEXT = {
@@ -260,7 +299,7 @@ def run(m, d, op: int, n: int = 0, a: int = 0, b: int = 0, name: str = "") -> No
   `name`, default the operation's)."""
   try:
     changed = _entry(m._ptr, d._ptr, op, n, a, b)
-  except AttributeError:  # not an MjModel and an MjData (costs nothing when they are)
+  except (AttributeError, TypeError):  # not an MjModel and an MjData (no cost when they are)
     raise _not_model_and_data(name or _OP_NAMES.get(op, "mj_forward"), m, d) from None
   if changed >= FIRST_TIME or changed < 0:
     # user -> mj_forward -> run -> here
@@ -325,7 +364,7 @@ def mj_step(m, d, nstep: int = 1) -> None:
     return
   try:
     changed = _entry(m._ptr, d._ptr, OP_STEP, nstep, 0, 0)
-  except AttributeError:  # not an MjModel and an MjData (costs nothing when they are)
+  except (AttributeError, TypeError):  # not an MjModel and an MjData (no cost when they are)
     raise _not_model_and_data("mj_step", m, d) from None
   if changed >= FIRST_TIME or changed < 0:
     _report_warnings(m, d, changed, stacklevel=3, function="mj_step")  # user -> mj_step -> here
@@ -404,3 +443,29 @@ def mj_inverse(m, d) -> None:
 
 def mj_inverseSkip(m, d, skipstage: int, skipsensor: int) -> None:
   run(m, d, OP_INVERSE_SKIP, 0, int(skipstage), int(skipsensor))
+
+
+# ---- the hot mj_ functions as builtins (engine/fastcall.py) ----
+
+
+def _reporter(name: str):
+  """report(m, d, changed) of a builtin's call: the warnings for the user's line (the builtin
+  has no frame: user -> report -> _report_warnings) or the status error."""
+
+  def report(m, d, changed):
+    _report_warnings(m, d, changed, stacklevel=3, function=name)
+
+  return report
+
+
+def _builtin(function, op: int, text_signature: str = "(m, d)"):
+  max_args = text_signature.count(",") + 1
+  report = _reporter(function.__name__)
+  return fastcall.builtin(function, _vectorcall_entry, report, op, max_args, text_signature)
+
+
+mj_step = _builtin(mj_step, OP_STEP, "(m, d, nstep=1)")
+mj_forward = _builtin(mj_forward, OP_FORWARD_SKIP)
+mj_step1 = _builtin(mj_step1, OP_STEP1)
+mj_step2 = _builtin(mj_step2, OP_STEP2)
+mj_inverse = _builtin(mj_inverse, OP_INVERSE_SKIP)

@@ -8,6 +8,7 @@ the few uses with a fallback (the refcount inlining, the runtime from the cache,
 lock), silently lose the speed they bring. They import numba only, never the engine.
 """
 
+import ctypes
 import importlib
 import inspect
 
@@ -91,6 +92,15 @@ NAMES = [
   ("numba.core.callconv.CPUCallConv._get_return_status", "_stage._call_native"),
   ("numba.core.callconv.CPUCallConv.return_status_propagate", "_stage._call_native"),
   ("numba.core.callconv.CPUCallConv.get_function_type", "_stage._call_native"),
+  ("numba.core.callconv.CPUCallConv.raise_error", "fastcall.calling_or_raising"),
+  ("numba.core.pythonapi.PythonAPI._get_function", "fastcall"),
+  ("numba.core.pythonapi.PythonAPI.number_as_ssize_t", "fastcall"),
+  ("numba.core.pythonapi.PythonAPI.object_getattr", "fastcall.attribute_int"),
+  ("numba.core.pythonapi.PythonAPI.call_function_objargs", "fastcall.report_call"),
+  ("numba.core.pythonapi.PythonAPI.long_from_longlong", "fastcall.report_call"),
+  ("numba.core.pythonapi.PythonAPI.make_none", "fastcall.none"),
+  ("numba.core.pythonapi.PythonAPI.err_occurred", "fastcall"),
+  ("numba.core.pythonapi.PythonAPI.err_clear", "fastcall"),
   ("numba.experimental.structref.StructRefProxy._numba_box_", "_stage.HandleBuilder"),
   ("numba.experimental.structref.StructRefProxy._type", "_stage.HandleBuilder"),
   ("numba.np.numpy_support.as_dtype", "_stage.HandleBuilder"),
@@ -193,6 +203,12 @@ def test_compile_result_and_cache_layout(tmp_path, monkeypatch):
   assert cres.library.get_pointer_to_function(cres.fndesc.llvm_func_name), (
     "compile results lost library.get_pointer_to_function or fndesc.llvm_func_name"
   )
+  # engine/fastcall.py calls a stage's C wrapper (float64(float64) here) from CPython
+  address = cres.library.get_pointer_to_function(cres.fndesc.llvm_cfunc_wrapper_name)
+  assert address, (
+    "jit functions no longer get a C-callable wrapper (fndesc.llvm_cfunc_wrapper_name)"
+  )
+  assert ctypes.CFUNCTYPE(ctypes.c_double, ctypes.c_double)(address)(3.0) == 9.0
   assert hasattr(cres.library, "_final_module"), "numba's code library has no _final_module"
   assert hasattr(cres.library, "_codegen"), "numba's code library has no _codegen"
   assert hasattr(cres.library, "_finalized"), "numba's code library has no _finalized"
