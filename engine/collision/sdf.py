@@ -33,6 +33,7 @@ import math
 
 import numpy as np
 
+from engine._jit import always_inline
 from engine._jit import jit
 from engine._stage import MESH_SDF
 from engine._stage import SDFS
@@ -108,6 +109,7 @@ def halton(index, base):
 # ---------------------------------------------------------------- one field: a geom or a plugin
 
 
+@always_inline
 @jit
 def geom_distance(m, d, gtype, i, x0, x1, x2, F):
   """Signed distance of geom i (type gtype; for an SDF, plugin instance i) at a point of its
@@ -168,6 +170,7 @@ def _ellipsoid(s, x0, x1, x2):
   return b0, b1, b2, k0, k1
 
 
+@always_inline
 @jit
 def geom_gradient(m, d, gtype, i, x0, x1, x2, F):
   """Gradient of geom_distance (MuJoCo's geomGradient) -> (g0, g1, g2)."""
@@ -276,6 +279,7 @@ def _from_second(F, g0, g1, g2):
   )
 
 
+@always_inline
 @jit
 def distance(m, d, stype, I, F, x0, x1, x2):
   """MuJoCo's mjc_distance: the combined field of type stype at x (first field's frame)."""
@@ -291,6 +295,7 @@ def distance(m, d, stype, I, F, x0, x1, x2):
   return A + B + abs(max(A, B))
 
 
+@always_inline
 @jit
 def gradient(m, d, stype, I, F, x0, x1, x2):
   """MuJoCo's mjc_gradient -> (g0, g1, g2)."""

@@ -45,6 +45,7 @@ import typing
 
 import numpy as np
 
+from engine._jit import always_inline
 from engine._jit import entry
 from engine.enums import mjMINVAL
 from engine.enums import mjPI
@@ -98,6 +99,7 @@ def _forward_gradient(shape, px, py, pz, params, out3):
 # --------------------------------------------------------------------------------------- torus
 
 
+@always_inline
 @entry
 def torus_distance(px, py, pz, params):
   """Torus around z: major radius params[0], tube radius params[1]."""
@@ -105,6 +107,7 @@ def torus_distance(px, py, pz, params):
   return math.sqrt(q * q + pz * pz) - params[1]
 
 
+@always_inline
 @entry
 def torus_gradient(px, py, pz, params, out3):
   """Analytic, as MuJoCo (NaN on the z axis, where the torus distance has no gradient)."""
@@ -320,6 +323,7 @@ def bowl_aabb(params, out6):
 # ------------------------------------------------------------------------ switches over shapes
 
 
+@always_inline
 @entry
 def distance(shape, px, py, pz, params):
   """Signed distance of shape `shape` (TORUS, BOLT, ...) at (px, py, pz); NaN for a bad id."""
@@ -336,6 +340,7 @@ def distance(shape, px, py, pz, params):
   return math.nan
 
 
+@always_inline
 @entry
 def gradient(shape, px, py, pz, params, out3):
   """MuJoCo's gradient of shape `shape` at (px, py, pz) into out3."""

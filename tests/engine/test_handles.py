@@ -178,3 +178,38 @@ def test_engine_functions_index_as_c_and_other_code_as_python():
   assert c_rule(a, 1) == 1.0
   with pytest.raises(IndexError):
     c_rule(a, -2)
+
+
+def _scaled(x):
+  return 2.0 * x + 1.0
+
+
+def _calls_scaled(x):
+  return _probe(x) * 3.0  # noqa: F821 (given as a global by _engine_function)
+
+
+def _engine_function(py_func, name, namespace):
+  """py_func as a function of module engine.inline_probe (the rules of engine/_jit.py apply
+  to the engine's functions only), its globals `namespace`."""
+  function = types.FunctionType(py_func.__code__, namespace, name)
+  function.__module__ = "engine.inline_probe"
+  function.__qualname__ = name
+  return function
+
+
+def test_always_inline_marks_the_function_and_llvm_inlines_it():
+  # engine/_jit.py always_inline: the attribute is set as numba lowers the helper, and the
+  # caller's machine code has no call left to it; an unmarked twin does not get the attribute
+  marked = _jit.always_inline(_jit.jit(_engine_function(_scaled, "marked_scaled", {})))
+  unmarked = _jit.jit(_engine_function(_scaled, "unmarked_scaled", {}))
+  for helper, name in [(marked, "marked_scaled"), (unmarked, "unmarked_scaled")]:
+    caller = numba.njit(cache=False)(_engine_function(_calls_scaled, "caller", {"_probe": helper}))
+    assert caller(2.0) == 15.0
+    (overload,) = helper.overloads.values()
+    helper_ir = overload.library.get_llvm_str()
+    definition = next(line for line in helper_ir.splitlines() if line.startswith("define"))
+    assert name in definition
+    assert ("alwaysinline" in helper_ir) == (helper is marked)
+    if helper is marked:
+      caller_ir = caller.inspect_llvm(caller.signatures[0])
+      assert not [line for line in caller_ir.splitlines() if "call" in line and name in line]

@@ -77,6 +77,7 @@ NAMES = [
   ("numba.core.cgutils.get_or_insert_function", "_jit.define_handle_boxing"),
   ("numba.core.cgutils.get_null_value", "_jit.register_handle"),
   ("numba.np.arrayobj.fix_integer_index", "_jit._c_indexing"),
+  ("numba.core.cpu.CPUContext.post_lowering", "_jit._marks_always_inline"),
   ("numba.core.typing.templates.infer_getattr", "_jit.register_handle"),
   ("numba.core.typing.templates.AttributeTemplate", "_jit.register_handle"),
   ("numba.core.typing.templates.make_concrete_template", "_stage.Stage"),
