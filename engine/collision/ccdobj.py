@@ -16,6 +16,7 @@ vertex.
 
 import math
 
+from engine._jit import always_inline
 from engine._jit import jit
 from engine.enums import mjGEOM_BOX
 from engine.enums import mjGEOM_CAPSULE
@@ -273,6 +274,7 @@ def _hillclimb_support(m, F, I, o, oi, d0, d1, d2):
   return _to_global(F, o, float(verts[v, 0]), float(verts[v, 1]), float(verts[v, 2]))
 
 
+@always_inline
 @jit
 def obj_support(m, F, I, o, oi, d0, d1, d2):
   """The support point of a CCD object in a unit direction (MuJoCo's obj->support).
@@ -416,6 +418,7 @@ def set_minkowski_point(F, v, a0, a1, a2, b0, b1, b2):
   F[v + 8] = b2
 
 
+@always_inline
 @jit
 def minkowski_support(m, F, I, v, vi, d0, d1, d2, n0, n1, n2):
   """Port of support (engine_collision_gjk.c): S_A(dir) - S_B(-dir) into vertex slot F[v:v+9]
