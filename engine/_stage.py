@@ -190,8 +190,15 @@ ll.add_symbol(_RESOLVER_SYMBOL, ctypes.addressof(_resolver_cell))
 
 
 def call_stage(context, builder, stage_, args):
-  """Code calling stage `stage_` from jitted code: load the address from its cell (an empty cell
-  first asks the resolver to fill it), call with numba's convention; returns (status, value)."""
+  """Code calling stage `stage_` from jitted code with numba's convention; returns (status,
+  value)."""
+  address = stage_address(context, builder, stage_)
+  return call_native(context, builder, stage_.signature, args, address, propagate=False)
+
+
+def stage_address(context, builder, stage_):
+  """Code loading the address in stage `stage_`'s cell; an empty cell first asks the resolver
+  to fill it, and if it stays empty the function returns a RuntimeError."""
   cell = _external_cell(builder.module, stage_.symbol)
   with cgutils.if_unlikely(builder, cgutils.is_null(builder, builder.load(cell))):
     resolver = builder.load(_external_cell(builder.module, _RESOLVER_SYMBOL))
@@ -203,11 +210,10 @@ def call_stage(context, builder, stage_, args):
       context.call_conv.return_user_exc(
         builder, RuntimeError, (f"numjoco: stage {stage_.name} failed to compile (see above)",)
       )
-  address = builder.load(cell)
-  return _call_native(context, builder, stage_.signature, args, address, propagate=False)
+  return builder.load(cell)
 
 
-def _call_native(context, builder, sig, args, address, propagate=True):
+def call_native(context, builder, sig, args, address, propagate=True):
   """Calls the function at `address` (a pointer value) compiled with numba's calling convention
   for `sig`: its value, its exceptions propagated (propagate=False: (status, value))."""
   cc = context.call_conv
@@ -242,7 +248,7 @@ def address_caller(restype, *argtypes):
 
   def codegen(context, builder, sig, args):
     fnptr = builder.inttoptr(args[0], ir.IntType(8).as_pointer())
-    return _call_native(context, builder, inner, args[1:], fnptr)
+    return call_native(context, builder, inner, args[1:], fnptr)
 
   # numba lowers an intrinsic's arguments by name: no *args
   def call2(typingctx, address, a0, a1):

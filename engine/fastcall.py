@@ -156,14 +156,22 @@ def none(typingctx):
 
 
 def calling_or_raising(stage_):
-  """An intrinsic calling stage `stage_` (int64 arguments, an int64 result) whose exception,
-  if it raises one, is set as the Python exception and NOT_INT returned."""
+  """An intrinsic calling stage `stage_` (int64 arguments, an int64 result) with the GIL
+  released, as numba's wrapper of a nogil function and MuJoCo's bindings do (other Python
+  threads run meanwhile); an exception it raises is set as the Python exception, with the GIL
+  back, and NOT_INT returned."""
 
   def codegen(context, builder, signature, args):
-    status, value = _stage.call_stage(context, builder, stage_, args)
+    pyapi = context.get_python_api(builder)
+    address = _stage.stage_address(context, builder, stage_)  # (may call Python: GIL held)
+    thread_state = pyapi.save_thread()
+    status, value = _stage.call_native(
+      context, builder, stage_.signature, args, address, propagate=False
+    )
+    pyapi.restore_thread(thread_state)
     result = cgutils.alloca_once_value(builder, value)
     with builder.if_then(status.is_error, likely=False):
-      context.call_conv.raise_error(builder, context.get_python_api(builder), status)
+      context.call_conv.raise_error(builder, pyapi, status)
       builder.store(ir.Constant(ir.IntType(64), NOT_INT), result)
     return builder.load(result)
 

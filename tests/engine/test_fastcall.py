@@ -4,6 +4,7 @@ the Python function they stand for, with its checks and messages.
 """
 
 import inspect
+import threading
 import warnings
 
 import numpy as np
@@ -94,6 +95,29 @@ def test_wrong_arguments_get_the_python_functions_errors(call, error, message):
   with pytest.raises(error, match=message):
     call(m, d)
   assert d.time == 0
+
+
+def test_a_step_releases_the_gil():
+  """Other Python threads run during a long mj_step (as with MuJoCo's bindings): a thread
+  watching d.time sees it between the call's start and end; with the GIL held it would only
+  run once the call returned."""
+  m, d = _pendulum()
+  nstep = 1_000_000  # ~0.5 s
+  started = threading.Event()
+  seen = []
+
+  def watch():
+    started.wait()
+    while d.time == 0:
+      pass
+    seen.append(d.time)
+
+  watcher = threading.Thread(target=watch)
+  watcher.start()
+  started.set()
+  engine.mj_step(m, d, nstep)
+  watcher.join()
+  assert 0 < seen[0] < nstep * m.opt.timestep * (1 - 1e-9)
 
 
 def test_a_physics_wrapper_is_refused_with_the_python_message():
