@@ -222,8 +222,10 @@ def builtin(python_function, entry, report, op: int, max_args: int, text_signatu
   doc = f"{name}($self, {text_signature[1:]}\n--\n\n{python_function.__doc__ or ''}"
   flags = _METH_FASTCALL | _METH_KEYWORDS
   definition = _PyMethodDef(name.encode(), _code_address(entry) or _FORWARD, flags, doc.encode())
-  _DEFINITIONS.setdefault(entry, []).append(definition)
-  entry.on_load = lambda: _point_at(entry)
+  if entry not in _DEFINITIONS:
+    _DEFINITIONS[entry] = []
+    entry.on_load = lambda: _point_at(entry)
+  _DEFINITIONS[entry].append(definition)
   target = _Target((python_function, report, "_ptr", op, max_args))
   return _new_builtin(ctypes.addressof(definition), target, python_function.__module__)
 

@@ -1086,7 +1086,7 @@ def mju_makeFrame(frame):
   scalars (mju_normalize3's and mju_cross's operations in their order): the slices of the
   three-vector helpers cost more than the arithmetic, once per contact."""
   # normalize x (a zero axis is left as MuJoCo's normalize leaves it: (1, 0, 0))
-  x0, x1, x2 = _normalized3(frame[0], frame[1], frame[2])
+  x0, x1, x2 = normalize3_scalars(frame[0], frame[1], frame[2])[1:]
 
   # default y hint
   y0, y1, y2 = frame[3], frame[4], frame[5]
@@ -1099,23 +1099,12 @@ def mju_makeFrame(frame):
 
   # y orthogonal to x, normalized; z = x cross y
   dot = x0 * y0 + x1 * y1 + x2 * y2
-  y0, y1, y2 = _normalized3(y0 - x0 * dot, y1 - x1 * dot, y2 - x2 * dot)
+  y0, y1, y2 = normalize3_scalars(y0 - x0 * dot, y1 - x1 * dot, y2 - x2 * dot)[1:]
   frame[0], frame[1], frame[2] = x0, x1, x2
   frame[3], frame[4], frame[5] = y0, y1, y2
   frame[6] = x1 * y2 - x2 * y1
   frame[7] = x2 * y0 - x0 * y2
   frame[8] = x0 * y1 - x1 * y0
-
-
-@jit
-def _normalized3(v0, v1, v2):
-  """mju_normalize3 on a vector of three scalars: the vector scaled to unit length, or
-  (1, 0, 0) when shorter than mjMINVAL."""
-  norm = math.sqrt(v0 * v0 + v1 * v1 + v2 * v2)
-  if norm < mjMINVAL:
-    return 1.0, 0.0, 0.0
-  inv = 1 / norm
-  return v0 * inv, v1 * inv, v2 * inv
 
 
 # ---- spatial algebra (6D vectors are (rotation, translation)) ----
