@@ -217,6 +217,32 @@ def test_sort_pairs_sorts_body_pairs_in_place(nbody, npair):
   np.testing.assert_array_equal(pairs[n:], -7)  # untouched beyond npair
 
 
+@pytest.mark.parametrize("n", [1, 2, 16, 64, 65, 150])
+def test_sort_contacts_is_a_stable_sort_of_whole_records(n):
+  # midphase contacts are sorted by (geom1, geom2), keeping each geom pair's own order; every
+  # field of a record moves with it (up to 64 contacts through an index buffer, more directly)
+  m = engine.MjModel.from_xml_string(
+    _BOX_ON_FLOOR.replace("<worldbody>", "<size nconmax='200'/><worldbody>")
+  )
+  d = engine.MjData(m)
+  rng = np.random.default_rng(n)
+  start = 3
+  d.ncon = start + n
+  geom = rng.integers(0, 4, (n, 2)).astype(np.int32)
+  d.contact.geom[start : start + n] = geom
+  d.contact.dist[start : start + n] = np.arange(n)  # the record's identity
+  d.contact.pos[start : start + n] = np.arange(n)[:, None] + [0.1, 0.2, 0.3]
+  d.contact.efc_address[start : start + n] = np.arange(n)
+  d.contact.friction[start : start + n] = np.arange(n)[:, None] * np.ones(5)
+  driver.sort_contacts(d._struct, start, start + n)
+  expected = sorted(range(n), key=lambda k: tuple(geom[k]))  # Python's sort is stable
+  np.testing.assert_array_equal(d.contact.dist[start : start + n], expected)
+  np.testing.assert_array_equal(d.contact.geom[start : start + n], geom[expected])
+  np.testing.assert_array_equal(d.contact.pos[start : start + n, 2], np.add(expected, 0.3))
+  np.testing.assert_array_equal(d.contact.efc_address[start : start + n], expected)
+  np.testing.assert_array_equal(d.contact.friction[start : start + n, 4], expected)
+
+
 def test_data_too_large_names_the_buffers(monkeypatch):
   """A model whose contact and constraint capacity does not fit in memory: MjData raises a
   MemoryError naming the largest buffers and the <size> attributes that bound them."""
