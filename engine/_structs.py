@@ -1103,6 +1103,7 @@ DATA_TYPE = DataType(
     ("scratch_ctrl", types.float64[::1]),
     ("scratch_dof_row", types.float64[::1]),
     ("scratch_dof_tmp", types.float64[::1]),
+    ("scratch_ten_force", types.float64[::1]),
     ("scratch_fluid_J", types.float64[::1]),
     ("scratch_fluid_tmp", types.float64[::1]),
     ("scratch_fluid_chain", types.int32[::1]),
@@ -1380,6 +1381,7 @@ DATA_MEMBERS = (
   "scratch_ctrl",
   "scratch_dof_row",
   "scratch_dof_tmp",
+  "scratch_ten_force",
   "scratch_fluid_J",
   "scratch_fluid_tmp",
   "scratch_fluid_chain",
@@ -1606,6 +1608,7 @@ def zero_data(d):
   zero(d.scratch_ctrl)
   zero(d.scratch_dof_row)
   zero(d.scratch_dof_tmp)
+  zero(d.scratch_ten_force)
   zero(d.scratch_fluid_J)
   zero(d.scratch_fluid_tmp)
   zero(d.scratch_fluid_chain)

@@ -854,6 +854,7 @@ scratch_jac_ref       f8 3,nv           Jacobian of a reference site
 scratch_ctrl          f8 nu             actuation: the controls actuators act on (delayed, clamped)
 scratch_dof_row       f8 nv             a dense row over dofs (tendon row, moment, Jacobian dot)
 scratch_dof_tmp       f8 nv             a second dense row over dofs
+scratch_ten_force     f8 ntendon        the actuator forces along each tendon (cfrc_ext)
 # velocity derivatives of the implicit integrators (derivative.py)
 scratch_fluid_J       f8 6*nv           fluid derivative: the 6 Jacobian rows of one body
 scratch_fluid_tmp     f8 6*nv           fluid derivative: workspace of the same size

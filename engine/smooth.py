@@ -1063,12 +1063,16 @@ def _tendon_lddot(m, d, t, acc0, acc1, vel0, vel1, u):
 
 
 @jit
-def _tendon_actuator_force(m, d, t):
-  """Force that actuators transmit along tendon t: the sum of gear * actuator_force."""
-  force = 0.0
+def _tendon_actuator_forces(m, d):
+  """d.scratch_ten_force[t]: the force actuators transmit along tendon t, the sum of
+  gear * actuator_force in actuator order (one pass over the actuators, not one per tendon)."""
+  force = d.scratch_ten_force
+  for t in range(m.ntendon):
+    force[t] = 0.0
   for k in range(m.nactuator):
-    if m.actuator_trntype[k] == mjTRN_TENDON and m.actuator_trnid[k, 0] == t:
-      force += m.actuator_gear[m.actuator_outadr[k], 0] * d.actuator_force[m.actuator_outadr[k]]
+    if m.actuator_trntype[k] == mjTRN_TENDON:
+      adr = m.actuator_outadr[k]
+      force[m.actuator_trnid[k, 0]] += m.actuator_gear[adr, 0] * d.actuator_force[adr]
   return force
 
 
@@ -1144,6 +1148,7 @@ def _tendon_forces(m, d, cfrc, cfrc_com):
   dpoly = local_array(mjNPOLY)
   enbl_spring = not disabled(m, mjDSBL_SPRING)
   enbl_damper = not disabled(m, mjDSBL_DAMPER)
+  actuator_force = _tendon_actuator_forces(m, d)
   for t in range(m.ntendon):
     if m.wrap_type[m.tendon_adr[t]] == mjWRAP_JOINT:
       continue
@@ -1155,7 +1160,7 @@ def _tendon_forces(m, d, cfrc, cfrc_com):
       tension = armature * _tendon_lddot(m, d, t, acc0, acc1, vel0, vel1, u)
     frc_spring, frc_damper = tendon_spring_damper_force(m, d, t, enbl_spring, enbl_damper, dpoly)
     tension -= frc_spring + frc_damper
-    tension -= _tendon_actuator_force(m, d, t)
+    tension -= actuator_force[t]
     if tension == 0:
       continue
     _add_tendon_path_forces(m, d, t, tension, u, cfrc, cfrc_com)

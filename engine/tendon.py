@@ -50,6 +50,7 @@ from engine.math import mju_round
 from engine.math import mju_subQuat
 from engine.math import normalize3_scalars
 from engine.support import jac as _jac
+from engine.support import last_dof
 
 # ---- wrapping geometry (engine_util_misc.c), scalars only ----
 
@@ -392,23 +393,44 @@ def mju_wrap(wpnt, x0, x1, xpos, xmat, radius, type, side):
 
 
 @jit
-def _add_segment(m, d, row, p0, b0, p1, b1, scl, jac1, jac2, jacr):
-  """Adds scl * d|p1 - p0|/dq to the dense tendon row (p0 on body b0, p1 on body b1)."""
-  # unit direction
-  _, dif0, dif1, dif2 = normalize3_scalars(p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2])
+def _add_segment(m, d, row, p0, b0, p1, b1, scl):
+  """Adds scl * d|p1 - p0|/dq to the dense tendon row (p0 on body b0, p1 on body b1).
 
-  # endpoint Jacobians; chain rule
-  _jac(m, d, jac1, jacr, p0, b0)
-  _jac(m, d, jac2, jacr, p1, b1)
-  for j in range(m.nv):
+  The two bodies' dof chains are walked together (dof ids fall towards the root), so only the
+  dofs that move a point are touched, as in mj_jacDifPair's sparse path; per dof the arithmetic
+  is that of differencing the two points' mj_jac Jacobians (a dof off a chain contributes
+  exact zeros), without clearing and scanning (3, nv) arrays for every segment.
+  """
+  _, dif0, dif1, dif2 = normalize3_scalars(p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2])
+  i0 = last_dof(m, b0)
+  i1 = last_dof(m, b1)
+  com0 = d.subtree_com[m.body_rootid[b0]]
+  com1 = d.subtree_com[m.body_rootid[b1]]
+  o0x, o0y, o0z = p0[0] - com0[0], p0[1] - com0[1], p0[2] - com0[2]
+  o1x, o1y, o1z = p1[0] - com1[0], p1[1] - com1[1], p1[2] - com1[2]
+  while i0 >= 0 or i1 >= 0:
+    dof = max(i0, i1)
+    c = d.cdof[dof]
+    j0x = j0y = j0z = 0.0
+    if dof == i0:  # translational Jacobian of p0: cdof_lin + cdof_rot x offset
+      j0x = c[3] + (c[1] * o0z - c[2] * o0y)
+      j0y = c[4] + (c[2] * o0x - c[0] * o0z)
+      j0z = c[5] + (c[0] * o0y - c[1] * o0x)
+      i0 = m.dof_parentid[i0]
+    j1x = j1y = j1z = 0.0
+    if dof == i1:
+      j1x = c[3] + (c[1] * o1z - c[2] * o1y)
+      j1y = c[4] + (c[2] * o1x - c[0] * o1z)
+      j1z = c[5] + (c[0] * o1y - c[1] * o1x)
+      i1 = m.dof_parentid[i1]
     tmp = 0.0
     if dif0 != 0:
-      tmp += (jac2[0, j] - jac1[0, j]) * dif0
+      tmp += (j1x - j0x) * dif0
     if dif1 != 0:
-      tmp += (jac2[1, j] - jac1[1, j]) * dif1
+      tmp += (j1y - j0y) * dif1
     if dif2 != 0:
-      tmp += (jac2[2, j] - jac1[2, j]) * dif2
-    row[j] += tmp * scl
+      tmp += (j1z - j0z) * dif2
+    row[dof] += tmp * scl
 
 
 @jit
@@ -435,7 +457,7 @@ def _fixed_tendon(m, d, i):
 
 
 @jit
-def _spatial_tendon(m, d, i, wcnt, wobj, wxpos, wpnt, row, jac1, jac2, jacr, noside):
+def _spatial_tendon(m, d, i, wcnt, wobj, wxpos, wpnt, row, noside):
   """Length, dense Jacobian row and path of spatial tendon i; returns the new wrap count."""
   adr = m.tendon_adr[i]
   num = m.tendon_num[i]
@@ -496,16 +518,16 @@ def _spatial_tendon(m, d, i, wcnt, wobj, wxpos, wpnt, row, jac1, jac2, jacr, nos
         wpnt[3 + k] = d.site_xpos[id1, k]
       length += _dist(wpnt, 0, 3) / divisor
       if body0 != body1:
-        _add_segment(m, d, row, wpnt[0:3], body0, wpnt[3:6], body1, scl, jac1, jac2, jacr)
+        _add_segment(m, d, row, wpnt[0:3], body0, wpnt[3:6], body1, scl)
     else:
       for k in range(3):
         wpnt[9 + k] = d.site_xpos[id1, k]
       length += (_dist(wpnt, 0, 3) + wlen + _dist(wpnt, 6, 9)) / divisor
       bodyw = m.geom_bodyid[wrapid]
       if body0 != bodyw:
-        _add_segment(m, d, row, wpnt[0:3], body0, wpnt[3:6], bodyw, scl, jac1, jac2, jacr)
+        _add_segment(m, d, row, wpnt[0:3], body0, wpnt[3:6], bodyw, scl)
       if bodyw != body1:
-        _add_segment(m, d, row, wpnt[6:9], bodyw, wpnt[9:12], body1, scl, jac1, jac2, jacr)
+        _add_segment(m, d, row, wpnt[6:9], bodyw, wpnt[9:12], body1, scl)
 
     # record the path: site, then the two tangent points on the geom
     npnt = 1 if wlen < 0 else 3
@@ -555,10 +577,7 @@ def tendon(m, d):
   if m.ntendon == 0:
     return
 
-  # scratch: point Jacobians and the dense tendon row, segment points, flat path views
-  jac1 = d.scratch_jac_a
-  jac2 = d.scratch_jac_b
-  jacr = d.scratch_jac_rot
+  # scratch: the dense tendon row, segment points, flat path views
   row = d.scratch_dof_row
   wpnt = local_array(12)
   noside = local_array(0)
@@ -572,7 +591,7 @@ def tendon(m, d):
     if m.wrap_type[m.tendon_adr[i]] == mjWRAP_JOINT:
       _fixed_tendon(m, d, i)
     else:
-      wcnt = _spatial_tendon(m, d, i, wcnt, wobj, wxpos, wpnt, row, jac1, jac2, jacr, noside)
+      wcnt = _spatial_tendon(m, d, i, wcnt, wobj, wxpos, wpnt, row, noside)
 
 
 # ---- transmissions ----
