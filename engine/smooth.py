@@ -1077,16 +1077,16 @@ def _tendon_actuator_forces(m, d):
 
 
 @jit
-def _add_tendon_path_forces(m, d, t, tension, u, cfrc, cfrc_com):
+def _add_tendon_path_forces(m, d, t, tension, u, cfrc, cfrc_com, wrap_obj, wrap_xpos):
   """Applies the tension of spatial tendon t to the bodies along its path (wrap_xpos).
 
   Every straight piece of the path between points on different bodies pulls its two ends
   towards each other with tension / divisor. Path points are sites (wrap_obj -1, matched in
   order with the site entries of the tendon), tangent points on a wrapping geom (its id), or
-  pulley markers (-2) that end a branch and set the divisor of the next.
+  pulley markers (-2) that end a branch and set the divisor of the next. wrap_obj and
+  wrap_xpos are flat views of d's (reshaped once per step by the caller: numba's reshape is
+  a call into its C helpers).
   """
-  wrap_obj = d.wrap_obj.reshape(-1)
-  wrap_xpos = d.wrap_xpos.reshape(-1)
   j = m.tendon_adr[t]
   end = j + m.tendon_num[t]
   divisor = 1.0
@@ -1149,6 +1149,8 @@ def _tendon_forces(m, d, cfrc, cfrc_com):
   enbl_spring = not disabled(m, mjDSBL_SPRING)
   enbl_damper = not disabled(m, mjDSBL_DAMPER)
   actuator_force = _tendon_actuator_forces(m, d)
+  wrap_obj = d.wrap_obj.reshape(-1)
+  wrap_xpos = d.wrap_xpos.reshape(-1)
   for t in range(m.ntendon):
     if m.wrap_type[m.tendon_adr[t]] == mjWRAP_JOINT:
       continue
@@ -1163,7 +1165,7 @@ def _tendon_forces(m, d, cfrc, cfrc_com):
     tension -= actuator_force[t]
     if tension == 0:
       continue
-    _add_tendon_path_forces(m, d, t, tension, u, cfrc, cfrc_com)
+    _add_tendon_path_forces(m, d, t, tension, u, cfrc, cfrc_com, wrap_obj, wrap_xpos)
 
 
 @jit
