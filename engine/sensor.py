@@ -399,6 +399,10 @@ def _fill_raydata(out, k, dataspec, dist, origin, direction, normal, cam_xpos, c
   return k
 
 
+_PIXEL_CHUNK = 16
+_PIXEL_CHUNK_FLOATS = 3 * _PIXEL_CHUNK
+
+
 @jit
 def rangefinder(m, d, i, out):
   """The mjSENS_RANGEFINDER case of mj_computeSensorPos: rays from a site along its z axis, or
@@ -430,24 +434,44 @@ def rangefinder(m, d, i, out):
   projection = m.cam_projection[objid]
   fx, fy, cx, cy, extent = cam_intrinsics(m, objid)
   bodyexclude = m.cam_bodyid[objid]
-  perspective = projection != mjPROJ_ORTHOGRAPHIC
-  if perspective:  # one source: MuJoCo casts the rays with mj_multiRay
-    source = (cam_xpos[0], cam_xpos[1], cam_xpos[2])
-    ba, skip = d.scratch_ray_ba, d.scratch_ray_skip
-    multi_ray_prepare(m, d, source, nomask, 1, bodyexclude, mjMAXVAL, ba, skip)
+  if projection == mjPROJ_ORTHOGRAPHIC:  # parallel rays from the pixels' points
+    k = 0
+    for row in range(height):
+      for col in range(width):
+        origin, direction = cam_pixel_ray(
+          cam_xpos, cam_xmat, col, row, fx, fy, cx, cy, projection, extent
+        )
+        dist, _, n0, n1, n2 = cast_ray(m, d, origin, direction, nomask, 1, bodyexclude)
+        k = _fill_raydata(
+          out, k, dataspec, dist, origin, direction, (n0, n1, n2), cam_xpos, cam_z, True
+        )
+    return
+
+  # perspective: one source, so MuJoCo casts the rays with mj_multiRay; as it does, the
+  # directions are computed ahead of the casts (here _PIXEL_CHUNK pixels of a row at a time),
+  # so the divisions and square roots of successive pixels overlap instead of each ray's
+  # cast waiting for its own
+  source = (cam_xpos[0], cam_xpos[1], cam_xpos[2])
+  ba, skip = d.scratch_ray_ba, d.scratch_ray_skip
+  multi_ray_prepare(m, d, source, nomask, 1, bodyexclude, mjMAXVAL, ba, skip)
+  directions = local_array(_PIXEL_CHUNK_FLOATS)
   k = 0
   for row in range(height):
-    for col in range(width):
-      origin, direction = cam_pixel_ray(
-        cam_xpos, cam_xmat, col, row, fx, fy, cx, cy, projection, extent
-      )
-      if perspective:
-        dist, _, n0, n1, n2 = single_ray(m, d, origin, direction, ba, skip)
-      else:
-        dist, _, n0, n1, n2 = cast_ray(m, d, origin, direction, nomask, 1, bodyexclude)
-      k = _fill_raydata(
-        out, k, dataspec, dist, origin, direction, (n0, n1, n2), cam_xpos, cam_z, True
-      )
+    for col0 in range(0, width, _PIXEL_CHUNK):
+      n = min(_PIXEL_CHUNK, width - col0)
+      for j in range(n):
+        _, direction = cam_pixel_ray(
+          cam_xpos, cam_xmat, col0 + j, row, fx, fy, cx, cy, projection, extent
+        )
+        directions[3 * j] = direction[0]
+        directions[3 * j + 1] = direction[1]
+        directions[3 * j + 2] = direction[2]
+      for j in range(n):
+        direction = (directions[3 * j], directions[3 * j + 1], directions[3 * j + 2])
+        dist, _, n0, n1, n2 = single_ray(m, d, source, direction, ba, skip)
+        k = _fill_raydata(
+          out, k, dataspec, dist, source, direction, (n0, n1, n2), cam_xpos, cam_z, True
+        )
 
 
 @jit

@@ -581,7 +581,7 @@ _RANGE = """
   <worldbody>
     <geom name="floor" type="plane" size="0 0 1"/>
     <geom name="block" type="box" size="0.3 0.4 0.5" pos="2 0 0.5" euler="0 0 20"/>
-    <camera name="wcam" pos="0 -3 1.5" xyaxes="1 0 0 0 0.5 1" resolution="5 4" fovy="70"/>
+    <camera name="wcam" pos="0 -3 1.5" xyaxes="1 0 0 0 0.5 1" resolution="37 4" fovy="70"/>
     <body name="mast" pos="0 0 0.5">
       <camera name="ocam" pos="0.5 -0.5 2.5" euler="10 -5 0" resolution="6 3"
               projection="orthographic" fovy="3"/>
