@@ -21,6 +21,7 @@ import math
 
 import numpy as np
 
+from engine._jit import always_inline
 from engine._jit import jit
 from engine._stage import D
 from engine._stage import M
@@ -969,6 +970,7 @@ def cam_intrinsics(m, camid):
   return fx, fy, cx, cy, m.cam_fovy[camid]
 
 
+@always_inline
 @jit
 def cam_pixel_ray(cam_xpos, cam_xmat, col, row, fx, fy, cx, cy, projection, extent):
   """Port of mju_camPixelRay: (origin, unit direction) 3-tuples of the ray through the center

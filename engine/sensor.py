@@ -34,6 +34,7 @@ import numpy as np
 from engine import history as _history
 from engine import plugin_call
 from engine import sleep as _sleep
+from engine._jit import always_inline
 from engine._jit import jit
 from engine._jit import local_array
 from engine._stage import ENERGY
@@ -351,6 +352,7 @@ def cam_project(res, target, cam_xpos, cam_xmat, width, height, fovy, intrinsic,
 # ---- rays, contacts and constraint rows ----
 
 
+@always_inline
 @jit
 def _fill_raydata(out, k, dataspec, dist, origin, direction, normal, cam_xpos, cam_z, flg_cam):
   """Port of fill_raydata: the fields of one ray selected by dataspec (mjtRayDataField bits)
