@@ -189,6 +189,7 @@ def _normal_basis(lvec):
 # ---- primitives ----
 
 
+@always_inline
 @jit
 def _ray_plane(pos, mat, size, pnt, vec):
   """Port of ray_plane: front face only, within the rendered rectangle when size > 0."""
@@ -206,6 +207,7 @@ def _ray_plane(pos, mat, size, pnt, vec):
   return -1.0, 0.0, 0.0, 0.0
 
 
+@always_inline
 @jit
 def _ray_sphere(p0, p1, p2, dist_sqr, pnt, vec):
   """Port of ray_sphere: sphere of squared radius dist_sqr centered at (p0, p1, p2)."""
@@ -225,6 +227,7 @@ def _ray_sphere(p0, p1, p2, dist_sqr, pnt, vec):
   return x, n0, n1, n2
 
 
+@always_inline
 @jit
 def _ray_capsule(pos, mat, size, pnt, vec):
   """Port of ray_capsule: cylinder side between the caps, then the two half spheres."""
@@ -278,6 +281,7 @@ def _ray_capsule(pos, mat, size, pnt, vec):
   return x, n0, n1, n2
 
 
+@always_inline
 @jit
 def _ray_ellipsoid(pos, mat, size, pnt, vec):
   """Port of ray_ellipsoid: quadric with semi-axes size in the geom frame."""
@@ -297,6 +301,7 @@ def _ray_ellipsoid(pos, mat, size, pnt, vec):
   return x, n0, n1, n2
 
 
+@always_inline
 @jit
 def _ray_cylinder(pos, mat, size, pnt, vec):
   """Port of ray_cylinder: the two flat ends, then the round side."""
@@ -399,6 +404,7 @@ def _ray_box(p0, p1, p2, mat, s0, s1, s2, pnt, vec):
   return x, n0, n1, n2, a0, a1, a2, a3, a4, a5
 
 
+@always_inline
 @jit
 def cast_ray_geom(pos, mat, size, pnt, vec, geomtype):
   """Port of mju_rayGeom for kernels: the ray (pnt, vec: 3-tuples) against a primitive, as
@@ -655,6 +661,7 @@ def ray_hfield_normal(m, d, geomid, pnt, vec, normal):
 # ---- all geoms ----
 
 
+@always_inline
 @jit
 def _ray_eliminate(m, geomid, geommask, flg_static, bodyexclude):
   """Port of ray_eliminate: 1 if the geom is skipped (on bodyexclude, masked out, or welded
@@ -714,6 +721,7 @@ def _ray_sdf(m, d, g, pnt, vec):
   return -1.0, 0.0, 0.0, 0.0
 
 
+@always_inline
 @jit
 def _ray_any(m, d, i, pnt, vec):
   """Ray against geom i of any supported type, as (x, n0, n1, n2)."""
