@@ -54,6 +54,20 @@ def _load(lib, path, nstep):
   return load, d.ncon, _timer(lib.mj_step, m, d, nstep)
 
 
+def measure(path, nstep):
+  """(load s, contacts, µs per step) of ours and, when installed, of MuJoCo (else None): best
+  of 3, the two engines taking turns so that a busy host's drift hits both alike."""
+  load, ncon, ours = _load(engine, path, nstep)
+  if not mujoco:
+    return (load, ncon, min(ours() for _ in range(3))), None
+  mload, mncon, theirs = _load(mujoco, path, nstep)
+  us = mus = float("inf")
+  for _ in range(3):
+    us = min(us, ours())
+    mus = min(mus, theirs())
+  return (load, ncon, us), (mload, mncon, mus)
+
+
 def main():
   parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
   parser.add_argument("--steps", type=int, default=1000)
@@ -67,19 +81,12 @@ def main():
   print(header)
   ratios = []
   for path in paths:
-    load, ncon, ours = _load(engine, path, args.steps)
-    row = f"{path.stem[:28]:<28} {load:7.2f} {ncon:5d}"
-    if not mujoco:
-      print(f"{row} {min(ours() for _ in range(3)):8.1f}", flush=True)
-      continue
-    mload, mncon, theirs = _load(mujoco, path, args.steps)
-    # best of 3, the engines alternating so that a busy host's drift hits both alike
-    us = mus = float("inf")
-    for _ in range(3):
-      us = min(us, ours())
-      mus = min(mus, theirs())
-    ratios.append(us / mus)
-    row += f" {us:8.1f} {mload:11.2f} {mncon:5d} {mus:8.1f} {us / mus:5.2f}x"
+    (load, ncon, us), theirs = measure(path, args.steps)
+    row = f"{path.stem[:28]:<28} {load:7.2f} {ncon:5d} {us:8.1f}"
+    if theirs:
+      mload, mncon, mus = theirs
+      ratios.append(us / mus)
+      row += f" {mload:11.2f} {mncon:5d} {mus:8.1f} {us / mus:5.2f}x"
     print(row, flush=True)
   if ratios:
     print(f"max ratio {max(ratios):.2f}x, median {sorted(ratios)[len(ratios) // 2]:.2f}x")

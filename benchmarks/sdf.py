@@ -7,7 +7,8 @@ SDFs, ~25 contacts a step) and tests/engine/test_sdf_collision.py's scene (a tor
 floor with a ball, a box and a mesh on it: plane, primitives and a mesh against an SDF). Load
 time includes meshing the fields with marching cubes (and, for ours, compiling the plugins'
 callbacks on first use in a process); steps are timed as in realworld.py (one `mj_step` call
-per step, after 200 steps to let contacts form). The ratio column is ours / MuJoCo.
+per step, after 200 steps to let contacts form, the engines taking turns). The ratio column is
+ours / MuJoCo.
 """
 
 import argparse
@@ -18,8 +19,7 @@ import tempfile
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import engine  # noqa: E402
-from benchmarks.realworld import _measure  # noqa: E402
+from benchmarks.realworld import measure  # noqa: E402
 from examples import sdf_gears  # noqa: E402
 from tests.engine.test_sdf_collision import SCENE  # noqa: E402
 
@@ -41,10 +41,10 @@ def main():
     for name, xml in (("sdf_gears", sdf_gears.MODEL), ("sdf_scene", SCENE)):
       path = pathlib.Path(tmp) / f"{name}.xml"
       path.write_text(xml)
-      load, ncon, us = _measure(engine, path, args.steps)
+      (load, ncon, us), theirs = measure(path, args.steps)
       row = f"{name:<12} {load:7.2f} {ncon:5d} {us:8.1f}"
-      if mujoco:
-        mload, mncon, mus = _measure(mujoco, path, args.steps)
+      if theirs:
+        mload, mncon, mus = theirs
         row += f" {mload:11.2f} {mncon:5d} {mus:8.1f} {us / mus:5.2f}x"
       print(row, flush=True)
 
