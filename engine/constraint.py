@@ -74,6 +74,7 @@ from engine.solver_common import constraint_update
 from engine.solver_common import is_sparse
 from engine.solver_common import mul_jac_vec
 from engine.sparse import super_rows
+from engine.support import jac_dif_col
 from engine.support import last_dof
 
 # ---- layout (is_sparse and mul_jac_vec: solver_common) ----
@@ -107,29 +108,6 @@ def _chain_count(m, b1, b2, skipcommon):
       da2 = m.dof_parentid[da2]
     NV += 1
   return NV
-
-
-@inline_jit
-def _dif_col(d, da, in1, o1x, o1y, o1z, in2, o2x, o2y, o2z):
-  """Column da of jac2 - jac1 (mj_jacDifPair): translation (3) and rotation (3).
-
-  Each body's column is mj_jac's (cdof with the lever arm o from its root com), or zero when
-  the dof is not in that body's chain.
-  """
-  c = d.cdof[np.uint64(da)]
-  p1x = p1y = p1z = r1x = r1y = r1z = 0.0
-  p2x = p2y = p2z = r2x = r2y = r2z = 0.0
-  if in1:
-    r1x, r1y, r1z = c[0], c[1], c[2]
-    p1x = c[3] + (c[1] * o1z - c[2] * o1y)
-    p1y = c[4] + (c[2] * o1x - c[0] * o1z)
-    p1z = c[5] + (c[0] * o1y - c[1] * o1x)
-  if in2:
-    r2x, r2y, r2z = c[0], c[1], c[2]
-    p2x = c[3] + (c[1] * o2z - c[2] * o2y)
-    p2y = c[4] + (c[2] * o2x - c[0] * o2z)
-    p2z = c[5] + (c[0] * o2y - c[1] * o2x)
-  return p2x - p1x, p2y - p1y, p2z - p1z, r2x - r1x, r2y - r1y, r2z - r1z
 
 
 @jit
@@ -336,7 +314,7 @@ def _eq_connect_weld(m, d, i, sparse):
       da1 = m.dof_parentid[da1]
     if in0:
       da0 = m.dof_parentid[da0]
-    jx, jy, jz, ax, ay, az = _dif_col(d, da, in1, o1x, o1y, o1z, in0, o0x, o0y, o0z)
+    jx, jy, jz, ax, ay, az = jac_dif_col(d, da, in1, o1x, o1y, o1z, in0, o0x, o0y, o0z)
     _put(d, sparse, base, stride, 0, idx, da, jx)
     _put(d, sparse, base, stride, 1, idx, da, jy)
     _put(d, sparse, base, stride, 2, idx, da, jz)
@@ -694,7 +672,7 @@ def instantiate_contact(m, d):
         da1 = m.dof_parentid[da1]
       if in2:
         da2 = m.dof_parentid[da2]
-      px, py, pz, ax, ay, az = _dif_col(d, da, in1, o1x, o1y, o1z, in2, o2x, o2y, o2z)
+      px, py, pz, ax, ay, az = jac_dif_col(d, da, in1, o1x, o1y, o1z, in2, o2x, o2y, o2z)
       j0 = f[0] * px + f[1] * py + f[2] * pz
       j1 = j2 = j3 = j4 = j5 = 0.0
       if dim > 1:

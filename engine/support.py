@@ -73,6 +73,29 @@ def jac(m, d, jacp, jacr, point, body):
     i = m.dof_parentid[i]
 
 
+@inline_jit
+def jac_dif_col(d, da, in1, o1x, o1y, o1z, in2, o2x, o2y, o2z):
+  """Column da of jac2 - jac1 (mj_jacDifPair): translation (3) and rotation (3).
+
+  Each body's column is mj_jac's (cdof with the lever arm o from its root com), or zero when
+  the dof is not in that body's chain.
+  """
+  c = d.cdof[np.uint64(da)]
+  p1x = p1y = p1z = r1x = r1y = r1z = 0.0
+  p2x = p2y = p2z = r2x = r2y = r2z = 0.0
+  if in1:
+    r1x, r1y, r1z = c[0], c[1], c[2]
+    p1x = c[3] + (c[1] * o1z - c[2] * o1y)
+    p1y = c[4] + (c[2] * o1x - c[0] * o1z)
+    p1z = c[5] + (c[0] * o1y - c[1] * o1x)
+  if in2:
+    r2x, r2y, r2z = c[0], c[1], c[2]
+    p2x = c[3] + (c[1] * o2z - c[2] * o2y)
+    p2y = c[4] + (c[2] * o2x - c[0] * o2z)
+    p2z = c[5] + (c[0] * o2y - c[1] * o2x)
+  return p2x - p1x, p2y - p1y, p2z - p1z, r2x - r1x, r2y - r1y, r2z - r1z
+
+
 @jit
 def jac_subtree_com(m, d, jacp, body):
   """Port of mj_jacSubtreeCom: mass-weighted Jacobian of the subtree center of mass."""

@@ -50,6 +50,7 @@ from engine.math import mju_round
 from engine.math import mju_subQuat
 from engine.math import normalize3_scalars
 from engine.support import jac as _jac
+from engine.support import jac_dif_col
 from engine.support import last_dof
 
 # ---- wrapping geometry (engine_util_misc.c), scalars only ----
@@ -397,9 +398,9 @@ def _add_segment(m, d, row, p0, b0, p1, b1, scl):
   """Adds scl * d|p1 - p0|/dq to the dense tendon row (p0 on body b0, p1 on body b1).
 
   The two bodies' dof chains are walked together (dof ids fall towards the root), so only the
-  dofs that move a point are touched, as in mj_jacDifPair's sparse path; per dof the arithmetic
-  is that of differencing the two points' mj_jac Jacobians (a dof off a chain contributes
-  exact zeros), without clearing and scanning (3, nv) arrays for every segment.
+  dofs that move a point are touched, as in mj_jacDifPair's sparse path; per dof the column of
+  the Jacobian difference (support.jac_dif_col) has the arithmetic of differencing the two
+  points' mj_jac Jacobians, without clearing and scanning (3, nv) arrays for every segment.
   """
   _, dif0, dif1, dif2 = normalize3_scalars(p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2])
   i0 = last_dof(m, b0)
@@ -410,26 +411,20 @@ def _add_segment(m, d, row, p0, b0, p1, b1, scl):
   o1x, o1y, o1z = p1[0] - com1[0], p1[1] - com1[1], p1[2] - com1[2]
   while i0 >= 0 or i1 >= 0:
     dof = max(i0, i1)
-    c = d.cdof[dof]
-    j0x = j0y = j0z = 0.0
-    if dof == i0:  # translational Jacobian of p0: cdof_lin + cdof_rot x offset
-      j0x = c[3] + (c[1] * o0z - c[2] * o0y)
-      j0y = c[4] + (c[2] * o0x - c[0] * o0z)
-      j0z = c[5] + (c[0] * o0y - c[1] * o0x)
+    in0 = dof == i0
+    in1 = dof == i1
+    if in0:
       i0 = m.dof_parentid[i0]
-    j1x = j1y = j1z = 0.0
-    if dof == i1:
-      j1x = c[3] + (c[1] * o1z - c[2] * o1y)
-      j1y = c[4] + (c[2] * o1x - c[0] * o1z)
-      j1z = c[5] + (c[0] * o1y - c[1] * o1x)
+    if in1:
       i1 = m.dof_parentid[i1]
+    px, py, pz, _, _, _ = jac_dif_col(d, dof, in0, o0x, o0y, o0z, in1, o1x, o1y, o1z)
     tmp = 0.0
     if dif0 != 0:
-      tmp += (j1x - j0x) * dif0
+      tmp += px * dif0
     if dif1 != 0:
-      tmp += (j1y - j0y) * dif1
+      tmp += py * dif1
     if dif2 != 0:
-      tmp += (j1z - j0z) * dif2
+      tmp += pz * dif2
     row[dof] += tmp * scl
 
 
