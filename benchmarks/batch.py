@@ -10,8 +10,7 @@ initial states (the model's reference pose with random velocities) under the sam
 controls, on 1 thread (one MjData) and on 2 threads (two MjData), and report steps per second
 (N*T over the best of 3 calls, the engines taking turns) and the ratio ours / MuJoCo (higher is
 better). The first call of each configuration is a warm-up (our parallel driver compiles there,
-about a second). Then
-the memory of one world: an MjData (the model is shared by all worlds).
+about a second). Then the memory of one world: an MjData (the model is shared by all worlds).
 
 Environments: environment steps per second (one step = one action of one world, with its
 physics, reward and observation) of `suite.load(..., num_envs=N)` on all threads, against a
@@ -178,10 +177,11 @@ def bench_envs(tasks, sizes, budget=2.0e5):
       # two rounds, ours then EnvPool's in each, the best of each kept: a busy host's drift
       # hits both alike
       env = suite.load(domain, name, task_kwargs={"random": 0}, num_envs=n)
-      ours, reset, pool = 0.0, None, None
+      ours, reset, pool = 0.0, float("inf"), None
       for _ in range(2):
         rate, reset_time = _vector_rate(env, nstep)
-        ours, reset = max(ours, rate), reset_time if reset is None else min(reset, reset_time)
+        ours = max(ours, rate)
+        reset = min(reset, reset_time)
         if envpool:
           rate = _envpool_rate(pool_id, n, nstep)
           if isinstance(rate, float):
