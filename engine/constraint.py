@@ -74,6 +74,7 @@ from engine.solver_common import constraint_update
 from engine.solver_common import is_sparse
 from engine.solver_common import mul_jac_vec
 from engine.sparse import super_rows
+from engine.support import chain_step
 from engine.support import jac_dif_col
 from engine.support import last_dof
 
@@ -99,13 +100,9 @@ def _chain_count(m, b1, b2, skipcommon):
   da2 = last_dof(m, b2)
   NV = 0
   while da1 >= 0 or da2 >= 0:
-    da = max(da1, da2)
-    if skipcommon and da1 == da and da2 == da:
+    _, in1, in2, da1, da2 = chain_step(m, da1, da2)
+    if skipcommon and in1 and in2:
       break
-    if da1 == da:
-      da1 = m.dof_parentid[da1]
-    if da2 == da:
-      da2 = m.dof_parentid[da2]
     NV += 1
   return NV
 
@@ -307,13 +304,7 @@ def _eq_connect_weld(m, d, i, sparse):
   da0 = last_dof(m, b0)
   idx = NV - 1
   while da1 >= 0 or da0 >= 0:
-    da = max(da1, da0)
-    in1 = da1 == da
-    in0 = da0 == da
-    if in1:
-      da1 = m.dof_parentid[da1]
-    if in0:
-      da0 = m.dof_parentid[da0]
+    da, in1, in0, da1, da0 = chain_step(m, da1, da0)
     jx, jy, jz, ax, ay, az = jac_dif_col(d, da, in1, o1x, o1y, o1z, in0, o0x, o0y, o0z)
     _put(d, sparse, base, stride, 0, idx, da, jx)
     _put(d, sparse, base, stride, 1, idx, da, jy)
@@ -662,16 +653,10 @@ def instantiate_contact(m, d):
     da2 = last_dof(m, b2)
     idx = NV - 1
     while da1 >= 0 or da2 >= 0:
-      da = max(da1, da2)
-      in1 = da1 == da
-      in2 = da2 == da
+      da, in1, in2, da1, da2 = chain_step(m, da1, da2)
       if in1 and in2:
         # shared dofs: equal columns cancel (left out of the sparse chain)
         break
-      if in1:
-        da1 = m.dof_parentid[da1]
-      if in2:
-        da2 = m.dof_parentid[da2]
       px, py, pz, ax, ay, az = jac_dif_col(d, da, in1, o1x, o1y, o1z, in2, o2x, o2y, o2z)
       j0 = f[0] * px + f[1] * py + f[2] * pz
       j1 = j2 = j3 = j4 = j5 = 0.0

@@ -74,6 +74,21 @@ def jac(m, d, jacp, jacr, point, body):
 
 
 @inline_jit
+def chain_step(m, da1, da2):
+  """One step down the dof chains of two bodies walked together, last dof first (as
+  mj_mergeChain merges them; dof ids fall towards the root): (dof, whether it is in chain 1,
+  in chain 2, the next da1, da2). Start from last_dof of each body; stop when both are -1."""
+  da = max(da1, da2)
+  in1 = da1 == da
+  in2 = da2 == da
+  if in1:
+    da1 = m.dof_parentid[da1]
+  if in2:
+    da2 = m.dof_parentid[da2]
+  return da, in1, in2, da1, da2
+
+
+@inline_jit
 def jac_dif_col(d, da, in1, o1x, o1y, o1z, in2, o2x, o2y, o2z):
   """Column da of jac2 - jac1 (mj_jacDifPair): translation (3) and rotation (3).
 

@@ -49,6 +49,7 @@ from engine.math import mju_rotVecQuat
 from engine.math import mju_round
 from engine.math import mju_subQuat
 from engine.math import normalize3_scalars
+from engine.support import chain_step
 from engine.support import jac as _jac
 from engine.support import jac_dif_col
 from engine.support import last_dof
@@ -410,13 +411,7 @@ def _add_segment(m, d, row, p0, b0, p1, b1, scl):
   o0x, o0y, o0z = p0[0] - com0[0], p0[1] - com0[1], p0[2] - com0[2]
   o1x, o1y, o1z = p1[0] - com1[0], p1[1] - com1[1], p1[2] - com1[2]
   while i0 >= 0 or i1 >= 0:
-    dof = max(i0, i1)
-    in0 = dof == i0
-    in1 = dof == i1
-    if in0:
-      i0 = m.dof_parentid[i0]
-    if in1:
-      i1 = m.dof_parentid[i1]
+    dof, in0, in1, i0, i1 = chain_step(m, i0, i1)
     px, py, pz, _, _, _ = jac_dif_col(d, dof, in0, o0x, o0y, o0z, in1, o1x, o1y, o1z)
     tmp = 0.0
     if dif0 != 0:
